@@ -1,0 +1,87 @@
+package io.zaris.client;
+
+import io.zaris.protocol.VersionedValue;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Blocking face of a {@link ZarisClient}: each call waits for the asynchronous operation and rethrows
+ * its failure unwrapped ({@link ZarisException} subclasses, {@link IllegalArgumentException}).
+ */
+public final class BlockingZarisClient {
+
+    private final ZarisClient client;
+
+    BlockingZarisClient(ZarisClient client) {
+        this.client = client;
+    }
+
+    public Optional<VersionedValue> get(String key) {
+        return await(client.get(key));
+    }
+
+    public long put(String key, byte[] value) {
+        return await(client.put(key, value));
+    }
+
+    public long put(String key, byte[] value, Duration ttl) {
+        return await(client.put(key, value, ttl));
+    }
+
+    public WriteOutcome putIfAbsent(String key, byte[] value, Duration ttl) {
+        return await(client.putIfAbsent(key, value, ttl));
+    }
+
+    public WriteOutcome putIfVersion(String key, byte[] value, long expectedVersion, Duration ttl) {
+        return await(client.putIfVersion(key, value, expectedVersion, ttl));
+    }
+
+    public boolean delete(String key) {
+        return await(client.delete(key));
+    }
+
+    public WriteOutcome deleteIfVersion(String key, long expectedVersion) {
+        return await(client.deleteIfVersion(key, expectedVersion));
+    }
+
+    public long increment(String key, long delta) {
+        return await(client.increment(key, delta));
+    }
+
+    public boolean expire(String key, Duration ttl) {
+        return await(client.expire(key, ttl));
+    }
+
+    public Map<String, VersionedValue> getAll(Collection<String> keys) {
+        return await(client.getAll(keys));
+    }
+
+    public Map<String, Long> putAll(Map<String, byte[]> entries, Duration ttl) {
+        return await(client.putAll(entries, ttl));
+    }
+
+    public int deleteAll(Collection<String> keys) {
+        return await(client.deleteAll(keys));
+    }
+
+    public Set<String> scanKeys() {
+        return await(client.scanKeys());
+    }
+
+    private static <T> T await(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                cause.addSuppressed(new ZarisException("awaited here"));
+                throw cause;
+            }
+            throw e;
+        }
+    }
+}

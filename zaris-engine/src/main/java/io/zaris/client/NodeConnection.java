@@ -1,0 +1,307 @@
+package io.zaris.client;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.protocol.Frames;
+import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.OpCode;
+import io.zaris.protocol.Request;
+import io.zaris.protocol.RequestCodec;
+import io.zaris.protocol.ResponseCodec;
+import io.zaris.protocol.Wire;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.netty.Connection;
+import reactor.netty.tcp.TcpClient;
+
+/**
+ * The one connection a client keeps to a node: multiplexed and pipelined, responses correlated by request
+ * id and allowed to complete in any order.
+ *
+ * <p>Concurrency: any thread may {@link #send}. Encoded requests go into a lock-free queue drained by a
+ * single task on the channel's event loop, which writes everything queued and flushes once — so a burst of
+ * pipelined requests costs one syscall, not one each. {@code pending} is a concurrent map written by
+ * senders and removed from by the event loop (on response, on close) and by the timeout sweep; whoever
+ * removes an entry completes its future, so each future completes exactly once. In-flight requests are
+ * bounded by {@code maxInFlight}; beyond it a send fails at once instead of queueing without bound.
+ *
+ * <p>Futures complete on the event loop: callers must not block in their continuations.
+ */
+final class NodeConnection implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(NodeConnection.class);
+    /** How often pending requests are checked against their deadlines. */
+    private static final long TIMEOUT_SWEEP_MILLIS = 50;
+
+    private final NodeAddress address;
+    private final Connection connection;
+    private final Channel channel;
+    private final int maxInFlight;
+    private final AtomicLong nextRequestId = new AtomicLong(1);
+    private final Map<Long, Pending<?>> pending = new ConcurrentHashMap<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final Queue<ByteBuf> outbound = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger outboundWork = new AtomicInteger();
+    private volatile String nodeId;
+    private volatile boolean closed;
+
+    private NodeConnection(NodeAddress address, Connection connection, int maxInFlight) {
+        this.address = address;
+        this.connection = connection;
+        this.channel = connection.channel();
+        this.maxInFlight = maxInFlight;
+        channel.eventLoop().scheduleAtFixedRate(this::expireOverdue, TIMEOUT_SWEEP_MILLIS, TIMEOUT_SWEEP_MILLIS,
+                TimeUnit.MILLISECONDS);
+        channel.closeFuture().addListener(future -> failAll(new ZarisTransportException("connection to " + address + " closed")));
+    }
+
+    /**
+     * Opens a connection and performs the handshake; completes with the connection once the node answered
+     * HELLO (and so told its node id).
+     */
+    static CompletableFuture<NodeConnection> open(NodeAddress address, String clientName, Duration connectTimeout,
+                                                  Duration handshakeTimeout, int maxInFlight, int maxFrameBytes) {
+        ResponseHandler handler = new ResponseHandler();
+        return TcpClient.create()
+                .host(address.host())
+                .port(address.port())
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
+                .option(ChannelOption.TCP_NODELAY, true)
+                .doOnConnected(connection -> connection
+                        .addHandlerLast("zaris-frame-decoder", Frames.decoder(maxFrameBytes))
+                        .addHandlerLast(ResponseHandler.NAME, handler))
+                .connect()
+                .toFuture()
+                .handle((connection, error) -> {
+                    if (error != null) {
+                        throw new ZarisTransportException("cannot connect to " + address + ": " + error.getMessage(), error);
+                    }
+                    NodeConnection nodeConnection = new NodeConnection(address, connection, maxInFlight);
+                    handler.owner = nodeConnection;
+                    return nodeConnection;
+                })
+                .thenCompose(nodeConnection -> nodeConnection.handshake(clientName, handshakeTimeout)
+                        .whenComplete((ignored, error) -> {
+                            if (error != null) {
+                                nodeConnection.close();
+                            }
+                        })
+                        .thenApply(nodeId -> {
+                            nodeConnection.nodeId = nodeId;
+                            return nodeConnection;
+                        }));
+    }
+
+    private CompletableFuture<String> handshake(String clientName, Duration timeout) {
+        return send(id -> new Request.Hello(id, RequestCodec.MAGIC, RequestCodec.PROTOCOL_VERSION, clientName),
+                (status, body) -> {
+                    if (status != KvStatus.OK) {
+                        throw new ZarisStatusException(status, "handshake with " + address + " refused: "
+                                + ResponseCodec.readMessage(body));
+                    }
+                    Wire.readUnsignedByte(body, 0, "protocol version");
+                    return Wire.readString(body, 0, "node id");
+                }, timeout);
+    }
+
+    /**
+     * Sends one request. The factory receives the request id this connection assigned.
+     *
+     * @param timeout how long to wait for the answer before failing with {@link ZarisTimeoutException}
+     */
+    <T> CompletableFuture<T> send(LongFunction<Request> requestFactory, ResponseReader<T> reader, Duration timeout) {
+        CompletableFuture<T> future = new CompletableFuture<>();
+        if (closed || !channel.isActive()) {
+            future.completeExceptionally(new ZarisTransportException("connection to " + describe() + " is closed"));
+            return future;
+        }
+        if (inFlight.incrementAndGet() > maxInFlight) {
+            inFlight.decrementAndGet();
+            future.completeExceptionally(new ZarisException("more than " + maxInFlight + " requests in flight to "
+                    + describe() + "; slow down or raise maxInFlightPerNode"));
+            return future;
+        }
+        long id = nextRequestId.getAndIncrement();
+        Request request = requestFactory.apply(id);
+        ByteBuf out = channel.alloc().buffer();
+        try {
+            int start = Frames.begin(out);
+            RequestCodec.encode(request, out);
+            Frames.finish(out, start);
+        } catch (RuntimeException e) {
+            out.release();
+            inFlight.decrementAndGet();
+            future.completeExceptionally(e);
+            return future;
+        }
+        long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
+        pending.put(id, new Pending<>(request.op(), reader, future, deadline));
+        enqueue(out);
+        if (closed) {
+            // Raced with close: make sure nobody waits for an answer that cannot come.
+            complete(id, null, null, new ZarisTransportException("connection to " + describe() + " is closed"));
+        }
+        return future;
+    }
+
+    private void enqueue(ByteBuf frame) {
+        outbound.offer(frame);
+        if (outboundWork.getAndIncrement() == 0) {
+            channel.eventLoop().execute(this::drainOutbound);
+        }
+    }
+
+    /** Event loop only: writes every queued frame, flushes once, repeats while senders keep adding. */
+    private void drainOutbound() {
+        int missed = 1;
+        do {
+            int written = 0;
+            ByteBuf frame;
+            while ((frame = outbound.poll()) != null) {
+                channel.write(frame, channel.voidPromise());
+                written++;
+            }
+            if (written > 0) {
+                channel.flush();
+            }
+            missed = outboundWork.addAndGet(-missed);
+        } while (missed != 0);
+    }
+
+    /** Event loop only: a response frame arrived. */
+    private void onResponse(ByteBuf frame) {
+        if (frame.readableBytes() < 10 || frame.readUnsignedByte() != OpCode.RESPONSE_FRAME) {
+            log.warn("connection to {}: ignoring malformed response frame", describe());
+            return;
+        }
+        long id = frame.readLong();
+        KvStatus status = KvStatus.fromCode(frame.readUnsignedByte());
+        if (status == null) {
+            complete(id, null, null, new ZarisException("node " + describe() + " answered with an unknown status"));
+            return;
+        }
+        complete(id, status, frame, null);
+    }
+
+    @SuppressWarnings("unchecked")
+    private void complete(long id, KvStatus status, ByteBuf body, Throwable failure) {
+        Pending<Object> entry = (Pending<Object>) pending.remove(id);
+        if (entry == null) {
+            return; // already timed out or failed
+        }
+        inFlight.decrementAndGet();
+        if (failure != null) {
+            entry.future.completeExceptionally(failure);
+            return;
+        }
+        try {
+            entry.future.complete(entry.reader.read(status, body));
+        } catch (Exception e) {
+            entry.future.completeExceptionally(e);
+        }
+    }
+
+    private void expireOverdue() {
+        long now = System.nanoTime();
+        for (Iterator<Map.Entry<Long, Pending<?>>> it = pending.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Long, Pending<?>> entry = it.next();
+            if (now - entry.getValue().deadlineNanos > 0) {
+                complete(entry.getKey(), null, null, new ZarisTimeoutException(entry.getValue().op
+                        + " to " + describe() + " got no answer in time; a write may or may not have been applied"));
+            }
+        }
+    }
+
+    private void failAll(ZarisException failure) {
+        closed = true;
+        for (Long id : pending.keySet()) {
+            complete(id, null, null, failure);
+        }
+        ByteBuf frame;
+        while ((frame = outbound.poll()) != null) {
+            frame.release();
+        }
+    }
+
+    String nodeId() {
+        return nodeId;
+    }
+
+    NodeAddress address() {
+        return address;
+    }
+
+    boolean isOpen() {
+        return !closed && channel.isActive();
+    }
+
+    int inFlight() {
+        return inFlight.get();
+    }
+
+    private String describe() {
+        return nodeId == null ? address.toString() : nodeId + " (" + address + ")";
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        connection.dispose();
+    }
+
+    @Override
+    public String toString() {
+        return "NodeConnection[" + describe() + "]";
+    }
+
+    private record Pending<T>(OpCode op, ResponseReader<T> reader, CompletableFuture<T> future, long deadlineNanos) {
+    }
+
+    /** Inbound side: hands each response payload to the owning connection and releases it. */
+    private static final class ResponseHandler extends ChannelInboundHandlerAdapter {
+        static final String NAME = "zaris-responses";
+        /** Set before the handshake is sent, so before any response can arrive. */
+        volatile NodeConnection owner;
+
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) {
+            // Reactor Netty reads only on demand of a reactive subscriber; this handler consumes frames itself.
+            ctx.channel().config().setAutoRead(true);
+            ctx.read();
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf frame = (ByteBuf) msg;
+            try {
+                NodeConnection connection = owner;
+                if (connection != null) {
+                    connection.onResponse(frame);
+                }
+            } finally {
+                frame.release();
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            log.warn("connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+            ctx.close();
+        }
+    }
+}

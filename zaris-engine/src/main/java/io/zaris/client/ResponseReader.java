@@ -1,0 +1,12 @@
+package io.zaris.client;
+
+import io.netty.buffer.ByteBuf;
+import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.MalformedRequestException;
+
+/** Turns a response (status + body) into the API's value, or throws the exception the caller should see. */
+@FunctionalInterface
+interface ResponseReader<T> {
+
+    T read(KvStatus status, ByteBuf body) throws MalformedRequestException;
+}

@@ -1,0 +1,48 @@
+package io.zaris.client;
+
+import io.zaris.cluster.ClusterView;
+import io.zaris.cluster.PartitionRuntime;
+import java.util.Map;
+
+/**
+ * An immutable snapshot of where every segment is served: {@code segmentMap[segment]} is already the
+ * connection to the active owner of the segment's partition ({@code null} when the partition has no
+ * serving owner or the client has no connection to it). Routing a request is one hash and one array read.
+ * The client publishes a new table with one volatile write; readers never see a partly updated table.
+ */
+final class RoutingTable {
+
+    private final ClusterView view;
+    private final NodeConnection[] segmentMap;
+    private final Map<String, NodeConnection> connections;
+
+    private RoutingTable(ClusterView view, NodeConnection[] segmentMap, Map<String, NodeConnection> connections) {
+        this.view = view;
+        this.segmentMap = segmentMap;
+        this.connections = connections;
+    }
+
+    static RoutingTable build(ClusterView view, Map<String, NodeConnection> connections) {
+        int segmentCount = view.layout().segmentCount();
+        NodeConnection[] segmentMap = new NodeConnection[segmentCount];
+        for (int segment = 0; segment < segmentCount; segment++) {
+            PartitionRuntime runtime = view.runtimeOfSegment(segment);
+            if (runtime.health().isServing()) {
+                segmentMap[segment] = connections.get(runtime.activeNode());
+            }
+        }
+        return new RoutingTable(view, segmentMap, Map.copyOf(connections));
+    }
+
+    NodeConnection connectionFor(int segment) {
+        return segmentMap[segment];
+    }
+
+    ClusterView view() {
+        return view;
+    }
+
+    Map<String, NodeConnection> connections() {
+        return connections;
+    }
+}

@@ -1,0 +1,256 @@
+package io.zaris.cluster;
+
+import io.zaris.placement.PartitionMap;
+import io.zaris.placement.PartitionPlanner;
+import io.zaris.protocol.MalformedRequestException;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.jgroups.Address;
+import org.jgroups.BytesMessage;
+import org.jgroups.JChannel;
+import org.jgroups.Message;
+import org.jgroups.MergeView;
+import org.jgroups.Receiver;
+import org.jgroups.View;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A node's seat in the cluster: joins the JGroups channel, announces the node's data address, and holds
+ * the {@link ClusterView} the leader publishes. When this node is the leader it computes partition map
+ * version 1 once every expected member has announced itself, and re-broadcasts the full view after every
+ * view change (JGroups does not retransmit messages lost across an exclusion or a merge).
+ *
+ * <p>Concurrency: JGroups callbacks only enqueue events; all membership state is confined to one
+ * "zaris-cluster" thread, fed by a bounded queue. Only {@link #currentView()} is read from other threads,
+ * through a volatile field holding an immutable {@link ClusterView}.
+ */
+public final class ClusterMember implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ClusterMember.class);
+    /** Pending membership events; far above what view churn produces, small enough to be harmless. */
+    private static final int EVENT_QUEUE_CAPACITY = 10_000;
+
+    private final String nodeId;
+    private final NodeAddress dataAddress;
+    private final ClusterSettings settings;
+    private final MembershipConfig membershipConfig;
+    private final ThreadPoolExecutor events;
+    private final CompletableFuture<ClusterView> firstView = new CompletableFuture<>();
+
+    // --- confined to the events thread ---
+    private final Map<Address, ClusterMessages.NodeHello> announced = new HashMap<>();
+    private View view;
+    private JChannel channel;
+
+    /** Last adopted view; written on the events thread only. */
+    private volatile ClusterView current;
+
+    public ClusterMember(String nodeId, NodeAddress dataAddress, ClusterSettings settings,
+                         MembershipConfig membershipConfig) {
+        this.nodeId = nodeId;
+        this.dataAddress = dataAddress;
+        this.settings = settings;
+        this.membershipConfig = membershipConfig;
+        this.events = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(EVENT_QUEUE_CAPACITY), runnable -> {
+                    Thread thread = new Thread(runnable, "zaris-cluster-" + nodeId);
+                    thread.setDaemon(true);
+                    return thread;
+                });
+    }
+
+    /** Joins the cluster; returns once the channel is connected (the map may come later). */
+    public void start() throws Exception {
+        JChannel newChannel = new JChannel(new ByteArrayInputStream(
+                membershipConfig.toJGroupsXml().getBytes(StandardCharsets.UTF_8)));
+        newChannel.name(nodeId);
+        newChannel.setReceiver(new Receiver() {
+            @Override
+            public void viewAccepted(View newView) {
+                submit(() -> onView(newView));
+            }
+
+            @Override
+            public void receive(Message message) {
+                byte[] payload = message.getArray();
+                Address source = message.getSrc();
+                submit(() -> onMessage(source, payload, message.getOffset(), message.getLength()));
+            }
+        });
+        runOnEventsThread(() -> channel = newChannel);
+        newChannel.connect(membershipConfig.clusterName());
+    }
+
+    /** The latest adopted cluster view, or {@code null} before the first map is known. */
+    public ClusterView currentView() {
+        return current;
+    }
+
+    /** Completes with the first adopted view. */
+    public ClusterView awaitFirstView(Duration timeout) throws InterruptedException, TimeoutException {
+        try {
+            return firstView.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cluster member " + nodeId + " failed", e.getCause());
+        }
+    }
+
+    public String nodeId() {
+        return nodeId;
+    }
+
+    private void onView(View newView) {
+        view = newView;
+        announced.keySet().retainAll(newView.getMembers());
+        log.info("node {}: membership view {} with {} member(s){}", nodeId, newView.getViewId(), newView.size(),
+                newView instanceof MergeView ? " (merge)" : "");
+        broadcast(ClusterMessages.encodeHello(new ClusterMessages.NodeHello(nodeId, dataAddress)));
+        if (isLeader() && current != null) {
+            publish(current.withAddresses(mergedAddresses(current)));
+        }
+        maybeComputeInitialMap();
+    }
+
+    private void onMessage(Address source, byte[] payload, int offset, int length) {
+        byte[] bytes = offset == 0 && length == payload.length ? payload
+                : java.util.Arrays.copyOfRange(payload, offset, offset + length);
+        Object message;
+        try {
+            message = ClusterMessages.decode(bytes);
+        } catch (MalformedRequestException | RuntimeException e) {
+            log.warn("node {}: ignoring unreadable cluster message from {}: {}", nodeId, source, e.getMessage());
+            return;
+        }
+        if (message instanceof ClusterMessages.NodeHello hello) {
+            ClusterMessages.NodeHello previous = announced.put(source, hello);
+            if (isLeader() && current != null && !hello.equals(previous)
+                    && !hello.dataAddress().equals(current.addresses().get(hello.nodeId()))) {
+                publish(current.withAddresses(mergedAddresses(current)));
+            }
+            maybeComputeInitialMap();
+        } else if (message instanceof ClusterView published) {
+            adopt(published);
+        }
+    }
+
+    private void maybeComputeInitialMap() {
+        if (view == null || !LeaderRule.shouldComputeInitialMap(isLeader(), current != null, announcedInView(),
+                view.size(), settings.clusterSize())) {
+            return;
+        }
+        List<String> members = new ArrayList<>();
+        for (Address member : view.getMembers()) {
+            members.add(announced.get(member).nodeId());
+        }
+        PartitionMap map = PartitionPlanner.plan(members, settings.layout().partitionCount(),
+                settings.replicationFactor(), null);
+        ClusterView initial = new ClusterView(settings.layout(), map, RuntimeMap.initial(map, 1),
+                mergedAddresses(null));
+        log.info("node {}: leader computed partition map version {} for members {}", nodeId, map.version(), members);
+        publish(initial);
+    }
+
+    private void publish(ClusterView newView) {
+        adopt(newView);
+        broadcast(ClusterMessages.encodeView(newView));
+    }
+
+    /** Adopts a view unless it is older than the one held (lower map version or any lower epoch). */
+    private void adopt(ClusterView candidate) {
+        ClusterView held = current;
+        if (held != null && !ViewOrdering.isAtLeastAsNew(candidate, held)) {
+            log.debug("node {}: ignoring stale cluster view version {}", nodeId, candidate.partitionMap().version());
+            return;
+        }
+        current = candidate;
+        if (held == null) {
+            log.info("node {}: adopted partition map version {} ({} partitions, {} segments)", nodeId,
+                    candidate.partitionMap().version(), candidate.layout().partitionCount(),
+                    candidate.layout().segmentCount());
+        }
+        firstView.complete(candidate);
+    }
+
+    private Map<String, NodeAddress> mergedAddresses(ClusterView base) {
+        Map<String, NodeAddress> addresses = new HashMap<>(base == null ? Map.of() : base.addresses());
+        for (ClusterMessages.NodeHello hello : announced.values()) {
+            addresses.put(hello.nodeId(), hello.dataAddress());
+        }
+        return addresses;
+    }
+
+    private int announcedInView() {
+        int count = 0;
+        for (Address member : view.getMembers()) {
+            if (announced.containsKey(member)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    private boolean isLeader() {
+        return view != null && channel != null
+                && LeaderRule.isLeader(channel.getAddress() != null && channel.getAddress().equals(view.getCoord()),
+                view.size(), settings.clusterSize());
+    }
+
+    private void broadcast(byte[] message) {
+        try {
+            channel.send(new BytesMessage(null, message));
+        } catch (Exception e) {
+            log.warn("node {}: cluster broadcast failed: {}", nodeId, e.toString());
+        }
+    }
+
+    private void submit(Runnable event) {
+        try {
+            events.execute(() -> {
+                try {
+                    event.run();
+                } catch (RuntimeException e) {
+                    log.error("node {}: cluster event failed", nodeId, e);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            if (!events.isShutdown()) {
+                log.error("node {}: cluster event queue full ({} events); dropping an event, the next view change "
+                        + "re-synchronises", nodeId, EVENT_QUEUE_CAPACITY);
+            }
+        }
+    }
+
+    private void runOnEventsThread(Runnable action) throws InterruptedException, ExecutionException {
+        CompletableFuture.runAsync(action, events).get();
+    }
+
+    @Override
+    public void close() {
+        try {
+            runOnEventsThread(() -> {
+                if (channel != null) {
+                    channel.close();
+                }
+            });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            log.warn("node {}: closing the cluster channel failed", nodeId, e.getCause());
+        } finally {
+            events.shutdown();
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package io.zaris.embedded;
+
+import io.zaris.cluster.ClusterSettings;
+import io.zaris.cluster.MembershipConfig;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.placement.PartitionLayout;
+import io.zaris.server.NodeConfig;
+import io.zaris.server.ZarisNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A whole Zaris cluster inside one JVM: N nodes on loopback ephemeral ports, joined by an in-JVM
+ * membership transport. Used by the Spring starter's default mode and by tests; the nodes are the same
+ * {@link ZarisNode}s a standalone server runs. Each instance gets a unique cluster name, so several
+ * embedded clusters in one JVM never see each other.
+ *
+ * <p>Not thread-safe: start, stop and close from one thread (the owner of the cluster's lifecycle).
+ */
+public final class EmbeddedCluster implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedCluster.class);
+
+    /** Nodes when not configured. */
+    public static final int DEFAULT_NODES = 3;
+    /** How long {@link #start()} waits for every node to hold the first partition map. */
+    public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(30);
+
+    private final int nodeCount;
+    private final ClusterSettings settings;
+    private final String host;
+    private final Duration startTimeout;
+    private final String clusterName;
+    private final List<ZarisNode> nodes = new ArrayList<>();
+
+    private EmbeddedCluster(Builder builder) {
+        this.nodeCount = builder.nodes;
+        this.settings = new ClusterSettings(builder.nodes, builder.layout, builder.replicationFactor);
+        this.host = builder.host;
+        this.startTimeout = builder.startTimeout;
+        this.clusterName = "zaris-embedded-" + UUID.randomUUID();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Starts every node and waits until all of them hold the first partition map. */
+    public EmbeddedCluster start() {
+        if (!nodes.isEmpty()) {
+            throw new IllegalStateException("embedded cluster " + clusterName + " is already started");
+        }
+        try {
+            for (int i = 1; i <= nodeCount; i++) {
+                NodeConfig config = NodeConfig.builder("node-" + i)
+                        .host(host)
+                        .port(0)
+                        .clusterSettings(settings)
+                        .membership(new MembershipConfig.InJvm(clusterName))
+                        .build();
+                nodes.add(new ZarisNode(config).start());
+            }
+            for (ZarisNode node : nodes) {
+                node.awaitReady(startTimeout);
+            }
+        } catch (TimeoutException e) {
+            close();
+            throw new IllegalStateException("embedded cluster did not form within " + startTimeout, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            close();
+            throw new IllegalStateException("interrupted while starting the embedded cluster", e);
+        } catch (Exception e) {
+            close();
+            throw new IllegalStateException("embedded cluster failed to start: " + e.getMessage(), e);
+        }
+        log.info("embedded Zaris cluster started: {} nodes, {} partitions, replication factor {}, seeds {}",
+                nodeCount, settings.layout().partitionCount(), settings.replicationFactor(), seeds());
+        return this;
+    }
+
+    /** Data addresses of the running nodes, to hand to a client as seeds. */
+    public List<NodeAddress> seeds() {
+        List<NodeAddress> seeds = new ArrayList<>();
+        for (ZarisNode node : nodes) {
+            if (node.isRunning()) {
+                seeds.add(node.dataAddress());
+            }
+        }
+        return seeds;
+    }
+
+    /** The nodes in start order (stopped ones included). */
+    public List<ZarisNode> nodes() {
+        return List.copyOf(nodes);
+    }
+
+    public ZarisNode node(String nodeId) {
+        for (ZarisNode node : nodes) {
+            if (node.nodeId().equals(nodeId)) {
+                return node;
+            }
+        }
+        throw new IllegalArgumentException("no node '" + nodeId + "' in " + clusterName);
+    }
+
+    /** Stops one node (a clean leave); the others keep running. */
+    public void stopNode(String nodeId) {
+        node(nodeId).close();
+    }
+
+    public String clusterName() {
+        return clusterName;
+    }
+
+    /** Stops every node. */
+    @Override
+    public void close() {
+        for (int i = nodes.size() - 1; i >= 0; i--) {
+            try {
+                nodes.get(i).close();
+            } catch (RuntimeException e) {
+                log.warn("stopping embedded node {} failed", nodes.get(i).nodeId(), e);
+            }
+        }
+    }
+
+    public static final class Builder {
+        private int nodes = DEFAULT_NODES;
+        private PartitionLayout layout = PartitionLayout.defaults();
+        private int replicationFactor = ClusterSettings.DEFAULT_REPLICATION_FACTOR;
+        private String host = "127.0.0.1";
+        private Duration startTimeout = DEFAULT_START_TIMEOUT;
+
+        private Builder() {
+        }
+
+        public Builder nodes(int nodes) {
+            if (nodes < 1 || nodes > 64) {
+                throw new IllegalArgumentException("an embedded cluster has 1..64 nodes, not " + nodes);
+            }
+            this.nodes = nodes;
+            return this;
+        }
+
+        public Builder layout(PartitionLayout layout) {
+            this.layout = layout;
+            return this;
+        }
+
+        public Builder replicationFactor(int replicationFactor) {
+            if (replicationFactor < 1) {
+                throw new IllegalArgumentException("replicationFactor must be >= 1 but was " + replicationFactor);
+            }
+            this.replicationFactor = replicationFactor;
+            return this;
+        }
+
+        /** Bind address of the data ports; loopback by default so nothing is exposed. */
+        public Builder host(String host) {
+            this.host = host;
+            return this;
+        }
+
+        public Builder startTimeout(Duration startTimeout) {
+            this.startTimeout = startTimeout;
+            return this;
+        }
+
+        public EmbeddedCluster build() {
+            return new EmbeddedCluster(this);
+        }
+    }
+}

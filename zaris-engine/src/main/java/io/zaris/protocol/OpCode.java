@@ -1,0 +1,54 @@
+package io.zaris.protocol;
+
+/**
+ * Operation codes of request frames. The byte values are part of the wire protocol and must never change;
+ * new operations take new codes. Codes at or above {@link #RESPONSE_FRAME} mark frames sent by a node.
+ */
+public enum OpCode {
+
+    /** Handshake: magic, protocol version, client name. Must be the first frame on a connection. */
+    HELLO(0x01, false),
+    GET(0x10, false),
+    PUT(0x11, true),
+    DELETE(0x12, true),
+    INCREMENT(0x13, true),
+    TOUCH(0x14, true),
+    MULTI_GET(0x20, false),
+    MULTI_PUT(0x21, true),
+    MULTI_DELETE(0x22, true),
+    SCAN(0x30, false),
+    CLUSTER_MAP(0x40, false);
+
+    /** First byte of a response frame. */
+    public static final int RESPONSE_FRAME = 0x80;
+
+    private static final OpCode[] BY_CODE = new OpCode[RESPONSE_FRAME];
+
+    static {
+        for (OpCode op : values()) {
+            BY_CODE[op.code] = op;
+        }
+    }
+
+    private final int code;
+    private final boolean write;
+
+    OpCode(int code, boolean write) {
+        this.code = code;
+        this.write = write;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    /** Whether the operation changes data (and so may only be served by the active owner). */
+    public boolean isWrite() {
+        return write;
+    }
+
+    /** Decodes a wire code; {@code null} for codes this version does not know. */
+    public static OpCode fromCode(int code) {
+        return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+    }
+}

@@ -1,0 +1,36 @@
+package io.zaris.protocol;
+
+/**
+ * Size limits a node enforces on incoming frames. A frame over {@link #maxFrameBytes()} closes the
+ * connection (the stream cannot be trusted to resynchronise); a key or value over its limit inside a
+ * well-formed frame is answered with {@link KvStatus#TOO_LARGE} and the connection stays open.
+ */
+public record ProtocolLimits(int maxFrameBytes, int maxKeyBytes, int maxValueBytes, int maxBatchKeys) {
+
+    /** Largest key, as in DESIGN.md: 64 KiB. */
+    public static final int DEFAULT_MAX_KEY_BYTES = 64 * 1024;
+    /** Largest value: 32 MiB. */
+    public static final int DEFAULT_MAX_VALUE_BYTES = 32 * 1024 * 1024;
+    /** Largest frame: one maximal key and value plus room for headers. */
+    public static final int DEFAULT_MAX_FRAME_BYTES = DEFAULT_MAX_VALUE_BYTES + DEFAULT_MAX_KEY_BYTES + 1024;
+    /** Most keys in one multi-key request. */
+    public static final int DEFAULT_MAX_BATCH_KEYS = 10_000;
+
+    public ProtocolLimits {
+        require(maxKeyBytes >= 1, "maxKeyBytes must be >= 1 but was %d", maxKeyBytes);
+        require(maxValueBytes >= 0, "maxValueBytes must be >= 0 but was %d", maxValueBytes);
+        require(maxBatchKeys >= 1, "maxBatchKeys must be >= 1 but was %d", maxBatchKeys);
+        require(maxFrameBytes >= 64, "maxFrameBytes must be >= 64 but was %d", maxFrameBytes);
+    }
+
+    public static ProtocolLimits defaults() {
+        return new ProtocolLimits(DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_KEY_BYTES, DEFAULT_MAX_VALUE_BYTES,
+                DEFAULT_MAX_BATCH_KEYS);
+    }
+
+    private static void require(boolean condition, String format, Object... args) {
+        if (!condition) {
+            throw new IllegalArgumentException(String.format(format, args));
+        }
+    }
+}

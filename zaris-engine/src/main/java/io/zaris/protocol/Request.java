@@ -1,0 +1,100 @@
+package io.zaris.protocol;
+
+import java.util.List;
+
+/**
+ * A decoded request frame. One record per operation; {@link RequestCodec} is the only place that knows
+ * their byte layout. Keys and values are raw bytes: the protocol does not interpret them (except INCREMENT,
+ * which stores decimal ASCII so counters read back like Redis counters).
+ */
+public sealed interface Request {
+
+    /** Correlates the response; unique among a connection's requests in flight. */
+    long id();
+
+    OpCode op();
+
+    /** Sentinel for "no TTL" in {@link Put#ttlMillis()} and friends. */
+    long NO_TTL = 0;
+    /** Sentinel for "no version precondition". */
+    long ANY_VERSION = -1;
+
+    record Hello(long id, int magic, int protocolVersion, String clientName) implements Request {
+        public OpCode op() {
+            return OpCode.HELLO;
+        }
+    }
+
+    record Get(long id, byte[] key) implements Request {
+        public OpCode op() {
+            return OpCode.GET;
+        }
+    }
+
+    /**
+     * @param ttlMillis       time to live, {@link #NO_TTL} for none
+     * @param ifAbsent        apply only when the key does not exist
+     * @param expectedVersion apply only when the current version equals this; {@link #ANY_VERSION} for none
+     */
+    record Put(long id, byte[] key, byte[] value, long ttlMillis, boolean ifAbsent, long expectedVersion)
+            implements Request {
+        public OpCode op() {
+            return OpCode.PUT;
+        }
+    }
+
+    record Delete(long id, byte[] key, long expectedVersion) implements Request {
+        public OpCode op() {
+            return OpCode.DELETE;
+        }
+    }
+
+    record Increment(long id, byte[] key, long delta) implements Request {
+        public OpCode op() {
+            return OpCode.INCREMENT;
+        }
+    }
+
+    /** Sets the key's TTL; {@link #NO_TTL} removes it (the key then lives until deleted or evicted). */
+    record Touch(long id, byte[] key, long ttlMillis) implements Request {
+        public OpCode op() {
+            return OpCode.TOUCH;
+        }
+    }
+
+    /** All keys must fall into one segment (use a hash tag). */
+    record MultiGet(long id, List<byte[]> keys) implements Request {
+        public OpCode op() {
+            return OpCode.MULTI_GET;
+        }
+    }
+
+    /** All keys must fall into one segment; applied atomically with respect to other writes of that segment. */
+    record MultiPut(long id, List<byte[]> keys, List<byte[]> values, long ttlMillis) implements Request {
+        public OpCode op() {
+            return OpCode.MULTI_PUT;
+        }
+    }
+
+    record MultiDelete(long id, List<byte[]> keys) implements Request {
+        public OpCode op() {
+            return OpCode.MULTI_DELETE;
+        }
+    }
+
+    /**
+     * Keys of the segments this node actively owns, starting at segment {@code cursor}; whole segments are
+     * returned until at least {@code count} keys are collected.
+     */
+    record Scan(long id, int cursor, int count) implements Request {
+        public OpCode op() {
+            return OpCode.SCAN;
+        }
+    }
+
+    record ClusterMap(long id) implements Request {
+        public OpCode op() {
+            return OpCode.CLUSTER_MAP;
+        }
+    }
+}

@@ -1,0 +1,230 @@
+package io.zaris.protocol;
+
+import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Byte layout of request frames. A frame on the wire is {@code int32 length} followed by the payload
+ * this class reads and writes: {@code op (1) · request id (8) · body}. Body layouts:
+ *
+ * <pre>
+ * HELLO        magic:int32 · version:u8 · clientName:string
+ * GET          key
+ * PUT          flags:u8 (1 = if-absent, 2 = if-match, 4 = ttl) · key · value · [ttl:int64] · [version:int64]
+ * DELETE       flags:u8 (2 = if-match) · key · [version:int64]
+ * INCREMENT    key · delta:int64
+ * TOUCH        key · ttl:int64 (0 = persist)
+ * MULTI_GET    n:int32 · key*n
+ * MULTI_PUT    n:int32 · (key · value)*n · ttl:int64
+ * MULTI_DELETE n:int32 · key*n
+ * SCAN         cursor:int32 · count:int32
+ * CLUSTER_MAP  (empty)
+ * </pre>
+ *
+ * Decoding never trusts a length: see {@link Wire}. Trailing bytes after a body are an error, so two
+ * versions that disagree about a layout fail loudly instead of misreading.
+ */
+public final class RequestCodec {
+
+    /** "ZRIS": the first four body bytes of HELLO; anything else is not a Zaris client. */
+    public static final int MAGIC = 0x5A524953;
+    /** Version of this frame layout; bumped on any incompatible change. */
+    public static final int PROTOCOL_VERSION = 1;
+
+    private static final int FLAG_IF_ABSENT = 1;
+    private static final int FLAG_IF_MATCH = 2;
+    private static final int FLAG_TTL = 4;
+
+    private RequestCodec() {
+    }
+
+    public static void encode(Request request, ByteBuf out) {
+        out.writeByte(request.op().code());
+        out.writeLong(request.id());
+        if (request instanceof Request.Hello hello) {
+            out.writeInt(hello.magic());
+            out.writeByte(hello.protocolVersion());
+            Wire.writeString(out, hello.clientName());
+        } else if (request instanceof Request.Get get) {
+            Wire.writeBytes(out, get.key());
+        } else if (request instanceof Request.Put put) {
+            int flags = (put.ifAbsent() ? FLAG_IF_ABSENT : 0)
+                    | (put.expectedVersion() != Request.ANY_VERSION ? FLAG_IF_MATCH : 0)
+                    | (put.ttlMillis() != Request.NO_TTL ? FLAG_TTL : 0);
+            out.writeByte(flags);
+            Wire.writeBytes(out, put.key());
+            Wire.writeBytes(out, put.value());
+            if ((flags & FLAG_TTL) != 0) {
+                out.writeLong(put.ttlMillis());
+            }
+            if ((flags & FLAG_IF_MATCH) != 0) {
+                out.writeLong(put.expectedVersion());
+            }
+        } else if (request instanceof Request.Delete delete) {
+            boolean ifMatch = delete.expectedVersion() != Request.ANY_VERSION;
+            out.writeByte(ifMatch ? FLAG_IF_MATCH : 0);
+            Wire.writeBytes(out, delete.key());
+            if (ifMatch) {
+                out.writeLong(delete.expectedVersion());
+            }
+        } else if (request instanceof Request.Increment increment) {
+            Wire.writeBytes(out, increment.key());
+            out.writeLong(increment.delta());
+        } else if (request instanceof Request.Touch touch) {
+            Wire.writeBytes(out, touch.key());
+            out.writeLong(touch.ttlMillis());
+        } else if (request instanceof Request.MultiGet multiGet) {
+            writeKeys(out, multiGet.keys());
+        } else if (request instanceof Request.MultiPut multiPut) {
+            out.writeInt(multiPut.keys().size());
+            for (int i = 0; i < multiPut.keys().size(); i++) {
+                Wire.writeBytes(out, multiPut.keys().get(i));
+                Wire.writeBytes(out, multiPut.values().get(i));
+            }
+            out.writeLong(multiPut.ttlMillis());
+        } else if (request instanceof Request.MultiDelete multiDelete) {
+            writeKeys(out, multiDelete.keys());
+        } else if (request instanceof Request.Scan scan) {
+            out.writeInt(scan.cursor());
+            out.writeInt(scan.count());
+        } else if (!(request instanceof Request.ClusterMap)) {
+            throw new IllegalArgumentException("no encoding for " + request.op());
+        }
+    }
+
+    /**
+     * Decodes one frame payload (the length prefix already stripped).
+     *
+     * @throws MalformedRequestException with request id -1 when not even the header is readable
+     */
+    public static Request decode(ByteBuf in, ProtocolLimits limits) throws MalformedRequestException {
+        if (in.readableBytes() < 1 + Long.BYTES) {
+            throw new MalformedRequestException(-1, KvStatus.BAD_REQUEST,
+                    "frame of " + in.readableBytes() + " bytes is shorter than a request header");
+        }
+        int opCode = in.readUnsignedByte();
+        long id = in.readLong();
+        if (id < 0) {
+            throw new MalformedRequestException(-1, KvStatus.BAD_REQUEST, "negative request id " + id);
+        }
+        OpCode op = OpCode.fromCode(opCode);
+        if (op == null) {
+            throw new MalformedRequestException(id, KvStatus.BAD_REQUEST,
+                    String.format("unknown op code 0x%02x", opCode));
+        }
+        Request request = decodeBody(op, id, in, limits);
+        if (in.isReadable()) {
+            throw new MalformedRequestException(id, KvStatus.BAD_REQUEST,
+                    in.readableBytes() + " unexpected trailing bytes after " + op + " body");
+        }
+        return request;
+    }
+
+    private static Request decodeBody(OpCode op, long id, ByteBuf in, ProtocolLimits limits)
+            throws MalformedRequestException {
+        switch (op) {
+            case HELLO: {
+                int magic = Wire.readInt(in, id, "magic");
+                int version = Wire.readUnsignedByte(in, id, "protocol version");
+                return new Request.Hello(id, magic, version, Wire.readString(in, id, "client name"));
+            }
+            case GET:
+                return new Request.Get(id, readKey(in, limits, id));
+            case PUT: {
+                int flags = Wire.readUnsignedByte(in, id, "flags");
+                byte[] key = readKey(in, limits, id);
+                byte[] value = Wire.readBytes(in, limits.maxValueBytes(), id, "value");
+                long ttl = (flags & FLAG_TTL) != 0 ? readTtl(in, id) : Request.NO_TTL;
+                long version = (flags & FLAG_IF_MATCH) != 0 ? readVersion(in, id) : Request.ANY_VERSION;
+                return new Request.Put(id, key, value, ttl, (flags & FLAG_IF_ABSENT) != 0, version);
+            }
+            case DELETE: {
+                int flags = Wire.readUnsignedByte(in, id, "flags");
+                byte[] key = readKey(in, limits, id);
+                long version = (flags & FLAG_IF_MATCH) != 0 ? readVersion(in, id) : Request.ANY_VERSION;
+                return new Request.Delete(id, key, version);
+            }
+            case INCREMENT:
+                return new Request.Increment(id, readKey(in, limits, id), Wire.readLong(in, id, "delta"));
+            case TOUCH: {
+                byte[] key = readKey(in, limits, id);
+                long ttl = Wire.readLong(in, id, "ttl");
+                if (ttl < 0) {
+                    throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "negative ttl " + ttl);
+                }
+                return new Request.Touch(id, key, ttl);
+            }
+            case MULTI_GET:
+                return new Request.MultiGet(id, readKeys(in, limits, id));
+            case MULTI_PUT: {
+                int count = Wire.readCount(in, limits.maxBatchKeys(), id, "entry count");
+                List<byte[]> keys = new ArrayList<>(Math.min(count, 1024));
+                List<byte[]> values = new ArrayList<>(Math.min(count, 1024));
+                for (int i = 0; i < count; i++) {
+                    keys.add(readKey(in, limits, id));
+                    values.add(Wire.readBytes(in, limits.maxValueBytes(), id, "value"));
+                }
+                long ttl = Wire.readLong(in, id, "ttl");
+                if (ttl < 0) {
+                    throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "negative ttl " + ttl);
+                }
+                return new Request.MultiPut(id, keys, values, ttl);
+            }
+            case MULTI_DELETE:
+                return new Request.MultiDelete(id, readKeys(in, limits, id));
+            case SCAN: {
+                int cursor = Wire.readInt(in, id, "cursor");
+                int count = Wire.readInt(in, id, "count");
+                if (cursor < 0 || count < 1) {
+                    throw new MalformedRequestException(id, KvStatus.BAD_REQUEST,
+                            "scan needs cursor >= 0 and count >= 1, got " + cursor + " and " + count);
+                }
+                return new Request.Scan(id, cursor, count);
+            }
+            case CLUSTER_MAP:
+                return new Request.ClusterMap(id);
+            default:
+                throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "no decoder for " + op);
+        }
+    }
+
+    private static void writeKeys(ByteBuf out, List<byte[]> keys) {
+        out.writeInt(keys.size());
+        for (byte[] key : keys) {
+            Wire.writeBytes(out, key);
+        }
+    }
+
+    private static List<byte[]> readKeys(ByteBuf in, ProtocolLimits limits, long id) throws MalformedRequestException {
+        int count = Wire.readCount(in, limits.maxBatchKeys(), id, "key count");
+        if (count == 0) {
+            throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "multi-key request without keys");
+        }
+        List<byte[]> keys = new ArrayList<>(Math.min(count, 1024));
+        for (int i = 0; i < count; i++) {
+            keys.add(readKey(in, limits, id));
+        }
+        return keys;
+    }
+
+    private static byte[] readKey(ByteBuf in, ProtocolLimits limits, long id) throws MalformedRequestException {
+        return Wire.readBytes(in, limits.maxKeyBytes(), id, "key");
+    }
+
+    private static long readTtl(ByteBuf in, long id) throws MalformedRequestException {
+        long ttl = Wire.readLong(in, id, "ttl");
+        if (ttl <= 0) {
+            throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "ttl must be positive, got " + ttl);
+        }
+        return ttl;
+    }
+
+    private static long readVersion(ByteBuf in, long id) throws MalformedRequestException {
+        long version = Wire.readLong(in, id, "expected version");
+        if (version < 0) {
+            throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "negative expected version " + version);
+        }
+        return version;
+    }
+}

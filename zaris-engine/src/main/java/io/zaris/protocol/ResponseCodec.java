@@ -1,0 +1,132 @@
+package io.zaris.protocol;
+
+import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Byte layout of response frames: {@code 0x80 · request id (8) · status (1) · body}. The body depends on
+ * the request's operation and the status:
+ *
+ * <pre>
+ * any status other than OK / NOT_FOUND / CONFLICT   message:string
+ * NOT_FOUND                                         (empty)
+ * HELLO        OK        version:u8 · nodeId:string
+ * GET          OK        value-entry
+ * PUT, DELETE, TOUCH  OK version:int64;  CONFLICT current version:int64 (0 = absent)
+ * INCREMENT    OK        value:int64 · version:int64
+ * MULTI_GET    OK        n:int32 · (found:u8 · [value-entry])*n
+ * MULTI_PUT    OK        n:int32 · version:int64*n
+ * MULTI_DELETE OK        deleted:int32
+ * SCAN         OK        next cursor:int32 (-1 = done) · n:int32 · key*n
+ * CLUSTER_MAP  OK        see ClusterViewCodec
+ * value-entry = version:int64 · ttl remaining ms:int64 (0 = none) · value
+ * </pre>
+ *
+ * Responses come from a node the client chose to trust, but a reader still checks lengths so that a
+ * corrupt frame fails one request instead of the connection's decoder.
+ */
+public final class ResponseCodec {
+
+    private ResponseCodec() {
+    }
+
+    public static void writeHeader(ByteBuf out, long requestId, KvStatus status) {
+        out.writeByte(OpCode.RESPONSE_FRAME);
+        out.writeLong(requestId);
+        out.writeByte(status.code());
+    }
+
+    /** A complete error response: header plus a human-readable message. */
+    public static void writeError(ByteBuf out, long requestId, KvStatus status, String message) {
+        writeHeader(out, requestId, status);
+        Wire.writeString(out, truncate(message));
+    }
+
+    public static void writeValue(ByteBuf out, VersionedValue value) {
+        out.writeLong(value.version());
+        out.writeLong(value.ttlRemainingMillis());
+        Wire.writeBytes(out, value.value());
+    }
+
+    public static VersionedValue readValue(ByteBuf in) throws MalformedRequestException {
+        long version = Wire.readLong(in, 0, "version");
+        long ttl = Wire.readLong(in, 0, "ttl");
+        byte[] value = Wire.readBytes(in, Integer.MAX_VALUE, 0, "value");
+        return new VersionedValue(value, version, ttl);
+    }
+
+    public static void writeOptionalValues(ByteBuf out, List<VersionedValue> values) {
+        out.writeInt(values.size());
+        for (VersionedValue value : values) {
+            out.writeByte(value == null ? 0 : 1);
+            if (value != null) {
+                writeValue(out, value);
+            }
+        }
+    }
+
+    /** Values in request order; {@code null} where the key was absent. */
+    public static List<VersionedValue> readOptionalValues(ByteBuf in) throws MalformedRequestException {
+        int count = Wire.readCount(in, Integer.MAX_VALUE, 0, "value count");
+        List<VersionedValue> values = new ArrayList<>(Math.min(count, 1024));
+        for (int i = 0; i < count; i++) {
+            values.add(Wire.readUnsignedByte(in, 0, "found flag") == 0 ? null : readValue(in));
+        }
+        return values;
+    }
+
+    public static void writeLongs(ByteBuf out, long[] values) {
+        out.writeInt(values.length);
+        for (long value : values) {
+            out.writeLong(value);
+        }
+    }
+
+    public static long[] readLongs(ByteBuf in) throws MalformedRequestException {
+        int count = Wire.readCount(in, in.readableBytes() / Long.BYTES, 0, "version count");
+        long[] values = new long[count];
+        for (int i = 0; i < count; i++) {
+            values[i] = in.readLong();
+        }
+        return values;
+    }
+
+    public static void writeScanPage(ByteBuf out, int nextCursor, List<byte[]> keys) {
+        out.writeInt(nextCursor);
+        out.writeInt(keys.size());
+        for (byte[] key : keys) {
+            Wire.writeBytes(out, key);
+        }
+    }
+
+    public static ScanPage readScanPage(ByteBuf in) throws MalformedRequestException {
+        int next = Wire.readInt(in, 0, "next cursor");
+        int count = Wire.readCount(in, Integer.MAX_VALUE, 0, "key count");
+        List<byte[]> keys = new ArrayList<>(Math.min(count, 4096));
+        for (int i = 0; i < count; i++) {
+            keys.add(Wire.readBytes(in, Integer.MAX_VALUE, 0, "key"));
+        }
+        return new ScanPage(next, keys);
+    }
+
+    public static String readMessage(ByteBuf in) {
+        try {
+            return in.isReadable() ? Wire.readString(in, 0, "message") : "";
+        } catch (MalformedRequestException e) {
+            return "(unreadable message)";
+        }
+    }
+
+    private static String truncate(String message) {
+        String text = message == null ? "" : message;
+        return text.length() > 1024 ? text.substring(0, 1024) + "…" : text;
+    }
+
+    /** One page of a node's SCAN: the keys and where to continue ({@code -1} when the node is done). */
+    public record ScanPage(int nextCursor, List<byte[]> keys) {
+        public boolean isLast() {
+            return nextCursor < 0;
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.zaris.server;
+
+import io.zaris.cluster.ClusterSettings;
+import io.zaris.cluster.MembershipConfig;
+import io.zaris.protocol.ProtocolLimits;
+import io.zaris.store.TimeSource;
+import java.util.Objects;
+
+/**
+ * Everything one node needs to start. Immutable; built with {@link #builder(String)}.
+ */
+public final class NodeConfig {
+
+    /** Data port bind address when none is given: loopback, so nothing is exposed by accident. */
+    public static final String DEFAULT_HOST = "127.0.0.1";
+
+    private final String nodeId;
+    private final String host;
+    private final int port;
+    private final ClusterSettings clusterSettings;
+    private final MembershipConfig membership;
+    private final ProtocolLimits limits;
+    private final TimeSource timeSource;
+
+    private NodeConfig(Builder builder) {
+        this.nodeId = builder.nodeId;
+        this.host = builder.host;
+        this.port = builder.port;
+        this.clusterSettings = Objects.requireNonNull(builder.clusterSettings, "clusterSettings must be set");
+        this.membership = Objects.requireNonNull(builder.membership, "membership must be set");
+        this.limits = builder.limits;
+        this.timeSource = builder.timeSource;
+    }
+
+    public static Builder builder(String nodeId) {
+        return new Builder(nodeId);
+    }
+
+    public String nodeId() {
+        return nodeId;
+    }
+
+    public String host() {
+        return host;
+    }
+
+    /** Data port; 0 picks a free ephemeral port. */
+    public int port() {
+        return port;
+    }
+
+    public ClusterSettings clusterSettings() {
+        return clusterSettings;
+    }
+
+    public MembershipConfig membership() {
+        return membership;
+    }
+
+    public ProtocolLimits limits() {
+        return limits;
+    }
+
+    public TimeSource timeSource() {
+        return timeSource;
+    }
+
+    public static final class Builder {
+        private final String nodeId;
+        private String host = DEFAULT_HOST;
+        private int port;
+        private ClusterSettings clusterSettings;
+        private MembershipConfig membership;
+        private ProtocolLimits limits = ProtocolLimits.defaults();
+        private TimeSource timeSource = TimeSource.system();
+
+        private Builder(String nodeId) {
+            if (nodeId == null || nodeId.isBlank() || nodeId.length() > 128) {
+                throw new IllegalArgumentException("node id must be 1..128 non-blank characters but was '" + nodeId + "'");
+            }
+            this.nodeId = nodeId;
+        }
+
+        public Builder host(String host) {
+            if (host == null || host.isBlank()) {
+                throw new IllegalArgumentException("host must not be blank");
+            }
+            this.host = host;
+            return this;
+        }
+
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be in 0..65535 but was " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        public Builder clusterSettings(ClusterSettings clusterSettings) {
+            this.clusterSettings = Objects.requireNonNull(clusterSettings);
+            return this;
+        }
+
+        public Builder membership(MembershipConfig membership) {
+            this.membership = Objects.requireNonNull(membership);
+            return this;
+        }
+
+        public Builder limits(ProtocolLimits limits) {
+            this.limits = Objects.requireNonNull(limits);
+            return this;
+        }
+
+        public Builder timeSource(TimeSource timeSource) {
+            this.timeSource = Objects.requireNonNull(timeSource);
+            return this;
+        }
+
+        public NodeConfig build() {
+            return new NodeConfig(this);
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.zaris.server;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** Counters of what a node's data port did; read by tests, metrics and operators. Thread-safe. */
+public final class NodeStats {
+
+    private final LongAdder requestsServed = new LongAdder();
+    private final LongAdder wrongNodeReplies = new LongAdder();
+    private final LongAdder rejectedRequests = new LongAdder();
+    private final LongAdder connectionsClosedForBadInput = new LongAdder();
+
+    void served() {
+        requestsServed.increment();
+    }
+
+    void wrongNode() {
+        wrongNodeReplies.increment();
+    }
+
+    void rejected() {
+        rejectedRequests.increment();
+    }
+
+    void closedForBadInput() {
+        connectionsClosedForBadInput.increment();
+    }
+
+    /** Data requests answered by this node as the active owner (handshakes and map requests excluded). */
+    public long requestsServed() {
+        return requestsServed.sum();
+    }
+
+    /** Requests answered with MOVED, OWNERSHIP_CHANGING, REPLICA_WRITE_REJECTED or UNAVAILABLE. */
+    public long wrongNodeReplies() {
+        return wrongNodeReplies.sum();
+    }
+
+    /** Requests answered with a request error (BAD_REQUEST, TOO_LARGE, WRONG_TYPE…). */
+    public long rejectedRequests() {
+        return rejectedRequests.sum();
+    }
+
+    /** Connections closed because their byte stream could not be trusted. */
+    public long connectionsClosedForBadInput() {
+        return connectionsClosedForBadInput.sum();
+    }
+}

@@ -1,0 +1,125 @@
+package io.zaris.server;
+
+import io.zaris.cluster.ClusterSettings;
+import io.zaris.cluster.MembershipConfig;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.placement.PartitionLayout;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Command line of the standalone server, parsed into a {@link NodeConfig}. Pure: no I/O, errors are
+ * {@link IllegalArgumentException}s whose message names the option and the offending value.
+ */
+public final class ServerArguments {
+
+    public static final int DEFAULT_PORT = 7101;
+    public static final int DEFAULT_CLUSTER_PORT = 7201;
+    public static final String DEFAULT_CLUSTER_NAME = "zaris";
+
+    static final String USAGE = String.join("\n",
+            "usage: java -jar zaris-engine-<version>-server.jar --node-id <id> [options]",
+            "  --node-id <id>              unique name of this node (required)",
+            "  --host <address>            data port bind address (default 127.0.0.1)",
+            "  --port <port>               data port for clients (default " + DEFAULT_PORT + ")",
+            "  --cluster-host <address>    membership bind address (default: --host)",
+            "  --cluster-port <port>       membership port (default " + DEFAULT_CLUSTER_PORT + ")",
+            "  --seeds <h:p,h:p,...>       membership ports of the cluster's nodes (default: this node only)",
+            "  --cluster-size <n>          nodes the cluster is configured with (default: number of seeds)",
+            "  --cluster-name <name>       nodes join only peers with the same name (default " + DEFAULT_CLUSTER_NAME + ")",
+            "  --replication-factor <n>    owners per partition (default " + ClusterSettings.DEFAULT_REPLICATION_FACTOR + ")",
+            "  --partitions <n>            partitions (default " + PartitionLayout.DEFAULT_PARTITION_COUNT + ")",
+            "  --segments <n>              segments (default " + PartitionLayout.DEFAULT_SEGMENT_COUNT + ")",
+            "  --help                      print this help");
+
+    private static final Set<String> KNOWN = Set.of("--node-id", "--host", "--port", "--cluster-host",
+            "--cluster-port", "--seeds", "--cluster-size", "--cluster-name", "--replication-factor",
+            "--partitions", "--segments");
+
+    private ServerArguments() {
+    }
+
+    /** Whether the arguments ask for help instead of a node. */
+    static boolean wantsHelp(String[] args) {
+        for (String arg : args) {
+            if (arg.equals("--help") || arg.equals("-h")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public static NodeConfig parse(String[] args) {
+        Map<String, String> values = new HashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            String name = args[i];
+            String value = null;
+            int equals = name.indexOf('=');
+            if (equals > 0) {
+                value = name.substring(equals + 1);
+                name = name.substring(0, equals);
+            } else if (i + 1 < args.length) {
+                value = args[++i];
+            }
+            if (!KNOWN.contains(name)) {
+                throw new IllegalArgumentException("unknown option '" + name + "'");
+            }
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException("option " + name + " needs a value");
+            }
+            values.put(name, value);
+        }
+        String nodeId = values.get("--node-id");
+        if (nodeId == null) {
+            throw new IllegalArgumentException("--node-id is required");
+        }
+        String host = values.getOrDefault("--host", NodeConfig.DEFAULT_HOST);
+        int port = intOption(values, "--port", DEFAULT_PORT, 1, 65535);
+        String clusterHost = values.getOrDefault("--cluster-host", host);
+        int clusterPort = intOption(values, "--cluster-port", DEFAULT_CLUSTER_PORT, 1, 65535);
+        List<NodeAddress> seeds = new ArrayList<>();
+        if (values.containsKey("--seeds")) {
+            for (String seed : values.get("--seeds").split(",")) {
+                try {
+                    seeds.add(NodeAddress.parse(seed));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--seeds: " + e.getMessage(), e);
+                }
+            }
+        } else {
+            seeds.add(new NodeAddress(clusterHost, clusterPort));
+        }
+        int clusterSize = intOption(values, "--cluster-size", seeds.size(), 1, 1024);
+        int replicationFactor = intOption(values, "--replication-factor", ClusterSettings.DEFAULT_REPLICATION_FACTOR, 1, 255);
+        int segments = intOption(values, "--segments", PartitionLayout.DEFAULT_SEGMENT_COUNT, 1, 16384);
+        int partitions = intOption(values, "--partitions", Math.min(PartitionLayout.DEFAULT_PARTITION_COUNT, segments),
+                1, segments);
+        String clusterName = values.getOrDefault("--cluster-name", DEFAULT_CLUSTER_NAME);
+        return NodeConfig.builder(nodeId)
+                .host(host)
+                .port(port)
+                .clusterSettings(new ClusterSettings(clusterSize, PartitionLayout.of(segments, partitions), replicationFactor))
+                .membership(new MembershipConfig.Tcp(clusterName, clusterHost, clusterPort, seeds))
+                .build();
+    }
+
+    private static int intOption(Map<String, String> values, String name, int defaultValue, int min, int max) {
+        String text = values.get(name);
+        if (text == null) {
+            return defaultValue;
+        }
+        int value;
+        try {
+            value = Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a whole number but was '" + text + "'");
+        }
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(name + " must be in " + min + ".." + max + " but was " + value);
+        }
+        return value;
+    }
+}

@@ -1,0 +1,107 @@
+package io.zaris.server;
+
+import io.zaris.cluster.ClusterMember;
+import io.zaris.cluster.ClusterView;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.placement.SegmentMapper;
+import io.zaris.store.NodeStore;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Zaris node: its store, its data port and its seat in the cluster. The same class runs inside an
+ * application's JVM ({@code EmbeddedCluster}) and as a standalone process ({@link ZarisServerMain}).
+ *
+ * <p>Lifecycle: {@link #start()} binds the data port first (so the announced address is real), then joins
+ * the cluster; {@link #close()} leaves the cluster first (peers see a clean leave), then closes the port.
+ */
+public final class ZarisNode implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ZarisNode.class);
+
+    private final NodeConfig config;
+    private final NodeStore store;
+    private final NodeStats stats = new NodeStats();
+    private NodeServer server;
+    /** Set once during start; volatile because the data port reads it from event-loop threads. */
+    private volatile ClusterMember member;
+    private volatile boolean running;
+
+    public ZarisNode(NodeConfig config) {
+        this.config = config;
+        this.store = new NodeStore(config.clusterSettings().layout().segmentCount(), config.timeSource());
+    }
+
+    public synchronized ZarisNode start() throws Exception {
+        if (running) {
+            throw new IllegalStateException("node " + config.nodeId() + " is already running");
+        }
+        SegmentMapper segmentMapper = new SegmentMapper(config.clusterSettings().layout().segmentCount());
+        server = new NodeServer(config.nodeId(), config.host(), config.port(), config.limits(), segmentMapper, store,
+                this::currentView, stats);
+        try {
+            member = new ClusterMember(config.nodeId(), new NodeAddress(config.host(), server.port()),
+                    config.clusterSettings(), config.membership());
+            member.start();
+        } catch (Exception e) {
+            closeQuietly();
+            throw e;
+        }
+        running = true;
+        log.info("node {}: data port {}:{}, cluster '{}'", config.nodeId(), config.host(), server.port(),
+                config.membership().clusterName());
+        return this;
+    }
+
+    /** Waits until the node holds a partition map, i.e. it can route and serve. */
+    public ClusterView awaitReady(Duration timeout) throws InterruptedException, TimeoutException {
+        return member.awaitFirstView(timeout);
+    }
+
+    public String nodeId() {
+        return config.nodeId();
+    }
+
+    public NodeAddress dataAddress() {
+        return new NodeAddress(config.host(), server.port());
+    }
+
+    public ClusterView currentView() {
+        ClusterMember seat = member;
+        return seat == null ? null : seat.currentView();
+    }
+
+    public NodeStats stats() {
+        return stats;
+    }
+
+    /** Entries this node holds (all segments). */
+    public long storedEntries() {
+        return store.size();
+    }
+
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        closeQuietly();
+        log.info("node {}: stopped", config.nodeId());
+    }
+
+    private void closeQuietly() {
+        if (member != null) {
+            member.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package io.zaris.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zaris.client.ClusterScenario;
+import io.zaris.client.ZarisClient;
+import io.zaris.client.ZarisClientOptions;
+import io.zaris.cluster.ClusterView;
+import io.zaris.server.ZarisNode;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class EmbeddedClusterIntegrationTests {
+
+    private static EmbeddedCluster cluster;
+    private static ZarisClient client;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = EmbeddedCluster.builder().nodes(3).build().start();
+        client = ZarisClient.connect(ZarisClientOptions.create(cluster.seeds()));
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (client != null) {
+            client.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void everyNodeHoldsTheSameFirstPartitionMapWithBalancedPrimaries() {
+        ClusterView first = cluster.nodes().get(0).currentView();
+        assertThat(first.partitionMap().version()).isEqualTo(1);
+        for (ZarisNode node : cluster.nodes()) {
+            assertThat(node.currentView()).isEqualTo(first);
+        }
+        assertThat(first.addresses()).containsOnlyKeys("node-1", "node-2", "node-3");
+        int partitions = first.layout().partitionCount();
+        for (String node : first.addresses().keySet()) {
+            long primaries = first.runtimeMap().partitions().stream().filter(p -> node.equals(p.activeNode())).count();
+            assertThat(primaries).isLessThanOrEqualTo((partitions + 2) / 3);
+        }
+    }
+
+    @Test
+    void endToEndOperationsWork() {
+        ClusterScenario.exercise(client, "e2e-");
+    }
+
+    @Test
+    void everyGetIsAnsweredByTheOwnerOnTheFirstHop() {
+        for (int i = 0; i < 300; i++) {
+            client.sync().put("hop-" + i, ClusterScenario.utf8("v" + i));
+        }
+        long servedBefore = totalServed();
+        long wrongNodeBefore = totalWrongNode();
+        Set<String> ownersUsed = new HashSet<>();
+        for (int i = 0; i < 300; i++) {
+            assertThat(client.sync().get("hop-" + i)).isPresent();
+            ownersUsed.add(client.ownerOf("hop-" + i));
+        }
+        assertThat(totalServed() - servedBefore).isEqualTo(300);
+        assertThat(totalWrongNode() - wrongNodeBefore).isZero();
+        assertThat(ownersUsed).hasSize(3);
+    }
+
+    private static long totalServed() {
+        return cluster.nodes().stream().mapToLong(node -> node.stats().requestsServed()).sum();
+    }
+
+    private static long totalWrongNode() {
+        return cluster.nodes().stream().mapToLong(node -> node.stats().wrongNodeReplies()).sum();
+    }
+}

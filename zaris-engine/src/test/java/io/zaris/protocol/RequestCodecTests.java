@@ -1,0 +1,130 @@
+package io.zaris.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class RequestCodecTests {
+
+    private static final ProtocolLimits LIMITS = ProtocolLimits.defaults();
+
+    @Test
+    void everyRequestSurvivesARoundTrip() throws Exception {
+        byte[] key = bytes("user:1");
+        assertRoundTrip(new Request.Hello(1, RequestCodec.MAGIC, RequestCodec.PROTOCOL_VERSION, "client"));
+        assertRoundTrip(new Request.Get(2, key));
+        assertRoundTrip(new Request.Put(3, key, bytes("v"), Request.NO_TTL, false, Request.ANY_VERSION));
+        assertRoundTrip(new Request.Put(4, key, bytes("v"), 1500, true, 17));
+        assertRoundTrip(new Request.Delete(5, key, Request.ANY_VERSION));
+        assertRoundTrip(new Request.Delete(6, key, 9));
+        assertRoundTrip(new Request.Increment(7, key, -3));
+        assertRoundTrip(new Request.Touch(8, key, 0));
+        assertRoundTrip(new Request.MultiGet(9, List.of(key, bytes("b"))));
+        assertRoundTrip(new Request.MultiPut(10, List.of(key, bytes("b")), List.of(bytes("1"), bytes("2")), 100));
+        assertRoundTrip(new Request.MultiDelete(11, List.of(key)));
+        assertRoundTrip(new Request.Scan(12, 40, 1000));
+        assertRoundTrip(new Request.ClusterMap(13));
+    }
+
+    @Test
+    void emptyKeysAndValuesAreLegal() throws Exception {
+        assertRoundTrip(new Request.Put(1, new byte[0], new byte[0], Request.NO_TTL, false, Request.ANY_VERSION));
+    }
+
+    @Test
+    void unknownOpCodeKeepsTheRequestIdSoItCanBeAnswered() {
+        ByteBuf frame = Unpooled.buffer().writeByte(0x6E).writeLong(77);
+        assertThatThrownBy(() -> RequestCodec.decode(frame, LIMITS))
+                .isInstanceOfSatisfying(MalformedRequestException.class, e -> {
+                    assertThat(e.requestId()).isEqualTo(77);
+                    assertThat(e.isAnswerable()).isTrue();
+                    assertThat(e.status()).isEqualTo(KvStatus.BAD_REQUEST);
+                });
+    }
+
+    @Test
+    void frameWithoutAFullHeaderIsNotAnswerable() {
+        ByteBuf frame = Unpooled.buffer().writeByte(0x10).writeInt(1);
+        assertThatThrownBy(() -> RequestCodec.decode(frame, LIMITS))
+                .isInstanceOfSatisfying(MalformedRequestException.class, e -> assertThat(e.isAnswerable()).isFalse());
+    }
+
+    @Test
+    void trailingBytesAreRejected() {
+        ByteBuf frame = encode(new Request.Get(3, bytes("k")));
+        frame.writeByte(0);
+        assertThatThrownBy(() -> RequestCodec.decode(frame, LIMITS)).hasMessageContaining("trailing");
+    }
+
+    @Test
+    void keyLongerThanTheLimitIsTooLargeWithoutBeingRead() {
+        ProtocolLimits small = new ProtocolLimits(1024, 4, 16, 4);
+        ByteBuf frame = Unpooled.buffer().writeByte(OpCode.GET.code()).writeLong(1).writeInt(5).writeBytes(bytes("abcde"));
+        assertThatThrownBy(() -> RequestCodec.decode(frame, small))
+                .isInstanceOfSatisfying(MalformedRequestException.class,
+                        e -> assertThat(e.status()).isEqualTo(KvStatus.TOO_LARGE));
+    }
+
+    @Test
+    void lyingLengthIsTruncationNotAnAllocation() {
+        ByteBuf frame = Unpooled.buffer().writeByte(OpCode.GET.code()).writeLong(1).writeInt(60_000).writeByte(1);
+        assertThatThrownBy(() -> RequestCodec.decode(frame, LIMITS)).hasMessageContaining("truncated");
+    }
+
+    @Test
+    void nonPositiveTtlAndNegativeVersionsAreRejected() {
+        ByteBuf zeroTtl = Unpooled.buffer().writeByte(OpCode.PUT.code()).writeLong(1).writeByte(4)
+                .writeInt(1).writeByte('k').writeInt(0).writeLong(0);
+        assertThatThrownBy(() -> RequestCodec.decode(zeroTtl, LIMITS)).hasMessageContaining("ttl must be positive");
+        ByteBuf negativeVersion = Unpooled.buffer().writeByte(OpCode.DELETE.code()).writeLong(1).writeByte(2)
+                .writeInt(1).writeByte('k').writeLong(-5);
+        assertThatThrownBy(() -> RequestCodec.decode(negativeVersion, LIMITS)).hasMessageContaining("negative expected version");
+    }
+
+    @Test
+    void randomlyMutatedFramesFailOnlyWithMalformedRequestException() {
+        Random random = new Random(7);
+        byte[] valid = toArray(encode(new Request.Put(5, bytes("key"), bytes("value"), 100, true, 3)));
+        for (int i = 0; i < 20_000; i++) {
+            byte[] mutated = valid.clone();
+            int flips = 1 + random.nextInt(4);
+            for (int f = 0; f < flips; f++) {
+                mutated[random.nextInt(mutated.length)] = (byte) random.nextInt(256);
+            }
+            int length = random.nextInt(mutated.length + 1);
+            ByteBuf frame = Unpooled.wrappedBuffer(mutated, 0, length);
+            try {
+                RequestCodec.decode(frame, LIMITS);
+            } catch (MalformedRequestException expected) {
+                // typed rejection is the only acceptable failure
+            }
+        }
+    }
+
+    private static void assertRoundTrip(Request request) throws Exception {
+        Request decoded = RequestCodec.decode(encode(request), LIMITS);
+        assertThat(decoded).usingRecursiveComparison().isEqualTo(request);
+    }
+
+    private static ByteBuf encode(Request request) {
+        ByteBuf buf = Unpooled.buffer();
+        RequestCodec.encode(request, buf);
+        return buf;
+    }
+
+    private static byte[] toArray(ByteBuf buf) {
+        byte[] bytes = new byte[buf.readableBytes()];
+        buf.readBytes(bytes);
+        return bytes;
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,221 @@
+package io.zaris.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.zaris.client.ZarisClient;
+import io.zaris.client.ZarisClientOptions;
+import io.zaris.cluster.ClusterSettings;
+import io.zaris.cluster.MembershipConfig;
+import io.zaris.placement.PartitionLayout;
+import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.ProtocolLimits;
+import io.zaris.protocol.Request;
+import io.zaris.protocol.ResponseCodec;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A node fed malformed, oversized and hostile input over real TCP answers with a typed status or closes
+ * that one connection, and keeps serving a well-behaved client throughout.
+ */
+class BadInputIntegrationTests {
+
+    private static final ProtocolLimits SMALL_LIMITS = new ProtocolLimits(4096, 16, 256, 8);
+
+    private static ZarisNode node;
+    private static ZarisClient client;
+
+    @BeforeAll
+    static void startNode() throws Exception {
+        NodeConfig config = NodeConfig.builder("solo")
+                .port(0)
+                .clusterSettings(new ClusterSettings(1, PartitionLayout.of(64, 8), 1))
+                .membership(new MembershipConfig.InJvm("bad-input-" + UUID.randomUUID()))
+                .limits(SMALL_LIMITS)
+                .build();
+        node = new ZarisNode(config).start();
+        node.awaitReady(Duration.ofSeconds(30));
+        client = ZarisClient.connect(ZarisClientOptions.create(List.of(node.dataAddress())));
+    }
+
+    @AfterAll
+    static void stopNode() {
+        if (client != null) {
+            client.close();
+        }
+        if (node != null) {
+            node.close();
+        }
+    }
+
+    @AfterEach
+    void wellBehavedClientIsStillServed() {
+        String key = "k" + System.nanoTime() % 1000;
+        client.sync().put(key, "fine".getBytes(StandardCharsets.UTF_8));
+        assertThat(client.sync().get(key)).isPresent();
+    }
+
+    @Test
+    void frameLongerThanTheLimitClosesOnlyThatConnection() throws IOException {
+        long closedBefore = node.stats().connectionsClosedForBadInput();
+        try (RawConnection raw = new RawConnection(node.dataAddress())) {
+            raw.handshake();
+            raw.sendBytes(new byte[] {0x7F, 0, 0, 0});
+            assertThat(raw.isClosedByPeer()).isTrue();
+        }
+        assertThat(node.stats().connectionsClosedForBadInput()).isEqualTo(closedBefore + 1);
+    }
+
+    @Test
+    void negativeFrameLengthClosesTheConnection() throws IOException {
+        try (RawConnection raw = new RawConnection(node.dataAddress())) {
+            raw.handshake();
+            raw.sendBytes(new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xF0});
+            assertThat(raw.isClosedByPeer()).isTrue();
+        }
+    }
+
+    @Test
+    void frameShorterThanARequestHeaderClosesTheConnection() throws IOException {
+        try (RawConnection raw = new RawConnection(node.dataAddress())) {
+            raw.handshake();
+            raw.sendBytes(new byte[] {0, 0, 0, 3, 0x10, 0, 0});
+            assertThat(raw.isClosedByPeer()).isTrue();
+        }
+    }
+
+    @Test
+    void requestBeforeHandshakeClosesTheConnection() throws IOException {
+        try (RawConnection raw = new RawConnection(node.dataAddress())) {
+            raw.send(new Request.Get(1, "a".getBytes(StandardCharsets.UTF_8)));
+            assertThat(raw.isClosedByPeer()).isTrue();
+        }
+    }
+
+    @Test
+    void wrongMagicClosesTheConnection() throws IOException {
+        try (RawConnection raw = new RawConnection(node.dataAddress())) {
+            raw.send(new Request.Hello(1, 0x12345678, 1, "impostor"));
+            assertThat(raw.isClosedByPeer()).isTrue();
+        }
+    }
+
+    @Test
+    void unsupportedProtocolVersionIsAnsweredThenClosed() throws IOException {
+        try (RawConnection raw = new RawConnection(node.dataAddress())) {
+            raw.send(new Request.Hello(1, io.zaris.protocol.RequestCodec.MAGIC, 99, "future"));
+            RawConnection.Response response = raw.read();
+            assertThat(response.status()).isEqualTo(KvStatus.BAD_REQUEST);
+            assertThat(ResponseCodec.readMessage(response.body())).contains("protocol version 99");
+            assertThat(raw.isClosedByPeer()).isTrue();
+        }
+    }
+
+    @Test
+    void unknownOpCodeIsAnsweredWithBadRequestAndTheConnectionStaysUsable() throws IOException {
+        try (RawConnection raw = new RawConnection(node.dataAddress())) {
+            raw.handshake();
+            raw.sendBytes(frame(buf -> {
+                buf.writeByte(0x6E);
+                buf.writeLong(42);
+            }));
+            RawConnection.Response response = raw.read();
+            assertThat(response.id()).isEqualTo(42);
+            assertThat(response.status()).isEqualTo(KvStatus.BAD_REQUEST);
+            assertThat(ResponseCodec.readMessage(response.body())).contains("unknown op code 0x6e");
+
+            raw.send(new Request.Get(43, "absent".getBytes(StandardCharsets.UTF_8)));
+            assertThat(raw.read().status()).isEqualTo(KvStatus.NOT_FOUND);
+        }
+    }
+
+    @Test
+    void truncatedBodyIsAnsweredWithBadRequest() throws IOException {
+        try (RawConnection raw = new RawConnection(node.dataAddress())) {
+            raw.handshake();
+            raw.sendBytes(frame(buf -> {
+                buf.writeByte(0x10); // GET
+                buf.writeLong(7);
+                buf.writeInt(10); // claims a 10-byte key…
+                buf.writeBytes(new byte[] {1, 2, 3}); // …but carries 3
+            }));
+            RawConnection.Response response = raw.read();
+            assertThat(response.id()).isEqualTo(7);
+            assertThat(response.status()).isEqualTo(KvStatus.BAD_REQUEST);
+            assertThat(ResponseCodec.readMessage(response.body())).contains("truncated");
+        }
+    }
+
+    @Test
+    void oversizedKeyAndValueAreAnsweredWithTooLarge() throws IOException {
+        try (RawConnection raw = new RawConnection(node.dataAddress())) {
+            raw.handshake();
+            raw.send(new Request.Get(2, new byte[17]));
+            assertThat(raw.read().status()).isEqualTo(KvStatus.TOO_LARGE);
+            raw.send(new Request.Put(3, "k".getBytes(StandardCharsets.UTF_8), new byte[257], 0, false, -1));
+            RawConnection.Response response = raw.read();
+            assertThat(response.status()).isEqualTo(KvStatus.TOO_LARGE);
+            assertThat(ResponseCodec.readMessage(response.body())).contains("value of 257 bytes exceeds the limit of 256");
+        }
+        assertThat(client.sync().get("k")).isEmpty();
+    }
+
+    @Test
+    void tooManyKeysInOneRequestIsAnsweredWithTooLarge() throws IOException {
+        try (RawConnection raw = new RawConnection(node.dataAddress())) {
+            raw.handshake();
+            raw.sendBytes(frame(buf -> {
+                buf.writeByte(0x20); // MULTI_GET
+                buf.writeLong(9);
+                buf.writeInt(1_000_000);
+            }));
+            assertThat(raw.read().status()).isEqualTo(KvStatus.TOO_LARGE);
+        }
+    }
+
+    @Test
+    void multiKeyRequestSpanningSegmentsIsRejected() throws IOException {
+        try (RawConnection raw = new RawConnection(node.dataAddress())) {
+            raw.handshake();
+            raw.send(new Request.MultiGet(5, List.of("foo".getBytes(StandardCharsets.UTF_8),
+                    "bar".getBytes(StandardCharsets.UTF_8))));
+            RawConnection.Response response = raw.read();
+            assertThat(response.status()).isEqualTo(KvStatus.BAD_REQUEST);
+            assertThat(ResponseCodec.readMessage(response.body())).contains("hash tag");
+        }
+    }
+
+    @Test
+    void randomGarbageNeverTakesTheNodeDown() throws IOException {
+        Random random = new Random(20261130L);
+        for (int round = 0; round < 200; round++) {
+            try (RawConnection raw = new RawConnection(node.dataAddress())) {
+                if (round % 2 == 0) {
+                    raw.handshake();
+                }
+                byte[] garbage = new byte[1 + random.nextInt(300)];
+                random.nextBytes(garbage);
+                raw.sendBytes(garbage);
+            }
+        }
+        assertThat(node.isRunning()).isTrue();
+    }
+
+    private static byte[] frame(java.util.function.Consumer<ByteBuf> payload) {
+        ByteBuf buf = Unpooled.buffer();
+        buf.writeInt(0);
+        payload.accept(buf);
+        buf.setInt(0, buf.readableBytes() - 4);
+        return RawConnection.toArray(buf);
+    }
+}

@@ -1,0 +1,53 @@
+package io.zaris.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zaris.cluster.MembershipConfig;
+import io.zaris.cluster.NodeAddress;
+import org.junit.jupiter.api.Test;
+
+class ServerArgumentsTests {
+
+    @Test
+    void parsesAThreeNodeClusterCommandLine() {
+        NodeConfig config = ServerArguments.parse(new String[] {"--node-id", "n1", "--port", "7101",
+                "--cluster-port", "7201", "--seeds", "127.0.0.1:7201,127.0.0.1:7202,127.0.0.1:7203"});
+        assertThat(config.nodeId()).isEqualTo("n1");
+        assertThat(config.port()).isEqualTo(7101);
+        assertThat(config.clusterSettings().clusterSize()).isEqualTo(3);
+        MembershipConfig.Tcp tcp = (MembershipConfig.Tcp) config.membership();
+        assertThat(tcp.bindPort()).isEqualTo(7201);
+        assertThat(tcp.seeds()).contains(new NodeAddress("127.0.0.1", 7203));
+        assertThat(tcp.toJGroupsXml()).contains("initial_hosts=\"127.0.0.1[7201],127.0.0.1[7202],127.0.0.1[7203]\"");
+    }
+
+    @Test
+    void acceptsNameEqualsValueAndDefaultsToASingleNodeCluster() {
+        NodeConfig config = ServerArguments.parse(new String[] {"--node-id=solo"});
+        assertThat(config.port()).isEqualTo(ServerArguments.DEFAULT_PORT);
+        assertThat(config.clusterSettings().clusterSize()).isEqualTo(1);
+    }
+
+    @Test
+    void rejectsBadInputNamingTheOption() {
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--port", "7101"}))
+                .hasMessageContaining("--node-id is required");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "a", "--port", "http"}))
+                .hasMessageContaining("--port must be a whole number but was 'http'");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "a", "--port", "70000"}))
+                .hasMessageContaining("--port must be in 1..65535");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "a", "--seeds", "nohost"}))
+                .hasMessageContaining("--seeds").hasMessageContaining("host:port");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "a", "--colour", "red"}))
+                .hasMessageContaining("unknown option '--colour'");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id"}))
+                .hasMessageContaining("--node-id needs a value");
+    }
+
+    @Test
+    void recognisesHelp() {
+        assertThat(ServerArguments.wantsHelp(new String[] {"--node-id", "a", "--help"})).isTrue();
+        assertThat(ServerArguments.wantsHelp(new String[] {"--node-id", "a"})).isFalse();
+    }
+}

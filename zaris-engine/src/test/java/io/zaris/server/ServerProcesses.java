@@ -1,0 +1,97 @@
+package io.zaris.server;
+
+import io.zaris.cluster.NodeAddress;
+import java.io.File;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * Starts standalone server processes from the server jar on loopback, each with its own log file, and
+ * cleans them up. Ports are chosen free at start; the cluster name is unique per instance so concurrent
+ * runs never merge.
+ */
+public final class ServerProcesses implements AutoCloseable {
+
+    private final Path jar;
+    private final Path logDirectory;
+    private final String clusterName = "zaris-test-" + UUID.randomUUID();
+    private final List<Node> nodes = new ArrayList<>();
+
+    public ServerProcesses(Path logDirectory) {
+        String jarProperty = System.getProperty("zaris.server.jar");
+        if (jarProperty == null || !Files.isRegularFile(Path.of(jarProperty))) {
+            throw new IllegalStateException("system property zaris.server.jar must name the built server jar, was "
+                    + jarProperty + " (run through 'mvn verify')");
+        }
+        this.jar = Path.of(jarProperty);
+        this.logDirectory = logDirectory;
+    }
+
+    /** Starts {@code count} nodes that form one cluster of that size. */
+    public List<NodeAddress> start(int count, int replicationFactor) throws IOException {
+        List<int[]> ports = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ports.add(new int[] {freePort(), freePort()});
+        }
+        String seeds = ports.stream().map(p -> "127.0.0.1:" + p[1]).collect(Collectors.joining(","));
+        Files.createDirectories(logDirectory);
+        List<NodeAddress> dataAddresses = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String nodeId = "n" + (i + 1);
+            List<String> command = List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC", "-jar", jar.toString(),
+                    "--node-id", nodeId, "--port", Integer.toString(ports.get(i)[0]),
+                    "--cluster-port", Integer.toString(ports.get(i)[1]), "--seeds", seeds,
+                    "--cluster-name", clusterName, "--replication-factor", Integer.toString(replicationFactor));
+            File log = logDirectory.resolve(nodeId + ".log").toFile();
+            Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.to(log)).start();
+            nodes.add(new Node(nodeId, process, log.toPath()));
+            dataAddresses.add(new NodeAddress("127.0.0.1", ports.get(i)[0]));
+        }
+        return dataAddresses;
+    }
+
+    public List<Node> nodes() {
+        return List.copyOf(nodes);
+    }
+
+    @Override
+    public void close() {
+        for (Node node : nodes) {
+            node.process.destroyForcibly();
+        }
+        for (Node node : nodes) {
+            try {
+                node.process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        }
+    }
+
+    /** One server process and its log. */
+    public record Node(String nodeId, Process process, Path log) {
+
+        public String logText() throws IOException {
+            return Files.readString(log);
+        }
+    }
+}
