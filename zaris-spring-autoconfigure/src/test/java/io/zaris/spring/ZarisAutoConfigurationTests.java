@@ -1,0 +1,257 @@
+package io.zaris.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import io.zaris.client.ZarisClient;
+import io.zaris.client.ZarisClientOptions;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.placement.PartitionLayout;
+import io.zaris.protocol.VersionedValue;
+import io.zaris.server.ZarisNode;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Runs the auto-configuration against real nodes on loopback ports: embedded clusters it starts itself,
+ * and one "remote" cluster started here that client mode connects to.
+ */
+class ZarisAutoConfigurationTests {
+
+    /** Small embedded clusters keep the suite fast; the default size is covered by one test. */
+    private static final String[] SMALL_EMBEDDED = {
+            "zaris.embedded.nodes=1", "zaris.embedded.partitions=8", "zaris.embedded.segments=64"};
+
+    private static EmbeddedCluster remoteCluster;
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(ZarisAutoConfiguration.class));
+
+    @BeforeAll
+    static void startRemoteCluster() {
+        remoteCluster = EmbeddedCluster.builder().nodes(2).build().start();
+    }
+
+    @AfterAll
+    static void stopRemoteCluster() {
+        if (remoteCluster != null) {
+            remoteCluster.close();
+        }
+    }
+
+    @Test
+    void runByDefaultShouldStartEmbeddedClusterAndConnectClientToIt() {
+        runner.run(context -> {
+            assertThat(context).hasSingleBean(ZarisEmbeddedClusterLifecycle.class).hasSingleBean(ZarisClient.class);
+            ZarisEmbeddedClusterLifecycle lifecycle = context.getBean(ZarisEmbeddedClusterLifecycle.class);
+            assertThat(lifecycle.isRunning()).isTrue();
+            assertThat(lifecycle.seeds()).hasSize(3);
+            assertThat(context.getBean(ZarisClient.class).clusterView().addresses()).hasSize(3);
+
+            ZarisClient client = context.getBean(ZarisClient.class);
+            long version = client.sync().put("greeting", utf8("hello"));
+            Optional<VersionedValue> read = client.sync().get("greeting");
+            assertThat(read).hasValueSatisfying(value -> {
+                assertThat(text(value)).isEqualTo("hello");
+                assertThat(value.version()).isEqualTo(version);
+            });
+        });
+    }
+
+    @Test
+    void runWithEmbeddedPropertiesShouldSizeTheCluster() {
+        runner.withPropertyValues("zaris.embedded.nodes=2", "zaris.embedded.replication-factor=1",
+                "zaris.embedded.partitions=4", "zaris.embedded.segments=16").run(context -> {
+            ZarisEmbeddedClusterLifecycle lifecycle = context.getBean(ZarisEmbeddedClusterLifecycle.class);
+            assertThat(lifecycle.cluster().nodes()).hasSize(2);
+            ZarisNode node = lifecycle.cluster().nodes().get(0);
+            assertThat(node.currentView().layout().partitionCount()).isEqualTo(4);
+            assertThat(node.currentView().layout().segmentCount()).isEqualTo(16);
+            assertThat(node.currentView().partitionMap().replicationFactor()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void closeShouldStopTheEmbeddedCluster() {
+        ZarisEmbeddedClusterLifecycle[] captured = new ZarisEmbeddedClusterLifecycle[1];
+        runner.withPropertyValues(SMALL_EMBEDDED)
+                .run(context -> captured[0] = context.getBean(ZarisEmbeddedClusterLifecycle.class));
+
+        assertThat(captured[0].isRunning()).isFalse();
+        assertThat(captured[0].cluster().nodes()).noneMatch(ZarisNode::isRunning);
+    }
+
+    @Test
+    void pauseAndRestartOfTheContextShouldKeepTheEmbeddedClusterAndClientWorking() {
+        runner.withPropertyValues(SMALL_EMBEDDED).run(context -> {
+            ZarisEmbeddedClusterLifecycle lifecycle = context.getBean(ZarisEmbeddedClusterLifecycle.class);
+
+            context.getSourceApplicationContext().pause();
+            assertThat(lifecycle.isRunning()).isTrue();
+            context.getSourceApplicationContext().restart();
+
+            assertThat(lifecycle.isRunning()).isTrue();
+            assertThat(context.getBean(ZarisClient.class).sync().put("after-restart", utf8("ok"))).isPositive();
+        });
+    }
+
+    @Test
+    void runWhenClientCreationFailsShouldStillStopTheEmbeddedCluster() {
+        ZarisEmbeddedClusterLifecycle lifecycle = new ZarisEmbeddedClusterLifecycle(
+                EmbeddedCluster.builder().nodes(1).layout(PartitionLayout.of(64, 8)).build());
+        runner.withBean(ZarisEmbeddedClusterLifecycle.class, () -> lifecycle)
+                .withPropertyValues("zaris.request-timeout=0s")
+                .run(context -> assertThat(context).hasFailed());
+
+        assertThat(lifecycle.cluster().nodes()).hasSize(1).noneMatch(ZarisNode::isRunning);
+    }
+
+    @Test
+    void runWithClientSeedsShouldConnectToThemWithoutStartingNodes() {
+        runner.withPropertyValues("zaris.client.seeds=" + seedsOf(remoteCluster)).run(context -> {
+            assertThat(context).doesNotHaveBean(ZarisEmbeddedClusterLifecycle.class).hasSingleBean(ZarisClient.class);
+            assertThat(context.getBean(ZarisProperties.class).resolveMode()).isEqualTo(ZarisProperties.Mode.CLIENT);
+
+            context.getBean(ZarisClient.class).sync().put("client-mode", utf8("remote"));
+            try (ZarisClient direct = ZarisClient.connect(ZarisClientOptions.create(remoteCluster.seeds()))) {
+                assertThat(direct.sync().get("client-mode")).map(ZarisAutoConfigurationTests::text)
+                        .hasValue("remote");
+            }
+        });
+    }
+
+    @Test
+    void runInClientModeWithoutSeedsShouldFailNamingTheSeedsProperty() {
+        runner.withPropertyValues("zaris.mode=client").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause()
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("zaris.client.seeds");
+        });
+    }
+
+    @Test
+    void runInEmbeddedModeShouldIgnoreClientSeeds() {
+        runner.withPropertyValues(SMALL_EMBEDDED)
+                .withPropertyValues("zaris.mode=embedded", "zaris.client.seeds=" + seedsOf(remoteCluster))
+                .run(context -> {
+                    assertThat(context).hasSingleBean(ZarisEmbeddedClusterLifecycle.class);
+                    assertThat(context.getBean(ZarisClient.class).clusterView().addresses().values())
+                            .containsExactlyInAnyOrderElementsOf(
+                                    context.getBean(ZarisEmbeddedClusterLifecycle.class).seeds());
+                });
+    }
+
+    @Test
+    void runWithUserDefinedClientShouldBackOff() {
+        runner.withPropertyValues(SMALL_EMBEDDED).withUserConfiguration(CustomClientConfiguration.class)
+                .run(context -> {
+                    assertThat(context).hasSingleBean(ZarisClient.class);
+                    assertThat(context.getBean(ZarisClient.class)).isSameAs(context.getBean("customZarisClient"));
+                    assertThat(context.getBean(ZarisClient.class).sync().put("custom", utf8("yes"))).isPositive();
+                });
+    }
+
+    @Test
+    void runWithUserDefinedEmbeddedClusterShouldBackOff() {
+        runner.withUserConfiguration(CustomEmbeddedClusterConfiguration.class).run(context -> {
+            assertThat(context).hasSingleBean(ZarisEmbeddedClusterLifecycle.class);
+            ZarisEmbeddedClusterLifecycle lifecycle = context.getBean(ZarisEmbeddedClusterLifecycle.class);
+            assertThat(lifecycle).isSameAs(context.getBean("customEmbeddedCluster"));
+            assertThat(lifecycle.cluster().nodes()).hasSize(1);
+        });
+    }
+
+    @Test
+    void runWithInvalidSeedShouldFailNamingIt() {
+        runner.withPropertyValues("zaris.client.seeds=no-port-here").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("no-port-here");
+        });
+    }
+
+    @Test
+    void clientOptionsShouldCarryEveryClientProperty() {
+        ZarisProperties properties = new ZarisProperties();
+        properties.setRequestTimeout(Duration.ofSeconds(7));
+        properties.getClient().setConnectTimeout(Duration.ofMillis(250));
+        properties.getClient().setBootstrapTimeout(Duration.ofSeconds(3));
+        properties.getClient().setMapRefreshInterval(Duration.ofSeconds(2));
+        List<NodeAddress> seeds = List.of(new NodeAddress("10.0.0.1", 7101));
+
+        ZarisClientOptions options = ZarisAutoConfiguration.clientOptions(properties, seeds);
+
+        assertThat(options.seeds()).isEqualTo(seeds);
+        assertThat(options.clientName()).isEqualTo(ZarisAutoConfiguration.CLIENT_NAME);
+        assertThat(options.requestTimeout()).isEqualTo(ZarisClientOptions.builder().seeds(seeds)
+                .requestTimeout(Duration.ofSeconds(7)).build().requestTimeout());
+        assertThat(options.connectTimeout()).isEqualTo(Duration.ofMillis(250));
+        assertThat(options.bootstrapTimeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(options.mapRefreshInterval()).isEqualTo(Duration.ofSeconds(2));
+    }
+
+    @Test
+    void clientOptionsWithNonPositiveTimeoutShouldBeRejected() {
+        ZarisProperties properties = new ZarisProperties();
+        properties.setRequestTimeout(Duration.ZERO);
+
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> ZarisAutoConfiguration.clientOptions(properties,
+                        List.of(new NodeAddress("10.0.0.1", 7101))))
+                .withMessageContaining("requestTimeout");
+    }
+
+    @Test
+    void configuredSeedsShouldParseHostPortAndSkipBlanks() {
+        ZarisProperties.Client client = new ZarisProperties.Client();
+        client.setSeeds(List.of("10.0.0.1:7101", " ", "node-b:7102"));
+
+        assertThat(ZarisAutoConfiguration.configuredSeeds(client))
+                .containsExactly(new NodeAddress("10.0.0.1", 7101), new NodeAddress("node-b", 7102));
+    }
+
+    private static String seedsOf(EmbeddedCluster cluster) {
+        return cluster.seeds().stream().map(NodeAddress::toString).collect(Collectors.joining(","));
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(VersionedValue value) {
+        return new String(value.value(), StandardCharsets.UTF_8);
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class CustomClientConfiguration {
+
+        /** The documented way to customize the client in embedded mode: take the seeds from the lifecycle. */
+        @Bean(destroyMethod = "close")
+        ZarisClient customZarisClient(ZarisEmbeddedClusterLifecycle embeddedCluster) {
+            return ZarisClient.connect(ZarisClientOptions.builder()
+                    .seeds(embeddedCluster.seeds())
+                    .clientName("custom")
+                    .build());
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class CustomEmbeddedClusterConfiguration {
+
+        @Bean
+        ZarisEmbeddedClusterLifecycle customEmbeddedCluster() {
+            return new ZarisEmbeddedClusterLifecycle(EmbeddedCluster.builder().nodes(1).build());
+        }
+    }
+}
