@@ -1,5 +1,6 @@
 package io.zaris.placement;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -8,43 +9,28 @@ import java.util.TreeSet;
 
 /**
  * Computes the partition map as a pure function of (members, partition count, replication factor,
- * previous map).
+ * previous map). No I/O, clocks or randomness.
  *
  * <p><b>Guarantees.</b> With {@code N} members, {@code P} partitions and {@code r = min(replicationFactor, N)}:
  * <ul>
  *   <li>every partition gets exactly {@code r} distinct members, preferred primary first;</li>
- *   <li>every member holds between {@code floor(P*r/N)} and {@code ceil(P*r/N)} owner slots in total;</li>
+ *   <li>every member holds between {@code floor(P*r/N)} and {@code ceil(P*r/N)} owner slots;</li>
  *   <li>every member is preferred primary of at most {@code ceil(P/N)} partitions, and of at least
- *       {@code floor(P/N)} whenever the owner sets allow it (best-effort);</li>
- *   <li>the result depends only on the set of member ids, never on the iteration order of {@code members};</li>
+ *       {@code floor(P/N)} whenever the owner sets allow it;</li>
+ *   <li>among all maps within those owner-slot bounds, the result keeps the most previous
+ *       (partition, member) pairs: the fewest copies of data move;</li>
+ *   <li>among all primary choices over the chosen owners that give each member the same number of
+ *       primaries, the result changes the fewest preferred primaries;</li>
+ *   <li>the result depends only on the set of member ids, not on the iteration order of {@code members};</li>
  *   <li>the version is 1 for a first map and {@code previous.version() + 1} otherwise.</li>
  * </ul>
+ * Moving data outranks moving a primary role: a replica already holds the data, so the planner never moves
+ * an owner slot to save a primary change.
  *
- * <p><b>Minimal movement.</b> Planning runs as a short pipeline over node indexes (members sorted by id):
- * <ol>
- *   <li><i>keep</i>: each partition keeps its previous owners that are still members, in their previous
- *       order (so a surviving replica of a departed primary becomes the preferred primary), up to {@code r};</li>
- *   <li><i>shed</i>: a member above the load ceiling gives up replica slots before primary slots, and
- *       prefers partitions that are not already short of owners;</li>
- *   <li><i>fill</i>: each missing slot goes to the least-loaded eligible member (for an empty partition:
- *       fewest primaries first), ties broken by a rotation that starts at the partition index, and for
- *       replicas advances one extra step per round of {@code N} partitions, so a node's replicas spread over
- *       different peers. If no member outside the partition has room, one swap makes room: a member at the
- *       ceiling hands one of its slots in another partition to an under-loaded owner of this one and takes
- *       the vacancy (two new assignments);</li>
- *   <li><i>raise</i>: a member below the load floor takes one replica slot (a primary slot only if it must)
- *       from the most-loaded member above the floor, one assignment per missing slot;</li>
- *   <li><i>primaries</i>: the preferred primary is re-chosen among each partition's owners only where the
- *       primary bounds demand it, along shortest alternating paths (a path of length k changes k primaries).</li>
- * </ol>
- * Nothing else moves: every previous (partition, member) pair survives unless its member left, the
- * replication factor shrank, or it is needed to respect the bounds. Each step always succeeds: a member
- * below a bound holds fewer partitions than some member above it, so a partition held by the latter and
- * not the former exists; and since {@code ceil(P*r/N) <= r * ceil(P/N)}, Hall's condition guarantees a
- * primary choice within the ceiling for any owner sets within the load ceiling.
- *
- * <p>Cost: {@code O(P * r * N)} for a first map, and roughly {@code O(P * r)} per moved assignment after.
- * No I/O, clocks or randomness.
+ * <p>The work happens in two steps, each a nested class: {@link OwnerSlots} picks who holds each
+ * partition, then {@link PrimaryChoice} picks which owner is the preferred primary. Both bounds are always
+ * reachable: owner slots by a round-robin argument, primaries by Hall's theorem, because a set of {@code k}
+ * partitions has at least {@code k*r/ceil(P*r/N)} distinct owners and {@code ceil(P*r/N) <= r*ceil(P/N)}.
  */
 public final class PartitionPlanner {
 
@@ -72,16 +58,24 @@ public final class PartitionPlanner {
             throw new IllegalArgumentException("previous map has " + previous.partitionCount()
                     + " partitions but partitionCount is " + partitionCount);
         }
-        Assignment assignment = new Assignment(nodes, partitionCount, Math.min(replicationFactor, nodes.length));
+        int copies = Math.min(replicationFactor, nodes.length);
+        OwnerSlots slots = new OwnerSlots(nodes.length, partitionCount, copies);
         if (previous != null) {
-            assignment.keep(previous);
+            slots.keep(nodes, previous);
         }
-        assignment.shedAboveCeiling();
-        assignment.fillVacancies();
-        assignment.raiseBelowFloor();
-        assignment.balancePrimaries();
+        slots.shedAboveBounds();
+        slots.fillVacancies();
+        new PrimaryChoice(nodes, slots.owners, slots.previousPrimary).balance();
+        List<List<String>> owners = new ArrayList<>(partitionCount);
+        for (int[] partitionOwners : slots.owners) {
+            List<String> ids = new ArrayList<>(copies);
+            for (int node : partitionOwners) {
+                ids.add(nodes[node]);
+            }
+            owners.add(ids);
+        }
         long version = previous == null ? 1 : Math.addExact(previous.version(), 1);
-        return new PartitionMap(version, replicationFactor, assignment.ownerIds());
+        return new PartitionMap(version, replicationFactor, owners);
     }
 
     private static String[] sortedMembers(Collection<String> members) {
@@ -100,272 +94,222 @@ public final class PartitionPlanner {
         return sorted.toArray(new String[0]);
     }
 
-    /**
-     * Mutable working state of one planning run, confined to it. Nodes are indexes into the sorted member
-     * array. {@code load} and {@code primaries} always agree with {@code owners}: every edit goes through
-     * {@link #append}, {@link #removeAt}, {@link #replaceAt} or {@link #promote}.
-     */
-    private static final class Assignment {
+    private static int indexOf(int[] partitionOwners, int size, int node) {
+        for (int position = 0; position < size; position++) {
+            if (partitionOwners[position] == node) {
+                return position;
+            }
+        }
+        return -1;
+    }
 
-        private final String[] nodes;
+    /**
+     * Chooses the owners of every partition as a min-cost flow. Nodes are indexes into the sorted members.
+     *
+     * <p><b>Network.</b> Source to partition (capacity {@code r}); partition to node (capacity 1, cost 0 if
+     * the node owned the partition before, else 1); node to sink (capacity {@code floor}, all of it needed);
+     * node to an overflow vertex (capacity {@code ceil - floor}); overflow to sink (capacity
+     * {@code P*r - N*floor}, the number of nodes that end one above the floor). A full flow is a map within
+     * the owner-slot bounds, and its cost is the number of owner slots that move.
+     *
+     * <p><b>Algorithm.</b> Every cost is non-negative, so the previous pairs that still fit (each node at most
+     * at the ceiling, at most {@code P*r - N*floor} nodes above the floor) are a min-cost flow of their value.
+     * Successive cheapest augmenting paths fill the vacancies and keep the flow min-cost. A cheapest path of
+     * cost 1 is usually one vacancy taken by one node with room; it is then picked by a balance heuristic:
+     * the least-loaded node (for an empty partition, the one expected to hold the fewest primaries), ties
+     * broken by a rotation that starts at the partition index and, for replicas, moves one more step per
+     * round of {@code N} partitions, so a node's replicas spread over different peers. Otherwise SPFA over
+     * the residual graph finds a path that moves as few existing slots as possible to make room.
+     *
+     * <p>{@code load} and {@code primaries} always agree with {@code owners}: every edit goes through
+     * {@link #append}, {@link #removeAt} or {@link #replaceAt}. Until {@link #fillVacancies} ends, a
+     * partition may hold fewer than {@code copies} owners ({@code size[p]}).
+     */
+    private static final class OwnerSlots {
+
+        /** Flow vertex of the source; partition p is {@code 1 + p}, node n is {@code 1 + P + n}. */
+        private static final int SOURCE = 0;
+
         private final int nodeCount;
         private final int partitionCount;
         private final int copies;
         /** {@code owners[p][0..size[p])}: node indexes of partition p, preferred primary first. */
-        private final int[][] owners;
+        final int[][] owners;
         private final int[] size;
         /** Owner slots held per node. */
         private final int[] load;
         /** Partitions per node where it is {@code owners[p][0]}. */
         private final int[] primaries;
+        /** Previous owners of each partition that are still members, in previous order. */
+        private final int[][] previousOwners;
+        /** Previous preferred primary of each partition if it is still a member, else -1. */
+        final int[] previousPrimary;
         /**
-         * During {@link #fillVacancies}: primaries each node keeps from the previous map plus those it is
-         * expected to take in partitions whose primary changes anyway.
+         * Primaries each node keeps from the previous map, plus those it is expected to take in partitions
+         * filled so far whose primary changes anyway. Steers the balance heuristic only.
          */
         private final int[] claims;
-        /** Whether a previous map was kept. */
-        private boolean replanning;
-        /** Previous preferred primary of each partition if it is still a member, else -1. */
-        private final int[] previousPrimary;
         private final int loadFloor;
         private final int loadCeiling;
+        /** How many nodes end at {@code loadCeiling} when it is above {@code loadFloor}. */
+        private final int nodesAboveFloor;
         private final int primaryFloor;
         private final int primaryCeiling;
+        private final int overflowVertex;
+        private final int sinkVertex;
+        /** SPFA state, reused by every {@link #cheapestPath} call. */
+        private final int[] distance;
+        private final int[] parent;
+        private final int[] enqueued;
+        private final boolean[] queued;
+        private final ArrayDeque<Integer> queue = new ArrayDeque<>();
 
-        Assignment(String[] nodes, int partitionCount, int copies) {
-            this.nodes = nodes;
-            this.nodeCount = nodes.length;
+        OwnerSlots(int nodeCount, int partitionCount, int copies) {
+            this.nodeCount = nodeCount;
             this.partitionCount = partitionCount;
             this.copies = copies;
             this.owners = new int[partitionCount][copies];
             this.size = new int[partitionCount];
             this.load = new int[nodeCount];
             this.primaries = new int[nodeCount];
-            this.claims = new int[nodeCount];
+            this.previousOwners = new int[partitionCount][0];
             this.previousPrimary = new int[partitionCount];
             Arrays.fill(previousPrimary, -1);
+            this.claims = new int[nodeCount];
             long slots = (long) partitionCount * copies;
             this.loadFloor = (int) (slots / nodeCount);
             this.loadCeiling = (int) ((slots + nodeCount - 1) / nodeCount);
+            this.nodesAboveFloor = (int) (slots - (long) loadFloor * nodeCount);
             this.primaryFloor = partitionCount / nodeCount;
             this.primaryCeiling = (int) (((long) partitionCount + nodeCount - 1) / nodeCount);
+            this.overflowVertex = 1 + partitionCount + nodeCount;
+            this.sinkVertex = overflowVertex + 1;
+            this.distance = new int[sinkVertex + 1];
+            this.parent = new int[sinkVertex + 1];
+            this.enqueued = new int[sinkVertex + 1];
+            this.queued = new boolean[sinkVertex + 1];
         }
 
-        void keep(PartitionMap previous) {
-            replanning = true;
+        /** Starts from the previous owners that are still members, in their previous order, up to r. */
+        void keep(String[] nodes, PartitionMap previous) {
             for (int p = 0; p < partitionCount; p++) {
-                previousPrimary[p] = Math.max(-1, Arrays.binarySearch(nodes, previous.primaryOf(p)));
-                for (String id : previous.ownersOf(p)) {
+                List<String> ids = previous.ownersOf(p);
+                int[] members = new int[ids.size()];
+                int count = 0;
+                for (String id : ids) {
                     int node = Arrays.binarySearch(nodes, id);
-                    if (size[p] < copies && node >= 0) {
-                        append(p, node);
+                    if (node >= 0) {
+                        members[count++] = node;
                     }
+                }
+                previousOwners[p] = Arrays.copyOf(members, count);
+                previousPrimary[p] = Math.max(-1, Arrays.binarySearch(nodes, ids.get(0)));
+                for (int i = 0; i < count && size[p] < copies; i++) {
+                    append(p, members[i]);
                 }
             }
         }
 
-        void shedAboveCeiling() {
+        /**
+         * Drops kept slots until every node is at most at the ceiling and at most {@link #nodesAboveFloor}
+         * nodes are above the floor, so that the kept pairs are a feasible flow.
+         */
+        void shedAboveBounds() {
             int[] mustGive = new int[nodeCount];
             int[] mayGive = new int[nodeCount];
             for (int node = 0; node < nodeCount; node++) {
                 mustGive[node] = Math.max(0, primaries[node] - primaryCeiling);
                 mayGive[node] = Math.max(0, primaries[node] - primaryFloor);
             }
+            int aboveFloor = 0;
             for (int node = 0; node < nodeCount; node++) {
-                if (load[node] <= loadCeiling) {
-                    continue;
+                int limit = loadFloor;
+                if (load[node] > loadFloor && aboveFloor < nodesAboveFloor) {
+                    limit = loadCeiling;
+                    aboveFloor++;
                 }
-                List<Integer> held = new ArrayList<>(load[node]);
-                for (int p = 0; p < partitionCount; p++) {
-                    if (indexOf(p, node) >= 0) {
-                        held.add(p);
-                    }
-                }
-                while (load[node] > loadCeiling) {
-                    int best = -1;
-                    for (int p : held) {
-                        if (indexOf(p, node) >= 0 && (best < 0 || shedsBetter(node, p, best, mustGive, mayGive))) {
-                            best = p;
-                        }
-                    }
-                    int position = indexOf(best, node);
-                    int primary = owners[best][0];
-                    if (position > 0) {
-                        mustGive[primary] = Math.max(0, mustGive[primary] - 1);
-                        mayGive[primary] = Math.max(0, mayGive[primary] - 1);
-                    }
-                    removeAt(best, position);
-                }
+                shedDownTo(node, limit, mustGive, mayGive);
             }
         }
 
+        /**
+         * Fills every vacancy along a cheapest augmenting path. {@code cheapest} is a lower bound on the cost
+         * of any augmenting path and never decreases, so once it is 1, a single new (partition, node) pair
+         * is a cheapest path and the balance heuristic may choose it.
+         */
         void fillVacancies() {
+            int vacancies = 0;
             for (int p = 0; p < partitionCount; p++) {
+                vacancies += copies - size[p];
                 if (size[p] > 0 && owners[p][0] == previousPrimary[p]) {
                     claims[owners[p][0]]++;
                 }
             }
-            for (int p = 0; p < partitionCount; p++) {
-                boolean open = size[p] == 0 || owners[p][0] != previousPrimary[p];
-                while (size[p] < copies) {
-                    int node = leastLoadedEligible(p, open);
-                    if (node >= 0) {
-                        append(p, node);
-                    } else {
-                        swapInto(p);
-                    }
+            int cheapest = anyUnusedPreviousPair() ? 0 : 1;
+            int cursor = 0;
+            while (vacancies > 0) {
+                while (size[cursor] == copies) {
+                    cursor++;
                 }
-                if (open) {
-                    int claimant = owners[p][0];
-                    for (int position = 1; position < size[p]; position++) {
-                        if (claims[owners[p][position]] < claims[claimant]) {
-                            claimant = owners[p][position];
-                        }
-                    }
-                    claims[claimant]++;
-                }
-            }
-        }
-
-        void raiseBelowFloor() {
-            for (int node = 0; node < nodeCount; node++) {
-                while (load[node] < loadFloor) {
-                    int bestPartition = -1;
-                    int bestPosition = -1;
-                    for (int q = 0; q < partitionCount; q++) {
-                        if (indexOf(q, node) >= 0) {
-                            continue;
-                        }
-                        for (int position = 0; position < size[q]; position++) {
-                            int donor = owners[q][position];
-                            if (load[donor] > loadFloor
-                                    && (bestPartition < 0 || donatesBetter(donor, position,
-                                            owners[bestPartition][bestPosition], bestPosition))) {
-                                bestPartition = q;
-                                bestPosition = position;
-                            }
-                        }
-                    }
-                    if (bestPartition < 0) {
-                        throw new IllegalStateException("no donor for node " + nodes[node] + " below load floor "
-                                + loadFloor);
-                    }
-                    replaceAt(bestPartition, bestPosition, node);
-                }
-            }
-        }
-
-        void balancePrimaries() {
-            startFromPreviousPrimaries();
-            for (int node = 0; node < nodeCount; node++) {
-                while (primaries[node] > primaryCeiling) {
-                    if (!handOverPrimary(node, true)) {
-                        throw new IllegalStateException("cannot bring node " + nodes[node] + " down to "
-                                + primaryCeiling + " primaries");
-                    }
-                }
-            }
-            for (int node = 0; node < nodeCount; node++) {
-                while (primaries[node] < primaryFloor && handOverPrimary(node, false)) {
-                    // each hand-over gives node one more primary
-                }
-            }
-        }
-
-        List<List<String>> ownerIds() {
-            List<List<String>> ids = new ArrayList<>(partitionCount);
-            for (int p = 0; p < partitionCount; p++) {
-                List<String> partitionOwners = new ArrayList<>(size[p]);
-                for (int position = 0; position < size[p]; position++) {
-                    partitionOwners.add(nodes[owners[p][position]]);
-                }
-                ids.add(partitionOwners);
-            }
-            return ids;
-        }
-
-        /**
-         * The member that should take the next slot of {@code p}, or -1 when every member outside the
-         * partition is at the load ceiling.
-         */
-        private int leastLoadedEligible(int p, boolean open) {
-            boolean primarySlot = size[p] == 0;
-            boolean primaryChanging = replanning && open;
-            int start = primarySlot ? p % nodeCount : (int) ((p + 1L + p / nodeCount) % nodeCount);
-            int best = -1;
-            for (int step = 0; step < nodeCount; step++) {
-                int node = (start + step) % nodeCount;
-                if (load[node] >= loadCeiling || indexOf(p, node) >= 0) {
+                if (cheapest == 1 && fillDirectly(cursor)) {
+                    vacancies--;
                     continue;
                 }
-                if (best < 0 || lighter(node, best, primarySlot, primaryChanging)) {
-                    best = node;
-                }
-            }
-            return best;
-        }
-
-        /**
-         * Makes room in {@code p} when only its own owners are below the ceiling: a member outside
-         * {@code p} (necessarily at the ceiling) gives a slot in some other partition to the least-loaded
-         * owner of {@code p} that has room, and takes the vacancy in {@code p}.
-         */
-        private void swapInto(int p) {
-            int taker = -1;
-            for (int position = 0; position < size[p]; position++) {
-                int node = owners[p][position];
-                if (load[node] < loadCeiling && (taker < 0 || load[node] < load[taker])) {
-                    taker = node;
-                }
-            }
-            if (taker < 0) {
-                throw new IllegalStateException("partition " + p + " is short of owners but nobody has room");
-            }
-            for (int step = 0; step < nodeCount; step++) {
-                int giver = (p % nodeCount + step) % nodeCount;
-                if (indexOf(p, giver) >= 0) {
-                    continue;
-                }
-                int bestPartition = -1;
-                int bestPosition = -1;
-                for (int q = 0; q < partitionCount; q++) {
-                    int position = indexOf(q, giver);
-                    if (position < 0 || indexOf(q, taker) >= 0) {
+                int[] path = cheapestPath();
+                if (path[0] > cheapest) {
+                    cheapest = path[0];
+                    if (cheapest == 1) {
                         continue;
                     }
-                    if (bestPartition < 0 || bestPosition == 0) {
-                        bestPartition = q;
-                        bestPosition = position;
-                        if (position > 0) {
-                            break;
-                        }
-                    }
                 }
-                if (bestPartition >= 0) {
-                    replaceAt(bestPartition, bestPosition, taker);
-                    append(p, giver);
-                    return;
+                augment(path);
+                vacancies--;
+            }
+        }
+
+        private void shedDownTo(int node, int limit, int[] mustGive, int[] mayGive) {
+            if (load[node] <= limit) {
+                return;
+            }
+            List<Integer> held = new ArrayList<>(load[node]);
+            for (int p = 0; p < partitionCount; p++) {
+                if (indexOf(owners[p], size[p], node) >= 0) {
+                    held.add(p);
                 }
             }
-            throw new IllegalStateException("no swap makes room in partition " + p);
+            while (load[node] > limit) {
+                int best = -1;
+                for (int p : held) {
+                    if (indexOf(owners[p], size[p], node) >= 0
+                            && (best < 0 || shedsBetter(node, p, best, mustGive, mayGive))) {
+                        best = p;
+                    }
+                }
+                int position = indexOf(owners[best], size[best], node);
+                int primary = owners[best][0];
+                if (position > 0) {
+                    mustGive[primary] = Math.max(0, mustGive[primary] - 1);
+                    mayGive[primary] = Math.max(0, mayGive[primary] - 1);
+                }
+                removeAt(best, position);
+            }
         }
 
         /**
          * Which of {@code node}'s slots to give up first: a replica slot before a primary slot; a partition
          * not yet short of owners; a partition whose primary has primaries to give away, above the ceiling
-         * first, then above the floor (so whoever fills the vacancy can take that primary role over in one
-         * hand-over); the deepest replica; the lowest partition.
+         * first, then above the floor (whoever fills the vacancy can then take over that primary role
+         * directly); the deepest replica; the lowest partition.
          */
         private boolean shedsBetter(int node, int p, int other, int[] mustGive, int[] mayGive) {
-            int position = indexOf(p, node);
-            int otherPosition = indexOf(other, node);
+            int position = indexOf(owners[p], size[p], node);
+            int otherPosition = indexOf(owners[other], size[other], node);
             if ((position == 0) != (otherPosition == 0)) {
                 return position != 0;
             }
-            boolean short1 = size[p] < copies;
-            boolean short2 = size[other] < copies;
-            if (short1 != short2) {
-                return !short1;
+            boolean isShort = size[p] < copies;
+            if (isShort != (size[other] < copies)) {
+                return !isShort;
             }
             int relief = position == 0 ? 0 : relief(owners[p][0], mustGive, mayGive);
             int otherRelief = otherPosition == 0 ? 0 : relief(owners[other][0], mustGive, mayGive);
@@ -382,168 +326,210 @@ public final class PartitionPlanner {
             return mustGive[primary] > 0 ? 2 : mayGive[primary] > 0 ? 1 : 0;
         }
 
+        /** Whether some vacancy could go back to a previous owner: the only way to a path of cost 0. */
+        private boolean anyUnusedPreviousPair() {
+            for (int p = 0; p < partitionCount; p++) {
+                if (size[p] < copies && size[p] < previousOwners[p].length) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         /**
-         * Fewer primaries first when filling a primary slot, then fewer owner slots; when the partition's
-         * primary role is up for grabs anyway, fewer primaries also break ties between equal loads.
+         * Gives one vacancy, in the first partition from {@code cursor} where that is possible, to a node
+         * with room; false when every vacancy needs an existing slot to move first.
          */
-        private boolean lighter(int node, int other, boolean primarySlot, boolean primaryChanging) {
+        private boolean fillDirectly(int cursor) {
+            boolean mayRise = countAboveFloor() < nodesAboveFloor;
+            for (int p = cursor; p < partitionCount; p++) {
+                if (size[p] == copies) {
+                    continue;
+                }
+                boolean open = size[p] == 0 || owners[p][0] != previousPrimary[p];
+                int node = leastLoadedWithRoom(p, open, mayRise);
+                if (node >= 0) {
+                    append(p, node);
+                    if (open && size[p] == copies) {
+                        claimPrimary(p);
+                    }
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * The node outside {@code p} that should take its next slot, or -1. A node has room below the
+         * floor, or at the floor while fewer than {@link #nodesAboveFloor} nodes are above it.
+         */
+        private int leastLoadedWithRoom(int p, boolean open, boolean mayRise) {
+            boolean primarySlot = size[p] == 0;
+            int start = primarySlot ? p % nodeCount : (int) ((p + 1L + p / nodeCount) % nodeCount);
+            int best = -1;
+            for (int step = 0; step < nodeCount; step++) {
+                int node = (start + step) % nodeCount;
+                boolean room = load[node] < loadFloor || mayRise && load[node] < loadCeiling;
+                if (room && indexOf(owners[p], size[p], node) < 0
+                        && (best < 0 || lighter(node, best, primarySlot, open))) {
+                    best = node;
+                }
+            }
+            return best;
+        }
+
+        /**
+         * For a primary slot, fewer expected primaries first; then fewer owner slots; where the partition's
+         * primary changes anyway, fewer expected primaries break the remaining ties.
+         */
+        private boolean lighter(int node, int other, boolean primarySlot, boolean open) {
             if (primarySlot && claims[node] != claims[other]) {
                 return claims[node] < claims[other];
             }
             if (load[node] != load[other]) {
                 return load[node] < load[other];
             }
-            return primaryChanging && claims[node] < claims[other];
+            return open && claims[node] < claims[other];
         }
 
-        /** Replica slots before primary slots, then the most-loaded donor. */
-        private boolean donatesBetter(int donor, int position, int bestDonor, int bestPosition) {
-            if ((position == 0) != (bestPosition == 0)) {
-                return position != 0;
+        /** The owner of a newly filled partition whose primary changes that will most likely take it. */
+        private void claimPrimary(int p) {
+            int claimant = owners[p][0];
+            for (int position = 1; position < size[p]; position++) {
+                if (claims[owners[p][position]] < claims[claimant]) {
+                    claimant = owners[p][position];
+                }
             }
-            return load[donor] > load[bestDonor];
+            claims[claimant]++;
         }
 
-        /**
-         * Every partition whose previous primary still owns it keeps that primary (cost 0); every other
-         * partition changes primary whatever we pick, so it takes the owner with the fewest primaries so far.
-         * No cycle of hand-overs can lower the number of changed primaries from here, which is what keeps
-         * each later cheapest hand-over optimal for the primary counts it produces.
-         */
-        private void startFromPreviousPrimaries() {
-            boolean[] open = new boolean[partitionCount];
-            for (int p = 0; p < partitionCount; p++) {
-                int previous = previousPrimary[p];
-                if (previous >= 0 && indexOf(p, previous) >= 0) {
-                    if (owners[p][0] != previous) {
-                        promote(p, previous);
-                    }
-                } else {
-                    open[p] = true;
-                    primaries[owners[p][0]]--;
-                }
-            }
-            for (int p = 0; p < partitionCount; p++) {
-                if (!open[p]) {
-                    continue;
-                }
-                int best = owners[p][0];
-                for (int position = 1; position < size[p]; position++) {
-                    if (primaries[owners[p][position]] < primaries[best]) {
-                        best = owners[p][position];
-                    }
-                }
-                primaries[owners[p][0]]++;
-                if (best != owners[p][0]) {
-                    promote(p, best);
-                }
-            }
-        }
-
-        /**
-         * Moves one preferred-primary role along the cheapest chain of hand-overs
-         * {@code n0 -q1-> n1 -q2-> ... -qk-> nk}, where each {@code n(i)} already owns {@code q(i)} and
-         * becomes its primary in place of {@code n(i-1)}: only {@code n0} ends with one primary fewer and
-         * {@code nk} with one more. The cost of a chain is the number of partitions it moves away from their
-         * previous primary minus the number it moves back (Bellman-Ford; no negative cycles, see
-         * {@link #startFromPreviousPrimaries}).
-         *
-         * @param origin      {@code n0} when {@code giving}, else {@code nk}
-         * @param giving      whether {@code origin} gives a primary away (to a node below the ceiling,
-         *                    preferring nodes below the floor) or receives one (from a node above the floor)
-         * @return false when no node can complete the chain
-         */
-        private boolean handOverPrimary(int origin, boolean giving) {
-            int[] cost = new int[nodeCount];
-            int[] hops = new int[nodeCount];
-            int[] parent = new int[nodeCount];
-            int[] via = new int[nodeCount];
-            Arrays.fill(cost, Integer.MAX_VALUE);
-            cost[origin] = 0;
-            for (int round = 0; round < nodeCount; round++) {
-                boolean relaxed = false;
-                for (int q = 0; q < partitionCount; q++) {
-                    int primary = owners[q][0];
-                    for (int position = 1; position < size[q]; position++) {
-                        int replica = owners[q][position];
-                        int from = giving ? primary : replica;
-                        int to = giving ? replica : primary;
-                        if (cost[from] == Integer.MAX_VALUE) {
-                            continue;
-                        }
-                        int candidate = cost[from] + handOverCost(q, primary, replica);
-                        if (candidate < cost[to] || candidate == cost[to] && hops[from] + 1 < hops[to]) {
-                            cost[to] = candidate;
-                            hops[to] = hops[from] + 1;
-                            parent[to] = from;
-                            via[to] = q;
-                            relaxed = true;
-                        }
-                    }
-                }
-                if (!relaxed) {
-                    break;
-                }
-            }
-            int end = -1;
+        private int countAboveFloor() {
+            int count = 0;
             for (int node = 0; node < nodeCount; node++) {
-                if (node == origin || cost[node] == Integer.MAX_VALUE
-                        || (giving ? primaries[node] >= primaryCeiling : primaries[node] <= primaryFloor)) {
-                    continue;
-                }
-                if (end < 0 || endsBetter(node, end, cost, hops, giving)) {
-                    end = node;
+                if (load[node] > loadFloor) {
+                    count++;
                 }
             }
-            if (end < 0) {
-                return false;
-            }
-            for (int node = end, steps = 0; node != origin; steps++) {
-                if (steps > nodeCount) {
-                    throw new IllegalStateException("hand-over chain from " + nodes[origin] + " does not end");
-                }
-                int next = parent[node];
-                promote(via[node], giving ? node : next);
-                node = next;
-            }
-            return true;
-        }
-
-        /** +1 for taking partition q away from its previous primary, -1 for giving it back. */
-        private int handOverCost(int q, int primary, int replica) {
-            int previous = previousPrimary[q];
-            return (primary == previous ? 1 : 0) - (replica == previous ? 1 : 0);
+            return count;
         }
 
         /**
-         * Cheapest chain first, then (receiving end) a node below the floor and then the fewest primaries,
-         * or (giving end) the most primaries; then the shortest chain.
+         * A cheapest augmenting path, by SPFA over the residual graph, as {@code [cost, source, ..., sink]}.
+         * Residual edges: source to a partition with a vacancy; partition to a node outside it (cost 0 for a
+         * previous owner, else 1); node to a partition it owns (it gives that slot up: minus the same cost);
+         * node to the sink while below the floor, or to the overflow vertex while below the ceiling; overflow
+         * to the sink while fewer than {@link #nodesAboveFloor} nodes are above the floor, and to any node
+         * above the floor (which then gives up a slot). The flow is min-cost, so there is no negative cycle.
          */
-        private boolean endsBetter(int node, int other, int[] cost, int[] hops, boolean giving) {
-            if (cost[node] != cost[other]) {
-                return cost[node] < cost[other];
-            }
-            if (primaries[node] != primaries[other]) {
-                if (!giving) {
-                    return primaries[node] > primaries[other];
+        private int[] cheapestPath() {
+            Arrays.fill(distance, Integer.MAX_VALUE);
+            Arrays.fill(enqueued, 0);
+            distance[SOURCE] = 0;
+            queue.add(SOURCE);
+            boolean overflowToSink = countAboveFloor() < nodesAboveFloor;
+            while (!queue.isEmpty()) {
+                int vertex = queue.poll();
+                queued[vertex] = false;
+                int base = distance[vertex];
+                if (vertex == SOURCE) {
+                    for (int p = 0; p < partitionCount; p++) {
+                        if (size[p] < copies) {
+                            relax(vertex, 1 + p, base);
+                        }
+                    }
+                } else if (vertex <= partitionCount) {
+                    int p = vertex - 1;
+                    for (int node = 0; node < nodeCount; node++) {
+                        if (indexOf(owners[p], size[p], node) < 0) {
+                            relax(vertex, nodeVertex(node), base + pairCost(p, node));
+                        }
+                    }
+                } else if (vertex < overflowVertex) {
+                    int node = vertex - 1 - partitionCount;
+                    for (int q = 0; q < partitionCount; q++) {
+                        if (indexOf(owners[q], size[q], node) >= 0) {
+                            relax(vertex, 1 + q, base - pairCost(q, node));
+                        }
+                    }
+                    if (load[node] < loadFloor) {
+                        relax(vertex, sinkVertex, base);
+                    } else if (load[node] < loadCeiling) {
+                        relax(vertex, overflowVertex, base);
+                    }
+                } else if (vertex == overflowVertex) {
+                    if (overflowToSink) {
+                        relax(vertex, sinkVertex, base);
+                    }
+                    for (int node = 0; node < nodeCount; node++) {
+                        if (load[node] > loadFloor) {
+                            relax(vertex, nodeVertex(node), base);
+                        }
+                    }
                 }
-                boolean starved = primaries[node] < primaryFloor;
-                if (starved != (primaries[other] < primaryFloor)) {
-                    return starved;
-                }
-                return primaries[node] < primaries[other];
             }
-            return hops[node] < hops[other];
+            if (distance[sinkVertex] == Integer.MAX_VALUE) {
+                throw new IllegalStateException("no augmenting path although the owner-slot bounds are reachable");
+            }
+            int length = 1;
+            for (int vertex = sinkVertex; vertex != SOURCE; vertex = parent[vertex]) {
+                if (++length > distance.length) {
+                    throw new IllegalStateException("augmenting path does not lead back to the source");
+                }
+            }
+            int[] path = new int[length + 1];
+            path[0] = distance[sinkVertex];
+            for (int vertex = sinkVertex, i = length; i >= 1; vertex = parent[vertex], i--) {
+                path[i] = vertex;
+            }
+            return path;
         }
 
-        private int indexOf(int p, int node) {
-            int[] partitionOwners = owners[p];
-            for (int position = 0; position < size[p]; position++) {
-                if (partitionOwners[position] == node) {
-                    return position;
+        private void relax(int from, int to, int candidate) {
+            if (candidate >= distance[to]) {
+                return;
+            }
+            distance[to] = candidate;
+            parent[to] = from;
+            if (to != sinkVertex && !queued[to]) {
+                if (++enqueued[to] > distance.length) {
+                    throw new IllegalStateException("negative cycle in the residual graph");
+                }
+                queued[to] = true;
+                queue.add(to);
+            }
+        }
+
+        /**
+         * Applies a path from {@link #cheapestPath}: (source, p, n) appends n to p; (n', q, n) gives n the
+         * slot of q that n' held. Overflow and sink edges need no edit: loads carry them.
+         */
+        private void augment(int[] path) {
+            for (int i = 2; i < path.length - 1; i++) {
+                if (path[i] > partitionCount) {
+                    continue;
+                }
+                int p = path[i] - 1;
+                int taker = path[i + 1] - 1 - partitionCount;
+                if (path[i - 1] == SOURCE) {
+                    append(p, taker);
+                } else {
+                    int giver = path[i - 1] - 1 - partitionCount;
+                    replaceAt(p, indexOf(owners[p], size[p], giver), taker);
                 }
             }
-            return -1;
+        }
+
+        private int pairCost(int p, int node) {
+            for (int owner : previousOwners[p]) {
+                if (owner == node) {
+                    return 0;
+                }
+            }
+            return 1;
+        }
+
+        private int nodeVertex(int node) {
+            return 1 + partitionCount + node;
         }
 
         private void append(int p, int node) {
@@ -577,13 +563,173 @@ public final class PartitionPlanner {
                 primaries[node]++;
             }
         }
+    }
 
-        /** Makes {@code node}, already an owner of {@code p}, its preferred primary; the old one takes its place. */
-        private void promote(int p, int node) {
-            int position = indexOf(p, node);
+    /**
+     * Chooses the preferred primary of every partition among its (now fixed) owners, by reordering each
+     * owner list in place.
+     *
+     * <p><b>Cost.</b> The number of partitions whose primary differs from the previous one. Handing
+     * partition q from its primary a to its owner b costs +1 if a was q's previous primary, -1 if b was,
+     * else 0. The start (every partition keeps its previous primary where possible, the others take the
+     * owner with the fewest primaries) is the cheapest choice for its primary counts; moving one primary from
+     * node x to node y along a cheapest chain of hand-overs keeps that property for the new counts. Nodes
+     * above {@code ceil(P/N)} give primaries away first (always possible, by Hall's theorem), preferring
+     * receivers below {@code floor(P/N)}; nodes still below the floor then receive from nodes above it.
+     */
+    private static final class PrimaryChoice {
+
+        private final String[] nodes;
+        private final int nodeCount;
+        private final int[][] owners;
+        private final int[] previousPrimary;
+        private final int[] primaries;
+        private final int primaryFloor;
+        private final int primaryCeiling;
+
+        PrimaryChoice(String[] nodes, int[][] owners, int[] previousPrimary) {
+            this.nodes = nodes;
+            this.nodeCount = nodes.length;
+            this.owners = owners;
+            this.previousPrimary = previousPrimary;
+            this.primaries = new int[nodeCount];
+            this.primaryFloor = owners.length / nodeCount;
+            this.primaryCeiling = (int) (((long) owners.length + nodeCount - 1) / nodeCount);
+        }
+
+        void balance() {
+            startFromPreviousPrimaries();
+            for (int node = 0; node < nodeCount; node++) {
+                while (primaries[node] > primaryCeiling) {
+                    if (!handOver(node, true)) {
+                        throw new IllegalStateException("cannot bring node " + nodes[node] + " down to "
+                                + primaryCeiling + " primaries");
+                    }
+                }
+            }
+            for (int node = 0; node < nodeCount; node++) {
+                while (primaries[node] < primaryFloor && handOver(node, false)) {
+                    // each hand-over gives node one more primary
+                }
+            }
+        }
+
+        private void startFromPreviousPrimaries() {
+            boolean[] open = new boolean[owners.length];
+            for (int p = 0; p < owners.length; p++) {
+                int previous = previousPrimary[p];
+                if (previous >= 0 && indexOf(owners[p], owners[p].length, previous) >= 0) {
+                    moveToFront(p, previous);
+                    primaries[previous]++;
+                } else {
+                    open[p] = true;
+                }
+            }
+            for (int p = 0; p < owners.length; p++) {
+                if (open[p]) {
+                    int best = owners[p][0];
+                    for (int owner : owners[p]) {
+                        if (primaries[owner] < primaries[best]) {
+                            best = owner;
+                        }
+                    }
+                    moveToFront(p, best);
+                    primaries[best]++;
+                }
+            }
+        }
+
+        /**
+         * Moves one primary along the cheapest chain {@code n0 -q1-> n1 -q2-> ... -qk-> nk}, in which each
+         * {@code n(i)} already owns {@code q(i)} and becomes its primary in place of {@code n(i-1)}: only
+         * {@code n0} ends with one primary fewer and {@code nk} with one more (Bellman-Ford; ties go to the
+         * better end, then the shorter chain).
+         *
+         * @param origin {@code n0} when {@code giving}, else {@code nk}
+         * @param giving whether {@code origin} gives a primary to a node below the ceiling, or receives one
+         *               from a node above the floor
+         * @return false when no chain exists
+         */
+        private boolean handOver(int origin, boolean giving) {
+            int[] cost = new int[nodeCount];
+            int[] hops = new int[nodeCount];
+            int[] parent = new int[nodeCount];
+            int[] via = new int[nodeCount];
+            Arrays.fill(cost, Integer.MAX_VALUE);
+            cost[origin] = 0;
+            for (int round = 0; round < nodeCount; round++) {
+                boolean relaxed = false;
+                for (int q = 0; q < owners.length; q++) {
+                    int primary = owners[q][0];
+                    for (int position = 1; position < owners[q].length; position++) {
+                        int replica = owners[q][position];
+                        int from = giving ? primary : replica;
+                        int to = giving ? replica : primary;
+                        if (cost[from] == Integer.MAX_VALUE) {
+                            continue;
+                        }
+                        int candidate = cost[from] + handOverCost(q, primary, replica);
+                        if (candidate < cost[to] || candidate == cost[to] && hops[from] + 1 < hops[to]) {
+                            cost[to] = candidate;
+                            hops[to] = hops[from] + 1;
+                            parent[to] = from;
+                            via[to] = q;
+                            relaxed = true;
+                        }
+                    }
+                }
+                if (!relaxed) {
+                    break;
+                }
+            }
+            int end = -1;
+            for (int node = 0; node < nodeCount; node++) {
+                boolean canEnd = giving ? primaries[node] < primaryCeiling : primaries[node] > primaryFloor;
+                if (node != origin && cost[node] != Integer.MAX_VALUE && canEnd
+                        && (end < 0 || endsBetter(node, end, cost, hops, giving))) {
+                    end = node;
+                }
+            }
+            if (end < 0) {
+                return false;
+            }
+            primaries[giving ? origin : end]--;
+            primaries[giving ? end : origin]++;
+            for (int node = end, steps = 0; node != origin; steps++) {
+                if (steps > nodeCount) {
+                    throw new IllegalStateException("hand-over chain from " + nodes[origin] + " does not end");
+                }
+                int next = parent[node];
+                moveToFront(via[node], giving ? node : next);
+                node = next;
+            }
+            return true;
+        }
+
+        /** +1 for taking partition q away from its previous primary, -1 for handing it back. */
+        private int handOverCost(int q, int primary, int replica) {
+            int previous = previousPrimary[q];
+            return (primary == previous ? 1 : 0) - (replica == previous ? 1 : 0);
+        }
+
+        /**
+         * Cheapest chain first; then a receiver below the floor and with the fewest primaries, or a giver
+         * with the most; then the shortest chain.
+         */
+        private boolean endsBetter(int node, int other, int[] cost, int[] hops, boolean giving) {
+            if (cost[node] != cost[other]) {
+                return cost[node] < cost[other];
+            }
+            if (primaries[node] != primaries[other]) {
+                return giving ? primaries[node] < primaries[other] : primaries[node] > primaries[other];
+            }
+            return hops[node] < hops[other];
+        }
+
+        /** Makes {@code node}, an owner of {@code p}, its primary; the old primary takes node's position. */
+        private void moveToFront(int p, int node) {
             int[] partitionOwners = owners[p];
-            primaries[partitionOwners[0]]--;
-            primaries[node]++;
+            int position = indexOf(partitionOwners, partitionOwners.length, node);
             partitionOwners[position] = partitionOwners[0];
             partitionOwners[0] = node;
         }

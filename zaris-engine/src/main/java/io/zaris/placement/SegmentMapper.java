@@ -8,19 +8,19 @@ import java.util.Objects;
  *
  * <p><b>Compatibility contract.</b> Client and server share this one class, and its results never change:
  * a key's slot is CRC16/XMODEM (polynomial {@code 0x1021}, initial value 0, no reflection, no final xor)
- * masked to 14 bits, exactly the Redis Cluster key slot. When the key contains a {@code '{'} followed,
- * later on, by a {@code '}'} with at least one byte between the first {@code '{'} and the first
- * {@code '}'} after it, only those bytes (the hash tag) are hashed; otherwise the whole key is. Character
- * keys hash their UTF-8 bytes. Keys whose chars are all ASCII are hashed char by char without allocating.
- * Because the bytes of {@code '{'} and {@code '}'} never occur inside a multi-byte UTF-8 sequence, the
- * char path and the byte path always agree.
+ * masked to 14 bits, exactly the Redis Cluster key slot. The hash tag is the bytes between the first
+ * {@code '{'} and the first {@code '}'} after it; when it exists and is non-empty only the tag is hashed,
+ * otherwise the whole key is. Character keys hash their UTF-8 bytes; keys whose chars are all ASCII are
+ * hashed char by char without allocating. Braces are ASCII and never occur inside a multi-byte UTF-8
+ * sequence, so a tag means the same in chars and in bytes.
  *
  * <p><b>Segments.</b> Slot {@code s} belongs to segment {@code s * segmentCount / SLOT_COUNT}. Since
  * {@code segmentCount <= SLOT_COUNT}, every segment owns a non-empty, contiguous run of slots
  * {@code firstSlotOf(segment)..lastSlotOf(segment)}, and the runs tile {@code 0..SLOT_COUNT-1} in order.
  *
  * <p>Instances are immutable and thread-safe. Index arguments outside their range throw
- * {@link IndexOutOfBoundsException}; other bad arguments throw {@link IllegalArgumentException}.
+ * {@link IndexOutOfBoundsException}, null keys {@link NullPointerException}, and other bad arguments
+ * {@link IllegalArgumentException}.
  */
 public final class SegmentMapper {
 
