@@ -8,10 +8,12 @@ import io.netty.channel.ChannelOption;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.protocol.Frames;
 import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.MalformedRequestException;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.RequestCodec;
 import io.zaris.protocol.ResponseCodec;
+import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.protocol.Wire;
 import java.time.Duration;
 import java.util.Iterator;
@@ -23,6 +25,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,6 +62,8 @@ final class NodeConnection implements AutoCloseable {
     private final AtomicInteger outboundWork = new AtomicInteger();
     private volatile String nodeId;
     private volatile boolean closed;
+    /** Set by {@link #close()}: the client itself let go of the connection. */
+    private volatile boolean closedByClient;
 
     private NodeConnection(NodeAddress address, Connection connection, int maxInFlight) {
         this.address = address;
@@ -75,8 +80,10 @@ final class NodeConnection implements AutoCloseable {
      * HELLO (and so told its node id).
      */
     static CompletableFuture<NodeConnection> open(NodeAddress address, String clientName, Duration connectTimeout,
-                                                  Duration handshakeTimeout, int maxInFlight, int maxFrameBytes) {
-        ResponseHandler handler = new ResponseHandler();
+                                                  Duration handshakeTimeout, int maxInFlight, int maxFrameBytes,
+                                                  Consumer<RuntimeOwnershipChangedEvent> pushListener,
+                                                  Consumer<NodeConnection> onLost) {
+        ResponseHandler handler = new ResponseHandler(pushListener);
         return TcpClient.create()
                 .host(address.host())
                 .port(address.port())
@@ -93,6 +100,11 @@ final class NodeConnection implements AutoCloseable {
                     }
                     NodeConnection nodeConnection = new NodeConnection(address, connection, maxInFlight);
                     handler.owner = nodeConnection;
+                    connection.channel().closeFuture().addListener(closed -> {
+                        if (!nodeConnection.closedByClient) {
+                            onLost.accept(nodeConnection);
+                        }
+                    });
                     return nodeConnection;
                 })
                 .thenCompose(nodeConnection -> nodeConnection.handshake(clientName, handshakeTimeout)
@@ -116,18 +128,22 @@ final class NodeConnection implements AutoCloseable {
                     }
                     Wire.readUnsignedByte(body, 0, "protocol version");
                     return Wire.readString(body, 0, "node id");
-                }, timeout);
+                }, 0, 0, System.nanoTime() + timeout.toNanos());
     }
 
     /**
      * Sends one request. The factory receives the request id this connection assigned.
      *
-     * @param timeout how long to wait for the answer before failing with {@link ZarisTimeoutException}
+     * @param routedEpoch    the partition epoch the caller routed by (0 when not routed by key)
+     * @param deadlineMillis what the node is told about how long the caller waits (0 = no deadline)
+     * @param answerDeadline {@link System#nanoTime()} after which the request fails with
+     *                       {@link ZarisTimeoutException}; {@link Long#MAX_VALUE} to wait indefinitely
      */
-    <T> CompletableFuture<T> send(LongFunction<Request> requestFactory, ResponseReader<T> reader, Duration timeout) {
+    <T> CompletableFuture<T> send(LongFunction<Request> requestFactory, ResponseReader<T> reader, long routedEpoch,
+                                  int deadlineMillis, long answerDeadline) {
         CompletableFuture<T> future = new CompletableFuture<>();
         if (closed || !channel.isActive()) {
-            future.completeExceptionally(new ZarisTransportException("connection to " + describe() + " is closed"));
+            future.completeExceptionally(new ZarisTransportException("connection to " + describe() + " is closed", false));
             return future;
         }
         if (inFlight.incrementAndGet() > maxInFlight) {
@@ -141,7 +157,7 @@ final class NodeConnection implements AutoCloseable {
         ByteBuf out = channel.alloc().buffer();
         try {
             int start = Frames.begin(out);
-            RequestCodec.encode(request, out);
+            RequestCodec.encode(request, routedEpoch, deadlineMillis, out);
             Frames.finish(out, start);
         } catch (RuntimeException e) {
             out.release();
@@ -149,8 +165,7 @@ final class NodeConnection implements AutoCloseable {
             future.completeExceptionally(e);
             return future;
         }
-        long deadline = timeout == null ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
-        pending.put(id, new Pending<>(request.op(), reader, future, deadline));
+        pending.put(id, new Pending<>(request.op(), reader, future, answerDeadline));
         enqueue(out);
         if (closed) {
             // Raced with close: make sure nobody waits for an answer that cannot come.
@@ -260,6 +275,7 @@ final class NodeConnection implements AutoCloseable {
 
     @Override
     public void close() {
+        closedByClient = true;
         closed = true;
         connection.dispose();
     }
@@ -275,8 +291,13 @@ final class NodeConnection implements AutoCloseable {
     /** Inbound side: hands each response payload to the owning connection and releases it. */
     private static final class ResponseHandler extends ChannelInboundHandlerAdapter {
         static final String NAME = "zaris-responses";
+        private final Consumer<RuntimeOwnershipChangedEvent> pushListener;
         /** Set before the handshake is sent, so before any response can arrive. */
         volatile NodeConnection owner;
+
+        ResponseHandler(Consumer<RuntimeOwnershipChangedEvent> pushListener) {
+            this.pushListener = pushListener;
+        }
 
         @Override
         public void handlerAdded(ChannelHandlerContext ctx) {
@@ -289,12 +310,27 @@ final class NodeConnection implements AutoCloseable {
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             ByteBuf frame = (ByteBuf) msg;
             try {
+                if (frame.isReadable() && frame.getUnsignedByte(frame.readerIndex()) == OpCode.PUSH_FRAME) {
+                    onPush(frame);
+                    return;
+                }
                 NodeConnection connection = owner;
                 if (connection != null) {
                     connection.onResponse(frame);
                 }
             } finally {
                 frame.release();
+            }
+        }
+
+        private void onPush(ByteBuf frame) {
+            frame.skipBytes(1);
+            if (frame.isReadable() && frame.readUnsignedByte() == RuntimeOwnershipChangedEvent.PUSH_KIND) {
+                try {
+                    pushListener.accept(RuntimeOwnershipChangedEvent.decode(frame));
+                } catch (MalformedRequestException | RuntimeException e) {
+                    log.warn("ignoring unreadable ownership push: {}", e.getMessage());
+                }
             }
         }
 

@@ -9,6 +9,8 @@ import java.util.Map;
  * connection to the active owner of the segment's partition ({@code null} when the partition has no
  * serving owner or the client has no connection to it). Routing a request is one hash and one array read.
  * The client publishes a new table with one volatile write; readers never see a partly updated table.
+ * A table is never modified: an ownership change builds a new one (a fresh {@code segmentMap} array in
+ * which only the changed partition's segments point elsewhere).
  */
 final class RoutingTable {
 
@@ -36,6 +38,11 @@ final class RoutingTable {
 
     NodeConnection connectionFor(int segment) {
         return segmentMap[segment];
+    }
+
+    /** The epoch of the segment's partition this table routes by. */
+    long epochOf(int segment) {
+        return view.runtimeOfSegment(segment).epoch();
     }
 
     ClusterView view() {

@@ -3,11 +3,15 @@ package io.zaris.client;
 import io.netty.buffer.ByteBuf;
 import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.NodeAddress;
+import io.zaris.cluster.PartitionRuntime;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.ClusterViewCodec;
 import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.MapFingerprint;
+import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
+import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.protocol.VersionedValue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -24,9 +28,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,13 +42,22 @@ import org.slf4j.LoggerFactory;
  * per node and sends every request straight to the active owner of the key's segment (one hop).
  *
  * <p>All operations are asynchronous and return {@link CompletableFuture}s that complete on a network
- * thread — do not block inside their continuations; {@link #sync()} offers blocking calls. A status that
- * is not an answer (e.g. {@code MOVED}) fails the future with {@link ZarisStatusException}; lost
- * connections fail it with {@link ZarisTransportException}, missing answers with {@link ZarisTimeoutException}.
+ * thread — do not block inside their continuations; {@link #sync()} offers blocking calls. Ownership churn
+ * is handled here, not by the application: a wrong-node status or a transport fault becomes a bounded,
+ * rerouted retry decided by {@link RetryPolicy}; a real answer ({@code OK}, {@code NOT_FOUND},
+ * {@code CONFLICT}) is handed straight back. What the retries cannot fix fails the future with
+ * {@link ZarisStatusException}, {@link ZarisTransportException} or {@link ZarisTimeoutException}.
  *
- * <p>Concurrency: the {@link RoutingTable} is immutable and published through a volatile field. It is
- * rebuilt only on the single "zaris-client-maps" thread (bootstrap, periodic poll, explicit
- * {@link #refreshMap()}), so two rebuilds never interleave and connections are opened and closed in one place.
+ * <p>Freshness of the routing table, three layers: <b>push</b> (nodes send ownership changes; applied only
+ * if newer), <b>poll</b> (every {@code mapRefreshInterval} a node is asked for its map fingerprint; the full
+ * map is fetched only when it differs) and <b>react</b> (the retry brain's refreshes, coalesced by
+ * {@link MapRefresher}). Wrong-node answers also carry the partition's current entry, applied like a push.
+ *
+ * <p>Concurrency: the {@link RoutingTable} is immutable and published through a volatile field. Every
+ * change is computed and published under {@code tableLock} (held only for the copy-on-write, never for
+ * I/O), so concurrent pushes and refreshes cannot lose each other's updates. Connections are opened and
+ * closed only on the single "zaris-client-maps" thread; retry delays run on the "zaris-client-timer"
+ * thread, never as sleeps.
  */
 public final class ZarisClient implements AutoCloseable {
 
@@ -52,19 +68,29 @@ public final class ZarisClient implements AutoCloseable {
     private static final int SCAN_PAGE_KEYS = 1000;
 
     private final ZarisClientOptions options;
+    private final Ticker ticker;
+    private final RetryPolicy retryPolicy;
+    private final ClientMetrics metrics;
     private final ScheduledExecutorService maps;
+    private final ScheduledExecutorService timer;
+    private final MapRefresher refresher;
     private final BlockingZarisClient blocking = new BlockingZarisClient(this);
+    private final Object tableLock = new Object();
+    /** Written under {@code tableLock}; read lock-free. */
     private volatile RoutingTable table;
     private volatile SegmentMapper segmentMapper;
     private volatile boolean closed;
+    private final AtomicLong mapFetches = new AtomicLong();
 
     private ZarisClient(ZarisClientOptions options) {
         this.options = options;
-        this.maps = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "zaris-client-maps");
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.ticker = options.ticker();
+        this.retryPolicy = options.retryPolicy();
+        this.metrics = options.metrics();
+        this.maps = Executors.newSingleThreadScheduledExecutor(daemon("zaris-client-maps"));
+        this.timer = Executors.newSingleThreadScheduledExecutor(daemon("zaris-client-timer"));
+        this.refresher = new MapRefresher(this::fetchAndInstall, ticker, options.mapRefreshDebounce(),
+                options.mapRefreshWait(), metrics);
     }
 
     /**
@@ -96,7 +122,7 @@ public final class ZarisClient implements AutoCloseable {
     /** The value and its version, or empty when the key does not exist. */
     public CompletableFuture<Optional<VersionedValue>> get(String key) {
         byte[] k = bytes(key);
-        return route(k).send(id -> new Request.Get(id, k), (status, body) -> {
+        return execute(OpCode.GET, k, true, id -> new Request.Get(id, k), (status, body) -> {
             if (status == KvStatus.OK) {
                 return Optional.of(ResponseCodec.readValue(body));
             }
@@ -104,7 +130,7 @@ public final class ZarisClient implements AutoCloseable {
                 return Optional.empty();
             }
             throw failure(status, body);
-        }, options.requestTimeout());
+        });
     }
 
     /** Stores the value without TTL; completes with the key's new version. */
@@ -138,14 +164,15 @@ public final class ZarisClient implements AutoCloseable {
         byte[] k = bytes(key);
         byte[] v = requireValue(value);
         long ttlMillis = ttlMillis(ttl);
-        return route(k).send(id -> new Request.Put(id, k, v, ttlMillis, ifAbsent, expectedVersion),
-                ZarisClient::readWriteOutcome, options.requestTimeout());
+        return execute(OpCode.PUT, k, !ifAbsent && expectedVersion == Request.ANY_VERSION,
+                id -> new Request.Put(id, k, v, ttlMillis, ifAbsent, expectedVersion),
+                ZarisClient::readWriteOutcome);
     }
 
     /** Deletes the key; completes with whether it existed. */
     public CompletableFuture<Boolean> delete(String key) {
         byte[] k = bytes(key);
-        return route(k).send(id -> new Request.Delete(id, k, Request.ANY_VERSION), (status, body) -> {
+        return execute(OpCode.DELETE, k, true, id -> new Request.Delete(id, k, Request.ANY_VERSION), (status, body) -> {
             if (status == KvStatus.OK) {
                 return true;
             }
@@ -153,7 +180,7 @@ public final class ZarisClient implements AutoCloseable {
                 return false;
             }
             throw failure(status, body);
-        }, options.requestTimeout());
+        });
     }
 
     /** Deletes the key only if its current version equals {@code expectedVersion}. */
@@ -162,12 +189,12 @@ public final class ZarisClient implements AutoCloseable {
             throw new IllegalArgumentException("expectedVersion must be >= 0 but was " + expectedVersion);
         }
         byte[] k = bytes(key);
-        return route(k).send(id -> new Request.Delete(id, k, expectedVersion), (status, body) -> {
+        return execute(OpCode.DELETE, k, false, id -> new Request.Delete(id, k, expectedVersion), (status, body) -> {
             if (status == KvStatus.NOT_FOUND) {
                 return new WriteOutcome(false, 0);
             }
             return readWriteOutcome(status, body);
-        }, options.requestTimeout());
+        });
     }
 
     /**
@@ -176,12 +203,12 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<Long> increment(String key, long delta) {
         byte[] k = bytes(key);
-        return route(k).send(id -> new Request.Increment(id, k, delta), (status, body) -> {
+        return execute(OpCode.INCREMENT, k, false, id -> new Request.Increment(id, k, delta), (status, body) -> {
             if (status == KvStatus.OK) {
                 return body.readLong();
             }
             throw failure(status, body);
-        }, options.requestTimeout());
+        });
     }
 
     /**
@@ -191,7 +218,7 @@ public final class ZarisClient implements AutoCloseable {
     public CompletableFuture<Boolean> expire(String key, Duration ttl) {
         byte[] k = bytes(key);
         long ttlMillis = ttlMillis(ttl);
-        return route(k).send(id -> new Request.Touch(id, k, ttlMillis), (status, body) -> {
+        return execute(OpCode.TOUCH, k, true, id -> new Request.Touch(id, k, ttlMillis), (status, body) -> {
             if (status == KvStatus.OK) {
                 return true;
             }
@@ -199,7 +226,7 @@ public final class ZarisClient implements AutoCloseable {
                 return false;
             }
             throw failure(status, body);
-        }, options.requestTimeout());
+        });
     }
 
     /**
@@ -209,7 +236,7 @@ public final class ZarisClient implements AutoCloseable {
     public CompletableFuture<Map<String, VersionedValue>> getAll(Collection<String> keys) {
         List<String> names = List.copyOf(keys);
         List<byte[]> k = commonSegmentKeys(names);
-        return route(k.get(0)).send(id -> new Request.MultiGet(id, k), (status, body) -> {
+        return execute(OpCode.MULTI_GET, k.get(0), true, id -> new Request.MultiGet(id, k), (status, body) -> {
             if (status != KvStatus.OK) {
                 throw failure(status, body);
             }
@@ -221,7 +248,7 @@ public final class ZarisClient implements AutoCloseable {
                 }
             }
             return result;
-        }, options.requestTimeout());
+        });
     }
 
     /**
@@ -236,7 +263,7 @@ public final class ZarisClient implements AutoCloseable {
             v.add(requireValue(entries.get(name)));
         }
         long ttlMillis = ttlMillis(ttl);
-        return route(k.get(0)).send(id -> new Request.MultiPut(id, k, v, ttlMillis), (status, body) -> {
+        return execute(OpCode.MULTI_PUT, k.get(0), true, id -> new Request.MultiPut(id, k, v, ttlMillis), (status, body) -> {
             if (status != KvStatus.OK) {
                 throw failure(status, body);
             }
@@ -246,18 +273,18 @@ public final class ZarisClient implements AutoCloseable {
                 result.put(names.get(i), versions[i]);
             }
             return result;
-        }, options.requestTimeout());
+        });
     }
 
     /** Deletes several keys that share one segment; completes with how many existed. */
     public CompletableFuture<Integer> deleteAll(Collection<String> keys) {
         List<byte[]> k = commonSegmentKeys(List.copyOf(keys));
-        return route(k.get(0)).send(id -> new Request.MultiDelete(id, k), (status, body) -> {
+        return execute(OpCode.MULTI_DELETE, k.get(0), true, id -> new Request.MultiDelete(id, k), (status, body) -> {
             if (status != KvStatus.OK) {
                 throw failure(status, body);
             }
             return body.readInt();
-        }, options.requestTimeout());
+        });
     }
 
     /**
@@ -288,11 +315,109 @@ public final class ZarisClient implements AutoCloseable {
                 throw failure(status, body);
             }
             return ResponseCodec.readScanPage(body);
-        }, options.requestTimeout()).thenCompose(page -> {
+        }, 0, 0, options.requestTimeout().deadlineFrom(System.nanoTime())).thenCompose(page -> {
             collected.addAll(page.keys());
             return page.isLast() ? CompletableFuture.completedFuture(collected)
                     : scanNode(connection, page.nextCursor(), collected);
         });
+    }
+
+    // ------------------------------------------------------------------ the retry loop
+
+    /**
+     * Runs one operation to completion: routes it, sends it, and on failure asks the retry brain whether
+     * and when to try again (after refreshing the map if the brain says the map is wrong).
+     *
+     * @param idempotent whether repeating it after it may already have been applied is harmless
+     */
+    private <T> CompletableFuture<T> execute(OpCode op, byte[] routingKey, boolean idempotent,
+                                             LongFunction<Request> requestFactory, ResponseReader<T> reader) {
+        requireTable();
+        long startNanos = ticker.nanoTime();
+        long deadline = options.requestTimeout().deadlineFrom(startNanos);
+        Operation<T> operation = new Operation<>(op, routingKey, idempotent, requestFactory, reader, deadline);
+        operation.result.whenComplete((value, error) -> metrics.request(op, outcomeOf(error), ticker.nanoTime() - startNanos));
+        attempt(operation, 1);
+        return operation.result;
+    }
+
+    private <T> void attempt(Operation<T> operation, int attempt) {
+        if (closed) {
+            operation.result.completeExceptionally(new ZarisException("client is closed"));
+            return;
+        }
+        RoutingTable current = table;
+        int segment = segmentMapper.segmentOf(operation.routingKey);
+        NodeConnection connection = current.connectionFor(segment);
+        if (connection == null) {
+            PartitionRuntime runtime = current.view().runtimeOfSegment(segment);
+            onAttemptFailed(operation, attempt, runtime.health().isServing()
+                    ? new ZarisTransportException("no connection to node " + runtime.activeNode() + ", the owner of segment "
+                            + segment, false)
+                    : new ZarisStatusException(KvStatus.UNAVAILABLE, "partition " + current.view().layout().partitionOf(segment)
+                            + " has no serving owner (" + runtime.health() + ")"));
+            return;
+        }
+        long now = ticker.nanoTime();
+        int deadlineMillis = operation.deadline == Long.MAX_VALUE ? 0
+                : (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(operation.deadline - now)));
+        // The connection measures its own timeout on System.nanoTime(); translate the deadline onto it.
+        long answerDeadline = operation.deadline == Long.MAX_VALUE ? Long.MAX_VALUE
+                : System.nanoTime() + Math.max(0, operation.deadline - now);
+        connection.send(operation.requestFactory, operation.reader, current.epochOf(segment), deadlineMillis, answerDeadline)
+                .whenComplete((value, error) -> {
+                    if (error == null) {
+                        operation.result.complete(value);
+                    } else {
+                        onAttemptFailed(operation, attempt, unwrap(error));
+                    }
+                });
+    }
+
+    private <T> void onAttemptFailed(Operation<T> operation, int attempt, Throwable failure) {
+        boolean retargeted = false;
+        if (failure instanceof ZarisStatusException statusFailure && statusFailure.routingHint() != null) {
+            retargeted = applyOwnershipChange(statusFailure.routingHint(), RefreshTrigger.HINT);
+        }
+        long now = ticker.nanoTime();
+        RetryPolicy.Decision decision = retryPolicy.afterFailure(failure, operation.idempotent, attempt, now,
+                operation.deadline);
+        if (!decision.retry()) {
+            operation.result.completeExceptionally(failure);
+            return;
+        }
+        metrics.retry(reasonOf(failure));
+        CompletableFuture<Void> mapReady = decision.refreshMap() && !retargeted
+                ? refresher.refresh(RefreshTrigger.REACT) : CompletableFuture.completedFuture(null);
+        CompletableFuture<Void> delayElapsed = new CompletableFuture<>();
+        try {
+            timer.schedule(() -> delayElapsed.complete(null), decision.delayNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            operation.result.completeExceptionally(new ZarisException("client is closed"));
+            return;
+        }
+        CompletableFuture.allOf(mapReady, delayElapsed).whenComplete((ignored, error) -> attempt(operation, attempt + 1));
+    }
+
+    /** One operation's fixed parts, shared by its attempts. */
+    private static final class Operation<T> {
+        final OpCode op;
+        final byte[] routingKey;
+        final boolean idempotent;
+        final LongFunction<Request> requestFactory;
+        final ResponseReader<T> reader;
+        final long deadline;
+        final CompletableFuture<T> result = new CompletableFuture<>();
+
+        Operation(OpCode op, byte[] routingKey, boolean idempotent, LongFunction<Request> requestFactory,
+                  ResponseReader<T> reader, long deadline) {
+            this.op = op;
+            this.routingKey = routingKey;
+            this.idempotent = idempotent;
+            this.requestFactory = requestFactory;
+            this.reader = reader;
+            this.deadline = deadline;
+        }
     }
 
     // ------------------------------------------------------------------ maps and routing
@@ -308,12 +433,14 @@ public final class ZarisClient implements AutoCloseable {
         return current.view().runtimeOfSegment(segmentMapper.segmentOf(bytes(key))).activeNode();
     }
 
-    /** Fetches the cluster map now and rebuilds the routing table. */
+    /** Fetches the cluster map now (coalesced with any refresh in flight) and rebuilds the routing table. */
     public CompletableFuture<ClusterView> refreshMap() {
-        return CompletableFuture.supplyAsync(() -> {
-            refreshFrom(requireTable().connections().values());
-            return requireTable().view();
-        }, maps);
+        return refresher.refresh(RefreshTrigger.REACT).thenApply(ignored -> requireTable().view());
+    }
+
+    /** Full map fetches this client has made since it connected (bootstrap excluded), by poll or reaction. */
+    public long mapFetchCount() {
+        return mapFetches.get();
     }
 
     /** Blocking variants of every operation. */
@@ -321,22 +448,63 @@ public final class ZarisClient implements AutoCloseable {
         return blocking;
     }
 
-    private NodeConnection route(byte[] key) {
-        RoutingTable current = requireTable();
-        int segment = segmentMapper.segmentOf(key);
-        NodeConnection connection = current.connectionFor(segment);
-        if (connection == null) {
-            throw new ZarisStatusException(KvStatus.UNAVAILABLE, "segment " + segment + " has no reachable serving owner");
-        }
-        return connection;
-    }
-
     private RoutingTable requireTable() {
-        RoutingTable current = table;
         if (closed) {
             throw new ZarisException("client is closed");
         }
-        return current;
+        return table;
+    }
+
+    /**
+     * Applies one partition's newer runtime entry copy-on-write. Returns whether the table now routes the
+     * partition to a connected node (if the new owner has no connection yet, a refresh opens one).
+     */
+    private boolean applyOwnershipChange(RuntimeOwnershipChangedEvent event, RefreshTrigger trigger) {
+        boolean needsConnection;
+        synchronized (tableLock) {
+            RoutingTable current = table;
+            if (current == null) {
+                return false;
+            }
+            ClusterView updated = ClientViews.apply(current.view(), event);
+            if (updated == null) {
+                return false;
+            }
+            String active = event.runtime().activeNode();
+            NodeConnection connection = active == null ? null : current.connections().get(active);
+            needsConnection = active != null && (connection == null || !connection.isOpen()
+                    || !connection.address().equals(updated.addresses().get(active)));
+            publish(RoutingTable.build(updated, current.connections()), trigger);
+        }
+        if (needsConnection) {
+            refresher.refresh(RefreshTrigger.REACT);
+            return false;
+        }
+        return true;
+    }
+
+    /** Under {@code tableLock}. */
+    private void publish(RoutingTable newTable, RefreshTrigger trigger) {
+        table = newTable;
+        if (trigger != null) {
+            metrics.refresh(trigger);
+        }
+        MapFingerprint fingerprint = MapFingerprint.of(newTable.view());
+        metrics.tablePublished(fingerprint.mapVersion(), fingerprint.epochSum());
+    }
+
+    private void onPush(RuntimeOwnershipChangedEvent event) {
+        if (options.ownershipPushEnabled() && !closed) {
+            applyOwnershipChange(event, RefreshTrigger.PUSH);
+        }
+    }
+
+    /** A node closed its connection (stopped, crashed, restarted): learn at once where things are now. */
+    private void onConnectionLost(NodeConnection connection) {
+        if (!closed) {
+            log.info("connection to {} lost; refreshing the cluster map", connection);
+            refresher.refresh(RefreshTrigger.REACT);
+        }
     }
 
     private void bootstrap() {
@@ -345,14 +513,12 @@ public final class ZarisClient implements AutoCloseable {
         while (true) {
             for (NodeAddress seed : options.seeds()) {
                 try {
-                    NodeConnection connection = NodeConnection.open(seed, options.clientName(),
-                            options.connectTimeout(), options.connectTimeout(), options.maxInFlightPerNode(),
-                            options.maxFrameBytes()).get();
+                    NodeConnection connection = open(seed).get();
                     try {
                         ClusterView view = fetchMap(connection).get(options.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
                         Map<String, NodeConnection> connections = new HashMap<>();
                         connections.put(connection.nodeId(), connection);
-                        install(view, connections);
+                        install(view, connections, null);
                         log.info("connected to Zaris cluster: {} nodes, partition map version {}",
                                 view.addresses().size(), view.partitionMap().version());
                         return;
@@ -374,6 +540,7 @@ public final class ZarisClient implements AutoCloseable {
                         + failures.subList(Math.max(0, failures.size() - options.seeds().size()), failures.size()));
             }
             try {
+                // Bootstrap is the one blocking call of the client: the caller asked to wait for a cluster.
                 TimeUnit.NANOSECONDS.sleep(Math.min(left, BOOTSTRAP_RETRY_DELAY.toNanos()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -382,27 +549,42 @@ public final class ZarisClient implements AutoCloseable {
         }
     }
 
+    private CompletableFuture<NodeConnection> open(NodeAddress address) {
+        return NodeConnection.open(address, options.clientName(), options.connectTimeout(), options.connectTimeout(),
+                options.maxInFlightPerNode(), options.maxFrameBytes(), this::onPush, this::onConnectionLost);
+    }
+
     private CompletableFuture<ClusterView> fetchMap(NodeConnection connection) {
         return connection.send(Request.ClusterMap::new, (status, body) -> {
             if (status != KvStatus.OK) {
                 throw failure(status, body);
             }
             return ClusterViewCodec.decode(body);
-        }, options.connectTimeout());
+        }, 0, 0, System.nanoTime() + options.connectTimeout().toNanos());
     }
 
-    /** Maps thread (or bootstrap, before the table is shared): opens what is missing, publishes, closes the rest. */
-    private void install(ClusterView view, Map<String, NodeConnection> reusable) {
+    private CompletableFuture<MapFingerprint> fetchFingerprint(NodeConnection connection) {
+        return connection.send(Request.MapVersion::new, (status, body) -> {
+            if (status != KvStatus.OK) {
+                throw failure(status, body);
+            }
+            return MapFingerprint.decode(body);
+        }, 0, 0, System.nanoTime() + options.connectTimeout().toNanos());
+    }
+
+    /**
+     * Maps thread (or bootstrap, before the table is shared): opens connections the view needs, merges the
+     * view with whatever the table learned meanwhile, publishes, and closes connections nobody routes to.
+     */
+    private void install(ClusterView fetched, Map<String, NodeConnection> known, RefreshTrigger trigger) {
         Map<String, NodeConnection> connections = new HashMap<>();
         Map<String, CompletableFuture<NodeConnection>> opening = new HashMap<>();
-        for (Map.Entry<String, NodeAddress> node : view.addresses().entrySet()) {
-            NodeConnection existing = reusable.get(node.getKey());
+        for (Map.Entry<String, NodeAddress> node : fetched.addresses().entrySet()) {
+            NodeConnection existing = known.get(node.getKey());
             if (existing != null && existing.isOpen() && existing.address().equals(node.getValue())) {
                 connections.put(node.getKey(), existing);
             } else {
-                opening.put(node.getKey(), NodeConnection.open(node.getValue(), options.clientName(),
-                        options.connectTimeout(), options.connectTimeout(), options.maxInFlightPerNode(),
-                        options.maxFrameBytes()));
+                opening.put(node.getKey(), open(node.getValue()));
             }
         }
         for (Map.Entry<String, CompletableFuture<NodeConnection>> pending : opening.entrySet()) {
@@ -419,46 +601,96 @@ public final class ZarisClient implements AutoCloseable {
                 log.warn("cannot connect to node {}: {}", pending.getKey(), rootMessage(e));
             }
         }
-        segmentMapper = new SegmentMapper(view.layout().segmentCount());
-        table = RoutingTable.build(view, connections);
-        for (Map.Entry<String, NodeConnection> old : reusable.entrySet()) {
-            if (connections.get(old.getKey()) != old.getValue()) {
-                old.getValue().close();
+        List<NodeConnection> unused = new ArrayList<>();
+        synchronized (tableLock) {
+            RoutingTable current = table;
+            ClusterView merged = ClientViews.merge(current == null ? null : current.view(), fetched);
+            if (segmentMapper == null || segmentMapper.segmentCount() != merged.layout().segmentCount()) {
+                segmentMapper = new SegmentMapper(merged.layout().segmentCount());
+            }
+            publish(RoutingTable.build(merged, connections), trigger);
+            for (Map.Entry<String, NodeConnection> old : known.entrySet()) {
+                if (connections.get(old.getKey()) != old.getValue()) {
+                    unused.add(old.getValue());
+                }
+            }
+            if (current != null) {
+                for (Map.Entry<String, NodeConnection> old : current.connections().entrySet()) {
+                    if (connections.get(old.getKey()) != old.getValue() && !unused.contains(old.getValue())) {
+                        unused.add(old.getValue());
+                    }
+                }
             }
         }
+        unused.forEach(NodeConnection::close);
     }
 
+    /** The refresher's fetch: runs on the maps thread, completes when the new table is published. */
+    private CompletableFuture<Void> fetchAndInstall() {
+        return CompletableFuture.runAsync(() -> refreshFrom(RefreshTrigger.REACT), maps);
+    }
+
+    /** Maps thread: the backstop poll compares fingerprints and fetches the full map only on a change. */
     private void pollMap() {
         if (closed) {
             return;
         }
+        RoutingTable current = table;
+        for (NodeConnection connection : current.connections().values()) {
+            if (!connection.isOpen()) {
+                continue;
+            }
+            try {
+                MapFingerprint remote = fetchFingerprint(connection).join();
+                if (!remote.equals(MapFingerprint.of(current.view())) || !allConnected(current)) {
+                    refreshFrom(RefreshTrigger.POLL);
+                }
+                return;
+            } catch (CompletionException e) {
+                log.debug("map poll via {} failed: {}", connection, rootMessage(e));
+            } catch (RuntimeException e) {
+                log.warn("periodic cluster map refresh failed: {}", e.getMessage());
+                return;
+            }
+        }
+        log.warn("periodic map poll: no open connection answered; reconnecting to the last known nodes and seeds");
         try {
-            refreshFrom(table.connections().values());
+            refreshFrom(RefreshTrigger.POLL);
         } catch (RuntimeException e) {
             log.warn("periodic cluster map refresh failed: {}", e.getMessage());
         }
     }
 
-    /** Maps thread only. */
-    private void refreshFrom(Collection<NodeConnection> candidates) {
+    /** Maps thread only: fetches the map from the first node (then seed) that answers and installs it. */
+    private void refreshFrom(RefreshTrigger trigger) {
+        mapFetches.incrementAndGet();
         RoutingTable current = table;
-        for (NodeConnection connection : candidates) {
+        for (NodeConnection connection : current.connections().values()) {
             if (!connection.isOpen()) {
                 continue;
             }
-            ClusterView view;
             try {
-                view = fetchMap(connection).join();
-            } catch (CompletionException e) {
-                continue;
-            }
-            if (view.equals(current.view()) && allConnected(current)) {
+                install(fetchMap(connection).join(), new HashMap<>(current.connections()), trigger);
                 return;
+            } catch (CompletionException e) {
+                log.debug("map fetch via {} failed: {}", connection, rootMessage(e));
             }
-            install(view, new HashMap<>(current.connections()));
-            return;
         }
-        throw new ZarisTransportException("no node connection could provide a cluster map");
+        for (NodeAddress seed : options.seeds()) {
+            try {
+                NodeConnection connection = open(seed).join();
+                Map<String, NodeConnection> known = new HashMap<>(current.connections());
+                NodeConnection replaced = known.put(connection.nodeId(), connection);
+                install(fetchMap(connection).join(), known, trigger);
+                if (replaced != null && replaced != connection) {
+                    replaced.close();
+                }
+                return;
+            } catch (CompletionException e) {
+                log.debug("map fetch via seed {} failed: {}", seed, rootMessage(e));
+            }
+        }
+        throw new ZarisTransportException("no node or seed could provide a cluster map");
     }
 
     private static boolean allConnected(RoutingTable current) {
@@ -530,6 +762,42 @@ public final class ZarisClient implements AutoCloseable {
         return Math.max(1, ttl.toMillis());
     }
 
+    private static Throwable unwrap(Throwable error) {
+        Throwable cause = error;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    private static String outcomeOf(Throwable error) {
+        if (error == null) {
+            return "ok";
+        }
+        return reasonOf(unwrap(error));
+    }
+
+    private static String reasonOf(Throwable failure) {
+        if (failure instanceof ZarisStatusException statusFailure) {
+            return statusFailure.status().name().toLowerCase(java.util.Locale.ROOT);
+        }
+        if (failure instanceof ZarisTimeoutException) {
+            return "timeout";
+        }
+        if (failure instanceof ZarisTransportException) {
+            return "transport";
+        }
+        return "error";
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
     private static String rootMessage(Throwable e) {
         Throwable cause = e;
         while ((cause instanceof ExecutionException || cause instanceof CompletionException) && cause.getCause() != null) {
@@ -545,6 +813,7 @@ public final class ZarisClient implements AutoCloseable {
         }
         closed = true;
         maps.shutdownNow();
+        timer.shutdownNow();
         RoutingTable current = table;
         if (current != null) {
             current.connections().values().forEach(NodeConnection::close);

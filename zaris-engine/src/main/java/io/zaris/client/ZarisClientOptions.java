@@ -5,6 +5,7 @@ import io.zaris.protocol.ProtocolLimits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -18,8 +19,16 @@ public final class ZarisClientOptions {
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** How long {@link ZarisClient#connect} waits for a seed to hand out a cluster map. */
     public static final Duration DEFAULT_BOOTSTRAP_TIMEOUT = Duration.ofSeconds(30);
-    /** How long one request may wait for its answer. */
-    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(60);
+    /** Deadline of one operation across all its attempts. */
+    public static final RequestTimeout DEFAULT_REQUEST_TIMEOUT = RequestTimeout.DEFAULT;
+    /** Attempts per operation, the first included. */
+    public static final int DEFAULT_MAX_ATTEMPTS = 3;
+    /** Linear retry backoff unit: attempt n waits {@code backoff * n} (8× for MIGRATING), capped at 2 s. */
+    public static final Duration DEFAULT_RETRY_BACKOFF = Duration.ofMillis(100);
+    /** How long a caller waits for a shared map refresh before retrying with the map it has. */
+    public static final Duration DEFAULT_MAP_REFRESH_WAIT = Duration.ofMillis(15_000);
+    /** No reactive map refresh starts within this long of the previous one. */
+    public static final Duration DEFAULT_MAP_REFRESH_DEBOUNCE = Duration.ofMillis(500);
     /** Backstop poll of the full cluster map (DESIGN.md "Client": poll every 10 s). */
     public static final Duration DEFAULT_MAP_REFRESH_INTERVAL = Duration.ofSeconds(10);
     /** Requests that may wait for an answer on one node connection at once. */
@@ -29,9 +38,17 @@ public final class ZarisClientOptions {
     private final String clientName;
     private final Duration connectTimeout;
     private final Duration bootstrapTimeout;
-    private final Duration requestTimeout;
+    private final RequestTimeout requestTimeout;
     private final Duration mapRefreshInterval;
     private final int maxInFlightPerNode;
+    private final int maxAttempts;
+    private final Duration retryBackoff;
+    private final boolean retriesDisabled;
+    private final Duration mapRefreshWait;
+    private final Duration mapRefreshDebounce;
+    private final boolean ownershipPushEnabled;
+    private final ClientMetrics metrics;
+    private final Ticker ticker;
 
     private ZarisClientOptions(Builder builder) {
         if (builder.seeds.isEmpty()) {
@@ -44,6 +61,14 @@ public final class ZarisClientOptions {
         this.requestTimeout = builder.requestTimeout;
         this.mapRefreshInterval = builder.mapRefreshInterval;
         this.maxInFlightPerNode = builder.maxInFlightPerNode;
+        this.maxAttempts = builder.maxAttempts;
+        this.retryBackoff = builder.retryBackoff;
+        this.retriesDisabled = builder.retriesDisabled;
+        this.mapRefreshWait = builder.mapRefreshWait;
+        this.mapRefreshDebounce = builder.mapRefreshDebounce;
+        this.ownershipPushEnabled = builder.ownershipPushEnabled;
+        this.metrics = builder.metrics;
+        this.ticker = builder.ticker;
     }
 
     public static Builder builder() {
@@ -71,8 +96,47 @@ public final class ZarisClientOptions {
         return bootstrapTimeout;
     }
 
-    public Duration requestTimeout() {
+    public RequestTimeout requestTimeout() {
         return requestTimeout;
+    }
+
+    public int maxAttempts() {
+        return maxAttempts;
+    }
+
+    public Duration retryBackoff() {
+        return retryBackoff;
+    }
+
+    /** Whether every operation makes exactly one attempt. */
+    public boolean retriesDisabled() {
+        return retriesDisabled;
+    }
+
+    public Duration mapRefreshWait() {
+        return mapRefreshWait;
+    }
+
+    public Duration mapRefreshDebounce() {
+        return mapRefreshDebounce;
+    }
+
+    /** Whether ownership changes pushed by nodes are applied (the poll remains the backstop either way). */
+    public boolean ownershipPushEnabled() {
+        return ownershipPushEnabled;
+    }
+
+    public ClientMetrics metrics() {
+        return metrics;
+    }
+
+    Ticker ticker() {
+        return ticker;
+    }
+
+    /** The retry decisions these options imply. */
+    RetryPolicy retryPolicy() {
+        return new RetryPolicy(retriesDisabled ? 1 : maxAttempts, retryBackoff);
     }
 
     public Duration mapRefreshInterval() {
@@ -93,9 +157,18 @@ public final class ZarisClientOptions {
         private String clientName = DEFAULT_CLIENT_NAME;
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private Duration bootstrapTimeout = DEFAULT_BOOTSTRAP_TIMEOUT;
-        private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+        private RequestTimeout requestTimeout = DEFAULT_REQUEST_TIMEOUT;
         private Duration mapRefreshInterval = DEFAULT_MAP_REFRESH_INTERVAL;
         private int maxInFlightPerNode = DEFAULT_MAX_IN_FLIGHT_PER_NODE;
+        private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
+        private Duration retryBackoff = DEFAULT_RETRY_BACKOFF;
+        private boolean retriesDisabled;
+        private Duration mapRefreshWait = DEFAULT_MAP_REFRESH_WAIT;
+        private Duration mapRefreshDebounce = DEFAULT_MAP_REFRESH_DEBOUNCE;
+        private boolean ownershipPushEnabled = true;
+        private ClientMetrics metrics = ClientMetrics.disabled();
+        private Ticker ticker = Ticker.system();
+        private Map<String, String> environment = System.getenv();
 
         private Builder() {
         }
@@ -133,8 +206,74 @@ public final class ZarisClientOptions {
             return this;
         }
 
+        /** Deadline of each operation across all its attempts. */
         public Builder requestTimeout(Duration requestTimeout) {
-            this.requestTimeout = positive(requestTimeout, "requestTimeout");
+            this.requestTimeout = RequestTimeout.of(positive(requestTimeout, "requestTimeout"));
+            return this;
+        }
+
+        /** Deadline of each operation; {@link RequestTimeout#INFINITE} disables it. */
+        public Builder requestTimeout(RequestTimeout requestTimeout) {
+            this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout must not be null");
+            return this;
+        }
+
+        public Builder maxAttempts(int maxAttempts) {
+            if (maxAttempts < 1 || maxAttempts > 100) {
+                throw new IllegalArgumentException("maxAttempts must be in 1..100 but was " + maxAttempts);
+            }
+            this.maxAttempts = maxAttempts;
+            return this;
+        }
+
+        public Builder retryBackoff(Duration retryBackoff) {
+            if (retryBackoff == null || retryBackoff.isNegative()) {
+                throw new IllegalArgumentException("retryBackoff must be >= 0 but was " + retryBackoff);
+            }
+            this.retryBackoff = retryBackoff;
+            return this;
+        }
+
+        /** {@code true}: one attempt per operation, whatever {@link #maxAttempts} says. */
+        public Builder disableRetries(boolean retriesDisabled) {
+            this.retriesDisabled = retriesDisabled;
+            return this;
+        }
+
+        public Builder mapRefreshWait(Duration mapRefreshWait) {
+            this.mapRefreshWait = positive(mapRefreshWait, "mapRefreshWait");
+            return this;
+        }
+
+        public Builder mapRefreshDebounce(Duration mapRefreshDebounce) {
+            if (mapRefreshDebounce == null || mapRefreshDebounce.isNegative()) {
+                throw new IllegalArgumentException("mapRefreshDebounce must be >= 0 but was " + mapRefreshDebounce);
+            }
+            this.mapRefreshDebounce = mapRefreshDebounce;
+            return this;
+        }
+
+        public Builder ownershipPushEnabled(boolean ownershipPushEnabled) {
+            this.ownershipPushEnabled = ownershipPushEnabled;
+            return this;
+        }
+
+        public Builder metrics(ClientMetrics metrics) {
+            this.metrics = Objects.requireNonNull(metrics, "metrics must not be null");
+            return this;
+        }
+
+        /**
+         * The environment whose {@code ZARIS_*} variables override these options at {@link #build()};
+         * {@link System#getenv()} unless replaced (tests, or an empty map to ignore the environment).
+         */
+        public Builder environment(Map<String, String> environment) {
+            this.environment = Map.copyOf(environment);
+            return this;
+        }
+
+        Builder ticker(Ticker ticker) {
+            this.ticker = Objects.requireNonNull(ticker);
             return this;
         }
 
@@ -151,7 +290,12 @@ public final class ZarisClientOptions {
             return this;
         }
 
+        /**
+         * @throws IllegalArgumentException when a {@code ZARIS_*} environment variable has a bad value
+         *                                  (the message names the variable and the value)
+         */
         public ZarisClientOptions build() {
+            ClientEnvironment.apply(this, environment);
             return new ZarisClientOptions(this);
         }
 

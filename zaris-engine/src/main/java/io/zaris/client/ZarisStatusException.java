@@ -1,18 +1,30 @@
 package io.zaris.client;
 
 import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 
 /** A node answered with a status that is not an answer the API can return as a value. */
 public class ZarisStatusException extends ZarisException {
 
     private final KvStatus status;
+    private final transient RuntimeOwnershipChangedEvent routingHint;
 
     public ZarisStatusException(KvStatus status, String message) {
+        this(status, message, null);
+    }
+
+    public ZarisStatusException(KvStatus status, String message, RuntimeOwnershipChangedEvent routingHint) {
         super(status + (message == null || message.isEmpty() ? "" : ": " + message));
         this.status = status;
+        this.routingHint = routingHint;
     }
 
     public KvStatus status() {
         return status;
+    }
+
+    /** The node's current runtime entry for the partition, sent with wrong-node answers; may be {@code null}. */
+    public RuntimeOwnershipChangedEvent routingHint() {
+        return routingHint;
     }
 }

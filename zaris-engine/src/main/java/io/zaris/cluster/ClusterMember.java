@@ -17,6 +17,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 import org.jgroups.Address;
 import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
@@ -57,6 +58,10 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Last adopted view; written on the events thread only. */
     private volatile ClusterView current;
+    /** Whether this node leads, as of the last view; written on the events thread, read anywhere. */
+    private volatile boolean leading;
+    /** Told (on the events thread) about every adopted view: (previous or null, adopted). */
+    private volatile BiConsumer<ClusterView, ClusterView> viewListener = (previous, adopted) -> { };
 
     public ClusterMember(String nodeId, NodeAddress dataAddress, ClusterSettings settings,
                          MembershipConfig membershipConfig) {
@@ -94,6 +99,46 @@ public final class ClusterMember implements AutoCloseable {
         newChannel.connect(membershipConfig.clusterName());
     }
 
+    /** Registers the one listener told about adopted views; call before {@link #start()}. */
+    public void onViewAdopted(BiConsumer<ClusterView, ClusterView> listener) {
+        this.viewListener = listener;
+    }
+
+    /**
+     * Leader only: makes {@code target} (an assigned owner of the partition) its active owner with a new
+     * epoch, and publishes the change to every node. The runtime map is the only thing that moves.
+     *
+     * @return completes with the new epoch; fails with {@link IllegalStateException} on a node that is
+     *         not the leader, or when {@code target} is not assigned the partition
+     */
+    public CompletableFuture<Long> handOver(int partition, String target) {
+        CompletableFuture<Long> result = new CompletableFuture<>();
+        submit(() -> {
+            ClusterView held = current;
+            if (!isLeader() || held == null) {
+                result.completeExceptionally(new IllegalStateException("node " + nodeId
+                        + " is not the leader (or has no map); hand-overs are decided by the leader"));
+                return;
+            }
+            if (!held.partitionMap().isAssigned(partition, target)) {
+                result.completeExceptionally(new IllegalStateException("node " + target + " is not assigned partition "
+                        + partition + " (owners " + held.partitionMap().ownersOf(partition) + ")"));
+                return;
+            }
+            PartitionRuntime before = held.runtimeMap().get(partition);
+            long epoch = before.epoch() + 1;
+            PartitionHealth health = target.equals(held.partitionMap().primaryOf(partition))
+                    ? PartitionHealth.HEALTHY : PartitionHealth.DEGRADED;
+            List<PartitionRuntime> runtimes = new ArrayList<>(held.runtimeMap().partitions());
+            runtimes.set(partition, new PartitionRuntime(target, epoch, health));
+            log.info("node {}: leader hands partition {} from {} to {} (epoch {} -> {})", nodeId, partition,
+                    before.activeNode(), target, before.epoch(), epoch);
+            publish(held.withRuntimeMap(new RuntimeMap(runtimes)));
+            result.complete(epoch);
+        });
+        return result;
+    }
+
     /** The latest adopted cluster view, or {@code null} before the first map is known. */
     public ClusterView currentView() {
         return current;
@@ -112,8 +157,14 @@ public final class ClusterMember implements AutoCloseable {
         return nodeId;
     }
 
+    /** Whether this node is the leader (coordinator of a majority view) as of the last view change. */
+    public boolean isLeading() {
+        return leading;
+    }
+
     private void onView(View newView) {
         view = newView;
+        leading = isLeader();
         announced.keySet().retainAll(newView.getMembers());
         log.info("node {}: membership view {} with {} member(s){}", nodeId, newView.getViewId(), newView.size(),
                 newView instanceof MergeView ? " (merge)" : "");
@@ -176,6 +227,11 @@ public final class ClusterMember implements AutoCloseable {
             return;
         }
         current = candidate;
+        try {
+            viewListener.accept(held, candidate);
+        } catch (RuntimeException e) {
+            log.error("node {}: view listener failed", nodeId, e);
+        }
         if (held == null) {
             log.info("node {}: adopted partition map version {} ({} partitions, {} segments)", nodeId,
                     candidate.partitionMap().version(), candidate.layout().partitionCount(),

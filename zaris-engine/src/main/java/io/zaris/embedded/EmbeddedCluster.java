@@ -109,6 +109,16 @@ public final class EmbeddedCluster implements AutoCloseable {
         throw new IllegalArgumentException("no node '" + nodeId + "' in " + clusterName);
     }
 
+    /** The running node that currently leads the cluster. */
+    public ZarisNode leader() {
+        for (ZarisNode node : nodes) {
+            if (node.isRunning() && node.isLeader()) {
+                return node;
+            }
+        }
+        throw new IllegalStateException("no running node of " + clusterName + " leads right now");
+    }
+
     /** Stops one node (a clean leave); the others keep running. */
     public void stopNode(String nodeId) {
         node(nodeId).close();

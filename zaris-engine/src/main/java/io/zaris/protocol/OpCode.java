@@ -17,10 +17,14 @@ public enum OpCode {
     MULTI_PUT(0x21, true),
     MULTI_DELETE(0x22, true),
     SCAN(0x30, false),
-    CLUSTER_MAP(0x40, false);
+    CLUSTER_MAP(0x40, false),
+    /** The fingerprint of the node's maps, so a poll fetches the full map only when it changed. */
+    MAP_VERSION(0x41, false);
 
     /** First byte of a response frame. */
     public static final int RESPONSE_FRAME = 0x80;
+    /** First byte of a frame a node pushes unasked (e.g. a runtime ownership change). */
+    public static final int PUSH_FRAME = 0x81;
 
     private static final OpCode[] BY_CODE = new OpCode[RESPONSE_FRAME];
 

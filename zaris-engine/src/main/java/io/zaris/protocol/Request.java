@@ -97,4 +97,10 @@ public sealed interface Request {
             return OpCode.CLUSTER_MAP;
         }
     }
+
+    record MapVersion(long id) implements Request {
+        public OpCode op() {
+            return OpCode.MAP_VERSION;
+        }
+    }
 }

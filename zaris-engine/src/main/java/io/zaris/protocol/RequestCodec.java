@@ -6,7 +6,10 @@ import java.util.List;
 
 /**
  * Byte layout of request frames. A frame on the wire is {@code int32 length} followed by the payload
- * this class reads and writes: {@code op (1) · request id (8) · body}. Body layouts:
+ * this class reads and writes: {@code op (1) · request id (8) · routed epoch (8) · deadline (4) · body}.
+ * The routed epoch is the partition epoch the client's routing table held when it chose this node
+ * ({@code 0} = not routed by key); the deadline is how many milliseconds the client will still wait for
+ * the answer ({@code 0} = no deadline). Body layouts:
  *
  * <pre>
  * HELLO        magic:int32 · version:u8 · clientName:string
@@ -20,6 +23,7 @@ import java.util.List;
  * MULTI_DELETE n:int32 · key*n
  * SCAN         cursor:int32 · count:int32
  * CLUSTER_MAP  (empty)
+ * MAP_VERSION  (empty)
  * </pre>
  *
  * Decoding never trusts a length: see {@link Wire}. Trailing bytes after a body are an error, so two
@@ -39,9 +43,23 @@ public final class RequestCodec {
     private RequestCodec() {
     }
 
+    /** Bytes before the body: op, request id, routed epoch, deadline. */
+    public static final int HEADER_BYTES = 1 + 8 + 8 + 4;
+
+    /** Encodes a request that is not routed by key and has no deadline. */
     public static void encode(Request request, ByteBuf out) {
+        encode(request, 0, 0, out);
+    }
+
+    /**
+     * @param routedEpoch    partition epoch the client routed by, 0 when not routed by key
+     * @param deadlineMillis milliseconds the client still waits for the answer, 0 for no deadline
+     */
+    public static void encode(Request request, long routedEpoch, int deadlineMillis, ByteBuf out) {
         out.writeByte(request.op().code());
         out.writeLong(request.id());
+        out.writeLong(routedEpoch);
+        out.writeInt(deadlineMillis);
         if (request instanceof Request.Hello hello) {
             out.writeInt(hello.magic());
             out.writeByte(hello.protocolVersion());
@@ -88,9 +106,13 @@ public final class RequestCodec {
         } else if (request instanceof Request.Scan scan) {
             out.writeInt(scan.cursor());
             out.writeInt(scan.count());
-        } else if (!(request instanceof Request.ClusterMap)) {
+        } else if (!(request instanceof Request.ClusterMap) && !(request instanceof Request.MapVersion)) {
             throw new IllegalArgumentException("no encoding for " + request.op());
         }
+    }
+
+    /** A decoded request with the routing metadata of its header. */
+    public record Envelope(Request request, long routedEpoch, int deadlineMillis) {
     }
 
     /**
@@ -98,13 +120,15 @@ public final class RequestCodec {
      *
      * @throws MalformedRequestException with request id -1 when not even the header is readable
      */
-    public static Request decode(ByteBuf in, ProtocolLimits limits) throws MalformedRequestException {
-        if (in.readableBytes() < 1 + Long.BYTES) {
+    public static Envelope decode(ByteBuf in, ProtocolLimits limits) throws MalformedRequestException {
+        if (in.readableBytes() < HEADER_BYTES) {
             throw new MalformedRequestException(-1, KvStatus.BAD_REQUEST,
                     "frame of " + in.readableBytes() + " bytes is shorter than a request header");
         }
         int opCode = in.readUnsignedByte();
         long id = in.readLong();
+        long routedEpoch = in.readLong();
+        int deadlineMillis = in.readInt();
         if (id < 0) {
             throw new MalformedRequestException(-1, KvStatus.BAD_REQUEST, "negative request id " + id);
         }
@@ -113,12 +137,16 @@ public final class RequestCodec {
             throw new MalformedRequestException(id, KvStatus.BAD_REQUEST,
                     String.format("unknown op code 0x%02x", opCode));
         }
+        if (routedEpoch < 0 || deadlineMillis < 0) {
+            throw new MalformedRequestException(id, KvStatus.BAD_REQUEST,
+                    "negative routed epoch or deadline in request header");
+        }
         Request request = decodeBody(op, id, in, limits);
         if (in.isReadable()) {
             throw new MalformedRequestException(id, KvStatus.BAD_REQUEST,
                     in.readableBytes() + " unexpected trailing bytes after " + op + " body");
         }
-        return request;
+        return new Envelope(request, routedEpoch, deadlineMillis);
     }
 
     private static Request decodeBody(OpCode op, long id, ByteBuf in, ProtocolLimits limits)
@@ -184,6 +212,8 @@ public final class RequestCodec {
             }
             case CLUSTER_MAP:
                 return new Request.ClusterMap(id);
+            case MAP_VERSION:
+                return new Request.MapVersion(id);
             default:
                 throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "no decoder for " + op);
         }

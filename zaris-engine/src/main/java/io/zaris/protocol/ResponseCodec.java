@@ -9,7 +9,9 @@ import java.util.List;
  * the request's operation and the status:
  *
  * <pre>
- * any status other than OK / NOT_FOUND / CONFLICT   message:string
+ * MOVED, OWNERSHIP_CHANGING, REPLICA_WRITE_REJECTED, UNAVAILABLE
+ *                        message:string · hint:u8 · [RuntimeOwnershipChangedEvent if hint = 1]
+ * any other status than OK / NOT_FOUND / CONFLICT   message:string
  * NOT_FOUND                                         (empty)
  * HELLO        OK        version:u8 · nodeId:string
  * GET          OK        value-entry
@@ -20,6 +22,7 @@ import java.util.List;
  * MULTI_DELETE OK        deleted:int32
  * SCAN         OK        next cursor:int32 (-1 = done) · n:int32 · key*n
  * CLUSTER_MAP  OK        see ClusterViewCodec
+ * MAP_VERSION  OK        see MapFingerprint
  * value-entry = version:int64 · ttl remaining ms:int64 (0 = none) · value
  * </pre>
  *
@@ -41,6 +44,31 @@ public final class ResponseCodec {
     public static void writeError(ByteBuf out, long requestId, KvStatus status, String message) {
         writeHeader(out, requestId, status);
         Wire.writeString(out, truncate(message));
+    }
+
+    /**
+     * A wrong-node answer carrying the node's current runtime entry for the partition, so the client
+     * can retarget at once ({@code hint} may be {@code null} when the node has none).
+     */
+    public static void writeRoutingError(ByteBuf out, long requestId, KvStatus status, String message,
+                                         RuntimeOwnershipChangedEvent hint) {
+        writeError(out, requestId, status, message);
+        out.writeByte(hint == null ? 0 : 1);
+        if (hint != null) {
+            hint.encode(out);
+        }
+    }
+
+    /** The routing hint after the message of a wrong-node answer, or {@code null}. */
+    public static RuntimeOwnershipChangedEvent readRoutingHint(ByteBuf in) {
+        try {
+            if (!in.isReadable() || in.readUnsignedByte() == 0) {
+                return null;
+            }
+            return RuntimeOwnershipChangedEvent.decode(in);
+        } catch (MalformedRequestException e) {
+            return null;
+        }
     }
 
     public static void writeValue(ByteBuf out, VersionedValue value) {

@@ -1,11 +1,19 @@
 package io.zaris.server;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.zaris.cluster.ClusterView;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.Frames;
+import io.zaris.protocol.OpCode;
 import io.zaris.protocol.ProtocolLimits;
+import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.store.NodeStore;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Supplier;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
@@ -15,20 +23,27 @@ import reactor.netty.tcp.TcpServer;
  * A node's data port: a reactor-netty TCP server whose pipeline is a length-prefixed frame decoder and a
  * {@link ServerConnectionHandler}. Reactor's reactive inbound is never subscribed: the handler consumes
  * every frame itself, which keeps the hot path free of per-request publishers.
+ *
+ * <p>Connections that completed the handshake are kept in a {@link ChannelGroup} (thread-safe; closed
+ * channels remove themselves) so ownership changes can be pushed to every client.
  */
 final class NodeServer implements AutoCloseable {
 
     private final DisposableServer server;
+    private final ChannelGroup clients = new DefaultChannelGroup("zaris-clients", GlobalEventExecutor.INSTANCE);
+    private final NodeStats stats;
 
     NodeServer(String nodeId, String host, int port, ProtocolLimits limits, SegmentMapper segmentMapper,
                NodeStore store, Supplier<ClusterView> currentView, NodeStats stats) {
+        this.stats = stats;
         RequestHandler requestHandler = new RequestHandler(nodeId, segmentMapper, store, currentView, stats);
         this.server = TcpServer.create()
                 .host(host)
                 .port(port)
                 .doOnConnection(connection -> connection
                         .addHandlerLast("zaris-frame-decoder", Frames.decoder(limits.maxFrameBytes()))
-                        .addHandlerLast("zaris-requests", new ServerConnectionHandler(nodeId, limits, requestHandler, stats)))
+                        .addHandlerLast("zaris-requests",
+                                new ServerConnectionHandler(nodeId, limits, requestHandler, stats, clients::add)))
                 .handle((inbound, outbound) -> Mono.never())
                 .bindNow(Duration.ofSeconds(10));
     }
@@ -37,8 +52,30 @@ final class NodeServer implements AutoCloseable {
         return server.port();
     }
 
+    /**
+     * Pushes ownership changes to every connected client in one write per connection. A client whose
+     * connection is not writable (it stopped reading) is skipped rather than buffered for: its periodic
+     * map poll catches it up.
+     */
+    void push(List<RuntimeOwnershipChangedEvent> events) {
+        if (events.isEmpty() || clients.isEmpty()) {
+            return;
+        }
+        ByteBuf frames = Unpooled.buffer();
+        for (RuntimeOwnershipChangedEvent event : events) {
+            int start = Frames.begin(frames);
+            frames.writeByte(OpCode.PUSH_FRAME);
+            frames.writeByte(RuntimeOwnershipChangedEvent.PUSH_KIND);
+            event.encode(frames);
+            Frames.finish(frames, start);
+        }
+        stats.pushed(events.size());
+        clients.writeAndFlush(frames, channel -> channel.isWritable(), true);
+    }
+
     @Override
     public void close() {
+        clients.close();
         server.disposeNow(Duration.ofSeconds(5));
     }
 }

@@ -9,6 +9,9 @@ public final class NodeStats {
     private final LongAdder wrongNodeReplies = new LongAdder();
     private final LongAdder rejectedRequests = new LongAdder();
     private final LongAdder connectionsClosedForBadInput = new LongAdder();
+    private final LongAdder expiredRequests = new LongAdder();
+    private final LongAdder mapRequests = new LongAdder();
+    private final LongAdder ownershipPushes = new LongAdder();
 
     void served() {
         requestsServed.increment();
@@ -24,6 +27,33 @@ public final class NodeStats {
 
     void closedForBadInput() {
         connectionsClosedForBadInput.increment();
+    }
+
+    void expired() {
+        expiredRequests.increment();
+    }
+
+    void mapRequest() {
+        mapRequests.increment();
+    }
+
+    void pushed(int events) {
+        ownershipPushes.add(events);
+    }
+
+    /** Requests dropped unanswered because their client-side deadline had passed. */
+    public long expiredRequests() {
+        return expiredRequests.sum();
+    }
+
+    /** Full cluster map (CLUSTER_MAP) requests answered. */
+    public long mapRequests() {
+        return mapRequests.sum();
+    }
+
+    /** Ownership change events pushed to clients (one per partition change per connection batch). */
+    public long ownershipPushes() {
+        return ownershipPushes.sum();
     }
 
     /** Data requests answered by this node as the active owner (handshakes and map requests excluded). */

@@ -2,11 +2,15 @@ package io.zaris.server;
 
 import io.netty.buffer.ByteBuf;
 import io.zaris.cluster.ClusterView;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.cluster.PartitionRuntime;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.ClusterViewCodec;
 import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.MapFingerprint;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
+import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.protocol.VersionedValue;
 import io.zaris.store.IncrementResult;
 import io.zaris.store.NodeStore;
@@ -40,41 +44,64 @@ final class RequestHandler {
         this.stats = stats;
     }
 
-    void handle(Request request, ByteBuf out) {
+    /**
+     * Handles one request and writes its response into {@code out}.
+     *
+     * @param routedEpoch   the partition epoch the client routed by (0 = not routed by key)
+     * @param deadlineNanos when the client stops waiting, on this JVM's {@link System#nanoTime()} scale
+     * @return {@code false} when the request was dropped unanswered because nobody waits for it any more
+     */
+    boolean handle(Request request, long routedEpoch, long deadlineNanos, ByteBuf out) {
+        if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
+            stats.expired();
+            return false;
+        }
         if (request instanceof Request.ClusterMap) {
+            stats.mapRequest();
             writeClusterMap(request.id(), out);
-            return;
+            return true;
         }
         ClusterView view = currentView.get();
+        if (request instanceof Request.MapVersion) {
+            writeMapVersion(request.id(), view, out);
+            return true;
+        }
         if (view == null) {
             stats.wrongNode();
             ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "node " + nodeId + " has no cluster map yet");
-            return;
+            return true;
         }
         if (request instanceof Request.Scan scan) {
             stats.served();
             scan(view, scan, out);
-            return;
+            return true;
         }
         int segment = segmentOf(request);
         if (segment < 0) {
             stats.rejected();
             ResponseCodec.writeError(out, request.id(), KvStatus.BAD_REQUEST,
                     "keys of a multi-key request must share one segment; give them a common {hash tag}");
-            return;
+            return true;
         }
         int partition = view.layout().partitionOf(segment);
-        KvStatus ownership = OwnershipDecision.decide(nodeId, view.partitionMap(), view.runtimeMap().get(partition),
-                partition, request.op().isWrite(), false);
+        PartitionRuntime runtime = view.runtimeMap().get(partition);
+        KvStatus ownership = routedEpoch > runtime.epoch()
+                // The client already knows a newer epoch than this node: this node's view is behind and
+                // must not act as owner until it catches up.
+                ? KvStatus.OWNERSHIP_CHANGING
+                : OwnershipDecision.decide(nodeId, view.partitionMap(), runtime, partition, request.op().isWrite(), false);
         if (ownership != KvStatus.OK) {
             stats.wrongNode();
-            ResponseCodec.writeError(out, request.id(), ownership,
-                    "segment " + segment + " (partition " + partition + ") is served by "
-                            + view.runtimeMap().get(partition).activeNode() + ", not " + nodeId);
-            return;
+            NodeAddress activeAddress = runtime.activeNode() == null ? null : view.addresses().get(runtime.activeNode());
+            ResponseCodec.writeRoutingError(out, request.id(), ownership,
+                    "segment " + segment + " (partition " + partition + ", epoch " + runtime.epoch() + ") is served by "
+                            + runtime.activeNode() + ", not " + nodeId,
+                    new RuntimeOwnershipChangedEvent(partition, runtime, activeAddress));
+            return true;
         }
         stats.served();
         execute(request, segment, out);
+        return true;
     }
 
     private void execute(Request request, int segment, ByteBuf out) {
@@ -172,6 +199,15 @@ final class RequestHandler {
         }
         ResponseCodec.writeHeader(out, scan.id(), KvStatus.OK);
         ResponseCodec.writeScanPage(out, segment < segmentCount ? segment : -1, keys);
+    }
+
+    private void writeMapVersion(long id, ClusterView view, ByteBuf out) {
+        if (view == null) {
+            ResponseCodec.writeError(out, id, KvStatus.UNAVAILABLE, "node " + nodeId + " has no cluster map yet");
+            return;
+        }
+        ResponseCodec.writeHeader(out, id, KvStatus.OK);
+        MapFingerprint.of(view).encode(out);
     }
 
     private void writeClusterMap(long id, ByteBuf out) {

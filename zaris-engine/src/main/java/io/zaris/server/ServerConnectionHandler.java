@@ -1,12 +1,13 @@
 package io.zaris.server;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.WriteBufferWaterMark;
+import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
-import io.netty.handler.codec.CorruptedFrameException;
 import io.zaris.protocol.Frames;
 import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.MalformedRequestException;
@@ -16,6 +17,7 @@ import io.zaris.protocol.RequestCodec;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.Wire;
 import java.io.IOException;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,11 +43,18 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
     private final ProtocolLimits limits;
     private final RequestHandler requestHandler;
     private final NodeStats stats;
+    private final Consumer<Channel> onHandshake;
     private boolean handshakeDone;
     private boolean closing;
 
-    ServerConnectionHandler(String nodeId, ProtocolLimits limits, RequestHandler requestHandler, NodeStats stats) {
+    /**
+     * @param onHandshake called on the event loop once the client completed HELLO (e.g. to subscribe the
+     *                    channel to ownership pushes)
+     */
+    ServerConnectionHandler(String nodeId, ProtocolLimits limits, RequestHandler requestHandler, NodeStats stats,
+                            Consumer<Channel> onHandshake) {
         this.nodeId = nodeId;
+        this.onHandshake = onHandshake;
         this.limits = limits;
         this.requestHandler = requestHandler;
         this.stats = stats;
@@ -72,9 +81,10 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void onFrame(ChannelHandlerContext ctx, ByteBuf frame) {
-        Request request;
+        long receivedNanos = System.nanoTime();
+        RequestCodec.Envelope envelope;
         try {
-            request = RequestCodec.decode(frame, limits);
+            envelope = RequestCodec.decode(frame, limits);
         } catch (MalformedRequestException e) {
             if (e.isAnswerable() && handshakeDone) {
                 stats.rejected();
@@ -84,14 +94,20 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
             }
             return;
         }
+        Request request = envelope.request();
         if (!handshakeDone) {
             handshake(ctx, request);
             return;
         }
+        long deadlineNanos = envelope.deadlineMillis() == 0 ? Long.MAX_VALUE
+                : receivedNanos + envelope.deadlineMillis() * 1_000_000L;
         ByteBuf out = ctx.alloc().buffer();
         int start = Frames.begin(out);
         try {
-            requestHandler.handle(request, out);
+            if (!requestHandler.handle(request, envelope.routedEpoch(), deadlineNanos, out)) {
+                out.release();
+                return;
+            }
         } catch (RuntimeException e) {
             // A bug must cost one request, not the connection or the node.
             log.error("node {}: {} request {} failed", nodeId, request.op(), request.id(), e);
@@ -119,6 +135,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         handshakeDone = true;
+        onHandshake.accept(ctx.channel());
         ByteBuf out = ctx.alloc().buffer();
         int start = Frames.begin(out);
         ResponseCodec.writeHeader(out, hello.id(), KvStatus.OK);

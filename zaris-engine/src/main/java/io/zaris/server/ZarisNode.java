@@ -6,6 +6,7 @@ import io.zaris.cluster.NodeAddress;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.store.NodeStore;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,9 +43,12 @@ public final class ZarisNode implements AutoCloseable {
         server = new NodeServer(config.nodeId(), config.host(), config.port(), config.limits(), segmentMapper, store,
                 this::currentView, stats);
         try {
-            member = new ClusterMember(config.nodeId(), new NodeAddress(config.host(), server.port()),
+            ClusterMember newMember = new ClusterMember(config.nodeId(), new NodeAddress(config.host(), server.port()),
                     config.clusterSettings(), config.membership());
-            member.start();
+            NodeServer dataPort = server;
+            newMember.onViewAdopted((previous, adopted) -> dataPort.push(OwnershipChanges.between(previous, adopted)));
+            member = newMember;
+            newMember.start();
         } catch (Exception e) {
             closeQuietly();
             throw e;
@@ -71,6 +75,20 @@ public final class ZarisNode implements AutoCloseable {
     public ClusterView currentView() {
         ClusterMember seat = member;
         return seat == null ? null : seat.currentView();
+    }
+
+    /**
+     * Leader only: moves the active owner of a partition to another of its assigned owners (an operator
+     * and test command; failover and healing use the same runtime-map move).
+     */
+    public CompletableFuture<Long> handOver(int partition, String target) {
+        return member.handOver(partition, target);
+    }
+
+    /** Whether this node currently leads the cluster. */
+    public boolean isLeader() {
+        ClusterMember seat = member;
+        return seat != null && seat.isLeading();
     }
 
     public NodeStats stats() {

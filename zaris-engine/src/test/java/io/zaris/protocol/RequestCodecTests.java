@@ -30,6 +30,7 @@ class RequestCodecTests {
         assertRoundTrip(new Request.MultiDelete(11, List.of(key)));
         assertRoundTrip(new Request.Scan(12, 40, 1000));
         assertRoundTrip(new Request.ClusterMap(13));
+        assertRoundTrip(new Request.MapVersion(14));
     }
 
     @Test
@@ -39,7 +40,7 @@ class RequestCodecTests {
 
     @Test
     void unknownOpCodeKeepsTheRequestIdSoItCanBeAnswered() {
-        ByteBuf frame = Unpooled.buffer().writeByte(0x6E).writeLong(77);
+        ByteBuf frame = Unpooled.buffer().writeByte(0x6E).writeLong(77).writeLong(0).writeInt(0);
         assertThatThrownBy(() -> RequestCodec.decode(frame, LIMITS))
                 .isInstanceOfSatisfying(MalformedRequestException.class, e -> {
                     assertThat(e.requestId()).isEqualTo(77);
@@ -65,7 +66,7 @@ class RequestCodecTests {
     @Test
     void keyLongerThanTheLimitIsTooLargeWithoutBeingRead() {
         ProtocolLimits small = new ProtocolLimits(1024, 4, 16, 4);
-        ByteBuf frame = Unpooled.buffer().writeByte(OpCode.GET.code()).writeLong(1).writeInt(5).writeBytes(bytes("abcde"));
+        ByteBuf frame = header(OpCode.GET).writeInt(5).writeBytes(bytes("abcde"));
         assertThatThrownBy(() -> RequestCodec.decode(frame, small))
                 .isInstanceOfSatisfying(MalformedRequestException.class,
                         e -> assertThat(e.status()).isEqualTo(KvStatus.TOO_LARGE));
@@ -73,16 +74,16 @@ class RequestCodecTests {
 
     @Test
     void lyingLengthIsTruncationNotAnAllocation() {
-        ByteBuf frame = Unpooled.buffer().writeByte(OpCode.GET.code()).writeLong(1).writeInt(60_000).writeByte(1);
+        ByteBuf frame = header(OpCode.GET).writeInt(60_000).writeByte(1);
         assertThatThrownBy(() -> RequestCodec.decode(frame, LIMITS)).hasMessageContaining("truncated");
     }
 
     @Test
     void nonPositiveTtlAndNegativeVersionsAreRejected() {
-        ByteBuf zeroTtl = Unpooled.buffer().writeByte(OpCode.PUT.code()).writeLong(1).writeByte(4)
+        ByteBuf zeroTtl = header(OpCode.PUT).writeByte(4)
                 .writeInt(1).writeByte('k').writeInt(0).writeLong(0);
         assertThatThrownBy(() -> RequestCodec.decode(zeroTtl, LIMITS)).hasMessageContaining("ttl must be positive");
-        ByteBuf negativeVersion = Unpooled.buffer().writeByte(OpCode.DELETE.code()).writeLong(1).writeByte(2)
+        ByteBuf negativeVersion = header(OpCode.DELETE).writeByte(2)
                 .writeInt(1).writeByte('k').writeLong(-5);
         assertThatThrownBy(() -> RequestCodec.decode(negativeVersion, LIMITS)).hasMessageContaining("negative expected version");
     }
@@ -107,8 +108,28 @@ class RequestCodecTests {
         }
     }
 
+    @Test
+    void headerCarriesTheRoutedEpochAndTheDeadline() throws Exception {
+        ByteBuf buf = Unpooled.buffer();
+        RequestCodec.encode(new Request.Get(4, bytes("k")), 12, 1500, buf);
+        RequestCodec.Envelope envelope = RequestCodec.decode(buf, LIMITS);
+        assertThat(envelope.routedEpoch()).isEqualTo(12);
+        assertThat(envelope.deadlineMillis()).isEqualTo(1500);
+    }
+
+    @Test
+    void negativeEpochOrDeadlineIsRejected() {
+        ByteBuf frame = Unpooled.buffer().writeByte(OpCode.GET.code()).writeLong(1).writeLong(-1).writeInt(0)
+                .writeInt(1).writeByte('k');
+        assertThatThrownBy(() -> RequestCodec.decode(frame, LIMITS)).hasMessageContaining("negative routed epoch");
+    }
+
+    private static ByteBuf header(OpCode op) {
+        return Unpooled.buffer().writeByte(op.code()).writeLong(1).writeLong(0).writeInt(0);
+    }
+
     private static void assertRoundTrip(Request request) throws Exception {
-        Request decoded = RequestCodec.decode(encode(request), LIMITS);
+        Request decoded = RequestCodec.decode(encode(request), LIMITS).request();
         assertThat(decoded).usingRecursiveComparison().isEqualTo(request);
     }
 

@@ -128,6 +128,8 @@ class BadInputIntegrationTests {
             raw.sendBytes(frame(buf -> {
                 buf.writeByte(0x6E);
                 buf.writeLong(42);
+                buf.writeLong(0); // routed epoch
+                buf.writeInt(0); // deadline
             }));
             RawConnection.Response response = raw.read();
             assertThat(response.id()).isEqualTo(42);
@@ -146,6 +148,8 @@ class BadInputIntegrationTests {
             raw.sendBytes(frame(buf -> {
                 buf.writeByte(0x10); // GET
                 buf.writeLong(7);
+                buf.writeLong(0);
+                buf.writeInt(0);
                 buf.writeInt(10); // claims a 10-byte key…
                 buf.writeBytes(new byte[] {1, 2, 3}); // …but carries 3
             }));
@@ -177,6 +181,8 @@ class BadInputIntegrationTests {
             raw.sendBytes(frame(buf -> {
                 buf.writeByte(0x20); // MULTI_GET
                 buf.writeLong(9);
+                buf.writeLong(0);
+                buf.writeInt(0);
                 buf.writeInt(1_000_000);
             }));
             assertThat(raw.read().status()).isEqualTo(KvStatus.TOO_LARGE);

@@ -1,0 +1,67 @@
+package io.zaris.client;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The client's environment variables, with their exact names and meanings. They override what was set
+ * in code (operators change them without a rebuild). A bad value fails client construction with a
+ * message naming the variable and the value.
+ */
+public final class ClientEnvironment {
+
+    /** Deadline of one operation across its attempts: {@code 60s}, {@code 1500ms}, millis, or {@code infinite}. */
+    public static final String REQUEST_TIMEOUT = "ZARIS_REQUEST_TIMEOUT";
+    /** {@code true}: every operation makes exactly one attempt. */
+    public static final String DISABLE_RETRIES = "ZARIS_DISABLE_RETRIES";
+    /** Milliseconds a caller waits for a shared map refresh before retrying with the map it has. */
+    public static final String MAP_REFRESH_WAIT_MS = "ZARIS_CLIENT_MAP_REFRESH_WAIT_MS";
+
+    private ClientEnvironment() {
+    }
+
+    static void apply(ZarisClientOptions.Builder builder, Map<String, String> environment) {
+        String timeout = environment.get(REQUEST_TIMEOUT);
+        if (timeout != null) {
+            try {
+                builder.requestTimeout(RequestTimeout.valueOf(timeout));
+            } catch (IllegalArgumentException e) {
+                throw invalid(REQUEST_TIMEOUT, timeout, "60s, 1500ms, 15000 or infinite");
+            }
+        }
+        String disable = environment.get(DISABLE_RETRIES);
+        if (disable != null) {
+            builder.disableRetries(parseBoolean(DISABLE_RETRIES, disable));
+        }
+        String wait = environment.get(MAP_REFRESH_WAIT_MS);
+        if (wait != null) {
+            long millis;
+            try {
+                millis = Long.parseLong(wait.trim());
+            } catch (NumberFormatException e) {
+                throw invalid(MAP_REFRESH_WAIT_MS, wait, "15000");
+            }
+            if (millis <= 0) {
+                throw invalid(MAP_REFRESH_WAIT_MS, wait, "15000");
+            }
+            builder.mapRefreshWait(Duration.ofMillis(millis));
+        }
+    }
+
+    private static boolean parseBoolean(String name, String value) {
+        String normalized = value.trim().toLowerCase(Locale.ROOT);
+        if (normalized.equals("true")) {
+            return true;
+        }
+        if (normalized.equals("false")) {
+            return false;
+        }
+        throw invalid(name, value, "true or false");
+    }
+
+    private static IllegalArgumentException invalid(String name, String value, String example) {
+        return new IllegalArgumentException("environment variable " + name + "='" + value + "' is invalid; expected e.g. "
+                + example);
+    }
+}

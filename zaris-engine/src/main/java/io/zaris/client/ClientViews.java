@@ -1,0 +1,65 @@
+package io.zaris.client;
+
+import io.zaris.cluster.ClusterView;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.cluster.PartitionRuntime;
+import io.zaris.cluster.RuntimeMap;
+import io.zaris.protocol.RuntimeOwnershipChangedEvent;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How the client combines what it learns about the cluster. Pure functions of views, so a fetched map
+ * that raced with a newer push can never roll the routing table back.
+ */
+final class ClientViews {
+
+    private ClientViews() {
+    }
+
+    /**
+     * The newer of two views; for the same partition map version, per partition the entry with the higher
+     * epoch, and the union of the addresses (the fetched address wins for a node known to both).
+     */
+    static ClusterView merge(ClusterView held, ClusterView fetched) {
+        if (held == null || fetched.partitionMap().version() > held.partitionMap().version()) {
+            return fetched;
+        }
+        if (fetched.partitionMap().version() < held.partitionMap().version()) {
+            return held;
+        }
+        List<PartitionRuntime> runtimes = new ArrayList<>(held.runtimeMap().partitionCount());
+        for (int p = 0; p < held.runtimeMap().partitionCount(); p++) {
+            PartitionRuntime mine = held.runtimeMap().get(p);
+            PartitionRuntime theirs = fetched.runtimeMap().get(p);
+            runtimes.add(theirs.epoch() > mine.epoch() ? theirs : mine);
+        }
+        Map<String, NodeAddress> addresses = new HashMap<>(held.addresses());
+        addresses.putAll(fetched.addresses());
+        return new ClusterView(held.layout(), held.partitionMap(), new RuntimeMap(runtimes), addresses);
+    }
+
+    /**
+     * The view with one partition's runtime entry replaced by the event's, or {@code null} when the event
+     * is not newer than what the view holds (or names a partition the view does not have).
+     */
+    static ClusterView apply(ClusterView held, RuntimeOwnershipChangedEvent event) {
+        int partition = event.partition();
+        if (partition < 0 || partition >= held.runtimeMap().partitionCount()
+                || event.runtime().epoch() <= held.runtimeMap().get(partition).epoch()) {
+            return null;
+        }
+        List<PartitionRuntime> runtimes = new ArrayList<>(held.runtimeMap().partitions());
+        runtimes.set(partition, event.runtime());
+        ClusterView updated = held.withRuntimeMap(new RuntimeMap(runtimes));
+        if (event.activeAddress() != null && event.runtime().activeNode() != null
+                && !event.activeAddress().equals(held.addresses().get(event.runtime().activeNode()))) {
+            Map<String, NodeAddress> addresses = new HashMap<>(held.addresses());
+            addresses.put(event.runtime().activeNode(), event.activeAddress());
+            updated = updated.withAddresses(addresses);
+        }
+        return updated;
+    }
+}

@@ -1,0 +1,89 @@
+package io.zaris.client;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * Coalesces map refreshes: at most one fetch is in flight; everyone who asks meanwhile rides it; no new
+ * fetch starts within the debounce interval after the previous one finished. The shared slot is an
+ * {@link AtomicReference} claimed and released with compare-and-set, never a lock, so a caller never
+ * blocks another.
+ *
+ * <p>Callers wait for the shared refresh at most {@code waitBudget}, through a copy of its future: giving
+ * up never cancels the refresh others may still be waiting for.
+ */
+final class MapRefresher {
+
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+
+    private final Supplier<CompletableFuture<Void>> fetch;
+    private final Ticker ticker;
+    private final long debounceNanos;
+    private final Duration waitBudget;
+    private final ClientMetrics metrics;
+    private final AtomicReference<CompletableFuture<Void>> inFlight = new AtomicReference<>();
+    private final AtomicLong fetches = new AtomicLong();
+    /** Ticker time the last fetch finished; {@code Long.MIN_VALUE} before the first. */
+    private volatile long lastFinishedNanos = Long.MIN_VALUE;
+
+    /**
+     * @param fetch starts one real fetch-and-install and completes when it is done; never called twice
+     *              concurrently by this class
+     */
+    MapRefresher(Supplier<CompletableFuture<Void>> fetch, Ticker ticker, Duration debounce, Duration waitBudget,
+                 ClientMetrics metrics) {
+        this.fetch = fetch;
+        this.ticker = ticker;
+        this.debounceNanos = debounce.toNanos();
+        this.waitBudget = waitBudget;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Asks for a refresh. The returned future completes (always normally) when the shared refresh is
+     * done, when it was debounced away, or when the wait budget ran out — whichever comes first.
+     */
+    CompletableFuture<Void> refresh(RefreshTrigger trigger) {
+        CompletableFuture<Void> shared = inFlight.get();
+        if (shared != null) {
+            metrics.coalescedRefreshWait();
+            return bounded(shared);
+        }
+        long last = lastFinishedNanos;
+        if (last != Long.MIN_VALUE && ticker.nanoTime() - last < debounceNanos) {
+            return DONE;
+        }
+        CompletableFuture<Void> mine = new CompletableFuture<>();
+        if (!inFlight.compareAndSet(null, mine)) {
+            CompletableFuture<Void> winner = inFlight.get();
+            metrics.coalescedRefreshWait();
+            return winner == null ? DONE : bounded(winner);
+        }
+        fetches.incrementAndGet();
+        CompletableFuture<Void> started;
+        try {
+            started = fetch.get();
+        } catch (RuntimeException e) {
+            started = CompletableFuture.failedFuture(e);
+        }
+        started.whenComplete((ignored, error) -> {
+            lastFinishedNanos = ticker.nanoTime();
+            inFlight.compareAndSet(mine, null);
+            mine.complete(null);
+        });
+        return bounded(mine);
+    }
+
+    /** Real fetches started so far. */
+    long fetchCount() {
+        return fetches.get();
+    }
+
+    private CompletableFuture<Void> bounded(CompletableFuture<Void> shared) {
+        return shared.copy().completeOnTimeout(null, waitBudget.toNanos(), TimeUnit.NANOSECONDS);
+    }
+}

@@ -1,0 +1,86 @@
+package io.zaris.client;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.zaris.protocol.OpCode;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Client meters in a Micrometer registry:
+ * <ul>
+ *   <li>{@code zaris.client.requests} (timer) tagged {@code op}, {@code outcome}</li>
+ *   <li>{@code zaris.client.retries} tagged {@code reason}</li>
+ *   <li>{@code zaris.client.map.refreshes} tagged {@code trigger} (push, hint, poll, react)</li>
+ *   <li>{@code zaris.client.map.refresh.coalesced} — callers that rode a refresh in flight</li>
+ *   <li>{@code zaris.client.routing.table.version} and {@code zaris.client.routing.table.age} (seconds)</li>
+ * </ul>
+ * Meters are created once per tag combination and cached, so recording is a map lookup and an add.
+ */
+public final class MicrometerClientMetrics implements ClientMetrics {
+
+    private final MeterRegistry registry;
+    private final Map<String, Timer> requestTimers = new ConcurrentHashMap<>();
+    private final Map<String, Counter> retryCounters = new ConcurrentHashMap<>();
+    private final Map<RefreshTrigger, Counter> refreshCounters = new ConcurrentHashMap<>();
+    private final Counter coalesced;
+    private final AtomicLong tableVersion = new AtomicLong();
+    private final AtomicLong tablePublishedAtMillis = new AtomicLong(System.currentTimeMillis());
+
+    private MicrometerClientMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.coalesced = Counter.builder("zaris.client.map.refresh.coalesced")
+                .description("Callers that waited for a map refresh already in flight").register(registry);
+        Gauge.builder("zaris.client.routing.table.version", tableVersion, AtomicLong::get)
+                .description("Partition map version of the client's routing table").register(registry);
+        Gauge.builder("zaris.client.routing.table.age", tablePublishedAtMillis,
+                        published -> (System.currentTimeMillis() - published.get()) / 1000.0)
+                .description("Seconds since the routing table last changed").baseUnit("seconds").register(registry);
+    }
+
+    public static MicrometerClientMetrics create(MeterRegistry registry) {
+        return new MicrometerClientMetrics(registry);
+    }
+
+    @Override
+    public void request(OpCode op, String outcome, long nanos) {
+        requestTimers.computeIfAbsent(op.name() + '|' + outcome, key -> Timer.builder("zaris.client.requests")
+                        .description("Zaris operations by operation and outcome")
+                        .tag("op", op.name().toLowerCase(Locale.ROOT))
+                        .tag("outcome", outcome)
+                        .register(registry))
+                .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void retry(String reason) {
+        retryCounters.computeIfAbsent(reason, key -> Counter.builder("zaris.client.retries")
+                .description("Attempts repeated by the retry brain, by the reason of the failed attempt")
+                .tag("reason", reason)
+                .register(registry)).increment();
+    }
+
+    @Override
+    public void refresh(RefreshTrigger trigger) {
+        refreshCounters.computeIfAbsent(trigger, key -> Counter.builder("zaris.client.map.refreshes")
+                .description("Routing table updates by trigger")
+                .tag("trigger", trigger.name().toLowerCase(Locale.ROOT))
+                .register(registry)).increment();
+    }
+
+    @Override
+    public void coalescedRefreshWait() {
+        coalesced.increment();
+    }
+
+    @Override
+    public void tablePublished(long mapVersion, long epochSum) {
+        tableVersion.set(mapVersion);
+        tablePublishedAtMillis.set(System.currentTimeMillis());
+    }
+}

@@ -1,0 +1,137 @@
+package io.zaris.client;
+
+import io.zaris.protocol.KvStatus;
+import java.time.Duration;
+
+/**
+ * The retry brain: given how an attempt failed, decides whether to try again, whether the routing map
+ * must be refreshed first, and how long to wait. Pure — time comes in as arguments — so every decision is
+ * tested on a fake clock.
+ *
+ * <table>
+ *   <caption>Decisions</caption>
+ *   <tr><th>failure</th><th>retry</th><th>refresh map first</th><th>delay</th></tr>
+ *   <tr><td>MOVED, REPLICA_WRITE_REJECTED, OWNERSHIP_CHANGING</td><td>yes</td><td>yes</td><td>backoff × attempt</td></tr>
+ *   <tr><td>UNAVAILABLE</td><td>yes</td><td>no</td><td>backoff × attempt</td></tr>
+ *   <tr><td>MIGRATING</td><td>yes</td><td>no</td><td>8 × backoff × attempt</td></tr>
+ *   <tr><td>transport fault or timeout, request not delivered or idempotent</td><td>yes</td><td>yes</td><td>backoff × attempt</td></tr>
+ *   <tr><td>transport fault or timeout, non-idempotent request maybe applied</td><td>no</td><td>—</td><td>—</td></tr>
+ *   <tr><td>request errors, anything not understood</td><td>no</td><td>—</td><td>—</td></tr>
+ * </table>
+ *
+ * Answers ({@code OK}, {@code NOT_FOUND}, {@code CONFLICT}) never reach the brain: they are values. Every
+ * delay is capped at {@link #MAX_DELAY} and at the time left before the deadline, and another attempt is
+ * made only while {@code attempt <= maxAttempts && now < deadline}.
+ *
+ * <p>Not retrying a maybe-applied INCREMENT or conditional write is deliberate: a second attempt could
+ * count twice, or report CONFLICT for a write that in fact succeeded. The caller gets the indeterminate
+ * failure instead.
+ */
+final class RetryPolicy {
+
+    /** Upper bound of any single retry delay. */
+    static final Duration MAX_DELAY = Duration.ofSeconds(2);
+    /** How much longer a MIGRATING segment is waited for than other transient statuses. */
+    static final int MIGRATING_BACKOFF_FACTOR = 8;
+
+    private final int maxAttempts;
+    private final long backoffNanos;
+
+    RetryPolicy(int maxAttempts, Duration backoff) {
+        if (maxAttempts < 1) {
+            throw new IllegalArgumentException("maxAttempts must be >= 1 but was " + maxAttempts);
+        }
+        this.maxAttempts = maxAttempts;
+        this.backoffNanos = backoff.toNanos();
+    }
+
+    /** How a failure is treated. */
+    enum FailureClass {
+        /** The map is wrong: refresh, then retry. */
+        WRONG_NODE(true, true, 1),
+        /** Nobody serves the segment right now: wait and retry on the same map. */
+        TRANSIENT(true, false, 1),
+        /** The segment is moving: wait longer, retry on the same map. */
+        MIGRATING(true, false, MIGRATING_BACKOFF_FACTOR),
+        /** The node could not be reached or did not answer: refresh (it may be gone), then retry. */
+        TRANSPORT(true, true, 1),
+        /** Retrying cannot help or could do harm: hand the failure to the caller untouched. */
+        FINAL(false, false, 0);
+
+        final boolean retryable;
+        final boolean refreshesMap;
+        final int backoffFactor;
+
+        FailureClass(boolean retryable, boolean refreshesMap, int backoffFactor) {
+            this.retryable = retryable;
+            this.refreshesMap = refreshesMap;
+            this.backoffFactor = backoffFactor;
+        }
+    }
+
+    /**
+     * @param idempotent whether repeating the request after it may already have been applied is harmless
+     */
+    static FailureClass classify(Throwable failure, boolean idempotent) {
+        if (failure instanceof ZarisStatusException statusFailure) {
+            KvStatus status = statusFailure.status();
+            if (status == KvStatus.MIGRATING) {
+                return FailureClass.MIGRATING;
+            }
+            if (status == KvStatus.UNAVAILABLE) {
+                return FailureClass.TRANSIENT;
+            }
+            return status.meansWrongNode() ? FailureClass.WRONG_NODE : FailureClass.FINAL;
+        }
+        if (failure instanceof ZarisTransportException transport) {
+            return idempotent || !transport.mayHaveBeenApplied() ? FailureClass.TRANSPORT : FailureClass.FINAL;
+        }
+        if (failure instanceof ZarisTimeoutException) {
+            return idempotent ? FailureClass.TRANSPORT : FailureClass.FINAL;
+        }
+        return FailureClass.FINAL;
+    }
+
+    /**
+     * Decides what follows failed attempt number {@code attempt} (1-based).
+     *
+     * @param nowNanos      the ticker's current time
+     * @param deadlineNanos the operation's deadline ({@link Long#MAX_VALUE} when infinite)
+     */
+    Decision afterFailure(Throwable failure, boolean idempotent, int attempt, long nowNanos, long deadlineNanos) {
+        FailureClass failureClass = classify(failure, idempotent);
+        if (!failureClass.retryable) {
+            return Decision.giveUp(failureClass);
+        }
+        int nextAttempt = attempt + 1;
+        long timeLeft = deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineNanos - nowNanos;
+        if (nextAttempt > maxAttempts || timeLeft <= 0) {
+            return Decision.giveUp(failureClass);
+        }
+        long delay = Math.min(delayFor(failureClass, attempt), timeLeft);
+        if (delay >= timeLeft && timeLeft != Long.MAX_VALUE) {
+            // Waiting would use up the deadline: the next attempt could never start.
+            return Decision.giveUp(failureClass);
+        }
+        return new Decision(true, failureClass.refreshesMap, delay, failureClass);
+    }
+
+    /** {@code backoff * attempt * factor}, capped at {@link #MAX_DELAY}; overflow-safe. */
+    long delayFor(FailureClass failureClass, int attempt) {
+        long cap = MAX_DELAY.toNanos();
+        double delay = (double) backoffNanos * attempt * failureClass.backoffFactor;
+        return delay >= cap ? cap : (long) delay;
+    }
+
+    int maxAttempts() {
+        return maxAttempts;
+    }
+
+    /** The brain's answer for one failed attempt. */
+    record Decision(boolean retry, boolean refreshMap, long delayNanos, FailureClass failureClass) {
+
+        static Decision giveUp(FailureClass failureClass) {
+            return new Decision(false, false, 0, failureClass);
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.zaris.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zaris.protocol.OpCode;
+import org.junit.jupiter.api.Test;
+
+class MicrometerClientMetricsTests {
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final MicrometerClientMetrics metrics = MicrometerClientMetrics.create(registry);
+
+    @Test
+    void requestsAreTimedByOperationAndOutcome() {
+        metrics.request(OpCode.GET, "ok", 1_000);
+        metrics.request(OpCode.GET, "ok", 3_000);
+        metrics.request(OpCode.PUT, "moved", 2_000);
+        assertThat(registry.get("zaris.client.requests").tag("op", "get").tag("outcome", "ok").timer().count()).isEqualTo(2);
+        assertThat(registry.get("zaris.client.requests").tag("op", "put").tag("outcome", "moved").timer().count())
+                .isEqualTo(1);
+    }
+
+    @Test
+    void retriesRefreshesAndCoalescedWaitsAreCounted() {
+        metrics.retry("moved");
+        metrics.retry("moved");
+        metrics.refresh(RefreshTrigger.PUSH);
+        metrics.refresh(RefreshTrigger.POLL);
+        metrics.refresh(RefreshTrigger.REACT);
+        metrics.coalescedRefreshWait();
+        assertThat(registry.get("zaris.client.retries").tag("reason", "moved").counter().count()).isEqualTo(2);
+        assertThat(registry.get("zaris.client.map.refreshes").tag("trigger", "push").counter().count()).isEqualTo(1);
+        assertThat(registry.get("zaris.client.map.refreshes").tag("trigger", "react").counter().count()).isEqualTo(1);
+        assertThat(registry.get("zaris.client.map.refresh.coalesced").counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void routingTableVersionIsAGauge() {
+        metrics.tablePublished(7, 300);
+        assertThat(registry.get("zaris.client.routing.table.version").gauge().value()).isEqualTo(7);
+        assertThat(registry.get("zaris.client.routing.table.age").gauge().value()).isGreaterThanOrEqualTo(0);
+    }
+}

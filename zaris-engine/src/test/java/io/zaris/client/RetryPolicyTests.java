@@ -1,0 +1,131 @@
+package io.zaris.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zaris.protocol.KvStatus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RetryPolicyTests {
+
+    private static final long MS = 1_000_000L;
+    private static final long NOW = 5_000 * MS;
+    private static final long SIXTY_SECONDS = NOW + 60_000 * MS;
+
+    private final RetryPolicy policy = new RetryPolicy(3, Duration.ofMillis(100));
+
+    @Test
+    void wrongNodeStatusesRetryAfterARefresh() {
+        for (KvStatus status : List.of(KvStatus.MOVED, KvStatus.REPLICA_WRITE_REJECTED, KvStatus.OWNERSHIP_CHANGING)) {
+            RetryPolicy.Decision decision = policy.afterFailure(status(status), true, 1, NOW, SIXTY_SECONDS);
+            assertThat(decision.retry()).as(status.name()).isTrue();
+            assertThat(decision.refreshMap()).as(status.name()).isTrue();
+            assertThat(decision.delayNanos()).isEqualTo(100 * MS);
+        }
+    }
+
+    @Test
+    void unavailableRetriesWithoutRefreshing() {
+        RetryPolicy.Decision decision = policy.afterFailure(status(KvStatus.UNAVAILABLE), true, 1, NOW, SIXTY_SECONDS);
+        assertThat(decision.retry()).isTrue();
+        assertThat(decision.refreshMap()).isFalse();
+    }
+
+    @Test
+    void migratingWaitsEightTimesLongerWithoutRefreshing() {
+        RetryPolicy.Decision decision = policy.afterFailure(status(KvStatus.MIGRATING), true, 2, NOW, SIXTY_SECONDS);
+        assertThat(decision.retry()).isTrue();
+        assertThat(decision.refreshMap()).isFalse();
+        assertThat(decision.delayNanos()).isEqualTo(8 * 100 * 2 * MS);
+    }
+
+    @Test
+    void transportFaultsAndTimeoutsRetryAfterARefresh() {
+        for (Throwable fault : List.of(new ZarisTransportException("reset"), new ZarisTimeoutException("late"))) {
+            RetryPolicy.Decision decision = policy.afterFailure(fault, true, 1, NOW, SIXTY_SECONDS);
+            assertThat(decision.retry()).isTrue();
+            assertThat(decision.refreshMap()).isTrue();
+        }
+    }
+
+    @Test
+    void maybeAppliedNonIdempotentRequestsAreNotRepeated() {
+        assertThat(policy.afterFailure(new ZarisTimeoutException("late"), false, 1, NOW, SIXTY_SECONDS).retry()).isFalse();
+        assertThat(policy.afterFailure(new ZarisTransportException("reset", true), false, 1, NOW, SIXTY_SECONDS).retry())
+                .isFalse();
+        assertThat(policy.afterFailure(new ZarisTransportException("never sent", false), false, 1, NOW, SIXTY_SECONDS)
+                .retry()).isTrue();
+    }
+
+    @Test
+    void requestErrorsAndUnknownFailuresAreHandedBackAtOnce() {
+        for (KvStatus status : List.of(KvStatus.BAD_REQUEST, KvStatus.TOO_LARGE, KvStatus.UNAUTHORIZED, KvStatus.WRONG_TYPE,
+                KvStatus.CONFLICT, KvStatus.NOT_FOUND)) {
+            assertThat(policy.afterFailure(status(status), true, 1, NOW, SIXTY_SECONDS).retry()).as(status.name()).isFalse();
+        }
+        assertThat(policy.afterFailure(new IllegalStateException("bug"), true, 1, NOW, SIXTY_SECONDS).retry()).isFalse();
+        assertThat(policy.afterFailure(new ZarisException("client is closed"), true, 1, NOW, SIXTY_SECONDS).retry()).isFalse();
+    }
+
+    @Test
+    void threeAttemptsWithASixtySecondDeadlineMeansExactlyThreeAttempts() {
+        long now = NOW;
+        int attempts = 1;
+        List<Long> delays = new ArrayList<>();
+        while (true) {
+            RetryPolicy.Decision decision = policy.afterFailure(status(KvStatus.MOVED), true, attempts, now, SIXTY_SECONDS);
+            if (!decision.retry()) {
+                break;
+            }
+            delays.add(decision.delayNanos() / MS);
+            now += decision.delayNanos();
+            attempts++;
+        }
+        assertThat(attempts).isEqualTo(3);
+        assertThat(delays).containsExactly(100L, 200L);
+    }
+
+    @Test
+    void everyDelayIsCappedAtTwoSeconds() {
+        RetryPolicy patient = new RetryPolicy(50, Duration.ofMillis(700));
+        assertThat(patient.afterFailure(status(KvStatus.UNAVAILABLE), true, 2, NOW, SIXTY_SECONDS).delayNanos())
+                .isEqualTo(1_400 * MS);
+        assertThat(patient.afterFailure(status(KvStatus.UNAVAILABLE), true, 3, NOW, SIXTY_SECONDS).delayNanos())
+                .isEqualTo(2_000 * MS);
+        assertThat(patient.afterFailure(status(KvStatus.MIGRATING), true, 40, NOW, Long.MAX_VALUE).delayNanos())
+                .isEqualTo(2_000 * MS);
+    }
+
+    @Test
+    void noRetryStartsAtOrAfterTheDeadlineAndNoDelayRunsPastIt() {
+        assertThat(policy.afterFailure(status(KvStatus.MOVED), true, 1, SIXTY_SECONDS, SIXTY_SECONDS).retry()).isFalse();
+        assertThat(policy.afterFailure(status(KvStatus.MOVED), true, 1, SIXTY_SECONDS + 1, SIXTY_SECONDS).retry()).isFalse();
+        // 100 ms backoff but only 50 ms left: waiting would reach the deadline, so give up now.
+        assertThat(policy.afterFailure(status(KvStatus.MOVED), true, 1, SIXTY_SECONDS - 50 * MS, SIXTY_SECONDS).retry())
+                .isFalse();
+        RetryPolicy.Decision clamped = policy.afterFailure(status(KvStatus.MOVED), true, 1, SIXTY_SECONDS - 150 * MS,
+                SIXTY_SECONDS);
+        assertThat(clamped.retry()).isTrue();
+        assertThat(clamped.delayNanos()).isLessThan(150 * MS);
+    }
+
+    @Test
+    void disabledRetriesMeanOneAttempt() {
+        RetryPolicy once = ZarisClientOptions.builder().seeds("127.0.0.1:1").disableRetries(true)
+                .environment(java.util.Map.of()).build().retryPolicy();
+        assertThat(once.afterFailure(status(KvStatus.MOVED), true, 1, NOW, SIXTY_SECONDS).retry()).isFalse();
+    }
+
+    @Test
+    void infiniteDeadlineIsBoundedByAttemptsOnly() {
+        assertThat(policy.afterFailure(status(KvStatus.UNAVAILABLE), true, 2, NOW, Long.MAX_VALUE).retry()).isTrue();
+        assertThat(policy.afterFailure(status(KvStatus.UNAVAILABLE), true, 3, NOW, Long.MAX_VALUE).retry()).isFalse();
+        assertThat(RequestTimeout.INFINITE.deadlineFrom(NOW)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    private static ZarisStatusException status(KvStatus status) {
+        return new ZarisStatusException(status, "scripted");
+    }
+}
