@@ -44,8 +44,11 @@ import reactor.netty.tcp.TcpClient;
  * bounded by {@code maxInFlight}; beyond it a send fails at once instead of queueing without bound.
  *
  * <p>Futures complete on the event loop: callers must not block in their continuations.
+ *
+ * <p>Public for the engine's own node-to-node links (replication, probes); applications use
+ * {@link ZarisClient}.
  */
-final class NodeConnection implements AutoCloseable {
+public final class NodeConnection implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(NodeConnection.class);
     /** How often pending requests are checked against their deadlines. */
@@ -79,7 +82,7 @@ final class NodeConnection implements AutoCloseable {
      * Opens a connection and performs the handshake; completes with the connection once the node answered
      * HELLO (and so told its node id).
      */
-    static CompletableFuture<NodeConnection> open(NodeAddress address, String clientName, Duration connectTimeout,
+    public static CompletableFuture<NodeConnection> open(NodeAddress address, String clientName, Duration connectTimeout,
                                                   Duration handshakeTimeout, int maxInFlight, int maxFrameBytes,
                                                   Consumer<RuntimeOwnershipChangedEvent> pushListener,
                                                   Consumer<NodeConnection> onLost) {
@@ -139,7 +142,7 @@ final class NodeConnection implements AutoCloseable {
      * @param answerDeadline {@link System#nanoTime()} after which the request fails with
      *                       {@link ZarisTimeoutException}; {@link Long#MAX_VALUE} to wait indefinitely
      */
-    <T> CompletableFuture<T> send(LongFunction<Request> requestFactory, ResponseReader<T> reader, long routedEpoch,
+    public <T> CompletableFuture<T> send(LongFunction<Request> requestFactory, ResponseReader<T> reader, long routedEpoch,
                                   int deadlineMillis, long answerDeadline) {
         CompletableFuture<T> future = new CompletableFuture<>();
         if (closed || !channel.isActive()) {
@@ -253,19 +256,19 @@ final class NodeConnection implements AutoCloseable {
         }
     }
 
-    String nodeId() {
+    public String nodeId() {
         return nodeId;
     }
 
-    NodeAddress address() {
+    public NodeAddress address() {
         return address;
     }
 
-    boolean isOpen() {
+    public boolean isOpen() {
         return !closed && channel.isActive();
     }
 
-    int inFlight() {
+    public int inFlight() {
         return inFlight.get();
     }
 

@@ -6,7 +6,7 @@ import io.zaris.protocol.MalformedRequestException;
 
 /** Turns a response (status + body) into the API's value, or throws the exception the caller should see. */
 @FunctionalInterface
-interface ResponseReader<T> {
+public interface ResponseReader<T> {
 
     T read(KvStatus status, ByteBuf body) throws MalformedRequestException;
 }

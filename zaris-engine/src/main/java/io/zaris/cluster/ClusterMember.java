@@ -3,16 +3,21 @@ package io.zaris.cluster;
 import io.zaris.placement.PartitionMap;
 import io.zaris.placement.PartitionPlanner;
 import io.zaris.protocol.MalformedRequestException;
+import io.zaris.replication.ReplicationSettings;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -51,6 +56,11 @@ public final class ClusterMember implements AutoCloseable {
     private final ThreadPoolExecutor events;
     private final CompletableFuture<ClusterView> firstView = new CompletableFuture<>();
 
+    private final FailoverCoordinator failover;
+    private final ScheduledExecutorService timer;
+    /** Whether the last view holds a majority of the configured cluster size; writes need it. */
+    private volatile boolean inMajority;
+
     // --- confined to the events thread ---
     private final Map<Address, ClusterMessages.NodeHello> announced = new HashMap<>();
     private View view;
@@ -64,7 +74,7 @@ public final class ClusterMember implements AutoCloseable {
     private volatile BiConsumer<ClusterView, ClusterView> viewListener = (previous, adopted) -> { };
 
     public ClusterMember(String nodeId, NodeAddress dataAddress, ClusterSettings settings,
-                         MembershipConfig membershipConfig) {
+                         MembershipConfig membershipConfig, ReplicationSettings replicationSettings, PeerProbe probe) {
         this.nodeId = nodeId;
         this.dataAddress = dataAddress;
         this.settings = settings;
@@ -75,6 +85,12 @@ public final class ClusterMember implements AutoCloseable {
                     thread.setDaemon(true);
                     return thread;
                 });
+        this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, this::submit, System::nanoTime);
+        this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "zaris-cluster-timer-" + nodeId);
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     /** Joins the cluster; returns once the channel is connected (the map may come later). */
@@ -97,6 +113,33 @@ public final class ClusterMember implements AutoCloseable {
         });
         runOnEventsThread(() -> channel = newChannel);
         newChannel.connect(membershipConfig.clusterName());
+        timer.scheduleWithFixedDelay(() -> submit(this::reconcileFailover), 1, 1, TimeUnit.SECONDS);
+    }
+
+    /** Events thread: the leader's periodic and view-triggered failover/heal/evict round. */
+    private void reconcileFailover() {
+        if (isLeader() && current != null) {
+            failover.reconcile(current, presentNodes(), () -> current, this::publish);
+        }
+    }
+
+    /** Events thread: ids of the nodes in the current view that announced themselves. */
+    private Set<String> presentNodes() {
+        Set<String> present = new HashSet<>();
+        if (view != null) {
+            for (Address member : view.getMembers()) {
+                ClusterMessages.NodeHello hello = announced.get(member);
+                if (hello != null) {
+                    present.add(hello.nodeId());
+                }
+            }
+        }
+        return present;
+    }
+
+    /** Whether this node sees a majority of the cluster (a node that does not must not accept writes). */
+    public boolean inMajority() {
+        return inMajority;
     }
 
     /** Registers the one listener told about adopted views; call before {@link #start()}. */
@@ -165,6 +208,12 @@ public final class ClusterMember implements AutoCloseable {
     private void onView(View newView) {
         view = newView;
         leading = isLeader();
+        boolean majority = newView.size() * 2 > settings.clusterSize();
+        if (inMajority && !majority) {
+            log.warn("node {}: sees only {} of {} nodes; stops accepting writes until a majority is back", nodeId,
+                    newView.size(), settings.clusterSize());
+        }
+        inMajority = majority;
         announced.keySet().retainAll(newView.getMembers());
         log.info("node {}: membership view {} with {} member(s){}", nodeId, newView.getViewId(), newView.size(),
                 newView instanceof MergeView ? " (merge)" : "");
@@ -173,6 +222,7 @@ public final class ClusterMember implements AutoCloseable {
             publish(current.withAddresses(mergedAddresses(current)));
         }
         maybeComputeInitialMap();
+        reconcileFailover();
     }
 
     private void onMessage(Address source, byte[] payload, int offset, int length) {
@@ -192,6 +242,7 @@ public final class ClusterMember implements AutoCloseable {
                 publish(current.withAddresses(mergedAddresses(current)));
             }
             maybeComputeInitialMap();
+            reconcileFailover();
         } else if (message instanceof ClusterView published) {
             adopt(published);
         }
@@ -306,6 +357,7 @@ public final class ClusterMember implements AutoCloseable {
         } catch (ExecutionException e) {
             log.warn("node {}: closing the cluster channel failed", nodeId, e.getCause());
         } finally {
+            timer.shutdownNow();
             events.shutdown();
         }
     }

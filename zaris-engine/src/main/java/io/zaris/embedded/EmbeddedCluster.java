@@ -4,6 +4,7 @@ import io.zaris.cluster.ClusterSettings;
 import io.zaris.cluster.MembershipConfig;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.placement.PartitionLayout;
+import io.zaris.replication.ReplicationSettings;
 import io.zaris.server.NodeConfig;
 import io.zaris.server.ZarisNode;
 import java.time.Duration;
@@ -36,6 +37,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final String host;
     private final Duration startTimeout;
     private final String clusterName;
+    private final ReplicationSettings replication;
     private final List<ZarisNode> nodes = new ArrayList<>();
 
     private EmbeddedCluster(Builder builder) {
@@ -44,6 +46,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         this.host = builder.host;
         this.startTimeout = builder.startTimeout;
         this.clusterName = "zaris-embedded-" + UUID.randomUUID();
+        this.replication = builder.replication;
     }
 
     public static Builder builder() {
@@ -57,13 +60,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
         try {
             for (int i = 1; i <= nodeCount; i++) {
-                NodeConfig config = NodeConfig.builder("node-" + i)
-                        .host(host)
-                        .port(0)
-                        .clusterSettings(settings)
-                        .membership(new MembershipConfig.InJvm(clusterName))
-                        .build();
-                nodes.add(new ZarisNode(config).start());
+                nodes.add(new ZarisNode(nodeConfig("node-" + i)).start());
             }
             for (ZarisNode node : nodes) {
                 node.awaitReady(startTimeout);
@@ -124,6 +121,38 @@ public final class EmbeddedCluster implements AutoCloseable {
         node(nodeId).close();
     }
 
+    /**
+     * Starts a stopped node again under the same id, empty and on a new port, as a restarted process
+     * would; it rejoins and is brought up to date by replication.
+     */
+    public ZarisNode restartNode(String nodeId) {
+        for (int i = 0; i < nodes.size(); i++) {
+            if (nodes.get(i).nodeId().equals(nodeId)) {
+                if (nodes.get(i).isRunning()) {
+                    throw new IllegalStateException("node " + nodeId + " is running");
+                }
+                try {
+                    ZarisNode restarted = new ZarisNode(nodeConfig(nodeId)).start();
+                    nodes.set(i, restarted);
+                    return restarted;
+                } catch (Exception e) {
+                    throw new IllegalStateException("node " + nodeId + " failed to restart: " + e.getMessage(), e);
+                }
+            }
+        }
+        throw new IllegalArgumentException("no node '" + nodeId + "' in " + clusterName);
+    }
+
+    private NodeConfig nodeConfig(String nodeId) {
+        return NodeConfig.builder(nodeId)
+                .host(host)
+                .port(0)
+                .clusterSettings(settings)
+                .membership(new MembershipConfig.InJvm(clusterName))
+                .replication(replication)
+                .build();
+    }
+
     public String clusterName() {
         return clusterName;
     }
@@ -146,8 +175,15 @@ public final class EmbeddedCluster implements AutoCloseable {
         private int replicationFactor = ClusterSettings.DEFAULT_REPLICATION_FACTOR;
         private String host = "127.0.0.1";
         private Duration startTimeout = DEFAULT_START_TIMEOUT;
+        private ReplicationSettings replication = ReplicationSettings.defaults();
 
         private Builder() {
+        }
+
+        /** Acknowledgement mode, timeouts and delays of replication and failover. */
+        public Builder replication(ReplicationSettings replication) {
+            this.replication = replication;
+            return this;
         }
 
         public Builder nodes(int nodes) {

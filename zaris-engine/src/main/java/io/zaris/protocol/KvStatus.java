@@ -14,6 +14,7 @@ package io.zaris.protocol;
  *   <tr><td>transient</td><td>MIGRATING, UNAVAILABLE</td><td>retry after a backoff</td></tr>
  *   <tr><td>request error</td><td>BAD_REQUEST, TOO_LARGE, UNAUTHORIZED, WRONG_TYPE</td>
  *       <td>never retried</td></tr>
+ *   <tr><td>replication (node to node)</td><td>FENCED, OUT_OF_SYNC</td><td>handled by the active owner</td></tr>
  * </table>
  *
  * The wire code of each constant is part of the protocol and must never change.
@@ -43,9 +44,13 @@ public enum KvStatus {
     /** The connection is not authenticated for this operation. */
     UNAUTHORIZED(22, Family.REQUEST_ERROR),
     /** The stored value does not fit the operation, e.g. INCREMENT on a value that is not a decimal integer. */
-    WRONG_TYPE(23, Family.REQUEST_ERROR);
+    WRONG_TYPE(23, Family.REQUEST_ERROR),
+    /** Node to node: the sender's partition epoch is older than one the receiver has seen; it must stop. */
+    FENCED(30, Family.INTERNAL),
+    /** Node to node: shipped changes did not follow the replica's revision; it needs a tail or a snapshot. */
+    OUT_OF_SYNC(31, Family.INTERNAL);
 
-    private enum Family { ANSWER, WRONG_NODE, TRANSIENT, REQUEST_ERROR }
+    private enum Family { ANSWER, WRONG_NODE, TRANSIENT, REQUEST_ERROR, INTERNAL }
 
     private static final KvStatus[] BY_CODE = new KvStatus[32];
 
@@ -90,6 +95,6 @@ public enum KvStatus {
 
     /** The request itself is at fault; retrying can never help. */
     public boolean isRequestError() {
-        return family == Family.REQUEST_ERROR;
+        return family == Family.REQUEST_ERROR || family == Family.INTERNAL;
     }
 }

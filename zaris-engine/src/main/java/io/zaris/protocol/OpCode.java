@@ -19,7 +19,13 @@ public enum OpCode {
     SCAN(0x30, false),
     CLUSTER_MAP(0x40, false),
     /** The fingerprint of the node's maps, so a poll fetches the full map only when it changed. */
-    MAP_VERSION(0x41, false);
+    MAP_VERSION(0x41, false),
+    /** Node to node: changes of one segment, shipped by the active owner in revision order. */
+    REPLICATE(0x50, false),
+    /** Node to node: one chunk of a segment snapshot from the active owner. */
+    SNAPSHOT(0x51, false),
+    /** Node to node: what a node holds of one partition (asked by the leader before a promotion). */
+    PARTITION_STATE(0x52, false);
 
     /** First byte of a response frame. */
     public static final int RESPONSE_FRAME = 0x80;

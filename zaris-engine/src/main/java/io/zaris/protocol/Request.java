@@ -98,6 +98,30 @@ public sealed interface Request {
         }
     }
 
+    /** Changes of one segment in revision order, shipped by the active owner under {@code epoch}. */
+    record Replicate(long id, int partition, long epoch, int segment, List<Change> changes) implements Request {
+        public OpCode op() {
+            return OpCode.REPLICATE;
+        }
+    }
+
+    /**
+     * One chunk of a segment snapshot: {@code first} clears the replica's segment, {@code last} sets its
+     * revision to {@code revision}; the chunks of one snapshot arrive in order on one connection.
+     */
+    record Snapshot(long id, int partition, long epoch, int segment, long revision, boolean first, boolean last,
+                    List<Change> entries) implements Request {
+        public OpCode op() {
+            return OpCode.SNAPSHOT;
+        }
+    }
+
+    record PartitionState(long id, int partition) implements Request {
+        public OpCode op() {
+            return OpCode.PARTITION_STATE;
+        }
+    }
+
     record MapVersion(long id) implements Request {
         public OpCode op() {
             return OpCode.MAP_VERSION;

@@ -24,6 +24,11 @@ import java.util.List;
  * SCAN         cursor:int32 · count:int32
  * CLUSTER_MAP  (empty)
  * MAP_VERSION  (empty)
+ * REPLICATE    partition:int32 · epoch:int64 · segment:int32 · n:int32 · change*n
+ * SNAPSHOT     partition:int32 · epoch:int64 · segment:int32 · revision:int64 · flags:u8 (1 first, 2 last)
+ *              · n:int32 · change*n
+ * PARTITION_STATE partition:int32
+ * change = revision:int64 · epoch:int64 · key · present:u8 · [value] · expiresAt:int64
  * </pre>
  *
  * Decoding never trusts a length: see {@link Wire}. Trailing bytes after a body are an error, so two
@@ -106,6 +111,20 @@ public final class RequestCodec {
         } else if (request instanceof Request.Scan scan) {
             out.writeInt(scan.cursor());
             out.writeInt(scan.count());
+        } else if (request instanceof Request.Replicate replicate) {
+            out.writeInt(replicate.partition());
+            out.writeLong(replicate.epoch());
+            out.writeInt(replicate.segment());
+            writeChanges(out, replicate.changes());
+        } else if (request instanceof Request.Snapshot snapshot) {
+            out.writeInt(snapshot.partition());
+            out.writeLong(snapshot.epoch());
+            out.writeInt(snapshot.segment());
+            out.writeLong(snapshot.revision());
+            out.writeByte((snapshot.first() ? 1 : 0) | (snapshot.last() ? 2 : 0));
+            writeChanges(out, snapshot.entries());
+        } else if (request instanceof Request.PartitionState state) {
+            out.writeInt(state.partition());
         } else if (!(request instanceof Request.ClusterMap) && !(request instanceof Request.MapVersion)) {
             throw new IllegalArgumentException("no encoding for " + request.op());
         }
@@ -214,9 +233,55 @@ public final class RequestCodec {
                 return new Request.ClusterMap(id);
             case MAP_VERSION:
                 return new Request.MapVersion(id);
+            case REPLICATE: {
+                int partition = Wire.readInt(in, id, "partition");
+                long epoch = Wire.readLong(in, id, "epoch");
+                int segment = Wire.readInt(in, id, "segment");
+                return new Request.Replicate(id, partition, epoch, segment, readChanges(in, limits, id));
+            }
+            case SNAPSHOT: {
+                int partition = Wire.readInt(in, id, "partition");
+                long epoch = Wire.readLong(in, id, "epoch");
+                int segment = Wire.readInt(in, id, "segment");
+                long revision = Wire.readLong(in, id, "revision");
+                int flags = Wire.readUnsignedByte(in, id, "flags");
+                return new Request.Snapshot(id, partition, epoch, segment, revision, (flags & 1) != 0, (flags & 2) != 0,
+                        readChanges(in, limits, id));
+            }
+            case PARTITION_STATE:
+                return new Request.PartitionState(id, Wire.readInt(in, id, "partition"));
             default:
                 throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "no decoder for " + op);
         }
+    }
+
+    private static void writeChanges(ByteBuf out, List<Change> changes) {
+        out.writeInt(changes.size());
+        for (Change change : changes) {
+            out.writeLong(change.revision());
+            out.writeLong(change.epoch());
+            Wire.writeBytes(out, change.key());
+            out.writeByte(change.isRemoval() ? 0 : 1);
+            if (!change.isRemoval()) {
+                Wire.writeBytes(out, change.value());
+            }
+            out.writeLong(change.expiresAtMillis());
+        }
+    }
+
+    private static List<Change> readChanges(ByteBuf in, ProtocolLimits limits, long id) throws MalformedRequestException {
+        // Each change takes at least 29 bytes, which bounds the count by the frame before allocating.
+        int count = Wire.readCount(in, in.readableBytes() / 29, id, "change count");
+        List<Change> changes = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            long revision = Wire.readLong(in, id, "revision");
+            long epoch = Wire.readLong(in, id, "epoch");
+            byte[] key = readKey(in, limits, id);
+            boolean present = Wire.readUnsignedByte(in, id, "present flag") != 0;
+            byte[] value = present ? Wire.readBytes(in, limits.maxValueBytes(), id, "value") : null;
+            changes.add(new Change(revision, epoch, key, value, Wire.readLong(in, id, "expiry")));
+        }
+        return changes;
     }
 
     private static void writeKeys(ByteBuf out, List<byte[]> keys) {

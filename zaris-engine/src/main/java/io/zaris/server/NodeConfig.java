@@ -3,6 +3,7 @@ package io.zaris.server;
 import io.zaris.cluster.ClusterSettings;
 import io.zaris.cluster.MembershipConfig;
 import io.zaris.protocol.ProtocolLimits;
+import io.zaris.replication.ReplicationSettings;
 import io.zaris.store.TimeSource;
 import java.util.Objects;
 
@@ -21,6 +22,7 @@ public final class NodeConfig {
     private final MembershipConfig membership;
     private final ProtocolLimits limits;
     private final TimeSource timeSource;
+    private final ReplicationSettings replication;
 
     private NodeConfig(Builder builder) {
         this.nodeId = builder.nodeId;
@@ -30,6 +32,7 @@ public final class NodeConfig {
         this.membership = Objects.requireNonNull(builder.membership, "membership must be set");
         this.limits = builder.limits;
         this.timeSource = builder.timeSource;
+        this.replication = builder.replication;
     }
 
     public static Builder builder(String nodeId) {
@@ -65,6 +68,10 @@ public final class NodeConfig {
         return timeSource;
     }
 
+    public ReplicationSettings replication() {
+        return replication;
+    }
+
     public static final class Builder {
         private final String nodeId;
         private String host = DEFAULT_HOST;
@@ -73,6 +80,7 @@ public final class NodeConfig {
         private MembershipConfig membership;
         private ProtocolLimits limits = ProtocolLimits.defaults();
         private TimeSource timeSource = TimeSource.system();
+        private ReplicationSettings replication = ReplicationSettings.defaults();
 
         private Builder(String nodeId) {
             if (nodeId == null || nodeId.isBlank() || nodeId.length() > 128) {
@@ -114,6 +122,11 @@ public final class NodeConfig {
 
         public Builder timeSource(TimeSource timeSource) {
             this.timeSource = Objects.requireNonNull(timeSource);
+            return this;
+        }
+
+        public Builder replication(ReplicationSettings replication) {
+            this.replication = Objects.requireNonNull(replication);
             return this;
         }
 

@@ -11,9 +11,13 @@ import io.zaris.protocol.Frames;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
+import io.zaris.replication.EpochFence;
+import io.zaris.replication.ReplicaSegments;
+import io.zaris.replication.Replicator;
 import io.zaris.store.NodeStore;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
@@ -34,9 +38,11 @@ final class NodeServer implements AutoCloseable {
     private final NodeStats stats;
 
     NodeServer(String nodeId, String host, int port, ProtocolLimits limits, SegmentMapper segmentMapper,
-               NodeStore store, Supplier<ClusterView> currentView, NodeStats stats) {
+               NodeStore store, Supplier<ClusterView> currentView, NodeStats stats, Replicator replicator, EpochFence fence,
+               ReplicaSegments replicaSegments, BooleanSupplier inMajority) {
         this.stats = stats;
-        RequestHandler requestHandler = new RequestHandler(nodeId, segmentMapper, store, currentView, stats);
+        RequestHandler requestHandler = new RequestHandler(nodeId, segmentMapper, store, currentView, stats, replicator,
+                fence, replicaSegments, inMajority);
         this.server = TcpServer.create()
                 .host(host)
                 .port(port)

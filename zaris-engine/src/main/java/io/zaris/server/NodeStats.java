@@ -12,6 +12,7 @@ public final class NodeStats {
     private final LongAdder expiredRequests = new LongAdder();
     private final LongAdder mapRequests = new LongAdder();
     private final LongAdder ownershipPushes = new LongAdder();
+    private final LongAdder replicationRefused = new LongAdder();
 
     void served() {
         requestsServed.increment();
@@ -35,6 +36,15 @@ public final class NodeStats {
 
     void mapRequest() {
         mapRequests.increment();
+    }
+
+    void refusedByReplication() {
+        replicationRefused.increment();
+    }
+
+    /** SYNC writes applied locally but refused because too few replicas applied them in time. */
+    public long replicationRefused() {
+        return replicationRefused.sum();
     }
 
     void pushed(int events) {

@@ -8,15 +8,23 @@ import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.ClusterViewCodec;
 import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.MapFingerprint;
+import io.zaris.protocol.PartitionState;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.protocol.VersionedValue;
+import io.zaris.replication.EpochFence;
+import io.zaris.replication.ReplicaSegments;
+import io.zaris.replication.Replicator;
+import io.zaris.store.ApplyResult;
 import io.zaris.store.IncrementResult;
+import io.zaris.store.MultiWriteResult;
 import io.zaris.store.NodeStore;
 import io.zaris.store.WriteResult;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -34,14 +42,23 @@ final class RequestHandler {
     private final NodeStore store;
     private final Supplier<ClusterView> currentView;
     private final NodeStats stats;
+    private final Replicator replicator;
+    private final EpochFence fence;
+    private final ReplicaSegments replicaSegments;
+    private final BooleanSupplier inMajority;
 
     RequestHandler(String nodeId, SegmentMapper segmentMapper, NodeStore store, Supplier<ClusterView> currentView,
-                   NodeStats stats) {
+                   NodeStats stats, Replicator replicator, EpochFence fence, ReplicaSegments replicaSegments,
+                   BooleanSupplier inMajority) {
         this.nodeId = nodeId;
         this.segmentMapper = segmentMapper;
         this.store = store;
         this.currentView = currentView;
         this.stats = stats;
+        this.replicator = replicator;
+        this.fence = fence;
+        this.replicaSegments = replicaSegments;
+        this.inMajority = inMajority;
     }
 
     /**
@@ -49,47 +66,65 @@ final class RequestHandler {
      *
      * @param routedEpoch   the partition epoch the client routed by (0 = not routed by key)
      * @param deadlineNanos when the client stops waiting, on this JVM's {@link System#nanoTime()} scale
-     * @return {@code false} when the request was dropped unanswered because nobody waits for it any more
+     * @return {@link #DONE} when {@code out} holds the complete response; {@link #DROPPED} when the request
+     *         was dropped unanswered because nobody waits for it any more; otherwise a future that decides
+     *         the response of a SYNC write: on success {@code out} (which holds the OK response) is sent, on
+     *         failure the write is refused with {@code UNAVAILABLE}
      */
-    boolean handle(Request request, long routedEpoch, long deadlineNanos, ByteBuf out) {
+    CompletableFuture<Void> handle(Request request, long routedEpoch, long deadlineNanos, ByteBuf out) {
         if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
             stats.expired();
-            return false;
+            return DROPPED;
+        }
+        if (request instanceof Request.Replicate replicate) {
+            applyReplicate(replicate, out);
+            return DONE;
+        }
+        if (request instanceof Request.Snapshot snapshot) {
+            applySnapshot(snapshot, out);
+            return DONE;
+        }
+        if (request instanceof Request.PartitionState state) {
+            writePartitionState(state, out);
+            return DONE;
         }
         if (request instanceof Request.ClusterMap) {
             stats.mapRequest();
             writeClusterMap(request.id(), out);
-            return true;
+            return DONE;
         }
         ClusterView view = currentView.get();
         if (request instanceof Request.MapVersion) {
             writeMapVersion(request.id(), view, out);
-            return true;
+            return DONE;
         }
         if (view == null) {
             stats.wrongNode();
             ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "node " + nodeId + " has no cluster map yet");
-            return true;
+            return DONE;
         }
         if (request instanceof Request.Scan scan) {
             stats.served();
             scan(view, scan, out);
-            return true;
+            return DONE;
         }
         int segment = segmentOf(request);
         if (segment < 0) {
             stats.rejected();
             ResponseCodec.writeError(out, request.id(), KvStatus.BAD_REQUEST,
                     "keys of a multi-key request must share one segment; give them a common {hash tag}");
-            return true;
+            return DONE;
         }
         int partition = view.layout().partitionOf(segment);
         PartitionRuntime runtime = view.runtimeMap().get(partition);
-        KvStatus ownership = routedEpoch > runtime.epoch()
-                // The client already knows a newer epoch than this node: this node's view is behind and
-                // must not act as owner until it catches up.
-                ? KvStatus.OWNERSHIP_CHANGING
-                : OwnershipDecision.decide(nodeId, view.partitionMap(), runtime, partition, request.op().isWrite(), false);
+        boolean write = request.op().isWrite();
+        KvStatus ownership;
+        if (routedEpoch > runtime.epoch() || fence.isStale(partition, runtime.epoch())) {
+            // Someone knows a newer epoch than this node's view: act as owner only after catching up.
+            ownership = KvStatus.OWNERSHIP_CHANGING;
+        } else {
+            ownership = OwnershipDecision.decide(nodeId, view.partitionMap(), runtime, partition, write, false);
+        }
         if (ownership != KvStatus.OK) {
             stats.wrongNode();
             NodeAddress activeAddress = runtime.activeNode() == null ? null : view.addresses().get(runtime.activeNode());
@@ -97,14 +132,103 @@ final class RequestHandler {
                     "segment " + segment + " (partition " + partition + ", epoch " + runtime.epoch() + ") is served by "
                             + runtime.activeNode() + ", not " + nodeId,
                     new RuntimeOwnershipChangedEvent(partition, runtime, activeAddress));
-            return true;
+            return DONE;
+        }
+        if (write && !inMajority.getAsBoolean()) {
+            stats.wrongNode();
+            ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE,
+                    "node " + nodeId + " cannot see a majority of the cluster and does not accept writes");
+            return DONE;
+        }
+        if (write && !replicator.canAcknowledge(partition)) {
+            stats.wrongNode();
+            ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "SYNC write to partition " + partition
+                    + " refused: " + replicator.connectedReplicas(partition) + " replica(s) connected, fewer than required");
+            return DONE;
         }
         stats.served();
-        execute(request, segment, out);
-        return true;
+        return execute(request, segment, runtime.epoch(), out);
     }
 
-    private void execute(Request request, int segment, ByteBuf out) {
+    /** The response is complete in {@code out}. */
+    static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+    /** The request is dropped unanswered. */
+    static final CompletableFuture<Void> DROPPED = new CompletableFuture<>();
+
+    /** Replica side: applies shipped changes after the fencing checks. */
+    private void applyReplicate(Request.Replicate replicate, ByteBuf out) {
+        if (rejectedByFence(replicate.id(), replicate.partition(), replicate.epoch(), out)) {
+            return;
+        }
+        ApplyResult result = store.applyReplicated(replicate.segment(), replicate.changes());
+        if (result.gap()) {
+            replicaSegments.mark(replicate.segment(), false);
+            ResponseCodec.writeHeader(out, replicate.id(), KvStatus.OUT_OF_SYNC);
+        } else {
+            ResponseCodec.writeHeader(out, replicate.id(), KvStatus.OK);
+        }
+        out.writeLong(result.appliedRevision());
+    }
+
+    private void applySnapshot(Request.Snapshot snapshot, ByteBuf out) {
+        if (rejectedByFence(snapshot.id(), snapshot.partition(), snapshot.epoch(), out)) {
+            return;
+        }
+        if (snapshot.first()) {
+            replicaSegments.mark(snapshot.segment(), false);
+        }
+        store.installSnapshotChunk(snapshot.segment(), snapshot.first(), snapshot.last(), snapshot.revision(),
+                snapshot.entries());
+        if (snapshot.last()) {
+            replicaSegments.mark(snapshot.segment(), true);
+        }
+        ResponseCodec.writeHeader(out, snapshot.id(), KvStatus.OK);
+        out.writeLong(store.segmentRevision(snapshot.segment()));
+    }
+
+    /**
+     * A sender is fenced when its epoch is older than one this node has seen, or when this node itself is
+     * the partition's active owner under an epoch at least as new (two actives: the older one loses).
+     */
+    private boolean rejectedByFence(long id, int partition, long epoch, ByteBuf out) {
+        ClusterView view = currentView.get();
+        long highest = fence.observe(partition, epoch);
+        boolean selfActive = view != null && partition < view.runtimeMap().partitionCount()
+                && nodeId.equals(view.runtimeMap().get(partition).activeNode())
+                && view.runtimeMap().get(partition).epoch() >= epoch;
+        if (epoch < highest || selfActive) {
+            ResponseCodec.writeHeader(out, id, KvStatus.FENCED);
+            out.writeLong(Math.max(highest, selfActive ? view.runtimeMap().get(partition).epoch() : 0));
+            return true;
+        }
+        return false;
+    }
+
+    /** What this node holds of a partition: highest epoch seen, revision sum, keys, synced segments. */
+    private void writePartitionState(Request.PartitionState state, ByteBuf out) {
+        ClusterView view = currentView.get();
+        int partition = state.partition();
+        if (view == null || partition < 0 || partition >= view.layout().partitionCount()) {
+            ResponseCodec.writeError(out, state.id(), KvStatus.BAD_REQUEST, "unknown partition " + partition);
+            return;
+        }
+        boolean active = view.runtimeMap().get(partition).isServedBy(nodeId);
+        long revisions = 0;
+        long keys = 0;
+        int synced = 0;
+        for (int segment = view.layout().firstSegmentOf(partition); segment <= view.layout().lastSegmentOf(partition); segment++) {
+            revisions += store.segmentRevision(segment);
+            keys += store.segmentSize(segment);
+            if (active || replicaSegments.isSynced(segment)) {
+                synced++;
+            }
+        }
+        ResponseCodec.writeHeader(out, state.id(), KvStatus.OK);
+        new PartitionState(fence.highest(partition), revisions, keys, synced).encode(out);
+    }
+
+    /** Executes a data request as the active owner; returns the replication future of a write. */
+    private CompletableFuture<Void> execute(Request request, int segment, long epoch, ByteBuf out) {
         long id = request.id();
         if (request instanceof Request.Get get) {
             VersionedValue value = store.get(segment, get.key());
@@ -114,44 +238,51 @@ final class RequestHandler {
                 ResponseCodec.writeHeader(out, id, KvStatus.OK);
                 ResponseCodec.writeValue(out, value);
             }
+            return DONE;
         } else if (request instanceof Request.Put put) {
-            writeResult(out, id, store.put(segment, put.key(), put.value(), put.ttlMillis(), put.ifAbsent(),
-                    put.expectedVersion()));
+            return writeResult(out, id, store.put(segment, put.key(), put.value(), put.ttlMillis(), put.ifAbsent(),
+                    put.expectedVersion(), epoch));
         } else if (request instanceof Request.Delete delete) {
-            writeResult(out, id, store.delete(segment, delete.key(), delete.expectedVersion()));
+            return writeResult(out, id, store.delete(segment, delete.key(), delete.expectedVersion(), epoch));
         } else if (request instanceof Request.Increment increment) {
-            IncrementResult result = store.increment(segment, increment.key(), increment.delta());
+            IncrementResult result = store.increment(segment, increment.key(), increment.delta(), epoch);
             if (result.status() == KvStatus.OK) {
                 ResponseCodec.writeHeader(out, id, KvStatus.OK);
                 out.writeLong(result.value());
                 out.writeLong(result.version());
-            } else {
-                stats.rejected();
-                ResponseCodec.writeError(out, id, result.status(), result.error());
+                return result.replicated();
             }
+            stats.rejected();
+            ResponseCodec.writeError(out, id, result.status(), result.error());
+            return DONE;
         } else if (request instanceof Request.Touch touch) {
-            writeResult(out, id, store.touch(segment, touch.key(), touch.ttlMillis()));
+            return writeResult(out, id, store.touch(segment, touch.key(), touch.ttlMillis(), epoch));
         } else if (request instanceof Request.MultiGet multiGet) {
             ResponseCodec.writeHeader(out, id, KvStatus.OK);
             ResponseCodec.writeOptionalValues(out, store.multiGet(segment, multiGet.keys()));
+            return DONE;
         } else if (request instanceof Request.MultiPut multiPut) {
-            long[] versions = store.multiPut(segment, multiPut.keys(), multiPut.values(), multiPut.ttlMillis());
+            MultiWriteResult result = store.multiPut(segment, multiPut.keys(), multiPut.values(), multiPut.ttlMillis(), epoch);
             ResponseCodec.writeHeader(out, id, KvStatus.OK);
-            ResponseCodec.writeLongs(out, versions);
+            ResponseCodec.writeLongs(out, result.versions());
+            return result.replicated();
         } else if (request instanceof Request.MultiDelete multiDelete) {
+            MultiWriteResult result = store.multiDelete(segment, multiDelete.keys(), epoch);
             ResponseCodec.writeHeader(out, id, KvStatus.OK);
-            out.writeInt(store.multiDelete(segment, multiDelete.keys()));
-        } else {
-            stats.rejected();
-            ResponseCodec.writeError(out, id, KvStatus.BAD_REQUEST, request.op() + " is not a data operation");
+            out.writeInt(result.deleted());
+            return result.replicated();
         }
+        stats.rejected();
+        ResponseCodec.writeError(out, id, KvStatus.BAD_REQUEST, request.op() + " is not a data operation");
+        return DONE;
     }
 
-    private static void writeResult(ByteBuf out, long id, WriteResult result) {
+    private static CompletableFuture<Void> writeResult(ByteBuf out, long id, WriteResult result) {
         ResponseCodec.writeHeader(out, id, result.status());
         if (result.status() != KvStatus.NOT_FOUND) {
             out.writeLong(result.version());
         }
+        return result.replicated();
     }
 
     /** The segment every key of the request maps to, or -1 when a multi-key request spans segments. */

@@ -17,6 +17,7 @@ import io.zaris.protocol.RequestCodec;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.Wire;
 import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -103,19 +104,46 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
                 : receivedNanos + envelope.deadlineMillis() * 1_000_000L;
         ByteBuf out = ctx.alloc().buffer();
         int start = Frames.begin(out);
+        CompletableFuture<Void> outcome;
         try {
-            if (!requestHandler.handle(request, envelope.routedEpoch(), deadlineNanos, out)) {
-                out.release();
-                return;
-            }
+            outcome = requestHandler.handle(request, envelope.routedEpoch(), deadlineNanos, out);
         } catch (RuntimeException e) {
             // A bug must cost one request, not the connection or the node.
             log.error("node {}: {} request {} failed", nodeId, request.op(), request.id(), e);
             out.writerIndex(start + Frames.LENGTH_PREFIX_BYTES);
             ResponseCodec.writeError(out, request.id(), KvStatus.BAD_REQUEST, "internal error: " + e);
+            outcome = RequestHandler.DONE;
         }
-        Frames.finish(out, start);
-        ctx.write(out, ctx.voidPromise());
+        if (outcome == RequestHandler.DROPPED) {
+            out.release();
+            return;
+        }
+        if (outcome.isDone() && !outcome.isCompletedExceptionally()) {
+            Frames.finish(out, start);
+            ctx.write(out, ctx.voidPromise());
+            return;
+        }
+        // A SYNC write: the OK response waits in 'out' until the replicas answered.
+        long id = request.id();
+        outcome.whenComplete((ignored, failure) -> ctx.executor().execute(() -> {
+            if (failure == null) {
+                Frames.finish(out, start);
+                ctx.writeAndFlush(out, ctx.voidPromise());
+            } else {
+                out.release();
+                stats.refusedByReplication();
+                respondError(ctx, id, KvStatus.UNAVAILABLE, "write not acknowledged: " + rootMessage(failure));
+                ctx.flush();
+            }
+        }));
+    }
+
+    private static String rootMessage(Throwable failure) {
+        Throwable cause = failure;
+        while (cause.getCause() != null && cause instanceof java.util.concurrent.CompletionException) {
+            cause = cause.getCause();
+        }
+        return cause.getMessage() == null ? cause.toString() : cause.getMessage();
     }
 
     private void handshake(ChannelHandlerContext ctx, Request request) {

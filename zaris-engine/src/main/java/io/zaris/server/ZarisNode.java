@@ -3,7 +3,11 @@ package io.zaris.server;
 import io.zaris.cluster.ClusterMember;
 import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.NodeAddress;
+import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
+import io.zaris.replication.EpochFence;
+import io.zaris.replication.ReplicaSegments;
+import io.zaris.replication.Replicator;
 import io.zaris.store.NodeStore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -25,6 +29,9 @@ public final class ZarisNode implements AutoCloseable {
     private final NodeConfig config;
     private final NodeStore store;
     private final NodeStats stats = new NodeStats();
+    private final EpochFence fence;
+    private final ReplicaSegments replicaSegments;
+    private final Replicator replicator;
     private NodeServer server;
     /** Set once during start; volatile because the data port reads it from event-loop threads. */
     private volatile ClusterMember member;
@@ -32,7 +39,12 @@ public final class ZarisNode implements AutoCloseable {
 
     public ZarisNode(NodeConfig config) {
         this.config = config;
-        this.store = new NodeStore(config.clusterSettings().layout().segmentCount(), config.timeSource());
+        PartitionLayout layout = config.clusterSettings().layout();
+        this.fence = new EpochFence(layout.partitionCount());
+        this.replicaSegments = new ReplicaSegments(layout.segmentCount());
+        this.replicator = new Replicator(config.nodeId(), layout, config.replication(), fence);
+        this.store = new NodeStore(layout.segmentCount(), config.timeSource(), NodeStore.DEFAULT_LOG_MAX_CHANGES,
+                NodeStore.DEFAULT_LOG_MAX_BYTES, replicator);
     }
 
     public synchronized ZarisNode start() throws Exception {
@@ -40,13 +52,20 @@ public final class ZarisNode implements AutoCloseable {
             throw new IllegalStateException("node " + config.nodeId() + " is already running");
         }
         SegmentMapper segmentMapper = new SegmentMapper(config.clusterSettings().layout().segmentCount());
+        replicator.start(store);
         server = new NodeServer(config.nodeId(), config.host(), config.port(), config.limits(), segmentMapper, store,
-                this::currentView, stats);
+                this::currentView, stats, replicator, fence, replicaSegments, this::inMajority);
         try {
             ClusterMember newMember = new ClusterMember(config.nodeId(), new NodeAddress(config.host(), server.port()),
-                    config.clusterSettings(), config.membership());
+                    config.clusterSettings(), config.membership(), config.replication(), new DataPortProbe(config.nodeId()));
             NodeServer dataPort = server;
-            newMember.onViewAdopted((previous, adopted) -> dataPort.push(OwnershipChanges.between(previous, adopted)));
+            newMember.onViewAdopted((previous, adopted) -> {
+                for (int p = 0; p < adopted.runtimeMap().partitionCount(); p++) {
+                    fence.observe(p, adopted.runtimeMap().get(p).epoch());
+                }
+                replicator.onView(adopted);
+                dataPort.push(OwnershipChanges.between(previous, adopted));
+            });
             member = newMember;
             newMember.start();
         } catch (Exception e) {
@@ -85,6 +104,11 @@ public final class ZarisNode implements AutoCloseable {
         return member.handOver(partition, target);
     }
 
+    private boolean inMajority() {
+        ClusterMember seat = member;
+        return seat != null && seat.inMajority();
+    }
+
     /** Whether this node currently leads the cluster. */
     public boolean isLeader() {
         ClusterMember seat = member;
@@ -118,6 +142,7 @@ public final class ZarisNode implements AutoCloseable {
         if (member != null) {
             member.close();
         }
+        replicator.close();
         if (server != null) {
             server.close();
         }

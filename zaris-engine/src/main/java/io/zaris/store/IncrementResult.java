@@ -1,15 +1,17 @@
 package io.zaris.store;
 
 import io.zaris.protocol.KvStatus;
+import java.util.concurrent.CompletableFuture;
 
 /** Outcome of INCREMENT: the new counter value and version on {@code OK}, a reason on {@code WRONG_TYPE}. */
-public record IncrementResult(KvStatus status, long value, long version, String error) {
+public record IncrementResult(KvStatus status, long value, long version, String error,
+                              CompletableFuture<Void> replicated) {
 
-    static IncrementResult ok(long value, long version) {
-        return new IncrementResult(KvStatus.OK, value, version, null);
+    static IncrementResult ok(long value, long version, CompletableFuture<Void> replicated) {
+        return new IncrementResult(KvStatus.OK, value, version, null, replicated);
     }
 
     static IncrementResult wrongType(String error) {
-        return new IncrementResult(KvStatus.WRONG_TYPE, 0, 0, error);
+        return new IncrementResult(KvStatus.WRONG_TYPE, 0, 0, error, WriteResult.NOTHING_TO_REPLICATE);
     }
 }

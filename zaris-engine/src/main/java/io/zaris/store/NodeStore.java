@@ -1,28 +1,43 @@
 package io.zaris.store;
 
+import io.zaris.protocol.Change;
 import io.zaris.protocol.VersionedValue;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * A node's data: one {@link Segment} per segment of the cluster layout, whether or not this node owns it
  * right now (ownership is the server's decision, not the store's). Methods take the segment index the
  * caller already computed with the shared {@code SegmentMapper}; multi-key methods require that every
- * key belongs to that segment.
+ * key belongs to that segment. Writes take the partition epoch under which they are made; it travels
+ * with the change to the replicas, which use it for fencing.
  *
  * <p>Thread-safe: see {@link Segment} for the per-segment write order.
  */
 public final class NodeStore {
 
+    /** Changes each segment's op log retains at most. */
+    public static final int DEFAULT_LOG_MAX_CHANGES = 1024;
+    /** Bytes of keys and values each segment's op log retains at most. */
+    public static final long DEFAULT_LOG_MAX_BYTES = 1024 * 1024;
+
     private final Segment[] segments;
     private final TimeSource time;
 
     public NodeStore(int segmentCount, TimeSource time) {
+        this(segmentCount, time, DEFAULT_LOG_MAX_CHANGES, DEFAULT_LOG_MAX_BYTES, ChangeSink.NONE);
+    }
+
+    public NodeStore(int segmentCount, TimeSource time, int logMaxChanges, long logMaxBytes, ChangeSink sink) {
         if (segmentCount < 1) {
             throw new IllegalArgumentException("segmentCount must be >= 1 but was " + segmentCount);
         }
+        if (logMaxChanges < 1 || logMaxBytes < 1) {
+            throw new IllegalArgumentException("op log limits must be positive");
+        }
         this.segments = new Segment[segmentCount];
         for (int i = 0; i < segmentCount; i++) {
-            segments[i] = new Segment();
+            segments[i] = new Segment(i, logMaxChanges, logMaxBytes, sink);
         }
         this.time = time;
     }
@@ -32,31 +47,68 @@ public final class NodeStore {
     }
 
     public WriteResult put(int segment, byte[] key, byte[] value, long ttlMillis, boolean ifAbsent, long expectedVersion) {
-        return segments[segment].put(key, value, ttlMillis, ifAbsent, expectedVersion, time.currentTimeMillis());
+        return put(segment, key, value, ttlMillis, ifAbsent, expectedVersion, 0);
+    }
+
+    public WriteResult put(int segment, byte[] key, byte[] value, long ttlMillis, boolean ifAbsent, long expectedVersion,
+                           long epoch) {
+        return segments[segment].put(key, value, ttlMillis, ifAbsent, expectedVersion, epoch, time.currentTimeMillis());
     }
 
     public WriteResult delete(int segment, byte[] key, long expectedVersion) {
-        return segments[segment].delete(key, expectedVersion, time.currentTimeMillis());
+        return delete(segment, key, expectedVersion, 0);
+    }
+
+    public WriteResult delete(int segment, byte[] key, long expectedVersion, long epoch) {
+        return segments[segment].delete(key, expectedVersion, epoch, time.currentTimeMillis());
     }
 
     public IncrementResult increment(int segment, byte[] key, long delta) {
-        return segments[segment].increment(key, delta, time.currentTimeMillis());
+        return increment(segment, key, delta, 0);
+    }
+
+    public IncrementResult increment(int segment, byte[] key, long delta, long epoch) {
+        return segments[segment].increment(key, delta, epoch, time.currentTimeMillis());
     }
 
     public WriteResult touch(int segment, byte[] key, long ttlMillis) {
-        return segments[segment].touch(key, ttlMillis, time.currentTimeMillis());
+        return touch(segment, key, ttlMillis, 0);
+    }
+
+    public WriteResult touch(int segment, byte[] key, long ttlMillis, long epoch) {
+        return segments[segment].touch(key, ttlMillis, epoch, time.currentTimeMillis());
     }
 
     public List<VersionedValue> multiGet(int segment, List<byte[]> keys) {
         return segments[segment].multiGet(keys, time.currentTimeMillis());
     }
 
-    public long[] multiPut(int segment, List<byte[]> keys, List<byte[]> values, long ttlMillis) {
-        return segments[segment].multiPut(keys, values, ttlMillis, time.currentTimeMillis());
+    public MultiWriteResult multiPut(int segment, List<byte[]> keys, List<byte[]> values, long ttlMillis, long epoch) {
+        return segments[segment].multiPut(keys, values, ttlMillis, epoch, time.currentTimeMillis());
     }
 
-    public int multiDelete(int segment, List<byte[]> keys) {
-        return segments[segment].multiDelete(keys, time.currentTimeMillis());
+    public MultiWriteResult multiDelete(int segment, List<byte[]> keys, long epoch) {
+        return segments[segment].multiDelete(keys, epoch, time.currentTimeMillis());
+    }
+
+    /** Replica side: applies changes shipped by the segment's active owner, in order. */
+    public ApplyResult applyReplicated(int segment, List<Change> changes) {
+        return segments[segment].applyReplicated(changes);
+    }
+
+    /** Replica side: installs one chunk of a segment snapshot from its active owner (first clears, last sets revision). */
+    public void installSnapshotChunk(int segment, boolean first, boolean last, long revision, List<Change> chunk) {
+        segments[segment].installSnapshotChunk(first, last, revision, chunk);
+    }
+
+    /**
+     * Active side: under the segment's write lock, hands over either the op log tail after
+     * {@code fromRevision} or (when the log does not reach back that far, or {@code fromRevision < 0})
+     * a full snapshot.
+     */
+    public void catchUp(int segment, long fromRevision, long epoch, Consumer<List<Change>> tail,
+                        Consumer<SegmentSnapshot> snapshot) {
+        segments[segment].catchUp(fromRevision, epoch, tail, snapshot, time.currentTimeMillis());
     }
 
     /** Appends the live keys of one segment to {@code out}. */

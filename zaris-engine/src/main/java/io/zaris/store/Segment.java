@@ -1,5 +1,6 @@
 package io.zaris.store;
 
+import io.zaris.protocol.Change;
 import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.VersionedValue;
@@ -7,33 +8,46 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * The keys of one segment.
  *
  * <p>Concurrency: reads are lock-free ({@link ConcurrentHashMap#get} of an immutable {@link StoredEntry}).
- * Every write of the segment runs under {@code writeLock}, which makes the segment's writes a single
- * total order: {@code revision} increments once per change and becomes the changed entry's version, so
- * a key's version strictly increases across every change — including delete and re-create — and the
- * same order is what an op log will replicate.
+ * Every write of the segment — local or replicated, snapshot install included — runs under
+ * {@code writeLock}, which makes the segment's changes a single total order: {@code revision} increments
+ * once per change and becomes the changed entry's version, so a key's version strictly increases across
+ * every change (delete and re-create included). Under the same lock each change is appended to the
+ * {@link OpLog} and handed to the {@link ChangeSink}, so replication ships changes in revision order.
  *
  * <p>Expiry is lazy here: an expired entry reads as absent and is physically removed by the next write
- * that touches it.
+ * that touches it (expiry is wall-clock and replicated, so every replica agrees on it).
  */
 final class Segment {
 
+    private final int index;
     private final ConcurrentHashMap<ByteKey, StoredEntry> entries = new ConcurrentHashMap<>();
     private final Object writeLock = new Object();
-    /** Last revision handed out; written under {@code writeLock}, volatile for lock-free readers. */
+    private final OpLog log;
+    private final ChangeSink sink;
+    /** Last revision of the segment; written under {@code writeLock}, volatile for lock-free readers. */
     private volatile long revision;
+
+    Segment(int index, int logMaxChanges, long logMaxBytes, ChangeSink sink) {
+        this.index = index;
+        this.log = new OpLog(logMaxChanges, logMaxBytes);
+        this.sink = sink;
+    }
 
     VersionedValue get(byte[] key, long now) {
         StoredEntry entry = live(new ByteKey(key), now);
         return entry == null ? null : entry.toVersionedValue(now);
     }
 
-    WriteResult put(byte[] key, byte[] value, long ttlMillis, boolean ifAbsent, long expectedVersion, long now) {
+    WriteResult put(byte[] key, byte[] value, long ttlMillis, boolean ifAbsent, long expectedVersion, long epoch,
+                    long now) {
         ByteKey k = new ByteKey(key);
         synchronized (writeLock) {
             StoredEntry current = live(k, now);
@@ -42,13 +56,12 @@ final class Segment {
                     || (expectedVersion != Request.ANY_VERSION && expectedVersion != currentVersion)) {
                 return new WriteResult(KvStatus.CONFLICT, currentVersion);
             }
-            long version = ++revision;
-            entries.put(k, new StoredEntry(value, version, expiry(ttlMillis, now)));
-            return new WriteResult(KvStatus.OK, version);
+            Change change = upsert(k, value, expiry(ttlMillis, now), epoch);
+            return new WriteResult(KvStatus.OK, change.revision(), ship(List.of(change)));
         }
     }
 
-    WriteResult delete(byte[] key, long expectedVersion, long now) {
+    WriteResult delete(byte[] key, long expectedVersion, long epoch, long now) {
         ByteKey k = new ByteKey(key);
         synchronized (writeLock) {
             StoredEntry current = live(k, now);
@@ -58,12 +71,12 @@ final class Segment {
             if (current == null) {
                 return new WriteResult(KvStatus.NOT_FOUND, 0);
             }
-            entries.remove(k);
-            return new WriteResult(KvStatus.OK, ++revision);
+            Change change = remove(k, epoch);
+            return new WriteResult(KvStatus.OK, change.revision(), ship(List.of(change)));
         }
     }
 
-    IncrementResult increment(byte[] key, long delta, long now) {
+    IncrementResult increment(byte[] key, long delta, long epoch, long now) {
         ByteKey k = new ByteKey(key);
         synchronized (writeLock) {
             StoredEntry current = live(k, now);
@@ -81,23 +94,21 @@ final class Segment {
             } catch (ArithmeticException e) {
                 return IncrementResult.wrongType("increment or decrement would overflow");
             }
-            long version = ++revision;
             long expiresAt = current == null ? 0 : current.expiresAtMillis();
-            entries.put(k, new StoredEntry(Long.toString(next).getBytes(StandardCharsets.US_ASCII), version, expiresAt));
-            return IncrementResult.ok(next, version);
+            Change change = upsert(k, Long.toString(next).getBytes(StandardCharsets.US_ASCII), expiresAt, epoch);
+            return IncrementResult.ok(next, change.revision(), ship(List.of(change)));
         }
     }
 
-    WriteResult touch(byte[] key, long ttlMillis, long now) {
+    WriteResult touch(byte[] key, long ttlMillis, long epoch, long now) {
         ByteKey k = new ByteKey(key);
         synchronized (writeLock) {
             StoredEntry current = live(k, now);
             if (current == null) {
                 return new WriteResult(KvStatus.NOT_FOUND, 0);
             }
-            long version = ++revision;
-            entries.put(k, new StoredEntry(current.value(), version, expiry(ttlMillis, now)));
-            return new WriteResult(KvStatus.OK, version);
+            Change change = upsert(k, current.value(), expiry(ttlMillis, now), epoch);
+            return new WriteResult(KvStatus.OK, change.revision(), ship(List.of(change)));
         }
     }
 
@@ -110,32 +121,107 @@ final class Segment {
     }
 
     /** All entries are written under one hold of the lock: no other write of the segment interleaves. */
-    long[] multiPut(List<byte[]> keys, List<byte[]> values, long ttlMillis, long now) {
+    MultiWriteResult multiPut(List<byte[]> keys, List<byte[]> values, long ttlMillis, long epoch, long now) {
         long[] versions = new long[keys.size()];
         long expiresAt = expiry(ttlMillis, now);
         synchronized (writeLock) {
+            List<Change> changes = new ArrayList<>(keys.size());
             for (int i = 0; i < keys.size(); i++) {
-                versions[i] = ++revision;
-                entries.put(new ByteKey(keys.get(i)), new StoredEntry(values.get(i), versions[i], expiresAt));
+                Change change = upsert(new ByteKey(keys.get(i)), values.get(i), expiresAt, epoch);
+                versions[i] = change.revision();
+                changes.add(change);
             }
+            return new MultiWriteResult(versions, 0, ship(changes));
         }
-        return versions;
     }
 
-    int multiDelete(List<byte[]> keys, long now) {
-        int deleted = 0;
+    MultiWriteResult multiDelete(List<byte[]> keys, long epoch, long now) {
         synchronized (writeLock) {
+            List<Change> changes = new ArrayList<>();
             for (byte[] key : keys) {
                 ByteKey k = new ByteKey(key);
                 if (live(k, now) != null) {
-                    entries.remove(k);
-                    ++revision;
-                    deleted++;
+                    changes.add(remove(k, epoch));
                 }
             }
+            return new MultiWriteResult(new long[0], changes.size(),
+                    changes.isEmpty() ? WriteResult.NOTHING_TO_REPLICATE : ship(changes));
         }
-        return deleted;
     }
+
+    // ------------------------------------------------------------------ replication
+
+    /**
+     * Replica side: applies shipped changes in order. A change at or below the segment's revision is a
+     * duplicate and skipped; one that does not directly follow it is a gap: nothing from there on is
+     * applied and the caller must be caught up.
+     */
+    ApplyResult applyReplicated(List<Change> changes) {
+        synchronized (writeLock) {
+            for (Change change : changes) {
+                if (change.revision() <= revision) {
+                    continue;
+                }
+                if (change.revision() != revision + 1) {
+                    return new ApplyResult(true, revision);
+                }
+                ByteKey k = new ByteKey(change.key());
+                if (change.isRemoval()) {
+                    entries.remove(k);
+                } else {
+                    entries.put(k, new StoredEntry(change.value(), change.revision(), change.expiresAtMillis()));
+                }
+                revision = change.revision();
+                log.append(change);
+            }
+            return new ApplyResult(false, revision);
+        }
+    }
+
+    /**
+     * Replica side: installs one chunk of a snapshot. The first chunk clears the segment; the last sets
+     * its revision. Chunks of one snapshot arrive in order from one active owner.
+     */
+    void installSnapshotChunk(boolean first, boolean last, long snapshotRevision, List<Change> chunk) {
+        synchronized (writeLock) {
+            if (first) {
+                entries.clear();
+                log.clear();
+            }
+            for (Change entry : chunk) {
+                entries.put(new ByteKey(entry.key()), new StoredEntry(entry.value(), entry.revision(), entry.expiresAtMillis()));
+            }
+            if (last) {
+                revision = snapshotRevision;
+            }
+        }
+    }
+
+    /**
+     * Active side: hands {@code consumer}, under the write lock, what a replica at {@code fromRevision}
+     * needs — the log tail when the log reaches back that far, else a full snapshot — so whatever the
+     * consumer enqueues precedes every later change.
+     */
+    void catchUp(long fromRevision, long epoch, Consumer<List<Change>> tailConsumer, Consumer<SegmentSnapshot> snapshotConsumer,
+                 long now) {
+        synchronized (writeLock) {
+            List<Change> tail = fromRevision < 0 ? null : log.since(fromRevision, revision);
+            if (tail != null) {
+                tailConsumer.accept(tail);
+                return;
+            }
+            List<Change> all = new ArrayList<>(entries.size());
+            for (Map.Entry<ByteKey, StoredEntry> entry : entries.entrySet()) {
+                StoredEntry stored = entry.getValue();
+                if (!stored.isExpired(now)) {
+                    all.add(new Change(stored.version(), epoch, entry.getKey().bytes(), stored.value(), stored.expiresAtMillis()));
+                }
+            }
+            snapshotConsumer.accept(new SegmentSnapshot(revision, epoch, all));
+        }
+    }
+
+    // ------------------------------------------------------------------ reads for scans and reports
 
     /** Appends the keys of live entries; weakly consistent with concurrent writes. */
     void collectKeys(List<byte[]> out, long now) {
@@ -153,6 +239,32 @@ final class Segment {
 
     long revision() {
         return revision;
+    }
+
+    /** Under the lock. */
+    private Change upsert(ByteKey key, byte[] value, long expiresAt, long epoch) {
+        long version = ++revision;
+        entries.put(key, new StoredEntry(value, version, expiresAt));
+        Change change = new Change(version, epoch, key.bytes(), value, expiresAt);
+        log.append(change);
+        return change;
+    }
+
+    /** Under the lock. */
+    private Change remove(ByteKey key, long epoch) {
+        entries.remove(key);
+        Change change = new Change(++revision, epoch, key.bytes(), null, 0);
+        log.append(change);
+        return change;
+    }
+
+    /** Under the lock: hands the changes to replication in revision order. */
+    private CompletableFuture<Void> ship(List<Change> changes) {
+        try {
+            return sink.ship(index, changes);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /** The entry if present and not expired; an expired entry is removed when called under the lock. */

@@ -93,12 +93,13 @@ class NodeStoreTests {
 
     @Test
     void multiKeyOperationsWorkOnOneSegment() {
-        long[] versions = store.multiPut(1, List.of(key("a"), key("b")), List.of(value("1"), value("2")), Request.NO_TTL);
+        long[] versions = store.multiPut(1, List.of(key("a"), key("b")), List.of(value("1"), value("2")), Request.NO_TTL, 0)
+                .versions();
         assertThat(versions).containsExactly(1, 2);
         List<VersionedValue> values = store.multiGet(1, List.of(key("a"), key("zz"), key("b")));
         assertThat(values.get(1)).isNull();
         assertThat(text(values.get(2))).isEqualTo("2");
-        assertThat(store.multiDelete(1, List.of(key("a"), key("zz")))).isEqualTo(1);
+        assertThat(store.multiDelete(1, List.of(key("a"), key("zz")), 0).deleted()).isEqualTo(1);
         List<byte[]> keys = new ArrayList<>();
         store.collectKeys(1, keys);
         assertThat(keys).hasSize(1);

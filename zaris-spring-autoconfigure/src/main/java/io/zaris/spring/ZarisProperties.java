@@ -1,8 +1,11 @@
 package io.zaris.spring;
 
+import io.zaris.client.RequestTimeout;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -22,6 +25,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * CLIENT       non-empty            CLIENT
  * CLIENT       empty                CLIENT, and the context fails to start
  * </pre>
+ *
+ * <p>The environment variables {@code ZARIS_REQUEST_TIMEOUT}, {@code ZARIS_DISABLE_RETRIES} and
+ * {@code ZARIS_CLIENT_MAP_REFRESH_WAIT_MS} land on {@code zaris.request-timeout},
+ * {@code zaris.client.disable-retries} and {@code zaris.client.map-refresh-wait} (see
+ * {@link ZarisEnvironmentPostProcessor}), so they override {@code application.yml}.
  */
 @ConfigurationProperties("zaris")
 public class ZarisProperties {
@@ -33,13 +41,18 @@ public class ZarisProperties {
     private Mode mode;
 
     /**
-     * How long one request may wait for its answer.
+     * Deadline of one operation across all its attempts: a duration (60s, 1500ms, 2m, or plain
+     * milliseconds) or 'infinite'. Overridden by the ZARIS_REQUEST_TIMEOUT environment variable.
      */
-    private Duration requestTimeout = Duration.ofSeconds(60);
+    private RequestTimeout requestTimeout = RequestTimeout.DEFAULT;
 
     private final Embedded embedded = new Embedded();
 
     private final Client client = new Client();
+
+    private final Cache cache = new Cache();
+
+    private final Serialization serialization = new Serialization();
 
     public Mode getMode() {
         return mode;
@@ -49,11 +62,11 @@ public class ZarisProperties {
         this.mode = mode;
     }
 
-    public Duration getRequestTimeout() {
+    public RequestTimeout getRequestTimeout() {
         return requestTimeout;
     }
 
-    public void setRequestTimeout(Duration requestTimeout) {
+    public void setRequestTimeout(RequestTimeout requestTimeout) {
         this.requestTimeout = requestTimeout;
     }
 
@@ -63,6 +76,14 @@ public class ZarisProperties {
 
     public Client getClient() {
         return client;
+    }
+
+    public Cache getCache() {
+        return cache;
+    }
+
+    public Serialization getSerialization() {
+        return serialization;
     }
 
     /** The mode in effect: {@link #getMode()} if set, else CLIENT when seeds are configured, else EMBEDDED. */
@@ -164,6 +185,29 @@ public class ZarisProperties {
          */
         private Duration mapRefreshInterval = Duration.ofSeconds(10);
 
+        /**
+         * How long a request waits for a shared cluster-map refresh before retrying with the map it has.
+         * Overridden by the ZARIS_CLIENT_MAP_REFRESH_WAIT_MS environment variable (milliseconds).
+         */
+        private Duration mapRefreshWait = Duration.ofMillis(15_000);
+
+        /**
+         * Attempts per operation, the first included (1 to 100). Conditional writes and increments whose
+         * outcome is unknown are never repeated, whatever this says.
+         */
+        private int maxAttempts = 3;
+
+        /**
+         * Linear retry backoff unit: attempt n waits n times this (capped by the client).
+         */
+        private Duration retryBackoff = Duration.ofMillis(100);
+
+        /**
+         * Whether every operation makes exactly one attempt. Overridden by the ZARIS_DISABLE_RETRIES
+         * environment variable.
+         */
+        private boolean disableRetries;
+
         public List<String> getSeeds() {
             return seeds;
         }
@@ -196,9 +240,233 @@ public class ZarisProperties {
             this.mapRefreshInterval = mapRefreshInterval;
         }
 
+        public Duration getMapRefreshWait() {
+            return mapRefreshWait;
+        }
+
+        public void setMapRefreshWait(Duration mapRefreshWait) {
+            this.mapRefreshWait = mapRefreshWait;
+        }
+
+        public int getMaxAttempts() {
+            return maxAttempts;
+        }
+
+        public void setMaxAttempts(int maxAttempts) {
+            this.maxAttempts = maxAttempts;
+        }
+
+        public Duration getRetryBackoff() {
+            return retryBackoff;
+        }
+
+        public void setRetryBackoff(Duration retryBackoff) {
+            this.retryBackoff = retryBackoff;
+        }
+
+        public boolean isDisableRetries() {
+            return disableRetries;
+        }
+
+        public void setDisableRetries(boolean disableRetries) {
+            this.disableRetries = disableRetries;
+        }
+
         /** Whether at least one non-blank seed is configured. */
         boolean hasSeeds() {
             return seeds != null && seeds.stream().anyMatch(seed -> seed != null && !seed.isBlank());
+        }
+    }
+
+    /** The Spring cache abstraction ({@code @Cacheable} and friends) backed by Zaris. */
+    public static class Cache {
+
+        /**
+         * Whether to auto-configure a Zaris CacheManager (also requires @EnableCaching).
+         */
+        private boolean enabled = true;
+
+        /**
+         * Caches created at start-up (so that metrics and the caches endpoint see them before first
+         * use). Other names are created on first use.
+         */
+        private List<String> cacheNames = new ArrayList<>();
+
+        /**
+         * Prepended to every cache key: the stored key is {prefix}{cache name}::{key}.
+         */
+        private String keyPrefix = "";
+
+        /**
+         * Default settings of every cache; a cache listed under zaris.cache.caches overrides them.
+         */
+        private final CacheSpec defaults = CacheSpec.withDefaults();
+
+        /**
+         * Per-cache overrides of zaris.cache.defaults, by cache name.
+         */
+        private Map<String, CacheSpec> caches = new LinkedHashMap<>();
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public List<String> getCacheNames() {
+            return cacheNames;
+        }
+
+        public void setCacheNames(List<String> cacheNames) {
+            this.cacheNames = cacheNames;
+        }
+
+        public String getKeyPrefix() {
+            return keyPrefix;
+        }
+
+        public void setKeyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+        }
+
+        public CacheSpec getDefaults() {
+            return defaults;
+        }
+
+        public Map<String, CacheSpec> getCaches() {
+            return caches;
+        }
+
+        public void setCaches(Map<String, CacheSpec> caches) {
+            this.caches = caches;
+        }
+    }
+
+    /**
+     * Settings of one cache. Under zaris.cache.defaults every field has a value; under
+     * zaris.cache.caches.{name} an unset field falls back to the default.
+     */
+    public static class CacheSpec {
+
+        /**
+         * How long an entry lives after it is written; 0 means no expiry.
+         */
+        private Duration timeToLive;
+
+        /**
+         * Fraction (0 to 1) of the time to live added at random to each entry's TTL, so that entries
+         * written together do not all expire together.
+         */
+        private Double ttlJitter;
+
+        /**
+         * Whether null results are cached (as a marker) rather than recomputed on every call.
+         */
+        private Boolean cacheNullValues;
+
+        /**
+         * Whether @Cacheable(sync = true) holds across all application instances: one loader per key
+         * in the whole cluster, through a loader lease, instead of one per JVM.
+         */
+        private Boolean clusterWideSync;
+
+        /**
+         * Time to live of a cluster-wide loader lease: a loader that dies is replaced after this long.
+         */
+        private Duration loaderLeaseTime;
+
+        static CacheSpec withDefaults() {
+            CacheSpec spec = new CacheSpec();
+            spec.timeToLive = Duration.ZERO;
+            spec.ttlJitter = 0.0;
+            spec.cacheNullValues = true;
+            spec.clusterWideSync = false;
+            spec.loaderLeaseTime = Duration.ofSeconds(30);
+            return spec;
+        }
+
+        public Duration getTimeToLive() {
+            return timeToLive;
+        }
+
+        public void setTimeToLive(Duration timeToLive) {
+            this.timeToLive = timeToLive;
+        }
+
+        public Double getTtlJitter() {
+            return ttlJitter;
+        }
+
+        public void setTtlJitter(Double ttlJitter) {
+            this.ttlJitter = ttlJitter;
+        }
+
+        public Boolean getCacheNullValues() {
+            return cacheNullValues;
+        }
+
+        public void setCacheNullValues(Boolean cacheNullValues) {
+            this.cacheNullValues = cacheNullValues;
+        }
+
+        public Boolean getClusterWideSync() {
+            return clusterWideSync;
+        }
+
+        public void setClusterWideSync(Boolean clusterWideSync) {
+            this.clusterWideSync = clusterWideSync;
+        }
+
+        public Duration getLoaderLeaseTime() {
+            return loaderLeaseTime;
+        }
+
+        public void setLoaderLeaseTime(Duration loaderLeaseTime) {
+            this.loaderLeaseTime = loaderLeaseTime;
+        }
+    }
+
+    /** How values are turned into bytes, for the cache and for {@code ZarisTemplate}. */
+    public static class Serialization {
+
+        /**
+         * Value format: JDK serialization (any Serializable) or JSON (Jackson, must be on the classpath).
+         */
+        private Format format = Format.JDK;
+
+        /**
+         * Classes that may be read back, as ObjectInputFilter patterns: com.acme.Product (one class),
+         * com.acme.* (a package), com.acme.** (a package and its subpackages). java.lang, java.util,
+         * java.time, java.math and the application's @SpringBootApplication package are always allowed.
+         */
+        private List<String> allowedClasses = new ArrayList<>();
+
+        public Format getFormat() {
+            return format;
+        }
+
+        public void setFormat(Format format) {
+            this.format = format;
+        }
+
+        public List<String> getAllowedClasses() {
+            return allowedClasses;
+        }
+
+        public void setAllowedClasses(List<String> allowedClasses) {
+            this.allowedClasses = allowedClasses;
+        }
+
+        /** Value formats. */
+        public enum Format {
+
+            /** Java serialization, restricted by an ObjectInputFilter allow-list. */
+            JDK,
+
+            /** JSON through Jackson, with the value's class recorded and checked against the allow-list. */
+            JSON
         }
     }
 }

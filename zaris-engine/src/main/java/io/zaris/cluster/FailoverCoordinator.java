@@ -1,0 +1,275 @@
+package io.zaris.cluster;
+
+import io.zaris.placement.PartitionMap;
+import io.zaris.placement.PartitionPlanner;
+import io.zaris.protocol.PartitionState;
+import io.zaris.replication.ReplicationSettings;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The leader's failover loop: after every view change and every second it looks for partitions whose
+ * active owner is gone (promote a replica), partitions that can heal (back to HEALTHY on the preferred
+ * primary), and nodes missing longer than the eviction delay (re-home their partitions with a versioned
+ * map recomputation). Decisions are {@link FailoverDecisions}; this class gathers their inputs over the
+ * data transport and publishes the outcome as one new view with epoch + 1 per changed partition.
+ *
+ * <p>Concurrency: confined to the cluster member's events thread. A round's probes run asynchronously;
+ * their results come back to the events thread, and only one round is in flight at a time. Results are
+ * applied to the view current at that moment, so a view that changed meanwhile is never overwritten with
+ * stale decisions for partitions that were not probed.
+ */
+final class FailoverCoordinator {
+
+    private static final Logger log = LoggerFactory.getLogger(FailoverCoordinator.class);
+
+    private final String nodeId;
+    private final ClusterSettings clusterSettings;
+    private final ReplicationSettings settings;
+    private final PeerProbe probe;
+    private final Executor events;
+    private final LongSupplier nanoClock;
+    private final Map<String, Long> missingSince = new HashMap<>();
+    private final Map<Integer, Long> lastChange = new HashMap<>();
+    private boolean roundInFlight;
+
+    FailoverCoordinator(String nodeId, ClusterSettings clusterSettings, ReplicationSettings settings, PeerProbe probe,
+                        Executor events, LongSupplier nanoClock) {
+        this.nodeId = nodeId;
+        this.clusterSettings = clusterSettings;
+        this.settings = settings;
+        this.probe = probe;
+        this.events = events;
+        this.nanoClock = nanoClock;
+    }
+
+    /**
+     * Events thread, leader only.
+     *
+     * @param held    the view this node holds
+     * @param present node ids in the current membership view that announced themselves
+     * @param latest  reads the view current when probe results come back
+     * @param publish adopts and broadcasts a new view
+     */
+    void reconcile(ClusterView held, Set<String> present, Supplier<ClusterView> latest, Consumer<ClusterView> publish) {
+        if (held == null || roundInFlight) {
+            return;
+        }
+        long now = nanoClock.getAsLong();
+        for (String node : held.partitionMap().nodes()) {
+            if (present.contains(node)) {
+                missingSince.remove(node);
+            } else {
+                missingSince.putIfAbsent(node, now);
+            }
+        }
+        if (evictMissingNodes(held, present, now, publish)) {
+            return;
+        }
+        Set<Integer> failover = new TreeSet<>();
+        Set<Integer> heal = new TreeSet<>();
+        for (int p = 0; p < held.layout().partitionCount(); p++) {
+            PartitionRuntime runtime = held.runtimeMap().get(p);
+            List<String> owners = held.partitionMap().ownersOf(p);
+            if (runtime.activeNode() == null || !present.contains(runtime.activeNode())) {
+                if (owners.stream().anyMatch(present::contains)) {
+                    failover.add(p);
+                }
+            } else if (runtime.health() != PartitionHealth.HEALTHY && present.containsAll(owners)
+                    && stableFor(p, now) >= settings.healCooldown().toNanos()) {
+                heal.add(p);
+            }
+        }
+        if (failover.isEmpty() && heal.isEmpty()) {
+            return;
+        }
+        Map<String, Set<Integer>> questions = new HashMap<>();
+        Set<String> departedActives = new HashSet<>();
+        for (int p : failover) {
+            for (String owner : held.partitionMap().ownersOf(p)) {
+                if (present.contains(owner)) {
+                    questions.computeIfAbsent(owner, k -> new TreeSet<>()).add(p);
+                }
+            }
+            String active = held.runtimeMap().get(p).activeNode();
+            if (active != null) {
+                departedActives.add(active);
+            }
+        }
+        for (int p : heal) {
+            for (String owner : held.partitionMap().ownersOf(p)) {
+                questions.computeIfAbsent(owner, k -> new TreeSet<>()).add(p);
+            }
+        }
+        roundInFlight = true;
+        Map<String, CompletableFuture<Boolean>> reachability = new HashMap<>();
+        for (String departed : departedActives) {
+            NodeAddress address = held.addresses().get(departed);
+            if (address != null) {
+                reachability.put(departed, probe.isReachable(address));
+            }
+        }
+        Map<String, CompletableFuture<Map<Integer, PartitionState>>> answers = new HashMap<>();
+        for (Map.Entry<String, Set<Integer>> question : questions.entrySet()) {
+            NodeAddress address = held.addresses().get(question.getKey());
+            if (address != null) {
+                answers.put(question.getKey(), probe.partitionStates(address, question.getValue()));
+            }
+        }
+        List<CompletableFuture<?>> all = new ArrayList<>(reachability.values());
+        all.addAll(answers.values());
+        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) -> events.execute(() -> {
+            roundInFlight = false;
+            apply(latest.get(), present, failover, heal, join(reachability), joinStates(answers), publish);
+        }));
+    }
+
+    private void apply(ClusterView view, Set<String> present, Set<Integer> failover, Set<Integer> heal,
+                       Map<String, Boolean> reachable, Map<String, Map<Integer, PartitionState>> states,
+                       Consumer<ClusterView> publish) {
+        if (view == null) {
+            return;
+        }
+        List<PartitionRuntime> runtimes = new ArrayList<>(view.runtimeMap().partitions());
+        boolean changed = false;
+        long now = nanoClock.getAsLong();
+        for (int p : failover) {
+            PartitionRuntime current = runtimes.get(p);
+            if (current.activeNode() != null && present.contains(current.activeNode())) {
+                continue; // resolved meanwhile
+            }
+            if (current.activeNode() != null && reachable.getOrDefault(current.activeNode(), false)) {
+                log.info("node {}: {} left the membership view but its data port still answers; it keeps partition {}",
+                        nodeId, current.activeNode(), p);
+                continue;
+            }
+            List<String> owners = view.partitionMap().ownersOf(p);
+            Map<String, PartitionState> candidates = new HashMap<>();
+            long highestObserved = 0;
+            for (String owner : owners) {
+                PartitionState state = states.getOrDefault(owner, Map.of()).get(p);
+                if (state != null && present.contains(owner)) {
+                    candidates.put(owner, state);
+                    highestObserved = Math.max(highestObserved, state.highestEpoch());
+                }
+            }
+            PartitionRuntime promoted = FailoverDecisions.promote(owners, candidates, Map.of(),
+                    FailoverDecisions.nextEpoch(current.epoch(), highestObserved));
+            if (promoted.health() == PartitionHealth.UNAVAILABLE && current.health() == PartitionHealth.UNAVAILABLE) {
+                continue;
+            }
+            log.info("node {}: partition {} fails over from {} to {} ({}, epoch {} -> {})", nodeId, p, current.activeNode(),
+                    promoted.activeNode(), promoted.health(), current.epoch(), promoted.epoch());
+            runtimes.set(p, promoted);
+            lastChange.put(p, now);
+            changed = true;
+        }
+        for (int p : heal) {
+            PartitionRuntime current = runtimes.get(p);
+            List<String> owners = view.partitionMap().ownersOf(p);
+            Map<String, PartitionState> ownerStates = new HashMap<>();
+            long highestObserved = 0;
+            for (String owner : owners) {
+                PartitionState state = states.getOrDefault(owner, Map.of()).get(p);
+                if (state != null) {
+                    ownerStates.put(owner, state);
+                    highestObserved = Math.max(highestObserved, state.highestEpoch());
+                }
+            }
+            int segments = view.layout().lastSegmentOf(p) - view.layout().firstSegmentOf(p) + 1;
+            if (current.health() == PartitionHealth.HEALTHY || !present.containsAll(owners)
+                    || !FailoverDecisions.readyToHeal(owners, ownerStates, segments, stableFor(p, now),
+                    settings.healCooldown().toNanos())) {
+                continue;
+            }
+            String primary = view.partitionMap().primaryOf(p);
+            PartitionRuntime healed = new PartitionRuntime(primary, FailoverDecisions.nextEpoch(current.epoch(), highestObserved),
+                    PartitionHealth.HEALTHY);
+            log.info("node {}: partition {} heals: {} serves again (epoch {} -> {})", nodeId, p, primary, current.epoch(),
+                    healed.epoch());
+            runtimes.set(p, healed);
+            lastChange.put(p, now);
+            changed = true;
+        }
+        if (changed) {
+            publish.accept(view.withRuntimeMap(new RuntimeMap(runtimes)));
+        }
+    }
+
+    /**
+     * Re-homes the partitions of nodes missing longer than the eviction delay: a new partition map version
+     * over the present nodes (moving as little as possible); returns whether it published one.
+     */
+    private boolean evictMissingNodes(ClusterView held, Set<String> present, long now, Consumer<ClusterView> publish) {
+        List<String> evicted = new ArrayList<>();
+        for (Map.Entry<String, Long> missing : missingSince.entrySet()) {
+            if (now - missing.getValue() >= settings.evictionDelay().toNanos()) {
+                evicted.add(missing.getKey());
+            }
+        }
+        if (evicted.isEmpty() || present.isEmpty()) {
+            return false;
+        }
+        PartitionMap previous = held.partitionMap();
+        PartitionMap next = PartitionPlanner.plan(new TreeSet<>(present), previous.partitionCount(),
+                clusterSettings.replicationFactor(), previous);
+        List<PartitionRuntime> runtimes = new ArrayList<>(next.partitionCount());
+        for (int p = 0; p < next.partitionCount(); p++) {
+            PartitionRuntime current = held.runtimeMap().get(p);
+            List<String> owners = next.ownersOf(p);
+            boolean ownersChanged = !owners.equals(previous.ownersOf(p));
+            long epoch = ownersChanged ? FailoverDecisions.nextEpoch(current.epoch(), 0) : current.epoch();
+            if (current.activeNode() != null && present.contains(current.activeNode()) && owners.contains(current.activeNode())) {
+                runtimes.add(ownersChanged ? new PartitionRuntime(current.activeNode(), epoch, PartitionHealth.DEGRADED) : current);
+                continue;
+            }
+            List<String> previousOwners = previous.ownersOf(p);
+            String holder = owners.stream().filter(o -> previousOwners.contains(o) && present.contains(o)).findFirst()
+                    .orElse(null);
+            if (holder == null) {
+                holder = owners.get(0);
+                log.warn("node {}: partition {} had no live owner for {}; re-homed empty on {} — its data is gone", nodeId, p,
+                        settings.evictionDelay(), holder);
+            }
+            runtimes.add(new PartitionRuntime(holder, FailoverDecisions.nextEpoch(current.epoch(), 0), PartitionHealth.DEGRADED));
+            lastChange.put(p, now);
+        }
+        evicted.forEach(missingSince::remove);
+        log.info("node {}: evicting {} after {}; partition map version {} -> {}", nodeId, evicted, settings.evictionDelay(),
+                previous.version(), next.version());
+        publish.accept(new ClusterView(held.layout(), next, new RuntimeMap(runtimes), held.addresses()));
+        return true;
+    }
+
+    /** How long the partition's runtime entry has been unchanged by this leader (forever when never). */
+    private long stableFor(int partition, long now) {
+        Long changed = lastChange.get(partition);
+        return changed == null ? Long.MAX_VALUE : now - changed;
+    }
+
+    private static Map<String, Boolean> join(Map<String, CompletableFuture<Boolean>> futures) {
+        Map<String, Boolean> results = new HashMap<>();
+        futures.forEach((node, future) -> results.put(node, future.getNow(false)));
+        return results;
+    }
+
+    private static Map<String, Map<Integer, PartitionState>> joinStates(
+            Map<String, CompletableFuture<Map<Integer, PartitionState>>> futures) {
+        Map<String, Map<Integer, PartitionState>> results = new HashMap<>();
+        futures.forEach((node, future) -> results.put(node, future.getNow(Map.of())));
+        return results;
+    }
+}

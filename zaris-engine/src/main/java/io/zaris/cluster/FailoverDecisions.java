@@ -1,0 +1,76 @@
+package io.zaris.cluster;
+
+import io.zaris.protocol.PartitionState;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The leader's failover decisions as pure functions of what it knows, so each is unit-tested without a
+ * cluster.
+ */
+public final class FailoverDecisions {
+
+    private FailoverDecisions() {
+    }
+
+    /**
+     * The next epoch of a partition: above both what the runtime map holds and the highest any node
+     * reported seeing. Refuses to go backwards (or to wrap around).
+     */
+    public static long nextEpoch(long current, long highestObserved) {
+        long next = Math.max(current, highestObserved) + 1;
+        if (next <= current) {
+            throw new IllegalStateException("epoch would not increase: current " + current + ", observed " + highestObserved);
+        }
+        return next;
+    }
+
+    /**
+     * Who serves a partition whose active owner is gone.
+     *
+     * <p>Candidate: the live assigned owner with the most synced segments, then the most keys, then the
+     * highest revision sum, then the earliest in the owner list. Possession proof: if a fresh state of any
+     * other live holder shows strictly more keys than the candidate, the candidate comes up
+     * {@code RECOVERING} (it must sync before serving); otherwise {@code DEGRADED} (serves now). A lone
+     * survivor — no other live holder — always serves. No live assigned owner: {@code UNAVAILABLE}.
+     *
+     * @param owners       the partition's assigned owners in preference order
+     * @param candidates   states of the live assigned owners (the departed active excluded)
+     * @param otherHolders fresh states of live nodes outside the owner list that hold data of the partition
+     */
+    public static PartitionRuntime promote(List<String> owners, Map<String, PartitionState> candidates,
+                                           Map<String, PartitionState> otherHolders, long nextEpoch) {
+        Comparator<String> preference = Comparator
+                .comparingInt((String node) -> candidates.get(node).syncedSegments())
+                .thenComparingLong(node -> candidates.get(node).keys())
+                .thenComparingLong(node -> candidates.get(node).revisionSum())
+                .thenComparing(node -> -owners.indexOf(node));
+        String chosen = owners.stream().filter(candidates::containsKey).max(preference).orElse(null);
+        if (chosen == null) {
+            return new PartitionRuntime(null, nextEpoch, PartitionHealth.UNAVAILABLE);
+        }
+        long chosenKeys = candidates.get(chosen).keys();
+        boolean someoneHoldsMore = otherHolders.values().stream().anyMatch(state -> state.keys() > chosenKeys);
+        return new PartitionRuntime(chosen, nextEpoch, someoneHoldsMore ? PartitionHealth.RECOVERING : PartitionHealth.DEGRADED);
+    }
+
+    /**
+     * Whether a non-healthy partition may return to {@code HEALTHY} on its preferred primary: every
+     * assigned owner is alive and reports every segment synced, and the partition has been stable for the
+     * cooldown (so a flapping node cannot cause a storm of epoch bumps).
+     */
+    public static boolean readyToHeal(List<String> owners, Map<String, PartitionState> states, int segmentsPerPartition,
+                                      long stableForNanos, long cooldownNanos) {
+        if (stableForNanos < cooldownNanos) {
+            return false;
+        }
+        for (String owner : owners) {
+            PartitionState state = states.get(owner);
+            if (state == null || state.syncedSegments() < segmentsPerPartition) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

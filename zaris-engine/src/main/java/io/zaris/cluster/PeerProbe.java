@@ -1,0 +1,20 @@
+package io.zaris.cluster;
+
+import io.zaris.protocol.PartitionState;
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The leader's questions to other nodes over the data transport (not the membership channel): is a node
+ * that membership says left really gone, and what does a node hold of some partitions. Implementations
+ * time out quickly and never complete exceptionally.
+ */
+public interface PeerProbe {
+
+    /** Whether the node's data port accepts a connection and a handshake. */
+    CompletableFuture<Boolean> isReachable(NodeAddress address);
+
+    /** What the node holds of each partition; partitions it could not answer for are absent. */
+    CompletableFuture<Map<Integer, PartitionState>> partitionStates(NodeAddress address, Collection<Integer> partitions);
+}

@@ -1,0 +1,120 @@
+package io.zaris.replication;
+
+import io.zaris.client.NodeConnection;
+import io.zaris.protocol.Change;
+import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.Request;
+import io.zaris.protocol.ResponseCodec;
+import io.zaris.store.SegmentSnapshot;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+/**
+ * The active owner's connection to one replica node, and what it knows about that replica: which segments
+ * have received a snapshot under the current epoch (only those are shipped live changes) and which
+ * partitions were fully synced at which epoch.
+ *
+ * <p>Concurrency: sends happen under the segment's write lock (see {@code Replicator}), so each segment's
+ * frames leave in revision order on this one connection. {@code syncedSegments} is written under the same
+ * segment lock and read under it; {@code syncedEpochs} is only touched by the replicator's reconcile.
+ */
+final class ReplicaLink {
+
+    /** Snapshot chunks are cut at about this many bytes so no frame approaches the size limit. */
+    static final long SNAPSHOT_CHUNK_BYTES = 1024 * 1024;
+
+    final String peer;
+    final NodeConnection connection;
+    private final AtomicIntegerArray syncedSegments;
+    private final Map<Integer, Long> syncedEpochs = new ConcurrentHashMap<>();
+
+    ReplicaLink(String peer, NodeConnection connection, int segmentCount) {
+        this.peer = peer;
+        this.connection = connection;
+        this.syncedSegments = new AtomicIntegerArray(segmentCount);
+    }
+
+    boolean isOpen() {
+        return connection.isOpen();
+    }
+
+    boolean isSynced(int segment) {
+        return syncedSegments.get(segment) == 1;
+    }
+
+    void markSynced(int segment, boolean synced) {
+        syncedSegments.set(segment, synced ? 1 : 0);
+    }
+
+    Long syncedEpoch(int partition) {
+        return syncedEpochs.get(partition);
+    }
+
+    void recordSyncedEpoch(int partition, long epoch) {
+        syncedEpochs.put(partition, epoch);
+    }
+
+    /** Ships changes; completes with the replica's verdict (never exceptionally). */
+    CompletableFuture<Verdict> replicate(int partition, long epoch, int segment, List<Change> changes, long deadlineNanos) {
+        return connection.send(id -> new Request.Replicate(id, partition, epoch, segment, changes), ReplicaLink::verdict,
+                epoch, 0, deadlineNanos).exceptionally(error -> Verdict.failed());
+    }
+
+    /** Sends a snapshot in chunks; the replica clears the segment on the first and sets the revision on the last. */
+    void sendSnapshot(int partition, SegmentSnapshot snapshot, int segment, long deadlineNanos) {
+        List<List<Change>> chunks = new ArrayList<>();
+        List<Change> chunk = new ArrayList<>();
+        long bytes = 0;
+        for (Change entry : snapshot.entries()) {
+            chunk.add(entry);
+            bytes += entry.sizeBytes();
+            if (bytes >= SNAPSHOT_CHUNK_BYTES) {
+                chunks.add(chunk);
+                chunk = new ArrayList<>();
+                bytes = 0;
+            }
+        }
+        chunks.add(chunk);
+        for (int i = 0; i < chunks.size(); i++) {
+            boolean first = i == 0;
+            boolean last = i == chunks.size() - 1;
+            List<Change> entries = chunks.get(i);
+            connection.send(id -> new Request.Snapshot(id, partition, snapshot.epoch(), segment, snapshot.revision(), first, last,
+                    entries), ReplicaLink::verdict, snapshot.epoch(), 0, deadlineNanos).exceptionally(error -> Verdict.failed());
+        }
+    }
+
+    void close() {
+        connection.close();
+    }
+
+    private static Verdict verdict(KvStatus status, io.netty.buffer.ByteBuf body) {
+        if (status == KvStatus.OK) {
+            return new Verdict(KvStatus.OK, body.readLong());
+        }
+        if (status == KvStatus.OUT_OF_SYNC || status == KvStatus.FENCED) {
+            return new Verdict(status, body.readLong());
+        }
+        ResponseCodec.readMessage(body);
+        return new Verdict(status, -1);
+    }
+
+    /**
+     * A replica's answer: {@code OK} with its applied revision; {@code OUT_OF_SYNC} with the revision to
+     * catch up from; {@code FENCED} with the newer epoch it knows; anything else (including a lost
+     * connection) means the change is not known to be applied.
+     */
+    record Verdict(KvStatus status, long value) {
+        static Verdict failed() {
+            return new Verdict(KvStatus.UNAVAILABLE, -1);
+        }
+
+        boolean applied() {
+            return status == KvStatus.OK;
+        }
+    }
+}

@@ -1,0 +1,279 @@
+package io.zaris.replication;
+
+import io.zaris.client.NodeConnection;
+import io.zaris.cluster.ClusterView;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.cluster.PartitionRuntime;
+import io.zaris.placement.PartitionLayout;
+import io.zaris.protocol.Change;
+import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.ProtocolLimits;
+import io.zaris.store.ChangeSink;
+import io.zaris.store.NodeStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The active owner's half of replication: keeps one {@link ReplicaLink} per node that replicates a
+ * partition this node serves, brings each replica up to date with a snapshot whenever this node becomes
+ * (or stays, under a new epoch) the partition's active owner, ships every change live, and answers the
+ * acknowledgement question for SYNC writes.
+ *
+ * <p>Ordering: {@link #ship} runs under the segment's write lock (it is the store's {@link ChangeSink}),
+ * and so do snapshots and catch-ups ({@link NodeStore#catchUp}); every frame for a segment therefore
+ * leaves on the link's single connection in revision order, and a replica applies them in that order.
+ * A link ships a segment's live changes only after that segment's snapshot was enqueued.
+ *
+ * <p>Threads: {@link #ship} on request threads (event loops); {@link #reconcile} on the one
+ * "zaris-replication" thread, every {@link #RECONCILE_INTERVAL} and after each adopted view; catch-ups on
+ * the event loop that received the replica's OUT_OF_SYNC answer.
+ */
+public final class Replicator implements ChangeSink, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Replicator.class);
+    /** How often links are checked (opened, re-synced, closed). */
+    static final Duration RECONCILE_INTERVAL = Duration.ofMillis(500);
+
+    private final String nodeId;
+    private final PartitionLayout layout;
+    private final ReplicationSettings settings;
+    private final EpochFence fence;
+    private final Map<String, ReplicaLink> links = new ConcurrentHashMap<>();
+    private final Set<String> opening = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService worker;
+    private volatile ClusterView view;
+    private volatile NodeStore store;
+    private volatile boolean closed;
+
+    public Replicator(String nodeId, PartitionLayout layout, ReplicationSettings settings, EpochFence fence) {
+        this.nodeId = nodeId;
+        this.layout = layout;
+        this.settings = settings;
+        this.fence = fence;
+        this.worker = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "zaris-replication-" + nodeId);
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** Completes construction (the store needs this sink, this needs the store) and starts reconciling. */
+    public void start(NodeStore nodeStore) {
+        this.store = nodeStore;
+        long interval = RECONCILE_INTERVAL.toMillis();
+        worker.scheduleWithFixedDelay(this::reconcileQuietly, interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    /** Called when the node adopts a view; reconciles links right away. */
+    public void onView(ClusterView adopted) {
+        this.view = adopted;
+        if (!closed) {
+            worker.execute(this::reconcileQuietly);
+        }
+    }
+
+    public AckMode ackMode() {
+        return settings.ackMode();
+    }
+
+    /**
+     * Whether a write to the partition can be acknowledged as the mode requires: always for ASYNC; for
+     * SYNC when at least {@code minSyncReplicas} replicas are connected. Checked before the write is
+     * applied, so a refused write changes nothing.
+     */
+    public boolean canAcknowledge(int partition) {
+        return settings.ackMode() == AckMode.ASYNC || connectedReplicas(partition) >= requiredReplicas(partition);
+    }
+
+    /**
+     * Replicas a SYNC write needs: {@code minSyncReplicas}, but never more than the partition has assigned
+     * (a replication factor of 1 has no replica to wait for).
+     */
+    int requiredReplicas(int partition) {
+        ClusterView current = view;
+        int assignedReplicas = current == null ? 0 : current.partitionMap().ownersOf(partition).size() - 1;
+        return Math.min(settings.minSyncReplicas(), assignedReplicas);
+    }
+
+    /** Replicas of the partition this node has an open link to. */
+    public int connectedReplicas(int partition) {
+        ClusterView current = view;
+        if (current == null) {
+            return 0;
+        }
+        int connected = 0;
+        for (String owner : current.partitionMap().ownersOf(partition)) {
+            ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
+            if (link != null && link.isOpen()) {
+                connected++;
+            }
+        }
+        return connected;
+    }
+
+    @Override
+    public CompletableFuture<Void> ship(int segment, List<Change> changes) {
+        ClusterView current = view;
+        if (current == null || changes.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        int partition = layout.partitionOf(segment);
+        long epoch = changes.get(0).epoch();
+        long deadline = System.nanoTime() + settings.ackTimeout().toNanos();
+        List<CompletableFuture<ReplicaLink.Verdict>> verdicts = new ArrayList<>();
+        for (String owner : current.partitionMap().ownersOf(partition)) {
+            ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
+            if (link != null && link.isOpen() && link.isSynced(segment)) {
+                verdicts.add(link.replicate(partition, epoch, segment, changes, deadline)
+                        .thenApply(verdict -> react(link, partition, segment, epoch, verdict)));
+            }
+        }
+        if (settings.ackMode() == AckMode.ASYNC) {
+            return CompletableFuture.completedFuture(null);
+        }
+        int required = requiredReplicas(partition);
+        if (verdicts.size() < required) {
+            return CompletableFuture.failedFuture(new ReplicationException(
+                    "only " + verdicts.size() + " of " + required + " required replicas are connected for partition " + partition));
+        }
+        return CompletableFuture.allOf(verdicts.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
+            long applied = verdicts.stream().filter(v -> v.join().applied()).count();
+            if (applied < required) {
+                throw new ReplicationException(applied + " of " + required + " required replicas applied the write to partition "
+                        + partition);
+            }
+            return null;
+        });
+    }
+
+    /** Follows up a replica's verdict: catch it up, or learn we were fenced. */
+    private ReplicaLink.Verdict react(ReplicaLink link, int partition, int segment, long epoch, ReplicaLink.Verdict verdict) {
+        if (verdict.status() == KvStatus.OUT_OF_SYNC) {
+            catchUp(link, partition, segment, epoch, verdict.value());
+        } else if (verdict.status() == KvStatus.FENCED) {
+            long newer = fence.observe(partition, verdict.value());
+            log.warn("node {}: replica {} fenced partition {} (epoch {} superseded by {}); this node stops writing it",
+                    nodeId, link.peer, partition, epoch, newer);
+        }
+        return verdict;
+    }
+
+    private void catchUp(ReplicaLink link, int partition, int segment, long epoch, long fromRevision) {
+        NodeStore nodeStore = store;
+        long deadline = System.nanoTime() + settings.ackTimeout().toNanos();
+        nodeStore.catchUp(segment, fromRevision, epoch,
+                tail -> {
+                    if (!tail.isEmpty()) {
+                        link.replicate(partition, epoch, segment, tail, deadline);
+                    }
+                },
+                snapshot -> link.sendSnapshot(partition, snapshot, segment, deadline));
+    }
+
+    /** Replication thread: opens missing links, re-syncs replicas whose epoch changed, closes unneeded links. */
+    private void reconcileQuietly() {
+        try {
+            reconcile();
+        } catch (RuntimeException e) {
+            log.warn("node {}: replication reconcile failed", nodeId, e);
+        }
+    }
+
+    private void reconcile() {
+        ClusterView current = view;
+        NodeStore nodeStore = store;
+        if (current == null || nodeStore == null || closed) {
+            return;
+        }
+        Set<String> needed = new HashSet<>();
+        for (int p = 0; p < current.layout().partitionCount(); p++) {
+            PartitionRuntime runtime = current.runtimeMap().get(p);
+            if (!runtime.isServedBy(nodeId)) {
+                continue;
+            }
+            for (String owner : current.partitionMap().ownersOf(p)) {
+                if (owner.equals(nodeId)) {
+                    continue;
+                }
+                needed.add(owner);
+                ReplicaLink link = links.get(owner);
+                if (link != null && link.isOpen()) {
+                    Long synced = link.syncedEpoch(p);
+                    if (synced == null || synced != runtime.epoch()) {
+                        fullSync(link, p, runtime.epoch());
+                    }
+                }
+            }
+        }
+        for (String peer : needed) {
+            ReplicaLink link = links.get(peer);
+            NodeAddress address = current.addresses().get(peer);
+            if ((link == null || !link.isOpen()) && address != null && opening.add(peer)) {
+                open(peer, address);
+            }
+        }
+        for (Map.Entry<String, ReplicaLink> entry : links.entrySet()) {
+            if (!needed.contains(entry.getKey()) || !entry.getValue().isOpen()) {
+                links.remove(entry.getKey(), entry.getValue());
+                entry.getValue().close();
+            }
+        }
+    }
+
+    private void open(String peer, NodeAddress address) {
+        NodeConnection.open(address, "zaris-replication:" + nodeId, Duration.ofSeconds(2), Duration.ofSeconds(2), 1_000_000,
+                        ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { })
+                .whenComplete((connection, error) -> {
+                    opening.remove(peer);
+                    if (error != null) {
+                        log.debug("node {}: cannot reach replica {} at {}: {}", nodeId, peer, address, error.toString());
+                        return;
+                    }
+                    if (closed || !peer.equals(connection.nodeId())) {
+                        connection.close();
+                        return;
+                    }
+                    ReplicaLink previous = links.put(peer, new ReplicaLink(peer, connection, layout.segmentCount()));
+                    if (previous != null) {
+                        previous.close();
+                    }
+                    log.info("node {}: replication link to {} open", nodeId, peer);
+                    worker.execute(this::reconcileQuietly);
+                });
+    }
+
+    /** Snapshots every segment of the partition to the link; each segment goes live right after its snapshot. */
+    private void fullSync(ReplicaLink link, int partition, long epoch) {
+        NodeStore nodeStore = store;
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
+            int s = segment;
+            link.markSynced(s, false);
+            nodeStore.catchUp(s, -1, epoch, tail -> { }, snapshot -> {
+                link.sendSnapshot(partition, snapshot, s, deadline);
+                link.markSynced(s, true);
+            });
+        }
+        link.recordSyncedEpoch(partition, epoch);
+        log.debug("node {}: partition {} synced to {} under epoch {}", nodeId, partition, link.peer, epoch);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        worker.shutdownNow();
+        links.values().forEach(ReplicaLink::close);
+        links.clear();
+    }
+}

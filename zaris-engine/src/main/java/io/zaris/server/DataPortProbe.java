@@ -1,0 +1,77 @@
+package io.zaris.server;
+
+import io.zaris.client.NodeConnection;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.cluster.PeerProbe;
+import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.PartitionState;
+import io.zaris.protocol.ProtocolLimits;
+import io.zaris.protocol.Request;
+import io.zaris.protocol.ResponseCodec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * {@link PeerProbe} over the data transport: a short-lived connection per question, each bounded by
+ * {@link #TIMEOUT}. "A NodeLeft can race ahead": membership may drop a node whose data port still
+ * answers, and the leader asks here before promoting anyone.
+ */
+final class DataPortProbe implements PeerProbe {
+
+    /** Upper bound for connecting, the handshake and every answer. */
+    static final Duration TIMEOUT = Duration.ofSeconds(1);
+
+    private final String nodeId;
+
+    DataPortProbe(String nodeId) {
+        this.nodeId = nodeId;
+    }
+
+    @Override
+    public CompletableFuture<Boolean> isReachable(NodeAddress address) {
+        return open(address).handle((connection, error) -> {
+            if (connection != null) {
+                connection.close();
+            }
+            return error == null;
+        });
+    }
+
+    @Override
+    public CompletableFuture<Map<Integer, PartitionState>> partitionStates(NodeAddress address, Collection<Integer> partitions) {
+        return open(address).thenCompose(connection -> {
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            List<Integer> asked = new ArrayList<>(partitions);
+            List<CompletableFuture<PartitionState>> answers = new ArrayList<>();
+            for (int partition : asked) {
+                answers.add(connection.send(id -> new Request.PartitionState(id, partition), (status, body) -> {
+                    if (status != KvStatus.OK) {
+                        throw new IllegalStateException(status + ": " + ResponseCodec.readMessage(body));
+                    }
+                    return PartitionState.decode(body);
+                }, 0, 0, deadline).exceptionally(error -> null));
+            }
+            return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
+                connection.close();
+                Map<Integer, PartitionState> states = new HashMap<>();
+                for (int i = 0; i < asked.size(); i++) {
+                    PartitionState state = answers.get(i).join();
+                    if (state != null) {
+                        states.put(asked.get(i), state);
+                    }
+                }
+                return states;
+            });
+        }).exceptionally(error -> Map.of());
+    }
+
+    private CompletableFuture<NodeConnection> open(NodeAddress address) {
+        return NodeConnection.open(address, "zaris-probe:" + nodeId, TIMEOUT, TIMEOUT, 100_000,
+                ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { });
+    }
+}

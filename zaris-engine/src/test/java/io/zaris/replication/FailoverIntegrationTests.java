@@ -1,0 +1,153 @@
+package io.zaris.replication;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.zaris.client.ZarisClient;
+import io.zaris.client.ZarisClientOptions;
+import io.zaris.cluster.ClusterView;
+import io.zaris.cluster.PartitionHealth;
+import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.placement.PartitionLayout;
+import io.zaris.placement.SegmentMapper;
+import io.zaris.protocol.VersionedValue;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Stop the active owner of a partition while a writer records every acknowledged SYNC write: writes
+ * resume on the promoted replica and every acknowledged write reads back afterwards.
+ */
+class FailoverIntegrationTests {
+
+    private static final ReplicationSettings FAST = ReplicationSettings.defaults()
+            .withEvictionDelay(Duration.ofSeconds(2))
+            .withHealCooldown(Duration.ofSeconds(1));
+
+    @Test
+    void replicationFactorThreeKeepsWritingThroughTheLossOfAnOwner() throws Exception {
+        runOwnerLoss(3);
+    }
+
+    @Test
+    void replicationFactorTwoResumesWritesAfterTheLostReplicaIsReplaced() throws Exception {
+        runOwnerLoss(2);
+    }
+
+    @Test
+    void aRestartedNodeCatchesUpAndOwnershipFailsBackToIt() throws Exception {
+        try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(2)
+                .layout(PartitionLayout.of(64, 8)).replication(FAST.withEvictionDelay(Duration.ofMinutes(5))).build().start();
+             ZarisClient client = ZarisClient.connect(options(cluster))) {
+            for (int i = 0; i < 300; i++) {
+                client.sync().put("k" + i, utf8("v" + i));
+            }
+            ClusterView before = client.clusterView();
+            cluster.stopNode("node-2");
+            await().atMost(Duration.ofSeconds(30)).until(() -> noPartitionServedBy(cluster, "node-2"));
+            for (int i = 0; i < 300; i += 3) {
+                assertThat(text(client.sync().get("k" + i))).isEqualTo("v" + i);
+            }
+            cluster.restartNode("node-2");
+            // Healing: every partition whose preferred primary is node-2 goes back to it, HEALTHY, in sync.
+            await().atMost(Duration.ofSeconds(60)).until(() -> allHealthyOnPrimaries(cluster));
+            ClusterView after = cluster.leader().currentView();
+            assertThat(after.partitionMap()).isEqualTo(before.partitionMap());
+            for (int i = 0; i < 300; i++) {
+                assertThat(text(client.sync().get("k" + i))).as("k" + i).isEqualTo("v" + i);
+            }
+        }
+    }
+
+    private static void runOwnerLoss(int replicationFactor) throws Exception {
+        try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(replicationFactor)
+                .layout(PartitionLayout.of(64, 8)).replication(FAST).build().start();
+             ZarisClient client = ZarisClient.connect(options(cluster))) {
+            String victim = cluster.nodes().stream().filter(n -> !n.isLeader()).findFirst().orElseThrow().nodeId();
+            Map<String, String> acknowledged = new ConcurrentHashMap<>();
+            AtomicBoolean running = new AtomicBoolean(true);
+            AtomicLong acknowledgedAfterStop = new AtomicLong();
+            AtomicBoolean stopped = new AtomicBoolean();
+            Thread writer = new Thread(() -> {
+                long sequence = 0;
+                while (running.get()) {
+                    String key = "key-" + (sequence % 400);
+                    String value = "value-" + sequence++;
+                    try {
+                        client.sync().put(key, utf8(value));
+                        acknowledged.put(key, value);
+                        if (stopped.get() && ownedBefore(cluster, victim, key)) {
+                            acknowledgedAfterStop.incrementAndGet();
+                        }
+                    } catch (RuntimeException e) {
+                        // not acknowledged: the key keeps its previous acknowledged value or gets this one
+                        acknowledged.computeIfPresent(key, (k, previous) -> previous);
+                    }
+                }
+            }, "writer");
+            victimOwned = client.clusterView();
+            writer.start();
+            Thread.sleep(500);
+            cluster.stopNode(victim);
+            stopped.set(true);
+            await().atMost(Duration.ofSeconds(30)).until(() -> acknowledgedAfterStop.get() > 50);
+            running.set(false);
+            writer.join(30_000);
+            for (Map.Entry<String, String> write : acknowledged.entrySet()) {
+                Optional<VersionedValue> read = client.sync().get(write.getKey());
+                assertThat(read).as("acknowledged write of " + write.getKey()).isPresent();
+                long readSequence = sequenceOf(text(read));
+                assertThat(readSequence).as(write.getKey()).isGreaterThanOrEqualTo(sequenceOf(write.getValue()));
+            }
+        }
+    }
+
+    /** The view before the stop, to tell which keys the victim served. */
+    private static volatile ClusterView victimOwned;
+
+    private static boolean ownedBefore(EmbeddedCluster cluster, String victim, String key) {
+        ClusterView view = victimOwned;
+        int segment = new SegmentMapper(view.layout().segmentCount()).segmentOf(key);
+        return victim.equals(view.runtimeOfSegment(segment).activeNode());
+    }
+
+    private static boolean noPartitionServedBy(EmbeddedCluster cluster, String node) {
+        ClusterView view = cluster.leader().currentView();
+        return view.runtimeMap().partitions().stream().noneMatch(p -> node.equals(p.activeNode()))
+                && view.runtimeMap().partitions().stream().allMatch(p -> p.health().isServing());
+    }
+
+    private static boolean allHealthyOnPrimaries(EmbeddedCluster cluster) {
+        ClusterView view = cluster.leader().currentView();
+        for (int p = 0; p < view.layout().partitionCount(); p++) {
+            if (view.runtimeMap().get(p).health() != PartitionHealth.HEALTHY
+                    || !view.partitionMap().primaryOf(p).equals(view.runtimeMap().get(p).activeNode())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static long sequenceOf(String value) {
+        return Long.parseLong(value.substring(value.indexOf('-') + 1));
+    }
+
+    private static ZarisClientOptions options(EmbeddedCluster cluster) {
+        return ZarisClientOptions.builder().seeds(cluster.seeds()).environment(Map.of())
+                .requestTimeout(Duration.ofSeconds(10)).maxAttempts(10).build();
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String text(Optional<VersionedValue> value) {
+        return new String(value.orElseThrow().value(), StandardCharsets.UTF_8);
+    }
+}
