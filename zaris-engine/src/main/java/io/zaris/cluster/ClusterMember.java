@@ -113,7 +113,7 @@ public final class ClusterMember implements AutoCloseable {
         });
         runOnEventsThread(() -> channel = newChannel);
         newChannel.connect(membershipConfig.clusterName());
-        timer.scheduleWithFixedDelay(() -> submit(this::reconcileFailover), 1, 1, TimeUnit.SECONDS);
+        timer.scheduleWithFixedDelay(() -> submit(this::reconcileFailover), 250, 250, TimeUnit.MILLISECONDS);
     }
 
     /** Events thread: the leader's periodic and view-triggered failover/heal/evict round. */
@@ -177,6 +177,7 @@ public final class ClusterMember implements AutoCloseable {
             log.info("node {}: leader hands partition {} from {} to {} (epoch {} -> {})", nodeId, partition,
                     before.activeNode(), target, before.epoch(), epoch);
             publish(held.withRuntimeMap(new RuntimeMap(runtimes)));
+            failover.recordChange(partition);
             result.complete(epoch);
         });
         return result;

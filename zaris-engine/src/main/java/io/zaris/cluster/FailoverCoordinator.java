@@ -254,6 +254,11 @@ final class FailoverCoordinator {
         return true;
     }
 
+    /** Events thread: a runtime change made elsewhere (an operator hand-over) starts the partition's cooldown. */
+    void recordChange(int partition) {
+        lastChange.put(partition, nanoClock.getAsLong());
+    }
+
     /** How long the partition's runtime entry has been unchanged by this leader (forever when never). */
     private long stableFor(int partition, long now) {
         Long changed = lastChange.get(partition);

@@ -4,6 +4,9 @@ import io.zaris.cluster.ClusterSettings;
 import io.zaris.cluster.MembershipConfig;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.placement.PartitionLayout;
+import io.zaris.replication.AckMode;
+import io.zaris.replication.ReplicationSettings;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -33,11 +36,19 @@ public final class ServerArguments {
             "  --replication-factor <n>    owners per partition (default " + ClusterSettings.DEFAULT_REPLICATION_FACTOR + ")",
             "  --partitions <n>            partitions (default " + PartitionLayout.DEFAULT_PARTITION_COUNT + ")",
             "  --segments <n>              segments (default " + PartitionLayout.DEFAULT_SEGMENT_COUNT + ")",
+            "  --ack-mode <sync|async>     when writes are acknowledged (default sync)",
+            "  --min-sync-replicas <n>     replicas that must apply a SYNC write (default "
+                    + ReplicationSettings.DEFAULT_MIN_SYNC_REPLICAS + ")",
+            "  --eviction-delay-ms <ms>    a node missing this long loses its partitions to a map recomputation (default "
+                    + ReplicationSettings.DEFAULT_EVICTION_DELAY.toMillis() + ")",
+            "  --heal-cooldown-ms <ms>     stable time before a partition heals or fails back (default "
+                    + ReplicationSettings.DEFAULT_HEAL_COOLDOWN.toMillis() + ")",
             "  --help                      print this help");
 
     private static final Set<String> KNOWN = Set.of("--node-id", "--host", "--port", "--cluster-host",
             "--cluster-port", "--seeds", "--cluster-size", "--cluster-name", "--replication-factor",
-            "--partitions", "--segments");
+            "--partitions", "--segments", "--ack-mode", "--min-sync-replicas", "--eviction-delay-ms",
+            "--heal-cooldown-ms");
 
     private ServerArguments() {
     }
@@ -98,7 +109,24 @@ public final class ServerArguments {
         int partitions = intOption(values, "--partitions", Math.min(PartitionLayout.DEFAULT_PARTITION_COUNT, segments),
                 1, segments);
         String clusterName = values.getOrDefault("--cluster-name", DEFAULT_CLUSTER_NAME);
+        ReplicationSettings defaults = ReplicationSettings.defaults();
+        AckMode ackMode = defaults.ackMode();
+        if (values.containsKey("--ack-mode")) {
+            String mode = values.get("--ack-mode").trim().toUpperCase(java.util.Locale.ROOT);
+            if (!mode.equals("SYNC") && !mode.equals("ASYNC")) {
+                throw new IllegalArgumentException("--ack-mode must be sync or async but was '" + values.get("--ack-mode") + "'");
+            }
+            ackMode = AckMode.valueOf(mode);
+        }
+        ReplicationSettings replication = new ReplicationSettings(ackMode,
+                intOption(values, "--min-sync-replicas", defaults.minSyncReplicas(), 0, 254),
+                defaults.ackTimeout(), defaults.escalationTimeout(),
+                Duration.ofMillis(intOption(values, "--heal-cooldown-ms", (int) defaults.healCooldown().toMillis(), 0,
+                        Integer.MAX_VALUE)),
+                Duration.ofMillis(intOption(values, "--eviction-delay-ms", (int) defaults.evictionDelay().toMillis(), 0,
+                        Integer.MAX_VALUE)));
         return NodeConfig.builder(nodeId)
+                .replication(replication)
                 .host(host)
                 .port(port)
                 .clusterSettings(new ClusterSettings(clusterSize, PartitionLayout.of(segments, partitions), replicationFactor))

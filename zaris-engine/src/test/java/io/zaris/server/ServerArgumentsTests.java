@@ -46,6 +46,18 @@ class ServerArgumentsTests {
     }
 
     @Test
+    void parsesReplicationOptions() {
+        NodeConfig config = ServerArguments.parse(new String[] {"--node-id", "n1", "--ack-mode", "async",
+                "--min-sync-replicas", "2", "--eviction-delay-ms", "1500", "--heal-cooldown-ms", "0"});
+        assertThat(config.replication().ackMode()).isEqualTo(io.zaris.replication.AckMode.ASYNC);
+        assertThat(config.replication().minSyncReplicas()).isEqualTo(2);
+        assertThat(config.replication().evictionDelay().toMillis()).isEqualTo(1500);
+        assertThat(config.replication().healCooldown()).isZero();
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--ack-mode", "maybe"}))
+                .hasMessageContaining("--ack-mode must be sync or async but was 'maybe'");
+    }
+
+    @Test
     void recognisesHelp() {
         assertThat(ServerArguments.wantsHelp(new String[] {"--node-id", "a", "--help"})).isTrue();
         assertThat(ServerArguments.wantsHelp(new String[] {"--node-id", "a"})).isFalse();

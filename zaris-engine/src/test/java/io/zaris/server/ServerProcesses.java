@@ -35,7 +35,7 @@ public final class ServerProcesses implements AutoCloseable {
     }
 
     /** Starts {@code count} nodes that form one cluster of that size. */
-    public List<NodeAddress> start(int count, int replicationFactor) throws IOException {
+    public List<NodeAddress> start(int count, int replicationFactor, String... extraArguments) throws IOException {
         List<int[]> ports = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             ports.add(new int[] {freePort(), freePort()});
@@ -45,10 +45,11 @@ public final class ServerProcesses implements AutoCloseable {
         List<NodeAddress> dataAddresses = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             String nodeId = "n" + (i + 1);
-            List<String> command = List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC", "-jar", jar.toString(),
+            List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC", "-jar", jar.toString(),
                     "--node-id", nodeId, "--port", Integer.toString(ports.get(i)[0]),
                     "--cluster-port", Integer.toString(ports.get(i)[1]), "--seeds", seeds,
-                    "--cluster-name", clusterName, "--replication-factor", Integer.toString(replicationFactor));
+                    "--cluster-name", clusterName, "--replication-factor", Integer.toString(replicationFactor)));
+            command.addAll(List.of(extraArguments));
             File log = logDirectory.resolve(nodeId + ".log").toFile();
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.to(log)).start();
@@ -92,6 +93,18 @@ public final class ServerProcesses implements AutoCloseable {
 
         public String logText() throws IOException {
             return Files.readString(log);
+        }
+
+        /** {@code kill -9}: no shutdown hook, no clean leave. */
+        public void kill() throws InterruptedException {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+
+        /** Sends a POSIX signal (e.g. {@code STOP}, {@code CONT}) to the process. */
+        public void signal(String name) throws IOException, InterruptedException {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+            kill.waitFor(10, TimeUnit.SECONDS);
         }
     }
 }

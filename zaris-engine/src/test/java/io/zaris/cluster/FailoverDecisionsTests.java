@@ -1,0 +1,71 @@
+package io.zaris.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zaris.protocol.PartitionState;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class FailoverDecisionsTests {
+
+    private static final List<String> OWNERS = List.of("a", "b", "c");
+
+    @Test
+    void epochsOnlyGoForwardPastEverythingObserved() {
+        assertThat(FailoverDecisions.nextEpoch(4, 0)).isEqualTo(5);
+        assertThat(FailoverDecisions.nextEpoch(4, 9)).isEqualTo(10);
+        assertThatThrownBy(() -> FailoverDecisions.nextEpoch(Long.MAX_VALUE, 0)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void promotesTheOwnerWithTheMostSyncedSegments() {
+        PartitionRuntime chosen = FailoverDecisions.promote(OWNERS,
+                Map.of("b", state(3, 100), "c", state(8, 90)), Map.of(), 7);
+        assertThat(chosen).isEqualTo(new PartitionRuntime("c", 7, PartitionHealth.DEGRADED));
+    }
+
+    @Test
+    void tiesGoToMoreKeysThenToOwnerOrder() {
+        assertThat(FailoverDecisions.promote(OWNERS, Map.of("b", state(8, 100), "c", state(8, 120)), Map.of(), 2)
+                .activeNode()).isEqualTo("c");
+        assertThat(FailoverDecisions.promote(OWNERS, Map.of("b", state(8, 100), "c", state(8, 100)), Map.of(), 2)
+                .activeNode()).isEqualTo("b");
+    }
+
+    @Test
+    void possessionProofMakesTheCandidateRecoverWhenALiveHolderHasMoreKeys() {
+        PartitionRuntime chosen = FailoverDecisions.promote(OWNERS, Map.of("b", state(8, 100)),
+                Map.of("x", state(0, 150)), 3);
+        assertThat(chosen.health()).isEqualTo(PartitionHealth.RECOVERING);
+        assertThat(chosen.health().isServing()).isFalse();
+    }
+
+    @Test
+    void aLoneSurvivorServesEvenWithNothingSynced() {
+        PartitionRuntime chosen = FailoverDecisions.promote(OWNERS, Map.of("c", state(0, 0)), Map.of(), 3);
+        assertThat(chosen).isEqualTo(new PartitionRuntime("c", 3, PartitionHealth.DEGRADED));
+    }
+
+    @Test
+    void noLiveOwnerMeansUnavailable() {
+        PartitionRuntime chosen = FailoverDecisions.promote(OWNERS, Map.of(), Map.of(), 3);
+        assertThat(chosen).isEqualTo(new PartitionRuntime(null, 3, PartitionHealth.UNAVAILABLE));
+    }
+
+    @Test
+    void healingWaitsForEveryOwnerInSyncAndForTheCooldown() {
+        Map<String, PartitionState> allSynced = Map.of("a", state(8, 1), "b", state(8, 1), "c", state(8, 1));
+        assertThat(FailoverDecisions.readyToHeal(OWNERS, allSynced, 8, 5_000, 5_000)).isTrue();
+        assertThat(FailoverDecisions.readyToHeal(OWNERS, allSynced, 8, 4_999, 5_000)).isFalse();
+        assertThat(FailoverDecisions.readyToHeal(OWNERS, Map.of("a", state(8, 1), "b", state(7, 1), "c", state(8, 1)),
+                8, 5_000, 5_000)).isFalse();
+        assertThat(FailoverDecisions.readyToHeal(OWNERS, Map.of("a", state(8, 1), "b", state(8, 1)), 8, 5_000, 5_000))
+                .isFalse();
+    }
+
+    private static PartitionState state(int synced, long keys) {
+        return new PartitionState(1, keys, keys, synced);
+    }
+}
