@@ -32,6 +32,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
 import org.slf4j.Logger;
@@ -361,9 +362,12 @@ public final class ZarisClient implements AutoCloseable {
         long now = ticker.nanoTime();
         int deadlineMillis = operation.deadline == Long.MAX_VALUE ? 0
                 : (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(operation.deadline - now)));
-        // The connection measures its own timeout on System.nanoTime(); translate the deadline onto it.
-        long answerDeadline = operation.deadline == Long.MAX_VALUE ? Long.MAX_VALUE
-                : System.nanoTime() + Math.max(0, operation.deadline - now);
+        // The connection measures its own timeout on System.nanoTime(); translate the deadline onto it. One
+        // attempt waits at most attemptTimeout, so a node that stopped answering costs one timeout, not the
+        // whole operation deadline.
+        long attemptNanos = options.attemptTimeout().toNanos();
+        long left = operation.deadline == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, operation.deadline - now);
+        long answerDeadline = System.nanoTime() + Math.min(attemptNanos, left);
         connection.send(operation.requestFactory, operation.reader, current.epochOf(segment), deadlineMillis, answerDeadline)
                 .whenComplete((value, error) -> {
                     if (error == null) {
@@ -636,45 +640,60 @@ public final class ZarisClient implements AutoCloseable {
             return;
         }
         RoutingTable current = table;
-        for (NodeConnection connection : current.connections().values()) {
-            if (!connection.isOpen()) {
-                continue;
-            }
-            try {
-                MapFingerprint remote = fetchFingerprint(connection).join();
-                if (!remote.equals(MapFingerprint.of(current.view())) || !allConnected(current)) {
-                    refreshFrom(RefreshTrigger.POLL);
-                }
-                return;
-            } catch (CompletionException e) {
-                log.debug("map poll via {} failed: {}", connection, rootMessage(e));
-            } catch (RuntimeException e) {
-                log.warn("periodic cluster map refresh failed: {}", e.getMessage());
-                return;
-            }
-        }
-        log.warn("periodic map poll: no open connection answered; reconnecting to the last known nodes and seeds");
         try {
-            refreshFrom(RefreshTrigger.POLL);
+            MapFingerprint remote = firstFingerprint(current);
+            if (remote == null) {
+                log.warn("periodic map poll: no open connection answered; reconnecting through the known nodes and seeds");
+            }
+            if (remote == null || !remote.equals(MapFingerprint.of(current.view())) || !allConnected(current)) {
+                refreshFrom(RefreshTrigger.POLL);
+            }
         } catch (RuntimeException e) {
             log.warn("periodic cluster map refresh failed: {}", e.getMessage());
         }
     }
 
-    /** Maps thread only: fetches the map from the first node (then seed) that answers and installs it. */
+    private MapFingerprint firstFingerprint(RoutingTable current) {
+        List<NodeConnection> open = new ArrayList<>();
+        for (NodeConnection connection : current.connections().values()) {
+            if (connection.isOpen()) {
+                open.add(connection);
+            }
+        }
+        if (open.isEmpty()) {
+            return null;
+        }
+        CompletableFuture<MapFingerprint> first = new CompletableFuture<>();
+        AtomicInteger failures = new AtomicInteger();
+        for (NodeConnection connection : open) {
+            fetchFingerprint(connection).whenComplete((fingerprint, error) -> {
+                if (error == null) {
+                    first.complete(fingerprint);
+                } else if (failures.incrementAndGet() == open.size()) {
+                    first.complete(null);
+                }
+            });
+        }
+        return first.join();
+    }
+
+    /**
+     * Maps thread only: asks every open connection for the map at once and installs the first answer
+     * (a node that stopped answering cannot hold the refresh up); falls back to the seeds.
+     */
     private void refreshFrom(RefreshTrigger trigger) {
         mapFetches.incrementAndGet();
         RoutingTable current = table;
+        List<NodeConnection> open = new ArrayList<>();
         for (NodeConnection connection : current.connections().values()) {
-            if (!connection.isOpen()) {
-                continue;
+            if (connection.isOpen()) {
+                open.add(connection);
             }
-            try {
-                install(fetchMap(connection).join(), new HashMap<>(current.connections()), trigger);
-                return;
-            } catch (CompletionException e) {
-                log.debug("map fetch via {} failed: {}", connection, rootMessage(e));
-            }
+        }
+        ClusterView fetched = firstAnswer(open);
+        if (fetched != null) {
+            install(fetched, new HashMap<>(current.connections()), trigger);
+            return;
         }
         for (NodeAddress seed : options.seeds()) {
             try {
@@ -691,6 +710,25 @@ public final class ZarisClient implements AutoCloseable {
             }
         }
         throw new ZarisTransportException("no node or seed could provide a cluster map");
+    }
+
+    /** The first cluster map any of the connections returns, or {@code null} when none does. */
+    private ClusterView firstAnswer(List<NodeConnection> connections) {
+        if (connections.isEmpty()) {
+            return null;
+        }
+        CompletableFuture<ClusterView> first = new CompletableFuture<>();
+        AtomicInteger failures = new AtomicInteger();
+        for (NodeConnection connection : connections) {
+            fetchMap(connection).whenComplete((view, error) -> {
+                if (error == null) {
+                    first.complete(view);
+                } else if (failures.incrementAndGet() == connections.size()) {
+                    first.complete(null);
+                }
+            });
+        }
+        return first.join();
     }
 
     private static boolean allConnected(RoutingTable current) {

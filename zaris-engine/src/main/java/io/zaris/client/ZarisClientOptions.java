@@ -21,6 +21,12 @@ public final class ZarisClientOptions {
     public static final Duration DEFAULT_BOOTSTRAP_TIMEOUT = Duration.ofSeconds(30);
     /** Deadline of one operation across all its attempts. */
     public static final RequestTimeout DEFAULT_REQUEST_TIMEOUT = RequestTimeout.DEFAULT;
+    /**
+     * How long one attempt waits for its answer before it counts as a timeout (retried when the operation
+     * is idempotent); never longer than the operation's remaining deadline. Bounds the time a request
+     * can hang on a node that stopped answering (e.g. a paused process) before the retry brain reroutes.
+     */
+    public static final Duration DEFAULT_ATTEMPT_TIMEOUT = Duration.ofSeconds(10);
     /** Attempts per operation, the first included. */
     public static final int DEFAULT_MAX_ATTEMPTS = 3;
     /** Linear retry backoff unit: attempt n waits {@code backoff * n} (8× for MIGRATING), capped at 2 s. */
@@ -42,6 +48,7 @@ public final class ZarisClientOptions {
     private final Duration mapRefreshInterval;
     private final int maxInFlightPerNode;
     private final int maxAttempts;
+    private final Duration attemptTimeout;
     private final Duration retryBackoff;
     private final boolean retriesDisabled;
     private final Duration mapRefreshWait;
@@ -62,6 +69,7 @@ public final class ZarisClientOptions {
         this.mapRefreshInterval = builder.mapRefreshInterval;
         this.maxInFlightPerNode = builder.maxInFlightPerNode;
         this.maxAttempts = builder.maxAttempts;
+        this.attemptTimeout = builder.attemptTimeout;
         this.retryBackoff = builder.retryBackoff;
         this.retriesDisabled = builder.retriesDisabled;
         this.mapRefreshWait = builder.mapRefreshWait;
@@ -102,6 +110,10 @@ public final class ZarisClientOptions {
 
     public int maxAttempts() {
         return maxAttempts;
+    }
+
+    public Duration attemptTimeout() {
+        return attemptTimeout;
     }
 
     public Duration retryBackoff() {
@@ -161,6 +173,7 @@ public final class ZarisClientOptions {
         private Duration mapRefreshInterval = DEFAULT_MAP_REFRESH_INTERVAL;
         private int maxInFlightPerNode = DEFAULT_MAX_IN_FLIGHT_PER_NODE;
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
+        private Duration attemptTimeout = DEFAULT_ATTEMPT_TIMEOUT;
         private Duration retryBackoff = DEFAULT_RETRY_BACKOFF;
         private boolean retriesDisabled;
         private Duration mapRefreshWait = DEFAULT_MAP_REFRESH_WAIT;
@@ -223,6 +236,11 @@ public final class ZarisClientOptions {
                 throw new IllegalArgumentException("maxAttempts must be in 1..100 but was " + maxAttempts);
             }
             this.maxAttempts = maxAttempts;
+            return this;
+        }
+
+        public Builder attemptTimeout(Duration attemptTimeout) {
+            this.attemptTimeout = positive(attemptTimeout, "attemptTimeout");
             return this;
         }
 

@@ -60,6 +60,8 @@ public final class ClusterMember implements AutoCloseable {
     private final ScheduledExecutorService timer;
     /** Whether the last view holds a majority of the configured cluster size; writes need it. */
     private volatile boolean inMajority;
+    /** Snapshot of {@link #presentNodes()}, refreshed on the events thread after views and hellos. */
+    private volatile Set<String> present = Set.of();
 
     // --- confined to the events thread ---
     private final Map<Address, ClusterMessages.NodeHello> announced = new HashMap<>();
@@ -118,6 +120,7 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Events thread: the leader's periodic and view-triggered failover/heal/evict round. */
     private void reconcileFailover() {
+        present = Set.copyOf(presentNodes());
         if (isLeader() && current != null) {
             failover.reconcile(current, presentNodes(), () -> current, this::publish);
         }
@@ -134,6 +137,11 @@ public final class ClusterMember implements AutoCloseable {
                 }
             }
         }
+        return present;
+    }
+
+    /** Node ids in the current membership view that announced themselves; an immutable snapshot. */
+    public Set<String> presentNodeIds() {
         return present;
     }
 
@@ -219,8 +227,15 @@ public final class ClusterMember implements AutoCloseable {
         log.info("node {}: membership view {} with {} member(s){}", nodeId, newView.getViewId(), newView.size(),
                 newView instanceof MergeView ? " (merge)" : "");
         broadcast(ClusterMessages.encodeHello(new ClusterMessages.NodeHello(nodeId, dataAddress)));
-        if (isLeader() && current != null) {
-            publish(current.withAddresses(mergedAddresses(current)));
+        if (current != null) {
+            // Everyone re-broadcasts what it holds: messages across an exclusion are lost, and after a
+            // merge the coordinator may be the side with the stale view. Receivers keep the newest
+            // (ViewOrdering), so the newest view wins everywhere, the new leader included.
+            if (isLeader()) {
+                publish(current.withAddresses(mergedAddresses(current)));
+            } else {
+                broadcast(ClusterMessages.encodeView(current));
+            }
         }
         maybeComputeInitialMap();
         reconcileFailover();
@@ -283,6 +298,16 @@ public final class ClusterMember implements AutoCloseable {
             viewListener.accept(held, candidate);
         } catch (RuntimeException e) {
             log.error("node {}: view listener failed", nodeId, e);
+        }
+        if (held != null && !held.runtimeMap().equals(candidate.runtimeMap())) {
+            int changed = 0;
+            for (int p = 0; p < candidate.runtimeMap().partitionCount(); p++) {
+                if (!candidate.runtimeMap().get(p).equals(held.runtimeMap().get(p))) {
+                    changed++;
+                }
+            }
+            log.info("node {}: adopted map version {} with {} changed partition(s)", nodeId,
+                    candidate.partitionMap().version(), changed);
         }
         if (held == null) {
             log.info("node {}: adopted partition map version {} ({} partitions, {} segments)", nodeId,

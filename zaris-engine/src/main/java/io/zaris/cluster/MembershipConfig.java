@@ -1,5 +1,6 @@
 package io.zaris.cluster;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -33,17 +34,34 @@ public sealed interface MembershipConfig {
     }
 
     /**
-     * @param bindHost the address the membership port binds to
-     * @param bindPort the membership ("cluster") port
-     * @param seeds    membership ports of the nodes to contact at start; may include this node
+     * @param bindHost          the address the membership port binds to
+     * @param bindPort          the membership ("cluster") port
+     * @param seeds             membership ports of the nodes to contact at start; may include this node
+     * @param escalationTimeout how long a silent (hung, unreachable) node is suspected before membership
+     *                          confirms it gone and its partitions fail over; a crashed process is noticed
+     *                          at once through its closed sockets
      */
-    record Tcp(String clusterName, String bindHost, int bindPort, List<NodeAddress> seeds) implements MembershipConfig {
+    record Tcp(String clusterName, String bindHost, int bindPort, List<NodeAddress> seeds, Duration escalationTimeout)
+            implements MembershipConfig {
+
+        /** DESIGN.md: a silent active owner is confirmed dead after 10 s. */
+        public static final Duration DEFAULT_ESCALATION_TIMEOUT = Duration.ofSeconds(10);
+        /** The last stretch of the escalation: suspicion is verified this long before exclusion. */
+        static final long VERIFY_MILLIS = 1500;
 
         public Tcp {
             seeds = List.copyOf(seeds);
             if (seeds.isEmpty()) {
                 throw new IllegalArgumentException("at least one seed (host:clusterPort) is required");
             }
+            if (escalationTimeout == null || escalationTimeout.toMillis() < 2 * VERIFY_MILLIS) {
+                throw new IllegalArgumentException("escalation timeout must be at least " + 2 * VERIFY_MILLIS
+                        + " ms but was " + escalationTimeout);
+            }
+        }
+
+        public Tcp(String clusterName, String bindHost, int bindPort, List<NodeAddress> seeds) {
+            this(clusterName, bindHost, bindPort, seeds, DEFAULT_ESCALATION_TIMEOUT);
         }
 
         @Override
@@ -51,15 +69,17 @@ public sealed interface MembershipConfig {
             String initialHosts = seeds.stream()
                     .map(seed -> seed.host() + "[" + seed.port() + "]")
                     .collect(Collectors.joining(","));
-            // Timings as measured in DESIGN.md "Membership notes": kill -9 noticed in 1-2 s, a hung
-            // process excluded in about 11 s, a resumed one merged back within MERGE3's interval.
+            // Timings as measured in DESIGN.md "Membership notes": kill -9 noticed in 1-2 s (FD_SOCK2), a
+            // hung process excluded after the escalation timeout (FD_ALL3 + VERIFY_SUSPECT2), a resumed one
+            // merged back within MERGE3's interval.
+            long suspectMillis = escalationTimeout.toMillis() - VERIFY_MILLIS;
             return header()
                     + "  <TCP bind_addr=\"" + bindHost + "\" bind_port=\"" + bindPort + "\" port_range=\"0\"/>\n"
                     + "  <TCPPING initial_hosts=\"" + initialHosts + "\" port_range=\"0\" async_discovery=\"true\"/>\n"
                     + "  <MERGE3 min_interval=\"1000\" max_interval=\"5000\"/>\n"
                     + "  <FD_SOCK2/>\n"
-                    + "  <FD_ALL3 timeout=\"8000\" interval=\"2000\"/>\n"
-                    + "  <VERIFY_SUSPECT2 timeout=\"1500\"/>\n"
+                    + "  <FD_ALL3 timeout=\"" + suspectMillis + "\" interval=\"" + Math.max(500, suspectMillis / 4) + "\"/>\n"
+                    + "  <VERIFY_SUSPECT2 timeout=\"" + VERIFY_MILLIS + "\"/>\n"
                     + "  <pbcast.NAKACK2 use_mcast_xmit=\"false\"/>\n"
                     + "  <UNICAST3/>\n"
                     + "  <pbcast.STABLE/>\n"

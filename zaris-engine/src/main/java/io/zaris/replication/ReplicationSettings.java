@@ -8,13 +8,11 @@ import java.time.Duration;
  * @param ackMode            when writes are acknowledged
  * @param minSyncReplicas    replicas that must have applied a SYNC write
  * @param ackTimeout         how long a SYNC write waits for its replicas before it is refused
- * @param escalationTimeout  how long an unreachable active owner that has not left the view is suspected
- *                           before its partitions fail over
  * @param healCooldown       how long a partition stays DEGRADED after its last change before it may heal
  * @param evictionDelay      how long a partition may miss an assigned node before the map re-homes it
  */
-public record ReplicationSettings(AckMode ackMode, int minSyncReplicas, Duration ackTimeout, Duration escalationTimeout,
-                                  Duration healCooldown, Duration evictionDelay) {
+public record ReplicationSettings(AckMode ackMode, int minSyncReplicas, Duration ackTimeout, Duration healCooldown,
+                                  Duration evictionDelay) {
 
     /** Acknowledge after a replica applied the write. */
     public static final AckMode DEFAULT_ACK_MODE = AckMode.SYNC;
@@ -22,8 +20,6 @@ public record ReplicationSettings(AckMode ackMode, int minSyncReplicas, Duration
     public static final int DEFAULT_MIN_SYNC_REPLICAS = 1;
     /** A SYNC write waits this long for its replicas. */
     public static final Duration DEFAULT_ACK_TIMEOUT = Duration.ofSeconds(5);
-    /** DESIGN.md: a silent owner is confirmed dead after 10 s. */
-    public static final Duration DEFAULT_ESCALATION_TIMEOUT = Duration.ofSeconds(10);
     /** A flapping node cannot make partitions heal and degrade faster than this. */
     public static final Duration DEFAULT_HEAL_COOLDOWN = Duration.ofSeconds(5);
     /** A node missing this long loses its partitions to a map recomputation. */
@@ -33,7 +29,7 @@ public record ReplicationSettings(AckMode ackMode, int minSyncReplicas, Duration
         if (minSyncReplicas < 0) {
             throw new IllegalArgumentException("minSyncReplicas must be >= 0 but was " + minSyncReplicas);
         }
-        for (Duration duration : new Duration[] {ackTimeout, escalationTimeout, healCooldown, evictionDelay}) {
+        for (Duration duration : new Duration[] {ackTimeout, healCooldown, evictionDelay}) {
             if (duration == null || duration.isNegative()) {
                 throw new IllegalArgumentException("replication durations must be >= 0");
             }
@@ -42,18 +38,18 @@ public record ReplicationSettings(AckMode ackMode, int minSyncReplicas, Duration
 
     public static ReplicationSettings defaults() {
         return new ReplicationSettings(DEFAULT_ACK_MODE, DEFAULT_MIN_SYNC_REPLICAS, DEFAULT_ACK_TIMEOUT,
-                DEFAULT_ESCALATION_TIMEOUT, DEFAULT_HEAL_COOLDOWN, DEFAULT_EVICTION_DELAY);
+                DEFAULT_HEAL_COOLDOWN, DEFAULT_EVICTION_DELAY);
     }
 
     public ReplicationSettings withAckMode(AckMode mode) {
-        return new ReplicationSettings(mode, minSyncReplicas, ackTimeout, escalationTimeout, healCooldown, evictionDelay);
+        return new ReplicationSettings(mode, minSyncReplicas, ackTimeout, healCooldown, evictionDelay);
     }
 
     public ReplicationSettings withEvictionDelay(Duration delay) {
-        return new ReplicationSettings(ackMode, minSyncReplicas, ackTimeout, escalationTimeout, healCooldown, delay);
+        return new ReplicationSettings(ackMode, minSyncReplicas, ackTimeout, healCooldown, delay);
     }
 
     public ReplicationSettings withHealCooldown(Duration cooldown) {
-        return new ReplicationSettings(ackMode, minSyncReplicas, ackTimeout, escalationTimeout, cooldown, evictionDelay);
+        return new ReplicationSettings(ackMode, minSyncReplicas, ackTimeout, cooldown, evictionDelay);
     }
 }

@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,6 +55,8 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     private final ScheduledExecutorService worker;
     private volatile ClusterView view;
     private volatile NodeStore store;
+    /** Nodes membership currently sees; a replica outside it (hung, partitioned) is not waited for. */
+    private volatile Supplier<Set<String>> present = Set::of;
     private volatile boolean closed;
 
     public Replicator(String nodeId, PartitionLayout layout, ReplicationSettings settings, EpochFence fence) {
@@ -69,8 +72,9 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     }
 
     /** Completes construction (the store needs this sink, this needs the store) and starts reconciling. */
-    public void start(NodeStore nodeStore) {
+    public void start(NodeStore nodeStore, Supplier<Set<String>> presentNodes) {
         this.store = nodeStore;
+        this.present = presentNodes;
         long interval = RECONCILE_INTERVAL.toMillis();
         worker.scheduleWithFixedDelay(this::reconcileQuietly, interval, interval, TimeUnit.MILLISECONDS);
     }
@@ -113,9 +117,10 @@ public final class Replicator implements ChangeSink, AutoCloseable {
             return 0;
         }
         int connected = 0;
+        Set<String> members = present.get();
         for (String owner : current.partitionMap().ownersOf(partition)) {
             ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
-            if (link != null && link.isOpen()) {
+            if (link != null && link.isOpen() && members.contains(owner)) {
                 connected++;
             }
         }
@@ -132,9 +137,10 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         long epoch = changes.get(0).epoch();
         long deadline = System.nanoTime() + settings.ackTimeout().toNanos();
         List<CompletableFuture<ReplicaLink.Verdict>> verdicts = new ArrayList<>();
+        Set<String> members = present.get();
         for (String owner : current.partitionMap().ownersOf(partition)) {
             ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
-            if (link != null && link.isOpen() && link.isSynced(segment)) {
+            if (link != null && link.isOpen() && link.isSynced(segment) && members.contains(owner)) {
                 verdicts.add(link.replicate(partition, epoch, segment, changes, deadline)
                         .thenApply(verdict -> react(link, partition, segment, epoch, verdict)));
             }

@@ -161,12 +161,10 @@ final class RequestHandler {
             return;
         }
         ApplyResult result = store.applyReplicated(replicate.segment(), replicate.changes());
-        if (result.gap()) {
-            replicaSegments.mark(replicate.segment(), false);
-            ResponseCodec.writeHeader(out, replicate.id(), KvStatus.OUT_OF_SYNC);
-        } else {
-            ResponseCodec.writeHeader(out, replicate.id(), KvStatus.OK);
-        }
+        // Contiguous changes mean the segment holds everything its active owner has: every new active
+        // epoch starts with a snapshot to each replica, so a replica cannot be contiguous yet divergent.
+        replicaSegments.mark(replicate.segment(), !result.gap());
+        ResponseCodec.writeHeader(out, replicate.id(), result.gap() ? KvStatus.OUT_OF_SYNC : KvStatus.OK);
         out.writeLong(result.appliedRevision());
     }
 

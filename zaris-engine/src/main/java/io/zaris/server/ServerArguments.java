@@ -43,12 +43,14 @@ public final class ServerArguments {
                     + ReplicationSettings.DEFAULT_EVICTION_DELAY.toMillis() + ")",
             "  --heal-cooldown-ms <ms>     stable time before a partition heals or fails back (default "
                     + ReplicationSettings.DEFAULT_HEAL_COOLDOWN.toMillis() + ")",
+            "  --escalation-timeout-ms <ms> how long a silent (hung) node is suspected before its partitions fail over"
+                    + " (default " + MembershipConfig.Tcp.DEFAULT_ESCALATION_TIMEOUT.toMillis() + ")",
             "  --help                      print this help");
 
     private static final Set<String> KNOWN = Set.of("--node-id", "--host", "--port", "--cluster-host",
             "--cluster-port", "--seeds", "--cluster-size", "--cluster-name", "--replication-factor",
             "--partitions", "--segments", "--ack-mode", "--min-sync-replicas", "--eviction-delay-ms",
-            "--heal-cooldown-ms");
+            "--heal-cooldown-ms", "--escalation-timeout-ms");
 
     private ServerArguments() {
     }
@@ -120,7 +122,7 @@ public final class ServerArguments {
         }
         ReplicationSettings replication = new ReplicationSettings(ackMode,
                 intOption(values, "--min-sync-replicas", defaults.minSyncReplicas(), 0, 254),
-                defaults.ackTimeout(), defaults.escalationTimeout(),
+                defaults.ackTimeout(),
                 Duration.ofMillis(intOption(values, "--heal-cooldown-ms", (int) defaults.healCooldown().toMillis(), 0,
                         Integer.MAX_VALUE)),
                 Duration.ofMillis(intOption(values, "--eviction-delay-ms", (int) defaults.evictionDelay().toMillis(), 0,
@@ -130,7 +132,9 @@ public final class ServerArguments {
                 .host(host)
                 .port(port)
                 .clusterSettings(new ClusterSettings(clusterSize, PartitionLayout.of(segments, partitions), replicationFactor))
-                .membership(new MembershipConfig.Tcp(clusterName, clusterHost, clusterPort, seeds))
+                .membership(new MembershipConfig.Tcp(clusterName, clusterHost, clusterPort, seeds,
+                        Duration.ofMillis(intOption(values, "--escalation-timeout-ms",
+                                (int) MembershipConfig.Tcp.DEFAULT_ESCALATION_TIMEOUT.toMillis(), 3000, Integer.MAX_VALUE))))
                 .build();
     }
 

@@ -52,7 +52,7 @@ public final class ZarisNode implements AutoCloseable {
             throw new IllegalStateException("node " + config.nodeId() + " is already running");
         }
         SegmentMapper segmentMapper = new SegmentMapper(config.clusterSettings().layout().segmentCount());
-        replicator.start(store);
+        replicator.start(store, this::presentNodeIds);
         server = new NodeServer(config.nodeId(), config.host(), config.port(), config.limits(), segmentMapper, store,
                 this::currentView, stats, replicator, fence, replicaSegments, this::inMajority);
         try {
@@ -102,6 +102,11 @@ public final class ZarisNode implements AutoCloseable {
      */
     public CompletableFuture<Long> handOver(int partition, String target) {
         return member.handOver(partition, target);
+    }
+
+    private java.util.Set<String> presentNodeIds() {
+        ClusterMember seat = member;
+        return seat == null ? java.util.Set.of() : seat.presentNodeIds();
     }
 
     private boolean inMajority() {

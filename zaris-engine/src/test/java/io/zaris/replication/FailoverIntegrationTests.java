@@ -41,6 +41,25 @@ class FailoverIntegrationTests {
     }
 
     @Test
+    void whenTheLeaderItselfStopsTheNextLeaderFailsItsPartitionsOver() throws Exception {
+        try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(3)
+                .layout(PartitionLayout.of(64, 8)).replication(FAST).build().start();
+             ZarisClient client = ZarisClient.connect(options(cluster))) {
+            for (int i = 0; i < 200; i++) {
+                client.sync().put("k" + i, utf8("v" + i));
+            }
+            String oldLeader = cluster.leader().nodeId();
+            cluster.stopNode(oldLeader);
+            await().atMost(Duration.ofSeconds(30)).until(() -> noPartitionServedBy(cluster, oldLeader));
+            assertThat(cluster.leader().nodeId()).isNotEqualTo(oldLeader);
+            for (int i = 0; i < 200; i++) {
+                assertThat(text(client.sync().get("k" + i))).isEqualTo("v" + i);
+                client.sync().put("k" + i, utf8("w" + i));
+            }
+        }
+    }
+
+    @Test
     void aRestartedNodeCatchesUpAndOwnershipFailsBackToIt() throws Exception {
         try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(2)
                 .layout(PartitionLayout.of(64, 8)).replication(FAST.withEvictionDelay(Duration.ofMinutes(5))).build().start();
