@@ -44,7 +44,7 @@ public final class ZarisNode implements AutoCloseable {
         this.replicaSegments = new ReplicaSegments(layout.segmentCount());
         this.replicator = new Replicator(config.nodeId(), layout, config.replication(), fence);
         this.store = new NodeStore(layout.segmentCount(), config.timeSource(), NodeStore.DEFAULT_LOG_MAX_CHANGES,
-                NodeStore.DEFAULT_LOG_MAX_BYTES, replicator);
+                NodeStore.logBytesPerSegment(layout.segmentCount()), replicator);
     }
 
     public synchronized ZarisNode start() throws Exception {

@@ -17,15 +17,23 @@ import java.util.function.Consumer;
 public final class NodeStore {
 
     /** Changes each segment's op log retains at most. */
-    public static final int DEFAULT_LOG_MAX_CHANGES = 1024;
-    /** Bytes of keys and values each segment's op log retains at most. */
-    public static final long DEFAULT_LOG_MAX_BYTES = 1024 * 1024;
+    public static final int DEFAULT_LOG_MAX_CHANGES = 256;
+    /**
+     * Bytes all op logs of a node retain at most together: a sixteenth of the heap, at most 64 MiB. Split
+     * evenly across segments; a replica further behind than its segment's share is caught up by snapshot.
+     */
+    public static final long DEFAULT_LOG_BUDGET_BYTES = Math.min(64L * 1024 * 1024, Runtime.getRuntime().maxMemory() / 16);
 
     private final Segment[] segments;
     private final TimeSource time;
 
     public NodeStore(int segmentCount, TimeSource time) {
-        this(segmentCount, time, DEFAULT_LOG_MAX_CHANGES, DEFAULT_LOG_MAX_BYTES, ChangeSink.NONE);
+        this(segmentCount, time, DEFAULT_LOG_MAX_CHANGES, logBytesPerSegment(segmentCount), ChangeSink.NONE);
+    }
+
+    /** The default op log budget split across {@code segmentCount} segments (at least 4 KiB each). */
+    public static long logBytesPerSegment(int segmentCount) {
+        return Math.max(4096, DEFAULT_LOG_BUDGET_BYTES / Math.max(1, segmentCount));
     }
 
     public NodeStore(int segmentCount, TimeSource time, int logMaxChanges, long logMaxBytes, ChangeSink sink) {

@@ -19,10 +19,14 @@ import java.util.stream.Collectors;
  */
 public final class ServerProcesses implements AutoCloseable {
 
+    /** Written into a node's log before it is started again, so a reader can tell the runs apart. */
+    public static final String RESTART_MARKER = "=== zaris test harness: node restarted ===";
+
     private final Path jar;
     private final Path logDirectory;
     private final String clusterName = "zaris-test-" + UUID.randomUUID();
     private final List<Node> nodes = new ArrayList<>();
+    private final java.util.Map<String, List<String>> commands = new java.util.HashMap<>();
 
     public ServerProcesses(Path logDirectory) {
         String jarProperty = System.getProperty("zaris.server.jar");
@@ -54,6 +58,7 @@ public final class ServerProcesses implements AutoCloseable {
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.to(log)).start();
             nodes.add(new Node(nodeId, process, log.toPath()));
+            commands.put(nodeId, command);
             dataAddresses.add(new NodeAddress("127.0.0.1", ports.get(i)[0]));
         }
         return dataAddresses;
@@ -61,6 +66,30 @@ public final class ServerProcesses implements AutoCloseable {
 
     public List<Node> nodes() {
         return List.copyOf(nodes);
+    }
+
+    public Node node(String nodeId) {
+        return nodes.stream().filter(n -> n.nodeId().equals(nodeId)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no node " + nodeId));
+    }
+
+    /** Starts a node that exited again, with its original command line (same ports, empty store), appending to its log. */
+    public Node restart(String nodeId) throws IOException {
+        for (int i = 0; i < nodes.size(); i++) {
+            Node node = nodes.get(i);
+            if (node.nodeId().equals(nodeId)) {
+                if (node.process().isAlive()) {
+                    throw new IllegalStateException("node " + nodeId + " is still running");
+                }
+                Files.writeString(node.log(), RESTART_MARKER + "\n", java.nio.file.StandardOpenOption.APPEND);
+                Process process = new ProcessBuilder(commands.get(nodeId)).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(node.log().toFile())).start();
+                Node restarted = new Node(nodeId, process, node.log());
+                nodes.set(i, restarted);
+                return restarted;
+            }
+        }
+        throw new IllegalArgumentException("no node " + nodeId);
     }
 
     @Override

@@ -1,0 +1,43 @@
+package io.zaris.chaos;
+
+import io.zaris.replication.AckMode;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * One chaos run: how long, how many nodes, replication factor, acknowledgement mode, the seed of the
+ * nemesis and workload choices (a run is replayable up to timing), and where the report goes.
+ */
+public record ChaosOptions(Duration duration, int nodes, int replicationFactor, AckMode ackMode, long seed,
+                           Duration escalationTimeout, Path outputDirectory) {
+
+    /** Most simultaneous failures: fewer than the replicas, and never the majority. */
+    public int maxSimultaneousFaults() {
+        return Math.max(0, Math.min(replicationFactor - 1, (nodes - 1) / 2));
+    }
+
+    /** Parses {@code --minutes 10 --seconds 0 --nodes 5 --rf 3 --ack sync --seed 1 --out dir}. */
+    public static ChaosOptions parse(String[] args) {
+        long seconds = 600;
+        int nodes = 5;
+        int rf = 3;
+        AckMode ack = AckMode.SYNC;
+        long seed = System.currentTimeMillis();
+        Path out = Path.of("target", "chaos");
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            String value = args[i + 1];
+            switch (args[i]) {
+                case "--minutes" -> seconds = Long.parseLong(value) * 60;
+                case "--seconds" -> seconds = Long.parseLong(value);
+                case "--nodes" -> nodes = Integer.parseInt(value);
+                case "--rf" -> rf = Integer.parseInt(value);
+                case "--ack" -> ack = AckMode.valueOf(value.toUpperCase(java.util.Locale.ROOT));
+                case "--seed" -> seed = Long.parseLong(value);
+                case "--out" -> out = Path.of(value);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + " (use --minutes|--seconds|--nodes|--rf|--ack|--seed|--out)");
+            }
+        }
+        return new ChaosOptions(Duration.ofSeconds(seconds), nodes, rf, ack, seed, Duration.ofSeconds(6), out);
+    }
+}

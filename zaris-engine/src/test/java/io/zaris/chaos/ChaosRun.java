@@ -1,0 +1,94 @@
+package io.zaris.chaos;
+
+import io.zaris.client.ZarisClient;
+import io.zaris.client.ZarisClientOptions;
+import io.zaris.cluster.ClusterView;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.cluster.PartitionHealth;
+import io.zaris.server.ServerProcesses;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A chaos certification run: N standalone server processes on loopback, a workload that logs every
+ * operation, a nemesis injecting real faults, then healing, waiting for every partition to be
+ * {@code HEALTHY}, and checking the ledger against the cluster. Run with {@code chaos/run}; a short run is
+ * part of the test suite ({@code ChaosHarnessIntegrationTests}).
+ */
+public final class ChaosRun {
+
+    private static final Logger log = LoggerFactory.getLogger(ChaosRun.class);
+    /** How long healing may take before the run is declared failed. */
+    static final Duration HEAL_TIMEOUT = Duration.ofMinutes(3);
+
+    private ChaosRun() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        ChaosOptions options = ChaosOptions.parse(args);
+        ChaosReport report = run(options);
+        System.out.println(report.markdown());
+        System.out.println("report written to " + options.outputDirectory().toAbsolutePath());
+        System.exit(report.passed() ? 0 : 1);
+    }
+
+    static ChaosReport run(ChaosOptions options) throws Exception {
+        try (ServerProcesses processes = new ServerProcesses(options.outputDirectory().resolve("logs"))) {
+            List<NodeAddress> seeds = processes.start(options.nodes(), options.replicationFactor(),
+                    "--partitions", "32", "--segments", "512",
+                    "--ack-mode", options.ackMode().name().toLowerCase(java.util.Locale.ROOT),
+                    "--escalation-timeout-ms", Long.toString(options.escalationTimeout().toMillis()),
+                    "--heal-cooldown-ms", "2000");
+            try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
+                    .bootstrapTimeout(Duration.ofSeconds(120)).requestTimeout(Duration.ofSeconds(20))
+                    .attemptTimeout(Duration.ofSeconds(2)).maxAttempts(20).environment(Map.of()).build())) {
+                Ledger ledger = new Ledger();
+                Workload workload = new Workload(client, ledger, options.seed());
+                Nemesis nemesis = new Nemesis(processes, client, options);
+                long start = System.nanoTime();
+                workload.start();
+                nemesis.start();
+                log.info("chaos: running for {} with {} nodes, RF {}, {}, seed {}", options.duration(), options.nodes(),
+                        options.replicationFactor(), options.ackMode(), options.seed());
+                Thread.sleep(options.duration().toMillis());
+                List<Nemesis.Fault> faults = nemesis.heal();
+                workload.stop();
+                long end = System.nanoTime();
+                awaitHealthy(client, processes, options.nodes());
+                ChaosReport report = Checker.check(client, ledger, faults, options, start, end);
+                report.writeTo(options.outputDirectory());
+                return report;
+            }
+        }
+    }
+
+    /**
+     * Waits until every process is back in one membership view holding every node, has adopted a map since
+     * its last start, and every partition is HEALTHY.
+     */
+    private static void awaitHealthy(ZarisClient client, ServerProcesses processes, int nodes) throws Exception {
+        long deadline = System.nanoTime() + HEAL_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            ClusterView view = client.refreshMap().join();
+            boolean healthy = view.runtimeMap().partitions().stream().allMatch(p -> p.health() == PartitionHealth.HEALTHY);
+            boolean joined = true;
+            for (ServerProcesses.Node node : processes.nodes()) {
+                String text = node.logText();
+                String sinceStart = text.substring(Math.max(0, text.lastIndexOf(ServerProcesses.RESTART_MARKER)));
+                int lastView = sinceStart.lastIndexOf("membership view");
+                int lineEnd = lastView < 0 ? -1 : sinceStart.indexOf('\n', lastView);
+                String viewLine = lastView < 0 ? "" : sinceStart.substring(lastView, lineEnd < 0 ? sinceStart.length() : lineEnd);
+                boolean inFullView = viewLine.contains("with " + nodes + " member(s)");
+                joined &= node.process().isAlive() && sinceStart.contains("adopted") && inFullView;
+            }
+            if (healthy && joined) {
+                return;
+            }
+            Thread.sleep(500); // polling the cluster's own progress
+        }
+        throw new IllegalStateException("the cluster did not return to HEALTHY with every node joined within " + HEAL_TIMEOUT);
+    }
+}
