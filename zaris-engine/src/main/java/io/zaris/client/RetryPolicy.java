@@ -13,6 +13,9 @@ import java.time.Duration;
  *   <tr><th>failure</th><th>retry</th><th>refresh map first</th><th>delay</th></tr>
  *   <tr><td>MOVED, REPLICA_WRITE_REJECTED, OWNERSHIP_CHANGING</td><td>yes</td><td>yes</td><td>backoff × attempt</td></tr>
  *   <tr><td>UNAVAILABLE</td><td>yes</td><td>no</td><td>backoff × attempt</td></tr>
+ *   <tr><td>UNACKNOWLEDGED (applied, replicas missing), idempotent request</td><td>yes</td><td>no</td>
+ *       <td>backoff × attempt</td></tr>
+ *   <tr><td>UNACKNOWLEDGED, non-idempotent request</td><td>no</td><td>—</td><td>—</td></tr>
  *   <tr><td>MIGRATING</td><td>yes</td><td>no</td><td>8 × backoff × attempt</td></tr>
  *   <tr><td>transport fault or timeout, request not delivered or idempotent</td><td>yes</td><td>yes</td><td>backoff × attempt</td></tr>
  *   <tr><td>transport fault or timeout, non-idempotent request maybe applied</td><td>no</td><td>—</td><td>—</td></tr>
@@ -80,6 +83,10 @@ final class RetryPolicy {
             }
             if (status == KvStatus.UNAVAILABLE) {
                 return FailureClass.TRANSIENT;
+            }
+            if (status == KvStatus.UNACKNOWLEDGED) {
+                // Applied on the owner already: repeating an INCREMENT or a CAS could apply it twice.
+                return idempotent ? FailureClass.TRANSIENT : FailureClass.FINAL;
             }
             return status.meansWrongNode() ? FailureClass.WRONG_NODE : FailureClass.FINAL;
         }

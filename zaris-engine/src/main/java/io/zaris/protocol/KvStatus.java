@@ -11,7 +11,8 @@ package io.zaris.protocol;
  *   <tr><td>answer</td><td>OK, NOT_FOUND, CONFLICT</td><td>hand straight back</td></tr>
  *   <tr><td>wrong node</td><td>MOVED, OWNERSHIP_CHANGING, REPLICA_WRITE_REJECTED</td>
  *       <td>refresh the map, retry</td></tr>
- *   <tr><td>transient</td><td>MIGRATING, UNAVAILABLE</td><td>retry after a backoff</td></tr>
+ *   <tr><td>transient</td><td>MIGRATING, UNAVAILABLE, UNACKNOWLEDGED</td><td>retry after a backoff
+ *       (UNACKNOWLEDGED: only idempotent operations)</td></tr>
  *   <tr><td>request error</td><td>BAD_REQUEST, TOO_LARGE, UNAUTHORIZED, WRONG_TYPE</td>
  *       <td>never retried</td></tr>
  *   <tr><td>replication (node to node)</td><td>FENCED, OUT_OF_SYNC</td><td>handled by the active owner</td></tr>
@@ -37,6 +38,11 @@ public enum KvStatus {
     MIGRATING(13, Family.TRANSIENT),
     /** No serving owner for the segment right now. */
     UNAVAILABLE(14, Family.TRANSIENT),
+    /**
+     * The active owner applied the write but its acknowledgement requirement (SYNC replicas) was not met in
+     * time: the write may survive or not. Safe to retry only for idempotent operations.
+     */
+    UNACKNOWLEDGED(15, Family.TRANSIENT),
     /** The request is malformed, or names an unknown operation. */
     BAD_REQUEST(20, Family.REQUEST_ERROR),
     /** A key, value or frame exceeds the node's configured maximum. */

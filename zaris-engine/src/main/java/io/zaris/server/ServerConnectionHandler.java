@@ -123,7 +123,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
             ctx.write(out, ctx.voidPromise());
             return;
         }
-        // A SYNC write: the OK response waits in 'out' until the replicas answered.
+        // A SYNC write: the OK response waits in 'out' until the replicas answered. It is already applied
+        // here, so a failure is UNACKNOWLEDGED (indeterminate), never UNAVAILABLE (refused, not applied).
         long id = request.id();
         outcome.whenComplete((ignored, failure) -> ctx.executor().execute(() -> {
             if (failure == null) {
@@ -132,7 +133,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
             } else {
                 out.release();
                 stats.refusedByReplication();
-                respondError(ctx, id, KvStatus.UNAVAILABLE, "write not acknowledged: " + rootMessage(failure));
+                respondError(ctx, id, KvStatus.UNACKNOWLEDGED, "write applied but not acknowledged: " + rootMessage(failure));
                 ctx.flush();
             }
         }));

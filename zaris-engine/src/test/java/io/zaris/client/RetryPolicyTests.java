@@ -60,6 +60,12 @@ class RetryPolicyTests {
     }
 
     @Test
+    void anAppliedButUnacknowledgedWriteIsRepeatedOnlyWhenIdempotent() {
+        assertThat(policy.afterFailure(status(KvStatus.UNACKNOWLEDGED), true, 1, NOW, SIXTY_SECONDS).retry()).isTrue();
+        assertThat(policy.afterFailure(status(KvStatus.UNACKNOWLEDGED), false, 1, NOW, SIXTY_SECONDS).retry()).isFalse();
+    }
+
+    @Test
     void requestErrorsAndUnknownFailuresAreHandedBackAtOnce() {
         for (KvStatus status : List.of(KvStatus.BAD_REQUEST, KvStatus.TOO_LARGE, KvStatus.UNAUTHORIZED, KvStatus.WRONG_TYPE,
                 KvStatus.CONFLICT, KvStatus.NOT_FOUND)) {
