@@ -2,22 +2,27 @@ package io.zaris.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * Starts the whole application (web server, embedded three-node cluster, client) and talks to it over
- * real HTTP, so each request goes through the controller, the Zaris client and a node.
+ * real HTTP, so each request goes through the controller, the Zaris client and a node. The slow lookup is
+ * shortened; everything else runs as configured in {@code application.yml}.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "sample.catalog.lookup-delay=100ms")
 class SampleApplicationIntegrationTests {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -26,6 +31,9 @@ class SampleApplicationIntegrationTests {
 
     @LocalServerPort
     private int port;
+
+    @Autowired
+    private ProductCatalog catalog;
 
     @Test
     void putThenGetShouldReturnTheValueWithTheVersionOfTheWrite() throws Exception {
@@ -80,6 +88,86 @@ class SampleApplicationIntegrationTests {
         assertThat(first.statusCode()).isEqualTo(200);
         assertThat(jsonField(first.body(), "value")).isEqualTo("1");
         assertThat(jsonField(second.body(), "value")).isEqualTo("11");
+    }
+
+    @Test
+    void cachedProductShouldHitTheSlowLookupOnceThenBeServedFromZaris() throws Exception {
+        long lookupsBefore = catalog.lookups();
+
+        HttpResponse<String> first = send(request("/products/p-1").GET());
+        HttpResponse<String> second = send(request("/products/p-1").GET());
+        HttpResponse<String> third = send(request("/products/p-1").GET());
+
+        assertThat(first.statusCode()).isEqualTo(200);
+        assertThat(jsonField(first.body(), "id")).isEqualTo("\"p-1\"");
+        assertThat(second.body()).isEqualTo(first.body());
+        assertThat(third.body()).isEqualTo(first.body());
+        assertThat(catalog.lookups() - lookupsBefore).as("slow lookups").isEqualTo(1);
+        assertThat(jsonField(send(request("/products/lookups").GET()).body(), "lookups"))
+                .isEqualTo(Long.toString(catalog.lookups()));
+
+        assertThat(send(request("/products/p-1").DELETE()).statusCode()).isEqualTo(204);
+        send(request("/products/p-1").GET());
+        assertThat(catalog.lookups() - lookupsBefore).as("looked up again after eviction").isEqualTo(2);
+    }
+
+    @Test
+    void conditionalPutShouldApplyOnTheReadVersionAndAnswer412OnAConflict() throws Exception {
+        HttpResponse<String> created = send(request("/kv/doc").PUT(HttpRequest.BodyPublishers.ofString("v1")));
+        String version = jsonField(created.body(), "version");
+
+        HttpResponse<String> applied = send(request("/kv/doc").header("If-Match", version)
+                .PUT(HttpRequest.BodyPublishers.ofString("v2")));
+        HttpResponse<String> conflict = send(request("/kv/doc").header("If-Match", version)
+                .PUT(HttpRequest.BodyPublishers.ofString("v3")));
+
+        assertThat(applied.statusCode()).isEqualTo(200);
+        assertThat(conflict.statusCode()).isEqualTo(412);
+        assertThat(jsonField(conflict.body(), "currentVersion")).isEqualTo(jsonField(applied.body(), "version"));
+        assertThat(jsonField(send(request("/kv/doc").GET()).body(), "value")).isEqualTo("\"v2\"");
+    }
+
+    @Test
+    void healthShouldShowTheZarisComponentWithPartitionStates() throws Exception {
+        HttpResponse<String> health = send(request("/actuator/health").GET());
+
+        assertThat(health.statusCode()).isEqualTo(200);
+        DocumentContext json = JsonPath.parse(health.body());
+        assertThat(json.read("$.components.zaris.status", String.class)).isEqualTo("UP");
+        assertThat(json.read("$.components.zaris.details.mode", String.class)).isEqualTo("embedded");
+        assertThat(json.read("$.components.zaris.details.partitions", Map.class))
+                .isEqualTo(Map.of("HEALTHY", 128, "DEGRADED", 0, "RECOVERING", 0, "UNAVAILABLE", 0));
+        assertThat(json.read("$.components.zaris.details.nodes", Map.class)).hasSize(3);
+        assertThat(json.read("$.components.zaris.details.leader", String.class)).startsWith("node-");
+        assertThat(json.read("$.components.zaris.details.routingTable.partitionMapVersion", Long.class)).isPositive();
+    }
+
+    @Test
+    void metricsShouldExposeCacheAndZarisMeters() throws Exception {
+        send(request("/products/p-metrics").GET());
+        send(request("/products/p-metrics").GET());
+
+        HttpResponse<String> gets = send(request("/actuator/metrics/cache.gets?tag=cache:products&tag=result:hit").GET());
+        HttpResponse<String> partitions = send(request("/actuator/metrics/zaris.partitions?tag=state:healthy").GET());
+        HttpResponse<String> requests = send(request("/actuator/metrics/zaris.client.requests").GET());
+        HttpResponse<String> keys = send(request("/actuator/metrics/zaris.node.keys").GET());
+        HttpResponse<String> names = send(request("/actuator/metrics").GET());
+
+        assertThat(gets.statusCode()).isEqualTo(200);
+        assertThat(gets.body()).contains("\"name\":\"cache.gets\"");
+        assertThat(partitions.statusCode()).isEqualTo(200);
+        assertThat(partitions.body()).contains("\"value\":128.0");
+        assertThat(requests.statusCode()).isEqualTo(200);
+        assertThat(keys.statusCode()).isEqualTo(200);
+        assertThat(names.body()).contains("zaris.client.routing.table.age", "cache.puts", "cache.evictions");
+    }
+
+    @Test
+    void cachesEndpointShouldListTheProductsCache() throws Exception {
+        HttpResponse<String> caches = send(request("/actuator/caches").GET());
+
+        assertThat(caches.statusCode()).isEqualTo(200);
+        assertThat(caches.body()).contains("\"products\":{\"target\":\"io.zaris.client.ZarisClient\"}");
     }
 
     private HttpRequest.Builder request(String path) {

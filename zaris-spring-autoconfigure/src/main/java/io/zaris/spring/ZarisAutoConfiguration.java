@@ -1,19 +1,34 @@
 package io.zaris.spring;
 
+import io.zaris.client.ClientMetrics;
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.spring.ZarisProperties.Mode;
+import io.zaris.spring.serialization.ClassAllowList;
+import io.zaris.spring.serialization.JdkZarisSerializer;
+import io.zaris.spring.serialization.JsonZarisSerializer;
+import io.zaris.spring.serialization.ZarisSerializer;
+import io.zaris.spring.template.ZarisTemplate;
+import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Auto-configuration of a {@link ZarisClient} and, in embedded mode, of the cluster it talks to.
@@ -29,6 +44,12 @@ import org.springframework.context.annotation.Conditional;
  *
  * <p>Every bean backs off when the application defines its own. A custom client in embedded mode can
  * take its seeds from the {@link ZarisEmbeddedClusterLifecycle} bean, which stays in place.
+ *
+ * <p>The client's environment variables are applied by {@link ZarisEnvironmentPostProcessor} to the
+ * properties; the options builder is given an empty environment so they are not applied twice. Client
+ * meters are recorded through a {@link ClientMetrics} bean when one exists (the metrics
+ * auto-configuration defines it when Micrometer and a {@code MeterRegistry} are present), wrapped in a
+ * {@link ZarisRoutingTableWatch} that the health indicator reads.
  */
 @AutoConfiguration
 @ConditionalOnClass(ZarisClient.class)
@@ -45,15 +66,62 @@ public final class ZarisAutoConfiguration {
         return new ZarisEmbeddedClusterLifecycle(embeddedCluster(properties.getEmbedded()));
     }
 
+    @Bean
+    @ConditionalOnMissingBean
+    ZarisRoutingTableWatch zarisRoutingTableWatch() {
+        return new ZarisRoutingTableWatch(Clock.systemUTC());
+    }
+
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     ZarisClient zarisClient(ZarisProperties properties,
-            ObjectProvider<ZarisEmbeddedClusterLifecycle> embeddedCluster) {
+            ObjectProvider<ZarisEmbeddedClusterLifecycle> embeddedCluster, ZarisRoutingTableWatch routingTableWatch,
+            ObjectProvider<ClientMetrics> metrics) {
         List<NodeAddress> seeds = switch (properties.resolveMode()) {
             case EMBEDDED -> embeddedSeeds(embeddedCluster.getIfAvailable());
             case CLIENT -> configuredSeeds(properties.getClient());
         };
-        return ZarisClient.connect(clientOptions(properties, seeds));
+        return ZarisClient.connect(clientOptions(properties, seeds,
+                routingTableWatch.observing(metrics.getIfUnique(ClientMetrics::disabled))));
+    }
+
+    /**
+     * JDK serialization with an allow-list of the JDK value types, the application's
+     * {@code @SpringBootApplication} packages and {@code zaris.serialization.allowed-classes}. The JSON
+     * format is defined by {@link JsonSerializerConfiguration} when Jackson is present.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    ZarisSerializer zarisSerializer(ZarisProperties properties, BeanFactory beanFactory) {
+        ZarisProperties.Serialization serialization = properties.getSerialization();
+        if (serialization.getFormat() == ZarisProperties.Serialization.Format.JSON) {
+            throw new IllegalStateException("zaris.serialization.format is JSON but Jackson 3"
+                    + " (tools.jackson.core:jackson-databind) is not on the classpath; add it"
+                    + " (e.g. spring-boot-starter-json) or set zaris.serialization.format=jdk");
+        }
+        return new JdkZarisSerializer(allowList(serialization, beanFactory), classLoader(beanFactory));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ZarisTemplate zarisTemplate(ZarisClient client, ZarisSerializer serializer) {
+        return new ZarisTemplate(client, serializer);
+    }
+
+    static ClassLoader classLoader(BeanFactory beanFactory) {
+        ClassLoader loader = beanFactory instanceof ConfigurableBeanFactory configurable
+                ? configurable.getBeanClassLoader() : null;
+        return loader != null ? loader : ZarisAutoConfiguration.class.getClassLoader();
+    }
+
+    /** The allow-list: built-in JDK types, the auto-configuration packages and the configured patterns. */
+    static ClassAllowList allowList(ZarisProperties.Serialization serialization, BeanFactory beanFactory) {
+        List<String> patterns = new ArrayList<>();
+        if (AutoConfigurationPackages.has(beanFactory)) {
+            AutoConfigurationPackages.get(beanFactory).forEach(pkg -> patterns.add(pkg + ".**"));
+        }
+        patterns.addAll(serialization.getAllowedClasses());
+        return ClassAllowList.of(patterns);
     }
 
     /** The (not yet started) cluster that {@code zaris.embedded.*} describes. */
@@ -65,17 +133,36 @@ public final class ZarisAutoConfiguration {
                 .build();
     }
 
-    /** Maps the binding bean to the engine's immutable options; the builder validates each value. */
-    static ZarisClientOptions clientOptions(ZarisProperties properties, List<NodeAddress> seeds) {
+    /**
+     * Maps the binding bean to the engine's immutable options; the builder validates each value. The
+     * environment is empty: {@link ZarisEnvironmentPostProcessor} already folded the variables into the
+     * properties.
+     */
+    static ZarisClientOptions clientOptions(ZarisProperties properties, List<NodeAddress> seeds, ClientMetrics metrics) {
         ZarisProperties.Client client = properties.getClient();
-        return ZarisClientOptions.builder()
-                .seeds(seeds)
-                .clientName(CLIENT_NAME)
-                .connectTimeout(client.getConnectTimeout())
-                .bootstrapTimeout(client.getBootstrapTimeout())
-                .mapRefreshInterval(client.getMapRefreshInterval())
-                .requestTimeout(properties.getRequestTimeout())
-                .build();
+        if (properties.getRequestTimeout() == null) {
+            throw new IllegalArgumentException("zaris.request-timeout must be set (e.g. 60s or infinite)");
+        }
+        ZarisClientOptions.Builder builder = ZarisClientOptions.builder().seeds(seeds).clientName(CLIENT_NAME)
+                .metrics(metrics).environment(Map.of());
+        set("zaris.client.connect-timeout", () -> builder.connectTimeout(client.getConnectTimeout()));
+        set("zaris.client.bootstrap-timeout", () -> builder.bootstrapTimeout(client.getBootstrapTimeout()));
+        set("zaris.client.map-refresh-interval", () -> builder.mapRefreshInterval(client.getMapRefreshInterval()));
+        set("zaris.client.map-refresh-wait", () -> builder.mapRefreshWait(client.getMapRefreshWait()));
+        set("zaris.client.max-attempts", () -> builder.maxAttempts(client.getMaxAttempts()));
+        set("zaris.client.retry-backoff", () -> builder.retryBackoff(client.getRetryBackoff()));
+        builder.disableRetries(client.isDisableRetries());
+        builder.requestTimeout(properties.getRequestTimeout());
+        return builder.build();
+    }
+
+    /** Applies one setting, naming its property when the builder rejects the value. */
+    private static void set(String property, Runnable setter) {
+        try {
+            setter.run();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(property + ": " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -102,5 +189,20 @@ public final class ZarisAutoConfiguration {
                     + " but there is no ZarisEmbeddedClusterLifecycle bean to connect to");
         }
         return embeddedCluster.seeds();
+    }
+
+    /** The JSON serializer, when {@code zaris.serialization.format=json} and Jackson 3 is present. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(JsonMapper.class)
+    @ConditionalOnProperty(name = "zaris.serialization.format", havingValue = "json")
+    static class JsonSerializerConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ZarisSerializer zarisSerializer(ZarisProperties properties, BeanFactory beanFactory,
+                ObjectProvider<JsonMapper> jsonMapper) {
+            return new JsonZarisSerializer(jsonMapper.getIfUnique(() -> JsonMapper.builder().build()),
+                    allowList(properties.getSerialization(), beanFactory), classLoader(beanFactory));
+        }
     }
 }

@@ -1,8 +1,9 @@
 package io.zaris.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import io.zaris.client.ClientMetrics;
+import io.zaris.client.RequestTimeout;
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
 import io.zaris.cluster.NodeAddress;
@@ -10,15 +11,20 @@ import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.protocol.VersionedValue;
 import io.zaris.server.ZarisNode;
+import io.zaris.spring.serialization.ClassAllowList;
+import io.zaris.spring.serialization.JdkZarisSerializer;
+import io.zaris.spring.serialization.JsonZarisSerializer;
+import io.zaris.spring.serialization.ZarisSerializer;
+import io.zaris.spring.template.ZarisTemplate;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -40,14 +46,7 @@ class ZarisAutoConfigurationTests {
 
     @BeforeAll
     static void startRemoteCluster() {
-        remoteCluster = EmbeddedCluster.builder().nodes(2).build().start();
-    }
-
-    @AfterAll
-    static void stopRemoteCluster() {
-        if (remoteCluster != null) {
-            remoteCluster.close();
-        }
+        remoteCluster = SharedTestCluster.cluster();
     }
 
     @Test
@@ -184,32 +183,109 @@ class ZarisAutoConfigurationTests {
     @Test
     void clientOptionsShouldCarryEveryClientProperty() {
         ZarisProperties properties = new ZarisProperties();
-        properties.setRequestTimeout(Duration.ofSeconds(7));
+        properties.setRequestTimeout(RequestTimeout.valueOf("7s"));
         properties.getClient().setConnectTimeout(Duration.ofMillis(250));
         properties.getClient().setBootstrapTimeout(Duration.ofSeconds(3));
         properties.getClient().setMapRefreshInterval(Duration.ofSeconds(2));
+        properties.getClient().setMapRefreshWait(Duration.ofMillis(700));
+        properties.getClient().setMaxAttempts(5);
+        properties.getClient().setRetryBackoff(Duration.ofMillis(20));
+        properties.getClient().setDisableRetries(true);
         List<NodeAddress> seeds = List.of(new NodeAddress("10.0.0.1", 7101));
 
-        ZarisClientOptions options = ZarisAutoConfiguration.clientOptions(properties, seeds);
+        ZarisClientOptions options = ZarisAutoConfiguration.clientOptions(properties, seeds, ClientMetrics.disabled());
 
         assertThat(options.seeds()).isEqualTo(seeds);
         assertThat(options.clientName()).isEqualTo(ZarisAutoConfiguration.CLIENT_NAME);
-        assertThat(options.requestTimeout()).isEqualTo(ZarisClientOptions.builder().seeds(seeds)
-                .requestTimeout(Duration.ofSeconds(7)).build().requestTimeout());
+        assertThat(options.requestTimeout()).isEqualTo(RequestTimeout.of(Duration.ofSeconds(7)));
         assertThat(options.connectTimeout()).isEqualTo(Duration.ofMillis(250));
         assertThat(options.bootstrapTimeout()).isEqualTo(Duration.ofSeconds(3));
         assertThat(options.mapRefreshInterval()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(options.mapRefreshWait()).isEqualTo(Duration.ofMillis(700));
+        assertThat(options.maxAttempts()).isEqualTo(5);
+        assertThat(options.retryBackoff()).isEqualTo(Duration.ofMillis(20));
+        assertThat(options.retriesDisabled()).isTrue();
+        assertThat(options.metrics()).isSameAs(ClientMetrics.disabled());
     }
 
     @Test
-    void clientOptionsWithNonPositiveTimeoutShouldBeRejected() {
-        ZarisProperties properties = new ZarisProperties();
-        properties.setRequestTimeout(Duration.ZERO);
+    void runWithInfiniteRequestTimeoutShouldBindAndReachTheClient() {
+        runner.withPropertyValues("zaris.client.seeds=" + seedsOf(remoteCluster), "zaris.request-timeout=infinite",
+                "zaris.client.max-attempts=2").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    ZarisProperties properties = context.getBean(ZarisProperties.class);
+                    assertThat(properties.getRequestTimeout().isInfinite()).isTrue();
+                    assertThat(ZarisAutoConfiguration.clientOptions(properties, remoteCluster.seeds(),
+                            ClientMetrics.disabled()).requestTimeout()).isEqualTo(RequestTimeout.INFINITE);
+                    assertThat(context.getBean(ZarisClient.class).sync().put("infinite", utf8("ok"))).isPositive();
+                });
+    }
 
-        assertThatIllegalArgumentException()
-                .isThrownBy(() -> ZarisAutoConfiguration.clientOptions(properties,
-                        List.of(new NodeAddress("10.0.0.1", 7101))))
-                .withMessageContaining("requestTimeout");
+    @Test
+    void runWithUnparseableRequestTimeoutShouldFailNamingTheProperty() {
+        runner.withPropertyValues("zaris.client.seeds=" + seedsOf(remoteCluster), "zaris.request-timeout=soon")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).hasStackTraceContaining("zaris.request-timeout")
+                            .hasStackTraceContaining("infinite");
+                });
+    }
+
+    @Test
+    void runWithOutOfRangeMaxAttemptsShouldFailNamingTheSetting() {
+        runner.withPropertyValues("zaris.client.seeds=" + seedsOf(remoteCluster), "zaris.client.max-attempts=0")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).hasStackTraceContaining("zaris.client.max-attempts: maxAttempts");
+                });
+    }
+
+    @Test
+    void runShouldProvideTemplateSerializerAndRoutingTableWatch() {
+        runner.withPropertyValues("zaris.client.seeds=" + seedsOf(remoteCluster)).run(context -> {
+            assertThat(context).hasSingleBean(ZarisTemplate.class).hasSingleBean(JdkZarisSerializer.class)
+                    .hasSingleBean(ZarisRoutingTableWatch.class);
+            assertThat(context.getBean(ZarisRoutingTableWatch.class).lastPublication()).isNotNull();
+            assertThat(context.getBean(JdkZarisSerializer.class).allowList().patterns())
+                    .containsAll(ClassAllowList.BUILT_IN);
+        });
+    }
+
+    @Test
+    void runWithJsonFormatShouldUseTheJsonSerializer() {
+        runner.withPropertyValues("zaris.client.seeds=" + seedsOf(remoteCluster), "zaris.serialization.format=json",
+                "zaris.serialization.allowed-classes=com.acme.**").run(context -> {
+                    assertThat(context).hasSingleBean(ZarisSerializer.class);
+                    assertThat(context.getBean(ZarisSerializer.class)).isInstanceOf(JsonZarisSerializer.class);
+                });
+    }
+
+    @Test
+    void runWithJsonFormatWithoutJacksonShouldFailSayingWhatToAdd() {
+        runner.withPropertyValues("zaris.client.seeds=" + seedsOf(remoteCluster), "zaris.serialization.format=json")
+                .withClassLoader(new FilteredClassLoader("tools.jackson"))
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("zaris.serialization.format")
+                            .hasMessageContaining("jackson-databind");
+                });
+    }
+
+    @Test
+    void runWithBadAllowedClassPatternShouldFailNamingIt() {
+        runner.withPropertyValues("zaris.client.seeds=" + seedsOf(remoteCluster),
+                "zaris.serialization.allowed-classes=!com.evil.*").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("!com.evil.*");
+                });
+    }
+
+    @Test
+    void runWithUserDefinedSerializerShouldBackOff() {
+        ZarisSerializer custom = new JdkZarisSerializer(ClassAllowList.of(List.of()), null);
+        runner.withPropertyValues("zaris.client.seeds=" + seedsOf(remoteCluster))
+                .withBean("customSerializer", ZarisSerializer.class, () -> custom)
+                .run(context -> assertThat(context.getBean(ZarisSerializer.class)).isSameAs(custom));
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.zaris.cluster.ClusterSettings;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.spring.ZarisProperties.Mode;
+import io.zaris.spring.cache.ZarisCacheConfiguration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -17,10 +18,18 @@ class ZarisPropertiesTests {
         ZarisProperties properties = new ZarisProperties();
 
         assertThat(properties.getMode()).isNull();
-        // Compared through the options the property becomes, whatever type the engine gives the timeout.
-        assertThat(ZarisClientOptions.builder().seeds("localhost:7101")
-                .requestTimeout(properties.getRequestTimeout()).build().requestTimeout())
-                .isEqualTo(ZarisClientOptions.DEFAULT_REQUEST_TIMEOUT);
+        assertThat(properties.getRequestTimeout()).isEqualTo(ZarisClientOptions.DEFAULT_REQUEST_TIMEOUT);
+        assertThat(properties.getClient().getMapRefreshWait()).isEqualTo(ZarisClientOptions.DEFAULT_MAP_REFRESH_WAIT);
+        assertThat(properties.getClient().getMaxAttempts()).isEqualTo(ZarisClientOptions.DEFAULT_MAX_ATTEMPTS);
+        assertThat(properties.getClient().getRetryBackoff()).isEqualTo(ZarisClientOptions.DEFAULT_RETRY_BACKOFF);
+        assertThat(properties.getClient().isDisableRetries()).isFalse();
+        ZarisCacheConfiguration cacheDefaults = ZarisCacheConfiguration.defaults();
+        ZarisProperties.CacheSpec defaults = properties.getCache().getDefaults();
+        assertThat(defaults.getTimeToLive()).isEqualTo(cacheDefaults.timeToLive());
+        assertThat(defaults.getTtlJitter()).isEqualTo(cacheDefaults.ttlJitter());
+        assertThat(defaults.getCacheNullValues()).isEqualTo(cacheDefaults.cacheNullValues());
+        assertThat(defaults.getClusterWideSync()).isEqualTo(cacheDefaults.clusterWideSync());
+        assertThat(defaults.getLoaderLeaseTime()).isEqualTo(cacheDefaults.loaderLeaseTime());
         assertThat(properties.getEmbedded().getNodes()).isEqualTo(EmbeddedCluster.DEFAULT_NODES);
         assertThat(properties.getEmbedded().getReplicationFactor())
                 .isEqualTo(ClusterSettings.DEFAULT_REPLICATION_FACTOR);

@@ -1,0 +1,201 @@
+package io.zaris.spring.actuate;
+
+import io.zaris.client.ZarisClient;
+import io.zaris.cluster.ClusterView;
+import io.zaris.cluster.PartitionHealth;
+import io.zaris.cluster.PartitionRuntime;
+import io.zaris.server.ZarisNode;
+import io.zaris.spring.ZarisEmbeddedClusterLifecycle;
+import io.zaris.spring.ZarisRoutingTableWatch;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+
+/**
+ * The {@code zaris} health component: partitions by state, nodes (and whether this application reaches
+ * them), leader, partition-map version, epoch sum and the client's routing-table age.
+ *
+ * <p>Status ({@link #statusOf}):
+ * <pre>
+ * no node answers the probe, or any partition UNAVAILABLE     DOWN
+ * any partition DEGRADED or RECOVERING                        DEGRADED (custom status, see README)
+ * otherwise                                                   UP
+ * </pre>
+ *
+ * <p><b>Where the data comes from.</b> In embedded mode the partition states come from the map the
+ * leading node holds (the authority), and each node reports whether it runs, leads and how many keys it
+ * holds. In client mode they come from the client's routing view ({@link ZarisClient#clusterView()}),
+ * which lags the cluster by at most one push or poll; the client protocol cannot ask who leads, so the
+ * leader is not reported. <b>Reachability</b> is measured, not assumed: for every node that actively
+ * serves a partition the indicator picks a key that node owns and reads it (a miss is a fine answer),
+ * all probes in parallel, each bounded by {@link #PROBE_TIMEOUT}.
+ *
+ * <p>Stateless between checks; a check runs on the caller's thread and waits for the probes.
+ */
+public final class ZarisHealthIndicator extends AbstractHealthIndicator {
+
+    /** Reported while partitions serve without full redundancy or are syncing before they serve. */
+    public static final Status DEGRADED = new Status("DEGRADED", "partitions are degraded or recovering");
+
+    /** How long one node may take to answer its probe before it counts as unreachable. */
+    static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+    /** Probe keys tried per check to find one owned by each serving node. */
+    static final int PROBE_KEY_CANDIDATES = 4096;
+    /** Probe keys are read, never written: nothing is stored under this prefix. */
+    static final String PROBE_KEY_PREFIX = "zaris:health-probe:";
+
+    private final ZarisClient client;
+    private final ZarisEmbeddedClusterLifecycle embeddedCluster;
+    private final ZarisRoutingTableWatch routingTableWatch;
+
+    /**
+     * @param embeddedCluster   the embedded cluster, or {@code null} in client mode
+     * @param routingTableWatch the client's routing-table watch, or {@code null} when the client is the
+     *                          application's own (the age is then not reported)
+     */
+    public ZarisHealthIndicator(ZarisClient client, ZarisEmbeddedClusterLifecycle embeddedCluster,
+                                ZarisRoutingTableWatch routingTableWatch) {
+        super("Zaris health check failed");
+        this.client = client;
+        this.embeddedCluster = embeddedCluster;
+        this.routingTableWatch = routingTableWatch;
+    }
+
+    @Override
+    protected void doHealthCheck(Health.Builder builder) {
+        ClusterView view = authoritativeView();
+        Map<PartitionHealth, Integer> partitions = partitionsByState(view);
+        Map<String, Boolean> reachable = probe(view);
+        long reachableCount = reachable.values().stream().filter(Boolean::booleanValue).count();
+
+        builder.status(statusOf(partitions, (int) reachableCount));
+        builder.withDetail("mode", embeddedCluster != null ? "embedded" : "client");
+        Map<String, Integer> states = new LinkedHashMap<>();
+        partitions.forEach((state, count) -> states.put(state.name(), count));
+        builder.withDetail("partitions", states);
+        builder.withDetail("nodes", nodes(view, reachable));
+        leader().ifPresent(leader -> builder.withDetail("leader", leader));
+        builder.withDetail("partitionMapVersion", view.partitionMap().version());
+        builder.withDetail("epochSum", epochSum(view));
+        if (routingTableWatch != null && routingTableWatch.lastPublication() != null) {
+            ZarisRoutingTableWatch.Publication publication = routingTableWatch.lastPublication();
+            Map<String, Object> table = new LinkedHashMap<>();
+            table.put("partitionMapVersion", publication.mapVersion());
+            table.put("epochSum", publication.epochSum());
+            table.put("ageSeconds", routingTableWatch.age().toMillis() / 1000.0);
+            builder.withDetail("routingTable", table);
+        }
+    }
+
+    /**
+     * The status for these partition counts and reachable nodes. A pure function.
+     */
+    static Status statusOf(Map<PartitionHealth, Integer> partitions, int reachableNodes) {
+        if (reachableNodes == 0 || partitions.getOrDefault(PartitionHealth.UNAVAILABLE, 0) > 0) {
+            return Status.DOWN;
+        }
+        if (partitions.getOrDefault(PartitionHealth.DEGRADED, 0) > 0
+                || partitions.getOrDefault(PartitionHealth.RECOVERING, 0) > 0) {
+            return DEGRADED;
+        }
+        return Status.UP;
+    }
+
+    /** Every state with its count, zeros included, in declaration order. */
+    static Map<PartitionHealth, Integer> partitionsByState(ClusterView view) {
+        Map<PartitionHealth, Integer> counts = new EnumMap<>(PartitionHealth.class);
+        for (PartitionHealth state : PartitionHealth.values()) {
+            counts.put(state, 0);
+        }
+        for (PartitionRuntime runtime : view.runtimeMap().partitions()) {
+            counts.merge(runtime.health(), 1, Integer::sum);
+        }
+        return counts;
+    }
+
+    static long epochSum(ClusterView view) {
+        long sum = 0;
+        for (PartitionRuntime runtime : view.runtimeMap().partitions()) {
+            sum += runtime.epoch();
+        }
+        return sum;
+    }
+
+    private ClusterView authoritativeView() {
+        if (embeddedCluster != null && embeddedCluster.isRunning()) {
+            List<ZarisNode> nodes = embeddedCluster.cluster().nodes();
+            for (ZarisNode node : nodes) {
+                if (node.isRunning() && node.isLeader() && node.currentView() != null) {
+                    return node.currentView();
+                }
+            }
+        }
+        return client.clusterView();
+    }
+
+    private Optional<String> leader() {
+        if (embeddedCluster == null || !embeddedCluster.isRunning()) {
+            return Optional.empty();
+        }
+        return embeddedCluster.cluster().nodes().stream()
+                .filter(node -> node.isRunning() && node.isLeader())
+                .map(ZarisNode::nodeId)
+                .findFirst();
+    }
+
+    /** Node id → whether it answered; nodes that serve no partition have no key to probe and are absent. */
+    private Map<String, Boolean> probe(ClusterView view) {
+        Map<String, String> probeKeys = new TreeMap<>();
+        long servingNodes = view.runtimeMap().partitions().stream()
+                .filter(runtime -> runtime.health().isServing())
+                .map(PartitionRuntime::activeNode)
+                .distinct()
+                .count();
+        for (int i = 0; i < PROBE_KEY_CANDIDATES && probeKeys.size() < servingNodes; i++) {
+            String key = PROBE_KEY_PREFIX + i;
+            String owner = client.ownerOf(key);
+            if (owner != null) {
+                probeKeys.putIfAbsent(owner, key);
+            }
+        }
+        Map<String, CompletableFuture<Boolean>> probes = new TreeMap<>();
+        probeKeys.forEach((node, key) -> probes.put(node, client.get(key)
+                .orTimeout(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                .handle((value, error) -> error == null)));
+        Map<String, Boolean> reachable = new TreeMap<>();
+        probes.forEach((node, probe) -> reachable.put(node, probe.join()));
+        return reachable;
+    }
+
+    private Map<String, Object> nodes(ClusterView view, Map<String, Boolean> reachable) {
+        Map<String, Object> nodes = new TreeMap<>();
+        view.addresses().forEach((nodeId, address) -> {
+            Map<String, Object> node = new LinkedHashMap<>();
+            node.put("address", address.toString());
+            node.put("reachable", reachable.containsKey(nodeId) ? reachable.get(nodeId) : "not probed (serves no partition)");
+            nodes.put(nodeId, node);
+        });
+        if (embeddedCluster != null) {
+            for (ZarisNode embedded : embeddedCluster.cluster().nodes()) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> node = (Map<String, Object>) nodes.computeIfAbsent(embedded.nodeId(),
+                        id -> new LinkedHashMap<String, Object>());
+                node.put("running", embedded.isRunning());
+                if (embedded.isRunning()) {
+                    node.put("leader", embedded.isLeader());
+                    node.put("keys", embedded.storedEntries());
+                }
+            }
+        }
+        return nodes;
+    }
+}

@@ -1,0 +1,86 @@
+package io.zaris.spring.actuate;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.zaris.client.ZarisClient;
+import io.zaris.cluster.ClusterView;
+import io.zaris.cluster.PartitionHealth;
+import io.zaris.server.ZarisNode;
+import io.zaris.spring.ZarisEmbeddedClusterLifecycle;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * Cluster and node meters (the client's own {@code zaris.client.*} meters come from the engine's
+ * {@code MicrometerClientMetrics}):
+ * <ul>
+ * <li>{@code zaris.partitions{state}} — partitions per state in the client's routing view;</li>
+ * <li>{@code zaris.cluster.nodes} — nodes in that view;</li>
+ * <li>embedded mode only, per node ({@code node} tag): {@code zaris.node.keys} (entries held),
+ * {@code zaris.node.requests.served}, {@code zaris.node.requests.wrong.node},
+ * {@code zaris.node.requests.rejected}, {@code zaris.node.requests.expired}.</li>
+ * </ul>
+ * Meters are read on scrape; a closed client or stopped node reads as NaN rather than failing the scrape.
+ */
+public final class ZarisMeterBinder implements MeterBinder {
+
+    private final ZarisClient client;
+    private final ZarisEmbeddedClusterLifecycle embeddedCluster;
+
+    /** @param embeddedCluster the embedded cluster, or {@code null} in client mode */
+    public ZarisMeterBinder(ZarisClient client, ZarisEmbeddedClusterLifecycle embeddedCluster) {
+        this.client = client;
+        this.embeddedCluster = embeddedCluster;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        for (PartitionHealth state : PartitionHealth.values()) {
+            Gauge.builder("zaris.partitions", client, safely(c -> count(c.clusterView(), state)))
+                    .description("Partitions per state in the client's routing view")
+                    .tag("state", state.name().toLowerCase(Locale.ROOT))
+                    .register(registry);
+        }
+        Gauge.builder("zaris.cluster.nodes", client, safely(c -> c.clusterView().addresses().size()))
+                .description("Nodes in the client's routing view")
+                .register(registry);
+        if (embeddedCluster == null) {
+            return;
+        }
+        for (ZarisNode node : embeddedCluster.cluster().nodes()) {
+            Tags tags = Tags.of("node", node.nodeId());
+            Gauge.builder("zaris.node.keys", node, running(ZarisNode::storedEntries))
+                    .description("Entries held by the node").tags(tags).register(registry);
+            FunctionCounter.builder("zaris.node.requests.served", node, n -> n.stats().requestsServed())
+                    .description("Data requests answered as the active owner").tags(tags).register(registry);
+            FunctionCounter.builder("zaris.node.requests.wrong.node", node, n -> n.stats().wrongNodeReplies())
+                    .description("Requests answered with MOVED, OWNERSHIP_CHANGING, REPLICA_WRITE_REJECTED"
+                            + " or UNAVAILABLE").tags(tags).register(registry);
+            FunctionCounter.builder("zaris.node.requests.rejected", node, n -> n.stats().rejectedRequests())
+                    .description("Requests answered with a request error").tags(tags).register(registry);
+            FunctionCounter.builder("zaris.node.requests.expired", node, n -> n.stats().expiredRequests())
+                    .description("Requests dropped because their deadline had passed").tags(tags).register(registry);
+        }
+    }
+
+    private static double count(ClusterView view, PartitionHealth state) {
+        return view.runtimeMap().partitions().stream().filter(runtime -> runtime.health() == state).count();
+    }
+
+    private static ToDoubleFunction<ZarisClient> safely(ToDoubleFunction<ZarisClient> read) {
+        return c -> {
+            try {
+                return read.applyAsDouble(c);
+            } catch (RuntimeException e) {
+                return Double.NaN;
+            }
+        };
+    }
+
+    private static ToDoubleFunction<ZarisNode> running(ToDoubleFunction<ZarisNode> read) {
+        return node -> node.isRunning() ? read.applyAsDouble(node) : Double.NaN;
+    }
+}

@@ -1,0 +1,124 @@
+package io.zaris.spring.cache;
+
+import io.zaris.client.ZarisClient;
+import io.zaris.spring.serialization.ZarisSerializer;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+import java.util.function.DoubleSupplier;
+import org.springframework.cache.CacheManager;
+
+/**
+ * A {@link CacheManager} whose caches are {@link ZarisCache}s sharing one client and serializer.
+ *
+ * <p>Caches named at construction exist from the start; any other name is created on first use, with
+ * its entry in the per-cache configurations or else the defaults. A listener set with
+ * {@link #setCacheCreationListener} hears about every cache created after it was set (Boot's cache
+ * metrics use it to bind caches that appear after start-up).
+ *
+ * <p>Asynchronous cache results ({@code retrieve}) complete on the common fork-join pool, never on the
+ * client's network threads (see {@link ZarisCache}).
+ *
+ * <p><b>Concurrency.</b> {@code caches} is a concurrent map and a name is created at most once; the
+ * listener runs on the thread that created the cache, outside any lock.
+ */
+public class ZarisCacheManager implements CacheManager {
+
+    private final ZarisClient client;
+    private final ZarisSerializer serializer;
+    private final String keyPrefix;
+    private final ZarisCacheConfiguration defaults;
+    private final Map<String, ZarisCacheConfiguration> configurations;
+    private final String leaseOwner = "zaris-cache-" + UUID.randomUUID();
+    private final DoubleSupplier random;
+    private final Executor asyncExecutor;
+    private final ConcurrentHashMap<String, ZarisCache> caches = new ConcurrentHashMap<>();
+    private volatile Consumer<ZarisCache> creationListener = cache -> { };
+
+    /**
+     * @param keyPrefix      prepended to every stored key ({@code <prefix><cache>::<key>})
+     * @param defaults       settings of caches without their own entry
+     * @param configurations per-cache settings, by cache name
+     * @param initialCaches  names of the caches to create now
+     */
+    public ZarisCacheManager(ZarisClient client, ZarisSerializer serializer, String keyPrefix,
+                             ZarisCacheConfiguration defaults, Map<String, ZarisCacheConfiguration> configurations,
+                             Collection<String> initialCaches) {
+        this(client, serializer, keyPrefix, defaults, configurations, initialCaches,
+                () -> ThreadLocalRandom.current().nextDouble(), ForkJoinPool.commonPool());
+    }
+
+    /**
+     * @param random        source of TTL jitter, values in [0, 1)
+     * @param asyncExecutor where asynchronous cache results complete; must not be a client network thread
+     */
+    ZarisCacheManager(ZarisClient client, ZarisSerializer serializer, String keyPrefix,
+                      ZarisCacheConfiguration defaults, Map<String, ZarisCacheConfiguration> configurations,
+                      Collection<String> initialCaches, DoubleSupplier random, Executor asyncExecutor) {
+        this.client = Objects.requireNonNull(client, "client must not be null");
+        this.serializer = Objects.requireNonNull(serializer, "serializer must not be null");
+        this.keyPrefix = keyPrefix == null ? "" : keyPrefix;
+        this.defaults = Objects.requireNonNull(defaults, "defaults must not be null");
+        this.configurations = Map.copyOf(configurations);
+        this.random = random;
+        this.asyncExecutor = asyncExecutor;
+        initialCaches.forEach(name -> caches.computeIfAbsent(name, this::createCache));
+        this.configurations.keySet().forEach(name -> caches.computeIfAbsent(name, this::createCache));
+    }
+
+    /** The cache of that name, created on first use. */
+    @Override
+    public ZarisCache getCache(String name) {
+        ZarisCache existing = caches.get(name);
+        if (existing != null) {
+            return existing;
+        }
+        boolean[] created = new boolean[1];
+        ZarisCache cache = caches.computeIfAbsent(name, newName -> {
+            created[0] = true;
+            return createCache(newName);
+        });
+        if (created[0]) {
+            creationListener.accept(cache);
+        }
+        return cache;
+    }
+
+    @Override
+    public Collection<String> getCacheNames() {
+        return Collections.unmodifiableSet(caches.keySet());
+    }
+
+    /** The settings a cache of that name has (or would get). */
+    public ZarisCacheConfiguration configurationOf(String name) {
+        return configurations.getOrDefault(name, defaults);
+    }
+
+    /** Names of the caches that exist right now. */
+    public Set<String> existingCacheNames() {
+        return Set.copyOf(caches.keySet());
+    }
+
+    /** Called with every cache created from now on (replaces any previous listener). */
+    public void setCacheCreationListener(Consumer<ZarisCache> listener) {
+        this.creationListener = Objects.requireNonNull(listener, "listener must not be null");
+    }
+
+    private ZarisCache createCache(String name) {
+        if (name == null || name.isBlank() || name.contains("::") || name.endsWith(":")) {
+            throw new IllegalArgumentException("'" + name + "' is not a usable cache name: it must not be blank,"
+                    + " contain '::' or end with ':' (that would blur the line between its keys and another"
+                    + " cache's)");
+        }
+        return new ZarisCache(name, client, serializer, configurationOf(name), keyPrefix, leaseOwner, random,
+                asyncExecutor);
+    }
+}

@@ -1,0 +1,56 @@
+package io.zaris.spring.cache;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.binder.cache.CacheMeterBinder;
+import org.springframework.boot.cache.metrics.CacheMeterBinderProvider;
+
+/**
+ * Boot's cache metrics for {@link ZarisCache}: {@code cache.gets{result=hit|miss}}, {@code cache.puts} and
+ * {@code cache.evictions}, counted by this JVM. {@code cache.size} is not reported: counting one cache's
+ * entries would need a scan of the whole cluster.
+ */
+public final class ZarisCacheMeterBinderProvider implements CacheMeterBinderProvider<ZarisCache> {
+
+    @Override
+    public MeterBinder getMeterBinder(ZarisCache cache, Iterable<Tag> tags) {
+        return new ZarisCacheMeterBinder(cache, tags);
+    }
+
+    private static final class ZarisCacheMeterBinder extends CacheMeterBinder<ZarisCache> {
+
+        ZarisCacheMeterBinder(ZarisCache cache, Iterable<Tag> tags) {
+            super(cache, cache.getName(), tags);
+        }
+
+        @Override
+        protected Long size() {
+            return null;
+        }
+
+        @Override
+        protected long hitCount() {
+            return getCache().hitCount();
+        }
+
+        @Override
+        protected Long missCount() {
+            return getCache().missCount();
+        }
+
+        @Override
+        protected Long evictionCount() {
+            return getCache().evictionCount();
+        }
+
+        @Override
+        protected long putCount() {
+            return getCache().putCount();
+        }
+
+        @Override
+        protected void bindImplementationSpecificMetrics(MeterRegistry registry) {
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.zaris.spring.template;
+
+import io.zaris.client.ZarisClient;
+import io.zaris.spring.serialization.ZarisSerializer;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Typed access to Zaris for application code: values go through the configured {@link ZarisSerializer};
+ * versions, TTLs, compare-and-set, counters, hash-tag multi-key operations and scans come from the client.
+ *
+ * <p>Every method blocks the calling thread until the answer arrives (use it from request threads, not
+ * from the client's network threads); {@link #async()} has the same operations returning
+ * {@link CompletableFuture}s. Failures surface unwrapped: {@code ZarisException} subclasses from the
+ * client, {@code ZarisSerializationException} for values, {@link IllegalArgumentException} for bad
+ * arguments (e.g. multi-key operations on keys of different segments).
+ *
+ * <p>What is retried is the client's decision: reads and plain writes may be retried on routing faults;
+ * compare-and-set, IfAbsent and increments whose outcome is unknown are not. A compare-and-set conflict
+ * is returned as a {@link CasOutcome}, never retried.
+ *
+ * <p>Thread-safe; holds no state but its client and serializer.
+ */
+public final class ZarisTemplate {
+
+    private final AsyncZarisTemplate async;
+
+    public ZarisTemplate(ZarisClient client, ZarisSerializer serializer) {
+        this.async = new AsyncZarisTemplate(client, serializer);
+    }
+
+    /** The same operations, non-blocking. */
+    public AsyncZarisTemplate async() {
+        return async;
+    }
+
+    public <T> Optional<T> get(String key, Class<T> type) {
+        return await(async.get(key, type));
+    }
+
+    public <T> Optional<ZarisValue<T>> getVersioned(String key, Class<T> type) {
+        return await(async.getVersioned(key, type));
+    }
+
+    /** Returns the key's new version. */
+    public long put(String key, Object value) {
+        return await(async.put(key, value));
+    }
+
+    /** Returns the key's new version; {@code ttl} {@code null} or zero means no expiry. */
+    public long put(String key, Object value, Duration ttl) {
+        return await(async.put(key, value, ttl));
+    }
+
+    /** Returns whether the value was stored (the key did not exist). */
+    public boolean putIfAbsent(String key, Object value, Duration ttl) {
+        return await(async.putIfAbsent(key, value, ttl));
+    }
+
+    /** See {@link AsyncZarisTemplate#compareAndSet}. */
+    public CasOutcome compareAndSet(String key, Object value, long expectedVersion, Duration ttl) {
+        return await(async.compareAndSet(key, value, expectedVersion, ttl));
+    }
+
+    public CasOutcome deleteIfVersion(String key, long expectedVersion) {
+        return await(async.deleteIfVersion(key, expectedVersion));
+    }
+
+    public boolean delete(String key) {
+        return await(async.delete(key));
+    }
+
+    public boolean expire(String key, Duration ttl) {
+        return await(async.expire(key, ttl));
+    }
+
+    /** See {@link AsyncZarisTemplate#increment}. */
+    public long increment(String key, long delta) {
+        return await(async.increment(key, delta));
+    }
+
+    public OptionalLong counter(String key) {
+        return await(async.counter(key));
+    }
+
+    public <T> Map<String, T> getAll(Collection<String> keys, Class<T> type) {
+        return await(async.getAll(keys, type));
+    }
+
+    public Map<String, Long> putAll(Map<String, ?> entries, Duration ttl) {
+        return await(async.putAll(entries, ttl));
+    }
+
+    public int deleteAll(Collection<String> keys) {
+        return await(async.deleteAll(keys));
+    }
+
+    /** See {@link AsyncZarisTemplate#scan}. */
+    public Set<String> scan(String glob) {
+        return await(async.scan(glob));
+    }
+
+    public Set<String> scanPrefix(String prefix) {
+        return await(async.scanPrefix(prefix));
+    }
+
+    private static <T> T await(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                cause.addSuppressed(new RuntimeException("awaited here"));
+                throw cause;
+            }
+            throw e;
+        }
+    }
+}

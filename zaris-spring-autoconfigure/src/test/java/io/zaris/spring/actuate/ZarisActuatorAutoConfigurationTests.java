@@ -1,0 +1,147 @@
+package io.zaris.spring.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zaris.cluster.PartitionHealth;
+import io.zaris.client.ZarisClient;
+import io.zaris.spring.SharedTestCluster;
+import io.zaris.spring.ZarisAutoConfiguration;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/** Health indicator and meters, on an embedded cluster and against a "remote" one in client mode. */
+class ZarisActuatorAutoConfigurationTests {
+
+    private static final String[] SMALL_EMBEDDED = {
+            "zaris.embedded.nodes=2", "zaris.embedded.partitions=16", "zaris.embedded.segments=64"};
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(ZarisAutoConfiguration.class,
+                    ZarisHealthContributorAutoConfiguration.class, ZarisMetricsAutoConfiguration.class));
+
+    @Test
+    void healthInEmbeddedModeShouldReportPartitionsNodesLeaderAndRoutingTable() {
+        runner.withPropertyValues(SMALL_EMBEDDED).run(context -> {
+            Health health = context.getBean("zarisHealthIndicator", ZarisHealthIndicator.class).health();
+
+            assertThat(health.getStatus()).isEqualTo(Status.UP);
+            assertThat(health.getDetails()).containsEntry("mode", "embedded")
+                    .containsEntry("partitions", Map.of("HEALTHY", 16, "DEGRADED", 0, "RECOVERING", 0, "UNAVAILABLE", 0))
+                    .containsKeys("leader", "partitionMapVersion", "epochSum", "routingTable");
+            @SuppressWarnings("unchecked")
+            Map<String, Map<String, Object>> nodes = (Map<String, Map<String, Object>>) health.getDetails().get("nodes");
+            assertThat(nodes).hasSize(2);
+            assertThat(nodes.values()).allSatisfy(node -> assertThat(node)
+                    .containsEntry("reachable", true).containsEntry("running", true).containsKey("keys"));
+        });
+    }
+
+    @Test
+    void healthInClientModeShouldReportTheRemoteClusterWithoutALeader() {
+        runner.withPropertyValues(SharedTestCluster.seedsProperty()).run(context -> {
+            Health health = context.getBean(ZarisHealthIndicator.class).health();
+
+            assertThat(health.getStatus()).isEqualTo(Status.UP);
+            assertThat(health.getDetails()).containsEntry("mode", "client").doesNotContainKey("leader");
+            assertThat((Map<?, ?>) health.getDetails().get("nodes")).hasSize(2);
+        });
+    }
+
+    @Test
+    void healthShouldBeDownWhenTheClusterIsGone() {
+        runner.withPropertyValues("zaris.embedded.nodes=1", "zaris.embedded.partitions=8",
+                "zaris.embedded.segments=64", "zaris.client.max-attempts=1").run(context -> {
+                    context.getBean(io.zaris.spring.ZarisEmbeddedClusterLifecycle.class).cluster().stopNode("node-1");
+
+                    Health health = context.getBean(ZarisHealthIndicator.class).health();
+
+                    assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+                });
+    }
+
+    @Test
+    void statusShouldFollowThePartitionStatesAndReachability() {
+        assertThat(ZarisHealthIndicator.statusOf(counts(16, 0, 0, 0), 2)).isEqualTo(Status.UP);
+        assertThat(ZarisHealthIndicator.statusOf(counts(15, 1, 0, 0), 2)).isEqualTo(ZarisHealthIndicator.DEGRADED);
+        assertThat(ZarisHealthIndicator.statusOf(counts(15, 0, 1, 0), 2)).isEqualTo(ZarisHealthIndicator.DEGRADED);
+        assertThat(ZarisHealthIndicator.statusOf(counts(14, 1, 0, 1), 2)).isEqualTo(Status.DOWN);
+        assertThat(ZarisHealthIndicator.statusOf(counts(16, 0, 0, 0), 0)).isEqualTo(Status.DOWN);
+    }
+
+    @Test
+    void runWithHealthIndicatorDisabledShouldNotCreateIt() {
+        runner.withPropertyValues(SharedTestCluster.seedsProperty(), "management.health.zaris.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean(ZarisHealthIndicator.class));
+    }
+
+    @Test
+    void runWithUserDefinedHealthIndicatorShouldBackOff() {
+        runner.withPropertyValues(SharedTestCluster.seedsProperty())
+                .withBean("zarisHealthIndicator", org.springframework.boot.health.contributor.HealthIndicator.class,
+                        () -> () -> Health.up().build())
+                .run(context -> assertThat(context).doesNotHaveBean(ZarisHealthIndicator.class));
+    }
+
+    @Test
+    void runWithMeterRegistryShouldRecordClientAndNodeMeters() {
+        runner.withPropertyValues(SMALL_EMBEDDED).withBean(SimpleMeterRegistry.class).run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            context.getBean(ZarisMeterBinder.class).bindTo(registry);
+            ZarisClient client = context.getBean(ZarisClient.class);
+            client.sync().put("metered", new byte[] {1});
+
+            // The client records a request right after completing its future, on the network thread.
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(registry.get("zaris.client.requests")
+                    .tags("op", "put", "outcome", "ok").timer().count()).isEqualTo(1));
+            assertThat(registry.get("zaris.client.routing.table.version").gauge().value()).isPositive();
+            assertThat(registry.get("zaris.partitions").tags("state", "healthy").gauge().value()).isEqualTo(16);
+            // The owner holds the key; with replication its replica may hold a copy too.
+            assertThat(registry.get("zaris.node.keys").gauges().stream().mapToDouble(g -> g.value()).sum())
+                    .isBetween(1.0, 2.0);
+            assertThat(registry.get("zaris.node.requests.served").functionCounters().stream()
+                    .mapToDouble(c -> c.count()).sum()).isGreaterThanOrEqualTo(1);
+        });
+    }
+
+    @Test
+    void runWithoutMeterRegistryShouldCreateNoMeters() {
+        runner.withPropertyValues(SharedTestCluster.seedsProperty())
+                .run(context -> assertThat(context).doesNotHaveBean(ZarisMeterBinder.class)
+                        .doesNotHaveBean(io.zaris.client.ClientMetrics.class));
+    }
+
+    @Test
+    void runWithoutMicrometerOnTheClasspathShouldStillStartWithoutMeters() {
+        runner.withPropertyValues(SharedTestCluster.seedsProperty())
+                .withClassLoader(new FilteredClassLoader(MeterRegistry.class))
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(ZarisClient.class)
+                        .doesNotHaveBean(ZarisMeterBinder.class));
+    }
+
+    @Test
+    void runWithoutBootHealthOnTheClasspathShouldNotCreateTheIndicator() {
+        runner.withPropertyValues(SharedTestCluster.seedsProperty())
+                .withClassLoader(new FilteredClassLoader("org.springframework.boot.health"))
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ZarisHealthIndicator.class));
+    }
+
+    private static Map<PartitionHealth, Integer> counts(int healthy, int degraded, int recovering, int unavailable) {
+        Map<PartitionHealth, Integer> counts = new EnumMap<>(PartitionHealth.class);
+        counts.put(PartitionHealth.HEALTHY, healthy);
+        counts.put(PartitionHealth.DEGRADED, degraded);
+        counts.put(PartitionHealth.RECOVERING, recovering);
+        counts.put(PartitionHealth.UNAVAILABLE, unavailable);
+        return counts;
+    }
+
+}

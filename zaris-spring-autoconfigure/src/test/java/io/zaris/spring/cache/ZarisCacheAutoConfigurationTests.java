@@ -1,0 +1,253 @@
+package io.zaris.spring.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zaris.spring.SharedTestCluster;
+import io.zaris.spring.ZarisAutoConfiguration;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.cache.actuate.endpoint.CachesEndpoint;
+import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
+import org.springframework.boot.cache.autoconfigure.CacheManagerCustomizer;
+import org.springframework.boot.cache.autoconfigure.metrics.CacheMetricsAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cache.CacheManager;
+import org.springframework.cache.annotation.Cacheable;
+import org.springframework.cache.annotation.CachingConfigurer;
+import org.springframework.cache.annotation.EnableCaching;
+import org.springframework.cache.interceptor.CacheResolver;
+import org.springframework.cache.concurrent.ConcurrentMapCacheManager;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Conditions, ordering against Boot's cache auto-configuration, properties and cache metrics. */
+class ZarisCacheAutoConfigurationTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(ZarisAutoConfiguration.class, ZarisCacheAutoConfiguration.class,
+                    CacheAutoConfiguration.class))
+            .withPropertyValues(SharedTestCluster.seedsProperty(), "zaris.cache.key-prefix=" + UUID.randomUUID() + ":");
+
+    @Test
+    void runWithCachingEnabledShouldSupplyTheCacheManagerAndBootShouldBackOff() {
+        runner.withUserConfiguration(CachingEnabled.class).run(context -> {
+            assertThat(context).hasSingleBean(CacheManager.class).hasSingleBean(ZarisCacheManager.class);
+            assertThat(context).getBean("cacheManager").isInstanceOf(ZarisCacheManager.class);
+        });
+    }
+
+    @Test
+    void runWithoutEnableCachingShouldNotCreateACacheManager() {
+        runner.run(context -> assertThat(context).doesNotHaveBean(CacheManager.class));
+    }
+
+    @Test
+    void runWithUserDefinedCacheManagerShouldBackOff() {
+        runner.withUserConfiguration(CachingEnabled.class, CustomCacheManager.class)
+                .run(context -> assertThat(context).hasSingleBean(CacheManager.class)
+                        .doesNotHaveBean(ZarisCacheManager.class));
+    }
+
+    @Test
+    void runWithCacheResolverBeanShouldBackOff() {
+        runner.withUserConfiguration(CachingWithResolver.class)
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ZarisCacheManager.class));
+    }
+
+    @Test
+    void runWithCacheDisabledShouldLeaveTheCacheManagerToBoot() {
+        runner.withUserConfiguration(CachingEnabled.class).withPropertyValues("zaris.cache.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean(ZarisCacheManager.class)
+                        .hasSingleBean(CacheManager.class));
+    }
+
+    @Test
+    void runWithoutBootCacheModuleShouldNotConfigureACacheManager() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(ZarisAutoConfiguration.class, ZarisCacheAutoConfiguration.class))
+                .withPropertyValues(SharedTestCluster.seedsProperty())
+                .withClassLoader(new FilteredClassLoader("org.springframework.boot.cache"))
+                .withUserConfiguration(CachingEnabled.class)
+                .run(context -> assertThat(context.getStartupFailure())
+                        .as("nobody supplied a CacheManager for @EnableCaching")
+                        .hasMessageContaining("No qualifying bean of type 'org.springframework.cache.CacheManager'"));
+    }
+
+    @Test
+    void runWithCachePropertiesShouldConfigureEachCache() {
+        runner.withUserConfiguration(CachingEnabled.class).withPropertyValues(
+                "zaris.cache.cache-names=products,prices",
+                "zaris.cache.defaults.time-to-live=10m",
+                "zaris.cache.defaults.cache-null-values=false",
+                "zaris.cache.caches.products.time-to-live=30s",
+                "zaris.cache.caches.products.ttl-jitter=0.1",
+                "zaris.cache.caches.products.cluster-wide-sync=true",
+                "zaris.cache.caches.products.loader-lease-time=5s").run(context -> {
+                    ZarisCacheManager manager = context.getBean(ZarisCacheManager.class);
+                    assertThat(manager.getCacheNames()).containsExactlyInAnyOrder("products", "prices");
+                    assertThat(manager.configurationOf("products")).isEqualTo(new ZarisCacheConfiguration(
+                            Duration.ofSeconds(30), 0.1, false, true, Duration.ofSeconds(5)));
+                    assertThat(manager.configurationOf("prices")).isEqualTo(new ZarisCacheConfiguration(
+                            Duration.ofMinutes(10), 0, false, false, ZarisCacheConfiguration.DEFAULT_LOADER_LEASE_TIME));
+                    assertThat(manager.getCache("anything-else").isAllowNullValues()).isFalse();
+                });
+    }
+
+    @Test
+    void runWithOutOfRangeJitterShouldFailNamingTheCacheProperty() {
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withPropertyValues("zaris.cache.caches.products.time-to-live=1m",
+                        "zaris.cache.caches.products.ttl-jitter=1.5")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).hasStackTraceContaining("zaris.cache.caches.products")
+                            .hasStackTraceContaining("ttlJitter");
+                });
+    }
+
+    @Test
+    void runWithCustomizerShouldApplyItToTheZarisCacheManager() {
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withBean(CacheManagerCustomizer.class, () -> (CacheManagerCustomizer<ZarisCacheManager>) manager ->
+                        manager.getCache("from-customizer"))
+                .run(context -> assertThat(context.getBean(ZarisCacheManager.class).getCacheNames())
+                        .contains("from-customizer"));
+    }
+
+    @Test
+    void cacheMetricsShouldCoverCachesFromStartUpAndCachesCreatedLater() {
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withConfiguration(AutoConfigurations.of(ZarisCacheMetricsAutoConfiguration.class,
+                        CacheMetricsAutoConfiguration.class))
+                .withBean(SimpleMeterRegistry.class)
+                .withPropertyValues("zaris.cache.cache-names=early")
+                .run(context -> {
+                    ZarisCacheManager manager = context.getBean(ZarisCacheManager.class);
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    manager.getCache("early").get("absent");
+                    ZarisCache late = manager.getCache("late");
+                    late.put("k", "v");
+                    late.get("k");
+                    late.evict("k");
+
+                    assertThat(registry.get("cache.gets").tags("cache", "early", "result", "miss").functionCounter()
+                            .count()).isEqualTo(1);
+                    assertThat(registry.get("cache.gets").tags("cache", "late", "result", "hit",
+                            "cache.manager", "cacheManager").functionCounter().count()).isEqualTo(1);
+                    assertThat(registry.get("cache.puts").tags("cache", "late").functionCounter().count()).isEqualTo(1);
+                    assertThat(registry.get("cache.evictions").tags("cache", "late").functionCounter().count())
+                            .isEqualTo(1);
+                });
+    }
+
+    @Test
+    void cacheableMethodsShouldBeServedFromZarisForPlainSyncAndAsyncReturnTypes() {
+        runner.withUserConfiguration(CachingEnabled.class).withBean(BookService.class).run(context -> {
+            BookService books = context.getBean(BookService.class);
+
+            assertThat(books.title("1")).isEqualTo("title-1");
+            assertThat(books.title("1")).isEqualTo("title-1");
+            assertThat(books.titleSync("2")).isEqualTo("title-2");
+            assertThat(books.titleSync("2")).isEqualTo("title-2");
+            assertThat(books.titleAsync("3").get(5, TimeUnit.SECONDS)).isEqualTo("title-3");
+            assertThat(books.titleAsync("3").get(5, TimeUnit.SECONDS)).isEqualTo("title-3");
+            assertThat(books.titleAsyncSync("4").get(5, TimeUnit.SECONDS)).isEqualTo("title-4");
+            assertThat(books.titleAsyncSync("4").get(5, TimeUnit.SECONDS)).isEqualTo("title-4");
+            assertThat(books.nothing("5")).isNull();
+            assertThat(books.nothing("5")).isNull();
+
+            assertThat(books.calls()).isEqualTo(5);
+            assertThat(context.getBean(ZarisCacheManager.class).getCache("books").get("1", String.class))
+                    .isEqualTo("title-1");
+        });
+    }
+
+    @Test
+    void cachesEndpointShouldListZarisCaches() {
+        runner.withUserConfiguration(CachingEnabled.class).withPropertyValues("zaris.cache.cache-names=products")
+                .run(context -> {
+                    context.getBean(ZarisCacheManager.class).getCache("created-later");
+                    CachesEndpoint endpoint = new CachesEndpoint(context.getBeansOfType(CacheManager.class));
+
+                    assertThat(endpoint.caches().getCacheManagers().get("cacheManager").getCaches())
+                            .containsKeys("products", "created-later");
+                    assertThat(endpoint.cache("products", "cacheManager").getTarget())
+                            .isEqualTo(io.zaris.client.ZarisClient.class.getName());
+                });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableCaching
+    static class CachingEnabled {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableCaching
+    static class CachingWithResolver implements CachingConfigurer {
+
+        @Bean
+        @Override
+        public CacheResolver cacheResolver() {
+            return context -> List.of();
+        }
+    }
+
+    static class BookService {
+
+        private final AtomicInteger calls = new AtomicInteger();
+
+        /** Through a method: the test holds the caching proxy, whose own fields are unset. */
+        public int calls() {
+            return calls.get();
+        }
+
+        @Cacheable("books")
+        public String title(String id) {
+            calls.incrementAndGet();
+            return "title-" + id;
+        }
+
+        @Cacheable(cacheNames = "books-sync", sync = true)
+        public String titleSync(String id) {
+            calls.incrementAndGet();
+            return "title-" + id;
+        }
+
+        @Cacheable("books-async")
+        public CompletableFuture<String> titleAsync(String id) {
+            calls.incrementAndGet();
+            return CompletableFuture.supplyAsync(() -> "title-" + id);
+        }
+
+        @Cacheable(cacheNames = "books-async-sync", sync = true)
+        public CompletableFuture<String> titleAsyncSync(String id) {
+            calls.incrementAndGet();
+            return CompletableFuture.supplyAsync(() -> "title-" + id);
+        }
+
+        @Cacheable("books-null")
+        public String nothing(String id) {
+            calls.incrementAndGet();
+            return null;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class CustomCacheManager {
+
+        @Bean
+        CacheManager customCacheManager() {
+            return new ConcurrentMapCacheManager();
+        }
+    }
+
+}

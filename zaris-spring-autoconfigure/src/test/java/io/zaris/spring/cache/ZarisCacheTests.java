@@ -1,0 +1,374 @@
+package io.zaris.spring.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import io.zaris.client.ZarisClient;
+import io.zaris.client.ZarisClientOptions;
+import io.zaris.spring.SharedTestCluster;
+import io.zaris.spring.serialization.ClassAllowList;
+import io.zaris.spring.serialization.JdkZarisSerializer;
+import io.zaris.spring.serialization.ZarisSerializationException;
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.cache.Cache;
+import org.springframework.cache.support.NullValue;
+
+/** The Cache SPI against a real two-node cluster. Every test uses its own key prefix. */
+class ZarisCacheTests {
+
+    private final ZarisClient client = SharedTestCluster.client();
+    private final String prefix = "t-" + UUID.randomUUID() + ":";
+    private final JdkZarisSerializer serializer = new JdkZarisSerializer(
+            ClassAllowList.of(List.of("io.zaris.spring.cache.*")), null);
+    private final ExecutorService threads = Executors.newFixedThreadPool(8);
+
+    @AfterEach
+    void stopThreads() {
+        threads.shutdownNow();
+    }
+
+    private ZarisCacheManager manager(ZarisCacheConfiguration defaults, Map<String, ZarisCacheConfiguration> perCache) {
+        return new ZarisCacheManager(client, serializer, prefix, defaults, perCache, List.of(), () -> 0.5,
+                ForkJoinPool.commonPool());
+    }
+
+    private ZarisCache cache(String name) {
+        return manager(ZarisCacheConfiguration.defaults(), Map.of()).getCache(name);
+    }
+
+    @Test
+    void putThenGetShouldRoundTripThroughTheClusterUnderANamespacedKey() {
+        ZarisCache books = cache("books");
+
+        books.put(42, new Book("Dune", 1965));
+
+        assertThat(books.get(42, Book.class)).isEqualTo(new Book("Dune", 1965));
+        assertThat(client.sync().get(prefix + "books::42")).isPresent();
+        assertThat(books.storeKey(42)).isEqualTo(prefix + "books::42");
+    }
+
+    @Test
+    void getOfMissingKeyShouldBeNullAndCountAMiss() {
+        ZarisCache books = cache("books");
+
+        assertThat(books.get("absent")).isNull();
+        assertThat(books.missCount()).isEqualTo(1);
+        assertThat(books.hitCount()).isZero();
+    }
+
+    @Test
+    void nullValueShouldBeCachedAsAMarkerThatSurvivesTheCluster() {
+        ZarisCache books = cache("books");
+
+        books.put("nothing", null);
+
+        Cache.ValueWrapper wrapper = books.get("nothing");
+        assertThat(wrapper).isNotNull();
+        assertThat(wrapper.get()).isNull();
+        assertThat(client.sync().get(books.storeKey("nothing")).orElseThrow().value()).containsExactly(0);
+    }
+
+    @Test
+    void nullValueWhenNullsAreNotCachedShouldBeRefused() {
+        ZarisCache books = manager(ZarisCacheConfiguration.defaults().withCacheNullValues(false), Map.of())
+                .getCache("books");
+
+        assertThatIllegalArgumentException().isThrownBy(() -> books.put("nothing", null))
+                .withMessageContaining("books");
+    }
+
+    @Test
+    void perCacheTimeToLiveWithJitterShouldReachTheStoredEntry() {
+        ZarisCacheManager manager = manager(ZarisCacheConfiguration.defaults(), Map.of(
+                "short", ZarisCacheConfiguration.defaults().withTimeToLive(Duration.ofSeconds(100)).withTtlJitter(0.2)));
+        ZarisCache shortLived = manager.getCache("short");
+        ZarisCache forever = manager.getCache("forever");
+
+        shortLived.put("k", "v");
+        forever.put("k", "v");
+
+        // The jitter source returns 0.5: 100 s + 0.5 * 0.2 * 100 s = 110 s.
+        long remaining = client.sync().get(shortLived.storeKey("k")).orElseThrow().ttlRemainingMillis();
+        assertThat(remaining).isBetween(100_000L, 110_000L);
+        assertThat(client.sync().get(forever.storeKey("k")).orElseThrow().ttlRemainingMillis()).isZero();
+    }
+
+    @Test
+    void entryShouldExpireAfterItsTimeToLive() throws Exception {
+        ZarisCache quick = manager(ZarisCacheConfiguration.defaults().withTimeToLive(Duration.ofMillis(200)), Map.of())
+                .getCache("quick");
+        quick.put("k", "v");
+
+        TimeUnit.MILLISECONDS.sleep(400);
+
+        assertThat(quick.get("k")).isNull();
+    }
+
+    @Test
+    void putIfAbsentShouldKeepTheFirstValueAndReturnIt() {
+        ZarisCache books = cache("books");
+
+        assertThat(books.putIfAbsent("k", "first")).isNull();
+        Cache.ValueWrapper existing = books.putIfAbsent("k", "second");
+
+        assertThat(existing).isNotNull();
+        assertThat(existing.get()).isEqualTo("first");
+        assertThat(books.get("k", String.class)).isEqualTo("first");
+    }
+
+    @Test
+    void evictIfPresentShouldReportWhetherTheEntryExisted() {
+        ZarisCache books = cache("books");
+        books.put("k", "v");
+
+        assertThat(books.evictIfPresent("k")).isTrue();
+        assertThat(books.evictIfPresent("k")).isFalse();
+        books.put("k", "v");
+        books.evict("k");
+
+        assertThat(books.get("k")).isNull();
+        assertThat(books.evictionCount()).isEqualTo(2);
+    }
+
+    @Test
+    void clearShouldRemoveOnlyThisCachesEntries() {
+        ZarisCacheManager manager = manager(ZarisCacheConfiguration.defaults(), Map.of());
+        ZarisCache books = manager.getCache("books");
+        ZarisCache booksArchive = manager.getCache("books-archive");
+        for (int i = 0; i < 50; i++) {
+            books.put(i, "b" + i);
+            booksArchive.put(i, "a" + i);
+        }
+
+        assertThat(books.invalidate()).isTrue();
+
+        assertThat(books.get(7)).isNull();
+        assertThat(booksArchive.get(7, String.class)).isEqualTo("a7");
+        assertThat(books.invalidate()).isFalse();
+        booksArchive.clear();
+        assertThat(booksArchive.get(7)).isNull();
+    }
+
+    @Test
+    void getWithLoaderShouldRunTheLoaderOncePerKeyUnderConcurrentMisses() throws Exception {
+        ZarisCache books = cache("books");
+        AtomicInteger loads = new AtomicInteger();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<String>> results = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            results.add(threads.submit(() -> {
+                start.await();
+                return books.get("hot", () -> {
+                    loads.incrementAndGet();
+                    TimeUnit.MILLISECONDS.sleep(200);
+                    return "loaded";
+                });
+            }));
+        }
+
+        start.countDown();
+
+        for (Future<String> result : results) {
+            assertThat(result.get(10, TimeUnit.SECONDS)).isEqualTo("loaded");
+        }
+        assertThat(loads).hasValue(1);
+        assertThat(books.get("hot", () -> "again")).isEqualTo("loaded");
+    }
+
+    @Test
+    void getWithFailingLoaderShouldWrapTheFailureAndCacheNothing() {
+        ZarisCache books = cache("books");
+
+        assertThatExceptionOfType(Cache.ValueRetrievalException.class)
+                .isThrownBy(() -> books.get("k", () -> {
+                    throw new IllegalStateException("backend down");
+                }))
+                .withRootCauseInstanceOf(IllegalStateException.class);
+        assertThat(books.get("k")).isNull();
+    }
+
+    @Test
+    void clusterWideSyncShouldRunOneLoaderAcrossCacheManagersWithTheirOwnClients() throws Exception {
+        ZarisCacheConfiguration clusterWide = ZarisCacheConfiguration.defaults().withClusterWideSync(true)
+                .withLoaderLeaseTime(Duration.ofSeconds(10));
+        AtomicInteger loads = new AtomicInteger();
+        CountDownLatch start = new CountDownLatch(1);
+        List<ZarisClient> clients = new ArrayList<>();
+        List<Future<String>> results = new ArrayList<>();
+        try {
+            for (int instance = 0; instance < 3; instance++) {
+                // Each "application instance" has its own client and cache manager, as separate JVMs would.
+                ZarisClient own = ZarisClient.connect(ZarisClientOptions.create(SharedTestCluster.cluster().seeds()));
+                clients.add(own);
+                ZarisCache books = new ZarisCacheManager(own, serializer, prefix, clusterWide, Map.of(), List.of())
+                        .getCache("books");
+                results.add(threads.submit(() -> {
+                    start.await();
+                    return books.get("hot", () -> {
+                        loads.incrementAndGet();
+                        TimeUnit.MILLISECONDS.sleep(300);
+                        return "loaded-once";
+                    });
+                }));
+            }
+
+            start.countDown();
+
+            for (Future<String> result : results) {
+                assertThat(result.get(20, TimeUnit.SECONDS)).isEqualTo("loaded-once");
+            }
+            assertThat(loads).hasValue(1);
+            assertThat(client.sync().get(prefix + "books:lease::hot")).as("lease released").isEmpty();
+        } finally {
+            clients.forEach(ZarisClient::close);
+        }
+    }
+
+    @Test
+    void retrieveShouldCompleteWithTheValueOrNullWithoutBlocking() throws Exception {
+        ZarisCache books = cache("books");
+        books.put("k", "v");
+        books.put("n", null);
+
+        Object hit = books.retrieve("k").get(5, TimeUnit.SECONDS);
+        Object cachedNull = books.retrieve("n").get(5, TimeUnit.SECONDS);
+
+        assertThat(hit).isInstanceOf(Cache.ValueWrapper.class);
+        assertThat(((Cache.ValueWrapper) hit).get()).isEqualTo("v");
+        assertThat(((Cache.ValueWrapper) cachedNull).get()).isNull();
+        assertThat(books.retrieve("absent").get(5, TimeUnit.SECONDS)).isNull();
+    }
+
+    @Test
+    void retrieveWithLoaderShouldLoadOnceStoreAndThenServeTheStoredValue() throws Exception {
+        ZarisCache books = cache("books");
+        AtomicInteger loads = new AtomicInteger();
+        CompletableFuture<String> slow = new CompletableFuture<>();
+
+        CompletableFuture<String> first = books.retrieve("k", () -> {
+            loads.incrementAndGet();
+            return slow;
+        });
+        CompletableFuture<String> second = books.retrieve("k", () -> {
+            loads.incrementAndGet();
+            return CompletableFuture.completedFuture("other");
+        });
+        // Give the second call time to find the first load in flight, then finish the load.
+        TimeUnit.MILLISECONDS.sleep(200);
+        slow.complete("async-value");
+
+        assertThat(first.get(5, TimeUnit.SECONDS)).isEqualTo("async-value");
+        assertThat(second.get(5, TimeUnit.SECONDS)).isEqualTo("async-value");
+        assertThat(loads).hasValue(1);
+        assertThat(books.retrieve("k", () -> CompletableFuture.completedFuture("later")).get(5, TimeUnit.SECONDS))
+                .isEqualTo("async-value");
+    }
+
+    @Test
+    void retrieveShouldNeverCompleteOnAClientNetworkThread() throws Exception {
+        // Regression: Spring continues the caching aspect on the completing thread and may put() there;
+        // a blocking put on the network thread that must read its answer deadlocked.
+        ZarisCache books = cache("books");
+        books.put("k", "v");
+
+        String hitThread = books.retrieve("k").thenApply(value -> Thread.currentThread().getName())
+                .get(5, TimeUnit.SECONDS);
+        String missThread = books.retrieve("absent").thenApply(value -> Thread.currentThread().getName())
+                .get(5, TimeUnit.SECONDS);
+        String loadThread = books.retrieve("loaded", () -> CompletableFuture.completedFuture("x"))
+                .thenApply(value -> Thread.currentThread().getName()).get(5, TimeUnit.SECONDS);
+        boolean putInContinuation = books.retrieve("absent-2").thenApply(value -> {
+            books.put("written-from-continuation", "ok");
+            return true;
+        }).get(5, TimeUnit.SECONDS);
+
+        assertThat(List.of(hitThread, missThread, loadThread)).noneMatch(name -> name.startsWith("reactor-"));
+        assertThat(putInContinuation).isTrue();
+        assertThat(books.get("written-from-continuation", String.class)).isEqualTo("ok");
+    }
+
+    @Test
+    void unserializableValueShouldFailNamingCacheKeyAndType() {
+        ZarisCache books = cache("books");
+
+        assertThatExceptionOfType(ZarisSerializationException.class)
+                .isThrownBy(() -> books.put("bad", new NotSerializable("x")))
+                .withMessageContaining("cache 'books'")
+                .withMessageContaining("key 'bad'")
+                .withMessageContaining(NotSerializable.class.getName());
+    }
+
+    @Test
+    void entryOfAClassOutsideTheAllowListShouldBeRefusedOnRead() {
+        ZarisCache books = cache("books");
+        books.put("k", new Book("Dune", 1965));
+        ZarisCache strict = new ZarisCacheManager(client, new JdkZarisSerializer(ClassAllowList.of(List.of()), null),
+                prefix, ZarisCacheConfiguration.defaults(), Map.of(), List.of()).getCache("books");
+
+        assertThatExceptionOfType(ZarisSerializationException.class).isThrownBy(() -> strict.get("k"))
+                .withMessageContaining("cache 'books', key 'k'")
+                .withMessageContaining("allow-list");
+    }
+
+    @Test
+    void keyWithoutToStringShouldBeRefused() {
+        ZarisCache books = cache("books");
+
+        assertThatIllegalArgumentException().isThrownBy(() -> books.put(new Object(), "v"))
+                .withMessageContaining("toString");
+    }
+
+    @Test
+    void cacheManagerShouldCreateCachesOnFirstUseAndTellTheListener() {
+        ZarisCacheManager manager = new ZarisCacheManager(client, serializer, prefix, ZarisCacheConfiguration.defaults(),
+                Map.of("configured", ZarisCacheConfiguration.defaults().withTimeToLive(Duration.ofMinutes(1))),
+                List.of("initial"));
+        List<String> created = new ArrayList<>();
+        manager.setCacheCreationListener(cache -> created.add(cache.getName()));
+
+        assertThat(manager.getCacheNames()).containsExactlyInAnyOrder("initial", "configured");
+        assertThat(manager.getCache("configured").getConfiguration().timeToLive()).isEqualTo(Duration.ofMinutes(1));
+        ZarisCache later = manager.getCache("later");
+
+        assertThat(manager.getCache("later")).isSameAs(later);
+        assertThat(created).containsExactly("later");
+        assertThatIllegalArgumentException().isThrownBy(() -> manager.getCache("a::b")).withMessageContaining("a::b");
+    }
+
+    @Test
+    void configurationShouldRejectOutOfRangeValues() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> ZarisCacheConfiguration.defaults().withTimeToLive(Duration.ofSeconds(1)).withTtlJitter(2))
+                .withMessageContaining("ttlJitter");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> ZarisCacheConfiguration.defaults().withTtlJitter(0.1))
+                .withMessageContaining("needs a timeToLive");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> ZarisCacheConfiguration.defaults().withTimeToLive(Duration.ofSeconds(-1)))
+                .withMessageContaining("timeToLive");
+        assertThat(ZarisCacheConfiguration.defaults().ttlFor(0.9)).isNull();
+        assertThat(NullValue.INSTANCE).isNotNull();
+    }
+
+    record Book(String title, int year) implements Serializable {
+    }
+
+    record NotSerializable(String value) {
+    }
+}
