@@ -110,6 +110,35 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         return Math.min(settings.minSyncReplicas(), assignedReplicas);
     }
 
+    /**
+     * Whether every partition this node serves has an open, fully synced link to each of its replicas that
+     * membership currently sees: a fresh cluster accepts SYNC writes from then on.
+     */
+    public boolean isReady() {
+        ClusterView current = view;
+        if (current == null) {
+            return false;
+        }
+        Set<String> members = present.get();
+        for (int p = 0; p < current.layout().partitionCount(); p++) {
+            PartitionRuntime runtime = current.runtimeMap().get(p);
+            if (!runtime.isServedBy(nodeId)) {
+                continue;
+            }
+            for (String owner : current.partitionMap().ownersOf(p)) {
+                if (owner.equals(nodeId) || !members.contains(owner)) {
+                    continue;
+                }
+                ReplicaLink link = links.get(owner);
+                Long synced = link == null ? null : link.syncedEpoch(p);
+                if (link == null || !link.isOpen() || synced == null || synced != runtime.epoch()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /** Replicas of the partition this node has an open link to. */
     public int connectedReplicas(int partition) {
         ClusterView current = view;

@@ -75,7 +75,7 @@ class FailoverIntegrationTests {
             }
             cluster.restartNode("node-2");
             // Healing: every partition whose preferred primary is node-2 goes back to it, HEALTHY, in sync.
-            await().atMost(Duration.ofSeconds(60)).until(() -> allHealthyOnPrimaries(cluster));
+            await().atMost(Duration.ofSeconds(120)).until(() -> allHealthyOnPrimaries(cluster));
             ClusterView after = cluster.leader().currentView();
             assertThat(after.partitionMap()).isEqualTo(before.partitionMap());
             for (int i = 0; i < 300; i++) {
