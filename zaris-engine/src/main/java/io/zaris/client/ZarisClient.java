@@ -654,27 +654,17 @@ public final class ZarisClient implements AutoCloseable {
     }
 
     private MapFingerprint firstFingerprint(RoutingTable current) {
+        return firstAnswer(openConnections(current), this::fetchFingerprint);
+    }
+
+    private static List<NodeConnection> openConnections(RoutingTable current) {
         List<NodeConnection> open = new ArrayList<>();
         for (NodeConnection connection : current.connections().values()) {
             if (connection.isOpen()) {
                 open.add(connection);
             }
         }
-        if (open.isEmpty()) {
-            return null;
-        }
-        CompletableFuture<MapFingerprint> first = new CompletableFuture<>();
-        AtomicInteger failures = new AtomicInteger();
-        for (NodeConnection connection : open) {
-            fetchFingerprint(connection).whenComplete((fingerprint, error) -> {
-                if (error == null) {
-                    first.complete(fingerprint);
-                } else if (failures.incrementAndGet() == open.size()) {
-                    first.complete(null);
-                }
-            });
-        }
-        return first.join();
+        return open;
     }
 
     /**
@@ -684,13 +674,7 @@ public final class ZarisClient implements AutoCloseable {
     private void refreshFrom(RefreshTrigger trigger) {
         mapFetches.incrementAndGet();
         RoutingTable current = table;
-        List<NodeConnection> open = new ArrayList<>();
-        for (NodeConnection connection : current.connections().values()) {
-            if (connection.isOpen()) {
-                open.add(connection);
-            }
-        }
-        ClusterView fetched = firstAnswer(open);
+        ClusterView fetched = firstAnswer(openConnections(current), this::fetchMap);
         if (fetched != null) {
             install(fetched, new HashMap<>(current.connections()), trigger);
             return;
@@ -712,17 +696,21 @@ public final class ZarisClient implements AutoCloseable {
         throw new ZarisTransportException("no node or seed could provide a cluster map");
     }
 
-    /** The first cluster map any of the connections returns, or {@code null} when none does. */
-    private ClusterView firstAnswer(List<NodeConnection> connections) {
+    /**
+     * Asks every connection at once and returns the first answer, or {@code null} when none answers: a node
+     * that stopped answering cannot hold the question up.
+     */
+    private static <T> T firstAnswer(List<NodeConnection> connections,
+                                     java.util.function.Function<NodeConnection, CompletableFuture<T>> question) {
         if (connections.isEmpty()) {
             return null;
         }
-        CompletableFuture<ClusterView> first = new CompletableFuture<>();
+        CompletableFuture<T> first = new CompletableFuture<>();
         AtomicInteger failures = new AtomicInteger();
         for (NodeConnection connection : connections) {
-            fetchMap(connection).whenComplete((view, error) -> {
+            question.apply(connection).whenComplete((answer, error) -> {
                 if (error == null) {
-                    first.complete(view);
+                    first.complete(answer);
                 } else if (failures.incrementAndGet() == connections.size()) {
                     first.complete(null);
                 }

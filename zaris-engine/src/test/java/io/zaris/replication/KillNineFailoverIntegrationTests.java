@@ -7,16 +7,11 @@ import io.zaris.client.ZarisClientOptions;
 import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.placement.SegmentMapper;
-import io.zaris.protocol.VersionedValue;
 import io.zaris.server.ServerProcesses;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -38,33 +33,18 @@ class KillNineFailoverIntegrationTests {
                     .environment(Map.of()).build())) {
                 ClusterView before = client.clusterView();
                 SegmentMapper mapper = new SegmentMapper(before.layout().segmentCount());
-                String victim = before.runtimeOfSegment(mapper.segmentOf("key-0")).activeNode();
+                String victim = before.runtimeOfSegment(mapper.segmentOf(AcknowledgedWriter.key(0))).activeNode();
                 ServerProcesses.Node victimProcess = processes.nodes().stream().filter(n -> n.nodeId().equals(victim))
                         .findFirst().orElseThrow();
 
-                Map<String, Long> acknowledged = new ConcurrentHashMap<>();
-                AtomicLong acknowledgedWrites = new AtomicLong();
                 AtomicLong killedAtNanos = new AtomicLong();
                 AtomicLong firstVictimAckAfterKill = new AtomicLong();
-                AtomicBoolean running = new AtomicBoolean(true);
-                Thread writer = new Thread(() -> {
-                    long sequence = 0;
-                    while (running.get()) {
-                        String key = "key-" + (sequence % 500);
-                        long value = sequence++;
-                        try {
-                            client.sync().put(key, Long.toString(value).getBytes(StandardCharsets.UTF_8));
-                            acknowledged.merge(key, value, Math::max);
-                            acknowledgedWrites.incrementAndGet();
-                            boolean victimKey = victim.equals(before.runtimeOfSegment(mapper.segmentOf(key)).activeNode());
-                            if (victimKey && killedAtNanos.get() != 0) {
-                                firstVictimAckAfterKill.compareAndSet(0, System.nanoTime());
-                            }
-                        } catch (RuntimeException notAcknowledged) {
-                            // not acknowledged: nothing to check for this value
-                        }
+                AcknowledgedWriter writer = new AcknowledgedWriter(client, 500, key -> {
+                    boolean victimKey = victim.equals(before.runtimeOfSegment(mapper.segmentOf(key)).activeNode());
+                    if (victimKey && killedAtNanos.get() != 0) {
+                        firstVictimAckAfterKill.compareAndSet(0, System.nanoTime());
                     }
-                }, "writer");
+                });
                 writer.start();
                 Thread.sleep(2000);
                 killedAtNanos.set(System.nanoTime());
@@ -74,20 +54,11 @@ class KillNineFailoverIntegrationTests {
                     Thread.sleep(50);
                 }
                 Thread.sleep(2000);
-                running.set(false);
-                writer.join(60_000);
-
-                long lost = 0;
-                for (Map.Entry<String, Long> write : acknowledged.entrySet()) {
-                    Optional<VersionedValue> read = client.sync().get(write.getKey());
-                    long readValue = read.map(v -> Long.parseLong(new String(v.value(), StandardCharsets.UTF_8))).orElse(-1L);
-                    if (readValue < write.getValue()) {
-                        lost++;
-                    }
-                }
+                writer.stop();
+                long lost = writer.countLost();
                 double windowSeconds = (firstVictimAckAfterKill.get() - killedAtNanos.get()) / 1e9;
                 System.out.printf("kill -9 of %s: %d writes acknowledged, %d lost, writes to its partitions resumed after %.2f s%n",
-                        victim, acknowledgedWrites.get(), lost, windowSeconds);
+                        victim, writer.acknowledgedWrites(), lost, windowSeconds);
                 assertThat(firstVictimAckAfterKill.get()).as("writes to the victim's partitions resumed").isNotZero();
                 assertThat(lost).as("acknowledged writes lost").isZero();
                 assertThat(windowSeconds).isLessThan(30);
