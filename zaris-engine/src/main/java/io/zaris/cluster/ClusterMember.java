@@ -232,7 +232,7 @@ public final class ClusterMember implements AutoCloseable {
             // merge the coordinator may be the side with the stale view. Receivers keep the newest
             // (ViewOrdering), so the newest view wins everywhere, the new leader included.
             if (isLeader()) {
-                publish(current.withAddresses(mergedAddresses(current)));
+                publish(current);
             } else {
                 broadcast(ClusterMessages.encodeView(current));
             }
@@ -252,10 +252,13 @@ public final class ClusterMember implements AutoCloseable {
             return;
         }
         if (message instanceof ClusterMessages.NodeHello hello) {
-            ClusterMessages.NodeHello previous = announced.put(source, hello);
-            if (isLeader() && current != null && !hello.equals(previous)
-                    && !hello.dataAddress().equals(current.addresses().get(hello.nodeId()))) {
-                publish(current.withAddresses(mergedAddresses(current)));
+            announced.put(source, hello);
+            if (current != null && !hello.dataAddress().equals(current.addresses().get(hello.nodeId()))) {
+                if (isLeader()) {
+                    publish(current);
+                } else {
+                    adopt(current);
+                }
             }
             maybeComputeInitialMap();
             reconcileFailover();
@@ -281,14 +284,20 @@ public final class ClusterMember implements AutoCloseable {
         publish(initial);
     }
 
+    /** Adopts the view (with announced addresses) and broadcasts what was adopted. */
     private void publish(ClusterView newView) {
         adopt(newView);
-        broadcast(ClusterMessages.encodeView(newView));
+        broadcast(ClusterMessages.encodeView(current));
     }
 
-    /** Adopts a view unless it is older than the one held (lower map version or any lower epoch). */
-    private void adopt(ClusterView candidate) {
+    /**
+     * Adopts a view unless it is older than the one held (lower map version or any lower epoch). The data
+     * addresses members announced themselves override the view's: a peer re-broadcasting an equally new view
+     * may carry the address a restarted node had before, and heal probes and clients must not go there.
+     */
+    private void adopt(ClusterView published) {
         ClusterView held = current;
+        ClusterView candidate = published.withAddresses(mergedAddresses(published));
         if (held != null && !ViewOrdering.isAtLeastAsNew(candidate, held)) {
             log.debug("node {}: ignoring stale cluster view version {}", nodeId, candidate.partitionMap().version());
             return;

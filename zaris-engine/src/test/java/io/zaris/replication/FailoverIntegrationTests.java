@@ -74,6 +74,10 @@ class FailoverIntegrationTests {
                 assertThat(text(client.sync().get("k" + i))).isEqualTo("v" + i);
             }
             cluster.restartNode("node-2");
+            // Every node learns the restarted node's new data port (peers re-broadcasting their views
+            // with the old one must not win), else heal probes and clients would knock on a closed port.
+            await().atMost(Duration.ofSeconds(30)).until(() -> cluster.nodes().stream()
+                    .allMatch(n -> cluster.node("node-2").dataAddress().equals(n.currentView().addresses().get("node-2"))));
             // Healing: every partition whose preferred primary is node-2 goes back to it, HEALTHY, in sync.
             await().atMost(Duration.ofSeconds(120)).until(() -> allHealthyOnPrimaries(cluster));
             ClusterView after = cluster.leader().currentView();
