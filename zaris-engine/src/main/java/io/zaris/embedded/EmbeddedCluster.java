@@ -5,12 +5,14 @@ import io.zaris.cluster.MembershipConfig;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.replication.ReplicationSettings;
+import io.zaris.resp.RespOptions;
 import io.zaris.server.NodeConfig;
 import io.zaris.server.ZarisNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +33,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     public static final int DEFAULT_NODES = 3;
     /** How long {@link #start()} waits for every node to hold the first partition map. */
     public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(30);
+    private static final long REPLICATION_POLL_MILLIS = 20;
 
     private final int nodeCount;
     private final ClusterSettings settings;
@@ -38,7 +41,9 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final Duration startTimeout;
     private final String clusterName;
     private final ReplicationSettings replication;
-    private final List<ZarisNode> nodes = new ArrayList<>();
+    private final boolean resp;
+    /** Copy-on-write: RESP listeners look their peers' ports up here from event-loop threads. */
+    private final List<ZarisNode> nodes = new CopyOnWriteArrayList<>();
 
     private EmbeddedCluster(Builder builder) {
         this.nodeCount = builder.nodes;
@@ -47,13 +52,17 @@ public final class EmbeddedCluster implements AutoCloseable {
         this.startTimeout = builder.startTimeout;
         this.clusterName = "zaris-embedded-" + UUID.randomUUID();
         this.replication = builder.replication;
+        this.resp = builder.resp;
     }
 
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Starts every node and waits until all of them hold the first partition map. */
+    /**
+     * Starts every node and waits until all of them hold the first partition map and their replication links
+     * are synced, so the application's first SYNC write is not refused with a retryable status.
+     */
     public EmbeddedCluster start() {
         if (!nodes.isEmpty()) {
             throw new IllegalStateException("embedded cluster " + clusterName + " is already started");
@@ -62,9 +71,11 @@ public final class EmbeddedCluster implements AutoCloseable {
             for (int i = 1; i <= nodeCount; i++) {
                 nodes.add(new ZarisNode(nodeConfig("node-" + i)).start());
             }
+            long deadline = System.nanoTime() + startTimeout.toNanos();
             for (ZarisNode node : nodes) {
                 node.awaitReady(startTimeout);
             }
+            awaitReplicationLinks(deadline);
         } catch (TimeoutException e) {
             close();
             throw new IllegalStateException("embedded cluster did not form within " + startTimeout, e);
@@ -79,6 +90,16 @@ public final class EmbeddedCluster implements AutoCloseable {
         log.info("embedded Zaris cluster started: {} nodes, {} partitions, replication factor {}, seeds {}",
                 nodeCount, settings.layout().partitionCount(), settings.replicationFactor(), seeds());
         return this;
+    }
+
+    /** Polls (links open on netty threads and report no event to wait on) until every node is ready or the deadline. */
+    private void awaitReplicationLinks(long deadlineNanos) throws InterruptedException, TimeoutException {
+        while (!nodes.stream().allMatch(ZarisNode::isReplicationReady)) {
+            if (System.nanoTime() - deadlineNanos > 0) {
+                throw new TimeoutException("replication links not synced within " + startTimeout);
+            }
+            Thread.sleep(REPLICATION_POLL_MILLIS);
+        }
     }
 
     /** Data addresses of the running nodes, to hand to a client as seeds. */
@@ -143,8 +164,30 @@ public final class EmbeddedCluster implements AutoCloseable {
         throw new IllegalArgumentException("no node '" + nodeId + "' in " + clusterName);
     }
 
+    /** RESP addresses of the running nodes that have a RESP listener, in start order. */
+    public List<NodeAddress> respSeeds() {
+        List<NodeAddress> seeds = new ArrayList<>();
+        for (ZarisNode node : nodes) {
+            if (node.isRunning() && node.respAddress() != null) {
+                seeds.add(node.respAddress());
+            }
+        }
+        return seeds;
+    }
+
+    /** A running node's RESP port, -1 when it is stopped or has none; what MOVED and CLUSTER SLOTS name. */
+    private int respPortOf(String nodeId) {
+        for (ZarisNode node : nodes) {
+            if (node.nodeId().equals(nodeId) && node.isRunning() && node.respAddress() != null) {
+                return node.respAddress().port();
+            }
+        }
+        return -1;
+    }
+
     private NodeConfig nodeConfig(String nodeId) {
         return NodeConfig.builder(nodeId)
+                .resp(resp ? RespOptions.builder().host(host).port(0).peerPorts((id, dataAddress) -> respPortOf(id)).build() : null)
                 .host(host)
                 .port(0)
                 .clusterSettings(settings)
@@ -176,8 +219,18 @@ public final class EmbeddedCluster implements AutoCloseable {
         private String host = "127.0.0.1";
         private Duration startTimeout = DEFAULT_START_TIMEOUT;
         private ReplicationSettings replication = ReplicationSettings.defaults();
+        private boolean resp;
 
         private Builder() {
+        }
+
+        /**
+         * Gives every node a Redis protocol (RESP) listener on an ephemeral port of the cluster's host (off by
+         * default); {@link EmbeddedCluster#respSeeds()} lists them for a Redis Cluster client.
+         */
+        public Builder resp(boolean enabled) {
+            this.resp = enabled;
+            return this;
         }
 
         /** Acknowledgement mode, timeouts and delays of replication and failover. */

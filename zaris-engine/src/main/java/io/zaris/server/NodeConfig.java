@@ -4,6 +4,7 @@ import io.zaris.cluster.ClusterSettings;
 import io.zaris.cluster.MembershipConfig;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.replication.ReplicationSettings;
+import io.zaris.resp.RespOptions;
 import io.zaris.store.TimeSource;
 import java.util.Objects;
 
@@ -23,6 +24,7 @@ public final class NodeConfig {
     private final ProtocolLimits limits;
     private final TimeSource timeSource;
     private final ReplicationSettings replication;
+    private final RespOptions resp;
 
     private NodeConfig(Builder builder) {
         this.nodeId = builder.nodeId;
@@ -33,6 +35,7 @@ public final class NodeConfig {
         this.limits = builder.limits;
         this.timeSource = builder.timeSource;
         this.replication = builder.replication;
+        this.resp = builder.resp;
     }
 
     public static Builder builder(String nodeId) {
@@ -72,6 +75,11 @@ public final class NodeConfig {
         return replication;
     }
 
+    /** The node's Redis protocol (RESP) listener, {@code null} when the node has none. */
+    public RespOptions resp() {
+        return resp;
+    }
+
     public static final class Builder {
         private final String nodeId;
         private String host = DEFAULT_HOST;
@@ -81,6 +89,7 @@ public final class NodeConfig {
         private ProtocolLimits limits = ProtocolLimits.defaults();
         private TimeSource timeSource = TimeSource.system();
         private ReplicationSettings replication = ReplicationSettings.defaults();
+        private RespOptions resp;
 
         private Builder(String nodeId) {
             if (nodeId == null || nodeId.isBlank() || nodeId.length() > 128) {
@@ -127,6 +136,12 @@ public final class NodeConfig {
 
         public Builder replication(ReplicationSettings replication) {
             this.replication = Objects.requireNonNull(replication);
+            return this;
+        }
+
+        /** Gives the node a RESP listener ({@code null}: none, the default). */
+        public Builder resp(RespOptions resp) {
+            this.resp = resp;
             return this;
         }
 

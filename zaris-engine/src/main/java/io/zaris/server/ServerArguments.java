@@ -6,6 +6,8 @@ import io.zaris.cluster.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.replication.AckMode;
 import io.zaris.replication.ReplicationSettings;
+import io.zaris.resp.RespOptions;
+import io.zaris.resp.RespPeerPorts;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,12 +47,15 @@ public final class ServerArguments {
                     + ReplicationSettings.DEFAULT_HEAL_COOLDOWN.toMillis() + ")",
             "  --escalation-timeout-ms <ms> how long a silent (hung) node is suspected before its partitions fail over"
                     + " (default " + MembershipConfig.Tcp.DEFAULT_ESCALATION_TIMEOUT.toMillis() + ")",
+            "  --resp-port <port|off>      Redis protocol port (default: --port + " + RespOptions.DEFAULT_PORT_OFFSET
+                    + "); every node of a cluster must use the same offset from its data port; 0 or off disables it",
+            "  --resp-host <address>       Redis protocol bind address (default: --host)",
             "  --help                      print this help");
 
     private static final Set<String> KNOWN = Set.of("--node-id", "--host", "--port", "--cluster-host",
             "--cluster-port", "--seeds", "--cluster-size", "--cluster-name", "--replication-factor",
             "--partitions", "--segments", "--ack-mode", "--min-sync-replicas", "--eviction-delay-ms",
-            "--heal-cooldown-ms", "--escalation-timeout-ms");
+            "--heal-cooldown-ms", "--escalation-timeout-ms", "--resp-port", "--resp-host");
 
     private ServerArguments() {
     }
@@ -128,6 +133,7 @@ public final class ServerArguments {
                 Duration.ofMillis(intOption(values, "--eviction-delay-ms", (int) defaults.evictionDelay().toMillis(), 0,
                         Integer.MAX_VALUE)));
         return NodeConfig.builder(nodeId)
+                .resp(respOptions(values, host, port))
                 .replication(replication)
                 .host(host)
                 .port(port)
@@ -135,6 +141,33 @@ public final class ServerArguments {
                 .membership(new MembershipConfig.Tcp(clusterName, clusterHost, clusterPort, seeds,
                         Duration.ofMillis(intOption(values, "--escalation-timeout-ms",
                                 (int) MembershipConfig.Tcp.DEFAULT_ESCALATION_TIMEOUT.toMillis(), 3000, Integer.MAX_VALUE))))
+                .build();
+    }
+
+    /**
+     * On by default at the data port plus {@link RespOptions#DEFAULT_PORT_OFFSET}, given up with a warning if
+     * that port is taken; an explicit port must bind. Peers are assumed at the same offset from their data
+     * ports (nodes do not exchange RESP ports), which is what MOVED and CLUSTER SLOTS name.
+     */
+    private static RespOptions respOptions(Map<String, String> values, String host, int port) {
+        String text = values.get("--resp-port");
+        boolean explicit = text != null;
+        int respPort;
+        if (text != null && (text.trim().equalsIgnoreCase("off") || text.trim().equals("0"))) {
+            return null;
+        } else if (explicit) {
+            respPort = intOption(values, "--resp-port", 0, 1, 65535);
+        } else {
+            respPort = port + RespOptions.DEFAULT_PORT_OFFSET;
+            if (respPort > 65535) {
+                return null;
+            }
+        }
+        return RespOptions.builder()
+                .host(values.getOrDefault("--resp-host", host))
+                .port(respPort)
+                .required(explicit)
+                .peerPorts(RespPeerPorts.offset(respPort - port))
                 .build();
     }
 

@@ -1,14 +1,25 @@
 package io.zaris.server;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.zaris.cluster.ClusterMember;
 import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
+import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.ProtocolLimits;
+import io.zaris.protocol.Request;
+import io.zaris.protocol.ResponseCodec;
 import io.zaris.replication.EpochFence;
 import io.zaris.replication.ReplicaSegments;
+import io.zaris.replication.ReplicationException;
 import io.zaris.replication.Replicator;
+import io.zaris.resp.RespBackend;
+import io.zaris.resp.RespOptions;
+import io.zaris.resp.RespServer;
 import io.zaris.store.NodeStore;
+import io.zaris.store.TimeSource;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
@@ -20,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * application's JVM ({@code EmbeddedCluster}) and as a standalone process ({@link ZarisServerMain}).
  *
  * <p>Lifecycle: {@link #start()} binds the data port first (so the announced address is real), then joins
- * the cluster; {@link #close()} leaves the cluster first (peers see a clean leave), then closes the port.
+ * and the RESP listener when configured (so the announced addresses are real), then joins the cluster;
+ * {@link #close()} closes the RESP listener, leaves the cluster (peers see a clean leave), then closes the port.
  */
 public final class ZarisNode implements AutoCloseable {
 
@@ -33,6 +45,8 @@ public final class ZarisNode implements AutoCloseable {
     private final ReplicaSegments replicaSegments;
     private final Replicator replicator;
     private NodeServer server;
+    /** Volatile: read by {@link #respAddress()} from any thread. */
+    private volatile RespServer respServer;
     /** Set once during start; volatile because the data port reads it from event-loop threads. */
     private volatile ClusterMember member;
     private volatile boolean running;
@@ -56,6 +70,8 @@ public final class ZarisNode implements AutoCloseable {
         server = new NodeServer(config.nodeId(), config.host(), config.port(), config.limits(), segmentMapper, store,
                 this::currentView, stats, replicator, fence, replicaSegments, this::inMajority);
         try {
+            // Every listening port is bound before the node joins: peers may name it as soon as it is a member.
+            startResp(segmentMapper);
             ClusterMember newMember = new ClusterMember(config.nodeId(), new NodeAddress(config.host(), server.port()),
                     config.clusterSettings(), config.membership(), config.replication(), new DataPortProbe(config.nodeId()));
             NodeServer dataPort = server;
@@ -78,9 +94,119 @@ public final class ZarisNode implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Opens the RESP listener. It runs every command through a {@link RequestHandler} of its own (the
+     * handler holds no state; its collaborators are this node's), so a Redis client's request takes exactly
+     * the data port's path. A port the options do not require is given up with a warning when taken.
+     */
+    private void startResp(SegmentMapper segmentMapper) throws Exception {
+        RespOptions options = config.resp();
+        if (options == null) {
+            return;
+        }
+        RequestHandler handler = new RequestHandler(config.nodeId(), segmentMapper, store, this::currentView, stats,
+                replicator, fence, replicaSegments, this::inMajority);
+        try {
+            respServer = RespServer.start(options, new LocalBackend(handler, segmentMapper));
+            log.info("node {}: Redis protocol on {}:{}", config.nodeId(), options.host(), respServer.port());
+        } catch (RuntimeException e) {
+            if (options.required()) {
+                throw new IllegalStateException("node " + config.nodeId() + ": RESP port " + options.host() + ":"
+                        + options.port() + " cannot be bound: " + e.getMessage(), e);
+            }
+            log.warn("node {}: RESP port {}:{} cannot be bound ({}); running without the Redis protocol",
+                    config.nodeId(), options.host(), options.port(), e.toString());
+        }
+    }
+
+    /** Where this node's RESP listener listens, or {@code null} when it has none. */
+    public NodeAddress respAddress() {
+        RespServer resp = respServer;
+        return resp == null ? null : resp.address();
+    }
+
+    /** The RESP listener's view of this node: the data port's request path, this node's view and limits. */
+    private final class LocalBackend implements RespBackend {
+
+        private final RequestHandler handler;
+        private final SegmentMapper segmentMapper;
+
+        LocalBackend(RequestHandler handler, SegmentMapper segmentMapper) {
+            this.handler = handler;
+            this.segmentMapper = segmentMapper;
+        }
+
+        @Override
+        public String nodeId() {
+            return config.nodeId();
+        }
+
+        @Override
+        public ClusterView currentView() {
+            return ZarisNode.this.currentView();
+        }
+
+        @Override
+        public CompletableFuture<ByteBuf> execute(Request request) {
+            ByteBuf out = Unpooled.buffer(64);
+            CompletableFuture<Void> outcome;
+            try {
+                outcome = handler.handle(request, 0, Long.MAX_VALUE, out);
+            } catch (RuntimeException e) {
+                log.error("node {}: RESP {} failed", config.nodeId(), request.op(), e);
+                out.clear();
+                ResponseCodec.writeError(out, request.id(), KvStatus.BAD_REQUEST, "internal error: " + e);
+                return CompletableFuture.completedFuture(out);
+            }
+            if (outcome.isDone() && !outcome.isCompletedExceptionally()) {
+                return CompletableFuture.completedFuture(out);
+            }
+            return outcome.handle((ignored, failure) -> {
+                if (failure != null) {
+                    stats.refusedByReplication();
+                    throw new ReplicationException(failure.getMessage() == null ? failure.toString() : failure.getMessage());
+                }
+                return out;
+            });
+        }
+
+        @Override
+        public long servedKeys() {
+            ClusterView view = currentView();
+            if (view == null) {
+                return 0;
+            }
+            long keys = 0;
+            for (int segment = 0; segment < segmentMapper.segmentCount(); segment++) {
+                if (view.runtimeOfSegment(segment).isServedBy(config.nodeId())) {
+                    keys += store.segmentSize(segment);
+                }
+            }
+            return keys;
+        }
+
+        @Override
+        public ProtocolLimits limits() {
+            return config.limits();
+        }
+
+        @Override
+        public TimeSource time() {
+            return config.timeSource();
+        }
+    }
+
     /** Waits until the node holds a partition map, i.e. it can route and serve. */
     public ClusterView awaitReady(Duration timeout) throws InterruptedException, TimeoutException {
         return member.awaitFirstView(timeout);
+    }
+
+    /**
+     * Whether every partition this node serves has an open, synced replication link to each replica that
+     * membership sees: from then on a SYNC write is not refused for want of a replica.
+     */
+    public boolean isReplicationReady() {
+        return running && replicator.isReady();
     }
 
     public String nodeId() {
@@ -144,6 +270,10 @@ public final class ZarisNode implements AutoCloseable {
     }
 
     private void closeQuietly() {
+        if (respServer != null) {
+            respServer.close();
+            respServer = null;
+        }
         if (member != null) {
             member.close();
         }

@@ -53,6 +53,10 @@ public final class ServerProcesses implements AutoCloseable {
                     "--node-id", nodeId, "--port", Integer.toString(ports.get(i)[0]),
                     "--cluster-port", Integer.toString(ports.get(i)[1]), "--seeds", seeds,
                     "--cluster-name", clusterName, "--replication-factor", Integer.toString(replicationFactor)));
+            if (!List.of(extraArguments).contains("--resp-port")) {
+                // The default RESP port (data port + 1000) is not reserved like the free ports above.
+                command.addAll(List.of("--resp-port", "off"));
+            }
             command.addAll(List.of(extraArguments));
             File log = logDirectory.resolve(nodeId + ".log").toFile();
             Process process = new ProcessBuilder(command).redirectErrorStream(true)

@@ -1,0 +1,39 @@
+package io.zaris.resp;
+
+import io.netty.buffer.ByteBuf;
+import io.zaris.cluster.ClusterView;
+import io.zaris.protocol.ProtocolLimits;
+import io.zaris.protocol.Request;
+import io.zaris.store.TimeSource;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What the RESP listener needs of its node. {@link #execute} is the node's own request path — the same
+ * ownership decision, epoch check, majority fence, replica-count check, store operation and SYNC/ASYNC
+ * acknowledgement as a request on the native data port — so RESP adds no second way to write.
+ */
+public interface RespBackend {
+
+    String nodeId();
+
+    /** The node's current cluster view, {@code null} before its first map. */
+    ClusterView currentView();
+
+    /**
+     * Runs one data request as if it arrived on the data port.
+     *
+     * @return the native response payload ({@code ResponseCodec} layout, from the response marker on); it
+     *         completes when the response may be sent (for a SYNC write: once the replicas acknowledged it),
+     *         and fails when a write applied locally was not acknowledged by enough replicas
+     */
+    CompletableFuture<ByteBuf> execute(Request request);
+
+    /** Keys held in the segments this node actively serves (expired entries not yet removed included). */
+    long servedKeys();
+
+    /** Size limits of keys, values and batches, the same as on the data port. */
+    ProtocolLimits limits();
+
+    /** Wall clock for converting absolute expiry times (EXAT, PXAT, EXPIREAT) into TTLs. */
+    TimeSource time();
+}

@@ -1,0 +1,1007 @@
+package io.zaris.resp;
+
+import io.netty.buffer.ByteBuf;
+import io.zaris.cluster.ClusterView;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.cluster.PartitionRuntime;
+import io.zaris.placement.SegmentMapper;
+import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.MalformedRequestException;
+import io.zaris.protocol.Request;
+import io.zaris.protocol.ResponseCodec;
+import io.zaris.protocol.VersionedValue;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.IntSupplier;
+
+/**
+ * Executes one Redis command on this node and produces its reply.
+ *
+ * <p><b>One write path.</b> Every key command becomes one or more of the engine's own {@link Request}s run
+ * through {@link RespBackend#execute}: the node's ownership decision, epoch and majority fences and SYNC/ASYNC
+ * acknowledgement apply unchanged. Statuses map to Redis errors: {@code MOVED}/{@code REPLICA_WRITE_REJECTED}
+ * → {@code -MOVED slot host:respPort} (the partition's active owner); {@code OWNERSHIP_CHANGING}/{@code MIGRATING}
+ * → {@code -TRYAGAIN}; {@code UNAVAILABLE} → {@code -CLUSTERDOWN}; keys of one command in different slots →
+ * {@code -CROSSSLOT}; a SYNC write applied locally but not acknowledged by enough replicas (the native
+ * port's {@code UNACKNOWLEDGED}: the outcome is indeterminate, the write may have been applied) →
+ * {@code -NOREPLICAS}.
+ *
+ * <p><b>Compound commands</b> (SET with NX+GET/XX/GET/KEEPTTL, GETSET, GETDEL, GETEX with an option, APPEND,
+ * PERSIST, EXPIRE with NX/XX/GT/LT) read the key and write it with an IfMatchVersion precondition (expected
+ * version 0 = must be absent), retrying on CONFLICT at most {@link #MAX_CAS_ATTEMPTS} times and answering
+ * {@code -TRYAGAIN} after that. Each is therefore atomic with respect to every other write of the key.
+ * Weaker than Redis: MSETNX checks absence with one MGET and then writes with one MSET, so a concurrent
+ * writer between the two can be overwritten; KEEPTTL and APPEND keep the remaining TTL as read (the
+ * deadline may move by the milliseconds between read and write).
+ *
+ * <p>Runs on the connection's event loop. Reads and refused writes complete at once; a write's future
+ * completes when its acknowledgement mode is satisfied.
+ */
+final class RespCommands {
+
+    /** Read-then-conditional-write attempts of a compound command before it answers TRYAGAIN. */
+    static final int MAX_CAS_ATTEMPTS = 16;
+    static final String VERSION = "7.0.0";
+
+    private static final RespReply SYNTAX = RespReply.error("ERR syntax error");
+    private static final RespReply NOT_INTEGER = RespReply.error("ERR value is not an integer or out of range");
+    private static final RespReply CROSSSLOT = RespReply.error("CROSSSLOT Keys in request don't hash to the same slot");
+
+    private final RespBackend backend;
+    private final RespOptions options;
+    private final IntSupplier connectedClients;
+    private final long startedMillis;
+
+    RespCommands(RespBackend backend, RespOptions options, IntSupplier connectedClients) {
+        this.backend = backend;
+        this.options = options;
+        this.connectedClients = connectedClients;
+        this.startedMillis = backend.time().currentTimeMillis();
+    }
+
+    CompletableFuture<RespReply> execute(List<byte[]> args, RespSession session) {
+        String name = new String(args.get(0), StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
+        CommandTable.Spec spec = CommandTable.COMMANDS.get(name);
+        if (spec == null) {
+            return done(unknownCommand(args));
+        }
+        if (!CommandTable.arityOk(spec, args.size())) {
+            return done(RespReply.error("ERR wrong number of arguments for '" + name + "' command"));
+        }
+        try {
+            return dispatch(name, args, session);
+        } catch (RuntimeException e) {
+            return done(RespReply.error("ERR internal error: " + e));
+        }
+    }
+
+    private CompletableFuture<RespReply> dispatch(String name, List<byte[]> a, RespSession session) {
+        switch (name) {
+            case "ping":
+                return done(a.size() == 1 ? new RespReply.Simple("PONG")
+                        : a.size() == 2 ? new RespReply.Bulk(a.get(1))
+                        : RespReply.error("ERR wrong number of arguments for 'ping' command"));
+            case "echo":
+                return done(new RespReply.Bulk(a.get(1)));
+            case "hello":
+                return done(hello(a, session));
+            case "auth":
+                return done(a.size() == 3 && text(a.get(1)).equals("default") ? RespReply.OK
+                        : RespReply.error("ERR AUTH <password> called without any password configured for the default user."
+                        + " Are you sure your configuration is correct?"));
+            case "select":
+                return done(text(a.get(1)).equals("0") ? RespReply.OK : RespReply.error("ERR SELECT is not allowed in cluster mode"));
+            case "client":
+                return done(client(a, session));
+            case "command":
+                return done(command(a, session));
+            case "info":
+                return done(RespReply.bulk(info(a)));
+            case "config":
+                return done(config(a));
+            case "dbsize":
+                return done(RespReply.integer(backend.servedKeys()));
+            case "quit":
+                return done(new RespReply.ThenClose(RespReply.OK));
+            case "readonly":
+                session.readOnly = true;
+                return done(RespReply.OK);
+            case "readwrite":
+                session.readOnly = false;
+                return done(RespReply.OK);
+            case "asking":
+                return done(RespReply.OK);
+            case "cluster":
+                return done(cluster(a));
+            case "scan":
+                return done(scan(a));
+            case "keys":
+                return done(keys(a.get(1)));
+            default:
+                return keyCommand(name, a);
+        }
+    }
+
+    // ------------------------------------------------------------------ key commands
+
+    private CompletableFuture<RespReply> keyCommand(String name, List<byte[]> a) {
+        byte[] key = a.get(1);
+        RespReply tooLarge = checkSizes(name, a);
+        if (tooLarge != null) {
+            return done(tooLarge);
+        }
+        int slot = SegmentMapper.slot(key);
+        switch (name) {
+            case "get":
+                return call(new Request.Get(0, key), slot, answer -> answer.status() == KvStatus.OK
+                        ? new RespReply.Bulk(ResponseCodec.readValue(answer.body()).value()) : RespReply.NULL);
+            case "set":
+                return set(a, slot);
+            case "setnx":
+                return call(new Request.Put(0, key, a.get(2), Request.NO_TTL, true, Request.ANY_VERSION), slot,
+                        answer -> answer.status() == KvStatus.OK ? RespReply.ONE : RespReply.ZERO);
+            case "setex":
+            case "psetex": {
+                Long amount = parseLong(a.get(2));
+                if (amount == null) {
+                    return done(NOT_INTEGER);
+                }
+                long ttl = name.equals("setex") ? multiply(amount, 1000) : amount;
+                if (ttl <= 0) {
+                    return done(RespReply.error("ERR invalid expire time in '" + name + "' command"));
+                }
+                return call(new Request.Put(0, key, a.get(3), ttl, false, Request.ANY_VERSION), slot, answer -> RespReply.OK);
+            }
+            case "getset":
+                return compareAndSet(key, slot, current -> new Write(a.get(2), Request.NO_TTL),
+                        (current, written) -> current == null ? RespReply.NULL : new RespReply.Bulk(current.value()));
+            case "getdel":
+                return getDel(key, slot);
+            case "getex":
+                return getEx(a, slot);
+            case "mget": {
+                List<byte[]> keys = a.subList(1, a.size());
+                if (!sameSlot(keys)) {
+                    return done(CROSSSLOT);
+                }
+                return call(new Request.MultiGet(0, List.copyOf(keys)), slot, answer -> {
+                    List<RespReply> values = new ArrayList<>();
+                    for (VersionedValue value : ResponseCodec.readOptionalValues(answer.body())) {
+                        values.add(value == null ? RespReply.NULL : new RespReply.Bulk(value.value()));
+                    }
+                    return RespReply.array(values);
+                });
+            }
+            case "mset":
+            case "msetnx":
+                return mset(name, a, slot);
+            case "del":
+            case "unlink":
+                return del(a, slot);
+            case "exists":
+                return exists(a, slot);
+            case "type":
+                return call(new Request.Get(0, key), slot, answer ->
+                        new RespReply.Simple(answer.status() == KvStatus.OK ? "string" : "none"));
+            case "expire":
+            case "pexpire":
+            case "expireat":
+            case "pexpireat":
+                return expire(name, a, slot);
+            case "ttl":
+            case "pttl":
+                return call(new Request.Get(0, key), slot, answer -> {
+                    if (answer.status() != KvStatus.OK) {
+                        return RespReply.integer(-2);
+                    }
+                    long ttl = ResponseCodec.readValue(answer.body()).ttlRemainingMillis();
+                    return RespReply.integer(ttl == 0 ? -1 : name.equals("ttl") ? (ttl + 500) / 1000 : ttl);
+                });
+            case "persist":
+                return compareAndSet(key, slot, current -> current == null || current.ttlRemainingMillis() == 0 ? null
+                                : new Write(current.value(), Request.NO_TTL),
+                        (current, written) -> written ? RespReply.ONE : RespReply.ZERO);
+            case "incr":
+                return increment(key, slot, 1);
+            case "decr":
+                return increment(key, slot, -1);
+            case "incrby":
+            case "decrby": {
+                Long delta = parseLong(a.get(2));
+                if (delta == null) {
+                    return done(NOT_INTEGER);
+                }
+                if (name.equals("decrby")) {
+                    if (delta == Long.MIN_VALUE) {
+                        return done(RespReply.error("ERR decrement would overflow"));
+                    }
+                    delta = -delta;
+                }
+                return increment(key, slot, delta);
+            }
+            case "append": {
+                byte[] suffix = a.get(2);
+                return compareAndSet(key, slot, current -> {
+                    byte[] base = current == null ? new byte[0] : current.value();
+                    byte[] joined = Arrays.copyOf(base, base.length + suffix.length);
+                    System.arraycopy(suffix, 0, joined, base.length, suffix.length);
+                    return new Write(joined, current == null ? Request.NO_TTL : current.ttlRemainingMillis());
+                }, (current, written) -> RespReply.integer((current == null ? 0 : current.value().length) + suffix.length));
+            }
+            case "strlen":
+                return call(new Request.Get(0, key), slot, answer -> RespReply.integer(
+                        answer.status() == KvStatus.OK ? ResponseCodec.readValue(answer.body()).value().length : 0));
+            default:
+                return done(unknownCommand(a));
+        }
+    }
+
+    private CompletableFuture<RespReply> set(List<byte[]> a, int slot) {
+        byte[] key = a.get(1);
+        byte[] value = a.get(2);
+        boolean nx = false;
+        boolean xx = false;
+        boolean get = false;
+        boolean keepTtl = false;
+        long ttl = Request.NO_TTL;
+        boolean expirySet = false;
+        for (int i = 3; i < a.size(); i++) {
+            String option = text(a.get(i)).toUpperCase(Locale.ROOT);
+            switch (option) {
+                case "NX" -> nx = true;
+                case "XX" -> xx = true;
+                case "GET" -> get = true;
+                case "KEEPTTL" -> keepTtl = true;
+                case "EX", "PX", "EXAT", "PXAT" -> {
+                    if (expirySet || i + 1 >= a.size()) {
+                        return done(SYNTAX);
+                    }
+                    Long amount = parseLong(a.get(++i));
+                    if (amount == null) {
+                        return done(NOT_INTEGER);
+                    }
+                    ttl = ttlMillis(option, amount);
+                    if (ttl == Long.MIN_VALUE) {
+                        return done(RespReply.error("ERR invalid expire time in 'set' command"));
+                    }
+                    expirySet = true;
+                }
+                default -> {
+                    return done(SYNTAX);
+                }
+            }
+        }
+        if ((nx && xx) || (keepTtl && expirySet)) {
+            return done(SYNTAX);
+        }
+        if (!get && !xx && !keepTtl) {
+            return call(new Request.Put(0, key, value, ttl, nx, Request.ANY_VERSION), slot,
+                    answer -> answer.status() == KvStatus.OK ? RespReply.OK : RespReply.NULL);
+        }
+        boolean onlyIfAbsent = nx;
+        boolean onlyIfPresent = xx;
+        boolean returnOld = get;
+        boolean keep = keepTtl;
+        long newTtl = ttl;
+        return compareAndSet(key, slot, current -> {
+            if ((onlyIfAbsent && current != null) || (onlyIfPresent && current == null)) {
+                return null;
+            }
+            return new Write(value, keep && current != null ? current.ttlRemainingMillis() : newTtl);
+        }, (current, written) -> returnOld ? (current == null ? RespReply.NULL : new RespReply.Bulk(current.value()))
+                : written ? RespReply.OK : RespReply.NULL);
+    }
+
+    private CompletableFuture<RespReply> getDel(byte[] key, int slot) {
+        for (int attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+            Read read = read(key, slot);
+            if (read.error() != null) {
+                return done(read.error());
+            }
+            if (read.value() == null) {
+                return done(RespReply.NULL);
+            }
+            VersionedValue current = read.value();
+            CompletableFuture<ByteBuf> outcome = backend.execute(new Request.Delete(0, key, current.version()));
+            if (retryable(outcome)) {
+                continue;
+            }
+            return translate(outcome, slot, answer -> new RespReply.Bulk(current.value()));
+        }
+        return done(contention(key));
+    }
+
+    private CompletableFuture<RespReply> getEx(List<byte[]> a, int slot) {
+        byte[] key = a.get(1);
+        if (a.size() == 2) {
+            return call(new Request.Get(0, key), slot, answer -> answer.status() == KvStatus.OK
+                    ? new RespReply.Bulk(ResponseCodec.readValue(answer.body()).value()) : RespReply.NULL);
+        }
+        String option = text(a.get(2)).toUpperCase(Locale.ROOT);
+        long ttl;
+        if (option.equals("PERSIST") && a.size() == 3) {
+            ttl = Request.NO_TTL;
+        } else if (a.size() == 4 && (option.equals("EX") || option.equals("PX") || option.equals("EXAT") || option.equals("PXAT"))) {
+            Long amount = parseLong(a.get(3));
+            if (amount == null) {
+                return done(NOT_INTEGER);
+            }
+            ttl = ttlMillis(option, amount);
+            if (ttl == Long.MIN_VALUE) {
+                return done(RespReply.error("ERR invalid expire time in 'getex' command"));
+            }
+        } else {
+            return done(SYNTAX);
+        }
+        long newTtl = ttl;
+        return compareAndSet(key, slot, current -> current == null ? null : new Write(current.value(), newTtl),
+                (current, written) -> current == null ? RespReply.NULL : new RespReply.Bulk(current.value()));
+    }
+
+    private CompletableFuture<RespReply> mset(String name, List<byte[]> a, int slot) {
+        if (a.size() % 2 == 0) {
+            return done(RespReply.error("ERR wrong number of arguments for '" + name + "' command"));
+        }
+        List<byte[]> keys = new ArrayList<>();
+        List<byte[]> values = new ArrayList<>();
+        for (int i = 1; i < a.size(); i += 2) {
+            keys.add(a.get(i));
+            values.add(a.get(i + 1));
+        }
+        if (!sameSlot(keys)) {
+            return done(CROSSSLOT);
+        }
+        if (name.equals("msetnx")) {
+            Answer existing = now(new Request.MultiGet(0, keys));
+            if (existing.status() != KvStatus.OK) {
+                return done(routingError(existing, slot));
+            }
+            try {
+                for (VersionedValue value : ResponseCodec.readOptionalValues(existing.body())) {
+                    if (value != null) {
+                        return done(RespReply.ZERO);
+                    }
+                }
+            } catch (MalformedRequestException e) {
+                return done(RespReply.error("ERR " + e.getMessage()));
+            }
+        }
+        return call(new Request.MultiPut(0, keys, values, Request.NO_TTL), slot,
+                answer -> name.equals("msetnx") ? RespReply.ONE : RespReply.OK);
+    }
+
+    private CompletableFuture<RespReply> del(List<byte[]> a, int slot) {
+        List<byte[]> keys = a.subList(1, a.size());
+        if (!sameSlot(keys)) {
+            return done(CROSSSLOT);
+        }
+        if (keys.size() == 1) {
+            return call(new Request.Delete(0, keys.get(0), Request.ANY_VERSION), slot,
+                    answer -> answer.status() == KvStatus.OK ? RespReply.ONE : RespReply.ZERO);
+        }
+        return call(new Request.MultiDelete(0, List.copyOf(keys)), slot, answer -> RespReply.integer(answer.body().readInt()));
+    }
+
+    private CompletableFuture<RespReply> exists(List<byte[]> a, int slot) {
+        List<byte[]> keys = a.subList(1, a.size());
+        if (!sameSlot(keys)) {
+            return done(CROSSSLOT);
+        }
+        return call(new Request.MultiGet(0, List.copyOf(keys)), slot, answer -> {
+            long count = 0;
+            for (VersionedValue value : ResponseCodec.readOptionalValues(answer.body())) {
+                if (value != null) {
+                    count++;
+                }
+            }
+            return RespReply.integer(count);
+        });
+    }
+
+    private CompletableFuture<RespReply> expire(String name, List<byte[]> a, int slot) {
+        byte[] key = a.get(1);
+        Long amount = parseLong(a.get(2));
+        if (amount == null) {
+            return done(NOT_INTEGER);
+        }
+        String condition = a.size() > 3 ? text(a.get(3)).toUpperCase(Locale.ROOT) : "";
+        if (a.size() > 4 || !(condition.isEmpty() || condition.equals("NX") || condition.equals("XX")
+                || condition.equals("GT") || condition.equals("LT"))) {
+            return done(RespReply.error("ERR Unsupported option " + (a.size() > 3 ? text(a.get(a.size() - 1)) : "")));
+        }
+        long ttl;
+        long now = backend.time().currentTimeMillis();
+        switch (name) {
+            case "expire" -> ttl = multiply(amount, 1000);
+            case "pexpire" -> ttl = amount;
+            case "expireat" -> ttl = multiply(amount, 1000) == Long.MIN_VALUE ? Long.MIN_VALUE : multiply(amount, 1000) - now;
+            default -> ttl = amount - now;
+        }
+        if (ttl == Long.MIN_VALUE) {
+            return done(RespReply.error("ERR invalid expire time in '" + name + "' command"));
+        }
+        long newTtl = ttl;
+        if (condition.isEmpty()) {
+            if (ttl <= 0) {
+                return call(new Request.Delete(0, key, Request.ANY_VERSION), slot,
+                        answer -> answer.status() == KvStatus.OK ? RespReply.ONE : RespReply.ZERO);
+            }
+            return call(new Request.Touch(0, key, ttl), slot,
+                    answer -> answer.status() == KvStatus.OK ? RespReply.ONE : RespReply.ZERO);
+        }
+        return compareAndSet(key, slot, current -> {
+            if (current == null) {
+                return null;
+            }
+            long currentTtl = current.ttlRemainingMillis();
+            boolean apply = switch (condition) {
+                case "NX" -> currentTtl == 0;
+                case "XX" -> currentTtl != 0;
+                case "GT" -> currentTtl != 0 && newTtl > currentTtl;
+                default -> currentTtl == 0 || newTtl < currentTtl;
+            };
+            if (!apply) {
+                return null;
+            }
+            return newTtl <= 0 ? Write.DELETE : new Write(current.value(), newTtl);
+        }, (current, written) -> written ? RespReply.ONE : RespReply.ZERO);
+    }
+
+    private CompletableFuture<RespReply> increment(byte[] key, int slot, long delta) {
+        return call(new Request.Increment(0, key, delta), slot, answer -> RespReply.integer(answer.body().readLong()));
+    }
+
+    // ------------------------------------------------------------------ read-then-conditional-write
+
+    /** What a compound command writes: a value with a TTL ({@link Request#NO_TTL} = none), or a delete. */
+    private record Write(byte[] value, long ttlMillis) {
+        static final Write DELETE = new Write(null, 0);
+    }
+
+    @FunctionalInterface
+    private interface Decide {
+        /** The write to make given the current value ({@code null} = absent), or {@code null} for none. */
+        Write decide(VersionedValue current);
+    }
+
+    @FunctionalInterface
+    private interface Reply {
+        RespReply reply(VersionedValue current, boolean written);
+    }
+
+    private record Read(VersionedValue value, RespReply error) {
+    }
+
+    /**
+     * Reads the key, decides, and writes with the read version as precondition; a CONFLICT (someone wrote in
+     * between) starts over, at most {@link #MAX_CAS_ATTEMPTS} times.
+     */
+    private CompletableFuture<RespReply> compareAndSet(byte[] key, int slot, Decide decide, Reply reply) {
+        for (int attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+            Read read = read(key, slot);
+            if (read.error() != null) {
+                return done(read.error());
+            }
+            VersionedValue current = read.value();
+            Write write = decide.decide(current);
+            if (write == null) {
+                return done(reply.reply(current, false));
+            }
+            long expected = current == null ? 0 : current.version();
+            Request request = write == Write.DELETE ? new Request.Delete(0, key, expected)
+                    : new Request.Put(0, key, write.value(), write.ttlMillis(), false, expected);
+            CompletableFuture<ByteBuf> outcome = backend.execute(request);
+            if (retryable(outcome)) {
+                continue;
+            }
+            return translate(outcome, slot, answer -> reply.reply(current, true));
+        }
+        return done(contention(key));
+    }
+
+    private static RespReply contention(byte[] key) {
+        return RespReply.error("TRYAGAIN key '" + text(key) + "' changed " + MAX_CAS_ATTEMPTS + " times while being updated; retry");
+    }
+
+    private Read read(byte[] key, int slot) {
+        Answer answer = now(new Request.Get(0, key));
+        if (answer.status() == KvStatus.NOT_FOUND) {
+            return new Read(null, null);
+        }
+        if (answer.status() != KvStatus.OK) {
+            return new Read(null, routingError(answer, slot));
+        }
+        try {
+            return new Read(ResponseCodec.readValue(answer.body()), null);
+        } catch (MalformedRequestException e) {
+            return new Read(null, RespReply.error("ERR " + e.getMessage()));
+        }
+    }
+
+    /** Whether a conditional write already failed its precondition (CONFLICT, or NOT_FOUND of a delete). */
+    private static boolean retryable(CompletableFuture<ByteBuf> outcome) {
+        if (!outcome.isDone() || outcome.isCompletedExceptionally()) {
+            return false;
+        }
+        ByteBuf payload = outcome.join();
+        KvStatus status = KvStatus.fromCode(payload.getUnsignedByte(payload.readerIndex() + 9));
+        return status == KvStatus.CONFLICT || status == KvStatus.NOT_FOUND;
+    }
+
+    // ------------------------------------------------------------------ engine replies
+
+    /** A decoded native response: status and the body after the header. */
+    record Answer(KvStatus status, ByteBuf body) {
+        static Answer decode(ByteBuf payload) {
+            payload.readUnsignedByte();
+            payload.readLong();
+            KvStatus status = KvStatus.fromCode(payload.readUnsignedByte());
+            return new Answer(status == null ? KvStatus.BAD_REQUEST : status, payload);
+        }
+    }
+
+    @FunctionalInterface
+    private interface OnAnswer {
+        RespReply apply(Answer answer) throws MalformedRequestException;
+    }
+
+    private CompletableFuture<RespReply> call(Request request, int slot, OnAnswer onAnswer) {
+        return translate(backend.execute(request), slot, onAnswer);
+    }
+
+    private CompletableFuture<RespReply> translate(CompletableFuture<ByteBuf> outcome, int slot, OnAnswer onAnswer) {
+        return outcome.handle((payload, failure) -> {
+            if (failure != null) {
+                return RespReply.error("NOREPLICAS write applied on the active owner but not acknowledged by enough replicas: "
+                        + rootMessage(failure));
+            }
+            Answer answer = Answer.decode(payload);
+            if (!answer.status().isAnswer()) {
+                return routingError(answer, slot);
+            }
+            try {
+                return onAnswer.apply(answer);
+            } catch (MalformedRequestException | RuntimeException e) {
+                return RespReply.error("ERR unreadable engine reply: " + e.getMessage());
+            }
+        });
+    }
+
+    /** A read answers at once; so does every refused or conditional write that failed its precondition. */
+    private Answer now(Request request) {
+        CompletableFuture<ByteBuf> outcome = backend.execute(request);
+        ByteBuf payload = outcome.isDone() && !outcome.isCompletedExceptionally() ? outcome.join() : null;
+        if (payload == null) {
+            throw new IllegalStateException(request.op() + " did not complete at once");
+        }
+        return Answer.decode(payload);
+    }
+
+    /** Maps a non-answer status to the Redis error a cluster client understands. */
+    RespReply routingError(Answer answer, int slot) {
+        KvStatus status = answer.status();
+        String message = ResponseCodec.readMessage(answer.body());
+        switch (status) {
+            case MOVED, REPLICA_WRITE_REJECTED -> {
+                return moved(slot);
+            }
+            case OWNERSHIP_CHANGING, MIGRATING -> {
+                return RespReply.error("TRYAGAIN " + message);
+            }
+            case UNAVAILABLE -> {
+                return RespReply.error("CLUSTERDOWN " + message);
+            }
+            case UNACKNOWLEDGED -> {
+                return RespReply.error("NOREPLICAS " + message);
+            }
+            case WRONG_TYPE, BAD_REQUEST, TOO_LARGE -> {
+                return RespReply.error("ERR " + message);
+            }
+            case UNAUTHORIZED -> {
+                return RespReply.error("NOAUTH " + message);
+            }
+            default -> {
+                return RespReply.error("ERR " + status + " " + message);
+            }
+        }
+    }
+
+    private RespReply moved(int slot) {
+        ClusterView view = backend.currentView();
+        if (view == null) {
+            return RespReply.error("CLUSTERDOWN node " + backend.nodeId() + " has no cluster map yet");
+        }
+        return movedReply(view, backend.nodeId(), options.peerPorts(), slot);
+    }
+
+    /** {@code -MOVED slot host:port} to the active owner of the slot's partition, as this view has it. */
+    static RespReply movedReply(ClusterView view, String self, RespPeerPorts ports, int slot) {
+        SegmentMapper mapper = new SegmentMapper(view.layout().segmentCount());
+        PartitionRuntime runtime = view.runtimeOfSegment(mapper.segmentOfSlot(slot));
+        String active = runtime.activeNode();
+        if (active == null || !runtime.health().isServing()) {
+            return RespReply.error("CLUSTERDOWN Hash slot " + slot + " has no serving owner");
+        }
+        if (active.equals(self)) {
+            return RespReply.error("TRYAGAIN ownership of slot " + slot + " is changing");
+        }
+        NodeAddress address = ClusterTopology.endpoint(view, ports, active);
+        if (address == null) {
+            return RespReply.error("CLUSTERDOWN Hash slot " + slot + " is served by " + active + " whose RESP port is unknown");
+        }
+        return RespReply.error("MOVED " + slot + " " + address.host() + ":" + address.port());
+    }
+
+    // ------------------------------------------------------------------ server and cluster commands
+
+    private RespReply hello(List<byte[]> a, RespSession session) {
+        int protocol = session.protocol;
+        int i = 1;
+        if (a.size() > 1) {
+            Long version = parseLong(a.get(1));
+            if (version == null) {
+                return RespReply.error("ERR Protocol version is not an integer or out of range");
+            }
+            if (version != 2 && version != 3) {
+                return RespReply.error("NOPROTO unsupported protocol version");
+            }
+            protocol = version.intValue();
+            i = 2;
+        }
+        String name = session.name;
+        for (; i < a.size(); i++) {
+            String option = text(a.get(i)).toUpperCase(Locale.ROOT);
+            if (option.equals("AUTH") && i + 2 < a.size()) {
+                if (!text(a.get(i + 1)).equals("default")) {
+                    return RespReply.error("WRONGPASS invalid username-password pair or user is disabled.");
+                }
+                i += 2;
+            } else if (option.equals("SETNAME") && i + 1 < a.size()) {
+                name = text(a.get(++i));
+            } else {
+                return RespReply.error("ERR Syntax error in HELLO option '" + text(a.get(i)) + "'");
+            }
+        }
+        session.protocol = protocol;
+        session.name = name;
+        return RespReply.map(List.of(
+                RespReply.bulk("server"), RespReply.bulk("redis"),
+                RespReply.bulk("version"), RespReply.bulk(VERSION),
+                RespReply.bulk("proto"), RespReply.integer(protocol),
+                RespReply.bulk("id"), RespReply.integer(session.id),
+                RespReply.bulk("mode"), RespReply.bulk("cluster"),
+                RespReply.bulk("role"), RespReply.bulk("master"),
+                RespReply.bulk("modules"), RespReply.array(List.of())));
+    }
+
+    private RespReply client(List<byte[]> a, RespSession session) {
+        String sub = text(a.get(1)).toUpperCase(Locale.ROOT);
+        switch (sub) {
+            case "SETNAME" -> {
+                if (a.size() != 3) {
+                    return RespReply.error("ERR wrong number of arguments for 'client|setname' command");
+                }
+                String name = text(a.get(2));
+                for (char c : name.toCharArray()) {
+                    if (c <= ' ' || c > '~') {
+                        return RespReply.error("ERR Client names cannot contain spaces, newlines or special characters.");
+                    }
+                }
+                session.name = name.isEmpty() ? null : name;
+                return RespReply.OK;
+            }
+            case "GETNAME" -> {
+                return session.name == null ? RespReply.NULL : RespReply.bulk(session.name);
+            }
+            case "ID" -> {
+                return RespReply.integer(session.id);
+            }
+            case "SETINFO" -> {
+                if (a.size() != 4) {
+                    return RespReply.error("ERR wrong number of arguments for 'client|setinfo' command");
+                }
+                String attribute = text(a.get(2)).toUpperCase(Locale.ROOT);
+                if (attribute.equals("LIB-NAME")) {
+                    session.libName = text(a.get(3));
+                } else if (attribute.equals("LIB-VER")) {
+                    session.libVersion = text(a.get(3));
+                } else {
+                    return RespReply.error("ERR Unrecognized option '" + text(a.get(2)) + "'");
+                }
+                return RespReply.OK;
+            }
+            case "INFO", "LIST" -> {
+                String line = "id=" + session.id + " name=" + (session.name == null ? "" : session.name) + " db=0 resp="
+                        + session.protocol + " lib-name=" + (session.libName == null ? "" : session.libName)
+                        + " lib-ver=" + (session.libVersion == null ? "" : session.libVersion) + "\n";
+                return RespReply.bulk(line);
+            }
+            case "NO-EVICT", "NO-TOUCH", "REPLY" -> {
+                return RespReply.OK;
+            }
+            default -> {
+                return RespReply.error("ERR unknown subcommand '" + text(a.get(1)) + "'. Try CLIENT HELP.");
+            }
+        }
+    }
+
+    private RespReply command(List<byte[]> a, RespSession session) {
+        if (a.size() == 1) {
+            List<RespReply> all = new ArrayList<>();
+            for (CommandTable.Spec spec : CommandTable.COMMANDS.values()) {
+                all.add(CommandTable.info(spec));
+            }
+            return RespReply.array(all);
+        }
+        String sub = text(a.get(1)).toUpperCase(Locale.ROOT);
+        switch (sub) {
+            case "COUNT" -> {
+                return RespReply.integer(CommandTable.COMMANDS.size());
+            }
+            case "DOCS" -> {
+                return RespReply.map(List.of());
+            }
+            case "LIST" -> {
+                List<RespReply> names = new ArrayList<>();
+                CommandTable.COMMANDS.keySet().forEach(n -> names.add(RespReply.bulk(n)));
+                return RespReply.array(names);
+            }
+            case "INFO" -> {
+                List<RespReply> infos = new ArrayList<>();
+                for (int i = 2; i < a.size(); i++) {
+                    CommandTable.Spec spec = CommandTable.COMMANDS.get(text(a.get(i)).toLowerCase(Locale.ROOT));
+                    infos.add(spec == null ? RespReply.NULL : CommandTable.info(spec));
+                }
+                return RespReply.array(infos);
+            }
+            default -> {
+                return RespReply.error("ERR unknown subcommand '" + text(a.get(1)) + "'. Try COMMAND HELP.");
+            }
+        }
+    }
+
+    private RespReply config(List<byte[]> a) {
+        String sub = text(a.get(1)).toUpperCase(Locale.ROOT);
+        if (sub.equals("GET")) {
+            return RespReply.map(List.of());
+        }
+        return RespReply.error("ERR CONFIG " + sub + " is not supported by Zaris");
+    }
+
+    private String info(List<byte[]> a) {
+        List<String> sections = new ArrayList<>();
+        for (int i = 1; i < a.size(); i++) {
+            sections.add(text(a.get(i)).toLowerCase(Locale.ROOT));
+        }
+        boolean all = sections.isEmpty() || sections.contains("all") || sections.contains("default")
+                || sections.contains("everything");
+        long now = backend.time().currentTimeMillis();
+        Runtime runtime = Runtime.getRuntime();
+        StringBuilder text = new StringBuilder();
+        if (all || sections.contains("server")) {
+            text.append("# Server\r\nredis_version:").append(VERSION).append("\r\nredis_mode:cluster\r\n")
+                    .append("zaris_node_id:").append(backend.nodeId()).append("\r\n")
+                    .append("run_id:").append(ClusterTopology.redisId(backend.nodeId())).append("\r\n")
+                    .append("process_id:").append(ProcessHandle.current().pid()).append("\r\n")
+                    .append("arch_bits:64\r\n")
+                    .append("uptime_in_seconds:").append((now - startedMillis) / 1000).append("\r\n\r\n");
+        }
+        if (all || sections.contains("clients")) {
+            text.append("# Clients\r\nconnected_clients:").append(connectedClients.getAsInt()).append("\r\n\r\n");
+        }
+        if (all || sections.contains("memory")) {
+            text.append("# Memory\r\nused_memory:").append(runtime.totalMemory() - runtime.freeMemory()).append("\r\n")
+                    .append("maxmemory:").append(runtime.maxMemory()).append("\r\n")
+                    .append("maxmemory_policy:noeviction\r\n\r\n");
+        }
+        if (all || sections.contains("cluster")) {
+            text.append("# Cluster\r\ncluster_enabled:1\r\n\r\n");
+        }
+        if (all || sections.contains("keyspace")) {
+            text.append("# Keyspace\r\n");
+            long keys = backend.servedKeys();
+            if (keys > 0) {
+                text.append("db0:keys=").append(keys).append(",expires=0,avg_ttl=0\r\n");
+            }
+            text.append("\r\n");
+        }
+        return text.toString();
+    }
+
+    private RespReply cluster(List<byte[]> a) {
+        String sub = text(a.get(1)).toUpperCase(Locale.ROOT);
+        if (sub.equals("KEYSLOT")) {
+            return a.size() == 3 ? RespReply.integer(SegmentMapper.slot(a.get(2)))
+                    : RespReply.error("ERR wrong number of arguments for 'cluster|keyslot' command");
+        }
+        if (sub.equals("MYID")) {
+            return RespReply.bulk(ClusterTopology.redisId(backend.nodeId()));
+        }
+        ClusterView view = backend.currentView();
+        if (view == null) {
+            return RespReply.error("CLUSTERDOWN node " + backend.nodeId() + " has no cluster map yet");
+        }
+        return switch (sub) {
+            case "SLOTS" -> ClusterTopology.slots(view, options.peerPorts());
+            case "SHARDS" -> ClusterTopology.shards(view, options.peerPorts());
+            case "NODES" -> RespReply.bulk(ClusterTopology.nodes(view, options.peerPorts(), backend.nodeId()));
+            case "INFO" -> RespReply.bulk(ClusterTopology.info(view, options.peerPorts(), backend.nodeId()));
+            case "COUNTKEYSINSLOT" -> RespReply.integer(0);
+            default -> RespReply.error("ERR unknown subcommand '" + text(a.get(1)) + "'. Try CLUSTER HELP.");
+        };
+    }
+
+    /** SCAN over the segments this node serves: the cursor is the next segment, 0 when done. */
+    private RespReply scan(List<byte[]> a) {
+        Long cursor = parseLong(a.get(1));
+        if (cursor == null || cursor < 0) {
+            return RespReply.error("ERR invalid cursor");
+        }
+        byte[] pattern = null;
+        long count = 10;
+        for (int i = 2; i < a.size(); i++) {
+            String option = text(a.get(i)).toUpperCase(Locale.ROOT);
+            if (i + 1 >= a.size()) {
+                return SYNTAX;
+            }
+            if (option.equals("MATCH")) {
+                pattern = a.get(++i);
+            } else if (option.equals("COUNT")) {
+                Long value = parseLong(a.get(++i));
+                if (value == null) {
+                    return NOT_INTEGER;
+                }
+                if (value < 1) {
+                    return SYNTAX;
+                }
+                count = value;
+            } else if (option.equals("TYPE")) {
+                i++;
+            } else {
+                return SYNTAX;
+            }
+        }
+        if (cursor > Integer.MAX_VALUE) {
+            return RespReply.array(List.of(RespReply.bulk("0"), RespReply.array(List.of())));
+        }
+        Answer answer = now(new Request.Scan(0, cursor.intValue(), (int) Math.min(count, 100_000)));
+        if (answer.status() != KvStatus.OK) {
+            return routingError(answer, 0);
+        }
+        try {
+            ResponseCodec.ScanPage page = ResponseCodec.readScanPage(answer.body());
+            List<RespReply> keys = new ArrayList<>();
+            for (byte[] key : page.keys()) {
+                if (pattern == null || Glob.matches(pattern, key)) {
+                    keys.add(new RespReply.Bulk(key));
+                }
+            }
+            return RespReply.array(List.of(RespReply.bulk(page.isLast() ? "0" : Integer.toString(page.nextCursor())),
+                    RespReply.array(keys)));
+        } catch (MalformedRequestException e) {
+            return RespReply.error("ERR " + e.getMessage());
+        }
+    }
+
+    private RespReply keys(byte[] pattern) {
+        List<RespReply> keys = new ArrayList<>();
+        int cursor = 0;
+        do {
+            Answer answer = now(new Request.Scan(0, cursor, 10_000));
+            if (answer.status() != KvStatus.OK) {
+                return routingError(answer, 0);
+            }
+            ResponseCodec.ScanPage page;
+            try {
+                page = ResponseCodec.readScanPage(answer.body());
+            } catch (MalformedRequestException e) {
+                return RespReply.error("ERR " + e.getMessage());
+            }
+            for (byte[] key : page.keys()) {
+                if (Glob.matches(pattern, key)) {
+                    keys.add(new RespReply.Bulk(key));
+                }
+            }
+            cursor = page.nextCursor();
+        } while (cursor > 0);
+        return RespReply.array(keys);
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private RespReply checkSizes(String name, List<byte[]> a) {
+        CommandTable.Spec spec = CommandTable.COMMANDS.get(name);
+        int last = spec.lastKey() < 0 ? a.size() - 1 : spec.lastKey();
+        if ((last - spec.firstKey()) / Math.max(1, spec.step()) + 1 > backend.limits().maxBatchKeys()) {
+            return RespReply.error("ERR too many keys in one command (at most " + backend.limits().maxBatchKeys() + ")");
+        }
+        for (int i = 1; i < a.size(); i++) {
+            boolean isKey = i >= spec.firstKey() && i <= last && (i - spec.firstKey()) % Math.max(1, spec.step()) == 0;
+            if (isKey && a.get(i).length > backend.limits().maxKeyBytes()) {
+                return RespReply.error("ERR key is larger than " + backend.limits().maxKeyBytes() + " bytes");
+            }
+            if (!isKey && a.get(i).length > backend.limits().maxValueBytes()) {
+                return RespReply.error("ERR value is larger than " + backend.limits().maxValueBytes() + " bytes");
+            }
+        }
+        return null;
+    }
+
+    private static boolean sameSlot(List<byte[]> keys) {
+        int slot = SegmentMapper.slot(keys.get(0));
+        for (int i = 1; i < keys.size(); i++) {
+            if (SegmentMapper.slot(keys.get(i)) != slot) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** TTL in ms for EX/PX/EXAT/PXAT; {@link Long#MIN_VALUE} when invalid. Absolute times already past become 1 ms. */
+    private long ttlMillis(String option, long amount) {
+        if (amount <= 0) {
+            return Long.MIN_VALUE;
+        }
+        long now = backend.time().currentTimeMillis();
+        return switch (option) {
+            case "EX" -> multiply(amount, 1000);
+            case "PX" -> amount;
+            case "EXAT" -> multiply(amount, 1000) == Long.MIN_VALUE ? Long.MIN_VALUE : Math.max(1, multiply(amount, 1000) - now);
+            default -> Math.max(1, amount - now);
+        };
+    }
+
+    private static long multiply(long value, long factor) {
+        try {
+            return Math.multiplyExact(value, factor);
+        } catch (ArithmeticException e) {
+            return Long.MIN_VALUE;
+        }
+    }
+
+    static Long parseLong(byte[] bytes) {
+        if (bytes.length == 0 || bytes.length > 20) {
+            return null;
+        }
+        try {
+            return Long.parseLong(new String(bytes, StandardCharsets.US_ASCII));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private static RespReply unknownCommand(List<byte[]> args) {
+        StringBuilder text = new StringBuilder("ERR unknown command '").append(abbreviate(args.get(0)))
+                .append("', with args beginning with: ");
+        for (int i = 1; i < args.size() && i < 4; i++) {
+            text.append('\'').append(abbreviate(args.get(i))).append("' ");
+        }
+        return RespReply.error(text.toString());
+    }
+
+    private static String abbreviate(byte[] bytes) {
+        String text = new String(bytes, 0, Math.min(bytes.length, 128), StandardCharsets.UTF_8);
+        return text.replaceAll("[\\p{Cntrl}]", "?");
+    }
+
+    private static String rootMessage(Throwable failure) {
+        Throwable cause = failure;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause.getMessage() == null ? cause.toString() : cause.getMessage();
+    }
+
+    private static CompletableFuture<RespReply> done(RespReply reply) {
+        return CompletableFuture.completedFuture(reply);
+    }
+}

@@ -1,0 +1,186 @@
+package io.zaris.resp;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One RESP client connection: decodes commands with a {@link RespReader}, runs each through
+ * {@link RespCommands} and writes the replies in command order, flushing once per read batch so pipelined
+ * commands share syscalls.
+ *
+ * <p><b>Order.</b> Commands run as they arrive; a SYNC write's reply waits for its replicas, and replies of
+ * later commands queue behind it ({@code pending}) so the client sees them in order, as Redis guarantees.
+ *
+ * <p><b>Bad input.</b> A stream that breaks the protocol or a limit gets {@code -ERR Protocol error: …} and
+ * this connection is closed (the framing cannot be trusted any more); everything else — unknown commands,
+ * wrong arity, bad arguments — is a normal error reply and the connection stays usable. A command that
+ * throws costs that command only.
+ *
+ * <p><b>Back-pressure.</b> Reading stops while the channel is unwritable (the client does not read its
+ * replies) or more than {@link #MAX_PENDING} replies wait, so neither can pile up in the node's memory.
+ *
+ * <p>Confined to the channel's event loop.
+ */
+final class RespConnectionHandler extends ByteToMessageDecoder {
+
+    private static final Logger log = LoggerFactory.getLogger(RespConnectionHandler.class);
+    private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 4 * 1024 * 1024);
+    /** Replies that may wait for earlier SYNC writes before reading pauses. */
+    static final int MAX_PENDING = 4096;
+
+    private record Pending(CompletableFuture<RespReply> reply, int protocol) {
+    }
+
+    private final String nodeId;
+    private final RespReader reader;
+    private final RespCommands commands;
+    private final RespSession session;
+    private final AtomicInteger connections;
+    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    private boolean closing;
+
+    RespConnectionHandler(String nodeId, RespLimits limits, RespCommands commands, long sessionId, AtomicInteger connections) {
+        this.nodeId = nodeId;
+        this.reader = new RespReader(limits);
+        this.commands = commands;
+        this.session = new RespSession(sessionId);
+        this.connections = connections;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+        super.handlerAdded(ctx);
+        connections.incrementAndGet();
+        ctx.channel().config().setWriteBufferWaterMark(WATER_MARK);
+        // Reactor Netty reads only on demand of a reactive subscriber; this handler consumes the bytes itself.
+        ctx.channel().config().setAutoRead(true);
+        ctx.read();
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        connections.decrementAndGet();
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        while (!closing && in.isReadable()) {
+            List<byte[]> command;
+            try {
+                command = reader.read(in);
+            } catch (RespProtocolException e) {
+                in.skipBytes(in.readableBytes());
+                protocolError(ctx, e.getMessage());
+                return;
+            }
+            if (command == null) {
+                return;
+            }
+            if (!command.isEmpty()) {
+                run(ctx, command);
+            }
+        }
+        if (closing) {
+            in.skipBytes(in.readableBytes());
+        }
+    }
+
+    private void run(ChannelHandlerContext ctx, List<byte[]> command) {
+        CompletableFuture<RespReply> reply;
+        try {
+            reply = commands.execute(command, session);
+        } catch (RuntimeException e) {
+            log.error("node {}: RESP command failed", nodeId, e);
+            reply = CompletableFuture.completedFuture(RespReply.error("ERR internal error: " + e));
+        }
+        // Captured after the command ran: HELLO answers in the protocol it switched to.
+        int protocol = session.protocol;
+        if (pending.isEmpty() && reply.isDone()) {
+            write(ctx, reply.join(), protocol);
+            return;
+        }
+        pending.add(new Pending(reply, protocol));
+        if (pending.size() > MAX_PENDING) {
+            ctx.channel().config().setAutoRead(false);
+        }
+        reply.whenComplete((ignored, failure) -> ctx.executor().execute(() -> drain(ctx)));
+    }
+
+    private void drain(ChannelHandlerContext ctx) {
+        boolean wrote = false;
+        while (!pending.isEmpty() && pending.peek().reply().isDone()) {
+            Pending head = pending.poll();
+            RespReply reply;
+            try {
+                reply = head.reply().join();
+            } catch (RuntimeException e) {
+                reply = RespReply.error("ERR internal error: " + e);
+            }
+            write(ctx, reply, head.protocol());
+            wrote = true;
+        }
+        if (wrote) {
+            ctx.flush();
+        }
+        if (pending.size() <= MAX_PENDING / 2 && !closing) {
+            ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+        }
+    }
+
+    private void write(ChannelHandlerContext ctx, RespReply reply, int protocol) {
+        if (closing) {
+            return;
+        }
+        ByteBuf out = ctx.alloc().buffer();
+        RespWriter.write(reply, protocol, out);
+        ctx.write(out, ctx.voidPromise());
+        if (reply instanceof RespReply.ThenClose) {
+            closing = true;
+            ctx.flush();
+            ctx.close();
+        }
+    }
+
+    private void protocolError(ChannelHandlerContext ctx, String message) {
+        if (closing) {
+            return;
+        }
+        log.debug("node {}: closing RESP connection from {}: {}", nodeId, ctx.channel().remoteAddress(), message);
+        write(ctx, RespReply.error("ERR " + message), session.protocol);
+        closing = true;
+        ctx.flush();
+        ctx.close();
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        super.channelReadComplete(ctx);
+        ctx.flush();
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        ctx.channel().config().setAutoRead(ctx.channel().isWritable() && pending.size() <= MAX_PENDING);
+        super.channelWritabilityChanged(ctx);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof IOException) {
+            log.debug("node {}: RESP connection {} failed: {}", nodeId, ctx.channel().remoteAddress(), cause.toString());
+        } else {
+            log.warn("node {}: closing RESP connection {} after unexpected error", nodeId, ctx.channel().remoteAddress(), cause);
+        }
+        closing = true;
+        ctx.close();
+    }
+}

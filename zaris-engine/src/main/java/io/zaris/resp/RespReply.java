@@ -1,0 +1,83 @@
+package io.zaris.resp;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * One reply value of the Redis serialization protocol, independent of the protocol version it is written
+ * in: {@link RespWriter} renders maps, sets and nulls as RESP3 types on a connection that said
+ * {@code HELLO 3} and as their RESP2 equivalents otherwise. Immutable.
+ */
+sealed interface RespReply {
+
+    RespReply OK = new Simple("OK");
+    RespReply NULL = new Null();
+    RespReply ZERO = new Int(0);
+    RespReply ONE = new Int(1);
+
+    /** {@code +text}: text must not contain CR or LF. */
+    record Simple(String text) implements RespReply {
+    }
+
+    /** {@code -CODE message}: the first word is the error code clients match on (ERR, MOVED, TRYAGAIN…). */
+    record Error(String text) implements RespReply {
+        public Error {
+            text = text.replace('\r', ' ').replace('\n', ' ');
+        }
+    }
+
+    record Int(long value) implements RespReply {
+    }
+
+    /** A binary-safe string; never null (see {@link Null}). */
+    record Bulk(byte[] bytes) implements RespReply {
+    }
+
+    /** No value: RESP2 {@code $-1} (the null bulk string), RESP3 {@code _}. */
+    record Null() implements RespReply {
+    }
+
+    record Array(List<RespReply> items) implements RespReply {
+        public Array {
+            items = List.copyOf(items);
+        }
+    }
+
+    /** Key/value pairs in order: a RESP3 map, a flat array in RESP2. */
+    record MapReply(List<RespReply> keysAndValues) implements RespReply {
+        public MapReply {
+            if (keysAndValues.size() % 2 != 0) {
+                throw new IllegalArgumentException("a map needs an even number of items");
+            }
+            keysAndValues = List.copyOf(keysAndValues);
+        }
+    }
+
+    /** A reply after which the connection is closed (QUIT). */
+    record ThenClose(RespReply reply) implements RespReply {
+    }
+
+    static RespReply bulk(String text) {
+        return new Bulk(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static RespReply bulkOrNull(byte[] bytes) {
+        return bytes == null ? NULL : new Bulk(bytes);
+    }
+
+    static RespReply error(String text) {
+        return new Error(text);
+    }
+
+    static RespReply integer(long value) {
+        return value == 0 ? ZERO : value == 1 ? ONE : new Int(value);
+    }
+
+    static RespReply array(List<RespReply> items) {
+        return new Array(items);
+    }
+
+    static RespReply map(List<RespReply> keysAndValues) {
+        return new MapReply(keysAndValues);
+    }
+}

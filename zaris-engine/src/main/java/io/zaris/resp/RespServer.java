@@ -1,0 +1,66 @@
+package io.zaris.resp;
+
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.zaris.cluster.NodeAddress;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.tcp.TcpServer;
+
+/**
+ * A node's RESP listener: a reactor-netty TCP server whose pipeline is one {@link RespConnectionHandler}
+ * per connection. Like the data port, reactor's reactive inbound is never subscribed; the handler consumes
+ * the bytes itself.
+ */
+public final class RespServer implements AutoCloseable {
+
+    private final DisposableServer server;
+    private final String host;
+    private final AtomicInteger connections = new AtomicInteger();
+    private final AtomicLong sessionIds = new AtomicLong();
+    /** Open connections (closed channels remove themselves), closed with the listener so clients notice a stop. */
+    private final ChannelGroup channels = new DefaultChannelGroup("zaris-resp", GlobalEventExecutor.INSTANCE);
+
+    private RespServer(RespOptions options, RespBackend backend) {
+        RespCommands commands = new RespCommands(backend, options, connections::get);
+        this.host = options.host();
+        this.server = TcpServer.create()
+                .host(options.host())
+                .port(options.port())
+                .doOnConnection(connection -> {
+                    channels.add(connection.channel());
+                    connection.addHandlerLast("zaris-resp", new RespConnectionHandler(backend.nodeId(), options.limits(),
+                            commands, sessionIds.incrementAndGet(), connections));
+                })
+                .handle((inbound, outbound) -> Mono.never())
+                .bindNow(Duration.ofSeconds(10));
+    }
+
+    /** Binds the listener; throws when the port cannot be bound. */
+    public static RespServer start(RespOptions options, RespBackend backend) {
+        return new RespServer(options, backend);
+    }
+
+    public NodeAddress address() {
+        return new NodeAddress(host, server.port());
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    /** Open client connections. */
+    public int connections() {
+        return connections.get();
+    }
+
+    @Override
+    public void close() {
+        channels.close();
+        server.disposeNow(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,117 @@
+package io.zaris.resp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class RespReaderTests {
+
+    private static final RespLimits SMALL = new RespLimits(64, 8, 32, 256);
+
+    @Test
+    void readsPipelinedMultibulkCommands() throws Exception {
+        RespReader reader = new RespReader(RespLimits.defaults());
+        ByteBuf in = ascii("*2\r\n$3\r\nGET\r\n$3\r\nfoo\r\n*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$0\r\n\r\n");
+        assertThat(words(reader.read(in))).containsExactly("GET", "foo");
+        assertThat(words(reader.read(in))).containsExactly("SET", "k", "");
+        assertThat(reader.read(in)).isNull();
+    }
+
+    @Test
+    void aCommandSplitIntoSingleBytesIsReadOnceComplete() throws Exception {
+        RespReader reader = new RespReader(RespLimits.defaults());
+        byte[] frame = "*3\r\n$3\r\nSET\r\n$5\r\nhello\r\n$5\r\nworld\r\n".getBytes(StandardCharsets.US_ASCII);
+        ByteBuf in = Unpooled.buffer();
+        List<byte[]> command = null;
+        for (int i = 0; i < frame.length; i++) {
+            assertThat(command).as("complete only after the last byte").isNull();
+            in.writeByte(frame[i]);
+            command = reader.read(in);
+        }
+        assertThat(words(command)).containsExactly("SET", "hello", "world");
+        assertThat(in.isReadable()).isFalse();
+    }
+
+    @Test
+    void inlineCommandsSplitOnSpacesAndUnderstandQuotes() throws Exception {
+        RespReader reader = new RespReader(RespLimits.defaults());
+        ByteBuf in = ascii("set \"a b\" 'c\\'d' \"\\x41\\n\"\r\nPING\n\r\n");
+        assertThat(words(reader.read(in))).containsExactly("set", "a b", "c'd", "A\n");
+        assertThat(words(reader.read(in))).containsExactly("PING");
+        assertThat(reader.read(in)).isEmpty();
+    }
+
+    @Test
+    void emptyArraysAreSkippedAsEmptyCommands() throws Exception {
+        RespReader reader = new RespReader(RespLimits.defaults());
+        ByteBuf in = ascii("*0\r\n*-1\r\n");
+        assertThat(reader.read(in)).isEmpty();
+        assertThat(reader.read(in)).isEmpty();
+    }
+
+    @Test
+    void limitsAndBrokenFramingAreProtocolErrors() {
+        assertProtocolError("*9\r\n", "invalid multibulk length");
+        assertProtocolError("*x\r\n", "invalid multibulk length");
+        assertProtocolError("*1\r\n$65\r\n", "invalid bulk length");
+        assertProtocolError("*1\r\n$-5\r\n", "invalid bulk length");
+        assertProtocolError("*1\r\n+OK\r\n", "expected '$', got '+'");
+        assertProtocolError("*1\r\n$2\r\nabcd\r\n", "not terminated by CRLF");
+        assertProtocolError("GET " + "x".repeat(40), "too big inline request");
+        assertProtocolError("GET \"unbalanced\r\n", "unbalanced quotes");
+        assertProtocolError("*5\r\n$64\r\n" + "a".repeat(64) + "\r\n$64\r\n" + "a".repeat(64) + "\r\n$64\r\n" + "a".repeat(64)
+                + "\r\n$64\r\n" + "a".repeat(64) + "\r\n$64\r\n", "command larger than");
+        assertProtocolError("*1\r\n$1\rx", "invalid bulk length");
+    }
+
+    /** Thousands of random and mutated frames: the reader returns commands, waits, or throws its one exception. */
+    @Test
+    void randomAndMutatedFramesNeverThrowAnythingButAProtocolError() {
+        Random random = new Random(20261130L);
+        for (int round = 0; round < 20_000; round++) {
+            byte[] frame = RespFuzz.frame(random);
+            RespReader reader = new RespReader(SMALL);
+            ByteBuf in = Unpooled.wrappedBuffer(frame);
+            try {
+                for (int i = 0; i < 100; i++) {
+                    int before = in.readerIndex();
+                    List<byte[]> command = reader.read(in);
+                    if (command == null || !in.isReadable() || in.readerIndex() == before) {
+                        break;
+                    }
+                }
+            } catch (RespProtocolException expected) {
+                assertThat(expected.getMessage()).startsWith("Protocol error: ");
+            }
+        }
+    }
+
+    private static void assertProtocolError(String input, String message) {
+        RespReader reader = new RespReader(SMALL);
+        assertThatThrownBy(() -> {
+            ByteBuf in = ascii(input);
+            while (reader.read(in) != null) {
+                // keep reading
+            }
+        }).isInstanceOf(RespProtocolException.class).hasMessageContaining(message);
+    }
+
+    private static ByteBuf ascii(String text) {
+        return Unpooled.wrappedBuffer(text.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
+    private static List<String> words(List<byte[]> command) {
+        List<String> words = new ArrayList<>();
+        for (byte[] word : command) {
+            words.add(new String(word, StandardCharsets.ISO_8859_1));
+        }
+        return words;
+    }
+}
