@@ -24,6 +24,10 @@ public interface ClientMetrics {
     /** A routing table was published for this partition map version and epoch sum. */
     void tablePublished(long mapVersion, long epochSum);
 
+    /** Acknowledged ASYNC writes a takeover showed lost. */
+    default void writesLost(int count) {
+    }
+
     static ClientMetrics disabled() {
         return DisabledClientMetrics.INSTANCE;
     }

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code zaris.client.map.refreshes} tagged {@code trigger} (push, hint, poll, react)</li>
  *   <li>{@code zaris.client.map.refresh.coalesced} — callers that rode a refresh in flight</li>
  *   <li>{@code zaris.client.routing.table.version} and {@code zaris.client.routing.table.age} (seconds)</li>
+ *   <li>{@code zaris.client.writes.lost} — acknowledged ASYNC writes a takeover showed lost</li>
  * </ul>
  * Meters are created once per tag combination and cached, so recording is a map lookup and an add.
  */
@@ -29,6 +30,7 @@ public final class MicrometerClientMetrics implements ClientMetrics {
     private final Map<String, Counter> retryCounters = new ConcurrentHashMap<>();
     private final Map<RefreshTrigger, Counter> refreshCounters = new ConcurrentHashMap<>();
     private final Counter coalesced;
+    private final Counter writesLost;
     private final AtomicLong tableVersion = new AtomicLong();
     private final AtomicLong tablePublishedAtMillis = new AtomicLong(System.currentTimeMillis());
 
@@ -36,11 +38,18 @@ public final class MicrometerClientMetrics implements ClientMetrics {
         this.registry = registry;
         this.coalesced = Counter.builder("zaris.client.map.refresh.coalesced")
                 .description("Callers that waited for a map refresh already in flight").register(registry);
+        this.writesLost = Counter.builder("zaris.client.writes.lost")
+                .description("Acknowledged ASYNC writes that a new active owner did not inherit").register(registry);
         Gauge.builder("zaris.client.routing.table.version", tableVersion, AtomicLong::get)
                 .description("Partition map version of the client's routing table").register(registry);
         Gauge.builder("zaris.client.routing.table.age", tablePublishedAtMillis,
                         published -> (System.currentTimeMillis() - published.get()) / 1000.0)
                 .description("Seconds since the routing table last changed").baseUnit("seconds").register(registry);
+    }
+
+    @Override
+    public void writesLost(int count) {
+        writesLost.increment(count);
     }
 
     public static MicrometerClientMetrics create(MeterRegistry registry) {

@@ -14,6 +14,7 @@ import io.zaris.protocol.Request;
 import io.zaris.protocol.RequestCodec;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
+import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.protocol.Wire;
 import java.time.Duration;
 import java.util.Iterator;
@@ -84,7 +85,7 @@ public final class NodeConnection implements AutoCloseable {
      */
     public static CompletableFuture<NodeConnection> open(NodeAddress address, String clientName, Duration connectTimeout,
                                                   Duration handshakeTimeout, int maxInFlight, int maxFrameBytes,
-                                                  Consumer<RuntimeOwnershipChangedEvent> pushListener,
+                                                  PushListener pushListener,
                                                   Consumer<NodeConnection> onLost) {
         ResponseHandler handler = new ResponseHandler(pushListener);
         return TcpClient.create()
@@ -294,11 +295,11 @@ public final class NodeConnection implements AutoCloseable {
     /** Inbound side: hands each response payload to the owning connection and releases it. */
     private static final class ResponseHandler extends ChannelInboundHandlerAdapter {
         static final String NAME = "zaris-responses";
-        private final Consumer<RuntimeOwnershipChangedEvent> pushListener;
+        private final PushListener pushListener;
         /** Set before the handshake is sent, so before any response can arrive. */
         volatile NodeConnection owner;
 
-        ResponseHandler(Consumer<RuntimeOwnershipChangedEvent> pushListener) {
+        ResponseHandler(PushListener pushListener) {
             this.pushListener = pushListener;
         }
 
@@ -328,12 +329,18 @@ public final class NodeConnection implements AutoCloseable {
 
         private void onPush(ByteBuf frame) {
             frame.skipBytes(1);
-            if (frame.isReadable() && frame.readUnsignedByte() == RuntimeOwnershipChangedEvent.PUSH_KIND) {
-                try {
-                    pushListener.accept(RuntimeOwnershipChangedEvent.decode(frame));
-                } catch (MalformedRequestException | RuntimeException e) {
-                    log.warn("ignoring unreadable ownership push: {}", e.getMessage());
+            if (!frame.isReadable()) {
+                return;
+            }
+            int kind = frame.readUnsignedByte();
+            try {
+                if (kind == RuntimeOwnershipChangedEvent.PUSH_KIND) {
+                    pushListener.ownershipChanged(RuntimeOwnershipChangedEvent.decode(frame));
+                } else if (kind == TakeoverRevisions.PUSH_KIND) {
+                    pushListener.takenOver(TakeoverRevisions.decode(frame));
                 }
+            } catch (MalformedRequestException | RuntimeException e) {
+                log.warn("ignoring unreadable push of kind {}: {}", kind, e.getMessage());
             }
         }
 

@@ -12,6 +12,7 @@ import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
+import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.protocol.VersionedValue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -82,12 +83,25 @@ public final class ZarisClient implements AutoCloseable {
     private volatile SegmentMapper segmentMapper;
     private volatile boolean closed;
     private final AtomicLong mapFetches = new AtomicLong();
+    private final AsyncAckLedger asyncAcks;
+    private final PushListener pushListener = new PushListener() {
+        @Override
+        public void ownershipChanged(RuntimeOwnershipChangedEvent event) {
+            onPush(event);
+        }
+
+        @Override
+        public void takenOver(TakeoverRevisions takeover) {
+            reportLost(asyncAcks.lostTo(takeover));
+        }
+    };
 
     private ZarisClient(ZarisClientOptions options) {
         this.options = options;
         this.ticker = options.ticker();
         this.retryPolicy = options.retryPolicy();
         this.metrics = options.metrics();
+        this.asyncAcks = new AsyncAckLedger(options.asyncAckHistory());
         this.maps = Executors.newSingleThreadScheduledExecutor(daemon("zaris-client-maps"));
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("zaris-client-timer"));
         this.refresher = new MapRefresher(this::fetchAndInstall, ticker, options.mapRefreshDebounce(),
@@ -167,7 +181,7 @@ public final class ZarisClient implements AutoCloseable {
         long ttlMillis = ttlMillis(ttl);
         return execute(OpCode.PUT, k, !ifAbsent && expectedVersion == Request.ANY_VERSION,
                 id -> new Request.Put(id, k, v, ttlMillis, ifAbsent, expectedVersion),
-                ZarisClient::readWriteOutcome);
+                (status, body) -> readWriteOutcome(k, status, body));
     }
 
     /** Deletes the key; completes with whether it existed. */
@@ -175,6 +189,7 @@ public final class ZarisClient implements AutoCloseable {
         byte[] k = bytes(key);
         return execute(OpCode.DELETE, k, true, id -> new Request.Delete(id, k, Request.ANY_VERSION), (status, body) -> {
             if (status == KvStatus.OK) {
+                acknowledged(k, body.readLong(), body);
                 return true;
             }
             if (status == KvStatus.NOT_FOUND) {
@@ -194,7 +209,7 @@ public final class ZarisClient implements AutoCloseable {
             if (status == KvStatus.NOT_FOUND) {
                 return new WriteOutcome(false, 0);
             }
-            return readWriteOutcome(status, body);
+            return readWriteOutcome(k, status, body);
         });
     }
 
@@ -206,7 +221,9 @@ public final class ZarisClient implements AutoCloseable {
         byte[] k = bytes(key);
         return execute(OpCode.INCREMENT, k, false, id -> new Request.Increment(id, k, delta), (status, body) -> {
             if (status == KvStatus.OK) {
-                return body.readLong();
+                long value = body.readLong();
+                acknowledged(k, body.readLong(), body);
+                return value;
             }
             throw failure(status, body);
         });
@@ -221,6 +238,7 @@ public final class ZarisClient implements AutoCloseable {
         long ttlMillis = ttlMillis(ttl);
         return execute(OpCode.TOUCH, k, true, id -> new Request.Touch(id, k, ttlMillis), (status, body) -> {
             if (status == KvStatus.OK) {
+                acknowledged(k, body.readLong(), body);
                 return true;
             }
             if (status == KvStatus.NOT_FOUND) {
@@ -269,9 +287,11 @@ public final class ZarisClient implements AutoCloseable {
                 throw failure(status, body);
             }
             long[] versions = ResponseCodec.readLongs(body);
+            long ackEpoch = ResponseCodec.readAckEpoch(body);
             Map<String, Long> result = new LinkedHashMap<>();
             for (int i = 0; i < names.size(); i++) {
                 result.put(names.get(i), versions[i]);
+                acknowledged(k.get(i), versions[i], ackEpoch);
             }
             return result;
         });
@@ -555,7 +575,7 @@ public final class ZarisClient implements AutoCloseable {
 
     private CompletableFuture<NodeConnection> open(NodeAddress address) {
         return NodeConnection.open(address, options.clientName(), options.connectTimeout(), options.connectTimeout(),
-                options.maxInFlightPerNode(), options.maxFrameBytes(), this::onPush, this::onConnectionLost);
+                options.maxInFlightPerNode(), options.maxFrameBytes(), pushListener, this::onConnectionLost);
     }
 
     private CompletableFuture<ClusterView> fetchMap(NodeConnection connection) {
@@ -750,14 +770,56 @@ public final class ZarisClient implements AutoCloseable {
         return keys;
     }
 
-    private static WriteOutcome readWriteOutcome(KvStatus status, ByteBuf body) {
+    private WriteOutcome readWriteOutcome(byte[] key, KvStatus status, ByteBuf body) {
         if (status == KvStatus.OK) {
-            return new WriteOutcome(true, body.readLong());
+            long version = body.readLong();
+            acknowledged(key, version, body);
+            return new WriteOutcome(true, version);
         }
         if (status == KvStatus.CONFLICT) {
             return new WriteOutcome(false, body.readLong());
         }
         throw failure(status, body);
+    }
+
+    /** Reads the acknowledgement trailer after a write's version and keeps it if it was an ASYNC one. */
+    private void acknowledged(byte[] key, long revision, ByteBuf body) {
+        acknowledged(key, revision, ResponseCodec.readAckEpoch(body));
+    }
+
+    /**
+     * A negative epoch marks an ASYNC acknowledgement (see {@link ResponseCodec#readAckEpoch}): remembered,
+     * so a later takeover can name it if it was lost. SYNC acknowledgements survive by construction.
+     */
+    private void acknowledged(byte[] key, long revision, long signedEpoch) {
+        RoutingTable current = table;
+        SegmentMapper mapper = segmentMapper;
+        if (signedEpoch >= 0 || current == null || mapper == null) {
+            return;
+        }
+        int segment = mapper.segmentOf(key);
+        LostWrite lost = asyncAcks.record(key, current.view().layout().partitionOf(segment), segment, -signedEpoch, revision);
+        if (lost != null) {
+            reportLost(List.of(lost));
+        }
+    }
+
+    private void reportLost(List<LostWrite> lost) {
+        if (lost.isEmpty()) {
+            return;
+        }
+        metrics.writesLost(lost.size());
+        LostWrite first = lost.get(0);
+        log.warn("{} acknowledged ASYNC write(s) to partition {} were lost when epoch {} took over (e.g. key '{}' at "
+                        + "revision {}, the new owner inherited revision {})", lost.size(), first.partition(),
+                first.takeoverEpoch(), first.key(), first.revision(), first.inheritedRevision());
+        for (LostWrite write : lost) {
+            try {
+                options.lostWriteListener().accept(write);
+            } catch (RuntimeException e) {
+                log.warn("lost-write listener failed: {}", e.toString());
+            }
+        }
     }
 
     private static ZarisStatusException failure(KvStatus status, ByteBuf body) {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * Settings of a {@link ZarisClient}, set in code. Immutable; build with {@link #builder()}.
@@ -39,6 +40,8 @@ public final class ZarisClientOptions {
     public static final Duration DEFAULT_MAP_REFRESH_INTERVAL = Duration.ofSeconds(10);
     /** Requests that may wait for an answer on one node connection at once. */
     public static final int DEFAULT_MAX_IN_FLIGHT_PER_NODE = 65_536;
+    /** ASYNC write acknowledgements remembered to name the ones a takeover lost (about 100 bytes each). */
+    public static final int DEFAULT_ASYNC_ACK_HISTORY = 16_384;
 
     private final List<NodeAddress> seeds;
     private final String clientName;
@@ -55,6 +58,8 @@ public final class ZarisClientOptions {
     private final Duration mapRefreshDebounce;
     private final boolean ownershipPushEnabled;
     private final ClientMetrics metrics;
+    private final int asyncAckHistory;
+    private final Consumer<LostWrite> lostWriteListener;
     private final Ticker ticker;
 
     private ZarisClientOptions(Builder builder) {
@@ -76,6 +81,8 @@ public final class ZarisClientOptions {
         this.mapRefreshDebounce = builder.mapRefreshDebounce;
         this.ownershipPushEnabled = builder.ownershipPushEnabled;
         this.metrics = builder.metrics;
+        this.asyncAckHistory = builder.asyncAckHistory;
+        this.lostWriteListener = builder.lostWriteListener;
         this.ticker = builder.ticker;
     }
 
@@ -142,6 +149,14 @@ public final class ZarisClientOptions {
         return metrics;
     }
 
+    public int asyncAckHistory() {
+        return asyncAckHistory;
+    }
+
+    public Consumer<LostWrite> lostWriteListener() {
+        return lostWriteListener;
+    }
+
     Ticker ticker() {
         return ticker;
     }
@@ -180,6 +195,8 @@ public final class ZarisClientOptions {
         private Duration mapRefreshDebounce = DEFAULT_MAP_REFRESH_DEBOUNCE;
         private boolean ownershipPushEnabled = true;
         private ClientMetrics metrics = ClientMetrics.disabled();
+        private int asyncAckHistory = DEFAULT_ASYNC_ACK_HISTORY;
+        private Consumer<LostWrite> lostWriteListener = lost -> { };
         private Ticker ticker = Ticker.system();
         private Map<String, String> environment = System.getenv();
 
@@ -278,6 +295,28 @@ public final class ZarisClientOptions {
 
         public Builder metrics(ClientMetrics metrics) {
             this.metrics = Objects.requireNonNull(metrics, "metrics must not be null");
+            return this;
+        }
+
+        /**
+         * How many ASYNC write acknowledgements the client remembers so that, when a node takes a partition
+         * over, it can name those that fell into the loss window ({@code 0}: it only counts the ones whose
+         * responses arrive after the takeover).
+         */
+        public Builder asyncAckHistory(int acknowledgements) {
+            if (acknowledgements < 0) {
+                throw new IllegalArgumentException("asyncAckHistory must be >= 0 but was " + acknowledgements);
+            }
+            this.asyncAckHistory = acknowledgements;
+            return this;
+        }
+
+        /**
+         * Told, on a network thread, of every acknowledged ASYNC write a takeover showed lost. Must be quick
+         * and must not block.
+         */
+        public Builder lostWriteListener(Consumer<LostWrite> listener) {
+            this.lostWriteListener = Objects.requireNonNull(listener, "lostWriteListener must not be null");
             return this;
         }
 

@@ -15,16 +15,21 @@ import java.util.List;
  * NOT_FOUND                                         (empty)
  * HELLO        OK        version:u8 · nodeId:string
  * GET          OK        value-entry
- * PUT, DELETE, TOUCH  OK version:int64;  CONFLICT current version:int64 (0 = absent)
- * INCREMENT    OK        value:int64 · version:int64
+ * PUT, DELETE, TOUCH  OK version:int64 · ack;  CONFLICT current version:int64 (0 = absent)
+ * INCREMENT    OK        value:int64 · version:int64 · ack
  * MULTI_GET    OK        n:int32 · (found:u8 · [value-entry])*n
- * MULTI_PUT    OK        n:int32 · version:int64*n
- * MULTI_DELETE OK        deleted:int32
+ * MULTI_PUT    OK        n:int32 · version:int64*n · ack
+ * MULTI_DELETE OK        deleted:int32 · ack
  * SCAN         OK        next cursor:int32 (-1 = done) · n:int32 · key*n
  * CLUSTER_MAP  OK        see ClusterViewCodec
  * MAP_VERSION  OK        see MapFingerprint
  * value-entry = version:int64 · ttl remaining ms:int64 (0 = none) · value
+ * ack = epoch:int64 · replicated:u8   (the partition epoch of the acknowledgement; 1 when replicas applied
+ *       the write before it was acknowledged (SYNC), 0 when only the active owner had (ASYNC))
  * </pre>
+ *
+ * <p>A key's version is its segment's revision at the write, so a write acknowledgement carries
+ * (partition — from the key —, epoch, segment revision).
  *
  * Responses come from a node the client chose to trust, but a reader still checks lengths so that a
  * corrupt frame fails one request instead of the connection's decoder.
@@ -57,6 +62,24 @@ public final class ResponseCodec {
         if (hint != null) {
             hint.encode(out);
         }
+    }
+
+    /** The trailer of an OK write response. */
+    public static void writeAck(ByteBuf out, long epoch, boolean replicated) {
+        out.writeLong(epoch);
+        out.writeByte(replicated ? 1 : 0);
+    }
+
+    /**
+     * Reads the trailer of an OK write response: the epoch, negated when the write was acknowledged
+     * before any replica applied it (ASYNC); {@code 0} when the response has none.
+     */
+    public static long readAckEpoch(ByteBuf in) {
+        if (in.readableBytes() < Long.BYTES + 1) {
+            return 0;
+        }
+        long epoch = in.readLong();
+        return in.readUnsignedByte() == 1 ? epoch : -epoch;
     }
 
     /** The routing hint after the message of a wrong-node answer, or {@code null}. */

@@ -11,6 +11,7 @@ import io.zaris.protocol.Frames;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
+import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.replication.EpochFence;
 import io.zaris.replication.ReplicaSegments;
 import io.zaris.replication.Replicator;
@@ -76,6 +77,25 @@ final class NodeServer implements AutoCloseable {
             Frames.finish(frames, start);
         }
         stats.pushed(events.size());
+        clients.writeAndFlush(frames, channel -> channel.isWritable(), true);
+    }
+
+    /**
+     * Pushes what this node inherited for partitions it just took over (see {@link TakeoverRevisions}), on
+     * the same terms as {@link #push}: a client that stopped reading misses it.
+     */
+    void pushTakeovers(List<TakeoverRevisions> takeovers) {
+        if (takeovers.isEmpty() || clients.isEmpty()) {
+            return;
+        }
+        ByteBuf frames = Unpooled.buffer();
+        for (TakeoverRevisions takeover : takeovers) {
+            int start = Frames.begin(frames);
+            frames.writeByte(OpCode.PUSH_FRAME);
+            frames.writeByte(TakeoverRevisions.PUSH_KIND);
+            takeover.encode(frames);
+            Frames.finish(frames, start);
+        }
         clients.writeAndFlush(frames, channel -> channel.isWritable(), true);
     }
 

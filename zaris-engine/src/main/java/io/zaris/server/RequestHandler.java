@@ -13,6 +13,7 @@ import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.protocol.VersionedValue;
+import io.zaris.replication.AckMode;
 import io.zaris.replication.EpochFence;
 import io.zaris.replication.ReplicaSegments;
 import io.zaris.replication.Replicator;
@@ -238,23 +239,24 @@ final class RequestHandler {
             }
             return DONE;
         } else if (request instanceof Request.Put put) {
-            return writeResult(out, id, store.put(segment, put.key(), put.value(), put.ttlMillis(), put.ifAbsent(),
+            return writeResult(out, id, epoch, store.put(segment, put.key(), put.value(), put.ttlMillis(), put.ifAbsent(),
                     put.expectedVersion(), epoch));
         } else if (request instanceof Request.Delete delete) {
-            return writeResult(out, id, store.delete(segment, delete.key(), delete.expectedVersion(), epoch));
+            return writeResult(out, id, epoch, store.delete(segment, delete.key(), delete.expectedVersion(), epoch));
         } else if (request instanceof Request.Increment increment) {
             IncrementResult result = store.increment(segment, increment.key(), increment.delta(), epoch);
             if (result.status() == KvStatus.OK) {
                 ResponseCodec.writeHeader(out, id, KvStatus.OK);
                 out.writeLong(result.value());
                 out.writeLong(result.version());
+                writeAck(out, epoch);
                 return result.replicated();
             }
             stats.rejected();
             ResponseCodec.writeError(out, id, result.status(), result.error());
             return DONE;
         } else if (request instanceof Request.Touch touch) {
-            return writeResult(out, id, store.touch(segment, touch.key(), touch.ttlMillis(), epoch));
+            return writeResult(out, id, epoch, store.touch(segment, touch.key(), touch.ttlMillis(), epoch));
         } else if (request instanceof Request.MultiGet multiGet) {
             ResponseCodec.writeHeader(out, id, KvStatus.OK);
             ResponseCodec.writeOptionalValues(out, store.multiGet(segment, multiGet.keys()));
@@ -263,11 +265,13 @@ final class RequestHandler {
             MultiWriteResult result = store.multiPut(segment, multiPut.keys(), multiPut.values(), multiPut.ttlMillis(), epoch);
             ResponseCodec.writeHeader(out, id, KvStatus.OK);
             ResponseCodec.writeLongs(out, result.versions());
+            writeAck(out, epoch);
             return result.replicated();
         } else if (request instanceof Request.MultiDelete multiDelete) {
             MultiWriteResult result = store.multiDelete(segment, multiDelete.keys(), epoch);
             ResponseCodec.writeHeader(out, id, KvStatus.OK);
             out.writeInt(result.deleted());
+            writeAck(out, epoch);
             return result.replicated();
         }
         stats.rejected();
@@ -275,12 +279,20 @@ final class RequestHandler {
         return DONE;
     }
 
-    private static CompletableFuture<Void> writeResult(ByteBuf out, long id, WriteResult result) {
+    private CompletableFuture<Void> writeResult(ByteBuf out, long id, long epoch, WriteResult result) {
         ResponseCodec.writeHeader(out, id, result.status());
         if (result.status() != KvStatus.NOT_FOUND) {
             out.writeLong(result.version());
         }
+        if (result.status() == KvStatus.OK) {
+            writeAck(out, epoch);
+        }
         return result.replicated();
+    }
+
+    /** The acknowledgement's epoch and whether replicas applied the write before it (SYNC) or not (ASYNC). */
+    private void writeAck(ByteBuf out, long epoch) {
+        ResponseCodec.writeAck(out, epoch, replicator.ackMode() == AckMode.SYNC);
     }
 
     /** The segment every key of the request maps to, or -1 when a multi-key request spans segments. */

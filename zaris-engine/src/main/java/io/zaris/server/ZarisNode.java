@@ -11,6 +11,7 @@ import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
+import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.replication.EpochFence;
 import io.zaris.replication.ReplicaSegments;
 import io.zaris.replication.ReplicationException;
@@ -21,6 +22,8 @@ import io.zaris.resp.RespServer;
 import io.zaris.store.NodeStore;
 import io.zaris.store.TimeSource;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -81,6 +84,7 @@ public final class ZarisNode implements AutoCloseable {
                 }
                 replicator.onView(adopted);
                 dataPort.push(OwnershipChanges.between(previous, adopted));
+                dataPort.pushTakeovers(inherited(OwnershipChanges.takenOverBy(config.nodeId(), previous, adopted), adopted));
             });
             member = newMember;
             newMember.start();
@@ -117,6 +121,27 @@ public final class ZarisNode implements AutoCloseable {
             log.warn("node {}: RESP port {}:{} cannot be bound ({}); running without the Redis protocol",
                     config.nodeId(), options.host(), options.port(), e.toString());
         }
+    }
+
+    /**
+     * Per taken-over partition, the revision each segment held when this node's epoch began there: exact
+     * even if writes of the new epoch already landed, because the store remembers where each epoch started.
+     */
+    private List<TakeoverRevisions> inherited(List<Integer> partitions, ClusterView adopted) {
+        List<TakeoverRevisions> takeovers = new ArrayList<>(partitions.size());
+        PartitionLayout layout = adopted.layout();
+        for (int p : partitions) {
+            long epoch = adopted.runtimeMap().get(p).epoch();
+            int first = layout.firstSegmentOf(p);
+            long[] revisions = new long[layout.lastSegmentOf(p) - first + 1];
+            for (int i = 0; i < revisions.length; i++) {
+                revisions[i] = store.segmentStartOfEpoch(first + i, epoch);
+            }
+            takeovers.add(new TakeoverRevisions(p, epoch, first, revisions));
+            log.info("node {}: took over partition {} under epoch {}; inherited segment revisions published to clients",
+                    config.nodeId(), p, epoch);
+        }
+        return takeovers;
     }
 
     /** Where this node's RESP listener listens, or {@code null} when it has none. */

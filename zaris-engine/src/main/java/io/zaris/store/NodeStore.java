@@ -134,6 +134,14 @@ public final class NodeStore {
     }
 
     /** The last revision of a segment: the version its most recent change received. */
+    /**
+     * The revision a segment had before its first change of {@code epoch}: for a node that became active
+     * under {@code epoch}, the history it inherited. {@code -1} when too old to be remembered.
+     */
+    public long segmentStartOfEpoch(int segment, long epoch) {
+        return segments[segment].startOfEpoch(epoch);
+    }
+
     public long segmentRevision(int segment) {
         return segments[segment].revision();
     }

@@ -32,6 +32,8 @@ final class Segment {
     private final Object writeLock = new Object();
     private final OpLog log;
     private final ChangeSink sink;
+    /** Guarded by {@code writeLock}. */
+    private final EpochStarts epochStarts = new EpochStarts(8);
     /** Last revision of the segment; written under {@code writeLock}, volatile for lock-free readers. */
     private volatile long revision;
 
@@ -172,6 +174,7 @@ final class Segment {
                     entries.put(k, new StoredEntry(change.value(), change.revision(), change.expiresAtMillis()));
                 }
                 revision = change.revision();
+                epochStarts.onChange(change.epoch(), change.revision());
                 log.append(change);
             }
             return new ApplyResult(false, revision);
@@ -187,6 +190,7 @@ final class Segment {
             if (first) {
                 entries.clear();
                 log.clear();
+                epochStarts.clear();
             }
             for (Change entry : chunk) {
                 entries.put(new ByteKey(entry.key()), new StoredEntry(entry.value(), entry.revision(), entry.expiresAtMillis()));
@@ -241,11 +245,19 @@ final class Segment {
         return revision;
     }
 
+    /** The revision before this segment's first change of {@code epoch} (see {@link EpochStarts#startOf}). */
+    long startOfEpoch(long epoch) {
+        synchronized (writeLock) {
+            return epochStarts.startOf(epoch, revision);
+        }
+    }
+
     /** Under the lock. */
     private Change upsert(ByteKey key, byte[] value, long expiresAt, long epoch) {
         long version = ++revision;
         entries.put(key, new StoredEntry(value, version, expiresAt));
         Change change = new Change(version, epoch, key.bytes(), value, expiresAt);
+        epochStarts.onChange(epoch, version);
         log.append(change);
         return change;
     }
@@ -254,6 +266,7 @@ final class Segment {
     private Change remove(ByteKey key, long epoch) {
         entries.remove(key);
         Change change = new Change(++revision, epoch, key.bytes(), null, 0);
+        epochStarts.onChange(epoch, change.revision());
         log.append(change);
         return change;
     }

@@ -1,0 +1,15 @@
+package io.zaris.client;
+
+import io.zaris.protocol.RuntimeOwnershipChangedEvent;
+import io.zaris.protocol.TakeoverRevisions;
+
+/** What a connection hands on from frames a node pushes unasked. Called on the connection's event loop. */
+@FunctionalInterface
+public interface PushListener {
+
+    void ownershipChanged(RuntimeOwnershipChangedEvent event);
+
+    /** A node took over a partition; ignored unless the listener keeps acknowledgements to check. */
+    default void takenOver(TakeoverRevisions takeover) {
+    }
+}
