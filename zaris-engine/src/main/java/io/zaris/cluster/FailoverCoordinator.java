@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The leader's failover loop: after every view change and every second it looks for partitions whose
- * active owner is gone (promote a replica), partitions that can heal (back to HEALTHY on the preferred
+ * active owner is gone (promote a replica), healthy partitions that lost a replica (mark them DEGRADED: the
+ * same owner serves on, visibly with less redundancy), partitions that can heal (back to HEALTHY on the preferred
  * primary), and nodes missing longer than the eviction delay (re-home their partitions with a versioned
  * map recomputation). Decisions are {@link FailoverDecisions}; this class gathers their inputs over the
  * data transport and publishes the outcome as one new view with epoch + 1 per changed partition.
@@ -81,6 +82,7 @@ final class FailoverCoordinator {
         }
         Set<Integer> failover = new TreeSet<>();
         Set<Integer> heal = new TreeSet<>();
+        Set<Integer> degrade = new TreeSet<>();
         for (int p = 0; p < held.layout().partitionCount(); p++) {
             PartitionRuntime runtime = held.runtimeMap().get(p);
             List<String> owners = held.partitionMap().ownersOf(p);
@@ -88,12 +90,14 @@ final class FailoverCoordinator {
                 if (owners.stream().anyMatch(present::contains)) {
                     failover.add(p);
                 }
+            } else if (runtime.health() == PartitionHealth.HEALTHY && !present.containsAll(owners)) {
+                degrade.add(p);
             } else if (runtime.health() != PartitionHealth.HEALTHY && present.containsAll(owners)
                     && stableFor(p, now) >= settings.healCooldown().toNanos()) {
                 heal.add(p);
             }
         }
-        if (failover.isEmpty() && heal.isEmpty()) {
+        if (failover.isEmpty() && heal.isEmpty() && degrade.isEmpty()) {
             return;
         }
         Map<String, Set<Integer>> questions = new HashMap<>();
@@ -114,6 +118,10 @@ final class FailoverCoordinator {
                 questions.computeIfAbsent(owner, k -> new TreeSet<>()).add(p);
             }
         }
+        for (int p : degrade) {
+            // the active's highest observed epoch, so the new epoch is above anything any node has seen
+            questions.computeIfAbsent(held.runtimeMap().get(p).activeNode(), k -> new TreeSet<>()).add(p);
+        }
         roundInFlight = true;
         Map<String, CompletableFuture<Boolean>> reachability = new HashMap<>();
         for (String departed : departedActives) {
@@ -133,13 +141,13 @@ final class FailoverCoordinator {
         all.addAll(answers.values());
         CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) -> events.execute(() -> {
             roundInFlight = false;
-            apply(latest.get(), present, failover, heal, join(reachability), joinStates(answers), publish);
+            apply(latest.get(), present, failover, heal, degrade, join(reachability), joinStates(answers), publish);
         }));
     }
 
     private void apply(ClusterView view, Set<String> present, Set<Integer> failover, Set<Integer> heal,
-                       Map<String, Boolean> reachable, Map<String, Map<Integer, PartitionState>> states,
-                       Consumer<ClusterView> publish) {
+                       Set<Integer> degrade, Map<String, Boolean> reachable,
+                       Map<String, Map<Integer, PartitionState>> states, Consumer<ClusterView> publish) {
         if (view == null) {
             return;
         }
@@ -201,6 +209,20 @@ final class FailoverCoordinator {
             log.info("node {}: partition {} heals: {} serves again (epoch {} -> {})", nodeId, p, primary, current.epoch(),
                     healed.epoch());
             runtimes.set(p, healed);
+            lastChange.put(p, now);
+            changed = true;
+        }
+        for (int p : degrade) {
+            PartitionRuntime current = runtimes.get(p);
+            PartitionState activeState = states.getOrDefault(current.activeNode(), Map.of()).get(p);
+            if (current.health() != PartitionHealth.HEALTHY || activeState == null
+                    || present.containsAll(view.partitionMap().ownersOf(p))) {
+                continue; // changed meanwhile, the active did not answer, or the replica is back
+            }
+            PartitionRuntime degraded = FailoverDecisions.degrade(current, activeState.highestEpoch());
+            log.info("node {}: partition {} lost a replica; {} keeps serving it {} (epoch {} -> {})", nodeId, p,
+                    current.activeNode(), degraded.health(), current.epoch(), degraded.epoch());
+            runtimes.set(p, degraded);
             lastChange.put(p, now);
             changed = true;
         }

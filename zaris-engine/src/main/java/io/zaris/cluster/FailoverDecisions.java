@@ -56,6 +56,15 @@ public final class FailoverDecisions {
     }
 
     /**
+     * A healthy partition that lost a replica: the same active owner serves on, {@code DEGRADED}, under a
+     * new epoch (every runtime change is one, so views order and fence the same way as for a promotion).
+     */
+    public static PartitionRuntime degrade(PartitionRuntime current, long highestObserved) {
+        return new PartitionRuntime(current.activeNode(), nextEpoch(current.epoch(), highestObserved),
+                PartitionHealth.DEGRADED);
+    }
+
+    /**
      * Whether a non-healthy partition may return to {@code HEALTHY} on its preferred primary: every
      * assigned owner is alive and reports every segment synced, and the partition has been stable for the
      * cooldown (so a flapping node cannot cause a storm of epoch bumps).

@@ -20,6 +20,13 @@ class FailoverDecisionsTests {
     }
 
     @Test
+    void losingAReplicaKeepsTheActiveServingDegradedUnderANewEpoch() {
+        PartitionRuntime healthy = new PartitionRuntime("a", 4, PartitionHealth.HEALTHY);
+        assertThat(FailoverDecisions.degrade(healthy, 4)).isEqualTo(new PartitionRuntime("a", 5, PartitionHealth.DEGRADED));
+        assertThat(FailoverDecisions.degrade(healthy, 9)).isEqualTo(new PartitionRuntime("a", 10, PartitionHealth.DEGRADED));
+    }
+
+    @Test
     void promotesTheOwnerWithTheMostSyncedSegments() {
         PartitionRuntime chosen = FailoverDecisions.promote(OWNERS,
                 Map.of("b", state(3, 100), "c", state(8, 90)), Map.of(), 7);

@@ -88,6 +88,35 @@ class FailoverIntegrationTests {
         }
     }
 
+    @Test
+    void losingAReplicaMarksItsPartitionsDegradedAtOnceAndHealingRestoresThem() throws Exception {
+        try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(2)
+                .layout(PartitionLayout.of(64, 8)).replication(FAST.withEvictionDelay(Duration.ofMinutes(5))).build().start();
+             ZarisClient client = ZarisClient.connect(options(cluster))) {
+            client.sync().put("k", utf8("v"));
+            String leader = cluster.leader().nodeId();
+            ClusterView before = cluster.leader().currentView();
+            String replica = cluster.nodes().stream().map(n -> n.nodeId()).filter(n -> !n.equals(leader)).findFirst().orElseThrow();
+            cluster.stopNode(replica);
+            // partitions that keep their active but had the stopped node as a replica: DEGRADED, same active
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                ClusterView view = cluster.leader().currentView();
+                for (int p = 0; p < view.layout().partitionCount(); p++) {
+                    boolean lostReplica = before.partitionMap().ownersOf(p).contains(replica)
+                            && !replica.equals(before.runtimeMap().get(p).activeNode());
+                    if (lostReplica && (view.runtimeMap().get(p).health() != PartitionHealth.DEGRADED
+                            || !view.runtimeMap().get(p).activeNode().equals(before.runtimeMap().get(p).activeNode()))) {
+                        return false;
+                    }
+                }
+                return true;
+            });
+            assertThat(text(client.sync().get("k"))).isEqualTo("v");
+            cluster.restartNode(replica);
+            await().atMost(Duration.ofSeconds(120)).until(() -> allHealthyOnPrimaries(cluster));
+        }
+    }
+
     private static void runOwnerLoss(int replicationFactor) throws Exception {
         try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(replicationFactor)
                 .layout(PartitionLayout.of(64, 8)).replication(FAST).build().start();
