@@ -1,6 +1,7 @@
 package io.zaris.client;
 
 import io.zaris.protocol.VersionedValue;
+import io.zaris.replication.AckMode;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
@@ -33,6 +34,11 @@ public final class BlockingZarisClient {
         return await(client.put(key, value, ttl));
     }
 
+    /** Stores the value, acknowledged as {@code ack} asks ({@code null}: the cluster's configured mode). */
+    public long put(String key, byte[] value, Duration ttl, AckMode ack) {
+        return await(client.put(key, value, ttl, ack));
+    }
+
     public WriteOutcome putIfAbsent(String key, byte[] value, Duration ttl) {
         return await(client.putIfAbsent(key, value, ttl));
     }
@@ -43,6 +49,11 @@ public final class BlockingZarisClient {
 
     public boolean delete(String key) {
         return await(client.delete(key));
+    }
+
+    /** Deletes the key, acknowledged as {@code ack} asks ({@code null}: the cluster's configured mode). */
+    public boolean delete(String key, AckMode ack) {
+        return await(client.delete(key, ack));
     }
 
     public WriteOutcome deleteIfVersion(String key, long expectedVersion) {

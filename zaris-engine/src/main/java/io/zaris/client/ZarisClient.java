@@ -14,6 +14,7 @@ import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.protocol.VersionedValue;
+import io.zaris.replication.AckMode;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -155,12 +156,20 @@ public final class ZarisClient implements AutoCloseable {
 
     /** Stores the value with a TTL ({@code null} or zero for none); completes with the new version. */
     public CompletableFuture<Long> put(String key, byte[] value, Duration ttl) {
-        return conditionalPut(key, value, ttl, false, Request.ANY_VERSION).thenApply(WriteOutcome::version);
+        return put(key, value, ttl, options.ackMode());
+    }
+
+    /**
+     * Stores the value, acknowledged as {@code ack} asks ({@code SYNC}: after the replicas applied it;
+     * {@code ASYNC}: once the active owner has; {@code null}: the cluster's configured mode).
+     */
+    public CompletableFuture<Long> put(String key, byte[] value, Duration ttl, AckMode ack) {
+        return conditionalPut(key, value, ttl, false, Request.ANY_VERSION, ack).thenApply(WriteOutcome::version);
     }
 
     /** Stores the value only if the key does not exist. */
     public CompletableFuture<WriteOutcome> putIfAbsent(String key, byte[] value, Duration ttl) {
-        return conditionalPut(key, value, ttl, true, Request.ANY_VERSION);
+        return conditionalPut(key, value, ttl, true, Request.ANY_VERSION, options.ackMode());
     }
 
     /**
@@ -171,23 +180,28 @@ public final class ZarisClient implements AutoCloseable {
         if (expectedVersion < 0) {
             throw new IllegalArgumentException("expectedVersion must be >= 0 but was " + expectedVersion);
         }
-        return conditionalPut(key, value, ttl, false, expectedVersion);
+        return conditionalPut(key, value, ttl, false, expectedVersion, options.ackMode());
     }
 
     private CompletableFuture<WriteOutcome> conditionalPut(String key, byte[] value, Duration ttl, boolean ifAbsent,
-                                                           long expectedVersion) {
+                                                           long expectedVersion, AckMode ack) {
         byte[] k = bytes(key);
         byte[] v = requireValue(value);
         long ttlMillis = ttlMillis(ttl);
         return execute(OpCode.PUT, k, !ifAbsent && expectedVersion == Request.ANY_VERSION,
-                id -> new Request.Put(id, k, v, ttlMillis, ifAbsent, expectedVersion),
+                id -> new Request.Put(id, k, v, ttlMillis, ifAbsent, expectedVersion, ack),
                 (status, body) -> readWriteOutcome(k, status, body));
     }
 
     /** Deletes the key; completes with whether it existed. */
     public CompletableFuture<Boolean> delete(String key) {
+        return delete(key, options.ackMode());
+    }
+
+    /** Deletes the key, acknowledged as {@code ack} asks ({@code null}: the cluster's configured mode). */
+    public CompletableFuture<Boolean> delete(String key, AckMode ack) {
         byte[] k = bytes(key);
-        return execute(OpCode.DELETE, k, true, id -> new Request.Delete(id, k, Request.ANY_VERSION), (status, body) -> {
+        return execute(OpCode.DELETE, k, true, id -> new Request.Delete(id, k, Request.ANY_VERSION, ack), (status, body) -> {
             if (status == KvStatus.OK) {
                 acknowledged(k, body.readLong(), body);
                 return true;
@@ -205,7 +219,8 @@ public final class ZarisClient implements AutoCloseable {
             throw new IllegalArgumentException("expectedVersion must be >= 0 but was " + expectedVersion);
         }
         byte[] k = bytes(key);
-        return execute(OpCode.DELETE, k, false, id -> new Request.Delete(id, k, expectedVersion), (status, body) -> {
+        AckMode ack = options.ackMode();
+        return execute(OpCode.DELETE, k, false, id -> new Request.Delete(id, k, expectedVersion, ack), (status, body) -> {
             if (status == KvStatus.NOT_FOUND) {
                 return new WriteOutcome(false, 0);
             }

@@ -2,6 +2,7 @@ package io.zaris.client;
 
 import io.zaris.cluster.NodeAddress;
 import io.zaris.protocol.ProtocolLimits;
+import io.zaris.replication.AckMode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,6 +60,7 @@ public final class ZarisClientOptions {
     private final boolean ownershipPushEnabled;
     private final ClientMetrics metrics;
     private final int asyncAckHistory;
+    private final AckMode ackMode;
     private final Consumer<LostWrite> lostWriteListener;
     private final Ticker ticker;
 
@@ -82,6 +84,7 @@ public final class ZarisClientOptions {
         this.ownershipPushEnabled = builder.ownershipPushEnabled;
         this.metrics = builder.metrics;
         this.asyncAckHistory = builder.asyncAckHistory;
+        this.ackMode = builder.ackMode;
         this.lostWriteListener = builder.lostWriteListener;
         this.ticker = builder.ticker;
     }
@@ -153,6 +156,11 @@ public final class ZarisClientOptions {
         return asyncAckHistory;
     }
 
+    /** How this client's puts and deletes ask to be acknowledged; {@code null}: the cluster's mode. */
+    public AckMode ackMode() {
+        return ackMode;
+    }
+
     public Consumer<LostWrite> lostWriteListener() {
         return lostWriteListener;
     }
@@ -196,6 +204,7 @@ public final class ZarisClientOptions {
         private boolean ownershipPushEnabled = true;
         private ClientMetrics metrics = ClientMetrics.disabled();
         private int asyncAckHistory = DEFAULT_ASYNC_ACK_HISTORY;
+        private AckMode ackMode;
         private Consumer<LostWrite> lostWriteListener = lost -> { };
         private Ticker ticker = Ticker.system();
         private Map<String, String> environment = System.getenv();
@@ -295,6 +304,16 @@ public final class ZarisClientOptions {
 
         public Builder metrics(ClientMetrics metrics) {
             this.metrics = Objects.requireNonNull(metrics, "metrics must not be null");
+            return this;
+        }
+
+        /**
+         * How this client's puts and deletes ask to be acknowledged ({@code SYNC}: after the replicas applied
+         * them; {@code ASYNC}: once the active owner has); {@code null}, the default, leaves it to the
+         * cluster's configured mode. Single calls can override it ({@code put(key, value, ttl, ack)}).
+         */
+        public Builder ackMode(AckMode ackMode) {
+            this.ackMode = ackMode;
             return this;
         }
 

@@ -1,5 +1,6 @@
 package io.zaris.protocol;
 
+import io.zaris.replication.AckMode;
 import java.util.List;
 
 /**
@@ -35,15 +36,25 @@ public sealed interface Request {
      * @param ttlMillis       time to live, {@link #NO_TTL} for none
      * @param ifAbsent        apply only when the key does not exist
      * @param expectedVersion apply only when the current version equals this; {@link #ANY_VERSION} for none
+     * @param ack             when to acknowledge this write; {@code null} for the node's configured mode
      */
-    record Put(long id, byte[] key, byte[] value, long ttlMillis, boolean ifAbsent, long expectedVersion)
+    record Put(long id, byte[] key, byte[] value, long ttlMillis, boolean ifAbsent, long expectedVersion, AckMode ack)
             implements Request {
+        public Put(long id, byte[] key, byte[] value, long ttlMillis, boolean ifAbsent, long expectedVersion) {
+            this(id, key, value, ttlMillis, ifAbsent, expectedVersion, null);
+        }
+
         public OpCode op() {
             return OpCode.PUT;
         }
     }
 
-    record Delete(long id, byte[] key, long expectedVersion) implements Request {
+    /** @param ack when to acknowledge this delete; {@code null} for the node's configured mode */
+    record Delete(long id, byte[] key, long expectedVersion, AckMode ack) implements Request {
+        public Delete(long id, byte[] key, long expectedVersion) {
+            this(id, key, expectedVersion, null);
+        }
+
         public OpCode op() {
             return OpCode.DELETE;
         }

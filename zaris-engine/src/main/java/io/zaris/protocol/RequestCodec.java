@@ -1,6 +1,7 @@
 package io.zaris.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.zaris.replication.AckMode;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,8 +15,10 @@ import java.util.List;
  * <pre>
  * HELLO        magic:int32 · version:u8 · clientName:string
  * GET          key
- * PUT          flags:u8 (1 = if-absent, 2 = if-match, 4 = ttl) · key · value · [ttl:int64] · [version:int64]
- * DELETE       flags:u8 (2 = if-match) · key · [version:int64]
+ * PUT          flags:u8 (1 = if-absent, 2 = if-match, 4 = ttl, 8 = ack SYNC, 16 = ack ASYNC) · key · value
+ *              · [ttl:int64] · [version:int64]
+ * DELETE       flags:u8 (2 = if-match, 8 = ack SYNC, 16 = ack ASYNC) · key · [version:int64]
+ *              (neither ack flag: the node's configured acknowledgement mode)
  * INCREMENT    key · delta:int64
  * TOUCH        key · ttl:int64 (0 = persist)
  * MULTI_GET    n:int32 · key*n
@@ -44,8 +47,23 @@ public final class RequestCodec {
     private static final int FLAG_IF_ABSENT = 1;
     private static final int FLAG_IF_MATCH = 2;
     private static final int FLAG_TTL = 4;
+    private static final int FLAG_ACK_SYNC = 8;
+    private static final int FLAG_ACK_ASYNC = 16;
 
     private RequestCodec() {
+    }
+
+    private static int ackFlag(AckMode ack) {
+        return ack == null ? 0 : ack == AckMode.SYNC ? FLAG_ACK_SYNC : FLAG_ACK_ASYNC;
+    }
+
+    private static AckMode ackOf(int flags, long id) throws MalformedRequestException {
+        boolean sync = (flags & FLAG_ACK_SYNC) != 0;
+        boolean async = (flags & FLAG_ACK_ASYNC) != 0;
+        if (sync && async) {
+            throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "a write cannot ask for both SYNC and ASYNC acknowledgement");
+        }
+        return sync ? AckMode.SYNC : async ? AckMode.ASYNC : null;
     }
 
     /** Bytes before the body: op, request id, routed epoch, deadline. */
@@ -74,7 +92,8 @@ public final class RequestCodec {
         } else if (request instanceof Request.Put put) {
             int flags = (put.ifAbsent() ? FLAG_IF_ABSENT : 0)
                     | (put.expectedVersion() != Request.ANY_VERSION ? FLAG_IF_MATCH : 0)
-                    | (put.ttlMillis() != Request.NO_TTL ? FLAG_TTL : 0);
+                    | (put.ttlMillis() != Request.NO_TTL ? FLAG_TTL : 0)
+                    | ackFlag(put.ack());
             out.writeByte(flags);
             Wire.writeBytes(out, put.key());
             Wire.writeBytes(out, put.value());
@@ -86,7 +105,7 @@ public final class RequestCodec {
             }
         } else if (request instanceof Request.Delete delete) {
             boolean ifMatch = delete.expectedVersion() != Request.ANY_VERSION;
-            out.writeByte(ifMatch ? FLAG_IF_MATCH : 0);
+            out.writeByte((ifMatch ? FLAG_IF_MATCH : 0) | ackFlag(delete.ack()));
             Wire.writeBytes(out, delete.key());
             if (ifMatch) {
                 out.writeLong(delete.expectedVersion());
@@ -184,13 +203,13 @@ public final class RequestCodec {
                 byte[] value = Wire.readBytes(in, limits.maxValueBytes(), id, "value");
                 long ttl = (flags & FLAG_TTL) != 0 ? readTtl(in, id) : Request.NO_TTL;
                 long version = (flags & FLAG_IF_MATCH) != 0 ? readVersion(in, id) : Request.ANY_VERSION;
-                return new Request.Put(id, key, value, ttl, (flags & FLAG_IF_ABSENT) != 0, version);
+                return new Request.Put(id, key, value, ttl, (flags & FLAG_IF_ABSENT) != 0, version, ackOf(flags, id));
             }
             case DELETE: {
                 int flags = Wire.readUnsignedByte(in, id, "flags");
                 byte[] key = readKey(in, limits, id);
                 long version = (flags & FLAG_IF_MATCH) != 0 ? readVersion(in, id) : Request.ANY_VERSION;
-                return new Request.Delete(id, key, version);
+                return new Request.Delete(id, key, version, ackOf(flags, id));
             }
             case INCREMENT:
                 return new Request.Increment(id, readKey(in, limits, id), Wire.readLong(in, id, "delta"));

@@ -92,12 +92,12 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     }
 
     /**
-     * Whether a write to the partition can be acknowledged as the mode requires: always for ASYNC; for
+     * Whether a write to the partition can be acknowledged as {@code mode} requires: always for ASYNC; for
      * SYNC when at least {@code minSyncReplicas} replicas are connected. Checked before the write is
      * applied, so a refused write changes nothing.
      */
-    public boolean canAcknowledge(int partition) {
-        return settings.ackMode() == AckMode.ASYNC || connectedReplicas(partition) >= requiredReplicas(partition);
+    public boolean canAcknowledge(int partition, AckMode mode) {
+        return mode == AckMode.ASYNC || connectedReplicas(partition) >= requiredReplicas(partition);
     }
 
     /**
@@ -174,9 +174,8 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                         .thenApply(verdict -> react(link, partition, segment, epoch, verdict)));
             }
         }
-        if (settings.ackMode() == AckMode.ASYNC) {
-            return CompletableFuture.completedFuture(null);
-        }
+        // Completes when the required replicas applied the changes: what a SYNC write waits for. An ASYNC
+        // write (the node's mode or its own) does not wait; the ships above go out all the same.
         int required = requiredReplicas(partition);
         if (verdicts.size() < required) {
             return CompletableFuture.failedFuture(new ReplicationException(

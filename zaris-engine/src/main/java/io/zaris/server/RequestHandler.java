@@ -141,14 +141,28 @@ final class RequestHandler {
                     "node " + nodeId + " cannot see a majority of the cluster and does not accept writes");
             return DONE;
         }
-        if (write && !replicator.canAcknowledge(partition)) {
+        AckMode ack = ackModeOf(request);
+        if (write && !replicator.canAcknowledge(partition, ack)) {
             stats.wrongNode();
             ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "SYNC write to partition " + partition
                     + " refused: " + replicator.connectedReplicas(partition) + " replica(s) connected, fewer than required");
             return DONE;
         }
         stats.served();
-        return execute(request, segment, runtime.epoch(), out);
+        CompletableFuture<Void> replicated = execute(request, segment, runtime.epoch(), ack, out);
+        // An ASYNC write is acknowledged now; its replication goes on without anyone waiting for it.
+        return ack == AckMode.SYNC ? replicated : DONE;
+    }
+
+    /** A write's own acknowledgement mode when it asks for one, else the node's. */
+    private AckMode ackModeOf(Request request) {
+        AckMode asked = null;
+        if (request instanceof Request.Put put) {
+            asked = put.ack();
+        } else if (request instanceof Request.Delete delete) {
+            asked = delete.ack();
+        }
+        return asked != null ? asked : replicator.ackMode();
     }
 
     /** The response is complete in {@code out}. */
@@ -227,7 +241,7 @@ final class RequestHandler {
     }
 
     /** Executes a data request as the active owner; returns the replication future of a write. */
-    private CompletableFuture<Void> execute(Request request, int segment, long epoch, ByteBuf out) {
+    private CompletableFuture<Void> execute(Request request, int segment, long epoch, AckMode ack, ByteBuf out) {
         long id = request.id();
         if (request instanceof Request.Get get) {
             VersionedValue value = store.get(segment, get.key());
@@ -239,24 +253,24 @@ final class RequestHandler {
             }
             return DONE;
         } else if (request instanceof Request.Put put) {
-            return writeResult(out, id, epoch, store.put(segment, put.key(), put.value(), put.ttlMillis(), put.ifAbsent(),
+            return writeResult(out, id, epoch, ack, store.put(segment, put.key(), put.value(), put.ttlMillis(), put.ifAbsent(),
                     put.expectedVersion(), epoch));
         } else if (request instanceof Request.Delete delete) {
-            return writeResult(out, id, epoch, store.delete(segment, delete.key(), delete.expectedVersion(), epoch));
+            return writeResult(out, id, epoch, ack, store.delete(segment, delete.key(), delete.expectedVersion(), epoch));
         } else if (request instanceof Request.Increment increment) {
             IncrementResult result = store.increment(segment, increment.key(), increment.delta(), epoch);
             if (result.status() == KvStatus.OK) {
                 ResponseCodec.writeHeader(out, id, KvStatus.OK);
                 out.writeLong(result.value());
                 out.writeLong(result.version());
-                writeAck(out, epoch);
+                writeAck(out, epoch, ack);
                 return result.replicated();
             }
             stats.rejected();
             ResponseCodec.writeError(out, id, result.status(), result.error());
             return DONE;
         } else if (request instanceof Request.Touch touch) {
-            return writeResult(out, id, epoch, store.touch(segment, touch.key(), touch.ttlMillis(), epoch));
+            return writeResult(out, id, epoch, ack, store.touch(segment, touch.key(), touch.ttlMillis(), epoch));
         } else if (request instanceof Request.MultiGet multiGet) {
             ResponseCodec.writeHeader(out, id, KvStatus.OK);
             ResponseCodec.writeOptionalValues(out, store.multiGet(segment, multiGet.keys()));
@@ -265,13 +279,13 @@ final class RequestHandler {
             MultiWriteResult result = store.multiPut(segment, multiPut.keys(), multiPut.values(), multiPut.ttlMillis(), epoch);
             ResponseCodec.writeHeader(out, id, KvStatus.OK);
             ResponseCodec.writeLongs(out, result.versions());
-            writeAck(out, epoch);
+            writeAck(out, epoch, ack);
             return result.replicated();
         } else if (request instanceof Request.MultiDelete multiDelete) {
             MultiWriteResult result = store.multiDelete(segment, multiDelete.keys(), epoch);
             ResponseCodec.writeHeader(out, id, KvStatus.OK);
             out.writeInt(result.deleted());
-            writeAck(out, epoch);
+            writeAck(out, epoch, ack);
             return result.replicated();
         }
         stats.rejected();
@@ -279,20 +293,20 @@ final class RequestHandler {
         return DONE;
     }
 
-    private CompletableFuture<Void> writeResult(ByteBuf out, long id, long epoch, WriteResult result) {
+    private CompletableFuture<Void> writeResult(ByteBuf out, long id, long epoch, AckMode ack, WriteResult result) {
         ResponseCodec.writeHeader(out, id, result.status());
         if (result.status() != KvStatus.NOT_FOUND) {
             out.writeLong(result.version());
         }
         if (result.status() == KvStatus.OK) {
-            writeAck(out, epoch);
+            writeAck(out, epoch, ack);
         }
         return result.replicated();
     }
 
     /** The acknowledgement's epoch and whether replicas applied the write before it (SYNC) or not (ASYNC). */
-    private void writeAck(ByteBuf out, long epoch) {
-        ResponseCodec.writeAck(out, epoch, replicator.ackMode() == AckMode.SYNC);
+    private static void writeAck(ByteBuf out, long epoch, AckMode ack) {
+        ResponseCodec.writeAck(out, epoch, ack == AckMode.SYNC);
     }
 
     /** The segment every key of the request maps to, or -1 when a multi-key request spans segments. */

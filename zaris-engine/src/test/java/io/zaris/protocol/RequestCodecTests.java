@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.zaris.replication.AckMode;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;
@@ -23,6 +24,9 @@ class RequestCodecTests {
         assertRoundTrip(new Request.Put(4, key, bytes("v"), 1500, true, 17));
         assertRoundTrip(new Request.Delete(5, key, Request.ANY_VERSION));
         assertRoundTrip(new Request.Delete(6, key, 9));
+        assertRoundTrip(new Request.Put(3, key, bytes("v"), Request.NO_TTL, false, Request.ANY_VERSION, AckMode.SYNC));
+        assertRoundTrip(new Request.Put(4, key, bytes("v"), 1500, true, 17, AckMode.ASYNC));
+        assertRoundTrip(new Request.Delete(6, key, 9, AckMode.ASYNC));
         assertRoundTrip(new Request.Increment(7, key, -3));
         assertRoundTrip(new Request.Touch(8, key, 0));
         assertRoundTrip(new Request.MultiGet(9, List.of(key, bytes("b"))));
@@ -106,6 +110,12 @@ class RequestCodecTests {
                 // typed rejection is the only acceptable failure
             }
         }
+    }
+
+    @Test
+    void aWriteCannotAskForBothAcknowledgementModes() {
+        ByteBuf frame = header(OpCode.DELETE).writeByte(8 | 16).writeInt(1).writeByte('k');
+        assertThatThrownBy(() -> RequestCodec.decode(frame, LIMITS)).hasMessageContaining("both SYNC and ASYNC");
     }
 
     @Test

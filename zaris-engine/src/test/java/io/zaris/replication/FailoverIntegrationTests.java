@@ -5,11 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
+import io.zaris.client.ZarisStatusException;
 import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.PartitionHealth;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
+import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.VersionedValue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -114,6 +116,45 @@ class FailoverIntegrationTests {
             assertThat(text(client.sync().get("k"))).isEqualTo("v");
             cluster.restartNode(replica);
             await().atMost(Duration.ofSeconds(120)).until(() -> allHealthyOnPrimaries(cluster));
+        }
+    }
+
+    @Test
+    void aWriteChoosesItsOwnAcknowledgementMode() throws Exception {
+        try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(2)
+                .layout(PartitionLayout.of(64, 8)).replication(FAST.withEvictionDelay(Duration.ofMinutes(5))).build().start();
+             ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(cluster.seeds())
+                     .environment(Map.of()).disableRetries(true).build())) {
+            ClusterView view = client.clusterView();
+            String leader = cluster.leader().nodeId();
+            SegmentMapper mapper = new SegmentMapper(view.layout().segmentCount());
+            // a key whose partition's replica is not the leader, so stopping the replica leaves the leader
+            String key = null;
+            String replica = null;
+            for (int i = 0; key == null; i++) {
+                int p = view.layout().partitionOf(mapper.segmentOf("k" + i));
+                String active = view.runtimeMap().get(p).activeNode();
+                String other = view.partitionMap().ownersOf(p).stream().filter(n -> !n.equals(active)).findFirst().orElseThrow();
+                if (!other.equals(leader)) {
+                    key = "k" + i;
+                    replica = other;
+                }
+            }
+            cluster.stopNode(replica);
+            String k = key;
+            // SYNC (the cluster's mode) cannot be acknowledged without the replica: refused before it applies
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                try {
+                    client.sync().put(k, utf8("sync"));
+                    return false;
+                } catch (ZarisStatusException e) {
+                    return e.status() == KvStatus.UNAVAILABLE;
+                }
+            });
+            // the same write asking for ASYNC is acknowledged by the active owner alone
+            client.sync().put(k, utf8("async"), null, AckMode.ASYNC);
+            assertThat(text(client.sync().get(k))).isEqualTo("async");
+            assertThat(client.sync().delete(k, AckMode.ASYNC)).isTrue();
         }
     }
 
