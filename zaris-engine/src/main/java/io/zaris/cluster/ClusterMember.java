@@ -299,9 +299,23 @@ public final class ClusterMember implements AutoCloseable {
         ClusterView held = current;
         ClusterView candidate = published.withAddresses(mergedAddresses(published));
         if (held != null && !ViewOrdering.isAtLeastAsNew(candidate, held)) {
-            log.debug("node {}: ignoring stale cluster view version {}", nodeId, candidate.partitionMap().version());
+            RuntimeMap merged = ViewOrdering.merge(held, candidate);
+            if (merged == null || merged.equals(held.runtimeMap())) {
+                log.debug("node {}: ignoring stale cluster view version {}", nodeId, candidate.partitionMap().version());
+                return;
+            }
+            // Newer here for some partitions, there for others (coordinators acted on both sides of a split):
+            // keep the newest entry of each and tell everyone, or the two sides would never converge.
+            log.info("node {}: merging a concurrent view of map version {}", nodeId, candidate.partitionMap().version());
+            install(held, candidate.withRuntimeMap(merged));
+            broadcast(ClusterMessages.encodeView(current));
             return;
         }
+        install(held, candidate);
+    }
+
+    /** Events thread: makes {@code candidate} the held view and tells the listener. */
+    private void install(ClusterView held, ClusterView candidate) {
         current = candidate;
         try {
             viewListener.accept(held, candidate);

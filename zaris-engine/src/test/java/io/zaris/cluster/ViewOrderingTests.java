@@ -23,6 +23,31 @@ class ViewOrderingTests {
         assertThat(ViewOrdering.isAtLeastAsNew(view(1, 2, 1), view(1, 1, 2))).isFalse();
     }
 
+    @Test
+    void viewsNewerInDifferentPartitionsMergeToTheNewestEntryOfEach() {
+        RuntimeMap merged = ViewOrdering.merge(view(1, 5, 1), view(1, 1, 7));
+        assertThat(merged.get(0).epoch()).isEqualTo(5);
+        assertThat(merged.get(1).epoch()).isEqualTo(7);
+        assertThat(ViewOrdering.merge(view(1, 1, 7), view(1, 5, 1))).isEqualTo(merged);
+    }
+
+    @Test
+    void anEqualEpochWithDifferentActivesMergesTheSameWayOnEveryNode() {
+        ClusterView onA = withRuntime(view(1, 3, 3), new PartitionRuntime("b", 3, PartitionHealth.DEGRADED));
+        ClusterView onB = withRuntime(view(1, 3, 3), new PartitionRuntime("c", 3, PartitionHealth.DEGRADED));
+        assertThat(ViewOrdering.merge(onA, onB)).isEqualTo(ViewOrdering.merge(onB, onA));
+        assertThat(ViewOrdering.merge(onA, onB).get(0).activeNode()).isEqualTo("b");
+    }
+
+    @Test
+    void viewsOfDifferentMapVersionsDoNotMerge() {
+        assertThat(ViewOrdering.merge(view(1, 5, 1), view(2, 1, 7))).isNull();
+    }
+
+    private static ClusterView withRuntime(ClusterView view, PartitionRuntime partition0) {
+        return view.withRuntimeMap(new RuntimeMap(List.of(partition0, view.runtimeMap().get(1))));
+    }
+
     private static ClusterView view(long version, long epoch0, long epoch1) {
         PartitionMap map = new PartitionMap(version, 1, List.of(List.of("a"), List.of("b")));
         RuntimeMap runtime = new RuntimeMap(List.of(new PartitionRuntime("a", epoch0, PartitionHealth.HEALTHY),
