@@ -38,7 +38,7 @@ final class ClientViews {
         }
         Map<String, NodeAddress> addresses = new HashMap<>(held.addresses());
         addresses.putAll(fetched.addresses());
-        return new ClusterView(held.layout(), held.partitionMap(), new RuntimeMap(runtimes), addresses);
+        return new ClusterView(held.layout(), held.partitionMap(), new RuntimeMap(runtimes), addresses, held.founders());
     }
 
     /**

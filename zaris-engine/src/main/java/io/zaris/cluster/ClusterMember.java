@@ -13,6 +13,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -51,6 +53,8 @@ public final class ClusterMember implements AutoCloseable {
 
     private final String nodeId;
     private final NodeAddress dataAddress;
+    /** Identifies this process start: a restarted node has a new one (see {@link ClusterView#founders()}). */
+    private final String incarnation = UUID.randomUUID().toString();
     private final ClusterSettings settings;
     private final MembershipConfig membershipConfig;
     private final ThreadPoolExecutor events;
@@ -63,8 +67,18 @@ public final class ClusterMember implements AutoCloseable {
     /** Snapshot of {@link #presentNodes()}, refreshed on the events thread after views and hellos. */
     private volatile Set<String> present = Set.of();
 
+    /** Snapshot of {@code inheritedActives}, for the node's data path. */
+    private volatile Map<Integer, Long> inheritedSnapshot = Map.of();
+
     // --- confined to the events thread ---
     private final Map<Address, ClusterMessages.NodeHello> announced = new HashMap<>();
+    /**
+     * Partitions the first view this process adopted named it active for, by epoch, although it is not
+     * the incarnation the map was founded with: roles of the process before a restart, whose data this
+     * one does not have. It must not serve them, and it asks the leader to move them, until their epoch
+     * changes.
+     */
+    private final Map<Integer, Long> inheritedActives = new TreeMap<>();
     private View view;
     private JChannel channel;
 
@@ -121,6 +135,7 @@ public final class ClusterMember implements AutoCloseable {
     /** Events thread: the leader's periodic and view-triggered failover/heal/evict round. */
     private void reconcileFailover() {
         present = Set.copyOf(presentNodes());
+        askToDisown();
         if (isLeader() && current != null) {
             failover.reconcile(current, presentNodes(), () -> current, this::publish);
         }
@@ -226,7 +241,7 @@ public final class ClusterMember implements AutoCloseable {
         announced.keySet().retainAll(newView.getMembers());
         log.info("node {}: membership view {} with {} member(s){}", nodeId, newView.getViewId(), newView.size(),
                 newView instanceof MergeView ? " (merge)" : "");
-        broadcast(ClusterMessages.encodeHello(new ClusterMessages.NodeHello(nodeId, dataAddress)));
+        broadcast(ClusterMessages.encodeHello(new ClusterMessages.NodeHello(nodeId, dataAddress, incarnation)));
         if (current != null) {
             // Everyone re-broadcasts what it holds: messages across an exclusion are lost, and after a
             // merge the coordinator may be the side with the stale view. Receivers keep the newest
@@ -264,6 +279,9 @@ public final class ClusterMember implements AutoCloseable {
             reconcileFailover();
         } else if (message instanceof ClusterView published) {
             adopt(published);
+        } else if (message instanceof ClusterMessages.Disown disown && isLeader() && current != null) {
+            failover.disown(disown.nodeId(), disown.partitions(), current);
+            reconcileFailover();
         }
     }
 
@@ -278,8 +296,13 @@ public final class ClusterMember implements AutoCloseable {
         }
         PartitionMap map = PartitionPlanner.plan(members, settings.layout().partitionCount(),
                 settings.replicationFactor(), null);
+        Map<String, String> founders = new HashMap<>();
+        for (Address member : view.getMembers()) {
+            ClusterMessages.NodeHello hello = announced.get(member);
+            founders.put(hello.nodeId(), hello.incarnation());
+        }
         ClusterView initial = new ClusterView(settings.layout(), map, RuntimeMap.initial(map, 1),
-                mergedAddresses(null));
+                mergedAddresses(null), founders);
         log.info("node {}: leader computed partition map version {} for members {}", nodeId, map.version(), members);
         publish(initial);
     }
@@ -316,6 +339,7 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Events thread: makes {@code candidate} the held view and tells the listener. */
     private void install(ClusterView held, ClusterView candidate) {
+        trackInheritedActives(held, candidate);
         current = candidate;
         try {
             viewListener.accept(held, candidate);
@@ -338,6 +362,48 @@ public final class ClusterMember implements AutoCloseable {
                     candidate.layout().segmentCount());
         }
         firstView.complete(candidate);
+    }
+
+    /**
+     * Events thread. On the first view: if this process is not the incarnation the map was founded with,
+     * the active roles the view gives it are a previous process's. Later: a role whose epoch changed was
+     * reassigned (to this node or another) and is no longer inherited.
+     */
+    private void trackInheritedActives(ClusterView held, ClusterView candidate) {
+        if (held == null) {
+            if (!candidate.isFoundingIncarnation(nodeId, incarnation)) {
+                for (int p = 0; p < candidate.runtimeMap().partitionCount(); p++) {
+                    PartitionRuntime runtime = candidate.runtimeMap().get(p);
+                    if (nodeId.equals(runtime.activeNode())) {
+                        inheritedActives.put(p, runtime.epoch());
+                    }
+                }
+                if (!inheritedActives.isEmpty()) {
+                    log.warn("node {}: restarted; the cluster still names it active for partitions {}; it does not "
+                            + "serve them (it has none of their data) and asks the leader to fail them over", nodeId,
+                            inheritedActives.keySet());
+                }
+            }
+        } else {
+            inheritedActives.entrySet().removeIf(e -> candidate.runtimeMap().get(e.getKey()).epoch() != e.getValue());
+        }
+        inheritedSnapshot = Map.copyOf(inheritedActives);
+        askToDisown();
+    }
+
+    /** Events thread: repeats the request until the leader moved every inherited role (messages can be lost). */
+    private void askToDisown() {
+        if (!inheritedActives.isEmpty() && channel != null) {
+            broadcast(ClusterMessages.encodeDisown(new ClusterMessages.Disown(nodeId, Map.copyOf(inheritedActives))));
+        }
+    }
+
+    /**
+     * Partitions (with the epoch) that the cluster still names this node active for from before it
+     * restarted: the node must neither serve nor replicate them; they are failed over to an owner with data.
+     */
+    public Map<Integer, Long> inheritedActives() {
+        return inheritedSnapshot;
     }
 
     private Map<String, NodeAddress> mergedAddresses(ClusterView base) {

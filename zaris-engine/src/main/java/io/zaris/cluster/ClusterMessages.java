@@ -5,24 +5,47 @@ import io.netty.buffer.Unpooled;
 import io.zaris.protocol.ClusterViewCodec;
 import io.zaris.protocol.MalformedRequestException;
 import io.zaris.protocol.Wire;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Messages nodes exchange over the membership channel: {@code type:u8 · body}.
  * <ul>
- *   <li>{@code 1} NodeHello: nodeId:string · host:string · port:int32 — a node's data address, re-sent
- *       after every view change because messages across an exclusion are lost.</li>
+ *   <li>{@code 1} NodeHello: nodeId:string · host:string · port:int32 · incarnation:string — a node's data
+ *       address and the id of this process start, re-sent after every view change because messages
+ *       across an exclusion are lost.</li>
  *   <li>{@code 2} ClusterView: see {@link ClusterViewCodec} — the leader's full maps.</li>
+ *   <li>{@code 3} Disown: nodeId:string · n:int32 · (partition:int32 · epoch:int64)*n — a restarted node
+ *       names the partitions a view still gives it as active from before its restart; the leader fails
+ *       them over to an owner that has their data.</li>
  * </ul>
  */
 final class ClusterMessages {
 
     static final int NODE_HELLO = 1;
     static final int CLUSTER_VIEW = 2;
+    static final int DISOWN = 3;
 
     private ClusterMessages() {
     }
 
-    record NodeHello(String nodeId, NodeAddress dataAddress) {
+    record NodeHello(String nodeId, NodeAddress dataAddress, String incarnation) {
+    }
+
+    /** @param partitions partition → the epoch under which the view names the sender active */
+    record Disown(String nodeId, Map<Integer, Long> partitions) {
+    }
+
+    static byte[] encodeDisown(Disown disown) {
+        ByteBuf out = Unpooled.buffer();
+        out.writeByte(DISOWN);
+        Wire.writeString(out, disown.nodeId());
+        out.writeInt(disown.partitions().size());
+        for (Map.Entry<Integer, Long> entry : disown.partitions().entrySet()) {
+            out.writeInt(entry.getKey());
+            out.writeLong(entry.getValue());
+        }
+        return toArray(out);
     }
 
     static byte[] encodeHello(NodeHello hello) {
@@ -31,6 +54,7 @@ final class ClusterMessages {
         Wire.writeString(out, hello.nodeId());
         Wire.writeString(out, hello.dataAddress().host());
         out.writeInt(hello.dataAddress().port());
+        Wire.writeString(out, hello.incarnation());
         return toArray(out);
     }
 
@@ -41,7 +65,7 @@ final class ClusterMessages {
         return toArray(out);
     }
 
-    /** A {@link NodeHello} or a {@link ClusterView}. */
+    /** A {@link NodeHello}, a {@link ClusterView} or a {@link Disown}. */
     static Object decode(byte[] bytes) throws MalformedRequestException {
         ByteBuf in = Unpooled.wrappedBuffer(bytes);
         int type = Wire.readUnsignedByte(in, 0, "message type");
@@ -49,7 +73,17 @@ final class ClusterMessages {
             case NODE_HELLO: {
                 String nodeId = Wire.readString(in, 0, "node id");
                 String host = Wire.readString(in, 0, "host");
-                return new NodeHello(nodeId, new NodeAddress(host, Wire.readInt(in, 0, "port")));
+                NodeAddress address = new NodeAddress(host, Wire.readInt(in, 0, "port"));
+                return new NodeHello(nodeId, address, Wire.readString(in, 0, "incarnation"));
+            }
+            case DISOWN: {
+                String nodeId = Wire.readString(in, 0, "node id");
+                int count = Wire.readCount(in, 1 << 20, 0, "partition count");
+                Map<Integer, Long> partitions = new TreeMap<>();
+                for (int i = 0; i < count; i++) {
+                    partitions.put(Wire.readInt(in, 0, "partition"), Wire.readLong(in, 0, "epoch"));
+                }
+                return new Disown(nodeId, partitions);
             }
             case CLUSTER_VIEW:
                 return ClusterViewCodec.decode(in);

@@ -45,6 +45,8 @@ final class FailoverCoordinator {
     private final LongSupplier nanoClock;
     private final Map<String, Long> missingSince = new HashMap<>();
     private final Map<Integer, Long> lastChange = new HashMap<>();
+    /** Partition → epoch whose active owner restarted and asked to be relieved of it (see {@link #disown}). */
+    private final Map<Integer, Long> disowned = new HashMap<>();
     private boolean roundInFlight;
 
     FailoverCoordinator(String nodeId, ClusterSettings clusterSettings, ReplicationSettings settings, PeerProbe probe,
@@ -65,10 +67,26 @@ final class FailoverCoordinator {
      * @param latest  reads the view current when probe results come back
      * @param publish adopts and broadcasts a new view
      */
+    /**
+     * Events thread, leader only: {@code node} restarted and the view still names it active for these
+     * partitions (under these epochs). It has none of their data, so they fail over as if it had left.
+     */
+    void disown(String node, Map<Integer, Long> partitions, ClusterView held) {
+        partitions.forEach((partition, epoch) -> {
+            if (partition >= 0 && partition < held.runtimeMap().partitionCount()
+                    && node.equals(held.runtimeMap().get(partition).activeNode())
+                    && held.runtimeMap().get(partition).epoch() == epoch && disowned.put(partition, epoch) == null) {
+                log.info("node {}: {} restarted and gives up partition {} (epoch {}); failing it over", nodeId, node,
+                        partition, epoch);
+            }
+        });
+    }
+
     void reconcile(ClusterView held, Set<String> present, Supplier<ClusterView> latest, Consumer<ClusterView> publish) {
         if (held == null || roundInFlight) {
             return;
         }
+        disowned.entrySet().removeIf(e -> held.runtimeMap().get(e.getKey()).epoch() != e.getValue());
         long now = nanoClock.getAsLong();
         for (String node : held.partitionMap().nodes()) {
             if (present.contains(node)) {
@@ -86,7 +104,7 @@ final class FailoverCoordinator {
         for (int p = 0; p < held.layout().partitionCount(); p++) {
             PartitionRuntime runtime = held.runtimeMap().get(p);
             List<String> owners = held.partitionMap().ownersOf(p);
-            if (runtime.activeNode() == null || !present.contains(runtime.activeNode())) {
+            if (runtime.activeNode() == null || !present.contains(runtime.activeNode()) || isDisowned(p, runtime)) {
                 if (owners.stream().anyMatch(present::contains)) {
                     failover.add(p);
                 }
@@ -109,7 +127,7 @@ final class FailoverCoordinator {
                 }
             }
             String active = held.runtimeMap().get(p).activeNode();
-            if (active != null) {
+            if (active != null && !isDisowned(p, held.runtimeMap().get(p))) {
                 departedActives.add(active);
             }
         }
@@ -156,10 +174,11 @@ final class FailoverCoordinator {
         long now = nanoClock.getAsLong();
         for (int p : failover) {
             PartitionRuntime current = runtimes.get(p);
-            if (current.activeNode() != null && present.contains(current.activeNode())) {
+            boolean restarted = isDisowned(p, current);
+            if (current.activeNode() != null && present.contains(current.activeNode()) && !restarted) {
                 continue; // resolved meanwhile
             }
-            if (current.activeNode() != null && reachable.getOrDefault(current.activeNode(), false)) {
+            if (current.activeNode() != null && !restarted && reachable.getOrDefault(current.activeNode(), false)) {
                 log.info("node {}: {} left the membership view but its data port still answers; it keeps partition {}",
                         nodeId, current.activeNode(), p);
                 continue;
@@ -173,6 +192,9 @@ final class FailoverCoordinator {
                     candidates.put(owner, state);
                     highestObserved = Math.max(highestObserved, state.highestEpoch());
                 }
+            }
+            if (restarted && candidates.size() > 1) {
+                candidates.remove(current.activeNode()); // it has nothing; a lone survivor serves anyway
             }
             PartitionRuntime promoted = FailoverDecisions.promote(owners, candidates, Map.of(),
                     FailoverDecisions.nextEpoch(current.epoch(), highestObserved));
@@ -272,8 +294,13 @@ final class FailoverCoordinator {
         evicted.forEach(missingSince::remove);
         log.info("node {}: evicting {} after {}; partition map version {} -> {}", nodeId, evicted, settings.evictionDelay(),
                 previous.version(), next.version());
-        publish.accept(new ClusterView(held.layout(), next, new RuntimeMap(runtimes), held.addresses()));
+        publish.accept(new ClusterView(held.layout(), next, new RuntimeMap(runtimes), held.addresses(), held.founders()));
         return true;
+    }
+
+    private boolean isDisowned(int partition, PartitionRuntime runtime) {
+        Long epoch = disowned.get(partition);
+        return epoch != null && epoch == runtime.epoch();
     }
 
     /** Events thread: a runtime change made elsewhere (an operator hand-over) starts the partition's cooldown. */

@@ -22,6 +22,7 @@ import java.util.Map;
  * mapVersion:int64 · replicationFactor:u8 · per partition: n:u8 · nodeId:string*n
  * per partition: active:string ("" = none) · epoch:int64 · health:u8
  * addresses: n:int32 · (nodeId:string · host:string · port:int32)*n
+ * founders:  n:int32 · (nodeId:string · incarnation:string)*n
  * </pre>
  */
 public final class ClusterViewCodec {
@@ -53,6 +54,11 @@ public final class ClusterViewCodec {
             Wire.writeString(out, entry.getKey());
             Wire.writeString(out, entry.getValue().host());
             out.writeInt(entry.getValue().port());
+        }
+        out.writeInt(view.founders().size());
+        for (Map.Entry<String, String> entry : view.founders().entrySet()) {
+            Wire.writeString(out, entry.getKey());
+            Wire.writeString(out, entry.getValue());
         }
     }
 
@@ -86,8 +92,13 @@ public final class ClusterViewCodec {
                 String host = Wire.readString(in, 0, "host");
                 addresses.put(node, new NodeAddress(host, Wire.readInt(in, 0, "port")));
             }
+            int founderCount = Wire.readCount(in, 100_000, 0, "founder count");
+            Map<String, String> founders = new HashMap<>();
+            for (int i = 0; i < founderCount; i++) {
+                founders.put(Wire.readString(in, 0, "node id"), Wire.readString(in, 0, "incarnation"));
+            }
             return new ClusterView(layout, new PartitionMap(version, replicationFactor, owners),
-                    new RuntimeMap(runtimes), addresses);
+                    new RuntimeMap(runtimes), addresses, founders);
         } catch (IllegalArgumentException e) {
             throw new MalformedRequestException(0, KvStatus.BAD_REQUEST, "invalid cluster view: " + e.getMessage());
         }

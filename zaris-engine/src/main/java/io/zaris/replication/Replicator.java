@@ -122,7 +122,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         Set<String> members = present.get();
         for (int p = 0; p < current.layout().partitionCount(); p++) {
             PartitionRuntime runtime = current.runtimeMap().get(p);
-            if (!runtime.isServedBy(nodeId)) {
+            if (!servesAsActive(p, runtime)) {
                 continue;
             }
             for (String owner : current.partitionMap().ownersOf(p)) {
@@ -233,7 +233,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         Set<String> needed = new HashSet<>();
         for (int p = 0; p < current.layout().partitionCount(); p++) {
             PartitionRuntime runtime = current.runtimeMap().get(p);
-            if (!runtime.isServedBy(nodeId)) {
+            if (!servesAsActive(p, runtime)) {
                 continue;
             }
             for (String owner : current.partitionMap().ownersOf(p)) {
@@ -263,6 +263,14 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                 entry.getValue().close();
             }
         }
+    }
+
+    /**
+     * This node is the partition's active owner and no newer epoch is known: only then does it sync its
+     * segments to the replicas (a fenced or restarted owner must not overwrite them).
+     */
+    private boolean servesAsActive(int partition, PartitionRuntime runtime) {
+        return runtime.isServedBy(nodeId) && !fence.isStale(partition, runtime.epoch());
     }
 
     private void open(String peer, NodeAddress address) {

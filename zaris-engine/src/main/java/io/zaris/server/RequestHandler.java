@@ -225,7 +225,8 @@ final class RequestHandler {
             ResponseCodec.writeError(out, state.id(), KvStatus.BAD_REQUEST, "unknown partition " + partition);
             return;
         }
-        boolean active = view.runtimeMap().get(partition).isServedBy(nodeId);
+        boolean active = view.runtimeMap().get(partition).isServedBy(nodeId)
+                && !fence.isStale(partition, view.runtimeMap().get(partition).epoch());
         long revisions = 0;
         long keys = 0;
         int synced = 0;

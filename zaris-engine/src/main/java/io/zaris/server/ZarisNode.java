@@ -82,6 +82,9 @@ public final class ZarisNode implements AutoCloseable {
                 for (int p = 0; p < adopted.runtimeMap().partitionCount(); p++) {
                     fence.observe(p, adopted.runtimeMap().get(p).epoch());
                 }
+                // Roles from before a restart: fencing their epoch makes this node neither serve them
+                // (requests get OWNERSHIP_CHANGING) nor replicate its empty segments over its replicas.
+                newMember.inheritedActives().forEach((partition, epoch) -> fence.observe(partition, epoch + 1));
                 replicator.onView(adopted);
                 dataPort.push(OwnershipChanges.between(previous, adopted));
                 dataPort.pushTakeovers(inherited(OwnershipChanges.takenOverBy(config.nodeId(), previous, adopted), adopted));

@@ -1,0 +1,102 @@
+package io.zaris.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zaris.placement.PartitionLayout;
+import io.zaris.placement.PartitionMap;
+import io.zaris.protocol.PartitionState;
+import io.zaris.replication.ReplicationSettings;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The leader's reconcile loop with injected peer answers, a direct executor and a fake clock: what it
+ * publishes for a restarted active owner, a lost replica and a lone survivor.
+ */
+class FailoverCoordinatorTests {
+
+    private static final PartitionLayout LAYOUT = PartitionLayout.of(4, 2);
+    private static final Map<String, NodeAddress> ADDRESSES = Map.of("a", new NodeAddress("127.0.0.1", 1),
+            "b", new NodeAddress("127.0.0.1", 2), "c", new NodeAddress("127.0.0.1", 3));
+
+    private final Map<String, Map<Integer, PartitionState>> answers = new HashMap<>();
+    private final List<ClusterView> published = new ArrayList<>();
+    private long now = 1_000_000_000L;
+    private final FailoverCoordinator coordinator = new FailoverCoordinator("c",
+            new ClusterSettings(3, LAYOUT, 2), ReplicationSettings.defaults().withHealCooldown(Duration.ofSeconds(5)),
+            new FakeProbe(), Runnable::run, () -> now);
+
+    @Test
+    void aRestartedActiveThatDisownsItsPartitionIsReplacedByTheReplicaWithTheData() {
+        ClusterView view = view(List.of(List.of("a", "b"), List.of("b", "a")),
+                new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("b", 1, PartitionHealth.HEALTHY));
+        answers.put("a", Map.of(0, new PartitionState(4, 0, 0, 0))); // restarted: fenced its old epoch, holds nothing
+        answers.put("b", Map.of(0, new PartitionState(3, 90, 12, 2)));
+        coordinator.disown("a", Map.of(0, 3L), view);
+        coordinator.reconcile(view, Set.of("a", "b", "c"), () -> view, published::add);
+        assertThat(published).hasSize(1);
+        assertThat(published.get(0).runtimeMap().get(0)).isEqualTo(new PartitionRuntime("b", 5, PartitionHealth.DEGRADED));
+        assertThat(published.get(0).runtimeMap().get(1)).isEqualTo(view.runtimeMap().get(1));
+    }
+
+    @Test
+    void aDisownOfAnEpochThatAlreadyMovedOnIsIgnored() {
+        ClusterView view = view(List.of(List.of("a", "b"), List.of("b", "a")),
+                new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("b", 1, PartitionHealth.HEALTHY));
+        coordinator.disown("a", Map.of(0, 2L), view);
+        coordinator.disown("b", Map.of(0, 3L), view);
+        coordinator.reconcile(view, Set.of("a", "b", "c"), () -> view, published::add);
+        assertThat(published).isEmpty();
+    }
+
+    @Test
+    void aRestartedLoneSurvivorServesItsPartitionUnderANewEpoch() {
+        ClusterView view = view(List.of(List.of("a", "b"), List.of("b", "a")),
+                new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("b", 1, PartitionHealth.HEALTHY));
+        answers.put("a", Map.of(0, new PartitionState(4, 0, 0, 0)));
+        coordinator.disown("a", Map.of(0, 3L), view);
+        coordinator.reconcile(view, Set.of("a", "c"), () -> view, published::add);
+        assertThat(published.get(published.size() - 1).runtimeMap().get(0))
+                .isEqualTo(new PartitionRuntime("a", 5, PartitionHealth.DEGRADED));
+    }
+
+    @Test
+    void aHealthyPartitionThatLosesAReplicaIsMarkedDegradedOnTheSameActive() {
+        ClusterView view = view(List.of(List.of("a", "b"), List.of("c", "a")),
+                new PartitionRuntime("a", 2, PartitionHealth.HEALTHY), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
+        answers.put("a", Map.of(0, new PartitionState(2, 10, 5, 2)));
+        coordinator.reconcile(view, Set.of("a", "c"), () -> view, published::add);
+        assertThat(published).hasSize(1);
+        assertThat(published.get(0).runtimeMap().get(0)).isEqualTo(new PartitionRuntime("a", 3, PartitionHealth.DEGRADED));
+        assertThat(published.get(0).runtimeMap().get(1)).isEqualTo(view.runtimeMap().get(1));
+    }
+
+    private static ClusterView view(List<List<String>> owners, PartitionRuntime p0, PartitionRuntime p1) {
+        return new ClusterView(LAYOUT, new PartitionMap(1, 2, owners), new RuntimeMap(List.of(p0, p1)), ADDRESSES);
+    }
+
+    /** Answers from {@link #answers}; every node's data port is reachable. */
+    private final class FakeProbe implements PeerProbe {
+        @Override
+        public CompletableFuture<Boolean> isReachable(NodeAddress address) {
+            return CompletableFuture.completedFuture(true);
+        }
+
+        @Override
+        public CompletableFuture<Map<Integer, PartitionState>> partitionStates(NodeAddress address,
+                                                                                  Collection<Integer> partitions) {
+            String node = ADDRESSES.entrySet().stream().filter(e -> e.getValue().equals(address)).findFirst()
+                    .orElseThrow().getKey();
+            Map<Integer, PartitionState> states = new HashMap<>(answers.getOrDefault(node, Map.of()));
+            states.keySet().retainAll(partitions);
+            return CompletableFuture.completedFuture(states);
+        }
+    }
+}
