@@ -297,6 +297,20 @@ public final class ZarisNode implements AutoCloseable {
         log.info("node {}: stopped", config.nodeId());
     }
 
+    /**
+     * A partial crash: the data port, RESP listener and replication stop while the membership seat stays,
+     * as when a process's data path died but its membership thread lives on. The cluster still sees the
+     * node; {@link #close()} releases the seat.
+     */
+    synchronized void haltDataPath() {
+        if (respServer != null) {
+            respServer.close();
+            respServer = null;
+        }
+        replicator.close();
+        server.close();
+    }
+
     private void closeQuietly() {
         if (respServer != null) {
             respServer.close();
