@@ -42,10 +42,11 @@ public final class ChaosRun {
                     "--ack-mode", options.ackMode().name().toLowerCase(java.util.Locale.ROOT),
                     "--escalation-timeout-ms", Long.toString(options.escalationTimeout().toMillis()),
                     "--heal-cooldown-ms", "2000");
+            Ledger ledger = new Ledger();
             try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
                     .bootstrapTimeout(Duration.ofSeconds(120)).requestTimeout(Duration.ofSeconds(20))
-                    .attemptTimeout(Duration.ofSeconds(2)).maxAttempts(20).environment(Map.of()).build())) {
-                Ledger ledger = new Ledger();
+                    .attemptTimeout(Duration.ofSeconds(2)).maxAttempts(20).environment(Map.of())
+                    .asyncAckHistory(1_000_000).lostWriteListener(ledger::namedLost).build())) {
                 Workload workload = new Workload(client, ledger, options.seed());
                 Nemesis nemesis = new Nemesis(processes, client, options);
                 long start = System.nanoTime();

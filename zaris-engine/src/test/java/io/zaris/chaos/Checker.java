@@ -33,13 +33,18 @@ final class Checker {
     static ChaosReport check(ZarisClient client, Ledger ledger, List<Nemesis.Fault> faults, ChaosOptions options,
                              long startNanos, long endNanos) {
         List<String> lost = new ArrayList<>();
+        List<String> unexplained = new ArrayList<>();
         long acknowledged = 0;
         for (Map.Entry<String, List<Ledger.Write>> key : ledger.writes.entrySet()) {
             acknowledged += key.getValue().stream().filter(w -> w.outcome() == Ledger.Outcome.OK).count();
             Optional<VersionedValue> read = client.sync().get(key.getKey());
             String value = read.map(v -> new String(v.value(), StandardCharsets.UTF_8)).orElse(null);
             if (!ledger.isLegalRead(key.getKey(), value)) {
-                lost.add(key.getKey() + " reads '" + value + "', last writes " + tail(key.getValue()));
+                String finding = key.getKey() + " reads '" + value + "', last writes " + tail(key.getValue());
+                lost.add(finding);
+                if (!ledger.namedLostKeys.contains(key.getKey())) {
+                    unexplained.add(finding);
+                }
             }
         }
         List<String> casAnomalies = new ArrayList<>();
@@ -101,7 +106,7 @@ final class Checker {
         Map<String, Long> outcomes = new TreeMap<>();
         ledger.outcomes.forEach((outcome, count) -> outcomes.put(outcome.name(), count.get()));
         return new ChaosReport(options, TimeUnit.NANOSECONDS.toSeconds(endNanos - startNanos), faultsByKind, outcomes,
-                acknowledged, lost, casAnomalies, counterAnomalies, new ArrayList<>(ledger.readAnomalies),
+                acknowledged, lost, unexplained, ledger.namedLostWrites.get(), casAnomalies, counterAnomalies, new ArrayList<>(ledger.readAnomalies),
                 new ArrayList<>(ledger.routingStatusesSurfaced), max, p99, ok, failed, faultSeconds);
     }
 

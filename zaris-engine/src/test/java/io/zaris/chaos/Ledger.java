@@ -1,10 +1,12 @@
 package io.zaris.chaos;
 
+import io.zaris.client.LostWrite;
 import io.zaris.client.ZarisStatusException;
 import io.zaris.protocol.KvStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
@@ -56,6 +58,15 @@ final class Ledger {
     final ConcurrentLinkedQueue<Event> events = new ConcurrentLinkedQueue<>();
     final ConcurrentLinkedQueue<String> routingStatusesSurfaced = new ConcurrentLinkedQueue<>();
     final Map<Outcome, AtomicLong> outcomes = new ConcurrentHashMap<>();
+    /** Keys of acknowledged ASYNC writes the client was told a takeover lost, and how many such writes. */
+    final Set<String> namedLostKeys = ConcurrentHashMap.newKeySet();
+    final AtomicLong namedLostWrites = new AtomicLong();
+
+    /** The client's lost-write listener: network thread, so only concurrent collections. */
+    void namedLost(LostWrite lost) {
+        namedLostKeys.add(lost.key());
+        namedLostWrites.incrementAndGet();
+    }
 
     void write(String key, Write write) {
         writes.computeIfAbsent(key, k -> new ArrayList<>()).add(write);
