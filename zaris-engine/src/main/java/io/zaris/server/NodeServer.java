@@ -18,6 +18,7 @@ import io.zaris.replication.Replicator;
 import io.zaris.store.NodeStore;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import reactor.core.publisher.Mono;
@@ -65,19 +66,9 @@ final class NodeServer implements AutoCloseable {
      * map poll catches it up.
      */
     void push(List<RuntimeOwnershipChangedEvent> events) {
-        if (events.isEmpty() || clients.isEmpty()) {
-            return;
+        if (pushAll(events, RuntimeOwnershipChangedEvent.PUSH_KIND, RuntimeOwnershipChangedEvent::encode)) {
+            stats.pushed(events.size());
         }
-        ByteBuf frames = Unpooled.buffer();
-        for (RuntimeOwnershipChangedEvent event : events) {
-            int start = Frames.begin(frames);
-            frames.writeByte(OpCode.PUSH_FRAME);
-            frames.writeByte(RuntimeOwnershipChangedEvent.PUSH_KIND);
-            event.encode(frames);
-            Frames.finish(frames, start);
-        }
-        stats.pushed(events.size());
-        clients.writeAndFlush(frames, channel -> channel.isWritable(), true);
     }
 
     /**
@@ -85,18 +76,24 @@ final class NodeServer implements AutoCloseable {
      * the same terms as {@link #push}: a client that stopped reading misses it.
      */
     void pushTakeovers(List<TakeoverRevisions> takeovers) {
-        if (takeovers.isEmpty() || clients.isEmpty()) {
-            return;
+        pushAll(takeovers, TakeoverRevisions.PUSH_KIND, TakeoverRevisions::encode);
+    }
+
+    /** One frame per event, all in one write per connection; returns whether anything was sent. */
+    private <T> boolean pushAll(List<T> events, int kind, BiConsumer<T, ByteBuf> encoder) {
+        if (events.isEmpty() || clients.isEmpty()) {
+            return false;
         }
         ByteBuf frames = Unpooled.buffer();
-        for (TakeoverRevisions takeover : takeovers) {
+        for (T event : events) {
             int start = Frames.begin(frames);
             frames.writeByte(OpCode.PUSH_FRAME);
-            frames.writeByte(TakeoverRevisions.PUSH_KIND);
-            takeover.encode(frames);
+            frames.writeByte(kind);
+            encoder.accept(event, frames);
             Frames.finish(frames, start);
         }
         clients.writeAndFlush(frames, channel -> channel.isWritable(), true);
+        return true;
     }
 
     @Override
