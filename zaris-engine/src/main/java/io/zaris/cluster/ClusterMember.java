@@ -67,6 +67,8 @@ public final class ClusterMember implements AutoCloseable {
     /** Snapshot of {@link #presentNodes()}, refreshed on the events thread after views and hellos. */
     private volatile Set<String> present = Set.of();
 
+    /** Until when (monotonic nanos) this node may act as an active owner; {@link Long#MAX_VALUE}: no lease. */
+    private volatile long leaseValidUntil;
     /** Snapshot of {@code inheritedActives}, for the node's data path. */
     private volatile Map<Integer, Long> inheritedSnapshot = Map.of();
 
@@ -79,6 +81,13 @@ public final class ClusterMember implements AutoCloseable {
      * changes.
      */
     private final Map<Integer, Long> inheritedActives = new TreeMap<>();
+    /** Owner lease, or {@code null} when the transport needs none; with its bookkeeping below. */
+    private final OwnerLease lease;
+    private final OwnerLease leaderLease;
+    private final LeaderBeats beats;
+    private final long[] leaseRequestSentNanos = new long[16];
+    private long leaseRequestSequence;
+    private boolean leaseWasHeld;
     private View view;
     private JChannel channel;
 
@@ -101,6 +110,11 @@ public final class ClusterMember implements AutoCloseable {
                     thread.setDaemon(true);
                     return thread;
                 });
+        Duration leaseDuration = membershipConfig.ownerLease();
+        this.lease = leaseDuration == null ? null : new OwnerLease(leaseDuration);
+        this.leaderLease = leaseDuration == null ? null : new OwnerLease(leaseDuration);
+        this.beats = new LeaderBeats(settings.clusterSize());
+        this.leaseValidUntil = leaseDuration == null ? Long.MAX_VALUE : Long.MIN_VALUE;
         this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, this::submit, System::nanoTime);
         this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "zaris-cluster-timer-" + nodeId);
@@ -130,6 +144,10 @@ public final class ClusterMember implements AutoCloseable {
         runOnEventsThread(() -> channel = newChannel);
         newChannel.connect(membershipConfig.clusterName());
         timer.scheduleWithFixedDelay(() -> submit(this::reconcileFailover), 250, 250, TimeUnit.MILLISECONDS);
+        if (lease != null) {
+            long tick = Math.max(100, membershipConfig.ownerLease().toMillis() / 4);
+            timer.scheduleWithFixedDelay(() -> submit(this::renewLease), tick, tick, TimeUnit.MILLISECONDS);
+        }
     }
 
     /** Events thread: the leader's periodic and view-triggered failover/heal/evict round. */
@@ -161,6 +179,82 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     /** Whether this node sees a majority of the cluster (a node that does not must not accept writes). */
+    /**
+     * Whether this node may act as an active owner now: the leader of a majority confirmed it within the
+     * lease (always, when the transport needs no lease). A paused or cut-off node loses it before the
+     * majority can promote a replacement, so it never serves stale reads or acknowledges superseded writes.
+     */
+    public boolean holdsLease() {
+        long validUntil = leaseValidUntil;
+        return validUntil == Long.MAX_VALUE || OwnerLease.holds(validUntil, System.nanoTime());
+    }
+
+    /**
+     * Events thread, every quarter lease: the leader beats (members answer; a majority of answers confirms
+     * its own lease) and every node, the leader included, asks the leader to confirm its lease.
+     */
+    private void renewLease() {
+        if (view == null || channel == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        boolean held = OwnerLease.holds(leaseValidUntil, now);
+        if (leaseWasHeld && !held) {
+            log.warn("node {}: owner lease expired (not confirmed by a leader of a majority for {} ms); it serves "
+                    + "nothing until the leader confirms it again", nodeId, (now - lease.validUntil()) / 1_000_000
+                    + membershipConfig.ownerLease().toMillis());
+        }
+        leaseWasHeld = held;
+        if (isLeader()) {
+            broadcast(ClusterMessages.encodeLease(ClusterMessages.BEAT, beats.begin(now)));
+        }
+        long sequence = ++leaseRequestSequence;
+        leaseRequestSentNanos[(int) (sequence % leaseRequestSentNanos.length)] = now;
+        send(view.getCoord(), ClusterMessages.encodeLease(ClusterMessages.LEASE_REQUEST, sequence));
+    }
+
+    /** Events thread. */
+    private void onLeaseMessage(Address source, ClusterMessages.LeaseMessage message) {
+        if (lease == null || view == null) {
+            return;
+        }
+        long number = message.number();
+        switch (message.type()) {
+            case ClusterMessages.BEAT -> {
+                if (source.equals(view.getCoord())) {
+                    send(source, ClusterMessages.encodeLease(ClusterMessages.BEAT_ACK, number));
+                }
+            }
+            case ClusterMessages.BEAT_ACK -> {
+                // only members of the leader's view count: an excluded node's answers arrive all the same
+                Long sent = isLeader() && view.containsMember(source) ? beats.answer(number, source) : null;
+                if (sent != null) {
+                    leaderLease.confirmedAt(sent);
+                }
+            }
+            case ClusterMessages.LEASE_REQUEST -> {
+                if (isLeader() && view.containsMember(source)
+                        && OwnerLease.holds(leaderLease.validUntil(), System.nanoTime())) {
+                    send(source, ClusterMessages.encodeLease(ClusterMessages.LEASE_GRANT, number));
+                }
+            }
+            case ClusterMessages.LEASE_GRANT -> {
+                int slot = (int) (number % leaseRequestSentNanos.length);
+                if (source.equals(view.getCoord()) && number > leaseRequestSequence - leaseRequestSentNanos.length
+                        && number <= leaseRequestSequence) {
+                    boolean held = holdsLease();
+                    lease.confirmedAt(leaseRequestSentNanos[slot]);
+                    leaseValidUntil = lease.validUntil();
+                    if (!held && holdsLease()) {
+                        log.info("node {}: owner lease confirmed by the leader; serving as an active owner", nodeId);
+                    }
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
     public boolean inMajority() {
         return inMajority;
     }
@@ -279,6 +373,8 @@ public final class ClusterMember implements AutoCloseable {
             reconcileFailover();
         } else if (message instanceof ClusterView published) {
             adopt(published);
+        } else if (message instanceof ClusterMessages.LeaseMessage leaseMessage) {
+            onLeaseMessage(source, leaseMessage);
         } else if (message instanceof ClusterMessages.Disown disown && isLeader() && current != null) {
             failover.disown(disown.nodeId(), disown.partitions(), current);
             reconcileFailover();
@@ -428,6 +524,14 @@ public final class ClusterMember implements AutoCloseable {
         return view != null && channel != null
                 && LeaderRule.isLeader(channel.getAddress() != null && channel.getAddress().equals(view.getCoord()),
                 view.size(), settings.clusterSize());
+    }
+
+    private void send(Address destination, byte[] message) {
+        try {
+            channel.send(new BytesMessage(destination, message));
+        } catch (Exception e) {
+            log.debug("node {}: cluster message to {} failed: {}", nodeId, destination, e.toString());
+        }
     }
 
     private void broadcast(byte[] message) {

@@ -18,6 +18,10 @@ import java.util.TreeMap;
  *   <li>{@code 3} Disown: nodeId:string · n:int32 · (partition:int32 · epoch:int64)*n — a restarted node
  *       names the partitions a view still gives it as active from before its restart; the leader fails
  *       them over to an owner that has their data.</li>
+ *   <li>{@code 4} Beat: round:int64 — the leader's numbered beat; members answer {@code 5} BeatAck:
+ *       round:int64, confirming the leader's lease once a majority did.</li>
+ *   <li>{@code 6} LeaseRequest: sequence:int64 — a node asks the leader to confirm its lease; the leader,
+ *       while its own lease holds, answers {@code 7} LeaseGrant: sequence:int64.</li>
  * </ul>
  */
 final class ClusterMessages {
@@ -25,6 +29,10 @@ final class ClusterMessages {
     static final int NODE_HELLO = 1;
     static final int CLUSTER_VIEW = 2;
     static final int DISOWN = 3;
+    static final int BEAT = 4;
+    static final int BEAT_ACK = 5;
+    static final int LEASE_REQUEST = 6;
+    static final int LEASE_GRANT = 7;
 
     private ClusterMessages() {
     }
@@ -34,6 +42,17 @@ final class ClusterMessages {
 
     /** @param partitions partition → the epoch under which the view names the sender active */
     record Disown(String nodeId, Map<Integer, Long> partitions) {
+    }
+
+    /** One of the lease messages (types 4–7): a type and a number (a beat round or a request sequence). */
+    record LeaseMessage(int type, long number) {
+    }
+
+    static byte[] encodeLease(int type, long number) {
+        ByteBuf out = Unpooled.buffer(9);
+        out.writeByte(type);
+        out.writeLong(number);
+        return toArray(out);
     }
 
     static byte[] encodeDisown(Disown disown) {
@@ -65,7 +84,7 @@ final class ClusterMessages {
         return toArray(out);
     }
 
-    /** A {@link NodeHello}, a {@link ClusterView} or a {@link Disown}. */
+    /** A {@link NodeHello}, a {@link ClusterView}, a {@link Disown} or a {@link LeaseMessage}. */
     static Object decode(byte[] bytes) throws MalformedRequestException {
         ByteBuf in = Unpooled.wrappedBuffer(bytes);
         int type = Wire.readUnsignedByte(in, 0, "message type");
@@ -85,6 +104,8 @@ final class ClusterMessages {
                 }
                 return new Disown(nodeId, partitions);
             }
+            case BEAT, BEAT_ACK, LEASE_REQUEST, LEASE_GRANT:
+                return new LeaseMessage(type, Wire.readLong(in, 0, "number"));
             case CLUSTER_VIEW:
                 return ClusterViewCodec.decode(in);
             default:

@@ -221,7 +221,8 @@ final class FailoverCoordinator {
             }
             int segments = view.layout().lastSegmentOf(p) - view.layout().firstSegmentOf(p) + 1;
             if (current.health() == PartitionHealth.HEALTHY || !present.containsAll(owners)
-                    || !FailoverDecisions.readyToHeal(owners, ownerStates, segments, stableFor(p, now),
+                    || !FailoverDecisions.readyToHeal(owners, ownerStates, segments, current.epoch(), current.activeNode(),
+                    stableFor(p, now),
                     settings.healCooldown().toNanos())) {
                 continue;
             }

@@ -66,17 +66,25 @@ public final class FailoverDecisions {
 
     /**
      * Whether a non-healthy partition may return to {@code HEALTHY} on its preferred primary: every
-     * assigned owner is alive and reports every segment synced, and the partition has been stable for the
-     * cooldown (so a flapping node cannot cause a storm of epoch bumps).
+     * assigned owner is alive, knows the partition's current epoch (a node that has not caught up with the
+     * view — say, just resumed from a pause — may believe stale segments complete) and reports every
+     * segment synced, the active owner confirms that every replica applied everything it shipped, and the partition has been stable for the cooldown (so a flapping node cannot cause
+     * a storm of epoch bumps).
      */
     public static boolean readyToHeal(List<String> owners, Map<String, PartitionState> states, int segmentsPerPartition,
-                                      long stableForNanos, long cooldownNanos) {
+                                      long currentEpoch, String active, long stableForNanos, long cooldownNanos) {
         if (stableForNanos < cooldownNanos) {
+            return false;
+        }
+        // A replica's own view of being in sync can be stale (snapshots buffered while it was paused); the
+        // active owner knows whether every change it shipped was applied.
+        PartitionState activeState = states.get(active);
+        if (activeState == null || activeState.confirmedReplicas() < owners.size() - 1) {
             return false;
         }
         for (String owner : owners) {
             PartitionState state = states.get(owner);
-            if (state == null || state.syncedSegments() < segmentsPerPartition) {
+            if (state == null || state.highestEpoch() < currentEpoch || state.syncedSegments() < segmentsPerPartition) {
                 return false;
             }
         }

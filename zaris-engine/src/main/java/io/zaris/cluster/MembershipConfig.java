@@ -16,6 +16,14 @@ public sealed interface MembershipConfig {
     /** The JGroups protocol stack as XML. */
     String toJGroupsXml();
 
+    /**
+     * How long an owner may serve after the leader last confirmed it (see {@code OwnerLease}); {@code null}
+     * when the transport needs none (in one JVM nothing pauses or partitions a node on its own).
+     */
+    default Duration ownerLease() {
+        return null;
+    }
+
     record InJvm(String clusterName) implements MembershipConfig {
 
         @Override
@@ -62,6 +70,16 @@ public sealed interface MembershipConfig {
 
         public Tcp(String clusterName, String bindHost, int bindPort, List<NodeAddress> seeds) {
             this(clusterName, bindHost, bindPort, seeds, DEFAULT_ESCALATION_TIMEOUT);
+        }
+
+        /**
+         * Half the escalation timeout: a node that stopped hearing the leader stops serving well before the
+         * majority can have excluded it (at the earliest the escalation timeout minus one heartbeat interval
+         * after its last heartbeat) and promoted a replacement.
+         */
+        @Override
+        public Duration ownerLease() {
+            return escalationTimeout.dividedBy(2);
         }
 
         @Override

@@ -30,12 +30,36 @@ final class ReplicaLink {
     final String peer;
     final NodeConnection connection;
     private final AtomicIntegerArray syncedSegments;
+    /**
+     * Per segment: the replica answered that it applied the last snapshot or change sent to it, with no gap
+     * (so it holds everything shipped so far). Unlike {@code syncedSegments} — set as soon as a snapshot is
+     * sent, so that later changes follow it — this is what the leader may trust before handing the replica
+     * the partition. Written by verdict callbacks and under the segment lock; a plain flag per segment.
+     */
+    private final AtomicIntegerArray confirmedSegments;
     private final Map<Integer, Long> syncedEpochs = new ConcurrentHashMap<>();
 
     ReplicaLink(String peer, NodeConnection connection, int segmentCount) {
         this.peer = peer;
         this.connection = connection;
         this.syncedSegments = new AtomicIntegerArray(segmentCount);
+        this.confirmedSegments = new AtomicIntegerArray(segmentCount);
+    }
+
+    /** Records the replica's verdict on the latest snapshot or change of the segment. */
+    void confirm(int segment, boolean applied) {
+        confirmedSegments.set(segment, applied ? 1 : 0);
+    }
+
+    boolean isConfirmed(int segment) {
+        return isSynced(segment) && confirmedSegments.get(segment) == 1;
+    }
+
+    /** The replica missed a change of the segment: it needs a new snapshot under the partition's epoch. */
+    void lostTrack(int partition, int segment) {
+        markSynced(segment, false);
+        confirmedSegments.set(segment, 0);
+        syncedEpochs.remove(partition);
     }
 
     boolean isOpen() {
@@ -64,8 +88,11 @@ final class ReplicaLink {
                 epoch, 0, deadlineNanos).exceptionally(error -> Verdict.failed());
     }
 
-    /** Sends a snapshot in chunks; the replica clears the segment on the first and sets the revision on the last. */
-    void sendSnapshot(int partition, SegmentSnapshot snapshot, int segment, long deadlineNanos) {
+    /**
+     * Sends a snapshot in chunks; the replica clears the segment on the first and sets the revision on the
+     * last. Completes with the verdict on the last chunk.
+     */
+    CompletableFuture<Verdict> sendSnapshot(int partition, SegmentSnapshot snapshot, int segment, long deadlineNanos) {
         List<List<Change>> chunks = new ArrayList<>();
         List<Change> chunk = new ArrayList<>();
         long bytes = 0;
@@ -79,13 +106,16 @@ final class ReplicaLink {
             }
         }
         chunks.add(chunk);
+        CompletableFuture<Verdict> lastVerdict = null;
         for (int i = 0; i < chunks.size(); i++) {
             boolean first = i == 0;
             boolean last = i == chunks.size() - 1;
             List<Change> entries = chunks.get(i);
-            connection.send(id -> new Request.Snapshot(id, partition, snapshot.epoch(), segment, snapshot.revision(), first, last,
-                    entries), ReplicaLink::verdict, snapshot.epoch(), 0, deadlineNanos).exceptionally(error -> Verdict.failed());
+            lastVerdict = connection.send(id -> new Request.Snapshot(id, partition, snapshot.epoch(), segment,
+                            snapshot.revision(), first, last, entries), ReplicaLink::verdict, snapshot.epoch(), 0, deadlineNanos)
+                    .exceptionally(error -> Verdict.failed());
         }
+        return lastVerdict;
     }
 
     void close() {

@@ -169,10 +169,16 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         Set<String> members = present.get();
         for (String owner : current.partitionMap().ownersOf(partition)) {
             ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
-            if (link != null && link.isOpen() && link.isSynced(segment) && members.contains(owner)) {
-                verdicts.add(link.replicate(partition, epoch, segment, changes, deadline)
-                        .thenApply(verdict -> react(link, partition, segment, epoch, verdict)));
+            if (link == null || !link.isOpen() || !link.isSynced(segment)) {
+                continue;
             }
+            if (!members.contains(owner)) {
+                // an absent replica misses this change: it must be re-synced when it is back, not trusted
+                link.lostTrack(partition, segment);
+                continue;
+            }
+            verdicts.add(link.replicate(partition, epoch, segment, changes, deadline)
+                    .thenApply(verdict -> react(link, partition, segment, epoch, verdict)));
         }
         // Completes when the required replicas applied the changes: what a SYNC write waits for. An ASYNC
         // write (the node's mode or its own) does not wait; the ships above go out all the same.
@@ -193,6 +199,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
 
     /** Follows up a replica's verdict: catch it up, or learn we were fenced. */
     private ReplicaLink.Verdict react(ReplicaLink link, int partition, int segment, long epoch, ReplicaLink.Verdict verdict) {
+        link.confirm(segment, verdict.applied());
         if (verdict.status() == KvStatus.OUT_OF_SYNC) {
             catchUp(link, partition, segment, epoch, verdict.value());
         } else if (verdict.status() == KvStatus.FENCED) {
@@ -209,10 +216,12 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         nodeStore.catchUp(segment, fromRevision, epoch,
                 tail -> {
                     if (!tail.isEmpty()) {
-                        link.replicate(partition, epoch, segment, tail, deadline);
+                        link.replicate(partition, epoch, segment, tail, deadline)
+                                .thenAccept(verdict -> link.confirm(segment, verdict.applied()));
                     }
                 },
-                snapshot -> link.sendSnapshot(partition, snapshot, segment, deadline));
+                snapshot -> link.sendSnapshot(partition, snapshot, segment, deadline)
+                        .thenAccept(verdict -> link.confirm(segment, verdict.applied())));
     }
 
     /** Replication thread: opens missing links, re-syncs replicas whose epoch changed, closes unneeded links. */
@@ -230,6 +239,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         if (current == null || nodeStore == null || closed) {
             return;
         }
+        Set<String> members = present.get();
         Set<String> needed = new HashSet<>();
         for (int p = 0; p < current.layout().partitionCount(); p++) {
             PartitionRuntime runtime = current.runtimeMap().get(p);
@@ -237,8 +247,8 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                 continue;
             }
             for (String owner : current.partitionMap().ownersOf(p)) {
-                if (owner.equals(nodeId)) {
-                    continue;
+                if (owner.equals(nodeId) || !members.contains(owner)) {
+                    continue; // an absent replica's link is closed below; it gets a fresh one and a full sync
                 }
                 needed.add(owner);
                 ReplicaLink link = links.get(owner);
@@ -295,6 +305,33 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                 });
     }
 
+    /**
+     * Replicas of the partition (other than this node) that confirmed holding every change of every segment
+     * shipped so far: the leader hands a partition back to a replica only when the active counts it here.
+     */
+    public int confirmedReplicas(int partition) {
+        ClusterView current = view;
+        if (current == null) {
+            return 0;
+        }
+        Set<String> members = present.get();
+        int confirmed = 0;
+        for (String owner : current.partitionMap().ownersOf(partition)) {
+            ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
+            if (link == null || !link.isOpen() || !members.contains(owner)) {
+                continue;
+            }
+            boolean all = true;
+            for (int s = layout.firstSegmentOf(partition); s <= layout.lastSegmentOf(partition) && all; s++) {
+                all = link.isConfirmed(s);
+            }
+            if (all) {
+                confirmed++;
+            }
+        }
+        return confirmed;
+    }
+
     /** Snapshots every segment of the partition to the link; each segment goes live right after its snapshot. */
     private void fullSync(ReplicaLink link, int partition, long epoch) {
         NodeStore nodeStore = store;
@@ -303,7 +340,8 @@ public final class Replicator implements ChangeSink, AutoCloseable {
             int s = segment;
             link.markSynced(s, false);
             nodeStore.catchUp(s, -1, epoch, tail -> { }, snapshot -> {
-                link.sendSnapshot(partition, snapshot, s, deadline);
+                link.sendSnapshot(partition, snapshot, s, deadline)
+                        .thenAccept(verdict -> link.confirm(s, verdict.applied()));
                 link.markSynced(s, true);
             });
         }

@@ -19,7 +19,6 @@ import io.zaris.store.NodeStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.BiConsumer;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
@@ -41,10 +40,10 @@ final class NodeServer implements AutoCloseable {
 
     NodeServer(String nodeId, String host, int port, ProtocolLimits limits, SegmentMapper segmentMapper,
                NodeStore store, Supplier<ClusterView> currentView, NodeStats stats, Replicator replicator, EpochFence fence,
-               ReplicaSegments replicaSegments, BooleanSupplier inMajority) {
+               ReplicaSegments replicaSegments, NodeStanding standing) {
         this.stats = stats;
         RequestHandler requestHandler = new RequestHandler(nodeId, segmentMapper, store, currentView, stats, replicator,
-                fence, replicaSegments, inMajority);
+                fence, replicaSegments, standing);
         this.server = TcpServer.create()
                 .host(host)
                 .port(port)

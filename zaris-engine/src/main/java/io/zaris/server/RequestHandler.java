@@ -25,7 +25,6 @@ import io.zaris.store.WriteResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -46,11 +45,11 @@ final class RequestHandler {
     private final Replicator replicator;
     private final EpochFence fence;
     private final ReplicaSegments replicaSegments;
-    private final BooleanSupplier inMajority;
+    private final NodeStanding standing;
 
     RequestHandler(String nodeId, SegmentMapper segmentMapper, NodeStore store, Supplier<ClusterView> currentView,
                    NodeStats stats, Replicator replicator, EpochFence fence, ReplicaSegments replicaSegments,
-                   BooleanSupplier inMajority) {
+                   NodeStanding standing) {
         this.nodeId = nodeId;
         this.segmentMapper = segmentMapper;
         this.store = store;
@@ -59,7 +58,7 @@ final class RequestHandler {
         this.replicator = replicator;
         this.fence = fence;
         this.replicaSegments = replicaSegments;
-        this.inMajority = inMajority;
+        this.standing = standing;
     }
 
     /**
@@ -135,7 +134,13 @@ final class RequestHandler {
                     new RuntimeOwnershipChangedEvent(partition, runtime, activeAddress));
             return DONE;
         }
-        if (write && !inMajority.getAsBoolean()) {
+        if (!standing.holdsLease()) {
+            stats.wrongNode();
+            ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "node " + nodeId
+                    + " has not been confirmed by the leader within its owner lease; it serves nothing until it is");
+            return DONE;
+        }
+        if (write && !standing.inMajority()) {
             stats.wrongNode();
             ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE,
                     "node " + nodeId + " cannot see a majority of the cluster and does not accept writes");
@@ -178,7 +183,11 @@ final class RequestHandler {
         ApplyResult result = store.applyReplicated(replicate.segment(), replicate.changes());
         // Contiguous changes mean the segment holds everything its active owner has: every new active
         // epoch starts with a snapshot to each replica, so a replica cannot be contiguous yet divergent.
-        replicaSegments.mark(replicate.segment(), !result.gap());
+        if (result.gap()) {
+            replicaSegments.markUnsynced(replicate.segment());
+        } else {
+            replicaSegments.markSynced(replicate.segment(), replicate.epoch());
+        }
         ResponseCodec.writeHeader(out, replicate.id(), result.gap() ? KvStatus.OUT_OF_SYNC : KvStatus.OK);
         out.writeLong(result.appliedRevision());
     }
@@ -188,12 +197,12 @@ final class RequestHandler {
             return;
         }
         if (snapshot.first()) {
-            replicaSegments.mark(snapshot.segment(), false);
+            replicaSegments.markUnsynced(snapshot.segment());
         }
         store.installSnapshotChunk(snapshot.segment(), snapshot.first(), snapshot.last(), snapshot.revision(),
                 snapshot.entries());
         if (snapshot.last()) {
-            replicaSegments.mark(snapshot.segment(), true);
+            replicaSegments.markSynced(snapshot.segment(), snapshot.epoch());
         }
         ResponseCodec.writeHeader(out, snapshot.id(), KvStatus.OK);
         out.writeLong(store.segmentRevision(snapshot.segment()));
@@ -233,12 +242,13 @@ final class RequestHandler {
         for (int segment = view.layout().firstSegmentOf(partition); segment <= view.layout().lastSegmentOf(partition); segment++) {
             revisions += store.segmentRevision(segment);
             keys += store.segmentSize(segment);
-            if (active || replicaSegments.isSynced(segment)) {
+            if (active || replicaSegments.isSyncedUnder(segment, fence.highest(partition))) {
                 synced++;
             }
         }
         ResponseCodec.writeHeader(out, state.id(), KvStatus.OK);
-        new PartitionState(fence.highest(partition), revisions, keys, synced).encode(out);
+        new PartitionState(fence.highest(partition), revisions, keys, synced,
+                active ? replicator.confirmedReplicas(partition) : 0).encode(out);
     }
 
     /** Executes a data request as the active owner; returns the replication future of a write. */

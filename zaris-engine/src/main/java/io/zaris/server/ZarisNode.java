@@ -71,7 +71,7 @@ public final class ZarisNode implements AutoCloseable {
         SegmentMapper segmentMapper = new SegmentMapper(config.clusterSettings().layout().segmentCount());
         replicator.start(store, this::presentNodeIds);
         server = new NodeServer(config.nodeId(), config.host(), config.port(), config.limits(), segmentMapper, store,
-                this::currentView, stats, replicator, fence, replicaSegments, this::inMajority);
+                this::currentView, stats, replicator, fence, replicaSegments, standing);
         try {
             // Every listening port is bound before the node joins: peers may name it as soon as it is a member.
             startResp(segmentMapper);
@@ -112,7 +112,7 @@ public final class ZarisNode implements AutoCloseable {
             return;
         }
         RequestHandler handler = new RequestHandler(config.nodeId(), segmentMapper, store, this::currentView, stats,
-                replicator, fence, replicaSegments, this::inMajority);
+                replicator, fence, replicaSegments, standing);
         try {
             respServer = RespServer.start(options, new LocalBackend(handler, segmentMapper));
             log.info("node {}: Redis protocol on {}:{}", config.nodeId(), options.host(), respServer.port());
@@ -263,10 +263,20 @@ public final class ZarisNode implements AutoCloseable {
         return seat == null ? java.util.Set.of() : seat.presentNodeIds();
     }
 
-    private boolean inMajority() {
-        ClusterMember seat = member;
-        return seat != null && seat.inMajority();
-    }
+    /** Reads the membership seat, which exists only once the node started. */
+    private final NodeStanding standing = new NodeStanding() {
+        @Override
+        public boolean inMajority() {
+            ClusterMember seat = member;
+            return seat != null && seat.inMajority();
+        }
+
+        @Override
+        public boolean holdsLease() {
+            ClusterMember seat = member;
+            return seat != null && seat.holdsLease();
+        }
+    };
 
     /** Whether this node currently leads the cluster. */
     public boolean isLeader() {

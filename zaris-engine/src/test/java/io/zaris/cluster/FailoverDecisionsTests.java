@@ -63,13 +63,31 @@ class FailoverDecisionsTests {
 
     @Test
     void healingWaitsForEveryOwnerInSyncAndForTheCooldown() {
-        Map<String, PartitionState> allSynced = Map.of("a", state(8, 1), "b", state(8, 1), "c", state(8, 1));
-        assertThat(FailoverDecisions.readyToHeal(OWNERS, allSynced, 8, 5_000, 5_000)).isTrue();
-        assertThat(FailoverDecisions.readyToHeal(OWNERS, allSynced, 8, 4_999, 5_000)).isFalse();
-        assertThat(FailoverDecisions.readyToHeal(OWNERS, Map.of("a", state(8, 1), "b", state(7, 1), "c", state(8, 1)),
-                8, 5_000, 5_000)).isFalse();
-        assertThat(FailoverDecisions.readyToHeal(OWNERS, Map.of("a", state(8, 1), "b", state(8, 1)), 8, 5_000, 5_000))
+        Map<String, PartitionState> allSynced = Map.of("a", active(8, 2), "b", state(8, 1), "c", state(8, 1));
+        assertThat(FailoverDecisions.readyToHeal(OWNERS, allSynced, 8, 1, "a", 5_000, 5_000)).isTrue();
+        assertThat(FailoverDecisions.readyToHeal(OWNERS, allSynced, 8, 1, "a", 4_999, 5_000)).isFalse();
+        assertThat(FailoverDecisions.readyToHeal(OWNERS, Map.of("a", active(8, 2), "b", state(7, 1), "c", state(8, 1)),
+                8, 1, "a", 5_000, 5_000)).isFalse();
+        assertThat(FailoverDecisions.readyToHeal(OWNERS, Map.of("a", active(8, 2), "b", state(8, 1)), 8, 1, "a", 5_000, 5_000))
                 .isFalse();
+    }
+
+    @Test
+    void anOwnerThatHasNotSeenTheCurrentEpochIsNotInSyncWhateverItReports() {
+        Map<String, PartitionState> states = Map.of("a", active(8, 2), "b", state(8, 1),
+                "c", new PartitionState(0, 1, 1, 8)); // resumed from a pause, still on its old view
+        assertThat(FailoverDecisions.readyToHeal(OWNERS, states, 8, 1, "a", 5_000, 5_000)).isFalse();
+    }
+
+    @Test
+    void healingNeedsTheActiveToConfirmEveryReplicaHasAllItShipped() {
+        // every replica believes itself synced, but the active knows one of them missed changes
+        Map<String, PartitionState> states = Map.of("a", active(8, 1), "b", state(8, 1), "c", state(8, 1));
+        assertThat(FailoverDecisions.readyToHeal(OWNERS, states, 8, 1, "a", 5_000, 5_000)).isFalse();
+    }
+
+    private static PartitionState active(int synced, int confirmedReplicas) {
+        return new PartitionState(1, 1, 1, synced, confirmedReplicas);
     }
 
     private static PartitionState state(int synced, long keys) {

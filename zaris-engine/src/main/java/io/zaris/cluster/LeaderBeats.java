@@ -1,0 +1,54 @@
+package io.zaris.cluster;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The leader's side of its own lease: it sends numbered beats, members answer, and once a majority of the
+ * configured cluster (the leader counted) answered a beat, the leader's lease is confirmed as of that
+ * beat's send time. Only the most recent beats are remembered; a late answer to a forgotten beat counts
+ * for nothing.
+ *
+ * <p>Pure and not thread-safe: owned by the membership events thread.
+ */
+final class LeaderBeats {
+
+    private static final int REMEMBERED = 16;
+
+    private final int majority;
+    private final long[] sentNanos = new long[REMEMBERED];
+    private final long[] rounds = new long[REMEMBERED];
+    private final Set<?>[] answered = new Set<?>[REMEMBERED];
+    private long nextRound = 1;
+
+    LeaderBeats(int clusterSize) {
+        this.majority = clusterSize / 2 + 1;
+    }
+
+    /** Starts a beat sent at {@code nowNanos}; returns its round number. */
+    long begin(long nowNanos) {
+        long round = nextRound++;
+        int slot = (int) (round % REMEMBERED);
+        rounds[slot] = round;
+        sentNanos[slot] = nowNanos;
+        answered[slot] = new HashSet<>();
+        return round;
+    }
+
+    /**
+     * Records {@code member}'s answer (the leader answers its own beats too); returns the beat's send time
+     * when this answer completes a majority, else {@code null}.
+     */
+    @SuppressWarnings("unchecked")
+    Long answer(long round, Object member) {
+        int slot = (int) (round % REMEMBERED);
+        if (round <= 0 || rounds[slot] != round) {
+            return null;
+        }
+        Set<Object> members = (Set<Object>) answered[slot];
+        if (members.add(member) && members.size() == majority) {
+            return sentNanos[slot];
+        }
+        return null;
+    }
+}

@@ -1,0 +1,11 @@
+package io.zaris.server;
+
+/** What the cluster currently lets this node do; asked on every request, so both answers must be cheap. */
+interface NodeStanding {
+
+    /** It sees a majority of the configured cluster, so it may accept writes. */
+    boolean inMajority();
+
+    /** The leader confirmed it within its owner lease, so it may act as an active owner at all. */
+    boolean holdsLease();
+}
