@@ -23,6 +23,7 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -74,9 +75,12 @@ public final class NodeConnection implements AutoCloseable {
         this.connection = connection;
         this.channel = connection.channel();
         this.maxInFlight = maxInFlight;
-        channel.eventLoop().scheduleAtFixedRate(this::expireOverdue, TIMEOUT_SWEEP_MILLIS, TIMEOUT_SWEEP_MILLIS,
-                TimeUnit.MILLISECONDS);
-        channel.closeFuture().addListener(future -> failAll(new ZarisTransportException("connection to " + address + " closed")));
+        ScheduledFuture<?> sweep = channel.eventLoop().scheduleAtFixedRate(this::expireOverdue, TIMEOUT_SWEEP_MILLIS,
+                TIMEOUT_SWEEP_MILLIS, TimeUnit.MILLISECONDS);
+        channel.closeFuture().addListener(future -> {
+            sweep.cancel(false); // the event loop outlives the connection; the sweep must not
+            failAll(new ZarisTransportException("connection to " + address + " closed"));
+        });
     }
 
     /**

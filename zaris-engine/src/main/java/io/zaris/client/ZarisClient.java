@@ -124,7 +124,7 @@ public final class ZarisClient implements AutoCloseable {
             throw e;
         }
         long intervalMillis = options.mapRefreshInterval().toMillis();
-        client.maps.scheduleWithFixedDelay(client::pollMap, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
+        client.maps.scheduleWithFixedDelay(client::pollMapLoudly, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
         return client;
     }
 
@@ -377,7 +377,20 @@ public final class ZarisClient implements AutoCloseable {
         return operation.result;
     }
 
+    /**
+     * Runs {@link #tryAttempt}; an exception escaping it would otherwise vanish inside a future callback or
+     * a timer task and leave the caller waiting forever, so it fails the operation instead.
+     */
     private <T> void attempt(Operation<T> operation, int attempt) {
+        try {
+            tryAttempt(operation, attempt);
+        } catch (RuntimeException e) {
+            log.error("{} attempt {} failed unexpectedly", operation.op, attempt, e);
+            operation.result.completeExceptionally(e);
+        }
+    }
+
+    private <T> void tryAttempt(Operation<T> operation, int attempt) {
         if (closed) {
             operation.result.completeExceptionally(new ZarisException("client is closed"));
             return;
@@ -413,7 +426,18 @@ public final class ZarisClient implements AutoCloseable {
                 });
     }
 
+    /** Like {@link #attempt}: whatever goes wrong deciding the next step fails the operation, never strands it. */
     private <T> void onAttemptFailed(Operation<T> operation, int attempt, Throwable failure) {
+        try {
+            decideNextAttempt(operation, attempt, failure);
+        } catch (RuntimeException e) {
+            log.error("{} attempt {}: deciding the retry failed unexpectedly", operation.op, attempt, e);
+            e.addSuppressed(failure);
+            operation.result.completeExceptionally(e);
+        }
+    }
+
+    private <T> void decideNextAttempt(Operation<T> operation, int attempt, Throwable failure) {
         boolean retargeted = false;
         if (failure instanceof ZarisStatusException statusFailure && statusFailure.routingHint() != null) {
             retargeted = applyOwnershipChange(statusFailure.routingHint(), RefreshTrigger.HINT);
@@ -670,6 +694,18 @@ public final class ZarisClient implements AutoCloseable {
     }
 
     /** Maps thread: the backstop poll compares fingerprints and fetches the full map only on a change. */
+    /** A periodic task that throws is silently never run again: say so, at least, before it dies. */
+    private void pollMapLoudly() {
+        try {
+            pollMap();
+        } catch (RuntimeException | Error e) {
+            log.error("periodic map poll failed", e);
+            if (e instanceof Error error) {
+                throw error;
+            }
+        }
+    }
+
     private void pollMap() {
         if (closed) {
             return;
