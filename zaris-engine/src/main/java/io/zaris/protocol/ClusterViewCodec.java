@@ -22,7 +22,11 @@ import java.util.Map;
  * mapVersion:int64 · replicationFactor:u8 · per partition: n:u8 · nodeId:string*n
  * per partition: active:string ("" = none) · epoch:int64 · health:u8
  * addresses: n:int32 · (nodeId:string · host:string · port:int32)*n
+ * leader:string ("" = unknown)     optional: absent in views from nodes that predate it
  * </pre>
+ *
+ * <p>The leader comes last and is optional so that a view from an older node still decodes (as a view
+ * without a leader).
  */
 public final class ClusterViewCodec {
 
@@ -54,6 +58,7 @@ public final class ClusterViewCodec {
             Wire.writeString(out, entry.getValue().host());
             out.writeInt(entry.getValue().port());
         }
+        Wire.writeString(out, view.leader() == null ? "" : view.leader());
     }
 
     public static ClusterView decode(ByteBuf in) throws MalformedRequestException {
@@ -86,8 +91,9 @@ public final class ClusterViewCodec {
                 String host = Wire.readString(in, 0, "host");
                 addresses.put(node, new NodeAddress(host, Wire.readInt(in, 0, "port")));
             }
+            String leader = in.isReadable() ? Wire.readString(in, 0, "leader") : "";
             return new ClusterView(layout, new PartitionMap(version, replicationFactor, owners),
-                    new RuntimeMap(runtimes), addresses);
+                    new RuntimeMap(runtimes), addresses, leader);
         } catch (IllegalArgumentException e) {
             throw new MalformedRequestException(0, KvStatus.BAD_REQUEST, "invalid cluster view: " + e.getMessage());
         }
