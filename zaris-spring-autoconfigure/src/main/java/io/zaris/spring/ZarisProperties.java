@@ -356,6 +356,12 @@ public class ZarisProperties {
         private Duration timeToLive;
 
         /**
+         * How long an entry lives after it was last written or read (every hit extends it); 0 means no idle
+         * expiry. Cannot be combined with time-to-live.
+         */
+        private Duration timeToIdle;
+
+        /**
          * Fraction (0 to 1) of the time to live added at random to each entry's TTL, so that entries
          * written together do not all expire together.
          */
@@ -380,6 +386,7 @@ public class ZarisProperties {
         static CacheSpec withDefaults() {
             CacheSpec spec = new CacheSpec();
             spec.timeToLive = Duration.ZERO;
+            spec.timeToIdle = Duration.ZERO;
             spec.ttlJitter = 0.0;
             spec.cacheNullValues = true;
             spec.clusterWideSync = false;
@@ -393,6 +400,14 @@ public class ZarisProperties {
 
         public void setTimeToLive(Duration timeToLive) {
             this.timeToLive = timeToLive;
+        }
+
+        public Duration getTimeToIdle() {
+            return timeToIdle;
+        }
+
+        public void setTimeToIdle(Duration timeToIdle) {
+            this.timeToIdle = timeToIdle;
         }
 
         public Double getTtlJitter() {
