@@ -104,8 +104,14 @@ public final class ZarisAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ZarisTemplate zarisTemplate(ZarisClient client, ZarisSerializer serializer) {
-        return new ZarisTemplate(client, serializer);
+    ZarisTemplate zarisTemplate(ZarisClient client, ZarisSerializer serializer, EntrySizeSample entrySizes) {
+        return new ZarisTemplate(client, serializer, entrySizes);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EntrySizeSample zarisEntrySizeSample() {
+        return new EntrySizeSample();
     }
 
     static ClassLoader classLoader(BeanFactory beanFactory) {

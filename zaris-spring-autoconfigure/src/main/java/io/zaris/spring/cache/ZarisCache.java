@@ -3,6 +3,7 @@ package io.zaris.spring.cache;
 import io.zaris.client.WriteOutcome;
 import io.zaris.client.ZarisClient;
 import io.zaris.protocol.VersionedValue;
+import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.serialization.ZarisSerializationException;
 import io.zaris.spring.serialization.ZarisSerializer;
 import java.nio.charset.StandardCharsets;
@@ -101,6 +102,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     private final String leaseOwner;
     private final DoubleSupplier random;
     private final Executor asyncExecutor;
+    private final EntrySizeSample entrySizes;
     private final ConcurrentMap<String, CompletableFuture<Object>> loads = new ConcurrentHashMap<>();
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
@@ -114,9 +116,11 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
      * @param leaseOwner written into loader leases, to tell holders apart when debugging
      * @param random        source of the TTL jitter, values in [0, 1)
      * @param asyncExecutor where {@code retrieve} futures complete (see the class comment)
+     * @param entrySizes    told the size of every entry this cache writes
      */
     ZarisCache(String name, ZarisClient client, ZarisSerializer serializer, ZarisCacheConfiguration configuration,
-               String keyPrefix, String leaseOwner, DoubleSupplier random, Executor asyncExecutor) {
+               String keyPrefix, String leaseOwner, DoubleSupplier random, Executor asyncExecutor,
+               EntrySizeSample entrySizes) {
         super(configuration.cacheNullValues());
         this.name = Objects.requireNonNull(name, "name must not be null");
         this.client = Objects.requireNonNull(client, "client must not be null");
@@ -127,6 +131,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         this.leaseOwner = leaseOwner;
         this.random = random;
         this.asyncExecutor = Objects.requireNonNull(asyncExecutor, "asyncExecutor must not be null");
+        this.entrySizes = Objects.requireNonNull(entrySizes, "entrySizes must not be null");
     }
 
     @Override
@@ -447,7 +452,9 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     }
 
     private byte[] encode(Object key, Object storeValue) {
+        int keyBytes = storeKey(key).getBytes(StandardCharsets.UTF_8).length;
         if (storeValue == NullValue.INSTANCE) {
+            entrySizes.record(keyBytes, 1);
             return new byte[] {NULL_MARKER};
         }
         byte[] payload;
@@ -460,6 +467,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         byte[] bytes = new byte[payload.length + 1];
         bytes[0] = VALUE_MARKER;
         System.arraycopy(payload, 0, bytes, 1, payload.length);
+        entrySizes.record(keyBytes, bytes.length);
         return bytes;
     }
 

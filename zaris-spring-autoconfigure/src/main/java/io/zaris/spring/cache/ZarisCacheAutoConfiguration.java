@@ -2,6 +2,7 @@ package io.zaris.spring.cache;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.spring.ZarisAutoConfiguration;
+import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.ZarisProperties;
 import io.zaris.spring.ZarisProperties.CacheSpec;
 import io.zaris.spring.serialization.ZarisSerializer;
@@ -40,7 +41,7 @@ public final class ZarisCacheAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(CacheManager.class)
     ZarisCacheManager cacheManager(ZarisClient client, ZarisSerializer serializer, ZarisProperties properties,
-            ObjectProvider<CacheManagerCustomizer<?>> customizers) {
+            ObjectProvider<CacheManagerCustomizer<?>> customizers, ObjectProvider<EntrySizeSample> entrySizes) {
         ZarisProperties.Cache cache = properties.getCache();
         ZarisCacheConfiguration defaults = configuration("zaris.cache.defaults", cache.getDefaults(),
                 ZarisCacheConfiguration.defaults());
@@ -48,7 +49,7 @@ public final class ZarisCacheAutoConfiguration {
         cache.getCaches().forEach((name, spec) ->
                 perCache.put(name, configuration("zaris.cache.caches." + name, spec, defaults)));
         ZarisCacheManager manager = new ZarisCacheManager(client, serializer, cache.getKeyPrefix(), defaults, perCache,
-                cache.getCacheNames());
+                cache.getCacheNames(), entrySizes.getIfAvailable(EntrySizeSample::new));
         return new CacheManagerCustomizers(customizers.orderedStream().toList()).customize(manager);
     }
 
