@@ -1,9 +1,13 @@
 package io.zaris.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
+import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.server.ZarisNode;
+import io.zaris.spring.ZarisEmbeddedClusterLifecycle;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,12 +24,18 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 /**
  * Starts the whole application (web server, embedded three-node cluster, client) and talks to it over
  * real HTTP, so each request goes through the controller, the Zaris client and a node. The slow lookup is
- * shortened; everything else runs as configured in {@code application.yml}.
+ * shortened; everything else runs as configured in {@code application.yml}. One test stops an embedded
+ * node and starts it again; it waits until every partition is healthy before it ends, so the tests that
+ * run after it see a whole cluster.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "sample.catalog.lookup-delay=100ms")
 class SampleApplicationIntegrationTests {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
+    /** Generous: detection, promotion and a loaded CI machine. */
+    private static final Duration FAILOVER_BOUND = Duration.ofSeconds(90);
+    /** Generous: restart, re-sync, heal cooldown and a loaded CI machine. */
+    private static final Duration HEAL_BOUND = Duration.ofSeconds(120);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 
@@ -34,6 +44,9 @@ class SampleApplicationIntegrationTests {
 
     @Autowired
     private ProductCatalog catalog;
+
+    @Autowired
+    private ZarisEmbeddedClusterLifecycle embeddedCluster;
 
     @Test
     void putThenGetShouldReturnTheValueWithTheVersionOfTheWrite() throws Exception {
@@ -160,6 +173,55 @@ class SampleApplicationIntegrationTests {
         assertThat(requests.statusCode()).isEqualTo(200);
         assertThat(keys.statusCode()).isEqualTo(200);
         assertThat(names.body()).contains("zaris.client.routing.table.age", "cache.puts", "cache.evictions");
+    }
+
+    @Test
+    void stoppingOneEmbeddedNodeShouldLeaveTheEndpointsAnsweringWithHealthDegradedThenHealthyAgain() throws Exception {
+        HttpResponse<String> product = send(request("/products/p-survivor").GET());
+        assertThat(product.statusCode()).isEqualTo(200);
+        assertThat(send(request("/kv/survivor").PUT(HttpRequest.BodyPublishers.ofString("before"))).statusCode())
+                .isEqualTo(200);
+        EmbeddedCluster cluster = embeddedCluster.cluster();
+        String stopped = cluster.nodes().stream().filter(node -> !node.isLeader()).map(ZarisNode::nodeId)
+                .findFirst().orElseThrow();
+
+        cluster.stopNode(stopped);
+
+        // Failover: the stopped node's partitions are served by their replicas, with less redundancy.
+        // DEGRADED maps to HTTP 200 (application.yml): the instance still answers.
+        await().atMost(FAILOVER_BOUND).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            HttpResponse<String> health = send(request("/actuator/health").GET());
+            assertThat(health.statusCode()).isEqualTo(200);
+            DocumentContext json = JsonPath.parse(health.body());
+            assertThat(json.read("$.components.zaris.status", String.class)).isEqualTo("DEGRADED");
+            assertThat(json.read("$.status", String.class)).isEqualTo("DEGRADED");
+            assertThat(json.read("$.components.zaris.details.partitions.UNAVAILABLE", Integer.class)).isZero();
+            assertThat(json.read("$.components.zaris.details.nodes." + stopped + ".running", Boolean.class)).isFalse();
+        });
+        long lookupsBefore = catalog.lookups();
+        HttpResponse<String> cachedWhileDegraded = send(request("/products/p-survivor").GET());
+        assertThat(cachedWhileDegraded.statusCode()).isEqualTo(200);
+        assertThat(cachedWhileDegraded.body()).isEqualTo(product.body());
+        assertThat(catalog.lookups()).as("served from the cache, not looked up again").isEqualTo(lookupsBefore);
+        assertThat(jsonField(send(request("/kv/survivor").GET()).body(), "value")).isEqualTo("\"before\"");
+        assertThat(send(request("/kv/written-while-degraded").PUT(HttpRequest.BodyPublishers.ofString("during")))
+                .statusCode()).isEqualTo(200);
+        assertThat(send(request("/counters/degraded/increment").POST(HttpRequest.BodyPublishers.noBody()))
+                .statusCode()).isEqualTo(200);
+
+        cluster.restartNode(stopped);
+
+        // Healing: once the node is back in sync and the cooldown has passed, every partition is HEALTHY.
+        await().atMost(HEAL_BOUND).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            HttpResponse<String> health = send(request("/actuator/health").GET());
+            assertThat(health.statusCode()).isEqualTo(200);
+            DocumentContext json = JsonPath.parse(health.body());
+            assertThat(json.read("$.components.zaris.status", String.class)).isEqualTo("UP");
+            assertThat(json.read("$.components.zaris.details.partitions.HEALTHY", Integer.class)).isEqualTo(128);
+        });
+        assertThat(jsonField(send(request("/kv/written-while-degraded").GET()).body(), "value"))
+                .isEqualTo("\"during\"");
+        assertThat(send(request("/products/p-survivor").GET()).body()).isEqualTo(product.body());
     }
 
     @Test

@@ -21,7 +21,8 @@ final class ClientViews {
 
     /**
      * The newer of two views; for the same partition map version, per partition the entry with the higher
-     * epoch, and the union of the addresses (the fetched address wins for a node known to both).
+     * epoch, the union of the addresses (the fetched address wins for a node known to both), and the
+     * fetched leader unless it is unknown.
      */
     static ClusterView merge(ClusterView held, ClusterView fetched) {
         if (held == null || fetched.partitionMap().version() > held.partitionMap().version()) {
@@ -38,7 +39,9 @@ final class ClientViews {
         }
         Map<String, NodeAddress> addresses = new HashMap<>(held.addresses());
         addresses.putAll(fetched.addresses());
-        return new ClusterView(held.layout(), held.partitionMap(), new RuntimeMap(runtimes), addresses, held.founders());
+        String leader = fetched.leader() != null ? fetched.leader() : held.leader();
+        return new ClusterView(held.layout(), held.partitionMap(), new RuntimeMap(runtimes), addresses, leader,
+                held.founders());
     }
 
     /**

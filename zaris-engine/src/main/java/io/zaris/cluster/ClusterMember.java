@@ -398,14 +398,14 @@ public final class ClusterMember implements AutoCloseable {
             founders.put(hello.nodeId(), hello.incarnation());
         }
         ClusterView initial = new ClusterView(settings.layout(), map, RuntimeMap.initial(map, 1),
-                mergedAddresses(null), founders);
+                mergedAddresses(null), nodeId, founders);
         log.info("node {}: leader computed partition map version {} for members {}", nodeId, map.version(), members);
         publish(initial);
     }
 
-    /** Adopts the view (with announced addresses) and broadcasts what was adopted. */
+    /** Adopts the view (with announced addresses, stamped with this leader's id) and broadcasts what was adopted. */
     private void publish(ClusterView newView) {
-        adopt(newView);
+        adopt(newView.withLeader(nodeId));
         broadcast(ClusterMessages.encodeView(current));
     }
 
@@ -413,10 +413,11 @@ public final class ClusterMember implements AutoCloseable {
      * Adopts a view unless it is older than the one held (lower map version or any lower epoch). The data
      * addresses members announced themselves override the view's: a peer re-broadcasting an equally new view
      * may carry the address a restarted node had before, and heal probes and clients must not go there.
+     * For the same reason the leader this node sees in its own membership view overrides the stamped one.
      */
     private void adopt(ClusterView published) {
         ClusterView held = current;
-        ClusterView candidate = published.withAddresses(mergedAddresses(published));
+        ClusterView candidate = published.withAddresses(mergedAddresses(published)).withLeader(leaderFor(published));
         if (held != null && !ViewOrdering.isAtLeastAsNew(candidate, held)) {
             RuntimeMap merged = ViewOrdering.merge(held, candidate);
             if (merged == null || merged.equals(held.runtimeMap())) {
@@ -508,6 +509,20 @@ public final class ClusterMember implements AutoCloseable {
             addresses.put(hello.nodeId(), hello.dataAddress());
         }
         return addresses;
+    }
+
+    /**
+     * Events thread: the node id of the coordinator of the current membership view when that view holds a
+     * majority and the coordinator has announced itself; otherwise the leader the published view names.
+     */
+    private String leaderFor(ClusterView published) {
+        if (view != null && LeaderRule.isLeader(true, view.size(), settings.clusterSize())) {
+            ClusterMessages.NodeHello coordinator = announced.get(view.getCoord());
+            if (coordinator != null) {
+                return coordinator.nodeId();
+            }
+        }
+        return published.leader();
     }
 
     private int announcedInView() {

@@ -7,30 +7,37 @@ import java.util.TreeMap;
 
 /**
  * Everything a client needs to route: the layout (segments → partitions), the versioned partition map,
- * the runtime map and the data address of every node named in them. Nodes publish it; clients fetch it
- * with CLUSTER_MAP. Immutable.
+ * the runtime map and the data address of every node named in them, plus the id of the leader that
+ * published it. Nodes publish it; clients fetch it with CLUSTER_MAP. Immutable.
  *
+ * @param leader   informational (health, operators): the node that last published or adopted the view as
+ *                 leader, {@code null} when unknown. Routing never depends on it, and {@link ViewOrdering}
+ *                 ignores it.
  * @param founders the incarnation (one id per process start) of each node the first partition map was
  *                 computed for, carried unchanged ever after: a node whose incarnation differs from its
  *                 founding one restarted, and active roles the map gave it before it did hold data this
  *                 process does not have
  */
 public record ClusterView(PartitionLayout layout, PartitionMap partitionMap, RuntimeMap runtimeMap,
-                          Map<String, NodeAddress> addresses, Map<String, String> founders) {
-
-    public ClusterView(PartitionLayout layout, PartitionMap partitionMap, RuntimeMap runtimeMap,
-                       Map<String, NodeAddress> addresses) {
-        this(layout, partitionMap, runtimeMap, addresses, Map.of());
-    }
+                          Map<String, NodeAddress> addresses, String leader, Map<String, String> founders) {
 
     public ClusterView {
-        founders = Map.copyOf(new TreeMap<>(founders));
         if (partitionMap.partitionCount() != layout.partitionCount()
                 || runtimeMap.partitionCount() != layout.partitionCount()) {
             throw new IllegalArgumentException("layout has " + layout.partitionCount() + " partitions but the partition map has "
                     + partitionMap.partitionCount() + " and the runtime map " + runtimeMap.partitionCount());
         }
         addresses = Map.copyOf(new TreeMap<>(addresses));
+        founders = Map.copyOf(new TreeMap<>(founders));
+        if (leader != null && leader.isEmpty()) {
+            leader = null;
+        }
+    }
+
+    /** A view whose leader and founders are not known. */
+    public ClusterView(PartitionLayout layout, PartitionMap partitionMap, RuntimeMap runtimeMap,
+                       Map<String, NodeAddress> addresses) {
+        this(layout, partitionMap, runtimeMap, addresses, null, Map.of());
     }
 
     public PartitionRuntime runtimeOfSegment(int segment) {
@@ -38,11 +45,16 @@ public record ClusterView(PartitionLayout layout, PartitionMap partitionMap, Run
     }
 
     public ClusterView withRuntimeMap(RuntimeMap newRuntimeMap) {
-        return new ClusterView(layout, partitionMap, newRuntimeMap, addresses, founders);
+        return new ClusterView(layout, partitionMap, newRuntimeMap, addresses, leader, founders);
     }
 
     public ClusterView withAddresses(Map<String, NodeAddress> newAddresses) {
-        return new ClusterView(layout, partitionMap, runtimeMap, newAddresses, founders);
+        return new ClusterView(layout, partitionMap, runtimeMap, newAddresses, leader, founders);
+    }
+
+    /** The same view stamped with the node that leads ({@code null} = unknown). */
+    public ClusterView withLeader(String newLeader) {
+        return new ClusterView(layout, partitionMap, runtimeMap, addresses, newLeader, founders);
     }
 
     /**

@@ -295,7 +295,8 @@ final class FailoverCoordinator {
         evicted.forEach(missingSince::remove);
         log.info("node {}: evicting {} after {}; partition map version {} -> {}", nodeId, evicted, settings.evictionDelay(),
                 previous.version(), next.version());
-        publish.accept(new ClusterView(held.layout(), next, new RuntimeMap(runtimes), held.addresses(), held.founders()));
+        publish.accept(new ClusterView(held.layout(), next, new RuntimeMap(runtimes), held.addresses(), held.leader(),
+                held.founders()));
         return true;
     }
 

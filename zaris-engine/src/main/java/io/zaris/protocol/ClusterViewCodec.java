@@ -23,7 +23,11 @@ import java.util.Map;
  * per partition: active:string ("" = none) · epoch:int64 · health:u8
  * addresses: n:int32 · (nodeId:string · host:string · port:int32)*n
  * founders:  n:int32 · (nodeId:string · incarnation:string)*n
+ * leader:string ("" = unknown)     optional: absent in views from nodes that predate it
  * </pre>
+ *
+ * <p>The leader comes last and is optional so that a view from an older node still decodes (as a view
+ * without a leader).
  */
 public final class ClusterViewCodec {
 
@@ -60,6 +64,7 @@ public final class ClusterViewCodec {
             Wire.writeString(out, entry.getKey());
             Wire.writeString(out, entry.getValue());
         }
+        Wire.writeString(out, view.leader() == null ? "" : view.leader());
     }
 
     public static ClusterView decode(ByteBuf in) throws MalformedRequestException {
@@ -97,8 +102,9 @@ public final class ClusterViewCodec {
             for (int i = 0; i < founderCount; i++) {
                 founders.put(Wire.readString(in, 0, "node id"), Wire.readString(in, 0, "incarnation"));
             }
+            String leader = in.isReadable() ? Wire.readString(in, 0, "leader") : "";
             return new ClusterView(layout, new PartitionMap(version, replicationFactor, owners),
-                    new RuntimeMap(runtimes), addresses, founders);
+                    new RuntimeMap(runtimes), addresses, leader, founders);
         } catch (IllegalArgumentException e) {
             throw new MalformedRequestException(0, KvStatus.BAD_REQUEST, "invalid cluster view: " + e.getMessage());
         }

@@ -7,8 +7,10 @@ import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
 import io.zaris.cluster.ClusterView;
 import io.zaris.server.ZarisNode;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,6 +49,19 @@ class EmbeddedClusterIntegrationTests {
             long primaries = first.runtimeMap().partitions().stream().filter(p -> node.equals(p.activeNode())).count();
             assertThat(primaries).isLessThanOrEqualTo((partitions + 2) / 3);
         }
+    }
+
+    @Test
+    void theClusterMapNamesTheLeaderForNodesAndClients() {
+        String leader = cluster.nodes().stream().filter(ZarisNode::isLeader).map(ZarisNode::nodeId)
+                .findFirst().orElseThrow();
+        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+            for (ZarisNode node : cluster.nodes()) {
+                assertThat(node.currentView().leader()).isEqualTo(leader);
+            }
+            assertThat(client.refreshMap().join().leader()).isEqualTo(leader);
+            assertThat(client.clusterView().leader()).isEqualTo(leader);
+        });
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.zaris.client.ZarisClientOptions;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.placement.PartitionLayout;
+import io.zaris.replication.ReplicationSettings;
 import io.zaris.spring.ZarisProperties.Mode;
 import io.zaris.spring.serialization.ClassAllowList;
 import io.zaris.spring.serialization.JdkZarisSerializer;
@@ -104,8 +105,14 @@ public final class ZarisAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ZarisTemplate zarisTemplate(ZarisClient client, ZarisSerializer serializer) {
-        return new ZarisTemplate(client, serializer);
+    ZarisTemplate zarisTemplate(ZarisClient client, ZarisSerializer serializer, EntrySizeSample entrySizes) {
+        return new ZarisTemplate(client, serializer, entrySizes);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    EntrySizeSample zarisEntrySizeSample() {
+        return new EntrySizeSample();
     }
 
     static ClassLoader classLoader(BeanFactory beanFactory) {
@@ -130,7 +137,22 @@ public final class ZarisAutoConfiguration {
                 .nodes(embedded.getNodes())
                 .replicationFactor(embedded.getReplicationFactor())
                 .layout(PartitionLayout.of(embedded.getSegments(), embedded.getPartitions()))
+                .replication(replication(embedded))
                 .build();
+    }
+
+    /** The engine's replication settings with the configured acknowledgement; the rest stay at their defaults. */
+    static ReplicationSettings replication(ZarisProperties.Embedded embedded) {
+        if (embedded.getAckMode() == null) {
+            throw new IllegalArgumentException("zaris.embedded.ack-mode must be SYNC or ASYNC");
+        }
+        ReplicationSettings defaults = ReplicationSettings.defaults();
+        try {
+            return new ReplicationSettings(embedded.getAckMode(), embedded.getMinSyncReplicas(), defaults.ackTimeout(),
+                    defaults.healCooldown(), defaults.evictionDelay());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("zaris.embedded.min-sync-replicas: " + e.getMessage(), e);
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.zaris.spring;
 
 import io.zaris.client.RequestTimeout;
+import io.zaris.replication.AckMode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -127,6 +128,34 @@ public class ZarisProperties {
          * and 16384.
          */
         private int segments = 1024;
+
+        /**
+         * When the embedded nodes acknowledge a write: SYNC (after at least zaris.embedded.min-sync-replicas
+         * replicas applied it; with fewer replicas alive the write is refused and retried, never acknowledged
+         * unsafely) or ASYNC (once the owner applied it; a write can be lost if the owner dies first).
+         */
+        private AckMode ackMode = AckMode.SYNC;
+
+        /**
+         * Replicas that must apply a write before a SYNC acknowledgement (0 to replication factor - 1).
+         */
+        private int minSyncReplicas = 1;
+
+        public AckMode getAckMode() {
+            return ackMode;
+        }
+
+        public void setAckMode(AckMode ackMode) {
+            this.ackMode = ackMode;
+        }
+
+        public int getMinSyncReplicas() {
+            return minSyncReplicas;
+        }
+
+        public void setMinSyncReplicas(int minSyncReplicas) {
+            this.minSyncReplicas = minSyncReplicas;
+        }
 
         public int getNodes() {
             return nodes;
@@ -356,6 +385,12 @@ public class ZarisProperties {
         private Duration timeToLive;
 
         /**
+         * How long an entry lives after it was last written or read (every hit extends it); 0 means no idle
+         * expiry. Cannot be combined with time-to-live.
+         */
+        private Duration timeToIdle;
+
+        /**
          * Fraction (0 to 1) of the time to live added at random to each entry's TTL, so that entries
          * written together do not all expire together.
          */
@@ -380,6 +415,7 @@ public class ZarisProperties {
         static CacheSpec withDefaults() {
             CacheSpec spec = new CacheSpec();
             spec.timeToLive = Duration.ZERO;
+            spec.timeToIdle = Duration.ZERO;
             spec.ttlJitter = 0.0;
             spec.cacheNullValues = true;
             spec.clusterWideSync = false;
@@ -393,6 +429,14 @@ public class ZarisProperties {
 
         public void setTimeToLive(Duration timeToLive) {
             this.timeToLive = timeToLive;
+        }
+
+        public Duration getTimeToIdle() {
+            return timeToIdle;
+        }
+
+        public void setTimeToIdle(Duration timeToIdle) {
+            this.timeToIdle = timeToIdle;
         }
 
         public Double getTtlJitter() {

@@ -10,6 +10,8 @@ import io.zaris.cluster.NodeAddress;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.protocol.VersionedValue;
+import io.zaris.replication.AckMode;
+import io.zaris.replication.ReplicationSettings;
 import io.zaris.server.ZarisNode;
 import io.zaris.spring.serialization.ClassAllowList;
 import io.zaris.spring.serialization.JdkZarisSerializer;
@@ -78,6 +80,43 @@ class ZarisAutoConfigurationTests {
             assertThat(node.currentView().layout().partitionCount()).isEqualTo(4);
             assertThat(node.currentView().layout().segmentCount()).isEqualTo(16);
             assertThat(node.currentView().partitionMap().replicationFactor()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void embeddedAckModePropertiesShouldReachTheReplicationSettings() {
+        ZarisProperties.Embedded embedded = new ZarisProperties.Embedded();
+        assertThat(ZarisAutoConfiguration.replication(embedded).ackMode()).isEqualTo(AckMode.SYNC);
+        assertThat(ZarisAutoConfiguration.replication(embedded).minSyncReplicas()).isEqualTo(1);
+
+        embedded.setAckMode(AckMode.ASYNC);
+        embedded.setMinSyncReplicas(0);
+
+        assertThat(ZarisAutoConfiguration.replication(embedded))
+                .isEqualTo(new ReplicationSettings(AckMode.ASYNC, 0, ReplicationSettings.DEFAULT_ACK_TIMEOUT,
+                        ReplicationSettings.DEFAULT_HEAL_COOLDOWN, ReplicationSettings.DEFAULT_EVICTION_DELAY));
+    }
+
+    @Test
+    void runWithAsyncAckModeShouldStartAClusterThatServesWrites() {
+        runner.withPropertyValues("zaris.embedded.nodes=2", "zaris.embedded.partitions=4", "zaris.embedded.segments=16",
+                "zaris.embedded.ack-mode=async").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    ZarisClient client = context.getBean(ZarisClient.class);
+                    client.sync().put("async-ack", new byte[] {7});
+                    assertThat(client.sync().get("async-ack")).isPresent();
+                });
+    }
+
+    @Test
+    void runWithBadAckModeOrNegativeMinSyncReplicasShouldFailNamingTheProperty() {
+        runner.withPropertyValues("zaris.embedded.ack-mode=sometimes").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).hasStackTraceContaining("zaris.embedded.ack-mode");
+        });
+        runner.withPropertyValues("zaris.embedded.nodes=1", "zaris.embedded.min-sync-replicas=-1").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).hasStackTraceContaining("zaris.embedded.min-sync-replicas");
         });
     }
 

@@ -6,10 +6,17 @@ import io.zaris.client.ZarisClientOptions;
 import io.zaris.cluster.ClusterSettings;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.placement.PartitionLayout;
+import io.zaris.replication.ReplicationSettings;
 import io.zaris.spring.ZarisProperties.Mode;
 import io.zaris.spring.cache.ZarisCacheConfiguration;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 class ZarisPropertiesTests {
 
@@ -30,6 +37,9 @@ class ZarisPropertiesTests {
         assertThat(defaults.getCacheNullValues()).isEqualTo(cacheDefaults.cacheNullValues());
         assertThat(defaults.getClusterWideSync()).isEqualTo(cacheDefaults.clusterWideSync());
         assertThat(defaults.getLoaderLeaseTime()).isEqualTo(cacheDefaults.loaderLeaseTime());
+        assertThat(defaults.getTimeToIdle()).isEqualTo(cacheDefaults.timeToIdle());
+        assertThat(properties.getEmbedded().getAckMode()).isEqualTo(ReplicationSettings.DEFAULT_ACK_MODE);
+        assertThat(properties.getEmbedded().getMinSyncReplicas()).isEqualTo(ReplicationSettings.DEFAULT_MIN_SYNC_REPLICAS);
         assertThat(properties.getEmbedded().getNodes()).isEqualTo(EmbeddedCluster.DEFAULT_NODES);
         assertThat(properties.getEmbedded().getReplicationFactor())
                 .isEqualTo(ClusterSettings.DEFAULT_REPLICATION_FACTOR);
@@ -41,6 +51,38 @@ class ZarisPropertiesTests {
                 .isEqualTo(ZarisClientOptions.DEFAULT_BOOTSTRAP_TIMEOUT);
         assertThat(properties.getClient().getMapRefreshInterval())
                 .isEqualTo(ZarisClientOptions.DEFAULT_MAP_REFRESH_INTERVAL);
+    }
+
+    /** Every property the README documents has IDE metadata with a description. */
+    @Test
+    void generatedMetadataShouldDescribeEveryProperty() throws Exception {
+        String metadata;
+        try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            assertThat(in).as("generated configuration metadata").isNotNull();
+            metadata = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        JsonNode properties = new ObjectMapper().readTree(metadata).get("properties");
+        Map<String, JsonNode> byName = new HashMap<>();
+        properties.forEach(property -> byName.put(property.get("name").asString(), property));
+        List<String> documented = List.of("zaris.mode", "zaris.request-timeout",
+                "zaris.embedded.nodes", "zaris.embedded.replication-factor", "zaris.embedded.partitions",
+                "zaris.embedded.segments", "zaris.embedded.ack-mode", "zaris.embedded.min-sync-replicas",
+                "zaris.client.seeds", "zaris.client.connect-timeout", "zaris.client.bootstrap-timeout",
+                "zaris.client.map-refresh-interval", "zaris.client.map-refresh-wait", "zaris.client.max-attempts",
+                "zaris.client.retry-backoff", "zaris.client.disable-retries",
+                "zaris.cache.enabled", "zaris.cache.cache-names", "zaris.cache.key-prefix", "zaris.cache.caches",
+                "zaris.cache.defaults.time-to-live", "zaris.cache.defaults.time-to-idle",
+                "zaris.cache.defaults.ttl-jitter", "zaris.cache.defaults.cache-null-values",
+                "zaris.cache.defaults.cluster-wide-sync", "zaris.cache.defaults.loader-lease-time",
+                "zaris.serialization.format", "zaris.serialization.allowed-classes", "management.health.zaris.enabled");
+        for (String name : documented) {
+            assertThat(byName).as("metadata for %s", name).containsKey(name);
+            assertThat(byName.get(name).path("description").asString()).as("description of %s", name).isNotBlank();
+        }
+        for (String name : List.of("zaris.cache.defaults.time-to-idle", "zaris.embedded.ack-mode",
+                "zaris.embedded.min-sync-replicas", "zaris.cache.defaults.time-to-live")) {
+            assertThat(byName.get(name).has("defaultValue")).as("default of %s", name).isTrue();
+        }
     }
 
     @Test

@@ -34,8 +34,9 @@ import org.springframework.boot.health.contributor.Status;
  * <p><b>Where the data comes from.</b> In embedded mode the partition states come from the map the
  * leading node holds (the authority), and each node reports whether it runs, leads and how many keys it
  * holds. In client mode they come from the client's routing view ({@link ZarisClient#clusterView()}),
- * which lags the cluster by at most one push or poll; the client protocol cannot ask who leads, so the
- * leader is not reported. <b>Reachability</b> is measured, not assumed: for every node that actively
+ * which lags the cluster by at most one push or poll. The <b>leader</b> is the node the leading embedded
+ * node reports (embedded mode), else the leader the cluster map names (client mode: as of the last map
+ * fetch or poll, so a new leader shows within one poll interval); absent when not known. <b>Reachability</b> is measured, not assumed: for every node that actively
  * serves a partition the indicator picks a key that node owns and reads it (a miss is a fine answer),
  * all probes in parallel, each bounded by {@link #PROBE_TIMEOUT}.
  *
@@ -83,7 +84,7 @@ public final class ZarisHealthIndicator extends AbstractHealthIndicator {
         partitions.forEach((state, count) -> states.put(state.name(), count));
         builder.withDetail("partitions", states);
         builder.withDetail("nodes", nodes(view, reachable));
-        leader().ifPresent(leader -> builder.withDetail("leader", leader));
+        leader(view).ifPresent(leader -> builder.withDetail("leader", leader));
         builder.withDetail("partitionMapVersion", view.partitionMap().version());
         builder.withDetail("epochSum", epochSum(view));
         if (routingTableWatch != null && routingTableWatch.lastPublication() != null) {
@@ -142,14 +143,17 @@ public final class ZarisHealthIndicator extends AbstractHealthIndicator {
         return client.clusterView();
     }
 
-    private Optional<String> leader() {
-        if (embeddedCluster == null || !embeddedCluster.isRunning()) {
-            return Optional.empty();
+    private Optional<String> leader(ClusterView view) {
+        if (embeddedCluster != null && embeddedCluster.isRunning()) {
+            Optional<String> leading = embeddedCluster.cluster().nodes().stream()
+                    .filter(node -> node.isRunning() && node.isLeader())
+                    .map(ZarisNode::nodeId)
+                    .findFirst();
+            if (leading.isPresent()) {
+                return leading;
+            }
         }
-        return embeddedCluster.cluster().nodes().stream()
-                .filter(node -> node.isRunning() && node.isLeader())
-                .map(ZarisNode::nodeId)
-                .findFirst();
+        return Optional.ofNullable(view.leader());
     }
 
     /** Node id → whether it answered; nodes that serve no partition have no key to probe and are absent. */

@@ -9,6 +9,7 @@ import io.zaris.client.ZarisClient;
 import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.PartitionHealth;
 import io.zaris.server.ZarisNode;
+import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.ZarisEmbeddedClusterLifecycle;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
@@ -19,6 +20,10 @@ import java.util.function.ToDoubleFunction;
  * <ul>
  * <li>{@code zaris.partitions{state}} — partitions per state in the client's routing view;</li>
  * <li>{@code zaris.cluster.nodes} — nodes in that view;</li>
+ * <li>embedded mode only: {@code zaris.memory.entries} (entries held by all running embedded nodes,
+ * replica copies included) and {@code zaris.memory.estimated} (bytes, an estimate: those entries times the
+ * mean key-plus-value size of the entries this application wrote ({@link EntrySizeSample}) plus
+ * {@link #ENTRY_OVERHEAD_BYTES} each; the store does not report its bytes yet);</li>
  * <li>embedded mode only, per node ({@code node} tag): {@code zaris.node.keys} (entries held),
  * {@code zaris.node.requests.served}, {@code zaris.node.requests.wrong.node},
  * {@code zaris.node.requests.rejected}, {@code zaris.node.requests.expired}.</li>
@@ -27,13 +32,26 @@ import java.util.function.ToDoubleFunction;
  */
 public final class ZarisMeterBinder implements MeterBinder {
 
+    /**
+     * Assumed bookkeeping bytes per stored entry beyond its key and value (map node, entry object with
+     * version and expiry, array headers), for the memory estimate. A round figure for a 64-bit JVM with
+     * compressed references, not a measurement.
+     */
+    public static final int ENTRY_OVERHEAD_BYTES = 96;
+
     private final ZarisClient client;
     private final ZarisEmbeddedClusterLifecycle embeddedCluster;
+    private final EntrySizeSample entrySizes;
 
-    /** @param embeddedCluster the embedded cluster, or {@code null} in client mode */
-    public ZarisMeterBinder(ZarisClient client, ZarisEmbeddedClusterLifecycle embeddedCluster) {
+    /**
+     * @param embeddedCluster the embedded cluster, or {@code null} in client mode
+     * @param entrySizes      sizes of the entries this application writes, for the memory estimate
+     */
+    public ZarisMeterBinder(ZarisClient client, ZarisEmbeddedClusterLifecycle embeddedCluster,
+                            EntrySizeSample entrySizes) {
         this.client = client;
         this.embeddedCluster = embeddedCluster;
+        this.entrySizes = entrySizes;
     }
 
     @Override
@@ -50,6 +68,15 @@ public final class ZarisMeterBinder implements MeterBinder {
         if (embeddedCluster == null) {
             return;
         }
+        Gauge.builder("zaris.memory.entries", embeddedCluster, ZarisMeterBinder::embeddedEntries)
+                .description("Entries held by the running embedded nodes, replica copies included")
+                .register(registry);
+        Gauge.builder("zaris.memory.estimated", embeddedCluster,
+                        cluster -> entrySizes.estimateBytes((long) embeddedEntries(cluster), ENTRY_OVERHEAD_BYTES))
+                .description("Estimated bytes held by the embedded nodes: entries times the mean size of the"
+                        + " entries this application wrote plus a fixed per-entry overhead")
+                .baseUnit("bytes")
+                .register(registry);
         for (ZarisNode node : embeddedCluster.cluster().nodes()) {
             Tags tags = Tags.of("node", node.nodeId());
             Gauge.builder("zaris.node.keys", node, running(ZarisNode::storedEntries))
@@ -64,6 +91,20 @@ public final class ZarisMeterBinder implements MeterBinder {
             FunctionCounter.builder("zaris.node.requests.expired", node, n -> n.stats().expiredRequests())
                     .description("Requests dropped because their deadline had passed").tags(tags).register(registry);
         }
+    }
+
+    /** Entries held by running nodes; 0 while the cluster is stopped. */
+    static double embeddedEntries(ZarisEmbeddedClusterLifecycle cluster) {
+        if (!cluster.isRunning()) {
+            return 0;
+        }
+        long entries = 0;
+        for (ZarisNode node : cluster.cluster().nodes()) {
+            if (node.isRunning()) {
+                entries += node.storedEntries();
+            }
+        }
+        return entries;
     }
 
     private static double count(ClusterView view, PartitionHealth state) {

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.zaris.client.ClientMetrics;
 import io.zaris.client.MicrometerClientMetrics;
 import io.zaris.client.ZarisClient;
+import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.ZarisAutoConfiguration;
 import io.zaris.spring.ZarisEmbeddedClusterLifecycle;
 import org.springframework.beans.factory.ObjectProvider;
@@ -37,7 +38,8 @@ public final class ZarisMetricsAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(ZarisClient.class)
-    ZarisMeterBinder zarisMeterBinder(ZarisClient client, ObjectProvider<ZarisEmbeddedClusterLifecycle> embeddedCluster) {
-        return new ZarisMeterBinder(client, embeddedCluster.getIfUnique());
+    ZarisMeterBinder zarisMeterBinder(ZarisClient client, ObjectProvider<ZarisEmbeddedClusterLifecycle> embeddedCluster,
+            ObjectProvider<EntrySizeSample> entrySizes) {
+        return new ZarisMeterBinder(client, embeddedCluster.getIfUnique(), entrySizes.getIfAvailable(EntrySizeSample::new));
     }
 }

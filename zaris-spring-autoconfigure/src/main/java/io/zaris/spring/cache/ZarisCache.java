@@ -3,6 +3,7 @@ package io.zaris.spring.cache;
 import io.zaris.client.WriteOutcome;
 import io.zaris.client.ZarisClient;
 import io.zaris.protocol.VersionedValue;
+import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.serialization.ZarisSerializationException;
 import io.zaris.spring.serialization.ZarisSerializer;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +18,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
@@ -49,6 +51,12 @@ import org.springframework.cache.support.NullValue;
  * {@code clusterWideSync}, N application instances may run the loader up to N times per key. A loader
  * that asks the same cache for the same key from inside itself waits for itself: loaders must not recurse.
  *
+ * <p><b>Expiry.</b> Every write carries the cache's time to live (stretched by the jitter) or, for a cache
+ * with a time to idle, the time to idle. A hit on a time-to-idle cache then slides the entry's expiry with
+ * a TTL update sent without waiting for it ({@code touch}); at most {@link #MAX_TOUCHES_IN_FLIGHT} such
+ * updates are in flight per cache, and a hit beyond that skips its update. A skipped or failed update only
+ * lets the entry expire earlier than an idle clock would say (it is then reloaded), never later.
+ *
  * <p><b>clear() and invalidate()</b> scan every node's keys (paged, {@code scanKeys}), keep those under
  * this cache's prefix and delete them with single-key deletes, at most {@link #CLEAR_BATCH} in flight. No
  * node is blocked for longer than one scan page or one delete, but the work grows with the size of the
@@ -57,8 +65,10 @@ import org.springframework.cache.support.NullValue;
  * <p><b>Statistics</b> (hits, misses, puts, evictions) count what this JVM did, for Boot's cache metrics;
  * the entry count is unknown without a scan and is not reported.
  *
- * <p><b>Concurrency.</b> Thread-safe. {@code loads} is the only mutable shared state; an entry is added by
- * the loading caller and removed by it when the load ends. The futures {@code retrieve} returns complete
+ * <p><b>Concurrency.</b> Thread-safe. {@code loads} is the only mutable shared state besides the
+ * statistics and the {@code touchesInFlight} semaphore; an entry is added by the loading caller and removed
+ * by it when the load ends. A touch's permit is released by its completion callback, which may run on a
+ * client network thread and only releases and logs, never blocks. The futures {@code retrieve} returns complete
  * on {@code asyncExecutor}, never on a client network thread: Spring continues the caching aspect on the
  * completing thread, including a blocking {@link #put} after a miss, and a network thread that blocks on a
  * request it must itself read the answer of would deadlock. The {@code retrieve} loader supplier runs on
@@ -72,6 +82,13 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     static final int CLEAR_BATCH = 1000;
     /** How often a JVM that does not hold the loader lease looks for the value. */
     static final Duration LEASE_POLL_INTERVAL = Duration.ofMillis(50);
+    /**
+     * How many loader leases a caller waits out before giving up: holders that keep dying (or loads that
+     * keep outliving their lease) end in a {@link ValueRetrievalException}, not an endless wait.
+     */
+    static final int MAX_LEASE_TERMS_WAITED = 3;
+    /** Idle-expiry updates in flight at once per cache; hits beyond this do not slide the expiry. */
+    static final int MAX_TOUCHES_IN_FLIGHT = 256;
 
     private static final byte NULL_MARKER = 0;
     private static final byte VALUE_MARKER = 1;
@@ -85,20 +102,25 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     private final String leaseOwner;
     private final DoubleSupplier random;
     private final Executor asyncExecutor;
+    private final EntrySizeSample entrySizes;
     private final ConcurrentMap<String, CompletableFuture<Object>> loads = new ConcurrentHashMap<>();
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private final LongAdder puts = new LongAdder();
     private final LongAdder evictions = new LongAdder();
+    /** Permits for idle-expiry updates; taken on a hit, given back when the update completes. */
+    private final Semaphore touchesInFlight = new Semaphore(MAX_TOUCHES_IN_FLIGHT);
 
     /**
      * @param keyPrefix  prepended to {@code name + "::"} in every stored key
      * @param leaseOwner written into loader leases, to tell holders apart when debugging
      * @param random        source of the TTL jitter, values in [0, 1)
      * @param asyncExecutor where {@code retrieve} futures complete (see the class comment)
+     * @param entrySizes    told the size of every entry this cache writes
      */
     ZarisCache(String name, ZarisClient client, ZarisSerializer serializer, ZarisCacheConfiguration configuration,
-               String keyPrefix, String leaseOwner, DoubleSupplier random, Executor asyncExecutor) {
+               String keyPrefix, String leaseOwner, DoubleSupplier random, Executor asyncExecutor,
+               EntrySizeSample entrySizes) {
         super(configuration.cacheNullValues());
         this.name = Objects.requireNonNull(name, "name must not be null");
         this.client = Objects.requireNonNull(client, "client must not be null");
@@ -109,6 +131,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         this.leaseOwner = leaseOwner;
         this.random = random;
         this.asyncExecutor = Objects.requireNonNull(asyncExecutor, "asyncExecutor must not be null");
+        this.entrySizes = Objects.requireNonNull(entrySizes, "entrySizes must not be null");
     }
 
     @Override
@@ -166,6 +189,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         String storeKey = storeKey(key);
         return client.get(storeKey).thenApplyAsync(found -> {
             Object value = count(found.map(stored -> decode(key, stored.value())).orElse(null));
+            touchIfIdleExpiring(storeKey, value);
             if (value == null) {
                 return null;
             }
@@ -179,6 +203,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         String storeKey = storeKey(key);
         return client.get(storeKey).thenComposeAsync(found -> {
             Object cached = count(found.map(stored -> decode(key, stored.value())).orElse(null));
+            touchIfIdleExpiring(storeKey, cached);
             if (cached != null) {
                 return CompletableFuture.completedFuture((T) fromStoreValue(cached));
             }
@@ -311,8 +336,29 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
 
     /** The stored value (a store value: {@link NullValue} for a cached null), or {@code null} on a miss. */
     private Object read(Object key) {
-        Optional<VersionedValue> found = client.sync().get(storeKey(key));
-        return found.map(stored -> decode(key, stored.value())).orElse(null);
+        String storeKey = storeKey(key);
+        Optional<VersionedValue> found = client.sync().get(storeKey);
+        Object storeValue = found.map(stored -> decode(key, stored.value())).orElse(null);
+        touchIfIdleExpiring(storeKey, storeValue);
+        return storeValue;
+    }
+
+    /** After a hit on a time-to-idle cache: slide the entry's expiry, without waiting (class comment). */
+    private void touchIfIdleExpiring(String storeKey, Object storeValue) {
+        if (storeValue == null || !configuration.expiresWhenIdle() || !touchesInFlight.tryAcquire()) {
+            return;
+        }
+        try {
+            client.expire(storeKey, configuration.timeToIdle()).whenComplete((existed, error) -> {
+                touchesInFlight.release();
+                if (error != null) {
+                    log.debug("cache '{}': could not extend the idle expiry of '{}': {}", name, storeKey, error.toString());
+                }
+            });
+        } catch (RuntimeException e) {
+            touchesInFlight.release();
+            log.debug("cache '{}': could not extend the idle expiry of '{}': {}", name, storeKey, e.toString());
+        }
     }
 
     private Object count(Object storeValue) {
@@ -344,6 +390,8 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     private Object loadUnderLease(Object key, Callable<?> valueLoader) {
         String leaseKey = leasePrefix + keyText(key);
         byte[] owner = leaseOwner.getBytes(StandardCharsets.UTF_8);
+        long pollsPerLease = Math.max(1, configuration.loaderLeaseTime().toMillis() / LEASE_POLL_INTERVAL.toMillis());
+        long pollsLeft = MAX_LEASE_TERMS_WAITED * pollsPerLease;
         while (true) {
             Object cached = read(key);
             if (cached != null) {
@@ -365,6 +413,11 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
                 } finally {
                     client.sync().deleteIfVersion(leaseKey, fencingToken);
                 }
+            }
+            if (pollsLeft-- <= 0) {
+                throw new ValueRetrievalException(key, valueLoader, new IllegalStateException("cache '" + name
+                        + "', key '" + keyText(key) + "': no value after waiting " + MAX_LEASE_TERMS_WAITED
+                        + " loader lease terms of " + configuration.loaderLeaseTime() + " for other instances' loaders"));
             }
             try {
                 TimeUnit.MILLISECONDS.sleep(LEASE_POLL_INTERVAL.toMillis());
@@ -399,7 +452,9 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     }
 
     private byte[] encode(Object key, Object storeValue) {
+        int keyBytes = storeKey(key).getBytes(StandardCharsets.UTF_8).length;
         if (storeValue == NullValue.INSTANCE) {
+            entrySizes.record(keyBytes, 1);
             return new byte[] {NULL_MARKER};
         }
         byte[] payload;
@@ -412,6 +467,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         byte[] bytes = new byte[payload.length + 1];
         bytes[0] = VALUE_MARKER;
         System.arraycopy(payload, 0, bytes, 1, payload.length);
+        entrySizes.record(keyBytes, bytes.length);
         return bytes;
     }
 

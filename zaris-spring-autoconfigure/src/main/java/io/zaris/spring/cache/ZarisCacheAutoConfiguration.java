@@ -2,9 +2,11 @@ package io.zaris.spring.cache;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.spring.ZarisAutoConfiguration;
+import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.ZarisProperties;
 import io.zaris.spring.ZarisProperties.CacheSpec;
 import io.zaris.spring.serialization.ZarisSerializer;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
@@ -39,7 +41,7 @@ public final class ZarisCacheAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(CacheManager.class)
     ZarisCacheManager cacheManager(ZarisClient client, ZarisSerializer serializer, ZarisProperties properties,
-            ObjectProvider<CacheManagerCustomizer<?>> customizers) {
+            ObjectProvider<CacheManagerCustomizer<?>> customizers, ObjectProvider<EntrySizeSample> entrySizes) {
         ZarisProperties.Cache cache = properties.getCache();
         ZarisCacheConfiguration defaults = configuration("zaris.cache.defaults", cache.getDefaults(),
                 ZarisCacheConfiguration.defaults());
@@ -47,7 +49,7 @@ public final class ZarisCacheAutoConfiguration {
         cache.getCaches().forEach((name, spec) ->
                 perCache.put(name, configuration("zaris.cache.caches." + name, spec, defaults)));
         ZarisCacheManager manager = new ZarisCacheManager(client, serializer, cache.getKeyPrefix(), defaults, perCache,
-                cache.getCacheNames());
+                cache.getCacheNames(), entrySizes.getIfAvailable(EntrySizeSample::new));
         return new CacheManagerCustomizers(customizers.orderedStream().toList()).customize(manager);
     }
 
@@ -58,12 +60,23 @@ public final class ZarisCacheAutoConfiguration {
      */
     static ZarisCacheConfiguration configuration(String prefix, CacheSpec spec, ZarisCacheConfiguration fallback) {
         try {
-            return new ZarisCacheConfiguration(
-                    spec.getTimeToLive() != null ? spec.getTimeToLive() : fallback.timeToLive(),
-                    spec.getTtlJitter() != null ? spec.getTtlJitter() : fallback.ttlJitter(),
+            // Time to live and time to idle are exclusive: a cache that sets one of them drops the other it
+            // would inherit (and with the time to live, its jitter), rather than failing on the combination.
+            boolean idleReplacesLive = spec.getTimeToIdle() != null && !spec.getTimeToIdle().isZero()
+                    && spec.getTimeToLive() == null;
+            boolean liveReplacesIdle = spec.getTimeToLive() != null && !spec.getTimeToLive().isZero()
+                    && spec.getTimeToIdle() == null;
+            Duration timeToLive = spec.getTimeToLive() != null ? spec.getTimeToLive()
+                    : idleReplacesLive ? Duration.ZERO : fallback.timeToLive();
+            double ttlJitter = spec.getTtlJitter() != null ? spec.getTtlJitter()
+                    : idleReplacesLive ? 0 : fallback.ttlJitter();
+            Duration timeToIdle = spec.getTimeToIdle() != null ? spec.getTimeToIdle()
+                    : liveReplacesIdle ? Duration.ZERO : fallback.timeToIdle();
+            return new ZarisCacheConfiguration(timeToLive, ttlJitter,
                     spec.getCacheNullValues() != null ? spec.getCacheNullValues() : fallback.cacheNullValues(),
                     spec.getClusterWideSync() != null ? spec.getClusterWideSync() : fallback.clusterWideSync(),
-                    spec.getLoaderLeaseTime() != null ? spec.getLoaderLeaseTime() : fallback.loaderLeaseTime());
+                    spec.getLoaderLeaseTime() != null ? spec.getLoaderLeaseTime() : fallback.loaderLeaseTime(),
+                    timeToIdle);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(prefix + ": " + e.getMessage(), e);
         }

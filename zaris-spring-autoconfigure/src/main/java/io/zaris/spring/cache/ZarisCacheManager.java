@@ -1,6 +1,7 @@
 package io.zaris.spring.cache;
 
 import io.zaris.client.ZarisClient;
+import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.serialization.ZarisSerializer;
 import java.util.Collection;
 import java.util.Collections;
@@ -40,6 +41,7 @@ public class ZarisCacheManager implements CacheManager {
     private final String leaseOwner = "zaris-cache-" + UUID.randomUUID();
     private final DoubleSupplier random;
     private final Executor asyncExecutor;
+    private final EntrySizeSample entrySizes;
     private final ConcurrentHashMap<String, ZarisCache> caches = new ConcurrentHashMap<>();
     private volatile Consumer<ZarisCache> creationListener = cache -> { };
 
@@ -52,8 +54,24 @@ public class ZarisCacheManager implements CacheManager {
     public ZarisCacheManager(ZarisClient client, ZarisSerializer serializer, String keyPrefix,
                              ZarisCacheConfiguration defaults, Map<String, ZarisCacheConfiguration> configurations,
                              Collection<String> initialCaches) {
+        this(client, serializer, keyPrefix, defaults, configurations, initialCaches, new EntrySizeSample());
+    }
+
+    /**
+     * @param entrySizes told the size of every entry the caches write (for the memory estimate)
+     */
+    public ZarisCacheManager(ZarisClient client, ZarisSerializer serializer, String keyPrefix,
+                             ZarisCacheConfiguration defaults, Map<String, ZarisCacheConfiguration> configurations,
+                             Collection<String> initialCaches, EntrySizeSample entrySizes) {
         this(client, serializer, keyPrefix, defaults, configurations, initialCaches,
-                () -> ThreadLocalRandom.current().nextDouble(), ForkJoinPool.commonPool());
+                () -> ThreadLocalRandom.current().nextDouble(), ForkJoinPool.commonPool(), entrySizes);
+    }
+
+    ZarisCacheManager(ZarisClient client, ZarisSerializer serializer, String keyPrefix,
+                      ZarisCacheConfiguration defaults, Map<String, ZarisCacheConfiguration> configurations,
+                      Collection<String> initialCaches, DoubleSupplier random, Executor asyncExecutor) {
+        this(client, serializer, keyPrefix, defaults, configurations, initialCaches, random, asyncExecutor,
+                new EntrySizeSample());
     }
 
     /**
@@ -62,7 +80,9 @@ public class ZarisCacheManager implements CacheManager {
      */
     ZarisCacheManager(ZarisClient client, ZarisSerializer serializer, String keyPrefix,
                       ZarisCacheConfiguration defaults, Map<String, ZarisCacheConfiguration> configurations,
-                      Collection<String> initialCaches, DoubleSupplier random, Executor asyncExecutor) {
+                      Collection<String> initialCaches, DoubleSupplier random, Executor asyncExecutor,
+                      EntrySizeSample entrySizes) {
+        this.entrySizes = Objects.requireNonNull(entrySizes, "entrySizes must not be null");
         this.client = Objects.requireNonNull(client, "client must not be null");
         this.serializer = Objects.requireNonNull(serializer, "serializer must not be null");
         this.keyPrefix = keyPrefix == null ? "" : keyPrefix;
@@ -119,6 +139,6 @@ public class ZarisCacheManager implements CacheManager {
                     + " cache's)");
         }
         return new ZarisCache(name, client, serializer, configurationOf(name), keyPrefix, leaseOwner, random,
-                asyncExecutor);
+                asyncExecutor, entrySizes);
     }
 }

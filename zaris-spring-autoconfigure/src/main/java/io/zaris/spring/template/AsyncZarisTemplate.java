@@ -1,6 +1,7 @@
 package io.zaris.spring.template;
 
 import io.zaris.client.ZarisClient;
+import io.zaris.spring.EntrySizeSample;
 import io.zaris.protocol.VersionedValue;
 import io.zaris.spring.serialization.ZarisSerializationException;
 import io.zaris.spring.serialization.ZarisSerializer;
@@ -26,8 +27,10 @@ public final class AsyncZarisTemplate {
 
     private final ZarisClient client;
     private final ZarisSerializer serializer;
+    private final EntrySizeSample entrySizes;
 
-    AsyncZarisTemplate(ZarisClient client, ZarisSerializer serializer) {
+    AsyncZarisTemplate(ZarisClient client, ZarisSerializer serializer, EntrySizeSample entrySizes) {
+        this.entrySizes = Objects.requireNonNull(entrySizes, "entrySizes must not be null");
         this.client = Objects.requireNonNull(client, "client must not be null");
         this.serializer = Objects.requireNonNull(serializer, "serializer must not be null");
     }
@@ -178,7 +181,9 @@ public final class AsyncZarisTemplate {
     private byte[] serialize(String key, Object value) {
         Objects.requireNonNull(value, "value must not be null");
         try {
-            return serializer.serialize(value);
+            byte[] bytes = serializer.serialize(value);
+            entrySizes.record(key.getBytes(StandardCharsets.UTF_8).length, bytes.length);
+            return bytes;
         } catch (ZarisSerializationException e) {
             throw new ZarisSerializationException("key '" + key + "': cannot store a value of type "
                     + value.getClass().getName() + ": " + e.getMessage(), e);

@@ -1,6 +1,7 @@
 package io.zaris.spring.template;
 
 import io.zaris.client.ZarisClient;
+import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.serialization.ZarisSerializer;
 import java.time.Duration;
 import java.util.Collection;
@@ -32,7 +33,12 @@ public final class ZarisTemplate {
     private final AsyncZarisTemplate async;
 
     public ZarisTemplate(ZarisClient client, ZarisSerializer serializer) {
-        this.async = new AsyncZarisTemplate(client, serializer);
+        this(client, serializer, new EntrySizeSample());
+    }
+
+    /** @param entrySizes told the size of every entry written (for the memory estimate) */
+    public ZarisTemplate(ZarisClient client, ZarisSerializer serializer, EntrySizeSample entrySizes) {
+        this.async = new AsyncZarisTemplate(client, serializer, entrySizes);
     }
 
     /** The same operations, non-blocking. */

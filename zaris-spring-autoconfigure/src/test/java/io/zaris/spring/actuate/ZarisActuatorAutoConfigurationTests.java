@@ -7,8 +7,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zaris.cluster.PartitionHealth;
 import io.zaris.client.ZarisClient;
+import io.zaris.server.ZarisNode;
+import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.SharedTestCluster;
 import io.zaris.spring.ZarisAutoConfiguration;
+import io.zaris.spring.template.ZarisTemplate;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
@@ -37,7 +40,10 @@ class ZarisActuatorAutoConfigurationTests {
             assertThat(health.getStatus()).isEqualTo(Status.UP);
             assertThat(health.getDetails()).containsEntry("mode", "embedded")
                     .containsEntry("partitions", Map.of("HEALTHY", 16, "DEGRADED", 0, "RECOVERING", 0, "UNAVAILABLE", 0))
-                    .containsKeys("leader", "partitionMapVersion", "epochSum", "routingTable");
+                    .containsKeys("partitionMapVersion", "epochSum", "routingTable");
+            String leader = context.getBean(io.zaris.spring.ZarisEmbeddedClusterLifecycle.class).cluster().nodes()
+                    .stream().filter(ZarisNode::isLeader).map(ZarisNode::nodeId).findFirst().orElseThrow();
+            assertThat(health.getDetails()).containsEntry("leader", leader);
             @SuppressWarnings("unchecked")
             Map<String, Map<String, Object>> nodes = (Map<String, Map<String, Object>>) health.getDetails().get("nodes");
             assertThat(nodes).hasSize(2);
@@ -47,12 +53,14 @@ class ZarisActuatorAutoConfigurationTests {
     }
 
     @Test
-    void healthInClientModeShouldReportTheRemoteClusterWithoutALeader() {
+    void healthInClientModeShouldReportTheRemoteClusterAndItsLeader() {
+        String leader = SharedTestCluster.cluster().nodes().stream().filter(ZarisNode::isLeader)
+                .map(ZarisNode::nodeId).findFirst().orElseThrow();
         runner.withPropertyValues(SharedTestCluster.seedsProperty()).run(context -> {
             Health health = context.getBean(ZarisHealthIndicator.class).health();
 
             assertThat(health.getStatus()).isEqualTo(Status.UP);
-            assertThat(health.getDetails()).containsEntry("mode", "client").doesNotContainKey("leader");
+            assertThat(health.getDetails()).containsEntry("mode", "client").containsEntry("leader", leader);
             assertThat((Map<?, ?>) health.getDetails().get("nodes")).hasSize(2);
         });
     }
@@ -111,6 +119,38 @@ class ZarisActuatorAutoConfigurationTests {
             assertThat(registry.get("zaris.node.requests.served").functionCounters().stream()
                     .mapToDouble(c -> c.count()).sum()).isGreaterThanOrEqualTo(1);
         });
+    }
+
+    @Test
+    void memoryMetersShouldCountEmbeddedEntriesAndEstimateTheirBytesFromWrittenSizes() {
+        runner.withPropertyValues(SMALL_EMBEDDED).withBean(SimpleMeterRegistry.class).run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            context.getBean(ZarisMeterBinder.class).bindTo(registry);
+            ZarisTemplate template = context.getBean(ZarisTemplate.class);
+            template.put("memory-probe", "x".repeat(2000));
+
+            // Replica copies arrive asynchronously; the entry count includes them.
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(registry.get("zaris.memory.entries").gauge().value()).isEqualTo(2.0));
+            EntrySizeSample sample = context.getBean(EntrySizeSample.class);
+            assertThat(sample.sampledEntries()).isEqualTo(1);
+            assertThat(sample.meanEntryBytes()).isGreaterThan(2000);
+            assertThat(registry.get("zaris.memory.estimated").gauge().value())
+                    .isEqualTo(2 * (sample.meanEntryBytes() + ZarisMeterBinder.ENTRY_OVERHEAD_BYTES));
+        });
+    }
+
+    @Test
+    void entrySizeSampleShouldAverageKeyAndValueBytes() {
+        EntrySizeSample sample = new EntrySizeSample();
+        assertThat(sample.estimateBytes(10, 96)).isEqualTo(960.0);
+
+        sample.record(10, 90);
+        sample.record(20, 280);
+
+        assertThat(sample.meanEntryBytes()).isEqualTo(200.0);
+        assertThat(sample.estimateBytes(10, 96)).isEqualTo(2960.0);
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException().isThrownBy(() -> sample.record(-1, 0));
     }
 
     @Test

@@ -103,6 +103,31 @@ class ZarisCacheAutoConfigurationTests {
     }
 
     @Test
+    void runWithPerCacheTimeToIdleShouldReplaceTheInheritedTimeToLive() {
+        runner.withUserConfiguration(CachingEnabled.class).withPropertyValues(
+                "zaris.cache.defaults.time-to-live=10m",
+                "zaris.cache.defaults.ttl-jitter=0.2",
+                "zaris.cache.caches.sessions.time-to-idle=15m").run(context -> {
+                    ZarisCacheManager manager = context.getBean(ZarisCacheManager.class);
+                    assertThat(manager.configurationOf("sessions")).isEqualTo(ZarisCacheConfiguration.defaults()
+                            .withTimeToIdle(Duration.ofMinutes(15)));
+                    assertThat(manager.configurationOf("other").timeToLive()).isEqualTo(Duration.ofMinutes(10));
+                });
+    }
+
+    @Test
+    void runWithTimeToLiveAndTimeToIdleOnOneCacheShouldFailNamingTheCacheProperty() {
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withPropertyValues("zaris.cache.caches.sessions.time-to-live=1m",
+                        "zaris.cache.caches.sessions.time-to-idle=1m")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).hasStackTraceContaining("zaris.cache.caches.sessions")
+                            .hasStackTraceContaining("exclusive");
+                });
+    }
+
+    @Test
     void runWithOutOfRangeJitterShouldFailNamingTheCacheProperty() {
         runner.withUserConfiguration(CachingEnabled.class)
                 .withPropertyValues("zaris.cache.caches.products.time-to-live=1m",

@@ -24,6 +24,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.cache.Cache;
@@ -110,14 +111,84 @@ class ZarisCacheTests {
     }
 
     @Test
-    void entryShouldExpireAfterItsTimeToLive() throws Exception {
+    void entryShouldExpireAfterItsTimeToLive() {
         ZarisCache quick = manager(ZarisCacheConfiguration.defaults().withTimeToLive(Duration.ofMillis(200)), Map.of())
                 .getCache("quick");
         quick.put("k", "v");
 
-        TimeUnit.MILLISECONDS.sleep(400);
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> quick.get("k") == null);
+    }
 
-        assertThat(quick.get("k")).isNull();
+    @Test
+    void hitOnTimeToIdleCacheShouldSlideTheEntrysExpiry() {
+        ZarisCache idle = manager(ZarisCacheConfiguration.defaults().withTimeToIdle(Duration.ofSeconds(100)), Map.of())
+                .getCache("idle");
+        idle.put("k", "v");
+        String storeKey = idle.storeKey("k");
+        assertThat(client.sync().get(storeKey).orElseThrow().ttlRemainingMillis()).isBetween(1L, 100_000L);
+        // Shorten the entry's life behind the cache's back; a hit must give it the full idle time again.
+        client.sync().expire(storeKey, Duration.ofSeconds(50));
+
+        assertThat(idle.get("k", String.class)).isEqualTo("v");
+
+        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(client.sync().get(storeKey).orElseThrow().ttlRemainingMillis()).isGreaterThan(50_000L));
+    }
+
+    @Test
+    void asyncHitOnTimeToIdleCacheShouldSlideTheEntrysExpiryToo() {
+        ZarisCache idle = manager(ZarisCacheConfiguration.defaults().withTimeToIdle(Duration.ofSeconds(100)), Map.of())
+                .getCache("idle");
+        idle.put("k", "v");
+        String storeKey = idle.storeKey("k");
+        client.sync().expire(storeKey, Duration.ofSeconds(50));
+
+        assertThat(idle.retrieve("k").join()).isNotNull();
+
+        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(client.sync().get(storeKey).orElseThrow().ttlRemainingMillis()).isGreaterThan(50_000L));
+    }
+
+    @Test
+    void idleEntryShouldExpireWhenNotRead() {
+        ZarisCache idle = manager(ZarisCacheConfiguration.defaults().withTimeToIdle(Duration.ofMillis(300)), Map.of())
+                .getCache("idle");
+        idle.put("k", "v");
+
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> client.sync().get(idle.storeKey("k")).isEmpty());
+        assertThat(idle.get("k")).isNull();
+    }
+
+    @Test
+    void clusterWideSyncShouldTakeOverTheLeaseOfALoaderThatDied() throws Exception {
+        ZarisCache books = manager(ZarisCacheConfiguration.defaults().withClusterWideSync(true)
+                .withLoaderLeaseTime(Duration.ofMillis(500)), Map.of()).getCache("books");
+        // A loader in another instance took the lease and died: nobody deletes it, it only expires.
+        assertThat(client.sync().putIfAbsent(prefix + "books:lease::hot", new byte[] {1}, Duration.ofMillis(500))
+                .applied()).isTrue();
+        AtomicInteger loads = new AtomicInteger();
+
+        String value = threads.submit(() -> books.get("hot", () -> {
+            loads.incrementAndGet();
+            return "loaded-by-successor";
+        })).get(30, TimeUnit.SECONDS);
+
+        assertThat(value).isEqualTo("loaded-by-successor");
+        assertThat(loads).hasValue(1);
+        assertThat(books.get("hot", String.class)).isEqualTo("loaded-by-successor");
+        assertThat(client.sync().get(prefix + "books:lease::hot")).as("lease released").isEmpty();
+    }
+
+    @Test
+    void clusterWideSyncShouldGiveUpAfterBoundedWaitWhenTheLeaseIsNeverFreed() {
+        ZarisCache books = manager(ZarisCacheConfiguration.defaults().withClusterWideSync(true)
+                .withLoaderLeaseTime(Duration.ofMillis(100)), Map.of()).getCache("books");
+        // A lease that outlives every term the caller waits (an instance whose loads always overrun).
+        client.sync().put(prefix + "books:lease::stuck", new byte[] {1}, Duration.ofMinutes(5));
+
+        assertThatExceptionOfType(Cache.ValueRetrievalException.class)
+                .isThrownBy(() -> books.get("stuck", () -> "never"))
+                .withStackTraceContaining("loader lease terms");
     }
 
     @Test
@@ -362,8 +433,16 @@ class ZarisCacheTests {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> ZarisCacheConfiguration.defaults().withTimeToLive(Duration.ofSeconds(-1)))
                 .withMessageContaining("timeToLive");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> ZarisCacheConfiguration.defaults().withTimeToLive(Duration.ofSeconds(1))
+                        .withTimeToIdle(Duration.ofSeconds(1)))
+                .withMessageContaining("exclusive");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> ZarisCacheConfiguration.defaults().withTimeToIdle(Duration.ofSeconds(-1)))
+                .withMessageContaining("timeToIdle");
         assertThat(ZarisCacheConfiguration.defaults().ttlFor(0.9)).isNull();
-        assertThat(NullValue.INSTANCE).isNotNull();
+        assertThat(ZarisCacheConfiguration.defaults().withTimeToIdle(Duration.ofSeconds(7)).ttlFor(0.9))
+                .isEqualTo(Duration.ofSeconds(7));
     }
 
     record Book(String title, int year) implements Serializable {

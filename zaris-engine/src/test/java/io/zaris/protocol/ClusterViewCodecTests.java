@@ -1,0 +1,92 @@
+package io.zaris.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.zaris.cluster.ClusterView;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.cluster.PartitionHealth;
+import io.zaris.cluster.PartitionRuntime;
+import io.zaris.cluster.RuntimeMap;
+import io.zaris.placement.PartitionLayout;
+import io.zaris.placement.PartitionMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ClusterViewCodecTests {
+
+    @Test
+    void viewWithLeaderRoundTrips() throws MalformedRequestException {
+        ClusterView view = view().withLeader("b");
+
+        ClusterView decoded = ClusterViewCodec.decode(encode(view));
+
+        assertThat(decoded).isEqualTo(view);
+        assertThat(decoded.leader()).isEqualTo("b");
+    }
+
+    @Test
+    void viewWithoutLeaderRoundTripsAsUnknownLeader() throws MalformedRequestException {
+        ClusterView decoded = ClusterViewCodec.decode(encode(view()));
+
+        assertThat(decoded.leader()).isNull();
+        assertThat(decoded).isEqualTo(view());
+    }
+
+    @Test
+    void viewFromANodeThatDoesNotWriteTheLeaderStillDecodes() throws MalformedRequestException {
+        ByteBuf withoutLeader = encode(view());
+        // Drop the trailing leader field (an empty string: its length prefix only) as an older node would.
+        ByteBuf legacy = withoutLeader.slice(0, withoutLeader.readableBytes() - emptyStringLength());
+
+        ClusterView decoded = ClusterViewCodec.decode(legacy);
+
+        assertThat(decoded.leader()).isNull();
+        assertThat(decoded.addresses()).isEqualTo(view().addresses());
+    }
+
+    @Test
+    void foundersRoundTripAndSurviveEveryCopy() throws MalformedRequestException {
+        ClusterView base = view();
+        ClusterView view = new ClusterView(base.layout(), base.partitionMap(), base.runtimeMap(), base.addresses(), "a",
+                Map.of("a", "incarnation-1", "b", "incarnation-2"));
+
+        assertThat(ClusterViewCodec.decode(encode(view))).isEqualTo(view);
+        assertThat(view.withLeader("b").withAddresses(Map.of()).withRuntimeMap(view.runtimeMap()).founders())
+                .isEqualTo(view.founders());
+        assertThat(view.isFoundingIncarnation("a", "incarnation-1")).isTrue();
+        assertThat(view.isFoundingIncarnation("a", "incarnation-9")).isFalse();
+        assertThat(base.isFoundingIncarnation("a", "anything")).as("a view without founders").isTrue();
+    }
+
+    @Test
+    void withRuntimeMapAndWithAddressesKeepTheLeader() {
+        ClusterView view = view().withLeader("a");
+
+        assertThat(view.withRuntimeMap(view.runtimeMap()).leader()).isEqualTo("a");
+        assertThat(view.withAddresses(Map.of()).leader()).isEqualTo("a");
+        assertThat(view.withLeader("").leader()).isNull();
+    }
+
+    private static int emptyStringLength() {
+        ByteBuf probe = Unpooled.buffer();
+        Wire.writeString(probe, "");
+        return probe.readableBytes();
+    }
+
+    private static ByteBuf encode(ClusterView view) {
+        ByteBuf out = Unpooled.buffer();
+        ClusterViewCodec.encode(view, out);
+        return out;
+    }
+
+    private static ClusterView view() {
+        PartitionMap map = new PartitionMap(3, 2, List.of(List.of("a", "b"), List.of("b", "a")));
+        RuntimeMap runtime = new RuntimeMap(List.of(new PartitionRuntime("a", 4, PartitionHealth.HEALTHY),
+                new PartitionRuntime("a", 7, PartitionHealth.DEGRADED)));
+        return new ClusterView(PartitionLayout.of(4, 2), map, runtime,
+                Map.of("a", new NodeAddress("127.0.0.1", 1001), "b", new NodeAddress("127.0.0.1", 1002)));
+    }
+}

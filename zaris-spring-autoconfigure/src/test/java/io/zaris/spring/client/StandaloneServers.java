@@ -1,0 +1,88 @@
+package io.zaris.spring.client;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * Standalone Zaris server processes on loopback, started from the engine's server jar (system property
+ * {@code zaris.server.jar}, set by the build), each logging to its own file. Ports are picked free; the
+ * cluster name is unique, so concurrent runs never merge. {@link #close()} kills every process.
+ */
+final class StandaloneServers implements AutoCloseable {
+
+    private final Path jar;
+    private final Path logDirectory;
+    private final List<Process> processes = new ArrayList<>();
+
+    StandaloneServers(Path logDirectory) {
+        String jarProperty = System.getProperty("zaris.server.jar");
+        if (jarProperty == null || !Files.isRegularFile(Path.of(jarProperty))) {
+            throw new IllegalStateException("system property zaris.server.jar must name the engine's built server jar,"
+                    + " was " + jarProperty + " (run through 'mvn verify' with the engine in the reactor)");
+        }
+        this.jar = Path.of(jarProperty);
+        this.logDirectory = logDirectory;
+    }
+
+    /** Starts nodes n1..n{count} forming one cluster; returns their data addresses as host:port seeds. */
+    List<String> start(int count, int replicationFactor, int partitions, int segments) throws IOException {
+        List<int[]> ports = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ports.add(new int[] {freePort(), freePort()});
+        }
+        String clusterSeeds = ports.stream().map(p -> "127.0.0.1:" + p[1]).collect(Collectors.joining(","));
+        String clusterName = "zaris-spring-test-" + UUID.randomUUID();
+        Files.createDirectories(logDirectory);
+        List<String> dataSeeds = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String nodeId = "n" + (i + 1);
+            List<String> command = List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC", "-jar", jar.toString(),
+                    "--node-id", nodeId, "--host", "127.0.0.1", "--port", Integer.toString(ports.get(i)[0]),
+                    "--cluster-host", "127.0.0.1", "--cluster-port", Integer.toString(ports.get(i)[1]),
+                    "--seeds", clusterSeeds, "--cluster-name", clusterName,
+                    "--replication-factor", Integer.toString(replicationFactor),
+                    "--partitions", Integer.toString(partitions), "--segments", Integer.toString(segments),
+                    "--resp-port", "off");
+            processes.add(new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(logDirectory.resolve(nodeId + ".log").toFile()).start());
+            dataSeeds.add("127.0.0.1:" + ports.get(i)[0]);
+        }
+        return dataSeeds;
+    }
+
+    /** {@code kill -9} of node {@code n<index+1>}: no clean leave. */
+    void kill(int index) throws InterruptedException {
+        Process process = processes.get(index);
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() {
+        processes.forEach(Process::destroyForcibly);
+        for (Process process : processes) {
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
