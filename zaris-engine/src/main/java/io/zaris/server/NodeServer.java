@@ -39,10 +39,10 @@ final class NodeServer implements AutoCloseable {
 
     NodeServer(String nodeId, String host, int port, ProtocolLimits limits, SegmentMapper segmentMapper,
                NodeStore store, Supplier<ClusterView> currentView, NodeStats stats, Replicator replicator, EpochFence fence,
-               ReplicaSegments replicaSegments, BooleanSupplier inMajority) {
+               ReplicaSegments replicaSegments, BooleanSupplier inMajority, MemoryGuard memoryGuard) {
         this.stats = stats;
         RequestHandler requestHandler = new RequestHandler(nodeId, segmentMapper, store, currentView, stats, replicator,
-                fence, replicaSegments, inMajority);
+                fence, replicaSegments, inMajority, memoryGuard);
         this.server = TcpServer.create()
                 .host(host)
                 .port(port)

@@ -45,27 +45,55 @@ public final class MemoryReclaimer {
         return store.memory().usedBytes() > options.maxBytes();
     }
 
+    /** Bytes the node holds beyond its budget (0 or negative when within it). */
+    public long excessBytes() {
+        return store.memory().usedBytes() - options.maxBytes();
+    }
+
+    /** Bytes charged for the given segments together. */
+    public long bytesOf(ActiveSegments segments) {
+        long total = 0;
+        for (int i = 0; i < segments.count(); i++) {
+            total += store.segmentBytes(segments.segment(i));
+        }
+        return total;
+    }
+
     /**
-     * Evicts until the node is within its budget, {@code maxVictims} keys were removed, or no key can be
-     * evicted.
+     * Evicts from the given segments until the node is within its budget, {@code maxVictims} keys were
+     * removed, or no key can be evicted.
      *
      * @return keys removed
      */
     public int evict(ActiveSegments active, int maxVictims, RandomGenerator random) {
+        return evict(active, maxVictims, Long.MAX_VALUE, random);
+    }
+
+    /**
+     * Evicts from the given segments until {@code bytesToFree} bytes were freed ({@link Long#MAX_VALUE}:
+     * until the node is within its budget), {@code maxVictims} keys were removed, or no key can be evicted.
+     *
+     * @return keys removed
+     */
+    public int evict(ActiveSegments active, int maxVictims, long bytesToFree, RandomGenerator random) {
         if (!options.policy().evicts()) {
             return 0;
         }
         int removed = 0;
+        long freed = 0;
         List<EvictionCandidate> sample = new ArrayList<>(options.evictionSamples());
         int raced = 0;
-        while (removed < maxVictims && overBudget() && raced < SEGMENT_TRIES) {
+        while (removed < maxVictims && raced < SEGMENT_TRIES
+                && (bytesToFree == Long.MAX_VALUE ? overBudget() : freed < bytesToFree)) {
             Victim victim = findVictim(active, random, sample);
             if (victim == null) {
                 return removed;
             }
             long now = store.time().currentTimeMillis();
-            if (store.segment(victim.candidate().segment()).evict(victim.candidate(), victim.epoch(), now)) {
+            long bytes = store.segment(victim.candidate().segment()).evict(victim.candidate(), victim.epoch(), now);
+            if (bytes >= 0) {
                 removed++;
+                freed += bytes;
                 raced = 0;
             } else {
                 raced++; // written since it was sampled: sample again, a bounded number of times

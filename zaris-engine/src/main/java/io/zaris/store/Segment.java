@@ -45,8 +45,8 @@ final class Segment {
     private final SampledKeys allKeys = new SampledKeys();
     /** Keys with a TTL, for random sampling by active expiry and the volatile policies; guarded by {@code writeLock}. */
     private final SampledKeys ttlKeys = new SampledKeys();
-    /** Bytes charged for this segment's entries; guarded by {@code writeLock}. */
-    private long bytes;
+    /** Bytes charged for this segment's entries; written under {@code writeLock}, volatile for lock-free readers. */
+    private volatile long bytes;
     /** Last revision of the segment; written under {@code writeLock}, volatile for lock-free readers. */
     private volatile long revision;
 
@@ -267,14 +267,15 @@ final class Segment {
      * Removes a sampled key as an ordinary, logged and replicated removal, unless it was written since it
      * was sampled. Counted as an expiration when the key had expired, else as an eviction.
      *
-     * @return whether the key was removed
+     * @return the bytes freed, or -1 when the key was written (or removed) since it was sampled
      */
-    boolean evict(EvictionCandidate candidate, long epoch, long now) {
+    long evict(EvictionCandidate candidate, long epoch, long now) {
         synchronized (writeLock) {
             StoredEntry current = entries.get(candidate.key());
             if (current == null || current.version() != candidate.version()) {
-                return false;
+                return -1;
             }
+            long freed = current.sizeBytes(candidate.key());
             boolean expired = current.isExpired(now);
             ship(List.of(remove(candidate.key(), epoch)));
             if (expired) {
@@ -282,7 +283,7 @@ final class Segment {
             } else {
                 memory.evicted();
             }
-            return true;
+            return freed;
         }
     }
 
@@ -314,9 +315,7 @@ final class Segment {
 
     /** Bytes charged for this segment's entries. */
     long bytes() {
-        synchronized (writeLock) {
-            return bytes;
-        }
+        return bytes;
     }
 
     /** Keys with a TTL (expired ones not yet removed included). */
@@ -382,7 +381,7 @@ final class Segment {
             releaseTtlSlot(previous.ttlSlot);
         }
         entries.put(key, entry);
-        bytes += delta;
+        bytes = bytes + delta; // only under the lock: no lost update
         memory.add(delta);
     }
 
@@ -400,7 +399,7 @@ final class Segment {
             releaseTtlSlot(previous.ttlSlot);
         }
         long size = previous.sizeBytes(key);
-        bytes -= size;
+        bytes = bytes - size;
         memory.add(-size);
         return previous;
     }
