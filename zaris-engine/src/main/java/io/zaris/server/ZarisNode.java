@@ -42,6 +42,9 @@ public final class ZarisNode implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ZarisNode.class);
 
+    /** How often a node logs its memory figures. */
+    static final Duration MEMORY_REPORT_INTERVAL = Duration.ofSeconds(15);
+
     private final NodeConfig config;
     private final NodeStore store;
     private final NodeStats stats = new NodeStats();
@@ -85,6 +88,8 @@ public final class ZarisNode implements AutoCloseable {
                 this::currentView, stats, replicator, fence, replicaSegments, this::inMajority, memoryGuard);
         long interval = config.memory().maintenanceInterval().toMillis();
         memoryMaintenance.scheduleWithFixedDelay(this::maintainMemoryQuietly, interval, interval, TimeUnit.MILLISECONDS);
+        long report = MEMORY_REPORT_INTERVAL.toMillis();
+        memoryMaintenance.scheduleAtFixedRate(this::reportMemory, report, report, TimeUnit.MILLISECONDS);
         try {
             // Every listening port is bound before the node joins: peers may name it as soon as it is a member.
             startResp(segmentMapper);
@@ -217,6 +222,14 @@ public final class ZarisNode implements AutoCloseable {
             return new Memory(stats.usedBytes(), stats.maxBytes(), stats.policy().configName(), stats.evictions(),
                     stats.expirations());
         }
+    }
+
+    /** Memory maintenance thread: logs the memory figures for operators (and the soak benchmark). */
+    private void reportMemory() {
+        NodeMemoryStats memory = memoryStats();
+        log.info("node {}: memory used {} of {} bytes ({}), {} evictions, {} expirations, {} writes refused",
+                config.nodeId(), memory.usedBytes(), memory.maxBytes(), memory.policy(), memory.evictions(),
+                memory.expirations(), memory.outOfMemoryRefusals());
     }
 
     /** Memory maintenance thread: a failed run is logged and the next one runs on schedule. */
