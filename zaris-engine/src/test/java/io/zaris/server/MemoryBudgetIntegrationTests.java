@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,7 +39,7 @@ class MemoryBudgetIntegrationTests {
     void writingFiveTimesTheBudgetKeepsEveryNodeServingWithinBudgetAndReplicasIdentical() {
         MemoryOptions memory = MemoryOptions.builder().maxBytes(BUDGET).policy(EvictionPolicy.ALLKEYS_LRU).build();
         try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).layout(LAYOUT).memory(memory).build().start();
-             ZarisClient client = ZarisClient.connect(ZarisClientOptions.create(cluster.seeds()))) {
+             ZarisClient client = connect(cluster)) {
             long clusterBudget = 3 * BUDGET;
             int keys = (int) (5 * clusterBudget / VALUE_BYTES);
             long peak = 0;
@@ -76,7 +75,7 @@ class MemoryBudgetIntegrationTests {
     void noevictionRefusesWritesWithOutOfMemoryAtOnceAndLosesNothing() {
         MemoryOptions memory = MemoryOptions.builder().maxBytes(256 * 1024).policy(EvictionPolicy.NOEVICTION).build();
         try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).layout(LAYOUT).memory(memory).build().start();
-             ZarisClient client = ZarisClient.connect(ZarisClientOptions.create(cluster.seeds()))) {
+             ZarisClient client = connect(cluster)) {
             Map<String, byte[]> stored = new LinkedHashMap<>();
             ZarisStatusException refusal = null;
             for (int i = 0; i < 10_000 && refusal == null; i++) {
@@ -98,7 +97,7 @@ class MemoryBudgetIntegrationTests {
                         value -> assertThat(value.value()).isEqualTo(entry.getValue()));
             }
             // Deletes still work and make room: the refused node takes writes again.
-            String refusedKey = refusedKey(stored.size());
+            String refusedKey = key(stored.size()); // every earlier key was stored: this one was refused
             ZarisNode full = nodeOwning(cluster, refusedKey);
             assertThatThrownBy(() -> client.sync().put(refusedKey, value(0))).isInstanceOf(ZarisStatusException.class);
             for (String key : new ArrayList<>(stored.keySet())) {
@@ -113,7 +112,7 @@ class MemoryBudgetIntegrationTests {
     @Test
     void activeExpiryRemovesExpiredKeysFromActivesAndReplicasAlike() {
         try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).layout(LAYOUT).build().start();
-             ZarisClient client = ZarisClient.connect(ZarisClientOptions.create(cluster.seeds()))) {
+             ZarisClient client = connect(cluster)) {
             List<CompletableFuture<Long>> writes = new ArrayList<>();
             for (int i = 0; i < 500; i++) {
                 writes.add(client.put("ttl-" + i, value(i), Duration.ofMillis(300)));
@@ -130,6 +129,14 @@ class MemoryBudgetIntegrationTests {
             assertThat(cluster.nodes().stream().mapToLong(n -> n.memoryStats().expirations()).sum()).isEqualTo(500);
             assertReplicasHoldWhatActivesHold(cluster);
         }
+    }
+
+    /**
+     * A client with more attempts than the default: a fresh cluster's replication link can still be opening
+     * for a moment after start, and a SYNC write is then refused with the retryable UNAVAILABLE.
+     */
+    private static ZarisClient connect(EmbeddedCluster cluster) {
+        return ZarisClient.connect(ZarisClientOptions.builder().seeds(cluster.seeds()).maxAttempts(10).build());
     }
 
     /** How many {@code keep-*} keys {@code node} holds a copy of (as active owner or replica). */
@@ -169,11 +176,6 @@ class MemoryBudgetIntegrationTests {
         return cluster.node(view.runtimeOfSegment(segment).activeNode());
     }
 
-    /** The key the client was refused for: the one after the last stored. */
-    private static String refusedKey(int storedCount) {
-        return key(storedCount);
-    }
-
     private static Set<String> texts(List<byte[]> keys) {
         Set<String> texts = new HashSet<>();
         keys.forEach(k -> texts.add(new String(k, StandardCharsets.UTF_8)));
@@ -188,10 +190,5 @@ class MemoryBudgetIntegrationTests {
         byte[] value = new byte[VALUE_BYTES];
         Arrays.fill(value, (byte) i);
         return value;
-    }
-
-    @SuppressWarnings("unused")
-    private static RuntimeException unwrap(CompletionException e) {
-        return (RuntimeException) e.getCause();
     }
 }
