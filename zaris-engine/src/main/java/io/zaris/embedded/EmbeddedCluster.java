@@ -8,6 +8,7 @@ import io.zaris.replication.ReplicationSettings;
 import io.zaris.resp.RespOptions;
 import io.zaris.server.NodeConfig;
 import io.zaris.server.ZarisNode;
+import io.zaris.store.MemoryOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +43,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final String clusterName;
     private final ReplicationSettings replication;
     private final boolean resp;
+    private final MemoryOptions memory;
     /** Copy-on-write: RESP listeners look their peers' ports up here from event-loop threads. */
     private final List<ZarisNode> nodes = new CopyOnWriteArrayList<>();
 
@@ -53,6 +55,8 @@ public final class EmbeddedCluster implements AutoCloseable {
         this.clusterName = "zaris-embedded-" + UUID.randomUUID();
         this.replication = builder.replication;
         this.resp = builder.resp;
+        this.memory = builder.memory != null ? builder.memory
+                : MemoryOptions.builder().maxBytes(MemoryOptions.defaultMaxBytes(builder.nodes)).build();
     }
 
     public static Builder builder() {
@@ -193,6 +197,7 @@ public final class EmbeddedCluster implements AutoCloseable {
                 .clusterSettings(settings)
                 .membership(new MembershipConfig.InJvm(clusterName))
                 .replication(replication)
+                .memory(memory)
                 .build();
     }
 
@@ -220,8 +225,18 @@ public final class EmbeddedCluster implements AutoCloseable {
         private Duration startTimeout = DEFAULT_START_TIMEOUT;
         private ReplicationSettings replication = ReplicationSettings.defaults();
         private boolean resp;
+        private MemoryOptions memory;
 
         private Builder() {
+        }
+
+        /**
+         * Memory budget and eviction policy of every node. Default: {@link MemoryOptions#DEFAULT_HEAP_FRACTION}
+         * of this JVM's max heap divided among the nodes (they share the heap), evicting {@code allkeys-lru}.
+         */
+        public Builder memory(MemoryOptions memory) {
+            this.memory = java.util.Objects.requireNonNull(memory);
+            return this;
         }
 
         /**

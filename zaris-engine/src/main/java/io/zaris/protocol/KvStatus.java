@@ -15,6 +15,8 @@ package io.zaris.protocol;
  *       (UNACKNOWLEDGED: only idempotent operations)</td></tr>
  *   <tr><td>request error</td><td>BAD_REQUEST, TOO_LARGE, UNAUTHORIZED, WRONG_TYPE</td>
  *       <td>never retried</td></tr>
+ *   <tr><td>refused</td><td>OUT_OF_MEMORY</td><td>never retried (the node stays full until data is
+ *       deleted or expires)</td></tr>
  *   <tr><td>replication (node to node)</td><td>FENCED, OUT_OF_SYNC</td><td>handled by the active owner</td></tr>
  * </table>
  *
@@ -51,12 +53,18 @@ public enum KvStatus {
     UNAUTHORIZED(22, Family.REQUEST_ERROR),
     /** The stored value does not fit the operation, e.g. INCREMENT on a value that is not a decimal integer. */
     WRONG_TYPE(23, Family.REQUEST_ERROR),
+    /**
+     * The node is over its memory budget and its eviction policy cannot make room ({@code noeviction}, or a
+     * volatile policy with no key that has a TTL): a write that adds data is refused and nothing changed.
+     * Reads and deletes still work. Like Redis's {@code -OOM}.
+     */
+    OUT_OF_MEMORY(24, Family.REFUSED),
     /** Node to node: the sender's partition epoch is older than one the receiver has seen; it must stop. */
     FENCED(30, Family.INTERNAL),
     /** Node to node: shipped changes did not follow the replica's revision; it needs a tail or a snapshot. */
     OUT_OF_SYNC(31, Family.INTERNAL);
 
-    private enum Family { ANSWER, WRONG_NODE, TRANSIENT, REQUEST_ERROR, INTERNAL }
+    private enum Family { ANSWER, WRONG_NODE, TRANSIENT, REQUEST_ERROR, REFUSED, INTERNAL }
 
     private static final KvStatus[] BY_CODE = new KvStatus[32];
 
@@ -97,6 +105,11 @@ public enum KvStatus {
     /** Retrying (possibly after a map refresh) may succeed. */
     public boolean isRetryable() {
         return family == Family.WRONG_NODE || family == Family.TRANSIENT;
+    }
+
+    /** The node refused a valid request by policy (memory budget); retrying at once will not help. */
+    public boolean isRefused() {
+        return family == Family.REFUSED;
     }
 
     /** The request itself is at fault; retrying can never help. */

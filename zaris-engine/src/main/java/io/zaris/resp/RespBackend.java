@@ -36,4 +36,17 @@ public interface RespBackend {
 
     /** Wall clock for converting absolute expiry times (EXAT, PXAT, EXPIREAT) into TTLs. */
     TimeSource time();
+
+    /** The node's memory figures, for {@code INFO memory} and {@code INFO stats}. */
+    Memory memory();
+
+    /**
+     * @param usedBytes   bytes charged for the node's entries (keys, values, per-entry overhead estimate)
+     * @param maxBytes    the node's memory budget
+     * @param policy      the eviction policy's Redis name ({@code allkeys-lru} …)
+     * @param evictions   keys evicted by this node
+     * @param expirations keys removed by active expiry
+     */
+    record Memory(long usedBytes, long maxBytes, String policy, long evictions, long expirations) {
+    }
 }

@@ -582,6 +582,9 @@ final class RespCommands {
         return Answer.decode(payload);
     }
 
+    /** Redis's own reply to a write refused under {@code maxmemory} (clients match on the {@code OOM} prefix). */
+    static final RespReply OUT_OF_MEMORY = RespReply.error("OOM command not allowed when used memory > 'maxmemory'.");
+
     /** Maps a non-answer status to the Redis error a cluster client understands. */
     RespReply routingError(Answer answer, int slot) {
         KvStatus status = answer.status();
@@ -604,6 +607,9 @@ final class RespCommands {
             }
             case UNAUTHORIZED -> {
                 return RespReply.error("NOAUTH " + message);
+            }
+            case OUT_OF_MEMORY -> {
+                return OUT_OF_MEMORY;
             }
             default -> {
                 return RespReply.error("ERR " + status + " " + message);
@@ -794,10 +800,17 @@ final class RespCommands {
         if (all || sections.contains("clients")) {
             text.append("# Clients\r\nconnected_clients:").append(connectedClients.getAsInt()).append("\r\n\r\n");
         }
+        RespBackend.Memory memory = backend.memory();
         if (all || sections.contains("memory")) {
-            text.append("# Memory\r\nused_memory:").append(runtime.totalMemory() - runtime.freeMemory()).append("\r\n")
-                    .append("maxmemory:").append(runtime.maxMemory()).append("\r\n")
-                    .append("maxmemory_policy:noeviction\r\n\r\n");
+            text.append("# Memory\r\nused_memory:").append(memory.usedBytes()).append("\r\n")
+                    .append("maxmemory:").append(memory.maxBytes()).append("\r\n")
+                    .append("maxmemory_policy:").append(memory.policy()).append("\r\n")
+                    .append("zaris_heap_used:").append(runtime.totalMemory() - runtime.freeMemory()).append("\r\n")
+                    .append("zaris_heap_max:").append(runtime.maxMemory()).append("\r\n\r\n");
+        }
+        if (all || sections.contains("stats")) {
+            text.append("# Stats\r\nevicted_keys:").append(memory.evictions()).append("\r\n")
+                    .append("expired_keys:").append(memory.expirations()).append("\r\n\r\n");
         }
         if (all || sections.contains("cluster")) {
             text.append("# Cluster\r\ncluster_enabled:1\r\n\r\n");

@@ -5,6 +5,7 @@ import io.zaris.cluster.MembershipConfig;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.resp.RespOptions;
+import io.zaris.store.MemoryOptions;
 import io.zaris.store.TimeSource;
 import java.util.Objects;
 
@@ -25,6 +26,7 @@ public final class NodeConfig {
     private final TimeSource timeSource;
     private final ReplicationSettings replication;
     private final RespOptions resp;
+    private final MemoryOptions memory;
 
     private NodeConfig(Builder builder) {
         this.nodeId = builder.nodeId;
@@ -36,6 +38,7 @@ public final class NodeConfig {
         this.timeSource = builder.timeSource;
         this.replication = builder.replication;
         this.resp = builder.resp;
+        this.memory = builder.memory;
     }
 
     public static Builder builder(String nodeId) {
@@ -80,6 +83,11 @@ public final class NodeConfig {
         return resp;
     }
 
+    /** The node's memory budget and eviction policy. */
+    public MemoryOptions memory() {
+        return memory;
+    }
+
     public static final class Builder {
         private final String nodeId;
         private String host = DEFAULT_HOST;
@@ -90,6 +98,7 @@ public final class NodeConfig {
         private TimeSource timeSource = TimeSource.system();
         private ReplicationSettings replication = ReplicationSettings.defaults();
         private RespOptions resp;
+        private MemoryOptions memory = MemoryOptions.defaults();
 
         private Builder(String nodeId) {
             if (nodeId == null || nodeId.isBlank() || nodeId.length() > 128) {
@@ -142,6 +151,15 @@ public final class NodeConfig {
         /** Gives the node a RESP listener ({@code null}: none, the default). */
         public Builder resp(RespOptions resp) {
             this.resp = resp;
+            return this;
+        }
+
+        /**
+         * Memory budget and eviction policy (default {@link MemoryOptions#defaults()}: a share of the heap
+         * meant for a node that has its JVM to itself).
+         */
+        public Builder memory(MemoryOptions memory) {
+            this.memory = Objects.requireNonNull(memory);
             return this;
         }
 

@@ -40,10 +40,10 @@ final class NodeServer implements AutoCloseable {
 
     NodeServer(String nodeId, String host, int port, ProtocolLimits limits, SegmentMapper segmentMapper,
                NodeStore store, Supplier<ClusterView> currentView, NodeStats stats, Replicator replicator, EpochFence fence,
-               ReplicaSegments replicaSegments, NodeStanding standing) {
+               ReplicaSegments replicaSegments, NodeStanding standing, MemoryGuard memoryGuard) {
         this.stats = stats;
         RequestHandler requestHandler = new RequestHandler(nodeId, segmentMapper, store, currentView, stats, replicator,
-                fence, replicaSegments, standing);
+                fence, replicaSegments, standing, memoryGuard);
         this.server = TcpServer.create()
                 .host(host)
                 .port(port)

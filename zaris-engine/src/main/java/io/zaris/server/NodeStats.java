@@ -13,6 +13,7 @@ public final class NodeStats {
     private final LongAdder mapRequests = new LongAdder();
     private final LongAdder ownershipPushes = new LongAdder();
     private final LongAdder replicationRefused = new LongAdder();
+    private final LongAdder outOfMemoryRefusals = new LongAdder();
 
     void served() {
         requestsServed.increment();
@@ -36,6 +37,15 @@ public final class NodeStats {
 
     void mapRequest() {
         mapRequests.increment();
+    }
+
+    void refusedForMemory() {
+        outOfMemoryRefusals.increment();
+    }
+
+    /** Writes refused with OUT_OF_MEMORY: over budget and the eviction policy could not make room. */
+    public long outOfMemoryRefusals() {
+        return outOfMemoryRefusals.sum();
     }
 
     void refusedByReplication() {

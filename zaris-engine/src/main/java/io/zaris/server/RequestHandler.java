@@ -46,10 +46,11 @@ final class RequestHandler {
     private final EpochFence fence;
     private final ReplicaSegments replicaSegments;
     private final NodeStanding standing;
+    private final MemoryGuard memoryGuard;
 
     RequestHandler(String nodeId, SegmentMapper segmentMapper, NodeStore store, Supplier<ClusterView> currentView,
                    NodeStats stats, Replicator replicator, EpochFence fence, ReplicaSegments replicaSegments,
-                   NodeStanding standing) {
+                   NodeStanding standing, MemoryGuard memoryGuard) {
         this.nodeId = nodeId;
         this.segmentMapper = segmentMapper;
         this.store = store;
@@ -59,6 +60,7 @@ final class RequestHandler {
         this.fence = fence;
         this.replicaSegments = replicaSegments;
         this.standing = standing;
+        this.memoryGuard = memoryGuard;
     }
 
     /**
@@ -151,6 +153,11 @@ final class RequestHandler {
             stats.wrongNode();
             ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "SYNC write to partition " + partition
                     + " refused: " + replicator.connectedReplicas(partition) + " replica(s) connected, fewer than required");
+            return DONE;
+        }
+        if (write && MemoryGuard.addsData(request) && memoryGuard.admitWrite(partition) != KvStatus.OK) {
+            stats.refusedForMemory();
+            ResponseCodec.writeError(out, request.id(), KvStatus.OUT_OF_MEMORY, memoryGuard.refusalMessage());
             return DONE;
         }
         stats.served();

@@ -8,6 +8,8 @@ import io.zaris.replication.AckMode;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.resp.RespOptions;
 import io.zaris.resp.RespPeerPorts;
+import io.zaris.store.EvictionPolicy;
+import io.zaris.store.MemoryOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,12 +52,17 @@ public final class ServerArguments {
             "  --resp-port <port|off>      Redis protocol port (default: --port + " + RespOptions.DEFAULT_PORT_OFFSET
                     + "); every node of a cluster must use the same offset from its data port; 0 or off disables it",
             "  --resp-host <address>       Redis protocol bind address (default: --host)",
+            "  --max-memory <size>         memory budget: bytes, NNk, NNm, NNg or NN% of the max heap (default "
+                    + Math.round(MemoryOptions.DEFAULT_HEAP_FRACTION * 100) + "%)",
+            "  --eviction-policy <policy>  allkeys-lru, volatile-lru, volatile-ttl or noeviction (default "
+                    + MemoryOptions.DEFAULT_POLICY + ")",
             "  --help                      print this help");
 
     private static final Set<String> KNOWN = Set.of("--node-id", "--host", "--port", "--cluster-host",
             "--cluster-port", "--seeds", "--cluster-size", "--cluster-name", "--replication-factor",
             "--partitions", "--segments", "--ack-mode", "--min-sync-replicas", "--eviction-delay-ms",
-            "--heal-cooldown-ms", "--escalation-timeout-ms", "--resp-port", "--resp-host");
+            "--heal-cooldown-ms", "--escalation-timeout-ms", "--resp-port", "--resp-host", "--max-memory",
+            "--eviction-policy");
 
     private ServerArguments() {
     }
@@ -133,6 +140,7 @@ public final class ServerArguments {
                 Duration.ofMillis(intOption(values, "--eviction-delay-ms", (int) defaults.evictionDelay().toMillis(), 0,
                         Integer.MAX_VALUE)));
         return NodeConfig.builder(nodeId)
+                .memory(memoryOptions(values, Runtime.getRuntime().maxMemory()))
                 .resp(respOptions(values, host, port))
                 .replication(replication)
                 .host(host)
@@ -169,6 +177,28 @@ public final class ServerArguments {
                 .required(explicit)
                 .peerPorts(RespPeerPorts.offset(respPort - port))
                 .build();
+    }
+
+    /** {@code --max-memory} (a size or a share of {@code maxHeapBytes}) and {@code --eviction-policy}. */
+    static MemoryOptions memoryOptions(Map<String, String> values, long maxHeapBytes) {
+        MemoryOptions.Builder memory = MemoryOptions.builder();
+        String maxMemory = values.get("--max-memory");
+        if (maxMemory != null) {
+            try {
+                memory.maxBytes(MemoryOptions.parseSize(maxMemory, maxHeapBytes));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--max-memory: " + e.getMessage(), e);
+            }
+        }
+        String policy = values.get("--eviction-policy");
+        if (policy != null) {
+            try {
+                memory.policy(EvictionPolicy.parse(policy));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--eviction-policy: " + e.getMessage(), e);
+            }
+        }
+        return memory.build();
     }
 
     private static int intOption(Map<String, String> values, String name, int defaultValue, int min, int max) {

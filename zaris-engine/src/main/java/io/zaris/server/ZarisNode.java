@@ -19,12 +19,16 @@ import io.zaris.replication.Replicator;
 import io.zaris.resp.RespBackend;
 import io.zaris.resp.RespOptions;
 import io.zaris.resp.RespServer;
+import io.zaris.store.MemoryReclaimer;
 import io.zaris.store.NodeStore;
 import io.zaris.store.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,12 +45,18 @@ public final class ZarisNode implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ZarisNode.class);
 
+    /** How often a node logs its memory figures. */
+    static final Duration MEMORY_REPORT_INTERVAL = Duration.ofSeconds(15);
+
     private final NodeConfig config;
     private final NodeStore store;
     private final NodeStats stats = new NodeStats();
     private final EpochFence fence;
     private final ReplicaSegments replicaSegments;
     private final Replicator replicator;
+    private final MemoryGuard memoryGuard;
+    /** The one thread that runs active expiry and background eviction ({@link MemoryGuard#maintain}). */
+    private final ScheduledExecutorService memoryMaintenance;
     private NodeServer server;
     /** Volatile: read by {@link #respAddress()} from any thread. */
     private volatile RespServer respServer;
@@ -62,6 +72,13 @@ public final class ZarisNode implements AutoCloseable {
         this.replicator = new Replicator(config.nodeId(), layout, config.replication(), fence);
         this.store = new NodeStore(layout.segmentCount(), config.timeSource(), NodeStore.DEFAULT_LOG_MAX_CHANGES,
                 NodeStore.logBytesPerSegment(layout.segmentCount()), replicator);
+        this.memoryGuard = new MemoryGuard(config.nodeId(), new MemoryReclaimer(store, config.memory()), store.memory(),
+                this::currentView, fence, () -> standing.inMajority() && standing.holdsLease());
+        this.memoryMaintenance = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "zaris-memory-" + config.nodeId());
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     public synchronized ZarisNode start() throws Exception {
@@ -71,7 +88,11 @@ public final class ZarisNode implements AutoCloseable {
         SegmentMapper segmentMapper = new SegmentMapper(config.clusterSettings().layout().segmentCount());
         replicator.start(store, this::presentNodeIds);
         server = new NodeServer(config.nodeId(), config.host(), config.port(), config.limits(), segmentMapper, store,
-                this::currentView, stats, replicator, fence, replicaSegments, standing);
+                this::currentView, stats, replicator, fence, replicaSegments, standing, memoryGuard);
+        long interval = config.memory().maintenanceInterval().toMillis();
+        memoryMaintenance.scheduleWithFixedDelay(this::maintainMemoryQuietly, interval, interval, TimeUnit.MILLISECONDS);
+        long report = MEMORY_REPORT_INTERVAL.toMillis();
+        memoryMaintenance.scheduleAtFixedRate(this::reportMemory, report, report, TimeUnit.MILLISECONDS);
         try {
             // Every listening port is bound before the node joins: peers may name it as soon as it is a member.
             startResp(segmentMapper);
@@ -112,7 +133,7 @@ public final class ZarisNode implements AutoCloseable {
             return;
         }
         RequestHandler handler = new RequestHandler(config.nodeId(), segmentMapper, store, this::currentView, stats,
-                replicator, fence, replicaSegments, standing);
+                replicator, fence, replicaSegments, standing, memoryGuard);
         try {
             respServer = RespServer.start(options, new LocalBackend(handler, segmentMapper));
             log.info("node {}: Redis protocol on {}:{}", config.nodeId(), options.host(), respServer.port());
@@ -222,6 +243,43 @@ public final class ZarisNode implements AutoCloseable {
         public TimeSource time() {
             return config.timeSource();
         }
+
+        @Override
+        public Memory memory() {
+            NodeMemoryStats stats = memoryStats();
+            return new Memory(stats.usedBytes(), stats.maxBytes(), stats.policy().configName(), stats.evictions(),
+                    stats.expirations());
+        }
+    }
+
+    /** Memory maintenance thread: logs the memory figures for operators (and the soak benchmark). */
+    private void reportMemory() {
+        NodeMemoryStats memory = memoryStats();
+        log.info("node {}: memory used {} of {} bytes ({}), {} evictions, {} expirations, {} writes refused",
+                config.nodeId(), memory.usedBytes(), memory.maxBytes(), memory.policy(), memory.evictions(),
+                memory.expirations(), memory.outOfMemoryRefusals());
+    }
+
+    /** Memory maintenance thread: a failed run is logged and the next one runs on schedule. */
+    private void maintainMemoryQuietly() {
+        try {
+            memoryGuard.maintain();
+        } catch (RuntimeException e) {
+            log.warn("node {}: memory maintenance failed", config.nodeId(), e);
+        }
+    }
+
+    /** The node's memory figures: bytes charged against the budget, the budget, evictions and expirations. */
+    public NodeMemoryStats memoryStats() {
+        return new NodeMemoryStats(store.memory().usedBytes(), config.memory().maxBytes(), config.memory().policy(),
+                store.memory().evictions(), store.memory().expirations(), stats.outOfMemoryRefusals());
+    }
+
+    /** Keys of one segment this node holds (live ones; whether it is active or replica for it). */
+    public java.util.List<byte[]> segmentKeys(int segment) {
+        java.util.List<byte[]> keys = new java.util.ArrayList<>();
+        store.collectKeys(segment, keys);
+        return keys;
     }
 
     /** Waits until the node holds a partition map, i.e. it can route and serve. */
@@ -329,6 +387,7 @@ public final class ZarisNode implements AutoCloseable {
         if (member != null) {
             member.close();
         }
+        memoryMaintenance.shutdownNow();
         replicator.close();
         if (server != null) {
             server.close();

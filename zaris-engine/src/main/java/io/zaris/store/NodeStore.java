@@ -26,6 +26,7 @@ public final class NodeStore {
 
     private final Segment[] segments;
     private final TimeSource time;
+    private final StoreMemory memory = new StoreMemory();
 
     public NodeStore(int segmentCount, TimeSource time) {
         this(segmentCount, time, DEFAULT_LOG_MAX_CHANGES, logBytesPerSegment(segmentCount), ChangeSink.NONE);
@@ -45,7 +46,7 @@ public final class NodeStore {
         }
         this.segments = new Segment[segmentCount];
         for (int i = 0; i < segmentCount; i++) {
-            segments[i] = new Segment(i, logMaxChanges, logMaxBytes, sink);
+            segments[i] = new Segment(i, logMaxChanges, logMaxBytes, sink, memory);
         }
         this.time = time;
     }
@@ -101,12 +102,12 @@ public final class NodeStore {
 
     /** Replica side: applies changes shipped by the segment's active owner, in order. */
     public ApplyResult applyReplicated(int segment, List<Change> changes) {
-        return segments[segment].applyReplicated(changes);
+        return segments[segment].applyReplicated(changes, time.currentTimeMillis());
     }
 
     /** Replica side: installs one chunk of a segment snapshot from its active owner (first clears, last sets revision). */
     public void installSnapshotChunk(int segment, boolean first, boolean last, long revision, List<Change> chunk) {
-        segments[segment].installSnapshotChunk(first, last, revision, chunk);
+        segments[segment].installSnapshotChunk(first, last, revision, chunk, time.currentTimeMillis());
     }
 
     /**
@@ -144,6 +145,29 @@ public final class NodeStore {
 
     public long segmentRevision(int segment) {
         return segments[segment].revision();
+    }
+
+    /** Bytes charged for one segment's entries ({@link EntrySize}). */
+    public long segmentBytes(int segment) {
+        return segments[segment].bytes();
+    }
+
+    /** Keys with a TTL held in one segment (expired ones not yet removed included). */
+    public int segmentKeysWithTtl(int segment) {
+        return segments[segment].keysWithTtl();
+    }
+
+    /** The node's memory figures: bytes charged, evictions, expirations. */
+    public StoreMemory memory() {
+        return memory;
+    }
+
+    Segment segment(int segment) {
+        return segments[segment];
+    }
+
+    TimeSource time() {
+        return time;
     }
 
     /** Entries held across all segments. */

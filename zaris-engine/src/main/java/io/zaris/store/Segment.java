@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.random.RandomGenerator;
 
 /**
  * The keys of one segment.
@@ -22,8 +23,15 @@ import java.util.function.Consumer;
  * every change (delete and re-create included). Under the same lock each change is appended to the
  * {@link OpLog} and handed to the {@link ChangeSink}, so replication ships changes in revision order.
  *
- * <p>Expiry is lazy here: an expired entry reads as absent and is physically removed by the next write
- * that touches it (expiry is wall-clock and replicated, so every replica agrees on it).
+ * <p>Expiry: an expired entry reads as absent at once (lazy expiry; expiry is wall-clock and replicated, so
+ * every replica agrees on it). It is physically removed only by a change — overwritten by the next write of
+ * the key, or removed by the active owner's expiry sweep ({@link #expireSample}) or eviction
+ * ({@link #evict}) as an ordinary removal that is logged and replicated — so replicas hold exactly what
+ * their active owner holds and never remove anything on their own.
+ *
+ * <p>Memory: every mutation of {@code entries} goes through {@link #install} or {@link #discard} (or the
+ * snapshot clear), which keep {@code bytes}, the node-wide {@link StoreMemory} and the two sampling arrays
+ * ({@code allKeys}, {@code ttlKeys}) in step with the map, in O(1). All four are guarded by {@code writeLock}.
  */
 final class Segment {
 
@@ -34,18 +42,31 @@ final class Segment {
     private final ChangeSink sink;
     /** Guarded by {@code writeLock}. */
     private final EpochStarts epochStarts = new EpochStarts(8);
+    private final StoreMemory memory;
+    /** Every key, for random sampling; guarded by {@code writeLock}. */
+    private final SampledKeys allKeys = new SampledKeys();
+    /** Keys with a TTL, for random sampling by active expiry and the volatile policies; guarded by {@code writeLock}. */
+    private final SampledKeys ttlKeys = new SampledKeys();
+    /** Bytes charged for this segment's entries; written under {@code writeLock}, volatile for lock-free readers. */
+    private volatile long bytes;
     /** Last revision of the segment; written under {@code writeLock}, volatile for lock-free readers. */
     private volatile long revision;
 
-    Segment(int index, int logMaxChanges, long logMaxBytes, ChangeSink sink) {
+    Segment(int index, int logMaxChanges, long logMaxBytes, ChangeSink sink, StoreMemory memory) {
         this.index = index;
         this.log = new OpLog(logMaxChanges, logMaxBytes);
         this.sink = sink;
+        this.memory = memory;
     }
 
+    /** Lock-free; a hit counts as an access for the LRU policies. */
     VersionedValue get(byte[] key, long now) {
         StoredEntry entry = live(new ByteKey(key), now);
-        return entry == null ? null : entry.toVersionedValue(now);
+        if (entry == null) {
+            return null;
+        }
+        entry.recordAccess(now);
+        return entry.toVersionedValue(now);
     }
 
     WriteResult put(byte[] key, byte[] value, long ttlMillis, boolean ifAbsent, long expectedVersion, long epoch,
@@ -58,7 +79,7 @@ final class Segment {
                     || (expectedVersion != Request.ANY_VERSION && expectedVersion != currentVersion)) {
                 return new WriteResult(KvStatus.CONFLICT, currentVersion);
             }
-            Change change = upsert(k, value, expiry(ttlMillis, now), epoch);
+            Change change = upsert(k, value, expiry(ttlMillis, now), epoch, now);
             return new WriteResult(KvStatus.OK, change.revision(), ship(List.of(change)));
         }
     }
@@ -97,7 +118,7 @@ final class Segment {
                 return IncrementResult.wrongType("increment or decrement would overflow");
             }
             long expiresAt = current == null ? 0 : current.expiresAtMillis();
-            Change change = upsert(k, Long.toString(next).getBytes(StandardCharsets.US_ASCII), expiresAt, epoch);
+            Change change = upsert(k, Long.toString(next).getBytes(StandardCharsets.US_ASCII), expiresAt, epoch, now);
             return IncrementResult.ok(next, change.revision(), ship(List.of(change)));
         }
     }
@@ -109,7 +130,7 @@ final class Segment {
             if (current == null) {
                 return new WriteResult(KvStatus.NOT_FOUND, 0);
             }
-            Change change = upsert(k, current.value(), expiry(ttlMillis, now), epoch);
+            Change change = upsert(k, current.value(), expiry(ttlMillis, now), epoch, now);
             return new WriteResult(KvStatus.OK, change.revision(), ship(List.of(change)));
         }
     }
@@ -129,7 +150,7 @@ final class Segment {
         synchronized (writeLock) {
             List<Change> changes = new ArrayList<>(keys.size());
             for (int i = 0; i < keys.size(); i++) {
-                Change change = upsert(new ByteKey(keys.get(i)), values.get(i), expiresAt, epoch);
+                Change change = upsert(new ByteKey(keys.get(i)), values.get(i), expiresAt, epoch, now);
                 versions[i] = change.revision();
                 changes.add(change);
             }
@@ -158,7 +179,7 @@ final class Segment {
      * duplicate and skipped; one that does not directly follow it is a gap: nothing from there on is
      * applied and the caller must be caught up.
      */
-    ApplyResult applyReplicated(List<Change> changes) {
+    ApplyResult applyReplicated(List<Change> changes, long now) {
         synchronized (writeLock) {
             for (Change change : changes) {
                 if (change.revision() <= revision) {
@@ -169,9 +190,9 @@ final class Segment {
                 }
                 ByteKey k = new ByteKey(change.key());
                 if (change.isRemoval()) {
-                    entries.remove(k);
+                    discard(k);
                 } else {
-                    entries.put(k, new StoredEntry(change.value(), change.revision(), change.expiresAtMillis()));
+                    install(k, new StoredEntry(change.value(), change.revision(), change.expiresAtMillis(), now));
                 }
                 revision = change.revision();
                 epochStarts.onChange(change.epoch(), change.revision());
@@ -185,15 +206,19 @@ final class Segment {
      * Replica side: installs one chunk of a snapshot. The first chunk clears the segment; the last sets
      * its revision. Chunks of one snapshot arrive in order from one active owner.
      */
-    void installSnapshotChunk(boolean first, boolean last, long snapshotRevision, List<Change> chunk) {
+    void installSnapshotChunk(boolean first, boolean last, long snapshotRevision, List<Change> chunk, long now) {
         synchronized (writeLock) {
             if (first) {
                 entries.clear();
+                allKeys.clear();
+                ttlKeys.clear();
+                memory.add(-bytes);
+                bytes = 0;
                 log.clear();
                 epochStarts.clear();
             }
             for (Change entry : chunk) {
-                entries.put(new ByteKey(entry.key()), new StoredEntry(entry.value(), entry.revision(), entry.expiresAtMillis()));
+                install(new ByteKey(entry.key()), new StoredEntry(entry.value(), entry.revision(), entry.expiresAtMillis(), now));
             }
             if (last) {
                 revision = snapshotRevision;
@@ -225,6 +250,85 @@ final class Segment {
         }
     }
 
+    // ------------------------------------------------------------------ memory reclaim (active owner only)
+
+    /**
+     * Adds up to {@code count} randomly sampled keys (with replacement) to {@code out}: keys with a TTL only
+     * when {@code ttlOnly}. Bounded work under the lock.
+     */
+    void sample(boolean ttlOnly, int count, RandomGenerator random, List<EvictionCandidate> out) {
+        synchronized (writeLock) {
+            SampledKeys pool = ttlOnly ? ttlKeys : allKeys;
+            for (int i = 0; i < count && pool.size() > 0; i++) {
+                ByteKey key = pool.random(random);
+                StoredEntry entry = entries.get(key);
+                out.add(new EvictionCandidate(index, key, entry.version(), entry.accessedAtMillis(), entry.expiresAtMillis()));
+            }
+        }
+    }
+
+    /**
+     * Removes a sampled key as an ordinary, logged and replicated removal, unless it was written since it
+     * was sampled. Counted as an expiration when the key had expired, else as an eviction.
+     *
+     * @return the bytes freed, or -1 when the key was written (or removed) since it was sampled
+     */
+    long evict(EvictionCandidate candidate, long epoch, long now) {
+        synchronized (writeLock) {
+            StoredEntry current = entries.get(candidate.key());
+            if (current == null || current.version() != candidate.version()) {
+                return -1;
+            }
+            long freed = current.sizeBytes(candidate.key());
+            boolean expired = current.isExpired(now);
+            ship(List.of(remove(candidate.key(), epoch)));
+            if (expired) {
+                memory.expired(1);
+            } else {
+                memory.evicted();
+            }
+            return freed;
+        }
+    }
+
+    /**
+     * One round of active expiry: examines up to {@code count} random keys with a TTL and removes the
+     * expired ones as ordinary removals, shipped together.
+     */
+    ExpiryRound expireSample(int count, RandomGenerator random, long epoch, long now) {
+        synchronized (writeLock) {
+            List<Change> removals = new ArrayList<>();
+            int examined = 0;
+            for (; examined < count && ttlKeys.size() > 0; examined++) {
+                ByteKey key = ttlKeys.random(random);
+                if (entries.get(key).isExpired(now)) {
+                    removals.add(remove(key, epoch));
+                }
+            }
+            if (!removals.isEmpty()) {
+                ship(removals);
+                memory.expired(removals.size());
+            }
+            return new ExpiryRound(examined, removals.size());
+        }
+    }
+
+    /** What one round of active expiry did. */
+    record ExpiryRound(int examined, int expired) {
+    }
+
+    /** Bytes charged for this segment's entries. */
+    long bytes() {
+        return bytes;
+    }
+
+    /** Keys with a TTL (expired ones not yet removed included). */
+    int keysWithTtl() {
+        synchronized (writeLock) {
+            return ttlKeys.size();
+        }
+    }
+
     // ------------------------------------------------------------------ reads for scans and reports
 
     /** Appends the keys of live entries; weakly consistent with concurrent writes. */
@@ -253,9 +357,9 @@ final class Segment {
     }
 
     /** Under the lock. */
-    private Change upsert(ByteKey key, byte[] value, long expiresAt, long epoch) {
+    private Change upsert(ByteKey key, byte[] value, long expiresAt, long epoch, long now) {
         long version = ++revision;
-        entries.put(key, new StoredEntry(value, version, expiresAt));
+        install(key, new StoredEntry(value, version, expiresAt, now));
         Change change = new Change(version, epoch, key.bytes(), value, expiresAt);
         epochStarts.onChange(epoch, version);
         log.append(change);
@@ -264,11 +368,61 @@ final class Segment {
 
     /** Under the lock. */
     private Change remove(ByteKey key, long epoch) {
-        entries.remove(key);
+        discard(key);
         Change change = new Change(++revision, epoch, key.bytes(), null, 0);
         epochStarts.onChange(epoch, change.revision());
         log.append(change);
         return change;
+    }
+
+    /**
+     * Under the lock: the one way an entry enters the map. The replaced entry's sampling slots are carried
+     * over (a replacement keeps its key's place), its bytes are exchanged for the new entry's.
+     */
+    private void install(ByteKey key, StoredEntry entry) {
+        StoredEntry previous = entries.get(key);
+        long delta = entry.sizeBytes(key);
+        if (previous == null) {
+            entry.keySlot = allKeys.add(key);
+        } else {
+            entry.keySlot = previous.keySlot;
+            delta -= previous.sizeBytes(key);
+        }
+        if (entry.hasTtl()) {
+            entry.ttlSlot = previous != null && previous.hasTtl() ? previous.ttlSlot : ttlKeys.add(key);
+        } else if (previous != null && previous.hasTtl()) {
+            releaseTtlSlot(previous.ttlSlot);
+        }
+        entries.put(key, entry);
+        bytes = bytes + delta; // only under the lock: no lost update
+        memory.add(delta);
+    }
+
+    /** Under the lock: the one way an entry leaves the map (besides a snapshot's clear). */
+    private StoredEntry discard(ByteKey key) {
+        StoredEntry previous = entries.remove(key);
+        if (previous == null) {
+            return null;
+        }
+        ByteKey moved = allKeys.remove(previous.keySlot);
+        if (moved != null) {
+            entries.get(moved).keySlot = previous.keySlot;
+        }
+        if (previous.hasTtl()) {
+            releaseTtlSlot(previous.ttlSlot);
+        }
+        long size = previous.sizeBytes(key);
+        bytes = bytes - size;
+        memory.add(-size);
+        return previous;
+    }
+
+    /** Under the lock. */
+    private void releaseTtlSlot(int slot) {
+        ByteKey moved = ttlKeys.remove(slot);
+        if (moved != null) {
+            entries.get(moved).ttlSlot = slot;
+        }
     }
 
     /** Under the lock: hands the changes to replication in revision order. */
@@ -280,16 +434,13 @@ final class Segment {
         }
     }
 
-    /** The entry if present and not expired; an expired entry is removed when called under the lock. */
+    /**
+     * The entry if present and not expired. An expired entry stays in the map until a change removes it
+     * (overwrite, expiry sweep, eviction): removing it silently here would leave replicas holding it.
+     */
     private StoredEntry live(ByteKey key, long now) {
         StoredEntry entry = entries.get(key);
-        if (entry == null || !entry.isExpired(now)) {
-            return entry;
-        }
-        if (Thread.holdsLock(writeLock)) {
-            entries.remove(key, entry);
-        }
-        return null;
+        return entry == null || entry.isExpired(now) ? null : entry;
     }
 
     private static long expiry(long ttlMillis, long now) {

@@ -62,4 +62,26 @@ class ServerArgumentsTests {
         assertThat(ServerArguments.wantsHelp(new String[] {"--node-id", "a", "--help"})).isTrue();
         assertThat(ServerArguments.wantsHelp(new String[] {"--node-id", "a"})).isFalse();
     }
+
+    @Test
+    void memoryBudgetAndPolicyComeFromTheCommandLine() {
+        NodeConfig config = ServerArguments.parse(new String[] {"--node-id", "n1", "--max-memory", "64m",
+                "--eviction-policy", "volatile-ttl"});
+        assertThat(config.memory().maxBytes()).isEqualTo(64L << 20);
+        assertThat(config.memory().policy()).isEqualTo(io.zaris.store.EvictionPolicy.VOLATILE_TTL);
+        long heap = Runtime.getRuntime().maxMemory();
+        NodeConfig share = ServerArguments.parse(new String[] {"--node-id", "n1", "--max-memory", "50%"});
+        assertThat(share.memory().maxBytes()).isEqualTo(heap / 2);
+        NodeConfig defaults = ServerArguments.parse(new String[] {"--node-id", "n1"});
+        assertThat(defaults.memory().maxBytes()).isEqualTo((long) (heap * io.zaris.store.MemoryOptions.DEFAULT_HEAP_FRACTION));
+        assertThat(defaults.memory().policy()).isEqualTo(io.zaris.store.EvictionPolicy.ALLKEYS_LRU);
+    }
+
+    @Test
+    void badMemoryOptionsAreRefusedNamingTheOption() {
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "a", "--max-memory", "lots"}))
+                .hasMessageStartingWith("--max-memory").hasMessageContaining("'lots'");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "a", "--eviction-policy", "lfu"}))
+                .hasMessageStartingWith("--eviction-policy").hasMessageContaining("'lfu'");
+    }
 }

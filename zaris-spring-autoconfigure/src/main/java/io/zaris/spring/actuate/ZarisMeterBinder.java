@@ -26,7 +26,9 @@ import java.util.function.ToDoubleFunction;
  * {@link #ENTRY_OVERHEAD_BYTES} each; the store does not report its bytes yet);</li>
  * <li>embedded mode only, per node ({@code node} tag): {@code zaris.node.keys} (entries held),
  * {@code zaris.node.requests.served}, {@code zaris.node.requests.wrong.node},
- * {@code zaris.node.requests.rejected}, {@code zaris.node.requests.expired}.</li>
+ * {@code zaris.node.requests.rejected}, {@code zaris.node.requests.expired}, {@code zaris.node.memory.used},
+ * {@code zaris.node.memory.budget}, {@code zaris.node.evictions}, {@code zaris.node.expirations},
+ * {@code zaris.node.writes.refused.memory}.</li>
  * </ul>
  * Meters are read on scrape; a closed client or stopped node reads as NaN rather than failing the scrape.
  */
@@ -90,6 +92,17 @@ public final class ZarisMeterBinder implements MeterBinder {
                     .description("Requests answered with a request error").tags(tags).register(registry);
             FunctionCounter.builder("zaris.node.requests.expired", node, n -> n.stats().expiredRequests())
                     .description("Requests dropped because their deadline had passed").tags(tags).register(registry);
+            Gauge.builder("zaris.node.memory.used", node, running(n -> n.memoryStats().usedBytes()))
+                    .description("Bytes charged for the node's entries (keys, values, per-entry overhead estimate)")
+                    .baseUnit("bytes").tags(tags).register(registry);
+            Gauge.builder("zaris.node.memory.budget", node, running(n -> n.memoryStats().maxBytes()))
+                    .description("The node's memory budget").baseUnit("bytes").tags(tags).register(registry);
+            FunctionCounter.builder("zaris.node.evictions", node, n -> n.memoryStats().evictions())
+                    .description("Keys evicted by the node to stay within its memory budget").tags(tags).register(registry);
+            FunctionCounter.builder("zaris.node.expirations", node, n -> n.memoryStats().expirations())
+                    .description("Keys removed by active TTL expiry").tags(tags).register(registry);
+            FunctionCounter.builder("zaris.node.writes.refused.memory", node, n -> n.memoryStats().outOfMemoryRefusals())
+                    .description("Writes refused with OUT_OF_MEMORY").tags(tags).register(registry);
         }
     }
 

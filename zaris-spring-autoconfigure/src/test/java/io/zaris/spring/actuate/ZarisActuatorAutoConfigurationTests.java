@@ -118,6 +118,12 @@ class ZarisActuatorAutoConfigurationTests {
                     .isBetween(1.0, 2.0);
             assertThat(registry.get("zaris.node.requests.served").functionCounters().stream()
                     .mapToDouble(c -> c.count()).sum()).isGreaterThanOrEqualTo(1);
+            // One key of one byte plus its overhead estimate, held by its owner and its replica.
+            assertThat(registry.get("zaris.node.memory.used").gauges().stream().mapToDouble(g -> g.value()).sum())
+                    .isBetween(io.zaris.store.EntrySize.of(7, 1) * 1.0, io.zaris.store.EntrySize.of(7, 1) * 2.0);
+            assertThat(registry.get("zaris.node.memory.budget").gauges()).allSatisfy(g -> assertThat(g.value()).isPositive());
+            assertThat(registry.get("zaris.node.evictions").functionCounters()).allSatisfy(c -> assertThat(c.count()).isZero());
+            assertThat(registry.get("zaris.node.expirations").functionCounters()).isNotEmpty();
         });
     }
 
