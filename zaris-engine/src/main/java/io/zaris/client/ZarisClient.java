@@ -554,7 +554,8 @@ public final class ZarisClient implements AutoCloseable {
     }
 
     private CompletableFuture<NodeConnection> open(NodeAddress address) {
-        return NodeConnection.open(address, options.clientName(), options.connectTimeout(), options.connectTimeout(),
+        return NodeConnection.open(address, options.clientName(), options.credentials(), options.connectTimeout(),
+                options.connectTimeout(),
                 options.maxInFlightPerNode(), options.maxFrameBytes(), this::onPush, this::onConnectionLost);
     }
 

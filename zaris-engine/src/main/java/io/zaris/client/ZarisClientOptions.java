@@ -2,6 +2,7 @@ package io.zaris.client;
 
 import io.zaris.cluster.NodeAddress;
 import io.zaris.protocol.ProtocolLimits;
+import io.zaris.security.Credentials;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,6 +57,7 @@ public final class ZarisClientOptions {
     private final boolean ownershipPushEnabled;
     private final ClientMetrics metrics;
     private final Ticker ticker;
+    private final Credentials credentials;
 
     private ZarisClientOptions(Builder builder) {
         if (builder.seeds.isEmpty()) {
@@ -77,6 +79,12 @@ public final class ZarisClientOptions {
         this.ownershipPushEnabled = builder.ownershipPushEnabled;
         this.metrics = builder.metrics;
         this.ticker = builder.ticker;
+        this.credentials = builder.credentials;
+    }
+
+    /** What the client logs in with on every node; {@code null} when the cluster requires no login. */
+    public Credentials credentials() {
+        return credentials;
     }
 
     public static Builder builder() {
@@ -182,6 +190,7 @@ public final class ZarisClientOptions {
         private ClientMetrics metrics = ClientMetrics.disabled();
         private Ticker ticker = Ticker.system();
         private Map<String, String> environment = System.getenv();
+        private Credentials credentials;
 
         private Builder() {
         }
@@ -288,6 +297,26 @@ public final class ZarisClientOptions {
         public Builder environment(Map<String, String> environment) {
             this.environment = Map.copyOf(environment);
             return this;
+        }
+
+        /**
+         * Logs in with this password (as the {@value Credentials#DEFAULT_USER} user, or the user set with
+         * {@link #credentials}). Overridden by {@code ZARIS_PASSWORD}/{@code ZARIS_USER}.
+         */
+        public Builder password(String password) {
+            this.credentials = password == null ? null : new Credentials(
+                    credentials == null ? Credentials.DEFAULT_USER : credentials.user(), password);
+            return this;
+        }
+
+        /** Logs in as this user with this password; {@code null} for no login. */
+        public Builder credentials(Credentials credentials) {
+            this.credentials = credentials;
+            return this;
+        }
+
+        Credentials credentials() {
+            return credentials;
         }
 
         Builder ticker(Ticker ticker) {

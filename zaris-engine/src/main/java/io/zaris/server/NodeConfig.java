@@ -5,6 +5,8 @@ import io.zaris.cluster.MembershipConfig;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.resp.RespOptions;
+import io.zaris.security.OutboundLimits;
+import io.zaris.security.SecurityOptions;
 import io.zaris.store.TimeSource;
 import java.util.Objects;
 
@@ -25,6 +27,8 @@ public final class NodeConfig {
     private final TimeSource timeSource;
     private final ReplicationSettings replication;
     private final RespOptions resp;
+    private final SecurityOptions security;
+    private final OutboundLimits outboundLimits;
 
     private NodeConfig(Builder builder) {
         this.nodeId = builder.nodeId;
@@ -36,6 +40,8 @@ public final class NodeConfig {
         this.timeSource = builder.timeSource;
         this.replication = builder.replication;
         this.resp = builder.resp;
+        this.security = builder.security;
+        this.outboundLimits = builder.outboundLimits;
     }
 
     public static Builder builder(String nodeId) {
@@ -80,6 +86,16 @@ public final class NodeConfig {
         return resp;
     }
 
+    /** Who may connect to the data and RESP ports, and how this node logs in to its peers. */
+    public SecurityOptions security() {
+        return security;
+    }
+
+    /** How much a node buffers for a client that does not read, and for how long. */
+    public OutboundLimits outboundLimits() {
+        return outboundLimits;
+    }
+
     public static final class Builder {
         private final String nodeId;
         private String host = DEFAULT_HOST;
@@ -90,6 +106,8 @@ public final class NodeConfig {
         private TimeSource timeSource = TimeSource.system();
         private ReplicationSettings replication = ReplicationSettings.defaults();
         private RespOptions resp;
+        private SecurityOptions security = SecurityOptions.none();
+        private OutboundLimits outboundLimits = OutboundLimits.defaults();
 
         private Builder(String nodeId) {
             if (nodeId == null || nodeId.isBlank() || nodeId.length() > 128) {
@@ -142,6 +160,17 @@ public final class NodeConfig {
         /** Gives the node a RESP listener ({@code null}: none, the default). */
         public Builder resp(RespOptions resp) {
             this.resp = resp;
+            return this;
+        }
+
+        /** Authentication of clients and peers (default: none). */
+        public Builder security(SecurityOptions security) {
+            this.security = Objects.requireNonNull(security);
+            return this;
+        }
+
+        public Builder outboundLimits(OutboundLimits outboundLimits) {
+            this.outboundLimits = Objects.requireNonNull(outboundLimits);
             return this;
         }
 

@@ -14,6 +14,8 @@ import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.replication.EpochFence;
 import io.zaris.replication.ReplicaSegments;
 import io.zaris.replication.Replicator;
+import io.zaris.security.OutboundLimits;
+import io.zaris.security.SecurityOptions;
 import io.zaris.store.NodeStore;
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +30,7 @@ import reactor.netty.tcp.TcpServer;
  * {@link ServerConnectionHandler}. Reactor's reactive inbound is never subscribed: the handler consumes
  * every frame itself, which keeps the hot path free of per-request publishers.
  *
- * <p>Connections that completed the handshake are kept in a {@link ChannelGroup} (thread-safe; closed
+ * <p>Connections that completed the handshake (and login, where required) are kept in a {@link ChannelGroup} (thread-safe; closed
  * channels remove themselves) so ownership changes can be pushed to every client.
  */
 final class NodeServer implements AutoCloseable {
@@ -39,7 +41,8 @@ final class NodeServer implements AutoCloseable {
 
     NodeServer(String nodeId, String host, int port, ProtocolLimits limits, SegmentMapper segmentMapper,
                NodeStore store, Supplier<ClusterView> currentView, NodeStats stats, Replicator replicator, EpochFence fence,
-               ReplicaSegments replicaSegments, BooleanSupplier inMajority) {
+               ReplicaSegments replicaSegments, BooleanSupplier inMajority, SecurityOptions security,
+               OutboundLimits outboundLimits) {
         this.stats = stats;
         RequestHandler requestHandler = new RequestHandler(nodeId, segmentMapper, store, currentView, stats, replicator,
                 fence, replicaSegments, inMajority);
@@ -49,7 +52,8 @@ final class NodeServer implements AutoCloseable {
                 .doOnConnection(connection -> connection
                         .addHandlerLast("zaris-frame-decoder", Frames.decoder(limits.maxFrameBytes()))
                         .addHandlerLast("zaris-requests",
-                                new ServerConnectionHandler(nodeId, limits, requestHandler, stats, clients::add)))
+                                new ServerConnectionHandler(nodeId, limits, requestHandler, stats, security, outboundLimits,
+                                        clients::add)))
                 .handle((inbound, outbound) -> Mono.never())
                 .bindNow(Duration.ofSeconds(10));
     }

@@ -56,7 +56,8 @@ public final class ZarisNode implements AutoCloseable {
         PartitionLayout layout = config.clusterSettings().layout();
         this.fence = new EpochFence(layout.partitionCount());
         this.replicaSegments = new ReplicaSegments(layout.segmentCount());
-        this.replicator = new Replicator(config.nodeId(), layout, config.replication(), fence);
+        this.replicator = new Replicator(config.nodeId(), layout, config.replication(), fence,
+                config.security().nodeCredentials());
         this.store = new NodeStore(layout.segmentCount(), config.timeSource(), NodeStore.DEFAULT_LOG_MAX_CHANGES,
                 NodeStore.logBytesPerSegment(layout.segmentCount()), replicator);
     }
@@ -68,12 +69,14 @@ public final class ZarisNode implements AutoCloseable {
         SegmentMapper segmentMapper = new SegmentMapper(config.clusterSettings().layout().segmentCount());
         replicator.start(store, this::presentNodeIds);
         server = new NodeServer(config.nodeId(), config.host(), config.port(), config.limits(), segmentMapper, store,
-                this::currentView, stats, replicator, fence, replicaSegments, this::inMajority);
+                this::currentView, stats, replicator, fence, replicaSegments, this::inMajority, config.security(),
+                config.outboundLimits());
         try {
             // Every listening port is bound before the node joins: peers may name it as soon as it is a member.
             startResp(segmentMapper);
             ClusterMember newMember = new ClusterMember(config.nodeId(), new NodeAddress(config.host(), server.port()),
-                    config.clusterSettings(), config.membership(), config.replication(), new DataPortProbe(config.nodeId()));
+                    config.clusterSettings(), config.membership(), config.replication(), new DataPortProbe(config.nodeId(),
+                    config.security().nodeCredentials()));
             NodeServer dataPort = server;
             newMember.onViewAdopted((previous, adopted) -> {
                 for (int p = 0; p < adopted.runtimeMap().partitionCount(); p++) {
