@@ -531,6 +531,10 @@ public final class ZarisClient implements AutoCloseable {
                         failures.add(seed + ": " + rootMessage(e));
                     }
                 } catch (ExecutionException e) {
+                    if (e.getCause() instanceof ZarisStatusException refused && refused.status() == KvStatus.UNAUTHORIZED) {
+                        // A refused login is a request error: retrying would only trip the node's login throttle.
+                        throw refused;
+                    }
                     failures.add(seed + ": " + rootMessage(e));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

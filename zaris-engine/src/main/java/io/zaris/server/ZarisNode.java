@@ -17,6 +17,7 @@ import io.zaris.replication.ReplicationException;
 import io.zaris.replication.Replicator;
 import io.zaris.resp.RespBackend;
 import io.zaris.resp.RespOptions;
+import io.zaris.resp.RespSecurity;
 import io.zaris.resp.RespServer;
 import io.zaris.store.NodeStore;
 import io.zaris.store.TimeSource;
@@ -110,7 +111,8 @@ public final class ZarisNode implements AutoCloseable {
         RequestHandler handler = new RequestHandler(config.nodeId(), segmentMapper, store, this::currentView, stats,
                 replicator, fence, replicaSegments, this::inMajority);
         try {
-            respServer = RespServer.start(options, new LocalBackend(handler, segmentMapper));
+            respServer = RespServer.start(options, new LocalBackend(handler, segmentMapper), new RespSecurity(
+                    config.security(), config.outboundLimits(), stats::failedLogin, stats::slowReaderClosed));
             log.info("node {}: Redis protocol on {}:{}", config.nodeId(), options.host(), respServer.port());
         } catch (RuntimeException e) {
             if (options.required()) {
