@@ -63,6 +63,11 @@ public final class RespServer implements AutoCloseable {
         return connections.get();
     }
 
+    /** Bytes of replies queued for RESP clients and not yet taken by their sockets. */
+    public long pendingOutboundBytes() {
+        return io.zaris.security.OutboundBytes.pending(channels);
+    }
+
     @Override
     public void close() {
         channels.close();

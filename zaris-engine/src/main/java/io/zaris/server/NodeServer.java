@@ -14,6 +14,7 @@ import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.replication.EpochFence;
 import io.zaris.replication.ReplicaSegments;
 import io.zaris.replication.Replicator;
+import io.zaris.security.OutboundBytes;
 import io.zaris.security.OutboundLimits;
 import io.zaris.security.SecurityOptions;
 import io.zaris.store.NodeStore;
@@ -81,6 +82,11 @@ final class NodeServer implements AutoCloseable {
         }
         stats.pushed(events.size());
         clients.writeAndFlush(frames, channel -> channel.isWritable(), true);
+    }
+
+    /** Bytes of responses queued for logged-in clients and not yet taken by their sockets. */
+    long pendingOutboundBytes() {
+        return OutboundBytes.pending(clients);
     }
 
     @Override

@@ -251,6 +251,16 @@ public final class ZarisNode implements AutoCloseable {
         return seat != null && seat.isLeading();
     }
 
+    /**
+     * Bytes of responses this node has queued for its clients (data and RESP ports) that their sockets have
+     * not taken yet: what slow readers cost the node right now.
+     */
+    public long pendingOutboundBytes() {
+        NodeServer dataPort = server;
+        RespServer resp = respServer;
+        return (dataPort == null ? 0 : dataPort.pendingOutboundBytes()) + (resp == null ? 0 : resp.pendingOutboundBytes());
+    }
+
     public NodeStats stats() {
         return stats;
     }
