@@ -1,5 +1,6 @@
 package io.zaris.client;
 
+import io.zaris.security.Credentials;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -17,6 +18,10 @@ public final class ClientEnvironment {
     public static final String DISABLE_RETRIES = "ZARIS_DISABLE_RETRIES";
     /** Milliseconds a caller waits for a shared map refresh before retrying with the map it has. */
     public static final String MAP_REFRESH_WAIT_MS = "ZARIS_CLIENT_MAP_REFRESH_WAIT_MS";
+    /** The password the client logs in with (the cluster's shared password, or {@link #USER}'s). */
+    public static final String PASSWORD = "ZARIS_PASSWORD";
+    /** The user the client logs in as with {@link #PASSWORD}; {@code default} when unset. */
+    public static final String USER = "ZARIS_USER";
 
     private ClientEnvironment() {
     }
@@ -46,6 +51,28 @@ public final class ClientEnvironment {
                 throw invalid(MAP_REFRESH_WAIT_MS, wait, "15000");
             }
             builder.mapRefreshWait(Duration.ofMillis(millis));
+        }
+        applyCredentials(builder, environment.get(USER), environment.get(PASSWORD));
+    }
+
+    private static void applyCredentials(ZarisClientOptions.Builder builder, String user, String password) {
+        if (password == null) {
+            if (user != null) {
+                throw new IllegalArgumentException("environment variable " + USER + " is set but " + PASSWORD + " is not");
+            }
+            return;
+        }
+        if (password.isEmpty()) {
+            throw new IllegalArgumentException("environment variable " + PASSWORD + " is set but empty");
+        }
+        String name = user != null ? user.trim()
+                : builder.credentials() != null ? builder.credentials().user() : Credentials.DEFAULT_USER;
+        try {
+            builder.credentials(new Credentials(name, password));
+        } catch (IllegalArgumentException e) {
+            // Never echo the password itself.
+            throw new IllegalArgumentException("environment variables " + USER + "/" + PASSWORD + " are invalid: "
+                    + e.getMessage());
         }
     }
 

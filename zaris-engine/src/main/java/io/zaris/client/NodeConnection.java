@@ -16,6 +16,7 @@ import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.protocol.Wire;
+import io.zaris.security.Credentials;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
@@ -91,6 +92,19 @@ public final class NodeConnection implements AutoCloseable {
                                                   Duration handshakeTimeout, int maxInFlight, int maxFrameBytes,
                                                   PushListener pushListener,
                                                   Consumer<NodeConnection> onLost) {
+        return open(address, clientName, null, connectTimeout, handshakeTimeout, maxInFlight, maxFrameBytes, pushListener,
+                onLost);
+    }
+
+    /**
+     * Opens a connection, performs the handshake and, when {@code credentials} are given, logs in (AUTH);
+     * completes once the node accepted both. A refused login fails with a {@link ZarisStatusException}
+     * of status {@code UNAUTHORIZED}.
+     */
+    public static CompletableFuture<NodeConnection> open(NodeAddress address, String clientName, Credentials credentials,
+                                                  Duration connectTimeout, Duration handshakeTimeout, int maxInFlight,
+                                                  int maxFrameBytes, PushListener pushListener,
+                                                  Consumer<NodeConnection> onLost) {
         ResponseHandler handler = new ResponseHandler(pushListener);
         return TcpClient.create()
                 .host(address.host())
@@ -116,6 +130,8 @@ public final class NodeConnection implements AutoCloseable {
                     return nodeConnection;
                 })
                 .thenCompose(nodeConnection -> nodeConnection.handshake(clientName, handshakeTimeout)
+                        .thenCompose(nodeId -> credentials == null ? CompletableFuture.completedFuture(nodeId)
+                                : nodeConnection.login(credentials, handshakeTimeout).thenApply(ignored -> nodeId))
                         .whenComplete((ignored, error) -> {
                             if (error != null) {
                                 nodeConnection.close();
@@ -137,6 +153,16 @@ public final class NodeConnection implements AutoCloseable {
                     Wire.readUnsignedByte(body, 0, "protocol version");
                     return Wire.readString(body, 0, "node id");
                 }, 0, 0, System.nanoTime() + timeout.toNanos());
+    }
+
+    private CompletableFuture<Void> login(Credentials credentials, Duration timeout) {
+        return send(id -> new Request.Auth(id, credentials.user(), credentials.passwordBytes()), (status, body) -> {
+            if (status != KvStatus.OK) {
+                throw new ZarisStatusException(status, "login to " + address + " as '" + credentials.user() + "' refused: "
+                        + ResponseCodec.readMessage(body));
+            }
+            return null;
+        }, 0, 0, System.nanoTime() + timeout.toNanos());
     }
 
     /**

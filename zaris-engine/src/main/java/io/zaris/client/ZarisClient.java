@@ -590,6 +590,10 @@ public final class ZarisClient implements AutoCloseable {
                         failures.add(seed + ": " + rootMessage(e));
                     }
                 } catch (ExecutionException e) {
+                    if (e.getCause() instanceof ZarisStatusException refused && refused.status() == KvStatus.UNAUTHORIZED) {
+                        // A refused login is a request error: retrying would only trip the node's login throttle.
+                        throw refused;
+                    }
                     failures.add(seed + ": " + rootMessage(e));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
@@ -613,7 +617,8 @@ public final class ZarisClient implements AutoCloseable {
     }
 
     private CompletableFuture<NodeConnection> open(NodeAddress address) {
-        return NodeConnection.open(address, options.clientName(), options.connectTimeout(), options.connectTimeout(),
+        return NodeConnection.open(address, options.clientName(), options.credentials(), options.connectTimeout(),
+                options.connectTimeout(),
                 options.maxInFlightPerNode(), options.maxFrameBytes(), pushListener, this::onConnectionLost);
     }
 

@@ -3,6 +3,7 @@ package io.zaris.client;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.replication.AckMode;
+import io.zaris.security.Credentials;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,6 +64,7 @@ public final class ZarisClientOptions {
     private final AckMode ackMode;
     private final Consumer<LostWrite> lostWriteListener;
     private final Ticker ticker;
+    private final Credentials credentials;
 
     private ZarisClientOptions(Builder builder) {
         if (builder.seeds.isEmpty()) {
@@ -87,6 +89,12 @@ public final class ZarisClientOptions {
         this.ackMode = builder.ackMode;
         this.lostWriteListener = builder.lostWriteListener;
         this.ticker = builder.ticker;
+        this.credentials = builder.credentials;
+    }
+
+    /** What the client logs in with on every node; {@code null} when the cluster requires no login. */
+    public Credentials credentials() {
+        return credentials;
     }
 
     public static Builder builder() {
@@ -208,6 +216,7 @@ public final class ZarisClientOptions {
         private Consumer<LostWrite> lostWriteListener = lost -> { };
         private Ticker ticker = Ticker.system();
         private Map<String, String> environment = System.getenv();
+        private Credentials credentials;
 
         private Builder() {
         }
@@ -346,6 +355,26 @@ public final class ZarisClientOptions {
         public Builder environment(Map<String, String> environment) {
             this.environment = Map.copyOf(environment);
             return this;
+        }
+
+        /**
+         * Logs in with this password (as the {@value Credentials#DEFAULT_USER} user, or the user set with
+         * {@link #credentials}). Overridden by {@code ZARIS_PASSWORD}/{@code ZARIS_USER}.
+         */
+        public Builder password(String password) {
+            this.credentials = password == null ? null : new Credentials(
+                    credentials == null ? Credentials.DEFAULT_USER : credentials.user(), password);
+            return this;
+        }
+
+        /** Logs in as this user with this password; {@code null} for no login. */
+        public Builder credentials(Credentials credentials) {
+            this.credentials = credentials;
+            return this;
+        }
+
+        Credentials credentials() {
+            return credentials;
         }
 
         Builder ticker(Ticker ticker) {

@@ -348,6 +348,9 @@ public final class ClusterMember implements AutoCloseable {
         }
         maybeComputeInitialMap();
         reconcileFailover();
+        if (lease != null) {
+            renewLease(); // a new view changes who confirms leases: ask at once rather than at the next tick
+        }
     }
 
     private void onMessage(Address source, byte[] payload, int offset, int length) {

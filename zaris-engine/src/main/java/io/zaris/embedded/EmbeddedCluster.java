@@ -6,6 +6,8 @@ import io.zaris.cluster.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.resp.RespOptions;
+import io.zaris.security.LoopbackAddresses;
+import io.zaris.security.SecurityOptions;
 import io.zaris.server.NodeConfig;
 import io.zaris.server.ZarisNode;
 import io.zaris.store.MemoryOptions;
@@ -44,6 +46,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final ReplicationSettings replication;
     private final boolean resp;
     private final MemoryOptions memory;
+    private final SecurityOptions security;
     /** Copy-on-write: RESP listeners look their peers' ports up here from event-loop threads. */
     private final List<ZarisNode> nodes = new CopyOnWriteArrayList<>();
 
@@ -57,6 +60,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         this.resp = builder.resp;
         this.memory = builder.memory != null ? builder.memory
                 : MemoryOptions.builder().maxBytes(MemoryOptions.defaultMaxBytes(builder.nodes)).build();
+        this.security = builder.security;
     }
 
     public static Builder builder() {
@@ -198,6 +202,7 @@ public final class EmbeddedCluster implements AutoCloseable {
                 .membership(new MembershipConfig.InJvm(clusterName))
                 .replication(replication)
                 .memory(memory)
+                .security(security)
                 .build();
     }
 
@@ -226,8 +231,15 @@ public final class EmbeddedCluster implements AutoCloseable {
         private ReplicationSettings replication = ReplicationSettings.defaults();
         private boolean resp;
         private MemoryOptions memory;
+        private SecurityOptions security = SecurityOptions.none();
 
         private Builder() {
+        }
+
+        /** Authentication on every node's data and RESP ports (default none: the nodes bind loopback only). */
+        public Builder security(SecurityOptions security) {
+            this.security = java.util.Objects.requireNonNull(security);
+            return this;
         }
 
         /**
@@ -275,8 +287,17 @@ public final class EmbeddedCluster implements AutoCloseable {
             return this;
         }
 
-        /** Bind address of the data ports; loopback by default so nothing is exposed. */
+        /**
+         * Bind address of the data ports. Loopback only (the default is 127.0.0.1): an embedded cluster lives
+         * and dies with its application and is never meant to be reached from another host.
+         *
+         * @throws IllegalArgumentException for an address that is not a loopback address
+         */
         public Builder host(String host) {
+            if (!LoopbackAddresses.isLoopback(host)) {
+                throw new IllegalArgumentException("an embedded cluster binds to loopback only, not '" + host
+                        + "'; run standalone servers to serve other hosts");
+            }
             this.host = host;
             return this;
         }

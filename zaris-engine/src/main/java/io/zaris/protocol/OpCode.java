@@ -8,6 +8,11 @@ public enum OpCode {
 
     /** Handshake: magic, protocol version, client name. Must be the first frame on a connection. */
     HELLO(0x01, false),
+    /**
+     * Authentication: user name and password, sent right after HELLO when the node requires it. Until it
+     * succeeds every other request is answered {@code UNAUTHORIZED}.
+     */
+    AUTH(0x02, false),
     GET(0x10, false),
     PUT(0x11, true),
     DELETE(0x12, true),

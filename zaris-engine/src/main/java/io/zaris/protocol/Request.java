@@ -26,6 +26,21 @@ public sealed interface Request {
         }
     }
 
+    /**
+     * Logs the connection in as {@code user} ({@code "default"} for a node's shared password). The password
+     * is kept as bytes so it is never interned as a string.
+     */
+    record Auth(long id, String user, byte[] password) implements Request {
+        public OpCode op() {
+            return OpCode.AUTH;
+        }
+
+        @Override
+        public String toString() {
+            return "Auth[id=" + id + ", user=" + user + ", password=<hidden>]";
+        }
+    }
+
     record Get(long id, byte[] key) implements Request {
         public OpCode op() {
             return OpCode.GET;

@@ -14,6 +14,7 @@ import java.util.List;
  *
  * <pre>
  * HELLO        magic:int32 · version:u8 · clientName:string
+ * AUTH         user:string · password:bytes (at most {@value #MAX_PASSWORD_BYTES})
  * GET          key
  * PUT          flags:u8 (1 = if-absent, 2 = if-match, 4 = ttl, 8 = ack SYNC, 16 = ack ASYNC) · key · value
  *              · [ttl:int64] · [version:int64]
@@ -43,6 +44,9 @@ public final class RequestCodec {
     public static final int MAGIC = 0x5A524953;
     /** Version of this frame layout; bumped on any incompatible change. */
     public static final int PROTOCOL_VERSION = 1;
+
+    /** Longest password an AUTH frame may carry. */
+    public static final int MAX_PASSWORD_BYTES = 1024;
 
     private static final int FLAG_IF_ABSENT = 1;
     private static final int FLAG_IF_MATCH = 2;
@@ -87,6 +91,9 @@ public final class RequestCodec {
             out.writeInt(hello.magic());
             out.writeByte(hello.protocolVersion());
             Wire.writeString(out, hello.clientName());
+        } else if (request instanceof Request.Auth auth) {
+            Wire.writeString(out, auth.user());
+            Wire.writeBytes(out, auth.password());
         } else if (request instanceof Request.Get get) {
             Wire.writeBytes(out, get.key());
         } else if (request instanceof Request.Put put) {
@@ -195,6 +202,10 @@ public final class RequestCodec {
                 int version = Wire.readUnsignedByte(in, id, "protocol version");
                 return new Request.Hello(id, magic, version, Wire.readString(in, id, "client name"));
             }
+            case AUTH: {
+                String user = Wire.readString(in, id, "user");
+                return new Request.Auth(id, user, Wire.readBytes(in, MAX_PASSWORD_BYTES, id, "password"));
+            }
             case GET:
                 return new Request.Get(id, readKey(in, limits, id));
             case PUT: {
@@ -225,6 +236,10 @@ public final class RequestCodec {
                 return new Request.MultiGet(id, readKeys(in, limits, id));
             case MULTI_PUT: {
                 int count = Wire.readCount(in, limits.maxBatchKeys(), id, "entry count");
+                if (count == 0) {
+                    // Found by fuzzing: an empty batch has no segment to route by.
+                    throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "multi-key request without keys");
+                }
                 List<byte[]> keys = new ArrayList<>(Math.min(count, 1024));
                 List<byte[]> values = new ArrayList<>(Math.min(count, 1024));
                 for (int i = 0; i < count; i++) {

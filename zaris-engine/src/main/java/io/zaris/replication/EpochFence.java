@@ -31,6 +31,11 @@ public final class EpochFence {
         }
     }
 
+    /** Partitions this fence covers. */
+    public int partitionCount() {
+        return highest.length();
+    }
+
     public long highest(int partition) {
         return highest.get(partition);
     }

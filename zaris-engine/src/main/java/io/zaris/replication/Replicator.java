@@ -8,6 +8,7 @@ import io.zaris.placement.PartitionLayout;
 import io.zaris.protocol.Change;
 import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.ProtocolLimits;
+import io.zaris.security.Credentials;
 import io.zaris.store.ChangeSink;
 import io.zaris.store.NodeStore;
 import java.time.Duration;
@@ -58,8 +59,16 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     /** Nodes membership currently sees; a replica outside it (hung, partitioned) is not waited for. */
     private volatile Supplier<Set<String>> present = Set::of;
     private volatile boolean closed;
+    private final Credentials peerCredentials;
 
     public Replicator(String nodeId, PartitionLayout layout, ReplicationSettings settings, EpochFence fence) {
+        this(nodeId, layout, settings, fence, null);
+    }
+
+    /** @param peerCredentials what replication links log in with on replicas; {@code null} without authentication */
+    public Replicator(String nodeId, PartitionLayout layout, ReplicationSettings settings, EpochFence fence,
+                      Credentials peerCredentials) {
+        this.peerCredentials = peerCredentials;
         this.nodeId = nodeId;
         this.layout = layout;
         this.settings = settings;
@@ -284,7 +293,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     }
 
     private void open(String peer, NodeAddress address) {
-        NodeConnection.open(address, "zaris-replication:" + nodeId, Duration.ofSeconds(2), Duration.ofSeconds(2), 1_000_000,
+        NodeConnection.open(address, "zaris-replication:" + nodeId, peerCredentials, Duration.ofSeconds(2), Duration.ofSeconds(2), 1_000_000,
                         ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { })
                 .whenComplete((connection, error) -> {
                     opening.remove(peer);

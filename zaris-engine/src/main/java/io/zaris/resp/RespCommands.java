@@ -10,6 +10,9 @@ import io.zaris.protocol.MalformedRequestException;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.VersionedValue;
+import io.zaris.security.Credentials;
+import io.zaris.security.LoginSession;
+import io.zaris.security.Principal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -56,8 +59,10 @@ final class RespCommands {
     private final RespOptions options;
     private final IntSupplier connectedClients;
     private final long startedMillis;
+    private final Runnable onFailedLogin;
 
-    RespCommands(RespBackend backend, RespOptions options, IntSupplier connectedClients) {
+    RespCommands(RespBackend backend, RespOptions options, IntSupplier connectedClients, Runnable onFailedLogin) {
+        this.onFailedLogin = onFailedLogin;
         this.backend = backend;
         this.options = options;
         this.connectedClients = connectedClients;
@@ -72,6 +77,10 @@ final class RespCommands {
         }
         if (!CommandTable.arityOk(spec, args.size())) {
             return done(RespReply.error("ERR wrong number of arguments for '" + name + "' command"));
+        }
+        RespReply refusal = accessRefusal(name, spec, session);
+        if (refusal != null) {
+            return done(refusal);
         }
         try {
             return dispatch(name, args, session);
@@ -91,9 +100,7 @@ final class RespCommands {
             case "hello":
                 return done(hello(a, session));
             case "auth":
-                return done(a.size() == 3 && text(a.get(1)).equals("default") ? RespReply.OK
-                        : RespReply.error("ERR AUTH <password> called without any password configured for the default user."
-                        + " Are you sure your configuration is correct?"));
+                return done(auth(a, session));
             case "select":
                 return done(text(a.get(1)).equals("0") ? RespReply.OK : RespReply.error("ERR SELECT is not allowed in cluster mode"));
             case "client":
@@ -125,6 +132,61 @@ final class RespCommands {
             default:
                 return keyCommand(name, a);
         }
+    }
+
+    // ------------------------------------------------------------------ authentication
+
+    /** Before a login only AUTH, HELLO (which may carry AUTH) and QUIT run; read-only users run no writes. */
+    private static RespReply accessRefusal(String name, CommandTable.Spec spec, RespSession session) {
+        Principal principal = session.login.principal();
+        if (principal == null) {
+            return name.equals("auth") || name.equals("hello") || name.equals("quit") ? null : NOAUTH;
+        }
+        if (principal.readOnly() && spec.flags().contains("write")) {
+            return RespReply.error("NOPERM User " + principal.name() + " has no permissions to run the '" + name + "' command");
+        }
+        return null;
+    }
+
+    private static final RespReply NOAUTH = RespReply.error("NOAUTH Authentication required.");
+    private static final RespReply WRONGPASS = RespReply.error("WRONGPASS invalid username-password pair or user is disabled.");
+
+    private RespReply auth(List<byte[]> a, RespSession session) {
+        if (a.size() > 3) {
+            return SYNTAX;
+        }
+        String user = a.size() == 3 ? text(a.get(1)) : Credentials.DEFAULT_USER;
+        RespReply failure = login(user, a.get(a.size() - 1), session);
+        if (failure != null) {
+            return failure;
+        }
+        return RespReply.OK;
+    }
+
+    /** Logs the session in; {@code null} on success, else the error reply (closing the connection when due). */
+    private RespReply login(String user, byte[] password, RespSession session) {
+        LoginSession.Outcome outcome = session.login.login(user, password);
+        if (outcome instanceof LoginSession.Accepted) {
+            return null;
+        }
+        if (outcome instanceof LoginSession.NotConfigured) {
+            // As Redis without requirepass: the default user has no password, anything else is wrong.
+            return user.equals(Credentials.DEFAULT_USER) ? null
+                    : RespReply.error("ERR AUTH <password> called without any password configured for the default user."
+                    + " Are you sure your configuration is correct?");
+        }
+        onFailedLogin.run();
+        RespReply reply;
+        boolean close;
+        if (outcome instanceof LoginSession.Throttled throttled) {
+            reply = RespReply.error("WRONGPASS too many failed logins from this address; retry in "
+                    + throttled.retryAfter().toMillis() + " ms");
+            close = throttled.closeConnection();
+        } else {
+            reply = WRONGPASS;
+            close = ((LoginSession.Rejected) outcome).closeConnection();
+        }
+        return close ? new RespReply.ThenClose(reply) : reply;
     }
 
     // ------------------------------------------------------------------ key commands
@@ -663,8 +725,9 @@ final class RespCommands {
         for (; i < a.size(); i++) {
             String option = text(a.get(i)).toUpperCase(Locale.ROOT);
             if (option.equals("AUTH") && i + 2 < a.size()) {
-                if (!text(a.get(i + 1)).equals("default")) {
-                    return RespReply.error("WRONGPASS invalid username-password pair or user is disabled.");
+                RespReply failure = login(text(a.get(i + 1)), a.get(i + 2), session);
+                if (failure != null) {
+                    return failure;
                 }
                 i += 2;
             } else if (option.equals("SETNAME") && i + 1 < a.size()) {
@@ -672,6 +735,11 @@ final class RespCommands {
             } else {
                 return RespReply.error("ERR Syntax error in HELLO option '" + text(a.get(i)) + "'");
             }
+        }
+        if (!session.login.isLoggedIn()) {
+            return RespReply.error("NOAUTH HELLO must be called with the client already authenticated, otherwise the "
+                    + "HELLO <proto> AUTH <user> <pass> option can be used to authenticate the client and select the RESP "
+                    + "protocol version at the same time");
         }
         session.protocol = protocol;
         session.name = name;

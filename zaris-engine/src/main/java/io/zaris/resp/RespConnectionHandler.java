@@ -2,9 +2,12 @@ package io.zaris.resp;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.WriteBufferWaterMark;
+import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.zaris.security.LoginSession;
+import io.zaris.security.SlowReaderGuard;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -26,14 +29,15 @@ import org.slf4j.LoggerFactory;
  * throws costs that command only.
  *
  * <p><b>Back-pressure.</b> Reading stops while the channel is unwritable (the client does not read its
- * replies) or more than {@link #MAX_PENDING} replies wait, so neither can pile up in the node's memory.
+ * replies) or more than {@link #MAX_PENDING} replies wait, so neither can pile up in the node's memory; bytes
+ * already read stay undecoded in the cumulation buffer until the client reads again. A connection that stays
+ * unwritable longer than the outbound limit allows is closed ({@link SlowReaderGuard}).
  *
  * <p>Confined to the channel's event loop.
  */
 final class RespConnectionHandler extends ByteToMessageDecoder {
 
     private static final Logger log = LoggerFactory.getLogger(RespConnectionHandler.class);
-    private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 4 * 1024 * 1024);
     /** Replies that may wait for earlier SYNC writes before reading pauses. */
     static final int MAX_PENDING = 4096;
 
@@ -46,34 +50,47 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
     private final RespSession session;
     private final AtomicInteger connections;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    private final RespSecurity security;
+    private final SlowReaderGuard slowReaderGuard;
     private boolean closing;
 
-    RespConnectionHandler(String nodeId, RespLimits limits, RespCommands commands, long sessionId, AtomicInteger connections) {
+    RespConnectionHandler(String nodeId, RespLimits limits, RespCommands commands, long sessionId, AtomicInteger connections,
+                          RespSecurity security) {
         this.nodeId = nodeId;
         this.reader = new RespReader(limits);
         this.commands = commands;
         this.session = new RespSession(sessionId);
         this.connections = connections;
+        this.security = security;
+        this.slowReaderGuard = new SlowReaderGuard(nodeId, "RESP", security.outboundLimits(), security.onSlowReaderClosed());
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
         super.handlerAdded(ctx);
         connections.incrementAndGet();
-        ctx.channel().config().setWriteBufferWaterMark(WATER_MARK);
+        session.login = new LoginSession(security.security().users(), security.security().limiter(), peerOf(ctx));
+        slowReaderGuard.install(ctx.channel());
         // Reactor Netty reads only on demand of a reactive subscriber; this handler consumes the bytes itself.
         ctx.channel().config().setAutoRead(true);
         ctx.read();
     }
 
+    private static String peerOf(ChannelHandlerContext ctx) {
+        return ctx.channel().remoteAddress() instanceof InetSocketAddress address && address.getAddress() != null
+                ? address.getAddress().getHostAddress() : String.valueOf(ctx.channel().remoteAddress());
+    }
+
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
         connections.decrementAndGet();
+        slowReaderGuard.closed();
     }
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        while (!closing && in.isReadable()) {
+        // Stops at an unwritable channel: the rest waits in the cumulation until the client reads its replies.
+        while (!closing && in.isReadable() && ctx.channel().isWritable()) {
             List<byte[]> command;
             try {
                 command = reader.read(in);
@@ -169,7 +186,13 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        slowReaderGuard.writabilityChanged(ctx.channel());
         ctx.channel().config().setAutoRead(ctx.channel().isWritable() && pending.size() <= MAX_PENDING);
+        if (ctx.channel().isWritable() && !closing) {
+            // Decode what was read before the pause; an empty read runs the decoder over the cumulation.
+            channelRead(ctx, Unpooled.EMPTY_BUFFER);
+            ctx.flush();
+        }
         super.channelWritabilityChanged(ctx);
     }
 

@@ -25,8 +25,8 @@ public final class RespServer implements AutoCloseable {
     /** Open connections (closed channels remove themselves), closed with the listener so clients notice a stop. */
     private final ChannelGroup channels = new DefaultChannelGroup("zaris-resp", GlobalEventExecutor.INSTANCE);
 
-    private RespServer(RespOptions options, RespBackend backend) {
-        RespCommands commands = new RespCommands(backend, options, connections::get);
+    private RespServer(RespOptions options, RespBackend backend, RespSecurity security) {
+        RespCommands commands = new RespCommands(backend, options, connections::get, security.onFailedLogin());
         this.host = options.host();
         this.server = TcpServer.create()
                 .host(options.host())
@@ -34,7 +34,7 @@ public final class RespServer implements AutoCloseable {
                 .doOnConnection(connection -> {
                     channels.add(connection.channel());
                     connection.addHandlerLast("zaris-resp", new RespConnectionHandler(backend.nodeId(), options.limits(),
-                            commands, sessionIds.incrementAndGet(), connections));
+                            commands, sessionIds.incrementAndGet(), connections, security));
                 })
                 .handle((inbound, outbound) -> Mono.never())
                 .bindNow(Duration.ofSeconds(10));
@@ -42,7 +42,12 @@ public final class RespServer implements AutoCloseable {
 
     /** Binds the listener; throws when the port cannot be bound. */
     public static RespServer start(RespOptions options, RespBackend backend) {
-        return new RespServer(options, backend);
+        return start(options, backend, RespSecurity.none());
+    }
+
+    /** Binds the listener with authentication and slow-reader bounds; throws when the port cannot be bound. */
+    public static RespServer start(RespOptions options, RespBackend backend, RespSecurity security) {
+        return new RespServer(options, backend, security);
     }
 
     public NodeAddress address() {
@@ -56,6 +61,11 @@ public final class RespServer implements AutoCloseable {
     /** Open client connections. */
     public int connections() {
         return connections.get();
+    }
+
+    /** Bytes of replies queued for RESP clients and not yet taken by their sockets. */
+    public long pendingOutboundBytes() {
+        return io.zaris.security.OutboundBytes.pending(channels);
     }
 
     @Override

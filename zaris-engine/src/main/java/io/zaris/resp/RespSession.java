@@ -1,6 +1,8 @@
 package io.zaris.resp;
 
-/** Per-connection state that commands change: protocol version, client name and library info. Event-loop confined. */
+import io.zaris.security.LoginSession;
+
+/** Per-connection state that commands change: protocol version, client name, library info, login. Event-loop confined. */
 final class RespSession {
 
     final long id;
@@ -9,6 +11,8 @@ final class RespSession {
     String libName;
     String libVersion;
     boolean readOnly;
+    /** Set when the connection is registered (it needs the peer's address); see {@link RespConnectionHandler}. */
+    LoginSession login;
 
     RespSession(long id) {
         this.id = id;

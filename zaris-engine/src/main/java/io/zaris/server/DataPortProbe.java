@@ -8,6 +8,7 @@ import io.zaris.protocol.PartitionState;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
+import io.zaris.security.Credentials;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -28,8 +29,12 @@ final class DataPortProbe implements PeerProbe {
 
     private final String nodeId;
 
-    DataPortProbe(String nodeId) {
+    private final Credentials credentials;
+
+    /** @param credentials what the probe logs in with; {@code null} without authentication */
+    DataPortProbe(String nodeId, Credentials credentials) {
         this.nodeId = nodeId;
+        this.credentials = credentials;
     }
 
     @Override
@@ -71,7 +76,7 @@ final class DataPortProbe implements PeerProbe {
     }
 
     private CompletableFuture<NodeConnection> open(NodeAddress address) {
-        return NodeConnection.open(address, "zaris-probe:" + nodeId, TIMEOUT, TIMEOUT, 100_000,
+        return NodeConnection.open(address, "zaris-probe:" + nodeId, credentials, TIMEOUT, TIMEOUT, 100_000,
                 ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { });
     }
 }

@@ -6,6 +6,8 @@ import io.zaris.protocol.ProtocolLimits;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.resp.RespOptions;
 import io.zaris.store.MemoryOptions;
+import io.zaris.security.OutboundLimits;
+import io.zaris.security.SecurityOptions;
 import io.zaris.store.TimeSource;
 import java.util.Objects;
 
@@ -27,6 +29,8 @@ public final class NodeConfig {
     private final ReplicationSettings replication;
     private final RespOptions resp;
     private final MemoryOptions memory;
+    private final SecurityOptions security;
+    private final OutboundLimits outboundLimits;
 
     private NodeConfig(Builder builder) {
         this.nodeId = builder.nodeId;
@@ -39,6 +43,8 @@ public final class NodeConfig {
         this.replication = builder.replication;
         this.resp = builder.resp;
         this.memory = builder.memory;
+        this.security = builder.security;
+        this.outboundLimits = builder.outboundLimits;
     }
 
     public static Builder builder(String nodeId) {
@@ -88,6 +94,16 @@ public final class NodeConfig {
         return memory;
     }
 
+    /** Who may connect to the data and RESP ports, and how this node logs in to its peers. */
+    public SecurityOptions security() {
+        return security;
+    }
+
+    /** How much a node buffers for a client that does not read, and for how long. */
+    public OutboundLimits outboundLimits() {
+        return outboundLimits;
+    }
+
     public static final class Builder {
         private final String nodeId;
         private String host = DEFAULT_HOST;
@@ -99,6 +115,8 @@ public final class NodeConfig {
         private ReplicationSettings replication = ReplicationSettings.defaults();
         private RespOptions resp;
         private MemoryOptions memory = MemoryOptions.defaults();
+        private SecurityOptions security = SecurityOptions.none();
+        private OutboundLimits outboundLimits = OutboundLimits.defaults();
 
         private Builder(String nodeId) {
             if (nodeId == null || nodeId.isBlank() || nodeId.length() > 128) {
@@ -160,6 +178,17 @@ public final class NodeConfig {
          */
         public Builder memory(MemoryOptions memory) {
             this.memory = Objects.requireNonNull(memory);
+            return this;
+        }
+
+        /** Authentication of clients and peers (default: none). */
+        public Builder security(SecurityOptions security) {
+            this.security = Objects.requireNonNull(security);
+            return this;
+        }
+
+        public Builder outboundLimits(OutboundLimits outboundLimits) {
+            this.outboundLimits = Objects.requireNonNull(outboundLimits);
             return this;
         }
 

@@ -15,6 +15,9 @@ import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.replication.EpochFence;
 import io.zaris.replication.ReplicaSegments;
 import io.zaris.replication.Replicator;
+import io.zaris.security.OutboundBytes;
+import io.zaris.security.OutboundLimits;
+import io.zaris.security.SecurityOptions;
 import io.zaris.store.NodeStore;
 import java.time.Duration;
 import java.util.List;
@@ -29,7 +32,7 @@ import reactor.netty.tcp.TcpServer;
  * {@link ServerConnectionHandler}. Reactor's reactive inbound is never subscribed: the handler consumes
  * every frame itself, which keeps the hot path free of per-request publishers.
  *
- * <p>Connections that completed the handshake are kept in a {@link ChannelGroup} (thread-safe; closed
+ * <p>Connections that completed the handshake (and login, where required) are kept in a {@link ChannelGroup} (thread-safe; closed
  * channels remove themselves) so ownership changes can be pushed to every client.
  */
 final class NodeServer implements AutoCloseable {
@@ -40,7 +43,8 @@ final class NodeServer implements AutoCloseable {
 
     NodeServer(String nodeId, String host, int port, ProtocolLimits limits, SegmentMapper segmentMapper,
                NodeStore store, Supplier<ClusterView> currentView, NodeStats stats, Replicator replicator, EpochFence fence,
-               ReplicaSegments replicaSegments, NodeStanding standing, MemoryGuard memoryGuard) {
+               ReplicaSegments replicaSegments, NodeStanding standing, MemoryGuard memoryGuard,
+               SecurityOptions security, OutboundLimits outboundLimits) {
         this.stats = stats;
         RequestHandler requestHandler = new RequestHandler(nodeId, segmentMapper, store, currentView, stats, replicator,
                 fence, replicaSegments, standing, memoryGuard);
@@ -50,7 +54,8 @@ final class NodeServer implements AutoCloseable {
                 .doOnConnection(connection -> connection
                         .addHandlerLast("zaris-frame-decoder", Frames.decoder(limits.maxFrameBytes()))
                         .addHandlerLast("zaris-requests",
-                                new ServerConnectionHandler(nodeId, limits, requestHandler, stats, clients::add)))
+                                new ServerConnectionHandler(nodeId, limits, requestHandler, stats, security, outboundLimits,
+                                        clients::add)))
                 .handle((inbound, outbound) -> Mono.never())
                 .bindNow(Duration.ofSeconds(10));
     }
@@ -93,6 +98,11 @@ final class NodeServer implements AutoCloseable {
         }
         clients.writeAndFlush(frames, channel -> channel.isWritable(), true);
         return true;
+    }
+
+    /** Bytes of responses queued for logged-in clients and not yet taken by their sockets. */
+    long pendingOutboundBytes() {
+        return OutboundBytes.pending(clients);
     }
 
     @Override

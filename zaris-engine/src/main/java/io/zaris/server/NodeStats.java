@@ -14,6 +14,8 @@ public final class NodeStats {
     private final LongAdder ownershipPushes = new LongAdder();
     private final LongAdder replicationRefused = new LongAdder();
     private final LongAdder outOfMemoryRefusals = new LongAdder();
+    private final LongAdder failedLogins = new LongAdder();
+    private final LongAdder slowReadersClosed = new LongAdder();
 
     void served() {
         requestsServed.increment();
@@ -29,6 +31,26 @@ public final class NodeStats {
 
     void closedForBadInput() {
         connectionsClosedForBadInput.increment();
+    }
+
+    /** Public for the RESP listener. */
+    public void failedLogin() {
+        failedLogins.increment();
+    }
+
+    /** Public for the RESP listener, which closes slow readers of its own. */
+    public void slowReaderClosed() {
+        slowReadersClosed.increment();
+    }
+
+    /** Logins refused (wrong user or password, or throttled) on the data and RESP ports. */
+    public long failedLogins() {
+        return failedLogins.sum();
+    }
+
+    /** Connections closed because the client stopped reading its replies. */
+    public long slowReadersClosed() {
+        return slowReadersClosed.sum();
     }
 
     void expired() {

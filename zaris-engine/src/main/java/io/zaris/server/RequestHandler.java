@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.cluster.PartitionRuntime;
+import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.ClusterViewCodec;
 import io.zaris.protocol.KvStatus;
@@ -47,6 +48,8 @@ final class RequestHandler {
     private final ReplicaSegments replicaSegments;
     private final NodeStanding standing;
     private final MemoryGuard memoryGuard;
+    /** The node's layout, to validate the partition and segment a replicated change names. */
+    private final PartitionLayout layout;
 
     RequestHandler(String nodeId, SegmentMapper segmentMapper, NodeStore store, Supplier<ClusterView> currentView,
                    NodeStats stats, Replicator replicator, EpochFence fence, ReplicaSegments replicaSegments,
@@ -61,6 +64,7 @@ final class RequestHandler {
         this.replicaSegments = replicaSegments;
         this.standing = standing;
         this.memoryGuard = memoryGuard;
+        this.layout = PartitionLayout.of(segmentMapper.segmentCount(), fence.partitionCount());
     }
 
     /**
@@ -184,7 +188,8 @@ final class RequestHandler {
 
     /** Replica side: applies shipped changes after the fencing checks. */
     private void applyReplicate(Request.Replicate replicate, ByteBuf out) {
-        if (rejectedByFence(replicate.id(), replicate.partition(), replicate.epoch(), out)) {
+        if (rejectedTarget(replicate.id(), replicate.partition(), replicate.segment(), out)
+                || rejectedByFence(replicate.id(), replicate.partition(), replicate.epoch(), out)) {
             return;
         }
         ApplyResult result = store.applyReplicated(replicate.segment(), replicate.changes());
@@ -200,7 +205,8 @@ final class RequestHandler {
     }
 
     private void applySnapshot(Request.Snapshot snapshot, ByteBuf out) {
-        if (rejectedByFence(snapshot.id(), snapshot.partition(), snapshot.epoch(), out)) {
+        if (rejectedTarget(snapshot.id(), snapshot.partition(), snapshot.segment(), out)
+                || rejectedByFence(snapshot.id(), snapshot.partition(), snapshot.epoch(), out)) {
             return;
         }
         if (snapshot.first()) {
@@ -213,6 +219,18 @@ final class RequestHandler {
         }
         ResponseCodec.writeHeader(out, snapshot.id(), KvStatus.OK);
         out.writeLong(store.segmentRevision(snapshot.segment()));
+    }
+
+    /** Found by fuzzing: a partition or segment outside the layout (or a segment of another partition). */
+    private boolean rejectedTarget(long id, int partition, int segment, ByteBuf out) {
+        if (partition >= 0 && partition < layout.partitionCount() && segment >= 0 && segment < layout.segmentCount()
+                && layout.partitionOf(segment) == partition) {
+            return false;
+        }
+        stats.rejected();
+        ResponseCodec.writeError(out, id, KvStatus.BAD_REQUEST,
+                "segment " + segment + " of partition " + partition + " does not exist in " + layout);
+        return true;
     }
 
     /**

@@ -10,6 +10,8 @@ import io.zaris.resp.RespOptions;
 import io.zaris.resp.RespPeerPorts;
 import io.zaris.store.EvictionPolicy;
 import io.zaris.store.MemoryOptions;
+import io.zaris.security.LoopbackAddresses;
+import io.zaris.security.SecurityOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -56,13 +58,22 @@ public final class ServerArguments {
                     + Math.round(MemoryOptions.DEFAULT_HEAP_FRACTION * 100) + "%)",
             "  --eviction-policy <policy>  allkeys-lru, volatile-lru, volatile-ttl or noeviction (default "
                     + MemoryOptions.DEFAULT_POLICY + ")",
+            "  --password-file <path>      file whose first line is the shared password (or set ZARIS_PASSWORD);"
+                    + " clients and peer nodes must log in with it",
+            "  --users-file <path>         extra users, one per line: <name> read-write|read-only <password>"
+                    + " (needs a shared password)",
+            "  --allow-insecure            bind a non-loopback address without a password (prints a warning)",
             "  --help                      print this help");
 
     private static final Set<String> KNOWN = Set.of("--node-id", "--host", "--port", "--cluster-host",
             "--cluster-port", "--seeds", "--cluster-size", "--cluster-name", "--replication-factor",
             "--partitions", "--segments", "--ack-mode", "--min-sync-replicas", "--eviction-delay-ms",
             "--heal-cooldown-ms", "--escalation-timeout-ms", "--resp-port", "--resp-host", "--max-memory",
-            "--eviction-policy");
+            "--eviction-policy", "--password-file", "--users-file", "--allow-insecure");
+    /** Options that take no value. */
+    private static final Set<String> FLAGS = Set.of("--allow-insecure");
+    /** The server's shared password, when not given as a file. */
+    public static final String PASSWORD_VARIABLE = "ZARIS_PASSWORD";
 
     private ServerArguments() {
     }
@@ -78,11 +89,29 @@ public final class ServerArguments {
     }
 
     public static NodeConfig parse(String[] args) {
+        return parse(args, System.getenv(), ServerArguments::readLines);
+    }
+
+    /** Reads a file named on the command line; injected so parsing stays free of I/O in tests. */
+    @FunctionalInterface
+    public interface FileReader {
+        List<String> readLines(String path) throws java.io.IOException;
+    }
+
+    private static List<String> readLines(String path) throws java.io.IOException {
+        return java.nio.file.Files.readAllLines(java.nio.file.Path.of(path), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    public static NodeConfig parse(String[] args, Map<String, String> environment, FileReader files) {
         Map<String, String> values = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
             String value = null;
             int equals = name.indexOf('=');
+            if (FLAGS.contains(name)) {
+                values.put(name, "true");
+                continue;
+            }
             if (equals > 0) {
                 value = name.substring(equals + 1);
                 name = name.substring(0, equals);
@@ -139,9 +168,13 @@ public final class ServerArguments {
                         Integer.MAX_VALUE)),
                 Duration.ofMillis(intOption(values, "--eviction-delay-ms", (int) defaults.evictionDelay().toMillis(), 0,
                         Integer.MAX_VALUE)));
+        RespOptions resp = respOptions(values, host, port);
+        SecurityOptions security = securityOptions(values, environment, files);
+        requireSafeBinding(values, security, host, resp);
         return NodeConfig.builder(nodeId)
                 .memory(memoryOptions(values, Runtime.getRuntime().maxMemory()))
-                .resp(respOptions(values, host, port))
+                .security(security)
+                .resp(resp)
                 .replication(replication)
                 .host(host)
                 .port(port)
@@ -150,6 +183,72 @@ public final class ServerArguments {
                         Duration.ofMillis(intOption(values, "--escalation-timeout-ms",
                                 (int) MembershipConfig.Tcp.DEFAULT_ESCALATION_TIMEOUT.toMillis(), 3000, Integer.MAX_VALUE))))
                 .build();
+    }
+
+    private static SecurityOptions securityOptions(Map<String, String> values, Map<String, String> environment,
+                                                   FileReader files) {
+        String password = null;
+        if (values.containsKey("--password-file")) {
+            List<String> lines = read(files, "--password-file", values.get("--password-file"));
+            if (lines.isEmpty() || lines.get(0).isEmpty()) {
+                throw new IllegalArgumentException("--password-file " + values.get("--password-file") + " is empty");
+            }
+            password = lines.get(0);
+        } else if (environment.get(PASSWORD_VARIABLE) != null) {
+            password = environment.get(PASSWORD_VARIABLE);
+            if (password.isEmpty()) {
+                throw new IllegalArgumentException("environment variable " + PASSWORD_VARIABLE + " is set but empty");
+            }
+        }
+        List<String> users = List.of();
+        if (values.containsKey("--users-file")) {
+            if (password == null) {
+                throw new IllegalArgumentException("--users-file needs a shared password (--password-file or "
+                        + PASSWORD_VARIABLE + "): nodes log in to each other with it");
+            }
+            users = read(files, "--users-file", values.get("--users-file"));
+        }
+        if (password == null) {
+            return SecurityOptions.none();
+        }
+        try {
+            return SecurityOptions.of(password, users);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException((values.containsKey("--users-file") ? "--users-file: " : "password: ")
+                    + e.getMessage(), e);
+        }
+    }
+
+    private static List<String> read(FileReader files, String option, String path) {
+        try {
+            return files.readLines(path);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(option + " " + path + " cannot be read: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Safe default: without a password every port stays on loopback, unless {@code --allow-insecure} says the
+     * operator means it (the server then logs a warning at start).
+     */
+    private static void requireSafeBinding(Map<String, String> values, SecurityOptions security, String host,
+                                           RespOptions resp) {
+        if (security.requiresAuthentication() || values.containsKey("--allow-insecure")) {
+            return;
+        }
+        for (String address : new String[] {host, resp == null ? host : resp.host()}) {
+            if (!LoopbackAddresses.isLoopback(address)) {
+                throw new IllegalArgumentException("refusing to serve " + address + " without a password: anyone who can"
+                        + " reach it could read and change every key; set a password (--password-file or "
+                        + PASSWORD_VARIABLE + "), or pass --allow-insecure on a network you trust");
+            }
+        }
+    }
+
+    /** Whether the node serves a non-loopback address without a password (the caller warns loudly). */
+    static boolean isInsecure(NodeConfig config) {
+        return !config.security().requiresAuthentication() && (!LoopbackAddresses.isLoopback(config.host())
+                || (config.resp() != null && !LoopbackAddresses.isLoopback(config.resp().host())));
     }
 
     /**

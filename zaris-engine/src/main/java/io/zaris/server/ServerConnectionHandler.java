@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.WriteBufferWaterMark;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
@@ -16,7 +15,14 @@ import io.zaris.protocol.Request;
 import io.zaris.protocol.RequestCodec;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.Wire;
+import io.zaris.security.Access;
+import io.zaris.security.LoginSession;
+import io.zaris.security.OutboundLimits;
+import io.zaris.security.SecurityOptions;
+import io.zaris.security.SlowReaderGuard;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -29,55 +35,100 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Bad input policy: a payload that parses far enough to have a request id gets an error response and
  * the connection stays usable; a stream that cannot be trusted (oversized or negative length, no
- * readable header, no handshake) closes this connection only, logged once. A client that stops reading
- * makes the channel unwritable, and the handler then stops reading from it, so its responses cannot
- * pile up in the node's memory.
+ * readable header, no handshake) closes this connection only, logged once.
  *
- * <p>Confined to the channel's event loop; {@code handshakeDone} needs no synchronisation.
+ * <p><b>Authentication.</b> On a node with users, the frame after HELLO must be a successful AUTH; every
+ * other request before it is answered {@code UNAUTHORIZED} and the connection stays open for the login.
+ * {@link Access} decides what the logged-in principal may send (read-only users, node-to-node operations).
+ * Failed logins are throttled per peer address and close the connection after
+ * {@link LoginSession#MAX_FAILURES_PER_CONNECTION}.
+ *
+ * <p><b>Slow readers.</b> Past the high water mark of unsent responses the channel turns unwritable: the
+ * handler stops reading and parks frames already decoded from the last read in {@code backlog} instead of
+ * answering them, so at most about one read's frames and the water mark of responses are held per client.
+ * A connection unwritable for longer than {@link OutboundLimits#maxUnwritable()} is closed
+ * ({@link SlowReaderGuard}).
+ *
+ * <p>Confined to the channel's event loop; its fields need no synchronisation.
  */
 final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
 
     private static final Logger log = LoggerFactory.getLogger(ServerConnectionHandler.class);
-    private static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 * 1024, 4 * 1024 * 1024);
 
     private final String nodeId;
     private final ProtocolLimits limits;
     private final RequestHandler requestHandler;
     private final NodeStats stats;
-    private final Consumer<Channel> onHandshake;
+    private final Consumer<Channel> onLoggedIn;
+    private final SecurityOptions security;
+    private final SlowReaderGuard slowReaderGuard;
+    /** Frames read but not yet handled because the client is not reading its responses; released on close. */
+    private final ArrayDeque<ByteBuf> backlog = new ArrayDeque<>();
+    private LoginSession login;
     private boolean handshakeDone;
     private boolean closing;
 
     /**
-     * @param onHandshake called on the event loop once the client completed HELLO (e.g. to subscribe the
-     *                    channel to ownership pushes)
+     * @param onLoggedIn called on the event loop once the client completed HELLO and, where required, AUTH
+     *                   (e.g. to subscribe the channel to ownership pushes)
      */
     ServerConnectionHandler(String nodeId, ProtocolLimits limits, RequestHandler requestHandler, NodeStats stats,
-                            Consumer<Channel> onHandshake) {
+                            SecurityOptions security, OutboundLimits outboundLimits, Consumer<Channel> onLoggedIn) {
         this.nodeId = nodeId;
-        this.onHandshake = onHandshake;
+        this.onLoggedIn = onLoggedIn;
         this.limits = limits;
         this.requestHandler = requestHandler;
         this.stats = stats;
+        this.security = security;
+        this.slowReaderGuard = new SlowReaderGuard(nodeId, "data port", outboundLimits, stats::slowReaderClosed);
     }
 
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
-        ctx.channel().config().setWriteBufferWaterMark(WATER_MARK);
+        login = new LoginSession(security.users(), security.limiter(), peerOf(ctx.channel()));
+        slowReaderGuard.install(ctx.channel());
         // Reactor Netty reads only on demand of a reactive subscriber; this handler consumes frames itself.
         ctx.channel().config().setAutoRead(true);
         ctx.read();
     }
 
+    /** The remote IP: failed logins are throttled per address, whatever the source port. */
+    static String peerOf(Channel channel) {
+        return channel.remoteAddress() instanceof InetSocketAddress address && address.getAddress() != null
+                ? address.getAddress().getHostAddress() : String.valueOf(channel.remoteAddress());
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf frame = (ByteBuf) msg;
+        if (closing) {
+            frame.release();
+        } else if (!backlog.isEmpty() || !ctx.channel().isWritable()) {
+            backlog.add(frame);
+        } else {
+            handle(ctx, frame);
+        }
+    }
+
+    private void handle(ChannelHandlerContext ctx, ByteBuf frame) {
         try {
             if (!closing) {
                 onFrame(ctx, frame);
             }
         } finally {
             frame.release();
+        }
+    }
+
+    /** Handles parked frames while the client reads again; stops as soon as it falls behind once more. */
+    private void drainBacklog(ChannelHandlerContext ctx) {
+        boolean handled = false;
+        while (!backlog.isEmpty() && ctx.channel().isWritable() && !closing) {
+            handle(ctx, backlog.poll());
+            handled = true;
+        }
+        if (handled) {
+            ctx.flush();
         }
     }
 
@@ -98,6 +149,21 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
         Request request = envelope.request();
         if (!handshakeDone) {
             handshake(ctx, request);
+            return;
+        }
+        if (request instanceof Request.Auth auth) {
+            login(ctx, auth);
+            return;
+        }
+        if (request instanceof Request.Hello) {
+            stats.rejected();
+            respondError(ctx, request.id(), KvStatus.BAD_REQUEST, "HELLO was already sent on this connection");
+            return;
+        }
+        String refusal = Access.refusal(login.principal(), request.op());
+        if (refusal != null) {
+            stats.rejected();
+            respondError(ctx, request.id(), KvStatus.UNAUTHORIZED, refusal);
             return;
         }
         long deadlineNanos = envelope.deadlineMillis() == 0 ? Long.MAX_VALUE
@@ -164,7 +230,9 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         handshakeDone = true;
-        onHandshake.accept(ctx.channel());
+        if (login.isLoggedIn()) {
+            onLoggedIn.accept(ctx.channel());
+        }
         ByteBuf out = ctx.alloc().buffer();
         int start = Frames.begin(out);
         ResponseCodec.writeHeader(out, hello.id(), KvStatus.OK);
@@ -173,6 +241,39 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
         Frames.finish(out, start);
         ctx.write(out, ctx.voidPromise());
         log.debug("node {}: client '{}' connected from {}", nodeId, hello.clientName(), ctx.channel().remoteAddress());
+    }
+
+    private void login(ChannelHandlerContext ctx, Request.Auth auth) {
+        LoginSession.Outcome outcome = login.login(auth.user(), auth.password());
+        if (outcome instanceof LoginSession.Accepted accepted) {
+            ByteBuf out = ctx.alloc().buffer();
+            int start = Frames.begin(out);
+            ResponseCodec.writeHeader(out, auth.id(), KvStatus.OK);
+            out.writeByte(accepted.principal().readOnly() ? 1 : 0);
+            Frames.finish(out, start);
+            ctx.write(out, ctx.voidPromise());
+            onLoggedIn.accept(ctx.channel());
+            log.debug("node {}: {} logged in as '{}'", nodeId, ctx.channel().remoteAddress(), auth.user());
+            return;
+        }
+        if (outcome instanceof LoginSession.NotConfigured) {
+            respondError(ctx, auth.id(), KvStatus.BAD_REQUEST, "AUTH sent but node " + nodeId + " has no users configured");
+            return;
+        }
+        stats.failedLogin();
+        boolean close;
+        if (outcome instanceof LoginSession.Throttled throttled) {
+            respondError(ctx, auth.id(), KvStatus.UNAUTHORIZED, "too many failed logins from " + peerOf(ctx.channel())
+                    + "; retry in " + throttled.retryAfter().toMillis() + " ms");
+            close = throttled.closeConnection();
+        } else {
+            respondError(ctx, auth.id(), KvStatus.UNAUTHORIZED, "invalid username-password pair");
+            close = ((LoginSession.Rejected) outcome).closeConnection();
+        }
+        log.info("node {}: failed login as '{}' from {}", nodeId, auth.user(), ctx.channel().remoteAddress());
+        if (close) {
+            closeForBadInput(ctx, LoginSession.MAX_FAILURES_PER_CONNECTION + " failed logins");
+        }
     }
 
     private void respondError(ChannelHandlerContext ctx, long requestId, KvStatus status, String message) {
@@ -190,8 +291,19 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        slowReaderGuard.writabilityChanged(ctx.channel());
+        drainBacklog(ctx);
         ctx.channel().config().setAutoRead(ctx.channel().isWritable());
         ctx.fireChannelWritabilityChanged();
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        slowReaderGuard.closed();
+        ByteBuf frame;
+        while ((frame = backlog.poll()) != null) {
+            frame.release();
+        }
     }
 
     @Override

@@ -18,6 +18,7 @@ import io.zaris.replication.ReplicationException;
 import io.zaris.replication.Replicator;
 import io.zaris.resp.RespBackend;
 import io.zaris.resp.RespOptions;
+import io.zaris.resp.RespSecurity;
 import io.zaris.resp.RespServer;
 import io.zaris.store.MemoryReclaimer;
 import io.zaris.store.NodeStore;
@@ -69,7 +70,8 @@ public final class ZarisNode implements AutoCloseable {
         PartitionLayout layout = config.clusterSettings().layout();
         this.fence = new EpochFence(layout.partitionCount());
         this.replicaSegments = new ReplicaSegments(layout.segmentCount());
-        this.replicator = new Replicator(config.nodeId(), layout, config.replication(), fence);
+        this.replicator = new Replicator(config.nodeId(), layout, config.replication(), fence,
+                config.security().nodeCredentials());
         this.store = new NodeStore(layout.segmentCount(), config.timeSource(), NodeStore.DEFAULT_LOG_MAX_CHANGES,
                 NodeStore.logBytesPerSegment(layout.segmentCount()), replicator);
         this.memoryGuard = new MemoryGuard(config.nodeId(), new MemoryReclaimer(store, config.memory()), store.memory(),
@@ -88,7 +90,8 @@ public final class ZarisNode implements AutoCloseable {
         SegmentMapper segmentMapper = new SegmentMapper(config.clusterSettings().layout().segmentCount());
         replicator.start(store, this::presentNodeIds);
         server = new NodeServer(config.nodeId(), config.host(), config.port(), config.limits(), segmentMapper, store,
-                this::currentView, stats, replicator, fence, replicaSegments, standing, memoryGuard);
+                this::currentView, stats, replicator, fence, replicaSegments, standing, memoryGuard,
+                config.security(), config.outboundLimits());
         long interval = config.memory().maintenanceInterval().toMillis();
         memoryMaintenance.scheduleWithFixedDelay(this::maintainMemoryQuietly, interval, interval, TimeUnit.MILLISECONDS);
         long report = MEMORY_REPORT_INTERVAL.toMillis();
@@ -97,7 +100,8 @@ public final class ZarisNode implements AutoCloseable {
             // Every listening port is bound before the node joins: peers may name it as soon as it is a member.
             startResp(segmentMapper);
             ClusterMember newMember = new ClusterMember(config.nodeId(), new NodeAddress(config.host(), server.port()),
-                    config.clusterSettings(), config.membership(), config.replication(), new DataPortProbe(config.nodeId()));
+                    config.clusterSettings(), config.membership(), config.replication(), new DataPortProbe(config.nodeId(),
+                    config.security().nodeCredentials()));
             NodeServer dataPort = server;
             newMember.onViewAdopted((previous, adopted) -> {
                 for (int p = 0; p < adopted.runtimeMap().partitionCount(); p++) {
@@ -135,7 +139,8 @@ public final class ZarisNode implements AutoCloseable {
         RequestHandler handler = new RequestHandler(config.nodeId(), segmentMapper, store, this::currentView, stats,
                 replicator, fence, replicaSegments, standing, memoryGuard);
         try {
-            respServer = RespServer.start(options, new LocalBackend(handler, segmentMapper));
+            respServer = RespServer.start(options, new LocalBackend(handler, segmentMapper), new RespSecurity(
+                    config.security(), config.outboundLimits(), stats::failedLogin, stats::slowReaderClosed));
             log.info("node {}: Redis protocol on {}:{}", config.nodeId(), options.host(), respServer.port());
         } catch (RuntimeException e) {
             if (options.required()) {
@@ -340,6 +345,16 @@ public final class ZarisNode implements AutoCloseable {
     public boolean isLeader() {
         ClusterMember seat = member;
         return seat != null && seat.isLeading();
+    }
+
+    /**
+     * Bytes of responses this node has queued for its clients (data and RESP ports) that their sockets have
+     * not taken yet: what slow readers cost the node right now.
+     */
+    public long pendingOutboundBytes() {
+        NodeServer dataPort = server;
+        RespServer resp = respServer;
+        return (dataPort == null ? 0 : dataPort.pendingOutboundBytes()) + (resp == null ? 0 : resp.pendingOutboundBytes());
     }
 
     public NodeStats stats() {

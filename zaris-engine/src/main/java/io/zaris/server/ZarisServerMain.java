@@ -32,6 +32,13 @@ public final class ZarisServerMain {
             return;
         }
         Logger log = LoggerFactory.getLogger(ZarisServerMain.class);
+        if (ServerArguments.isInsecure(config)) {
+            log.warn("*****************************************************************************************");
+            log.warn("INSECURE: node {} serves {} without a password (--allow-insecure). Anyone who can reach",
+                    config.nodeId(), config.host());
+            log.warn("this address can read and change every key and send node-to-node operations.");
+            log.warn("*****************************************************************************************");
+        }
         ZarisNode node = new ZarisNode(config).start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

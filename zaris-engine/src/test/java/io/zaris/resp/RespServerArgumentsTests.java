@@ -22,7 +22,7 @@ class RespServerArgumentsTests {
     @Test
     void anExplicitRespPortIsRequiredAndSetsTheClusterWideOffset() {
         NodeConfig config = ServerArguments.parse(new String[] {"--node-id", "n1", "--port", "7101", "--resp-port", "6379",
-                "--resp-host", "0.0.0.0"});
+                "--resp-host", "0.0.0.0", "--allow-insecure"});
         assertThat(config.resp().port()).isEqualTo(6379);
         assertThat(config.resp().host()).isEqualTo("0.0.0.0");
         assertThat(config.resp().required()).isTrue();

@@ -50,6 +50,12 @@ final class RawConnection implements AutoCloseable {
         }
     }
 
+    /** Logs in; returns the node's answer. */
+    Response login(String user, String password) throws IOException {
+        send(new Request.Auth(2, user, password.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        return read();
+    }
+
     /** Reads one response frame. */
     Response read() throws IOException {
         int length = in.readInt();

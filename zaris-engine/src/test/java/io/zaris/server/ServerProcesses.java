@@ -68,6 +68,35 @@ public final class ServerProcesses implements AutoCloseable {
         return dataAddresses;
     }
 
+    /**
+     * A fresh cluster refuses writes (retryable UNAVAILABLE) until each owner holds its lease and its
+     * replication links are up; waits until one SYNC write to every partition was acknowledged.
+     */
+    public static void awaitEveryPartitionWritable(io.zaris.client.ZarisClient client) {
+        io.zaris.cluster.ClusterView view = client.clusterView();
+        io.zaris.placement.SegmentMapper mapper = new io.zaris.placement.SegmentMapper(view.layout().segmentCount());
+        java.util.Set<Integer> pending = new java.util.TreeSet<>();
+        for (int p = 0; p < view.layout().partitionCount(); p++) {
+            pending.add(p);
+        }
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(90)).pollInterval(java.time.Duration.ofMillis(200))
+                .until(() -> {
+                    for (int i = 0; !pending.isEmpty() && i < 100_000; i++) {
+                        String key = "readiness-" + i;
+                        int partition = view.layout().partitionOf(mapper.segmentOf(key));
+                        if (pending.contains(partition)) {
+                            try {
+                                client.sync().put(key, new byte[] {1});
+                                pending.remove(partition);
+                            } catch (RuntimeException notYet) {
+                                return false;
+                            }
+                        }
+                    }
+                    return pending.isEmpty();
+                });
+    }
+
     public List<Node> nodes() {
         return List.copyOf(nodes);
     }

@@ -34,9 +34,7 @@ class StandaloneClusterIntegrationTests {
                 .seeds(seeds)
                 .bootstrapTimeout(Duration.ofSeconds(90))
                 .build());
-        // A fresh cluster refuses SYNC writes (retryable UNAVAILABLE) until its replication links are up.
-        await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
-                .until(() -> client.sync().put("readiness-probe", new byte[] {1}) > 0);
+        ServerProcesses.awaitEveryPartitionWritable(client);
     }
 
     @AfterAll

@@ -3,6 +3,8 @@ package io.zaris.spring;
 import io.zaris.client.ClientMetrics;
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
+import io.zaris.security.Credentials;
+import io.zaris.security.SecurityOptions;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.placement.PartitionLayout;
@@ -64,7 +66,7 @@ public final class ZarisAutoConfiguration {
     @ConditionalOnMissingBean
     @Conditional(OnEmbeddedModeCondition.class)
     ZarisEmbeddedClusterLifecycle zarisEmbeddedClusterLifecycle(ZarisProperties properties) {
-        return new ZarisEmbeddedClusterLifecycle(embeddedCluster(properties.getEmbedded()));
+        return new ZarisEmbeddedClusterLifecycle(embeddedCluster(properties.getEmbedded(), properties.getSecurity()));
     }
 
     @Bean
@@ -132,8 +134,9 @@ public final class ZarisAutoConfiguration {
     }
 
     /** The (not yet started) cluster that {@code zaris.embedded.*} describes. */
-    static EmbeddedCluster embeddedCluster(ZarisProperties.Embedded embedded) {
+    static EmbeddedCluster embeddedCluster(ZarisProperties.Embedded embedded, ZarisProperties.Security security) {
         return EmbeddedCluster.builder()
+                .security(embeddedSecurity(security))
                 .nodes(embedded.getNodes())
                 .replicationFactor(embedded.getReplicationFactor())
                 .layout(PartitionLayout.of(embedded.getSegments(), embedded.getPartitions()))
@@ -156,6 +159,20 @@ public final class ZarisAutoConfiguration {
     }
 
     /**
+     * With a password the embedded nodes require it: the shared password, plus {@code zaris.security.username}
+     * as a read-write user when it is not the default user.
+     */
+    static SecurityOptions embeddedSecurity(ZarisProperties.Security security) {
+        String password = security.getPassword();
+        if (password == null || password.isEmpty()) {
+            return SecurityOptions.none();
+        }
+        String user = security.getUsername();
+        boolean namedUser = user != null && !user.equals(Credentials.DEFAULT_USER);
+        return SecurityOptions.of(password, namedUser ? List.of(user + " read-write " + password) : List.of());
+    }
+
+    /**
      * Maps the binding bean to the engine's immutable options; the builder validates each value. The
      * environment is empty: {@link ZarisEnvironmentPostProcessor} already folded the variables into the
      * properties.
@@ -175,6 +192,10 @@ public final class ZarisAutoConfiguration {
         set("zaris.client.retry-backoff", () -> builder.retryBackoff(client.getRetryBackoff()));
         builder.disableRetries(client.isDisableRetries());
         builder.requestTimeout(properties.getRequestTimeout());
+        ZarisProperties.Security security = properties.getSecurity();
+        if (security.getPassword() != null && !security.getPassword().isEmpty()) {
+            set("zaris.security", () -> builder.credentials(new Credentials(security.getUsername(), security.getPassword())));
+        }
         return builder.build();
     }
 

@@ -21,6 +21,8 @@ import org.springframework.core.env.StandardEnvironment;
  * ZARIS_REQUEST_TIMEOUT              zaris.request-timeout           60s, 1500ms, 15000, infinite
  * ZARIS_DISABLE_RETRIES              zaris.client.disable-retries    true, false
  * ZARIS_CLIENT_MAP_REFRESH_WAIT_MS   zaris.client.map-refresh-wait   15000 (milliseconds)
+ * ZARIS_PASSWORD                     zaris.security.password         the password to log in with
+ * ZARIS_USER                         zaris.security.username         the user to log in as
  * </pre>
  *
  * <p><b>Precedence.</b> The mapped values go into a property source placed right after
@@ -106,6 +108,18 @@ public final class ZarisEnvironmentPostProcessor implements EnvironmentPostProce
                         "a positive whole number of milliseconds", ClientEnvironment.MAP_REFRESH_WAIT_MS + "=15000");
             }
             properties.put("zaris.client.map-refresh-wait", millis + "ms");
+        }
+        String password = variables.apply(ClientEnvironment.PASSWORD);
+        if (password != null) {
+            if (password.isEmpty()) {
+                throw new InvalidZarisEnvironmentVariableException(ClientEnvironment.PASSWORD, "",
+                        "a non-empty password", ClientEnvironment.PASSWORD + "=<the cluster's password>");
+            }
+            properties.put("zaris.security.password", password);
+        }
+        String user = variables.apply(ClientEnvironment.USER);
+        if (user != null) {
+            properties.put("zaris.security.username", user.trim());
         }
         return properties;
     }

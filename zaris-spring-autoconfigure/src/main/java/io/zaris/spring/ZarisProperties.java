@@ -55,6 +55,8 @@ public class ZarisProperties {
 
     private final Serialization serialization = new Serialization();
 
+    private final Security security = new Security();
+
     public Mode getMode() {
         return mode;
     }
@@ -87,6 +89,10 @@ public class ZarisProperties {
         return serialization;
     }
 
+    public Security getSecurity() {
+        return security;
+    }
+
     /** The mode in effect: {@link #getMode()} if set, else CLIENT when seeds are configured, else EMBEDDED. */
     public Mode resolveMode() {
         if (mode != null) {
@@ -103,6 +109,39 @@ public class ZarisProperties {
 
         /** Connect to an existing cluster through {@code zaris.client.seeds}; never start nodes. */
         CLIENT
+    }
+
+    /**
+     * Logging in to the cluster. In client mode the nodes must know the user; in embedded mode a password
+     * makes the in-process nodes require it too.
+     */
+    public static class Security {
+
+        /**
+         * User to log in as ("default" is the cluster's shared password). Environment variable: ZARIS_USER.
+         */
+        private String username = "default";
+
+        /**
+         * Password to log in with; no login when unset. Environment variable: ZARIS_PASSWORD.
+         */
+        private String password;
+
+        public String getUsername() {
+            return username;
+        }
+
+        public void setUsername(String username) {
+            this.username = username;
+        }
+
+        public String getPassword() {
+            return password;
+        }
+
+        public void setPassword(String password) {
+            this.password = password;
+        }
     }
 
     /** The in-process cluster started in {@link Mode#EMBEDDED} mode. */
