@@ -135,6 +135,8 @@ final class FailoverCoordinator {
             for (String owner : held.partitionMap().ownersOf(p)) {
                 questions.computeIfAbsent(owner, k -> new TreeSet<>()).add(p);
             }
+            // the active confirms its replicas, and after an eviction it may no longer be an assigned owner
+            questions.computeIfAbsent(held.runtimeMap().get(p).activeNode(), k -> new TreeSet<>()).add(p);
         }
         for (int p : degrade) {
             // the active's highest observed epoch, so the new epoch is above anything any node has seen
@@ -219,6 +221,12 @@ final class FailoverCoordinator {
                     highestObserved = Math.max(highestObserved, state.highestEpoch());
                 }
             }
+            PartitionState activeState = current.activeNode() == null ? null
+                    : states.getOrDefault(current.activeNode(), Map.of()).get(p);
+            if (activeState != null) {
+                ownerStates.putIfAbsent(current.activeNode(), activeState);
+                highestObserved = Math.max(highestObserved, activeState.highestEpoch());
+            }
             int segments = view.layout().lastSegmentOf(p) - view.layout().firstSegmentOf(p) + 1;
             if (current.health() == PartitionHealth.HEALTHY || !present.containsAll(owners)
                     || !FailoverDecisions.readyToHeal(owners, ownerStates, segments, current.epoch(), current.activeNode(),
@@ -281,15 +289,22 @@ final class FailoverCoordinator {
                 runtimes.add(ownersChanged ? new PartitionRuntime(current.activeNode(), epoch, PartitionHealth.DEGRADED) : current);
                 continue;
             }
-            List<String> previousOwners = previous.ownersOf(p);
-            String holder = owners.stream().filter(o -> previousOwners.contains(o) && present.contains(o)).findFirst()
-                    .orElse(null);
-            if (holder == null) {
-                holder = owners.get(0);
-                log.warn("node {}: partition {} had no live owner for {}; re-homed empty on {} — its data is gone", nodeId, p,
-                        settings.evictionDelay(), holder);
+            if (current.activeNode() != null && present.contains(current.activeNode())) {
+                // The planner moved the partition away from its live active: it keeps serving (and syncs the
+                // new owners as its replicas) until a heal hands the partition to the new primary in sync.
+                runtimes.add(new PartitionRuntime(current.activeNode(), FailoverDecisions.nextEpoch(current.epoch(), 0),
+                        PartitionHealth.DEGRADED));
+            } else {
+                // No live active: a failover round picks the new owner holding the most synced segments,
+                // never an arbitrary one (it may be a restarted node with nothing).
+                runtimes.add(new PartitionRuntime(null, FailoverDecisions.nextEpoch(current.epoch(), 0),
+                        PartitionHealth.UNAVAILABLE));
+                List<String> previousOwners = previous.ownersOf(p);
+                if (owners.stream().noneMatch(o -> previousOwners.contains(o) && present.contains(o))) {
+                    log.warn("node {}: partition {} had no live owner for {}; its new owners {} hold none of its data — "
+                            + "it is gone", nodeId, p, settings.evictionDelay(), owners);
+                }
             }
-            runtimes.add(new PartitionRuntime(holder, FailoverDecisions.nextEpoch(current.epoch(), 0), PartitionHealth.DEGRADED));
             lastChange.put(p, now);
         }
         evicted.forEach(missingSince::remove);

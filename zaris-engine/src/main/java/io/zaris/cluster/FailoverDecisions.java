@@ -79,7 +79,9 @@ public final class FailoverDecisions {
         // A replica's own view of being in sync can be stale (snapshots buffered while it was paused); the
         // active owner knows whether every change it shipped was applied.
         PartitionState activeState = states.get(active);
-        if (activeState == null || activeState.confirmedReplicas() < owners.size() - 1) {
+        // after an eviction the active may serve a partition it is no longer assigned: all owners are replicas
+        int replicas = owners.contains(active) ? owners.size() - 1 : owners.size();
+        if (activeState == null || activeState.confirmedReplicas() < replicas) {
             return false;
         }
         for (String owner : owners) {
