@@ -46,9 +46,22 @@ final class ReplicaLink {
         this.confirmedSegments = new AtomicIntegerArray(segmentCount);
     }
 
+    /** Per segment: a re-sync to win back a lost confirmation is in flight (set and cleared by the replicator). */
+    private final java.util.concurrent.ConcurrentHashMap.KeySetView<Integer, Boolean> resyncing =
+            java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     /** Records the replica's verdict on the latest snapshot or change of the segment. */
     void confirm(int segment, boolean applied) {
         confirmedSegments.set(segment, applied ? 1 : 0);
+    }
+
+    /** Claims the segment for a re-sync; {@code false} when one is already in flight. */
+    boolean startResync(int segment) {
+        return resyncing.add(segment);
+    }
+
+    void endResync(int segment) {
+        resyncing.remove(segment);
     }
 
     boolean isConfirmed(int segment) {

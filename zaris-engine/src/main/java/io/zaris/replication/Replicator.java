@@ -265,6 +265,8 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                     Long synced = link.syncedEpoch(p);
                     if (synced == null || synced != runtime.epoch()) {
                         fullSync(link, p, runtime.epoch());
+                    } else {
+                        resyncUnconfirmed(link, p, runtime.epoch());
                     }
                 }
             }
@@ -339,6 +341,27 @@ public final class Replicator implements ChangeSink, AutoCloseable {
             }
         }
         return confirmed;
+    }
+
+    /**
+     * A segment whose last shipment the replica did not confirm (a timeout, a gap) stays unconfirmed until
+     * the next change reaches it — forever on an idle segment, which would block the partition's heal. Such
+     * segments get a fresh snapshot, one at a time per segment.
+     */
+    private void resyncUnconfirmed(ReplicaLink link, int partition, long epoch) {
+        NodeStore nodeStore = store;
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
+            int s = segment;
+            if (!link.isSynced(s) || link.isConfirmed(s) || !link.startResync(s)) {
+                continue;
+            }
+            nodeStore.catchUp(s, -1, epoch, tail -> { }, snapshot -> link.sendSnapshot(partition, snapshot, s, deadline)
+                    .whenComplete((verdict, error) -> {
+                        link.confirm(s, error == null && verdict.applied());
+                        link.endResync(s);
+                    }));
+        }
     }
 
     /** Snapshots every segment of the partition to the link; each segment goes live right after its snapshot. */
