@@ -15,7 +15,7 @@ final class ZarisKvClient implements KvClient {
 
     ZarisKvClient(List<NodeAddress> seeds) {
         this.client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
-                .bootstrapTimeout(Duration.ofSeconds(90)).build());
+                .bootstrapTimeout(Duration.ofSeconds(180)).build());
     }
 
     @Override
