@@ -12,7 +12,8 @@ import java.util.List;
  *
  * <p>Callbacks run on the completing thread ({@code CALLER_RUNS}). Without an executor Hazelcast
  * completes dependent stages on its default async executor, which on a machine where the common pool
- * has a parallelism of one starts a new thread per callback.
+ * has a parallelism of one starts a new thread per callback. Some of the client's own internal stages
+ * still use that default executor, so {@code bench/run} also gives the common pool a parallelism of two.
  */
 final class HazelcastKvClient implements KvClient {
 
