@@ -1,0 +1,89 @@
+package io.zaris.bench.peers;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Processes one cluster started on loopback, each logging to its own file, all stopped on close
+ * (forcibly: the benchmark throws the data away). Ports are picked free at run time.
+ */
+final class LocalProcesses implements AutoCloseable {
+
+    private final Path logDirectory;
+    private final List<Process> processes = new ArrayList<>();
+
+    LocalProcesses(Path logDirectory) throws IOException {
+        this.logDirectory = Files.createDirectories(logDirectory);
+    }
+
+    Process start(String name, List<String> command) throws IOException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(logDirectory.resolve(name + ".log").toFile()).start();
+        processes.add(process);
+        return process;
+    }
+
+    Path logDirectory() {
+        return logDirectory;
+    }
+
+    /** Runs a short command to completion and returns its output; fails on a non-zero exit. */
+    static String runToCompletion(List<String> command) throws IOException, InterruptedException {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes());
+        if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
+            throw new IOException(String.join(" ", command) + " failed: " + output);
+        }
+        return output;
+    }
+
+    static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    static String jcmdBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /** A free port whose companion {@code port + offset} is free too (Redis Cluster's bus port). */
+    static int freePortWithCompanion(int offset) throws IOException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int port = freePort();
+            if (port + offset > 65535) {
+                continue;
+            }
+            try (ServerSocket companion = new ServerSocket(port + offset)) {
+                return port;
+            } catch (IOException taken) {
+                // try another
+            }
+        }
+        throw new IOException("no free port with a free companion at +" + offset);
+    }
+
+    @Override
+    public void close() {
+        for (Process process : processes) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+        for (Process process : processes) {
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

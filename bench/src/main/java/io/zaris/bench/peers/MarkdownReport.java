@@ -1,0 +1,210 @@
+package io.zaris.bench.peers;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/** Renders a run as Markdown and writes it under a dated name that never overwrites an earlier report. */
+final class MarkdownReport {
+
+    static final String THROUGHPUT_HEADING = "## Throughput and latency";
+
+    private MarkdownReport() {
+    }
+
+    /** What names a throughput row across reports: system, op, value size, in flight. */
+    static String rowKey(ThroughputRow row) {
+        return String.join(" | ", row.system(), row.workload().op().label(), row.workload().valueLabel(),
+                Integer.toString(row.workload().inFlight()));
+    }
+
+    static Path write(String report, Path directory, LocalDate date) throws IOException {
+        Files.createDirectories(directory);
+        Path file = directory.resolve(date + ".md");
+        for (int n = 2; Files.exists(file); n++) {
+            file = directory.resolve(date + "-" + n + ".md");
+        }
+        return Files.writeString(file, report);
+    }
+
+    static String render(BenchResults results, BenchSettings settings, Duration took, Path previous,
+                         List<String> regressions) {
+        StringBuilder out = new StringBuilder();
+        line(out, "# Zaris side by side: %s", LocalDate.now());
+        line(out, "");
+        line(out, "- Command: `bench/run%s`; the run took %d min %d s.", settings.quick() ? " --quick" : "",
+                took.toMinutes(), took.toSecondsPart());
+        line(out, "- Machine: %d cores, %s %s, Java %s (%s). A shared build machine: other builds ran at the same "
+                        + "time, so figures are noisy; compare ratios within one run.",
+                Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"), System.getProperty("os.arch"),
+                System.getProperty("java.version"), System.getProperty("java.vm.name"));
+        line(out, "- Settings: %s. Every system runs alone (3 nodes on loopback, then stopped), measured from one "
+                + "client JVM; one request in flight uses each client's blocking API on one thread, more use its async "
+                + "API in a closed loop.", settings.describe());
+        line(out, "");
+        line(out, "## Configurations");
+        line(out, "");
+        results.configurations.forEach((system, configuration) -> line(out, "- **%s**: %s.", system, configuration));
+        line(out, "");
+        renderThroughput(out, results);
+        renderTargets(out, results);
+        renderMemory(out, results);
+        renderSpring(out, results);
+        line(out, "## Regression check");
+        line(out, "");
+        if (previous == null) {
+            line(out, "No earlier report to compare with.");
+        } else if (regressions.isEmpty()) {
+            line(out, "No throughput row dropped more than 10 %% against `%s`.", previous.getFileName());
+        } else {
+            line(out, "Rows whose median ops/s dropped more than 10 %% against `%s`:", previous.getFileName());
+            line(out, "");
+            regressions.forEach(r -> line(out, "- %s", r));
+        }
+        return out.toString();
+    }
+
+    private static void renderThroughput(StringBuilder out, BenchResults results) {
+        line(out, THROUGHPUT_HEADING);
+        line(out, "");
+        line(out, "ops/s is the median of the measured intervals (spread: slowest–fastest); latencies cover every "
+                + "measured request. *vs best peer*: ops/s ÷ the fastest other product on the same workload, and "
+                + "p99 ÷ that product's p99 (below 1 is better).");
+        line(out, "");
+        line(out, "| system | op | value | in flight | ops/s | spread | p50 µs | p99 µs | p99.9 µs | vs best peer | p99 vs peer | errors |");
+        line(out, "|---|---|---|---|---:|---|---:|---:|---:|---|---:|---|");
+        results.throughput.stream()
+                .sorted(Comparator.comparing((ThroughputRow r) -> r.workload().valueBytes())
+                        .thenComparing(r -> r.workload().inFlight()).thenComparing(r -> r.workload().op()))
+                .forEach(row -> {
+                    Optional<ThroughputRow> peer = results.bestPeer(row);
+                    String ratio = peer.map(p -> String.format(Locale.ROOT, "%.2f× %s",
+                            row.medianOpsPerSecond() / p.medianOpsPerSecond(), p.system())).orElse("–");
+                    String p99Ratio = peer.map(p -> String.format(Locale.ROOT, "%.2f", row.micros(99) / p.micros(99)))
+                            .orElse("–");
+                    String errors = row.failures() + row.misses() == 0 ? ""
+                            : row.failures() + " failed, " + row.misses() + " misses";
+                    line(out, "| %s | %,.0f | %,.0f–%,.0f | %.0f | %.0f | %.0f | %s | %s | %s |", rowKey(row),
+                            row.medianOpsPerSecond(), Stats.min(row.rates()), Stats.max(row.rates()), row.micros(50),
+                            row.micros(99), row.micros(99.9), ratio, p99Ratio, errors);
+                });
+        line(out, "");
+    }
+
+    /** The targets, each as the worst ratio over the rows it covers. */
+    private static void renderTargets(StringBuilder out, BenchResults results) {
+        line(out, "## Targets");
+        line(out, "");
+        line(out, "| target | worst row | measured | met |");
+        line(out, "|---|---|---:|---|");
+        target(out, results, "Zaris ASYNC ops/s ≥ 1.5× Redis Cluster at 128 in flight", "Redis Cluster",
+                w -> w.inFlight() == 128, 1.5, false);
+        target(out, results, "Zaris ASYNC ops/s ≥ 1.2× Redis Cluster at 16 in flight", "Redis Cluster",
+                w -> w.inFlight() == 16, 1.2, false);
+        target(out, results, "Zaris ASYNC p99 ≤ Redis Cluster's at 16 and 128 in flight", "Redis Cluster",
+                w -> w.inFlight() > 1, 1.0, true);
+        target(out, results, "Zaris ASYNC ops/s ≥ 2× Hazelcast at 16 and 128 in flight", "Hazelcast",
+                w -> w.inFlight() > 1, 2.0, false);
+        Workload syncGet = new Workload(Op.GET, 100, 1);
+        Optional<ThroughputRow> zarisGet = results.row("Zaris ASYNC", syncGet);
+        Optional<ThroughputRow> lettuceGet = results.row("Redis Cluster", syncGet);
+        if (zarisGet.isPresent() && lettuceGet.isPresent()) {
+            double ratio = zarisGet.get().micros(50) / lettuceGet.get().micros(50);
+            line(out, "| single-thread sync GET p50 ≤ 0.8× Lettuce's | GET 100 B | %.2f× | %s |", ratio,
+                    ratio <= 0.8 ? "yes" : "**no**");
+        }
+        Optional<MemoryRow> zarisMemory = results.memory.stream().filter(m -> m.system().startsWith("Zaris")).findFirst();
+        Optional<MemoryRow> redisMemory = results.memory.stream().filter(m -> m.system().startsWith("Redis")).findFirst();
+        if (zarisMemory.isPresent() && redisMemory.isPresent()) {
+            double ratio = zarisMemory.get().bytesPerCopy() / redisMemory.get().bytesPerCopy();
+            line(out, "| bytes per stored copy ≤ 1.5× Redis' | memory row | %.2f× | %s |", ratio,
+                    ratio <= 1.5 ? "yes" : "**no**");
+        }
+        line(out, "");
+    }
+
+    private static void target(StringBuilder out, BenchResults results, String name, String peer,
+                               Predicate<Workload> covers, double bound, boolean latency) {
+        ThroughputRow worst = null;
+        double worstRatio = latency ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+        for (ThroughputRow row : results.throughput) {
+            if (!row.system().equals("Zaris ASYNC") || !covers.test(row.workload())) {
+                continue;
+            }
+            Optional<ThroughputRow> other = results.row(peer, row.workload());
+            if (other.isEmpty()) {
+                continue;
+            }
+            double ratio = latency ? row.micros(99) / other.get().micros(99)
+                    : row.medianOpsPerSecond() / other.get().medianOpsPerSecond();
+            if (latency ? ratio > worstRatio : ratio < worstRatio) {
+                worstRatio = ratio;
+                worst = row;
+            }
+        }
+        if (worst != null) {
+            boolean met = latency ? worstRatio <= bound : worstRatio >= bound;
+            line(out, "| %s | %s %s %d | %.2f× | %s |", name, worst.workload().op().label(), worst.workload().valueLabel(),
+                    worst.workload().inFlight(), worstRatio, met ? "yes" : "**no**");
+        }
+    }
+
+    private static void renderMemory(StringBuilder out, BenchResults results) {
+        if (results.memory.isEmpty()) {
+            return;
+        }
+        MemoryRow first = results.memory.get(0);
+        line(out, "## Memory");
+        line(out, "");
+        line(out, "%,d entries of %d-byte values loaded into a fresh cluster; growth of every node between before "
+                + "and after. *bytes/copy* divides by the copies each system keeps (Zaris: replication factor, "
+                + "Hazelcast: owner + backup, Redis Cluster here: no replicas). *vs best peer* compares bytes/copy.",
+                first.entries(), first.valueBytes());
+        line(out, "");
+        line(out, "| system | measured as | per node after load (MiB) | bytes/entry | copies | bytes/copy | system-reported bytes/entry | vs best peer |");
+        line(out, "|---|---|---|---:|---:|---:|---:|---|");
+        for (MemoryRow row : results.memory) {
+            String perNode = String.join(" / ", row.after().perNode().stream()
+                    .map(b -> String.format(Locale.ROOT, "%.0f", b / 1048576.0)).toList());
+            String reported = row.reportedBytesPerEntry() < 0 ? "–" : String.format(Locale.ROOT, "%.0f", row.reportedBytesPerEntry());
+            String ratio = results.bestPeer(row).map(p -> String.format(Locale.ROOT, "%.2f× %s",
+                    row.bytesPerCopy() / p.bytesPerCopy(), p.system())).orElse("–");
+            line(out, "| %s | %s | %s | %.0f | %d | %.0f | %s | %s |", row.system(), row.measuredAs(), perNode,
+                    row.bytesPerEntry(), row.copies(), row.bytesPerCopy(), reported, ratio);
+        }
+        line(out, "");
+    }
+
+    private static void renderSpring(StringBuilder out, BenchResults results) {
+        if (results.spring.isEmpty()) {
+            return;
+        }
+        line(out, "## Spring `@Cacheable`");
+        line(out, "");
+        line(out, "One thread calling a `@Cacheable` method returning a 100-character String (default serialization "
+                + "of each cache manager). *hit*: the key is cached; *miss*: a new key, so the method runs and its value "
+                + "is stored. *vs best peer*: µs/op ÷ the cheapest other cache manager's (below 1 is better).");
+        line(out, "");
+        line(out, "| cache manager | path | µs/op | spread | p50 µs | p99 µs | vs best peer |");
+        line(out, "|---|---|---:|---|---:|---:|---|");
+        results.spring.stream().sorted(Comparator.comparing(SpringRow::path)).forEach(row -> {
+            String ratio = results.bestPeer(row).map(p -> String.format(Locale.ROOT, "%.2f× %s",
+                    row.medianMicros() / p.medianMicros(), p.provider())).orElse("–");
+            line(out, "| %s | %s | %.2f | %.2f–%.2f | %.1f | %.1f | %s |", row.provider(), row.path(), row.medianMicros(),
+                    Stats.min(row.microsPerOp()), Stats.max(row.microsPerOp()), row.latencies().getValueAtPercentile(50) / 1000.0,
+                    row.latencies().getValueAtPercentile(99) / 1000.0, ratio);
+        });
+        line(out, "");
+    }
+
+    private static void line(StringBuilder out, String format, Object... args) {
+        out.append(String.format(Locale.ROOT, format, args)).append('\n');
+    }
+}

@@ -1,0 +1,90 @@
+package io.zaris.bench.peers;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.List;
+
+/**
+ * The side-by-side benchmark behind {@code bench/run}: starts each system as a 3-node cluster on
+ * loopback in turn (only one runs at a time, so they never compete for the 2 cores), measures it
+ * through its own client, then writes the Markdown report and checks it against the previous one.
+ */
+public final class PeerBenchmark {
+
+    private PeerBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.setProperty("hazelcast.logging.type", "slf4j");
+        System.setProperty("java.net.preferIPv4Stack", "true");
+        Path root = Path.of(System.getProperty("zaris.repository", ".")).toAbsolutePath().normalize();
+        BenchSettings settings;
+        try {
+            settings = BenchSettings.parse(args, root);
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench/run: " + e.getMessage());
+            System.err.println(BenchSettings.USAGE);
+            System.exit(2);
+            return;
+        }
+        Instant started = Instant.now();
+        System.out.println(settings.describe());
+        BenchResults results = new BenchResults();
+        Path work = Files.createDirectories(settings.workDirectory());
+        for (String system : settings.systems()) {
+            try (PeerCluster cluster = start(system, settings, work)) {
+                results.configurations.put(cluster.system(), cluster.configuration());
+                boolean memoryRow = !system.equals("zaris-sync");
+                try (KvClient client = cluster.connect()) {
+                    SystemRun run = new SystemRun(cluster, client, settings);
+                    if (memoryRow) {
+                        results.memory.add(run.measureMemory());
+                    }
+                    results.throughput.addAll(run.measureWorkloads());
+                }
+                if (settings.spring()) {
+                    measureSpring(system, cluster, settings, results);
+                }
+            }
+        }
+        if (settings.spring()) {
+            results.spring.addAll(SpringCacheBench.measure(SpringCacheProvider.CAFFEINE, List.of(), settings));
+        }
+        Duration took = Duration.between(started, Instant.now());
+        Path previous = RegressionCheck.latestReport(settings.historyDirectory()).orElse(null);
+        List<String> regressions = previous == null ? List.of() : RegressionCheck.compare(results, previous);
+        String report = MarkdownReport.render(results, settings, took, previous, regressions);
+        Path written = MarkdownReport.write(report, settings.reportDirectory(), LocalDate.now());
+        System.out.println();
+        System.out.println(report);
+        System.out.println("written to " + root.relativize(written));
+        if (!regressions.isEmpty()) {
+            System.out.println(regressions.size() + " row(s) dropped more than 10 % against " + root.relativize(previous));
+        }
+    }
+
+    private static PeerCluster start(String system, BenchSettings settings, Path work)
+            throws IOException, InterruptedException {
+        System.out.println("starting " + system);
+        return switch (system) {
+            case "zaris-async" -> ZarisServerCluster.start("async", settings.serverJar(), work.resolve(system));
+            case "zaris-sync" -> ZarisServerCluster.start("sync", settings.serverJar(), work.resolve(system));
+            case "redis" -> RedisClusterProcesses.start(work.resolve(system));
+            case "hazelcast" -> HazelcastCluster.start(work.resolve(system));
+            default -> throw new IllegalArgumentException(system);
+        };
+    }
+
+    private static void measureSpring(String system, PeerCluster cluster, BenchSettings settings, BenchResults results)
+            throws InterruptedException {
+        if (cluster instanceof ZarisServerCluster zaris && system.equals("zaris-async")) {
+            results.spring.addAll(SpringCacheBench.measure(SpringCacheProvider.ZARIS, zaris.seeds(), settings));
+        } else if (cluster instanceof RedisClusterProcesses redis) {
+            results.spring.addAll(SpringCacheBench.measure(SpringCacheProvider.REDIS, redis.hostPorts(), settings));
+        }
+    }
+}

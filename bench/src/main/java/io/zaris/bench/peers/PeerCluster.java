@@ -1,0 +1,23 @@
+package io.zaris.bench.peers;
+
+import java.io.IOException;
+
+/** A 3-node cluster of one system on loopback, started by the benchmark and stopped on close. */
+interface PeerCluster extends AutoCloseable {
+
+    /** Name shown in the tables, e.g. {@code Zaris ASYNC}. */
+    String system();
+
+    /** Copies of each entry the cluster keeps (primary plus replicas or backups). */
+    int copiesPerEntry();
+
+    /** How the cluster and its client are configured, for the report. */
+    String configuration();
+
+    KvClient connect();
+
+    MemoryReading memory(KvClient client) throws IOException, InterruptedException;
+
+    @Override
+    void close();
+}

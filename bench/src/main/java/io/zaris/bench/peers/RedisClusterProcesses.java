@@ -1,0 +1,150 @@
+package io.zaris.bench.peers;
+
+import io.lettuce.core.RedisURI;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A Redis Cluster of three masters ({@code --cluster-replicas 0}) from the system's {@code redis-server},
+ * formed with {@code redis-cli --cluster create}. Persistence is off (RDB snapshots and AOF), as for a
+ * pure cache; everything else is Redis' default.
+ */
+final class RedisClusterProcesses implements PeerCluster {
+
+    private static final int MASTERS = 3;
+    /** Redis Cluster's bus listens at the client port plus this offset. */
+    private static final int BUS_PORT_OFFSET = 10_000;
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    private static final Pattern USED_MEMORY = Pattern.compile("(?m)^used_memory:(\\d+)");
+
+    private final LocalProcesses processes;
+    private final List<Integer> ports = new ArrayList<>();
+
+    private RedisClusterProcesses(Path logDirectory) throws IOException {
+        this.processes = new LocalProcesses(logDirectory);
+    }
+
+    static RedisClusterProcesses start(Path workDirectory) throws IOException, InterruptedException {
+        RedisClusterProcesses cluster = new RedisClusterProcesses(workDirectory);
+        try {
+            cluster.startMasters();
+            cluster.formCluster();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    private void startMasters() throws IOException {
+        for (int i = 0; i < MASTERS; i++) {
+            int port = LocalProcesses.freePortWithCompanion(BUS_PORT_OFFSET);
+            Path dir = Files.createDirectories(processes.logDirectory().resolve("redis-" + port));
+            processes.start("redis-" + port, List.of("redis-server", "--port", Integer.toString(port),
+                    "--bind", "127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                    "--cluster-node-timeout", "5000", "--save", "", "--appendonly", "no", "--dir", dir.toString()));
+            ports.add(port);
+        }
+    }
+
+    private void formCluster() throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        for (int port : ports) {
+            awaitOutput(port, List.of("ping"), "PONG", deadline);
+        }
+        List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
+        ports.forEach(port -> create.add("127.0.0.1:" + port));
+        create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
+        LocalProcesses.runToCompletion(create);
+        for (int port : ports) {
+            awaitOutput(port, List.of("cluster", "info"), "cluster_state:ok", deadline);
+        }
+    }
+
+    /** Polls a node until a command's output contains what is expected (a readiness condition, bounded). */
+    private static void awaitOutput(int port, List<String> command, String expected, long deadline)
+            throws IOException, InterruptedException {
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            try {
+                last = cli(port, command);
+                if (last.contains(expected)) {
+                    return;
+                }
+            } catch (IOException notYet) {
+                last = notYet.getMessage();
+            }
+            Thread.sleep(100);
+        }
+        throw new IOException("redis on port " + port + " never answered " + expected + " to " + command + ": " + last);
+    }
+
+    private static String cli(int port, List<String> command) throws IOException, InterruptedException {
+        List<String> full = new ArrayList<>(List.of("redis-cli", "-p", Integer.toString(port)));
+        full.addAll(command);
+        return LocalProcesses.runToCompletion(full);
+    }
+
+    List<RedisURI> seeds() {
+        return ports.stream().map(port -> RedisURI.create("127.0.0.1", port)).toList();
+    }
+
+    List<String> hostPorts() {
+        return ports.stream().map(port -> "127.0.0.1:" + port).toList();
+    }
+
+    @Override
+    public String system() {
+        return "Redis Cluster";
+    }
+
+    @Override
+    public int copiesPerEntry() {
+        return 1;
+    }
+
+    @Override
+    public String configuration() {
+        return MASTERS + " masters, no replicas, persistence off (" + version() + "); Lettuce "
+                + io.lettuce.core.LettuceVersion.getVersion() + " cluster client: periodic ("
+                + LettuceClusterKvClient.TOPOLOGY_REFRESH_PERIOD.toSeconds() + " s) + adaptive topology refresh, "
+                + LettuceClusterKvClient.COMMAND_TIMEOUT.toSeconds() + " s command timeout, one multiplexed connection";
+    }
+
+    private static String version() {
+        try {
+            return LocalProcesses.runToCompletion(List.of("redis-server", "--version")).trim().split(" ")[2];
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            return "redis-server";
+        }
+    }
+
+    @Override
+    public KvClient connect() {
+        return new LettuceClusterKvClient(seeds());
+    }
+
+    @Override
+    public MemoryReading memory(KvClient client) throws IOException, InterruptedException {
+        List<Long> used = new ArrayList<>();
+        for (int port : ports) {
+            Matcher matcher = USED_MEMORY.matcher(cli(port, List.of("info", "memory")));
+            if (!matcher.find()) {
+                throw new IOException("no used_memory from redis on port " + port);
+            }
+            used.add(Long.parseLong(matcher.group(1)));
+        }
+        return new MemoryReading(used, -1);
+    }
+
+    @Override
+    public void close() {
+        processes.close();
+    }
+}

@@ -1,0 +1,84 @@
+package io.zaris.bench.peers;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Everything measured on one running cluster through one client: optionally the memory row (first,
+ * on the fresh cluster), then both value sizes loaded completely, then every workload (warm-up, then
+ * the measured intervals).
+ */
+final class SystemRun {
+
+    private static final int MEMORY_VALUE_BYTES = 100;
+
+    private final PeerCluster cluster;
+    private final KvClient client;
+    private final BenchSettings settings;
+
+    SystemRun(PeerCluster cluster, KvClient client, BenchSettings settings) {
+        this.cluster = cluster;
+        this.client = client;
+        this.settings = settings;
+    }
+
+    MemoryRow measureMemory() throws IOException, InterruptedException {
+        log("memory row: loading %,d entries of %d B", settings.memoryEntries(), MEMORY_VALUE_BYTES);
+        MemoryReading before = cluster.memory(client);
+        byte[] value = new Keyspace(1, MEMORY_VALUE_BYTES, 7).value();
+        BulkLoader.load(client, settings.memoryEntries(), i -> "mem:" + i, value);
+        MemoryReading after = cluster.memory(client);
+        String measuredAs = cluster.system().startsWith("Redis") ? "used_memory" : "heap after full GC";
+        return new MemoryRow(cluster.system(), settings.memoryEntries(), MEMORY_VALUE_BYTES, cluster.copiesPerEntry(),
+                before, after, measuredAs);
+    }
+
+    List<ThroughputRow> measureWorkloads() throws InterruptedException {
+        List<ThroughputRow> rows = new ArrayList<>();
+        for (int valueBytes : settings.valueSizes()) {
+            Keyspace keyspace = new Keyspace(settings.keys(), valueBytes, valueBytes);
+            log("loading %,d keys of %d B", keyspace.size(), valueBytes);
+            BulkLoader.load(client, keyspace.size(), keyspace::key, keyspace.value());
+            for (int inFlight : settings.inFlight()) {
+                for (Op op : Op.values()) {
+                    rows.add(measure(new Workload(op, valueBytes, inFlight), keyspace));
+                }
+            }
+        }
+        return rows;
+    }
+
+    private ThroughputRow measure(Workload workload, Keyspace keyspace) throws InterruptedException {
+        ClosedLoop.run(client, workload, keyspace, settings.warmup());
+        List<Double> rates = new ArrayList<>();
+        Histogram latencies = new Histogram(3);
+        long failures = 0;
+        long misses = 0;
+        for (int i = 0; i < settings.iterations(); i++) {
+            Sample sample = ClosedLoop.run(client, workload, keyspace, settings.measure());
+            rates.add(sample.opsPerSecond());
+            latencies.add(sample.latencies());
+            failures += sample.failures();
+            misses += sample.misses();
+        }
+        ThroughputRow row = new ThroughputRow(cluster.system(), workload, rates, latencies, failures, misses);
+        log("%-5s %6s in flight %3d: %,9.0f ops/s  p50 %7.1f µs  p99 %8.1f µs%s", workload.op().label(),
+                workload.valueLabel(), workload.inFlight(), row.medianOpsPerSecond(), row.micros(50), row.micros(99),
+                failures + misses > 0 ? "  FAILURES " + failures + " MISSES " + misses : "");
+        return row;
+    }
+
+    private void log(String format, Object... args) {
+        System.out.printf(Locale.ROOT, "[%s] " + format + "%n", prepend(cluster.system(), args));
+    }
+
+    private static Object[] prepend(Object first, Object[] rest) {
+        Object[] all = new Object[rest.length + 1];
+        all[0] = first;
+        System.arraycopy(rest, 0, all, 1, rest.length);
+        return all;
+    }
+}

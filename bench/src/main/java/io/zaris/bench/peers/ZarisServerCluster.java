@@ -1,0 +1,104 @@
+package io.zaris.bench.peers;
+
+import io.zaris.cluster.NodeAddress;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/**
+ * Three standalone Zaris server processes from the server jar, replication factor 2, in one ack mode.
+ * Each node runs with {@link #HEAP} and G1, like the Hazelcast members, so heap readings compare.
+ */
+final class ZarisServerCluster implements PeerCluster {
+
+    static final String HEAP = "-Xmx1536m";
+    private static final int NODES = 3;
+    private static final int REPLICATION_FACTOR = 2;
+
+    private final String ackMode;
+    private final LocalProcesses processes;
+    private final List<Process> nodes = new ArrayList<>();
+    private final List<NodeAddress> dataAddresses = new ArrayList<>();
+
+    private ZarisServerCluster(String ackMode, Path logDirectory) throws IOException {
+        this.ackMode = ackMode;
+        this.processes = new LocalProcesses(logDirectory);
+    }
+
+    static ZarisServerCluster start(String ackMode, Path serverJar, Path logDirectory) throws IOException {
+        if (!Files.isRegularFile(serverJar)) {
+            throw new IllegalStateException("no Zaris server jar at " + serverJar + " (bench/run builds it)");
+        }
+        ZarisServerCluster cluster = new ZarisServerCluster(ackMode, logDirectory);
+        try {
+            cluster.startNodes(serverJar);
+        } catch (IOException | RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+        return cluster;
+    }
+
+    private void startNodes(Path serverJar) throws IOException {
+        List<int[]> ports = new ArrayList<>();
+        for (int i = 0; i < NODES; i++) {
+            ports.add(new int[] {LocalProcesses.freePort(), LocalProcesses.freePort()});
+        }
+        String seeds = ports.stream().map(p -> "127.0.0.1:" + p[1]).collect(Collectors.joining(","));
+        String clusterName = "zaris-bench-" + UUID.randomUUID();
+        for (int i = 0; i < NODES; i++) {
+            String nodeId = "n" + (i + 1);
+            nodes.add(processes.start("zaris-" + ackMode + "-" + nodeId, List.of(LocalProcesses.javaBinary(), HEAP,
+                    "-XX:+UseG1GC", "-jar", serverJar.toString(), "--node-id", nodeId,
+                    "--port", Integer.toString(ports.get(i)[0]), "--cluster-port", Integer.toString(ports.get(i)[1]),
+                    "--seeds", seeds, "--cluster-name", clusterName,
+                    "--replication-factor", Integer.toString(REPLICATION_FACTOR), "--ack-mode", ackMode,
+                    "--resp-port", "off")));
+            dataAddresses.add(new NodeAddress("127.0.0.1", ports.get(i)[0]));
+        }
+    }
+
+    @Override
+    public String system() {
+        return "Zaris " + ackMode.toUpperCase(java.util.Locale.ROOT);
+    }
+
+    @Override
+    public int copiesPerEntry() {
+        return REPLICATION_FACTOR;
+    }
+
+    @Override
+    public String configuration() {
+        return NODES + " server processes (" + HEAP + ", G1), replication factor " + REPLICATION_FACTOR + ", ack mode "
+                + ackMode + "; native client with default options (one pipelined connection per node)";
+    }
+
+    /** The nodes' data addresses as {@code host:port}. */
+    List<String> seeds() {
+        return dataAddresses.stream().map(a -> a.host() + ":" + a.port()).toList();
+    }
+
+    @Override
+    public KvClient connect() {
+        return new ZarisKvClient(dataAddresses);
+    }
+
+    @Override
+    public MemoryReading memory(KvClient client) throws IOException, InterruptedException {
+        List<Long> heaps = new ArrayList<>();
+        for (Process node : nodes) {
+            heaps.add(HeapAfterGc.bytes(node.pid()));
+        }
+        return new MemoryReading(heaps, -1);
+    }
+
+    @Override
+    public void close() {
+        processes.close();
+    }
+}
