@@ -23,7 +23,7 @@ import java.util.function.ToDoubleFunction;
  * <li>embedded mode only: {@code zaris.memory.entries} (entries held by all running embedded nodes,
  * replica copies included) and {@code zaris.memory.estimated} (bytes, an estimate: those entries times the
  * mean key-plus-value size of the entries this application wrote ({@link EntrySizeSample}) plus
- * {@link #ENTRY_OVERHEAD_BYTES} each; the store does not report its bytes yet);</li>
+ * {@link #ENTRY_OVERHEAD_BYTES} each — the store's own count per node is {@code zaris.node.memory.used});</li>
  * <li>embedded mode only, per node ({@code node} tag): {@code zaris.node.keys} (entries held),
  * {@code zaris.node.requests.served}, {@code zaris.node.requests.wrong.node},
  * {@code zaris.node.requests.rejected}, {@code zaris.node.requests.expired}, {@code zaris.node.memory.used},
