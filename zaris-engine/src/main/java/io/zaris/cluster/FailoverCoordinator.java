@@ -45,6 +45,12 @@ final class FailoverCoordinator {
     private final LongSupplier nanoClock;
     private final Map<String, Long> missingSince = new HashMap<>();
     private final Map<Integer, Long> lastChange = new HashMap<>();
+    /**
+     * Partition → the highest epoch any node reported observing (from every state answer so far). An
+     * eviction mints epochs without asking anyone; it starts above these, so no node already fenced at a
+     * higher epoch (by a view that lost a merge, or a disowned role) rejects the new one.
+     */
+    private final Map<Integer, Long> observedEpochs = new HashMap<>();
     /** Partition → epoch whose active owner restarted and asked to be relieved of it (see {@link #disown}). */
     private final Map<Integer, Long> disowned = new HashMap<>();
     private boolean roundInFlight;
@@ -161,6 +167,8 @@ final class FailoverCoordinator {
         all.addAll(answers.values());
         CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) -> events.execute(() -> {
             roundInFlight = false;
+            joinStates(answers).values().forEach(byPartition -> byPartition.forEach(
+                    (partition, state) -> observedEpochs.merge(partition, state.highestEpoch(), Math::max)));
             apply(latest.get(), present, failover, heal, degrade, join(reachability), joinStates(answers), publish);
         }));
     }
@@ -284,7 +292,8 @@ final class FailoverCoordinator {
             PartitionRuntime current = held.runtimeMap().get(p);
             List<String> owners = next.ownersOf(p);
             boolean ownersChanged = !owners.equals(previous.ownersOf(p));
-            long epoch = ownersChanged ? FailoverDecisions.nextEpoch(current.epoch(), 0) : current.epoch();
+            long observed = observedEpochs.getOrDefault(p, 0L);
+            long epoch = ownersChanged ? FailoverDecisions.nextEpoch(current.epoch(), observed) : current.epoch();
             if (current.activeNode() != null && present.contains(current.activeNode()) && owners.contains(current.activeNode())) {
                 runtimes.add(ownersChanged ? new PartitionRuntime(current.activeNode(), epoch, PartitionHealth.DEGRADED) : current);
                 continue;
@@ -292,12 +301,12 @@ final class FailoverCoordinator {
             if (current.activeNode() != null && present.contains(current.activeNode())) {
                 // The planner moved the partition away from its live active: it keeps serving (and syncs the
                 // new owners as its replicas) until a heal hands the partition to the new primary in sync.
-                runtimes.add(new PartitionRuntime(current.activeNode(), FailoverDecisions.nextEpoch(current.epoch(), 0),
+                runtimes.add(new PartitionRuntime(current.activeNode(), FailoverDecisions.nextEpoch(current.epoch(), observed),
                         PartitionHealth.DEGRADED));
             } else {
                 // No live active: a failover round picks the new owner holding the most synced segments,
                 // never an arbitrary one (it may be a restarted node with nothing).
-                runtimes.add(new PartitionRuntime(null, FailoverDecisions.nextEpoch(current.epoch(), 0),
+                runtimes.add(new PartitionRuntime(null, FailoverDecisions.nextEpoch(current.epoch(), observed),
                         PartitionHealth.UNAVAILABLE));
                 List<String> previousOwners = previous.ownersOf(p);
                 if (owners.stream().noneMatch(o -> previousOwners.contains(o) && present.contains(o))) {
