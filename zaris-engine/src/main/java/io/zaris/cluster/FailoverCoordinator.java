@@ -236,7 +236,7 @@ final class FailoverCoordinator {
                 highestObserved = Math.max(highestObserved, activeState.highestEpoch());
             }
             int segments = view.layout().lastSegmentOf(p) - view.layout().firstSegmentOf(p) + 1;
-            if (current.health() == PartitionHealth.HEALTHY || !present.containsAll(owners)
+            if (current.health() == PartitionHealth.HEALTHY || !present.containsAll(owners) || isDisowned(p, current)
                     || !FailoverDecisions.readyToHeal(owners, ownerStates, segments, current.epoch(), current.activeNode(),
                     stableFor(p, now),
                     settings.healCooldown().toNanos())) {
@@ -257,6 +257,11 @@ final class FailoverCoordinator {
             if (current.health() != PartitionHealth.HEALTHY || activeState == null
                     || present.containsAll(view.partitionMap().ownersOf(p))) {
                 continue; // changed meanwhile, the active did not answer, or the replica is back
+            }
+            if (isDisowned(p, current) || activeState.highestEpoch() > current.epoch()) {
+                // The active itself knows it must not serve under this epoch (a restarted process that
+                // disowned the role): giving it a new epoch would make its empty store authoritative.
+                continue;
             }
             PartitionRuntime degraded = FailoverDecisions.degrade(current, activeState.highestEpoch());
             log.info("node {}: partition {} lost a replica; {} keeps serving it {} (epoch {} -> {})", nodeId, p,

@@ -78,6 +78,15 @@ class FailoverCoordinatorTests {
         assertThat(published.get(0).runtimeMap().get(1)).isEqualTo(view.runtimeMap().get(1));
     }
 
+    @Test
+    void aRestartedActiveThatLostAReplicaIsNotGivenANewEpochOnItsEmptyStore() {
+        ClusterView view = view(List.of(List.of("a", "b"), List.of("c", "a")),
+                new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
+        answers.put("a", Map.of(0, new PartitionState(4, 0, 0, 0))); // fenced its inherited epoch 3
+        coordinator.reconcile(view, Set.of("a", "c"), () -> view, published::add);
+        assertThat(published).isEmpty();
+    }
+
     private static ClusterView view(List<List<String>> owners, PartitionRuntime p0, PartitionRuntime p1) {
         return new ClusterView(LAYOUT, new PartitionMap(1, 2, owners), new RuntimeMap(List.of(p0, p1)), ADDRESSES);
     }
