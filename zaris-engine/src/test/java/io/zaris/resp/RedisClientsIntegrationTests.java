@@ -12,6 +12,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.placement.PartitionLayout;
@@ -109,6 +110,13 @@ class RedisClientsIntegrationTests {
 
     @Test
     void lettucePipelinedBatchIsAnsweredInOrder() throws Exception {
+        // Lettuce opens node connections lazily, and one that finishes connecting after flushCommands() keeps
+        // its commands buffered (auto-flush is off): open every master's connection before the batch.
+        for (RedisClusterNode node : connection.getPartitions()) {
+            if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
+                assertThat(connection.getConnection(node.getNodeId()).sync().ping()).isEqualTo("PONG");
+            }
+        }
         RedisAdvancedClusterAsyncCommands<String, String> async = connection.async();
         connection.setAutoFlushCommands(false);
         List<RedisFuture<?>> futures = new ArrayList<>();
