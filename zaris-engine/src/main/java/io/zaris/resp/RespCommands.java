@@ -842,7 +842,10 @@ final class RespCommands {
     private RespReply config(List<byte[]> a) {
         String sub = text(a.get(1)).toUpperCase(Locale.ROOT);
         if (sub.equals("GET")) {
-            return RespReply.map(List.of());
+            if (a.size() < 3) {
+                return RespReply.error("ERR wrong number of arguments for 'config|get' command");
+            }
+            return RespReply.map(ConfigParameters.matching(a.subList(2, a.size()), backend.memory()));
         }
         return RespReply.error("ERR CONFIG " + sub + " is not supported by Zaris");
     }

@@ -162,4 +162,14 @@ class RespCommandsIntegrationTests {
         assertThat(redis.clusterInfo()).contains("cluster_state:ok");
         assertThat(redis.clusterKeyslot("foo")).isEqualTo(12182);
     }
+
+    /** redis-benchmark --cluster asks every master for these two and warned "Could not fetch node CONFIG" on an empty reply. */
+    @Test
+    void configGetReportsPersistenceOffAsRedisBenchmarkExpects() {
+        assertThat(redis.configGet("save")).containsExactly(Map.entry("save", ""));
+        assertThat(redis.configGet("appendonly")).containsExactly(Map.entry("appendonly", "no"));
+        assertThat(redis.configGet("maxmemory-policy", "save")).containsOnlyKeys("maxmemory-policy", "save");
+        assertThat(redis.configGet("no-such-parameter")).isEmpty();
+        assertThatThrownBy(() -> redis.configSet("save", "60 1")).hasMessageContaining("not supported");
+    }
 }
