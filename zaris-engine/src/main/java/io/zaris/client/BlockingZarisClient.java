@@ -76,6 +76,11 @@ public final class BlockingZarisClient {
         return await(client.putAll(entries, ttl));
     }
 
+    /** Writes the entries only if none of the keys exists; whether they were written. */
+    public boolean putAllIfAbsent(Map<String, byte[]> entries, Duration ttl) {
+        return await(client.putAllIfAbsent(entries, ttl));
+    }
+
     public int deleteAll(Collection<String> keys) {
         return await(client.deleteAll(keys));
     }

@@ -312,6 +312,36 @@ public final class ZarisClient implements AutoCloseable {
         });
     }
 
+    /**
+     * Writes several keys only if none of them exists (Redis's MSETNX): all or nothing, decided by the
+     * segment's active owner in one step. All keys must share one segment; completes with whether the entries
+     * were written. Not repeated after an unknown outcome (a repeat would find its own writes and say no).
+     */
+    public CompletableFuture<Boolean> putAllIfAbsent(Map<String, byte[]> entries, Duration ttl) {
+        List<String> names = new ArrayList<>(entries.keySet());
+        List<byte[]> k = commonSegmentKeys(names);
+        List<byte[]> v = new ArrayList<>(names.size());
+        for (String name : names) {
+            v.add(requireValue(entries.get(name)));
+        }
+        long ttlMillis = ttlMillis(ttl);
+        return execute(OpCode.MULTI_PUT_IF_ABSENT, k.get(0), false, id -> new Request.MultiPutIfAbsent(id, k, v, ttlMillis),
+                (status, body) -> {
+                    if (status == KvStatus.CONFLICT) {
+                        return false;
+                    }
+                    if (status != KvStatus.OK) {
+                        throw failure(status, body);
+                    }
+                    long[] versions = ResponseCodec.readLongs(body);
+                    long ackEpoch = ResponseCodec.readAckEpoch(body);
+                    for (int i = 0; i < names.size(); i++) {
+                        acknowledged(k.get(i), versions[i], ackEpoch);
+                    }
+                    return true;
+                });
+    }
+
     /** Deletes several keys that share one segment; completes with how many existed. */
     public CompletableFuture<Integer> deleteAll(Collection<String> keys) {
         List<byte[]> k = commonSegmentKeys(List.copyOf(keys));

@@ -21,6 +21,11 @@ public enum OpCode {
     MULTI_GET(0x20, false),
     MULTI_PUT(0x21, true),
     MULTI_DELETE(0x22, true),
+    /**
+     * Writes every entry only when none of the keys exists (Redis's MSETNX): decided and applied under one
+     * hold of the segment's write lock, so it is all or nothing against every other write of the segment.
+     */
+    MULTI_PUT_IF_ABSENT(0x23, true),
     SCAN(0x30, false),
     CLUSTER_MAP(0x40, false),
     /** The fingerprint of the node's maps, so a poll fetches the full map only when it changed. */

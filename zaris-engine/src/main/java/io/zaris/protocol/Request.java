@@ -102,6 +102,17 @@ public sealed interface Request {
         }
     }
 
+    /**
+     * Writes all entries when none of the keys exists, else nothing (answered {@code CONFLICT}). All keys must
+     * fall into one segment; the check and the writes are one step with respect to other writes of that
+     * segment, and replicas receive the writes as ordinary changes, like a {@link MultiPut}'s.
+     */
+    record MultiPutIfAbsent(long id, List<byte[]> keys, List<byte[]> values, long ttlMillis) implements Request {
+        public OpCode op() {
+            return OpCode.MULTI_PUT_IF_ABSENT;
+        }
+    }
+
     record MultiDelete(long id, List<byte[]> keys) implements Request {
         public OpCode op() {
             return OpCode.MULTI_DELETE;

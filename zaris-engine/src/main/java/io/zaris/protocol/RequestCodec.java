@@ -24,6 +24,7 @@ import java.util.List;
  * TOUCH        key · ttl:int64 (0 = persist)
  * MULTI_GET    n:int32 · key*n
  * MULTI_PUT    n:int32 · (key · value)*n · ttl:int64
+ * MULTI_PUT_IF_ABSENT   the layout of MULTI_PUT
  * MULTI_DELETE n:int32 · key*n
  * SCAN         cursor:int32 · count:int32
  * CLUSTER_MAP  (empty)
@@ -126,12 +127,9 @@ public final class RequestCodec {
         } else if (request instanceof Request.MultiGet multiGet) {
             writeKeys(out, multiGet.keys());
         } else if (request instanceof Request.MultiPut multiPut) {
-            out.writeInt(multiPut.keys().size());
-            for (int i = 0; i < multiPut.keys().size(); i++) {
-                Wire.writeBytes(out, multiPut.keys().get(i));
-                Wire.writeBytes(out, multiPut.values().get(i));
-            }
-            out.writeLong(multiPut.ttlMillis());
+            writeEntries(out, multiPut.keys(), multiPut.values(), multiPut.ttlMillis());
+        } else if (request instanceof Request.MultiPutIfAbsent multiPut) {
+            writeEntries(out, multiPut.keys(), multiPut.values(), multiPut.ttlMillis());
         } else if (request instanceof Request.MultiDelete multiDelete) {
             writeKeys(out, multiDelete.keys());
         } else if (request instanceof Request.Scan scan) {
@@ -235,22 +233,12 @@ public final class RequestCodec {
             case MULTI_GET:
                 return new Request.MultiGet(id, readKeys(in, limits, id));
             case MULTI_PUT: {
-                int count = Wire.readCount(in, limits.maxBatchKeys(), id, "entry count");
-                if (count == 0) {
-                    // Found by fuzzing: an empty batch has no segment to route by.
-                    throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "multi-key request without keys");
-                }
-                List<byte[]> keys = new ArrayList<>(Math.min(count, 1024));
-                List<byte[]> values = new ArrayList<>(Math.min(count, 1024));
-                for (int i = 0; i < count; i++) {
-                    keys.add(readKey(in, limits, id));
-                    values.add(Wire.readBytes(in, limits.maxValueBytes(), id, "value"));
-                }
-                long ttl = Wire.readLong(in, id, "ttl");
-                if (ttl < 0) {
-                    throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "negative ttl " + ttl);
-                }
-                return new Request.MultiPut(id, keys, values, ttl);
+                Entries entries = readEntries(in, limits, id);
+                return new Request.MultiPut(id, entries.keys(), entries.values(), entries.ttlMillis());
+            }
+            case MULTI_PUT_IF_ABSENT: {
+                Entries entries = readEntries(in, limits, id);
+                return new Request.MultiPutIfAbsent(id, entries.keys(), entries.values(), entries.ttlMillis());
             }
             case MULTI_DELETE:
                 return new Request.MultiDelete(id, readKeys(in, limits, id));
@@ -323,6 +311,38 @@ public final class RequestCodec {
         for (byte[] key : keys) {
             Wire.writeBytes(out, key);
         }
+    }
+
+    /** The body of MULTI_PUT and MULTI_PUT_IF_ABSENT: entries then one TTL for all of them. */
+    private static void writeEntries(ByteBuf out, List<byte[]> keys, List<byte[]> values, long ttlMillis) {
+        out.writeInt(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            Wire.writeBytes(out, keys.get(i));
+            Wire.writeBytes(out, values.get(i));
+        }
+        out.writeLong(ttlMillis);
+    }
+
+    private record Entries(List<byte[]> keys, List<byte[]> values, long ttlMillis) {
+    }
+
+    private static Entries readEntries(ByteBuf in, ProtocolLimits limits, long id) throws MalformedRequestException {
+        int count = Wire.readCount(in, limits.maxBatchKeys(), id, "entry count");
+        if (count == 0) {
+            // Found by fuzzing: an empty batch has no segment to route by.
+            throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "multi-key request without keys");
+        }
+        List<byte[]> keys = new ArrayList<>(Math.min(count, 1024));
+        List<byte[]> values = new ArrayList<>(Math.min(count, 1024));
+        for (int i = 0; i < count; i++) {
+            keys.add(readKey(in, limits, id));
+            values.add(Wire.readBytes(in, limits.maxValueBytes(), id, "value"));
+        }
+        long ttl = Wire.readLong(in, id, "ttl");
+        if (ttl < 0) {
+            throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "negative ttl " + ttl);
+        }
+        return new Entries(keys, values, ttl);
     }
 
     private static List<byte[]> readKeys(ByteBuf in, ProtocolLimits limits, long id) throws MalformedRequestException {

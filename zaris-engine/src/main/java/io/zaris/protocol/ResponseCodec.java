@@ -19,6 +19,7 @@ import java.util.List;
  * INCREMENT    OK        value:int64 · version:int64 · ack
  * MULTI_GET    OK        n:int32 · (found:u8 · [value-entry])*n
  * MULTI_PUT    OK        n:int32 · version:int64*n · ack
+ * MULTI_PUT_IF_ABSENT  OK n:int32 · version:int64*n · ack;  CONFLICT (empty: a key existed, nothing was written)
  * MULTI_DELETE OK        deleted:int32 · ack
  * SCAN         OK        next cursor:int32 (-1 = done) · n:int32 · key*n
  * CLUSTER_MAP  OK        see ClusterViewCodec

@@ -38,8 +38,9 @@ import java.util.function.IntSupplier;
  * PERSIST, EXPIRE with NX/XX/GT/LT) read the key and write it with an IfMatchVersion precondition (expected
  * version 0 = must be absent), retrying on CONFLICT at most {@link #MAX_CAS_ATTEMPTS} times and answering
  * {@code -TRYAGAIN} after that. Each is therefore atomic with respect to every other write of the key.
- * Weaker than Redis: MSETNX checks absence with one MGET and then writes with one MSET, so a concurrent
- * writer between the two can be overwritten; KEEPTTL and APPEND keep the remaining TTL as read (the
+ * MSETNX is one engine request ({@code MULTI_PUT_IF_ABSENT}): its keys share a slot, hence a segment, and the
+ * segment's active owner checks absence and writes under one hold of the segment's write lock, so it is all
+ * or nothing like Redis's. Weaker than Redis: KEEPTTL and APPEND keep the remaining TTL as read (the
  * deadline may move by the milliseconds between read and write).
  *
  * <p>Runs on the connection's event loop. Reads and refused writes complete at once; a write's future
@@ -419,22 +420,10 @@ final class RespCommands {
             return done(CROSSSLOT);
         }
         if (name.equals("msetnx")) {
-            Answer existing = now(new Request.MultiGet(0, keys));
-            if (existing.status() != KvStatus.OK) {
-                return done(routingError(existing, slot));
-            }
-            try {
-                for (VersionedValue value : ResponseCodec.readOptionalValues(existing.body())) {
-                    if (value != null) {
-                        return done(RespReply.ZERO);
-                    }
-                }
-            } catch (MalformedRequestException e) {
-                return done(RespReply.error("ERR " + e.getMessage()));
-            }
+            return call(new Request.MultiPutIfAbsent(0, keys, values, Request.NO_TTL), slot,
+                    answer -> answer.status() == KvStatus.OK ? RespReply.ONE : RespReply.ZERO);
         }
-        return call(new Request.MultiPut(0, keys, values, Request.NO_TTL), slot,
-                answer -> name.equals("msetnx") ? RespReply.ONE : RespReply.OK);
+        return call(new Request.MultiPut(0, keys, values, Request.NO_TTL), slot, answer -> RespReply.OK);
     }
 
     private CompletableFuture<RespReply> del(List<byte[]> a, int slot) {

@@ -317,6 +317,15 @@ final class RequestHandler {
             ResponseCodec.writeLongs(out, result.versions());
             writeAck(out, epoch, ack);
             return result.replicated();
+        } else if (request instanceof Request.MultiPutIfAbsent multiPut) {
+            MultiWriteResult result = store.multiPutIfAbsent(segment, multiPut.keys(), multiPut.values(),
+                    multiPut.ttlMillis(), epoch);
+            ResponseCodec.writeHeader(out, id, result.status());
+            if (result.status() == KvStatus.OK) {
+                ResponseCodec.writeLongs(out, result.versions());
+                writeAck(out, epoch, ack);
+            }
+            return result.replicated();
         } else if (request instanceof Request.MultiDelete multiDelete) {
             MultiWriteResult result = store.multiDelete(segment, multiDelete.keys(), epoch);
             ResponseCodec.writeHeader(out, id, KvStatus.OK);
@@ -360,6 +369,8 @@ final class RequestHandler {
         } else if (request instanceof Request.MultiGet multiGet) {
             return commonSegment(multiGet.keys());
         } else if (request instanceof Request.MultiPut multiPut) {
+            return commonSegment(multiPut.keys());
+        } else if (request instanceof Request.MultiPutIfAbsent multiPut) {
             return commonSegment(multiPut.keys());
         } else if (request instanceof Request.MultiDelete multiDelete) {
             return commonSegment(multiDelete.keys());

@@ -1,7 +1,24 @@
 package io.zaris.store;
 
+import io.zaris.protocol.KvStatus;
 import java.util.concurrent.CompletableFuture;
 
-/** Outcome of a multi-key write: per-key versions (multi-put) or how many keys existed (multi-delete). */
-public record MultiWriteResult(long[] versions, int deleted, CompletableFuture<Void> replicated) {
+/**
+ * Outcome of a multi-key write: per-key versions (multi-put) or how many keys existed (multi-delete).
+ * {@code status} is {@code OK}, or {@code CONFLICT} when a conditional multi-put found a key present and
+ * therefore wrote nothing (then {@code versions} is empty and {@code replicated} is already done).
+ */
+public record MultiWriteResult(KvStatus status, long[] versions, int deleted, CompletableFuture<Void> replicated) {
+
+    static MultiWriteResult written(long[] versions, CompletableFuture<Void> replicated) {
+        return new MultiWriteResult(KvStatus.OK, versions, 0, replicated);
+    }
+
+    static MultiWriteResult deleted(int deleted, CompletableFuture<Void> replicated) {
+        return new MultiWriteResult(KvStatus.OK, new long[0], deleted, replicated);
+    }
+
+    static MultiWriteResult conflict() {
+        return new MultiWriteResult(KvStatus.CONFLICT, new long[0], 0, WriteResult.NOTHING_TO_REPLICATE);
+    }
 }

@@ -96,6 +96,12 @@ public final class NodeStore {
         return segments[segment].multiPut(keys, values, ttlMillis, epoch, time.currentTimeMillis());
     }
 
+    /** Writes all entries only when none of the keys exists ({@code CONFLICT} and nothing written otherwise). */
+    public MultiWriteResult multiPutIfAbsent(int segment, List<byte[]> keys, List<byte[]> values, long ttlMillis,
+                                             long epoch) {
+        return segments[segment].multiPutIfAbsent(keys, values, ttlMillis, epoch, time.currentTimeMillis());
+    }
+
     public MultiWriteResult multiDelete(int segment, List<byte[]> keys, long epoch) {
         return segments[segment].multiDelete(keys, epoch, time.currentTimeMillis());
     }

@@ -145,17 +145,38 @@ final class Segment {
 
     /** All entries are written under one hold of the lock: no other write of the segment interleaves. */
     MultiWriteResult multiPut(List<byte[]> keys, List<byte[]> values, long ttlMillis, long epoch, long now) {
-        long[] versions = new long[keys.size()];
-        long expiresAt = expiry(ttlMillis, now);
         synchronized (writeLock) {
-            List<Change> changes = new ArrayList<>(keys.size());
-            for (int i = 0; i < keys.size(); i++) {
-                Change change = upsert(new ByteKey(keys.get(i)), values.get(i), expiresAt, epoch, now);
-                versions[i] = change.revision();
-                changes.add(change);
-            }
-            return new MultiWriteResult(versions, 0, ship(changes));
+            return writeAll(keys, values, expiry(ttlMillis, now), epoch, now);
         }
+    }
+
+    /**
+     * Writes all entries when no key holds a live value, else nothing. The check and the writes happen under
+     * one hold of the lock, so two calls over overlapping keys cannot both succeed, and no other write of the
+     * segment can land between the check and the writes. The writes are ordinary changes (the same as
+     * {@link #multiPut}'s), so replicas need nothing new to apply them.
+     */
+    MultiWriteResult multiPutIfAbsent(List<byte[]> keys, List<byte[]> values, long ttlMillis, long epoch, long now) {
+        synchronized (writeLock) {
+            for (byte[] key : keys) {
+                if (live(new ByteKey(key), now) != null) {
+                    return MultiWriteResult.conflict();
+                }
+            }
+            return writeAll(keys, values, expiry(ttlMillis, now), epoch, now);
+        }
+    }
+
+    /** Caller holds {@code writeLock}. */
+    private MultiWriteResult writeAll(List<byte[]> keys, List<byte[]> values, long expiresAt, long epoch, long now) {
+        long[] versions = new long[keys.size()];
+        List<Change> changes = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            Change change = upsert(new ByteKey(keys.get(i)), values.get(i), expiresAt, epoch, now);
+            versions[i] = change.revision();
+            changes.add(change);
+        }
+        return MultiWriteResult.written(versions, ship(changes));
     }
 
     MultiWriteResult multiDelete(List<byte[]> keys, long epoch, long now) {
@@ -167,7 +188,7 @@ final class Segment {
                     changes.add(remove(k, epoch));
                 }
             }
-            return new MultiWriteResult(new long[0], changes.size(),
+            return MultiWriteResult.deleted(changes.size(),
                     changes.isEmpty() ? WriteResult.NOTHING_TO_REPLICATE : ship(changes));
         }
     }

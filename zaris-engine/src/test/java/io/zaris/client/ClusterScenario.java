@@ -90,6 +90,14 @@ public final class ClusterScenario {
         assertThat(values).containsOnlyKeys(prefix + "{cart-7}.apples", prefix + "{cart-7}.pears");
         assertThat(text(values.get(prefix + "{cart-7}.pears"))).isEqualTo("5");
         assertThat(zaris.deleteAll(List.of(prefix + "{cart-7}.apples", prefix + "{cart-7}.absent"))).isEqualTo(1);
+        Map<String, byte[]> fresh = new LinkedHashMap<>();
+        fresh.put(prefix + "{cart-7}.figs", utf8("1"));
+        fresh.put(prefix + "{cart-7}.apples", utf8("9"));
+        assertThat(zaris.putAllIfAbsent(fresh, null)).as("no key exists: all are written").isTrue();
+        fresh.put(prefix + "{cart-7}.kiwis", utf8("4"));
+        assertThat(zaris.putAllIfAbsent(fresh, null)).as("figs exists: nothing is written").isFalse();
+        assertThat(zaris.getAll(List.of(prefix + "{cart-7}.kiwis"))).isEmpty();
+        assertThat(text(zaris.getAll(List.of(prefix + "{cart-7}.apples")).get(prefix + "{cart-7}.apples"))).isEqualTo("9");
         assertThatThrownBy(() -> zaris.getAll(List.of(prefix + "a", prefix + "b", prefix + "c", prefix + "d")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("hash tag");

@@ -143,7 +143,9 @@ public final class FrameFuzz {
                 for (int i = 0; i < keys.size(); i++) {
                     values.add(value());
                 }
-                return new Request.MultiPut(id, keys, values, random.nextInt(3) == 0 ? 5_000 : 0);
+                long ttl = random.nextInt(3) == 0 ? 5_000 : 0;
+                return random.nextBoolean() ? new Request.MultiPut(id, keys, values, ttl)
+                        : new Request.MultiPutIfAbsent(id, keys, values, ttl);
             }
             case 8:
                 return new Request.MultiDelete(id, taggedKeys());

@@ -31,10 +31,41 @@ class RequestCodecTests {
         assertRoundTrip(new Request.Touch(8, key, 0));
         assertRoundTrip(new Request.MultiGet(9, List.of(key, bytes("b"))));
         assertRoundTrip(new Request.MultiPut(10, List.of(key, bytes("b")), List.of(bytes("1"), bytes("2")), 100));
+        assertRoundTrip(new Request.MultiPutIfAbsent(15, List.of(key, bytes("b")), List.of(bytes("1"), bytes("2")), 0));
         assertRoundTrip(new Request.MultiDelete(11, List.of(key)));
         assertRoundTrip(new Request.Scan(12, 40, 1000));
         assertRoundTrip(new Request.ClusterMap(13));
         assertRoundTrip(new Request.MapVersion(14));
+    }
+
+    @Test
+    void multiPutIfAbsentHasItsOwnOpCodeAndDecodesAsItself() throws Exception {
+        Request request = new Request.MultiPutIfAbsent(21, List.of(bytes("{t}a"), bytes("{t}b")),
+                List.of(bytes("1"), bytes("22")), 500);
+        ByteBuf frame = encode(request);
+        assertThat((int) frame.getUnsignedByte(frame.readerIndex())).isEqualTo(0x23);
+        assertThat(OpCode.MULTI_PUT_IF_ABSENT.isWrite()).isTrue();
+        Request decoded = RequestCodec.decode(frame, LIMITS).request();
+        assertThat(decoded).isInstanceOfSatisfying(Request.MultiPutIfAbsent.class, multiPut -> {
+            assertThat(multiPut.keys()).containsExactly(bytes("{t}a"), bytes("{t}b"));
+            assertThat(multiPut.values()).containsExactly(bytes("1"), bytes("22"));
+            assertThat(multiPut.ttlMillis()).isEqualTo(500);
+        });
+    }
+
+    @Test
+    void emptyOrNegativeTtlMultiPutIfAbsentIsABadRequest() {
+        ByteBuf empty = encode(new Request.MultiPutIfAbsent(5, List.of(), List.of(), 0));
+        assertThatThrownBy(() -> RequestCodec.decode(empty, LIMITS))
+                .isInstanceOfSatisfying(MalformedRequestException.class, e -> {
+                    assertThat(e.status()).isEqualTo(KvStatus.BAD_REQUEST);
+                    assertThat(e.requestId()).isEqualTo(5);
+                })
+                .hasMessageContaining("without keys");
+        ByteBuf negativeTtl = encode(new Request.MultiPutIfAbsent(6, List.of(bytes("k")), List.of(bytes("v")), -1));
+        assertThatThrownBy(() -> RequestCodec.decode(negativeTtl, LIMITS))
+                .isInstanceOf(MalformedRequestException.class)
+                .hasMessageContaining("negative ttl");
     }
 
     @Test
