@@ -53,6 +53,8 @@ final class FailoverCoordinator {
     private final Map<Integer, Long> observedEpochs = new HashMap<>();
     /** Partition → epoch whose active owner restarted and asked to be relieved of it (see {@link #disown}). */
     private final Map<Integer, Long> disowned = new HashMap<>();
+    /** Partition → why its last heal attempt was refused, logged when it changes so a stall explains itself. */
+    private final Map<Integer, String> healBlockers = new HashMap<>();
     private boolean roundInFlight;
 
     FailoverCoordinator(String nodeId, ClusterSettings clusterSettings, ReplicationSettings settings, PeerProbe probe,
@@ -236,12 +238,16 @@ final class FailoverCoordinator {
                 highestObserved = Math.max(highestObserved, activeState.highestEpoch());
             }
             int segments = view.layout().lastSegmentOf(p) - view.layout().firstSegmentOf(p) + 1;
-            if (current.health() == PartitionHealth.HEALTHY || !present.containsAll(owners) || isDisowned(p, current)
-                    || !FailoverDecisions.readyToHeal(owners, ownerStates, segments, current.epoch(), current.activeNode(),
-                    stableFor(p, now),
-                    settings.healCooldown().toNanos())) {
+            if (current.health() == PartitionHealth.HEALTHY || !present.containsAll(owners) || isDisowned(p, current)) {
                 continue;
             }
+            String blocker = FailoverDecisions.healBlocker(owners, ownerStates, segments, current.epoch(),
+                    current.activeNode(), stableFor(p, now), settings.healCooldown().toNanos());
+            if (blocker != null) {
+                reportHealBlocker(p, current, blocker);
+                continue;
+            }
+            healBlockers.remove(p);
             String primary = view.partitionMap().primaryOf(p);
             PartitionRuntime healed = new PartitionRuntime(primary, FailoverDecisions.nextEpoch(current.epoch(), highestObserved),
                     PartitionHealth.HEALTHY);
@@ -327,6 +333,13 @@ final class FailoverCoordinator {
         publish.accept(new ClusterView(held.layout(), next, new RuntimeMap(runtimes), held.addresses(), held.leader(),
                 held.founders()));
         return true;
+    }
+
+    private void reportHealBlocker(int partition, PartitionRuntime current, String blocker) {
+        if (!blocker.equals(healBlockers.put(partition, blocker)) && !blocker.equals("cooling down")) {
+            log.info("node {}: partition {} ({} on {}, epoch {}) cannot heal yet: {}", nodeId, partition, current.health(),
+                    current.activeNode(), current.epoch(), blocker);
+        }
     }
 
     private boolean isDisowned(int partition, PartitionRuntime runtime) {

@@ -65,31 +65,51 @@ public final class FailoverDecisions {
     }
 
     /**
-     * Whether a non-healthy partition may return to {@code HEALTHY} on its preferred primary: every
-     * assigned owner is alive, knows the partition's current epoch (a node that has not caught up with the
-     * view — say, just resumed from a pause — may believe stale segments complete) and reports every
-     * segment synced, the active owner confirms that every replica applied everything it shipped, and the partition has been stable for the cooldown (so a flapping node cannot cause
-     * a storm of epoch bumps).
+     * Whether a non-healthy partition may return to {@code HEALTHY} on its preferred primary; see
+     * {@link #healBlocker}.
      */
     public static boolean readyToHeal(List<String> owners, Map<String, PartitionState> states, int segmentsPerPartition,
                                       long currentEpoch, String active, long stableForNanos, long cooldownNanos) {
+        return healBlocker(owners, states, segmentsPerPartition, currentEpoch, active, stableForNanos, cooldownNanos) == null;
+    }
+
+    /**
+     * What keeps a non-healthy partition from returning to {@code HEALTHY} on its preferred primary, or
+     * {@code null} when nothing does. It may heal when every assigned owner answered, knows the partition's
+     * current epoch (a node that has not caught up with the view — say, just resumed from a pause — may
+     * believe stale segments complete) and reports every segment synced; the active owner confirms that
+     * every replica applied everything it shipped; and the partition has been stable for the cooldown (so a
+     * flapping node cannot cause a storm of epoch bumps).
+     */
+    public static String healBlocker(List<String> owners, Map<String, PartitionState> states, int segmentsPerPartition,
+                                     long currentEpoch, String active, long stableForNanos, long cooldownNanos) {
         if (stableForNanos < cooldownNanos) {
-            return false;
+            return "cooling down";
         }
         // A replica's own view of being in sync can be stale (snapshots buffered while it was paused); the
         // active owner knows whether every change it shipped was applied.
         PartitionState activeState = states.get(active);
         // after an eviction the active may serve a partition it is no longer assigned: all owners are replicas
         int replicas = owners.contains(active) ? owners.size() - 1 : owners.size();
-        if (activeState == null || activeState.confirmedReplicas() < replicas) {
-            return false;
+        if (activeState == null) {
+            return "active " + active + " did not answer";
+        }
+        if (activeState.confirmedReplicas() < replicas) {
+            return "active " + active + " confirms " + activeState.confirmedReplicas() + " of " + replicas + " replicas"
+                    + (activeState.highestEpoch() > currentEpoch ? " (it knows epoch " + activeState.highestEpoch() + ")" : "");
         }
         for (String owner : owners) {
             PartitionState state = states.get(owner);
-            if (state == null || state.highestEpoch() < currentEpoch || state.syncedSegments() < segmentsPerPartition) {
-                return false;
+            if (state == null) {
+                return "owner " + owner + " did not answer";
+            }
+            if (state.highestEpoch() < currentEpoch) {
+                return "owner " + owner + " has not seen epoch " + currentEpoch + " (knows " + state.highestEpoch() + ")";
+            }
+            if (state.syncedSegments() < segmentsPerPartition) {
+                return "owner " + owner + " has " + state.syncedSegments() + " of " + segmentsPerPartition + " segments synced";
             }
         }
-        return true;
+        return null;
     }
 }

@@ -35,7 +35,12 @@ public enum OpCode {
     /** Node to node: one chunk of a segment snapshot from the active owner. */
     SNAPSHOT(0x51, false),
     /** Node to node: what a node holds of one partition (asked by the leader before a promotion). */
-    PARTITION_STATE(0x52, false);
+    PARTITION_STATE(0x52, false),
+    /**
+     * Node to node: a node that just took a partition over asks a fellow replica for the changes of one
+     * segment it holds beyond a revision (see {@code TakeoverCatchUp}).
+     */
+    PULL(0x53, false);
 
     /** First byte of a response frame. */
     public static final int RESPONSE_FRAME = 0x80;

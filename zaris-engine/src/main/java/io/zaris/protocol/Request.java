@@ -159,6 +159,19 @@ public sealed interface Request {
         }
     }
 
+    /**
+     * Asks a fellow replica for its changes of {@code segment} after {@code fromRevision}, at most about
+     * {@code maxBytes} of them, provided it holds the segment as a complete copy under {@code lineageEpoch}
+     * (the epoch the asker was synced under: only then are both copies prefixes of one history). Sent under
+     * the asker's new {@code epoch}, which fences the old active on the answering node.
+     */
+    record Pull(long id, int partition, long epoch, int segment, long fromRevision, long lineageEpoch, int maxBytes)
+            implements Request {
+        public OpCode op() {
+            return OpCode.PULL;
+        }
+    }
+
     record MapVersion(long id) implements Request {
         public OpCode op() {
             return OpCode.MAP_VERSION;

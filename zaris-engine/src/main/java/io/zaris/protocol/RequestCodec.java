@@ -33,6 +33,7 @@ import java.util.List;
  * SNAPSHOT     partition:int32 · epoch:int64 · segment:int32 · revision:int64 · flags:u8 (1 first, 2 last)
  *              · n:int32 · change*n
  * PARTITION_STATE partition:int32
+ * PULL         partition:int32 · epoch:int64 · segment:int32 · fromRevision:int64 · lineageEpoch:int64 · maxBytes:int32
  * change = revision:int64 · epoch:int64 · key · present:u8 · [value] · expiresAt:int64
  * </pre>
  *
@@ -149,6 +150,13 @@ public final class RequestCodec {
             writeChanges(out, snapshot.entries());
         } else if (request instanceof Request.PartitionState state) {
             out.writeInt(state.partition());
+        } else if (request instanceof Request.Pull pull) {
+            out.writeInt(pull.partition());
+            out.writeLong(pull.epoch());
+            out.writeInt(pull.segment());
+            out.writeLong(pull.fromRevision());
+            out.writeLong(pull.lineageEpoch());
+            out.writeInt(pull.maxBytes());
         } else if (!(request instanceof Request.ClusterMap) && !(request instanceof Request.MapVersion)) {
             throw new IllegalArgumentException("no encoding for " + request.op());
         }
@@ -272,12 +280,26 @@ public final class RequestCodec {
             }
             case PARTITION_STATE:
                 return new Request.PartitionState(id, Wire.readInt(in, id, "partition"));
+            case PULL: {
+                int partition = Wire.readInt(in, id, "partition");
+                long epoch = Wire.readLong(in, id, "epoch");
+                int segment = Wire.readInt(in, id, "segment");
+                long fromRevision = Wire.readLong(in, id, "from revision");
+                long lineageEpoch = Wire.readLong(in, id, "lineage epoch");
+                int maxBytes = Wire.readInt(in, id, "max bytes");
+                if (fromRevision < 0 || maxBytes < 1) {
+                    throw new MalformedRequestException(id, KvStatus.BAD_REQUEST,
+                            "pull needs fromRevision >= 0 and maxBytes >= 1, got " + fromRevision + " and " + maxBytes);
+                }
+                return new Request.Pull(id, partition, epoch, segment, fromRevision, lineageEpoch, maxBytes);
+            }
             default:
                 throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "no decoder for " + op);
         }
     }
 
-    private static void writeChanges(ByteBuf out, List<Change> changes) {
+    /** Also the body of a PULL answer (after the revision). */
+    static void writeChanges(ByteBuf out, List<Change> changes) {
         out.writeInt(changes.size());
         for (Change change : changes) {
             out.writeLong(change.revision());
@@ -291,7 +313,7 @@ public final class RequestCodec {
         }
     }
 
-    private static List<Change> readChanges(ByteBuf in, ProtocolLimits limits, long id) throws MalformedRequestException {
+    static List<Change> readChanges(ByteBuf in, ProtocolLimits limits, long id) throws MalformedRequestException {
         // Each change takes at least 29 bytes, which bounds the count by the frame before allocating.
         int count = Wire.readCount(in, in.readableBytes() / 29, id, "change count");
         List<Change> changes = new ArrayList<>(count);

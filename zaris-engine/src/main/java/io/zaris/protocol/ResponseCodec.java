@@ -162,6 +162,21 @@ public final class ResponseCodec {
         return new ScanPage(next, keys);
     }
 
+    /** The body of an OK answer to PULL: the answering node's segment revision, then the changes it sends. */
+    public static void writeChangeTail(ByteBuf out, long revision, List<Change> changes) {
+        out.writeLong(revision);
+        RequestCodec.writeChanges(out, changes);
+    }
+
+    public static long readTailRevision(ByteBuf in) throws MalformedRequestException {
+        return Wire.readLong(in, 0, "revision");
+    }
+
+    /** The changes of a PULL answer, after {@link #readTailRevision}. */
+    public static List<Change> readChangeTail(ByteBuf in, ProtocolLimits limits) throws MalformedRequestException {
+        return RequestCodec.readChanges(in, limits, 0);
+    }
+
     public static String readMessage(ByteBuf in) {
         try {
             return in.isReadable() ? Wire.readString(in, 0, "message") : "";

@@ -32,6 +32,11 @@ public final class ReplicaSegments {
         syncedEpoch.set(segment, NOT_SYNCED);
     }
 
+    /** The epoch the segment is a complete copy under, or -1 when it is not one. */
+    public long syncedEpoch(int segment) {
+        return syncedEpoch.get(segment);
+    }
+
     /** Whether the segment is a complete copy under {@code epoch} (the newest this node knows). */
     public boolean isSyncedUnder(int segment, long epoch) {
         return syncedEpoch.get(segment) == epoch;

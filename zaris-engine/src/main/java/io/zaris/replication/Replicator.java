@@ -60,15 +60,17 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     private volatile Supplier<Set<String>> present = Set::of;
     private volatile boolean closed;
     private final Credentials peerCredentials;
+    private final TakeoverGate gate;
 
     public Replicator(String nodeId, PartitionLayout layout, ReplicationSettings settings, EpochFence fence) {
-        this(nodeId, layout, settings, fence, null);
+        this(nodeId, layout, settings, fence, null, new TakeoverGate());
     }
 
     /** @param peerCredentials what replication links log in with on replicas; {@code null} without authentication */
     public Replicator(String nodeId, PartitionLayout layout, ReplicationSettings settings, EpochFence fence,
-                      Credentials peerCredentials) {
+                      Credentials peerCredentials, TakeoverGate gate) {
         this.peerCredentials = peerCredentials;
+        this.gate = gate;
         this.nodeId = nodeId;
         this.layout = layout;
         this.settings = settings;
@@ -86,6 +88,13 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         this.present = presentNodes;
         long interval = RECONCILE_INTERVAL.toMillis();
         worker.scheduleWithFixedDelay(this::reconcileQuietly, interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    /** Reconciles links right away (a takeover catch-up finished: the partition's replicas can be synced). */
+    public void reconcileSoon() {
+        if (!closed) {
+            worker.execute(this::reconcileQuietly);
+        }
     }
 
     /** Called when the node adopts a view; reconciles links right away. */
@@ -287,11 +296,12 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     }
 
     /**
-     * This node is the partition's active owner and no newer epoch is known: only then does it sync its
-     * segments to the replicas (a fenced or restarted owner must not overwrite them).
+     * This node is the partition's active owner, no newer epoch is known and it is not still catching up
+     * after taking the partition over: only then does it sync its segments to the replicas (a fenced or
+     * restarted owner must not overwrite them, nor a new one before it has what they hold).
      */
     private boolean servesAsActive(int partition, PartitionRuntime runtime) {
-        return runtime.isServedBy(nodeId) && !fence.isStale(partition, runtime.epoch());
+        return runtime.isServedBy(nodeId) && !fence.isStale(partition, runtime.epoch()) && !gate.isCatchingUp(partition);
     }
 
     private void open(String peer, NodeAddress address) {

@@ -8,7 +8,7 @@ import java.util.Set;
 public final class Access {
 
     /** Operations only nodes send each other: they change replica state or reveal it. */
-    static final Set<OpCode> NODE_OPERATIONS = EnumSet.of(OpCode.REPLICATE, OpCode.SNAPSHOT, OpCode.PARTITION_STATE);
+    static final Set<OpCode> NODE_OPERATIONS = EnumSet.of(OpCode.REPLICATE, OpCode.SNAPSHOT, OpCode.PARTITION_STATE, OpCode.PULL);
 
     private Access() {
     }

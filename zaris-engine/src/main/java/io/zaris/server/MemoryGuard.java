@@ -6,6 +6,7 @@ import io.zaris.placement.PartitionLayout;
 import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.Request;
 import io.zaris.replication.EpochFence;
+import io.zaris.replication.TakeoverGate;
 import io.zaris.store.ActiveSegments;
 import io.zaris.store.EvictionPolicy;
 import io.zaris.store.MemoryOptions;
@@ -47,12 +48,14 @@ final class MemoryGuard {
     private final StoreMemory memory;
     private final Supplier<ClusterView> currentView;
     private final EpochFence fence;
+    private final TakeoverGate gate;
     private final BooleanSupplier inMajority;
     private final SplittableRandom maintenanceRandom = new SplittableRandom();
     private volatile Ownership ownership = Ownership.NONE;
 
     MemoryGuard(String nodeId, MemoryReclaimer reclaimer, StoreMemory memory, Supplier<ClusterView> currentView,
-                EpochFence fence, BooleanSupplier inMajority) {
+                EpochFence fence, TakeoverGate gate, BooleanSupplier inMajority) {
+        this.gate = gate;
         this.nodeId = nodeId;
         this.reclaimer = reclaimer;
         this.memory = memory;
@@ -65,9 +68,10 @@ final class MemoryGuard {
      * What this node may reclaim under one view: all its active segments, those of each active partition
      * ({@code null} where it is not active), and its fair share per partition.
      */
-    record Ownership(ClusterView view, ActiveSegments all, ActiveSegments[] byPartition, long partitionShareBytes) {
+    record Ownership(ClusterView view, long gateChanges, ActiveSegments all, ActiveSegments[] byPartition,
+                     long partitionShareBytes) {
 
-        static final Ownership NONE = new Ownership(null, ActiveSegments.NONE, new ActiveSegments[0], Long.MAX_VALUE);
+        static final Ownership NONE = new Ownership(null, -1, ActiveSegments.NONE, new ActiveSegments[0], Long.MAX_VALUE);
 
         ActiveSegments partition(int partition) {
             return partition < byPartition.length ? byPartition[partition] : null;
@@ -131,19 +135,25 @@ final class MemoryGuard {
         }
     }
 
-    /** The segments this node may change, recomputed when the view changes. */
+    /**
+     * The segments this node may change, recomputed when the view changes or a takeover gate closes or
+     * opens (a partition still catching up after a takeover is not touched).
+     */
     Ownership ownership() {
         ClusterView view = currentView.get();
+        long gateChanges = gate.changes();
         Ownership cached = ownership;
-        if (cached.view() != view) {
-            cached = view == null ? Ownership.NONE : ownershipIn(view, nodeId, fence, reclaimer.options().maxBytes());
+        if (cached.view() != view || cached.gateChanges() != gateChanges) {
+            cached = view == null ? Ownership.NONE
+                    : ownershipIn(view, gateChanges, nodeId, fence, gate, reclaimer.options().maxBytes());
             ownership = cached;
         }
         return cached;
     }
 
     /** What {@code nodeId} may reclaim in {@code view}. */
-    static Ownership ownershipIn(ClusterView view, String nodeId, EpochFence fence, long maxBytes) {
+    static Ownership ownershipIn(ClusterView view, long gateChanges, String nodeId, EpochFence fence, TakeoverGate gate,
+                                 long maxBytes) {
         PartitionLayout layout = view.layout();
         ActiveSegments[] byPartition = new ActiveSegments[layout.partitionCount()];
         int[] segments = new int[layout.segmentCount()];
@@ -155,7 +165,7 @@ final class MemoryGuard {
                 held++;
             }
             PartitionRuntime runtime = view.runtimeMap().get(p);
-            if (!runtime.isServedBy(nodeId) || fence.isStale(p, runtime.epoch())) {
+            if (!runtime.isServedBy(nodeId) || fence.isStale(p, runtime.epoch()) || gate.isCatchingUp(p)) {
                 continue;
             }
             int first = count;
@@ -166,6 +176,6 @@ final class MemoryGuard {
             byPartition[p] = new ActiveSegments(Arrays.copyOfRange(segments, first, count), Arrays.copyOfRange(epochs, first, count));
         }
         ActiveSegments all = new ActiveSegments(Arrays.copyOf(segments, count), Arrays.copyOf(epochs, count));
-        return new Ownership(view, all, byPartition, maxBytes / Math.max(1, held));
+        return new Ownership(view, gateChanges, all, byPartition, maxBytes / Math.max(1, held));
     }
 }

@@ -14,6 +14,7 @@ import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.replication.EpochFence;
 import io.zaris.replication.ReplicaSegments;
+import io.zaris.replication.TakeoverGate;
 import io.zaris.replication.Replicator;
 import io.zaris.security.OutboundBytes;
 import io.zaris.security.OutboundLimits;
@@ -43,11 +44,11 @@ final class NodeServer implements AutoCloseable {
 
     NodeServer(String nodeId, String host, int port, ProtocolLimits limits, SegmentMapper segmentMapper,
                NodeStore store, Supplier<ClusterView> currentView, NodeStats stats, Replicator replicator, EpochFence fence,
-               ReplicaSegments replicaSegments, NodeStanding standing, MemoryGuard memoryGuard,
+               ReplicaSegments replicaSegments, TakeoverGate gate, NodeStanding standing, MemoryGuard memoryGuard,
                SecurityOptions security, OutboundLimits outboundLimits) {
         this.stats = stats;
         RequestHandler requestHandler = new RequestHandler(nodeId, segmentMapper, store, currentView, stats, replicator,
-                fence, replicaSegments, standing, memoryGuard);
+                fence, replicaSegments, gate, standing, memoryGuard);
         this.server = TcpServer.create()
                 .host(host)
                 .port(port)

@@ -6,6 +6,7 @@ import io.zaris.cluster.NodeAddress;
 import io.zaris.cluster.PartitionRuntime;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
+import io.zaris.protocol.Change;
 import io.zaris.protocol.ClusterViewCodec;
 import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.MapFingerprint;
@@ -17,6 +18,7 @@ import io.zaris.protocol.VersionedValue;
 import io.zaris.replication.AckMode;
 import io.zaris.replication.EpochFence;
 import io.zaris.replication.ReplicaSegments;
+import io.zaris.replication.TakeoverGate;
 import io.zaris.replication.Replicator;
 import io.zaris.store.ApplyResult;
 import io.zaris.store.IncrementResult;
@@ -46,6 +48,7 @@ final class RequestHandler {
     private final Replicator replicator;
     private final EpochFence fence;
     private final ReplicaSegments replicaSegments;
+    private final TakeoverGate gate;
     private final NodeStanding standing;
     private final MemoryGuard memoryGuard;
     /** The node's layout, to validate the partition and segment a replicated change names. */
@@ -53,7 +56,8 @@ final class RequestHandler {
 
     RequestHandler(String nodeId, SegmentMapper segmentMapper, NodeStore store, Supplier<ClusterView> currentView,
                    NodeStats stats, Replicator replicator, EpochFence fence, ReplicaSegments replicaSegments,
-                   NodeStanding standing, MemoryGuard memoryGuard) {
+                   TakeoverGate gate, NodeStanding standing, MemoryGuard memoryGuard) {
+        this.gate = gate;
         this.nodeId = nodeId;
         this.segmentMapper = segmentMapper;
         this.store = store;
@@ -92,6 +96,10 @@ final class RequestHandler {
         }
         if (request instanceof Request.PartitionState state) {
             writePartitionState(state, out);
+            return DONE;
+        }
+        if (request instanceof Request.Pull pull) {
+            answerPull(pull, out);
             return DONE;
         }
         if (request instanceof Request.ClusterMap) {
@@ -134,10 +142,21 @@ final class RequestHandler {
         if (ownership != KvStatus.OK) {
             stats.wrongNode();
             NodeAddress activeAddress = runtime.activeNode() == null ? null : view.addresses().get(runtime.activeNode());
+            String why = fence.isStale(partition, runtime.epoch())
+                    ? "; node " + nodeId + " knows a newer epoch (" + fence.highest(partition) + ") and waits for its map"
+                    : ", not " + nodeId;
             ResponseCodec.writeRoutingError(out, request.id(), ownership,
                     "segment " + segment + " (partition " + partition + ", epoch " + runtime.epoch() + ") is served by "
-                            + runtime.activeNode() + ", not " + nodeId,
+                            + runtime.activeNode() + why,
                     new RuntimeOwnershipChangedEvent(partition, runtime, activeAddress));
+            return DONE;
+        }
+        if (gate.isCatchingUp(partition)) {
+            // Just taken over: a fellow replica may hold acknowledged writes this copy lacks.
+            stats.wrongNode();
+            ResponseCodec.writeRoutingError(out, request.id(), KvStatus.OWNERSHIP_CHANGING, "partition " + partition
+                    + " is catching up from its other replicas after node " + nodeId + " took it over",
+                    new RuntimeOwnershipChangedEvent(partition, runtime, view.addresses().get(nodeId)));
             return DONE;
         }
         if (!standing.holdsLease()) {
@@ -219,6 +238,49 @@ final class RequestHandler {
         }
         ResponseCodec.writeHeader(out, snapshot.id(), KvStatus.OK);
         out.writeLong(store.segmentRevision(snapshot.segment()));
+    }
+
+    /**
+     * Fellow-replica side of a takeover catch-up: the changes of the segment after the asker's revision,
+     * but only when this copy is complete under the asker's lineage epoch — two complete copies of one
+     * epoch are prefixes of the same history, so the longer one's tail is exactly what the shorter lacks.
+     * Otherwise (another lineage, or a log that no longer reaches back) {@code OUT_OF_SYNC} with this
+     * node's revision, so the asker can say what it could not recover.
+     */
+    private void answerPull(Request.Pull pull, ByteBuf out) {
+        if (rejectedTarget(pull.id(), pull.partition(), pull.segment(), out)) {
+            return;
+        }
+        int segment = pull.segment();
+        // Checked before the fence observes the asker's epoch: a complete copy under the lineage stays one.
+        boolean sameLineage = pull.lineageEpoch() >= 0 && replicaSegments.isSyncedUnder(segment, pull.lineageEpoch());
+        if (rejectedByFence(pull.id(), pull.partition(), pull.epoch(), out)) {
+            return;
+        }
+        if (!sameLineage) {
+            ResponseCodec.writeHeader(out, pull.id(), KvStatus.OUT_OF_SYNC);
+            out.writeLong(store.segmentRevision(segment));
+            return;
+        }
+        long revision = store.segmentRevision(segment);
+        List<Change> tail = store.changesSince(segment, pull.fromRevision());
+        if (tail == null) {
+            ResponseCodec.writeHeader(out, pull.id(), KvStatus.OUT_OF_SYNC);
+            out.writeLong(revision);
+            return;
+        }
+        List<Change> sent = new ArrayList<>();
+        long bytes = 0;
+        for (Change change : tail) {
+            if (!sent.isEmpty() && bytes + change.sizeBytes() > pull.maxBytes()) {
+                break;
+            }
+            sent.add(change);
+            bytes += change.sizeBytes();
+        }
+        ResponseCodec.writeHeader(out, pull.id(), KvStatus.OK);
+        ResponseCodec.writeChangeTail(out, Math.max(revision, sent.isEmpty() ? revision : sent.get(sent.size() - 1).revision()),
+                sent);
     }
 
     /** Found by fuzzing: a partition or segment outside the layout (or a segment of another partition). */

@@ -14,6 +14,7 @@ import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.replication.EpochFence;
 import io.zaris.replication.ReplicaSegments;
+import io.zaris.replication.TakeoverGate;
 import io.zaris.replication.ReplicationException;
 import io.zaris.replication.Replicator;
 import io.zaris.resp.RespBackend;
@@ -26,6 +27,7 @@ import io.zaris.store.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -54,6 +56,8 @@ public final class ZarisNode implements AutoCloseable {
     private final NodeStats stats = new NodeStats();
     private final EpochFence fence;
     private final ReplicaSegments replicaSegments;
+    private final TakeoverGate takeoverGate = new TakeoverGate();
+    private final TakeoverCatchUp takeoverCatchUp;
     private final Replicator replicator;
     private final MemoryGuard memoryGuard;
     /** The one thread that runs active expiry and background eviction ({@link MemoryGuard#maintain}). */
@@ -71,11 +75,13 @@ public final class ZarisNode implements AutoCloseable {
         this.fence = new EpochFence(layout.partitionCount());
         this.replicaSegments = new ReplicaSegments(layout.segmentCount());
         this.replicator = new Replicator(config.nodeId(), layout, config.replication(), fence,
-                config.security().nodeCredentials());
+                config.security().nodeCredentials(), takeoverGate);
         this.store = new NodeStore(layout.segmentCount(), config.timeSource(), NodeStore.DEFAULT_LOG_MAX_CHANGES,
                 NodeStore.logBytesPerSegment(layout.segmentCount()), replicator);
         this.memoryGuard = new MemoryGuard(config.nodeId(), new MemoryReclaimer(store, config.memory()), store.memory(),
-                this::currentView, fence, () -> standing.inMajority() && standing.holdsLease());
+                this::currentView, fence, takeoverGate, () -> standing.inMajority() && standing.holdsLease());
+        this.takeoverCatchUp = new TakeoverCatchUp(config.nodeId(), store, replicaSegments, takeoverGate,
+                config.security().nodeCredentials());
         this.memoryMaintenance = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "zaris-memory-" + config.nodeId());
             thread.setDaemon(true);
@@ -90,7 +96,7 @@ public final class ZarisNode implements AutoCloseable {
         SegmentMapper segmentMapper = new SegmentMapper(config.clusterSettings().layout().segmentCount());
         replicator.start(store, this::presentNodeIds);
         server = new NodeServer(config.nodeId(), config.host(), config.port(), config.limits(), segmentMapper, store,
-                this::currentView, stats, replicator, fence, replicaSegments, standing, memoryGuard,
+                this::currentView, stats, replicator, fence, replicaSegments, takeoverGate, standing, memoryGuard,
                 config.security(), config.outboundLimits());
         long interval = config.memory().maintenanceInterval().toMillis();
         memoryMaintenance.scheduleWithFixedDelay(this::maintainMemoryQuietly, interval, interval, TimeUnit.MILLISECONDS);
@@ -110,9 +116,19 @@ public final class ZarisNode implements AutoCloseable {
                 // Roles from before a restart: fencing their epoch makes this node neither serve them
                 // (requests get OWNERSHIP_CHANGING) nor replicate its empty segments over its replicas.
                 newMember.inheritedActives().forEach((partition, epoch) -> fence.observe(partition, epoch + 1));
+                // Gates close before the replicator sees the view, so nothing is synced over a fellow replica
+                // that may still hold acknowledged writes this node lacks.
+                List<Integer> takenOver = OwnershipChanges.takenOverBy(config.nodeId(), previous, adopted);
+                Set<String> present = presentNodeIds();
+                for (int partition : takenOver) {
+                    takeoverCatchUp.start(partition, adopted, present).thenRun(() -> {
+                        replicator.reconcileSoon();
+                        // After the catch-up: what it recovered was not lost, so the published revisions include it.
+                        dataPort.pushTakeovers(inherited(List.of(partition), adopted));
+                    });
+                }
                 replicator.onView(adopted);
                 dataPort.push(OwnershipChanges.between(previous, adopted));
-                dataPort.pushTakeovers(inherited(OwnershipChanges.takenOverBy(config.nodeId(), previous, adopted), adopted));
             });
             member = newMember;
             newMember.start();
@@ -137,7 +153,7 @@ public final class ZarisNode implements AutoCloseable {
             return;
         }
         RequestHandler handler = new RequestHandler(config.nodeId(), segmentMapper, store, this::currentView, stats,
-                replicator, fence, replicaSegments, standing, memoryGuard);
+                replicator, fence, replicaSegments, takeoverGate, standing, memoryGuard);
         try {
             respServer = RespServer.start(options, new LocalBackend(handler, segmentMapper), new RespSecurity(
                     config.security(), config.outboundLimits(), stats::failedLogin, stats::slowReaderClosed));
@@ -167,7 +183,7 @@ public final class ZarisNode implements AutoCloseable {
                 revisions[i] = store.segmentStartOfEpoch(first + i, epoch);
             }
             takeovers.add(new TakeoverRevisions(p, epoch, first, revisions));
-            log.info("node {}: took over partition {} under epoch {}; inherited segment revisions published to clients",
+            log.debug("node {}: inherited segment revisions of partition {} (epoch {}) published to clients",
                     config.nodeId(), p, epoch);
         }
         return takeovers;
@@ -385,6 +401,16 @@ public final class ZarisNode implements AutoCloseable {
      * as when a process's data path died but its membership thread lives on. The cluster still sees the
      * node; {@link #close()} releases the seat.
      */
+    /** Replicas this node, as the partition's active owner, knows hold everything it shipped. */
+    int confirmedReplicas(int partition) {
+        return replicator.confirmedReplicas(partition);
+    }
+
+    /** The node's store, for tests that inject a replicated change one replica received and another did not. */
+    NodeStore store() {
+        return store;
+    }
+
     synchronized void haltDataPath() {
         if (respServer != null) {
             respServer.close();

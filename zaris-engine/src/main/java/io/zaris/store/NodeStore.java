@@ -126,6 +126,14 @@ public final class NodeStore {
         segments[segment].catchUp(fromRevision, epoch, tail, snapshot, time.currentTimeMillis());
     }
 
+    /**
+     * The segment's logged changes after {@code fromRevision}, in order; {@code null} when its log no longer
+     * reaches back that far. Read under the segment's write lock.
+     */
+    public List<Change> changesSince(int segment, long fromRevision) {
+        return segments[segment].changesSince(fromRevision);
+    }
+
     /** Appends the live keys of one segment to {@code out}. */
     public void collectKeys(int segment, List<byte[]> out) {
         segments[segment].collectKeys(out, time.currentTimeMillis());

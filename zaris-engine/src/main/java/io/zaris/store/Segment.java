@@ -271,6 +271,12 @@ final class Segment {
         }
     }
 
+    List<Change> changesSince(long fromRevision) {
+        synchronized (writeLock) {
+            return log.since(fromRevision, revision);
+        }
+    }
+
     // ------------------------------------------------------------------ memory reclaim (active owner only)
 
     /**

@@ -86,6 +86,23 @@ class FailoverDecisionsTests {
         assertThat(FailoverDecisions.readyToHeal(OWNERS, states, 8, 1, "a", 5_000, 5_000)).isFalse();
     }
 
+    @Test
+    void aRefusedHealNamesWhatBlocksIt() {
+        Map<String, PartitionState> allSynced = Map.of("a", active(8, 2), "b", state(8, 1), "c", state(8, 1));
+        assertThat(FailoverDecisions.healBlocker(OWNERS, allSynced, 8, 1, "a", 5_000, 5_000)).isNull();
+        assertThat(FailoverDecisions.healBlocker(OWNERS, allSynced, 8, 1, "a", 4_999, 5_000)).isEqualTo("cooling down");
+        assertThat(FailoverDecisions.healBlocker(OWNERS, Map.of("b", state(8, 1), "c", state(8, 1)), 8, 1, "a", 5_000, 5_000))
+                .isEqualTo("active a did not answer");
+        assertThat(FailoverDecisions.healBlocker(OWNERS, Map.of("a", new PartitionState(4, 1, 1, 8, 0), "b", state(8, 1),
+                "c", state(8, 1)), 8, 1, "a", 5_000, 5_000)).isEqualTo("active a confirms 0 of 2 replicas (it knows epoch 4)");
+        assertThat(FailoverDecisions.healBlocker(OWNERS, Map.of("a", active(8, 2), "b", state(8, 1)), 8, 1, "a", 5_000, 5_000))
+                .isEqualTo("owner c did not answer");
+        assertThat(FailoverDecisions.healBlocker(OWNERS, Map.of("a", active(8, 2), "b", state(8, 1),
+                "c", new PartitionState(0, 1, 1, 8)), 8, 1, "a", 5_000, 5_000)).isEqualTo("owner c has not seen epoch 1 (knows 0)");
+        assertThat(FailoverDecisions.healBlocker(OWNERS, Map.of("a", active(8, 2), "b", state(5, 1), "c", state(8, 1)),
+                8, 1, "a", 5_000, 5_000)).isEqualTo("owner b has 5 of 8 segments synced");
+    }
+
     private static PartitionState active(int synced, int confirmedReplicas) {
         return new PartitionState(1, 1, 1, synced, confirmedReplicas);
     }

@@ -1,0 +1,165 @@
+package io.zaris.server;
+
+import io.zaris.client.NodeConnection;
+import io.zaris.cluster.ClusterView;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.placement.PartitionLayout;
+import io.zaris.protocol.Change;
+import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.ProtocolLimits;
+import io.zaris.protocol.Request;
+import io.zaris.protocol.ResponseCodec;
+import io.zaris.replication.ReplicaSegments;
+import io.zaris.replication.TakeoverGate;
+import io.zaris.security.Credentials;
+import io.zaris.store.ApplyResult;
+import io.zaris.store.NodeStore;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The possession step of a promotion: before a node serves a partition it has just taken over, it pulls
+ * from every other live owner, segment by segment, the changes that owner holds beyond its own copy.
+ *
+ * <p><b>Why.</b> A SYNC write is acknowledged once {@code minSyncReplicas} replicas applied it, and each
+ * replica's link delivers changes in its own order; when the active dies, one replica may hold the newest
+ * acknowledged change of one segment and another that of the next. No single replica is then a superset,
+ * whichever the leader promotes. Two copies that are complete under the same epoch are prefixes of that
+ * epoch's one history per segment, so the promoted node takes each segment's longer tail and then holds
+ * every change any of them acknowledged.
+ *
+ * <p><b>Order.</b> The {@link TakeoverGate} is closed before the node's replicator sees the new view, so
+ * it neither serves the partition, nor overwrites its fellow replicas with a snapshot, nor evicts from it
+ * until every pull finished or the deadline passed; then the gate opens and {@code onCaughtUp} runs.
+ *
+ * <p><b>Bounds.</b> One connection per peer per takeover, one pull in flight per segment and peer, each
+ * answer at most {@link #PULL_MAX_BYTES}, everything within {@link #DEADLINE}. A peer that does not answer
+ * in time (paused, partitioned) is given up with a warning: the partition is not held hostage by it.
+ *
+ * <p>Threads: {@link #start} on the cluster events thread; pulls continue on connection threads; applying
+ * a pulled tail takes the segment's write lock like any replicated change.
+ */
+final class TakeoverCatchUp {
+
+    private static final Logger log = LoggerFactory.getLogger(TakeoverCatchUp.class);
+    static final Duration DEADLINE = Duration.ofSeconds(2);
+    static final int PULL_MAX_BYTES = 1 << 20;
+
+    private final String nodeId;
+    private final NodeStore store;
+    private final ReplicaSegments replicaSegments;
+    private final TakeoverGate gate;
+    private final Credentials credentials;
+
+    /** @param credentials what pulls log in with on peers; {@code null} without authentication */
+    TakeoverCatchUp(String nodeId, NodeStore store, ReplicaSegments replicaSegments, TakeoverGate gate, Credentials credentials) {
+        this.nodeId = nodeId;
+        this.store = store;
+        this.replicaSegments = replicaSegments;
+        this.gate = gate;
+        this.credentials = credentials;
+    }
+
+    /**
+     * Closes the gate of {@code partition} under its epoch in {@code adopted} and catches it up from the
+     * partition's other present owners; the future completes (never exceptionally) once the gate is open.
+     */
+    CompletableFuture<Void> start(int partition, ClusterView adopted, Set<String> present) {
+        long epoch = adopted.runtimeMap().get(partition).epoch();
+        gate.close(partition, epoch);
+        PartitionLayout layout = adopted.layout();
+        int first = layout.firstSegmentOf(partition);
+        int last = layout.lastSegmentOf(partition);
+        // The lineage of each segment is fixed now: what this node was a complete copy under as a replica.
+        long[] lineage = new long[last - first + 1];
+        for (int s = first; s <= last; s++) {
+            lineage[s - first] = replicaSegments.syncedEpoch(s);
+        }
+        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        List<CompletableFuture<Void>> peers = new ArrayList<>();
+        List<String> asked = new ArrayList<>();
+        for (String peer : adopted.partitionMap().ownersOf(partition)) {
+            NodeAddress address = adopted.addresses().get(peer);
+            if (!peer.equals(nodeId) && present.contains(peer) && address != null) {
+                asked.add(peer);
+                peers.add(pullFrom(peer, address, partition, epoch, first, lineage, deadline));
+            }
+        }
+        long started = System.nanoTime();
+        return CompletableFuture.allOf(peers.toArray(CompletableFuture[]::new)).handle((ignored, error) -> {
+            gate.open(partition, epoch);
+            log.info("node {}: took over partition {} under epoch {}; asked {} for newer changes, done in {} ms", nodeId,
+                    partition, epoch, asked, Duration.ofNanos(System.nanoTime() - started).toMillis());
+            return null;
+        });
+    }
+
+    private CompletableFuture<Void> pullFrom(String peer, NodeAddress address, int partition, long epoch, int first,
+                                            long[] lineage, long deadline) {
+        return NodeConnection.open(address, "zaris-takeover:" + nodeId, credentials, DEADLINE, DEADLINE, 10_000,
+                        ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { })
+                .thenCompose(connection -> {
+                    List<CompletableFuture<Void>> segments = new ArrayList<>();
+                    for (int i = 0; i < lineage.length; i++) {
+                        if (lineage[i] >= 0) {
+                            segments.add(pullSegment(connection, peer, partition, epoch, first + i, lineage[i], deadline));
+                        }
+                    }
+                    return CompletableFuture.allOf(segments.toArray(CompletableFuture[]::new))
+                            .whenComplete((ignored, error) -> connection.close());
+                })
+                .exceptionally(error -> {
+                    log.warn("node {}: could not catch partition {} up from {} after taking it over: {}", nodeId, partition,
+                            peer, error.toString());
+                    return null;
+                });
+    }
+
+    /** Pulls until the peer has nothing newer, refuses, or the tail does not apply; then completes. */
+    private CompletableFuture<Void> pullSegment(NodeConnection connection, String peer, int partition, long epoch, int segment,
+                                               long lineage, long deadline) {
+        long from = store.segmentRevision(segment);
+        return connection.send(id -> new Request.Pull(id, partition, epoch, segment, from, lineage, PULL_MAX_BYTES),
+                (status, body) -> {
+                    if (status == KvStatus.OK) {
+                        long revision = ResponseCodec.readTailRevision(body);
+                        return new Answer(revision, ResponseCodec.readChangeTail(body, ProtocolLimits.defaults()));
+                    }
+                    if (status == KvStatus.OUT_OF_SYNC) {
+                        return new Answer(ResponseCodec.readTailRevision(body), null);
+                    }
+                    throw new IllegalStateException(status + ": " + ResponseCodec.readMessage(body));
+                }, 0, 0, deadline).thenCompose(answer -> {
+                    if (answer.changes() == null) {
+                        if (answer.revision() > from) {
+                            log.warn("node {}: {} holds segment {} of partition {} up to revision {} but cannot send what "
+                                    + "follows revision {} (another history, or its log no longer reaches back); writes "
+                                    + "only it applied are not recovered", nodeId, peer, segment, partition, answer.revision(), from);
+                        }
+                        return CompletableFuture.completedFuture(null);
+                    }
+                    if (answer.changes().isEmpty()) {
+                        return CompletableFuture.completedFuture(null);
+                    }
+                    ApplyResult applied = store.applyReplicated(segment, answer.changes());
+                    if (applied.gap()) {
+                        log.warn("node {}: the changes {} sent for segment {} do not follow revision {}; stopping there",
+                                nodeId, peer, segment, applied.appliedRevision());
+                        return CompletableFuture.completedFuture(null);
+                    }
+                    log.info("node {}: recovered segment {} of partition {} from {} up to revision {} (was {})", nodeId,
+                            segment, partition, peer, applied.appliedRevision(), from);
+                    return applied.appliedRevision() < answer.revision() && applied.appliedRevision() > from
+                            ? pullSegment(connection, peer, partition, epoch, segment, lineage, deadline)
+                            : CompletableFuture.completedFuture(null);
+                });
+    }
+
+    private record Answer(long revision, List<Change> changes) {
+    }
+}

@@ -1,0 +1,189 @@
+package io.zaris.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.zaris.client.ZarisClient;
+import io.zaris.client.ZarisClientOptions;
+import io.zaris.cluster.ClusterSettings;
+import io.zaris.cluster.ClusterView;
+import io.zaris.cluster.MembershipConfig;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.cluster.PartitionRuntime;
+import io.zaris.placement.PartitionLayout;
+import io.zaris.placement.SegmentMapper;
+import io.zaris.protocol.Change;
+import io.zaris.replication.ReplicationSettings;
+import io.zaris.store.ApplyResult;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The split-tail case of a SYNC failover made deterministic. With RF 3 a SYNC write is acknowledged once
+ * one replica applied it, so when the active dies one replica may hold the newest acknowledged change of
+ * one segment and the other that of another segment. The test injects exactly that state (a removal only
+ * replica B applied, a put only replica C applied, both under the partition's current epoch, as the
+ * active's links would have delivered them), stops the active, and requires both changes to survive
+ * whichever replica the leader promotes: the new active must pull the other's tail before serving. Two
+ * injections make the leader promote each side in turn (it prefers the replica holding more keys).
+ */
+class TakeoverCatchUpIntegrationTests {
+
+    private static final int KEYS = 640;
+
+    @Test
+    void aPromotedReplicaWithTheMoreKeysRecoversTheRemovalOnlyItsFellowApplied() throws Exception {
+        // B alone applied a removal (one key fewer), C alone a new key: the leader promotes C.
+        runScenario((b, c) -> {
+            applyOnly(b.replica(), b.firstSegment(), b.epoch(), utf8(b.existingKeyInFirstSegment()), null);
+            applyOnly(c.replica(), c.lastSegment(), c.epoch(), utf8(c.newKeyInLastSegment()), utf8("only-on-c"));
+        }, (client, b, c) -> {
+            assertThat(client.sync().get(b.existingKeyInFirstSegment())).as("removal only B applied").isEmpty();
+            assertThat(client.sync().get(c.newKeyInLastSegment())).as("put only C applied")
+                    .hasValueSatisfying(v -> assertThat(text(v.value())).isEqualTo("only-on-c"));
+        });
+    }
+
+    @Test
+    void aPromotedReplicaWithTheMoreKeysRecoversTheOverwriteOnlyItsFellowApplied() throws Exception {
+        // B alone applied a new key (one key more), C alone an overwrite: the leader promotes B.
+        runScenario((b, c) -> {
+            applyOnly(b.replica(), b.firstSegment(), b.epoch(), utf8(b.newKeyInFirstSegment()), utf8("only-on-b"));
+            applyOnly(c.replica(), c.lastSegment(), c.epoch(), utf8(c.existingKeyInLastSegment()), utf8("overwritten-on-c"));
+        }, (client, b, c) -> {
+            assertThat(client.sync().get(b.newKeyInFirstSegment())).as("put only B applied")
+                    .hasValueSatisfying(v -> assertThat(text(v.value())).isEqualTo("only-on-b"));
+            assertThat(client.sync().get(c.existingKeyInLastSegment())).as("overwrite only C applied")
+                    .hasValueSatisfying(v -> assertThat(text(v.value())).isEqualTo("overwritten-on-c"));
+        });
+    }
+
+    /** One replica of the partition under test, with keys that land in its first and last segments. */
+    private record Side(ZarisNode replica, long epoch, int firstSegment, int lastSegment, SegmentMapper mapper) {
+        String existingKeyInFirstSegment() {
+            return keyInSegment(mapper, firstSegment, "key-", KEYS);
+        }
+
+        String existingKeyInLastSegment() {
+            return keyInSegment(mapper, lastSegment, "key-", KEYS);
+        }
+
+        String newKeyInFirstSegment() {
+            return keyInSegment(mapper, firstSegment, "recovered-", Integer.MAX_VALUE);
+        }
+
+        String newKeyInLastSegment() {
+            return keyInSegment(mapper, lastSegment, "recovered-", Integer.MAX_VALUE);
+        }
+    }
+
+    private interface Injection {
+        void apply(Side b, Side c);
+    }
+
+    private interface Check {
+        void verify(ZarisClient client, Side b, Side c) throws Exception;
+    }
+
+    private void runScenario(Injection injection, Check check) throws Exception {
+        String cluster = "zaris-catchup-" + UUID.randomUUID();
+        ClusterSettings settings = new ClusterSettings(3, PartitionLayout.of(64, 8), 3);
+        ReplicationSettings replication = ReplicationSettings.defaults().withHealCooldown(Duration.ofSeconds(1))
+                .withEvictionDelay(Duration.ofMinutes(10));
+        List<ZarisNode> nodes = new ArrayList<>();
+        try {
+            for (String id : List.of("n1", "n2", "n3")) {
+                nodes.add(new ZarisNode(NodeConfig.builder(id).host("127.0.0.1").port(0).clusterSettings(settings)
+                        .membership(new MembershipConfig.InJvm(cluster)).replication(replication).build()).start());
+            }
+            for (ZarisNode node : nodes) {
+                node.awaitReady(Duration.ofSeconds(30));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> nodes.stream().allMatch(ZarisNode::isReplicationReady));
+            List<NodeAddress> seeds = nodes.stream().map(ZarisNode::dataAddress).toList();
+            try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
+                    .environment(Map.of()).requestTimeout(Duration.ofSeconds(30)).maxAttempts(30).build())) {
+                for (int i = 0; i < KEYS; i++) {
+                    client.sync().put("key-" + i, utf8("value-" + i));
+                }
+                ClusterView before = client.clusterView();
+                SegmentMapper mapper = new SegmentMapper(before.layout().segmentCount());
+                ZarisNode leader = nodes.stream().filter(ZarisNode::isLeader).findFirst().orElseThrow();
+                int partition = partitionServedByNonLeader(before, leader.nodeId());
+                PartitionRuntime runtime = before.runtimeMap().get(partition);
+                ZarisNode active = node(nodes, runtime.activeNode());
+                // Both replicas hold every change the active shipped: the divergence below is all there is.
+                await().atMost(Duration.ofSeconds(30)).until(() -> active.confirmedReplicas(partition) == 2);
+                List<ZarisNode> replicas = nodes.stream().filter(n -> n != active).toList();
+                int first = before.layout().firstSegmentOf(partition);
+                int last = before.layout().lastSegmentOf(partition);
+                Side b = new Side(replicas.get(0), runtime.epoch(), first, last, mapper);
+                Side c = new Side(replicas.get(1), runtime.epoch(), first, last, mapper);
+                injection.apply(b, c);
+
+                active.close();
+                await().atMost(Duration.ofSeconds(60)).until(() -> {
+                    PartitionRuntime now = leader.currentView().runtimeMap().get(partition);
+                    return now.epoch() > runtime.epoch() && !active.nodeId().equals(now.activeNode())
+                            && now.activeNode() != null && now.health().isServing();
+                });
+                client.refreshMap().get(10, TimeUnit.SECONDS);
+                check.verify(client, b, c);
+                for (int i = 0; i < KEYS; i++) {
+                    String key = "key-" + i;
+                    if (!key.equals(b.existingKeyInFirstSegment()) && !key.equals(c.existingKeyInLastSegment())) {
+                        assertThat(client.sync().get(key)).as(key).hasValueSatisfying(
+                                v -> assertThat(text(v.value())).isEqualTo("value-" + key.substring(4)));
+                    }
+                }
+            }
+        } finally {
+            for (ZarisNode node : nodes) {
+                node.close();
+            }
+        }
+    }
+
+    /** What a replication link delivers: the segment's next revision under the partition's current epoch. */
+    private static void applyOnly(ZarisNode replica, int segment, long epoch, byte[] key, byte[] value) {
+        long next = replica.store().segmentRevision(segment) + 1;
+        ApplyResult result = replica.store().applyReplicated(segment, List.of(new Change(next, epoch, key, value, 0)));
+        assertThat(result.gap()).isFalse();
+    }
+
+    private static int partitionServedByNonLeader(ClusterView view, String leader) {
+        for (int p = 0; p < view.layout().partitionCount(); p++) {
+            if (!leader.equals(view.runtimeMap().get(p).activeNode())) {
+                return p;
+            }
+        }
+        throw new AssertionError("the leader serves every partition");
+    }
+
+    private static String keyInSegment(SegmentMapper mapper, int segment, String prefix, int limit) {
+        for (int i = 0; i < limit; i++) {
+            if (mapper.segmentOf(prefix + i) == segment) {
+                return prefix + i;
+            }
+        }
+        throw new AssertionError("no key " + prefix + "N below " + limit + " maps to segment " + segment);
+    }
+
+    private static ZarisNode node(List<ZarisNode> nodes, String id) {
+        return nodes.stream().filter(n -> n.nodeId().equals(id)).findFirst().orElseThrow();
+    }
+
+    private static String text(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}
