@@ -71,7 +71,7 @@ public final class ZarisNode implements AutoCloseable {
         this.fence = new EpochFence(layout.partitionCount());
         this.replicaSegments = new ReplicaSegments(layout.segmentCount());
         this.replicator = new Replicator(config.nodeId(), layout, config.replication(), fence,
-                config.security().nodeCredentials());
+                config.security().nodeCredentials(), config.security().tls());
         this.store = new NodeStore(layout.segmentCount(), config.timeSource(), NodeStore.DEFAULT_LOG_MAX_CHANGES,
                 NodeStore.logBytesPerSegment(layout.segmentCount()), replicator);
         this.memoryGuard = new MemoryGuard(config.nodeId(), new MemoryReclaimer(store, config.memory()), store.memory(),
@@ -101,7 +101,7 @@ public final class ZarisNode implements AutoCloseable {
             startResp(segmentMapper);
             ClusterMember newMember = new ClusterMember(config.nodeId(), new NodeAddress(config.host(), server.port()),
                     config.clusterSettings(), config.membership(), config.replication(), new DataPortProbe(config.nodeId(),
-                    config.security().nodeCredentials()));
+                    config.security().nodeCredentials(), config.security().tls()), config.security().clusterSecret());
             NodeServer dataPort = server;
             newMember.onViewAdopted((previous, adopted) -> {
                 for (int p = 0; p < adopted.runtimeMap().partitionCount(); p++) {
