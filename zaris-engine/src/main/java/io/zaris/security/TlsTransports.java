@@ -38,7 +38,7 @@ public final class TlsTransports {
             return client;
         }
         return client.secure(spec -> spec.sslContext(tls.clientContext())
-                .handlerConfigurator(handler -> { }));
+                .handlerConfigurator(handler -> verifyHostname(handler.engine())));
     }
 
     private static void verifyHostname(SSLEngine engine) {
