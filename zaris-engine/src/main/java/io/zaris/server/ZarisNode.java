@@ -321,7 +321,8 @@ public final class ZarisNode implements AutoCloseable {
         return member.handOver(partition, target);
     }
 
-    private java.util.Set<String> presentNodeIds() {
+    /** Ids of the nodes in this node's membership view that announced themselves (itself included once joined). */
+    public java.util.Set<String> presentNodeIds() {
         ClusterMember seat = member;
         return seat == null ? java.util.Set.of() : seat.presentNodeIds();
     }
