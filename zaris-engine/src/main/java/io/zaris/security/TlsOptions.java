@@ -96,10 +96,12 @@ public final class TlsOptions {
     }
 
     private static SslContext serverContext(Builder builder) {
+        // Key store problems are reported by keyManagers in their own words; only PEM parsing is wrapped here.
+        KeyManagerFactory keyManagers = builder.keyStore != null ? keyManagers(builder) : null;
         try {
-            SslContextBuilder context = builder.certificateChain != null
+            SslContextBuilder context = keyManagers == null
                     ? SslContextBuilder.forServer(builder.certificateChain.toFile(), builder.privateKey.toFile())
-                    : SslContextBuilder.forServer(keyManagers(builder));
+                    : SslContextBuilder.forServer(keyManagers);
             return context.protocols(PROTOCOLS).clientAuth(ClientAuth.NONE).build();
         } catch (SSLException | IllegalArgumentException e) {
             throw new IllegalArgumentException("TLS key material "
@@ -110,12 +112,14 @@ public final class TlsOptions {
 
     private static SslContext clientContext(Builder builder) {
         SslContextBuilder context = SslContextBuilder.forClient().protocols(PROTOCOLS);
+        KeyStore trustStore = builder.trustStore != null
+                ? load(builder.trustStore, builder.trustStorePassword, "trust store") : null;
         try {
             if (builder.trustedCertificates != null) {
                 context.trustManager(builder.trustedCertificates.toFile());
-            } else if (builder.trustStore != null) {
+            } else if (trustStore != null) {
                 TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-                factory.init(load(builder.trustStore, builder.trustStorePassword, "trust store"));
+                factory.init(trustStore);
                 context.trustManager(factory);
             }
             return context.build();
