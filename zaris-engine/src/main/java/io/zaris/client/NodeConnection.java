@@ -17,6 +17,8 @@ import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.protocol.Wire;
 import io.zaris.security.Credentials;
+import io.zaris.security.TlsOptions;
+import io.zaris.security.TlsTransports;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
@@ -30,6 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.netty.Connection;
@@ -105,8 +108,21 @@ public final class NodeConnection implements AutoCloseable {
                                                   Duration connectTimeout, Duration handshakeTimeout, int maxInFlight,
                                                   int maxFrameBytes, PushListener pushListener,
                                                   Consumer<NodeConnection> onLost) {
+        return open(address, clientName, credentials, null, connectTimeout, handshakeTimeout, maxInFlight, maxFrameBytes,
+                pushListener, onLost);
+    }
+
+    /**
+     * Opens a connection, over TLS when {@code tls} is given (the node's certificate is verified against its
+     * trust and must name {@code address.host()}), performs the handshake and, when {@code credentials} are
+     * given, logs in. A failed TLS handshake fails with a {@link ZarisTransportException} saying so.
+     */
+    public static CompletableFuture<NodeConnection> open(NodeAddress address, String clientName, Credentials credentials,
+                                                  TlsOptions tls, Duration connectTimeout, Duration handshakeTimeout,
+                                                  int maxInFlight, int maxFrameBytes, PushListener pushListener,
+                                                  Consumer<NodeConnection> onLost) {
         ResponseHandler handler = new ResponseHandler(pushListener);
-        return TcpClient.create()
+        return TlsTransports.secure(TcpClient.create(), tls)
                 .host(address.host())
                 .port(address.port())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))
@@ -118,7 +134,7 @@ public final class NodeConnection implements AutoCloseable {
                 .toFuture()
                 .handle((connection, error) -> {
                     if (error != null) {
-                        throw new ZarisTransportException("cannot connect to " + address + ": " + error.getMessage(), error);
+                        throw connectFailure(address, error);
                     }
                     NodeConnection nodeConnection = new NodeConnection(address, connection, maxInFlight);
                     handler.owner = nodeConnection;
@@ -141,6 +157,17 @@ public final class NodeConnection implements AutoCloseable {
                             nodeConnection.nodeId = nodeId;
                             return nodeConnection;
                         }));
+    }
+
+    /** Names a TLS failure as one: a refused certificate otherwise reads like any dropped connection. */
+    private static ZarisTransportException connectFailure(NodeAddress address, Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SSLException) {
+                return new ZarisTransportException("TLS handshake with " + address + " failed: " + cause.getMessage(),
+                        error);
+            }
+        }
+        return new ZarisTransportException("cannot connect to " + address + ": " + error.getMessage(), error);
     }
 
     private CompletableFuture<String> handshake(String clientName, Duration timeout) {

@@ -647,7 +647,8 @@ public final class ZarisClient implements AutoCloseable {
     }
 
     private CompletableFuture<NodeConnection> open(NodeAddress address) {
-        return NodeConnection.open(address, options.clientName(), options.credentials(), options.connectTimeout(),
+        return NodeConnection.open(address, options.clientName(), options.credentials(), options.tls(),
+                options.connectTimeout(),
                 options.connectTimeout(),
                 options.maxInFlightPerNode(), options.maxFrameBytes(), pushListener, this::onConnectionLost);
     }

@@ -4,6 +4,7 @@ import io.zaris.cluster.NodeAddress;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.replication.AckMode;
 import io.zaris.security.Credentials;
+import io.zaris.security.TlsOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,6 +66,7 @@ public final class ZarisClientOptions {
     private final Consumer<LostWrite> lostWriteListener;
     private final Ticker ticker;
     private final Credentials credentials;
+    private final TlsOptions tls;
 
     private ZarisClientOptions(Builder builder) {
         if (builder.seeds.isEmpty()) {
@@ -90,6 +92,12 @@ public final class ZarisClientOptions {
         this.lostWriteListener = builder.lostWriteListener;
         this.ticker = builder.ticker;
         this.credentials = builder.credentials;
+        this.tls = builder.tls;
+    }
+
+    /** TLS to every node, verifying each node's certificate; {@code null} for plaintext. */
+    public TlsOptions tls() {
+        return tls;
     }
 
     /** What the client logs in with on every node; {@code null} when the cluster requires no login. */
@@ -217,6 +225,7 @@ public final class ZarisClientOptions {
         private Ticker ticker = Ticker.system();
         private Map<String, String> environment = System.getenv();
         private Credentials credentials;
+        private TlsOptions tls;
 
         private Builder() {
         }
@@ -375,6 +384,15 @@ public final class ZarisClientOptions {
 
         Credentials credentials() {
             return credentials;
+        }
+
+        /**
+         * Connects to every node over TLS, trusting the certificates {@code tls} trusts (its key material, if
+         * any, is not used: the client logs in with credentials); {@code null} for plaintext (the default).
+         */
+        public Builder tls(TlsOptions tls) {
+            this.tls = tls;
+            return this;
         }
 
         Builder ticker(Ticker ticker) {

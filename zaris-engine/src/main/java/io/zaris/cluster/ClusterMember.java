@@ -4,6 +4,7 @@ import io.zaris.placement.PartitionMap;
 import io.zaris.placement.PartitionPlanner;
 import io.zaris.protocol.MalformedRequestException;
 import io.zaris.replication.ReplicationSettings;
+import io.zaris.security.ClusterSecret;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -57,6 +58,8 @@ public final class ClusterMember implements AutoCloseable {
     private final String incarnation = UUID.randomUUID().toString();
     private final ClusterSettings settings;
     private final MembershipConfig membershipConfig;
+    /** {@code null}: membership traffic is neither authenticated nor encrypted. */
+    private final ClusterSecret clusterSecret;
     private final ThreadPoolExecutor events;
     private final CompletableFuture<ClusterView> firstView = new CompletableFuture<>();
 
@@ -100,6 +103,17 @@ public final class ClusterMember implements AutoCloseable {
 
     public ClusterMember(String nodeId, NodeAddress dataAddress, ClusterSettings settings,
                          MembershipConfig membershipConfig, ReplicationSettings replicationSettings, PeerProbe probe) {
+        this(nodeId, dataAddress, settings, membershipConfig, replicationSettings, probe, null);
+    }
+
+    /**
+     * @param clusterSecret authenticates and encrypts the membership traffic ({@link MembershipEncryption});
+     *                      {@code null} for neither
+     */
+    public ClusterMember(String nodeId, NodeAddress dataAddress, ClusterSettings settings,
+                         MembershipConfig membershipConfig, ReplicationSettings replicationSettings, PeerProbe probe,
+                         ClusterSecret clusterSecret) {
+        this.clusterSecret = clusterSecret;
         this.nodeId = nodeId;
         this.dataAddress = dataAddress;
         this.settings = settings;
@@ -128,6 +142,9 @@ public final class ClusterMember implements AutoCloseable {
         JChannel newChannel = new JChannel(new ByteArrayInputStream(
                 membershipConfig.toJGroupsXml().getBytes(StandardCharsets.UTF_8)));
         newChannel.name(nodeId);
+        if (clusterSecret != null) {
+            MembershipEncryption.apply(newChannel, clusterSecret);
+        }
         newChannel.setReceiver(new Receiver() {
             @Override
             public void viewAccepted(View newView) {

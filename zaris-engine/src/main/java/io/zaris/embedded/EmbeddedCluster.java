@@ -6,8 +6,10 @@ import io.zaris.cluster.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.resp.RespOptions;
+import io.zaris.security.ClusterSecret;
 import io.zaris.security.LoopbackAddresses;
 import io.zaris.security.SecurityOptions;
+import io.zaris.security.TlsOptions;
 import io.zaris.server.NodeConfig;
 import io.zaris.server.ZarisNode;
 import io.zaris.store.MemoryOptions;
@@ -60,7 +62,14 @@ public final class EmbeddedCluster implements AutoCloseable {
         this.resp = builder.resp;
         this.memory = builder.memory != null ? builder.memory
                 : MemoryOptions.builder().maxBytes(MemoryOptions.defaultMaxBytes(builder.nodes)).build();
-        this.security = builder.security;
+        SecurityOptions security = builder.security;
+        if (builder.tls != null) {
+            security = security.withTls(builder.tls);
+        }
+        if (builder.clusterSecret != null) {
+            security = security.withClusterSecret(builder.clusterSecret);
+        }
+        this.security = security;
     }
 
     public static Builder builder() {
@@ -232,8 +241,30 @@ public final class EmbeddedCluster implements AutoCloseable {
         private boolean resp;
         private MemoryOptions memory;
         private SecurityOptions security = SecurityOptions.none();
+        private TlsOptions tls;
+        private ClusterSecret clusterSecret;
 
         private Builder() {
+        }
+
+        /**
+         * TLS on every node's data and RESP ports and on the nodes' connections to each other (replication,
+         * probes). Needs key material whose certificate names the cluster's host (default 127.0.0.1), and trust
+         * in it; clients then need {@code ZarisClientOptions.Builder#tls} with the same trust. Overrides the TLS
+         * of {@link #security}.
+         */
+        public Builder tls(TlsOptions tls) {
+            if (tls != null && !tls.hasKeyMaterial()) {
+                throw new IllegalArgumentException("embedded nodes serve TLS, so their TlsOptions need a certificate and key");
+            }
+            this.tls = tls;
+            return this;
+        }
+
+        /** Authenticates and encrypts the nodes' membership traffic; overrides the secret of {@link #security}. */
+        public Builder clusterSecret(ClusterSecret clusterSecret) {
+            this.clusterSecret = clusterSecret;
+            return this;
         }
 
         /** Authentication on every node's data and RESP ports (default none: the nodes bind loopback only). */

@@ -9,6 +9,7 @@ import io.zaris.protocol.Change;
 import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.security.Credentials;
+import io.zaris.security.TlsOptions;
 import io.zaris.store.ChangeSink;
 import io.zaris.store.NodeStore;
 import java.time.Duration;
@@ -61,15 +62,22 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     private volatile boolean closed;
     private final Credentials peerCredentials;
     private final TakeoverGate gate;
+    /** TLS towards replicas' data ports; {@code null} for plaintext. */
+    private final TlsOptions tls;
 
     public Replicator(String nodeId, PartitionLayout layout, ReplicationSettings settings, EpochFence fence) {
-        this(nodeId, layout, settings, fence, null, new TakeoverGate());
+        this(nodeId, layout, settings, fence, null, null, new TakeoverGate());
     }
 
-    /** @param peerCredentials what replication links log in with on replicas; {@code null} without authentication */
+    /**
+     * @param peerCredentials what replication links log in with on replicas; {@code null} without authentication
+     * @param tls             TLS towards replicas' data ports; {@code null} for plaintext
+     * @param gate            partitions still catching up after a takeover, which this node does not sync from yet
+     */
     public Replicator(String nodeId, PartitionLayout layout, ReplicationSettings settings, EpochFence fence,
-                      Credentials peerCredentials, TakeoverGate gate) {
+                      Credentials peerCredentials, TlsOptions tls, TakeoverGate gate) {
         this.peerCredentials = peerCredentials;
+        this.tls = tls;
         this.gate = gate;
         this.nodeId = nodeId;
         this.layout = layout;
@@ -305,7 +313,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     }
 
     private void open(String peer, NodeAddress address) {
-        NodeConnection.open(address, "zaris-replication:" + nodeId, peerCredentials, Duration.ofSeconds(2), Duration.ofSeconds(2), 1_000_000,
+        NodeConnection.open(address, "zaris-replication:" + nodeId, peerCredentials, tls, Duration.ofSeconds(2), Duration.ofSeconds(2), 1_000_000,
                         ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { })
                 .whenComplete((connection, error) -> {
                     opening.remove(peer);

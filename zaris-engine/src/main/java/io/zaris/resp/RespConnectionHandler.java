@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.zaris.security.LoginSession;
+import io.zaris.security.LoginTimeout;
 import io.zaris.security.SlowReaderGuard;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -70,6 +71,8 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         super.handlerAdded(ctx);
         connections.incrementAndGet();
         session.login = new LoginSession(security.security().users(), security.security().limiter(), peerOf(ctx));
+        LoginSession login = session.login;
+        LoginTimeout.arm(ctx.channel(), security.security(), nodeId, "RESP", login::isLoggedIn);
         slowReaderGuard.install(ctx.channel());
         // Reactor Netty reads only on demand of a reactive subscriber; this handler consumes the bytes itself.
         ctx.channel().config().setAutoRead(true);

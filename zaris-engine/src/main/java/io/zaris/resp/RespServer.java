@@ -4,6 +4,7 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.zaris.cluster.NodeAddress;
+import io.zaris.security.TlsTransports;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -13,7 +14,7 @@ import reactor.netty.tcp.TcpServer;
 
 /**
  * A node's RESP listener: a reactor-netty TCP server whose pipeline is one {@link RespConnectionHandler}
- * per connection. Like the data port, reactor's reactive inbound is never subscribed; the handler consumes
+ * per connection, behind TLS when the node's security options configure it. Like the data port, reactor's reactive inbound is never subscribed; the handler consumes
  * the bytes itself.
  */
 public final class RespServer implements AutoCloseable {
@@ -28,7 +29,7 @@ public final class RespServer implements AutoCloseable {
     private RespServer(RespOptions options, RespBackend backend, RespSecurity security) {
         RespCommands commands = new RespCommands(backend, options, connections::get, security.onFailedLogin());
         this.host = options.host();
-        this.server = TcpServer.create()
+        this.server = TlsTransports.secure(TcpServer.create(), security.security().tls())
                 .host(options.host())
                 .port(options.port())
                 .doOnConnection(connection -> {

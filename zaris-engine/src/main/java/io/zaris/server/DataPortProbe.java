@@ -9,6 +9,7 @@ import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.security.Credentials;
+import io.zaris.security.TlsOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -30,11 +31,16 @@ final class DataPortProbe implements PeerProbe {
     private final String nodeId;
 
     private final Credentials credentials;
+    private final TlsOptions tls;
 
-    /** @param credentials what the probe logs in with; {@code null} without authentication */
-    DataPortProbe(String nodeId, Credentials credentials) {
+    /**
+     * @param credentials what the probe logs in with; {@code null} without authentication
+     * @param tls         TLS towards peers' data ports; {@code null} for plaintext
+     */
+    DataPortProbe(String nodeId, Credentials credentials, TlsOptions tls) {
         this.nodeId = nodeId;
         this.credentials = credentials;
+        this.tls = tls;
     }
 
     @Override
@@ -76,7 +82,7 @@ final class DataPortProbe implements PeerProbe {
     }
 
     private CompletableFuture<NodeConnection> open(NodeAddress address) {
-        return NodeConnection.open(address, "zaris-probe:" + nodeId, credentials, TIMEOUT, TIMEOUT, 100_000,
+        return NodeConnection.open(address, "zaris-probe:" + nodeId, credentials, tls, TIMEOUT, TIMEOUT, 100_000,
                 ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { });
     }
 }

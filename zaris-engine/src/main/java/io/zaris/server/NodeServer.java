@@ -19,6 +19,7 @@ import io.zaris.replication.Replicator;
 import io.zaris.security.OutboundBytes;
 import io.zaris.security.OutboundLimits;
 import io.zaris.security.SecurityOptions;
+import io.zaris.security.TlsTransports;
 import io.zaris.store.NodeStore;
 import java.time.Duration;
 import java.util.List;
@@ -30,7 +31,7 @@ import reactor.netty.tcp.TcpServer;
 
 /**
  * A node's data port: a reactor-netty TCP server whose pipeline is a length-prefixed frame decoder and a
- * {@link ServerConnectionHandler}. Reactor's reactive inbound is never subscribed: the handler consumes
+ * {@link ServerConnectionHandler}, behind TLS when the node's security options configure it. Reactor's reactive inbound is never subscribed: the handler consumes
  * every frame itself, which keeps the hot path free of per-request publishers.
  *
  * <p>Connections that completed the handshake (and login, where required) are kept in a {@link ChannelGroup} (thread-safe; closed
@@ -49,7 +50,7 @@ final class NodeServer implements AutoCloseable {
         this.stats = stats;
         RequestHandler requestHandler = new RequestHandler(nodeId, segmentMapper, store, currentView, stats, replicator,
                 fence, replicaSegments, gate, standing, memoryGuard);
-        this.server = TcpServer.create()
+        this.server = TlsTransports.secure(TcpServer.create(), security.tls())
                 .host(host)
                 .port(port)
                 .doOnConnection(connection -> connection

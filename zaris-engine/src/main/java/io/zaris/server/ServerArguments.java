@@ -10,8 +10,11 @@ import io.zaris.resp.RespOptions;
 import io.zaris.resp.RespPeerPorts;
 import io.zaris.store.EvictionPolicy;
 import io.zaris.store.MemoryOptions;
+import io.zaris.security.ClusterSecret;
 import io.zaris.security.LoopbackAddresses;
 import io.zaris.security.SecurityOptions;
+import io.zaris.security.TlsOptions;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,6 +31,14 @@ public final class ServerArguments {
     public static final int DEFAULT_PORT = 7101;
     public static final int DEFAULT_CLUSTER_PORT = 7201;
     public static final String DEFAULT_CLUSTER_NAME = "zaris";
+    /** The server's shared password, when not given as a file. */
+    public static final String PASSWORD_VARIABLE = "ZARIS_PASSWORD";
+    /** The TLS key store's password, when not given as a file. */
+    public static final String TLS_KEYSTORE_PASSWORD_VARIABLE = "ZARIS_TLS_KEYSTORE_PASSWORD";
+    /** The TLS trust store's password, when not given as a file. */
+    public static final String TLS_TRUSTSTORE_PASSWORD_VARIABLE = "ZARIS_TLS_TRUSTSTORE_PASSWORD";
+    /** The cluster secret, when not given as a file. */
+    public static final String CLUSTER_SECRET_VARIABLE = "ZARIS_CLUSTER_SECRET";
 
     static final String USAGE = String.join("\n",
             "usage: java -jar zaris-engine-<version>-server.jar --node-id <id> [options]",
@@ -63,17 +74,29 @@ public final class ServerArguments {
             "  --users-file <path>         extra users, one per line: <name> read-write|read-only <password>"
                     + " (needs a shared password)",
             "  --allow-insecure            bind a non-loopback address without a password (prints a warning)",
+            "  --login-timeout-ms <ms>     close connections that have not logged in by then (default "
+                    + SecurityOptions.DEFAULT_LOGIN_TIMEOUT.toMillis() + "; only with a password)",
+            "  --tls-cert <pem>            TLS certificate chain (PEM) of this node; with --tls-key",
+            "  --tls-key <pem>             its private key (unencrypted PKCS#8 PEM)",
+            "  --tls-keystore <p12|jks>    TLS key material from a PKCS12 (or .jks) key store instead of PEM files",
+            "  --tls-keystore-password-file <path>  the key store's password (or set " + TLS_KEYSTORE_PASSWORD_VARIABLE + ")",
+            "  --tls-ca <pem>              CA certificates that peer nodes' certificates must chain to",
+            "  --tls-truststore <p12|jks>  a trust store instead of --tls-ca (default: the JVM's trust store)",
+            "  --tls-truststore-password-file <path>  the trust store's password (or set "
+                    + TLS_TRUSTSTORE_PASSWORD_VARIABLE + ")",
+            "  --cluster-secret-file <path> file whose first line is the cluster secret (or set " + CLUSTER_SECRET_VARIABLE
+                    + "); authenticates and encrypts membership traffic",
             "  --help                      print this help");
 
     private static final Set<String> KNOWN = Set.of("--node-id", "--host", "--port", "--cluster-host",
             "--cluster-port", "--seeds", "--cluster-size", "--cluster-name", "--replication-factor",
             "--partitions", "--segments", "--ack-mode", "--min-sync-replicas", "--eviction-delay-ms",
             "--heal-cooldown-ms", "--escalation-timeout-ms", "--resp-port", "--resp-host", "--max-memory",
-            "--eviction-policy", "--password-file", "--users-file", "--allow-insecure");
+            "--eviction-policy", "--password-file", "--users-file", "--allow-insecure", "--login-timeout-ms",
+            "--tls-cert", "--tls-key", "--tls-keystore", "--tls-keystore-password-file", "--tls-ca", "--tls-truststore",
+            "--tls-truststore-password-file", "--cluster-secret-file");
     /** Options that take no value. */
     private static final Set<String> FLAGS = Set.of("--allow-insecure");
-    /** The server's shared password, when not given as a file. */
-    public static final String PASSWORD_VARIABLE = "ZARIS_PASSWORD";
 
     private ServerArguments() {
     }
@@ -169,7 +192,11 @@ public final class ServerArguments {
                 Duration.ofMillis(intOption(values, "--eviction-delay-ms", (int) defaults.evictionDelay().toMillis(), 0,
                         Integer.MAX_VALUE)));
         RespOptions resp = respOptions(values, host, port);
-        SecurityOptions security = securityOptions(values, environment, files);
+        SecurityOptions security = securityOptions(values, environment, files)
+                .withLoginTimeout(Duration.ofMillis(intOption(values, "--login-timeout-ms",
+                        (int) SecurityOptions.DEFAULT_LOGIN_TIMEOUT.toMillis(), 100, Integer.MAX_VALUE)))
+                .withTls(tlsOptions(values, environment, files))
+                .withClusterSecret(clusterSecret(values, environment, files));
         requireSafeBinding(values, security, host, resp);
         return NodeConfig.builder(nodeId)
                 .memory(memoryOptions(values, Runtime.getRuntime().maxMemory()))
@@ -217,6 +244,86 @@ public final class ServerArguments {
             throw new IllegalArgumentException((values.containsKey("--users-file") ? "--users-file: " : "password: ")
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * TLS from PEM files ({@code --tls-cert}, {@code --tls-key}) or a key store, trusting {@code --tls-ca} or a
+     * trust store; {@code null} when no TLS option is given. A node always needs key material: it serves TLS.
+     */
+    static TlsOptions tlsOptions(Map<String, String> values, Map<String, String> environment, FileReader files) {
+        boolean pem = values.containsKey("--tls-cert") || values.containsKey("--tls-key");
+        boolean keyStore = values.containsKey("--tls-keystore");
+        boolean trust = values.containsKey("--tls-ca") || values.containsKey("--tls-truststore");
+        if (!pem && !keyStore && !trust) {
+            return null;
+        }
+        if (!pem && !keyStore) {
+            throw new IllegalArgumentException("TLS trust is configured but no key material: a node serves TLS, so give"
+                    + " --tls-cert and --tls-key, or --tls-keystore");
+        }
+        if (pem && !(values.containsKey("--tls-cert") && values.containsKey("--tls-key"))) {
+            throw new IllegalArgumentException("--tls-cert and --tls-key go together: give both");
+        }
+        TlsOptions.Builder tls = TlsOptions.builder();
+        try {
+            if (pem) {
+                tls.pem(Path.of(values.get("--tls-cert")), Path.of(values.get("--tls-key")));
+            }
+            if (keyStore) {
+                tls.keyStore(Path.of(values.get("--tls-keystore")), secret(values, environment, files,
+                        "--tls-keystore-password-file", TLS_KEYSTORE_PASSWORD_VARIABLE, "--tls-keystore"));
+            }
+            if (values.containsKey("--tls-ca")) {
+                tls.trustedCertificates(Path.of(values.get("--tls-ca")));
+            }
+            if (values.containsKey("--tls-truststore")) {
+                tls.trustStore(Path.of(values.get("--tls-truststore")), secret(values, environment, files,
+                        "--tls-truststore-password-file", TLS_TRUSTSTORE_PASSWORD_VARIABLE, "--tls-truststore"));
+            }
+            return tls.build();
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new IllegalArgumentException("TLS: not a file name: " + e.getInput(), e);
+        }
+    }
+
+    /** The cluster secret from {@code --cluster-secret-file} or {@value #CLUSTER_SECRET_VARIABLE}; {@code null} without. */
+    static ClusterSecret clusterSecret(Map<String, String> values, Map<String, String> environment, FileReader files) {
+        String secret = null;
+        if (values.containsKey("--cluster-secret-file")) {
+            secret = firstLine(files, "--cluster-secret-file", values.get("--cluster-secret-file"));
+        } else if (environment.get(CLUSTER_SECRET_VARIABLE) != null) {
+            secret = environment.get(CLUSTER_SECRET_VARIABLE);
+        }
+        if (secret == null) {
+            return null;
+        }
+        try {
+            return ClusterSecret.of(secret);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException((values.containsKey("--cluster-secret-file") ? "--cluster-secret-file: "
+                    : CLUSTER_SECRET_VARIABLE + ": ") + e.getMessage(), e);
+        }
+    }
+
+    /** A password from its file option, else its environment variable; required by {@code forOption}. */
+    private static String secret(Map<String, String> values, Map<String, String> environment, FileReader files,
+                                 String fileOption, String variable, String forOption) {
+        if (values.containsKey(fileOption)) {
+            return firstLine(files, fileOption, values.get(fileOption));
+        }
+        String value = environment.get(variable);
+        if (value == null || value.isEmpty()) {
+            throw new IllegalArgumentException(forOption + " needs a password: give " + fileOption + " or set " + variable);
+        }
+        return value;
+    }
+
+    private static String firstLine(FileReader files, String option, String path) {
+        List<String> lines = read(files, option, path);
+        if (lines.isEmpty() || lines.get(0).isEmpty()) {
+            throw new IllegalArgumentException(option + " " + path + " is empty");
+        }
+        return lines.get(0);
     }
 
     private static List<String> read(FileReader files, String option, String path) {

@@ -17,6 +17,7 @@ import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.Wire;
 import io.zaris.security.Access;
 import io.zaris.security.LoginSession;
+import io.zaris.security.LoginTimeout;
 import io.zaris.security.OutboundLimits;
 import io.zaris.security.SecurityOptions;
 import io.zaris.security.SlowReaderGuard;
@@ -41,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * other request before it is answered {@code UNAUTHORIZED} and the connection stays open for the login.
  * {@link Access} decides what the logged-in principal may send (read-only users, node-to-node operations).
  * Failed logins are throttled per peer address and close the connection after
- * {@link LoginSession#MAX_FAILURES_PER_CONNECTION}.
+ * {@link LoginSession#MAX_FAILURES_PER_CONNECTION}; a connection that has not logged in within the login
+ * timeout is closed ({@link LoginTimeout}).
  *
  * <p><b>Slow readers.</b> Past the high water mark of unsent responses the channel turns unwritable: the
  * handler stops reading and parks frames already decoded from the last read in {@code backlog} instead of
@@ -86,6 +88,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         login = new LoginSession(security.users(), security.limiter(), peerOf(ctx.channel()));
+        LoginTimeout.arm(ctx.channel(), security, nodeId, "data port", login::isLoggedIn);
         slowReaderGuard.install(ctx.channel());
         // Reactor Netty reads only on demand of a reactive subscriber; this handler consumes frames itself.
         ctx.channel().config().setAutoRead(true);

@@ -12,6 +12,7 @@ import io.zaris.protocol.ResponseCodec;
 import io.zaris.replication.ReplicaSegments;
 import io.zaris.replication.TakeoverGate;
 import io.zaris.security.Credentials;
+import io.zaris.security.TlsOptions;
 import io.zaris.store.ApplyResult;
 import io.zaris.store.NodeStore;
 import java.time.Duration;
@@ -55,9 +56,15 @@ final class TakeoverCatchUp {
     private final ReplicaSegments replicaSegments;
     private final TakeoverGate gate;
     private final Credentials credentials;
+    private final TlsOptions tls;
 
-    /** @param credentials what pulls log in with on peers; {@code null} without authentication */
-    TakeoverCatchUp(String nodeId, NodeStore store, ReplicaSegments replicaSegments, TakeoverGate gate, Credentials credentials) {
+    /**
+     * @param credentials what pulls log in with on peers; {@code null} without authentication
+     * @param tls         TLS towards peers' data ports; {@code null} for plaintext
+     */
+    TakeoverCatchUp(String nodeId, NodeStore store, ReplicaSegments replicaSegments, TakeoverGate gate, Credentials credentials,
+                    TlsOptions tls) {
+        this.tls = tls;
         this.nodeId = nodeId;
         this.store = store;
         this.replicaSegments = replicaSegments;
@@ -101,7 +108,7 @@ final class TakeoverCatchUp {
 
     private CompletableFuture<Void> pullFrom(String peer, NodeAddress address, int partition, long epoch, int first,
                                             long[] lineage, long deadline) {
-        return NodeConnection.open(address, "zaris-takeover:" + nodeId, credentials, DEADLINE, DEADLINE, 10_000,
+        return NodeConnection.open(address, "zaris-takeover:" + nodeId, credentials, tls, DEADLINE, DEADLINE, 10_000,
                         ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { })
                 .thenCompose(connection -> {
                     List<CompletableFuture<Void>> segments = new ArrayList<>();

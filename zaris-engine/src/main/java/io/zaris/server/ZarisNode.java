@@ -75,13 +75,13 @@ public final class ZarisNode implements AutoCloseable {
         this.fence = new EpochFence(layout.partitionCount());
         this.replicaSegments = new ReplicaSegments(layout.segmentCount());
         this.replicator = new Replicator(config.nodeId(), layout, config.replication(), fence,
-                config.security().nodeCredentials(), takeoverGate);
+                config.security().nodeCredentials(), config.security().tls(), takeoverGate);
         this.store = new NodeStore(layout.segmentCount(), config.timeSource(), NodeStore.DEFAULT_LOG_MAX_CHANGES,
                 NodeStore.logBytesPerSegment(layout.segmentCount()), replicator);
         this.memoryGuard = new MemoryGuard(config.nodeId(), new MemoryReclaimer(store, config.memory()), store.memory(),
                 this::currentView, fence, takeoverGate, () -> standing.inMajority() && standing.holdsLease());
         this.takeoverCatchUp = new TakeoverCatchUp(config.nodeId(), store, replicaSegments, takeoverGate,
-                config.security().nodeCredentials());
+                config.security().nodeCredentials(), config.security().tls());
         this.memoryMaintenance = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "zaris-memory-" + config.nodeId());
             thread.setDaemon(true);
@@ -107,7 +107,7 @@ public final class ZarisNode implements AutoCloseable {
             startResp(segmentMapper);
             ClusterMember newMember = new ClusterMember(config.nodeId(), new NodeAddress(config.host(), server.port()),
                     config.clusterSettings(), config.membership(), config.replication(), new DataPortProbe(config.nodeId(),
-                    config.security().nodeCredentials()));
+                    config.security().nodeCredentials(), config.security().tls()), config.security().clusterSecret());
             NodeServer dataPort = server;
             newMember.onViewAdopted((previous, adopted) -> {
                 for (int p = 0; p < adopted.runtimeMap().partitionCount(); p++) {
@@ -337,7 +337,8 @@ public final class ZarisNode implements AutoCloseable {
         return member.handOver(partition, target);
     }
 
-    private java.util.Set<String> presentNodeIds() {
+    /** Ids of the nodes in this node's membership view that announced themselves (itself included once joined). */
+    public java.util.Set<String> presentNodeIds() {
         ClusterMember seat = member;
         return seat == null ? java.util.Set.of() : seat.presentNodeIds();
     }

@@ -3,8 +3,10 @@ package io.zaris.spring;
 import io.zaris.client.ClientMetrics;
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
+import io.zaris.security.ClusterSecret;
 import io.zaris.security.Credentials;
 import io.zaris.security.SecurityOptions;
+import io.zaris.security.TlsOptions;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.placement.PartitionLayout;
@@ -66,7 +68,7 @@ public final class ZarisAutoConfiguration {
     @ConditionalOnMissingBean
     @Conditional(OnEmbeddedModeCondition.class)
     ZarisEmbeddedClusterLifecycle zarisEmbeddedClusterLifecycle(ZarisProperties properties) {
-        return new ZarisEmbeddedClusterLifecycle(embeddedCluster(properties.getEmbedded(), properties.getSecurity()));
+        return new ZarisEmbeddedClusterLifecycle(embeddedCluster(properties));
     }
 
     @Bean
@@ -134,9 +136,26 @@ public final class ZarisAutoConfiguration {
     }
 
     /** The (not yet started) cluster that {@code zaris.embedded.*} describes. */
-    static EmbeddedCluster embeddedCluster(ZarisProperties.Embedded embedded, ZarisProperties.Security security) {
+    static EmbeddedCluster embeddedCluster(ZarisProperties properties) {
+        ZarisProperties.Embedded embedded = properties.getEmbedded();
+        TlsOptions tls = tlsOptions(properties.getTls());
+        if (tls != null && !tls.hasKeyMaterial()) {
+            throw new IllegalArgumentException("zaris.tls: embedded nodes serve TLS, so set zaris.tls.certificate-chain"
+                    + " and zaris.tls.private-key, or zaris.tls.key-store");
+        }
+        String secret = properties.getCluster().getSecret();
+        ClusterSecret clusterSecret = null;
+        if (secret != null && !secret.isEmpty()) {
+            try {
+                clusterSecret = ClusterSecret.of(secret);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("zaris.cluster.secret: " + e.getMessage(), e);
+            }
+        }
         return EmbeddedCluster.builder()
-                .security(embeddedSecurity(security))
+                .security(embeddedSecurity(properties.getSecurity()))
+                .tls(tls)
+                .clusterSecret(clusterSecret)
                 .nodes(embedded.getNodes())
                 .replicationFactor(embedded.getReplicationFactor())
                 .layout(PartitionLayout.of(embedded.getSegments(), embedded.getPartitions()))
@@ -169,7 +188,41 @@ public final class ZarisAutoConfiguration {
         }
         String user = security.getUsername();
         boolean namedUser = user != null && !user.equals(Credentials.DEFAULT_USER);
-        return SecurityOptions.of(password, namedUser ? List.of(user + " read-write " + password) : List.of());
+        SecurityOptions options = SecurityOptions.of(password, namedUser ? List.of(user + " read-write " + password)
+                : List.of());
+        try {
+            return options.withLoginTimeout(security.getLoginTimeout());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("zaris.security.login-timeout: " + e.getMessage(), e);
+        }
+    }
+
+    /** {@code zaris.tls.*} as engine options, or {@code null} when none is set; file and password errors name the prefix. */
+    static TlsOptions tlsOptions(ZarisProperties.Tls tls) {
+        if (!tls.isConfigured()) {
+            return null;
+        }
+        TlsOptions.Builder builder = TlsOptions.builder();
+        try {
+            if (tls.getCertificateChain() != null || tls.getPrivateKey() != null) {
+                if (tls.getCertificateChain() == null || tls.getPrivateKey() == null) {
+                    throw new IllegalArgumentException("certificate-chain and private-key go together: set both");
+                }
+                builder.pem(tls.getCertificateChain(), tls.getPrivateKey());
+            }
+            if (tls.getKeyStore() != null) {
+                builder.keyStore(tls.getKeyStore(), tls.getKeyStorePassword());
+            }
+            if (tls.getTrustedCertificates() != null) {
+                builder.trustedCertificates(tls.getTrustedCertificates());
+            }
+            if (tls.getTrustStore() != null) {
+                builder.trustStore(tls.getTrustStore(), tls.getTrustStorePassword());
+            }
+            return builder.build();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("zaris.tls: " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -196,6 +249,7 @@ public final class ZarisAutoConfiguration {
         if (security.getPassword() != null && !security.getPassword().isEmpty()) {
             set("zaris.security", () -> builder.credentials(new Credentials(security.getUsername(), security.getPassword())));
         }
+        builder.tls(tlsOptions(properties.getTls()));
         return builder.build();
     }
 

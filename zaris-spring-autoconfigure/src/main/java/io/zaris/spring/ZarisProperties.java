@@ -2,6 +2,7 @@ package io.zaris.spring;
 
 import io.zaris.client.RequestTimeout;
 import io.zaris.replication.AckMode;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -57,6 +58,10 @@ public class ZarisProperties {
 
     private final Security security = new Security();
 
+    private final Tls tls = new Tls();
+
+    private final Cluster cluster = new Cluster();
+
     public Mode getMode() {
         return mode;
     }
@@ -93,6 +98,14 @@ public class ZarisProperties {
         return security;
     }
 
+    public Tls getTls() {
+        return tls;
+    }
+
+    public Cluster getCluster() {
+        return cluster;
+    }
+
     /** The mode in effect: {@link #getMode()} if set, else CLIENT when seeds are configured, else EMBEDDED. */
     public Mode resolveMode() {
         if (mode != null) {
@@ -127,6 +140,11 @@ public class ZarisProperties {
          */
         private String password;
 
+        /**
+         * Embedded mode with a password: connections that have not logged in this long after connecting are closed.
+         */
+        private Duration loginTimeout = Duration.ofSeconds(10);
+
         public String getUsername() {
             return username;
         }
@@ -141,6 +159,137 @@ public class ZarisProperties {
 
         public void setPassword(String password) {
             this.password = password;
+        }
+
+        public Duration getLoginTimeout() {
+            return loginTimeout;
+        }
+
+        public void setLoginTimeout(Duration loginTimeout) {
+            this.loginTimeout = loginTimeout;
+        }
+    }
+
+    /**
+     * TLS on connections to the cluster's data ports (client mode), or on the embedded nodes' data ports, RESP
+     * ports and links between them (embedded mode; needs key material). Off unless a certificate, key store,
+     * CA file or trust store is set. Give PEM files or stores, not both.
+     */
+    public static class Tls {
+
+        /**
+         * PEM file with the node's certificate chain (embedded mode). Goes with private-key.
+         */
+        private Path certificateChain;
+
+        /**
+         * PEM file with the node's unencrypted PKCS#8 private key (embedded mode). Goes with certificate-chain.
+         */
+        private Path privateKey;
+
+        /**
+         * PKCS12 (or .jks) key store with the node's key and certificate (embedded mode), instead of PEM files.
+         */
+        private Path keyStore;
+
+        /**
+         * Password of the key store and of the key in it. Environment variable: ZARIS_TLS_KEYSTOREPASSWORD.
+         */
+        private String keyStorePassword;
+
+        /**
+         * PEM file with the CA certificates the nodes' certificates must chain to.
+         */
+        private Path trustedCertificates;
+
+        /**
+         * PKCS12 (or .jks) trust store, instead of trusted-certificates. Without either, the JVM's trust store.
+         */
+        private Path trustStore;
+
+        /**
+         * Password of the trust store. Environment variable: ZARIS_TLS_TRUSTSTOREPASSWORD.
+         */
+        private String trustStorePassword;
+
+        /** Whether any TLS setting is given (TLS is then on). */
+        public boolean isConfigured() {
+            return certificateChain != null || privateKey != null || keyStore != null || trustedCertificates != null
+                    || trustStore != null;
+        }
+
+        public Path getCertificateChain() {
+            return certificateChain;
+        }
+
+        public void setCertificateChain(Path certificateChain) {
+            this.certificateChain = certificateChain;
+        }
+
+        public Path getPrivateKey() {
+            return privateKey;
+        }
+
+        public void setPrivateKey(Path privateKey) {
+            this.privateKey = privateKey;
+        }
+
+        public Path getKeyStore() {
+            return keyStore;
+        }
+
+        public void setKeyStore(Path keyStore) {
+            this.keyStore = keyStore;
+        }
+
+        public String getKeyStorePassword() {
+            return keyStorePassword;
+        }
+
+        public void setKeyStorePassword(String keyStorePassword) {
+            this.keyStorePassword = keyStorePassword;
+        }
+
+        public Path getTrustedCertificates() {
+            return trustedCertificates;
+        }
+
+        public void setTrustedCertificates(Path trustedCertificates) {
+            this.trustedCertificates = trustedCertificates;
+        }
+
+        public Path getTrustStore() {
+            return trustStore;
+        }
+
+        public void setTrustStore(Path trustStore) {
+            this.trustStore = trustStore;
+        }
+
+        public String getTrustStorePassword() {
+            return trustStorePassword;
+        }
+
+        public void setTrustStorePassword(String trustStorePassword) {
+            this.trustStorePassword = trustStorePassword;
+        }
+    }
+
+    /** Membership of the embedded nodes. */
+    public static class Cluster {
+
+        /**
+         * Secret the embedded nodes authenticate and encrypt their membership traffic with (at least 16
+         * characters); off when unset. Environment variable: ZARIS_CLUSTER_SECRET.
+         */
+        private String secret;
+
+        public String getSecret() {
+            return secret;
+        }
+
+        public void setSecret(String secret) {
+            this.secret = secret;
         }
     }
 

@@ -1,0 +1,95 @@
+package io.zaris.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.zaris.cluster.ClusterSettings;
+import io.zaris.cluster.MembershipConfig;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.placement.PartitionLayout;
+import io.zaris.security.ClusterSecret;
+import io.zaris.security.SecurityOptions;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cluster secret on the TCP membership stack: nodes in one JVM, each with its own JGroups TCP port on
+ * loopback and all of them in every seed list, so only the secret decides who forms a cluster with whom.
+ */
+class ClusterSecretIntegrationTests {
+
+    private static final ClusterSecret SECRET_A = ClusterSecret.of("secret A, long enough to be accepted");
+    private static final ClusterSecret SECRET_B = ClusterSecret.of("secret B, long enough to be accepted");
+    private static final Duration FORMING = Duration.ofSeconds(30);
+
+    private final List<ZarisNode> started = new ArrayList<>();
+
+    @AfterEach
+    void stopNodes() {
+        for (int i = started.size() - 1; i >= 0; i--) {
+            started.get(i).close();
+        }
+    }
+
+    @Test
+    void aNodeWithAnotherSecretIsNeverSeenByTheClusterAndSeesNoneOfIt() throws Exception {
+        List<NodeAddress> seeds = seeds(3);
+        ZarisNode a1 = start("a1", seeds, 0, SECRET_A);
+        ZarisNode a2 = start("a2", seeds, 1, SECRET_A);
+        await().atMost(FORMING).untilAsserted(() -> {
+            assertThat(a1.presentNodeIds()).containsExactlyInAnyOrder("a1", "a2");
+            assertThat(a2.presentNodeIds()).containsExactlyInAnyOrder("a1", "a2");
+        });
+
+        ZarisNode intruder = start("b", seeds, 2, SECRET_B);
+
+        // Longer than discovery, a join attempt (3 x 2 s) and a merge round (MERGE3 every 1-5 s) take.
+        await().during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+            assertThat(a1.presentNodeIds()).containsExactlyInAnyOrder("a1", "a2");
+            assertThat(a2.presentNodeIds()).containsExactlyInAnyOrder("a1", "a2");
+            assertThat(intruder.presentNodeIds()).isSubsetOf(Set.of("b"));
+        });
+    }
+
+    @Test
+    void aNodeWithTheSameSecretJoins() throws Exception {
+        List<NodeAddress> seeds = seeds(3);
+        ZarisNode a1 = start("a1", seeds, 0, SECRET_A);
+        ZarisNode a2 = start("a2", seeds, 1, SECRET_A);
+        ZarisNode a3 = start("a3", seeds, 2, ClusterSecret.of("secret A, long enough to be accepted"));
+
+        await().atMost(FORMING).untilAsserted(() -> {
+            for (ZarisNode node : List.of(a1, a2, a3)) {
+                assertThat(node.presentNodeIds()).containsExactlyInAnyOrder("a1", "a2", "a3");
+            }
+        });
+    }
+
+    private ZarisNode start(String id, List<NodeAddress> seeds, int seed, ClusterSecret secret) throws Exception {
+        NodeConfig config = NodeConfig.builder(id)
+                .port(0)
+                .clusterSettings(new ClusterSettings(3, PartitionLayout.of(16, 4), 2))
+                .membership(new MembershipConfig.Tcp("zaris-secret-test", "127.0.0.1", seeds.get(seed).port(), seeds))
+                .security(SecurityOptions.none().withClusterSecret(secret))
+                .build();
+        ZarisNode node = new ZarisNode(config).start();
+        started.add(node);
+        return node;
+    }
+
+    private static List<NodeAddress> seeds(int count) throws IOException {
+        List<NodeAddress> seeds = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            try (ServerSocket socket = new ServerSocket(0)) {
+                seeds.add(new NodeAddress("127.0.0.1", socket.getLocalPort()));
+            }
+        }
+        return seeds;
+    }
+}
