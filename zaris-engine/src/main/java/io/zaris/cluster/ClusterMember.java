@@ -87,6 +87,8 @@ public final class ClusterMember implements AutoCloseable {
     /** Owner lease, or {@code null} when the transport needs none; with its bookkeeping below. */
     private final OwnerLease lease;
     private final OwnerLease leaderLease;
+    /** Events thread: whether {@link #mayDecide} already said this node leads without a confirmed lease. */
+    private boolean leadershipUnconfirmedLogged;
     private final LeaderBeats beats;
     private final long[] leaseRequestSentNanos = new long[16];
     private long leaseRequestSequence;
@@ -171,9 +173,39 @@ public final class ClusterMember implements AutoCloseable {
     private void reconcileFailover() {
         present = Set.copyOf(presentNodes());
         askToDisown();
-        if (isLeader() && current != null) {
-            failover.reconcile(current, presentNodes(), () -> current, this::publish);
+        if (mayDecide() && current != null) {
+            failover.reconcile(current, presentNodes(), () -> current, this::publishIfStillLeading);
         }
+    }
+
+    /**
+     * Events thread: a failover round's result, published only if this node still leads with a confirmed
+     * lease — the round's probes took time, during which a pause or a split may have ended its leadership.
+     */
+    private void publishIfStillLeading(ClusterView decided) {
+        if (mayDecide()) {
+            publish(decided);
+        } else {
+            log.warn("node {}: drops a failover decision: its leadership lapsed while the round ran", nodeId);
+        }
+    }
+
+    /**
+     * Events thread: whether this node may change the runtime map now. Being the coordinator of a majority
+     * view is not enough: a node resumed from a pause still holds its old view in which it was coordinator,
+     * while the others moved on with a new leader. Only a leader whose beats a majority answered within the
+     * lease (members answer only their own view's coordinator) decides, so two leaders never publish
+     * conflicting epochs.
+     */
+    private boolean mayDecide() {
+        boolean leader = isLeader();
+        boolean confirmed = leaderLease == null || OwnerLease.holds(leaderLease.validUntil(), System.nanoTime());
+        if (leader && !confirmed && !leadershipUnconfirmedLogged) {
+            log.info("node {}: coordinator of its membership view, but no majority confirmed its leadership within the "
+                    + "lease; it makes no failover decisions until one does", nodeId);
+        }
+        leadershipUnconfirmedLogged = leader && !confirmed;
+        return leader && confirmed;
     }
 
     /** Events thread: ids of the nodes in the current view that announced themselves. */
@@ -292,9 +324,9 @@ public final class ClusterMember implements AutoCloseable {
         CompletableFuture<Long> result = new CompletableFuture<>();
         submit(() -> {
             ClusterView held = current;
-            if (!isLeader() || held == null) {
+            if (!mayDecide() || held == null) {
                 result.completeExceptionally(new IllegalStateException("node " + nodeId
-                        + " is not the leader (or has no map); hand-overs are decided by the leader"));
+                        + " is not the confirmed leader (or has no map); hand-overs are decided by the leader"));
                 return;
             }
             if (!held.partitionMap().isAssigned(partition, target)) {
@@ -395,7 +427,7 @@ public final class ClusterMember implements AutoCloseable {
             adopt(published);
         } else if (message instanceof ClusterMessages.LeaseMessage leaseMessage) {
             onLeaseMessage(source, leaseMessage);
-        } else if (message instanceof ClusterMessages.Disown disown && isLeader() && current != null) {
+        } else if (message instanceof ClusterMessages.Disown disown && mayDecide() && current != null) {
             failover.disown(disown.nodeId(), disown.partitions(), current);
             reconcileFailover();
         }

@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Order.</b> The {@link TakeoverGate} is closed before the node's replicator sees the new view, so
  * it neither serves the partition, nor overwrites its fellow replicas with a snapshot, nor evicts from it
- * until every pull finished or the deadline passed; then the gate opens and {@code onCaughtUp} runs.
+ * until every pull finished or the deadline passed; then the gate opens and the future {@link #start}
+ * returned completes.
  *
  * <p><b>Bounds.</b> One connection per peer per takeover, one pull in flight per segment and peer, each
  * answer at most {@link #PULL_MAX_BYTES}, everything within {@link #DEADLINE}. A peer that does not answer
@@ -76,8 +77,9 @@ final class TakeoverCatchUp {
      * Closes the gate of {@code partition} under its epoch in {@code adopted} and catches it up from the
      * partition's other present owners; the future completes (never exceptionally) once the gate is open.
      */
-    CompletableFuture<Void> start(int partition, ClusterView adopted, Set<String> present) {
+    CompletableFuture<Void> start(int partition, ClusterView previous, ClusterView adopted, Set<String> present) {
         long epoch = adopted.runtimeMap().get(partition).epoch();
+        String previousActive = previous.runtimeMap().get(partition).activeNode();
         gate.close(partition, epoch);
         PartitionLayout layout = adopted.layout();
         int first = layout.firstSegmentOf(partition);
@@ -87,14 +89,14 @@ final class TakeoverCatchUp {
         for (int s = first; s <= last; s++) {
             lineage[s - first] = replicaSegments.syncedEpoch(s);
         }
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        Takeover takeover = new Takeover(partition, epoch, previousActive, System.nanoTime() + DEADLINE.toNanos());
         List<CompletableFuture<Void>> peers = new ArrayList<>();
         List<String> asked = new ArrayList<>();
         for (String peer : adopted.partitionMap().ownersOf(partition)) {
             NodeAddress address = adopted.addresses().get(peer);
             if (!peer.equals(nodeId) && present.contains(peer) && address != null) {
                 asked.add(peer);
-                peers.add(pullFrom(peer, address, partition, epoch, first, lineage, deadline));
+                peers.add(pullFrom(peer, address, takeover, first, lineage));
             }
         }
         long started = System.nanoTime();
@@ -106,32 +108,32 @@ final class TakeoverCatchUp {
         });
     }
 
-    private CompletableFuture<Void> pullFrom(String peer, NodeAddress address, int partition, long epoch, int first,
-                                            long[] lineage, long deadline) {
+    private CompletableFuture<Void> pullFrom(String peer, NodeAddress address, Takeover takeover, int first, long[] lineage) {
         return NodeConnection.open(address, "zaris-takeover:" + nodeId, credentials, tls, DEADLINE, DEADLINE, 10_000,
                         ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { })
                 .thenCompose(connection -> {
                     List<CompletableFuture<Void>> segments = new ArrayList<>();
                     for (int i = 0; i < lineage.length; i++) {
                         if (lineage[i] >= 0) {
-                            segments.add(pullSegment(connection, peer, partition, epoch, first + i, lineage[i], deadline));
+                            segments.add(pullSegment(connection, peer, takeover, first + i, lineage[i]));
                         }
                     }
                     return CompletableFuture.allOf(segments.toArray(CompletableFuture[]::new))
                             .whenComplete((ignored, error) -> connection.close());
                 })
                 .exceptionally(error -> {
-                    log.warn("node {}: could not catch partition {} up from {} after taking it over: {}", nodeId, partition,
-                            peer, error.toString());
+                    log.warn("node {}: could not catch partition {} up from {} after taking it over: {}", nodeId,
+                            takeover.partition(), peer, error.toString());
                     return null;
                 });
     }
 
     /** Pulls until the peer has nothing newer, refuses, or the tail does not apply; then completes. */
-    private CompletableFuture<Void> pullSegment(NodeConnection connection, String peer, int partition, long epoch, int segment,
-                                               long lineage, long deadline) {
+    private CompletableFuture<Void> pullSegment(NodeConnection connection, String peer, Takeover takeover, int segment,
+                                               long lineage) {
         long from = store.segmentRevision(segment);
-        return connection.send(id -> new Request.Pull(id, partition, epoch, segment, from, lineage, PULL_MAX_BYTES),
+        int partition = takeover.partition();
+        return connection.send(id -> new Request.Pull(id, partition, takeover.epoch(), segment, from, lineage, PULL_MAX_BYTES),
                 (status, body) -> {
                     if (status == KvStatus.OK) {
                         long revision = ResponseCodec.readTailRevision(body);
@@ -141,9 +143,15 @@ final class TakeoverCatchUp {
                         return new Answer(ResponseCodec.readTailRevision(body), null);
                     }
                     throw new IllegalStateException(status + ": " + ResponseCodec.readMessage(body));
-                }, 0, 0, deadline).thenCompose(answer -> {
+                }, 0, 0, takeover.deadlineNanos()).thenCompose(answer -> {
                     if (answer.changes() == null) {
-                        if (answer.revision() > from) {
+                        if (answer.revision() > from && peer.equals(takeover.previousActive())) {
+                            // A hand-over from a live active (a heal): what it holds beyond this copy reached no
+                            // replica, or reached the other one and came back through its pull.
+                            log.info("node {}: former active {} of partition {} holds segment {} up to revision {}, this "
+                                    + "copy up to {}; changes that reached no replica are dropped (ASYNC ones are named lost to clients)", nodeId, peer,
+                                    partition, segment, answer.revision(), from);
+                        } else if (answer.revision() > from) {
                             log.warn("node {}: {} holds segment {} of partition {} up to revision {} but cannot send what "
                                     + "follows revision {} (another history, or its log no longer reaches back); writes "
                                     + "only it applied are not recovered", nodeId, peer, segment, partition, answer.revision(), from);
@@ -162,11 +170,15 @@ final class TakeoverCatchUp {
                     log.info("node {}: recovered segment {} of partition {} from {} up to revision {} (was {})", nodeId,
                             segment, partition, peer, applied.appliedRevision(), from);
                     return applied.appliedRevision() < answer.revision() && applied.appliedRevision() > from
-                            ? pullSegment(connection, peer, partition, epoch, segment, lineage, deadline)
+                            ? pullSegment(connection, peer, takeover, segment, lineage)
                             : CompletableFuture.completedFuture(null);
                 });
     }
 
     private record Answer(long revision, List<Change> changes) {
+    }
+
+    /** One takeover: the partition, its new epoch, who served it before (may be null), when to give up. */
+    private record Takeover(int partition, long epoch, String previousActive, long deadlineNanos) {
     }
 }

@@ -121,7 +121,7 @@ public final class ZarisNode implements AutoCloseable {
                 List<Integer> takenOver = OwnershipChanges.takenOverBy(config.nodeId(), previous, adopted);
                 Set<String> present = presentNodeIds();
                 for (int partition : takenOver) {
-                    takeoverCatchUp.start(partition, adopted, present).thenRun(() -> {
+                    takeoverCatchUp.start(partition, previous, adopted, present).thenRun(() -> {
                         replicator.reconcileSoon();
                         // After the catch-up: what it recovered was not lost, so the published revisions include it.
                         dataPort.pushTakeovers(inherited(List.of(partition), adopted));
