@@ -201,7 +201,7 @@ public final class ClusterMember implements AutoCloseable {
         boolean leader = isLeader();
         boolean confirmed = leaderLease == null || OwnerLease.holds(leaderLease.validUntil(), System.nanoTime());
         if (leader && !confirmed && !leadershipUnconfirmedLogged) {
-            log.info("node {}: coordinator of its membership view, but no majority confirmed its leadership within the "
+            log.info("node {}: coordinates its current view, but no majority confirmed its leadership within the "
                     + "lease; it makes no failover decisions until one does", nodeId);
         }
         leadershipUnconfirmedLogged = leader && !confirmed;
