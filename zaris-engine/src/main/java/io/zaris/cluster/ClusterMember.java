@@ -51,6 +51,8 @@ public final class ClusterMember implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ClusterMember.class);
     /** Pending membership events; far above what view churn produces, small enough to be harmless. */
     private static final int EVENT_QUEUE_CAPACITY = 10_000;
+    /** How often a node that suspects its view is stale asks its peers for theirs. */
+    static final Duration VIEW_FETCH_INTERVAL = Duration.ofSeconds(1);
 
     private final String nodeId;
     private final NodeAddress dataAddress;
@@ -87,6 +89,9 @@ public final class ClusterMember implements AutoCloseable {
     /** Owner lease, or {@code null} when the transport needs none; with its bookkeeping below. */
     private final OwnerLease lease;
     private final OwnerLease leaderLease;
+    private final PeerProbe probe;
+    /** Events thread: when this node last asked its peers for a newer view (see {@link #fetchNewerView}). */
+    private long lastViewFetchNanos = Long.MIN_VALUE;
     /** Events thread: whether {@link #mayDecide} already said this node leads without a confirmed lease. */
     private boolean leadershipUnconfirmedLogged;
     private final LeaderBeats beats;
@@ -131,6 +136,7 @@ public final class ClusterMember implements AutoCloseable {
         this.leaderLease = leaseDuration == null ? null : new OwnerLease(leaseDuration);
         this.beats = new LeaderBeats(settings.clusterSize());
         this.leaseValidUntil = leaseDuration == null ? Long.MAX_VALUE : Long.MIN_VALUE;
+        this.probe = probe;
         this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, this::submit, System::nanoTime);
         this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "zaris-cluster-timer-" + nodeId);
@@ -306,6 +312,34 @@ public final class ClusterMember implements AutoCloseable {
 
     public boolean inMajority() {
         return inMajority;
+    }
+
+    /**
+     * Any thread: asks every other node of the held view for the view it holds, over the data transport,
+     * and adopts what is newer exactly as if it had been broadcast. A node that membership has not merged
+     * back yet (after a pause, a split) drops the leader's broadcasts as coming from a non-member, yet
+     * clients already route to it by the newer view: without this it refuses them until the merge, which
+     * took 20 s in a chaos run. At most once per {@link #VIEW_FETCH_INTERVAL}.
+     */
+    public void fetchNewerView() {
+        submit(() -> {
+            ClusterView held = current;
+            long now = System.nanoTime();
+            if (held == null || (lastViewFetchNanos != Long.MIN_VALUE
+                    && now - lastViewFetchNanos < VIEW_FETCH_INTERVAL.toNanos())) {
+                return;
+            }
+            lastViewFetchNanos = now;
+            held.addresses().forEach((node, address) -> {
+                if (!node.equals(nodeId)) {
+                    probe.clusterView(address).thenAccept(view -> {
+                        if (view != null) {
+                            submit(() -> adopt(view));
+                        }
+                    });
+                }
+            });
+        });
     }
 
     /** Registers the one listener told about adopted views; call before {@link #start()}. */
