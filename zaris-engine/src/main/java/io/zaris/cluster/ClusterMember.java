@@ -181,6 +181,8 @@ public final class ClusterMember implements AutoCloseable {
         askToDisown();
         if (mayDecide() && current != null) {
             failover.reconcile(current, presentNodes(), () -> current, this::publishIfStillLeading);
+        } else {
+            failover.forgetAbsences();
         }
     }
 

@@ -347,6 +347,16 @@ final class FailoverCoordinator {
         return epoch != null && epoch == runtime.epoch();
     }
 
+    /**
+     * Events thread, whenever this node is not the deciding leader: absences it saw while it led are
+     * forgotten. They were not tracked while another node led, so a node that came back meanwhile would
+     * otherwise count as missing since long ago and be evicted the moment this node leads again — a chaos
+     * run lost two live nodes' partitions that way.
+     */
+    void forgetAbsences() {
+        missingSince.clear();
+    }
+
     /** Events thread: a runtime change made elsewhere (an operator hand-over) starts the partition's cooldown. */
     void recordChange(int partition) {
         lastChange.put(partition, nanoClock.getAsLong());

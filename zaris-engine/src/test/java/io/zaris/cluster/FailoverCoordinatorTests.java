@@ -87,6 +87,25 @@ class FailoverCoordinatorTests {
         assertThat(published).isEmpty();
     }
 
+    @Test
+    void absencesSeenInAnEarlierLeadershipDoNotCountTowardsEviction() {
+        FailoverCoordinator leader = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 2),
+                ReplicationSettings.defaults().withEvictionDelay(Duration.ofSeconds(30)), new FakeProbe(), Runnable::run,
+                () -> now);
+        ClusterView view = view(List.of(List.of("b", "a"), List.of("c", "a")),
+                new PartitionRuntime("b", 1, PartitionHealth.HEALTHY), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
+        leader.reconcile(view, Set.of("b", "c"), () -> view, published::add); // "a" is seen missing
+        leader.forgetAbsences(); // another node leads for a while; "a" may have come back meanwhile
+        now += Duration.ofSeconds(31).toNanos();
+        leader.reconcile(view, Set.of("b", "c"), () -> view, published::add);
+        assertThat(published).noneMatch(v -> v.partitionMap().version() > view.partitionMap().version());
+
+        now += Duration.ofSeconds(31).toNanos(); // missing for the whole delay of this leadership: evicted
+        leader.reconcile(view, Set.of("b", "c"), () -> view, published::add);
+        assertThat(published).anyMatch(v -> v.partitionMap().version() == view.partitionMap().version() + 1
+                && !v.partitionMap().nodes().contains("a"));
+    }
+
     private static ClusterView view(List<List<String>> owners, PartitionRuntime p0, PartitionRuntime p1) {
         return new ClusterView(LAYOUT, new PartitionMap(1, 2, owners), new RuntimeMap(List.of(p0, p1)), ADDRESSES);
     }
