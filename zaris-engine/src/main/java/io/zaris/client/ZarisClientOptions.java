@@ -44,10 +44,12 @@ public final class ZarisClientOptions {
     /** Requests that may wait for an answer from one node at once (split over its connections). */
     public static final int DEFAULT_MAX_IN_FLIGHT_PER_NODE = 65_536;
     /**
-     * Connections a client keeps to each node; each segment is bound to one of them. Two let a node work on
-     * two event loops for one client (see {@link StripedNodeConnections}).
+     * Connections a client keeps to each node; each segment is bound to one of them (see
+     * {@link StripedNodeConnections}). One by default: on a 2-core machine running the client and three nodes,
+     * two connections per node measured slower (fewer requests per read and flush, more threads woken); more
+     * pay off when a node has cores to spare for one client.
      */
-    public static final int DEFAULT_CONNECTIONS_PER_NODE = 2;
+    public static final int DEFAULT_CONNECTIONS_PER_NODE = 1;
     /** Upper bound of {@link Builder#connectionsPerNode}: more only costs sockets and server memory. */
     public static final int MAX_CONNECTIONS_PER_NODE = 64;
     /** ASYNC write acknowledgements remembered to name the ones a takeover lost (about 100 bytes each). */

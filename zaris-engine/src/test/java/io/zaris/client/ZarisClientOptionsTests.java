@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 class ZarisClientOptionsTests {
 
     @Test
-    void connectionsPerNodeDefaultsToTwo() {
+    void connectionsPerNodeDefaultsToOne() {
         assertThat(builder().build().connectionsPerNode()).isEqualTo(ZarisClientOptions.DEFAULT_CONNECTIONS_PER_NODE)
-                .isEqualTo(2);
+                .isEqualTo(1);
     }
 
     @Test

@@ -428,9 +428,9 @@ public class ZarisProperties {
         /**
          * Connections the client keeps to each node (1 to 64). Every segment is bound to one of them, so the
          * requests of one segment keep their order; more connections let a node serve one client on more
-         * event-loop threads.
+         * event-loop threads, which pays off only when the nodes have cores to spare.
          */
-        private int connectionsPerNode = 2;
+        private int connectionsPerNode = 1;
 
         public int getConnectionsPerNode() {
             return connectionsPerNode;
