@@ -51,6 +51,8 @@ public final class ClusterMember implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ClusterMember.class);
     /** Pending membership events; far above what view churn produces, small enough to be harmless. */
     private static final int EVENT_QUEUE_CAPACITY = 10_000;
+    /** How often a node that suspects its view is stale asks its peers for theirs. */
+    static final Duration VIEW_FETCH_INTERVAL = Duration.ofSeconds(1);
 
     private final String nodeId;
     private final NodeAddress dataAddress;
@@ -87,6 +89,11 @@ public final class ClusterMember implements AutoCloseable {
     /** Owner lease, or {@code null} when the transport needs none; with its bookkeeping below. */
     private final OwnerLease lease;
     private final OwnerLease leaderLease;
+    private final PeerProbe probe;
+    /** Events thread: when this node last asked its peers for a newer view (see {@link #fetchNewerView}). */
+    private long lastViewFetchNanos = Long.MIN_VALUE;
+    /** Events thread: whether {@link #mayDecide} already said this node leads without a confirmed lease. */
+    private boolean leadershipUnconfirmedLogged;
     private final LeaderBeats beats;
     private final long[] leaseRequestSentNanos = new long[16];
     private long leaseRequestSequence;
@@ -129,6 +136,7 @@ public final class ClusterMember implements AutoCloseable {
         this.leaderLease = leaseDuration == null ? null : new OwnerLease(leaseDuration);
         this.beats = new LeaderBeats(settings.clusterSize());
         this.leaseValidUntil = leaseDuration == null ? Long.MAX_VALUE : Long.MIN_VALUE;
+        this.probe = probe;
         this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, this::submit, System::nanoTime);
         this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "zaris-cluster-timer-" + nodeId);
@@ -171,9 +179,39 @@ public final class ClusterMember implements AutoCloseable {
     private void reconcileFailover() {
         present = Set.copyOf(presentNodes());
         askToDisown();
-        if (isLeader() && current != null) {
-            failover.reconcile(current, presentNodes(), () -> current, this::publish);
+        if (mayDecide() && current != null) {
+            failover.reconcile(current, presentNodes(), () -> current, this::publishIfStillLeading);
         }
+    }
+
+    /**
+     * Events thread: a failover round's result, published only if this node still leads with a confirmed
+     * lease — the round's probes took time, during which a pause or a split may have ended its leadership.
+     */
+    private void publishIfStillLeading(ClusterView decided) {
+        if (mayDecide()) {
+            publish(decided);
+        } else {
+            log.warn("node {}: drops a failover decision: its leadership lapsed while the round ran", nodeId);
+        }
+    }
+
+    /**
+     * Events thread: whether this node may change the runtime map now. Being the coordinator of a majority
+     * view is not enough: a node resumed from a pause still holds its old view in which it was coordinator,
+     * while the others moved on with a new leader. Only a leader whose beats a majority answered within the
+     * lease (members answer only their own view's coordinator) decides, so two leaders never publish
+     * conflicting epochs.
+     */
+    private boolean mayDecide() {
+        boolean leader = isLeader();
+        boolean confirmed = leaderLease == null || OwnerLease.holds(leaderLease.validUntil(), System.nanoTime());
+        if (leader && !confirmed && !leadershipUnconfirmedLogged) {
+            log.info("node {}: coordinates its current view, but no majority confirmed its leadership within the "
+                    + "lease; it makes no failover decisions until one does", nodeId);
+        }
+        leadershipUnconfirmedLogged = leader && !confirmed;
+        return leader && confirmed;
     }
 
     /** Events thread: ids of the nodes in the current view that announced themselves. */
@@ -276,6 +314,34 @@ public final class ClusterMember implements AutoCloseable {
         return inMajority;
     }
 
+    /**
+     * Any thread: asks every other node of the held view for the view it holds, over the data transport,
+     * and adopts what is newer exactly as if it had been broadcast. A node that membership has not merged
+     * back yet (after a pause, a split) drops the leader's broadcasts as coming from a non-member, yet
+     * clients already route to it by the newer view: without this it refuses them until the merge, which
+     * took 20 s in a chaos run. At most once per {@link #VIEW_FETCH_INTERVAL}.
+     */
+    public void fetchNewerView() {
+        submit(() -> {
+            ClusterView held = current;
+            long now = System.nanoTime();
+            if (held == null || (lastViewFetchNanos != Long.MIN_VALUE
+                    && now - lastViewFetchNanos < VIEW_FETCH_INTERVAL.toNanos())) {
+                return;
+            }
+            lastViewFetchNanos = now;
+            held.addresses().forEach((node, address) -> {
+                if (!node.equals(nodeId)) {
+                    probe.clusterView(address).thenAccept(view -> {
+                        if (view != null) {
+                            submit(() -> adopt(view));
+                        }
+                    });
+                }
+            });
+        });
+    }
+
     /** Registers the one listener told about adopted views; call before {@link #start()}. */
     public void onViewAdopted(BiConsumer<ClusterView, ClusterView> listener) {
         this.viewListener = listener;
@@ -292,9 +358,9 @@ public final class ClusterMember implements AutoCloseable {
         CompletableFuture<Long> result = new CompletableFuture<>();
         submit(() -> {
             ClusterView held = current;
-            if (!isLeader() || held == null) {
+            if (!mayDecide() || held == null) {
                 result.completeExceptionally(new IllegalStateException("node " + nodeId
-                        + " is not the leader (or has no map); hand-overs are decided by the leader"));
+                        + " is not the confirmed leader (or has no map); hand-overs are decided by the leader"));
                 return;
             }
             if (!held.partitionMap().isAssigned(partition, target)) {
@@ -395,7 +461,7 @@ public final class ClusterMember implements AutoCloseable {
             adopt(published);
         } else if (message instanceof ClusterMessages.LeaseMessage leaseMessage) {
             onLeaseMessage(source, leaseMessage);
-        } else if (message instanceof ClusterMessages.Disown disown && isLeader() && current != null) {
+        } else if (message instanceof ClusterMessages.Disown disown && mayDecide() && current != null) {
             failover.disown(disown.nodeId(), disown.partitions(), current);
             reconcileFailover();
         }

@@ -17,4 +17,9 @@ public interface PeerProbe {
 
     /** What the node holds of each partition; partitions it could not answer for are absent. */
     CompletableFuture<Map<Integer, PartitionState>> partitionStates(NodeAddress address, Collection<Integer> partitions);
+
+    /** The cluster view the node holds, or {@code null} when it did not answer (or has none yet). */
+    default CompletableFuture<ClusterView> clusterView(NodeAddress address) {
+        return CompletableFuture.completedFuture(null);
+    }
 }

@@ -1,8 +1,10 @@
 package io.zaris.server;
 
 import io.zaris.client.NodeConnection;
+import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.cluster.PeerProbe;
+import io.zaris.protocol.ClusterViewCodec;
 import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.PartitionState;
 import io.zaris.protocol.ProtocolLimits;
@@ -79,6 +81,18 @@ final class DataPortProbe implements PeerProbe {
                 return states;
             });
         }).exceptionally(error -> Map.of());
+    }
+
+    @Override
+    public CompletableFuture<ClusterView> clusterView(NodeAddress address) {
+        return open(address).thenCompose(connection -> connection.send(Request.ClusterMap::new, (status, body) -> {
+                    if (status != KvStatus.OK) {
+                        throw new IllegalStateException(status + ": " + ResponseCodec.readMessage(body));
+                    }
+                    return ClusterViewCodec.decode(body);
+                }, 0, 0, System.nanoTime() + TIMEOUT.toNanos())
+                .whenComplete((view, error) -> connection.close()))
+                .exceptionally(error -> null);
     }
 
     private CompletableFuture<NodeConnection> open(NodeAddress address) {

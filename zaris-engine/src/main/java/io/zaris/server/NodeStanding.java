@@ -8,4 +8,12 @@ interface NodeStanding {
 
     /** The leader confirmed it within its owner lease, so it may act as an active owner at all. */
     boolean holdsLease();
+
+    /**
+     * A client routed by a newer epoch than this node's view holds: the view broadcast may not have reached
+     * it (say, membership still merging it back after a pause). Cheap and idempotent; the node fetches a
+     * newer view over the data transport in the background.
+     */
+    default void viewLooksStale() {
+    }
 }

@@ -136,6 +136,7 @@ final class RequestHandler {
         if (routedEpoch > runtime.epoch() || fence.isStale(partition, runtime.epoch())) {
             // Someone knows a newer epoch than this node's view: act as owner only after catching up.
             ownership = KvStatus.OWNERSHIP_CHANGING;
+            standing.viewLooksStale();
         } else {
             ownership = OwnershipDecision.decide(nodeId, view.partitionMap(), runtime, partition, write, false);
         }

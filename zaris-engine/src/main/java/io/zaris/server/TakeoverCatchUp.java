@@ -20,6 +20,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,11 +39,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Order.</b> The {@link TakeoverGate} is closed before the node's replicator sees the new view, so
  * it neither serves the partition, nor overwrites its fellow replicas with a snapshot, nor evicts from it
- * until every pull finished or the deadline passed; then the gate opens and {@code onCaughtUp} runs.
+ * until every pull finished or the deadline passed; then the gate opens and the future {@link #start}
+ * returned completes.
  *
- * <p><b>Bounds.</b> One connection per peer per takeover, one pull in flight per segment and peer, each
- * answer at most {@link #PULL_MAX_BYTES}, everything within {@link #DEADLINE}. A peer that does not answer
- * in time (paused, partitioned) is given up with a warning: the partition is not held hostage by it.
+ * <p><b>Bounds.</b> One connection per peer and attempt, one pull in flight per segment and peer, each
+ * answer at most {@link #PULL_MAX_BYTES}, each attempt within {@link #ATTEMPT_TIMEOUT}. A peer that does not
+ * answer is tried again every {@link #RETRY_DELAY} while membership still lists it, at most until
+ * {@link #GIVE_UP_AFTER}; then it is given up with a warning, so the partition is never held hostage.
  *
  * <p>Threads: {@link #start} on the cluster events thread; pulls continue on connection threads; applying
  * a pulled tail takes the segment's write lock like any replicated change.
@@ -48,7 +53,15 @@ import org.slf4j.LoggerFactory;
 final class TakeoverCatchUp {
 
     private static final Logger log = LoggerFactory.getLogger(TakeoverCatchUp.class);
-    static final Duration DEADLINE = Duration.ofSeconds(2);
+    /** Bound of one attempt to reach a peer and pull from it. */
+    static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(2);
+    /**
+     * A peer still in the membership view that does not answer (loaded, or paused but not yet excluded) is
+     * tried again until this long after the takeover: it may hold the only copy of an acknowledged write,
+     * and membership excludes a truly silent node within the escalation timeout (default 10 s).
+     */
+    static final Duration GIVE_UP_AFTER = Duration.ofSeconds(15);
+    static final Duration RETRY_DELAY = Duration.ofMillis(250);
     static final int PULL_MAX_BYTES = 1 << 20;
 
     private final String nodeId;
@@ -57,14 +70,16 @@ final class TakeoverCatchUp {
     private final TakeoverGate gate;
     private final Credentials credentials;
     private final TlsOptions tls;
+    private final Supplier<Set<String>> present;
 
     /**
      * @param credentials what pulls log in with on peers; {@code null} without authentication
      * @param tls         TLS towards peers' data ports; {@code null} for plaintext
      */
     TakeoverCatchUp(String nodeId, NodeStore store, ReplicaSegments replicaSegments, TakeoverGate gate, Credentials credentials,
-                    TlsOptions tls) {
+                    TlsOptions tls, Supplier<Set<String>> present) {
         this.tls = tls;
+        this.present = present;
         this.nodeId = nodeId;
         this.store = store;
         this.replicaSegments = replicaSegments;
@@ -76,8 +91,9 @@ final class TakeoverCatchUp {
      * Closes the gate of {@code partition} under its epoch in {@code adopted} and catches it up from the
      * partition's other present owners; the future completes (never exceptionally) once the gate is open.
      */
-    CompletableFuture<Void> start(int partition, ClusterView adopted, Set<String> present) {
+    CompletableFuture<Void> start(int partition, ClusterView previous, ClusterView adopted) {
         long epoch = adopted.runtimeMap().get(partition).epoch();
+        String previousActive = previous.runtimeMap().get(partition).activeNode();
         gate.close(partition, epoch);
         PartitionLayout layout = adopted.layout();
         int first = layout.firstSegmentOf(partition);
@@ -87,14 +103,15 @@ final class TakeoverCatchUp {
         for (int s = first; s <= last; s++) {
             lineage[s - first] = replicaSegments.syncedEpoch(s);
         }
-        long deadline = System.nanoTime() + DEADLINE.toNanos();
+        Takeover takeover = new Takeover(partition, epoch, previousActive, System.nanoTime() + GIVE_UP_AFTER.toNanos());
+        Set<String> members = present.get();
         List<CompletableFuture<Void>> peers = new ArrayList<>();
         List<String> asked = new ArrayList<>();
         for (String peer : adopted.partitionMap().ownersOf(partition)) {
             NodeAddress address = adopted.addresses().get(peer);
-            if (!peer.equals(nodeId) && present.contains(peer) && address != null) {
+            if (!peer.equals(nodeId) && members.contains(peer) && address != null) {
                 asked.add(peer);
-                peers.add(pullFrom(peer, address, partition, epoch, first, lineage, deadline));
+                peers.add(pullFrom(peer, address, takeover, first, lineage));
             }
         }
         long started = System.nanoTime();
@@ -106,32 +123,46 @@ final class TakeoverCatchUp {
         });
     }
 
-    private CompletableFuture<Void> pullFrom(String peer, NodeAddress address, int partition, long epoch, int first,
-                                            long[] lineage, long deadline) {
-        return NodeConnection.open(address, "zaris-takeover:" + nodeId, credentials, tls, DEADLINE, DEADLINE, 10_000,
-                        ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { })
+    /** One attempt at {@code peer}; a failed one is repeated while the peer is a member and time is left. */
+    private CompletableFuture<Void> pullFrom(String peer, NodeAddress address, Takeover takeover, int first, long[] lineage) {
+        long deadline = Math.min(System.nanoTime() + ATTEMPT_TIMEOUT.toNanos(), takeover.giveUpNanos());
+        return NodeConnection.open(address, "zaris-takeover:" + nodeId, credentials, tls, ATTEMPT_TIMEOUT, ATTEMPT_TIMEOUT,
+                        10_000, ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { })
                 .thenCompose(connection -> {
                     List<CompletableFuture<Void>> segments = new ArrayList<>();
                     for (int i = 0; i < lineage.length; i++) {
                         if (lineage[i] >= 0) {
-                            segments.add(pullSegment(connection, peer, partition, epoch, first + i, lineage[i], deadline));
+                            segments.add(pullSegment(connection, peer, takeover, first + i, lineage[i], deadline));
                         }
                     }
                     return CompletableFuture.allOf(segments.toArray(CompletableFuture[]::new))
                             .whenComplete((ignored, error) -> connection.close());
                 })
-                .exceptionally(error -> {
-                    log.warn("node {}: could not catch partition {} up from {} after taking it over: {}", nodeId, partition,
-                            peer, error.toString());
-                    return null;
+                .handle((ignored, error) -> error)
+                .thenCompose(error -> {
+                    if (error == null) {
+                        return CompletableFuture.<Void>completedFuture(null);
+                    }
+                    boolean member = present.get().contains(peer);
+                    if (member && System.nanoTime() + RETRY_DELAY.toNanos() < takeover.giveUpNanos()) {
+                        log.info("node {}: {} did not answer the catch-up of partition {} ({}); asking again", nodeId, peer,
+                                takeover.partition(), error.toString());
+                        Executor later = CompletableFuture.delayedExecutor(RETRY_DELAY.toMillis(), TimeUnit.MILLISECONDS);
+                        return CompletableFuture.supplyAsync(() -> null, later)
+                                .thenCompose(ignored -> pullFrom(peer, address, takeover, first, lineage));
+                    }
+                    log.warn("node {}: gives up catching partition {} up from {} ({}): {}", nodeId, takeover.partition(),
+                            peer, member ? "no answer within " + GIVE_UP_AFTER : "it left the membership view", error.toString());
+                    return CompletableFuture.<Void>completedFuture(null);
                 });
     }
 
     /** Pulls until the peer has nothing newer, refuses, or the tail does not apply; then completes. */
-    private CompletableFuture<Void> pullSegment(NodeConnection connection, String peer, int partition, long epoch, int segment,
+    private CompletableFuture<Void> pullSegment(NodeConnection connection, String peer, Takeover takeover, int segment,
                                                long lineage, long deadline) {
         long from = store.segmentRevision(segment);
-        return connection.send(id -> new Request.Pull(id, partition, epoch, segment, from, lineage, PULL_MAX_BYTES),
+        int partition = takeover.partition();
+        return connection.send(id -> new Request.Pull(id, partition, takeover.epoch(), segment, from, lineage, PULL_MAX_BYTES),
                 (status, body) -> {
                     if (status == KvStatus.OK) {
                         long revision = ResponseCodec.readTailRevision(body);
@@ -143,7 +174,13 @@ final class TakeoverCatchUp {
                     throw new IllegalStateException(status + ": " + ResponseCodec.readMessage(body));
                 }, 0, 0, deadline).thenCompose(answer -> {
                     if (answer.changes() == null) {
-                        if (answer.revision() > from) {
+                        if (answer.revision() > from && peer.equals(takeover.previousActive())) {
+                            // A hand-over from a live active (a heal): what it holds beyond this copy reached no
+                            // replica, or reached the other one and came back through its pull.
+                            log.info("node {}: former active {} of partition {} holds segment {} up to revision {}, this "
+                                    + "copy up to {}; changes that reached no replica are dropped (ASYNC ones are named lost to clients)", nodeId, peer,
+                                    partition, segment, answer.revision(), from);
+                        } else if (answer.revision() > from) {
                             log.warn("node {}: {} holds segment {} of partition {} up to revision {} but cannot send what "
                                     + "follows revision {} (another history, or its log no longer reaches back); writes "
                                     + "only it applied are not recovered", nodeId, peer, segment, partition, answer.revision(), from);
@@ -162,11 +199,15 @@ final class TakeoverCatchUp {
                     log.info("node {}: recovered segment {} of partition {} from {} up to revision {} (was {})", nodeId,
                             segment, partition, peer, applied.appliedRevision(), from);
                     return applied.appliedRevision() < answer.revision() && applied.appliedRevision() > from
-                            ? pullSegment(connection, peer, partition, epoch, segment, lineage, deadline)
+                            ? pullSegment(connection, peer, takeover, segment, lineage, deadline)
                             : CompletableFuture.completedFuture(null);
                 });
     }
 
     private record Answer(long revision, List<Change> changes) {
+    }
+
+    /** One takeover: the partition, its new epoch, who served it before (may be null), when to give up. */
+    private record Takeover(int partition, long epoch, String previousActive, long giveUpNanos) {
     }
 }

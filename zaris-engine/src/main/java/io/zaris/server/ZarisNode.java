@@ -81,7 +81,7 @@ public final class ZarisNode implements AutoCloseable {
         this.memoryGuard = new MemoryGuard(config.nodeId(), new MemoryReclaimer(store, config.memory()), store.memory(),
                 this::currentView, fence, takeoverGate, () -> standing.inMajority() && standing.holdsLease());
         this.takeoverCatchUp = new TakeoverCatchUp(config.nodeId(), store, replicaSegments, takeoverGate,
-                config.security().nodeCredentials(), config.security().tls());
+                config.security().nodeCredentials(), config.security().tls(), this::presentNodeIds);
         this.memoryMaintenance = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "zaris-memory-" + config.nodeId());
             thread.setDaemon(true);
@@ -119,9 +119,8 @@ public final class ZarisNode implements AutoCloseable {
                 // Gates close before the replicator sees the view, so nothing is synced over a fellow replica
                 // that may still hold acknowledged writes this node lacks.
                 List<Integer> takenOver = OwnershipChanges.takenOverBy(config.nodeId(), previous, adopted);
-                Set<String> present = presentNodeIds();
                 for (int partition : takenOver) {
-                    takeoverCatchUp.start(partition, adopted, present).thenRun(() -> {
+                    takeoverCatchUp.start(partition, previous, adopted).thenRun(() -> {
                         replicator.reconcileSoon();
                         // After the catch-up: what it recovered was not lost, so the published revisions include it.
                         dataPort.pushTakeovers(inherited(List.of(partition), adopted));
@@ -355,6 +354,14 @@ public final class ZarisNode implements AutoCloseable {
         public boolean holdsLease() {
             ClusterMember seat = member;
             return seat != null && seat.holdsLease();
+        }
+
+        @Override
+        public void viewLooksStale() {
+            ClusterMember seat = member;
+            if (seat != null) {
+                seat.fetchNewerView();
+            }
         }
     };
 
