@@ -41,8 +41,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Zaris client: bootstraps from seed addresses, fetches the cluster map, keeps exactly one connection
- * per node and sends every request straight to the active owner of the key's segment (one hop).
+ * The Zaris client: bootstraps from seed addresses, fetches the cluster map, keeps a small fixed number of
+ * connections per node ({@link ZarisClientOptions#connectionsPerNode()}, see {@link StripedNodeConnections}:
+ * every segment is bound to one of them, so a segment's requests stay in order) and sends every request
+ * straight to the active owner of the key's segment (one hop).
  *
  * <p>All operations are asynchronous and return {@link CompletableFuture}s that complete on a network
  * thread — do not block inside their continuations; {@link #sync()} offers blocking calls. Ownership churn
@@ -111,7 +113,7 @@ public final class ZarisClient implements AutoCloseable {
 
     /**
      * Connects to the cluster: waits (up to the bootstrap timeout) until a seed hands out a cluster map,
-     * then opens one connection to every node in it.
+     * then opens {@link ZarisClientOptions#connectionsPerNode()} connections to every node in it.
      *
      * @throws ZarisTransportException when no seed produced a map in time
      */
@@ -361,8 +363,8 @@ public final class ZarisClient implements AutoCloseable {
     public CompletableFuture<Set<String>> scanKeys() {
         RoutingTable current = requireTable();
         List<CompletableFuture<List<byte[]>>> perNode = new ArrayList<>();
-        for (NodeConnection connection : current.connections().values()) {
-            perNode.add(scanNode(connection, 0, new ArrayList<>()));
+        for (StripedNodeConnections node : current.connections().values()) {
+            perNode.add(scanNode(node.first(), 0, new ArrayList<>()));
         }
         return CompletableFuture.allOf(perNode.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
             Set<String> keys = new LinkedHashSet<>();
@@ -402,7 +404,10 @@ public final class ZarisClient implements AutoCloseable {
         long startNanos = ticker.nanoTime();
         long deadline = options.requestTimeout().deadlineFrom(startNanos);
         Operation<T> operation = new Operation<>(op, routingKey, idempotent, requestFactory, reader, deadline);
-        operation.result.whenComplete((value, error) -> metrics.request(op, outcomeOf(error), ticker.nanoTime() - startNanos));
+        if (metrics != ClientMetrics.disabled()) {
+            // Without metrics the timing callback is skipped: one completion stage less per request.
+            operation.result.whenComplete((value, error) -> metrics.request(op, outcomeOf(error), ticker.nanoTime() - startNanos));
+        }
         attempt(operation, 1);
         return operation.result;
     }
@@ -564,7 +569,7 @@ public final class ZarisClient implements AutoCloseable {
                 return false;
             }
             String active = event.runtime().activeNode();
-            NodeConnection connection = active == null ? null : current.connections().get(active);
+            StripedNodeConnections connection = active == null ? null : current.connections().get(active);
             needsConnection = active != null && (connection == null || !connection.isOpen()
                     || !connection.address().equals(updated.addresses().get(active)));
             publish(RoutingTable.build(updated, current.connections()), trigger);
@@ -606,10 +611,11 @@ public final class ZarisClient implements AutoCloseable {
         while (true) {
             for (NodeAddress seed : options.seeds()) {
                 try {
-                    NodeConnection connection = open(seed).get();
+                    StripedNodeConnections connection = open(seed).get();
                     try {
-                        ClusterView view = fetchMap(connection).get(options.connectTimeout().toMillis(), TimeUnit.MILLISECONDS);
-                        Map<String, NodeConnection> connections = new HashMap<>();
+                        ClusterView view = fetchMap(connection.first()).get(options.connectTimeout().toMillis(),
+                                TimeUnit.MILLISECONDS);
+                        Map<String, StripedNodeConnections> connections = new HashMap<>();
                         connections.put(connection.nodeId(), connection);
                         install(view, connections, null);
                         log.info("connected to Zaris cluster: {} nodes, partition map version {}",
@@ -646,11 +652,16 @@ public final class ZarisClient implements AutoCloseable {
         }
     }
 
-    private CompletableFuture<NodeConnection> open(NodeAddress address) {
-        return NodeConnection.open(address, options.clientName(), options.credentials(), options.tls(),
-                options.connectTimeout(),
-                options.connectTimeout(),
-                options.maxInFlightPerNode(), options.maxFrameBytes(), pushListener, this::onConnectionLost);
+    /**
+     * Opens {@link ZarisClientOptions#connectionsPerNode()} connections to the node; the in-flight bound per
+     * node is split evenly over them (rounded up).
+     */
+    private CompletableFuture<StripedNodeConnections> open(NodeAddress address) {
+        int count = options.connectionsPerNode();
+        int maxInFlightPerConnection = (options.maxInFlightPerNode() + count - 1) / count;
+        return StripedNodeConnections.open(count, () -> NodeConnection.open(address, options.clientName(),
+                options.credentials(), options.tls(), options.connectTimeout(), options.connectTimeout(),
+                maxInFlightPerConnection, options.maxFrameBytes(), pushListener, this::onConnectionLost));
     }
 
     private CompletableFuture<ClusterView> fetchMap(NodeConnection connection) {
@@ -675,20 +686,20 @@ public final class ZarisClient implements AutoCloseable {
      * Maps thread (or bootstrap, before the table is shared): opens connections the view needs, merges the
      * view with whatever the table learned meanwhile, publishes, and closes connections nobody routes to.
      */
-    private void install(ClusterView fetched, Map<String, NodeConnection> known, RefreshTrigger trigger) {
-        Map<String, NodeConnection> connections = new HashMap<>();
-        Map<String, CompletableFuture<NodeConnection>> opening = new HashMap<>();
+    private void install(ClusterView fetched, Map<String, StripedNodeConnections> known, RefreshTrigger trigger) {
+        Map<String, StripedNodeConnections> connections = new HashMap<>();
+        Map<String, CompletableFuture<StripedNodeConnections>> opening = new HashMap<>();
         for (Map.Entry<String, NodeAddress> node : fetched.addresses().entrySet()) {
-            NodeConnection existing = known.get(node.getKey());
+            StripedNodeConnections existing = known.get(node.getKey());
             if (existing != null && existing.isOpen() && existing.address().equals(node.getValue())) {
                 connections.put(node.getKey(), existing);
             } else {
                 opening.put(node.getKey(), open(node.getValue()));
             }
         }
-        for (Map.Entry<String, CompletableFuture<NodeConnection>> pending : opening.entrySet()) {
+        for (Map.Entry<String, CompletableFuture<StripedNodeConnections>> pending : opening.entrySet()) {
             try {
-                NodeConnection connection = pending.getValue().join();
+                StripedNodeConnections connection = pending.getValue().join();
                 if (!pending.getKey().equals(connection.nodeId())) {
                     log.warn("address of node {} answered as node {}; not routing to it", pending.getKey(),
                             connection.nodeId());
@@ -700,7 +711,7 @@ public final class ZarisClient implements AutoCloseable {
                 log.warn("cannot connect to node {}: {}", pending.getKey(), rootMessage(e));
             }
         }
-        List<NodeConnection> unused = new ArrayList<>();
+        List<StripedNodeConnections> unused = new ArrayList<>();
         synchronized (tableLock) {
             RoutingTable current = table;
             ClusterView merged = ClientViews.merge(current == null ? null : current.view(), fetched);
@@ -708,20 +719,20 @@ public final class ZarisClient implements AutoCloseable {
                 segmentMapper = new SegmentMapper(merged.layout().segmentCount());
             }
             publish(RoutingTable.build(merged, connections), trigger);
-            for (Map.Entry<String, NodeConnection> old : known.entrySet()) {
+            for (Map.Entry<String, StripedNodeConnections> old : known.entrySet()) {
                 if (connections.get(old.getKey()) != old.getValue()) {
                     unused.add(old.getValue());
                 }
             }
             if (current != null) {
-                for (Map.Entry<String, NodeConnection> old : current.connections().entrySet()) {
+                for (Map.Entry<String, StripedNodeConnections> old : current.connections().entrySet()) {
                     if (connections.get(old.getKey()) != old.getValue() && !unused.contains(old.getValue())) {
                         unused.add(old.getValue());
                     }
                 }
             }
         }
-        unused.forEach(NodeConnection::close);
+        unused.forEach(StripedNodeConnections::close);
     }
 
     /** The refresher's fetch: runs on the maps thread, completes when the new table is published. */
@@ -766,9 +777,9 @@ public final class ZarisClient implements AutoCloseable {
 
     private static List<NodeConnection> openConnections(RoutingTable current) {
         List<NodeConnection> open = new ArrayList<>();
-        for (NodeConnection connection : current.connections().values()) {
-            if (connection.isOpen()) {
-                open.add(connection);
+        for (StripedNodeConnections node : current.connections().values()) {
+            if (node.first().isOpen()) {
+                open.add(node.first());
             }
         }
         return open;
@@ -788,10 +799,10 @@ public final class ZarisClient implements AutoCloseable {
         }
         for (NodeAddress seed : options.seeds()) {
             try {
-                NodeConnection connection = open(seed).join();
-                Map<String, NodeConnection> known = new HashMap<>(current.connections());
-                NodeConnection replaced = known.put(connection.nodeId(), connection);
-                install(fetchMap(connection).join(), known, trigger);
+                StripedNodeConnections connection = open(seed).join();
+                Map<String, StripedNodeConnections> known = new HashMap<>(current.connections());
+                StripedNodeConnections replaced = known.put(connection.nodeId(), connection);
+                install(fetchMap(connection.first()).join(), known, trigger);
                 if (replaced != null && replaced != connection) {
                     replaced.close();
                 }
@@ -828,7 +839,7 @@ public final class ZarisClient implements AutoCloseable {
 
     private static boolean allConnected(RoutingTable current) {
         for (String node : current.view().addresses().keySet()) {
-            NodeConnection connection = current.connections().get(node);
+            StripedNodeConnections connection = current.connections().get(node);
             if (connection == null || !connection.isOpen()) {
                 return false;
             }
@@ -991,7 +1002,7 @@ public final class ZarisClient implements AutoCloseable {
         timer.shutdownNow();
         RoutingTable current = table;
         if (current != null) {
-            current.connections().values().forEach(NodeConnection::close);
+            current.connections().values().forEach(StripedNodeConnections::close);
         }
     }
 }

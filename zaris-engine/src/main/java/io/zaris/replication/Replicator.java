@@ -191,9 +191,10 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         int partition = layout.partitionOf(segment);
         long epoch = changes.get(0).epoch();
         long deadline = System.nanoTime() + settings.ackTimeout().toNanos();
-        List<CompletableFuture<ReplicaLink.Verdict>> verdicts = new ArrayList<>();
+        List<String> owners = current.partitionMap().ownersOf(partition);
+        List<ReplicaLink> targets = new ArrayList<>(owners.size());
         Set<String> members = present.get();
-        for (String owner : current.partitionMap().ownersOf(partition)) {
+        for (String owner : owners) {
             ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
             if (link == null || !link.isOpen() || !link.isSynced(segment)) {
                 continue;
@@ -203,28 +204,32 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                 link.lostTrack(partition, segment);
                 continue;
             }
-            verdicts.add(link.replicate(partition, epoch, segment, changes, deadline)
-                    .thenApply(verdict -> react(link, partition, segment, epoch, verdict)));
+            targets.add(link);
         }
         // Completes when the required replicas applied the changes: what a SYNC write waits for. An ASYNC
-        // write (the node's mode or its own) does not wait; the ships above go out all the same.
+        // write (the node's mode or its own) does not wait; the ships below go out all the same.
         int required = requiredReplicas(partition);
-        if (verdicts.size() < required) {
-            return CompletableFuture.failedFuture(new ReplicationException(
-                    "only " + verdicts.size() + " of " + required + " required replicas are connected for partition " + partition));
+        ReplicaAcks acks = new ReplicaAcks(partition, targets.size(), required);
+        for (ReplicaLink link : targets) {
+            link.replicate(partition, epoch, segment, changes, deadline).thenAccept(verdict -> {
+                try {
+                    react(link, partition, segment, epoch, verdict);
+                } catch (RuntimeException e) {
+                    log.warn("node {}: following up replica {}'s verdict on segment {} failed", nodeId, link.peer, segment, e);
+                } finally {
+                    acks.onVerdict(verdict); // always counted, so a waiting SYNC write cannot be stranded
+                }
+            });
         }
-        return CompletableFuture.allOf(verdicts.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
-            long applied = verdicts.stream().filter(v -> v.join().applied()).count();
-            if (applied < required) {
-                throw new ReplicationException(applied + " of " + required + " required replicas applied the write to partition "
-                        + partition);
-            }
-            return null;
-        });
+        if (targets.size() < required) {
+            return CompletableFuture.failedFuture(new ReplicationException(
+                    "only " + targets.size() + " of " + required + " required replicas are connected for partition " + partition));
+        }
+        return acks.result();
     }
 
     /** Follows up a replica's verdict: catch it up, or learn we were fenced. */
-    private ReplicaLink.Verdict react(ReplicaLink link, int partition, int segment, long epoch, ReplicaLink.Verdict verdict) {
+    private void react(ReplicaLink link, int partition, int segment, long epoch, ReplicaLink.Verdict verdict) {
         link.confirm(segment, verdict.applied());
         if (verdict.status() == KvStatus.OUT_OF_SYNC) {
             catchUp(link, partition, segment, epoch, verdict.value());
@@ -233,7 +238,6 @@ public final class Replicator implements ChangeSink, AutoCloseable {
             log.warn("node {}: replica {} fenced partition {} (epoch {} superseded by {}); this node stops writing it",
                     nodeId, link.peer, partition, epoch, newer);
         }
-        return verdict;
     }
 
     private void catchUp(ReplicaLink link, int partition, int segment, long epoch, long fromRevision) {

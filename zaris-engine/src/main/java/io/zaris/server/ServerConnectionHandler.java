@@ -69,6 +69,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
     private LoginSession login;
     private boolean handshakeDone;
     private boolean closing;
+    /** A flush of late (SYNC) responses is queued on the event loop; see {@link #flushSoon}. */
+    private boolean flushScheduled;
 
     /**
      * @param onLoggedIn called on the event loop once the client completed HELLO and, where required, AUTH
@@ -195,17 +197,41 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
         // A SYNC write: the OK response waits in 'out' until the replicas answered. It is already applied
         // here, so a failure is UNACKNOWLEDGED (indeterminate), never UNAVAILABLE (refused, not applied).
         long id = request.id();
-        outcome.whenComplete((ignored, failure) -> ctx.executor().execute(() -> {
+        outcome.whenComplete((ignored, failure) -> onEventLoop(ctx, () -> {
             if (failure == null) {
                 Frames.finish(out, start);
-                ctx.writeAndFlush(out, ctx.voidPromise());
+                ctx.write(out, ctx.voidPromise());
             } else {
                 out.release();
                 stats.refusedByReplication();
                 respondError(ctx, id, KvStatus.UNACKNOWLEDGED, "write applied but not acknowledged: " + rootMessage(failure));
-                ctx.flush();
             }
+            flushSoon(ctx);
         }));
+    }
+
+    /** Runs {@code task} on the channel's event loop: at once when already there, else queued to it. */
+    private static void onEventLoop(ChannelHandlerContext ctx, Runnable task) {
+        if (ctx.executor().inEventLoop()) {
+            task.run();
+        } else {
+            ctx.executor().execute(task);
+        }
+    }
+
+    /**
+     * Event loop only: flushes what SYNC completions wrote, once for all completions that reach this loop
+     * before the flush task runs (they complete on the replication links' threads, often many at a time),
+     * instead of one syscall per response.
+     */
+    private void flushSoon(ChannelHandlerContext ctx) {
+        if (!flushScheduled) {
+            flushScheduled = true;
+            ctx.executor().execute(() -> {
+                flushScheduled = false;
+                ctx.flush();
+            });
+        }
     }
 
     private static String rootMessage(Throwable failure) {

@@ -243,6 +243,7 @@ public final class ZarisAutoConfiguration {
         set("zaris.client.map-refresh-wait", () -> builder.mapRefreshWait(client.getMapRefreshWait()));
         set("zaris.client.max-attempts", () -> builder.maxAttempts(client.getMaxAttempts()));
         set("zaris.client.retry-backoff", () -> builder.retryBackoff(client.getRetryBackoff()));
+        set("zaris.client.connections-per-node", () -> builder.connectionsPerNode(client.getConnectionsPerNode()));
         builder.disableRetries(client.isDisableRetries());
         builder.requestTimeout(properties.getRequestTimeout());
         ZarisProperties.Security security = properties.getSecurity();

@@ -425,6 +425,21 @@ public class ZarisProperties {
          */
         private boolean disableRetries;
 
+        /**
+         * Connections the client keeps to each node (1 to 64). Every segment is bound to one of them, so the
+         * requests of one segment keep their order; more connections let a node serve one client on more
+         * event-loop threads, which pays off only when the nodes have cores to spare.
+         */
+        private int connectionsPerNode = 1;
+
+        public int getConnectionsPerNode() {
+            return connectionsPerNode;
+        }
+
+        public void setConnectionsPerNode(int connectionsPerNode) {
+            this.connectionsPerNode = connectionsPerNode;
+        }
+
         public List<String> getSeeds() {
             return seeds;
         }

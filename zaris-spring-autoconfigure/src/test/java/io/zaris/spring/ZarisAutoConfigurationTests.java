@@ -230,6 +230,7 @@ class ZarisAutoConfigurationTests {
         properties.getClient().setMaxAttempts(5);
         properties.getClient().setRetryBackoff(Duration.ofMillis(20));
         properties.getClient().setDisableRetries(true);
+        properties.getClient().setConnectionsPerNode(3);
         List<NodeAddress> seeds = List.of(new NodeAddress("10.0.0.1", 7101));
 
         ZarisClientOptions options = ZarisAutoConfiguration.clientOptions(properties, seeds, ClientMetrics.disabled());
@@ -244,6 +245,7 @@ class ZarisAutoConfigurationTests {
         assertThat(options.maxAttempts()).isEqualTo(5);
         assertThat(options.retryBackoff()).isEqualTo(Duration.ofMillis(20));
         assertThat(options.retriesDisabled()).isTrue();
+        assertThat(options.connectionsPerNode()).isEqualTo(3);
         assertThat(options.metrics()).isSameAs(ClientMetrics.disabled());
     }
 

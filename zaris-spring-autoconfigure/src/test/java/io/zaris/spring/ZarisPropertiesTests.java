@@ -69,7 +69,7 @@ class ZarisPropertiesTests {
                 "zaris.embedded.segments", "zaris.embedded.ack-mode", "zaris.embedded.min-sync-replicas",
                 "zaris.client.seeds", "zaris.client.connect-timeout", "zaris.client.bootstrap-timeout",
                 "zaris.client.map-refresh-interval", "zaris.client.map-refresh-wait", "zaris.client.max-attempts",
-                "zaris.client.retry-backoff", "zaris.client.disable-retries",
+                "zaris.client.retry-backoff", "zaris.client.disable-retries", "zaris.client.connections-per-node",
                 "zaris.cache.enabled", "zaris.cache.cache-names", "zaris.cache.key-prefix", "zaris.cache.caches",
                 "zaris.cache.defaults.time-to-live", "zaris.cache.defaults.time-to-idle",
                 "zaris.cache.defaults.ttl-jitter", "zaris.cache.defaults.cache-null-values",

@@ -1,0 +1,85 @@
+package io.zaris.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zaris.protocol.Change;
+import org.junit.jupiter.api.Test;
+
+/** The op log's ring: order across wrap-around and growth, both retention limits, and the catch-up contract. */
+class OpLogTests {
+
+    @Test
+    void keepsTheNewestChangesInOrderAcrossWrapAroundAndGrowth() {
+        OpLog log = new OpLog(40, Long.MAX_VALUE);
+        for (int revision = 1; revision <= 1000; revision++) {
+            log.append(change(revision, 10));
+        }
+        assertThat(log.size()).isEqualTo(40);
+        assertThat(log.since(960, 1000)).extracting(Change::revision)
+                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(961, 1000).boxed().toList());
+        assertThat(log.since(959, 1000)).isNull();
+        assertThat(log.since(995, 1000)).extracting(Change::revision).containsExactly(996L, 997L, 998L, 999L, 1000L);
+    }
+
+    @Test
+    void sinceTheCurrentRevisionIsEmptyEvenWhenTheLogIsEmpty() {
+        OpLog log = new OpLog(8, 1000);
+        assertThat(log.since(5, 5)).isEmpty();
+        assertThat(log.since(4, 5)).isNull();
+    }
+
+    @Test
+    void dropsTheOldestChangesToStayWithinTheByteBudget() {
+        OpLog log = new OpLog(100, 1000);
+        for (int revision = 1; revision <= 50; revision++) {
+            log.append(change(revision, 100 - Change.OVERHEAD_BYTES));
+            assertThat(log.bytes()).isLessThanOrEqualTo(1000);
+        }
+        assertThat(log.size()).isEqualTo(10);
+        assertThat(log.since(40, 50)).hasSize(10);
+        assertThat(log.since(39, 50)).isNull();
+    }
+
+    @Test
+    void keepsTheNewestChangeEvenWhenItAloneExceedsTheByteBudget() {
+        OpLog log = new OpLog(100, 150);
+        log.append(change(1, 10));
+        log.append(change(2, 500));
+        assertThat(log.size()).isEqualTo(1);
+        assertThat(log.since(1, 2)).extracting(Change::revision).containsExactly(2L);
+    }
+
+    @Test
+    void clearForgetsEverythingAndTheLogStartsAgainAfterASnapshot() {
+        OpLog log = new OpLog(64, Long.MAX_VALUE);
+        for (int revision = 1; revision <= 30; revision++) {
+            log.append(change(revision, 10));
+        }
+        log.clear();
+        assertThat(log.size()).isZero();
+        assertThat(log.bytes()).isZero();
+        assertThat(log.since(29, 30)).isNull();
+        log.append(change(31, 10));
+        assertThat(log.since(30, 31)).extracting(Change::revision).containsExactly(31L);
+    }
+
+    @Test
+    void aLogOfOneChangeKeepsOnlyTheNewest() {
+        OpLog log = new OpLog(1, Long.MAX_VALUE);
+        log.append(change(1, 10));
+        log.append(change(2, 10));
+        assertThat(log.size()).isEqualTo(1);
+        assertThat(log.since(1, 2)).extracting(Change::revision).containsExactly(2L);
+    }
+
+    @Test
+    void refusesLimitsBelowOne() {
+        assertThatThrownBy(() -> new OpLog(0, 10)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new OpLog(10, 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static Change change(long revision, int valueBytes) {
+        return new Change(revision, 1, new byte[0], new byte[valueBytes], 0);
+    }
+}
