@@ -90,6 +90,9 @@ public final class ClusterMember implements AutoCloseable {
     private final OwnerLease lease;
     private final OwnerLease leaderLease;
     private final PeerProbe probe;
+    /** Events thread: the coordinator whose beat this node last answered, and when (see {@link #mayConfirmLeader}). */
+    private Address beatLeader;
+    private long beatAnsweredNanos;
     /** Events thread: when this node last asked its peers for a newer view (see {@link #fetchNewerView}). */
     private long lastViewFetchNanos = Long.MIN_VALUE;
     /** Events thread: whether {@link #mayDecide} already said this node leads without a confirmed lease. */
@@ -278,7 +281,10 @@ public final class ClusterMember implements AutoCloseable {
         long number = message.number();
         switch (message.type()) {
             case ClusterMessages.BEAT -> {
-                if (source.equals(view.getCoord())) {
+                long now = System.nanoTime();
+                if (source.equals(view.getCoord()) && mayConfirmLeader(source, now)) {
+                    beatLeader = source;
+                    beatAnsweredNanos = now;
                     send(source, ClusterMessages.encodeLease(ClusterMessages.BEAT_ACK, number));
                 }
             }
@@ -310,6 +316,18 @@ public final class ClusterMember implements AutoCloseable {
             default -> {
             }
         }
+    }
+
+    /**
+     * Events thread: a member confirms a new coordinator only once a full lease has passed since it last
+     * confirmed another one, so two leaders never hold a majority-confirmed lease at once (the one it
+     * confirmed before may still be deciding, for all this member knows). A crashed or paused leader sends
+     * no beats long before membership replaces it, so the wait costs nothing then; it bites only when
+     * coordinators change while both are alive.
+     */
+    private boolean mayConfirmLeader(Address coordinator, long nowNanos) {
+        return beatLeader == null || beatLeader.equals(coordinator)
+                || nowNanos - beatAnsweredNanos >= membershipConfig.ownerLease().toNanos();
     }
 
     public boolean inMajority() {
