@@ -319,14 +319,14 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     /**
-     * Events thread: a member confirms a new coordinator only once a full lease has passed since it last
-     * confirmed another one, so two leaders never hold a majority-confirmed lease at once (the one it
-     * confirmed before may still be deciding, for all this member knows). A crashed or paused leader sends
-     * no beats long before membership replaces it, so the wait costs nothing then; it bites only when
-     * coordinators change while both are alive.
+     * Events thread: while the coordinator this member last confirmed is still in its view, it confirms a
+     * different one only once a full lease has passed, so two leaders never hold a majority-confirmed lease
+     * at once (seen in a chaos run while views were merging). A previous leader that left the view (a
+     * graceful stop, a crash, a pause or split long enough for membership to exclude it) cannot be deciding:
+     * its own lease ran out before membership could exclude it, so the new coordinator is confirmed at once.
      */
     private boolean mayConfirmLeader(Address coordinator, long nowNanos) {
-        return beatLeader == null || beatLeader.equals(coordinator)
+        return beatLeader == null || beatLeader.equals(coordinator) || !view.containsMember(beatLeader)
                 || nowNanos - beatAnsweredNanos >= membershipConfig.ownerLease().toNanos();
     }
 
