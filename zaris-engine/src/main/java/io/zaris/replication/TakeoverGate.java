@@ -15,18 +15,36 @@ public final class TakeoverGate {
 
     /** Partition → the epoch whose catch-up runs. */
     private final ConcurrentHashMap<Integer, Long> catchingUp = new ConcurrentHashMap<>();
+    /** Partition → the epoch of a catch-up that is a planned hand-over (the previous active is alive). */
+    private final ConcurrentHashMap<Integer, Long> planned = new ConcurrentHashMap<>();
     private final AtomicLong changes = new AtomicLong();
 
-    public void close(int partition, long epoch) {
+    /**
+     * @param plannedHandOver the previous active owner is alive and hands the partition over (a heal or a
+     *                        migration), rather than gone (a failover): requests are told {@code MIGRATING}
+     */
+    public void close(int partition, long epoch, boolean plannedHandOver) {
+        if (plannedHandOver) {
+            planned.put(partition, epoch);
+        } else {
+            planned.remove(partition);
+        }
         catchingUp.put(partition, epoch);
         changes.incrementAndGet();
     }
 
     /** Opens the gate of {@code epoch}'s catch-up; one of a newer takeover of the partition stays closed. */
     public void open(int partition, long epoch) {
+        planned.remove(partition, epoch);
         if (catchingUp.remove(partition, epoch)) {
             changes.incrementAndGet();
         }
+    }
+
+    /** Whether the partition's closed gate belongs to a planned hand-over (see {@link #close}). */
+    public boolean isPlannedHandOver(int partition) {
+        Long epoch = planned.get(partition);
+        return epoch != null && epoch.equals(catchingUp.get(partition));
     }
 
     public boolean isCatchingUp(int partition) {

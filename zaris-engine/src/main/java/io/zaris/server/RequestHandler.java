@@ -153,10 +153,13 @@ final class RequestHandler {
             return DONE;
         }
         if (gate.isCatchingUp(partition)) {
-            // Just taken over: a fellow replica may hold acknowledged writes this copy lacks.
+            // Just taken over: a fellow replica (or the previous active, in a planned hand-over) may hold
+            // acknowledged writes this copy lacks.
             stats.wrongNode();
-            ResponseCodec.writeRoutingError(out, request.id(), KvStatus.OWNERSHIP_CHANGING, "partition " + partition
-                    + " is catching up from its other replicas after node " + nodeId + " took it over",
+            boolean planned = gate.isPlannedHandOver(partition);
+            ResponseCodec.writeRoutingError(out, request.id(), planned ? KvStatus.MIGRATING : KvStatus.OWNERSHIP_CHANGING,
+                    "partition " + partition + " is catching up from its " + (planned ? "previous owner" : "other replicas")
+                            + " after node " + nodeId + " took it over",
                     new RuntimeOwnershipChangedEvent(partition, runtime, view.addresses().get(nodeId)));
             return DONE;
         }
@@ -263,8 +266,8 @@ final class RequestHandler {
             out.writeLong(store.segmentRevision(segment));
             return;
         }
+        List<Change> tail = store.retireAndReadSince(segment, pull.epoch(), pull.fromRevision());
         long revision = store.segmentRevision(segment);
-        List<Change> tail = store.changesSince(segment, pull.fromRevision());
         if (tail == null) {
             ResponseCodec.writeHeader(out, pull.id(), KvStatus.OUT_OF_SYNC);
             out.writeLong(revision);
@@ -358,6 +361,9 @@ final class RequestHandler {
             return writeResult(out, id, epoch, ack, store.delete(segment, delete.key(), delete.expectedVersion(), epoch));
         } else if (request instanceof Request.Increment increment) {
             IncrementResult result = store.increment(segment, increment.key(), increment.delta(), epoch);
+            if (result.status() == KvStatus.OWNERSHIP_CHANGING) {
+                return writeRetired(out, id);
+            }
             if (result.status() == KvStatus.OK) {
                 ResponseCodec.writeHeader(out, id, KvStatus.OK);
                 out.writeLong(result.value());
@@ -376,6 +382,9 @@ final class RequestHandler {
             return DONE;
         } else if (request instanceof Request.MultiPut multiPut) {
             MultiWriteResult result = store.multiPut(segment, multiPut.keys(), multiPut.values(), multiPut.ttlMillis(), epoch);
+            if (result.status() == KvStatus.OWNERSHIP_CHANGING) {
+                return writeRetired(out, id);
+            }
             ResponseCodec.writeHeader(out, id, KvStatus.OK);
             ResponseCodec.writeLongs(out, result.versions());
             writeAck(out, epoch, ack);
@@ -383,6 +392,9 @@ final class RequestHandler {
         } else if (request instanceof Request.MultiPutIfAbsent multiPut) {
             MultiWriteResult result = store.multiPutIfAbsent(segment, multiPut.keys(), multiPut.values(),
                     multiPut.ttlMillis(), epoch);
+            if (result.status() == KvStatus.OWNERSHIP_CHANGING) {
+                return writeRetired(out, id);
+            }
             ResponseCodec.writeHeader(out, id, result.status());
             if (result.status() == KvStatus.OK) {
                 ResponseCodec.writeLongs(out, result.versions());
@@ -391,6 +403,9 @@ final class RequestHandler {
             return result.replicated();
         } else if (request instanceof Request.MultiDelete multiDelete) {
             MultiWriteResult result = store.multiDelete(segment, multiDelete.keys(), epoch);
+            if (result.status() == KvStatus.OWNERSHIP_CHANGING) {
+                return writeRetired(out, id);
+            }
             ResponseCodec.writeHeader(out, id, KvStatus.OK);
             out.writeInt(result.deleted());
             writeAck(out, epoch, ack);
@@ -402,6 +417,9 @@ final class RequestHandler {
     }
 
     private CompletableFuture<Void> writeResult(ByteBuf out, long id, long epoch, AckMode ack, WriteResult result) {
+        if (result.status() == KvStatus.OWNERSHIP_CHANGING) {
+            return writeRetired(out, id);
+        }
         ResponseCodec.writeHeader(out, id, result.status());
         if (result.status() != KvStatus.NOT_FOUND) {
             out.writeLong(result.version());
@@ -410,6 +428,14 @@ final class RequestHandler {
             writeAck(out, epoch, ack);
         }
         return result.replicated();
+    }
+
+    /** The segment refused the write: a node taking the partition over under a newer epoch pulled its log. */
+    private CompletableFuture<Void> writeRetired(ByteBuf out, long id) {
+        stats.wrongNode();
+        ResponseCodec.writeError(out, id, KvStatus.OWNERSHIP_CHANGING,
+                "node " + nodeId + " was just relieved of this partition by a node with a newer epoch; nothing was written");
+        return DONE;
     }
 
     /** The acknowledgement's epoch and whether replicas applied the write before it (SYNC) or not (ASYNC). */

@@ -94,7 +94,9 @@ final class TakeoverCatchUp {
     CompletableFuture<Void> start(int partition, ClusterView previous, ClusterView adopted) {
         long epoch = adopted.runtimeMap().get(partition).epoch();
         String previousActive = previous.runtimeMap().get(partition).activeNode();
-        gate.close(partition, epoch);
+        Set<String> members = present.get();
+        boolean plannedHandOver = previousActive != null && !previousActive.equals(nodeId) && members.contains(previousActive);
+        gate.close(partition, epoch, plannedHandOver);
         PartitionLayout layout = adopted.layout();
         int first = layout.firstSegmentOf(partition);
         int last = layout.lastSegmentOf(partition);
@@ -104,10 +106,15 @@ final class TakeoverCatchUp {
             lineage[s - first] = replicaSegments.syncedEpoch(s);
         }
         Takeover takeover = new Takeover(partition, epoch, previousActive, System.nanoTime() + GIVE_UP_AFTER.toNanos());
-        Set<String> members = present.get();
         List<CompletableFuture<Void>> peers = new ArrayList<>();
         List<String> asked = new ArrayList<>();
-        for (String peer : adopted.partitionMap().ownersOf(partition)) {
+        // The previous active too, owner or not (a migration moves the partition off it): it holds every change
+        // of the epoch it served, and the pull makes it refuse further writes of that epoch.
+        Set<String> fellows = new java.util.LinkedHashSet<>(adopted.partitionMap().ownersOf(partition));
+        if (previousActive != null) {
+            fellows.add(previousActive);
+        }
+        for (String peer : fellows) {
             NodeAddress address = adopted.addresses().get(peer);
             if (!peer.equals(nodeId) && members.contains(peer) && address != null) {
                 asked.add(peer);

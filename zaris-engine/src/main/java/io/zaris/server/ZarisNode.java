@@ -5,6 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.zaris.cluster.ClusterMember;
 import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.NodeAddress;
+import io.zaris.cluster.PartitionRuntime;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.KvStatus;
@@ -27,6 +28,7 @@ import io.zaris.store.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -119,8 +121,11 @@ public final class ZarisNode implements AutoCloseable {
                 // Gates close before the replicator sees the view, so nothing is synced over a fellow replica
                 // that may still hold acknowledged writes this node lacks.
                 List<Integer> takenOver = OwnershipChanges.takenOverBy(config.nodeId(), previous, adopted);
+                markKeptRolesComplete(previous, adopted, takenOver, newMember.inheritedActives());
                 for (int partition : takenOver) {
+                    long epoch = adopted.runtimeMap().get(partition).epoch();
                     takeoverCatchUp.start(partition, previous, adopted).thenRun(() -> {
+                        markComplete(adopted.layout(), partition, epoch);
                         replicator.reconcileSoon();
                         // After the catch-up: what it recovered was not lost, so the published revisions include it.
                         dataPort.pushTakeovers(inherited(List.of(partition), adopted));
@@ -139,6 +144,33 @@ public final class ZarisNode implements AutoCloseable {
         log.info("node {}: data port {}:{}, cluster '{}'", config.nodeId(), config.host(), server.port(),
                 config.membership().clusterName());
         return this;
+    }
+
+    /**
+     * An active owner's copy is by definition the whole history of the epoch it serves under, so it answers
+     * takeover pulls of that lineage (a planned hand-over pulls from the previous active). Marked for roles
+     * kept under a new epoch, and for a first map's roles; a taken-over role once its catch-up is done; never
+     * for roles a restarted process inherited without their data.
+     */
+    private void markKeptRolesComplete(ClusterView previous, ClusterView adopted, List<Integer> takenOver,
+                                       Map<Integer, Long> inherited) {
+        for (int p = 0; p < adopted.runtimeMap().partitionCount(); p++) {
+            PartitionRuntime now = adopted.runtimeMap().get(p);
+            if (!now.isServedBy(config.nodeId()) || takenOver.contains(p) || inherited.containsKey(p)) {
+                continue;
+            }
+            PartitionRuntime before = previous == null || previous.runtimeMap().partitionCount() <= p ? null
+                    : previous.runtimeMap().get(p);
+            if (before == null || before.epoch() != now.epoch()) {
+                markComplete(adopted.layout(), p, now.epoch());
+            }
+        }
+    }
+
+    private void markComplete(PartitionLayout layout, int partition, long epoch) {
+        for (int s = layout.firstSegmentOf(partition); s <= layout.lastSegmentOf(partition); s++) {
+            replicaSegments.markSynced(s, epoch);
+        }
     }
 
     /**
@@ -415,6 +447,11 @@ public final class ZarisNode implements AutoCloseable {
     }
 
     /** The node's store, for tests that inject a replicated change one replica received and another did not. */
+    /** Whether a takeover of {@code partition} is still catching up (the gate is closed). */
+    boolean isCatchingUp(int partition) {
+        return takeoverGate.isCatchingUp(partition);
+    }
+
     NodeStore store() {
         return store;
     }

@@ -11,6 +11,11 @@ public record IncrementResult(KvStatus status, long value, long version, String 
         return new IncrementResult(KvStatus.OK, value, version, null, replicated);
     }
 
+    static IncrementResult retired() {
+        return new IncrementResult(KvStatus.OWNERSHIP_CHANGING, 0, 0, "the partition was just taken over by another node",
+                WriteResult.NOTHING_TO_REPLICATE);
+    }
+
     static IncrementResult wrongType(String error) {
         return new IncrementResult(KvStatus.WRONG_TYPE, 0, 0, error, WriteResult.NOTHING_TO_REPLICATE);
     }

@@ -134,6 +134,14 @@ public final class NodeStore {
         return segments[segment].changesSince(fromRevision);
     }
 
+    /**
+     * Active side of a takeover pull: the segment refuses this node's own writes of epochs below
+     * {@code epoch} from now on, and the returned tail (as {@link #changesSince}) holds every one it accepted.
+     */
+    public List<Change> retireAndReadSince(int segment, long epoch, long fromRevision) {
+        return segments[segment].retireAndReadSince(epoch, fromRevision);
+    }
+
     /** Appends the live keys of one segment to {@code out}. */
     public void collectKeys(int segment, List<byte[]> out) {
         segments[segment].collectKeys(out, time.currentTimeMillis());

@@ -51,6 +51,12 @@ final class Segment {
     private volatile long bytes;
     /** Last revision of the segment; written under {@code writeLock}, volatile for lock-free readers. */
     private volatile long revision;
+    /**
+     * Writes of an epoch below this are refused: a node taking the partition over under a newer epoch pulled
+     * this copy's log ({@link #retireAndReadSince}). Set and checked under {@code writeLock}, so every write
+     * of the old epoch either made it into that pull or is refused, never acknowledged behind its back.
+     */
+    private long retiredBelow;
 
     Segment(int index, int logMaxChanges, long logMaxBytes, ChangeSink sink, StoreMemory memory) {
         this.index = index;
@@ -73,6 +79,9 @@ final class Segment {
                     long now) {
         ByteKey k = new ByteKey(key);
         synchronized (writeLock) {
+            if (epoch < retiredBelow) {
+                return WriteResult.RETIRED;
+            }
             StoredEntry current = live(k, now);
             long currentVersion = current == null ? 0 : current.version();
             if ((ifAbsent && current != null)
@@ -87,6 +96,9 @@ final class Segment {
     WriteResult delete(byte[] key, long expectedVersion, long epoch, long now) {
         ByteKey k = new ByteKey(key);
         synchronized (writeLock) {
+            if (epoch < retiredBelow) {
+                return WriteResult.RETIRED;
+            }
             StoredEntry current = live(k, now);
             if (expectedVersion != Request.ANY_VERSION && expectedVersion != (current == null ? 0 : current.version())) {
                 return new WriteResult(KvStatus.CONFLICT, current == null ? 0 : current.version());
@@ -102,6 +114,9 @@ final class Segment {
     IncrementResult increment(byte[] key, long delta, long epoch, long now) {
         ByteKey k = new ByteKey(key);
         synchronized (writeLock) {
+            if (epoch < retiredBelow) {
+                return IncrementResult.retired();
+            }
             StoredEntry current = live(k, now);
             long base = 0;
             if (current != null) {
@@ -126,6 +141,9 @@ final class Segment {
     WriteResult touch(byte[] key, long ttlMillis, long epoch, long now) {
         ByteKey k = new ByteKey(key);
         synchronized (writeLock) {
+            if (epoch < retiredBelow) {
+                return WriteResult.RETIRED;
+            }
             StoredEntry current = live(k, now);
             if (current == null) {
                 return new WriteResult(KvStatus.NOT_FOUND, 0);
@@ -146,6 +164,9 @@ final class Segment {
     /** All entries are written under one hold of the lock: no other write of the segment interleaves. */
     MultiWriteResult multiPut(List<byte[]> keys, List<byte[]> values, long ttlMillis, long epoch, long now) {
         synchronized (writeLock) {
+            if (epoch < retiredBelow) {
+                return MultiWriteResult.retired();
+            }
             return writeAll(keys, values, expiry(ttlMillis, now), epoch, now);
         }
     }
@@ -158,6 +179,9 @@ final class Segment {
      */
     MultiWriteResult multiPutIfAbsent(List<byte[]> keys, List<byte[]> values, long ttlMillis, long epoch, long now) {
         synchronized (writeLock) {
+            if (epoch < retiredBelow) {
+                return MultiWriteResult.retired();
+            }
             for (byte[] key : keys) {
                 if (live(new ByteKey(key), now) != null) {
                     return MultiWriteResult.conflict();
@@ -181,6 +205,9 @@ final class Segment {
 
     MultiWriteResult multiDelete(List<byte[]> keys, long epoch, long now) {
         synchronized (writeLock) {
+            if (epoch < retiredBelow) {
+                return MultiWriteResult.retired();
+            }
             List<Change> changes = new ArrayList<>();
             for (byte[] key : keys) {
                 ByteKey k = new ByteKey(key);
@@ -277,6 +304,18 @@ final class Segment {
         }
     }
 
+    /**
+     * A node took the partition over under {@code epoch}: from now on this copy refuses its own writes of
+     * older epochs, and the returned log tail (after {@code fromRevision}; {@code null} when the log no
+     * longer reaches back that far) holds every one it accepted. One hold of the lock makes both one step.
+     */
+    List<Change> retireAndReadSince(long epoch, long fromRevision) {
+        synchronized (writeLock) {
+            retiredBelow = Math.max(retiredBelow, epoch);
+            return log.since(fromRevision, revision);
+        }
+    }
+
     // ------------------------------------------------------------------ memory reclaim (active owner only)
 
     /**
@@ -302,6 +341,9 @@ final class Segment {
      */
     long evict(EvictionCandidate candidate, long epoch, long now) {
         synchronized (writeLock) {
+            if (epoch < retiredBelow) {
+                return -1;
+            }
             StoredEntry current = entries.get(candidate.key());
             if (current == null || current.version() != candidate.version()) {
                 return -1;
@@ -324,6 +366,9 @@ final class Segment {
      */
     ExpiryRound expireSample(int count, RandomGenerator random, long epoch, long now) {
         synchronized (writeLock) {
+            if (epoch < retiredBelow) {
+                return new ExpiryRound(0, 0);
+            }
             List<Change> removals = new ArrayList<>();
             int examined = 0;
             for (; examined < count && ttlKeys.size() > 0; examined++) {

@@ -13,6 +13,9 @@ public record WriteResult(KvStatus status, long version, CompletableFuture<Void>
 
     static final CompletableFuture<Void> NOTHING_TO_REPLICATE = CompletableFuture.completedFuture(null);
 
+    /** The segment was taken over under a newer epoch; nothing was written. */
+    static final WriteResult RETIRED = new WriteResult(KvStatus.OWNERSHIP_CHANGING, 0);
+
     public WriteResult(KvStatus status, long version) {
         this(status, version, NOTHING_TO_REPLICATE);
     }

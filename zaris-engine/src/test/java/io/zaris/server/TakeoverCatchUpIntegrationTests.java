@@ -64,6 +64,74 @@ class TakeoverCatchUpIntegrationTests {
         });
     }
 
+    @Test
+    void aPlannedHandOverTakesTheChangesOnlyThePreviousActiveHolds() throws Exception {
+        // The active alone holds a change (a write acknowledged while the hand-over was being published):
+        // the new active must pull it from the previous active before serving, and the previous active must
+        // refuse further writes of its epoch once pulled.
+        withCluster((client, nodes, leader, partition, runtime, mapper) -> {
+            ZarisNode active = node(nodes, runtime.activeNode());
+            ClusterView view = client.clusterView();
+            int last = view.layout().lastSegmentOf(partition);
+            String newKey = keyInSegment(mapper, last, "handed-", Integer.MAX_VALUE);
+            applyOnly(active, last, runtime.epoch(), utf8(newKey), utf8("only-on-the-previous-active"));
+            String target = view.partitionMap().ownersOf(partition).stream()
+                    .filter(owner -> !owner.equals(active.nodeId())).findFirst().orElseThrow();
+
+            long epoch = leader.handOver(partition, target).get(10, TimeUnit.SECONDS);
+            await().atMost(Duration.ofSeconds(30)).until(() -> node(nodes, target).currentView().runtimeMap().get(partition)
+                    .epoch() == epoch && !node(nodes, target).isCatchingUp(partition));
+            client.refreshMap().get(10, TimeUnit.SECONDS);
+            assertThat(client.sync().get(newKey)).as("change only the previous active held")
+                    .hasValueSatisfying(v -> assertThat(text(v.value())).isEqualTo("only-on-the-previous-active"));
+            assertThat(active.store().put(last, utf8(newKey), utf8("late"), 0, false, -1, runtime.epoch()).status())
+                    .as("a write of the previous epoch on the previous active, after the pull")
+                    .isEqualTo(io.zaris.protocol.KvStatus.OWNERSHIP_CHANGING);
+        });
+    }
+
+    private interface ClusterCheck {
+        void run(ZarisClient client, List<ZarisNode> nodes, ZarisNode leader, int partition, PartitionRuntime runtime,
+                 SegmentMapper mapper) throws Exception;
+    }
+
+    /** Three nodes, RF 3, {@link #KEYS} keys written; a partition whose active is not the leader. */
+    private void withCluster(ClusterCheck check) throws Exception {
+        String cluster = "zaris-handover-" + UUID.randomUUID();
+        ClusterSettings settings = new ClusterSettings(3, PartitionLayout.of(64, 8), 3);
+        ReplicationSettings replication = ReplicationSettings.defaults().withHealCooldown(Duration.ofMinutes(10))
+                .withEvictionDelay(Duration.ofMinutes(10));
+        List<ZarisNode> nodes = new ArrayList<>();
+        try {
+            for (String id : List.of("n1", "n2", "n3")) {
+                nodes.add(new ZarisNode(NodeConfig.builder(id).host("127.0.0.1").port(0).clusterSettings(settings)
+                        .membership(new MembershipConfig.InJvm(cluster)).replication(replication).build()).start());
+            }
+            for (ZarisNode node : nodes) {
+                node.awaitReady(Duration.ofSeconds(30));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> nodes.stream().allMatch(ZarisNode::isReplicationReady));
+            List<NodeAddress> seeds = nodes.stream().map(ZarisNode::dataAddress).toList();
+            try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
+                    .environment(Map.of()).requestTimeout(Duration.ofSeconds(30)).maxAttempts(30).build())) {
+                for (int i = 0; i < KEYS; i++) {
+                    client.sync().put("key-" + i, utf8("value-" + i));
+                }
+                ClusterView before = client.clusterView();
+                ZarisNode leader = nodes.stream().filter(ZarisNode::isLeader).findFirst().orElseThrow();
+                int partition = partitionServedByNonLeader(before, leader.nodeId());
+                PartitionRuntime runtime = before.runtimeMap().get(partition);
+                ZarisNode active = node(nodes, runtime.activeNode());
+                await().atMost(Duration.ofSeconds(30)).until(() -> active.confirmedReplicas(partition) == 2);
+                check.run(client, nodes, leader, partition, runtime, new SegmentMapper(before.layout().segmentCount()));
+            }
+        } finally {
+            for (ZarisNode node : nodes) {
+                node.close();
+            }
+        }
+    }
+
     /** One replica of the partition under test, with keys that land in its first and last segments. */
     private record Side(ZarisNode replica, long epoch, int firstSegment, int lastSegment, SegmentMapper mapper) {
         String existingKeyInFirstSegment() {
