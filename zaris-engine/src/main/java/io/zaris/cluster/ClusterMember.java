@@ -104,6 +104,13 @@ public final class ClusterMember implements AutoCloseable {
     private View view;
     private JChannel channel;
 
+    /** Whether this node asked to have its partitions moved away; set on the events thread. */
+    private volatile boolean draining;
+    /** Completes once a drain left this node with no role in the adopted view. */
+    private final CompletableFuture<Void> drained = new CompletableFuture<>();
+    /** Events thread: when this node last repeated its drain request. */
+    private long lastDrainRequestNanos = Long.MIN_VALUE;
+
     /** Last adopted view; written on the events thread only. */
     private volatile ClusterView current;
     /** Whether this node leads, as of the last view; written on the events thread, read anywhere. */
@@ -137,7 +144,7 @@ public final class ClusterMember implements AutoCloseable {
         Duration leaseDuration = membershipConfig.ownerLease();
         this.lease = leaseDuration == null ? null : new OwnerLease(leaseDuration);
         this.leaderLease = leaseDuration == null ? null : new OwnerLease(leaseDuration);
-        this.beats = new LeaderBeats(settings.clusterSize());
+        this.beats = new LeaderBeats();
         this.leaseValidUntil = leaseDuration == null ? Long.MAX_VALUE : Long.MIN_VALUE;
         this.probe = probe;
         this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, this::submit, System::nanoTime);
@@ -182,6 +189,7 @@ public final class ClusterMember implements AutoCloseable {
     private void reconcileFailover() {
         present = Set.copyOf(presentNodes());
         askToDisown();
+        repeatDrainRequest();
         if (mayDecide() && current != null) {
             failover.reconcile(current, presentNodes(), () -> current, this::publishIfStillLeading);
         } else {
@@ -266,7 +274,7 @@ public final class ClusterMember implements AutoCloseable {
         }
         leaseWasHeld = held;
         if (isLeader()) {
-            broadcast(ClusterMessages.encodeLease(ClusterMessages.BEAT, beats.begin(now)));
+            broadcast(ClusterMessages.encodeLease(ClusterMessages.BEAT, beats.begin(now, votingSize() / 2 + 1)));
         }
         long sequence = ++leaseRequestSequence;
         leaseRequestSentNanos[(int) (sequence % leaseRequestSentNanos.length)] = now;
@@ -403,6 +411,76 @@ public final class ClusterMember implements AutoCloseable {
         return result;
     }
 
+    /**
+     * Asks the leader to move every partition off this node (it plans a map without it and moves the
+     * partitions a bounded number at a time, each served by its old owners until its new ones are in sync).
+     * The request is repeated every second until done, so it survives lost messages and leader changes.
+     *
+     * @return completes once the adopted map gives this node no role; fails when no other node is present
+     *         to take its partitions
+     */
+    public CompletableFuture<Void> drain() {
+        submit(() -> {
+            if (!draining) {
+                draining = true;
+                log.info("node {}: draining — asking the leader to move its partitions to the other nodes", nodeId);
+            }
+            lastDrainRequestNanos = Long.MIN_VALUE;
+            repeatDrainRequest();
+            checkDrained();
+        });
+        return drained;
+    }
+
+    /** Whether {@link #drain} was called. */
+    public boolean isDraining() {
+        return draining;
+    }
+
+    /**
+     * Asks the leader to plan the map over the present nodes now, without waiting for a newcomer's settle
+     * delay; a balanced map is left as it is.
+     */
+    public void requestRebalance() {
+        submit(() -> {
+            byte[] request = ClusterMessages.encodePlanRequest(new ClusterMessages.PlanRequest(ClusterMessages.REBALANCE, nodeId));
+            if (view != null && channel != null) {
+                broadcast(request);
+            }
+        });
+    }
+
+    /** Events thread: at most once a second while draining and not yet done. */
+    private void repeatDrainRequest() {
+        long now = System.nanoTime();
+        if (!draining || drained.isDone() || channel == null || view == null
+                || (lastDrainRequestNanos != Long.MIN_VALUE && now - lastDrainRequestNanos < 1_000_000_000L)) {
+            return;
+        }
+        lastDrainRequestNanos = now;
+        broadcast(ClusterMessages.encodePlanRequest(new ClusterMessages.PlanRequest(ClusterMessages.DRAIN, nodeId)));
+        checkDrained();
+    }
+
+    /** Events thread: completes the drain once the held view gives this node no role. */
+    private void checkDrained() {
+        ClusterView held = current;
+        if (!draining || drained.isDone() || held == null) {
+            return;
+        }
+        boolean active = false;
+        for (PartitionRuntime runtime : held.runtimeMap().partitions()) {
+            active |= nodeId.equals(runtime.activeNode());
+        }
+        if (!active && !held.partitionMap().nodes().contains(nodeId)) {
+            log.info("node {}: drained — map version {} gives it no partition", nodeId, held.partitionMap().version());
+            drained.complete(null);
+        } else if (presentNodes().equals(Set.of(nodeId))) {
+            drained.completeExceptionally(new IllegalStateException("node " + nodeId
+                    + " cannot drain: no other node is present to take its partitions"));
+        }
+    }
+
     /** The latest adopted cluster view, or {@code null} before the first map is known. */
     public ClusterView currentView() {
         return current;
@@ -428,14 +506,8 @@ public final class ClusterMember implements AutoCloseable {
 
     private void onView(View newView) {
         view = newView;
-        leading = isLeader();
-        boolean majority = newView.size() * 2 > settings.clusterSize();
-        if (inMajority && !majority) {
-            log.warn("node {}: sees only {} of {} nodes; stops accepting writes until a majority is back", nodeId,
-                    newView.size(), settings.clusterSize());
-        }
-        inMajority = majority;
         announced.keySet().retainAll(newView.getMembers());
+        refreshMajority();
         log.info("node {}: membership view {} with {} member(s){}", nodeId, newView.getViewId(), newView.size(),
                 newView instanceof MergeView ? " (merge)" : "");
         broadcast(ClusterMessages.encodeHello(new ClusterMessages.NodeHello(nodeId, dataAddress, incarnation)));
@@ -456,6 +528,52 @@ public final class ClusterMember implements AutoCloseable {
         }
     }
 
+    /**
+     * Events thread, after every membership view and hello: whether this node sees a majority of the voting
+     * nodes, and whether it leads.
+     */
+    private void refreshMajority() {
+        int voters = votersInView();
+        int size = votingSize();
+        boolean majority = voters * 2 > size;
+        if (inMajority && !majority) {
+            log.warn("node {}: sees only {} of {} nodes; stops accepting writes until a majority is back", nodeId,
+                    voters, size);
+        }
+        inMajority = majority;
+        leading = isLeader();
+    }
+
+    /**
+     * Events thread: how many nodes a majority is counted over — the partition map's nodes once there is a
+     * map (the cluster grows and shrinks with it; a node that joined but holds nothing yet does not vote),
+     * else the configured cluster size.
+     */
+    private int votingSize() {
+        ClusterView held = current;
+        return held == null ? settings.clusterSize() : held.partitionMap().nodes().size();
+    }
+
+    /** Events thread: how many voting nodes the membership view holds (see {@link #votingSize}). */
+    private int votersInView() {
+        if (view == null) {
+            return 0;
+        }
+        ClusterView held = current;
+        if (held == null) {
+            return view.size();
+        }
+        Set<String> voters = Set.copyOf(held.partitionMap().nodes());
+        int count = 0;
+        for (Address member : view.getMembers()) {
+            ClusterMessages.NodeHello hello = announced.get(member);
+            if (hello != null && voters.contains(hello.nodeId())) {
+                count++;
+            }
+        }
+        return count;
+    }
+
     private void onMessage(Address source, byte[] payload, int offset, int length) {
         byte[] bytes = offset == 0 && length == payload.length ? payload
                 : java.util.Arrays.copyOfRange(payload, offset, offset + length);
@@ -468,6 +586,7 @@ public final class ClusterMember implements AutoCloseable {
         }
         if (message instanceof ClusterMessages.NodeHello hello) {
             announced.put(source, hello);
+            refreshMajority();
             if (current != null && !hello.dataAddress().equals(current.addresses().get(hello.nodeId()))) {
                 if (isLeader()) {
                     publish(current);
@@ -481,6 +600,14 @@ public final class ClusterMember implements AutoCloseable {
             adopt(published);
         } else if (message instanceof ClusterMessages.LeaseMessage leaseMessage) {
             onLeaseMessage(source, leaseMessage);
+        } else if (message instanceof ClusterMessages.PlanRequest request) {
+            if (mayDecide()) {
+                if (request.type() == ClusterMessages.DRAIN) {
+                    failover.drainRequested(request.nodeId());
+                } else {
+                    failover.rebalanceRequested(request.nodeId());
+                }
+            }
         } else if (message instanceof ClusterMessages.Disown disown && mayDecide() && current != null) {
             failover.disown(disown.nodeId(), disown.partitions(), current);
             reconcileFailover();
@@ -544,6 +671,7 @@ public final class ClusterMember implements AutoCloseable {
     private void install(ClusterView held, ClusterView candidate) {
         trackInheritedActives(held, candidate);
         current = candidate;
+        refreshMajority();
         try {
             viewListener.accept(held, candidate);
         } catch (RuntimeException e) {
@@ -565,6 +693,7 @@ public final class ClusterMember implements AutoCloseable {
                     candidate.layout().segmentCount());
         }
         firstView.complete(candidate);
+        checkDrained();
     }
 
     /**
@@ -622,7 +751,7 @@ public final class ClusterMember implements AutoCloseable {
      * majority and the coordinator has announced itself; otherwise the leader the published view names.
      */
     private String leaderFor(ClusterView published) {
-        if (view != null && LeaderRule.isLeader(true, view.size(), settings.clusterSize())) {
+        if (view != null && LeaderRule.isLeader(true, votersInView(), votingSize())) {
             ClusterMessages.NodeHello coordinator = announced.get(view.getCoord());
             if (coordinator != null) {
                 return coordinator.nodeId();
@@ -644,7 +773,7 @@ public final class ClusterMember implements AutoCloseable {
     private boolean isLeader() {
         return view != null && channel != null
                 && LeaderRule.isLeader(channel.getAddress() != null && channel.getAddress().equals(view.getCoord()),
-                view.size(), settings.clusterSize());
+                votersInView(), votingSize());
     }
 
     private void send(Address destination, byte[] message) {

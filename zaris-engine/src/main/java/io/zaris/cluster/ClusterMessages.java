@@ -33,6 +33,10 @@ final class ClusterMessages {
     static final int BEAT_ACK = 5;
     static final int LEASE_REQUEST = 6;
     static final int LEASE_GRANT = 7;
+    /** A node asks to have its partitions moved away (repeated while it drains). */
+    static final int DRAIN = 8;
+    /** An operator asks the leader to plan the map over the present nodes now. */
+    static final int REBALANCE = 9;
 
     private ClusterMessages() {
     }
@@ -42,6 +46,10 @@ final class ClusterMessages {
 
     /** @param partitions partition → the epoch under which the view names the sender active */
     record Disown(String nodeId, Map<Integer, Long> partitions) {
+    }
+
+    /** A {@link #DRAIN} or {@link #REBALANCE} request from {@code nodeId}. */
+    record PlanRequest(int type, String nodeId) {
     }
 
     /** One of the lease messages (types 4–7): a type and a number (a beat round or a request sequence). */
@@ -67,6 +75,13 @@ final class ClusterMessages {
         return toArray(out);
     }
 
+    static byte[] encodePlanRequest(PlanRequest request) {
+        ByteBuf out = Unpooled.buffer();
+        out.writeByte(request.type());
+        Wire.writeString(out, request.nodeId());
+        return toArray(out);
+    }
+
     static byte[] encodeHello(NodeHello hello) {
         ByteBuf out = Unpooled.buffer();
         out.writeByte(NODE_HELLO);
@@ -84,7 +99,7 @@ final class ClusterMessages {
         return toArray(out);
     }
 
-    /** A {@link NodeHello}, a {@link ClusterView}, a {@link Disown} or a {@link LeaseMessage}. */
+    /** A {@link NodeHello}, a {@link ClusterView}, a {@link Disown}, a {@link PlanRequest} or a {@link LeaseMessage}. */
     static Object decode(byte[] bytes) throws MalformedRequestException {
         ByteBuf in = Unpooled.wrappedBuffer(bytes);
         int type = Wire.readUnsignedByte(in, 0, "message type");
@@ -104,6 +119,8 @@ final class ClusterMessages {
                 }
                 return new Disown(nodeId, partitions);
             }
+            case DRAIN, REBALANCE:
+                return new PlanRequest(type, Wire.readString(in, 0, "node id"));
             case BEAT, BEAT_ACK, LEASE_REQUEST, LEASE_GRANT:
                 return new LeaseMessage(type, Wire.readLong(in, 0, "number"));
             case CLUSTER_VIEW:

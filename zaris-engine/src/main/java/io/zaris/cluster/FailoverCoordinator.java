@@ -55,6 +55,7 @@ final class FailoverCoordinator {
     private final Map<Integer, Long> disowned = new HashMap<>();
     /** Partition → why its last heal attempt was refused, logged when it changes so a stall explains itself. */
     private final Map<Integer, String> healBlockers = new HashMap<>();
+    private final Rebalancer rebalancer;
     private boolean roundInFlight;
 
     FailoverCoordinator(String nodeId, ClusterSettings clusterSettings, ReplicationSettings settings, PeerProbe probe,
@@ -65,6 +66,17 @@ final class FailoverCoordinator {
         this.probe = probe;
         this.events = events;
         this.nanoClock = nanoClock;
+        this.rebalancer = new Rebalancer(nodeId, clusterSettings);
+    }
+
+    /** Events thread, leader only: {@code node} asked to have its partitions moved away (see {@link Rebalancer}). */
+    void drainRequested(String node) {
+        rebalancer.drainRequested(node, nanoClock.getAsLong());
+    }
+
+    /** Events thread, leader only: plan the map over the present nodes now. */
+    void rebalanceRequested(String by) {
+        rebalancer.rebalanceRequested(by);
     }
 
     /**
@@ -104,6 +116,11 @@ final class FailoverCoordinator {
             }
         }
         if (evictMissingNodes(held, present, now, publish)) {
+            return;
+        }
+        PartitionMap planned = rebalancer.nextMap(held.partitionMap(), held.runtimeMap(), present, now);
+        if (planned != null) {
+            publish.accept(withMap(held, planned, present, now));
             return;
         }
         Set<Integer> failover = new TreeSet<>();
@@ -296,8 +313,28 @@ final class FailoverCoordinator {
             return false;
         }
         PartitionMap previous = held.partitionMap();
-        PartitionMap next = PartitionPlanner.plan(new TreeSet<>(present), previous.partitionCount(),
-                clusterSettings.replicationFactor(), previous);
+        Set<String> members = new TreeSet<>(present);
+        members.removeIf(rebalancer::isDraining);
+        if (members.isEmpty()) {
+            members.addAll(present);
+        }
+        PartitionMap next = PartitionPlanner.plan(members, previous.partitionCount(), clusterSettings.replicationFactor(),
+                previous);
+        ClusterView rehomed = withMap(held, next, present, now);
+        evicted.forEach(missingSince::remove);
+        log.info("node {}: evicting {} after {}; partition map version {} -> {}", nodeId, evicted, settings.evictionDelay(),
+                previous.version(), next.version());
+        publish.accept(rehomed);
+        return true;
+    }
+
+    /**
+     * The held view with partition map {@code next}: a partition whose owners changed gets a new epoch; its
+     * live active keeps serving it (DEGRADED: it syncs the new owners as its replicas, and a heal hands the
+     * partition to the new primary once all are in sync); without a live active it waits for a failover round.
+     */
+    private ClusterView withMap(ClusterView held, PartitionMap next, Set<String> present, long now) {
+        PartitionMap previous = held.partitionMap();
         List<PartitionRuntime> runtimes = new ArrayList<>(next.partitionCount());
         for (int p = 0; p < next.partitionCount(); p++) {
             PartitionRuntime current = held.runtimeMap().get(p);
@@ -327,12 +364,8 @@ final class FailoverCoordinator {
             }
             lastChange.put(p, now);
         }
-        evicted.forEach(missingSince::remove);
-        log.info("node {}: evicting {} after {}; partition map version {} -> {}", nodeId, evicted, settings.evictionDelay(),
-                previous.version(), next.version());
-        publish.accept(new ClusterView(held.layout(), next, new RuntimeMap(runtimes), held.addresses(), held.leader(),
-                held.founders()));
-        return true;
+        return new ClusterView(held.layout(), next, new RuntimeMap(runtimes), held.addresses(), held.leader(),
+                held.founders());
     }
 
     private void reportHealBlocker(int partition, PartitionRuntime current, String blocker) {
@@ -355,6 +388,7 @@ final class FailoverCoordinator {
      */
     void forgetAbsences() {
         missingSince.clear();
+        rebalancer.forget();
     }
 
     /** Events thread: a runtime change made elsewhere (an operator hand-over) starts the partition's cooldown. */

@@ -5,7 +5,7 @@ import java.util.Set;
 
 /**
  * The leader's side of its own lease: it sends numbered beats, members answer, and once a majority of the
- * configured cluster (the leader counted) answered a beat, the leader's lease is confirmed as of that
+ * voting nodes (the leader counted) answered a beat, the leader's lease is confirmed as of that
  * beat's send time. Only the most recent beats are remembered; a late answer to a forgotten beat counts
  * for nothing.
  *
@@ -15,21 +15,21 @@ final class LeaderBeats {
 
     private static final int REMEMBERED = 16;
 
-    private final int majority;
+    private final int[] majorities = new int[REMEMBERED];
     private final long[] sentNanos = new long[REMEMBERED];
     private final long[] rounds = new long[REMEMBERED];
     private final Set<?>[] answered = new Set<?>[REMEMBERED];
     private long nextRound = 1;
 
-    LeaderBeats(int clusterSize) {
-        this.majority = clusterSize / 2 + 1;
-    }
-
-    /** Starts a beat sent at {@code nowNanos}; returns its round number. */
-    long begin(long nowNanos) {
+    /**
+     * Starts a beat sent at {@code nowNanos} that {@code majority} answers confirm (a majority of the nodes
+     * voting when it is sent: the cluster grows and shrinks); returns its round number.
+     */
+    long begin(long nowNanos, int majority) {
         long round = nextRound++;
         int slot = (int) (round % REMEMBERED);
         rounds[slot] = round;
+        majorities[slot] = majority;
         sentNanos[slot] = nowNanos;
         answered[slot] = new HashSet<>();
         return round;
@@ -46,7 +46,7 @@ final class LeaderBeats {
             return null;
         }
         Set<Object> members = (Set<Object>) answered[slot];
-        if (members.add(member) && members.size() == majority) {
+        if (members.add(member) && members.size() == majorities[slot]) {
             return sentNanos[slot];
         }
         return null;

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,7 +55,8 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     private EmbeddedCluster(Builder builder) {
         this.nodeCount = builder.nodes;
-        this.settings = new ClusterSettings(builder.nodes, builder.layout, builder.replicationFactor);
+        this.settings = new ClusterSettings(builder.nodes, builder.layout, builder.replicationFactor,
+                builder.joinSettleDelay, builder.maxConcurrentMoves);
         this.host = builder.host;
         this.startTimeout = builder.startTimeout;
         this.clusterName = "zaris-embedded-" + UUID.randomUUID();
@@ -181,6 +183,49 @@ public final class EmbeddedCluster implements AutoCloseable {
         throw new IllegalArgumentException("no node '" + nodeId + "' in " + clusterName);
     }
 
+    /**
+     * Starts one more node ({@code node-N}, N one above the highest so far). It joins the running cluster
+     * holding nothing; after the join settle delay the leader plans a map that gives it its share, and the
+     * partitions move to it a bounded number at a time while their current owners serve.
+     *
+     * @return the new node, once it holds the cluster's map
+     */
+    public ZarisNode addNode() {
+        String nodeId = "node-" + (nodes.size() + 1);
+        try {
+            ZarisNode added = new ZarisNode(nodeConfig(nodeId)).start();
+            nodes.add(added);
+            added.awaitReady(startTimeout);
+            log.info("embedded Zaris cluster: {} joined", nodeId);
+            return added;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while adding " + nodeId, e);
+        } catch (Exception e) {
+            throw new IllegalStateException("node " + nodeId + " failed to join: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Drains one node (its partitions move to the others while it keeps serving them) and stops it once it
+     * holds none: a planned shrink, with no failover.
+     *
+     * @throws IllegalStateException when the drain does not finish within {@code timeout}; the node keeps running
+     */
+    public void drainNode(String nodeId, Duration timeout) {
+        ZarisNode node = node(nodeId);
+        try {
+            node.drain().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while draining " + nodeId, e);
+        } catch (java.util.concurrent.ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("node " + nodeId + " did not drain within " + timeout + ": " + e, e);
+        }
+        node.close();
+        log.info("embedded Zaris cluster: {} drained and stopped", nodeId);
+    }
+
     /** RESP addresses of the running nodes that have a RESP listener, in start order. */
     public List<NodeAddress> respSeeds() {
         List<NodeAddress> seeds = new ArrayList<>();
@@ -243,6 +288,8 @@ public final class EmbeddedCluster implements AutoCloseable {
         private SecurityOptions security = SecurityOptions.none();
         private TlsOptions tls;
         private ClusterSecret clusterSecret;
+        private Duration joinSettleDelay = ClusterSettings.DEFAULT_JOIN_SETTLE_DELAY;
+        private int maxConcurrentMoves = ClusterSettings.DEFAULT_MAX_CONCURRENT_MOVES;
 
         private Builder() {
         }
@@ -292,6 +339,18 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
 
         /** Acknowledgement mode, timeouts and delays of replication and failover. */
+        /** How long a node added to the running cluster waits before it is given partitions (default 10 s). */
+        public Builder joinSettleDelay(Duration delay) {
+            this.joinSettleDelay = delay;
+            return this;
+        }
+
+        /** How many partitions a rebalance moves at once (default 8). */
+        public Builder maxConcurrentMoves(int moves) {
+            this.maxConcurrentMoves = moves;
+            return this;
+        }
+
         public Builder replication(ReplicationSettings replication) {
             this.replication = replication;
             return this;

@@ -59,6 +59,7 @@ public final class ZarisNode implements AutoCloseable {
     private final EpochFence fence;
     private final ReplicaSegments replicaSegments;
     private final TakeoverGate takeoverGate = new TakeoverGate();
+    private final OrphanedCopies orphanedCopies;
     private final TakeoverCatchUp takeoverCatchUp;
     private final Replicator replicator;
     private final MemoryGuard memoryGuard;
@@ -72,6 +73,7 @@ public final class ZarisNode implements AutoCloseable {
     private volatile boolean running;
 
     public ZarisNode(NodeConfig config) {
+        this.orphanedCopies = new OrphanedCopies(config.nodeId());
         this.config = config;
         PartitionLayout layout = config.clusterSettings().layout();
         this.fence = new EpochFence(layout.partitionCount());
@@ -316,9 +318,36 @@ public final class ZarisNode implements AutoCloseable {
     private void maintainMemoryQuietly() {
         try {
             memoryGuard.maintain();
+            dropOrphanedCopies();
         } catch (RuntimeException e) {
             log.warn("node {}: memory maintenance failed", config.nodeId(), e);
         }
+    }
+
+    /** Memory maintenance thread: frees copies of partitions a rebalance moved off this node. */
+    private void dropOrphanedCopies() {
+        ClusterView view = currentView();
+        if (view == null) {
+            return;
+        }
+        PartitionLayout layout = view.layout();
+        for (int partition : orphanedCopies.toDrop(view, System.nanoTime(), p -> heldKeys(layout, p) > 0)) {
+            long keys = heldKeys(layout, partition);
+            for (int s = layout.firstSegmentOf(partition); s <= layout.lastSegmentOf(partition); s++) {
+                replicaSegments.markUnsynced(s);
+                store.dropSegment(s);
+            }
+            log.info("node {}: dropped its copy of partition {} ({} keys): map version {} gives it no role there",
+                    config.nodeId(), partition, keys, view.partitionMap().version());
+        }
+    }
+
+    private long heldKeys(PartitionLayout layout, int partition) {
+        long keys = 0;
+        for (int s = layout.firstSegmentOf(partition); s <= layout.lastSegmentOf(partition); s++) {
+            keys += store.segmentSize(s);
+        }
+        return keys;
     }
 
     /** The node's memory figures: bytes charged against the budget, the budget, evictions and expirations. */
@@ -366,6 +395,28 @@ public final class ZarisNode implements AutoCloseable {
      */
     public CompletableFuture<Long> handOver(int partition, String target) {
         return member.handOver(partition, target);
+    }
+
+    /**
+     * Moves every partition off this node: the leader plans a map without it and moves its partitions a
+     * bounded number at a time, each served by its current owner until the new ones are in sync.
+     *
+     * @return completes once the cluster's map gives this node no role (then it can stop without any
+     *         failover); fails when no other node is present to take its partitions
+     */
+    public CompletableFuture<Void> drain() {
+        return member.drain();
+    }
+
+    /** Whether {@link #drain} was called on this node. */
+    public boolean isDraining() {
+        ClusterMember seat = member;
+        return seat != null && seat.isDraining();
+    }
+
+    /** Asks the leader to plan the map over the present nodes now (a newcomer need not wait to settle). */
+    public void requestRebalance() {
+        member.requestRebalance();
     }
 
     /** Ids of the nodes in this node's membership view that announced themselves (itself included once joined). */

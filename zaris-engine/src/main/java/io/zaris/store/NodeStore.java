@@ -134,6 +134,11 @@ public final class NodeStore {
         return segments[segment].changesSince(fromRevision);
     }
 
+    /** Drops the segment's whole copy: this node no longer has any role in its partition. */
+    public void dropSegment(int segment) {
+        segments[segment].drop();
+    }
+
     /**
      * Active side of a takeover pull: the segment refuses this node's own writes of epochs below
      * {@code epoch} from now on, and the returned tail (as {@link #changesSince}) holds every one it accepted.

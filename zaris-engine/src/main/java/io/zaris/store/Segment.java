@@ -275,6 +275,23 @@ final class Segment {
     }
 
     /**
+     * Drops the whole copy (this node no longer has any role in the partition). The revision goes back to 0,
+     * so if the node is assigned the partition again its active syncs it from scratch.
+     */
+    void drop() {
+        synchronized (writeLock) {
+            entries.clear();
+            allKeys.clear();
+            ttlKeys.clear();
+            memory.add(-bytes);
+            bytes = 0;
+            log.clear();
+            epochStarts.clear();
+            revision = 0;
+        }
+    }
+
+    /**
      * Active side: hands {@code consumer}, under the write lock, what a replica at {@code fromRevision}
      * needs — the log tail when the log reaches back that far, else a full snapshot — so whatever the
      * consumer enqueues precedes every later change.

@@ -38,8 +38,8 @@ class OwnerLeaseTests {
 
     @Test
     void theLeadersLeaseNeedsAMajorityOfAnswersToOneBeat() {
-        LeaderBeats beats = new LeaderBeats(5);
-        long round = beats.begin(7 * SECOND);
+        LeaderBeats beats = new LeaderBeats();
+        long round = beats.begin(7 * SECOND, 3);
         assertThat(beats.answer(round, "leader")).isNull();
         assertThat(beats.answer(round, "b")).isNull();
         assertThat(beats.answer(round, "b")).as("one member counts once").isNull();
@@ -48,11 +48,23 @@ class OwnerLeaseTests {
     }
 
     @Test
+    void eachBeatCountsTheMajorityOfItsOwnTime() {
+        LeaderBeats beats = new LeaderBeats();
+        long small = beats.begin(SECOND, 2);
+        long grown = beats.begin(2 * SECOND, 3);
+        assertThat(beats.answer(small, "leader")).isNull();
+        assertThat(beats.answer(small, "b")).isEqualTo(SECOND);
+        assertThat(beats.answer(grown, "leader")).isNull();
+        assertThat(beats.answer(grown, "b")).as("after the cluster grew, two answers are not a majority").isNull();
+        assertThat(beats.answer(grown, "c")).isEqualTo(2 * SECOND);
+    }
+
+    @Test
     void answersToForgottenOrUnknownBeatsCountForNothing() {
-        LeaderBeats beats = new LeaderBeats(3);
-        long first = beats.begin(SECOND);
+        LeaderBeats beats = new LeaderBeats();
+        long first = beats.begin(SECOND, 2);
         for (int i = 0; i < 16; i++) {
-            beats.begin((2 + i) * SECOND);
+            beats.begin((2 + i) * SECOND, 2);
         }
         assertThat(beats.answer(first, "a")).isNull();
         assertThat(beats.answer(first, "b")).isNull();

@@ -1,0 +1,187 @@
+package io.zaris.cluster;
+
+import io.zaris.placement.PartitionMap;
+import io.zaris.placement.PartitionPlanner;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The leader's planned map changes: a node that joined and stayed for the settle delay, a node that asked to
+ * drain, or an operator's rebalance request make {@link PartitionPlanner} compute a target map over the
+ * nodes that should hold data, and the held map moves toward it at most
+ * {@link ClusterSettings#maxConcurrentMoves()} partitions at a time.
+ *
+ * <p>A moved partition keeps its serving active owner (the coordinator marks it DEGRADED under a new epoch):
+ * its new owners sync from that active as replicas, by the same snapshot and log replay as any replica,
+ * and the ordinary heal hands the partition to its new preferred primary once every owner is in sync. That
+ * hand-over pulls from the previous active before serving, so no acknowledged write is left behind.
+ *
+ * <p>Concurrency: owned by the {@link FailoverCoordinator}, confined to the cluster member's events thread.
+ */
+final class Rebalancer {
+
+    private static final Logger log = LoggerFactory.getLogger(Rebalancer.class);
+    /** A drain request not repeated for this long is dropped (the node restarted or gave up). */
+    static final Duration DRAIN_REQUEST_TTL = Duration.ofSeconds(5);
+
+    private final String nodeId;
+    private final ClusterSettings settings;
+    /** Present node outside the map → when this leader first saw it. */
+    private final Map<String, Long> joinedSince = new HashMap<>();
+    /** Draining node → when its request was last heard. */
+    private final Map<String, Long> drainHeard = new HashMap<>();
+    private boolean rebalanceRequested;
+    /** When the current rebalance began and how many moves it started, for progress and ETA; -1: none runs. */
+    private long startedNanos = -1;
+    private int movesStarted;
+    private String blockedReason;
+
+    Rebalancer(String nodeId, ClusterSettings settings) {
+        this.nodeId = nodeId;
+        this.settings = settings;
+    }
+
+    void drainRequested(String node, long now) {
+        if (drainHeard.put(node, now) == null) {
+            log.info("node {}: {} asks to be drained; its partitions move to the other nodes", nodeId, node);
+        }
+    }
+
+    void rebalanceRequested(String by) {
+        rebalanceRequested = true;
+        log.info("node {}: rebalance requested by {}; newcomers get partitions without waiting to settle", nodeId, by);
+    }
+
+    /** Whether {@code node} asked to be drained recently. */
+    boolean isDraining(String node) {
+        return drainHeard.containsKey(node);
+    }
+
+    /** Not leading any more: what was heard is re-heard by the next leader (requests repeat, joins are re-seen). */
+    void forget() {
+        joinedSince.clear();
+        drainHeard.clear();
+        rebalanceRequested = false;
+        startedNanos = -1;
+    }
+
+    /**
+     * The next map to publish, or {@code null} when the held map is where it should be or moves are still
+     * running. {@code present}: the node ids membership shows that announced themselves.
+     */
+    PartitionMap nextMap(PartitionMap map, RuntimeMap runtime, Set<String> present, long now) {
+        joinedSince.keySet().retainAll(present);
+        drainHeard.entrySet().removeIf(e -> !present.contains(e.getKey()) && !map.nodes().contains(e.getKey())
+                || now - e.getValue() > DRAIN_REQUEST_TTL.toNanos());
+        Set<String> members = new TreeSet<>(map.nodes()); // a missing node stays until the eviction delay passes
+        for (String node : present) {
+            if (!map.nodes().contains(node)) {
+                long since = joinedSince.computeIfAbsent(node, k -> now);
+                if (rebalanceRequested || now - since >= settings.joinSettleDelay().toNanos()) {
+                    members.add(node);
+                }
+            }
+        }
+        members.removeAll(drainHeard.keySet());
+        if (members.isEmpty()) {
+            block("every node asked to be drained; the map stays as it is");
+            return null;
+        }
+        PartitionMap target = PartitionPlanner.plan(members, map.partitionCount(), settings.replicationFactor(), map);
+        if (target.owners().equals(map.owners())) {
+            if (startedNanos >= 0 && settled(map, runtime) == map.partitionCount()) {
+                log.info("node {}: rebalance done: map version {} over {} ({} partition move(s) in {} s)", nodeId,
+                        map.version(), map.nodes(), movesStarted, Duration.ofNanos(now - startedNanos).toSeconds());
+                startedNanos = -1;
+            }
+            rebalanceRequested = false;
+            return null;
+        }
+        PartitionMap next = step(map, target, runtime, settings.maxConcurrentMoves());
+        if (next == null) {
+            return null;
+        }
+        if (startedNanos < 0) {
+            startedNanos = now;
+            movesStarted = 0;
+            log.info("node {}: rebalance begins toward {} (map version {}): {} partition(s) to move, at most {} at a time",
+                    nodeId, members, map.version(), differing(map, target).size(), settings.maxConcurrentMoves());
+        }
+        List<Integer> moved = differing(map, next);
+        movesStarted += moved.size();
+        int remaining = differing(next, target).size();
+        int completed = movesStarted - moved.size() - (map.partitionCount() - settled(map, runtime));
+        long elapsed = now - startedNanos;
+        String eta = completed <= 0 ? "unknown" : Duration.ofNanos(elapsed / completed * (remaining + moved.size())).toSeconds() + " s";
+        log.info("node {}: rebalance step: map version {} -> {} moves partition(s) {}; {} more to move; ETA {}", nodeId,
+                map.version(), next.version(), moved, remaining, eta);
+        blockedReason = null;
+        return next;
+    }
+
+    private void block(String reason) {
+        if (!reason.equals(blockedReason)) {
+            log.warn("node {}: rebalance: {}", nodeId, reason);
+            blockedReason = reason;
+        }
+    }
+
+    /**
+     * One bounded step from {@code map} toward {@code target}. A partition counts as moving until it is
+     * HEALTHY on its preferred primary; only settled partitions start to move, and at most {@code maxMoves}
+     * move at once. Pure.
+     *
+     * @return the next map (the version after {@code map}'s), or {@code null} when nothing may start now
+     */
+    static PartitionMap step(PartitionMap map, PartitionMap target, RuntimeMap runtime, int maxMoves) {
+        int moving = map.partitionCount() - settled(map, runtime);
+        List<Integer> pending = new ArrayList<>();
+        for (int p = 0; p < map.partitionCount(); p++) {
+            if (isSettled(map, runtime, p) && !target.ownersOf(p).equals(map.ownersOf(p))) {
+                pending.add(p);
+            }
+        }
+        if (pending.isEmpty() || moving >= maxMoves) {
+            return null;
+        }
+        List<List<String>> owners = new ArrayList<>(map.owners());
+        for (int p : pending.subList(0, Math.min(pending.size(), maxMoves - moving))) {
+            owners.set(p, target.ownersOf(p));
+        }
+        return new PartitionMap(Math.addExact(map.version(), 1), map.replicationFactor(), owners);
+    }
+
+    /** Partitions HEALTHY on their preferred primary. */
+    static int settled(PartitionMap map, RuntimeMap runtime) {
+        int settled = 0;
+        for (int p = 0; p < map.partitionCount(); p++) {
+            if (isSettled(map, runtime, p)) {
+                settled++;
+            }
+        }
+        return settled;
+    }
+
+    private static boolean isSettled(PartitionMap map, RuntimeMap runtime, int p) {
+        PartitionRuntime entry = runtime.get(p);
+        return entry.health() == PartitionHealth.HEALTHY && Objects.equals(entry.activeNode(), map.primaryOf(p));
+    }
+
+    private static List<Integer> differing(PartitionMap a, PartitionMap b) {
+        List<Integer> partitions = new ArrayList<>();
+        for (int p = 0; p < a.partitionCount(); p++) {
+            if (!a.ownersOf(p).equals(b.ownersOf(p))) {
+                partitions.add(p);
+            }
+        }
+        return partitions;
+    }
+}
