@@ -432,6 +432,11 @@ public final class ClusterMember implements AutoCloseable {
         return drained;
     }
 
+    /** The rebalance this node runs as leader; {@link RebalanceStatus#IDLE} when none runs or it does not lead. */
+    public RebalanceStatus rebalanceStatus() {
+        return leading ? failover.rebalanceStatus() : RebalanceStatus.IDLE;
+    }
+
     /** Whether {@link #drain} was called. */
     public boolean isDraining() {
         return draining;

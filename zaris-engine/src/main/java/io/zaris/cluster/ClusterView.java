@@ -65,4 +65,20 @@ public record ClusterView(PartitionLayout layout, PartitionMap partitionMap, Run
     public boolean isFoundingIncarnation(String nodeId, String incarnation) {
         return founders.isEmpty() || incarnation.equals(founders.get(nodeId));
     }
+
+    /**
+     * Partitions not HEALTHY on their preferred primary: moving (a rebalance or heal in progress) or
+     * degraded by a failure.
+     */
+    public int unsettledPartitions() {
+        int unsettled = 0;
+        for (int p = 0; p < runtimeMap.partitionCount(); p++) {
+            PartitionRuntime runtime = runtimeMap.get(p);
+            if (runtime.health() != PartitionHealth.HEALTHY
+                    || !java.util.Objects.equals(runtime.activeNode(), partitionMap.primaryOf(p))) {
+                unsettled++;
+            }
+        }
+        return unsettled;
+    }
 }

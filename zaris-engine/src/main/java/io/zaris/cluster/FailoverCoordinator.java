@@ -74,6 +74,11 @@ final class FailoverCoordinator {
         rebalancer.drainRequested(node, nanoClock.getAsLong());
     }
 
+    /** Any thread: the rebalance this node runs as leader, or {@link RebalanceStatus#IDLE}. */
+    RebalanceStatus rebalanceStatus() {
+        return rebalancer.status();
+    }
+
     /** Events thread, leader only: plan the map over the present nodes now. */
     void rebalanceRequested(String by) {
         rebalancer.rebalanceRequested(by);

@@ -43,6 +43,8 @@ final class Rebalancer {
     private long startedNanos = -1;
     private int movesStarted;
     private String blockedReason;
+    /** Written on the events thread, read by metrics and health from any thread. */
+    private volatile RebalanceStatus status = RebalanceStatus.IDLE;
 
     Rebalancer(String nodeId, ClusterSettings settings) {
         this.nodeId = nodeId;
@@ -71,6 +73,11 @@ final class Rebalancer {
         drainHeard.clear();
         rebalanceRequested = false;
         startedNanos = -1;
+        status = RebalanceStatus.IDLE;
+    }
+
+    RebalanceStatus status() {
+        return status;
     }
 
     /**
@@ -102,11 +109,18 @@ final class Rebalancer {
                         map.version(), map.nodes(), movesStarted, Duration.ofNanos(now - startedNanos).toSeconds());
                 startedNanos = -1;
             }
+            if (startedNanos < 0) {
+                status = RebalanceStatus.IDLE;
+            }
             rebalanceRequested = false;
             return null;
         }
         PartitionMap next = step(map, target, runtime, settings.maxConcurrentMoves());
         if (next == null) {
+            if (startedNanos >= 0) {
+                status = new RebalanceStatus(true, differing(map, target).size() + unsettledMoves(map, target, runtime),
+                        map.partitionCount() - settled(map, runtime), movesStarted, status.etaSeconds());
+            }
             return null;
         }
         if (startedNanos < 0) {
@@ -120,7 +134,10 @@ final class Rebalancer {
         int remaining = differing(next, target).size();
         int completed = movesStarted - moved.size() - (map.partitionCount() - settled(map, runtime));
         long elapsed = now - startedNanos;
-        String eta = completed <= 0 ? "unknown" : Duration.ofNanos(elapsed / completed * (remaining + moved.size())).toSeconds() + " s";
+        long etaSeconds = completed <= 0 ? -1 : Duration.ofNanos(elapsed / completed * (remaining + moved.size())).toSeconds();
+        String eta = etaSeconds < 0 ? "unknown" : etaSeconds + " s";
+        status = new RebalanceStatus(true, remaining + moved.size(), map.partitionCount() - settled(map, runtime) + moved.size(),
+                movesStarted, etaSeconds);
         log.info("node {}: rebalance step: map version {} -> {} moves partition(s) {}; {} more to move; ETA {}", nodeId,
                 map.version(), next.version(), moved, remaining, eta);
         blockedReason = null;
@@ -173,6 +190,17 @@ final class Rebalancer {
     private static boolean isSettled(PartitionMap map, RuntimeMap runtime, int p) {
         PartitionRuntime entry = runtime.get(p);
         return entry.health() == PartitionHealth.HEALTHY && Objects.equals(entry.activeNode(), map.primaryOf(p));
+    }
+
+    /** Partitions already moved to their planned owners that are not yet HEALTHY on their new primary. */
+    private static int unsettledMoves(PartitionMap map, PartitionMap target, RuntimeMap runtime) {
+        int count = 0;
+        for (int p = 0; p < map.partitionCount(); p++) {
+            if (target.ownersOf(p).equals(map.ownersOf(p)) && !isSettled(map, runtime, p)) {
+                count++;
+            }
+        }
+        return count;
     }
 
     private static List<Integer> differing(PartitionMap a, PartitionMap b) {

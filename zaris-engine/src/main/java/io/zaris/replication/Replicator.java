@@ -12,6 +12,7 @@ import io.zaris.security.Credentials;
 import io.zaris.security.TlsOptions;
 import io.zaris.store.ChangeSink;
 import io.zaris.store.NodeStore;
+import io.zaris.store.SegmentSnapshot;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -23,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +45,8 @@ import org.slf4j.LoggerFactory;
  * the event loop that received the replica's OUT_OF_SYNC answer.
  */
 public final class Replicator implements ChangeSink, AutoCloseable {
+
+    private final AtomicLong snapshotBytesSent = new AtomicLong();
 
     private static final Logger log = LoggerFactory.getLogger(Replicator.class);
     /** How often links are checked (opened, re-synced, closed). */
@@ -240,6 +244,25 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         }
     }
 
+    /** Snapshots count towards {@link #snapshotBytesSent}: what syncing new and lagging replicas cost. */
+    private CompletableFuture<ReplicaLink.Verdict> sendSnapshot(ReplicaLink link, int partition, SegmentSnapshot snapshot,
+                                                                int segment, long deadlineNanos) {
+        long bytes = 0;
+        for (Change entry : snapshot.entries()) {
+            bytes += entry.sizeBytes();
+        }
+        snapshotBytesSent.addAndGet(bytes);
+        return link.sendSnapshot(partition, snapshot, segment, deadlineNanos);
+    }
+
+    /**
+     * Bytes of segment snapshots this node sent to replicas since it started: a rebalance moves data to
+     * new owners this way (as do restarted and lagging replicas).
+     */
+    public long snapshotBytesSent() {
+        return snapshotBytesSent.get();
+    }
+
     private void catchUp(ReplicaLink link, int partition, int segment, long epoch, long fromRevision) {
         NodeStore nodeStore = store;
         long deadline = System.nanoTime() + settings.ackTimeout().toNanos();
@@ -250,7 +273,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                                 .thenAccept(verdict -> link.confirm(segment, verdict.applied()));
                     }
                 },
-                snapshot -> link.sendSnapshot(partition, snapshot, segment, deadline)
+                snapshot -> sendSnapshot(link, partition, snapshot, segment, deadline)
                         .thenAccept(verdict -> link.confirm(segment, verdict.applied())));
     }
 
@@ -378,7 +401,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
             if (!link.isSynced(s) || link.isConfirmed(s) || !link.startResync(s)) {
                 continue;
             }
-            nodeStore.catchUp(s, -1, epoch, tail -> { }, snapshot -> link.sendSnapshot(partition, snapshot, s, deadline)
+            nodeStore.catchUp(s, -1, epoch, tail -> { }, snapshot -> sendSnapshot(link, partition, snapshot, s, deadline)
                     .whenComplete((verdict, error) -> {
                         link.confirm(s, error == null && verdict.applied());
                         link.endResync(s);
@@ -394,7 +417,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
             int s = segment;
             link.markSynced(s, false);
             nodeStore.catchUp(s, -1, epoch, tail -> { }, snapshot -> {
-                link.sendSnapshot(partition, snapshot, s, deadline)
+                sendSnapshot(link, partition, snapshot, s, deadline)
                         .thenAccept(verdict -> link.confirm(s, verdict.applied()));
                 link.markSynced(s, true);
             });

@@ -408,6 +408,17 @@ public final class ZarisNode implements AutoCloseable {
         return member.drain();
     }
 
+    /** The rebalance this node runs as leader; {@code RebalanceStatus.IDLE} when none runs or it does not lead. */
+    public io.zaris.cluster.RebalanceStatus rebalanceStatus() {
+        ClusterMember seat = member;
+        return seat == null ? io.zaris.cluster.RebalanceStatus.IDLE : seat.rebalanceStatus();
+    }
+
+    /** Bytes of segment snapshots this node sent to replicas (new owners in a rebalance, lagging replicas). */
+    public long snapshotBytesSent() {
+        return replicator.snapshotBytesSent();
+    }
+
     /** Whether {@link #drain} was called on this node. */
     public boolean isDraining() {
         ClusterMember seat = member;
