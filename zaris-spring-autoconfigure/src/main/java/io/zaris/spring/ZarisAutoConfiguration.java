@@ -18,6 +18,7 @@ import io.zaris.spring.serialization.JsonZarisSerializer;
 import io.zaris.spring.serialization.ZarisSerializer;
 import io.zaris.spring.template.ZarisTemplate;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -160,7 +161,28 @@ public final class ZarisAutoConfiguration {
                 .replicationFactor(embedded.getReplicationFactor())
                 .layout(PartitionLayout.of(embedded.getSegments(), embedded.getPartitions()))
                 .replication(replication(embedded))
+                .joinSettleDelay(joinSettleDelay(embedded))
+                .maxConcurrentMoves(maxConcurrentMoves(embedded))
                 .build();
+    }
+
+    /** {@code zaris.embedded.join-settle-delay}, checked here so that the error names the property. */
+    static Duration joinSettleDelay(ZarisProperties.Embedded embedded) {
+        Duration delay = embedded.getJoinSettleDelay();
+        if (delay == null || delay.isNegative()) {
+            throw new IllegalArgumentException("zaris.embedded.join-settle-delay must be 0 or more (e.g. 10s) but was "
+                    + (delay == null ? "empty" : delay));
+        }
+        return delay;
+    }
+
+    /** {@code zaris.embedded.max-concurrent-moves}, checked here so that the error names the property. */
+    static int maxConcurrentMoves(ZarisProperties.Embedded embedded) {
+        int moves = embedded.getMaxConcurrentMoves();
+        if (moves < 1) {
+            throw new IllegalArgumentException("zaris.embedded.max-concurrent-moves must be at least 1 but was " + moves);
+        }
+        return moves;
     }
 
     /** The engine's replication settings with the configured acknowledgement; the rest stay at their defaults. */

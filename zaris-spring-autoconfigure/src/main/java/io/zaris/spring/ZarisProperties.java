@@ -329,6 +329,34 @@ public class ZarisProperties {
          */
         private int minSyncReplicas = 1;
 
+        /**
+         * How long a node that joins the running embedded cluster waits before the leader gives it partitions
+         * (0 or more; 0 gives it its share at once). A node that leaves again within the delay moves nothing.
+         */
+        private Duration joinSettleDelay = Duration.ofSeconds(10);
+
+        /**
+         * How many partitions a rebalance (a node joining or draining) moves at once (at least 1). Each moving
+         * partition shows as DEGRADED until its new owners are in sync and it is handed over.
+         */
+        private int maxConcurrentMoves = 8;
+
+        public Duration getJoinSettleDelay() {
+            return joinSettleDelay;
+        }
+
+        public void setJoinSettleDelay(Duration joinSettleDelay) {
+            this.joinSettleDelay = joinSettleDelay;
+        }
+
+        public int getMaxConcurrentMoves() {
+            return maxConcurrentMoves;
+        }
+
+        public void setMaxConcurrentMoves(int maxConcurrentMoves) {
+            this.maxConcurrentMoves = maxConcurrentMoves;
+        }
+
         public AckMode getAckMode() {
             return ackMode;
         }

@@ -121,6 +121,36 @@ class ZarisAutoConfigurationTests {
     }
 
     @Test
+    void embeddedRebalancePropertiesShouldBeCheckedAndPassedOn() {
+        ZarisProperties.Embedded embedded = new ZarisProperties.Embedded();
+        assertThat(ZarisAutoConfiguration.joinSettleDelay(embedded)).isEqualTo(Duration.ofSeconds(10));
+        assertThat(ZarisAutoConfiguration.maxConcurrentMoves(embedded)).isEqualTo(8);
+
+        embedded.setJoinSettleDelay(Duration.ZERO);
+        embedded.setMaxConcurrentMoves(1);
+
+        assertThat(ZarisAutoConfiguration.joinSettleDelay(embedded)).isZero();
+        assertThat(ZarisAutoConfiguration.maxConcurrentMoves(embedded)).isEqualTo(1);
+    }
+
+    @Test
+    void runWithNegativeJoinSettleDelayOrNoConcurrentMovesShouldFailNamingTheProperty() {
+        runner.withPropertyValues("zaris.embedded.nodes=1", "zaris.embedded.join-settle-delay=-1s").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).hasStackTraceContaining("zaris.embedded.join-settle-delay must be 0 or more");
+        });
+        runner.withPropertyValues("zaris.embedded.nodes=1", "zaris.embedded.max-concurrent-moves=0").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure())
+                    .hasStackTraceContaining("zaris.embedded.max-concurrent-moves must be at least 1 but was 0");
+        });
+        runner.withPropertyValues("zaris.embedded.nodes=1", "zaris.embedded.max-concurrent-moves=-3").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).hasStackTraceContaining("zaris.embedded.max-concurrent-moves");
+        });
+    }
+
+    @Test
     void closeShouldStopTheEmbeddedCluster() {
         ZarisEmbeddedClusterLifecycle[] captured = new ZarisEmbeddedClusterLifecycle[1];
         runner.withPropertyValues(SMALL_EMBEDDED)

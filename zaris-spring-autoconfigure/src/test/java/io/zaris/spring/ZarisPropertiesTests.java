@@ -45,6 +45,9 @@ class ZarisPropertiesTests {
                 .isEqualTo(ClusterSettings.DEFAULT_REPLICATION_FACTOR);
         assertThat(properties.getEmbedded().getPartitions()).isEqualTo(PartitionLayout.DEFAULT_PARTITION_COUNT);
         assertThat(properties.getEmbedded().getSegments()).isEqualTo(PartitionLayout.DEFAULT_SEGMENT_COUNT);
+        assertThat(properties.getEmbedded().getJoinSettleDelay()).isEqualTo(ClusterSettings.DEFAULT_JOIN_SETTLE_DELAY);
+        assertThat(properties.getEmbedded().getMaxConcurrentMoves())
+                .isEqualTo(ClusterSettings.DEFAULT_MAX_CONCURRENT_MOVES);
         assertThat(properties.getClient().getSeeds()).isEmpty();
         assertThat(properties.getClient().getConnectTimeout()).isEqualTo(ZarisClientOptions.DEFAULT_CONNECT_TIMEOUT);
         assertThat(properties.getClient().getBootstrapTimeout())
@@ -67,6 +70,7 @@ class ZarisPropertiesTests {
         List<String> documented = List.of("zaris.mode", "zaris.request-timeout",
                 "zaris.embedded.nodes", "zaris.embedded.replication-factor", "zaris.embedded.partitions",
                 "zaris.embedded.segments", "zaris.embedded.ack-mode", "zaris.embedded.min-sync-replicas",
+                "zaris.embedded.join-settle-delay", "zaris.embedded.max-concurrent-moves",
                 "zaris.client.seeds", "zaris.client.connect-timeout", "zaris.client.bootstrap-timeout",
                 "zaris.client.map-refresh-interval", "zaris.client.map-refresh-wait", "zaris.client.max-attempts",
                 "zaris.client.retry-backoff", "zaris.client.disable-retries", "zaris.client.connections-per-node",
@@ -80,7 +84,8 @@ class ZarisPropertiesTests {
             assertThat(byName.get(name).path("description").asString()).as("description of %s", name).isNotBlank();
         }
         for (String name : List.of("zaris.cache.defaults.time-to-idle", "zaris.embedded.ack-mode",
-                "zaris.embedded.min-sync-replicas", "zaris.cache.defaults.time-to-live")) {
+                "zaris.embedded.min-sync-replicas", "zaris.cache.defaults.time-to-live",
+                "zaris.embedded.join-settle-delay", "zaris.embedded.max-concurrent-moves")) {
             assertThat(byName.get(name).has("defaultValue")).as("default of %s", name).isTrue();
         }
     }
