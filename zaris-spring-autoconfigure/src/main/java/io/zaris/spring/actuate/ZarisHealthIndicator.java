@@ -4,6 +4,7 @@ import io.zaris.client.ZarisClient;
 import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.PartitionHealth;
 import io.zaris.cluster.PartitionRuntime;
+import io.zaris.cluster.RebalanceStatus;
 import io.zaris.server.ZarisNode;
 import io.zaris.spring.ZarisEmbeddedClusterLifecycle;
 import io.zaris.spring.ZarisRoutingTableWatch;
@@ -22,7 +23,7 @@ import org.springframework.boot.health.contributor.Status;
 
 /**
  * The {@code zaris} health component: partitions by state, nodes (and whether this application reaches
- * them), leader, partition-map version, epoch sum and the client's routing-table age.
+ * them), leader, partition-map version, epoch sum, rebalance progress and the client's routing-table age.
  *
  * <p>Status ({@link #statusOf}):
  * <pre>
@@ -30,6 +31,17 @@ import org.springframework.boot.health.contributor.Status;
  * any partition DEGRADED or RECOVERING                        DEGRADED (custom status, see README)
  * otherwise                                                   UP
  * </pre>
+ * A rebalance needs no rule of its own: every partition it moves is DEGRADED (its active owner serves on
+ * while the new owners sync) until it is handed over, so a cluster shows DEGRADED while partitions move and
+ * UP again once they are settled.
+ *
+ * <p><b>Rebalance detail.</b> {@code moving}: partitions not HEALTHY on their preferred primary in the view
+ * the states come from (moving in a rebalance, or degraded by a failure); in client mode that is all. In
+ * embedded mode, while a running node leads: {@code running}, {@code remaining} (partitions whose owners
+ * still differ from the plan, the moving ones included), {@code movesStarted} and {@code etaSeconds}
+ * ({@code -1} while not known) from the leader's {@link ZarisNode#rebalanceStatus()}; and, while the
+ * cluster runs, {@code snapshotBytesSent} summed over the running nodes (what syncing new and lagging
+ * replicas cost since each node started).
  *
  * <p><b>Where the data comes from.</b> In embedded mode the partition states come from the map the
  * leading node holds (the authority), and each node reports whether it runs, leads and how many keys it
@@ -87,6 +99,7 @@ public final class ZarisHealthIndicator extends AbstractHealthIndicator {
         leader(view).ifPresent(leader -> builder.withDetail("leader", leader));
         builder.withDetail("partitionMapVersion", view.partitionMap().version());
         builder.withDetail("epochSum", epochSum(view));
+        builder.withDetail("rebalance", rebalance(view));
         if (routingTableWatch != null && routingTableWatch.lastPublication() != null) {
             ZarisRoutingTableWatch.Publication publication = routingTableWatch.lastPublication();
             Map<String, Object> table = new LinkedHashMap<>();
@@ -144,16 +157,44 @@ public final class ZarisHealthIndicator extends AbstractHealthIndicator {
     }
 
     private Optional<String> leader(ClusterView view) {
-        if (embeddedCluster != null && embeddedCluster.isRunning()) {
-            Optional<String> leading = embeddedCluster.cluster().nodes().stream()
-                    .filter(node -> node.isRunning() && node.isLeader())
-                    .map(ZarisNode::nodeId)
-                    .findFirst();
+        if (embeddedCluster != null) {
+            Optional<String> leading = EmbeddedNodes.leader(embeddedCluster).map(ZarisNode::nodeId);
             if (leading.isPresent()) {
                 return leading;
             }
         }
         return Optional.ofNullable(view.leader());
+    }
+
+    /** The {@code rebalance} detail (see the class comment). */
+    private Map<String, Object> rebalance(ClusterView view) {
+        if (embeddedCluster == null || !embeddedCluster.isRunning()) {
+            return rebalanceDetail(view.unsettledPartitions(), null, null);
+        }
+        RebalanceStatus status = EmbeddedNodes.leader(embeddedCluster).map(ZarisNode::rebalanceStatus).orElse(null);
+        return rebalanceDetail(view.unsettledPartitions(), status, EmbeddedNodes.snapshotBytesSent(embeddedCluster));
+    }
+
+    /**
+     * The {@code rebalance} detail. A pure function.
+     *
+     * @param leaderStatus      the leading embedded node's status, or {@code null} when none is known
+     * @param snapshotBytesSent the running embedded nodes' sum, or {@code null} in client mode or while the embedded
+     *                          cluster is stopped
+     */
+    static Map<String, Object> rebalanceDetail(int moving, RebalanceStatus leaderStatus, Long snapshotBytesSent) {
+        Map<String, Object> rebalance = new LinkedHashMap<>();
+        rebalance.put("moving", moving);
+        if (leaderStatus != null) {
+            rebalance.put("running", leaderStatus.running());
+            rebalance.put("remaining", leaderStatus.remaining());
+            rebalance.put("movesStarted", leaderStatus.movesStarted());
+            rebalance.put("etaSeconds", leaderStatus.etaSeconds());
+        }
+        if (snapshotBytesSent != null) {
+            rebalance.put("snapshotBytesSent", snapshotBytesSent);
+        }
+        return rebalance;
     }
 
     /** Node id → whether it answered; nodes that serve no partition have no key to probe and are absent. */

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.zaris.client.ZarisClient;
 import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.PartitionHealth;
+import io.zaris.cluster.RebalanceStatus;
 import io.zaris.server.ZarisNode;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.ZarisEmbeddedClusterLifecycle;
@@ -20,6 +21,13 @@ import java.util.function.ToDoubleFunction;
  * <ul>
  * <li>{@code zaris.partitions{state}} — partitions per state in the client's routing view;</li>
  * <li>{@code zaris.cluster.nodes} — nodes in that view;</li>
+ * <li>{@code zaris.rebalance.partitions.moving} — partitions in that view not HEALTHY on their preferred
+ * primary: moving in a rebalance, or degraded by a failure;</li>
+ * <li>embedded mode only, from the leading node's {@link ZarisNode#rebalanceStatus()}:
+ * {@code zaris.rebalance.partitions.remaining} (partitions whose owners still differ from the planned map,
+ * the moving ones included; 0 when no rebalance runs) and {@code zaris.rebalance.eta} (seconds until the
+ * rebalance is estimated to finish; NaN when none runs or its pace is not known yet). Both read NaN while no
+ * running embedded node leads;</li>
  * <li>embedded mode only: {@code zaris.memory.entries} (entries held by all running embedded nodes,
  * replica copies included) and {@code zaris.memory.estimated} (bytes, an estimate: those entries times the
  * mean key-plus-value size of the entries this application wrote ({@link EntrySizeSample}) plus
@@ -28,9 +36,13 @@ import java.util.function.ToDoubleFunction;
  * {@code zaris.node.requests.served}, {@code zaris.node.requests.wrong.node},
  * {@code zaris.node.requests.rejected}, {@code zaris.node.requests.expired}, {@code zaris.node.memory.used},
  * {@code zaris.node.memory.budget}, {@code zaris.node.evictions}, {@code zaris.node.expirations},
- * {@code zaris.node.writes.refused.memory}.</li>
+ * {@code zaris.node.writes.refused.memory}, {@code zaris.node.snapshot.bytes.sent} (bytes of segment
+ * snapshots the node sent to replicas: new owners in a rebalance, restarted or lagging replicas).</li>
  * </ul>
- * Meters are read on scrape; a closed client or stopped node reads as NaN rather than failing the scrape.
+ * Meters are read on scrape; a closed client or stopped node (for the rebalance gauges: no running leader)
+ * reads as NaN rather than failing the scrape.
+ * Per-node meters are registered for the nodes that exist when the binder is bound: a node added later
+ * ({@code EmbeddedCluster#addNode}) has none, though the cluster-wide meters count it.
  */
 public final class ZarisMeterBinder implements MeterBinder {
 
@@ -67,9 +79,23 @@ public final class ZarisMeterBinder implements MeterBinder {
         Gauge.builder("zaris.cluster.nodes", client, safely(c -> c.clusterView().addresses().size()))
                 .description("Nodes in the client's routing view")
                 .register(registry);
+        Gauge.builder("zaris.rebalance.partitions.moving", client, safely(c -> c.clusterView().unsettledPartitions()))
+                .description("Partitions not HEALTHY on their preferred primary in the client's routing view:"
+                        + " moving in a rebalance or degraded by a failure")
+                .register(registry);
         if (embeddedCluster == null) {
             return;
         }
+        Gauge.builder("zaris.rebalance.partitions.remaining", embeddedCluster,
+                        leaderStatus(status -> status.remaining()))
+                .description("Partitions whose owners still differ from the planned map, the moving ones included"
+                        + " (0 when no rebalance runs)")
+                .register(registry);
+        Gauge.builder("zaris.rebalance.eta", embeddedCluster, leaderStatus(ZarisMeterBinder::etaSeconds))
+                .description("Estimated time until the running rebalance finishes (NaN when none runs or its pace"
+                        + " is not known yet)")
+                .baseUnit("seconds")
+                .register(registry);
         Gauge.builder("zaris.memory.entries", embeddedCluster, ZarisMeterBinder::embeddedEntries)
                 .description("Entries held by the running embedded nodes, replica copies included")
                 .register(registry);
@@ -103,6 +129,10 @@ public final class ZarisMeterBinder implements MeterBinder {
                     .description("Keys removed by active TTL expiry").tags(tags).register(registry);
             FunctionCounter.builder("zaris.node.writes.refused.memory", node, n -> n.memoryStats().outOfMemoryRefusals())
                     .description("Writes refused with OUT_OF_MEMORY").tags(tags).register(registry);
+            FunctionCounter.builder("zaris.node.snapshot.bytes.sent", node, ZarisNode::snapshotBytesSent)
+                    .description("Bytes of segment snapshots the node sent to replicas (new owners in a rebalance,"
+                            + " restarted or lagging replicas)")
+                    .baseUnit("bytes").tags(tags).register(registry);
         }
     }
 
@@ -118,6 +148,24 @@ public final class ZarisMeterBinder implements MeterBinder {
             }
         }
         return entries;
+    }
+
+    /** A running rebalance's ETA in seconds; NaN when none runs or the leader does not know it yet. */
+    static double etaSeconds(RebalanceStatus status) {
+        return status.running() && status.etaSeconds() >= 0 ? status.etaSeconds() : Double.NaN;
+    }
+
+    /** Reads the leading embedded node's rebalance status; NaN while no running node leads. */
+    private static ToDoubleFunction<ZarisEmbeddedClusterLifecycle> leaderStatus(ToDoubleFunction<RebalanceStatus> read) {
+        return cluster -> {
+            try {
+                return EmbeddedNodes.leader(cluster)
+                        .map(leader -> read.applyAsDouble(leader.rebalanceStatus()))
+                        .orElse(Double.NaN);
+            } catch (RuntimeException e) {
+                return Double.NaN;
+            }
+        };
     }
 
     private static double count(ClusterView view, PartitionHealth state) {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zaris.cluster.PartitionHealth;
+import io.zaris.cluster.RebalanceStatus;
 import io.zaris.client.ZarisClient;
 import io.zaris.server.ZarisNode;
 import io.zaris.spring.EntrySizeSample;
@@ -15,6 +16,8 @@ import io.zaris.spring.template.ZarisTemplate;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
@@ -49,7 +52,90 @@ class ZarisActuatorAutoConfigurationTests {
             assertThat(nodes).hasSize(2);
             assertThat(nodes.values()).allSatisfy(node -> assertThat(node)
                     .containsEntry("reachable", true).containsEntry("running", true).containsKey("keys"));
+            // A settled cluster: nothing moves, the leader runs no rebalance.
+            assertThat(rebalance(health)).containsEntry("moving", 0).containsEntry("running", false)
+                    .containsEntry("remaining", 0).containsEntry("movesStarted", 0).containsEntry("etaSeconds", -1L);
+            assertThat((Long) rebalance(health).get("snapshotBytesSent")).isGreaterThanOrEqualTo(0);
         });
+    }
+
+    /**
+     * A third node joins a two-node cluster holding data and is given its share. The leader moves the 21
+     * partitions in well under a second here, too briefly to catch in flight without a race (what an
+     * in-flight status looks like is {@link #rebalanceDetailShouldCarryTheLeadersProgress}); the properties
+     * show in the partition map instead: the 1 s settle delay lets the map change within 9 s of the join
+     * (the default 10 s would not), and the move limit above the partition count moves everything in one
+     * map step (the default 8 would take three).
+     */
+    @Test
+    void healthAndMetersShouldReportTheRebalanceAfterANodeJoins() {
+        runner.withPropertyValues("zaris.embedded.nodes=2", "zaris.embedded.partitions=32", "zaris.embedded.segments=64",
+                "zaris.embedded.join-settle-delay=1s", "zaris.embedded.max-concurrent-moves=64")
+                .withBean(SimpleMeterRegistry.class).run(context -> {
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    context.getBean(ZarisMeterBinder.class).bindTo(registry);
+                    ZarisHealthIndicator indicator = context.getBean(ZarisHealthIndicator.class);
+                    ZarisClient client = context.getBean(ZarisClient.class);
+                    CompletableFuture.allOf(IntStream.range(0, 200)
+                            .mapToObj(i -> client.put("rebalance-" + i, new byte[100]))
+                            .toArray(CompletableFuture[]::new)).join();
+                    Health before = indicator.health();
+                    assertThat(before.getStatus()).isEqualTo(Status.UP);
+                    assertThat(rebalance(before)).containsEntry("moving", 0).containsEntry("running", false)
+                            .containsEntry("remaining", 0);
+                    long bytesBefore = (Long) rebalance(before).get("snapshotBytesSent");
+                    long versionBefore = (Long) before.getDetails().get("partitionMapVersion");
+                    assertThat(registry.get("zaris.rebalance.partitions.remaining").gauge().value()).isZero();
+                    assertThat(registry.get("zaris.rebalance.eta").gauge().value()).isNaN();
+
+                    long joinedAt = System.nanoTime();
+                    context.getBean(io.zaris.spring.ZarisEmbeddedClusterLifecycle.class).cluster().addNode();
+
+                    await().atMost(Duration.ofSeconds(9).minusNanos(System.nanoTime() - joinedAt))
+                            .pollInterval(Duration.ofMillis(100))
+                            .until(() -> (Long) indicator.health().getDetails().get("partitionMapVersion") > versionBefore);
+                    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                        Health after = indicator.health();
+                        assertThat(rebalance(after)).containsEntry("moving", 0).containsEntry("running", false)
+                                .containsEntry("remaining", 0).containsEntry("movesStarted", 0)
+                                .containsEntry("etaSeconds", -1L);
+                        assertThat(after.getStatus()).isEqualTo(Status.UP);
+                        assertThat(registry.get("zaris.rebalance.partitions.moving").gauge().value()).isZero();
+                        assertThat(registry.get("zaris.rebalance.partitions.remaining").gauge().value()).isZero();
+                    });
+                    Health after = indicator.health();
+                    assertThat(after.getDetails()).containsEntry("partitionMapVersion", versionBefore + 1);
+                    assertThat((Long) rebalance(after).get("snapshotBytesSent")).isGreaterThan(bytesBefore);
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> joined = ((Map<String, Map<String, Object>>) after.getDetails().get("nodes"))
+                            .get("node-3");
+                    assertThat(joined).containsEntry("running", true);
+                    assertThat((Long) joined.get("keys")).isPositive();
+                    assertThat(registry.get("zaris.rebalance.eta").gauge().value()).isNaN();
+                    // node-1 and node-2 sent node-3 its share; node-3 joined after binding and has no meters.
+                    assertThat(registry.get("zaris.node.snapshot.bytes.sent").functionCounters()).hasSize(2);
+                    assertThat(registry.get("zaris.node.snapshot.bytes.sent").functionCounters().stream()
+                            .mapToDouble(c -> c.count()).sum()).isPositive();
+                });
+    }
+
+    @Test
+    void rebalanceDetailShouldCarryTheLeadersProgress() {
+        assertThat(ZarisHealthIndicator.rebalanceDetail(6, new RebalanceStatus(true, 13, 6, 21, 42), 4096L))
+                .isEqualTo(Map.of("moving", 6, "running", true, "remaining", 13, "movesStarted", 21,
+                        "etaSeconds", 42L, "snapshotBytesSent", 4096L));
+        // Embedded, no running node leads right now.
+        assertThat(ZarisHealthIndicator.rebalanceDetail(3, null, 0L))
+                .isEqualTo(Map.of("moving", 3, "snapshotBytesSent", 0L));
+        // Client mode.
+        assertThat(ZarisHealthIndicator.rebalanceDetail(2, null, null)).isEqualTo(Map.of("moving", 2));
+    }
+
+    @Test
+    void etaMeterShouldReadSecondsOnlyWhileARebalanceRunsWithAKnownPace() {
+        assertThat(ZarisMeterBinder.etaSeconds(new RebalanceStatus(true, 13, 6, 21, 42))).isEqualTo(42.0);
+        assertThat(ZarisMeterBinder.etaSeconds(new RebalanceStatus(true, 21, 8, 8, -1))).isNaN();
+        assertThat(ZarisMeterBinder.etaSeconds(RebalanceStatus.IDLE)).isNaN();
     }
 
     @Test
@@ -62,6 +148,8 @@ class ZarisActuatorAutoConfigurationTests {
             assertThat(health.getStatus()).isEqualTo(Status.UP);
             assertThat(health.getDetails()).containsEntry("mode", "client").containsEntry("leader", leader);
             assertThat((Map<?, ?>) health.getDetails().get("nodes")).hasSize(2);
+            // The client sees moves in its routing view; the leader's progress is not reachable from here.
+            assertThat(rebalance(health)).isEqualTo(Map.of("moving", 0));
         });
     }
 
@@ -124,6 +212,25 @@ class ZarisActuatorAutoConfigurationTests {
             assertThat(registry.get("zaris.node.memory.budget").gauges()).allSatisfy(g -> assertThat(g.value()).isPositive());
             assertThat(registry.get("zaris.node.evictions").functionCounters()).allSatisfy(c -> assertThat(c.count()).isZero());
             assertThat(registry.get("zaris.node.expirations").functionCounters()).isNotEmpty();
+            assertThat(registry.get("zaris.rebalance.partitions.moving").gauge().value()).isZero();
+            assertThat(registry.get("zaris.rebalance.partitions.remaining").gauge().value()).isZero();
+            assertThat(registry.get("zaris.rebalance.eta").gauge().value()).isNaN();
+            assertThat(registry.get("zaris.rebalance.eta").gauge().getId().getBaseUnit()).isEqualTo("seconds");
+            assertThat(registry.get("zaris.node.snapshot.bytes.sent").functionCounters()).hasSize(2)
+                    .allSatisfy(c -> assertThat(c.count()).isGreaterThanOrEqualTo(0));
+        });
+    }
+
+    @Test
+    void runInClientModeShouldMeterMovingPartitionsButNotTheLeadersProgress() {
+        runner.withPropertyValues(SharedTestCluster.seedsProperty()).withBean(SimpleMeterRegistry.class).run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            context.getBean(ZarisMeterBinder.class).bindTo(registry);
+
+            assertThat(registry.get("zaris.rebalance.partitions.moving").gauge().value()).isZero();
+            assertThat(registry.find("zaris.rebalance.partitions.remaining").gauge()).isNull();
+            assertThat(registry.find("zaris.rebalance.eta").gauge()).isNull();
+            assertThat(registry.find("zaris.node.snapshot.bytes.sent").functionCounter()).isNull();
         });
     }
 
@@ -179,6 +286,12 @@ class ZarisActuatorAutoConfigurationTests {
         runner.withPropertyValues(SharedTestCluster.seedsProperty())
                 .withClassLoader(new FilteredClassLoader("org.springframework.boot.health"))
                 .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ZarisHealthIndicator.class));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> rebalance(Health health) {
+        assertThat(health.getDetails()).containsKey("rebalance");
+        return (Map<String, Object>) health.getDetails().get("rebalance");
     }
 
     private static Map<PartitionHealth, Integer> counts(int healthy, int degraded, int recovering, int unavailable) {
