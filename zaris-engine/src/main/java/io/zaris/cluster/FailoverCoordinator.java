@@ -131,6 +131,7 @@ final class FailoverCoordinator {
         Set<Integer> failover = new TreeSet<>();
         Set<Integer> heal = new TreeSet<>();
         Set<Integer> degrade = new TreeSet<>();
+        Set<Integer> recovered = new TreeSet<>();
         for (int p = 0; p < held.layout().partitionCount(); p++) {
             PartitionRuntime runtime = held.runtimeMap().get(p);
             List<String> owners = held.partitionMap().ownersOf(p);
@@ -138,6 +139,8 @@ final class FailoverCoordinator {
                 if (owners.stream().anyMatch(present::contains)) {
                     failover.add(p);
                 }
+            } else if (runtime.health() == PartitionHealth.RECOVERING) {
+                recovered.add(p);
             } else if (runtime.health() == PartitionHealth.HEALTHY && !present.containsAll(owners)) {
                 degrade.add(p);
             } else if (runtime.health() != PartitionHealth.HEALTHY && present.containsAll(owners)
@@ -145,7 +148,7 @@ final class FailoverCoordinator {
                 heal.add(p);
             }
         }
-        if (failover.isEmpty() && heal.isEmpty() && degrade.isEmpty()) {
+        if (failover.isEmpty() && heal.isEmpty() && degrade.isEmpty() && recovered.isEmpty()) {
             return;
         }
         Map<String, Set<Integer>> questions = new HashMap<>();
@@ -172,6 +175,10 @@ final class FailoverCoordinator {
             // the active's highest observed epoch, so the new epoch is above anything any node has seen
             questions.computeIfAbsent(held.runtimeMap().get(p).activeNode(), k -> new TreeSet<>()).add(p);
         }
+        for (int p : recovered) {
+            // whether the recovering active finished pulling from its fellows (its segments complete under the epoch)
+            questions.computeIfAbsent(held.runtimeMap().get(p).activeNode(), k -> new TreeSet<>()).add(p);
+        }
         roundInFlight = true;
         Map<String, CompletableFuture<Boolean>> reachability = new HashMap<>();
         for (String departed : departedActives) {
@@ -193,12 +200,12 @@ final class FailoverCoordinator {
             roundInFlight = false;
             joinStates(answers).values().forEach(byPartition -> byPartition.forEach(
                     (partition, state) -> observedEpochs.merge(partition, state.highestEpoch(), Math::max)));
-            apply(latest.get(), present, failover, heal, degrade, join(reachability), joinStates(answers), publish);
+            apply(latest.get(), present, failover, heal, degrade, recovered, join(reachability), joinStates(answers), publish);
         }));
     }
 
     private void apply(ClusterView view, Set<String> present, Set<Integer> failover, Set<Integer> heal,
-                       Set<Integer> degrade, Map<String, Boolean> reachable,
+                       Set<Integer> degrade, Set<Integer> recovered, Map<String, Boolean> reachable,
                        Map<String, Map<Integer, PartitionState>> states, Consumer<ClusterView> publish) {
         if (view == null) {
             return;
@@ -295,6 +302,23 @@ final class FailoverCoordinator {
             log.info("node {}: partition {} lost a replica; {} keeps serving it {} (epoch {} -> {})", nodeId, p,
                     current.activeNode(), degraded.health(), current.epoch(), degraded.epoch());
             runtimes.set(p, degraded);
+            lastChange.put(p, now);
+            changed = true;
+        }
+        for (int p : recovered) {
+            PartitionRuntime current = runtimes.get(p);
+            PartitionState activeState = current.activeNode() == null ? null
+                    : states.getOrDefault(current.activeNode(), Map.of()).get(p);
+            int segments = view.layout().lastSegmentOf(p) - view.layout().firstSegmentOf(p) + 1;
+            if (current.health() != PartitionHealth.RECOVERING || activeState == null
+                    || activeState.highestEpoch() != current.epoch() || activeState.syncedSegments() < segments) {
+                continue; // changed meanwhile, did not answer, or still pulling
+            }
+            PartitionRuntime serving = new PartitionRuntime(current.activeNode(),
+                    FailoverDecisions.nextEpoch(current.epoch(), activeState.highestEpoch()), PartitionHealth.DEGRADED);
+            log.info("node {}: partition {} recovered on {}: it pulled what its fellows held and serves ({}, epoch {} -> {})",
+                    nodeId, p, current.activeNode(), serving.health(), current.epoch(), serving.epoch());
+            runtimes.set(p, serving);
             lastChange.put(p, now);
             changed = true;
         }

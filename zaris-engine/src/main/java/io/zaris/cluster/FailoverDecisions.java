@@ -31,9 +31,10 @@ public final class FailoverDecisions {
      *
      * <p>Candidate: the live assigned owner with the most synced segments, then the most keys, then the
      * highest revision sum, then the earliest in the owner list. Possession proof: if a fresh state of any
-     * other live holder shows strictly more keys than the candidate, the candidate comes up
-     * {@code RECOVERING} (it must sync before serving); otherwise {@code DEGRADED} (serves now). A lone
-     * survivor — no other live holder — always serves. No live assigned owner: {@code UNAVAILABLE}.
+     * other live holder — another live owner (one with fewer synced segments can still hold more keys) or a
+     * node outside the owner list — shows strictly more keys than the candidate, the candidate comes up
+     * {@code RECOVERING} (it pulls from its fellows before serving); otherwise {@code DEGRADED} (serves now).
+     * A lone survivor — no other live holder — always serves. No live assigned owner: {@code UNAVAILABLE}.
      *
      * @param owners       the partition's assigned owners in preference order
      * @param candidates   states of the live assigned owners (the departed active excluded)
@@ -51,7 +52,8 @@ public final class FailoverDecisions {
             return new PartitionRuntime(null, nextEpoch, PartitionHealth.UNAVAILABLE);
         }
         long chosenKeys = candidates.get(chosen).keys();
-        boolean someoneHoldsMore = otherHolders.values().stream().anyMatch(state -> state.keys() > chosenKeys);
+        boolean someoneHoldsMore = otherHolders.values().stream().anyMatch(state -> state.keys() > chosenKeys)
+                || candidates.entrySet().stream().anyMatch(e -> !e.getKey().equals(chosen) && e.getValue().keys() > chosenKeys);
         return new PartitionRuntime(chosen, nextEpoch, someoneHoldsMore ? PartitionHealth.RECOVERING : PartitionHealth.DEGRADED);
     }
 

@@ -60,6 +60,10 @@ public final class ServerArguments {
                     + ReplicationSettings.DEFAULT_EVICTION_DELAY.toMillis() + ")",
             "  --heal-cooldown-ms <ms>     stable time before a partition heals or fails back (default "
                     + ReplicationSettings.DEFAULT_HEAL_COOLDOWN.toMillis() + ")",
+            "  --join-settle-delay-ms <ms> how long a node that joined a running cluster stays before it gets partitions"
+                    + " (default " + ClusterSettings.DEFAULT_JOIN_SETTLE_DELAY.toMillis() + ")",
+            "  --max-concurrent-moves <n>  partitions a rebalance moves at once (default "
+                    + ClusterSettings.DEFAULT_MAX_CONCURRENT_MOVES + ")",
             "  --escalation-timeout-ms <ms> how long a silent (hung) node is suspected before its partitions fail over"
                     + " (default " + MembershipConfig.Tcp.DEFAULT_ESCALATION_TIMEOUT.toMillis() + ")",
             "  --resp-port <port|off>      Redis protocol port (default: --port + " + RespOptions.DEFAULT_PORT_OFFSET
@@ -91,7 +95,7 @@ public final class ServerArguments {
     private static final Set<String> KNOWN = Set.of("--node-id", "--host", "--port", "--cluster-host",
             "--cluster-port", "--seeds", "--cluster-size", "--cluster-name", "--replication-factor",
             "--partitions", "--segments", "--ack-mode", "--min-sync-replicas", "--eviction-delay-ms",
-            "--heal-cooldown-ms", "--escalation-timeout-ms", "--resp-port", "--resp-host", "--max-memory",
+            "--heal-cooldown-ms", "--join-settle-delay-ms", "--max-concurrent-moves", "--escalation-timeout-ms", "--resp-port", "--resp-host", "--max-memory",
             "--eviction-policy", "--password-file", "--users-file", "--allow-insecure", "--login-timeout-ms",
             "--tls-cert", "--tls-key", "--tls-keystore", "--tls-keystore-password-file", "--tls-ca", "--tls-truststore",
             "--tls-truststore-password-file", "--cluster-secret-file");
@@ -205,7 +209,10 @@ public final class ServerArguments {
                 .replication(replication)
                 .host(host)
                 .port(port)
-                .clusterSettings(new ClusterSettings(clusterSize, PartitionLayout.of(segments, partitions), replicationFactor))
+                .clusterSettings(new ClusterSettings(clusterSize, PartitionLayout.of(segments, partitions), replicationFactor,
+                        Duration.ofMillis(intOption(values, "--join-settle-delay-ms",
+                                (int) ClusterSettings.DEFAULT_JOIN_SETTLE_DELAY.toMillis(), 0, Integer.MAX_VALUE)),
+                        intOption(values, "--max-concurrent-moves", ClusterSettings.DEFAULT_MAX_CONCURRENT_MOVES, 1, 100_000)))
                 .membership(new MembershipConfig.Tcp(clusterName, clusterHost, clusterPort, seeds,
                         Duration.ofMillis(intOption(values, "--escalation-timeout-ms",
                                 (int) MembershipConfig.Tcp.DEFAULT_ESCALATION_TIMEOUT.toMillis(), 3000, Integer.MAX_VALUE))))

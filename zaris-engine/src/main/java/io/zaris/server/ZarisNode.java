@@ -514,6 +514,11 @@ public final class ZarisNode implements AutoCloseable {
         return takeoverGate.isCatchingUp(partition);
     }
 
+    /** Test hook: this node no longer counts its copy of {@code segment} as complete (as after a missed change). */
+    void forgetSynced(int segment) {
+        replicaSegments.markUnsynced(segment);
+    }
+
     NodeStore store() {
         return store;
     }

@@ -29,8 +29,15 @@ class FailoverDecisionsTests {
     @Test
     void promotesTheOwnerWithTheMostSyncedSegments() {
         PartitionRuntime chosen = FailoverDecisions.promote(OWNERS,
-                Map.of("b", state(3, 100), "c", state(8, 90)), Map.of(), 7);
+                Map.of("b", state(3, 90), "c", state(8, 100)), Map.of(), 7);
         assertThat(chosen).isEqualTo(new PartitionRuntime("c", 7, PartitionHealth.DEGRADED));
+    }
+
+    @Test
+    void aCandidateWithFewerKeysThanALiveSiblingRecoversBeforeServing() {
+        PartitionRuntime chosen = FailoverDecisions.promote(OWNERS,
+                Map.of("b", state(3, 100), "c", state(8, 90)), Map.of(), 7);
+        assertThat(chosen).isEqualTo(new PartitionRuntime("c", 7, PartitionHealth.RECOVERING));
     }
 
     @Test

@@ -58,6 +58,18 @@ class ServerArgumentsTests {
     }
 
     @Test
+    void parsesRebalanceOptions() {
+        NodeConfig config = ServerArguments.parse(new String[] {"--node-id", "n1", "--join-settle-delay-ms", "2500",
+                "--max-concurrent-moves", "3"});
+        assertThat(config.clusterSettings().joinSettleDelay().toMillis()).isEqualTo(2500);
+        assertThat(config.clusterSettings().maxConcurrentMoves()).isEqualTo(3);
+        NodeConfig defaults = ServerArguments.parse(new String[] {"--node-id", "n1"});
+        assertThat(defaults.clusterSettings().joinSettleDelay()).isEqualTo(io.zaris.cluster.ClusterSettings.DEFAULT_JOIN_SETTLE_DELAY);
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--max-concurrent-moves", "0"}))
+                .hasMessageContaining("--max-concurrent-moves");
+    }
+
+    @Test
     void recognisesHelp() {
         assertThat(ServerArguments.wantsHelp(new String[] {"--node-id", "a", "--help"})).isTrue();
         assertThat(ServerArguments.wantsHelp(new String[] {"--node-id", "a"})).isFalse();

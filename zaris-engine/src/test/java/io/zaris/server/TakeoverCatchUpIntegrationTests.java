@@ -9,6 +9,7 @@ import io.zaris.cluster.ClusterSettings;
 import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.MembershipConfig;
 import io.zaris.cluster.NodeAddress;
+import io.zaris.cluster.PartitionHealth;
 import io.zaris.cluster.PartitionRuntime;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
@@ -87,6 +88,53 @@ class TakeoverCatchUpIntegrationTests {
             assertThat(active.store().put(last, utf8(newKey), utf8("late"), 0, false, -1, runtime.epoch()).status())
                     .as("a write of the previous epoch on the previous active, after the pull")
                     .isEqualTo(io.zaris.protocol.KvStatus.OWNERSHIP_CHANGING);
+        });
+    }
+
+    @Test
+    void aPromotedReplicaWithFewerKeysThanALiveSiblingRecoversBeforeItServes() throws Exception {
+        // C holds one key more than B, but B has more segments synced: the leader promotes B, and the
+        // possession proof makes it RECOVERING until it pulled C's newer changes; only then does it serve.
+        withCluster((client, nodes, leader, partition, runtime, mapper) -> {
+            ZarisNode active = node(nodes, runtime.activeNode());
+            ClusterView view = client.clusterView();
+            List<ZarisNode> replicas = nodes.stream().filter(n -> n != active).toList();
+            ZarisNode c = replicas.stream().filter(n -> n != leader).findFirst().orElseThrow();
+            int first = view.layout().firstSegmentOf(partition);
+            int last = view.layout().lastSegmentOf(partition);
+            String extraKey = keyInSegment(mapper, first, "recovered-", Integer.MAX_VALUE);
+            applyOnly(c, first, runtime.epoch(), utf8(extraKey), utf8("only-on-the-sibling"));
+            c.forgetSynced(last);
+
+            List<PartitionHealth> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+            java.util.concurrent.atomic.AtomicBoolean watching = new java.util.concurrent.atomic.AtomicBoolean(true);
+            Thread watcher = new Thread(() -> {
+                while (watching.get()) {
+                    PartitionRuntime now = leader.currentView().runtimeMap().get(partition);
+                    if (now.epoch() > runtime.epoch() && (seen.isEmpty() || seen.get(seen.size() - 1) != now.health())) {
+                        seen.add(now.health());
+                    }
+                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // sampling, not synchronising
+                }
+            });
+            watcher.start();
+            try {
+                active.close();
+                await().atMost(Duration.ofSeconds(60)).until(() -> {
+                    PartitionRuntime now = leader.currentView().runtimeMap().get(partition);
+                    return now.epoch() > runtime.epoch() && now.health().isServing();
+                });
+            } finally {
+                watching.set(false);
+                watcher.join();
+            }
+            PartitionRuntime serving = leader.currentView().runtimeMap().get(partition);
+            assertThat(serving.activeNode()).as("the replica with every segment synced").isNotEqualTo(c.nodeId());
+            assertThat(seen).as("health of the partition after the active died").startsWith(PartitionHealth.RECOVERING)
+                    .contains(PartitionHealth.DEGRADED);
+            client.refreshMap().get(10, TimeUnit.SECONDS);
+            assertThat(client.sync().get(extraKey)).as("the change only the sibling held")
+                    .hasValueSatisfying(v -> assertThat(text(v.value())).isEqualTo("only-on-the-sibling"));
         });
     }
 
