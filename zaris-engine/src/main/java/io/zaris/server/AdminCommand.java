@@ -454,7 +454,10 @@ public final class AdminCommand {
     // ---------------------------------------------------------------------------------------------------------
     // Reading a map (pure)
 
-    /** Whether the partition is being moved: not healthy, or not served by its primary. */
+    /**
+     * Whether the partition is being moved: not healthy, or not served by its primary (per partition, what
+     * {@link ClusterView#unsettledPartitions()} counts).
+     */
     static boolean isMoving(ClusterView view, int partition) {
         PartitionRuntime runtime = view.runtimeMap().get(partition);
         return runtime.health() != PartitionHealth.HEALTHY
@@ -462,13 +465,7 @@ public final class AdminCommand {
     }
 
     static int moving(ClusterView view) {
-        int moving = 0;
-        for (int p = 0; p < view.layout().partitionCount(); p++) {
-            if (isMoving(view, p)) {
-                moving++;
-            }
-        }
-        return moving;
+        return view.unsettledPartitions();
     }
 
     /** Partitions the map still gives {@code nodeId} a role in: as an owner, or as the active node. */
