@@ -40,7 +40,14 @@ public enum OpCode {
      * Node to node: a node that just took a partition over asks a fellow replica for the changes of one
      * segment it holds beyond a revision (see {@code TakeoverCatchUp}).
      */
-    PULL(0x53, false);
+    PULL(0x53, false),
+    /**
+     * Operator: the receiving node starts draining itself (its partitions move to the other nodes); answered
+     * as soon as the drain is asked for, not when it is done. Refused to read-only users.
+     */
+    ADMIN_DRAIN(0x60, false),
+    /** Operator: the receiving node asks the leader to plan the map over the present nodes now. */
+    ADMIN_REBALANCE(0x61, false);
 
     /** First byte of a response frame. */
     public static final int RESPONSE_FRAME = 0x80;

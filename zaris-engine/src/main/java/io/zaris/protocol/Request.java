@@ -177,4 +177,18 @@ public sealed interface Request {
             return OpCode.MAP_VERSION;
         }
     }
+
+    /** Operator: drain the receiving node (see {@link OpCode#ADMIN_DRAIN}). */
+    record AdminDrain(long id) implements Request {
+        public OpCode op() {
+            return OpCode.ADMIN_DRAIN;
+        }
+    }
+
+    /** Operator: rebalance the cluster's map over its present nodes now (see {@link OpCode#ADMIN_REBALANCE}). */
+    record AdminRebalance(long id) implements Request {
+        public OpCode op() {
+            return OpCode.ADMIN_REBALANCE;
+        }
+    }
 }

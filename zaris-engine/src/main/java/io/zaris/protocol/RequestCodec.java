@@ -34,6 +34,8 @@ import java.util.List;
  *              · n:int32 · change*n
  * PARTITION_STATE partition:int32
  * PULL         partition:int32 · epoch:int64 · segment:int32 · fromRevision:int64 · lineageEpoch:int64 · maxBytes:int32
+ * ADMIN_DRAIN  (empty)
+ * ADMIN_REBALANCE (empty)
  * change = revision:int64 · epoch:int64 · key · present:u8 · [value] · expiresAt:int64
  * </pre>
  *
@@ -157,9 +159,15 @@ public final class RequestCodec {
             out.writeLong(pull.fromRevision());
             out.writeLong(pull.lineageEpoch());
             out.writeInt(pull.maxBytes());
-        } else if (!(request instanceof Request.ClusterMap) && !(request instanceof Request.MapVersion)) {
+        } else if (!hasEmptyBody(request)) {
             throw new IllegalArgumentException("no encoding for " + request.op());
         }
+    }
+
+    /** Requests that are their header alone. */
+    private static boolean hasEmptyBody(Request request) {
+        return request instanceof Request.ClusterMap || request instanceof Request.MapVersion
+                || request instanceof Request.AdminDrain || request instanceof Request.AdminRebalance;
     }
 
     /** A decoded request with the routing metadata of its header. */
@@ -263,6 +271,10 @@ public final class RequestCodec {
                 return new Request.ClusterMap(id);
             case MAP_VERSION:
                 return new Request.MapVersion(id);
+            case ADMIN_DRAIN:
+                return new Request.AdminDrain(id);
+            case ADMIN_REBALANCE:
+                return new Request.AdminRebalance(id);
             case REPLICATE: {
                 int partition = Wire.readInt(in, id, "partition");
                 long epoch = Wire.readLong(in, id, "epoch");

@@ -9,6 +9,8 @@ public final class Access {
 
     /** Operations only nodes send each other: they change replica state or reveal it. */
     static final Set<OpCode> NODE_OPERATIONS = EnumSet.of(OpCode.REPLICATE, OpCode.SNAPSHOT, OpCode.PARTITION_STATE, OpCode.PULL);
+    /** Operator commands: they change where the cluster keeps its data, so a read-only user may not send them. */
+    static final Set<OpCode> ADMIN_OPERATIONS = EnumSet.of(OpCode.ADMIN_DRAIN, OpCode.ADMIN_REBALANCE);
 
     private Access() {
     }
@@ -27,6 +29,9 @@ public final class Access {
         }
         if (op.isWrite() && principal.readOnly()) {
             return "user '" + principal.name() + "' is read-only";
+        }
+        if (ADMIN_OPERATIONS.contains(op) && principal.readOnly()) {
+            return "user '" + principal.name() + "' is read-only and may not send operator command " + op;
         }
         return null;
     }

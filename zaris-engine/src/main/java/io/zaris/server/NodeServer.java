@@ -46,10 +46,10 @@ final class NodeServer implements AutoCloseable {
     NodeServer(String nodeId, String host, int port, ProtocolLimits limits, SegmentMapper segmentMapper,
                NodeStore store, Supplier<ClusterView> currentView, NodeStats stats, Replicator replicator, EpochFence fence,
                ReplicaSegments replicaSegments, TakeoverGate gate, NodeStanding standing, MemoryGuard memoryGuard,
-               SecurityOptions security, OutboundLimits outboundLimits) {
+               SecurityOptions security, OutboundLimits outboundLimits, AdminActions admin) {
         this.stats = stats;
         RequestHandler requestHandler = new RequestHandler(nodeId, segmentMapper, store, currentView, stats, replicator,
-                fence, replicaSegments, gate, standing, memoryGuard);
+                fence, replicaSegments, gate, standing, memoryGuard, admin);
         this.server = TlsTransports.secure(TcpServer.create(), security.tls())
                 .host(host)
                 .port(port)

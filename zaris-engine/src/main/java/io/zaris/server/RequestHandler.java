@@ -53,11 +53,14 @@ final class RequestHandler {
     private final MemoryGuard memoryGuard;
     /** The node's layout, to validate the partition and segment a replicated change names. */
     private final PartitionLayout layout;
+    /** What operator commands do on this node. */
+    private final AdminActions admin;
 
     RequestHandler(String nodeId, SegmentMapper segmentMapper, NodeStore store, Supplier<ClusterView> currentView,
                    NodeStats stats, Replicator replicator, EpochFence fence, ReplicaSegments replicaSegments,
-                   TakeoverGate gate, NodeStanding standing, MemoryGuard memoryGuard) {
+                   TakeoverGate gate, NodeStanding standing, MemoryGuard memoryGuard, AdminActions admin) {
         this.gate = gate;
+        this.admin = admin;
         this.nodeId = nodeId;
         this.segmentMapper = segmentMapper;
         this.store = store;
@@ -110,6 +113,10 @@ final class RequestHandler {
         ClusterView view = currentView.get();
         if (request instanceof Request.MapVersion) {
             writeMapVersion(request.id(), view, out);
+            return DONE;
+        }
+        if (request instanceof Request.AdminDrain || request instanceof Request.AdminRebalance) {
+            answerAdmin(request, view, out);
             return DONE;
         }
         if (view == null) {
@@ -490,6 +497,28 @@ final class RequestHandler {
         }
         ResponseCodec.writeHeader(out, scan.id(), KvStatus.OK);
         ResponseCodec.writeScanPage(out, segment < segmentCount ? segment : -1, keys);
+    }
+
+    /**
+     * Operator commands: asked of this node and answered at once; the access check (no read-only users)
+     * happened on the connection. A node without a map has no cluster to move partitions in yet.
+     */
+    private void answerAdmin(Request request, ClusterView view, ByteBuf out) {
+        if (view == null) {
+            ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "node " + nodeId
+                    + " has no cluster map yet; " + request.op() + " needs one");
+            return;
+        }
+        if (request instanceof Request.AdminDrain) {
+            String refusal = admin.drain();
+            if (refusal != null) {
+                ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, refusal);
+                return;
+            }
+        } else {
+            admin.rebalance();
+        }
+        ResponseCodec.writeHeader(out, request.id(), KvStatus.OK);
     }
 
     private void writeMapVersion(long id, ClusterView view, ByteBuf out) {

@@ -39,6 +39,10 @@ public final class ServerArguments {
     public static final String TLS_TRUSTSTORE_PASSWORD_VARIABLE = "ZARIS_TLS_TRUSTSTORE_PASSWORD";
     /** The cluster secret, when not given as a file. */
     public static final String CLUSTER_SECRET_VARIABLE = "ZARIS_CLUSTER_SECRET";
+    /** How long SIGTERM waits for the node to drain, when {@code --drain-on-stop} is not given. */
+    public static final String DRAIN_ON_STOP_VARIABLE = "ZARIS_DRAIN_ON_STOP";
+    /** How long SIGTERM waits for the node to drain by default. */
+    public static final Duration DEFAULT_DRAIN_ON_STOP = Duration.ofSeconds(30);
 
     static final String USAGE = String.join("\n",
             "usage: java -jar zaris-engine-<version>-server.jar --node-id <id> [options]",
@@ -90,7 +94,12 @@ public final class ServerArguments {
                     + TLS_TRUSTSTORE_PASSWORD_VARIABLE + ")",
             "  --cluster-secret-file <path> file whose first line is the cluster secret (or set " + CLUSTER_SECRET_VARIABLE
                     + "); authenticates and encrypts membership traffic",
-            "  --help                      print this help");
+            "  --drain-on-stop <duration>  on SIGTERM, move this node's partitions to the other nodes first and wait"
+                    + " up to this long (e.g. 30s, 1500ms, 2m; plain numbers are ms; 0 leaves at once; default "
+                    + DEFAULT_DRAIN_ON_STOP.toSeconds() + "s, or set " + DRAIN_ON_STOP_VARIABLE + ")",
+            "  --help                      print this help",
+            "",
+            "Operator commands against a running node: java -jar zaris-engine-<version>-server.jar admin --help");
 
     private static final Set<String> KNOWN = Set.of("--node-id", "--host", "--port", "--cluster-host",
             "--cluster-port", "--seeds", "--cluster-size", "--cluster-name", "--replication-factor",
@@ -98,7 +107,7 @@ public final class ServerArguments {
             "--heal-cooldown-ms", "--join-settle-delay-ms", "--max-concurrent-moves", "--escalation-timeout-ms", "--resp-port", "--resp-host", "--max-memory",
             "--eviction-policy", "--password-file", "--users-file", "--allow-insecure", "--login-timeout-ms",
             "--tls-cert", "--tls-key", "--tls-keystore", "--tls-keystore-password-file", "--tls-ca", "--tls-truststore",
-            "--tls-truststore-password-file", "--cluster-secret-file");
+            "--tls-truststore-password-file", "--cluster-secret-file", "--drain-on-stop");
     /** Options that take no value. */
     private static final Set<String> FLAGS = Set.of("--allow-insecure");
 
@@ -129,7 +138,51 @@ public final class ServerArguments {
         return java.nio.file.Files.readAllLines(java.nio.file.Path.of(path), java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    public static NodeConfig parse(String[] args, Map<String, String> environment, FileReader files) {
+    /**
+     * How long SIGTERM waits for the node to drain: {@code --drain-on-stop}, else {@value #DRAIN_ON_STOP_VARIABLE},
+     * else {@link #DEFAULT_DRAIN_ON_STOP}; {@link Duration#ZERO} means the node leaves at once.
+     */
+    public static Duration drainOnStop(String[] args, Map<String, String> environment) {
+        String option = options(args).get("--drain-on-stop");
+        if (option != null) {
+            return duration("--drain-on-stop", option);
+        }
+        String variable = environment.get(DRAIN_ON_STOP_VARIABLE);
+        if (variable != null) {
+            return duration("environment variable " + DRAIN_ON_STOP_VARIABLE, variable);
+        }
+        return DEFAULT_DRAIN_ON_STOP;
+    }
+
+    /**
+     * A duration as operators write it: {@code 1500ms}, {@code 30s}, {@code 2m}, {@code 1h}, or a plain number of
+     * milliseconds; {@code 0} is zero. Never negative.
+     *
+     * @param what names the option in the error message
+     */
+    static Duration duration(String what, String text) {
+        String trimmed = text == null ? "" : text.trim().toLowerCase(java.util.Locale.ROOT);
+        int digits = 0;
+        while (digits < trimmed.length() && Character.isDigit(trimmed.charAt(digits))) {
+            digits++;
+        }
+        String unit = trimmed.substring(digits);
+        long factorMillis = switch (unit) {
+            case "", "ms" -> 1;
+            case "s" -> 1_000;
+            case "m" -> 60_000;
+            case "h" -> 3_600_000;
+            default -> -1;
+        };
+        if (digits == 0 || factorMillis < 0 || digits > 12) {
+            throw new IllegalArgumentException(what + " must be a duration such as 30s, 1500ms or 2m (plain numbers are"
+                    + " milliseconds) but was '" + text + "'");
+        }
+        return Duration.ofMillis(Long.parseLong(trimmed.substring(0, digits)) * factorMillis);
+    }
+
+    /** The command line as option name to value; flags map to {@code "true"}. */
+    private static Map<String, String> options(String[] args) {
         Map<String, String> values = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             String name = args[i];
@@ -153,9 +206,17 @@ public final class ServerArguments {
             }
             values.put(name, value);
         }
+        return values;
+    }
+
+    public static NodeConfig parse(String[] args, Map<String, String> environment, FileReader files) {
+        Map<String, String> values = options(args);
         String nodeId = values.get("--node-id");
         if (nodeId == null) {
             throw new IllegalArgumentException("--node-id is required");
+        }
+        if (values.containsKey("--drain-on-stop")) {
+            duration("--drain-on-stop", values.get("--drain-on-stop")); // read by drainOnStop; refused here with the rest
         }
         String host = values.getOrDefault("--host", NodeConfig.DEFAULT_HOST);
         int port = intOption(values, "--port", DEFAULT_PORT, 1, 65535);

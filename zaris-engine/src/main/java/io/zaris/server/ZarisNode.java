@@ -101,7 +101,7 @@ public final class ZarisNode implements AutoCloseable {
         replicator.start(store, this::presentNodeIds);
         server = new NodeServer(config.nodeId(), config.host(), config.port(), config.limits(), segmentMapper, store,
                 this::currentView, stats, replicator, fence, replicaSegments, takeoverGate, standing, memoryGuard,
-                config.security(), config.outboundLimits());
+                config.security(), config.outboundLimits(), adminActions);
         long interval = config.memory().maintenanceInterval().toMillis();
         memoryMaintenance.scheduleWithFixedDelay(this::maintainMemoryQuietly, interval, interval, TimeUnit.MILLISECONDS);
         long report = MEMORY_REPORT_INTERVAL.toMillis();
@@ -186,7 +186,7 @@ public final class ZarisNode implements AutoCloseable {
             return;
         }
         RequestHandler handler = new RequestHandler(config.nodeId(), segmentMapper, store, this::currentView, stats,
-                replicator, fence, replicaSegments, takeoverGate, standing, memoryGuard);
+                replicator, fence, replicaSegments, takeoverGate, standing, memoryGuard, adminActions);
         try {
             respServer = RespServer.start(options, new LocalBackend(handler, segmentMapper), new RespSecurity(
                     config.security(), config.outboundLimits(), stats::failedLogin, stats::slowReaderClosed));
@@ -435,6 +435,34 @@ public final class ZarisNode implements AutoCloseable {
         ClusterMember seat = member;
         return seat == null ? java.util.Set.of() : seat.presentNodeIds();
     }
+
+    /**
+     * Operator commands from the data port ({@link AdminCommand} sends them): a drain starts only with another
+     * node present to take the partitions, and its later failure is logged here, never thrown at a connection.
+     */
+    private final AdminActions adminActions = new AdminActions() {
+        @Override
+        public String drain() {
+            Set<String> others = new java.util.HashSet<>(presentNodeIds());
+            others.remove(config.nodeId());
+            if (others.isEmpty()) {
+                return "node " + config.nodeId() + " cannot drain: no other node is present to take its partitions";
+            }
+            log.info("node {}: operator asked it to drain", config.nodeId());
+            ZarisNode.this.drain().whenComplete((ignored, failure) -> {
+                if (failure != null) {
+                    log.warn("node {}: drain failed: {}", config.nodeId(), failure.getMessage());
+                }
+            });
+            return null;
+        }
+
+        @Override
+        public void rebalance() {
+            log.info("node {}: operator asked for a rebalance", config.nodeId());
+            requestRebalance();
+        }
+    };
 
     /** Reads the membership seat, which exists only once the node started. */
     private final NodeStanding standing = new NodeStanding() {

@@ -1,30 +1,51 @@
 package io.zaris.server;
 
+import io.zaris.cluster.ClusterView;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Entry point of the standalone server jar. Starts one node and keeps it running until the process is
- * asked to stop; SIGTERM (or Ctrl-C) leaves the cluster cleanly before the process exits.
+ * asked to stop; SIGTERM (or Ctrl-C) first drains the node (its partitions move to the other nodes, up to
+ * {@code --drain-on-stop}), then leaves the cluster cleanly before the process exits. With {@code admin} as
+ * its first argument it runs an operator command against a running node instead ({@link AdminCommand}).
  */
 public final class ZarisServerMain {
+
+    /** How often a drain on stop logs its progress. */
+    static final Duration DRAIN_PROGRESS_INTERVAL = Duration.ofSeconds(5);
 
     private ZarisServerMain() {
     }
 
     public static void main(String[] args) throws Exception {
         System.setProperty("java.net.preferIPv4Stack", System.getProperty("java.net.preferIPv4Stack", "true"));
+        boolean admin = args.length > 0 && args[0].equals("admin");
         // Set before the first logger exists; an operator's -Dlogback.configurationFile still wins.
-        System.setProperty("logback.configurationFile",
-                System.getProperty("logback.configurationFile", "zaris-server-logback.xml"));
+        System.setProperty("logback.configurationFile", System.getProperty("logback.configurationFile",
+                admin ? "zaris-admin-logback.xml" : "zaris-server-logback.xml"));
+        if (admin) {
+            System.exit(AdminCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
+            return;
+        }
         if (ServerArguments.wantsHelp(args)) {
             System.out.println(ServerArguments.USAGE);
             return;
         }
         NodeConfig config;
+        Duration drainOnStop;
         try {
             config = ServerArguments.parse(args);
+            drainOnStop = ServerArguments.drainOnStop(args, System.getenv());
         } catch (IllegalArgumentException e) {
             System.err.println("zaris: " + e.getMessage());
             System.err.println(ServerArguments.USAGE);
@@ -43,10 +64,72 @@ public final class ZarisServerMain {
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             log.info("node {}: shutting down", config.nodeId());
+            drainBeforeStop(node, drainOnStop);
             node.close();
             stopped.countDown();
         }, "zaris-shutdown"));
         log.info("node {} started; waiting for the cluster's first partition map", config.nodeId());
         stopped.await();
+    }
+
+    /**
+     * Moves the node's partitions to the other nodes and waits up to {@code limit} for the map to give it no
+     * role, so its leaving needs no failover. Skipped when the limit is zero, when the node has no map or no
+     * role, or when no other node is present to take over; a drain that does not finish in time is logged and
+     * the node stops anyway (its partitions then fail over as after any leave).
+     *
+     * @return whether the node holds no role now (drained, or had none)
+     */
+    static boolean drainBeforeStop(ZarisNode node, Duration limit) {
+        Logger log = LoggerFactory.getLogger(ZarisServerMain.class);
+        String nodeId = node.nodeId();
+        ClusterView view = node.currentView();
+        if (limit.isZero() || view == null) {
+            log.info("node {}: leaving without a drain ({})", nodeId,
+                    limit.isZero() ? "--drain-on-stop is 0" : "it has no cluster map");
+            return view != null && AdminCommand.hasNoRole(view, nodeId);
+        }
+        if (AdminCommand.hasNoRole(view, nodeId)) {
+            log.info("node {}: holds no partitions; nothing to drain", nodeId);
+            return true;
+        }
+        Set<String> others = new HashSet<>(node.presentNodeIds());
+        others.remove(nodeId);
+        if (others.isEmpty()) {
+            log.warn("node {}: leaving without a drain: no other node is present to take its {} partitions", nodeId,
+                    AdminCommand.partitionsOn(view, nodeId));
+            return false;
+        }
+        log.info("node {}: draining before it stops: {} partitions to move to {}, waiting up to {}", nodeId,
+                AdminCommand.partitionsOn(view, nodeId), others, AdminCommand.describe(limit));
+        long start = System.nanoTime();
+        long deadline = start + limit.toNanos();
+        CompletableFuture<Void> drained = node.drain();
+        while (true) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                ClusterView now = node.currentView();
+                log.warn("node {}: not drained within {} ({}); stopping anyway, the rest fails over", nodeId,
+                        AdminCommand.describe(limit), now == null ? "no map" : AdminCommand.drainProgress(now, nodeId));
+                return false;
+            }
+            try {
+                drained.get(Math.min(left, DRAIN_PROGRESS_INTERVAL.toNanos()), TimeUnit.NANOSECONDS);
+                log.info("node {}: drained in {} ms", nodeId, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+                return true;
+            } catch (TimeoutException e) {
+                ClusterView now = node.currentView();
+                if (now != null) {
+                    log.info("node {}: draining: {}", nodeId, AdminCommand.drainProgress(now, nodeId));
+                }
+            } catch (ExecutionException e) {
+                log.warn("node {}: drain failed ({}); stopping anyway", nodeId, AdminCommand.describe(e));
+                return false;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                log.warn("node {}: interrupted while draining; stopping", nodeId);
+                return false;
+            }
+        }
     }
 }

@@ -121,7 +121,7 @@ public final class FrameFuzz {
     }
 
     private Request validRequest(long id) {
-        switch (random.nextInt(16)) {
+        switch (random.nextInt(17)) {
             case 0:
                 return new Request.Hello(id, RequestCodec.MAGIC, RequestCodec.PROTOCOL_VERSION, "fuzz");
             case 1:
@@ -162,6 +162,8 @@ public final class FrameFuzz {
                         random.nextInt(100), random.nextBoolean(), random.nextBoolean(), changes());
             case 14:
                 return new Request.PartitionState(id, random.nextInt(80) - 8);
+            case 15:
+                return random.nextBoolean() ? new Request.AdminDrain(id) : new Request.AdminRebalance(id);
             default:
                 return new Request.Auth(id, random.nextBoolean() ? "default" : "user" + random.nextInt(3),
                         noise(random.nextInt(20)));

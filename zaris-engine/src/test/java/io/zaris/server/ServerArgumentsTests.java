@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zaris.cluster.MembershipConfig;
 import io.zaris.cluster.NodeAddress;
+import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ServerArgumentsTests {
@@ -95,5 +97,54 @@ class ServerArgumentsTests {
                 .hasMessageStartingWith("--max-memory").hasMessageContaining("'lots'");
         assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "a", "--eviction-policy", "lfu"}))
                 .hasMessageStartingWith("--eviction-policy").hasMessageContaining("'lfu'");
+    }
+
+    @Test
+    void drainOnStopDefaultsToThirtySecondsAndAcceptsUnitsOrPlainMilliseconds() {
+        String[] base = {"--node-id", "n1"};
+        assertThat(ServerArguments.drainOnStop(base, Map.of())).isEqualTo(Duration.ofSeconds(30));
+        assertThat(drainOnStop("30s")).isEqualTo(Duration.ofSeconds(30));
+        assertThat(drainOnStop("1500ms")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(drainOnStop("1500")).isEqualTo(Duration.ofMillis(1500));
+        assertThat(drainOnStop("2m")).isEqualTo(Duration.ofMinutes(2));
+        assertThat(drainOnStop(" 45S ")).isEqualTo(Duration.ofSeconds(45));
+        assertThat(drainOnStop("0")).isZero();
+        assertThat(ServerArguments.drainOnStop(new String[] {"--node-id", "n1", "--drain-on-stop=10s"}, Map.of()))
+                .isEqualTo(Duration.ofSeconds(10));
+        // The option is known to the node's own parsing too.
+        assertThat(ServerArguments.parse(new String[] {"--node-id", "n1", "--drain-on-stop", "0"}).nodeId()).isEqualTo("n1");
+    }
+
+    @Test
+    void drainOnStopComesFromTheEnvironmentUnlessTheOptionIsGiven() {
+        Map<String, String> environment = Map.of(ServerArguments.DRAIN_ON_STOP_VARIABLE, "5s");
+        assertThat(ServerArguments.drainOnStop(new String[] {"--node-id", "n1"}, environment)).isEqualTo(Duration.ofSeconds(5));
+        assertThat(ServerArguments.drainOnStop(new String[] {"--node-id", "n1", "--drain-on-stop", "0"}, environment)).isZero();
+        assertThatThrownBy(() -> ServerArguments.drainOnStop(new String[] {"--node-id", "n1"},
+                Map.of(ServerArguments.DRAIN_ON_STOP_VARIABLE, "soon")))
+                .hasMessageContaining("ZARIS_DRAIN_ON_STOP").hasMessageContaining("'soon'");
+    }
+
+    @Test
+    void badDrainOnStopValuesAreRefusedNamingTheOption() {
+        for (String bad : new String[] {"-5s", "1.5s", "30 sec", "s", "ms10", "10d", "9999999999999"}) {
+            assertThatThrownBy(() -> drainOnStop(bad)).as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("--drain-on-stop must be a duration").hasMessageContaining("'" + bad + "'");
+            assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--drain-on-stop", bad}))
+                    .as(bad).hasMessageStartingWith("--drain-on-stop");
+        }
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--drain-on-stop"}))
+                .hasMessageContaining("--drain-on-stop needs a value");
+    }
+
+    @Test
+    void usageNamesDrainOnStopAndTheAdminCommand() {
+        assertThat(ServerArguments.USAGE).contains("--drain-on-stop <duration>").contains("ZARIS_DRAIN_ON_STOP")
+                .contains("admin --help");
+    }
+
+    private static Duration drainOnStop(String value) {
+        return ServerArguments.drainOnStop(new String[] {"--node-id", "n1", "--drain-on-stop", value}, Map.of());
     }
 }

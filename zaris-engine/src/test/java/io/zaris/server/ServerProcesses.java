@@ -27,6 +27,7 @@ public final class ServerProcesses implements AutoCloseable {
     private final String clusterName = "zaris-test-" + UUID.randomUUID();
     private final List<Node> nodes = new ArrayList<>();
     private final java.util.Map<String, List<String>> commands = new java.util.HashMap<>();
+    private boolean leaveAtOnceOnStop = true;
 
     public ServerProcesses(Path logDirectory) {
         String jarProperty = System.getProperty("zaris.server.jar");
@@ -36,6 +37,16 @@ public final class ServerProcesses implements AutoCloseable {
         }
         this.jar = Path.of(jarProperty);
         this.logDirectory = logDirectory;
+    }
+
+    /**
+     * Lets nodes started from now on drain on SIGTERM as the server does by default (up to 30 s, or what an
+     * extra {@code --drain-on-stop} says). Without it every node is started with {@code --drain-on-stop 0},
+     * so a stopped node leaves at once and tests keep the timing they were written for.
+     */
+    public ServerProcesses drainingOnStop() {
+        leaveAtOnceOnStop = false;
+        return this;
     }
 
     /** Starts {@code count} nodes that form one cluster of that size. */
@@ -56,6 +67,9 @@ public final class ServerProcesses implements AutoCloseable {
             if (!List.of(extraArguments).contains("--resp-port")) {
                 // The default RESP port (data port + 1000) is not reserved like the free ports above.
                 command.addAll(List.of("--resp-port", "off"));
+            }
+            if (leaveAtOnceOnStop && !List.of(extraArguments).contains("--drain-on-stop")) {
+                command.addAll(List.of("--drain-on-stop", "0"));
             }
             command.addAll(List.of(extraArguments));
             File log = logDirectory.resolve(nodeId + ".log").toFile();
@@ -95,6 +109,28 @@ public final class ServerProcesses implements AutoCloseable {
                     }
                     return pending.isEmpty();
                 });
+    }
+
+    /** What a run of the jar's {@code admin} subcommand printed, and its exit status. */
+    public record AdminRun(int status, String out, String err) {
+    }
+
+    /** Runs {@code java -jar <server jar> admin <arguments>} to its end (at most two minutes). */
+    public AdminRun admin(String... arguments) throws IOException, InterruptedException {
+        Files.createDirectories(logDirectory);
+        List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx64m", "-XX:+UseSerialGC", "-jar", jar.toString(),
+                "admin"));
+        command.addAll(List.of(arguments));
+        Path out = Files.createTempFile(logDirectory, "admin-", ".out");
+        Path err = Files.createTempFile(logDirectory, "admin-", ".err");
+        ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+        builder.environment().remove("ZARIS_PASSWORD");
+        Process process = builder.start();
+        if (!process.waitFor(2, TimeUnit.MINUTES)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("admin " + String.join(" ", arguments) + " did not finish in two minutes");
+        }
+        return new AdminRun(process.exitValue(), Files.readString(out), Files.readString(err));
     }
 
     public List<Node> nodes() {

@@ -61,13 +61,27 @@ class StandaloneClusterIntegrationTests {
 
     @Test
     @Order(2)
+    void theServerJarRunsTheAdminCommand() throws Exception {
+        NodeAddress n1 = client.clusterView().addresses().get("n1");
+        ServerProcesses.AdminRun map = processes.admin("map", "--node", n1.toString());
+        assertThat(map.status()).as(map.err()).isZero();
+        assertThat(map.out()).contains("cluster map version 1").contains("n1    " + n1)
+                .contains("moving (rebalance/heal in progress)").contains("  node  primaries  owned  active");
+        ServerProcesses.AdminRun bad = processes.admin("map");
+        assertThat(bad.status()).isEqualTo(2);
+        assertThat(bad.err()).contains("zaris admin: --node <host:port> is required").contains("usage:");
+    }
+
+    @Test
+    @Order(3)
     void sigtermLeavesTheClusterCleanly() throws Exception {
         // Last: without failover (a later issue) n3's partitions stay unserved once it is gone.
         ServerProcesses.Node n3 = processes.nodes().get(2);
         await().atMost(Duration.ofSeconds(60)).until(() -> n3.logText().contains("adopted partition map version 1"));
         n3.process().destroy(); // SIGTERM
         assertThat(n3.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(n3.logText()).contains("node n3: shutting down").contains("node n3: stopped");
+        assertThat(n3.logText()).contains("node n3: shutting down")
+                .contains("node n3: leaving without a drain (--drain-on-stop is 0)").contains("node n3: stopped");
         await().atMost(Duration.ofSeconds(30)).until(() -> processes.nodes().get(0).logText()
                 .matches("(?s).*membership view \\S+ with 2 member\\(s\\).*"));
     }
