@@ -455,10 +455,13 @@ public final class ClusterMember implements AutoCloseable {
         });
     }
 
-    /** Events thread: at most once a second while draining and not yet done. */
+    /**
+     * Events thread: at most once a second while draining — also once drained, so a drained node that keeps
+     * running stays out of the map (its request would otherwise lapse and it would be planned back in).
+     */
     private void repeatDrainRequest() {
         long now = System.nanoTime();
-        if (!draining || drained.isDone() || channel == null || view == null
+        if (!draining || channel == null || view == null
                 || (lastDrainRequestNanos != Long.MIN_VALUE && now - lastDrainRequestNanos < 1_000_000_000L)) {
             return;
         }
