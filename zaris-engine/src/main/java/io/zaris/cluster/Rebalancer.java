@@ -118,8 +118,10 @@ final class Rebalancer {
         PartitionMap next = step(map, target, runtime, settings.maxConcurrentMoves());
         if (next == null) {
             if (startedNanos >= 0) {
-                status = new RebalanceStatus(true, differing(map, target).size() + unsettledMoves(map, target, runtime),
-                        map.partitionCount() - settled(map, runtime), movesStarted, status.etaSeconds());
+                int moving = map.partitionCount() - settled(map, runtime);
+                int remaining = differing(map, target).size() + unsettledMoves(map, target, runtime);
+                status = new RebalanceStatus(true, remaining, moving, movesStarted,
+                        etaSeconds(now, movesStarted - moving, remaining));
             }
             return null;
         }
@@ -133,8 +135,7 @@ final class Rebalancer {
         movesStarted += moved.size();
         int remaining = differing(next, target).size();
         int completed = movesStarted - moved.size() - (map.partitionCount() - settled(map, runtime));
-        long elapsed = now - startedNanos;
-        long etaSeconds = completed <= 0 ? -1 : Duration.ofNanos(elapsed / completed * (remaining + moved.size())).toSeconds();
+        long etaSeconds = etaSeconds(now, completed, remaining + moved.size());
         String eta = etaSeconds < 0 ? "unknown" : etaSeconds + " s";
         status = new RebalanceStatus(true, remaining + moved.size(), map.partitionCount() - settled(map, runtime) + moved.size(),
                 movesStarted, etaSeconds);
@@ -142,6 +143,14 @@ final class Rebalancer {
                 map.version(), next.version(), moved, remaining, eta);
         blockedReason = null;
         return next;
+    }
+
+    /** Time left at the pace so far: {@code -1} until a move completed. */
+    private long etaSeconds(long now, int completedMoves, int remainingMoves) {
+        if (completedMoves <= 0) {
+            return -1;
+        }
+        return Duration.ofNanos((now - startedNanos) / completedMoves * remainingMoves).toSeconds();
     }
 
     private void block(String reason) {

@@ -41,7 +41,7 @@ public final class ChaosRun {
                     "--partitions", "32", "--segments", "512",
                     "--ack-mode", options.ackMode().name().toLowerCase(java.util.Locale.ROOT),
                     "--escalation-timeout-ms", Long.toString(options.escalationTimeout().toMillis()),
-                    "--heal-cooldown-ms", "2000");
+                    "--heal-cooldown-ms", "2000", "--join-settle-delay-ms", "3000");
             Ledger ledger = new Ledger();
             try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
                     .bootstrapTimeout(Duration.ofSeconds(120)).requestTimeout(Duration.ofSeconds(20))

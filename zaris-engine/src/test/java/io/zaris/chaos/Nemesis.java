@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Injects real faults into server processes at random (seeded) intervals: {@code kill -9} (restarted later),
  * {@code SIGSTOP} longer than the escalation timeout (then {@code SIGCONT}), killing the current leader,
- * killing the owner of a hot partition, and a graceful stop/restart. Never more impaired nodes at once than
+ * killing the owner of a hot partition, a graceful stop/restart, and a drain (the admin command: the node's
+ * partitions move to the others) followed by a stop and a restart, after which the node joins again as a new
+ * member and a rebalance moves partitions back to it. Never more impaired nodes at once than
  * {@link ChaosOptions#maxSimultaneousFaults()}.
  *
  * <p>Runs on its own thread as a small event loop: every tick it performs the recoveries that are due and,
@@ -30,7 +32,10 @@ final class Nemesis {
     private static final Logger log = LoggerFactory.getLogger(Nemesis.class);
     private static final Pattern VIEW = Pattern.compile("membership view \\[([^|\\]]+)\\|");
 
-    enum Kind { KILL, PAUSE, KILL_LEADER, KILL_HOT_OWNER, GRACEFUL_RESTART }
+    enum Kind { KILL, PAUSE, KILL_LEADER, KILL_HOT_OWNER, GRACEFUL_RESTART, DRAIN_AND_REJOIN }
+
+    /** A drain that has not finished by then is cut short: the node is stopped anyway (its rest fails over). */
+    private static final long DRAIN_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(120);
 
     /** One injected fault: what, on which node, when it started and when it was undone. */
     record Fault(Kind kind, String node, long startNanos, long endNanos) {
@@ -67,10 +72,10 @@ final class Nemesis {
     synchronized List<Fault> heal() throws InterruptedException, IOException {
         running.set(false);
         thread.join(60_000);
-        for (Recovery recovery : List.copyOf(pending)) {
-            recover(recovery);
+        while (!pending.isEmpty()) {
+            Recovery recovery = pending.remove(0);
+            recover(recovery, true);
         }
-        pending.clear();
         return List.copyOf(faults);
     }
 
@@ -80,11 +85,11 @@ final class Nemesis {
             try {
                 long now = System.nanoTime();
                 synchronized (this) {
-                    for (Iterator<Recovery> it = pending.iterator(); it.hasNext(); ) {
+                    for (Iterator<Recovery> it = List.copyOf(pending).iterator(); it.hasNext(); ) {
                         Recovery recovery = it.next();
                         if (now - recovery.dueNanos() >= 0) {
-                            it.remove();
-                            recover(recovery);
+                            pending.remove(recovery);
+                            recover(recovery, false);
                         }
                     }
                     if (allHealthy()) {
@@ -124,6 +129,16 @@ final class Nemesis {
                 process.signal("STOP");
                 pending.add(new Recovery(now + options.escalationTimeout().toNanos() + delayNanos(2, 4), node, kind, now));
             }
+            case DRAIN_AND_REJOIN -> {
+                io.zaris.cluster.NodeAddress address = client.clusterView().addresses().get(node);
+                ServerProcesses.AdminRun run = address == null ? null
+                        : processes.admin("--node", address.host() + ":" + address.port(), "drain", "--no-wait");
+                if (run == null || run.status() != 0) {
+                    log.info("nemesis: {} refused to drain ({})", node, run == null ? "no address" : run.err().strip());
+                    return;
+                }
+                pending.add(new Recovery(now + TimeUnit.SECONDS.toNanos(1), node, kind, now));
+            }
             case GRACEFUL_RESTART -> {
                 process.process().destroy();
                 process.process().waitFor(30, TimeUnit.SECONDS);
@@ -132,8 +147,30 @@ final class Nemesis {
         }
     }
 
-    private void recover(Recovery recovery) throws IOException, InterruptedException {
+    /**
+     * Undoes a fault. A drain goes in two steps: while the node still holds partitions it is checked again
+     * a second later (until {@link #DRAIN_TIMEOUT_NANOS}); once drained it is stopped and restarted a few
+     * seconds later. When {@code healing}, it is stopped and restarted at once.
+     */
+    private void recover(Recovery recovery, boolean healing) throws IOException, InterruptedException {
         ServerProcesses.Node process = processes.node(recovery.node());
+        if (recovery.kind() == Kind.DRAIN_AND_REJOIN && process.process().isAlive()) {
+            long now = System.nanoTime();
+            boolean drained = isDrained(recovery.node());
+            if (!healing && !drained && now - recovery.startNanos() < DRAIN_TIMEOUT_NANOS) {
+                pending.add(new Recovery(now + TimeUnit.SECONDS.toNanos(1), recovery.node(), recovery.kind(),
+                        recovery.startNanos()));
+                return;
+            }
+            log.info("nemesis: {} {} after {} ms; stopping it", recovery.node(), drained ? "drained" : "not drained",
+                    TimeUnit.NANOSECONDS.toMillis(now - recovery.startNanos()));
+            process.process().destroy();
+            process.process().waitFor(30, TimeUnit.SECONDS);
+            if (!healing) {
+                pending.add(new Recovery(now + delayNanos(2, 4), recovery.node(), recovery.kind(), recovery.startNanos()));
+                return;
+            }
+        }
         if (recovery.kind() == Kind.PAUSE) {
             process.signal("CONT");
         } else if (!process.process().isAlive()) {
@@ -151,6 +188,13 @@ final class Nemesis {
     private boolean allHealthy() {
         return client.clusterView().runtimeMap().partitions().stream()
                 .allMatch(p -> p.health() == io.zaris.cluster.PartitionHealth.HEALTHY);
+    }
+
+    /** Whether the client's map gives {@code node} no role: not an assigned owner, not active anywhere. */
+    private boolean isDrained(String node) {
+        ClusterView view = client.clusterView();
+        return !view.partitionMap().nodes().contains(node)
+                && view.runtimeMap().partitions().stream().noneMatch(p -> node.equals(p.activeNode()));
     }
 
     /** The node a fault of this kind hits, or {@code null} when none qualifies. */
