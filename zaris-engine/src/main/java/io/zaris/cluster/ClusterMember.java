@@ -115,7 +115,10 @@ public final class ClusterMember implements AutoCloseable {
     private volatile ClusterView current;
     /** Whether this node leads, as of the last view; written on the events thread, read anywhere. */
     private volatile boolean leading;
-    /** Told (on the events thread) about every adopted view: (previous or null, adopted). */
+    /**
+     * Told (on the events thread) about every adopted view: (previous or null, adopted), before
+     * {@link #currentView()} returns it.
+     */
     private volatile BiConsumer<ClusterView, ClusterView> viewListener = (previous, adopted) -> { };
 
     public ClusterMember(String nodeId, NodeAddress dataAddress, ClusterSettings settings,
@@ -675,16 +678,22 @@ public final class ClusterMember implements AutoCloseable {
         install(held, candidate);
     }
 
-    /** Events thread: makes {@code candidate} the held view and tells the listener. */
+    /**
+     * Events thread: tells the listener, then makes {@code candidate} the held view. In that order: the node's
+     * data path routes by {@link #currentView()}, and the listener first closes the takeover gates of the
+     * partitions the view hands this node — visible the other way round, a request arriving in between was
+     * served from a copy that had not pulled its fellows' last changes yet (a chaos run read a stale value so).
+     */
     private void install(ClusterView held, ClusterView candidate) {
         trackInheritedActives(held, candidate);
-        current = candidate;
-        refreshMajority();
         try {
             viewListener.accept(held, candidate);
         } catch (RuntimeException e) {
             log.error("node {}: view listener failed", nodeId, e);
+        } finally {
+            current = candidate;
         }
+        refreshMajority();
         if (held != null && !held.runtimeMap().equals(candidate.runtimeMap())) {
             int changed = 0;
             for (int p = 0; p < candidate.runtimeMap().partitionCount(); p++) {
