@@ -71,13 +71,16 @@ final class TakeoverCatchUp {
     private final Credentials credentials;
     private final TlsOptions tls;
     private final Supplier<Set<String>> present;
+    /** The node's current view: a view that moved on while a catch-up runs changes the epoch it pulls under. */
+    private final Supplier<ClusterView> currentView;
 
     /**
      * @param credentials what pulls log in with on peers; {@code null} without authentication
      * @param tls         TLS towards peers' data ports; {@code null} for plaintext
      */
     TakeoverCatchUp(String nodeId, NodeStore store, ReplicaSegments replicaSegments, TakeoverGate gate, Credentials credentials,
-                    TlsOptions tls, Supplier<Set<String>> present) {
+                    TlsOptions tls, Supplier<Set<String>> present, Supplier<ClusterView> currentView) {
+        this.currentView = currentView;
         this.tls = tls;
         this.present = present;
         this.nodeId = nodeId;
@@ -151,6 +154,11 @@ final class TakeoverCatchUp {
                         return CompletableFuture.<Void>completedFuture(null);
                     }
                     boolean member = present.get().contains(peer);
+                    if (isObsolete(takeover)) {
+                        log.info("node {}: stops catching partition {} up from {}: a newer view gave the partition to another "
+                                + "node", nodeId, takeover.partition(), peer);
+                        return CompletableFuture.<Void>completedFuture(null);
+                    }
                     if (member && System.nanoTime() + RETRY_DELAY.toNanos() < takeover.giveUpNanos()) {
                         log.info("node {}: {} did not answer the catch-up of partition {} ({}); asking again", nodeId, peer,
                                 takeover.partition(), error.toString());
@@ -169,7 +177,8 @@ final class TakeoverCatchUp {
                                                long lineage, long deadline) {
         long from = store.segmentRevision(segment);
         int partition = takeover.partition();
-        return connection.send(id -> new Request.Pull(id, partition, takeover.epoch(), segment, from, lineage, PULL_MAX_BYTES),
+        long epoch = epochOf(takeover);
+        return connection.send(id -> new Request.Pull(id, partition, epoch, segment, from, lineage, PULL_MAX_BYTES),
                 (status, body) -> {
                     if (status == KvStatus.OK) {
                         long revision = ResponseCodec.readTailRevision(body);
@@ -209,6 +218,33 @@ final class TakeoverCatchUp {
                             ? pullSegment(connection, peer, takeover, segment, lineage, deadline)
                             : CompletableFuture.completedFuture(null);
                 });
+    }
+
+    /**
+     * The newest epoch under which this node is the partition's active owner. A view that moved on while the
+     * catch-up runs with this node still active (a degrade, a planned move of a replica) bumps the epoch, and
+     * peers that saw it fence pulls of the older one: a chaos run retried those for 15 s and then served
+     * without the previous active's last changes.
+     */
+    private long epochOf(Takeover takeover) {
+        ClusterView view = currentView.get();
+        if (view != null && takeover.partition() < view.runtimeMap().partitionCount()) {
+            io.zaris.cluster.PartitionRuntime runtime = view.runtimeMap().get(takeover.partition());
+            if (nodeId.equals(runtime.activeNode()) && runtime.epoch() > takeover.epoch()) {
+                return runtime.epoch();
+            }
+        }
+        return takeover.epoch();
+    }
+
+    /** Whether a newer view made another node (or none) the partition's active owner. */
+    private boolean isObsolete(Takeover takeover) {
+        ClusterView view = currentView.get();
+        if (view == null || takeover.partition() >= view.runtimeMap().partitionCount()) {
+            return false;
+        }
+        io.zaris.cluster.PartitionRuntime runtime = view.runtimeMap().get(takeover.partition());
+        return runtime.epoch() > takeover.epoch() && !nodeId.equals(runtime.activeNode());
     }
 
     private record Answer(long revision, List<Change> changes) {

@@ -85,7 +85,7 @@ public final class ZarisNode implements AutoCloseable {
         this.memoryGuard = new MemoryGuard(config.nodeId(), new MemoryReclaimer(store, config.memory()), store.memory(),
                 this::currentView, fence, takeoverGate, () -> standing.inMajority() && standing.holdsLease());
         this.takeoverCatchUp = new TakeoverCatchUp(config.nodeId(), store, replicaSegments, takeoverGate,
-                config.security().nodeCredentials(), config.security().tls(), this::presentNodeIds);
+                config.security().nodeCredentials(), config.security().tls(), this::presentNodeIds, this::currentView);
         this.memoryMaintenance = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "zaris-memory-" + config.nodeId());
             thread.setDaemon(true);
@@ -127,7 +127,8 @@ public final class ZarisNode implements AutoCloseable {
                 for (int partition : takenOver) {
                     long epoch = adopted.runtimeMap().get(partition).epoch();
                     takeoverCatchUp.start(partition, previous, adopted).thenRun(() -> {
-                        markComplete(adopted.layout(), partition, epoch);
+                        // under the newest epoch this node still serves it by: the view may have moved on meanwhile
+                        markComplete(adopted.layout(), partition, Math.max(epoch, activeEpoch(partition)));
                         replicator.reconcileSoon();
                         // After the catch-up: what it recovered was not lost, so the published revisions include it.
                         dataPort.pushTakeovers(inherited(List.of(partition), adopted));
@@ -158,8 +159,9 @@ public final class ZarisNode implements AutoCloseable {
                                        Map<Integer, Long> inherited) {
         for (int p = 0; p < adopted.runtimeMap().partitionCount(); p++) {
             PartitionRuntime now = adopted.runtimeMap().get(p);
-            if (!now.isServedBy(config.nodeId()) || takenOver.contains(p) || inherited.containsKey(p)) {
-                continue;
+            if (!now.isServedBy(config.nodeId()) || takenOver.contains(p) || inherited.containsKey(p)
+                    || takeoverGate.isCatchingUp(p)) {
+                continue; // a catch-up still running marks its partition when it ends
             }
             PartitionRuntime before = previous == null || previous.runtimeMap().partitionCount() <= p ? null
                     : previous.runtimeMap().get(p);
@@ -167,6 +169,16 @@ public final class ZarisNode implements AutoCloseable {
                 markComplete(adopted.layout(), p, now.epoch());
             }
         }
+    }
+
+    /** The epoch under which the current view names this node the partition's active owner, else 0. */
+    private long activeEpoch(int partition) {
+        ClusterView view = currentView();
+        if (view == null || partition >= view.runtimeMap().partitionCount()
+                || !config.nodeId().equals(view.runtimeMap().get(partition).activeNode())) {
+            return 0;
+        }
+        return view.runtimeMap().get(partition).epoch();
     }
 
     private void markComplete(PartitionLayout layout, int partition, long epoch) {

@@ -92,6 +92,30 @@ class TakeoverCatchUpIntegrationTests {
     }
 
     @Test
+    void aHandOverWhoseEpochMovesOnWhileItPullsStillGetsThePreviousActivesChanges() throws Exception {
+        // The view moves on (same new active, one epoch more) right after the hand-over: the previous active
+        // fences pulls under the hand-over's epoch, so the new active must pull under the newest one.
+        withCluster((client, nodes, leader, partition, runtime, mapper) -> {
+            ZarisNode active = node(nodes, runtime.activeNode());
+            ClusterView view = client.clusterView();
+            int last = view.layout().lastSegmentOf(partition);
+            String newKey = keyInSegment(mapper, last, "handed-", Integer.MAX_VALUE);
+            applyOnly(active, last, runtime.epoch(), utf8(newKey), utf8("only-on-the-previous-active"));
+            String target = view.partitionMap().ownersOf(partition).stream()
+                    .filter(owner -> !owner.equals(active.nodeId())).findFirst().orElseThrow();
+
+            leader.handOver(partition, target).get(10, TimeUnit.SECONDS);
+            long newest = leader.handOver(partition, target).get(10, TimeUnit.SECONDS);
+            // well inside the catch-up's 15 s give-up: a pull fenced under the older epoch would still be retrying
+            await().atMost(Duration.ofSeconds(8)).until(() -> node(nodes, target).currentView().runtimeMap().get(partition)
+                    .epoch() == newest && !node(nodes, target).isCatchingUp(partition));
+            client.refreshMap().get(10, TimeUnit.SECONDS);
+            assertThat(client.sync().get(newKey)).as("change only the previous active held")
+                    .hasValueSatisfying(v -> assertThat(text(v.value())).isEqualTo("only-on-the-previous-active"));
+        });
+    }
+
+    @Test
     void aPromotedReplicaWithFewerKeysThanALiveSiblingRecoversBeforeItServes() throws Exception {
         // C holds one key more than B, but B has more segments synced: the leader promotes B, and the
         // possession proof makes it RECOVERING until it pulled C's newer changes; only then does it serve.
