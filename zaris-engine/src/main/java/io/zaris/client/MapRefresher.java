@@ -48,13 +48,26 @@ final class MapRefresher {
      * done, when it was debounced away, or when the wait budget ran out — whichever comes first.
      */
     CompletableFuture<Void> refresh(RefreshTrigger trigger) {
+        return refresh(trigger, false);
+    }
+
+    /**
+     * Like {@link #refresh(RefreshTrigger)}, but not debounced away: for a change that names a node the client
+     * has no connection to yet (a node that just joined), which only a fetched map can supply. A refresh in
+     * flight is still shared.
+     */
+    CompletableFuture<Void> refreshUndebounced(RefreshTrigger trigger) {
+        return refresh(trigger, true);
+    }
+
+    private CompletableFuture<Void> refresh(RefreshTrigger trigger, boolean undebounced) {
         CompletableFuture<Void> shared = inFlight.get();
         if (shared != null) {
             metrics.coalescedRefreshWait();
             return bounded(shared);
         }
         long last = lastFinishedNanos;
-        if (last != Long.MIN_VALUE && ticker.nanoTime() - last < debounceNanos) {
+        if (!undebounced && last != Long.MIN_VALUE && ticker.nanoTime() - last < debounceNanos) {
             return DONE;
         }
         CompletableFuture<Void> mine = new CompletableFuture<>();

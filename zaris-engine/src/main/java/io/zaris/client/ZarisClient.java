@@ -575,7 +575,9 @@ public final class ZarisClient implements AutoCloseable {
             publish(RoutingTable.build(updated, current.connections()), trigger);
         }
         if (needsConnection) {
-            refresher.refresh(RefreshTrigger.REACT);
+            // Only a fetched map opens a connection to a node this client does not know yet (one that just
+            // joined): a debounced refresh would leave every retry of the operation at the old owner.
+            refresher.refreshUndebounced(RefreshTrigger.REACT);
             return false;
         }
         return true;

@@ -68,6 +68,22 @@ class MapRefresherTests {
     }
 
     @Test
+    void anUndebouncedRefreshFetchesWithinTheIntervalButStillSharesOneInFlight() {
+        MapRefresher refresher = refresher(Duration.ofSeconds(15));
+        refresher.refresh(RefreshTrigger.REACT);
+        pendingFetches.get(0).complete(null);
+        now += Duration.ofMillis(10).toNanos();
+        CompletableFuture<Void> forced = refresher.refreshUndebounced(RefreshTrigger.REACT);
+        assertThat(fetches.get()).as("a node the client has no connection to needs a fetched map").isEqualTo(2);
+        assertThat(forced).isNotDone();
+        refresher.refresh(RefreshTrigger.REACT);
+        refresher.refreshUndebounced(RefreshTrigger.REACT);
+        assertThat(fetches.get()).as("callers meanwhile ride the fetch in flight").isEqualTo(2);
+        pendingFetches.get(1).complete(null);
+        assertThat(forced).isDone();
+    }
+
+    @Test
     void aCallerStopsWaitingAfterItsBudgetWithoutCancellingTheSharedRefresh() throws Exception {
         MapRefresher refresher = refresher(Duration.ofMillis(50));
         CompletableFuture<Void> first = refresher.refresh(RefreshTrigger.REACT);
