@@ -565,11 +565,17 @@ public final class ZarisClient implements AutoCloseable {
                 return false;
             }
             ClusterView updated = ClientViews.apply(current.view(), event);
-            if (updated == null) {
-                return false;
-            }
             String active = event.runtime().activeNode();
             StripedNodeConnections connection = active == null ? null : current.connections().get(active);
+            if (updated == null) {
+                // Not newer than the table, which may already name that node without a connection to it (the
+                // refresh that should have opened one was debounced away): every retry would go elsewhere.
+                needsConnection = active != null && (connection == null || !connection.isOpen());
+                if (needsConnection) {
+                    refresher.refreshUndebounced(RefreshTrigger.REACT);
+                }
+                return false;
+            }
             needsConnection = active != null && (connection == null || !connection.isOpen()
                     || !connection.address().equals(updated.addresses().get(active)));
             publish(RoutingTable.build(updated, current.connections()), trigger);

@@ -136,7 +136,9 @@ final class FailoverCoordinator {
             PartitionRuntime runtime = held.runtimeMap().get(p);
             List<String> owners = held.partitionMap().ownersOf(p);
             if (runtime.activeNode() == null || !present.contains(runtime.activeNode()) || isDisowned(p, runtime)) {
-                if (owners.stream().anyMatch(present::contains)) {
+                // With no owner present the round marks it UNAVAILABLE (once): requests get that answer rather
+                // than a timeout at a node that is gone, until an owner returns or eviction re-homes it.
+                if (owners.stream().anyMatch(present::contains) || runtime.activeNode() != null) {
                     failover.add(p);
                 }
             } else if (runtime.health() == PartitionHealth.RECOVERING) {

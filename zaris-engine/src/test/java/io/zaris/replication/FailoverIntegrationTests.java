@@ -158,6 +158,62 @@ class FailoverIntegrationTests {
         }
     }
 
+    @Test
+    void aPartitionWithEveryOwnerDownAnswersUnavailableNeverAbsent() throws Exception {
+        // Five nodes, RF 2: stopping both owners of one partition leaves a majority, so the leader marks that
+        // partition UNAVAILABLE (the eviction delay is far away) while every other partition keeps serving.
+        try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(5).replicationFactor(2)
+                .layout(PartitionLayout.of(64, 16)).replication(FAST.withEvictionDelay(Duration.ofMinutes(5)))
+                .build().start();
+             ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(cluster.seeds())
+                     .environment(Map.of()).requestTimeout(Duration.ofSeconds(5)).build())) {
+            for (int i = 0; i < 200; i++) {
+                client.sync().put("k" + i, utf8("v" + i));
+            }
+            ClusterView view = client.clusterView();
+            SegmentMapper mapper = new SegmentMapper(view.layout().segmentCount());
+            String leader = cluster.leader().nodeId();
+            int partition = -1;
+            for (int p = 0; p < view.layout().partitionCount() && partition < 0; p++) {
+                if (!view.partitionMap().ownersOf(p).contains(leader)) {
+                    partition = p;
+                }
+            }
+            int lost = partition;
+            String inLost = null;
+            String elsewhere = null;
+            for (int i = 0; i < 200; i++) {
+                int p = view.layout().partitionOf(mapper.segmentOf("k" + i));
+                if (p == lost && inLost == null) {
+                    inLost = "k" + i;
+                } else if (p != lost && !view.partitionMap().ownersOf(p).stream()
+                        .anyMatch(view.partitionMap().ownersOf(lost)::contains) && elsewhere == null) {
+                    elsewhere = "k" + i;
+                }
+            }
+            assertThat(inLost).isNotNull();
+            assertThat(elsewhere).isNotNull();
+            for (String owner : view.partitionMap().ownersOf(lost)) {
+                cluster.stopNode(owner);
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() ->
+                    cluster.leader().currentView().runtimeMap().get(lost).health() == PartitionHealth.UNAVAILABLE);
+            String missing = inLost;
+            for (int attempt = 0; attempt < 3; attempt++) {
+                try {
+                    Optional<VersionedValue> answer = client.sync().get(missing);
+                    throw new AssertionError("a key whose every owner is down was answered: " + answer);
+                } catch (ZarisStatusException e) {
+                    assertThat(e.status()).as("answer for a partition without a live owner").isEqualTo(KvStatus.UNAVAILABLE);
+                } catch (io.zaris.client.ZarisTimeoutException e) {
+                    // a timeout while the partition has no owner is also an honest answer
+                }
+            }
+            assertThat(text(client.sync().get(elsewhere))).as("a partition whose owners are alive")
+                    .isEqualTo("v" + elsewhere.substring(1));
+        }
+    }
+
     private static void runOwnerLoss(int replicationFactor) throws Exception {
         try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(replicationFactor)
                 .layout(PartitionLayout.of(64, 8)).replication(FAST).build().start();
