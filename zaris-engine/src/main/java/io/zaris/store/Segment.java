@@ -257,13 +257,7 @@ final class Segment {
     void installSnapshotChunk(boolean first, boolean last, long snapshotRevision, List<Change> chunk, long now) {
         synchronized (writeLock) {
             if (first) {
-                entries.clear();
-                allKeys.clear();
-                ttlKeys.clear();
-                memory.add(-bytes);
-                bytes = 0;
-                log.clear();
-                epochStarts.clear();
+                clearCopy();
             }
             for (Change entry : chunk) {
                 install(new ByteKey(entry.key()), new StoredEntry(entry.value(), entry.revision(), entry.expiresAtMillis(), now));
@@ -280,15 +274,20 @@ final class Segment {
      */
     void drop() {
         synchronized (writeLock) {
-            entries.clear();
-            allKeys.clear();
-            ttlKeys.clear();
-            memory.add(-bytes);
-            bytes = 0;
-            log.clear();
-            epochStarts.clear();
+            clearCopy();
             revision = 0;
         }
+    }
+
+    /** Caller holds {@code writeLock}: empties the entries, their accounting, the log and the epoch starts. */
+    private void clearCopy() {
+        entries.clear();
+        allKeys.clear();
+        ttlKeys.clear();
+        memory.add(-bytes);
+        bytes = 0;
+        log.clear();
+        epochStarts.clear();
     }
 
     /**

@@ -167,11 +167,19 @@ class TakeoverCatchUpIntegrationTests {
                  SegmentMapper mapper) throws Exception;
     }
 
-    /** Three nodes, RF 3, {@link #KEYS} keys written; a partition whose active is not the leader. */
+    /** {@link #withCluster(Duration, ClusterCheck)} with no heal during the test. */
     private void withCluster(ClusterCheck check) throws Exception {
-        String cluster = "zaris-handover-" + UUID.randomUUID();
+        withCluster(Duration.ofMinutes(10), check);
+    }
+
+    /**
+     * Three nodes, RF 3, {@link #KEYS} keys written, a partition whose active is not the leader and whose
+     * replicas both hold every change the active shipped (so a divergence the check injects is all there is).
+     */
+    private void withCluster(Duration healCooldown, ClusterCheck check) throws Exception {
+        String cluster = "zaris-catchup-" + UUID.randomUUID();
         ClusterSettings settings = new ClusterSettings(3, PartitionLayout.of(64, 8), 3);
-        ReplicationSettings replication = ReplicationSettings.defaults().withHealCooldown(Duration.ofMinutes(10))
+        ReplicationSettings replication = ReplicationSettings.defaults().withHealCooldown(healCooldown)
                 .withEvictionDelay(Duration.ofMinutes(10));
         List<ZarisNode> nodes = new ArrayList<>();
         try {
@@ -232,62 +240,32 @@ class TakeoverCatchUpIntegrationTests {
     }
 
     private void runScenario(Injection injection, Check check) throws Exception {
-        String cluster = "zaris-catchup-" + UUID.randomUUID();
-        ClusterSettings settings = new ClusterSettings(3, PartitionLayout.of(64, 8), 3);
-        ReplicationSettings replication = ReplicationSettings.defaults().withHealCooldown(Duration.ofSeconds(1))
-                .withEvictionDelay(Duration.ofMinutes(10));
-        List<ZarisNode> nodes = new ArrayList<>();
-        try {
-            for (String id : List.of("n1", "n2", "n3")) {
-                nodes.add(new ZarisNode(NodeConfig.builder(id).host("127.0.0.1").port(0).clusterSettings(settings)
-                        .membership(new MembershipConfig.InJvm(cluster)).replication(replication).build()).start());
-            }
-            for (ZarisNode node : nodes) {
-                node.awaitReady(Duration.ofSeconds(30));
-            }
-            await().atMost(Duration.ofSeconds(30)).until(() -> nodes.stream().allMatch(ZarisNode::isReplicationReady));
-            List<NodeAddress> seeds = nodes.stream().map(ZarisNode::dataAddress).toList();
-            try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
-                    .environment(Map.of()).requestTimeout(Duration.ofSeconds(30)).maxAttempts(30).build())) {
-                for (int i = 0; i < KEYS; i++) {
-                    client.sync().put("key-" + i, utf8("value-" + i));
-                }
-                ClusterView before = client.clusterView();
-                SegmentMapper mapper = new SegmentMapper(before.layout().segmentCount());
-                ZarisNode leader = nodes.stream().filter(ZarisNode::isLeader).findFirst().orElseThrow();
-                int partition = partitionServedByNonLeader(before, leader.nodeId());
-                PartitionRuntime runtime = before.runtimeMap().get(partition);
-                ZarisNode active = node(nodes, runtime.activeNode());
-                // Both replicas hold every change the active shipped: the divergence below is all there is.
-                await().atMost(Duration.ofSeconds(30)).until(() -> active.confirmedReplicas(partition) == 2);
-                List<ZarisNode> replicas = nodes.stream().filter(n -> n != active).toList();
-                int first = before.layout().firstSegmentOf(partition);
-                int last = before.layout().lastSegmentOf(partition);
-                Side b = new Side(replicas.get(0), runtime.epoch(), first, last, mapper);
-                Side c = new Side(replicas.get(1), runtime.epoch(), first, last, mapper);
-                injection.apply(b, c);
+        withCluster(Duration.ofSeconds(1), (client, nodes, leader, partition, runtime, mapper) -> {
+            ClusterView before = client.clusterView();
+            ZarisNode active = node(nodes, runtime.activeNode());
+            List<ZarisNode> replicas = nodes.stream().filter(n -> n != active).toList();
+            int first = before.layout().firstSegmentOf(partition);
+            int last = before.layout().lastSegmentOf(partition);
+            Side b = new Side(replicas.get(0), runtime.epoch(), first, last, mapper);
+            Side c = new Side(replicas.get(1), runtime.epoch(), first, last, mapper);
+            injection.apply(b, c);
 
-                active.close();
-                await().atMost(Duration.ofSeconds(60)).until(() -> {
-                    PartitionRuntime now = leader.currentView().runtimeMap().get(partition);
-                    return now.epoch() > runtime.epoch() && !active.nodeId().equals(now.activeNode())
-                            && now.activeNode() != null && now.health().isServing();
-                });
-                client.refreshMap().get(10, TimeUnit.SECONDS);
-                check.verify(client, b, c);
-                for (int i = 0; i < KEYS; i++) {
-                    String key = "key-" + i;
-                    if (!key.equals(b.existingKeyInFirstSegment()) && !key.equals(c.existingKeyInLastSegment())) {
-                        assertThat(client.sync().get(key)).as(key).hasValueSatisfying(
-                                v -> assertThat(text(v.value())).isEqualTo("value-" + key.substring(4)));
-                    }
+            active.close();
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                PartitionRuntime now = leader.currentView().runtimeMap().get(partition);
+                return now.epoch() > runtime.epoch() && !active.nodeId().equals(now.activeNode())
+                        && now.activeNode() != null && now.health().isServing();
+            });
+            client.refreshMap().get(10, TimeUnit.SECONDS);
+            check.verify(client, b, c);
+            for (int i = 0; i < KEYS; i++) {
+                String key = "key-" + i;
+                if (!key.equals(b.existingKeyInFirstSegment()) && !key.equals(c.existingKeyInLastSegment())) {
+                    assertThat(client.sync().get(key)).as(key).hasValueSatisfying(
+                            v -> assertThat(text(v.value())).isEqualTo("value-" + key.substring(4)));
                 }
             }
-        } finally {
-            for (ZarisNode node : nodes) {
-                node.close();
-            }
-        }
+        });
     }
 
     /** What a replication link delivers: the segment's next revision under the partition's current epoch. */
