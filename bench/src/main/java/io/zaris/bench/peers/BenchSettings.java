@@ -2,65 +2,140 @@ package io.zaris.bench.peers;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
  * What a run measures and for how long. The full run fits in about 12 minutes on 2 cores; {@code --quick}
- * is a smoke run of every row in about 3 minutes (one short interval each, a smaller memory row).
+ * is a smoke run of every row in about 3 minutes (one short interval each, a smaller memory row). A
+ * focused run ({@code --ops}, {@code --values}, {@code --in-flight}, {@code --seconds}, {@code --no-memory})
+ * measures a subset, for profiling one workload; like a quick run it reports under {@code bench/target/}.
  *
+ * @param arguments the command line, as the report quotes it
  * @param warmup unmeasured time before each row
  * @param measure length of one measured interval
  * @param iterations measured intervals per row (the table shows their median and spread)
- * @param memoryEntries entries of the memory row
+ * @param memoryEntries entries of the memory row; 0 skips it
  */
-record BenchSettings(boolean quick, Duration warmup, Duration measure, int iterations, int keys, int[] valueSizes,
-                     int[] inFlight, int memoryEntries, Set<String> systems, boolean spring, Path serverJar,
+record BenchSettings(String mode, String arguments, Duration warmup, Duration measure, int iterations, int keys, int[] valueSizes,
+                     int[] inFlight, Set<Op> ops, int memoryEntries, Set<String> systems, boolean spring, Path serverJar,
                      Path reportDirectory, Path historyDirectory, Path workDirectory) {
 
     static final List<String> ALL_SYSTEMS = List.of("zaris-async", "zaris-sync", "redis", "hazelcast");
 
     static final String USAGE = """
             usage: bench/run [--quick] [--systems zaris-async,zaris-sync,redis,hazelcast] [--no-spring]
+                             [--ops GET,PUT,MIX] [--values 100,10240] [--in-flight 1,16,128] [--seconds N] [--no-memory]
               --quick        one short interval per row and a 200k-entry memory row (about 3 minutes);
                              the report goes to bench/target/ instead of docs/benchmarks/
               --systems      measure only these systems (default: all)
-              --no-spring    skip the @Cacheable rows""";
+              --no-spring    skip the @Cacheable rows
+              --ops, --values, --in-flight
+                             measure only these workloads (a focused run: reported under bench/target/)
+              --seconds      length of each measured interval (a focused run)
+              --no-memory    skip the memory row (a focused run)
+            Environment: ZARIS_BENCH_NODE_OPTS adds JVM options to every Zaris node (e.g. a flight recording).""";
 
     static BenchSettings parse(String[] args, Path repositoryRoot) {
         boolean quick = false;
+        boolean focused = false;
         boolean spring = true;
+        boolean memory = true;
         Set<String> systems = new LinkedHashSet<>(ALL_SYSTEMS);
+        Set<Op> ops = EnumSet.allOf(Op.class);
+        int[] valueSizes = {100, 10 * 1024};
+        int[] inFlight = {1, 16, 128};
+        Duration measure = null;
         for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
+            String argument = args[i];
+            switch (argument) {
                 case "--quick" -> quick = true;
                 case "--no-spring" -> spring = false;
+                case "--no-memory" -> {
+                    memory = false;
+                    focused = true;
+                }
                 case "--systems" -> {
-                    if (i + 1 >= args.length) {
-                        throw new IllegalArgumentException("--systems needs a list");
-                    }
-                    systems = new LinkedHashSet<>(List.of(args[++i].split(",")));
+                    systems = new LinkedHashSet<>(List.of(valueOf(args, ++i, argument).split(",")));
                     if (!ALL_SYSTEMS.containsAll(systems)) {
                         throw new IllegalArgumentException("unknown system in " + systems + "; known: " + ALL_SYSTEMS);
                     }
                 }
-                default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+                case "--ops" -> {
+                    ops = EnumSet.noneOf(Op.class);
+                    for (String op : valueOf(args, ++i, argument).split(",")) {
+                        ops.add(parseOp(op));
+                    }
+                    focused = true;
+                }
+                case "--values" -> {
+                    valueSizes = positiveInts(valueOf(args, ++i, argument), argument);
+                    focused = true;
+                }
+                case "--in-flight" -> {
+                    inFlight = positiveInts(valueOf(args, ++i, argument), argument);
+                    focused = true;
+                }
+                case "--seconds" -> {
+                    measure = Duration.ofSeconds(positiveInts(valueOf(args, ++i, argument), argument)[0]);
+                    focused = true;
+                }
+                default -> throw new IllegalArgumentException("unknown argument " + argument);
             }
         }
         Path serverJar = Path.of(System.getProperty("zaris.server.jar", "missing"));
         Path target = repositoryRoot.resolve("bench").resolve("target");
-        return new BenchSettings(quick, quick ? Duration.ofMillis(500) : Duration.ofSeconds(1),
-                quick ? Duration.ofSeconds(1) : Duration.ofSeconds(2), quick ? 1 : 3, 100_000, new int[] {100, 10 * 1024},
-                new int[] {1, 16, 128}, quick ? 200_000 : 1_000_000, systems, spring, serverJar,
-                quick ? target : repositoryRoot.resolve("docs").resolve("benchmarks"),
-                repositoryRoot.resolve("docs").resolve("benchmarks"), target.resolve("run"));
+        Path history = repositoryRoot.resolve("docs").resolve("benchmarks");
+        String mode = quick ? "quick" : focused ? "focused" : "full";
+        if (measure == null) {
+            measure = quick ? Duration.ofSeconds(1) : Duration.ofSeconds(2);
+        }
+        int memoryEntries = !memory ? 0 : quick ? 200_000 : 1_000_000;
+        return new BenchSettings(mode, String.join(" ", args), quick ? Duration.ofMillis(500) : Duration.ofSeconds(1), measure, quick ? 1 : 3,
+                100_000, valueSizes, inFlight, ops, memoryEntries, systems, spring, serverJar,
+                mode.equals("full") ? history : target, history, target.resolve("run"));
+    }
+
+    /** Only a full run is committed history; quick and focused runs are for the one who runs them. */
+    boolean isFull() {
+        return mode.equals("full");
     }
 
     String describe() {
-        return String.format(java.util.Locale.ROOT,
-                "%s run: %d keys per value size, values %s, in flight %s, %s warm-up per row, %d × %s measured per row",
-                quick ? "quick" : "full", keys, java.util.Arrays.toString(valueSizes), java.util.Arrays.toString(inFlight),
-                warmup, iterations, measure);
+        return String.format(Locale.ROOT,
+                "%s run: %d keys per value size, values %s, in flight %s, ops %s, %s warm-up per row, %d × %s measured per row",
+                mode, keys, Arrays.toString(valueSizes), Arrays.toString(inFlight), ops, warmup, iterations, measure);
+    }
+
+    private static String valueOf(String[] args, int index, String option) {
+        if (index >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[index];
+    }
+
+    private static Op parseOp(String text) {
+        for (Op op : Op.values()) {
+            if (op.name().equalsIgnoreCase(text) || op.label().equals(text)) {
+                return op;
+            }
+        }
+        throw new IllegalArgumentException("unknown op " + text + "; known: GET, PUT, MIX");
+    }
+
+    private static int[] positiveInts(String list, String option) {
+        try {
+            int[] values = Arrays.stream(list.split(",")).mapToInt(Integer::parseInt).toArray();
+            if (Arrays.stream(values).anyMatch(v -> v <= 0)) {
+                throw new NumberFormatException();
+            }
+            return values;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " takes positive whole numbers separated by commas, not " + list);
+        }
     }
 }

@@ -72,18 +72,24 @@ final class LocalProcesses implements AutoCloseable {
         throw new IOException("no free port with a free companion at +" + offset);
     }
 
+    /**
+     * Asks every process to stop (SIGTERM, so a flight recording started with the node is written out),
+     * gives them 10 s together, then kills what is left.
+     */
     @Override
     public void close() {
         for (Process process : processes) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
+            process.destroy();
         }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         for (Process process : processes) {
             try {
-                process.waitFor(10, TimeUnit.SECONDS);
+                process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
         }
     }
 }

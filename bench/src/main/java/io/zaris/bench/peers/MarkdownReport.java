@@ -39,7 +39,8 @@ final class MarkdownReport {
         StringBuilder out = new StringBuilder();
         line(out, "# Zaris side by side: %s", LocalDate.now());
         line(out, "");
-        line(out, "- Command: `bench/run%s`; the run took %d min %d s.", settings.quick() ? " --quick" : "",
+        line(out, "- Command: `bench/run%s`; the run took %d min %d s.",
+                settings.arguments().isEmpty() ? "" : " " + settings.arguments(),
                 took.toMinutes(), took.toSecondsPart());
         line(out, "- Machine: %d cores, %s %s, Java %s (%s). A shared build machine: other builds ran at the same "
                         + "time, so figures are noisy; compare ratios within one run.",

@@ -38,7 +38,7 @@ public final class PeerBenchmark {
         for (String system : settings.systems()) {
             try (PeerCluster cluster = start(system, settings, work)) {
                 results.configurations.put(cluster.system(), cluster.configuration());
-                boolean memoryRow = !system.equals("zaris-sync");
+                boolean memoryRow = !system.equals("zaris-sync") && settings.memoryEntries() > 0;
                 try (KvClient client = cluster.connect()) {
                     SystemRun run = new SystemRun(cluster, client, settings);
                     if (memoryRow) {

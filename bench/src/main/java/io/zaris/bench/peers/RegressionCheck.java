@@ -4,11 +4,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -24,15 +27,31 @@ final class RegressionCheck {
     private RegressionCheck() {
     }
 
-    /** The newest report ({@code YYYY-MM-DD*.md} sorts by date) in the history directory. */
+    /**
+     * The newest report in the history directory: {@code YYYY-MM-DD.md} is a day's first run and
+     * {@code YYYY-MM-DD-N.md} its N-th, so the order is by date, then by N (a plain name sort would put the
+     * first run after the later ones, since {@code -} sorts before {@code .}).
+     */
     static Optional<Path> latestReport(Path history) throws IOException {
         if (!Files.isDirectory(history)) {
             return Optional.empty();
         }
         try (Stream<Path> files = Files.list(history)) {
-            return files.filter(f -> f.getFileName().toString().matches("\\d{4}-\\d{2}-\\d{2}.*\\.md"))
-                    .max(Path::compareTo);
+            return files.filter(f -> REPORT_NAME.matcher(f.getFileName().toString()).matches())
+                    .max(Comparator.comparing((Path f) -> reportDate(f)).thenComparingInt(RegressionCheck::runOfDay));
         }
+    }
+
+    private static final Pattern REPORT_NAME = Pattern.compile("(\\d{4}-\\d{2}-\\d{2})(?:-(\\d+))?\\.md");
+
+    private static String reportDate(Path report) {
+        Matcher name = REPORT_NAME.matcher(report.getFileName().toString());
+        return name.matches() ? name.group(1) : "";
+    }
+
+    private static int runOfDay(Path report) {
+        Matcher name = REPORT_NAME.matcher(report.getFileName().toString());
+        return name.matches() && name.group(2) != null ? Integer.parseInt(name.group(2)) : 1;
     }
 
     static List<String> compare(BenchResults results, Path previousReport) throws IOException {

@@ -43,7 +43,7 @@ final class SystemRun {
             log("loading %,d keys of %d B", keyspace.size(), valueBytes);
             BulkLoader.load(client, keyspace.size(), keyspace::key, keyspace.value());
             for (int inFlight : settings.inFlight()) {
-                for (Op op : Op.values()) {
+                for (Op op : settings.ops()) {
                     rows.add(measure(new Workload(op, valueBytes, inFlight), keyspace));
                 }
             }
