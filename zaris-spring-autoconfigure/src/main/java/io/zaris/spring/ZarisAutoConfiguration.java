@@ -49,7 +49,9 @@ import tools.jackson.databind.json.JsonMapper;
  * </ul>
  *
  * <p>Every bean backs off when the application defines its own. A custom client in embedded mode can
- * take its seeds from the {@link ZarisEmbeddedClusterLifecycle} bean, which stays in place.
+ * take its seeds from the {@link ZarisEmbeddedClusterLifecycle} bean, which stays in place. Every client
+ * bean, the application's included, is closed before the embedded nodes (see
+ * {@link ZarisEmbeddedClusterLifecycle}).
  *
  * <p>The client's environment variables are applied by {@link ZarisEnvironmentPostProcessor} to the
  * properties; the options builder is given an empty environment so they are not applied twice. Client

@@ -19,47 +19,55 @@ import org.springframework.context.SmartLifecycle;
  * (the lifecycle processor sees {@link #isRunning()} and skips it); it starts the cluster only when the
  * bean was created outside a Spring container that calls {@code afterPropertiesSet}.
  *
- * <p><b>Why the cluster stops in the lowest phase.</b> Lifecycles stop from the highest phase down, so
- * with {@link #PHASE} the cluster outlives the web server's graceful shutdown, schedulers, message
- * listeners and anything else that may still send requests through the client. Beans are destroyed
- * only after every lifecycle has stopped: destroy callbacks ({@code @PreDestroy}) that use the client
- * find the cluster already gone, so shutdown work belongs in a {@link SmartLifecycle} with a higher phase.
- * The client itself is closed afterwards, by its destroy method. It sees its connections drop first,
- * which fails no request because none is in flight by then; at worst a periodic map poll that fires in
- * that short window logs a warning.
+ * <p><b>Why the cluster stops in {@link #destroy()}, not in {@link #stop()}.</b> The nodes must outlive
+ * every client of them. Lifecycles stop before any bean is destroyed, and a client bean is closed by its
+ * destroy method, so nodes closed in {@code stop()} would go first and the client would see its
+ * connections drop before it is closed. Spring destroys singletons in the reverse order of their creation
+ * (and a bean's dependents before the bean), and every client of the embedded cluster is created after
+ * this bean, because it needs the {@link #seeds()} to connect. So at context close the order is:
+ * <ol>
+ * <li>lifecycles stop from the highest phase down (web server graceful shutdown, schedulers, listeners);
+ * {@link #stop()} leaves the nodes running;
+ * <li>beans that use the client are destroyed, so their {@code @PreDestroy} callbacks can still read and
+ * write;
+ * <li>the client is closed;
+ * <li>this bean's {@link #destroy()} closes the nodes.
+ * </ol>
+ * The low {@link #PHASE} still makes the cluster the first lifecycle to start.
  *
  * <p><b>Failed start-up.</b> When the context fails to refresh, lifecycles may never be stopped but
- * beans are still destroyed, so {@link #destroy()} stops the cluster as well. Stopping is idempotent.
+ * beans are still destroyed, so the cluster is closed all the same. Closing is idempotent.
  *
  * <p><b>States.</b>
  * <pre>
  * from      event                                to
  * NEW       afterPropertiesSet / start           RUNNING   (nodes started, first map installed)
- * NEW       stop / destroy                       STOPPED   (nothing to stop)
- * RUNNING   start / afterPropertiesSet           RUNNING   (no-op)
- * RUNNING   stop / destroy                       STOPPED   (every node closed)
- * STOPPED   stop / destroy                       STOPPED   (no-op)
- * STOPPED   start / afterPropertiesSet           IllegalStateException
+ * NEW       stop                                 NEW       (no-op)
+ * NEW       destroy                              CLOSED    (nothing to close)
+ * RUNNING   start / afterPropertiesSet / stop    RUNNING   (no-op)
+ * RUNNING   destroy                              CLOSED    (every node closed)
+ * CLOSED    stop / destroy                       CLOSED    (no-op)
+ * CLOSED    start / afterPropertiesSet           IllegalStateException
  * </pre>
- * A stopped cluster is not restarted: a new one would listen on new ports, and a client bootstrapped
- * from the old seeds would keep routing to addresses nobody listens on. {@code context.stop()} followed
- * by {@code context.start()} therefore fails loudly rather than leaving a dead client behind. For the same
- * reason the bean is not {@linkplain #isPauseable() pauseable}: {@code context.pause()}, which Spring's
- * test context cache calls on contexts it keeps for later, leaves the cluster running.
+ * {@code stop} leaves the nodes running because a cluster cannot be restarted in place: a new one would
+ * listen on new ports, and a client bootstrapped from the old seeds would keep routing to addresses nobody
+ * listens on. So {@code context.stop()} followed by {@code context.start()}, and {@code context.pause()}
+ * (which Spring's test context cache calls on contexts it keeps for later), keep the cluster and the client
+ * working; only destroying the bean ends the cluster.
  *
- * <p><b>Concurrency.</b> {@link EmbeddedCluster} is not thread-safe, and stop may come from a shutdown
+ * <p><b>Concurrency.</b> {@link EmbeddedCluster} is not thread-safe, and destroy may come from a shutdown
  * hook thread while another thread asks for seeds; every method that reads or changes {@code state} or
  * touches the cluster holds this object's monitor.
  */
 public final class ZarisEmbeddedClusterLifecycle implements SmartLifecycle, InitializingBean, DisposableBean {
 
     /**
-     * Lifecycle phase: far below every phase Spring and Boot use, so the cluster starts first and stops
-     * last, with room left for anything a user needs to order even earlier.
+     * Lifecycle phase: far below every phase Spring and Boot use, so the cluster is the first lifecycle to
+     * start, with room left for anything a user needs to order even earlier.
      */
     public static final int PHASE = Integer.MIN_VALUE + 1000;
 
-    private enum State { NEW, RUNNING, STOPPED }
+    private enum State { NEW, RUNNING, CLOSED }
 
     private final EmbeddedCluster cluster;
 
@@ -89,23 +97,24 @@ public final class ZarisEmbeddedClusterLifecycle implements SmartLifecycle, Init
             case RUNNING -> {
                 // Already started at bean creation.
             }
-            case STOPPED -> throw new IllegalStateException("embedded Zaris cluster " + cluster.clusterName()
-                    + " was stopped and cannot be restarted: the client is bound to its old addresses;"
+            case CLOSED -> throw new IllegalStateException("embedded Zaris cluster " + cluster.clusterName()
+                    + " was closed and cannot be restarted: the client is bound to its old addresses;"
                     + " refresh a new application context instead");
         }
     }
 
+    /** Leaves the nodes running: they close in {@link #destroy()}, after the client (see the class comment). */
     @Override
-    public synchronized void stop() {
+    public void stop() {
+    }
+
+    /** Closes every node; called by the container after every bean that depends on this one is destroyed. */
+    @Override
+    public synchronized void destroy() {
         if (state == State.RUNNING) {
             cluster.close();
         }
-        state = State.STOPPED;
-    }
-
-    @Override
-    public void destroy() {
-        stop();
+        state = State.CLOSED;
     }
 
     @Override
@@ -113,7 +122,7 @@ public final class ZarisEmbeddedClusterLifecycle implements SmartLifecycle, Init
         return state == State.RUNNING;
     }
 
-    /** Never: a paused-then-restarted cluster would come back on new ports (see the class comment). */
+    /** Never: pausing has nothing to do, as stopping has not (see the class comment). */
     @Override
     public boolean isPauseable() {
         return false;

@@ -161,6 +161,35 @@ class ZarisAutoConfigurationTests {
     }
 
     @Test
+    void closeShouldDestroyBeansThatUseTheClientThenTheClientThenTheNodes() {
+        ShutdownRecorder[] recorder = new ShutdownRecorder[1];
+        runner.withPropertyValues(SMALL_EMBEDDED).withUserConfiguration(ShutdownOrderConfiguration.class)
+                .run(context -> recorder[0] = context.getBean(ShutdownRecorder.class));
+
+        assertThat(recorder[0].events).containsExactly(
+                "farewell written: true",
+                "client closes, nodes running: true",
+                "nodes close");
+        assertThat(recorder[0].cluster.cluster().nodes()).noneMatch(ZarisNode::isRunning);
+    }
+
+    @Test
+    void closeShouldCloseAnApplicationDefinedClientBeforeTheNodesToo() {
+        ShutdownRecorder[] recorder = new ShutdownRecorder[1];
+        runner.withPropertyValues(SMALL_EMBEDDED)
+                .withUserConfiguration(LazySeedsClientConfiguration.class, ShutdownOrderConfiguration.class)
+                .run(context -> {
+                    assertThat(context.getBean(ZarisClient.class)).isSameAs(context.getBean("lazySeedsClient"));
+                    recorder[0] = context.getBean(ShutdownRecorder.class);
+                });
+
+        assertThat(recorder[0].events).containsExactly(
+                "farewell written: true",
+                "client closes, nodes running: true",
+                "nodes close");
+    }
+
+    @Test
     void pauseAndRestartOfTheContextShouldKeepTheEmbeddedClusterAndClientWorking() {
         runner.withPropertyValues(SMALL_EMBEDDED).run(context -> {
             ZarisEmbeddedClusterLifecycle lifecycle = context.getBean(ZarisEmbeddedClusterLifecycle.class);
@@ -390,6 +419,77 @@ class ZarisAutoConfigurationTests {
                     .seeds(embeddedCluster.seeds())
                     .clientName("custom")
                     .build());
+        }
+    }
+
+    /**
+     * A client that reaches the embedded cluster through an {@code ObjectProvider}, declaring no dependency
+     * on it: it still closes first, because it was created after the cluster.
+     */
+    @Configuration(proxyBeanMethods = false)
+    static class LazySeedsClientConfiguration {
+
+        @Bean(destroyMethod = "close")
+        ZarisClient lazySeedsClient(org.springframework.beans.factory.ObjectProvider<ZarisEmbeddedClusterLifecycle> cluster) {
+            return ZarisClient.connect(ZarisClientOptions.builder().seeds(cluster.getObject().seeds()).build());
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ShutdownOrderConfiguration {
+
+        @Bean
+        static ShutdownRecorder shutdownRecorder() {
+            return new ShutdownRecorder();
+        }
+
+        @Bean
+        FarewellWriter farewellWriter(ZarisTemplate template, ShutdownRecorder recorder) {
+            return new FarewellWriter(template, recorder);
+        }
+    }
+
+    /**
+     * Records, in destruction order, what the beans of interest see as they are destroyed. The context is
+     * closed by one thread, which is the only writer of {@code events}; the test reads it after the close.
+     */
+    static final class ShutdownRecorder implements org.springframework.beans.factory.config.DestructionAwareBeanPostProcessor {
+
+        final List<String> events = new java.util.ArrayList<>();
+        ZarisEmbeddedClusterLifecycle cluster;
+
+        @Override
+        public Object postProcessAfterInitialization(Object bean, String beanName) {
+            if (bean instanceof ZarisEmbeddedClusterLifecycle lifecycle) {
+                cluster = lifecycle;
+            }
+            return bean;
+        }
+
+        @Override
+        public void postProcessBeforeDestruction(Object bean, String beanName) {
+            if (bean instanceof ZarisClient) {
+                events.add("client closes, nodes running: " + cluster.cluster().nodes().stream().allMatch(ZarisNode::isRunning));
+            } else if (bean instanceof ZarisEmbeddedClusterLifecycle) {
+                events.add("nodes close");
+            }
+        }
+    }
+
+    /** An application bean that writes through the cluster while it is destroyed. */
+    static final class FarewellWriter implements org.springframework.beans.factory.DisposableBean {
+
+        private final ZarisTemplate template;
+        private final ShutdownRecorder recorder;
+
+        FarewellWriter(ZarisTemplate template, ShutdownRecorder recorder) {
+            this.template = template;
+            this.recorder = recorder;
+        }
+
+        @Override
+        public void destroy() {
+            recorder.events.add("farewell written: " + (template.put("farewell", "bye") > 0));
         }
     }
 

@@ -39,29 +39,41 @@ class ZarisEmbeddedClusterLifecycleTests {
     }
 
     @Test
-    void stopShouldCloseEveryNodeAndBeIdempotent() {
+    void stopShouldLeaveTheNodesRunningForTheClientThatStillUsesThem() {
         lifecycle.afterPropertiesSet();
 
         lifecycle.stop();
-        lifecycle.stop();
+
+        assertThat(lifecycle.isRunning()).isTrue();
+        assertThat(lifecycle.cluster().nodes()).allMatch(ZarisNode::isRunning);
+        assertThat(lifecycle.seeds()).hasSize(1);
+    }
+
+    @Test
+    void destroyShouldCloseEveryNodeAndBeIdempotent() {
+        lifecycle.afterPropertiesSet();
+
         lifecycle.destroy();
+        lifecycle.destroy();
+        lifecycle.stop();
 
         assertThat(lifecycle.isRunning()).isFalse();
         assertThat(lifecycle.cluster().nodes()).noneMatch(ZarisNode::isRunning);
     }
 
     @Test
-    void stopBeforeStartShouldStartNothing() {
+    void destroyBeforeStartShouldStartNothing() {
         lifecycle.stop();
+        lifecycle.destroy();
 
         assertThat(lifecycle.isRunning()).isFalse();
         assertThat(lifecycle.cluster().nodes()).isEmpty();
     }
 
     @Test
-    void startAfterStopShouldFailBecauseClientsHoldTheOldAddresses() {
+    void startAfterDestroyShouldFailBecauseClientsHoldTheOldAddresses() {
         lifecycle.afterPropertiesSet();
-        lifecycle.stop();
+        lifecycle.destroy();
 
         assertThatIllegalStateException().isThrownBy(lifecycle::start)
                 .withMessageContaining("cannot be restarted")
@@ -74,7 +86,7 @@ class ZarisEmbeddedClusterLifecycleTests {
     }
 
     @Test
-    void shouldStartEarlyStopLateAndNeverPause() {
+    void shouldStartEarlyAndNeverPause() {
         assertThat(lifecycle.getPhase()).isEqualTo(ZarisEmbeddedClusterLifecycle.PHASE).isNegative();
         assertThat(lifecycle.isAutoStartup()).isTrue();
         assertThat(lifecycle.isPauseable()).isFalse();
