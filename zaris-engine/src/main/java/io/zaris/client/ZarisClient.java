@@ -11,6 +11,7 @@ import io.zaris.protocol.MapFingerprint;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
+import io.zaris.protocol.ResponseCodec.ScanPage;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.protocol.VersionedValue;
@@ -24,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -36,6 +38,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.LongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -378,16 +381,54 @@ public final class ZarisClient implements AutoCloseable {
     }
 
     private CompletableFuture<List<byte[]>> scanNode(NodeConnection connection, int cursor, List<byte[]> collected) {
+        return scanPage(connection, cursor).thenCompose(page -> {
+            collected.addAll(page.keys());
+            return page.isLast() ? CompletableFuture.completedFuture(collected)
+                    : scanNode(connection, page.nextCursor(), collected);
+        });
+    }
+
+    /**
+     * Visits every key in the cluster a page at a time, holding one page per node in memory rather than the
+     * whole keyspace: every active owner is scanned in parallel, and a node's next page is asked for only once
+     * the future {@code onPage} returned for its previous page has completed. A page is whole segments (about
+     * {@value #SCAN_PAGE_KEYS} keys; more when a single segment holds more), so deleting keys of a page from
+     * {@code onPage} makes no later page skip a key. Keys written or deleted during the scan may or may not be
+     * visited; a key is visited twice if its segment changes owner in between.
+     *
+     * <p>{@code onPage} runs on client threads, for different nodes concurrently, and must not block. The
+     * result fails with the first failure of a scan request or of a future {@code onPage} returned.
+     */
+    public CompletableFuture<Void> scanKeyPages(Function<List<String>, ? extends CompletableFuture<?>> onPage) {
+        Objects.requireNonNull(onPage, "onPage must not be null");
+        RoutingTable current = requireTable();
+        List<CompletableFuture<Void>> perNode = new ArrayList<>();
+        for (StripedNodeConnections node : current.connections().values()) {
+            perNode.add(visitPages(node.first(), 0, onPage));
+        }
+        return CompletableFuture.allOf(perNode.toArray(CompletableFuture[]::new));
+    }
+
+    private CompletableFuture<Void> visitPages(NodeConnection connection, int cursor,
+                                               Function<List<String>, ? extends CompletableFuture<?>> onPage) {
+        return scanPage(connection, cursor).thenCompose(page -> {
+            List<String> keys = new ArrayList<>(page.keys().size());
+            for (byte[] key : page.keys()) {
+                keys.add(new String(key, StandardCharsets.UTF_8));
+            }
+            CompletableFuture<?> handled = Objects.requireNonNull(onPage.apply(keys), "onPage returned no future");
+            return handled.thenCompose(ignored -> page.isLast() ? CompletableFuture.<Void>completedFuture(null)
+                    : visitPages(connection, page.nextCursor(), onPage));
+        });
+    }
+
+    private CompletableFuture<ScanPage> scanPage(NodeConnection connection, int cursor) {
         return connection.send(id -> new Request.Scan(id, cursor, SCAN_PAGE_KEYS), (status, body) -> {
             if (status != KvStatus.OK) {
                 throw failure(status, body);
             }
             return ResponseCodec.readScanPage(body);
-        }, 0, 0, options.requestTimeout().deadlineFrom(System.nanoTime())).thenCompose(page -> {
-            collected.addAll(page.keys());
-            return page.isLast() ? CompletableFuture.completedFuture(collected)
-                    : scanNode(connection, page.nextCursor(), collected);
-        });
+        }, 0, 0, options.requestTimeout().deadlineFrom(System.nanoTime()));
     }
 
     // ------------------------------------------------------------------ the retry loop
@@ -539,6 +580,11 @@ public final class ZarisClient implements AutoCloseable {
     /** Full map fetches this client has made since it connected (bootstrap excluded), by poll or reaction. */
     public long mapFetchCount() {
         return mapFetches.get();
+    }
+
+    /** The options this client was connected with. */
+    public ZarisClientOptions options() {
+        return options;
     }
 
     /** Blocking variants of every operation. */

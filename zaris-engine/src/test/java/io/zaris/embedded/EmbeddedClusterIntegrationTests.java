@@ -8,8 +8,14 @@ import io.zaris.client.ZarisClientOptions;
 import io.zaris.cluster.ClusterView;
 import io.zaris.server.ZarisNode;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -84,6 +90,41 @@ class EmbeddedClusterIntegrationTests {
         assertThat(totalServed() - servedBefore).isEqualTo(300);
         assertThat(totalWrongNode() - wrongNodeBefore).isZero();
         assertThat(ownersUsed).hasSize(3);
+    }
+
+    @Test
+    void scanKeyPagesShouldVisitEveryKeyWithOnePageInFlightPerNodeWhileThePagesAreDeleted() throws Exception {
+        String prefix = "pages-";
+        for (int i = 0; i < 3000; i++) {
+            client.sync().put(prefix + i, ClusterScenario.utf8("v"));
+        }
+        Set<String> visited = ConcurrentHashMap.newKeySet();
+        AtomicInteger pages = new AtomicInteger();
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger maxInFlight = new AtomicInteger();
+        AtomicInteger largestPage = new AtomicInteger();
+
+        client.scanKeyPages(page -> {
+            pages.incrementAndGet();
+            maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            largestPage.accumulateAndGet(page.size(), Math::max);
+            List<CompletableFuture<Boolean>> deletes = new ArrayList<>();
+            for (String key : page) {
+                if (key.startsWith(prefix)) {
+                    visited.add(key);
+                    deletes.add(client.delete(key));
+                }
+            }
+            return CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)).thenRun(inFlight::decrementAndGet);
+        }).get(60, TimeUnit.SECONDS);
+
+        assertThat(visited).hasSize(3000);
+        // Each node's ~1000+ keys take at least two pages of about 1000 (whole segments of a few keys each).
+        assertThat(pages.get()).isGreaterThan(cluster.nodes().size());
+        assertThat(largestPage.get()).isLessThan(1100);
+        assertThat(maxInFlight.get()).isBetween(1, cluster.nodes().size());
+        // Deleting the keys of each page as it was visited made no later page skip a key.
+        assertThat(client.sync().scanKeys()).noneMatch(key -> key.startsWith(prefix));
     }
 
     private static long totalServed() {
