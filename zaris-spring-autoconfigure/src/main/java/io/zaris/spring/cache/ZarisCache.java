@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
@@ -42,14 +43,18 @@ import org.springframework.cache.support.NullValue;
  *
  * <p><b>Loads ({@code get(key, Callable)}, {@code @Cacheable(sync = true)}).</b> In one JVM the loader
  * runs once per key: the first caller that misses registers a future in {@code loads}, concurrent callers
- * for the same key wait for it. Across JVMs this holds only when {@code clusterWideSync} is on: the loading
- * JVM first takes a loader lease, a {@code putIfAbsent} with the lease TTL on
- * {@code <key prefix><cache name>:lease::<k>}; the lease's version is the fencing token. The holder checks
- * that it still holds the lease right before writing the value, so a loader that stalled past its lease
- * does not overwrite its successor (best-effort: the check and the write are two requests). Other JVMs
- * poll for the value every {@link #LEASE_POLL_INTERVAL} and take the lease over when it expires. Without
- * {@code clusterWideSync}, N application instances may run the loader up to N times per key. A loader
- * that asks the same cache for the same key from inside itself waits for itself: loaders must not recurse.
+ * for the same key wait for it. Across JVMs this holds only when {@code clusterWideSync} is on, through a
+ * loader lease kept in the entry's own key: the loading JVM first writes a lease marker ({@link #LEASE_MARKER}
+ * and its owner name) with an IfAbsent write and the lease TTL; the version that write returns is the
+ * fencing token. It then stores the loaded value with a compare-and-set on that version, so the store
+ * itself refuses the write when the lease is no longer the one this loader took: it expired and a
+ * successor took the key over, or the entry was evicted, cleared or written meanwhile. Other JVMs read the
+ * marker as a miss, poll for the value every {@link #LEASE_POLL_INTERVAL} and take the lease over when it
+ * expires. A loader that fails deletes its lease (again only if the version still matches). Without
+ * {@code clusterWideSync}, N application instances may run the loader up to N times per key. The async
+ * {@code retrieve(key, Supplier)} follows the same rules without blocking (its polls are scheduled on
+ * {@code asyncExecutor}). A loader that asks the same cache for the same key from inside itself waits for
+ * itself: loaders must not recurse.
  *
  * <p><b>Expiry.</b> Every write carries the cache's time to live (stretched by the jitter) or, for a cache
  * with a time to idle, the time to idle. A hit on a time-to-idle cache then slides the entry's expiry with
@@ -57,10 +62,12 @@ import org.springframework.cache.support.NullValue;
  * updates are in flight per cache, and a hit beyond that skips its update. A skipped or failed update only
  * lets the entry expire earlier than an idle clock would say (it is then reloaded), never later.
  *
- * <p><b>clear() and invalidate()</b> scan every node's keys (paged, {@code scanKeys}), keep those under
- * this cache's prefix and delete them with single-key deletes, at most {@link #CLEAR_BATCH} in flight. No
- * node is blocked for longer than one scan page or one delete, but the work grows with the size of the
- * whole keyspace, not just this cache; entries written during the scan may survive it.
+ * <p><b>clear() and invalidate()</b> walk every node's keys a page at a time
+ * ({@link ZarisClient#scanKeyPages}), keep those under this cache's prefix and delete them with single-key
+ * deletes, at most {@link #CLEAR_BATCH} in flight per node; a node's next page is fetched when its previous
+ * page's deletes are done. Memory stays at one page per node, no node is blocked for longer than one scan
+ * page or one delete, but the work grows with the size of the whole keyspace, not just this cache; entries
+ * written during the clear may survive it.
  *
  * <p><b>Statistics</b> (hits, misses, puts, evictions) count what this JVM did, for Boot's cache metrics;
  * the entry count is unknown without a scan and is not reported.
@@ -78,7 +85,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
 
     private static final Logger log = LoggerFactory.getLogger(ZarisCache.class);
 
-    /** Deletes in flight at once while clearing. */
+    /** Deletes in flight at once per node while clearing. */
     static final int CLEAR_BATCH = 1000;
     /** How often a JVM that does not hold the loader lease looks for the value. */
     static final Duration LEASE_POLL_INTERVAL = Duration.ofMillis(50);
@@ -92,14 +99,15 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
 
     private static final byte NULL_MARKER = 0;
     private static final byte VALUE_MARKER = 1;
+    /** First byte of a loader lease held in the entry's key; the owner's name follows. Reads see a miss. */
+    static final byte LEASE_MARKER = 2;
 
     private final String name;
     private final ZarisClient client;
     private final ZarisSerializer serializer;
     private final ZarisCacheConfiguration configuration;
     private final String keyPrefix;
-    private final String leasePrefix;
-    private final String leaseOwner;
+    private final byte[] leaseMarker;
     private final DoubleSupplier random;
     private final Executor asyncExecutor;
     private final EntrySizeSample entrySizes;
@@ -113,7 +121,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
 
     /**
      * @param keyPrefix  prepended to {@code name + "::"} in every stored key
-     * @param leaseOwner written into loader leases, to tell holders apart when debugging
+     * @param leaseOwner written into loader lease markers, to tell holders apart when debugging
      * @param random        source of the TTL jitter, values in [0, 1)
      * @param asyncExecutor where {@code retrieve} futures complete (see the class comment)
      * @param entrySizes    told the size of every entry this cache writes
@@ -127,8 +135,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         this.serializer = Objects.requireNonNull(serializer, "serializer must not be null");
         this.configuration = configuration;
         this.keyPrefix = keyPrefix + name + "::";
-        this.leasePrefix = keyPrefix + name + ":lease::";
-        this.leaseOwner = leaseOwner;
+        this.leaseMarker = leaseMarker(leaseOwner);
         this.random = random;
         this.asyncExecutor = Objects.requireNonNull(asyncExecutor, "asyncExecutor must not be null");
         this.entrySizes = Objects.requireNonNull(entrySizes, "entrySizes must not be null");
@@ -212,19 +219,9 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
             if (running != null) {
                 return running.thenApplyAsync(value -> (T) fromStoreValue(value), asyncExecutor);
             }
-            CompletableFuture<T> supplied;
-            try {
-                supplied = Objects.requireNonNull(valueLoader.get(), "the value loader returned no future");
-            } catch (RuntimeException e) {
-                supplied = CompletableFuture.failedFuture(e);
-            }
-            supplied.thenCompose(value -> {
-                Object storeValue = toStoreValue(value);
-                return client.put(storeKey, encode(key, storeValue), ttl()).thenApply(version -> {
-                    puts.increment();
-                    return storeValue;
-                });
-            }).whenComplete((storeValue, error) -> {
+            CompletableFuture<Object> load = configuration.clusterWideSync()
+                    ? loadUnderLeaseAsync(key, valueLoader, maxLeasePolls()) : loadHereAsync(key, valueLoader);
+            load.whenComplete((storeValue, error) -> {
                 loads.remove(storeKey, mine);
                 if (error != null) {
                     mine.completeExceptionally(error);
@@ -241,11 +238,23 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         write(key, toStoreValue(value));
     }
 
-    /** Atomic on the owning node (a server-side IfAbsent write); returns the existing value, if any. */
+    /**
+     * Atomic on the owning node (a server-side IfAbsent write); returns the existing value, if any. A key
+     * that holds only a loader lease has no value: the lease is replaced (by a compare-and-set on its
+     * version), which makes the running load's own write fail.
+     */
     @Override
     public ValueWrapper putIfAbsent(Object key, Object value) {
+        String storeKey = storeKey(key);
         Object storeValue = toStoreValue(value);
-        WriteOutcome outcome = client.sync().putIfAbsent(storeKey(key), encode(key, storeValue), ttl());
+        byte[] bytes = encode(key, storeValue);
+        WriteOutcome outcome = client.sync().putIfAbsent(storeKey, bytes, ttl());
+        if (!outcome.applied()) {
+            Optional<VersionedValue> current = client.sync().get(storeKey);
+            if (current.isPresent() && isLease(current.get().value())) {
+                outcome = client.sync().putIfVersion(storeKey, bytes, current.get().version(), ttl());
+            }
+        }
         if (outcome.applied()) {
             puts.increment();
             return null;
@@ -282,15 +291,17 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
 
     /** Clears without blocking the caller; completes with the number of entries deleted. */
     public CompletableFuture<Integer> clearAsync() {
-        return client.scanKeys().thenCompose(keys -> {
+        // Added to by the page callbacks of every node, which run concurrently.
+        AtomicInteger deleted = new AtomicInteger();
+        return client.scanKeyPages(page -> {
             List<String> mine = new ArrayList<>();
-            for (String key : keys) {
+            for (String key : page) {
                 if (key.startsWith(keyPrefix)) {
                     mine.add(key);
                 }
             }
-            return deleteInBatches(mine, 0, 0);
-        });
+            return deleteInBatches(mine, 0, 0).thenAccept(deleted::addAndGet);
+        }).thenApply(ignored -> deleted.get());
     }
 
     // ------------------------------------------------------------------ statistics
@@ -388,36 +399,19 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
 
     /** Loads under the cluster-wide loader lease (see the class comment). */
     private Object loadUnderLease(Object key, Callable<?> valueLoader) {
-        String leaseKey = leasePrefix + keyText(key);
-        byte[] owner = leaseOwner.getBytes(StandardCharsets.UTF_8);
-        long pollsPerLease = Math.max(1, configuration.loaderLeaseTime().toMillis() / LEASE_POLL_INTERVAL.toMillis());
-        long pollsLeft = MAX_LEASE_TERMS_WAITED * pollsPerLease;
+        String storeKey = storeKey(key);
+        long pollsLeft = maxLeasePolls();
         while (true) {
             Object cached = read(key);
             if (cached != null) {
                 return cached;
             }
-            WriteOutcome lease = client.sync().putIfAbsent(leaseKey, owner, configuration.loaderLeaseTime());
+            WriteOutcome lease = client.sync().putIfAbsent(storeKey, leaseMarker, configuration.loaderLeaseTime());
             if (lease.applied()) {
-                long fencingToken = lease.version();
-                try {
-                    Object storeValue = toStoreValue(callLoader(key, valueLoader));
-                    Optional<VersionedValue> holder = client.sync().get(leaseKey);
-                    if (holder.isPresent() && holder.get().version() == fencingToken) {
-                        write(key, storeValue);
-                    } else {
-                        log.warn("cache '{}', key '{}': loader lease expired during the load; not storing the value"
-                                + " (another instance may be loading it)", name, keyText(key));
-                    }
-                    return storeValue;
-                } finally {
-                    client.sync().deleteIfVersion(leaseKey, fencingToken);
-                }
+                return loadFenced(key, valueLoader, lease.version());
             }
             if (pollsLeft-- <= 0) {
-                throw new ValueRetrievalException(key, valueLoader, new IllegalStateException("cache '" + name
-                        + "', key '" + keyText(key) + "': no value after waiting " + MAX_LEASE_TERMS_WAITED
-                        + " loader lease terms of " + configuration.loaderLeaseTime() + " for other instances' loaders"));
+                throw new ValueRetrievalException(key, valueLoader, noValueAfterWaiting(key));
             }
             try {
                 TimeUnit.MILLISECONDS.sleep(LEASE_POLL_INTERVAL.toMillis());
@@ -426,6 +420,130 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
                 throw new ValueRetrievalException(key, valueLoader, e);
             }
         }
+    }
+
+    /** Runs the loader while holding the lease whose version is {@code fencingToken}, then stores fenced. */
+    private Object loadFenced(Object key, Callable<?> valueLoader, long fencingToken) {
+        String storeKey = storeKey(key);
+        Object storeValue;
+        byte[] bytes;
+        try {
+            storeValue = toStoreValue(callLoader(key, valueLoader));
+            bytes = encode(key, storeValue);
+        } catch (RuntimeException | Error e) {
+            releaseLease(storeKey, fencingToken, e);
+            throw e;
+        }
+        storedUnderLease(key, client.sync().putIfVersion(storeKey, bytes, fencingToken, ttl()));
+        return storeValue;
+    }
+
+    /** The async counterpart of {@link #loadUnderLease}: polls are scheduled, never slept. */
+    private <T> CompletableFuture<Object> loadUnderLeaseAsync(Object key, Supplier<CompletableFuture<T>> valueLoader,
+                                                              long pollsLeft) {
+        String storeKey = storeKey(key);
+        return client.get(storeKey).thenComposeAsync(found -> {
+            Object cached = found.map(stored -> decode(key, stored.value())).orElse(null);
+            if (cached != null) {
+                return CompletableFuture.completedFuture(cached);
+            }
+            return client.putIfAbsent(storeKey, leaseMarker, configuration.loaderLeaseTime()).thenComposeAsync(lease -> {
+                if (lease.applied()) {
+                    return loadFencedAsync(key, valueLoader, lease.version());
+                }
+                if (pollsLeft <= 0) {
+                    return CompletableFuture.failedFuture(new ValueRetrievalException(key, null, noValueAfterWaiting(key)));
+                }
+                Executor afterPollInterval = CompletableFuture.delayedExecutor(LEASE_POLL_INTERVAL.toMillis(),
+                        TimeUnit.MILLISECONDS, asyncExecutor);
+                return CompletableFuture.supplyAsync(() -> pollsLeft - 1, afterPollInterval)
+                        .thenCompose(polls -> loadUnderLeaseAsync(key, valueLoader, polls));
+            }, asyncExecutor);
+        }, asyncExecutor);
+    }
+
+    private <T> CompletableFuture<Object> loadFencedAsync(Object key, Supplier<CompletableFuture<T>> valueLoader,
+                                                          long fencingToken) {
+        String storeKey = storeKey(key);
+        return supply(valueLoader).thenCompose(value -> {
+            Object storeValue = toStoreValue(value);
+            return client.putIfVersion(storeKey, encode(key, storeValue), fencingToken, ttl()).thenApply(outcome -> {
+                storedUnderLease(key, outcome);
+                return storeValue;
+            });
+        }).whenComplete((storeValue, error) -> {
+            if (error != null) {
+                releaseLease(storeKey, fencingToken, error);
+            }
+        });
+    }
+
+    /** Loads in this JVM without a lease and stores the value, without blocking. */
+    private <T> CompletableFuture<Object> loadHereAsync(Object key, Supplier<CompletableFuture<T>> valueLoader) {
+        return supply(valueLoader).thenCompose(value -> {
+            Object storeValue = toStoreValue(value);
+            return client.put(storeKey(key), encode(key, storeValue), ttl()).thenApply(version -> {
+                puts.increment();
+                return storeValue;
+            });
+        });
+    }
+
+    /** Counts a fenced write the store applied; logs one it refused (the lease was no longer this loader's). */
+    private void storedUnderLease(Object key, WriteOutcome outcome) {
+        if (outcome.applied()) {
+            puts.increment();
+        } else {
+            log.warn("cache '{}', key '{}': the loader lease expired or the entry was evicted or written during the"
+                    + " load; the store refused the loaded value (another instance may have loaded it)", name, keyText(key));
+        }
+    }
+
+    /** After a failed load: frees the lease for the next loader unless it already changed hands. */
+    private void releaseLease(String storeKey, long fencingToken, Throwable loadFailure) {
+        try {
+            client.deleteIfVersion(storeKey, fencingToken).whenComplete((outcome, error) -> {
+                if (error != null) {
+                    log.debug("cache '{}': could not release the loader lease on '{}' (it expires on its own): {}",
+                            name, storeKey, error.toString());
+                }
+            });
+        } catch (RuntimeException e) {
+            loadFailure.addSuppressed(e);
+        }
+    }
+
+    private IllegalStateException noValueAfterWaiting(Object key) {
+        return new IllegalStateException("cache '" + name + "', key '" + keyText(key) + "': no value after waiting "
+                + MAX_LEASE_TERMS_WAITED + " loader lease terms of " + configuration.loaderLeaseTime()
+                + " for other instances' loaders");
+    }
+
+    /** Polls a caller makes while other instances hold the lease: {@link #MAX_LEASE_TERMS_WAITED} terms' worth. */
+    private long maxLeasePolls() {
+        long pollsPerLease = Math.max(1, configuration.loaderLeaseTime().toMillis() / LEASE_POLL_INTERVAL.toMillis());
+        return MAX_LEASE_TERMS_WAITED * pollsPerLease;
+    }
+
+    private static <T> CompletableFuture<T> supply(Supplier<CompletableFuture<T>> valueLoader) {
+        try {
+            return Objects.requireNonNull(valueLoader.get(), "the value loader returned no future");
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** The stored form of a loader lease held by {@code owner}. */
+    static byte[] leaseMarker(String owner) {
+        byte[] name = owner.getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = new byte[name.length + 1];
+        bytes[0] = LEASE_MARKER;
+        System.arraycopy(name, 0, bytes, 1, name.length);
+        return bytes;
+    }
+
+    private static boolean isLease(byte[] stored) {
+        return stored.length > 0 && stored[0] == LEASE_MARKER;
     }
 
     private Object callLoader(Object key, Callable<?> valueLoader) {
@@ -471,9 +589,13 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         return bytes;
     }
 
+    /** The store value, or {@code null} for a loader lease (no value yet). */
     private Object decode(Object key, byte[] bytes) {
         if (bytes.length == 1 && bytes[0] == NULL_MARKER) {
             return NullValue.INSTANCE;
+        }
+        if (isLease(bytes)) {
+            return null;
         }
         if (bytes.length == 0 || bytes[0] != VALUE_MARKER) {
             throw new ZarisSerializationException("cache '" + name + "', key '" + keyText(key)

@@ -164,8 +164,9 @@ class ZarisCacheTests {
         ZarisCache books = manager(ZarisCacheConfiguration.defaults().withClusterWideSync(true)
                 .withLoaderLeaseTime(Duration.ofMillis(500)), Map.of()).getCache("books");
         // A loader in another instance took the lease and died: nobody deletes it, it only expires.
-        assertThat(client.sync().putIfAbsent(prefix + "books:lease::hot", new byte[] {1}, Duration.ofMillis(500))
-                .applied()).isTrue();
+        assertThat(client.sync().putIfAbsent(books.storeKey("hot"), ZarisCache.leaseMarker("dead-instance"),
+                Duration.ofMillis(500)).applied()).isTrue();
+        assertThat(books.get("hot")).as("a lease reads as a miss").isNull();
         AtomicInteger loads = new AtomicInteger();
 
         String value = threads.submit(() -> books.get("hot", () -> {
@@ -176,7 +177,6 @@ class ZarisCacheTests {
         assertThat(value).isEqualTo("loaded-by-successor");
         assertThat(loads).hasValue(1);
         assertThat(books.get("hot", String.class)).isEqualTo("loaded-by-successor");
-        assertThat(client.sync().get(prefix + "books:lease::hot")).as("lease released").isEmpty();
     }
 
     @Test
@@ -184,11 +184,128 @@ class ZarisCacheTests {
         ZarisCache books = manager(ZarisCacheConfiguration.defaults().withClusterWideSync(true)
                 .withLoaderLeaseTime(Duration.ofMillis(100)), Map.of()).getCache("books");
         // A lease that outlives every term the caller waits (an instance whose loads always overrun).
-        client.sync().put(prefix + "books:lease::stuck", new byte[] {1}, Duration.ofMinutes(5));
+        client.sync().put(books.storeKey("stuck"), ZarisCache.leaseMarker("slow-instance"), Duration.ofMinutes(5));
 
         assertThatExceptionOfType(Cache.ValueRetrievalException.class)
                 .isThrownBy(() -> books.get("stuck", () -> "never"))
                 .withStackTraceContaining("loader lease terms");
+    }
+
+    @Test
+    void staleLeaseHolderShouldNotOverwriteTheValueOfTheLoaderThatTookItsLeaseOver() throws Exception {
+        ZarisCacheConfiguration shortLease = ZarisCacheConfiguration.defaults().withClusterWideSync(true)
+                .withLoaderLeaseTime(Duration.ofMillis(300));
+        // Two instances: separate cache managers, so separate lease owners and no shared in-JVM load.
+        ZarisCache stalled = manager(shortLease, Map.of()).getCache("books");
+        ZarisCache successor = manager(shortLease, Map.of()).getCache("books");
+        CountDownLatch loading = new CountDownLatch(1);
+        CountDownLatch resume = new CountDownLatch(1);
+        Future<String> stale = threads.submit(() -> stalled.get("k", () -> {
+            loading.countDown();
+            resume.await();
+            return "stale";
+        }));
+        assertThat(loading.await(10, TimeUnit.SECONDS)).isTrue();
+        // The stalled loader outlives its lease; the lease expires and the successor loads and stores.
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> client.sync().get(stalled.storeKey("k")).isEmpty());
+        assertThat(successor.get("k", () -> "fresh")).isEqualTo("fresh");
+        long freshVersion = client.sync().get(stalled.storeKey("k")).orElseThrow().version();
+
+        resume.countDown();
+
+        assertThat(stale.get(10, TimeUnit.SECONDS)).as("the stalled caller still gets its own load").isEqualTo("stale");
+        assertThat(successor.get("k", String.class)).isEqualTo("fresh");
+        assertThat(client.sync().get(stalled.storeKey("k")).orElseThrow().version())
+                .as("the store refused the stale write").isEqualTo(freshVersion);
+        assertThat(stalled.putCount()).isZero();
+        assertThat(successor.putCount()).isEqualTo(1);
+    }
+
+    @Test
+    void evictDuringAClusterWideLoadShouldMakeTheStoreRefuseTheLoadedValue() throws Exception {
+        ZarisCache books = manager(ZarisCacheConfiguration.defaults().withClusterWideSync(true)
+                .withLoaderLeaseTime(Duration.ofSeconds(30)), Map.of()).getCache("books");
+        CountDownLatch loading = new CountDownLatch(1);
+        CountDownLatch resume = new CountDownLatch(1);
+        Future<String> load = threads.submit(() -> books.get("k", () -> {
+            loading.countDown();
+            resume.await();
+            return "read-before-the-evict";
+        }));
+        assertThat(loading.await(10, TimeUnit.SECONDS)).isTrue();
+
+        // The data changed while the loader read it: the application evicts, as @CacheEvict would.
+        assertThat(books.evictIfPresent("k")).isTrue();
+        resume.countDown();
+
+        assertThat(load.get(10, TimeUnit.SECONDS)).isEqualTo("read-before-the-evict");
+        assertThat(client.sync().get(books.storeKey("k"))).as("the lease was evicted, so its write was refused").isEmpty();
+    }
+
+    @Test
+    void putIfAbsentShouldReplaceALoaderLeaseAndMakeTheLoadsWriteFail() {
+        ZarisCache books = cache("books");
+        client.sync().put(books.storeKey("k"), ZarisCache.leaseMarker("other-instance"), Duration.ofSeconds(30));
+
+        assertThat(books.putIfAbsent("k", "explicit")).isNull();
+
+        assertThat(books.get("k", String.class)).isEqualTo("explicit");
+    }
+
+    @Test
+    void clusterWideSyncShouldHoldForAsyncRetrieveAcrossInstances() throws Exception {
+        ZarisCacheConfiguration clusterWide = ZarisCacheConfiguration.defaults().withClusterWideSync(true)
+                .withLoaderLeaseTime(Duration.ofSeconds(10));
+        ZarisCache first = manager(clusterWide, Map.of()).getCache("books");
+        ZarisCache second = manager(clusterWide, Map.of()).getCache("books");
+        AtomicInteger loads = new AtomicInteger();
+        CompletableFuture<String> slow = new CompletableFuture<>();
+
+        CompletableFuture<String> firstResult = first.retrieve("k", () -> {
+            loads.incrementAndGet();
+            return slow;
+        });
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> client.sync().get(first.storeKey("k")).isPresent());
+        CompletableFuture<String> secondResult = second.retrieve("k", () -> {
+            loads.incrementAndGet();
+            return CompletableFuture.completedFuture("second-loaded");
+        });
+        slow.complete("first-loaded");
+
+        assertThat(firstResult.get(10, TimeUnit.SECONDS)).isEqualTo("first-loaded");
+        assertThat(secondResult.get(10, TimeUnit.SECONDS)).isEqualTo("first-loaded");
+        assertThat(loads).hasValue(1);
+    }
+
+    @Test
+    void asyncRetrieveWithAFailingLoaderShouldReleaseTheLeaseForTheNextLoader() throws Exception {
+        ZarisCache books = manager(ZarisCacheConfiguration.defaults().withClusterWideSync(true)
+                .withLoaderLeaseTime(Duration.ofMinutes(5)), Map.of()).getCache("books");
+
+        CompletableFuture<String> failed = books.retrieve("k",
+                () -> CompletableFuture.failedFuture(new IllegalStateException("backend down")));
+
+        assertThatExceptionOfType(java.util.concurrent.ExecutionException.class)
+                .isThrownBy(() -> failed.get(10, TimeUnit.SECONDS)).withRootCauseInstanceOf(IllegalStateException.class);
+        // Without the release the next caller would wait out the 5-minute lease.
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> client.sync().get(books.storeKey("k")).isEmpty());
+        assertThat(books.retrieve("k", () -> CompletableFuture.completedFuture("recovered")).get(10, TimeUnit.SECONDS))
+                .isEqualTo("recovered");
+    }
+
+    @Test
+    void cacheNamedLikeAnotherCachesLeaseShouldNotDisturbItsLoads() throws Exception {
+        ZarisCacheManager manager = manager(ZarisCacheConfiguration.defaults().withClusterWideSync(true)
+                .withLoaderLeaseTime(Duration.ofMillis(200)), Map.of());
+        ZarisCache leaseLookalike = manager.getCache("books:lease");
+        ZarisCache books = manager.getCache("books");
+        leaseLookalike.put("hot", "unrelated");
+
+        assertThat(books.get("hot", () -> "loaded")).isEqualTo("loaded");
+
+        assertThat(leaseLookalike.get("hot", String.class)).isEqualTo("unrelated");
+        books.clear();
+        assertThat(leaseLookalike.get("hot", String.class)).isEqualTo("unrelated");
     }
 
     @Test
@@ -234,6 +351,24 @@ class ZarisCacheTests {
         assertThat(books.invalidate()).isFalse();
         booksArchive.clear();
         assertThat(booksArchive.get(7)).isNull();
+    }
+
+    @Test
+    void clearShouldDeleteACacheLargerThanOneScanPage() {
+        ZarisCacheManager manager = manager(ZarisCacheConfiguration.defaults(), Map.of());
+        ZarisCache big = manager.getCache("big");
+        ZarisCache other = manager.getCache("other");
+        List<CompletableFuture<Long>> writes = new ArrayList<>();
+        for (int i = 0; i < 2500; i++) {
+            writes.add(client.put(big.storeKey(i), new byte[] {0}));
+        }
+        CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
+        other.put("k", "v");
+
+        assertThat(big.clearAsync().join()).isEqualTo(2500);
+
+        assertThat(client.sync().scanKeys()).noneMatch(key -> key.startsWith(prefix + "big::"));
+        assertThat(other.get("k", String.class)).isEqualTo("v");
     }
 
     @Test
@@ -305,7 +440,7 @@ class ZarisCacheTests {
                 assertThat(result.get(20, TimeUnit.SECONDS)).isEqualTo("loaded-once");
             }
             assertThat(loads).hasValue(1);
-            assertThat(client.sync().get(prefix + "books:lease::hot")).as("lease released").isEmpty();
+            assertThat(cache("books").get("hot", String.class)).as("the value replaced the lease").isEqualTo("loaded-once");
         } finally {
             clients.forEach(ZarisClient::close);
         }
