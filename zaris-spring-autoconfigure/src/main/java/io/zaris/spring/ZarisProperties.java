@@ -553,7 +553,7 @@ public class ZarisProperties {
         private List<String> cacheNames = new ArrayList<>();
 
         /**
-         * Prepended to every cache key: the stored key is {prefix}{cache name}::{key}.
+         * Prepended to every cache key: the stored key is {prefix}{cache name}::{key}. Must not contain '::'.
          */
         private String keyPrefix = "";
 
@@ -563,7 +563,8 @@ public class ZarisProperties {
         private final CacheSpec defaults = CacheSpec.withDefaults();
 
         /**
-         * Per-cache overrides of zaris.cache.defaults, by cache name.
+         * Per-cache overrides of zaris.cache.defaults, by cache name: ttl (or time-to-live), time-to-idle,
+         * ttl-jitter, cache-null-values, cluster-wide-sync, loader-lease-time. Any other key fails start-up.
          */
         private Map<String, CacheSpec> caches = new LinkedHashMap<>();
 
@@ -607,13 +608,20 @@ public class ZarisProperties {
     /**
      * Settings of one cache. Under zaris.cache.defaults every field has a value; under
      * zaris.cache.caches.{name} an unset field falls back to the default.
+     *
+     * <p>{@code ttl} and {@code time-to-live} are one setting under two names (the short one is what most
+     * users type); {@link #setsTimeToLiveTwice()} tells when a configuration names both.
      */
     public static class CacheSpec {
 
         /**
-         * How long an entry lives after it is written; 0 means no expiry.
+         * How long an entry lives after it is written; 0 means no expiry. Same setting as ttl: set one of them.
          */
         private Duration timeToLive;
+
+        /** Whether ttl, respectively time-to-live, was set: the binder calls only the setters it has values for. */
+        private boolean ttlSet;
+        private boolean timeToLiveSet;
 
         /**
          * How long an entry lives after it was last written or read (every hit extends it); 0 means no idle
@@ -660,6 +668,22 @@ public class ZarisProperties {
 
         public void setTimeToLive(Duration timeToLive) {
             this.timeToLive = timeToLive;
+            this.timeToLiveSet = true;
+        }
+
+        /** The short name of {@link #getTimeToLive()}. */
+        public Duration getTtl() {
+            return timeToLive;
+        }
+
+        public void setTtl(Duration ttl) {
+            this.timeToLive = ttl;
+            this.ttlSet = true;
+        }
+
+        /** Whether both names of the time to live were set, so one silently replaced the other. */
+        public boolean setsTimeToLiveTwice() {
+            return ttlSet && timeToLiveSet;
         }
 
         public Duration getTimeToIdle() {

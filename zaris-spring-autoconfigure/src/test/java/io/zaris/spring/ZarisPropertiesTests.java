@@ -75,7 +75,7 @@ class ZarisPropertiesTests {
                 "zaris.client.map-refresh-interval", "zaris.client.map-refresh-wait", "zaris.client.max-attempts",
                 "zaris.client.retry-backoff", "zaris.client.disable-retries", "zaris.client.connections-per-node",
                 "zaris.cache.enabled", "zaris.cache.cache-names", "zaris.cache.key-prefix", "zaris.cache.caches",
-                "zaris.cache.defaults.time-to-live", "zaris.cache.defaults.time-to-idle",
+                "zaris.cache.defaults.time-to-live", "zaris.cache.defaults.ttl", "zaris.cache.defaults.time-to-idle",
                 "zaris.cache.defaults.ttl-jitter", "zaris.cache.defaults.cache-null-values",
                 "zaris.cache.defaults.cluster-wide-sync", "zaris.cache.defaults.loader-lease-time",
                 "zaris.serialization.format", "zaris.serialization.allowed-classes", "management.health.zaris.enabled");
@@ -83,6 +83,9 @@ class ZarisPropertiesTests {
             assertThat(byName).as("metadata for %s", name).containsKey(name);
             assertThat(byName.get(name).path("description").asString()).as("description of %s", name).isNotBlank();
         }
+        // Per-cache settings have no property names of their own: IDEs complete them from the map's value type.
+        assertThat(byName.get("zaris.cache.caches").path("type").asString()).contains(ZarisProperties.CacheSpec.class.getSimpleName());
+        assertThat(byName.get("zaris.cache.caches").path("description").asString()).contains("ttl (or time-to-live)");
         for (String name : List.of("zaris.cache.defaults.time-to-idle", "zaris.embedded.ack-mode",
                 "zaris.embedded.min-sync-replicas", "zaris.cache.defaults.time-to-live",
                 "zaris.embedded.join-settle-delay", "zaris.embedded.max-concurrent-moves")) {

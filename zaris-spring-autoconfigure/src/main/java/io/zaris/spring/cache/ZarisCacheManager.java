@@ -46,7 +46,8 @@ public class ZarisCacheManager implements CacheManager {
     private volatile Consumer<ZarisCache> creationListener = cache -> { };
 
     /**
-     * @param keyPrefix      prepended to every stored key ({@code <prefix><cache>::<key>})
+     * @param keyPrefix      prepended to every stored key ({@code <prefix><cache>::<key>}); must not contain
+     *                       {@code ::}
      * @param defaults       settings of caches without their own entry
      * @param configurations per-cache settings, by cache name
      * @param initialCaches  names of the caches to create now
@@ -85,7 +86,7 @@ public class ZarisCacheManager implements CacheManager {
         this.entrySizes = Objects.requireNonNull(entrySizes, "entrySizes must not be null");
         this.client = Objects.requireNonNull(client, "client must not be null");
         this.serializer = Objects.requireNonNull(serializer, "serializer must not be null");
-        this.keyPrefix = keyPrefix == null ? "" : keyPrefix;
+        this.keyPrefix = requireUsableKeyPrefix(keyPrefix == null ? "" : keyPrefix);
         this.defaults = Objects.requireNonNull(defaults, "defaults must not be null");
         this.configurations = Map.copyOf(configurations);
         this.random = random;
@@ -130,6 +131,15 @@ public class ZarisCacheManager implements CacheManager {
     /** Called with every cache created from now on (replaces any previous listener). */
     public void setCacheCreationListener(Consumer<ZarisCache> listener) {
         this.creationListener = Objects.requireNonNull(listener, "listener must not be null");
+    }
+
+    /** A prefix with {@code ::} would blur the line between cache names and keys, as such a cache name would. */
+    static String requireUsableKeyPrefix(String keyPrefix) {
+        if (keyPrefix != null && keyPrefix.contains("::")) {
+            throw new IllegalArgumentException("the key prefix '" + keyPrefix + "' must not contain '::': that separates a"
+                    + " cache's name from its keys, so the prefix would make one cache's keys look like another's");
+        }
+        return keyPrefix;
     }
 
     private ZarisCache createCache(String name) {

@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.cache.actuate.endpoint.CachesEndpoint;
 import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
@@ -103,6 +104,59 @@ class ZarisCacheAutoConfigurationTests {
     }
 
     @Test
+    void runWithTtlShouldSetTheTimeToLiveLikeItsLongName() {
+        runner.withUserConfiguration(CachingEnabled.class).withPropertyValues(
+                "zaris.cache.defaults.ttl=10m",
+                "zaris.cache.caches.products.ttl=30s",
+                "zaris.cache.caches.prices.time-to-live=45s").run(context -> {
+                    ZarisCacheManager manager = context.getBean(ZarisCacheManager.class);
+                    assertThat(manager.configurationOf("products").timeToLive()).isEqualTo(Duration.ofSeconds(30));
+                    assertThat(manager.configurationOf("prices").timeToLive()).isEqualTo(Duration.ofSeconds(45));
+                    assertThat(manager.configurationOf("anything-else").timeToLive()).isEqualTo(Duration.ofMinutes(10));
+                });
+    }
+
+    @Test
+    void runWithBothTtlNamesOnOneCacheShouldFailNamingTheCache() {
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withPropertyValues("zaris.cache.caches.products.ttl=30s", "zaris.cache.caches.products.time-to-live=1m")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).hasStackTraceContaining(
+                            "zaris.cache.caches.products: ttl and time-to-live are the same setting; set only one");
+                });
+    }
+
+    @Test
+    void runWithUnknownKeyUnderACacheShouldFailNamingItAndTheSettingsThereAre() {
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withPropertyValues("zaris.cache.caches.products.tll=30s", "zaris.cache.caches.products.ttl=1m")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure())
+                            .hasStackTraceContaining("zaris.cache.caches.products.tll: not a cache setting")
+                            .hasStackTraceContaining(ZarisCacheAutoConfiguration.CACHE_SETTINGS);
+                });
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withPropertyValues("zaris.cache.defaults.time-to-life=1m")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).hasStackTraceContaining(
+                            "zaris.cache.defaults.time-to-life: not a cache setting");
+                });
+    }
+
+    @Test
+    void runWithKeyPrefixContainingTheSeparatorShouldFailNamingTheProperty() {
+        runner.withUserConfiguration(CachingEnabled.class).withPropertyValues("zaris.cache.key-prefix=app::")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).hasStackTraceContaining(
+                            "zaris.cache.key-prefix: the key prefix 'app::' must not contain '::'");
+                });
+    }
+
+    @Test
     void runWithPerCacheTimeToIdleShouldReplaceTheInheritedTimeToLive() {
         runner.withUserConfiguration(CachingEnabled.class).withPropertyValues(
                 "zaris.cache.defaults.time-to-live=10m",
@@ -172,6 +226,52 @@ class ZarisCacheAutoConfigurationTests {
                     assertThat(registry.get("cache.evictions").tags("cache", "late").functionCounter().count())
                             .isEqualTo(1);
                 });
+    }
+
+    @Test
+    void runWithUserDefinedCacheMeterBinderProviderShouldBackOff() {
+        ZarisCacheMeterBinderProvider custom = new ZarisCacheMeterBinderProvider();
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withConfiguration(AutoConfigurations.of(ZarisCacheMetricsAutoConfiguration.class))
+                .withBean("customProvider", ZarisCacheMeterBinderProvider.class, () -> custom)
+                .run(context -> {
+                    assertThat(context).hasSingleBean(ZarisCacheMeterBinderProvider.class);
+                    assertThat(context.getBean(ZarisCacheMeterBinderProvider.class)).isSameAs(custom);
+                });
+    }
+
+    @Test
+    void runWithUserDefinedLateCacheMetricsBinderShouldBackOffAndLeaveLaterCachesUnbound() {
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withConfiguration(AutoConfigurations.of(ZarisCacheMetricsAutoConfiguration.class,
+                        CacheMetricsAutoConfiguration.class))
+                .withBean(SimpleMeterRegistry.class)
+                .withBean("zarisLateCacheMetricsBinder", SmartInitializingSingleton.class, () -> () -> { })
+                .withPropertyValues("zaris.cache.cache-names=early")
+                .run(context -> {
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    context.getBean(ZarisCacheManager.class).getCache("late").get("absent");
+
+                    assertThat(registry.find("cache.gets").tags("cache", "early").functionCounters()).isNotEmpty();
+                    assertThat(registry.find("cache.gets").tags("cache", "late").functionCounters())
+                            .as("only the auto-configured binder binds caches created later").isEmpty();
+                });
+    }
+
+    @Test
+    void cacheMetricsShouldNeedMicrometerAndBootsCacheMetrics() {
+        ApplicationContextRunner metrics = runner.withUserConfiguration(CachingEnabled.class)
+                .withConfiguration(AutoConfigurations.of(ZarisCacheMetricsAutoConfiguration.class));
+        metrics.run(context -> assertThat(context).hasSingleBean(ZarisCacheMeterBinderProvider.class)
+                .hasBean("zarisLateCacheMetricsBinder"));
+        metrics.withClassLoader(new FilteredClassLoader("io.micrometer"))
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(ZarisCacheManager.class)
+                        .doesNotHaveBean(ZarisCacheMeterBinderProvider.class)
+                        .doesNotHaveBean("zarisLateCacheMetricsBinder"));
+        metrics.withClassLoader(new FilteredClassLoader("org.springframework.boot.cache.metrics"))
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(ZarisCacheManager.class)
+                        .doesNotHaveBean(ZarisCacheMeterBinderProvider.class)
+                        .doesNotHaveBean("zarisLateCacheMetricsBinder"));
     }
 
     @Test
