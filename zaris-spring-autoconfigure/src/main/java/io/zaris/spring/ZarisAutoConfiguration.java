@@ -155,13 +155,17 @@ public final class ZarisAutoConfiguration {
                 throw new IllegalArgumentException("zaris.cluster.secret: " + e.getMessage(), e);
             }
         }
-        return EmbeddedCluster.builder()
+        EmbeddedCluster.Builder builder = EmbeddedCluster.builder();
+        set("zaris.embedded.nodes", () -> builder.nodes(embedded.getNodes()));
+        set("zaris.embedded.replication-factor", () -> builder.replicationFactor(embedded.getReplicationFactor()));
+        // Segments alone first, so that a bad count is blamed on the property that holds it.
+        set("zaris.embedded.segments", () -> PartitionLayout.of(embedded.getSegments(), 1));
+        set("zaris.embedded.partitions",
+                () -> builder.layout(PartitionLayout.of(embedded.getSegments(), embedded.getPartitions())));
+        return builder
                 .security(embeddedSecurity(properties.getSecurity()))
                 .tls(tls)
                 .clusterSecret(clusterSecret)
-                .nodes(embedded.getNodes())
-                .replicationFactor(embedded.getReplicationFactor())
-                .layout(PartitionLayout.of(embedded.getSegments(), embedded.getPartitions()))
                 .replication(replication(embedded))
                 .joinSettleDelay(joinSettleDelay(embedded))
                 .maxConcurrentMoves(maxConcurrentMoves(embedded))

@@ -79,5 +79,10 @@ public final class ZarisRoutingTableWatch {
             ZarisRoutingTableWatch.this.last = new Publication(mapVersion, epochSum, clock.instant());
             delegate.tablePublished(mapVersion, epochSum);
         }
+
+        @Override
+        public void writesLost(int count) {
+            delegate.writesLost(count);
+        }
     }
 }

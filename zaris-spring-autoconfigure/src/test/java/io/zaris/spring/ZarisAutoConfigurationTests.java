@@ -25,6 +25,8 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -306,6 +308,93 @@ class ZarisAutoConfigurationTests {
         assertThat(options.retriesDisabled()).isTrue();
         assertThat(options.connectionsPerNode()).isEqualTo(3);
         assertThat(options.metrics()).isSameAs(ClientMetrics.disabled());
+    }
+
+    @Test
+    void runWithClientPropertiesShouldConnectAClientWithThoseOptions() {
+        runner.withPropertyValues("zaris.client.seeds=" + seedsOf(remoteCluster), "zaris.request-timeout=7s",
+                "zaris.client.connect-timeout=250ms", "zaris.client.bootstrap-timeout=3s",
+                "zaris.client.map-refresh-interval=2s", "zaris.client.map-refresh-wait=700ms",
+                "zaris.client.max-attempts=5", "zaris.client.retry-backoff=20ms", "zaris.client.disable-retries=true",
+                "zaris.client.connections-per-node=3").run(context -> {
+                    ZarisClientOptions options = context.getBean(ZarisClient.class).options();
+                    assertThat(options.seeds()).containsExactlyElementsOf(remoteCluster.seeds());
+                    assertThat(options.clientName()).isEqualTo(ZarisAutoConfiguration.CLIENT_NAME);
+                    assertThat(options.requestTimeout()).isEqualTo(RequestTimeout.of(Duration.ofSeconds(7)));
+                    assertThat(options.connectTimeout()).isEqualTo(Duration.ofMillis(250));
+                    assertThat(options.bootstrapTimeout()).isEqualTo(Duration.ofSeconds(3));
+                    assertThat(options.mapRefreshInterval()).isEqualTo(Duration.ofSeconds(2));
+                    assertThat(options.mapRefreshWait()).isEqualTo(Duration.ofMillis(700));
+                    assertThat(options.maxAttempts()).isEqualTo(5);
+                    assertThat(options.retryBackoff()).isEqualTo(Duration.ofMillis(20));
+                    assertThat(options.retriesDisabled()).isTrue();
+                    assertThat(options.connectionsPerNode()).isEqualTo(3);
+                    assertThat(context.getBean(ZarisClient.class).sync().put("options-run", utf8("ok"))).isPositive();
+                });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            zaris.embedded.nodes=0                  | zaris.embedded.nodes: an embedded cluster has 1..64 nodes, not 0
+            zaris.embedded.nodes=65                 | zaris.embedded.nodes: an embedded cluster has 1..64 nodes, not 65
+            zaris.embedded.replication-factor=0     | zaris.embedded.replication-factor: replicationFactor must be >= 1
+            zaris.embedded.segments=0               | zaris.embedded.segments: segmentCount must be between 1 and
+            zaris.embedded.segments=20000           | zaris.embedded.segments: segmentCount must be between 1 and
+            zaris.embedded.partitions=0             | zaris.embedded.partitions: partitionCount must be between 1 and
+            zaris.embedded.partitions=65            | zaris.embedded.partitions: partitionCount must be between 1 and
+            zaris.embedded.nodes=many               | zaris.embedded.nodes
+            """)
+    void runWithBadEmbeddedValueShouldFailNamingTheProperty(String property, String message) {
+        runner.withPropertyValues("zaris.embedded.nodes=1", "zaris.embedded.segments=64", "zaris.embedded.partitions=8")
+                .withPropertyValues(property).run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).hasStackTraceContaining(message);
+                });
+    }
+
+    /** Client mode with a seed nobody listens on: the options are refused before any connection is tried. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            zaris.client.connect-timeout=0s         | zaris.client.connect-timeout: connectTimeout must be positive
+            zaris.client.connect-timeout=soon       | zaris.client.connect-timeout
+            zaris.client.bootstrap-timeout=-1s      | zaris.client.bootstrap-timeout: bootstrapTimeout must be positive
+            zaris.client.map-refresh-interval=0ms   | zaris.client.map-refresh-interval: mapRefreshInterval must be positive
+            zaris.client.map-refresh-wait=0s        | zaris.client.map-refresh-wait: mapRefreshWait must be positive
+            zaris.client.retry-backoff=-5ms         | zaris.client.retry-backoff: retryBackoff must be >= 0
+            zaris.client.connections-per-node=0     | zaris.client.connections-per-node: connectionsPerNode must be between 1 and 64
+            zaris.client.connections-per-node=65    | zaris.client.connections-per-node: connectionsPerNode must be between 1 and 64
+            """)
+    void runWithBadClientValueShouldFailNamingTheProperty(String property, String message) {
+        runner.withPropertyValues("zaris.client.seeds=127.0.0.1:1").withPropertyValues(property).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).hasStackTraceContaining(message);
+        });
+    }
+
+    @Test
+    void runWithUserDefinedTemplateShouldBackOff() {
+        ZarisTemplate custom = new ZarisTemplate(SharedTestCluster.client(),
+                new JdkZarisSerializer(ClassAllowList.of(List.of()), null));
+        runner.withPropertyValues("zaris.client.seeds=" + seedsOf(remoteCluster))
+                .withBean("customTemplate", ZarisTemplate.class, () -> custom)
+                .run(context -> {
+                    assertThat(context).hasSingleBean(ZarisTemplate.class);
+                    assertThat(context.getBean(ZarisTemplate.class)).isSameAs(custom);
+                });
+    }
+
+    @Test
+    void runWithUserDefinedRoutingTableWatchShouldBackOffAndBeTheOneTheClientReportsTo() {
+        java.time.Instant fixed = java.time.Instant.parse("2026-01-01T00:00:00Z");
+        ZarisRoutingTableWatch custom = new ZarisRoutingTableWatch(java.time.Clock.fixed(fixed, java.time.ZoneOffset.UTC));
+        runner.withPropertyValues("zaris.client.seeds=" + seedsOf(remoteCluster))
+                .withBean("customWatch", ZarisRoutingTableWatch.class, () -> custom)
+                .run(context -> {
+                    assertThat(context).hasSingleBean(ZarisRoutingTableWatch.class);
+                    assertThat(context.getBean(ZarisRoutingTableWatch.class)).isSameAs(custom);
+                    assertThat(custom.lastPublication()).isNotNull();
+                    assertThat(custom.lastPublication().at()).isEqualTo(fixed);
+                });
     }
 
     @Test

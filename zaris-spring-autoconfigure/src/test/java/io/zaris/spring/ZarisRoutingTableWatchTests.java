@@ -65,6 +65,11 @@ class ZarisRoutingTableWatchTests {
             public void tablePublished(long mapVersion, long epochSum) {
                 seen.add("published " + mapVersion + " " + epochSum);
             }
+
+            @Override
+            public void writesLost(int count) {
+                seen.add("lost " + count);
+            }
         };
         ClientMetrics observer = watch.observing(recording);
 
@@ -73,8 +78,10 @@ class ZarisRoutingTableWatchTests {
         observer.refresh(RefreshTrigger.POLL);
         observer.coalescedRefreshWait();
         observer.tablePublished(1, 2);
+        observer.writesLost(4);
 
-        assertThat(seen).containsExactly("request GET ok", "retry moved", "refresh POLL", "coalesced", "published 1 2");
+        assertThat(seen).containsExactly("request GET ok", "retry moved", "refresh POLL", "coalesced", "published 1 2",
+                "lost 4");
     }
 
     /** A clock the test moves by hand. */

@@ -7,7 +7,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zaris.cluster.PartitionHealth;
 import io.zaris.cluster.RebalanceStatus;
+import io.zaris.client.ClientMetrics;
+import io.zaris.client.RefreshTrigger;
 import io.zaris.client.ZarisClient;
+import io.zaris.protocol.OpCode;
 import io.zaris.server.ZarisNode;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.SharedTestCluster;
@@ -17,6 +20,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -222,6 +226,32 @@ class ZarisActuatorAutoConfigurationTests {
     }
 
     @Test
+    void runWithUserDefinedClientMetricsShouldBackOffAndReceiveTheClientsEvents() {
+        CountingClientMetrics custom = new CountingClientMetrics();
+        runner.withPropertyValues(SharedTestCluster.seedsProperty()).withBean(SimpleMeterRegistry.class)
+                .withBean("customClientMetrics", ClientMetrics.class, () -> custom)
+                .run(context -> {
+                    assertThat(context).hasSingleBean(ClientMetrics.class);
+                    context.getBean(ZarisClient.class).sync().put("custom-metrics", new byte[] {1});
+
+                    await().atMost(Duration.ofSeconds(5)).until(() -> custom.requests.get() >= 1);
+                    assertThat(custom.publications.get()).isPositive();
+                    assertThat(context.getBean(MeterRegistry.class).find("zaris.client.requests").timers()).isEmpty();
+                });
+    }
+
+    @Test
+    void runWithUserDefinedMeterBinderShouldBackOff() {
+        runner.withPropertyValues(SharedTestCluster.seedsProperty()).withBean(SimpleMeterRegistry.class)
+                .withBean("customMeterBinder", ZarisMeterBinder.class,
+                        () -> new ZarisMeterBinder(SharedTestCluster.client(), null, new EntrySizeSample()))
+                .run(context -> {
+                    assertThat(context).hasSingleBean(ZarisMeterBinder.class);
+                    assertThat(context.getBean(ZarisMeterBinder.class)).isSameAs(context.getBean("customMeterBinder"));
+                });
+    }
+
+    @Test
     void runInClientModeShouldMeterMovingPartitionsButNotTheLeadersProgress() {
         runner.withPropertyValues(SharedTestCluster.seedsProperty()).withBean(SimpleMeterRegistry.class).run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
@@ -286,6 +316,35 @@ class ZarisActuatorAutoConfigurationTests {
         runner.withPropertyValues(SharedTestCluster.seedsProperty())
                 .withClassLoader(new FilteredClassLoader("org.springframework.boot.health"))
                 .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ZarisHealthIndicator.class));
+    }
+
+    /** Counts what the client reports; its network and map threads call it, hence the atomics. */
+    private static final class CountingClientMetrics implements ClientMetrics {
+
+        final AtomicInteger requests = new AtomicInteger();
+        final AtomicInteger publications = new AtomicInteger();
+
+        @Override
+        public void request(OpCode op, String outcome, long nanos) {
+            requests.incrementAndGet();
+        }
+
+        @Override
+        public void retry(String reason) {
+        }
+
+        @Override
+        public void refresh(RefreshTrigger trigger) {
+        }
+
+        @Override
+        public void coalescedRefreshWait() {
+        }
+
+        @Override
+        public void tablePublished(long mapVersion, long epochSum) {
+            publications.incrementAndGet();
+        }
     }
 
     @SuppressWarnings("unchecked")
