@@ -29,6 +29,8 @@ import org.springframework.cache.interceptor.CacheResolver;
 import org.springframework.cache.concurrent.ConcurrentMapCacheManager;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
 /** Conditions, ordering against Boot's cache auto-configuration, properties and cache metrics. */
 class ZarisCacheAutoConfigurationTests {
@@ -275,7 +277,7 @@ class ZarisCacheAutoConfigurationTests {
     }
 
     @Test
-    void cacheableMethodsShouldBeServedFromZarisForPlainSyncAndAsyncReturnTypes() {
+    void cacheableMethodsShouldBeServedFromZarisForPlainSyncAsyncAndReactiveReturnTypes() {
         runner.withUserConfiguration(CachingEnabled.class).withBean(BookService.class).run(context -> {
             BookService books = context.getBean(BookService.class);
 
@@ -289,10 +291,20 @@ class ZarisCacheAutoConfigurationTests {
             assertThat(books.titleAsyncSync("4").get(5, TimeUnit.SECONDS)).isEqualTo("title-4");
             assertThat(books.nothing("5")).isNull();
             assertThat(books.nothing("5")).isNull();
+            assertThat(books.titleMono("6").block(Duration.ofSeconds(5))).isEqualTo("title-6");
+            assertThat(books.titleMono("6").block(Duration.ofSeconds(5))).isEqualTo("title-6");
+            assertThat(books.titleMonoSync("7").block(Duration.ofSeconds(5))).isEqualTo("title-7");
+            assertThat(books.titleMonoSync("7").block(Duration.ofSeconds(5))).isEqualTo("title-7");
+            assertThat(books.chapters("8").collectList().block(Duration.ofSeconds(5))).containsExactly("8.1", "8.2");
+            assertThat(books.chapters("8").collectList().block(Duration.ofSeconds(5))).containsExactly("8.1", "8.2");
 
-            assertThat(books.calls()).isEqualTo(5);
-            assertThat(context.getBean(ZarisCacheManager.class).getCache("books").get("1", String.class))
-                    .isEqualTo("title-1");
+            assertThat(books.calls()).isEqualTo(8);
+            ZarisCacheManager manager = context.getBean(ZarisCacheManager.class);
+            assertThat(manager.getCache("books").get("1", String.class)).isEqualTo("title-1");
+            // The reactive results live in the cluster too: a Mono's value, a Flux's elements as a list.
+            assertThat(manager.getCache("books-mono").get("6", String.class)).isEqualTo("title-6");
+            assertThat(manager.getCache("books-mono-sync").get("7", String.class)).isEqualTo("title-7");
+            assertThat(manager.getCache("books-flux").get("8", List.class)).containsExactly("8.1", "8.2");
         });
     }
 
@@ -363,6 +375,24 @@ class ZarisCacheAutoConfigurationTests {
         public String nothing(String id) {
             calls.incrementAndGet();
             return null;
+        }
+
+        @Cacheable("books-mono")
+        public Mono<String> titleMono(String id) {
+            calls.incrementAndGet();
+            return Mono.fromSupplier(() -> "title-" + id);
+        }
+
+        @Cacheable(cacheNames = "books-mono-sync", sync = true)
+        public Mono<String> titleMonoSync(String id) {
+            calls.incrementAndGet();
+            return Mono.fromSupplier(() -> "title-" + id);
+        }
+
+        @Cacheable("books-flux")
+        public Flux<String> chapters(String id) {
+            calls.incrementAndGet();
+            return Flux.just(id + ".1", id + ".2");
         }
     }
 
