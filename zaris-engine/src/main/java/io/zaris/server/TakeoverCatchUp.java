@@ -70,6 +70,8 @@ final class TakeoverCatchUp {
     private final TakeoverGate gate;
     private final Credentials credentials;
     private final TlsOptions tls;
+    /** The node's own limits: a pulled tail can hold its largest key and value, which a peer accepted under them. */
+    private final ProtocolLimits limits;
     private final Supplier<Set<String>> present;
     /** The node's current view: a view that moved on while a catch-up runs changes the epoch it pulls under. */
     private final Supplier<ClusterView> currentView;
@@ -79,7 +81,9 @@ final class TakeoverCatchUp {
      * @param tls         TLS towards peers' data ports; {@code null} for plaintext
      */
     TakeoverCatchUp(String nodeId, NodeStore store, ReplicaSegments replicaSegments, TakeoverGate gate, Credentials credentials,
-                    TlsOptions tls, Supplier<Set<String>> present, Supplier<ClusterView> currentView) {
+                    TlsOptions tls, ProtocolLimits limits, Supplier<Set<String>> present,
+                    Supplier<ClusterView> currentView) {
+        this.limits = limits;
         this.currentView = currentView;
         this.tls = tls;
         this.present = present;
@@ -137,7 +141,7 @@ final class TakeoverCatchUp {
     private CompletableFuture<Void> pullFrom(String peer, NodeAddress address, Takeover takeover, int first, long[] lineage) {
         long deadline = Math.min(System.nanoTime() + ATTEMPT_TIMEOUT.toNanos(), takeover.giveUpNanos());
         return NodeConnection.open(address, "zaris-takeover:" + nodeId, credentials, tls, ATTEMPT_TIMEOUT, ATTEMPT_TIMEOUT,
-                        10_000, ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { })
+                        10_000, limits.maxFrameBytes(), event -> { }, lost -> { })
                 .thenCompose(connection -> {
                     List<CompletableFuture<Void>> segments = new ArrayList<>();
                     for (int i = 0; i < lineage.length; i++) {
@@ -182,7 +186,7 @@ final class TakeoverCatchUp {
                 (status, body) -> {
                     if (status == KvStatus.OK) {
                         long revision = ResponseCodec.readTailRevision(body);
-                        return new Answer(revision, ResponseCodec.readChangeTail(body, ProtocolLimits.defaults()));
+                        return new Answer(revision, ResponseCodec.readChangeTail(body, limits));
                     }
                     if (status == KvStatus.OUT_OF_SYNC) {
                         return new Answer(ResponseCodec.readTailRevision(body), null);
