@@ -6,6 +6,7 @@ import io.zaris.cluster.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.protocol.Change;
 import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.PeerConnectionName;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
@@ -140,7 +141,7 @@ final class TakeoverCatchUp {
     /** One attempt at {@code peer}; a failed one is repeated while the peer is a member and time is left. */
     private CompletableFuture<Void> pullFrom(String peer, NodeAddress address, Takeover takeover, int first, long[] lineage) {
         long deadline = Math.min(System.nanoTime() + ATTEMPT_TIMEOUT.toNanos(), takeover.giveUpNanos());
-        return NodeConnection.open(address, "zaris-takeover:" + nodeId, credentials, tls, ATTEMPT_TIMEOUT, ATTEMPT_TIMEOUT,
+        return NodeConnection.open(address, PeerConnectionName.of("takeover", nodeId), credentials, tls, ATTEMPT_TIMEOUT, ATTEMPT_TIMEOUT,
                         10_000, limits.maxFrameBytes(), event -> { }, lost -> { })
                 .thenCompose(connection -> {
                     List<CompletableFuture<Void>> segments = new ArrayList<>();
