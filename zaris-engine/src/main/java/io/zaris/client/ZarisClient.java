@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -365,27 +364,18 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<Set<String>> scanKeys() {
         RoutingTable current = requireTable();
-        List<CompletableFuture<List<byte[]>>> perNode = new ArrayList<>();
-        for (StripedNodeConnections node : current.connections().values()) {
-            perNode.add(scanNode(node.first(), 0, new ArrayList<>()));
+        ScanMerge merge = new ScanMerge(current.connections().keySet());
+        List<CompletableFuture<Void>> perNode = new ArrayList<>();
+        for (Map.Entry<String, StripedNodeConnections> node : current.connections().entrySet()) {
+            perNode.add(scanNode(node.getKey(), node.getValue().first(), merge));
         }
-        return CompletableFuture.allOf(perNode.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
-            Set<String> keys = new LinkedHashSet<>();
-            for (CompletableFuture<List<byte[]>> node : perNode) {
-                for (byte[] key : node.join()) {
-                    keys.add(new String(key, StandardCharsets.UTF_8));
-                }
-            }
-            return keys;
-        });
+        return CompletableFuture.allOf(perNode.toArray(CompletableFuture[]::new)).thenApply(ignored -> merge.keys());
     }
 
-    private CompletableFuture<List<byte[]>> scanNode(NodeConnection connection, int cursor, List<byte[]> collected) {
-        return scanPage(connection, cursor).thenCompose(page -> {
-            collected.addAll(page.keys());
-            return page.isLast() ? CompletableFuture.completedFuture(collected)
-                    : scanNode(connection, page.nextCursor(), collected);
-        });
+    /** Asks one node for its pages, one after the other, until its last one. */
+    private CompletableFuture<Void> scanNode(String node, NodeConnection connection, ScanMerge merge) {
+        return scanPage(connection, merge.cursor(node)).thenCompose(page ->
+                merge.add(node, page) ? scanNode(node, connection, merge) : CompletableFuture.completedFuture(null));
     }
 
     /**
@@ -397,28 +387,33 @@ public final class ZarisClient implements AutoCloseable {
      * visited; a key is visited twice if its segment changes owner in between.
      *
      * <p>{@code onPage} runs on client threads, for different nodes concurrently, and must not block. The
-     * result fails with the first failure of a scan request or of a future {@code onPage} returned.
+     * result fails with the first failure of a scan request or of a future {@code onPage} returned, and when a
+     * node's next cursor does not move forward (the scan would never end).
      */
     public CompletableFuture<Void> scanKeyPages(Function<List<String>, ? extends CompletableFuture<?>> onPage) {
         Objects.requireNonNull(onPage, "onPage must not be null");
         RoutingTable current = requireTable();
         List<CompletableFuture<Void>> perNode = new ArrayList<>();
-        for (StripedNodeConnections node : current.connections().values()) {
-            perNode.add(visitPages(node.first(), 0, onPage));
+        for (Map.Entry<String, StripedNodeConnections> node : current.connections().entrySet()) {
+            perNode.add(visitPages(node.getKey(), node.getValue().first(), 0, onPage));
         }
         return CompletableFuture.allOf(perNode.toArray(CompletableFuture[]::new));
     }
 
-    private CompletableFuture<Void> visitPages(NodeConnection connection, int cursor,
+    private CompletableFuture<Void> visitPages(String node, NodeConnection connection, int cursor,
                                                Function<List<String>, ? extends CompletableFuture<?>> onPage) {
         return scanPage(connection, cursor).thenCompose(page -> {
+            if (!page.isLast() && page.nextCursor() <= cursor) {
+                throw new ZarisException("node " + node + " answered SCAN at cursor " + cursor + " with next cursor "
+                        + page.nextCursor() + ", which does not move forward");
+            }
             List<String> keys = new ArrayList<>(page.keys().size());
             for (byte[] key : page.keys()) {
                 keys.add(new String(key, StandardCharsets.UTF_8));
             }
             CompletableFuture<?> handled = Objects.requireNonNull(onPage.apply(keys), "onPage returned no future");
             return handled.thenCompose(ignored -> page.isLast() ? CompletableFuture.<Void>completedFuture(null)
-                    : visitPages(connection, page.nextCursor(), onPage));
+                    : visitPages(node, connection, page.nextCursor(), onPage));
         });
     }
 
