@@ -478,15 +478,26 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         });
     }
 
-    /** Loads in this JVM without a lease and stores the value, without blocking. */
+    /**
+     * Loads in this JVM without a lease and stores the value, without blocking. Like {@link #loadHere} it
+     * looks once more first: the miss that led here may predate a load that finished and left {@code loads}
+     * since, and another JVM may have stored the value meanwhile.
+     */
     private <T> CompletableFuture<Object> loadHereAsync(Object key, Supplier<CompletableFuture<T>> valueLoader) {
-        return supply(valueLoader).thenCompose(value -> {
-            Object storeValue = toStoreValue(value);
-            return client.put(storeKey(key), encode(key, storeValue), ttl()).thenApply(version -> {
-                puts.increment();
-                return storeValue;
+        String storeKey = storeKey(key);
+        return client.get(storeKey).thenComposeAsync(found -> {
+            Object cached = found.map(stored -> decode(key, stored.value())).orElse(null);
+            if (cached != null) {
+                return CompletableFuture.completedFuture(cached);
+            }
+            return supply(valueLoader).thenCompose(value -> {
+                Object storeValue = toStoreValue(value);
+                return client.put(storeKey, encode(key, storeValue), ttl()).thenApply(version -> {
+                    puts.increment();
+                    return storeValue;
+                });
             });
-        });
+        }, asyncExecutor);
     }
 
     /** Counts a fenced write the store applied; logs one it refused (the lease was no longer this loader's). */

@@ -471,12 +471,12 @@ class ZarisCacheTests {
             loads.incrementAndGet();
             return slow;
         });
+        // The loader runs only once its load is registered, so from here on the second call finds it in flight.
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> loads.get() == 1);
         CompletableFuture<String> second = books.retrieve("k", () -> {
             loads.incrementAndGet();
             return CompletableFuture.completedFuture("other");
         });
-        // Give the second call time to find the first load in flight, then finish the load.
-        TimeUnit.MILLISECONDS.sleep(200);
         slow.complete("async-value");
 
         assertThat(first.get(5, TimeUnit.SECONDS)).isEqualTo("async-value");
