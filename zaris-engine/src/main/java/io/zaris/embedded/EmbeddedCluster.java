@@ -5,6 +5,7 @@ import io.zaris.cluster.MembershipConfig;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.replication.ReplicationSettings;
+import io.zaris.resp.RespLimits;
 import io.zaris.resp.RespOptions;
 import io.zaris.security.ClusterSecret;
 import io.zaris.security.LoopbackAddresses;
@@ -48,6 +49,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final String clusterName;
     private final ReplicationSettings replication;
     private final boolean resp;
+    private final RespLimits respLimits;
     private final MemoryOptions memory;
     private final SecurityOptions security;
     /** Copy-on-write: RESP listeners look their peers' ports up here from event-loop threads. */
@@ -62,6 +64,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         this.clusterName = "zaris-embedded-" + UUID.randomUUID();
         this.replication = builder.replication;
         this.resp = builder.resp;
+        this.respLimits = builder.respLimits;
         this.memory = builder.memory != null ? builder.memory
                 : MemoryOptions.builder().maxBytes(MemoryOptions.defaultMaxBytes(builder.nodes)).build();
         SecurityOptions security = builder.security;
@@ -249,7 +252,8 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     private NodeConfig nodeConfig(String nodeId) {
         return NodeConfig.builder(nodeId)
-                .resp(resp ? RespOptions.builder().host(host).port(0).peerPorts((id, dataAddress) -> respPortOf(id)).build() : null)
+                .resp(resp ? RespOptions.builder().host(host).port(0).limits(respLimits)
+                        .peerPorts((id, dataAddress) -> respPortOf(id)).build() : null)
                 .host(host)
                 .port(0)
                 .clusterSettings(settings)
@@ -284,6 +288,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         private Duration startTimeout = DEFAULT_START_TIMEOUT;
         private ReplicationSettings replication = ReplicationSettings.defaults();
         private boolean resp;
+        private RespLimits respLimits = RespLimits.defaults();
         private MemoryOptions memory;
         private SecurityOptions security = SecurityOptions.none();
         private TlsOptions tls;
@@ -338,7 +343,15 @@ public final class EmbeddedCluster implements AutoCloseable {
             return this;
         }
 
-        /** Acknowledgement mode, timeouts and delays of replication and failover. */
+        /**
+         * Input limits of every node's RESP listener (default {@link RespLimits#defaults()}); a connection that
+         * exceeds one is answered {@code -ERR Protocol error: …} and closed.
+         */
+        public Builder respLimits(RespLimits limits) {
+            this.respLimits = java.util.Objects.requireNonNull(limits, "respLimits");
+            return this;
+        }
+
         /** How long a node added to the running cluster waits before it is given partitions (default 10 s). */
         public Builder joinSettleDelay(Duration delay) {
             this.joinSettleDelay = delay;
@@ -351,6 +364,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             return this;
         }
 
+        /** Acknowledgement mode, timeouts and delays of replication and failover. */
         public Builder replication(ReplicationSettings replication) {
             this.replication = replication;
             return this;

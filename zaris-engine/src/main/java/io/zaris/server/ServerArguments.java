@@ -6,6 +6,7 @@ import io.zaris.cluster.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.replication.AckMode;
 import io.zaris.replication.ReplicationSettings;
+import io.zaris.resp.RespLimits;
 import io.zaris.resp.RespOptions;
 import io.zaris.resp.RespPeerPorts;
 import io.zaris.store.EvictionPolicy;
@@ -73,6 +74,11 @@ public final class ServerArguments {
             "  --resp-port <port|off>      Redis protocol port (default: --port + " + RespOptions.DEFAULT_PORT_OFFSET
                     + "); every node of a cluster must use the same offset from its data port; 0 or off disables it",
             "  --resp-host <address>       Redis protocol bind address (default: --host)",
+            "  --resp-max-bulk-bytes <n>   largest bulk string a RESP command may carry (default "
+                    + RespLimits.DEFAULT_MAX_BULK_BYTES + ", at most " + RespLimits.MAX_BULK_BYTES + ")",
+            "  --resp-max-args <n>         most arguments of one RESP command (default " + RespLimits.DEFAULT_MAX_ARRAY_LENGTH + ")",
+            "  --resp-max-inline-bytes <n> longest inline RESP command line (default " + RespLimits.DEFAULT_MAX_INLINE_BYTES
+                    + ", at least 16)",
             "  --max-memory <size>         memory budget: bytes, NNk, NNm, NNg or NN% of the max heap (default "
                     + Math.round(MemoryOptions.DEFAULT_HEAP_FRACTION * 100) + "%)",
             "  --eviction-policy <policy>  allkeys-lru, volatile-lru, volatile-ttl or noeviction (default "
@@ -108,6 +114,8 @@ public final class ServerArguments {
             "--eviction-policy", "--password-file", "--users-file", "--allow-insecure", "--login-timeout-ms",
             "--tls-cert", "--tls-key", "--tls-keystore", "--tls-keystore-password-file", "--tls-ca", "--tls-truststore",
             "--tls-truststore-password-file", "--cluster-secret-file", "--drain-on-stop");
+    /** The RESP listener's input limits ({@link RespLimits}); known options besides {@link #KNOWN}. */
+    private static final Set<String> RESP_LIMITS = Set.of("--resp-max-bulk-bytes", "--resp-max-args", "--resp-max-inline-bytes");
     /** Options that take no value. */
     private static final Set<String> FLAGS = Set.of("--allow-insecure");
 
@@ -198,7 +206,7 @@ public final class ServerArguments {
             } else if (i + 1 < args.length) {
                 value = args[++i];
             }
-            if (!KNOWN.contains(name)) {
+            if (!KNOWN.contains(name) && !RESP_LIMITS.contains(name)) {
                 throw new IllegalArgumentException("unknown option '" + name + "'");
             }
             if (value == null || value.isBlank()) {
@@ -432,6 +440,7 @@ public final class ServerArguments {
      * ports (nodes do not exchange RESP ports), which is what MOVED and CLUSTER SLOTS name.
      */
     private static RespOptions respOptions(Map<String, String> values, String host, int port) {
+        RespLimits limits = respLimits(values); // checked even when RESP is off, so a bad value is reported
         String text = values.get("--resp-port");
         boolean explicit = text != null;
         int respPort;
@@ -449,8 +458,17 @@ public final class ServerArguments {
                 .host(values.getOrDefault("--resp-host", host))
                 .port(respPort)
                 .required(explicit)
+                .limits(limits)
                 .peerPorts(RespPeerPorts.offset(respPort - port))
                 .build();
+    }
+
+    /** {@code --resp-max-bulk-bytes}, {@code --resp-max-args} and {@code --resp-max-inline-bytes}; the defaults for the rest. */
+    static RespLimits respLimits(Map<String, String> values) {
+        return RespLimits.of(
+                intOption(values, "--resp-max-bulk-bytes", RespLimits.DEFAULT_MAX_BULK_BYTES, 1, RespLimits.MAX_BULK_BYTES),
+                intOption(values, "--resp-max-args", RespLimits.DEFAULT_MAX_ARRAY_LENGTH, 1, Integer.MAX_VALUE),
+                intOption(values, "--resp-max-inline-bytes", RespLimits.DEFAULT_MAX_INLINE_BYTES, 16, RespLimits.MAX_BULK_BYTES));
     }
 
     /** {@code --max-memory} (a size or a share of {@code maxHeapBytes}) and {@code --eviction-policy}. */
