@@ -16,6 +16,8 @@ import io.zaris.security.Principal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
@@ -807,7 +809,7 @@ final class RespCommands {
                 return RespReply.integer(CommandTable.COMMANDS.size());
             }
             case "DOCS" -> {
-                return RespReply.map(List.of());
+                return commandDocs(a.subList(2, a.size()));
             }
             case "LIST" -> {
                 List<RespReply> names = new ArrayList<>();
@@ -826,6 +828,29 @@ final class RespCommands {
                 return RespReply.error("ERR unknown subcommand '" + text(a.get(1)) + "'. Try COMMAND HELP.");
             }
         }
+    }
+
+    /**
+     * {@code COMMAND DOCS [name …]}: name → docs of every command, or of each named one this node knows, once
+     * (unknown names are left out, as Redis does).
+     */
+    static RespReply commandDocs(List<byte[]> names) {
+        Collection<CommandTable.Spec> specs = CommandTable.COMMANDS.values();
+        if (!names.isEmpty()) {
+            specs = new LinkedHashSet<>();
+            for (byte[] name : names) {
+                CommandTable.Spec spec = CommandTable.COMMANDS.get(text(name).toLowerCase(Locale.ROOT));
+                if (spec != null) {
+                    specs.add(spec);
+                }
+            }
+        }
+        List<RespReply> entries = new ArrayList<>();
+        for (CommandTable.Spec spec : specs) {
+            entries.add(RespReply.bulk(spec.name()));
+            entries.add(CommandTable.docs(spec));
+        }
+        return RespReply.map(entries);
     }
 
     private RespReply config(List<byte[]> a) {
