@@ -17,6 +17,10 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.placement.PartitionLayout;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -161,6 +165,71 @@ class RespCommandsIntegrationTests {
         assertThat(redis.clusterMyId()).hasSize(40);
         assertThat(redis.clusterInfo()).contains("cluster_state:ok");
         assertThat(redis.clusterKeyslot("foo")).isEqualTo(12182);
+    }
+
+    @Test
+    void clusterClientCommandsAreAccepted() {
+        assertThat(redis.readOnly()).isEqualTo("OK");
+        assertThat(redis.get("cc:missing")).as("reads still work after READONLY").isNull();
+        assertThat(redis.readWrite()).isEqualTo("OK");
+        assertThat(redis.asking()).isEqualTo("OK");
+        assertThat(redis.set("cc:k", "v")).isEqualTo("OK");
+    }
+
+    @Test
+    void absoluteExpiryTimesBecomeTtls() {
+        long nowSeconds = System.currentTimeMillis() / 1000;
+        assertThat(redis.set("abs:set", "v", SetArgs.Builder.exAt(nowSeconds + 60))).isEqualTo("OK");
+        assertThat(redis.ttl("abs:set")).isBetween(55L, 61L);
+        redis.set("abs:expireat", "v");
+        assertThat(redis.expireat("abs:expireat", nowSeconds + 100)).isTrue();
+        assertThat(redis.ttl("abs:expireat")).isBetween(95L, 101L);
+        assertThat(redis.expireat("abs:missing", nowSeconds + 100)).isFalse();
+        assertThat(redis.expireat("abs:expireat", nowSeconds - 10)).as("a past time deletes the key").isTrue();
+        assertThat(redis.exists("abs:expireat")).isZero();
+
+        redis.set("abs:getex", "v");
+        assertThat(redis.getex("abs:getex", GetExArgs.Builder.px(40_000))).isEqualTo("v");
+        assertThat(redis.pttl("abs:getex")).isBetween(35_000L, 40_000L);
+        assertThat(redis.getex("abs:getex", GetExArgs.Builder.exAt(nowSeconds + 200))).isEqualTo("v");
+        assertThat(redis.ttl("abs:getex")).isBetween(195L, 201L);
+        assertThat(redis.getex("abs:getex", GetExArgs.Builder.pxAt(System.currentTimeMillis() + 300_000))).isEqualTo("v");
+        assertThat(redis.pttl("abs:getex")).isBetween(295_000L, 300_000L);
+        assertThat(redis.getex("abs:missing", GetExArgs.Builder.px(1000))).isNull();
+    }
+
+    @Test
+    void helloSwitchesProtocolsAndClientSetinfoIsReported() throws Exception {
+        String replies = exchange("HELLO 2\r\nHELLO 3\r\nHELLO 2\r\nGET hello:missing\r\n"
+                + "CLIENT SETINFO LIB-NAME zaris-test\r\nCLIENT SETINFO lib-ver 1.2\r\nCLIENT SETINFO color blue\r\n"
+                + "CLIENT INFO\r\nQUIT\r\n");
+        // HELLO 2: a flat array of 7 pairs ending in an empty module list; HELLO 3 the same as a map.
+        String hello2 = "*14\r\n$6\r\nserver\r\n$5\r\nredis\r\n$7\r\nversion\r\n$5\r\n7.0.0\r\n$5\r\nproto\r\n:2\r\n";
+        assertThat(replies).startsWith(hello2);
+        assertThat(replies).contains("%7\r\n$6\r\nserver\r\n$5\r\nredis\r\n$7\r\nversion\r\n$5\r\n7.0.0\r\n$5\r\nproto\r\n:3\r\n");
+        assertThat(replies.indexOf(hello2, 1)).as("the second HELLO 2").isPositive();
+        assertThat(replies).contains("$-1\r\n+OK\r\n+OK\r\n-ERR Unrecognized option 'color'\r\n")
+                .contains("lib-name=zaris-test lib-ver=1.2").endsWith("+OK\r\n");
+    }
+
+    @Test
+    void commandDocsIsAnsweredOverTheWire() throws Exception {
+        String replies = exchange("COMMAND DOCS get nosuch\r\nQUIT\r\n");
+        assertThat(replies).isEqualTo("*2\r\n$3\r\nget\r\n*8\r\n$7\r\nsummary\r\n$27\r\nReturns the value of a key.\r\n"
+                + "$5\r\nsince\r\n$5\r\n1.0.0\r\n$5\r\ngroup\r\n$6\r\nstring\r\n$10\r\ncomplexity\r\n$4\r\nO(1)\r\n+OK\r\n");
+    }
+
+    /** Sends raw RESP to the node on a new connection, half-closes, and returns everything answered. */
+    private static String exchange(String input) throws IOException {
+        NodeAddress address = cluster.respSeeds().get(0);
+        try (Socket socket = new Socket(address.host(), address.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(input.getBytes(StandardCharsets.US_ASCII));
+            socket.shutdownOutput();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            socket.getInputStream().transferTo(out);
+            return out.toString(StandardCharsets.ISO_8859_1);
+        }
     }
 
     /** redis-benchmark --cluster asks every master for these two and warned "Could not fetch node CONFIG" on an empty reply. */
