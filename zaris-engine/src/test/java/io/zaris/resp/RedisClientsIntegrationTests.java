@@ -1,6 +1,7 @@
 package io.zaris.resp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.lettuce.core.KeyValue;
@@ -216,6 +217,20 @@ class RedisClientsIntegrationTests {
         assertThat(check.exitCode()).as(check.output()).isZero();
         assertThat(check.output()).contains("[OK] All nodes agree about slots configuration.", "[OK] All 16384 slots covered.")
                 .doesNotContain("[ERR]", "[WARNING]");
+    }
+
+    @Test
+    void countKeysInSlotCountsOnTheServingNodeAndNamesItElsewhere() {
+        String key = "{countkeys}x";
+        int slot = SlotHash.getSlot(key);
+        connection.sync().set(key, "v");
+        RedisClusterNode owner = connection.getPartitions().getPartitionBySlot(slot);
+        RedisClusterNode other = connection.getPartitions().stream().filter(node -> !node.getNodeId().equals(owner.getNodeId()))
+                .findFirst().orElseThrow();
+        assertThat(connection.getConnection(owner.getNodeId()).sync().clusterCountKeysInSlot(slot)).isEqualTo(1);
+        assertThatThrownBy(() -> connection.getConnection(other.getNodeId()).sync().clusterCountKeysInSlot(slot))
+                .hasMessage("ERR slot " + slot + " is not served by this node; ask " + owner.getUri().getHost() + ":"
+                        + owner.getUri().getPort());
     }
 
     @Test

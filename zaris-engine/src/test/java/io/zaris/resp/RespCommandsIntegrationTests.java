@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lettuce.core.ExpireArgs;
 import io.lettuce.core.GetExArgs;
+import io.lettuce.core.KeyScanArgs;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -217,6 +218,63 @@ class RespCommandsIntegrationTests {
         String replies = exchange("COMMAND DOCS get nosuch\r\nQUIT\r\n");
         assertThat(replies).isEqualTo("*2\r\n$3\r\nget\r\n*8\r\n$7\r\nsummary\r\n$27\r\nReturns the value of a key.\r\n"
                 + "$5\r\nsince\r\n$5\r\n1.0.0\r\n$5\r\ngroup\r\n$6\r\nstring\r\n$10\r\ncomplexity\r\n$4\r\nO(1)\r\n+OK\r\n");
+    }
+
+    @Test
+    void expireTakesRedisFlagPairs() throws Exception {
+        redis.set("ef:k", "v");
+        assertThat(redis.expire("ef:k", 100, ExpireArgs.Builder.xx().gt())).as("XX GT on a key without TTL").isFalse();
+        assertThat(redis.expire("ef:k", 100, ExpireArgs.Builder.lt())).isTrue();
+        assertThat(redis.expire("ef:k", 50, ExpireArgs.Builder.xx().gt())).isFalse();
+        assertThat(redis.expire("ef:k", 200, ExpireArgs.Builder.xx().gt())).isTrue();
+        assertThat(redis.ttl("ef:k")).isBetween(195L, 200L);
+        assertThat(redis.expire("ef:k", 300, ExpireArgs.Builder.xx().lt())).isFalse();
+        assertThat(redis.expire("ef:k", 150, ExpireArgs.Builder.xx().lt())).isTrue();
+        assertThat(redis.ttl("ef:k")).isBetween(145L, 150L);
+        String replies = exchange("EXPIRE ef:k 10 NX GT\r\nEXPIRE ef:k 10 GT LT\r\nEXPIRE ef:k 10 XX later\r\n"
+                + "EXPIRE ef:k soon BOGUS\r\nTTL ef:k\r\nQUIT\r\n");
+        assertThat(replies).startsWith("-ERR NX and XX, GT or LT options at the same time are not compatible\r\n"
+                + "-ERR GT and LT options at the same time are not compatible\r\n"
+                + "-ERR Unsupported option later\r\n"
+                + "-ERR Unsupported option BOGUS\r\n");
+        assertThat(replies).as("the refused commands left the TTL alone").matches("(?s).*\r\n:1[45]\\d\r\n\\+OK\r\n");
+    }
+
+    @Test
+    void scanTypeMatchesStringsOnly() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            redis.set("scantype:" + i, "v");
+        }
+        assertThat(redis.scan(KeyScanArgs.Builder.type("string").match("scantype:*").limit(100_000)).getKeys())
+                .containsExactlyInAnyOrder("scantype:0", "scantype:1", "scantype:2", "scantype:3", "scantype:4");
+        assertThat(exchange("SCAN 0 COUNT 100000 TYPE hash\r\nSCAN 0 COUNT 100000 TYPE nosuchtype\r\nQUIT\r\n"))
+                .isEqualTo("*2\r\n$1\r\n0\r\n*0\r\n*2\r\n$1\r\n0\r\n*0\r\n+OK\r\n");
+    }
+
+    @Test
+    void infoKeyspaceCountsKeysWithATtl() {
+        redis.set("ks:plain", "v");
+        long before = expires(redis.info("keyspace"));
+        redis.set("ks:ttl", "v", SetArgs.Builder.ex(100));
+        assertThat(expires(redis.info("keyspace"))).isEqualTo(before + 1);
+        redis.persist("ks:ttl");
+        assertThat(expires(redis.info("keyspace"))).isEqualTo(before);
+        assertThat(redis.info("keyspace")).doesNotContain("avg_ttl");
+    }
+
+    @Test
+    void countKeysInSlotCountsTheSlotsKeys() {
+        int slot = io.zaris.placement.SegmentMapper.slot("{cks}a");
+        long before = redis.clusterCountKeysInSlot(slot);
+        redis.mset(Map.of("{cks}a", "1", "{cks}b", "2", "{cks}c", "3"));
+        assertThat(redis.clusterCountKeysInSlot(slot)).isEqualTo(before + 3);
+        assertThatThrownBy(() -> redis.clusterCountKeysInSlot(16384)).hasMessage("ERR Invalid or out of range slot");
+    }
+
+    private static long expires(String keyspace) {
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("db0:keys=\\d+,expires=(\\d+)").matcher(keyspace);
+        assertThat(matcher.find()).as(keyspace).isTrue();
+        return Long.parseLong(matcher.group(1));
     }
 
     /** Sends raw RESP to the node on a new connection, half-closes, and returns everything answered. */

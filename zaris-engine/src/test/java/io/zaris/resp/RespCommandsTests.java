@@ -169,6 +169,16 @@ class RespCommandsTests {
         }
 
         @Override
+        public long servedKeysWithTtl() {
+            return 0;
+        }
+
+        @Override
+        public long keysInSlot(int slot) {
+            return -1;
+        }
+
+        @Override
         public ProtocolLimits limits() {
             return ProtocolLimits.defaults();
         }
