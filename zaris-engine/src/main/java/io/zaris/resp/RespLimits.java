@@ -28,8 +28,8 @@ public record RespLimits(int maxBulkBytes, int maxArrayLength, int maxInlineByte
         }
     }
 
-    /** Largest bulk an operator may configure: Redis's own ceiling ({@code proto-max-bulk-len}), 512 MiB. */
-    public static final int MAX_BULK_BYTES = 512 * 1024 * 1024;
+    /** Largest bulk an operator may configure: 1 GiB, the largest value a node can be configured to take. */
+    public static final int MAX_BULK_BYTES = 1024 * 1024 * 1024;
 
     /**
      * The three limits an operator sets, with the per-command total at its default, or at the largest bulk

@@ -77,11 +77,10 @@ public final class ServerArguments {
             "  --resp-port <port|off>      Redis protocol port (default: --port + " + RespOptions.DEFAULT_PORT_OFFSET
                     + "); every node of a cluster must use the same offset from its data port; 0 or off disables it",
             "  --resp-host <address>       Redis protocol bind address (default: --host)",
-            "  --resp-max-bulk-bytes <n>   largest bulk string a RESP command may carry (default "
-                    + RespLimits.DEFAULT_MAX_BULK_BYTES + ", at most " + RespLimits.MAX_BULK_BYTES + ")",
+            "  --resp-max-bulk-bytes <size> largest bulk string a RESP command may carry: bytes, NNk, NNm or NNg"
+                    + " (default 32m, at most 1g)",
             "  --resp-max-args <n>         most arguments of one RESP command (default " + RespLimits.DEFAULT_MAX_ARRAY_LENGTH + ")",
-            "  --resp-max-inline-bytes <n> longest inline RESP command line (default " + RespLimits.DEFAULT_MAX_INLINE_BYTES
-                    + ", at least 16)",
+            "  --resp-max-inline-bytes <size> longest inline RESP command line (default 64k, at least 16)",
             "  --max-memory <size>         memory budget: bytes, NNk, NNm, NNg or NN% of the max heap (default "
                     + Math.round(MemoryOptions.DEFAULT_HEAP_FRACTION * 100) + "%)",
             "  --eviction-policy <policy>  allkeys-lru, volatile-lru, volatile-ttl or noeviction (default "
@@ -495,9 +494,9 @@ public final class ServerArguments {
     /** {@code --resp-max-bulk-bytes}, {@code --resp-max-args} and {@code --resp-max-inline-bytes}; the defaults for the rest. */
     static RespLimits respLimits(Map<String, String> values) {
         return RespLimits.of(
-                intOption(values, "--resp-max-bulk-bytes", RespLimits.DEFAULT_MAX_BULK_BYTES, 1, RespLimits.MAX_BULK_BYTES),
+                sizeOption(values, "--resp-max-bulk-bytes", RespLimits.DEFAULT_MAX_BULK_BYTES, 1, RespLimits.MAX_BULK_BYTES),
                 intOption(values, "--resp-max-args", RespLimits.DEFAULT_MAX_ARRAY_LENGTH, 1, Integer.MAX_VALUE),
-                intOption(values, "--resp-max-inline-bytes", RespLimits.DEFAULT_MAX_INLINE_BYTES, 16, RespLimits.MAX_BULK_BYTES));
+                sizeOption(values, "--resp-max-inline-bytes", RespLimits.DEFAULT_MAX_INLINE_BYTES, 16, RespLimits.MAX_BULK_BYTES));
     }
 
     /** {@code --max-memory} (a size or a share of {@code maxHeapBytes}) and {@code --eviction-policy}. */
