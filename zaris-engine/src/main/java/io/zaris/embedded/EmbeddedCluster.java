@@ -6,6 +6,7 @@ import io.zaris.cluster.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.replication.ReplicationSettings;
+import io.zaris.resp.RespLimits;
 import io.zaris.resp.RespOptions;
 import io.zaris.security.ClusterSecret;
 import io.zaris.security.LoopbackAddresses;
@@ -49,6 +50,9 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final String clusterName;
     private final ReplicationSettings replication;
     private final boolean resp;
+    private final RespLimits respLimits;
+    /** RESP port of node-1 (node-k gets this + k - 1); 0 = every node an ephemeral port. */
+    private final int respBasePort;
     private final MemoryOptions memory;
     private final SecurityOptions security;
     private final ProtocolLimits limits;
@@ -64,6 +68,8 @@ public final class EmbeddedCluster implements AutoCloseable {
         this.clusterName = "zaris-embedded-" + UUID.randomUUID();
         this.replication = builder.replication;
         this.resp = builder.resp;
+        this.respLimits = builder.respLimits;
+        this.respBasePort = builder.respBasePort;
         this.memory = builder.memory != null ? builder.memory
                 : MemoryOptions.builder().maxBytes(MemoryOptions.defaultMaxBytes(builder.nodes)).build();
         SecurityOptions security = builder.security;
@@ -91,7 +97,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
         try {
             for (int i = 1; i <= nodeCount; i++) {
-                nodes.add(new ZarisNode(nodeConfig("node-" + i)).start());
+                nodes.add(new ZarisNode(nodeConfig(i)).start());
             }
             long deadline = System.nanoTime() + startTimeout.toNanos();
             for (ZarisNode node : nodes) {
@@ -175,7 +181,7 @@ public final class EmbeddedCluster implements AutoCloseable {
                     throw new IllegalStateException("node " + nodeId + " is running");
                 }
                 try {
-                    ZarisNode restarted = new ZarisNode(nodeConfig(nodeId)).start();
+                    ZarisNode restarted = new ZarisNode(nodeConfig(i + 1)).start();
                     nodes.set(i, restarted);
                     return restarted;
                 } catch (Exception e) {
@@ -194,9 +200,10 @@ public final class EmbeddedCluster implements AutoCloseable {
      * @return the new node, once it holds the cluster's map
      */
     public ZarisNode addNode() {
-        String nodeId = "node-" + (nodes.size() + 1);
+        int number = nodes.size() + 1;
+        String nodeId = nodeIdOf(number);
         try {
-            ZarisNode added = new ZarisNode(nodeConfig(nodeId)).start();
+            ZarisNode added = new ZarisNode(nodeConfig(number)).start();
             nodes.add(added);
             added.awaitReady(startTimeout);
             log.info("embedded Zaris cluster: {} joined", nodeId);
@@ -250,9 +257,20 @@ public final class EmbeddedCluster implements AutoCloseable {
         return -1;
     }
 
-    private NodeConfig nodeConfig(String nodeId) {
-        return NodeConfig.builder(nodeId)
-                .resp(resp ? RespOptions.builder().host(host).port(0).peerPorts((id, dataAddress) -> respPortOf(id)).build() : null)
+    /** Node ids are {@code node-1}, {@code node-2}, … in start order; a restarted node keeps its number. */
+    private static String nodeIdOf(int number) {
+        return "node-" + number;
+    }
+
+    /** The configured RESP port of node {@code number}: the base port + number - 1, or 0 (ephemeral). */
+    static int configuredRespPort(int basePort, int number) {
+        return basePort == 0 ? 0 : basePort + number - 1;
+    }
+
+    private NodeConfig nodeConfig(int number) {
+        return NodeConfig.builder(nodeIdOf(number))
+                .resp(resp ? RespOptions.builder().host(host).port(configuredRespPort(respBasePort, number)).limits(respLimits)
+                        .peerPorts((id, dataAddress) -> respPortOf(id)).build() : null)
                 .host(host)
                 .port(0)
                 .clusterSettings(settings)
@@ -288,6 +306,8 @@ public final class EmbeddedCluster implements AutoCloseable {
         private Duration startTimeout = DEFAULT_START_TIMEOUT;
         private ReplicationSettings replication = ReplicationSettings.defaults();
         private boolean resp;
+        private RespLimits respLimits = RespLimits.defaults();
+        private int respBasePort;
         private MemoryOptions memory;
         private SecurityOptions security = SecurityOptions.none();
         private TlsOptions tls;
@@ -354,15 +374,37 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
 
         /**
-         * Gives every node a Redis protocol (RESP) listener on an ephemeral port of the cluster's host (off by
-         * default); {@link EmbeddedCluster#respSeeds()} lists them for a Redis Cluster client.
+         * Gives every node a Redis protocol (RESP) listener on the cluster's host (off by default), on an
+         * ephemeral port unless {@link #respPort(int)} says otherwise; {@link EmbeddedCluster#respSeeds()} lists
+         * them for a Redis Cluster client.
          */
         public Builder resp(boolean enabled) {
             this.resp = enabled;
             return this;
         }
 
-        /** Acknowledgement mode, timeouts and delays of replication and failover. */
+        /**
+         * Where the RESP listeners bind when {@link #resp(boolean)} is on: node-1 on {@code basePort}, node-2 on
+         * {@code basePort + 1} and so on (a restarted node gets its port back); 0, the default, gives every node
+         * an ephemeral port. A port that is taken stops the node's start.
+         */
+        public Builder respPort(int basePort) {
+            if (basePort < 0 || basePort > 65535) {
+                throw new IllegalArgumentException("RESP base port must be in 0..65535 but was " + basePort);
+            }
+            this.respBasePort = basePort;
+            return this;
+        }
+
+        /**
+         * Input limits of every node's RESP listener (default {@link RespLimits#defaults()}); a connection that
+         * exceeds one is answered {@code -ERR Protocol error: …} and closed.
+         */
+        public Builder respLimits(RespLimits limits) {
+            this.respLimits = java.util.Objects.requireNonNull(limits, "respLimits");
+            return this;
+        }
+
         /** How long a node added to the running cluster waits before it is given partitions (default 10 s). */
         public Builder joinSettleDelay(Duration delay) {
             this.joinSettleDelay = delay;
@@ -375,6 +417,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             return this;
         }
 
+        /** Acknowledgement mode, timeouts and delays of replication and failover. */
         public Builder replication(ReplicationSettings replication) {
             this.replication = replication;
             return this;
@@ -421,7 +464,15 @@ public final class EmbeddedCluster implements AutoCloseable {
             return this;
         }
 
+        /** @throws IllegalArgumentException when a RESP base port is set without RESP, or the nodes' ports pass 65535 */
         public EmbeddedCluster build() {
+            if (respBasePort != 0 && !resp) {
+                throw new IllegalArgumentException("a RESP base port (" + respBasePort + ") is set but RESP is off; call resp(true)");
+            }
+            if (configuredRespPort(respBasePort, nodes) > 65535) {
+                throw new IllegalArgumentException("RESP base port " + respBasePort + " leaves no port for node-" + nodes
+                        + " (ports end at 65535)");
+            }
             return new EmbeddedCluster(this);
         }
     }

@@ -26,10 +26,14 @@ import java.util.TreeMap;
  * Cluster. The master of a range is the partition's <em>active</em> node (runtime map), its replicas the
  * other assigned owners (partition map).
  *
- * <p><b>Roles.</b> A Zaris node is active for some partitions and replica of others, which
- * {@code CLUSTER NODES} cannot express (a Redis node is either a master or the replica of one master): there
- * every node is reported as a master of the ranges it serves. {@code CLUSTER SLOTS} and
- * {@code CLUSTER SHARDS} list replicas per range.
+ * <p><b>Roles.</b> A Zaris node is active for some partitions and replica of others, while a Redis node is
+ * either a master or the replica of exactly one master. {@code CLUSTER SLOTS} and {@code CLUSTER SHARDS} are
+ * per range and say it exactly: the active owner as master, every other owner as replica. {@code CLUSTER
+ * NODES} has one role per node line, so {@link #roles} picks the truthful one: a node that is active for at
+ * least one range is a master of those ranges (its replica duties are listed by SLOTS and SHARDS); a node
+ * active for none that replicates some range is {@code slave} of that range's master (the lowest such
+ * range); a node that owns nothing at all (it just joined) is a master without slots, as an empty Redis
+ * master is.
  *
  * <p><b>Ids.</b> Redis node ids are 40 hex characters; a Zaris node's is the SHA-1 of its node id, so every
  * node names every other the same way without exchanging anything.
@@ -111,29 +115,54 @@ final class ClusterTopology {
                 RespReply.bulk(redisId(nodeId))));
     }
 
-    /** The {@code CLUSTER NODES} text: one line per node with a known RESP address. */
-    static String nodes(ClusterView view, RespPeerPorts ports, String self) {
-        Map<String, List<SlotRange>> byMaster = new LinkedHashMap<>();
-        for (SlotRange range : ranges(view, ports)) {
-            List<SlotRange> list = byMaster.computeIfAbsent(range.master(), k -> new ArrayList<>());
-            SlotRange last = list.isEmpty() ? null : list.get(list.size() - 1);
-            if (last != null && last.end() + 1 == range.start()) {
-                list.set(list.size() - 1, new SlotRange(last.start(), range.end(), range.master(), List.of()));
-            } else {
-                list.add(range);
-            }
-        }
-        StringBuilder text = new StringBuilder();
-        for (Map.Entry<String, NodeAddress> node : new TreeMap<>(view.addresses()).entrySet()) {
-            NodeAddress address = endpoint(view, ports, node.getKey());
-            if (address == null) {
+    /**
+     * One {@code CLUSTER NODES} line's role: {@code masterOf == null} for a master (of {@code slots}, possibly
+     * none), else the node id of the master this node replicates.
+     */
+    record NodeRole(String nodeId, String masterOf, List<SlotRange> slots) {
+    }
+
+    /** The role of every node with a known RESP address, in node id order (see the class comment). */
+    static List<NodeRole> roles(ClusterView view, RespPeerPorts ports) {
+        List<SlotRange> ranges = ranges(view, ports);
+        List<NodeRole> roles = new ArrayList<>();
+        for (String nodeId : new TreeMap<>(view.addresses()).keySet()) {
+            if (endpoint(view, ports, nodeId) == null) {
                 continue;
             }
-            text.append(redisId(node.getKey())).append(' ')
-                    .append(address.host()).append(':').append(address.port()).append('@').append(node.getValue().port())
-                    .append(' ').append(node.getKey().equals(self) ? "myself,master" : "master")
-                    .append(" - 0 0 ").append(view.partitionMap().version()).append(" connected");
-            for (SlotRange range : byMaster.getOrDefault(node.getKey(), List.of())) {
+            List<SlotRange> served = new ArrayList<>();
+            String replicated = null;
+            for (SlotRange range : ranges) {
+                if (range.master().equals(nodeId)) {
+                    SlotRange last = served.isEmpty() ? null : served.get(served.size() - 1);
+                    if (last != null && last.end() + 1 == range.start()) {
+                        served.set(served.size() - 1, new SlotRange(last.start(), range.end(), nodeId, List.of()));
+                    } else {
+                        served.add(new SlotRange(range.start(), range.end(), nodeId, List.of()));
+                    }
+                } else if (replicated == null && range.replicas().contains(nodeId)) {
+                    replicated = range.master();
+                }
+            }
+            roles.add(served.isEmpty() && replicated != null ? new NodeRole(nodeId, replicated, List.of())
+                    : new NodeRole(nodeId, null, List.copyOf(served)));
+        }
+        return roles;
+    }
+
+    /** The {@code CLUSTER NODES} text: one line per node with a known RESP address, in the role {@link #roles} gives it. */
+    static String nodes(ClusterView view, RespPeerPorts ports, String self) {
+        StringBuilder text = new StringBuilder();
+        for (NodeRole role : roles(view, ports)) {
+            NodeAddress address = endpoint(view, ports, role.nodeId());
+            String flags = role.masterOf() == null ? "master" : "slave";
+            text.append(redisId(role.nodeId())).append(' ')
+                    .append(address.host()).append(':').append(address.port()).append('@')
+                    .append(view.addresses().get(role.nodeId()).port())
+                    .append(' ').append(role.nodeId().equals(self) ? "myself," + flags : flags)
+                    .append(' ').append(role.masterOf() == null ? "-" : redisId(role.masterOf()))
+                    .append(" 0 0 ").append(view.partitionMap().version()).append(" connected");
+            for (SlotRange range : role.slots()) {
                 text.append(' ').append(range.start());
                 if (range.end() != range.start()) {
                     text.append('-').append(range.end());
@@ -144,7 +173,10 @@ final class ClusterTopology {
         return text.toString();
     }
 
-    /** {@code CLUSTER SHARDS}: one shard per (active owner, replicas) with all of its ranges. */
+    /**
+     * {@code CLUSTER SHARDS}: one shard per (active owner, replicas) with all of its ranges, the active owner
+     * with role master and the others with role replica; a node that owns nothing is a master of an empty shard.
+     */
     static RespReply shards(ClusterView view, RespPeerPorts ports) {
         Map<List<String>, List<SlotRange>> shards = new LinkedHashMap<>();
         for (SlotRange range : ranges(view, ports)) {
@@ -152,6 +184,11 @@ final class ClusterTopology {
             members.add(range.master());
             members.addAll(range.replicas());
             shards.computeIfAbsent(members, k -> new ArrayList<>()).add(range);
+        }
+        for (NodeRole role : roles(view, ports)) {
+            if (role.masterOf() == null && role.slots().isEmpty()) {
+                shards.put(List.of(role.nodeId()), List.of());
+            }
         }
         List<RespReply> result = new ArrayList<>();
         for (Map.Entry<List<String>, List<SlotRange>> shard : shards.entrySet()) {

@@ -6,70 +6,121 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The commands this node understands, with Redis's arity and key positions, for {@code COMMAND},
+ * The commands this node understands, with Redis's arity, key positions and documentation (group, the Redis
+ * version that introduced it, complexity, a summary of what Zaris does with it), for {@code COMMAND},
  * {@code COMMAND COUNT/INFO/DOCS} and the generic arity check. Arity as Redis defines it: positive =
  * exact argument count including the name, negative = at least that many.
  */
 final class CommandTable {
 
-    record Spec(String name, int arity, List<String> flags, int firstKey, int lastKey, int step) {
+    record Spec(String name, int arity, List<String> flags, int firstKey, int lastKey, int step, Docs docs) {
+    }
+
+    /** What {@code COMMAND DOCS} says of a command; the group is Redis's (connection, server, cluster, string, generic). */
+    record Docs(String group, String since, String complexity, String summary) {
     }
 
     static final Map<String, Spec> COMMANDS = new LinkedHashMap<>();
 
     static {
-        add("ping", -1, "fast", 0, 0, 0);
-        add("echo", 2, "fast", 0, 0, 0);
-        add("hello", -1, "fast", 0, 0, 0);
-        add("auth", -2, "fast", 0, 0, 0);
-        add("select", 2, "fast", 0, 0, 0);
-        add("client", -2, "admin", 0, 0, 0);
-        add("command", -1, "loading", 0, 0, 0);
-        add("info", -1, "loading", 0, 0, 0);
-        add("config", -2, "admin", 0, 0, 0);
-        add("dbsize", 1, "readonly", 0, 0, 0);
-        add("quit", -1, "fast", 0, 0, 0);
-        add("cluster", -2, "stale", 0, 0, 0);
-        add("readonly", 1, "fast", 0, 0, 0);
-        add("readwrite", 1, "fast", 0, 0, 0);
-        add("asking", 1, "fast", 0, 0, 0);
-        add("get", 2, "readonly", 1, 1, 1);
-        add("set", -3, "write", 1, 1, 1);
-        add("setnx", 3, "write", 1, 1, 1);
-        add("setex", 4, "write", 1, 1, 1);
-        add("psetex", 4, "write", 1, 1, 1);
-        add("getset", 3, "write", 1, 1, 1);
-        add("getdel", 2, "write", 1, 1, 1);
-        add("getex", -2, "write", 1, 1, 1);
-        add("mget", -2, "readonly", 1, -1, 1);
-        add("mset", -3, "write", 1, -1, 2);
-        add("msetnx", -3, "write", 1, -1, 2);
-        add("del", -2, "write", 1, -1, 1);
-        add("unlink", -2, "write", 1, -1, 1);
-        add("exists", -2, "readonly", 1, -1, 1);
-        add("type", 2, "readonly", 1, 1, 1);
-        add("expire", -3, "write", 1, 1, 1);
-        add("pexpire", -3, "write", 1, 1, 1);
-        add("expireat", -3, "write", 1, 1, 1);
-        add("pexpireat", -3, "write", 1, 1, 1);
-        add("ttl", 2, "readonly", 1, 1, 1);
-        add("pttl", 2, "readonly", 1, 1, 1);
-        add("persist", 2, "write", 1, 1, 1);
-        add("incr", 2, "write", 1, 1, 1);
-        add("decr", 2, "write", 1, 1, 1);
-        add("incrby", 3, "write", 1, 1, 1);
-        add("decrby", 3, "write", 1, 1, 1);
-        add("append", 3, "write", 1, 1, 1);
-        add("strlen", 2, "readonly", 1, 1, 1);
-        add("scan", -2, "readonly", 0, 0, 0);
-        add("keys", 2, "readonly", 0, 0, 0);
+        add("ping", -1, "fast", 0, 0, 0,
+                "connection", "1.0.0", "O(1)", "Answers PONG, or echoes its argument.");
+        add("echo", 2, "fast", 0, 0, 0,
+                "connection", "1.0.0", "O(1)", "Returns its argument.");
+        add("hello", -1, "fast", 0, 0, 0,
+                "connection", "6.0.0", "O(1)", "Picks RESP2 or RESP3, optionally logs in and names the connection; returns server facts.");
+        add("auth", -2, "fast", 0, 0, 0,
+                "connection", "1.0.0", "O(1)", "Logs the connection in.");
+        add("select", 2, "fast", 0, 0, 0,
+                "connection", "1.0.0", "O(1)", "Selects database 0, the only one in cluster mode.");
+        add("client", -2, "admin", 0, 0, 0,
+                "connection", "2.4.0", "depends on the subcommand", "Names and describes this connection (SETNAME, GETNAME, ID, SETINFO, INFO, LIST).");
+        add("command", -1, "loading", 0, 0, 0,
+                "server", "2.8.13", "O(N) for N commands", "Describes the commands this node understands (COUNT, DOCS, INFO, LIST).");
+        add("info", -1, "loading", 0, 0, 0,
+                "server", "1.0.0", "O(1)", "Reports server, clients, memory, stats, cluster and keyspace figures of this node.");
+        add("config", -2, "admin", 0, 0, 0,
+                "server", "2.0.0", "depends on the subcommand", "Reads configuration parameters (GET only).");
+        add("dbsize", 1, "readonly", 0, 0, 0,
+                "server", "1.0.0", "O(1)", "Counts the keys of the slots this node serves.");
+        add("quit", -1, "fast", 0, 0, 0,
+                "connection", "1.0.0", "O(1)", "Answers OK and closes the connection.");
+        add("cluster", -2, "stale", 0, 0, 0,
+                "cluster", "3.0.0", "depends on the subcommand", "Reports the cluster topology (SLOTS, SHARDS, NODES, INFO, MYID, KEYSLOT, COUNTKEYSINSLOT).");
+        add("readonly", 1, "fast", 0, 0, 0,
+                "cluster", "3.0.0", "O(1)", "Accepted for Redis Cluster clients; reads are served by the active owner.");
+        add("readwrite", 1, "fast", 0, 0, 0,
+                "cluster", "3.0.0", "O(1)", "Accepted for Redis Cluster clients; undoes READONLY.");
+        add("asking", 1, "fast", 0, 0, 0,
+                "cluster", "3.0.0", "O(1)", "Accepted for Redis Cluster clients that follow an ASK redirect.");
+        add("get", 2, "readonly", 1, 1, 1,
+                "string", "1.0.0", "O(1)", "Returns the value of a key.");
+        add("set", -3, "write", 1, 1, 1,
+                "string", "1.0.0", "O(1)", "Sets the value of a key, optionally with an expiry and a condition.");
+        add("setnx", 3, "write", 1, 1, 1,
+                "string", "1.0.0", "O(1)", "Sets the value of a key only if it does not exist.");
+        add("setex", 4, "write", 1, 1, 1,
+                "string", "2.0.0", "O(1)", "Sets the value of a key with an expiry in seconds.");
+        add("psetex", 4, "write", 1, 1, 1,
+                "string", "2.6.0", "O(1)", "Sets the value of a key with an expiry in milliseconds.");
+        add("getset", 3, "write", 1, 1, 1,
+                "string", "1.0.0", "O(1)", "Sets the value of a key and returns the previous value.");
+        add("getdel", 2, "write", 1, 1, 1,
+                "string", "6.2.0", "O(1)", "Returns the value of a key and deletes it.");
+        add("getex", -2, "write", 1, 1, 1,
+                "string", "6.2.0", "O(1)", "Returns the value of a key and sets or clears its expiry.");
+        add("mget", -2, "readonly", 1, -1, 1,
+                "string", "1.0.0", "O(N) for N keys", "Returns the values of keys in one slot.");
+        add("mset", -3, "write", 1, -1, 2,
+                "string", "1.0.1", "O(N) for N keys", "Sets keys in one slot.");
+        add("msetnx", -3, "write", 1, -1, 2,
+                "string", "1.0.1", "O(N) for N keys", "Sets keys in one slot only if none of them exists.");
+        add("del", -2, "write", 1, -1, 1,
+                "generic", "1.0.0", "O(N) for N keys", "Deletes keys in one slot.");
+        add("unlink", -2, "write", 1, -1, 1,
+                "generic", "4.0.0", "O(N) for N keys", "Deletes keys in one slot.");
+        add("exists", -2, "readonly", 1, -1, 1,
+                "generic", "1.0.0", "O(N) for N keys", "Counts how many of the keys exist.");
+        add("type", 2, "readonly", 1, 1, 1,
+                "generic", "1.0.0", "O(1)", "Returns the type of a key: string, or none.");
+        add("expire", -3, "write", 1, 1, 1,
+                "generic", "1.0.0", "O(1)", "Sets the expiry of a key in seconds.");
+        add("pexpire", -3, "write", 1, 1, 1,
+                "generic", "2.6.0", "O(1)", "Sets the expiry of a key in milliseconds.");
+        add("expireat", -3, "write", 1, 1, 1,
+                "generic", "1.2.0", "O(1)", "Sets the expiry of a key to a Unix time in seconds.");
+        add("pexpireat", -3, "write", 1, 1, 1,
+                "generic", "2.6.0", "O(1)", "Sets the expiry of a key to a Unix time in milliseconds.");
+        add("ttl", 2, "readonly", 1, 1, 1,
+                "generic", "1.0.0", "O(1)", "Returns the remaining time to live of a key in seconds.");
+        add("pttl", 2, "readonly", 1, 1, 1,
+                "generic", "2.6.0", "O(1)", "Returns the remaining time to live of a key in milliseconds.");
+        add("persist", 2, "write", 1, 1, 1,
+                "generic", "2.2.0", "O(1)", "Removes the expiry of a key.");
+        add("incr", 2, "write", 1, 1, 1,
+                "string", "1.0.0", "O(1)", "Increments the integer value of a key by one.");
+        add("decr", 2, "write", 1, 1, 1,
+                "string", "1.0.0", "O(1)", "Decrements the integer value of a key by one.");
+        add("incrby", 3, "write", 1, 1, 1,
+                "string", "1.0.0", "O(1)", "Increments the integer value of a key by a number.");
+        add("decrby", 3, "write", 1, 1, 1,
+                "string", "1.0.0", "O(1)", "Decrements the integer value of a key by a number.");
+        add("append", 3, "write", 1, 1, 1,
+                "string", "2.0.0", "O(1)", "Appends to the value of a key.");
+        add("strlen", 2, "readonly", 1, 1, 1,
+                "string", "2.2.0", "O(1)", "Returns the length of the value of a key.");
+        add("scan", -2, "readonly", 0, 0, 0,
+                "generic", "2.8.0", "O(1) per call, O(N) for a full iteration over N keys", "Iterates over the keys of the slots this node serves.");
+        add("keys", 2, "readonly", 0, 0, 0,
+                "generic", "1.0.0", "O(N) for N keys on this node", "Returns the keys of this node that match a pattern.");
     }
 
     private CommandTable() {
     }
 
-    private static void add(String name, int arity, String flag, int first, int last, int step) {
-        COMMANDS.put(name, new Spec(name, arity, List.of(flag), first, last, step));
+    private static void add(String name, int arity, String flag, int first, int last, int step,
+                            String group, String since, String complexity, String summary) {
+        COMMANDS.put(name, new Spec(name, arity, List.of(flag), first, last, step, new Docs(group, since, complexity, summary)));
     }
 
     static boolean arityOk(Spec spec, int argc) {
@@ -85,5 +136,17 @@ final class CommandTable {
         return RespReply.array(List.of(RespReply.bulk(spec.name()), RespReply.integer(spec.arity()), RespReply.array(flags),
                 RespReply.integer(spec.firstKey()), RespReply.integer(spec.lastKey()), RespReply.integer(spec.step()),
                 RespReply.array(List.of()), RespReply.array(List.of()), RespReply.array(List.of()), RespReply.array(List.of())));
+    }
+
+    /**
+     * {@code COMMAND DOCS} entry: the reply's map value for one command, with the fields Redis uses for them
+     * ({@code summary}, {@code since}, {@code group}, {@code complexity}), all bulk strings as redis-cli expects.
+     */
+    static RespReply docs(Spec spec) {
+        return RespReply.map(List.of(
+                RespReply.bulk("summary"), RespReply.bulk(spec.docs().summary()),
+                RespReply.bulk("since"), RespReply.bulk(spec.docs().since()),
+                RespReply.bulk("group"), RespReply.bulk(spec.docs().group()),
+                RespReply.bulk("complexity"), RespReply.bulk(spec.docs().complexity())));
     }
 }

@@ -31,6 +31,12 @@ public interface RespBackend {
     /** Keys held in the segments this node actively serves (expired entries not yet removed included). */
     long servedKeys();
 
+    /** Of {@link #servedKeys()}, those with a TTL. */
+    long servedKeysWithTtl();
+
+    /** Live keys of {@code slot} when this node actively serves it, else -1. */
+    long keysInSlot(int slot);
+
     /** Size limits of keys, values and batches, the same as on the data port. */
     ProtocolLimits limits();
 

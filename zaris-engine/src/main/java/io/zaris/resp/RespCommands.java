@@ -16,6 +16,8 @@ import io.zaris.security.Principal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
@@ -456,14 +458,14 @@ final class RespCommands {
 
     private CompletableFuture<RespReply> expire(String name, List<byte[]> a, int slot) {
         byte[] key = a.get(1);
+        ExpireFlags.Parsed parsed = ExpireFlags.parse(a.subList(3, a.size()));
+        if (parsed.error() != null) {
+            return done(parsed.error());
+        }
+        ExpireFlags flags = parsed.flags();
         Long amount = parseLong(a.get(2));
         if (amount == null) {
             return done(NOT_INTEGER);
-        }
-        String condition = a.size() > 3 ? text(a.get(3)).toUpperCase(Locale.ROOT) : "";
-        if (a.size() > 4 || !(condition.isEmpty() || condition.equals("NX") || condition.equals("XX")
-                || condition.equals("GT") || condition.equals("LT"))) {
-            return done(RespReply.error("ERR Unsupported option " + (a.size() > 3 ? text(a.get(a.size() - 1)) : "")));
         }
         long ttl;
         long now = backend.time().currentTimeMillis();
@@ -477,7 +479,7 @@ final class RespCommands {
             return done(RespReply.error("ERR invalid expire time in '" + name + "' command"));
         }
         long newTtl = ttl;
-        if (condition.isEmpty()) {
+        if (flags.isEmpty()) {
             if (ttl <= 0) {
                 return call(new Request.Delete(0, key, Request.ANY_VERSION), slot,
                         answer -> answer.status() == KvStatus.OK ? RespReply.ONE : RespReply.ZERO);
@@ -486,17 +488,7 @@ final class RespCommands {
                     answer -> answer.status() == KvStatus.OK ? RespReply.ONE : RespReply.ZERO);
         }
         return compareAndSet(key, slot, current -> {
-            if (current == null) {
-                return null;
-            }
-            long currentTtl = current.ttlRemainingMillis();
-            boolean apply = switch (condition) {
-                case "NX" -> currentTtl == 0;
-                case "XX" -> currentTtl != 0;
-                case "GT" -> currentTtl != 0 && newTtl > currentTtl;
-                default -> currentTtl == 0 || newTtl < currentTtl;
-            };
-            if (!apply) {
+            if (current == null || !flags.allows(current.ttlRemainingMillis(), newTtl)) {
                 return null;
             }
             return newTtl <= 0 ? Write.DELETE : new Write(current.value(), newTtl);
@@ -807,7 +799,7 @@ final class RespCommands {
                 return RespReply.integer(CommandTable.COMMANDS.size());
             }
             case "DOCS" -> {
-                return RespReply.map(List.of());
+                return commandDocs(a.subList(2, a.size()));
             }
             case "LIST" -> {
                 List<RespReply> names = new ArrayList<>();
@@ -826,6 +818,29 @@ final class RespCommands {
                 return RespReply.error("ERR unknown subcommand '" + text(a.get(1)) + "'. Try COMMAND HELP.");
             }
         }
+    }
+
+    /**
+     * {@code COMMAND DOCS [name …]}: name → docs of every command, or of each named one this node knows, once
+     * (unknown names are left out, as Redis does).
+     */
+    static RespReply commandDocs(List<byte[]> names) {
+        Collection<CommandTable.Spec> specs = CommandTable.COMMANDS.values();
+        if (!names.isEmpty()) {
+            specs = new LinkedHashSet<>();
+            for (byte[] name : names) {
+                CommandTable.Spec spec = CommandTable.COMMANDS.get(text(name).toLowerCase(Locale.ROOT));
+                if (spec != null) {
+                    specs.add(spec);
+                }
+            }
+        }
+        List<RespReply> entries = new ArrayList<>();
+        for (CommandTable.Spec spec : specs) {
+            entries.add(RespReply.bulk(spec.name()));
+            entries.add(CommandTable.docs(spec));
+        }
+        return RespReply.map(entries);
     }
 
     private RespReply config(List<byte[]> a) {
@@ -879,7 +894,8 @@ final class RespCommands {
             text.append("# Keyspace\r\n");
             long keys = backend.servedKeys();
             if (keys > 0) {
-                text.append("db0:keys=").append(keys).append(",expires=0,avg_ttl=0\r\n");
+                // No avg_ttl: Zaris keeps no estimate of it, and a made-up figure would mislead monitoring.
+                text.append("db0:keys=").append(keys).append(",expires=").append(backend.servedKeysWithTtl()).append("\r\n");
             }
             text.append("\r\n");
         }
@@ -904,18 +920,46 @@ final class RespCommands {
             case "SHARDS" -> ClusterTopology.shards(view, options.peerPorts());
             case "NODES" -> RespReply.bulk(ClusterTopology.nodes(view, options.peerPorts(), backend.nodeId()));
             case "INFO" -> RespReply.bulk(ClusterTopology.info(view, options.peerPorts(), backend.nodeId()));
-            case "COUNTKEYSINSLOT" -> RespReply.integer(0);
+            case "COUNTKEYSINSLOT" -> countKeysInSlot(a, view);
             default -> RespReply.error("ERR unknown subcommand '" + text(a.get(1)) + "'. Try CLUSTER HELP.");
         };
     }
 
-    /** SCAN over the segments this node serves: the cursor is the next segment, 0 when done. */
+    /**
+     * {@code CLUSTER COUNTKEYSINSLOT slot}: the keys of a slot this node actively serves; for any other slot an
+     * error naming the node that serves it (this node's replica copy may lag, so it is not counted).
+     */
+    private RespReply countKeysInSlot(List<byte[]> a, ClusterView view) {
+        if (a.size() != 3) {
+            return RespReply.error("ERR wrong number of arguments for 'cluster|countkeysinslot' command");
+        }
+        Long slot = parseLong(a.get(2));
+        if (slot == null || slot < 0 || slot >= SegmentMapper.SLOT_COUNT) {
+            return RespReply.error("ERR Invalid or out of range slot");
+        }
+        long keys = backend.keysInSlot(slot.intValue());
+        if (keys >= 0) {
+            return RespReply.integer(keys);
+        }
+        SegmentMapper mapper = new SegmentMapper(view.layout().segmentCount());
+        String active = view.runtimeOfSegment(mapper.segmentOfSlot(slot.intValue())).activeNode();
+        NodeAddress address = active == null ? null : ClusterTopology.endpoint(view, options.peerPorts(), active);
+        return RespReply.error("ERR slot " + slot + " is not served by this node"
+                + (address == null ? "; it has no serving owner" : "; ask " + address.host() + ":" + address.port()));
+    }
+
+    /**
+     * SCAN over the segments this node serves: the cursor is the next segment, 0 when done. Every key is a
+     * string, so {@code TYPE string} filters nothing and any other type matches no key (the cursor still
+     * advances, so a client's iteration ends as usual).
+     */
     private RespReply scan(List<byte[]> a) {
         Long cursor = parseLong(a.get(1));
         if (cursor == null || cursor < 0) {
             return RespReply.error("ERR invalid cursor");
         }
         byte[] pattern = null;
+        boolean onlyOtherTypes = false;
         long count = 10;
         for (int i = 2; i < a.size(); i++) {
             String option = text(a.get(i)).toUpperCase(Locale.ROOT);
@@ -934,7 +978,7 @@ final class RespCommands {
                 }
                 count = value;
             } else if (option.equals("TYPE")) {
-                i++;
+                onlyOtherTypes = !text(a.get(++i)).equalsIgnoreCase("string");
             } else {
                 return SYNTAX;
             }
@@ -950,7 +994,7 @@ final class RespCommands {
             ResponseCodec.ScanPage page = ResponseCodec.readScanPage(answer.body());
             List<RespReply> keys = new ArrayList<>();
             for (byte[] key : page.keys()) {
-                if (pattern == null || Glob.matches(pattern, key)) {
+                if (!onlyOtherTypes && (pattern == null || Glob.matches(pattern, key))) {
                     keys.add(new RespReply.Bulk(key));
                 }
             }

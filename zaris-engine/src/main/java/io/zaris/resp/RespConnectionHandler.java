@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,9 +46,15 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
     private record Pending(CompletableFuture<RespReply> reply, int protocol) {
     }
 
+    /** Runs one decoded command ({@link RespCommands} on a node); its future may complete later, or exceptionally. */
+    @FunctionalInterface
+    interface Executor {
+        CompletableFuture<RespReply> execute(List<byte[]> command, RespSession session);
+    }
+
     private final String nodeId;
     private final RespReader reader;
-    private final RespCommands commands;
+    private final Executor commands;
     private final RespSession session;
     private final AtomicInteger connections;
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
@@ -55,7 +62,7 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
     private final SlowReaderGuard slowReaderGuard;
     private boolean closing;
 
-    RespConnectionHandler(String nodeId, RespLimits limits, RespCommands commands, long sessionId, AtomicInteger connections,
+    RespConnectionHandler(String nodeId, RespLimits limits, Executor commands, long sessionId, AtomicInteger connections,
                           RespSecurity security) {
         this.nodeId = nodeId;
         this.reader = new RespReader(limits);
@@ -125,7 +132,7 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         // Captured after the command ran: HELLO answers in the protocol it switched to.
         int protocol = session.protocol;
         if (pending.isEmpty() && reply.isDone()) {
-            write(ctx, reply.join(), protocol);
+            write(ctx, settled(reply), protocol);
             return;
         }
         pending.add(new Pending(reply, protocol));
@@ -139,13 +146,7 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         boolean wrote = false;
         while (!pending.isEmpty() && pending.peek().reply().isDone()) {
             Pending head = pending.poll();
-            RespReply reply;
-            try {
-                reply = head.reply().join();
-            } catch (RuntimeException e) {
-                reply = RespReply.error("ERR internal error: " + e);
-            }
-            write(ctx, reply, head.protocol());
+            write(ctx, settled(head.reply()), head.protocol());
             wrote = true;
         }
         if (wrote) {
@@ -153,6 +154,17 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         }
         if (pending.size() <= MAX_PENDING / 2 && !closing) {
             ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+        }
+    }
+
+    /** The reply of a completed command; one that completed exceptionally costs that command only. */
+    private RespReply settled(CompletableFuture<RespReply> reply) {
+        try {
+            return reply.join();
+        } catch (RuntimeException e) {
+            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            log.error("node {}: RESP command failed", nodeId, cause);
+            return RespReply.error("ERR internal error: " + cause);
         }
     }
 

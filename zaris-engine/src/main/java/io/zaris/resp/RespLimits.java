@@ -28,6 +28,18 @@ public record RespLimits(int maxBulkBytes, int maxArrayLength, int maxInlineByte
         }
     }
 
+    /** Largest bulk an operator may configure: 1 GiB, the largest value a node can be configured to take. */
+    public static final int MAX_BULK_BYTES = 1024 * 1024 * 1024;
+
+    /**
+     * The three limits an operator sets, with the per-command total at its default, or at the largest bulk
+     * when that is bigger (a command must be able to carry one bulk of the permitted size).
+     */
+    public static RespLimits of(int maxBulkBytes, int maxArrayLength, int maxInlineBytes) {
+        return new RespLimits(maxBulkBytes, maxArrayLength, maxInlineBytes,
+                Math.max(DEFAULT_MAX_COMMAND_BYTES, maxBulkBytes));
+    }
+
     public static RespLimits defaults() {
         return new RespLimits(DEFAULT_MAX_BULK_BYTES, DEFAULT_MAX_ARRAY_LENGTH, DEFAULT_MAX_INLINE_BYTES,
                 DEFAULT_MAX_COMMAND_BYTES);

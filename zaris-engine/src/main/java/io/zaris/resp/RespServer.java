@@ -35,7 +35,7 @@ public final class RespServer implements AutoCloseable {
                 .doOnConnection(connection -> {
                     channels.add(connection.channel());
                     connection.addHandlerLast("zaris-resp", new RespConnectionHandler(backend.nodeId(), options.limits(),
-                            commands, sessionIds.incrementAndGet(), connections, security));
+                            commands::execute, sessionIds.incrementAndGet(), connections, security));
                 })
                 .handle((inbound, outbound) -> Mono.never())
                 .bindNow(Duration.ofSeconds(10));

@@ -7,6 +7,7 @@ import io.zaris.placement.PartitionLayout;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.replication.AckMode;
 import io.zaris.replication.ReplicationSettings;
+import io.zaris.resp.RespLimits;
 import io.zaris.resp.RespOptions;
 import io.zaris.resp.RespPeerPorts;
 import io.zaris.store.EvictionPolicy;
@@ -76,6 +77,10 @@ public final class ServerArguments {
             "  --resp-port <port|off>      Redis protocol port (default: --port + " + RespOptions.DEFAULT_PORT_OFFSET
                     + "); every node of a cluster must use the same offset from its data port; 0 or off disables it",
             "  --resp-host <address>       Redis protocol bind address (default: --host)",
+            "  --resp-max-bulk-bytes <size> largest bulk string a RESP command may carry: bytes, NNk, NNm or NNg"
+                    + " (default 32m, at most 1g)",
+            "  --resp-max-args <n>         most arguments of one RESP command (default " + RespLimits.DEFAULT_MAX_ARRAY_LENGTH + ")",
+            "  --resp-max-inline-bytes <size> longest inline RESP command line (default 64k, at least 16)",
             "  --max-memory <size>         memory budget: bytes, NNk, NNm, NNg or NN% of the max heap (default "
                     + Math.round(MemoryOptions.DEFAULT_HEAP_FRACTION * 100) + "%)",
             "  --eviction-policy <policy>  allkeys-lru, volatile-lru, volatile-ttl or noeviction (default "
@@ -120,6 +125,8 @@ public final class ServerArguments {
             "--tls-cert", "--tls-key", "--tls-keystore", "--tls-keystore-password-file", "--tls-ca", "--tls-truststore",
             "--tls-truststore-password-file", "--cluster-secret-file", "--drain-on-stop", "--io-threads",
             "--max-key-bytes", "--max-value-bytes", "--max-frame-bytes");
+    /** The RESP listener's input limits ({@link RespLimits}); known options besides {@link #KNOWN}. */
+    private static final Set<String> RESP_LIMITS = Set.of("--resp-max-bulk-bytes", "--resp-max-args", "--resp-max-inline-bytes");
     /** Options that take no value. */
     private static final Set<String> FLAGS = Set.of("--allow-insecure");
 
@@ -223,7 +230,7 @@ public final class ServerArguments {
             } else if (i + 1 < args.length) {
                 value = args[++i];
             }
-            if (!KNOWN.contains(name)) {
+            if (!KNOWN.contains(name) && !RESP_LIMITS.contains(name)) {
                 throw new IllegalArgumentException("unknown option '" + name + "'");
             }
             if (value == null || value.isBlank()) {
@@ -461,6 +468,7 @@ public final class ServerArguments {
      * ports (nodes do not exchange RESP ports), which is what MOVED and CLUSTER SLOTS name.
      */
     private static RespOptions respOptions(Map<String, String> values, String host, int port) {
+        RespLimits limits = respLimits(values); // checked even when RESP is off, so a bad value is reported
         String text = values.get("--resp-port");
         boolean explicit = text != null;
         int respPort;
@@ -478,8 +486,17 @@ public final class ServerArguments {
                 .host(values.getOrDefault("--resp-host", host))
                 .port(respPort)
                 .required(explicit)
+                .limits(limits)
                 .peerPorts(RespPeerPorts.offset(respPort - port))
                 .build();
+    }
+
+    /** {@code --resp-max-bulk-bytes}, {@code --resp-max-args} and {@code --resp-max-inline-bytes}; the defaults for the rest. */
+    static RespLimits respLimits(Map<String, String> values) {
+        return RespLimits.of(
+                sizeOption(values, "--resp-max-bulk-bytes", RespLimits.DEFAULT_MAX_BULK_BYTES, 1, RespLimits.MAX_BULK_BYTES),
+                intOption(values, "--resp-max-args", RespLimits.DEFAULT_MAX_ARRAY_LENGTH, 1, Integer.MAX_VALUE),
+                sizeOption(values, "--resp-max-inline-bytes", RespLimits.DEFAULT_MAX_INLINE_BYTES, 16, RespLimits.MAX_BULK_BYTES));
     }
 
     /** {@code --max-memory} (a size or a share of {@code maxHeapBytes}) and {@code --eviction-policy}. */

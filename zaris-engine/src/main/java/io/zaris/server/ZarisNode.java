@@ -302,6 +302,37 @@ public final class ZarisNode implements AutoCloseable {
         }
 
         @Override
+        public long servedKeysWithTtl() {
+            ClusterView view = currentView();
+            if (view == null) {
+                return 0;
+            }
+            long keys = 0;
+            for (int segment = 0; segment < segmentMapper.segmentCount(); segment++) {
+                if (view.runtimeOfSegment(segment).isServedBy(config.nodeId())) {
+                    keys += store.segmentKeysWithTtl(segment);
+                }
+            }
+            return keys;
+        }
+
+        @Override
+        public long keysInSlot(int slot) {
+            ClusterView view = currentView();
+            int segment = segmentMapper.segmentOfSlot(slot);
+            if (view == null || !view.runtimeOfSegment(segment).isServedBy(config.nodeId())) {
+                return -1;
+            }
+            long keys = 0;
+            for (byte[] key : segmentKeys(segment)) {
+                if (SegmentMapper.slot(key) == slot) {
+                    keys++;
+                }
+            }
+            return keys;
+        }
+
+        @Override
         public ProtocolLimits limits() {
             return config.limits();
         }

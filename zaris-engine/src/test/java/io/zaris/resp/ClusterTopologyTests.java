@@ -9,7 +9,10 @@ import io.zaris.cluster.PartitionRuntime;
 import io.zaris.cluster.RuntimeMap;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.PartitionMap;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -62,13 +65,89 @@ class ClusterTopologyTests {
     }
 
     @Test
-    void clusterNodesListsEveryNodeAsAMasterOfTheRangesItServes() {
+    void clusterNodesShowsNodesThatServeRangesAsMastersOfThem() {
         String nodes = ClusterTopology.nodes(view(healthy()), PLUS_1000, "b");
         assertThat(nodes.split("\n")).containsExactly(
                 ClusterTopology.redisId("a") + " 127.0.0.1:8101@7101 master - 0 0 3 connected 0-8191",
                 ClusterTopology.redisId("b") + " 127.0.0.1:8102@7102 myself,master - 0 0 3 connected 8192-12287",
                 ClusterTopology.redisId("c") + " 127.0.0.1:8103@7103 master - 0 0 3 connected 12288-16383");
         assertThat(ClusterTopology.redisId("a")).hasSize(40).matches("[0-9a-f]+");
+    }
+
+    @Test
+    void aNodeThatServesNoRangeIsTheReplicaOfTheMasterItReplicates() {
+        List<PartitionRuntime> runtimes = healthy();
+        runtimes.set(3, new PartitionRuntime("a", 7, PartitionHealth.DEGRADED));
+        String nodes = ClusterTopology.nodes(view(runtimes), PLUS_1000, "c");
+        assertThat(nodes.split("\n")).containsExactly(
+                ClusterTopology.redisId("a") + " 127.0.0.1:8101@7101 master - 0 0 3 connected 0-8191 12288-16383",
+                ClusterTopology.redisId("b") + " 127.0.0.1:8102@7102 master - 0 0 3 connected 8192-12287",
+                ClusterTopology.redisId("c") + " 127.0.0.1:8103@7103 myself,slave " + ClusterTopology.redisId("a")
+                        + " 0 0 3 connected");
+        assertThat(ClusterTopology.roles(view(runtimes), PLUS_1000)).extracting(ClusterTopology.NodeRole::masterOf)
+                .containsExactly(null, null, "a");
+    }
+
+    @Test
+    void aNodeThatOwnsNothingIsAMasterWithoutSlotsAndAnEmptyShard() {
+        Map<String, NodeAddress> withD = new HashMap<>(ADDRESSES);
+        withD.put("d", new NodeAddress("127.0.0.1", 7104));
+        ClusterView view = new ClusterView(LAYOUT, MAP, new RuntimeMap(healthy()), withD);
+        assertThat(ClusterTopology.nodes(view, PLUS_1000, "a").split("\n")).hasSize(4).endsWith(ClusterTopology.redisId("d") + " 127.0.0.1:8104@7104 master - 0 0 3 connected");
+        List<?> shards = (List<?>) plain(ClusterTopology.shards(view, PLUS_1000));
+        assertThat(shards).hasSize(4).last().isEqualTo(Map.of("slots", List.of(), "nodes", List.of(
+                member("d", 8104, "master"))));
+    }
+
+    @Test
+    void clusterShardsGroupsRangesByMasterAndReplicasWithTheirRespAddresses() {
+        List<PartitionRuntime> runtimes = healthy();
+        runtimes.set(3, new PartitionRuntime("a", 7, PartitionHealth.DEGRADED));
+        Object shards = plain(ClusterTopology.shards(view(runtimes), PLUS_1000));
+        // (a; b) serves 0-8191, (b; a) 8192-12287, (a; c) 12288-16383 where c is a replica only.
+        assertThat(shards).isEqualTo(List.of(
+                Map.of("slots", List.of(0L, 8191L), "nodes", List.of(member("a", 8101, "master"), member("b", 8102, "replica"))),
+                Map.of("slots", List.of(8192L, 12287L), "nodes", List.of(member("b", 8102, "master"), member("a", 8101, "replica"))),
+                Map.of("slots", List.of(12288L, 16383L), "nodes", List.of(member("a", 8101, "master"), member("c", 8103, "replica")))));
+    }
+
+    @Test
+    void clusterSlotsListsEachRangesReplicasAfterItsMaster() {
+        assertThat(plain(ClusterTopology.slots(view(healthy()), PLUS_1000))).isEqualTo(List.of(
+                List.of(0L, 8191L, slotsNode("a", 8101), slotsNode("b", 8102)),
+                List.of(8192L, 12287L, slotsNode("b", 8102), slotsNode("a", 8101)),
+                List.of(12288L, 16383L, slotsNode("c", 8103), slotsNode("a", 8101))));
+    }
+
+    private static List<Object> slotsNode(String nodeId, int port) {
+        return List.of("127.0.0.1", (long) port, ClusterTopology.redisId(nodeId));
+    }
+
+    private static Map<String, Object> member(String nodeId, int port, String role) {
+        return Map.of("id", ClusterTopology.redisId(nodeId), "port", (long) port, "ip", "127.0.0.1", "endpoint", "127.0.0.1",
+                "role", role, "replication-offset", 0L, "health", "online");
+    }
+
+    /** A reply as plain values: bulk and simple strings as String, integers as Long, arrays as List, maps as Map. */
+    private static Object plain(RespReply reply) {
+        if (reply instanceof RespReply.Bulk bulk) {
+            return new String(bulk.bytes(), StandardCharsets.UTF_8);
+        } else if (reply instanceof RespReply.Simple simple) {
+            return simple.text();
+        } else if (reply instanceof RespReply.Int integer) {
+            return integer.value();
+        } else if (reply instanceof RespReply.Array array) {
+            List<Object> items = new ArrayList<>();
+            array.items().forEach(item -> items.add(plain(item)));
+            return items;
+        } else if (reply instanceof RespReply.MapReply map) {
+            Map<Object, Object> entries = new LinkedHashMap<>();
+            for (int i = 0; i < map.keysAndValues().size(); i += 2) {
+                entries.put(plain(map.keysAndValues().get(i)), plain(map.keysAndValues().get(i + 1)));
+            }
+            return entries;
+        }
+        throw new AssertionError("unexpected reply " + reply);
     }
 
     @Test

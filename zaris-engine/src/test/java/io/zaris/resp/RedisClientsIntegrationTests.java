@@ -1,6 +1,7 @@
 package io.zaris.resp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.lettuce.core.KeyValue;
@@ -18,7 +19,6 @@ import io.zaris.cluster.NodeAddress;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -180,7 +180,7 @@ class RedisClientsIntegrationTests {
 
     @Test
     void redisCliFollowsMovedAndParsesClusterSlots() throws Exception {
-        assumeThat(redisCliInstalled()).as("redis-cli is not installed (Debian package redis-tools); skipping").isTrue();
+        assumeThat(RedisCli.installed()).as(RedisCli.MISSING).isTrue();
         NodeAddress first = cluster.respSeeds().get(0);
         // A key that the first node does not serve: redis-cli -c must follow the MOVED reply.
         String key = null;
@@ -191,10 +191,10 @@ class RedisClientsIntegrationTests {
                 key = candidate;
             }
         }
-        assertThat(redisCli(first, "-c", "SET", key, "from-cli")).isEqualTo("OK");
-        assertThat(redisCli(first, "-c", "GET", key)).isEqualTo("from-cli");
-        assertThat(redisCli(first, "GET", key)).startsWith("MOVED ");
-        String slots = redisCli(first, "CLUSTER", "SLOTS");
+        assertThat(RedisCli.at(first, "-c", "SET", key, "from-cli")).isEqualTo("OK");
+        assertThat(RedisCli.at(first, "-c", "GET", key)).isEqualTo("from-cli");
+        assertThat(RedisCli.at(first, "GET", key)).startsWith("MOVED ");
+        String slots = RedisCli.at(first, "CLUSTER", "SLOTS");
         long covered = 0;
         String[] lines = slots.split("\n");
         // Raw output: each range starts with its first and last slot followed by node entries.
@@ -206,36 +206,42 @@ class RedisClientsIntegrationTests {
             }
         }
         assertThat(covered).isEqualTo(16384);
-        assertThat(redisCli(first, "CLUSTER", "INFO")).contains("cluster_state:ok");
-        assertThat(redisCli(first, "PING")).isEqualTo("PONG");
+        assertThat(RedisCli.at(first, "CLUSTER", "INFO")).contains("cluster_state:ok");
+        assertThat(RedisCli.at(first, "PING")).isEqualTo("PONG");
+    }
+
+    @Test
+    void redisCliClusterCheckPassesWithEverySlotCovered() throws Exception {
+        assumeThat(RedisCli.installed()).as(RedisCli.MISSING).isTrue();
+        RedisCli.Result check = RedisCli.clusterCheck(cluster.respSeeds().get(0));
+        assertThat(check.exitCode()).as(check.output()).isZero();
+        assertThat(check.output()).contains("[OK] All nodes agree about slots configuration.", "[OK] All 16384 slots covered.")
+                .doesNotContain("[ERR]", "[WARNING]");
+    }
+
+    @Test
+    void countKeysInSlotCountsOnTheServingNodeAndNamesItElsewhere() {
+        String key = "{countkeys}x";
+        int slot = SlotHash.getSlot(key);
+        connection.sync().set(key, "v");
+        RedisClusterNode owner = connection.getPartitions().getPartitionBySlot(slot);
+        RedisClusterNode other = connection.getPartitions().stream().filter(node -> !node.getNodeId().equals(owner.getNodeId()))
+                .findFirst().orElseThrow();
+        assertThat(connection.getConnection(owner.getNodeId()).sync().clusterCountKeysInSlot(slot)).isEqualTo(1);
+        assertThatThrownBy(() -> connection.getConnection(other.getNodeId()).sync().clusterCountKeysInSlot(slot))
+                .hasMessage("ERR slot " + slot + " is not served by this node; ask " + owner.getUri().getHost() + ":"
+                        + owner.getUri().getPort());
     }
 
     @Test
     void errorsUseTheWordingRedisClientsMatchOn() throws Exception {
-        assumeThat(redisCliInstalled()).as("redis-cli is not installed (Debian package redis-tools); skipping").isTrue();
+        assumeThat(RedisCli.installed()).as(RedisCli.MISSING).isTrue();
         NodeAddress first = cluster.respSeeds().get(0);
-        assertThat(redisCli(first, "-c", "SET", "errors:text", "abc")).isEqualTo("OK");
-        assertThat(redisCli(first, "-c", "INCR", "errors:text")).isEqualTo("ERR value is not an integer or out of range");
-        assertThat(redisCli(first, "MSET", "a", "1", "b", "2")).isEqualTo("CROSSSLOT Keys in request don't hash to the same slot");
-        assertThat(redisCli(first, "GET")).isEqualTo("ERR wrong number of arguments for 'get' command");
-        assertThat(redisCli(first, "-c", "SET", "errors:text", "x", "EX", "0")).isEqualTo("ERR invalid expire time in 'set' command");
-        assertThat(redisCli(first, "CLUSTER", "KEYSLOT", "{user1000}.following")).isEqualTo("3443");
-    }
-
-    private static boolean redisCliInstalled() {
-        try {
-            Process process = new ProcessBuilder("redis-cli", "--version").redirectErrorStream(true).start();
-            return process.waitFor(10, TimeUnit.SECONDS) && process.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
-    }
-
-    private static String redisCli(NodeAddress address, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("redis-cli", "-h", address.host(), "-p", Integer.toString(address.port())));
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        assertThat(process.waitFor(20, TimeUnit.SECONDS)).as("redis-cli finished").isTrue();
-        return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        assertThat(RedisCli.at(first, "-c", "SET", "errors:text", "abc")).isEqualTo("OK");
+        assertThat(RedisCli.at(first, "-c", "INCR", "errors:text")).isEqualTo("ERR value is not an integer or out of range");
+        assertThat(RedisCli.at(first, "MSET", "a", "1", "b", "2")).isEqualTo("CROSSSLOT Keys in request don't hash to the same slot");
+        assertThat(RedisCli.at(first, "GET")).isEqualTo("ERR wrong number of arguments for 'get' command");
+        assertThat(RedisCli.at(first, "-c", "SET", "errors:text", "x", "EX", "0")).isEqualTo("ERR invalid expire time in 'set' command");
+        assertThat(RedisCli.at(first, "CLUSTER", "KEYSLOT", "{user1000}.following")).isEqualTo("3443");
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lettuce.core.ExpireArgs;
 import io.lettuce.core.GetExArgs;
+import io.lettuce.core.KeyScanArgs;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -17,6 +18,10 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.placement.PartitionLayout;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -161,6 +166,128 @@ class RespCommandsIntegrationTests {
         assertThat(redis.clusterMyId()).hasSize(40);
         assertThat(redis.clusterInfo()).contains("cluster_state:ok");
         assertThat(redis.clusterKeyslot("foo")).isEqualTo(12182);
+    }
+
+    @Test
+    void clusterClientCommandsAreAccepted() {
+        assertThat(redis.readOnly()).isEqualTo("OK");
+        assertThat(redis.get("cc:missing")).as("reads still work after READONLY").isNull();
+        assertThat(redis.readWrite()).isEqualTo("OK");
+        assertThat(redis.asking()).isEqualTo("OK");
+        assertThat(redis.set("cc:k", "v")).isEqualTo("OK");
+    }
+
+    @Test
+    void absoluteExpiryTimesBecomeTtls() {
+        long nowSeconds = System.currentTimeMillis() / 1000;
+        assertThat(redis.set("abs:set", "v", SetArgs.Builder.exAt(nowSeconds + 60))).isEqualTo("OK");
+        assertThat(redis.ttl("abs:set")).isBetween(55L, 61L);
+        redis.set("abs:expireat", "v");
+        assertThat(redis.expireat("abs:expireat", nowSeconds + 100)).isTrue();
+        assertThat(redis.ttl("abs:expireat")).isBetween(95L, 101L);
+        assertThat(redis.expireat("abs:missing", nowSeconds + 100)).isFalse();
+        assertThat(redis.expireat("abs:expireat", nowSeconds - 10)).as("a past time deletes the key").isTrue();
+        assertThat(redis.exists("abs:expireat")).isZero();
+
+        redis.set("abs:getex", "v");
+        assertThat(redis.getex("abs:getex", GetExArgs.Builder.px(40_000))).isEqualTo("v");
+        assertThat(redis.pttl("abs:getex")).isBetween(35_000L, 40_000L);
+        assertThat(redis.getex("abs:getex", GetExArgs.Builder.exAt(nowSeconds + 200))).isEqualTo("v");
+        assertThat(redis.ttl("abs:getex")).isBetween(195L, 201L);
+        assertThat(redis.getex("abs:getex", GetExArgs.Builder.pxAt(System.currentTimeMillis() + 300_000))).isEqualTo("v");
+        assertThat(redis.pttl("abs:getex")).isBetween(295_000L, 300_000L);
+        assertThat(redis.getex("abs:missing", GetExArgs.Builder.px(1000))).isNull();
+    }
+
+    @Test
+    void helloSwitchesProtocolsAndClientSetinfoIsReported() throws Exception {
+        String replies = exchange("HELLO 2\r\nHELLO 3\r\nHELLO 2\r\nGET hello:missing\r\n"
+                + "CLIENT SETINFO LIB-NAME zaris-test\r\nCLIENT SETINFO lib-ver 1.2\r\nCLIENT SETINFO color blue\r\n"
+                + "CLIENT INFO\r\nQUIT\r\n");
+        // HELLO 2: a flat array of 7 pairs ending in an empty module list; HELLO 3 the same as a map.
+        String hello2 = "*14\r\n$6\r\nserver\r\n$5\r\nredis\r\n$7\r\nversion\r\n$5\r\n7.0.0\r\n$5\r\nproto\r\n:2\r\n";
+        assertThat(replies).startsWith(hello2);
+        assertThat(replies).contains("%7\r\n$6\r\nserver\r\n$5\r\nredis\r\n$7\r\nversion\r\n$5\r\n7.0.0\r\n$5\r\nproto\r\n:3\r\n");
+        assertThat(replies.indexOf(hello2, 1)).as("the second HELLO 2").isPositive();
+        assertThat(replies).contains("$-1\r\n+OK\r\n+OK\r\n-ERR Unrecognized option 'color'\r\n")
+                .contains("lib-name=zaris-test lib-ver=1.2").endsWith("+OK\r\n");
+    }
+
+    @Test
+    void commandDocsIsAnsweredOverTheWire() throws Exception {
+        String replies = exchange("COMMAND DOCS get nosuch\r\nQUIT\r\n");
+        assertThat(replies).isEqualTo("*2\r\n$3\r\nget\r\n*8\r\n$7\r\nsummary\r\n$27\r\nReturns the value of a key.\r\n"
+                + "$5\r\nsince\r\n$5\r\n1.0.0\r\n$5\r\ngroup\r\n$6\r\nstring\r\n$10\r\ncomplexity\r\n$4\r\nO(1)\r\n+OK\r\n");
+    }
+
+    @Test
+    void expireTakesRedisFlagPairs() throws Exception {
+        redis.set("ef:k", "v");
+        assertThat(redis.expire("ef:k", 100, ExpireArgs.Builder.xx().gt())).as("XX GT on a key without TTL").isFalse();
+        assertThat(redis.expire("ef:k", 100, ExpireArgs.Builder.lt())).isTrue();
+        assertThat(redis.expire("ef:k", 50, ExpireArgs.Builder.xx().gt())).isFalse();
+        assertThat(redis.expire("ef:k", 200, ExpireArgs.Builder.xx().gt())).isTrue();
+        assertThat(redis.ttl("ef:k")).isBetween(195L, 200L);
+        assertThat(redis.expire("ef:k", 300, ExpireArgs.Builder.xx().lt())).isFalse();
+        assertThat(redis.expire("ef:k", 150, ExpireArgs.Builder.xx().lt())).isTrue();
+        assertThat(redis.ttl("ef:k")).isBetween(145L, 150L);
+        String replies = exchange("EXPIRE ef:k 10 NX GT\r\nEXPIRE ef:k 10 GT LT\r\nEXPIRE ef:k 10 XX later\r\n"
+                + "EXPIRE ef:k soon BOGUS\r\nTTL ef:k\r\nQUIT\r\n");
+        assertThat(replies).startsWith("-ERR NX and XX, GT or LT options at the same time are not compatible\r\n"
+                + "-ERR GT and LT options at the same time are not compatible\r\n"
+                + "-ERR Unsupported option later\r\n"
+                + "-ERR Unsupported option BOGUS\r\n");
+        assertThat(replies).as("the refused commands left the TTL alone").matches("(?s).*\r\n:1[45]\\d\r\n\\+OK\r\n");
+    }
+
+    @Test
+    void scanTypeMatchesStringsOnly() throws Exception {
+        for (int i = 0; i < 5; i++) {
+            redis.set("scantype:" + i, "v");
+        }
+        assertThat(redis.scan(KeyScanArgs.Builder.type("string").match("scantype:*").limit(100_000)).getKeys())
+                .containsExactlyInAnyOrder("scantype:0", "scantype:1", "scantype:2", "scantype:3", "scantype:4");
+        assertThat(exchange("SCAN 0 COUNT 100000 TYPE hash\r\nSCAN 0 COUNT 100000 TYPE nosuchtype\r\nQUIT\r\n"))
+                .isEqualTo("*2\r\n$1\r\n0\r\n*0\r\n*2\r\n$1\r\n0\r\n*0\r\n+OK\r\n");
+    }
+
+    @Test
+    void infoKeyspaceCountsKeysWithATtl() {
+        redis.set("ks:plain", "v");
+        long before = expires(redis.info("keyspace"));
+        redis.set("ks:ttl", "v", SetArgs.Builder.ex(100));
+        assertThat(expires(redis.info("keyspace"))).isEqualTo(before + 1);
+        redis.persist("ks:ttl");
+        assertThat(expires(redis.info("keyspace"))).isEqualTo(before);
+        assertThat(redis.info("keyspace")).doesNotContain("avg_ttl");
+    }
+
+    @Test
+    void countKeysInSlotCountsTheSlotsKeys() {
+        int slot = io.zaris.placement.SegmentMapper.slot("{cks}a");
+        long before = redis.clusterCountKeysInSlot(slot);
+        redis.mset(Map.of("{cks}a", "1", "{cks}b", "2", "{cks}c", "3"));
+        assertThat(redis.clusterCountKeysInSlot(slot)).isEqualTo(before + 3);
+        assertThatThrownBy(() -> redis.clusterCountKeysInSlot(16384)).hasMessage("ERR Invalid or out of range slot");
+    }
+
+    private static long expires(String keyspace) {
+        java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("db0:keys=\\d+,expires=(\\d+)").matcher(keyspace);
+        assertThat(matcher.find()).as(keyspace).isTrue();
+        return Long.parseLong(matcher.group(1));
+    }
+
+    /** Sends raw RESP to the node on a new connection, half-closes, and returns everything answered. */
+    private static String exchange(String input) throws IOException {
+        NodeAddress address = cluster.respSeeds().get(0);
+        try (Socket socket = new Socket(address.host(), address.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(input.getBytes(StandardCharsets.US_ASCII));
+            socket.shutdownOutput();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            socket.getInputStream().transferTo(out);
+            return out.toString(StandardCharsets.ISO_8859_1);
+        }
     }
 
     /** redis-benchmark --cluster asks every master for these two and warned "Could not fetch node CONFIG" on an empty reply. */

@@ -13,7 +13,8 @@ final class RespFuzz {
             "APPEND", "GETSET", "GETEX", "GETDEL", "SETNX", "SETEX", "PSETEX", "MSETNX", "EXISTS", "TYPE", "PERSIST",
             "SCAN", "KEYS", "PING", "ECHO", "HELLO", "CLIENT", "CLUSTER", "COMMAND", "INFO", "DBSIZE", "SELECT",
             "SLOTS", "NODES", "SHARDS", "KEYSLOT", "EX", "PX", "EXAT", "PXAT", "NX", "XX", "KEEPTTL", "MATCH", "COUNT",
-            "SETNAME", "GETNAME", "SETINFO", "DOCS", "0", "1", "-1", "3", "2", "99999999999999999999", "-9223372036854775808",
+            "SETNAME", "GETNAME", "SETINFO", "DOCS", "COUNTKEYSINSLOT", "GT", "LT", "TYPE", "string", "EXPIREAT", "READONLY",
+            "0", "1", "-1", "3", "2", "99999999999999999999", "-9223372036854775808",
             "{tag}a", "{tag}b", "key", "*", "[a-", "\\", "", "\"", "'"};
 
     private RespFuzz() {

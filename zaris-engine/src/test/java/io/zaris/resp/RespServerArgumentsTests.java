@@ -40,4 +40,48 @@ class RespServerArgumentsTests {
         assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--resp-port", "70000"}))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--resp-port");
     }
+
+    @Test
+    void respLimitsDefaultToRespLimitsDefaults() {
+        NodeConfig config = ServerArguments.parse(new String[] {"--node-id", "n1"});
+        assertThat(config.resp().limits()).isEqualTo(RespLimits.defaults());
+    }
+
+    @Test
+    void respLimitFlagsSetTheListenersLimits() {
+        NodeConfig config = ServerArguments.parse(new String[] {"--node-id", "n1", "--resp-max-bulk-bytes", "1m",
+                "--resp-max-args", "100", "--resp-max-inline-bytes=4096"});
+        assertThat(config.resp().limits()).isEqualTo(new RespLimits(1048576, 100, 4096, RespLimits.DEFAULT_MAX_COMMAND_BYTES));
+    }
+
+    @Test
+    void aBulkLimitAboveTheCommandTotalRaisesTheTotalWithIt() {
+        NodeConfig config = ServerArguments.parse(new String[] {"--node-id", "n1", "--resp-max-bulk-bytes", "128M"});
+        assertThat(config.resp().limits().maxBulkBytes()).isEqualTo(134217728);
+        assertThat(config.resp().limits().maxCommandBytes()).isEqualTo(134217728L);
+    }
+
+    @Test
+    void badRespLimitsNameTheOptionAndTheRange() {
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--resp-max-bulk-bytes", "0"}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--resp-max-bulk-bytes must be in 1.." + RespLimits.MAX_BULK_BYTES + " bytes but was '0'");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--resp-max-bulk-bytes", "2g"}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--resp-max-bulk-bytes must be in 1.." + RespLimits.MAX_BULK_BYTES + " bytes but was '2g'");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--resp-max-bulk-bytes", "lots"}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--resp-max-bulk-bytes must be a size such as 65536, 64k or 32m but was 'lots'");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--resp-max-args", "-5"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("--resp-max-args must be in 1..");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--resp-max-inline-bytes", "15"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("--resp-max-inline-bytes must be in 16..");
+    }
+
+    @Test
+    void respLimitsAreCheckedEvenWhenRespIsOff() {
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--resp-port", "off",
+                "--resp-max-args", "none"}))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--resp-max-args");
+    }
 }

@@ -169,7 +169,29 @@ public final class ZarisAutoConfiguration {
                 .replication(replication(embedded))
                 .joinSettleDelay(joinSettleDelay(embedded))
                 .maxConcurrentMoves(maxConcurrentMoves(embedded))
+                .resp(embedded.getResp().isEnabled())
+                .respPort(respPort(embedded))
                 .build();
+    }
+
+    /**
+     * {@code zaris.embedded.resp.port}, checked here so that the error names the properties: 0..65535, room
+     * for a port per node, and only with {@code zaris.embedded.resp.enabled}.
+     */
+    static int respPort(ZarisProperties.Embedded embedded) {
+        int port = embedded.getResp().getPort();
+        if (port == 0) {
+            return 0;
+        }
+        if (!embedded.getResp().isEnabled()) {
+            throw new IllegalArgumentException("zaris.embedded.resp.port is " + port
+                    + " but zaris.embedded.resp.enabled is false; enable RESP or remove the port");
+        }
+        if (port < 0 || port + embedded.getNodes() - 1 > 65535) {
+            throw new IllegalArgumentException("zaris.embedded.resp.port must leave a port in 1..65535 for each of the "
+                    + embedded.getNodes() + " nodes (node k listens on port + k - 1) but was " + port);
+        }
+        return port;
     }
 
     /** {@code zaris.embedded.join-settle-delay}, checked here so that the error names the property. */

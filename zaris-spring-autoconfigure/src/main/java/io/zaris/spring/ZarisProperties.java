@@ -341,6 +341,12 @@ public class ZarisProperties {
          */
         private int maxConcurrentMoves = 8;
 
+        private final Resp resp = new Resp();
+
+        public Resp getResp() {
+            return resp;
+        }
+
         public Duration getJoinSettleDelay() {
             return joinSettleDelay;
         }
@@ -403,6 +409,38 @@ public class ZarisProperties {
 
         public void setSegments(int segments) {
             this.segments = segments;
+        }
+    }
+
+    /** The Redis protocol (RESP) listeners of the embedded nodes, for Redis clients and tools on this host. */
+    public static class Resp {
+
+        /**
+         * Whether every embedded node listens for the Redis protocol (RESP) on loopback, so that Redis Cluster
+         * clients (Lettuce, Jedis, redis-cli -c) reach the embedded cluster.
+         */
+        private boolean enabled = false;
+
+        /**
+         * RESP port of the first embedded node; node k listens on this port + k - 1. 0 gives every node an
+         * ephemeral port. Needs zaris.embedded.resp.enabled=true.
+         */
+        private int port = 0;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public int getPort() {
+            return port;
+        }
+
+        public void setPort(int port) {
+            this.port = port;
         }
     }
 

@@ -48,6 +48,8 @@ class ZarisPropertiesTests {
         assertThat(properties.getEmbedded().getJoinSettleDelay()).isEqualTo(ClusterSettings.DEFAULT_JOIN_SETTLE_DELAY);
         assertThat(properties.getEmbedded().getMaxConcurrentMoves())
                 .isEqualTo(ClusterSettings.DEFAULT_MAX_CONCURRENT_MOVES);
+        assertThat(properties.getEmbedded().getResp().isEnabled()).as("embedded RESP is off unless configured").isFalse();
+        assertThat(properties.getEmbedded().getResp().getPort()).as("ephemeral RESP ports").isZero();
         assertThat(properties.getClient().getSeeds()).isEmpty();
         assertThat(properties.getClient().getConnectTimeout()).isEqualTo(ZarisClientOptions.DEFAULT_CONNECT_TIMEOUT);
         assertThat(properties.getClient().getBootstrapTimeout())
@@ -71,6 +73,7 @@ class ZarisPropertiesTests {
                 "zaris.embedded.nodes", "zaris.embedded.replication-factor", "zaris.embedded.partitions",
                 "zaris.embedded.segments", "zaris.embedded.ack-mode", "zaris.embedded.min-sync-replicas",
                 "zaris.embedded.join-settle-delay", "zaris.embedded.max-concurrent-moves",
+                "zaris.embedded.resp.enabled", "zaris.embedded.resp.port",
                 "zaris.client.seeds", "zaris.client.connect-timeout", "zaris.client.bootstrap-timeout",
                 "zaris.client.map-refresh-interval", "zaris.client.map-refresh-wait", "zaris.client.max-attempts",
                 "zaris.client.retry-backoff", "zaris.client.disable-retries", "zaris.client.connections-per-node",
@@ -88,7 +91,8 @@ class ZarisPropertiesTests {
         assertThat(byName.get("zaris.cache.caches").path("description").asString()).contains("ttl (or time-to-live)");
         for (String name : List.of("zaris.cache.defaults.time-to-idle", "zaris.embedded.ack-mode",
                 "zaris.embedded.min-sync-replicas", "zaris.cache.defaults.time-to-live",
-                "zaris.embedded.join-settle-delay", "zaris.embedded.max-concurrent-moves")) {
+                "zaris.embedded.join-settle-delay", "zaris.embedded.max-concurrent-moves",
+                "zaris.embedded.resp.enabled", "zaris.embedded.resp.port")) {
             assertThat(byName.get(name).has("defaultValue")).as("default of %s", name).isTrue();
         }
     }
