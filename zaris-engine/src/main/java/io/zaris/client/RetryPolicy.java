@@ -23,8 +23,11 @@ import java.time.Duration;
  * </table>
  *
  * Answers ({@code OK}, {@code NOT_FOUND}, {@code CONFLICT}) never reach the brain: they are values. Every
- * delay is capped at {@link #MAX_DELAY} and at the time left before the deadline, and another attempt is
- * made only while {@code attempt <= maxAttempts && now < deadline}.
+ * delay is capped at {@link #MAX_DELAY} and at half the time left before the deadline — so the attempt it
+ * leads to starts before the deadline and keeps the other half to be answered, instead of sleeping into
+ * it — and another attempt is made only while {@code attempt <= maxAttempts && now < deadline}. The
+ * client checks the deadline again right before it sends an attempt (a map refresh may have taken the
+ * time in between).
  *
  * <p>Not retrying a maybe-applied INCREMENT or conditional write is deliberate: a second attempt could
  * count twice, or report CONFLICT for a write that in fact succeeded. The caller gets the indeterminate
@@ -115,11 +118,7 @@ final class RetryPolicy {
         if (nextAttempt > maxAttempts || timeLeft <= 0) {
             return Decision.giveUp(failureClass);
         }
-        long delay = Math.min(delayFor(failureClass, attempt), timeLeft);
-        if (delay >= timeLeft && timeLeft != Long.MAX_VALUE) {
-            // Waiting would use up the deadline: the next attempt could never start.
-            return Decision.giveUp(failureClass);
-        }
+        long delay = Math.min(delayFor(failureClass, attempt), timeLeft / 2);
         return new Decision(true, failureClass.refreshesMap, delay, failureClass);
     }
 
