@@ -409,7 +409,8 @@ public final class ZarisClient implements AutoCloseable {
         Operation<T> operation = new Operation<>(op, routingKey, idempotent, requestFactory, reader, deadline);
         if (metrics != ClientMetrics.disabled()) {
             // Without metrics the timing callback is skipped: one completion stage less per request.
-            operation.result.whenComplete((value, error) -> metrics.request(op, outcomeOf(error), ticker.nanoTime() - startNanos));
+            operation.result.whenComplete((value, error) -> metrics.request(op, statusOf(operation, error),
+                    ticker.nanoTime() - startNanos));
         }
         attempt(operation, 1, null);
         return operation.result;
@@ -471,7 +472,8 @@ public final class ZarisClient implements AutoCloseable {
         long attemptNanos = options.attemptTimeout().toNanos();
         long left = operation.deadline == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, operation.deadline - now);
         long answerDeadline = System.nanoTime() + Math.min(attemptNanos, left);
-        connection.send(operation.requestFactory, operation.reader, current.epochOf(segment), deadlineMillis, answerDeadline)
+        connection.send(operation.requestFactory, operation.statusRecordingReader, current.epochOf(segment), deadlineMillis,
+                        answerDeadline)
                 .whenComplete((value, error) -> {
                     if (error == null) {
                         operation.result.complete(value);
@@ -543,6 +545,12 @@ public final class ZarisClient implements AutoCloseable {
         final ResponseReader<T> reader;
         final long deadline;
         final CompletableFuture<T> result = new CompletableFuture<>();
+        /**
+         * The status of the last answer read, so meters tell NOT_FOUND and CONFLICT from OK. Written on the
+         * event loop of the attempt's connection before {@code result} completes, read after it did.
+         */
+        volatile KvStatus lastStatus;
+        final ResponseReader<T> statusRecordingReader;
 
         Operation(OpCode op, byte[] routingKey, boolean idempotent, LongFunction<Request> requestFactory,
                   ResponseReader<T> reader, long deadline) {
@@ -552,6 +560,10 @@ public final class ZarisClient implements AutoCloseable {
             this.requestFactory = requestFactory;
             this.reader = reader;
             this.deadline = deadline;
+            this.statusRecordingReader = (status, body) -> {
+                lastStatus = status;
+                return reader.read(status, body);
+            };
         }
     }
 
@@ -637,14 +649,21 @@ public final class ZarisClient implements AutoCloseable {
         return true;
     }
 
-    /** Under {@code tableLock}. */
+    /**
+     * Under {@code tableLock}. Every publication counts as a refresh of its trigger; the table gauges hear
+     * only of tables whose fingerprint differs from the previous one, so the age says how long the routing
+     * has been the same, not how long since the last poll.
+     */
     private void publish(RoutingTable newTable, RefreshTrigger trigger) {
+        RoutingTable previous = table;
         table = newTable;
         if (trigger != null) {
             metrics.refresh(trigger);
         }
         MapFingerprint fingerprint = MapFingerprint.of(newTable.view());
-        metrics.tablePublished(fingerprint.mapVersion(), fingerprint.epochSum());
+        if (previous == null || !fingerprint.equals(MapFingerprint.of(previous.view()))) {
+            metrics.tablePublished(fingerprint.mapVersion(), fingerprint.epochSum());
+        }
     }
 
     private void onPush(RuntimeOwnershipChangedEvent event) {
@@ -1036,11 +1055,13 @@ public final class ZarisClient implements AutoCloseable {
         return cause;
     }
 
-    private static String outcomeOf(Throwable error) {
-        if (error == null) {
-            return "ok";
+    /** The meters' {@code status} tag: the answer's status (ok, not_found, conflict) or how it failed. */
+    private static String statusOf(Operation<?> operation, Throwable error) {
+        if (error != null) {
+            return reasonOf(unwrap(error));
         }
-        return reasonOf(unwrap(error));
+        KvStatus answered = operation.lastStatus;
+        return answered == null ? "ok" : answered.name().toLowerCase(java.util.Locale.ROOT);
     }
 
     private static String reasonOf(Throwable failure) {
