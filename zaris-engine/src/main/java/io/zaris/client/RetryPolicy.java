@@ -17,7 +17,8 @@ import java.time.Duration;
  *       <td>backoff × attempt</td></tr>
  *   <tr><td>UNACKNOWLEDGED, non-idempotent request</td><td>no</td><td>—</td><td>—</td></tr>
  *   <tr><td>MIGRATING</td><td>yes</td><td>no</td><td>8 × backoff × attempt</td></tr>
- *   <tr><td>transport fault or timeout, request not delivered or idempotent</td><td>yes</td><td>yes</td><td>backoff × attempt</td></tr>
+ *   <tr><td>transport fault or timeout, request not delivered or idempotent; no serving owner in the
+ *       client's map (not sent, surfaces as UNAVAILABLE)</td><td>yes</td><td>yes</td><td>backoff × attempt</td></tr>
  *   <tr><td>transport fault or timeout, non-idempotent request maybe applied</td><td>no</td><td>—</td><td>—</td></tr>
  *   <tr><td>request errors, anything not understood</td><td>no</td><td>—</td><td>—</td></tr>
  * </table>
@@ -79,6 +80,9 @@ final class RetryPolicy {
      * @param idempotent whether repeating the request after it may already have been applied is harmless
      */
     static FailureClass classify(Throwable failure, boolean idempotent) {
+        if (failure instanceof NoServingOwnerException) {
+            return FailureClass.TRANSPORT; // never sent, and the client's map may be what is out of date
+        }
         if (failure instanceof ZarisStatusException statusFailure) {
             KvStatus status = statusFailure.status();
             if (status == KvStatus.MIGRATING) {

@@ -460,8 +460,8 @@ public final class ZarisClient implements AutoCloseable {
             onAttemptFailed(operation, attempt, runtime.health().isServing()
                     ? new ZarisTransportException("no connection to node " + runtime.activeNode() + ", the owner of segment "
                             + segment, false)
-                    : new ZarisTransportException("partition " + current.view().layout().partitionOf(segment)
-                            + " has no serving owner (" + runtime.health() + ") in the client's map", false));
+                    : new NoServingOwnerException("partition " + current.view().layout().partitionOf(segment)
+                            + " has no serving owner (" + runtime.health() + ") in the client's map"));
             return;
         }
         int deadlineMillis = operation.deadline == Long.MAX_VALUE ? 0

@@ -51,6 +51,15 @@ class RetryPolicyTests {
     }
 
     @Test
+    void noServingOwnerInTheClientsMapRefreshesAndRetriesEvenANonIdempotentRequest() {
+        RetryPolicy.Decision decision = policy.afterFailure(new NoServingOwnerException("partition 3"), false, 1, NOW,
+                SIXTY_SECONDS);
+        assertThat(decision.retry()).isTrue();
+        assertThat(decision.refreshMap()).as("the map may be what is out of date").isTrue();
+        assertThat(new NoServingOwnerException("partition 3").status()).isEqualTo(KvStatus.UNAVAILABLE);
+    }
+
+    @Test
     void maybeAppliedNonIdempotentRequestsAreNotRepeated() {
         assertThat(policy.afterFailure(new ZarisTimeoutException("late"), false, 1, NOW, SIXTY_SECONDS).retry()).isFalse();
         assertThat(policy.afterFailure(new ZarisTransportException("reset", true), false, 1, NOW, SIXTY_SECONDS).retry())

@@ -219,6 +219,22 @@ class ZarisClientRetryLoopTests {
     }
 
     @Test
+    void aPartitionThatStillHasNoServingOwnerAfterTheRefreshFailsAsUnavailableWithoutSendingAnything() throws Exception {
+        StubNode a = StubNode.start("a");
+        closeAfter.add(a);
+        int partition = partitionOf(KEY);
+        a.serve(StubNode.view(LAYOUT, Map.of("a", a.address()), p -> p == partition
+                ? new PartitionRuntime(null, 1, PartitionHealth.UNAVAILABLE)
+                : new PartitionRuntime("a", 1, PartitionHealth.HEALTHY)));
+        ZarisClient client = connect(a, options -> options);
+
+        assertFailsWithStatus(client.increment(KEY, 1), KvStatus.UNAVAILABLE);
+
+        assertThat(a.received()).isEmpty();
+        assertThat(client.mapFetchCount()).isEqualTo(1); // later refreshes fall inside the fake clock's debounce
+    }
+
+    @Test
     void thePollAsksOneNodeInTurnAndFetchesTheMapOnlyWhenItsFingerprintChanged() throws Exception {
         List<StubNode> nodes = List.of(StubNode.start("a"), StubNode.start("b"), StubNode.start("c"));
         closeAfter.addAll(nodes);
