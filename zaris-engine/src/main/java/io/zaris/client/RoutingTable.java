@@ -52,15 +52,16 @@ final class RoutingTable {
     }
 
     /**
-     * Whether requests of {@code partition} go to an open connection: the partition has a serving owner and
-     * this client is connected to it.
+     * The node requests of {@code partition} go to when that goes to an open connection (the partition has a
+     * serving owner and this client is connected to it); otherwise {@code null}.
      */
-    boolean routesToLiveOwner(int partition) {
+    String liveOwnerOf(int partition) {
         if (partition < 0 || partition >= view.layout().partitionCount()) {
-            return false;
+            return null;
         }
-        StripedNodeConnections owner = servingOwner(view.runtimeMap().get(partition), connections);
-        return owner != null && owner.isOpen();
+        PartitionRuntime runtime = view.runtimeMap().get(partition);
+        StripedNodeConnections owner = servingOwner(runtime, connections);
+        return owner != null && owner.isOpen() ? runtime.activeNode() : null;
     }
 
     private static StripedNodeConnections servingOwner(PartitionRuntime runtime, Map<String, StripedNodeConnections> connections) {

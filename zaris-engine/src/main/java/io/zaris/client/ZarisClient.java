@@ -457,7 +457,7 @@ public final class ZarisClient implements AutoCloseable {
             // Never sent, so safe to repeat for any operation; and like a lost node it means the table may
             // be out of date: the retry brain refreshes it before the next attempt.
             PartitionRuntime runtime = current.view().runtimeOfSegment(segment);
-            onAttemptFailed(operation, attempt, runtime.health().isServing()
+            onAttemptFailed(operation, attempt, null, runtime.health().isServing()
                     ? new ZarisTransportException("no connection to node " + runtime.activeNode() + ", the owner of segment "
                             + segment, false)
                     : new NoServingOwnerException("partition " + current.view().layout().partitionOf(segment)
@@ -478,15 +478,19 @@ public final class ZarisClient implements AutoCloseable {
                     if (error == null) {
                         operation.result.complete(value);
                     } else {
-                        onAttemptFailed(operation, attempt, unwrap(error));
+                        onAttemptFailed(operation, attempt, connection.nodeId(), unwrap(error));
                     }
                 });
     }
 
-    /** Like {@link #attempt}: whatever goes wrong deciding the next step fails the operation, never strands it. */
-    private <T> void onAttemptFailed(Operation<T> operation, int attempt, Throwable failure) {
+    /**
+     * Like {@link #attempt}: whatever goes wrong deciding the next step fails the operation, never strands it.
+     *
+     * @param sentTo the node the failed attempt went to ({@code null} when it was not sent)
+     */
+    private <T> void onAttemptFailed(Operation<T> operation, int attempt, String sentTo, Throwable failure) {
         try {
-            decideNextAttempt(operation, attempt, failure);
+            decideNextAttempt(operation, attempt, sentTo, failure);
         } catch (RuntimeException e) {
             log.error("{} attempt {}: deciding the retry failed unexpectedly", operation.op, attempt, e);
             e.addSuppressed(failure);
@@ -494,10 +498,10 @@ public final class ZarisClient implements AutoCloseable {
         }
     }
 
-    private <T> void decideNextAttempt(Operation<T> operation, int attempt, Throwable failure) {
+    private <T> void decideNextAttempt(Operation<T> operation, int attempt, String sentTo, Throwable failure) {
         boolean retargeted = false;
         if (failure instanceof ZarisStatusException statusFailure && statusFailure.routingHint() != null) {
-            retargeted = applyOwnershipChange(statusFailure.routingHint(), RefreshTrigger.HINT);
+            retargeted = applyOwnershipChange(statusFailure.routingHint(), RefreshTrigger.HINT, sentTo);
         }
         long now = ticker.nanoTime();
         RetryPolicy.Decision decision = retryPolicy.afterFailure(failure, operation.idempotent, attempt, now,
@@ -609,12 +613,16 @@ public final class ZarisClient implements AutoCloseable {
 
     /**
      * Applies one partition's runtime entry (a push or a wrong-node answer's hint) copy-on-write when it is
-     * newer than the table's. Returns whether the table now routes the partition to a connected node — also
-     * when the entry was not newer but the table already does (it then knows at least as much as the node
-     * that sent the entry, so a map fetch could not tell more). If the owner named has no connection yet, a
-     * refresh opens one.
+     * newer than the table's. Returns whether the table now routes the partition to a connected node. Also
+     * {@code true} when the entry is not newer but the table already routes the partition to a live owner
+     * other than {@code answeredBy}: the table knows at least what the answering node knows (typically a
+     * push overtook the answer of a request sent before it), so a map fetch could tell nothing more. When
+     * the table's owner is the answering node itself, that node is catching up or behind; a fetch may help.
+     * If the owner named has no connection yet, a refresh opens one.
+     *
+     * @param answeredBy the node whose answer carried the entry; {@code null} for a push
      */
-    private boolean applyOwnershipChange(RuntimeOwnershipChangedEvent event, RefreshTrigger trigger) {
+    private boolean applyOwnershipChange(RuntimeOwnershipChangedEvent event, RefreshTrigger trigger, String answeredBy) {
         boolean needsConnection;
         synchronized (tableLock) {
             RoutingTable current = table;
@@ -625,7 +633,8 @@ public final class ZarisClient implements AutoCloseable {
             String active = event.runtime().activeNode();
             StripedNodeConnections connection = active == null ? null : current.connections().get(active);
             if (updated == null) {
-                if (current.routesToLiveOwner(event.partition())) {
+                String owner = current.liveOwnerOf(event.partition());
+                if (owner != null && !owner.equals(answeredBy)) {
                     return true;
                 }
                 // The table may name that node without a connection to it (the refresh that should have opened
@@ -668,7 +677,7 @@ public final class ZarisClient implements AutoCloseable {
 
     private void onPush(RuntimeOwnershipChangedEvent event) {
         if (options.ownershipPushEnabled() && !closed) {
-            applyOwnershipChange(event, RefreshTrigger.PUSH);
+            applyOwnershipChange(event, RefreshTrigger.PUSH, null);
         }
     }
 

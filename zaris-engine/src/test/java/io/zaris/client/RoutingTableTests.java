@@ -67,7 +67,7 @@ class RoutingTableTests {
         }
         assertThat(moved.view()).isSameAs(updated);
         assertThat(moved.connections()).isSameAs(table.connections());
-        assertThat(moved.routesToLiveOwner(MOVED_PARTITION)).isTrue();
+        assertThat(moved.liveOwnerOf(MOVED_PARTITION)).isEqualTo("b");
     }
 
     @Test
@@ -79,16 +79,16 @@ class RoutingTableTests {
 
         assertThat(moved.connectionFor(LAYOUT.firstSegmentOf(MOVED_PARTITION))).isNull();
         assertThat(moved.connectionFor(LAYOUT.lastSegmentOf(MOVED_PARTITION))).isNull();
-        assertThat(moved.routesToLiveOwner(MOVED_PARTITION)).isFalse();
-        assertThat(moved.routesToLiveOwner(MOVED_PARTITION + 1)).isTrue();
-        assertThat(moved.routesToLiveOwner(LAYOUT.partitionCount())).as("no such partition").isFalse();
+        assertThat(moved.liveOwnerOf(MOVED_PARTITION)).isNull();
+        assertThat(moved.liveOwnerOf(MOVED_PARTITION + 1)).isEqualTo("a");
+        assertThat(moved.liveOwnerOf(LAYOUT.partitionCount())).as("no such partition").isNull();
     }
 
     @Test
     void anOwnerWhoseConnectionClosedIsNotALiveOwner() {
         RoutingTable table = RoutingTable.build(allOnA, Map.of("a", toA, "b", toB));
         toA.close();
-        assertThat(table.routesToLiveOwner(0)).isFalse();
+        assertThat(table.liveOwnerOf(0)).isNull();
     }
 
     private static ClusterView withRuntime(ClusterView view, int partition, PartitionRuntime runtime) {

@@ -200,6 +200,23 @@ class ZarisClientRetryLoopTests {
     }
 
     @Test
+    void anEqualHintFromTheTablesOwnItselfStillRefreshesTheMap() throws Exception {
+        StubNode a = singleNode();
+        int partition = partitionOf(KEY);
+        // The owner the table names says the ownership is changing and knows nothing newer: it is behind or
+        // catching up, and only a fetched map can tell whether someone else serves the partition now.
+        a.script(StubNode.routing(KvStatus.OWNERSHIP_CHANGING, new RuntimeOwnershipChangedEvent(partition,
+                new PartitionRuntime("a", 1, PartitionHealth.HEALTHY), a.address())));
+        a.fallback(StubNode.written(4));
+        ZarisClient client = connect(a, options -> options);
+
+        assertThat(client.put(KEY, utf8("v")).get(10, TimeUnit.SECONDS)).isEqualTo(4);
+
+        assertThat(client.mapFetchCount()).isEqualTo(1);
+        assertThat(a.received()).hasSize(2);
+    }
+
+    @Test
     void aPartitionWithNoServingOwnerIsATransportFaultThatRefreshesTheMap() throws Exception {
         StubNode a = StubNode.start("a");
         closeAfter.add(a);
