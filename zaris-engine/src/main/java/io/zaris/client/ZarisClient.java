@@ -55,8 +55,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Freshness of the routing table, three layers: <b>push</b> (nodes send ownership changes; applied only
  * if newer), <b>poll</b> (every {@code mapRefreshInterval} one node, round-robin, is asked for its map
- * fingerprint; the full map is fetched only when it differs) and <b>react</b> (the retry brain's refreshes, coalesced by
- * {@link MapRefresher}). Wrong-node answers also carry the partition's current entry, applied like a push.
+ * fingerprint; the full map is fetched only when it differs) and <b>react</b> (the retry brain's refreshes,
+ * coalesced by {@link MapRefresher}). Wrong-node answers also carry the partition's current entry, applied
+ * like a push.
  *
  * <p>Concurrency: the {@link RoutingTable} is immutable and published through a volatile field. Every
  * change is computed and published under {@code tableLock} (held only for the copy-on-write, never for
