@@ -9,11 +9,15 @@ import io.zaris.protocol.OpCode;
  */
 public interface ClientMetrics {
 
-    /** An operation finished; {@code outcome} is its status name, or the failure kind. */
-    void request(OpCode op, String outcome, long nanos);
+    /**
+     * An operation finished; {@code status} is the lower-case status of its answer ({@code ok},
+     * {@code not_found}, {@code conflict}), of the status it failed with (e.g. {@code moved}), or the failure
+     * kind ({@code timeout}, {@code transport}, {@code error}).
+     */
+    void request(OpCode op, String status, long nanos);
 
-    /** The retry brain scheduled another attempt because of {@code reason} (a status or fault name). */
-    void retry(String reason);
+    /** The retry brain scheduled another attempt after a failed one with {@code status} (named as above). */
+    void retry(String status);
 
     /** The routing table was updated. */
     void refresh(RefreshTrigger trigger);
@@ -21,7 +25,11 @@ public interface ClientMetrics {
     /** A caller rode a map refresh already in flight instead of starting one. */
     void coalescedRefreshWait();
 
-    /** A routing table was published for this partition map version and epoch sum. */
+    /**
+     * A routing table that differs from the previous one (its map fingerprint changed: partition map version,
+     * epoch sum or addresses) was published, with this partition map version and epoch sum. Not called for a
+     * refresh that found the same map.
+     */
     void tablePublished(long mapVersion, long epochSum);
 
     /** Acknowledged ASYNC writes a takeover showed lost. */
@@ -37,11 +45,11 @@ public interface ClientMetrics {
         INSTANCE;
 
         @Override
-        public void request(OpCode op, String outcome, long nanos) {
+        public void request(OpCode op, String status, long nanos) {
         }
 
         @Override
-        public void retry(String reason) {
+        public void retry(String status) {
         }
 
         @Override

@@ -48,7 +48,16 @@ final class MapRefresher {
      * done, when it was debounced away, or when the wait budget ran out — whichever comes first.
      */
     CompletableFuture<Void> refresh(RefreshTrigger trigger) {
-        return refresh(trigger, false);
+        return refresh(trigger, false, Long.MAX_VALUE);
+    }
+
+    /**
+     * Like {@link #refresh(RefreshTrigger)}, but the caller waits at most {@code maxWaitNanos} (the time its
+     * operation has left) when that is shorter than the wait budget: a refresh must not hold an operation
+     * past its deadline.
+     */
+    CompletableFuture<Void> refresh(RefreshTrigger trigger, long maxWaitNanos) {
+        return refresh(trigger, false, maxWaitNanos);
     }
 
     /**
@@ -57,14 +66,15 @@ final class MapRefresher {
      * flight is still shared.
      */
     CompletableFuture<Void> refreshUndebounced(RefreshTrigger trigger) {
-        return refresh(trigger, true);
+        return refresh(trigger, true, Long.MAX_VALUE);
     }
 
-    private CompletableFuture<Void> refresh(RefreshTrigger trigger, boolean undebounced) {
+    private CompletableFuture<Void> refresh(RefreshTrigger trigger, boolean undebounced, long maxWaitNanos) {
+        long waitNanos = Math.max(0, Math.min(waitBudget.toNanos(), maxWaitNanos));
         CompletableFuture<Void> shared = inFlight.get();
         if (shared != null) {
             metrics.coalescedRefreshWait();
-            return bounded(shared);
+            return bounded(shared, waitNanos);
         }
         long last = lastFinishedNanos;
         if (!undebounced && last != Long.MIN_VALUE && ticker.nanoTime() - last < debounceNanos) {
@@ -74,7 +84,7 @@ final class MapRefresher {
         if (!inFlight.compareAndSet(null, mine)) {
             CompletableFuture<Void> winner = inFlight.get();
             metrics.coalescedRefreshWait();
-            return winner == null ? DONE : bounded(winner);
+            return winner == null ? DONE : bounded(winner, waitNanos);
         }
         fetches.incrementAndGet();
         CompletableFuture<Void> started;
@@ -88,7 +98,7 @@ final class MapRefresher {
             inFlight.compareAndSet(mine, null);
             mine.complete(null);
         });
-        return bounded(mine);
+        return bounded(mine, waitNanos);
     }
 
     /** Real fetches started so far. */
@@ -96,7 +106,7 @@ final class MapRefresher {
         return fetches.get();
     }
 
-    private CompletableFuture<Void> bounded(CompletableFuture<Void> shared) {
-        return shared.copy().completeOnTimeout(null, waitBudget.toNanos(), TimeUnit.NANOSECONDS);
+    private static CompletableFuture<Void> bounded(CompletableFuture<Void> shared, long waitNanos) {
+        return shared.copy().completeOnTimeout(null, waitNanos, TimeUnit.NANOSECONDS);
     }
 }

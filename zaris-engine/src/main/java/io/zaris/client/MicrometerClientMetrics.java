@@ -14,11 +14,14 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Client meters in a Micrometer registry:
  * <ul>
- *   <li>{@code zaris.client.requests} (timer) tagged {@code op}, {@code outcome}</li>
- *   <li>{@code zaris.client.retries} tagged {@code reason}</li>
+ *   <li>{@code zaris.client.requests} (timer) tagged {@code op}, {@code status} (ok, not_found, conflict, or the
+ *       status or fault the operation failed with)</li>
+ *   <li>{@code zaris.client.retries} tagged {@code status} of the attempt that failed</li>
  *   <li>{@code zaris.client.map.refreshes} tagged {@code trigger} (push, hint, poll, react)</li>
  *   <li>{@code zaris.client.map.refresh.coalesced} — callers that rode a refresh in flight</li>
- *   <li>{@code zaris.client.routing.table.version} and {@code zaris.client.routing.table.age} (seconds)</li>
+ *   <li>{@code zaris.client.routing.table.version} (partition map version), {@code .epochs} (sum of the
+ *       partition epochs: rises with every ownership move) and {@code .age} (seconds since the table last
+ *       changed)</li>
  *   <li>{@code zaris.client.writes.lost} — acknowledged ASYNC writes a takeover showed lost</li>
  * </ul>
  * Meters are created once per tag combination and cached, so recording is a map lookup and an add.
@@ -31,7 +34,9 @@ public final class MicrometerClientMetrics implements ClientMetrics {
     private final Map<RefreshTrigger, Counter> refreshCounters = new ConcurrentHashMap<>();
     private final Counter coalesced;
     private final Counter writesLost;
+    /** The last changed table's figures; written by the client's map and network threads, read by gauges. */
     private final AtomicLong tableVersion = new AtomicLong();
+    private final AtomicLong tableEpochSum = new AtomicLong();
     private final AtomicLong tablePublishedAtMillis = new AtomicLong(System.currentTimeMillis());
 
     private MicrometerClientMetrics(MeterRegistry registry) {
@@ -42,6 +47,9 @@ public final class MicrometerClientMetrics implements ClientMetrics {
                 .description("Acknowledged ASYNC writes that a new active owner did not inherit").register(registry);
         Gauge.builder("zaris.client.routing.table.version", tableVersion, AtomicLong::get)
                 .description("Partition map version of the client's routing table").register(registry);
+        Gauge.builder("zaris.client.routing.table.epochs", tableEpochSum, AtomicLong::get)
+                .description("Sum of the partition epochs in the client's routing table; rises with every ownership move")
+                .register(registry);
         Gauge.builder("zaris.client.routing.table.age", tablePublishedAtMillis,
                         published -> (System.currentTimeMillis() - published.get()) / 1000.0)
                 .description("Seconds since the routing table last changed").baseUnit("seconds").register(registry);
@@ -57,20 +65,20 @@ public final class MicrometerClientMetrics implements ClientMetrics {
     }
 
     @Override
-    public void request(OpCode op, String outcome, long nanos) {
-        requestTimers.computeIfAbsent(op.name() + '|' + outcome, key -> Timer.builder("zaris.client.requests")
-                        .description("Zaris operations by operation and outcome")
+    public void request(OpCode op, String status, long nanos) {
+        requestTimers.computeIfAbsent(op.name() + '|' + status, key -> Timer.builder("zaris.client.requests")
+                        .description("Zaris operations by operation and status")
                         .tag("op", op.name().toLowerCase(Locale.ROOT))
-                        .tag("outcome", outcome)
+                        .tag("status", status)
                         .register(registry))
                 .record(nanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
-    public void retry(String reason) {
-        retryCounters.computeIfAbsent(reason, key -> Counter.builder("zaris.client.retries")
-                .description("Attempts repeated by the retry brain, by the reason of the failed attempt")
-                .tag("reason", reason)
+    public void retry(String status) {
+        retryCounters.computeIfAbsent(status, key -> Counter.builder("zaris.client.retries")
+                .description("Attempts repeated by the retry brain, by the status of the failed attempt")
+                .tag("status", status)
                 .register(registry)).increment();
     }
 
@@ -90,6 +98,7 @@ public final class MicrometerClientMetrics implements ClientMetrics {
     @Override
     public void tablePublished(long mapVersion, long epochSum) {
         tableVersion.set(mapVersion);
+        tableEpochSum.set(epochSum);
         tablePublishedAtMillis.set(System.currentTimeMillis());
     }
 }

@@ -17,14 +17,18 @@ import java.time.Duration;
  *       <td>backoff × attempt</td></tr>
  *   <tr><td>UNACKNOWLEDGED, non-idempotent request</td><td>no</td><td>—</td><td>—</td></tr>
  *   <tr><td>MIGRATING</td><td>yes</td><td>no</td><td>8 × backoff × attempt</td></tr>
- *   <tr><td>transport fault or timeout, request not delivered or idempotent</td><td>yes</td><td>yes</td><td>backoff × attempt</td></tr>
+ *   <tr><td>transport fault or timeout, request not delivered or idempotent; no serving owner in the
+ *       client's map (not sent, surfaces as UNAVAILABLE)</td><td>yes</td><td>yes</td><td>backoff × attempt</td></tr>
  *   <tr><td>transport fault or timeout, non-idempotent request maybe applied</td><td>no</td><td>—</td><td>—</td></tr>
  *   <tr><td>request errors, anything not understood</td><td>no</td><td>—</td><td>—</td></tr>
  * </table>
  *
  * Answers ({@code OK}, {@code NOT_FOUND}, {@code CONFLICT}) never reach the brain: they are values. Every
- * delay is capped at {@link #MAX_DELAY} and at the time left before the deadline, and another attempt is
- * made only while {@code attempt <= maxAttempts && now < deadline}.
+ * delay is capped at {@link #MAX_DELAY} and at half the time left before the deadline — so the attempt it
+ * leads to starts before the deadline and keeps the other half to be answered, instead of sleeping into
+ * it — and another attempt is made only while {@code attempt <= maxAttempts && now < deadline}. The
+ * client checks the deadline again right before it sends an attempt (a map refresh may have taken the
+ * time in between).
  *
  * <p>Not retrying a maybe-applied INCREMENT or conditional write is deliberate: a second attempt could
  * count twice, or report CONFLICT for a write that in fact succeeded. The caller gets the indeterminate
@@ -76,6 +80,9 @@ final class RetryPolicy {
      * @param idempotent whether repeating the request after it may already have been applied is harmless
      */
     static FailureClass classify(Throwable failure, boolean idempotent) {
+        if (failure instanceof NoServingOwnerException) {
+            return FailureClass.TRANSPORT; // never sent, and the client's map may be what is out of date
+        }
         if (failure instanceof ZarisStatusException statusFailure) {
             KvStatus status = statusFailure.status();
             if (status == KvStatus.MIGRATING) {
@@ -115,11 +122,7 @@ final class RetryPolicy {
         if (nextAttempt > maxAttempts || timeLeft <= 0) {
             return Decision.giveUp(failureClass);
         }
-        long delay = Math.min(delayFor(failureClass, attempt), timeLeft);
-        if (delay >= timeLeft && timeLeft != Long.MAX_VALUE) {
-            // Waiting would use up the deadline: the next attempt could never start.
-            return Decision.giveUp(failureClass);
-        }
+        long delay = Math.min(delayFor(failureClass, attempt), timeLeft / 2);
         return new Decision(true, failureClass.refreshesMap, delay, failureClass);
     }
 

@@ -2,6 +2,7 @@ package io.zaris.client;
 
 import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.PartitionRuntime;
+import io.zaris.placement.PartitionLayout;
 import java.util.Map;
 
 /**
@@ -29,13 +30,42 @@ final class RoutingTable {
         int segmentCount = view.layout().segmentCount();
         NodeConnection[] segmentMap = new NodeConnection[segmentCount];
         for (int segment = 0; segment < segmentCount; segment++) {
-            PartitionRuntime runtime = view.runtimeOfSegment(segment);
-            if (runtime.health().isServing()) {
-                StripedNodeConnections owner = connections.get(runtime.activeNode());
-                segmentMap[segment] = owner == null ? null : owner.forSegment(segment);
-            }
+            StripedNodeConnections owner = servingOwner(view.runtimeOfSegment(segment), connections);
+            segmentMap[segment] = owner == null ? null : owner.forSegment(segment);
         }
         return new RoutingTable(view, segmentMap, Map.copyOf(connections));
+    }
+
+    /**
+     * The table for {@code updated}, a view that differs from this table's only in {@code partition}'s runtime
+     * entry (and perhaps the address of its new owner). Copy-on-write: the segment map is cloned and only that
+     * partition's segments are retargeted; this table stays as it was for readers still holding it.
+     */
+    RoutingTable withPartition(int partition, ClusterView updated) {
+        NodeConnection[] retargeted = segmentMap.clone();
+        PartitionLayout layout = updated.layout();
+        StripedNodeConnections owner = servingOwner(updated.runtimeMap().get(partition), connections);
+        for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
+            retargeted[segment] = owner == null ? null : owner.forSegment(segment);
+        }
+        return new RoutingTable(updated, retargeted, connections);
+    }
+
+    /**
+     * The node requests of {@code partition} go to when that goes to an open connection (the partition has a
+     * serving owner and this client is connected to it); otherwise {@code null}.
+     */
+    String liveOwnerOf(int partition) {
+        if (partition < 0 || partition >= view.layout().partitionCount()) {
+            return null;
+        }
+        PartitionRuntime runtime = view.runtimeMap().get(partition);
+        StripedNodeConnections owner = servingOwner(runtime, connections);
+        return owner != null && owner.isOpen() ? runtime.activeNode() : null;
+    }
+
+    private static StripedNodeConnections servingOwner(PartitionRuntime runtime, Map<String, StripedNodeConnections> connections) {
+        return runtime.health().isServing() && runtime.activeNode() != null ? connections.get(runtime.activeNode()) : null;
     }
 
     NodeConnection connectionFor(int segment) {

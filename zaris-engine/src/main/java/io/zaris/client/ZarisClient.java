@@ -56,9 +56,10 @@ import org.slf4j.LoggerFactory;
  * {@link ZarisStatusException}, {@link ZarisTransportException} or {@link ZarisTimeoutException}.
  *
  * <p>Freshness of the routing table, three layers: <b>push</b> (nodes send ownership changes; applied only
- * if newer), <b>poll</b> (every {@code mapRefreshInterval} a node is asked for its map fingerprint; the full
- * map is fetched only when it differs) and <b>react</b> (the retry brain's refreshes, coalesced by
- * {@link MapRefresher}). Wrong-node answers also carry the partition's current entry, applied like a push.
+ * if newer), <b>poll</b> (every {@code mapRefreshInterval} one node, round-robin, is asked for its map
+ * fingerprint; the full map is fetched only when it differs) and <b>react</b> (the retry brain's refreshes,
+ * coalesced by {@link MapRefresher}). Wrong-node answers also carry the partition's current entry, applied
+ * like a push.
  *
  * <p>Concurrency: the {@link RoutingTable} is immutable and published through a volatile field. Every
  * change is computed and published under {@code tableLock} (held only for the copy-on-write, never for
@@ -88,6 +89,9 @@ public final class ZarisClient implements AutoCloseable {
     private volatile SegmentMapper segmentMapper;
     private volatile boolean closed;
     private final AtomicLong mapFetches = new AtomicLong();
+    private final AtomicLong mapPolls = new AtomicLong();
+    /** Maps thread only: which node the next periodic poll asks. */
+    private int pollTurn;
     private final AsyncAckLedger asyncAcks;
     private final PushListener pushListener = new PushListener() {
         @Override
@@ -442,43 +446,61 @@ public final class ZarisClient implements AutoCloseable {
         Operation<T> operation = new Operation<>(op, routingKey, idempotent, requestFactory, reader, deadline);
         if (metrics != ClientMetrics.disabled()) {
             // Without metrics the timing callback is skipped: one completion stage less per request.
-            operation.result.whenComplete((value, error) -> metrics.request(op, outcomeOf(error), ticker.nanoTime() - startNanos));
+            operation.result.whenComplete((value, error) -> metrics.request(op, statusOf(operation, error),
+                    ticker.nanoTime() - startNanos));
         }
-        attempt(operation, 1);
+        attempt(operation, 1, null);
         return operation.result;
     }
 
     /**
      * Runs {@link #tryAttempt}; an exception escaping it would otherwise vanish inside a future callback or
      * a timer task and leave the caller waiting forever, so it fails the operation instead.
+     *
+     * @param lastFailure how the previous attempt failed ({@code null} for the first)
      */
-    private <T> void attempt(Operation<T> operation, int attempt) {
+    private <T> void attempt(Operation<T> operation, int attempt, Throwable lastFailure) {
         try {
-            tryAttempt(operation, attempt);
+            tryAttempt(operation, attempt, lastFailure);
         } catch (RuntimeException e) {
             log.error("{} attempt {} failed unexpectedly", operation.op, attempt, e);
+            if (lastFailure != null) {
+                e.addSuppressed(lastFailure);
+            }
             operation.result.completeExceptionally(e);
         }
     }
 
-    private <T> void tryAttempt(Operation<T> operation, int attempt) {
+    private <T> void tryAttempt(Operation<T> operation, int attempt, Throwable lastFailure) {
         if (closed) {
             operation.result.completeExceptionally(new ZarisException("client is closed"));
+            return;
+        }
+        long now = ticker.nanoTime();
+        // The loop bound, checked again right before sending: a map refresh may have used up the time the
+        // retry brain saw when it scheduled this attempt.
+        if (attempt > retryPolicy.maxAttempts() && lastFailure != null) {
+            operation.result.completeExceptionally(lastFailure); // the brain never schedules this; kept as a bound
+            return;
+        }
+        if (pastDeadline(now, operation.deadline)) {
+            operation.result.completeExceptionally(timedOut(operation, attempt, lastFailure));
             return;
         }
         RoutingTable current = table;
         int segment = segmentMapper.segmentOf(operation.routingKey);
         NodeConnection connection = current.connectionFor(segment);
         if (connection == null) {
+            // Never sent, so safe to repeat for any operation; and like a lost node it means the table may
+            // be out of date: the retry brain refreshes it before the next attempt.
             PartitionRuntime runtime = current.view().runtimeOfSegment(segment);
-            onAttemptFailed(operation, attempt, runtime.health().isServing()
+            onAttemptFailed(operation, attempt, null, runtime.health().isServing()
                     ? new ZarisTransportException("no connection to node " + runtime.activeNode() + ", the owner of segment "
                             + segment, false)
-                    : new ZarisStatusException(KvStatus.UNAVAILABLE, "partition " + current.view().layout().partitionOf(segment)
-                            + " has no serving owner (" + runtime.health() + ")"));
+                    : new NoServingOwnerException("partition " + current.view().layout().partitionOf(segment)
+                            + " has no serving owner (" + runtime.health() + ") in the client's map"));
             return;
         }
-        long now = ticker.nanoTime();
         int deadlineMillis = operation.deadline == Long.MAX_VALUE ? 0
                 : (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(operation.deadline - now)));
         // The connection measures its own timeout on System.nanoTime(); translate the deadline onto it. One
@@ -487,20 +509,25 @@ public final class ZarisClient implements AutoCloseable {
         long attemptNanos = options.attemptTimeout().toNanos();
         long left = operation.deadline == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, operation.deadline - now);
         long answerDeadline = System.nanoTime() + Math.min(attemptNanos, left);
-        connection.send(operation.requestFactory, operation.reader, current.epochOf(segment), deadlineMillis, answerDeadline)
+        connection.send(operation.requestFactory, operation.statusRecordingReader, current.epochOf(segment), deadlineMillis,
+                        answerDeadline)
                 .whenComplete((value, error) -> {
                     if (error == null) {
                         operation.result.complete(value);
                     } else {
-                        onAttemptFailed(operation, attempt, unwrap(error));
+                        onAttemptFailed(operation, attempt, connection.nodeId(), unwrap(error));
                     }
                 });
     }
 
-    /** Like {@link #attempt}: whatever goes wrong deciding the next step fails the operation, never strands it. */
-    private <T> void onAttemptFailed(Operation<T> operation, int attempt, Throwable failure) {
+    /**
+     * Like {@link #attempt}: whatever goes wrong deciding the next step fails the operation, never strands it.
+     *
+     * @param sentTo the node the failed attempt went to ({@code null} when it was not sent)
+     */
+    private <T> void onAttemptFailed(Operation<T> operation, int attempt, String sentTo, Throwable failure) {
         try {
-            decideNextAttempt(operation, attempt, failure);
+            decideNextAttempt(operation, attempt, sentTo, failure);
         } catch (RuntimeException e) {
             log.error("{} attempt {}: deciding the retry failed unexpectedly", operation.op, attempt, e);
             e.addSuppressed(failure);
@@ -508,10 +535,10 @@ public final class ZarisClient implements AutoCloseable {
         }
     }
 
-    private <T> void decideNextAttempt(Operation<T> operation, int attempt, Throwable failure) {
+    private <T> void decideNextAttempt(Operation<T> operation, int attempt, String sentTo, Throwable failure) {
         boolean retargeted = false;
         if (failure instanceof ZarisStatusException statusFailure && statusFailure.routingHint() != null) {
-            retargeted = applyOwnershipChange(statusFailure.routingHint(), RefreshTrigger.HINT);
+            retargeted = applyOwnershipChange(statusFailure.routingHint(), RefreshTrigger.HINT, sentTo);
         }
         long now = ticker.nanoTime();
         RetryPolicy.Decision decision = retryPolicy.afterFailure(failure, operation.idempotent, attempt, now,
@@ -521,8 +548,10 @@ public final class ZarisClient implements AutoCloseable {
             return;
         }
         metrics.retry(reasonOf(failure));
+        long timeLeft = operation.deadline == Long.MAX_VALUE ? Long.MAX_VALUE : operation.deadline - now;
+        // The wait for a shared refresh ends at the deadline at the latest; the next attempt then times out.
         CompletableFuture<Void> mapReady = decision.refreshMap() && !retargeted
-                ? refresher.refresh(RefreshTrigger.REACT) : CompletableFuture.completedFuture(null);
+                ? refresher.refresh(RefreshTrigger.REACT, timeLeft) : CompletableFuture.completedFuture(null);
         CompletableFuture<Void> delayElapsed = new CompletableFuture<>();
         try {
             timer.schedule(() -> delayElapsed.complete(null), decision.delayNanos(), TimeUnit.NANOSECONDS);
@@ -530,7 +559,22 @@ public final class ZarisClient implements AutoCloseable {
             operation.result.completeExceptionally(new ZarisException("client is closed"));
             return;
         }
-        CompletableFuture.allOf(mapReady, delayElapsed).whenComplete((ignored, error) -> attempt(operation, attempt + 1));
+        CompletableFuture.allOf(mapReady, delayElapsed).whenComplete((ignored, error) -> attempt(operation, attempt + 1,
+                failure));
+    }
+
+    private static boolean pastDeadline(long now, long deadline) {
+        return deadline != Long.MAX_VALUE && now - deadline >= 0;
+    }
+
+    /** The deadline passed before attempt number {@code attempt} could start; the last failure travels along. */
+    private ZarisTimeoutException timedOut(Operation<?> operation, int attempt, Throwable lastFailure) {
+        ZarisTimeoutException timeout = new ZarisTimeoutException(operation.op + " did not complete within the request "
+                + "timeout of " + options.requestTimeout() + " (" + (attempt - 1) + " attempt(s) made)");
+        if (lastFailure != null) {
+            timeout.addSuppressed(lastFailure);
+        }
+        return timeout;
     }
 
     /** One operation's fixed parts, shared by its attempts. */
@@ -542,6 +586,12 @@ public final class ZarisClient implements AutoCloseable {
         final ResponseReader<T> reader;
         final long deadline;
         final CompletableFuture<T> result = new CompletableFuture<>();
+        /**
+         * The status of the last answer read, so meters tell NOT_FOUND and CONFLICT from OK. Written on the
+         * event loop of the attempt's connection before {@code result} completes, read after it did.
+         */
+        volatile KvStatus lastStatus;
+        final ResponseReader<T> statusRecordingReader;
 
         Operation(OpCode op, byte[] routingKey, boolean idempotent, LongFunction<Request> requestFactory,
                   ResponseReader<T> reader, long deadline) {
@@ -551,6 +601,10 @@ public final class ZarisClient implements AutoCloseable {
             this.requestFactory = requestFactory;
             this.reader = reader;
             this.deadline = deadline;
+            this.statusRecordingReader = (status, body) -> {
+                lastStatus = status;
+                return reader.read(status, body);
+            };
         }
     }
 
@@ -582,6 +636,11 @@ public final class ZarisClient implements AutoCloseable {
         return options;
     }
 
+    /** Fingerprint questions the periodic poll has asked (one node each). */
+    long mapPollCount() {
+        return mapPolls.get();
+    }
+
     /** Blocking variants of every operation. */
     public BlockingZarisClient sync() {
         return blocking;
@@ -595,10 +654,17 @@ public final class ZarisClient implements AutoCloseable {
     }
 
     /**
-     * Applies one partition's newer runtime entry copy-on-write. Returns whether the table now routes the
-     * partition to a connected node (if the new owner has no connection yet, a refresh opens one).
+     * Applies one partition's runtime entry (a push or a wrong-node answer's hint) copy-on-write when it is
+     * newer than the table's. Returns whether the table now routes the partition to a connected node. Also
+     * {@code true} when the entry is not newer but the table already routes the partition to a live owner
+     * other than {@code answeredBy}: the table knows at least what the answering node knows (typically a
+     * push overtook the answer of a request sent before it), so a map fetch could tell nothing more. When
+     * the table's owner is the answering node itself, that node is catching up or behind; a fetch may help.
+     * If the owner named has no connection yet, a refresh opens one.
+     *
+     * @param answeredBy the node whose answer carried the entry; {@code null} for a push
      */
-    private boolean applyOwnershipChange(RuntimeOwnershipChangedEvent event, RefreshTrigger trigger) {
+    private boolean applyOwnershipChange(RuntimeOwnershipChangedEvent event, RefreshTrigger trigger, String answeredBy) {
         boolean needsConnection;
         synchronized (tableLock) {
             RoutingTable current = table;
@@ -609,8 +675,12 @@ public final class ZarisClient implements AutoCloseable {
             String active = event.runtime().activeNode();
             StripedNodeConnections connection = active == null ? null : current.connections().get(active);
             if (updated == null) {
-                // Not newer than the table, which may already name that node without a connection to it (the
-                // refresh that should have opened one was debounced away): every retry would go elsewhere.
+                String owner = current.liveOwnerOf(event.partition());
+                if (owner != null && !owner.equals(answeredBy)) {
+                    return true;
+                }
+                // The table may name that node without a connection to it (the refresh that should have opened
+                // one was debounced away): every retry would go elsewhere.
                 needsConnection = active != null && (connection == null || !connection.isOpen());
                 if (needsConnection) {
                     refresher.refreshUndebounced(RefreshTrigger.REACT);
@@ -619,7 +689,7 @@ public final class ZarisClient implements AutoCloseable {
             }
             needsConnection = active != null && (connection == null || !connection.isOpen()
                     || !connection.address().equals(updated.addresses().get(active)));
-            publish(RoutingTable.build(updated, current.connections()), trigger);
+            publish(current.withPartition(event.partition(), updated), trigger);
         }
         if (needsConnection) {
             // Only a fetched map opens a connection to a node this client does not know yet (one that just
@@ -630,19 +700,26 @@ public final class ZarisClient implements AutoCloseable {
         return true;
     }
 
-    /** Under {@code tableLock}. */
+    /**
+     * Under {@code tableLock}. Every publication counts as a refresh of its trigger; the table gauges hear
+     * only of tables whose fingerprint differs from the previous one, so the age says how long the routing
+     * has been the same, not how long since the last poll.
+     */
     private void publish(RoutingTable newTable, RefreshTrigger trigger) {
+        RoutingTable previous = table;
         table = newTable;
         if (trigger != null) {
             metrics.refresh(trigger);
         }
         MapFingerprint fingerprint = MapFingerprint.of(newTable.view());
-        metrics.tablePublished(fingerprint.mapVersion(), fingerprint.epochSum());
+        if (previous == null || !fingerprint.equals(MapFingerprint.of(previous.view()))) {
+            metrics.tablePublished(fingerprint.mapVersion(), fingerprint.epochSum());
+        }
     }
 
     private void onPush(RuntimeOwnershipChangedEvent event) {
         if (options.ownershipPushEnabled() && !closed) {
-            applyOwnershipChange(event, RefreshTrigger.PUSH);
+            applyOwnershipChange(event, RefreshTrigger.PUSH, null);
         }
     }
 
@@ -789,7 +866,6 @@ public final class ZarisClient implements AutoCloseable {
         return CompletableFuture.runAsync(() -> refreshFrom(RefreshTrigger.REACT), maps);
     }
 
-    /** Maps thread: the backstop poll compares fingerprints and fetches the full map only on a change. */
     /** A periodic task that throws is silently never run again: say so, at least, before it dies. */
     private void pollMapLoudly() {
         try {
@@ -802,15 +878,20 @@ public final class ZarisClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Maps thread: the backstop poll asks ONE node (round-robin over the open connections) for its map
+     * fingerprint and fetches the full map only when it differs from the table's, when that node does not
+     * answer, or when the table misses a connection.
+     */
     private void pollMap() {
         if (closed) {
             return;
         }
         RoutingTable current = table;
         try {
-            MapFingerprint remote = firstFingerprint(current);
+            MapFingerprint remote = nextPolledFingerprint(current);
             if (remote == null) {
-                log.warn("periodic map poll: no open connection answered; reconnecting through the known nodes and seeds");
+                log.warn("periodic map poll: no answer; fetching the map through the known nodes and seeds");
             }
             if (remote == null || !remote.equals(MapFingerprint.of(current.view())) || !allConnected(current)) {
                 refreshFrom(RefreshTrigger.POLL);
@@ -820,8 +901,25 @@ public final class ZarisClient implements AutoCloseable {
         }
     }
 
-    private MapFingerprint firstFingerprint(RoutingTable current) {
-        return firstAnswer(openConnections(current), this::fetchFingerprint);
+    /** Maps thread: the fingerprint of the node whose turn it is, or {@code null} when it did not answer. */
+    private MapFingerprint nextPolledFingerprint(RoutingTable current) {
+        List<NodeConnection> open = new ArrayList<>();
+        for (StripedNodeConnections node : new java.util.TreeMap<>(current.connections()).values()) {
+            if (node.first().isOpen()) {
+                open.add(node.first());
+            }
+        }
+        if (open.isEmpty()) {
+            return null;
+        }
+        NodeConnection asked = open.get(Math.floorMod(pollTurn++, open.size()));
+        mapPolls.incrementAndGet();
+        try {
+            return fetchFingerprint(asked).join();
+        } catch (CompletionException e) {
+            log.debug("map poll of {} failed: {}", asked, rootMessage(e));
+            return null;
+        }
     }
 
     private static List<NodeConnection> openConnections(RoutingTable current) {
@@ -969,8 +1067,11 @@ public final class ZarisClient implements AutoCloseable {
         }
     }
 
+    /** A status that is not an answer; a routing status carries the partition's current entry after the message. */
     private static ZarisStatusException failure(KvStatus status, ByteBuf body) {
-        return new ZarisStatusException(status, ResponseCodec.readMessage(body));
+        String message = ResponseCodec.readMessage(body);
+        RuntimeOwnershipChangedEvent hint = status.isRetryable() ? ResponseCodec.readRoutingHint(body) : null;
+        return new ZarisStatusException(status, message, hint);
     }
 
     private static byte[] bytes(String key) {
@@ -1005,11 +1106,13 @@ public final class ZarisClient implements AutoCloseable {
         return cause;
     }
 
-    private static String outcomeOf(Throwable error) {
-        if (error == null) {
-            return "ok";
+    /** The meters' {@code status} tag: the answer's status (ok, not_found, conflict) or how it failed. */
+    private static String statusOf(Operation<?> operation, Throwable error) {
+        if (error != null) {
+            return reasonOf(unwrap(error));
         }
-        return reasonOf(unwrap(error));
+        KvStatus answered = operation.lastStatus;
+        return answered == null ? "ok" : answered.name().toLowerCase(java.util.Locale.ROOT);
     }
 
     private static String reasonOf(Throwable failure) {

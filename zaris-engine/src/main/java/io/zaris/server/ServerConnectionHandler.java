@@ -51,6 +51,10 @@ import org.slf4j.LoggerFactory;
  * A connection unwritable for longer than {@link OutboundLimits#maxUnwritable()} is closed
  * ({@link SlowReaderGuard}).
  *
+ * <p><b>Deadlines.</b> A request's deadline counts from the socket read that delivered it, not from when
+ * it is handled: one that waited in {@code backlog} or behind other frames of its read past its deadline is
+ * dropped unanswered by {@link RequestHandler} (counted in {@link NodeStats#expiredRequests()}).
+ *
  * <p>Confined to the channel's event loop; its fields need no synchronisation.
  */
 final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
@@ -64,8 +68,18 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
     private final Consumer<Channel> onLoggedIn;
     private final SecurityOptions security;
     private final SlowReaderGuard slowReaderGuard;
-    /** Frames read but not yet handled because the client is not reading its responses; released on close. */
-    private final ArrayDeque<ByteBuf> backlog = new ArrayDeque<>();
+    /**
+     * Frames read but not yet handled because the client is not reading its responses, each with the time
+     * it arrived; released on close.
+     */
+    private final ArrayDeque<Parked> backlog = new ArrayDeque<>();
+    /**
+     * When the socket read now delivering frames happened ({@link System#nanoTime()}): every frame decoded
+     * from one read arrived then, however long the frames before it took. Set by the first frame of a read,
+     * cleared by {@link #channelReadComplete}.
+     */
+    private long readArrivedNanos;
+    private boolean readInProgress;
     private LoginSession login;
     private boolean handshakeDone;
     private boolean closing;
@@ -106,19 +120,24 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf frame = (ByteBuf) msg;
+        if (!readInProgress) {
+            readInProgress = true;
+            readArrivedNanos = System.nanoTime();
+        }
         if (closing) {
             frame.release();
         } else if (!backlog.isEmpty() || !ctx.channel().isWritable()) {
-            backlog.add(frame);
+            // The request's deadline counts from now, not from when the client reads again.
+            backlog.add(new Parked(frame, readArrivedNanos));
         } else {
-            handle(ctx, frame);
+            handle(ctx, frame, readArrivedNanos);
         }
     }
 
-    private void handle(ChannelHandlerContext ctx, ByteBuf frame) {
+    private void handle(ChannelHandlerContext ctx, ByteBuf frame, long arrivedNanos) {
         try {
             if (!closing) {
-                onFrame(ctx, frame);
+                onFrame(ctx, frame, arrivedNanos);
             }
         } finally {
             frame.release();
@@ -129,7 +148,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
     private void drainBacklog(ChannelHandlerContext ctx) {
         boolean handled = false;
         while (!backlog.isEmpty() && ctx.channel().isWritable() && !closing) {
-            handle(ctx, backlog.poll());
+            Parked parked = backlog.poll();
+            handle(ctx, parked.frame(), parked.arrivedNanos());
             handled = true;
         }
         if (handled) {
@@ -137,8 +157,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private void onFrame(ChannelHandlerContext ctx, ByteBuf frame) {
-        long receivedNanos = System.nanoTime();
+    /** @param arrivedNanos when the frame was read off the socket: its deadline counts from then */
+    private void onFrame(ChannelHandlerContext ctx, ByteBuf frame, long arrivedNanos) {
         RequestCodec.Envelope envelope;
         try {
             envelope = RequestCodec.decode(frame, limits);
@@ -172,7 +192,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         long deadlineNanos = envelope.deadlineMillis() == 0 ? Long.MAX_VALUE
-                : receivedNanos + envelope.deadlineMillis() * 1_000_000L;
+                : arrivedNanos + envelope.deadlineMillis() * 1_000_000L;
         ByteBuf out = ctx.alloc().buffer();
         int start = Frames.begin(out);
         CompletableFuture<Void> outcome;
@@ -316,6 +336,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+        readInProgress = false;
         ctx.flush();
     }
 
@@ -330,9 +351,9 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
         slowReaderGuard.closed();
-        ByteBuf frame;
-        while ((frame = backlog.poll()) != null) {
-            frame.release();
+        Parked parked;
+        while ((parked = backlog.poll()) != null) {
+            parked.frame().release();
         }
     }
 
@@ -348,6 +369,10 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
             log.warn("node {}: closing connection {} after unexpected error", nodeId, ctx.channel().remoteAddress(), cause);
             ctx.close();
         }
+    }
+
+    /** A frame waiting in the backlog and when it arrived. */
+    private record Parked(ByteBuf frame, long arrivedNanos) {
     }
 
     private void closeForBadInput(ChannelHandlerContext ctx, String reason) {

@@ -12,12 +12,15 @@ class MicrometerClientMetricsTests {
     private final MicrometerClientMetrics metrics = MicrometerClientMetrics.create(registry);
 
     @Test
-    void requestsAreTimedByOperationAndOutcome() {
+    void requestsAreTimedByOperationAndStatus() {
         metrics.request(OpCode.GET, "ok", 1_000);
         metrics.request(OpCode.GET, "ok", 3_000);
+        metrics.request(OpCode.GET, "not_found", 3_000);
         metrics.request(OpCode.PUT, "moved", 2_000);
-        assertThat(registry.get("zaris.client.requests").tag("op", "get").tag("outcome", "ok").timer().count()).isEqualTo(2);
-        assertThat(registry.get("zaris.client.requests").tag("op", "put").tag("outcome", "moved").timer().count())
+        assertThat(registry.get("zaris.client.requests").tag("op", "get").tag("status", "ok").timer().count()).isEqualTo(2);
+        assertThat(registry.get("zaris.client.requests").tag("op", "get").tag("status", "not_found").timer().count())
+                .isEqualTo(1);
+        assertThat(registry.get("zaris.client.requests").tag("op", "put").tag("status", "moved").timer().count())
                 .isEqualTo(1);
     }
 
@@ -29,16 +32,17 @@ class MicrometerClientMetricsTests {
         metrics.refresh(RefreshTrigger.POLL);
         metrics.refresh(RefreshTrigger.REACT);
         metrics.coalescedRefreshWait();
-        assertThat(registry.get("zaris.client.retries").tag("reason", "moved").counter().count()).isEqualTo(2);
+        assertThat(registry.get("zaris.client.retries").tag("status", "moved").counter().count()).isEqualTo(2);
         assertThat(registry.get("zaris.client.map.refreshes").tag("trigger", "push").counter().count()).isEqualTo(1);
         assertThat(registry.get("zaris.client.map.refreshes").tag("trigger", "react").counter().count()).isEqualTo(1);
         assertThat(registry.get("zaris.client.map.refresh.coalesced").counter().count()).isEqualTo(1);
     }
 
     @Test
-    void routingTableVersionIsAGauge() {
+    void routingTableVersionAndEpochSumAreGauges() {
         metrics.tablePublished(7, 300);
         assertThat(registry.get("zaris.client.routing.table.version").gauge().value()).isEqualTo(7);
+        assertThat(registry.get("zaris.client.routing.table.epochs").gauge().value()).isEqualTo(300);
         assertThat(registry.get("zaris.client.routing.table.age").gauge().value()).isGreaterThanOrEqualTo(0);
     }
 }

@@ -98,6 +98,28 @@ class OwnershipChurnIntegrationTests {
         }
     }
 
+    @Test
+    void aWrongNodeAnswersHintRetargetsThePartitionWithoutAMapFetch() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (ZarisClient client = ZarisClient.connect(options().ownershipPushEnabled(false)
+                .mapRefreshInterval(Duration.ofHours(1)).metrics(MicrometerClientMetrics.create(registry)).build())) {
+            String key = "hinted-key";
+            int partition = partitionOf(client, key);
+            handOver(partition);
+            await().atMost(Duration.ofSeconds(10)).until(OwnershipChurnIntegrationTests::allNodesAgree);
+            long fetchesBefore = client.mapFetchCount();
+            long mapRequestsBefore = cluster.nodes().stream().mapToLong(n -> n.stats().mapRequests()).sum();
+
+            client.sync().put(key, utf8("v")); // the old owner answers with the partition's new entry
+
+            assertThat(client.clusterView().runtimeMap().get(partition))
+                    .isEqualTo(cluster.nodes().get(0).currentView().runtimeMap().get(partition));
+            assertThat(client.mapFetchCount()).as("map fetches").isEqualTo(fetchesBefore);
+            assertThat(cluster.nodes().stream().mapToLong(n -> n.stats().mapRequests()).sum()).isEqualTo(mapRequestsBefore);
+            assertThat(registry.get("zaris.client.map.refreshes").tag("trigger", "hint").counter().count()).isEqualTo(1);
+        }
+    }
+
     private static void runChurn(ZarisClient client, String prefix) throws Exception {
         AtomicBoolean running = new AtomicBoolean(true);
         ConcurrentLinkedQueue<Throwable> surfaced = new ConcurrentLinkedQueue<>();

@@ -51,6 +51,15 @@ class RetryPolicyTests {
     }
 
     @Test
+    void noServingOwnerInTheClientsMapRefreshesAndRetriesEvenANonIdempotentRequest() {
+        RetryPolicy.Decision decision = policy.afterFailure(new NoServingOwnerException("partition 3"), false, 1, NOW,
+                SIXTY_SECONDS);
+        assertThat(decision.retry()).isTrue();
+        assertThat(decision.refreshMap()).as("the map may be what is out of date").isTrue();
+        assertThat(new NoServingOwnerException("partition 3").status()).isEqualTo(KvStatus.UNAVAILABLE);
+    }
+
+    @Test
     void maybeAppliedNonIdempotentRequestsAreNotRepeated() {
         assertThat(policy.afterFailure(new ZarisTimeoutException("late"), false, 1, NOW, SIXTY_SECONDS).retry()).isFalse();
         assertThat(policy.afterFailure(new ZarisTransportException("reset", true), false, 1, NOW, SIXTY_SECONDS).retry())
@@ -75,6 +84,7 @@ class RetryPolicyTests {
         assertThat(policy.afterFailure(new ZarisException("client is closed"), true, 1, NOW, SIXTY_SECONDS).retry()).isFalse();
     }
 
+    /** The policy alone; {@code ZarisClientRetryLoopTests} runs the client's own loop against a stub node. */
     @Test
     void threeAttemptsWithASixtySecondDeadlineMeansExactlyThreeAttempts() {
         long now = NOW;
@@ -108,13 +118,21 @@ class RetryPolicyTests {
     void noRetryStartsAtOrAfterTheDeadlineAndNoDelayRunsPastIt() {
         assertThat(policy.afterFailure(status(KvStatus.MOVED), true, 1, SIXTY_SECONDS, SIXTY_SECONDS).retry()).isFalse();
         assertThat(policy.afterFailure(status(KvStatus.MOVED), true, 1, SIXTY_SECONDS + 1, SIXTY_SECONDS).retry()).isFalse();
-        // 100 ms backoff but only 50 ms left: waiting would reach the deadline, so give up now.
-        assertThat(policy.afterFailure(status(KvStatus.MOVED), true, 1, SIXTY_SECONDS - 50 * MS, SIXTY_SECONDS).retry())
-                .isFalse();
+    }
+
+    @Test
+    void aDelayIsClampedToHalfTheTimeLeftSoTheNextAttemptStartsBeforeTheDeadline() {
+        // 100 ms backoff with 150 ms left: wait 75 ms, leaving 75 ms for the attempt.
         RetryPolicy.Decision clamped = policy.afterFailure(status(KvStatus.MOVED), true, 1, SIXTY_SECONDS - 150 * MS,
                 SIXTY_SECONDS);
         assertThat(clamped.retry()).isTrue();
-        assertThat(clamped.delayNanos()).isLessThan(150 * MS);
+        assertThat(clamped.delayNanos()).isEqualTo(75 * MS);
+        // MIGRATING would wait 800 ms; with 50 ms left it waits 25 ms.
+        assertThat(policy.afterFailure(status(KvStatus.MIGRATING), true, 1, SIXTY_SECONDS - 50 * MS, SIXTY_SECONDS)
+                .delayNanos()).isEqualTo(25 * MS);
+        // With 300 ms left the 100 ms backoff is not clamped.
+        assertThat(policy.afterFailure(status(KvStatus.MOVED), true, 1, SIXTY_SECONDS - 300 * MS, SIXTY_SECONDS)
+                .delayNanos()).isEqualTo(100 * MS);
     }
 
     @Test

@@ -9,8 +9,9 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * Remembers when the client last published a routing table (and for which partition-map version and
- * epoch sum), for the health indicator's "routing table age". It listens through the client's
+ * Remembers when the client's routing table last changed (and to which partition-map version and epoch
+ * sum), for the health indicator's "routing table age": the client reports only tables that differ from the
+ * one before, so a refresh that found the same map does not reset the age. It listens through the client's
  * {@link ClientMetrics} hook: {@link #observing(ClientMetrics)} wraps the real meters (or the disabled
  * ones) and forwards every event to them.
  *
@@ -55,13 +56,13 @@ public final class ZarisRoutingTableWatch {
         }
 
         @Override
-        public void request(OpCode op, String outcome, long nanos) {
-            delegate.request(op, outcome, nanos);
+        public void request(OpCode op, String status, long nanos) {
+            delegate.request(op, status, nanos);
         }
 
         @Override
-        public void retry(String reason) {
-            delegate.retry(reason);
+        public void retry(String status) {
+            delegate.retry(status);
         }
 
         @Override

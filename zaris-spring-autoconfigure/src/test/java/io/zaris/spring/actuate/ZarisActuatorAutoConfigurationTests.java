@@ -202,7 +202,7 @@ class ZarisActuatorAutoConfigurationTests {
 
             // The client records a request right after completing its future, on the network thread.
             await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(registry.get("zaris.client.requests")
-                    .tags("op", "put", "outcome", "ok").timer().count()).isEqualTo(1));
+                    .tags("op", "put", "status", "ok").timer().count()).isEqualTo(1));
             assertThat(registry.get("zaris.client.routing.table.version").gauge().value()).isPositive();
             assertThat(registry.get("zaris.partitions").tags("state", "healthy").gauge().value()).isEqualTo(16);
             // The owner holds the key; with replication its replica may hold a copy too.
