@@ -24,6 +24,7 @@ import java.util.regex.Pattern;
  * budget, allkeys-lru) far beyond its budget, and every sample interval forces a full GC in each node
  * ({@code jcmd <pid> GC.run}) and prints the heap used after it, with each node's last memory report (bytes
  * charged, evictions, expirations). Flat heap-after-GC rows mean eviction and expiry keep up with the churn.
+ * At the end it prints a {@link SoakVerdict} and throws when the run failed, so the command exits non-zero.
  *
  * <p>Workload: 64 requests in flight; 80% puts of 1 KiB values over 10 million keys (a third of them with
  * a 5 s TTL), 20% gets. Run with {@code bench/soak --minutes M} (or {@code --seconds S}).
@@ -35,6 +36,14 @@ public final class MemorySoakBenchmark {
     private static final int VALUE_BYTES = 1024;
     private static final Duration SAMPLE_INTERVAL = Duration.ofSeconds(15);
     private static final String BUDGET = "32m";
+    private static final double BUDGET_MIB = 32;
+    /**
+     * Heap after GC allowed beyond the budget: an idle node holds about 10 MiB, the op logs at most 8 MiB at
+     * {@code -Xmx128m}, and connection buffers and in-flight requests a few MiB more.
+     */
+    private static final double SLACK_MIB = 24;
+    /** How far the last third's mean heap after GC may exceed the first third's (once full). */
+    private static final double TOLERANCE = 0.15;
     /** A generation line of {@code GC.heap_info} (serial GC: "def new generation", "tenured generation"). */
     private static final Pattern GENERATION_USED = Pattern.compile("generation\\s+total \\d+K, used (\\d+)K");
     private static final Pattern MEMORY_REPORT = Pattern.compile(
@@ -54,25 +63,35 @@ public final class MemorySoakBenchmark {
                         duration, BUDGET, IN_FLIGHT);
                 System.out.println("| t (s) | writes total | failed ops | node | heap after GC (MiB) | charged (MiB) | evictions | expirations |");
                 System.out.println("|---|---|---|---|---|---|---|---|");
+                LongAdder operations = new LongAdder();
                 LongAdder writes = new LongAdder();
                 LongAdder failures = new LongAdder();
+                List<SoakVerdict.Sample> samples = new ArrayList<>();
                 Semaphore inFlight = new Semaphore(IN_FLIGHT);
                 long start = System.nanoTime();
                 long end = start + duration.toNanos();
                 long nextSample = start + SAMPLE_INTERVAL.toNanos();
-                sample(processes, 0, writes, failures);
+                samples.addAll(sample(processes, 0, writes, failures));
                 while (System.nanoTime() < end) {
                     if (!inFlight.tryAcquire(1, TimeUnit.SECONDS)) {
                         continue;
                     }
+                    operations.increment();
                     issue(client, writes, failures).whenComplete((ignored, error) -> inFlight.release());
                     if (System.nanoTime() >= nextSample) {
-                        sample(processes, (System.nanoTime() - start) / 1_000_000_000L, writes, failures);
+                        samples.addAll(sample(processes, (System.nanoTime() - start) / 1_000_000_000L, writes, failures));
                         nextSample += SAMPLE_INTERVAL.toNanos();
                     }
                 }
                 inFlight.acquire(IN_FLIGHT);
-                sample(processes, (System.nanoTime() - start) / 1_000_000_000L, writes, failures);
+                samples.addAll(sample(processes, (System.nanoTime() - start) / 1_000_000_000L, writes, failures));
+                SoakVerdict.Result verdict = SoakVerdict.judge(samples, duration.toSeconds(), BUDGET_MIB, SLACK_MIB,
+                        TOLERANCE, operations.sum(), failures.sum());
+                System.out.println();
+                verdict.lines().forEach(System.out::println);
+                if (!verdict.passed()) {
+                    throw new IllegalStateException("memory soak failed: " + String.join("; ", verdict.lines()));
+                }
             }
         }
     }
@@ -95,8 +114,9 @@ public final class MemorySoakBenchmark {
         });
     }
 
-    private static void sample(ServerProcesses processes, long seconds, LongAdder writes, LongAdder failures)
-            throws IOException, InterruptedException {
+    private static List<SoakVerdict.Sample> sample(ServerProcesses processes, long seconds, LongAdder writes,
+                                                   LongAdder failures) throws IOException, InterruptedException {
+        List<SoakVerdict.Sample> samples = new ArrayList<>();
         for (ServerProcesses.Node node : processes.nodes()) {
             long pid = node.process().pid();
             jcmd(pid, "GC.run");
@@ -113,7 +133,10 @@ public final class MemorySoakBenchmark {
                     node.nodeId(), heapMiB,
                     report == null ? "-" : String.format(Locale.ROOT, "%.1f", Long.parseLong(report.group(1)) / 1048576.0),
                     report == null ? "-" : report.group(4), report == null ? "-" : report.group(5));
+            samples.add(new SoakVerdict.Sample(seconds, node.nodeId(), heapMiB,
+                    report == null ? 0 : Long.parseLong(report.group(4))));
         }
+        return samples;
     }
 
     private static Matcher lastMemoryReport(Path log) throws IOException {
