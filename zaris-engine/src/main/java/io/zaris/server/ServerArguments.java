@@ -41,6 +41,8 @@ public final class ServerArguments {
     public static final String CLUSTER_SECRET_VARIABLE = "ZARIS_CLUSTER_SECRET";
     /** How long SIGTERM waits for the node to drain, when {@code --drain-on-stop} is not given. */
     public static final String DRAIN_ON_STOP_VARIABLE = "ZARIS_DRAIN_ON_STOP";
+    /** The system property reactor-netty sizes its shared event-loop group by. */
+    static final String IO_WORKER_COUNT_PROPERTY = "reactor.netty.ioWorkerCount";
     /** How long SIGTERM waits for the node to drain by default. */
     public static final Duration DEFAULT_DRAIN_ON_STOP = Duration.ofSeconds(30);
 
@@ -97,6 +99,8 @@ public final class ServerArguments {
             "  --drain-on-stop <duration>  on SIGTERM, move this node's partitions to the other nodes first and wait"
                     + " up to this long (e.g. 30s, 1500ms, 2m; plain numbers are ms; 0 leaves at once; default "
                     + DEFAULT_DRAIN_ON_STOP.toSeconds() + "s, or set " + DRAIN_ON_STOP_VARIABLE + ")",
+            "  --io-threads <n>            event-loop threads for the data port, the RESP port and node-to-node links"
+                    + " (default: one per core)",
             "  --help                      print this help",
             "",
             "Operator commands against a running node: java -jar zaris-engine-<version>-server.jar admin --help");
@@ -107,7 +111,7 @@ public final class ServerArguments {
             "--heal-cooldown-ms", "--join-settle-delay-ms", "--max-concurrent-moves", "--escalation-timeout-ms", "--resp-port", "--resp-host", "--max-memory",
             "--eviction-policy", "--password-file", "--users-file", "--allow-insecure", "--login-timeout-ms",
             "--tls-cert", "--tls-key", "--tls-keystore", "--tls-keystore-password-file", "--tls-ca", "--tls-truststore",
-            "--tls-truststore-password-file", "--cluster-secret-file", "--drain-on-stop");
+            "--tls-truststore-password-file", "--cluster-secret-file", "--drain-on-stop", "--io-threads");
     /** Options that take no value. */
     private static final Set<String> FLAGS = Set.of("--allow-insecure");
 
@@ -136,6 +140,19 @@ public final class ServerArguments {
 
     private static List<String> readLines(String path) throws java.io.IOException {
         return java.nio.file.Files.readAllLines(java.nio.file.Path.of(path), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Event-loop threads for the node's network I/O: {@code --io-threads}, else one per core. Reactor-netty's
+     * own default (at least 4) oversubscribes a small machine: every request and replicated write then pays for
+     * hand-overs between more threads than there are cores to run them.
+     */
+    public static int ioThreads(String[] args, int cores) {
+        String option = options(args).get("--io-threads");
+        if (option == null) {
+            return Math.max(1, cores);
+        }
+        return intOption(Map.of("--io-threads", option), "--io-threads", 1, 1, 1024);
     }
 
     /**
@@ -217,6 +234,9 @@ public final class ServerArguments {
         }
         if (values.containsKey("--drain-on-stop")) {
             duration("--drain-on-stop", values.get("--drain-on-stop")); // read by drainOnStop; refused here with the rest
+        }
+        if (values.containsKey("--io-threads")) {
+            ioThreads(args, 1); // read by ioThreads before the node starts; refused here with the rest
         }
         String host = values.getOrDefault("--host", NodeConfig.DEFAULT_HOST);
         int port = intOption(values, "--port", DEFAULT_PORT, 1, 65535);

@@ -46,6 +46,12 @@ public final class ZarisServerMain {
         try {
             config = ServerArguments.parse(args);
             drainOnStop = ServerArguments.drainOnStop(args, System.getenv());
+            // Read once, when reactor-netty first builds its event loops: set before the node opens any port.
+            // An operator's -Dreactor.netty.ioWorkerCount still wins.
+            if (System.getProperty(ServerArguments.IO_WORKER_COUNT_PROPERTY) == null) {
+                System.setProperty(ServerArguments.IO_WORKER_COUNT_PROPERTY, Integer.toString(
+                        ServerArguments.ioThreads(args, Runtime.getRuntime().availableProcessors())));
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("zaris: " + e.getMessage());
             System.err.println(ServerArguments.USAGE);

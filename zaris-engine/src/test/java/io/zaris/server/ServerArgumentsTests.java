@@ -116,6 +116,18 @@ class ServerArgumentsTests {
     }
 
     @Test
+    void ioThreadsDefaultToOnePerCoreAndBadCountsAreRefused() {
+        assertThat(ServerArguments.ioThreads(new String[] {"--node-id", "n1"}, 8)).isEqualTo(8);
+        assertThat(ServerArguments.ioThreads(new String[] {"--node-id", "n1"}, 0)).isEqualTo(1);
+        assertThat(ServerArguments.ioThreads(new String[] {"--node-id", "n1", "--io-threads", "1"}, 8)).isEqualTo(1);
+        assertThat(ServerArguments.parse(new String[] {"--node-id", "n1", "--io-threads", "3"}).nodeId()).isEqualTo("n1");
+        for (String bad : new String[] {"0", "-1", "two", "1025"}) {
+            assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--io-threads", bad}))
+                    .as(bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--io-threads");
+        }
+    }
+
+    @Test
     void drainOnStopComesFromTheEnvironmentUnlessTheOptionIsGiven() {
         Map<String, String> environment = Map.of(ServerArguments.DRAIN_ON_STOP_VARIABLE, "5s");
         assertThat(ServerArguments.drainOnStop(new String[] {"--node-id", "n1"}, environment)).isEqualTo(Duration.ofSeconds(5));

@@ -22,6 +22,11 @@ final class ZarisServerCluster implements PeerCluster {
      * eviction; Hazelcast, with the same heap, keeps everything.
      */
     static final String MEMORY_BUDGET = "75%";
+    /**
+     * One event-loop thread per node, as each Redis process serves from one thread: the three nodes share
+     * the machine's cores, and more loops than cores only add hand-overs between threads.
+     */
+    static final String IO_THREADS = System.getProperty("zaris.bench.io-threads", "1");
     /** Extra JVM options for every node, e.g. a flight recording while profiling one workload. */
     static final String NODE_OPTIONS_VARIABLE = "ZARIS_BENCH_NODE_OPTS";
     private static final int NODES = 3;
@@ -66,7 +71,7 @@ final class ZarisServerCluster implements PeerCluster {
                     "--port", Integer.toString(ports.get(i)[0]), "--cluster-port", Integer.toString(ports.get(i)[1]),
                     "--seeds", seeds, "--cluster-name", clusterName,
                     "--replication-factor", Integer.toString(REPLICATION_FACTOR), "--ack-mode", ackMode,
-                    "--resp-port", "off", "--max-memory", MEMORY_BUDGET, "--drain-on-stop", "0"));
+                    "--resp-port", "off", "--max-memory", MEMORY_BUDGET, "--drain-on-stop", "0", "--io-threads", IO_THREADS));
             nodes.add(processes.start("zaris-" + ackMode + "-" + nodeId, command));
             dataAddresses.add(new NodeAddress("127.0.0.1", ports.get(i)[0]));
         }
@@ -93,7 +98,8 @@ final class ZarisServerCluster implements PeerCluster {
 
     @Override
     public String configuration() {
-        return NODES + " server processes (" + HEAP + ", G1, memory budget " + MEMORY_BUDGET + " of the heap), replication factor "
+        return NODES + " server processes (" + HEAP + ", G1, memory budget " + MEMORY_BUDGET + " of the heap, "
+                + IO_THREADS + " I/O thread each), replication factor "
                 + REPLICATION_FACTOR + ", ack mode " + ackMode + "; native client with default options (one pipelined connection per node)";
     }
 
