@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -66,22 +68,34 @@ public final class MemorySoakBenchmark {
                 LongAdder operations = new LongAdder();
                 LongAdder writes = new LongAdder();
                 LongAdder failures = new LongAdder();
+                // Written by the sampler thread only while it runs; read here once it has terminated.
                 List<SoakVerdict.Sample> samples = new ArrayList<>();
                 Semaphore inFlight = new Semaphore(IN_FLIGHT);
                 long start = System.nanoTime();
                 long end = start + duration.toNanos();
-                long nextSample = start + SAMPLE_INTERVAL.toNanos();
-                samples.addAll(sample(processes, 0, writes, failures));
+                // Sampling (six jcmd calls) runs on its own thread so the load never pauses for it; with a fixed
+                // delay, a slow sample on a busy machine delays the next one instead of bunching them up.
+                ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "soak-sampler"));
+                sampler.scheduleWithFixedDelay(() -> {
+                    try {
+                        samples.addAll(sample(processes, (System.nanoTime() - start) / 1_000_000_000L, writes, failures));
+                    } catch (IOException e) {
+                        // Keep sampling: a node that stays unreadable shows up as missing samples in the verdict.
+                        System.err.println("soak: a sample failed: " + e);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }, 0, SAMPLE_INTERVAL.toSeconds(), TimeUnit.SECONDS);
                 while (System.nanoTime() < end) {
                     if (!inFlight.tryAcquire(1, TimeUnit.SECONDS)) {
                         continue;
                     }
                     operations.increment();
                     issue(client, writes, failures).whenComplete((ignored, error) -> inFlight.release());
-                    if (System.nanoTime() >= nextSample) {
-                        samples.addAll(sample(processes, (System.nanoTime() - start) / 1_000_000_000L, writes, failures));
-                        nextSample += SAMPLE_INTERVAL.toNanos();
-                    }
+                }
+                sampler.shutdown();
+                if (!sampler.awaitTermination(5, TimeUnit.MINUTES)) {
+                    throw new IllegalStateException("the last sample did not finish within 5 minutes");
                 }
                 inFlight.acquire(IN_FLIGHT);
                 samples.addAll(sample(processes, (System.nanoTime() - start) / 1_000_000_000L, writes, failures));

@@ -58,6 +58,26 @@ class ClusterSecretIntegrationTests {
     }
 
     @Test
+    void aNodeWithoutASecretCannotJoinAClusterThatHasOne() throws Exception {
+        List<NodeAddress> seeds = seeds(3);
+        ZarisNode a1 = start("a1", seeds, 0, SECRET_A);
+        ZarisNode a2 = start("a2", seeds, 1, SECRET_A);
+        await().atMost(FORMING).untilAsserted(() -> {
+            assertThat(a1.presentNodeIds()).containsExactlyInAnyOrder("a1", "a2");
+            assertThat(a2.presentNodeIds()).containsExactlyInAnyOrder("a1", "a2");
+        });
+
+        ZarisNode open = start("open", seeds, 2, null);
+
+        // Its plaintext discovery and join requests carry no valid HMAC and cannot be decrypted by the members.
+        await().during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+            assertThat(a1.presentNodeIds()).containsExactlyInAnyOrder("a1", "a2");
+            assertThat(a2.presentNodeIds()).containsExactlyInAnyOrder("a1", "a2");
+            assertThat(open.presentNodeIds()).isSubsetOf(Set.of("open"));
+        });
+    }
+
+    @Test
     void aNodeWithTheSameSecretJoins() throws Exception {
         List<NodeAddress> seeds = seeds(3);
         ZarisNode a1 = start("a1", seeds, 0, SECRET_A);
