@@ -87,11 +87,19 @@ public final class ZarisServerMain {
         List<String> lines = new ArrayList<>();
         lines.add(box);
         lines.add("INSECURE (--allow-insecure): node " + config.nodeId() + " opens");
+        boolean withoutPassword = false;
+        boolean withoutClusterSecret = false;
         for (UnprotectedPorts.Exposure exposure : unprotected.exposures()) {
             lines.add("  the " + exposure.describe());
+            withoutPassword |= exposure.missing().equals(UnprotectedPorts.PASSWORD);
+            withoutClusterSecret |= exposure.missing().equals(UnprotectedPorts.CLUSTER_SECRET);
         }
-        lines.add("Anyone who can reach an open data or RESP port can read and change every key and send node-to-node");
-        lines.add("operations; anyone who can reach an open membership port can join the cluster and be handed data.");
+        if (withoutPassword) {
+            lines.add("Anyone who can reach its data or RESP port can read and change every key and send node-to-node operations.");
+        }
+        if (withoutClusterSecret) {
+            lines.add("Anyone who can reach its membership port can join the cluster and be handed partitions and their data.");
+        }
         lines.add(box);
         return lines;
     }
