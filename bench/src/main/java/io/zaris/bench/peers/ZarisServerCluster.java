@@ -65,8 +65,12 @@ final class ZarisServerCluster implements PeerCluster {
         String clusterName = "zaris-bench-" + UUID.randomUUID();
         for (int i = 0; i < NODES; i++) {
             String nodeId = "n" + (i + 1);
-            List<String> command = new ArrayList<>(List.of(LocalProcesses.javaBinary(), HEAP, "-XX:+UseG1GC"));
-            command.addAll(nodeOptions(nodeId));
+            List<String> command = new ArrayList<>(List.of(LocalProcesses.javaBinary(), HEAP));
+            List<String> extra = nodeOptions(nodeId);
+            if (extra.stream().noneMatch(o -> o.startsWith("-XX:+Use") && o.endsWith("GC"))) {
+                command.add("-XX:+UseG1GC"); // unless the extra options choose another collector
+            }
+            command.addAll(extra);
             command.addAll(List.of("-jar", serverJar.toString(), "--node-id", nodeId,
                     "--port", Integer.toString(ports.get(i)[0]), "--cluster-port", Integer.toString(ports.get(i)[1]),
                     "--seeds", seeds, "--cluster-name", clusterName,
