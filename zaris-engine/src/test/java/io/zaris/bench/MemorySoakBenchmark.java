@@ -23,10 +23,12 @@ import java.util.regex.Pattern;
 
 /**
  * Memory soak: churns keys against a 3-process cluster (each node {@code -Xmx128m}, serial GC, a 32 MiB
- * budget, allkeys-lru) far beyond its budget, and every sample interval forces a full GC in each node
- * ({@code jcmd <pid> GC.run}) and prints the heap used after it, with each node's last memory report (bytes
- * charged, evictions, expirations). Flat heap-after-GC rows mean eviction and expiry keep up with the churn.
- * At the end it prints a {@link SoakVerdict} and throws when the run failed, so the command exits non-zero.
+ * budget, allkeys-lru) far beyond its budget, and every sample interval measures each node's live heap: the
+ * bytes of reachable objects that {@code jcmd <pid> GC.class_histogram} counts right after the full GC it
+ * forces, in one safepoint, so garbage the ongoing load allocates is never counted. Each row also shows the
+ * node's last memory report (bytes charged, evictions, expirations). Flat live-heap rows mean eviction and
+ * expiry keep up with the churn. At the end it prints a {@link SoakVerdict} and throws when the run failed,
+ * so the command exits non-zero.
  *
  * <p>Workload: 64 requests in flight; 80% puts of 1 KiB values over 10 million keys (a third of them with
  * a 5 s TTL), 20% gets. Run with {@code bench/soak --minutes M} (or {@code --seconds S}).
@@ -44,10 +46,10 @@ public final class MemorySoakBenchmark {
      * {@code -Xmx128m}, and connection buffers and in-flight requests a few MiB more.
      */
     private static final double SLACK_MIB = 24;
-    /** How far the last third's mean heap after GC may exceed the first third's (once full). */
+    /** How far the last third's mean live heap may exceed the first third's (once full). */
     private static final double TOLERANCE = 0.15;
-    /** A generation line of {@code GC.heap_info} (serial GC: "def new generation", "tenured generation"). */
-    private static final Pattern GENERATION_USED = Pattern.compile("generation\\s+total \\d+K, used (\\d+)K");
+    /** The last line of {@code GC.class_histogram}: instances and bytes of all live objects. */
+    private static final Pattern HISTOGRAM_TOTAL = Pattern.compile("(?m)^Total\\s+\\d+\\s+(\\d+)\\s*$");
     private static final Pattern MEMORY_REPORT = Pattern.compile(
             "memory used (\\d+) of (\\d+) bytes \\(([a-z-]+)\\), (\\d+) evictions, (\\d+) expirations, (\\d+) writes refused");
 
@@ -63,7 +65,7 @@ public final class MemorySoakBenchmark {
                 awaitWritable(client);
                 System.out.printf(Locale.ROOT, "%nsoak: %s, 3 nodes (-Xmx128m, budget %s each, allkeys-lru), %d in flight%n%n",
                         duration, BUDGET, IN_FLIGHT);
-                System.out.println("| t (s) | writes total | failed ops | node | heap after GC (MiB) | charged (MiB) | evictions | expirations |");
+                System.out.println("| t (s) | writes total | failed ops | node | live heap (MiB) | charged (MiB) | evictions | expirations |");
                 System.out.println("|---|---|---|---|---|---|---|---|");
                 LongAdder operations = new LongAdder();
                 LongAdder writes = new LongAdder();
@@ -133,15 +135,8 @@ public final class MemorySoakBenchmark {
         List<SoakVerdict.Sample> samples = new ArrayList<>();
         for (ServerProcesses.Node node : processes.nodes()) {
             long pid = node.process().pid();
-            jcmd(pid, "GC.run");
-            Matcher heap = GENERATION_USED.matcher(jcmd(pid, "GC.heap_info"));
-            long usedKiB = 0;
-            boolean found = false;
-            while (heap.find()) {
-                usedKiB += Long.parseLong(heap.group(1));
-                found = true;
-            }
-            double heapMiB = found ? usedKiB / 1024.0 : Double.NaN;
+            Matcher live = HISTOGRAM_TOTAL.matcher(jcmd(pid, "GC.class_histogram"));
+            double heapMiB = live.find() ? Long.parseLong(live.group(1)) / 1048576.0 : Double.NaN;
             Matcher report = lastMemoryReport(node.log());
             System.out.printf(Locale.ROOT, "| %d | %d | %d | %s | %.1f | %s | %s | %s |%n", seconds, writes.sum(), failures.sum(),
                     node.nodeId(), heapMiB,

@@ -12,9 +12,9 @@ import java.util.TreeMap;
  * <p>A run passes when all of these hold:
  * <ol>
  *   <li>every node answered every sample (a node that died or hung has no heap figure);</li>
- *   <li>no heap-after-GC sample exceeds the budget plus {@code slackMiB} (the op logs, connection buffers
+ *   <li>no live-heap sample exceeds the budget plus {@code slackMiB} (the op logs, connection buffers
  *   and the JVM's own objects live outside the budget);</li>
- *   <li>per node, the mean heap after GC over the last third of the run is at most {@code tolerance} above
+ *   <li>per node, the mean live heap over the last third of the run is at most {@code tolerance} above
  *   its mean over the first third, counting in the first third only samples taken once the node had
  *   started evicting (before that the budget is still filling, which is growth by design) — a node that
  *   never evicted in the first third makes the run inconclusive, hence failed;</li>
@@ -79,7 +79,7 @@ final class SoakVerdict {
             passed &= answered;
             boolean bounded = peak <= ceiling;
             passed &= bounded;
-            lines.add(String.format(Locale.ROOT, "%s: %s peak heap after GC %.1f MiB (limit: budget %.0f + slack %.0f = %.0f MiB)",
+            lines.add(String.format(Locale.ROOT, "%s: %s peak live heap %.1f MiB (limit: budget %.0f + slack %.0f = %.0f MiB)",
                     bounded ? "PASS" : "FAIL", id, peak, budgetMiB, slackMiB, ceiling));
             if (steadyCount == 0 || lastCount == 0) {
                 passed = false;
@@ -94,7 +94,7 @@ final class SoakVerdict {
             boolean flat = lastMean <= steadyMean * (1 + tolerance);
             passed &= flat;
             lines.add(String.format(Locale.ROOT,
-                    "%s: %s mean heap after GC %.1f MiB in the last third (%d samples) vs %.1f MiB in the first third"
+                    "%s: %s mean live heap %.1f MiB in the last third (%d samples) vs %.1f MiB in the first third"
                             + " once full (%d samples): %+.1f%% (limit +%.0f%%)",
                     flat ? "PASS" : "FAIL", id, lastMean, lastCount, steadyMean, steadyCount,
                     (lastMean / steadyMean - 1) * 100, tolerance * 100));
