@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -362,32 +361,24 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<Set<String>> scanKeys() {
         RoutingTable current = requireTable();
-        List<CompletableFuture<List<byte[]>>> perNode = new ArrayList<>();
-        for (StripedNodeConnections node : current.connections().values()) {
-            perNode.add(scanNode(node.first(), 0, new ArrayList<>()));
+        ScanMerge merge = new ScanMerge(current.connections().keySet());
+        List<CompletableFuture<Void>> perNode = new ArrayList<>();
+        for (Map.Entry<String, StripedNodeConnections> node : current.connections().entrySet()) {
+            perNode.add(scanNode(node.getKey(), node.getValue().first(), merge));
         }
-        return CompletableFuture.allOf(perNode.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
-            Set<String> keys = new LinkedHashSet<>();
-            for (CompletableFuture<List<byte[]>> node : perNode) {
-                for (byte[] key : node.join()) {
-                    keys.add(new String(key, StandardCharsets.UTF_8));
-                }
-            }
-            return keys;
-        });
+        return CompletableFuture.allOf(perNode.toArray(CompletableFuture[]::new)).thenApply(ignored -> merge.keys());
     }
 
-    private CompletableFuture<List<byte[]>> scanNode(NodeConnection connection, int cursor, List<byte[]> collected) {
+    /** Asks one node for its pages, one after the other, until its last one. */
+    private CompletableFuture<Void> scanNode(String node, NodeConnection connection, ScanMerge merge) {
+        int cursor = merge.cursor(node);
         return connection.send(id -> new Request.Scan(id, cursor, SCAN_PAGE_KEYS), (status, body) -> {
             if (status != KvStatus.OK) {
                 throw failure(status, body);
             }
             return ResponseCodec.readScanPage(body);
-        }, 0, 0, options.requestTimeout().deadlineFrom(System.nanoTime())).thenCompose(page -> {
-            collected.addAll(page.keys());
-            return page.isLast() ? CompletableFuture.completedFuture(collected)
-                    : scanNode(connection, page.nextCursor(), collected);
-        });
+        }, 0, 0, options.requestTimeout().deadlineFrom(System.nanoTime())).thenCompose(page ->
+                merge.add(node, page) ? scanNode(node, connection, merge) : CompletableFuture.completedFuture(null));
     }
 
     // ------------------------------------------------------------------ the retry loop

@@ -4,6 +4,7 @@ import io.zaris.cluster.ClusterSettings;
 import io.zaris.cluster.MembershipConfig;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.placement.PartitionLayout;
+import io.zaris.protocol.ProtocolLimits;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.resp.RespOptions;
 import io.zaris.security.ClusterSecret;
@@ -50,6 +51,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final boolean resp;
     private final MemoryOptions memory;
     private final SecurityOptions security;
+    private final ProtocolLimits limits;
     /** Copy-on-write: RESP listeners look their peers' ports up here from event-loop threads. */
     private final List<ZarisNode> nodes = new CopyOnWriteArrayList<>();
 
@@ -72,6 +74,7 @@ public final class EmbeddedCluster implements AutoCloseable {
             security = security.withClusterSecret(builder.clusterSecret);
         }
         this.security = security;
+        this.limits = builder.limits;
     }
 
     public static Builder builder() {
@@ -257,6 +260,7 @@ public final class EmbeddedCluster implements AutoCloseable {
                 .replication(replication)
                 .memory(memory)
                 .security(security)
+                .limits(limits)
                 .build();
     }
 
@@ -290,8 +294,28 @@ public final class EmbeddedCluster implements AutoCloseable {
         private ClusterSecret clusterSecret;
         private Duration joinSettleDelay = ClusterSettings.DEFAULT_JOIN_SETTLE_DELAY;
         private int maxConcurrentMoves = ClusterSettings.DEFAULT_MAX_CONCURRENT_MOVES;
+        private ProtocolLimits limits = ProtocolLimits.defaults();
 
         private Builder() {
+        }
+
+        /**
+         * Size limits every node enforces on its data port (default {@link ProtocolLimits#defaults()}: keys up
+         * to 64 KiB, values up to 32 MiB). The frame limit must hold the largest key and value and the nodes'
+         * own frames to each other.
+         *
+         * @throws IllegalArgumentException when the frame limit is below what those need
+         */
+        public Builder limits(ProtocolLimits limits) {
+            long needed = ProtocolLimits.nodeFrameBytesFor(limits.maxKeyBytes(), limits.maxValueBytes());
+            if (limits.maxFrameBytes() < needed) {
+                throw new IllegalArgumentException("maxFrameBytes " + limits.maxFrameBytes() + " cannot carry a key of "
+                        + limits.maxKeyBytes() + " bytes and a value of " + limits.maxValueBytes() + " bytes plus "
+                        + ProtocolLimits.FRAME_HEADROOM_BYTES + " bytes of headers (and at least "
+                        + ProtocolLimits.MIN_NODE_FRAME_BYTES + " for node-to-node frames): give at least " + needed);
+            }
+            this.limits = limits;
+            return this;
         }
 
         /**

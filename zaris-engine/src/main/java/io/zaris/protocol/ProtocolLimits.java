@@ -11,8 +11,15 @@ public record ProtocolLimits(int maxFrameBytes, int maxKeyBytes, int maxValueByt
     public static final int DEFAULT_MAX_KEY_BYTES = 64 * 1024;
     /** Largest value: 32 MiB. */
     public static final int DEFAULT_MAX_VALUE_BYTES = 32 * 1024 * 1024;
+    /** Room a frame needs beyond one key and one value: frame, request and operation headers. */
+    public static final int FRAME_HEADROOM_BYTES = 1024;
     /** Largest frame: one maximal key and value plus room for headers. */
-    public static final int DEFAULT_MAX_FRAME_BYTES = DEFAULT_MAX_VALUE_BYTES + DEFAULT_MAX_KEY_BYTES + 1024;
+    public static final int DEFAULT_MAX_FRAME_BYTES = DEFAULT_MAX_VALUE_BYTES + DEFAULT_MAX_KEY_BYTES + FRAME_HEADROOM_BYTES;
+    /**
+     * Smallest frame limit a cluster node can run with: node-to-node frames (replication snapshot chunks of up
+     * to 1 MiB of entries) arrive on the data port under the same limit.
+     */
+    public static final int MIN_NODE_FRAME_BYTES = 2 * 1024 * 1024;
     /** Most keys in one multi-key request. */
     public static final int DEFAULT_MAX_BATCH_KEYS = 10_000;
 
@@ -21,6 +28,15 @@ public record ProtocolLimits(int maxFrameBytes, int maxKeyBytes, int maxValueByt
         require(maxValueBytes >= 0, "maxValueBytes must be >= 0 but was %d", maxValueBytes);
         require(maxBatchKeys >= 1, "maxBatchKeys must be >= 1 but was %d", maxBatchKeys);
         require(maxFrameBytes >= 64, "maxFrameBytes must be >= 64 but was %d", maxFrameBytes);
+    }
+
+    /**
+     * The smallest frame limit a cluster node with these key and value limits can run with: a request with the
+     * largest key and value must fit (else it would close its connection instead of being answered), and so
+     * must node-to-node frames.
+     */
+    public static long nodeFrameBytesFor(int maxKeyBytes, int maxValueBytes) {
+        return Math.max(MIN_NODE_FRAME_BYTES, (long) maxKeyBytes + maxValueBytes + FRAME_HEADROOM_BYTES);
     }
 
     public static ProtocolLimits defaults() {

@@ -24,7 +24,10 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  */
 final class ReplicaLink {
 
-    /** Snapshot chunks are cut at about this many bytes so no frame approaches the size limit. */
+    /**
+     * Snapshot chunks hold at most this many bytes of entries, or a single larger entry, so a chunk's frame is
+     * never bigger than what one maximal key and value need (which the frame limit always allows).
+     */
     static final long SNAPSHOT_CHUNK_BYTES = 1024 * 1024;
 
     final String peer;
@@ -106,19 +109,7 @@ final class ReplicaLink {
      * last. Completes with the verdict on the last chunk.
      */
     CompletableFuture<Verdict> sendSnapshot(int partition, SegmentSnapshot snapshot, int segment, long deadlineNanos) {
-        List<List<Change>> chunks = new ArrayList<>();
-        List<Change> chunk = new ArrayList<>();
-        long bytes = 0;
-        for (Change entry : snapshot.entries()) {
-            chunk.add(entry);
-            bytes += entry.sizeBytes();
-            if (bytes >= SNAPSHOT_CHUNK_BYTES) {
-                chunks.add(chunk);
-                chunk = new ArrayList<>();
-                bytes = 0;
-            }
-        }
-        chunks.add(chunk);
+        List<List<Change>> chunks = chunks(snapshot.entries(), SNAPSHOT_CHUNK_BYTES);
         CompletableFuture<Verdict> lastVerdict = null;
         for (int i = 0; i < chunks.size(); i++) {
             boolean first = i == 0;
@@ -129,6 +120,27 @@ final class ReplicaLink {
                     .exceptionally(error -> Verdict.failed());
         }
         return lastVerdict;
+    }
+
+    /**
+     * Cuts entries into chunks of at most {@code maxChunkBytes} ({@link Change#sizeBytes()}), in order; an entry
+     * bigger than that travels alone. Always at least one chunk (an empty segment's snapshot is one empty chunk).
+     */
+    static List<List<Change>> chunks(List<Change> entries, long maxChunkBytes) {
+        List<List<Change>> chunks = new ArrayList<>();
+        List<Change> chunk = new ArrayList<>();
+        long bytes = 0;
+        for (Change entry : entries) {
+            if (!chunk.isEmpty() && bytes + entry.sizeBytes() > maxChunkBytes) {
+                chunks.add(chunk);
+                chunk = new ArrayList<>();
+                bytes = 0;
+            }
+            chunk.add(entry);
+            bytes += entry.sizeBytes();
+        }
+        chunks.add(chunk);
+        return chunks;
     }
 
     void close() {

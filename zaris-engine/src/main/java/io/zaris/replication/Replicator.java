@@ -7,6 +7,7 @@ import io.zaris.cluster.PartitionRuntime;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.protocol.Change;
 import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.PeerConnectionName;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.security.Credentials;
 import io.zaris.security.TlsOptions;
@@ -340,7 +341,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     }
 
     private void open(String peer, NodeAddress address) {
-        NodeConnection.open(address, "zaris-replication:" + nodeId, peerCredentials, tls, Duration.ofSeconds(2), Duration.ofSeconds(2), 1_000_000,
+        NodeConnection.open(address, PeerConnectionName.of("replication", nodeId), peerCredentials, tls, Duration.ofSeconds(2), Duration.ofSeconds(2), 1_000_000,
                         ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { })
                 .whenComplete((connection, error) -> {
                     opening.remove(peer);

@@ -7,6 +7,7 @@ import io.zaris.cluster.PeerProbe;
 import io.zaris.protocol.ClusterViewCodec;
 import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.PartitionState;
+import io.zaris.protocol.PeerConnectionName;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
@@ -96,7 +97,7 @@ final class DataPortProbe implements PeerProbe {
     }
 
     private CompletableFuture<NodeConnection> open(NodeAddress address) {
-        return NodeConnection.open(address, "zaris-probe:" + nodeId, credentials, tls, TIMEOUT, TIMEOUT, 100_000,
+        return NodeConnection.open(address, PeerConnectionName.of("probe", nodeId), credentials, tls, TIMEOUT, TIMEOUT, 100_000,
                 ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { });
     }
 }

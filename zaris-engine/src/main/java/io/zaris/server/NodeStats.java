@@ -1,5 +1,6 @@
 package io.zaris.server;
 
+import io.zaris.protocol.PeerConnectionName;
 import java.util.concurrent.atomic.LongAdder;
 
 /** Counters of what a node's data port did; read by tests, metrics and operators. Thread-safe. */
@@ -17,6 +18,23 @@ public final class NodeStats {
     private final LongAdder failedLogins = new LongAdder();
     private final LongAdder slowReadersClosed = new LongAdder();
     private final LongAdder unexpectedErrors = new LongAdder();
+    private final LongAdder clientConnectionsOpened = new LongAdder();
+    private final LongAdder peerConnectionsOpened = new LongAdder();
+
+    /** A connection completed HELLO; {@code clientName} says whether it is another node or a client. */
+    void connectionOpened(String clientName) {
+        (PeerConnectionName.isPeer(clientName) ? peerConnectionsOpened : clientConnectionsOpened).increment();
+    }
+
+    /** Connections from clients (anything that is not another node) that completed HELLO since the node started. */
+    public long clientConnectionsOpened() {
+        return clientConnectionsOpened.sum();
+    }
+
+    /** Connections from other nodes (replication, takeover pulls, probes) that completed HELLO since the node started. */
+    public long peerConnectionsOpened() {
+        return peerConnectionsOpened.sum();
+    }
 
     void served() {
         requestsServed.increment();

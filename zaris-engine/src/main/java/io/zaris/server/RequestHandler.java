@@ -139,47 +139,12 @@ final class RequestHandler {
         int partition = view.layout().partitionOf(segment);
         PartitionRuntime runtime = view.runtimeMap().get(partition);
         boolean write = request.op().isWrite();
-        KvStatus ownership;
-        if (routedEpoch > runtime.epoch() || fence.isStale(partition, runtime.epoch())) {
-            // Someone knows a newer epoch than this node's view: act as owner only after catching up.
-            ownership = KvStatus.OWNERSHIP_CHANGING;
-            standing.viewLooksStale();
-        } else {
-            ownership = OwnershipDecision.decide(nodeId, view.partitionMap(), runtime, partition, write, false);
-        }
-        if (ownership != KvStatus.OK) {
+        OwnershipDecision.Verdict verdict = OwnershipDecision.decide(nodeId, view.partitionMap(), runtime, partition,
+                new OwnershipDecision.Facts(write, routedEpoch, fence.isStale(partition, runtime.epoch()),
+                        catchUpOf(partition), standing.holdsLease(), standing.inMajority()));
+        if (verdict != OwnershipDecision.Verdict.SERVE) {
             stats.wrongNode();
-            NodeAddress activeAddress = runtime.activeNode() == null ? null : view.addresses().get(runtime.activeNode());
-            String why = fence.isStale(partition, runtime.epoch())
-                    ? "; node " + nodeId + " knows a newer epoch (" + fence.highest(partition) + ") and waits for its map"
-                    : ", not " + nodeId;
-            ResponseCodec.writeRoutingError(out, request.id(), ownership,
-                    "segment " + segment + " (partition " + partition + ", epoch " + runtime.epoch() + ") is served by "
-                            + runtime.activeNode() + why,
-                    new RuntimeOwnershipChangedEvent(partition, runtime, activeAddress));
-            return DONE;
-        }
-        if (gate.isCatchingUp(partition)) {
-            // Just taken over: a fellow replica (or the previous active, in a planned hand-over) may hold
-            // acknowledged writes this copy lacks.
-            stats.wrongNode();
-            boolean planned = gate.isPlannedHandOver(partition);
-            ResponseCodec.writeRoutingError(out, request.id(), planned ? KvStatus.MIGRATING : KvStatus.OWNERSHIP_CHANGING,
-                    "partition " + partition + " is catching up from its " + (planned ? "previous owner" : "other replicas")
-                            + " after node " + nodeId + " took it over",
-                    new RuntimeOwnershipChangedEvent(partition, runtime, view.addresses().get(nodeId)));
-            return DONE;
-        }
-        if (!standing.holdsLease()) {
-            stats.wrongNode();
-            ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "node " + nodeId
-                    + " has not been confirmed by the leader within its owner lease; it serves nothing until it is");
-            return DONE;
-        }
-        if (write && !standing.inMajority()) {
-            stats.wrongNode();
-            ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE,
-                    "node " + nodeId + " cannot see a majority of the cluster and does not accept writes");
+            refuse(request.id(), verdict, view, runtime, partition, segment, out);
             return DONE;
         }
         AckMode ack = ackModeOf(request);
@@ -198,6 +163,47 @@ final class RequestHandler {
         CompletableFuture<Void> replicated = execute(request, segment, runtime.epoch(), ack, out);
         // An ASYNC write is acknowledged now; its replication goes on without anyone waiting for it.
         return ack == AckMode.SYNC ? replicated : DONE;
+    }
+
+    private OwnershipDecision.CatchUp catchUpOf(int partition) {
+        if (!gate.isCatchingUp(partition)) {
+            return OwnershipDecision.CatchUp.NONE;
+        }
+        return gate.isPlannedHandOver(partition)
+                ? OwnershipDecision.CatchUp.PLANNED_HAND_OVER : OwnershipDecision.CatchUp.AFTER_TAKEOVER;
+    }
+
+    /** Answers a request the ownership decision turned away, saying why. */
+    private void refuse(long id, OwnershipDecision.Verdict verdict, ClusterView view, PartitionRuntime runtime,
+                        int partition, int segment, ByteBuf out) {
+        switch (verdict) {
+            case CATCHING_UP, HANDING_OVER -> {
+                // Just taken over: a fellow replica (or the previous active, in a planned hand-over) may hold
+                // acknowledged writes this copy lacks.
+                boolean planned = verdict == OwnershipDecision.Verdict.HANDING_OVER;
+                ResponseCodec.writeRoutingError(out, id, verdict.status(),
+                        "partition " + partition + " is catching up from its " + (planned ? "previous owner" : "other replicas")
+                                + " after node " + nodeId + " took it over",
+                        new RuntimeOwnershipChangedEvent(partition, runtime, view.addresses().get(nodeId)));
+            }
+            case LEASE_LAPSED -> ResponseCodec.writeError(out, id, verdict.status(), "node " + nodeId
+                    + " has not been confirmed by the leader within its owner lease; it serves nothing until it is");
+            case MINORITY_WRITE -> ResponseCodec.writeError(out, id, verdict.status(),
+                    "node " + nodeId + " cannot see a majority of the cluster and does not accept writes");
+            default -> {
+                if (verdict == OwnershipDecision.Verdict.VIEW_BEHIND) {
+                    standing.viewLooksStale();
+                }
+                NodeAddress activeAddress = runtime.activeNode() == null ? null : view.addresses().get(runtime.activeNode());
+                String why = fence.isStale(partition, runtime.epoch())
+                        ? "; node " + nodeId + " knows a newer epoch (" + fence.highest(partition) + ") and waits for its map"
+                        : ", not " + nodeId;
+                ResponseCodec.writeRoutingError(out, id, verdict.status(),
+                        "segment " + segment + " (partition " + partition + ", epoch " + runtime.epoch() + ") is served by "
+                                + runtime.activeNode() + why,
+                        new RuntimeOwnershipChangedEvent(partition, runtime, activeAddress));
+            }
+        }
     }
 
     /** A write's own acknowledgement mode when it asks for one, else the node's. */

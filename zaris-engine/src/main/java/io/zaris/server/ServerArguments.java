@@ -4,6 +4,7 @@ import io.zaris.cluster.ClusterSettings;
 import io.zaris.cluster.MembershipConfig;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.placement.PartitionLayout;
+import io.zaris.protocol.ProtocolLimits;
 import io.zaris.replication.AckMode;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.resp.RespOptions;
@@ -102,6 +103,12 @@ public final class ServerArguments {
                     + DEFAULT_DRAIN_ON_STOP.toSeconds() + "s, or set " + DRAIN_ON_STOP_VARIABLE + ")",
             "  --io-threads <n>            event-loop threads for the data port, the RESP port and node-to-node links"
                     + " (default: one per core)",
+            "  --max-key-bytes <size>      largest key a request may carry, bigger ones are answered TOO_LARGE: bytes,"
+                    + " NNk, NNm or NNg (default 64k)",
+            "  --max-value-bytes <size>    largest value a request may carry, bigger ones are answered TOO_LARGE"
+                    + " (default 32m)",
+            "  --max-frame-bytes <size>    largest frame the data port reads; a bigger one closes its connection (default:"
+                    + " key + value limits + 1k, at least 32m+65k; never below 2m or the key + value limits + 1k)",
             "  --help                      print this help",
             "",
             "Operator commands against a running node: java -jar zaris-engine-<version>-server.jar admin --help");
@@ -112,7 +119,8 @@ public final class ServerArguments {
             "--heal-cooldown-ms", "--join-settle-delay-ms", "--max-concurrent-moves", "--escalation-timeout-ms", "--resp-port", "--resp-host", "--max-memory",
             "--eviction-policy", "--password-file", "--users-file", "--allow-insecure", "--login-timeout-ms",
             "--tls-cert", "--tls-key", "--tls-keystore", "--tls-keystore-password-file", "--tls-ca", "--tls-truststore",
-            "--tls-truststore-password-file", "--cluster-secret-file", "--drain-on-stop", "--io-threads");
+            "--tls-truststore-password-file", "--cluster-secret-file", "--drain-on-stop", "--io-threads",
+            "--max-key-bytes", "--max-value-bytes", "--max-frame-bytes");
     /** Options that take no value. */
     private static final Set<String> FLAGS = Set.of("--allow-insecure");
 
@@ -287,6 +295,7 @@ public final class ServerArguments {
                 security.requiresAuthentication(), security.clusterSecret() != null));
         return NodeConfig.builder(nodeId)
                 .memory(memoryOptions(values, Runtime.getRuntime().maxMemory()))
+                .limits(protocolLimits(values))
                 .security(security)
                 .resp(resp)
                 .replication(replication)
@@ -501,6 +510,57 @@ public final class ServerArguments {
             }
         }
         return memory.build();
+    }
+
+    /** Largest {@code --max-key-bytes}: far beyond any sensible key, and small enough that the sums below fit an int. */
+    static final int MAX_KEY_BYTES_LIMIT = 16 * 1024 * 1024;
+    /** Largest {@code --max-value-bytes}. */
+    static final int MAX_VALUE_BYTES_LIMIT = 1024 * 1024 * 1024;
+
+    /**
+     * {@code --max-key-bytes}, {@code --max-value-bytes} and {@code --max-frame-bytes}. A frame must hold the
+     * largest key and value (else a request within those limits would close its connection instead of being
+     * answered) and node-to-node frames; without {@code --max-frame-bytes} it grows with the key and value limits.
+     */
+    static ProtocolLimits protocolLimits(Map<String, String> values) {
+        int maxKey = sizeOption(values, "--max-key-bytes", ProtocolLimits.DEFAULT_MAX_KEY_BYTES, 1, MAX_KEY_BYTES_LIMIT);
+        int maxValue = sizeOption(values, "--max-value-bytes", ProtocolLimits.DEFAULT_MAX_VALUE_BYTES, 1,
+                MAX_VALUE_BYTES_LIMIT);
+        int needed = (int) ProtocolLimits.nodeFrameBytesFor(maxKey, maxValue); // both capped: fits an int
+        int maxFrame = sizeOption(values, "--max-frame-bytes", Math.max(ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, needed),
+                ProtocolLimits.MIN_NODE_FRAME_BYTES, Integer.MAX_VALUE);
+        if (maxFrame < needed) {
+            throw new IllegalArgumentException("--max-frame-bytes " + maxFrame + " cannot carry a key of --max-key-bytes "
+                    + maxKey + " and a value of --max-value-bytes " + maxValue + " plus "
+                    + ProtocolLimits.FRAME_HEADROOM_BYTES + " bytes of headers: give at least " + needed
+                    + ", or lower the key and value limits");
+        }
+        return new ProtocolLimits(maxFrame, maxKey, maxValue, ProtocolLimits.DEFAULT_MAX_BATCH_KEYS);
+    }
+
+    /** A size in bytes: plain bytes, or a whole number of binary kilo-, mega- or gigabytes ({@code 64k}, {@code 32m}). */
+    static int sizeOption(Map<String, String> values, String name, int defaultValue, int min, int max) {
+        String text = values.get(name);
+        if (text == null) {
+            return defaultValue;
+        }
+        String trimmed = text.trim().toLowerCase(java.util.Locale.ROOT);
+        int shift = trimmed.isEmpty() ? 0 : switch (trimmed.charAt(trimmed.length() - 1)) {
+            case 'k' -> 10;
+            case 'm' -> 20;
+            case 'g' -> 30;
+            default -> 0;
+        };
+        String number = shift == 0 ? trimmed : trimmed.substring(0, trimmed.length() - 1);
+        if (number.isEmpty() || number.length() > 18 || !number.chars().allMatch(Character::isDigit)) {
+            throw new IllegalArgumentException(name + " must be a size such as 65536, 64k or 32m but was '" + text + "'");
+        }
+        long count = Long.parseLong(number);
+        // max is an int, so a count above max >> shift is out of range before the shift could overflow.
+        if (count > (max >> shift) || count << shift < min) {
+            throw new IllegalArgumentException(name + " must be in " + min + ".." + max + " bytes but was '" + text + "'");
+        }
+        return (int) (count << shift);
     }
 
     private static int intOption(Map<String, String> values, String name, int defaultValue, int min, int max) {

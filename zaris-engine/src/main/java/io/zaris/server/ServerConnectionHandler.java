@@ -260,6 +260,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         handshakeDone = true;
+        stats.connectionOpened(hello.clientName());
         if (login.isLoggedIn()) {
             onLoggedIn.accept(ctx.channel());
         }

@@ -6,6 +6,7 @@ import io.zaris.cluster.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.protocol.Change;
 import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.PeerConnectionName;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
@@ -70,6 +71,8 @@ final class TakeoverCatchUp {
     private final TakeoverGate gate;
     private final Credentials credentials;
     private final TlsOptions tls;
+    /** The node's own limits: a pulled tail can hold its largest key and value, which a peer accepted under them. */
+    private final ProtocolLimits limits;
     private final Supplier<Set<String>> present;
     /** The node's current view: a view that moved on while a catch-up runs changes the epoch it pulls under. */
     private final Supplier<ClusterView> currentView;
@@ -79,7 +82,9 @@ final class TakeoverCatchUp {
      * @param tls         TLS towards peers' data ports; {@code null} for plaintext
      */
     TakeoverCatchUp(String nodeId, NodeStore store, ReplicaSegments replicaSegments, TakeoverGate gate, Credentials credentials,
-                    TlsOptions tls, Supplier<Set<String>> present, Supplier<ClusterView> currentView) {
+                    TlsOptions tls, ProtocolLimits limits, Supplier<Set<String>> present,
+                    Supplier<ClusterView> currentView) {
+        this.limits = limits;
         this.currentView = currentView;
         this.tls = tls;
         this.present = present;
@@ -136,8 +141,8 @@ final class TakeoverCatchUp {
     /** One attempt at {@code peer}; a failed one is repeated while the peer is a member and time is left. */
     private CompletableFuture<Void> pullFrom(String peer, NodeAddress address, Takeover takeover, int first, long[] lineage) {
         long deadline = Math.min(System.nanoTime() + ATTEMPT_TIMEOUT.toNanos(), takeover.giveUpNanos());
-        return NodeConnection.open(address, "zaris-takeover:" + nodeId, credentials, tls, ATTEMPT_TIMEOUT, ATTEMPT_TIMEOUT,
-                        10_000, ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { })
+        return NodeConnection.open(address, PeerConnectionName.of("takeover", nodeId), credentials, tls, ATTEMPT_TIMEOUT, ATTEMPT_TIMEOUT,
+                        10_000, limits.maxFrameBytes(), event -> { }, lost -> { })
                 .thenCompose(connection -> {
                     List<CompletableFuture<Void>> segments = new ArrayList<>();
                     for (int i = 0; i < lineage.length; i++) {
@@ -182,7 +187,7 @@ final class TakeoverCatchUp {
                 (status, body) -> {
                     if (status == KvStatus.OK) {
                         long revision = ResponseCodec.readTailRevision(body);
-                        return new Answer(revision, ResponseCodec.readChangeTail(body, ProtocolLimits.defaults()));
+                        return new Answer(revision, ResponseCodec.readChangeTail(body, limits));
                     }
                     if (status == KvStatus.OUT_OF_SYNC) {
                         return new Answer(ResponseCodec.readTailRevision(body), null);

@@ -85,7 +85,8 @@ public final class ZarisNode implements AutoCloseable {
         this.memoryGuard = new MemoryGuard(config.nodeId(), new MemoryReclaimer(store, config.memory()), store.memory(),
                 this::currentView, fence, takeoverGate, () -> standing.inMajority() && standing.holdsLease());
         this.takeoverCatchUp = new TakeoverCatchUp(config.nodeId(), store, replicaSegments, takeoverGate,
-                config.security().nodeCredentials(), config.security().tls(), this::presentNodeIds, this::currentView);
+                config.security().nodeCredentials(), config.security().tls(), config.limits(), this::presentNodeIds,
+                this::currentView);
         this.memoryMaintenance = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "zaris-memory-" + config.nodeId());
             thread.setDaemon(true);

@@ -86,6 +86,23 @@ class EmbeddedClusterIntegrationTests {
         assertThat(ownersUsed).hasSize(3);
     }
 
+    @Test
+    void theClientKeepsExactlyOneConnectionPerNodeThroughAWorkload() {
+        ClusterScenario.exercise(client, "one-connection-");
+        for (int i = 0; i < 300; i++) {
+            client.sync().put("conn-" + i, ClusterScenario.utf8("v" + i));
+            assertThat(client.sync().get("conn-" + i)).isPresent();
+        }
+        assertThat(client.sync().scanKeys()).contains("conn-0", "conn-299");
+
+        for (ZarisNode node : cluster.nodes()) {
+            // The client's bootstrap connection to its seed is kept as that node's connection, not opened twice.
+            assertThat(node.stats().clientConnectionsOpened()).as("client connections to %s", node.nodeId()).isEqualTo(1);
+            // Replication links from the other nodes are counted apart, so they cannot hide in the client count.
+            assertThat(node.stats().peerConnectionsOpened()).as("peer connections to %s", node.nodeId()).isPositive();
+        }
+    }
+
     private static long totalServed() {
         return cluster.nodes().stream().mapToLong(node -> node.stats().requestsServed()).sum();
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zaris.cluster.MembershipConfig;
 import io.zaris.cluster.NodeAddress;
+import io.zaris.protocol.ProtocolLimits;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -125,6 +126,75 @@ class ServerArgumentsTests {
             assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--io-threads", bad}))
                     .as(bad).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--io-threads");
         }
+    }
+
+    @Test
+    void sizeLimitsDefaultToSixtyFourKibKeysAndThirtyTwoMibValues() {
+        ProtocolLimits limits = ServerArguments.parse(new String[] {"--node-id", "n1"}).limits();
+        assertThat(limits).isEqualTo(ProtocolLimits.defaults());
+        assertThat(limits.maxKeyBytes()).isEqualTo(64 * 1024);
+        assertThat(limits.maxValueBytes()).isEqualTo(32 * 1024 * 1024);
+    }
+
+    @Test
+    void sizeLimitsAcceptBytesOrBinaryUnits() {
+        ProtocolLimits limits = ServerArguments.parse(new String[] {"--node-id", "n1", "--max-key-bytes", "1024",
+                "--max-value-bytes", "1m", "--max-frame-bytes=4M"}).limits();
+        assertThat(limits.maxKeyBytes()).isEqualTo(1024);
+        assertThat(limits.maxValueBytes()).isEqualTo(1024 * 1024);
+        assertThat(limits.maxFrameBytes()).isEqualTo(4 * 1024 * 1024);
+        assertThat(ServerArguments.parse(new String[] {"--node-id", "n1", "--max-value-bytes", " 1g "}).limits()
+                .maxValueBytes()).isEqualTo(1 << 30);
+    }
+
+    @Test
+    void withoutAFrameLimitTheFrameGrowsWithTheKeyAndValueLimitsButNeverShrinksBelowTheDefault() {
+        ProtocolLimits bigValues = ServerArguments.parse(new String[] {"--node-id", "n1", "--max-value-bytes", "64m"})
+                .limits();
+        assertThat(bigValues.maxFrameBytes())
+                .isEqualTo(64 * 1024 * 1024 + ProtocolLimits.DEFAULT_MAX_KEY_BYTES + ProtocolLimits.FRAME_HEADROOM_BYTES);
+        ProtocolLimits smallValues = ServerArguments.parse(new String[] {"--node-id", "n1", "--max-value-bytes", "4k"})
+                .limits();
+        assertThat(smallValues.maxValueBytes()).isEqualTo(4096);
+        assertThat(smallValues.maxFrameBytes()).isEqualTo(ProtocolLimits.DEFAULT_MAX_FRAME_BYTES);
+    }
+
+    @Test
+    void aFrameLimitThatCannotCarryTheLargestKeyAndValueIsRefusedWithTheSizeItNeeds() {
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--max-frame-bytes", "8m"}))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--max-frame-bytes 8388608 cannot carry a key of --max-key-bytes 65536 and a value"
+                        + " of --max-value-bytes 33554432")
+                .hasMessageContaining("give at least " + ProtocolLimits.DEFAULT_MAX_FRAME_BYTES);
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--max-value-bytes", "8m",
+                "--max-key-bytes", "1k", "--max-frame-bytes", "8m"}))
+                .hasMessageContaining("give at least " + (8 * 1024 * 1024 + 1024 + ProtocolLimits.FRAME_HEADROOM_BYTES));
+    }
+
+    @Test
+    void badSizeLimitsAreRefusedNamingTheOption() {
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--max-key-bytes", "big"}))
+                .hasMessageContaining("--max-key-bytes must be a size such as 65536, 64k or 32m but was 'big'");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--max-value-bytes", "-5"}))
+                .hasMessageContaining("--max-value-bytes must be a size");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--max-key-bytes", "0"}))
+                .hasMessageContaining("--max-key-bytes must be in 1..16777216 bytes but was '0'");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--max-key-bytes", "17m"}))
+                .hasMessageContaining("--max-key-bytes must be in 1..16777216 bytes but was '17m'");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--max-value-bytes", "2g"}))
+                .hasMessageContaining("--max-value-bytes must be in 1..1073741824 bytes");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--max-frame-bytes", "1m"}))
+                .hasMessageContaining("--max-frame-bytes must be in " + ProtocolLimits.MIN_NODE_FRAME_BYTES + "..");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--max-frame-bytes",
+                "99999999999999999g"}))
+                .hasMessageContaining("--max-frame-bytes must be in");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--max-frame-bytes", "k"}))
+                .hasMessageContaining("--max-frame-bytes must be a size");
+    }
+
+    @Test
+    void helpListsTheSizeLimitOptions() {
+        assertThat(ServerArguments.USAGE).contains("--max-key-bytes", "--max-value-bytes", "--max-frame-bytes");
     }
 
     @Test

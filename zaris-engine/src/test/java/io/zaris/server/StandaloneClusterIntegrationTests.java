@@ -75,7 +75,8 @@ class StandaloneClusterIntegrationTests {
     @Test
     @Order(3)
     void sigtermLeavesTheClusterCleanly() throws Exception {
-        // Last: without failover (a later issue) n3's partitions stay unserved once it is gone.
+        // Last: the cluster is down to two nodes afterwards. The harness starts nodes with --drain-on-stop 0, so n3
+        // leaves at once; SigtermDrainIntegrationTests covers the default drain.
         ServerProcesses.Node n3 = processes.nodes().get(2);
         await().atMost(Duration.ofSeconds(60)).until(() -> n3.logText().contains("adopted partition map version 1"));
         n3.process().destroy(); // SIGTERM

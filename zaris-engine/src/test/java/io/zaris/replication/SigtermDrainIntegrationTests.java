@@ -1,0 +1,75 @@
+package io.zaris.replication;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.zaris.client.ZarisClient;
+import io.zaris.client.ZarisClientOptions;
+import io.zaris.cluster.ClusterView;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.server.ServerProcesses;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The standalone server's default SIGTERM behaviour, as a real process: three server processes (RF 2, SYNC),
+ * none started with {@code --drain-on-stop 0}. SIGTERM to one of them drains it (its partitions move to the
+ * other two while it still serves) before it exits, and no acknowledged write is lost on the way.
+ */
+class SigtermDrainIntegrationTests {
+
+    private static final String VICTIM = "n3";
+
+    @Test
+    void sigtermMovesTheNodesPartitionsToTheOthersBeforeItExitsAndLosesNoAcknowledgedWrite() throws Exception {
+        try (ServerProcesses processes = new ServerProcesses(Path.of("target", "sigterm-drain-logs")).drainingOnStop()) {
+            List<NodeAddress> seeds = processes.start(3, 2, "--partitions", "16", "--segments", "256");
+            try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
+                    .bootstrapTimeout(Duration.ofSeconds(90)).requestTimeout(Duration.ofSeconds(20)).maxAttempts(40)
+                    .environment(Map.of()).build())) {
+                ServerProcesses.awaitEveryPartitionWritable(client);
+                ClusterView before = client.refreshMap().join();
+                assertThat(rolesOf(before, VICTIM)).as("partitions on %s before SIGTERM", VICTIM).isPositive();
+
+                AcknowledgedWriter writer = new AcknowledgedWriter(client, 500, key -> { });
+                writer.start();
+                await().atMost(Duration.ofSeconds(60)).until(() -> writer.acknowledgedWrites() >= 500);
+
+                ServerProcesses.Node victim = processes.node(VICTIM);
+                victim.process().destroy(); // SIGTERM
+                // The default drain waits up to 30 s; closing the node after it takes a few more.
+                assertThat(victim.process().waitFor(90, TimeUnit.SECONDS)).as("%s exited", VICTIM).isTrue();
+
+                // Right after the exit the map already gives the node no role: it was drained, not failed over
+                // (a failover would leave it among the owners until the 30 s eviction delay re-homes them).
+                ClusterView after = client.refreshMap().join();
+                assertThat(after.partitionMap().version()).isGreaterThan(before.partitionMap().version());
+                assertThat(rolesOf(after, VICTIM)).as("partitions still on %s after it exited", VICTIM).isZero();
+                String log = victim.logText();
+                assertThat(log).contains("node n3: draining before it stops").doesNotContain("not drained within");
+                assertThat(log.indexOf("node n3: drained in")).as("drained before it stopped").isPositive()
+                        .isLessThan(log.indexOf("node n3: stopped"));
+
+                long acknowledgedAtExit = writer.acknowledgedWrites();
+                await().atMost(Duration.ofSeconds(60)).until(() -> writer.acknowledgedWrites() >= acknowledgedAtExit + 500);
+                writer.stop();
+                assertThat(writer.countLost()).as("acknowledged writes lost").isZero();
+            }
+        }
+    }
+
+    /** Partitions that list the node as an owner or as their active node. */
+    private static long rolesOf(ClusterView view, String nodeId) {
+        long roles = 0;
+        for (int p = 0; p < view.layout().partitionCount(); p++) {
+            if (view.partitionMap().ownersOf(p).contains(nodeId) || nodeId.equals(view.runtimeMap().get(p).activeNode())) {
+                roles++;
+            }
+        }
+        return roles;
+    }
+}
