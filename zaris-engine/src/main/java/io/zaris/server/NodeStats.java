@@ -17,6 +17,7 @@ public final class NodeStats {
     private final LongAdder outOfMemoryRefusals = new LongAdder();
     private final LongAdder failedLogins = new LongAdder();
     private final LongAdder slowReadersClosed = new LongAdder();
+    private final LongAdder unexpectedErrors = new LongAdder();
     private final LongAdder clientConnectionsOpened = new LongAdder();
     private final LongAdder peerConnectionsOpened = new LongAdder();
 
@@ -64,6 +65,18 @@ public final class NodeStats {
     /** Logins refused (wrong user or password, or throttled) on the data and RESP ports. */
     public long failedLogins() {
         return failedLogins.sum();
+    }
+
+    void unexpectedError() {
+        unexpectedErrors.increment();
+    }
+
+    /**
+     * Exceptions that reached the data port's connection handler other than bad input and I/O failures: bugs,
+     * each of which cost one request or one connection (and was logged). Zero on a healthy node.
+     */
+    public long unexpectedErrors() {
+        return unexpectedErrors.sum();
     }
 
     /** Connections closed because the client stopped reading its replies. */

@@ -358,8 +358,12 @@ final class RequestHandler {
     /** Executes a data request as the active owner; returns the replication future of a write. */
     private CompletableFuture<Void> execute(Request request, int segment, long epoch, AckMode ack, ByteBuf out) {
         long id = request.id();
+        // Lazy expiry: while it may write (it sees a majority), the active owner removes an expired key a read
+        // finds, as a replicated removal; otherwise the key only reads as absent until the sweep removes it.
+        boolean removeExpired = standing.inMajority();
         if (request instanceof Request.Get get) {
-            VersionedValue value = store.get(segment, get.key());
+            VersionedValue value = removeExpired ? store.getRemovingExpired(segment, get.key(), epoch)
+                    : store.get(segment, get.key());
             if (value == null) {
                 ResponseCodec.writeHeader(out, id, KvStatus.NOT_FOUND);
             } else {
@@ -391,7 +395,8 @@ final class RequestHandler {
             return writeResult(out, id, epoch, ack, store.touch(segment, touch.key(), touch.ttlMillis(), epoch));
         } else if (request instanceof Request.MultiGet multiGet) {
             ResponseCodec.writeHeader(out, id, KvStatus.OK);
-            ResponseCodec.writeOptionalValues(out, store.multiGet(segment, multiGet.keys()));
+            ResponseCodec.writeOptionalValues(out, removeExpired ? store.multiGetRemovingExpired(segment, multiGet.keys(), epoch)
+                    : store.multiGet(segment, multiGet.keys()));
             return DONE;
         } else if (request instanceof Request.MultiPut multiPut) {
             MultiWriteResult result = store.multiPut(segment, multiPut.keys(), multiPut.values(), multiPut.ttlMillis(), epoch);

@@ -89,7 +89,8 @@ public final class ServerArguments {
                     + " clients and peer nodes must log in with it",
             "  --users-file <path>         extra users, one per line: <name> read-write|read-only <password>"
                     + " (needs a shared password)",
-            "  --allow-insecure            bind a non-loopback address without a password (prints a warning)",
+            "  --allow-insecure            bind a non-loopback address without a password, or the membership port"
+                    + " without a cluster secret (prints a warning)",
             "  --login-timeout-ms <ms>     close connections that have not logged in by then (default "
                     + SecurityOptions.DEFAULT_LOGIN_TIMEOUT.toMillis() + "; only with a password)",
             "  --tls-cert <pem>            TLS certificate chain (PEM) of this node; with --tls-key",
@@ -297,7 +298,8 @@ public final class ServerArguments {
                         (int) SecurityOptions.DEFAULT_LOGIN_TIMEOUT.toMillis(), 100, Integer.MAX_VALUE)))
                 .withTls(tlsOptions(values, environment, files))
                 .withClusterSecret(clusterSecret(values, environment, files));
-        requireSafeBinding(values, security, host, resp);
+        requireSafeBinding(values, UnprotectedPorts.of(host, resp == null ? null : resp.host(), clusterHost,
+                security.requiresAuthentication(), security.clusterSecret() != null));
         return NodeConfig.builder(nodeId)
                 .memory(memoryOptions(values, Runtime.getRuntime().maxMemory()))
                 .limits(protocolLimits(values))
@@ -439,27 +441,33 @@ public final class ServerArguments {
     }
 
     /**
-     * Safe default: without a password every port stays on loopback, unless {@code --allow-insecure} says the
-     * operator means it (the server then logs a warning at start).
+     * Safe default: without a password the data and RESP ports stay on loopback, and without a cluster secret
+     * so does the membership port, unless {@code --allow-insecure} says the operator means it (the server then
+     * logs a warning at start).
      */
-    private static void requireSafeBinding(Map<String, String> values, SecurityOptions security, String host,
-                                           RespOptions resp) {
-        if (security.requiresAuthentication() || values.containsKey("--allow-insecure")) {
+    private static void requireSafeBinding(Map<String, String> values, UnprotectedPorts unprotected) {
+        if (values.containsKey("--allow-insecure")) {
             return;
         }
-        for (String address : new String[] {host, resp == null ? host : resp.host()}) {
-            if (!LoopbackAddresses.isLoopback(address)) {
-                throw new IllegalArgumentException("refusing to serve " + address + " without a password: anyone who can"
-                        + " reach it could read and change every key; set a password (--password-file or "
-                        + PASSWORD_VARIABLE + "), or pass --allow-insecure on a network you trust");
+        for (UnprotectedPorts.Exposure exposure : unprotected.exposures()) {
+            if (exposure.missing().equals(UnprotectedPorts.CLUSTER_SECRET)) {
+                throw new IllegalArgumentException("refusing to open the membership port on " + exposure.address()
+                        + " without a cluster secret: any machine that can reach it could join the cluster and be"
+                        + " handed its data; set a cluster secret (--cluster-secret-file or " + CLUSTER_SECRET_VARIABLE
+                        + "), keep --cluster-host on loopback, or pass --allow-insecure on a network you trust");
             }
+            throw new IllegalArgumentException("refusing to serve " + exposure.address() + " without a password: anyone"
+                    + " who can reach it could read and change every key; set a password (--password-file or "
+                    + PASSWORD_VARIABLE + "), or pass --allow-insecure on a network you trust");
         }
     }
 
-    /** Whether the node serves a non-loopback address without a password (the caller warns loudly). */
+    /**
+     * Whether the node serves a non-loopback address without a password, or membership on one without a
+     * cluster secret (the caller warns loudly).
+     */
     static boolean isInsecure(NodeConfig config) {
-        return !config.security().requiresAuthentication() && (!LoopbackAddresses.isLoopback(config.host())
-                || (config.resp() != null && !LoopbackAddresses.isLoopback(config.resp().host())));
+        return !UnprotectedPorts.of(config).none();
     }
 
     /**

@@ -200,6 +200,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
             outcome = requestHandler.handle(request, envelope.routedEpoch(), deadlineNanos, out);
         } catch (RuntimeException e) {
             // A bug must cost one request, not the connection or the node.
+            stats.unexpectedError();
             log.error("node {}: {} request {} failed", nodeId, request.op(), request.id(), e);
             out.writerIndex(start + Frames.LENGTH_PREFIX_BYTES);
             ResponseCodec.writeError(out, request.id(), KvStatus.BAD_REQUEST, "internal error: " + e);
@@ -366,6 +367,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
             log.debug("node {}: connection {} failed: {}", nodeId, ctx.channel().remoteAddress(), cause.toString());
             ctx.close();
         } else {
+            stats.unexpectedError();
             log.warn("node {}: closing connection {} after unexpected error", nodeId, ctx.channel().remoteAddress(), cause);
             ctx.close();
         }

@@ -2,8 +2,10 @@ package io.zaris.server;
 
 import io.zaris.cluster.ClusterView;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -59,13 +61,7 @@ public final class ZarisServerMain {
             return;
         }
         Logger log = LoggerFactory.getLogger(ZarisServerMain.class);
-        if (ServerArguments.isInsecure(config)) {
-            log.warn("*****************************************************************************************");
-            log.warn("INSECURE: node {} serves {} without a password (--allow-insecure). Anyone who can reach",
-                    config.nodeId(), config.host());
-            log.warn("this address can read and change every key and send node-to-node operations.");
-            log.warn("*****************************************************************************************");
-        }
+        insecureWarning(config).forEach(log::warn);
         ZarisNode node = new ZarisNode(config).start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -76,6 +72,36 @@ public final class ZarisServerMain {
         }, "zaris-shutdown"));
         log.info("node {} started; waiting for the cluster's first partition map", config.nodeId());
         stopped.await();
+    }
+
+    /**
+     * The boxed warning logged at start when {@code --allow-insecure} let the node open a port without the
+     * secret that protects it, one line per such port; empty when every port is protected or on loopback.
+     */
+    static List<String> insecureWarning(NodeConfig config) {
+        UnprotectedPorts unprotected = UnprotectedPorts.of(config);
+        if (unprotected.none()) {
+            return List.of();
+        }
+        String box = "*".repeat(89);
+        List<String> lines = new ArrayList<>();
+        lines.add(box);
+        lines.add("INSECURE (--allow-insecure): node " + config.nodeId() + " opens");
+        boolean withoutPassword = false;
+        boolean withoutClusterSecret = false;
+        for (UnprotectedPorts.Exposure exposure : unprotected.exposures()) {
+            lines.add("  the " + exposure.describe());
+            withoutPassword |= exposure.missing().equals(UnprotectedPorts.PASSWORD);
+            withoutClusterSecret |= exposure.missing().equals(UnprotectedPorts.CLUSTER_SECRET);
+        }
+        if (withoutPassword) {
+            lines.add("Anyone who can reach its data or RESP port can read and change every key and send node-to-node operations.");
+        }
+        if (withoutClusterSecret) {
+            lines.add("Anyone who can reach its membership port can join the cluster and be handed partitions and their data.");
+        }
+        lines.add(box);
+        return lines;
     }
 
     /**

@@ -51,8 +51,17 @@ public final class NodeStore {
         this.time = time;
     }
 
+    /** A read that leaves an expired entry in place (it reads as absent). */
     public VersionedValue get(int segment, byte[] key) {
         return segments[segment].get(key, time.currentTimeMillis());
+    }
+
+    /**
+     * The active owner's read under {@code epoch}: an expired entry it finds is removed as a replicated
+     * removal, so lazy expiry frees memory on the owner and its replicas alike.
+     */
+    public VersionedValue getRemovingExpired(int segment, byte[] key, long epoch) {
+        return segments[segment].getRemovingExpired(key, epoch, time.currentTimeMillis());
     }
 
     public WriteResult put(int segment, byte[] key, byte[] value, long ttlMillis, boolean ifAbsent, long expectedVersion) {
@@ -90,6 +99,11 @@ public final class NodeStore {
 
     public List<VersionedValue> multiGet(int segment, List<byte[]> keys) {
         return segments[segment].multiGet(keys, time.currentTimeMillis());
+    }
+
+    /** {@link #getRemovingExpired} for each key of one segment. */
+    public List<VersionedValue> multiGetRemovingExpired(int segment, List<byte[]> keys, long epoch) {
+        return segments[segment].multiGetRemovingExpired(keys, epoch, time.currentTimeMillis());
     }
 
     public MultiWriteResult multiPut(int segment, List<byte[]> keys, List<byte[]> values, long ttlMillis, long epoch) {

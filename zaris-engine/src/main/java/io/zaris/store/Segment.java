@@ -23,11 +23,12 @@ import java.util.random.RandomGenerator;
  * every change (delete and re-create included). Under the same lock each change is appended to the
  * {@link OpLog} and handed to the {@link ChangeSink}, so replication ships changes in revision order.
  *
- * <p>Expiry: an expired entry reads as absent at once (lazy expiry; expiry is wall-clock and replicated, so
- * every replica agrees on it). It is physically removed only by a change — overwritten by the next write of
- * the key, or removed by the active owner's expiry sweep ({@link #expireSample}) or eviction
- * ({@link #evict}) as an ordinary removal that is logged and replicated — so replicas hold exactly what
- * their active owner holds and never remove anything on their own.
+ * <p>Expiry: an expired entry reads as absent at once (expiry is wall-clock and replicated, so every replica
+ * agrees on it). It is physically removed only by a change — overwritten by the next write of the key, or
+ * removed by the active owner as an ordinary removal that is logged and replicated: when a read of the active
+ * owner finds it ({@link #getRemovingExpired}, lazy expiry), by the expiry sweep ({@link #expireSample}) or by
+ * eviction ({@link #evict}) — so replicas hold exactly what their active owner holds and never remove
+ * anything on their own.
  *
  * <p>Memory: every mutation of {@code entries} goes through {@link #install} or {@link #discard} (or the
  * snapshot clear), which keep {@code bytes}, the node-wide {@link StoreMemory} and the two sampling arrays
@@ -65,7 +66,7 @@ final class Segment {
         this.memory = memory;
     }
 
-    /** Lock-free; a hit counts as an access for the LRU policies. */
+    /** Lock-free; a hit counts as an access for the LRU policies. An expired entry reads as absent and stays. */
     VersionedValue get(byte[] key, long now) {
         StoredEntry entry = live(new ByteKey(key), now);
         if (entry == null) {
@@ -73,6 +74,40 @@ final class Segment {
         }
         entry.recordAccess(now);
         return entry.toVersionedValue(now);
+    }
+
+    /**
+     * The active owner's read, under {@code epoch}: like {@link #get}, and an expired entry it finds is removed
+     * at once as an ordinary, logged and replicated removal, counted as an expiration (lazy expiry frees the
+     * memory, not only hides the key). Lock-free unless the key has expired.
+     */
+    VersionedValue getRemovingExpired(byte[] key, long epoch, long now) {
+        ByteKey k = new ByteKey(key);
+        StoredEntry entry = entries.get(k);
+        if (entry == null) {
+            return null;
+        }
+        if (entry.isExpired(now)) {
+            removeExpired(k, entry, epoch);
+            return null;
+        }
+        entry.recordAccess(now);
+        return entry.toVersionedValue(now);
+    }
+
+    /**
+     * Removes {@code seen}, which had expired, unless a change replaced or removed it since (entries are
+     * immutable and replaced on every change, so identity tells) or this copy no longer takes writes of
+     * {@code epoch}.
+     */
+    private void removeExpired(ByteKey key, StoredEntry seen, long epoch) {
+        synchronized (writeLock) {
+            if (epoch < retiredBelow || entries.get(key) != seen) {
+                return;
+            }
+            ship(List.of(remove(key, epoch)));
+            memory.expired(1);
+        }
     }
 
     WriteResult put(byte[] key, byte[] value, long ttlMillis, boolean ifAbsent, long expectedVersion, long epoch,
@@ -157,6 +192,15 @@ final class Segment {
         List<VersionedValue> values = new ArrayList<>(keys.size());
         for (byte[] key : keys) {
             values.add(get(key, now));
+        }
+        return values;
+    }
+
+    /** The active owner's multi-key read: {@link #getRemovingExpired} per key. */
+    List<VersionedValue> multiGetRemovingExpired(List<byte[]> keys, long epoch, long now) {
+        List<VersionedValue> values = new ArrayList<>(keys.size());
+        for (byte[] key : keys) {
+            values.add(getRemovingExpired(key, epoch, now));
         }
         return values;
     }
@@ -524,7 +568,8 @@ final class Segment {
 
     /**
      * The entry if present and not expired. An expired entry stays in the map until a change removes it
-     * (overwrite, expiry sweep, eviction): removing it silently here would leave replicas holding it.
+     * (overwrite, the active owner's read, expiry sweep, eviction): removing it silently here would leave
+     * replicas holding it.
      */
     private StoredEntry live(ByteKey key, long now) {
         StoredEntry entry = entries.get(key);

@@ -52,6 +52,79 @@ public final class FrameFuzz {
         return random.nextInt(8) == 0 ? validPayload() : mutatedPayload();
     }
 
+    /** The payload of a well-formed HELLO. */
+    public byte[] helloPayload() {
+        return encode(new Request.Hello(1 + random.nextInt(1_000_000), RequestCodec.MAGIC, RequestCodec.PROTOCOL_VERSION,
+                "fuzz-" + random.nextInt(1000)));
+    }
+
+    /**
+     * A HELLO payload gone wrong: one to three mutations of a valid one, or (1 in 4) a well-formed HELLO with a
+     * boundary value for its magic or protocol version. Sometimes still a valid HELLO.
+     */
+    public byte[] mutatedHelloPayload() {
+        if (random.nextInt(4) == 0) {
+            int value = INTERESTING_INTS[random.nextInt(INTERESTING_INTS.length)];
+            boolean magic = random.nextBoolean();
+            return encode(new Request.Hello(1 + random.nextInt(1_000_000), magic ? value : RequestCodec.MAGIC,
+                    magic ? RequestCodec.PROTOCOL_VERSION : value & 0xFF, "fuzz"));
+        }
+        byte[] payload = helloPayload();
+        for (int i = 1 + random.nextInt(3); i > 0; i--) {
+            payload = mutate(payload);
+        }
+        return payload;
+    }
+
+    /**
+     * Raw bytes of one to three length-prefixed frames (valid or mutated payloads) whose length prefixes may
+     * be corrupted: negative, past {@code maxFrameBytes}, a boundary value, or a few bytes shorter or longer
+     * than the payload that follows (so the stream falls out of step with its frames).
+     */
+    public byte[] mutatedStream(int maxFrameBytes) {
+        ByteBuf stream = Unpooled.buffer();
+        for (int frames = 1 + random.nextInt(3); frames > 0; frames--) {
+            byte[] payload = nextPayload();
+            int length = payload.length;
+            switch (random.nextInt(6)) {
+                case 0 -> length = -1 - random.nextInt(Integer.MAX_VALUE); // negative
+                case 1 -> length = maxFrameBytes + random.nextInt(Integer.MAX_VALUE - maxFrameBytes); // too long
+                case 2 -> length = INTERESTING_INTS[random.nextInt(INTERESTING_INTS.length)];
+                case 3 -> length = Math.max(0, length - 1 - random.nextInt(8)); // shorter than the payload
+                case 4 -> length = length + 1 + random.nextInt(8); // longer: swallows the next bytes
+                default -> { } // the right length
+            }
+            stream.writeInt(length);
+            stream.writeBytes(payload);
+        }
+        return toArray(stream);
+    }
+
+    /**
+     * The first bytes of zero to three well-formed frames followed by one more, cut short anywhere before
+     * its end (possibly inside its length prefix): what a client that dies mid-write leaves behind.
+     */
+    public byte[] truncatedStream() {
+        ByteBuf stream = Unpooled.buffer();
+        for (int frames = random.nextInt(4); frames > 0; frames--) {
+            byte[] payload = validPayload();
+            stream.writeInt(payload.length);
+            stream.writeBytes(payload);
+        }
+        byte[] last = validPayload();
+        int whole = 4 + last.length;
+        stream.writeInt(last.length);
+        stream.writeBytes(last);
+        stream.writerIndex(stream.writerIndex() - whole + random.nextInt(whole));
+        return toArray(stream);
+    }
+
+    private static byte[] encode(Request request) {
+        ByteBuf buf = Unpooled.buffer();
+        RequestCodec.encode(request, buf);
+        return toArray(buf);
+    }
+
     private byte[] mutate(byte[] payload) {
         switch (random.nextInt(9)) {
             case 0: { // flip a few bits

@@ -184,6 +184,64 @@ class AuthenticationIntegrationTests {
     }
 
     @Test
+    void aRedisPeerThatFailedTooOftenIsThrottledEvenWithTheRightPassword() throws IOException {
+        NodeAddress resp = cluster.respSeeds().get(2);
+        long failedBefore = totalFailedLogins();
+        for (int connection = 0; connection < 2; connection++) {
+            try (RespLines redis = new RespLines(resp)) {
+                for (int attempt = 0; attempt < 3; attempt++) {
+                    assertThat(redis.call("AUTH app wrong-" + attempt)).startsWith("-WRONGPASS");
+                }
+                assertThat(redis.closedByPeer()).as("the third failure closes the connection").isTrue();
+            }
+        }
+        assertThat(totalFailedLogins() - failedBefore).isEqualTo(6);
+        try (RespLines redis = new RespLines(resp)) {
+            String throttled = redis.call("AUTH app app-pass");
+            assertThat(throttled).startsWith("-WRONGPASS too many failed logins from this address; retry in ");
+            assertThat(redis.call("GET k")).startsWith("-NOAUTH");
+        }
+        limiterNanos.addAndGet(Duration.ofSeconds(1).toNanos());
+        try (RespLines redis = new RespLines(resp)) {
+            assertThat(redis.call("AUTH app app-pass")).isEqualTo("+OK");
+        }
+    }
+
+    /** One RESP connection spoken inline, one reply line per command. */
+    private static final class RespLines implements AutoCloseable {
+
+        private final Socket socket;
+        private final OutputStream out;
+        private final BufferedReader in;
+
+        RespLines(NodeAddress address) throws IOException {
+            socket = new Socket(address.host(), address.port());
+            socket.setSoTimeout(10_000);
+            out = socket.getOutputStream();
+            in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
+        }
+
+        String call(String command) throws IOException {
+            out.write(bytes(command + "\r\n"));
+            out.flush();
+            return in.readLine();
+        }
+
+        boolean closedByPeer() throws IOException {
+            try {
+                return in.read() == -1;
+            } catch (java.net.SocketException reset) {
+                return true;
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+
+    @Test
     void lettuceLogsInWithHelloAuth() {
         NodeAddress resp = cluster.respSeeds().get(0);
         RedisClient redis = RedisClient.create(RedisURI.builder().withHost(resp.host()).withPort(resp.port())

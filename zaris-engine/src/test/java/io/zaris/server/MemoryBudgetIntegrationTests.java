@@ -131,6 +131,33 @@ class MemoryBudgetIntegrationTests {
         }
     }
 
+    @Test
+    void readingAnExpiredKeyRemovesItOnTheActiveOwnerAndItsReplica() {
+        // The sweep runs once an hour here: only the read can remove the key during the test.
+        MemoryOptions noSweep = MemoryOptions.builder().maintenanceInterval(Duration.ofHours(1)).build();
+        try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).layout(LAYOUT).memory(noSweep).build().start();
+             ZarisClient client = connect(cluster)) {
+            String key = "lazy";
+            client.sync().put(key, value(1), Duration.ofMillis(300)); // SYNC: the replica holds it once this returns
+            ZarisNode active = nodeOwning(cluster, key);
+            ZarisNode replica = replicaOf(cluster, key);
+            assertThat(active.memoryStats().usedBytes()).isPositive();
+            assertThat(replica.memoryStats().usedBytes()).isEqualTo(active.memoryStats().usedBytes());
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> client.sync().get(key).isEmpty());
+
+            // Removed under the segment lock before the read was answered.
+            assertThat(active.storedEntries()).isZero();
+            assertThat(active.memoryStats().usedBytes()).isZero();
+            assertThat(active.memoryStats().expirations()).isEqualTo(1);
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                assertThat(replica.storedEntries()).isZero();
+                assertThat(replica.memoryStats().usedBytes()).isZero();
+            });
+            assertReplicasHoldWhatActivesHold(cluster);
+        }
+    }
+
     /**
      * A client with more attempts than the default: a fresh cluster's replication link can still be opening
      * for a moment after start, and a SYNC write is then refused with the retryable UNAVAILABLE.
@@ -174,6 +201,17 @@ class MemoryBudgetIntegrationTests {
         int segment = new io.zaris.placement.SegmentMapper(view.layout().segmentCount())
                 .segmentOf(key.getBytes(StandardCharsets.UTF_8));
         return cluster.node(view.runtimeOfSegment(segment).activeNode());
+    }
+
+    /** The owner of {@code key}'s partition that is not its active owner (replication factor 2). */
+    private static ZarisNode replicaOf(EmbeddedCluster cluster, String key) {
+        ClusterView view = cluster.nodes().get(0).currentView();
+        int segment = new io.zaris.placement.SegmentMapper(view.layout().segmentCount())
+                .segmentOf(key.getBytes(StandardCharsets.UTF_8));
+        int partition = view.layout().partitionOf(segment);
+        String active = view.runtimeMap().get(partition).activeNode();
+        return cluster.node(view.partitionMap().ownersOf(partition).stream().filter(owner -> !owner.equals(active))
+                .findFirst().orElseThrow());
     }
 
     private static Set<String> texts(List<byte[]> keys) {

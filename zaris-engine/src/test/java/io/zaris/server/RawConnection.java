@@ -83,6 +83,11 @@ final class RawConnection implements AutoCloseable {
         }
     }
 
+    /** Half-closes: the node reads end-of-stream after the bytes sent so far. */
+    void shutdownOutput() throws IOException {
+        socket.shutdownOutput();
+    }
+
     static byte[] toArray(ByteBuf buf) {
         byte[] bytes = new byte[buf.readableBytes()];
         buf.readBytes(bytes);

@@ -83,6 +83,30 @@ public final class ServerProcesses implements AutoCloseable {
     }
 
     /**
+     * Starts one node with exactly {@code arguments} after {@code --node-id} (no ports, seeds or cluster name
+     * added), logging to its own file; stopped with the others on {@link #close()}.
+     */
+    public Node startNode(String nodeId, List<String> arguments) throws IOException {
+        Files.createDirectories(logDirectory);
+        List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC", "-jar", jar.toString(),
+                "--node-id", nodeId));
+        command.addAll(arguments);
+        File log = logDirectory.resolve(nodeId + ".log").toFile();
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.to(log));
+        builder.environment().remove("ZARIS_PASSWORD");
+        builder.environment().remove("ZARIS_CLUSTER_SECRET");
+        Node node = new Node(nodeId, builder.start(), log.toPath());
+        nodes.add(node);
+        commands.put(nodeId, command);
+        return node;
+    }
+
+    /** A free TCP port on this machine right now. */
+    public static int freeTcpPort() throws IOException {
+        return freePort();
+    }
+
+    /**
      * A fresh cluster refuses writes (retryable UNAVAILABLE) until each owner holds its lease and its
      * replication links are up; waits until one SYNC write to every partition was acknowledged.
      */

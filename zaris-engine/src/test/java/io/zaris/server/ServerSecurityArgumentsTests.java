@@ -35,9 +35,12 @@ class ServerSecurityArgumentsTests {
         assertThat(config.security().nodeCredentials().password()).isEqualTo("s3cret");
     }
 
+    private static final String CLUSTER_SECRET = "a-cluster-secret-of-32-characters";
+
     @Test
     void passwordMayComeFromTheEnvironment() {
-        NodeConfig config = parse(Map.of("ZARIS_PASSWORD", "from-env"), "--node-id", "n1", "--host", "0.0.0.0");
+        NodeConfig config = parse(Map.of("ZARIS_PASSWORD", "from-env", "ZARIS_CLUSTER_SECRET", CLUSTER_SECRET),
+                "--node-id", "n1", "--host", "0.0.0.0");
         assertThat(config.security().users().authenticate("default", bytes("from-env"))).isNotNull();
         assertThat(ServerArguments.isInsecure(config)).isFalse();
     }
@@ -57,6 +60,60 @@ class ServerSecurityArgumentsTests {
         NodeConfig config = parse(Map.of(), "--node-id", "n1", "--host", "0.0.0.0", "--allow-insecure");
         assertThat(config.host()).isEqualTo("0.0.0.0");
         assertThat(ServerArguments.isInsecure(config)).isTrue();
+    }
+
+    @Test
+    void refusesANonLoopbackMembershipPortWithoutAClusterSecret() {
+        assertThatThrownBy(() -> parse(Map.of(), "--node-id", "n1", "--cluster-host", "0.0.0.0"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("refusing to open the membership port on 0.0.0.0 without a cluster secret")
+                .hasMessageContaining("--cluster-secret-file or ZARIS_CLUSTER_SECRET")
+                .hasMessageContaining("--allow-insecure");
+    }
+
+    @Test
+    void aPasswordDoesNotProtectMembership() {
+        // --cluster-host defaults to --host: a password covers the data and RESP ports, not who may join.
+        assertThatThrownBy(() -> parse(Map.of("ZARIS_PASSWORD", "from-env"), "--node-id", "n1", "--host", "0.0.0.0"))
+                .hasMessageContaining("refusing to open the membership port on 0.0.0.0 without a cluster secret");
+        NodeConfig loopbackMembership = parse(Map.of("ZARIS_PASSWORD", "from-env"), "--node-id", "n1",
+                "--host", "0.0.0.0", "--cluster-host", "127.0.0.1");
+        assertThat(ServerArguments.isInsecure(loopbackMembership)).isFalse();
+    }
+
+    @Test
+    void aClusterSecretLetsMembershipBindAnyAddress() {
+        NodeConfig fromEnvironment = parse(Map.of("ZARIS_CLUSTER_SECRET", CLUSTER_SECRET), "--node-id", "n1",
+                "--cluster-host", "0.0.0.0");
+        assertThat(ServerArguments.isInsecure(fromEnvironment)).isFalse();
+        assertThat(ZarisServerMain.insecureWarning(fromEnvironment)).isEmpty();
+        // The data port still needs a password of its own.
+        assertThatThrownBy(() -> parse(Map.of("ZARIS_CLUSTER_SECRET", CLUSTER_SECRET), "--node-id", "n1",
+                "--host", "0.0.0.0"))
+                .hasMessageContaining("refusing to serve 0.0.0.0 without a password");
+    }
+
+    @Test
+    void allowInsecureOpensMembershipWithABoxedWarningNamingIt() {
+        NodeConfig config = parse(Map.of(), "--node-id", "n1", "--cluster-host", "0.0.0.0", "--allow-insecure");
+        assertThat(ServerArguments.isInsecure(config)).isTrue();
+        List<String> warning = ZarisServerMain.insecureWarning(config);
+        assertThat(warning).first().asString().startsWith("*****");
+        assertThat(warning).last().asString().startsWith("*****");
+        assertThat(warning).contains("INSECURE (--allow-insecure): node n1 opens",
+                "  the membership port on 0.0.0.0 without a cluster secret");
+        assertThat(warning).noneMatch(line -> line.contains("data port") || line.contains("read and change every key"));
+        assertThat(warning).contains("Anyone who can reach its membership port can join the cluster and be handed partitions"
+                + " and their data.");
+    }
+
+    @Test
+    void theWarningNamesEveryUnprotectedPort() {
+        NodeConfig config = parse(Map.of(), "--node-id", "n1", "--host", "0.0.0.0", "--resp-port", "8101",
+                "--allow-insecure");
+        assertThat(ZarisServerMain.insecureWarning(config)).contains("  the data port on 0.0.0.0 without a password",
+                "  the RESP port on 0.0.0.0 without a password", "  the membership port on 0.0.0.0 without a cluster secret");
+        assertThat(ZarisServerMain.insecureWarning(parse(Map.of(), "--node-id", "n1"))).isEmpty();
     }
 
     @Test

@@ -11,6 +11,8 @@ import io.zaris.cluster.NodeAddress;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.replication.ReplicationSettings;
+import io.zaris.store.EvictionPolicy;
+import io.zaris.store.MemoryOptions;
 import io.zaris.spring.ZarisProperties.Mode;
 import io.zaris.spring.serialization.ClassAllowList;
 import io.zaris.spring.serialization.JdkZarisSerializer;
@@ -171,6 +173,7 @@ public final class ZarisAutoConfiguration {
                 .maxConcurrentMoves(maxConcurrentMoves(embedded))
                 .resp(embedded.getResp().isEnabled())
                 .respPort(respPort(embedded))
+                .memory(memory(embedded, Runtime.getRuntime().maxMemory()))
                 .build();
     }
 
@@ -192,6 +195,27 @@ public final class ZarisAutoConfiguration {
                     + embedded.getNodes() + " nodes (node k listens on port + k - 1) but was " + port);
         }
         return port;
+    }
+
+    /**
+     * {@code zaris.embedded.max-memory} and {@code zaris.embedded.eviction-policy}, checked here so that an error
+     * names the property. A percentage is of {@code maxHeapBytes}, per node; unset, the nodes split the engine's
+     * default share of the heap.
+     */
+    static MemoryOptions memory(ZarisProperties.Embedded embedded, long maxHeapBytes) {
+        MemoryOptions.Builder memory = MemoryOptions.builder();
+        try {
+            memory.maxBytes(embedded.getMaxMemory() == null ? MemoryOptions.defaultMaxBytes(embedded.getNodes())
+                    : MemoryOptions.parseSize(embedded.getMaxMemory(), maxHeapBytes));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("zaris.embedded.max-memory: " + e.getMessage(), e);
+        }
+        try {
+            memory.policy(EvictionPolicy.parse(embedded.getEvictionPolicy()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("zaris.embedded.eviction-policy: " + e.getMessage(), e);
+        }
+        return memory.build();
     }
 
     /** {@code zaris.embedded.join-settle-delay}, checked here so that the error names the property. */

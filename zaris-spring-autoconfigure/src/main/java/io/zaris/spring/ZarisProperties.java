@@ -347,6 +347,36 @@ public class ZarisProperties {
             return resp;
         }
 
+        /**
+         * Memory budget of each embedded node: a size (bytes, or 512KB, 64MB, 2GB; k, m, g and KiB-style units
+         * work too) or a percentage of this JVM's max heap (e.g. 10%). The nodes share one heap, so keep nodes
+         * times budget well below it. Unset: 40% of the max heap divided evenly among the nodes.
+         */
+        private String maxMemory;
+
+        /**
+         * What a node over its memory budget does: allkeys-lru (evict the least recently used keys), volatile-lru
+         * (the least recently used keys that have a TTL), volatile-ttl (the keys closest to expiry) or
+         * noeviction (refuse writes that add data with OUT_OF_MEMORY).
+         */
+        private String evictionPolicy = "allkeys-lru";
+
+        public String getMaxMemory() {
+            return maxMemory;
+        }
+
+        public void setMaxMemory(String maxMemory) {
+            this.maxMemory = maxMemory;
+        }
+
+        public String getEvictionPolicy() {
+            return evictionPolicy;
+        }
+
+        public void setEvictionPolicy(String evictionPolicy) {
+            this.evictionPolicy = evictionPolicy;
+        }
+
         public Duration getJoinSettleDelay() {
             return joinSettleDelay;
         }

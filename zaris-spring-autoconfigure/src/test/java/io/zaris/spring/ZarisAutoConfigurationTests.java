@@ -13,6 +13,8 @@ import io.zaris.protocol.VersionedValue;
 import io.zaris.replication.AckMode;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.server.ZarisNode;
+import io.zaris.store.EvictionPolicy;
+import io.zaris.store.MemoryOptions;
 import io.zaris.spring.serialization.ClassAllowList;
 import io.zaris.spring.serialization.JdkZarisSerializer;
 import io.zaris.spring.serialization.JsonZarisSerializer;
@@ -149,6 +151,63 @@ class ZarisAutoConfigurationTests {
         runner.withPropertyValues("zaris.embedded.nodes=1", "zaris.embedded.max-concurrent-moves=-3").run(context -> {
             assertThat(context).hasFailed();
             assertThat(context.getStartupFailure()).hasStackTraceContaining("zaris.embedded.max-concurrent-moves");
+        });
+    }
+
+    @Test
+    void runWithMaxMemoryAndEvictionPolicyShouldConfigureEveryEmbeddedNode() {
+        runner.withPropertyValues("zaris.embedded.nodes=2", "zaris.embedded.partitions=8", "zaris.embedded.segments=64",
+                "zaris.embedded.max-memory=8MB", "zaris.embedded.eviction-policy=volatile-ttl").run(context -> {
+            assertThat(context).hasNotFailed();
+            List<ZarisNode> nodes = context.getBean(ZarisEmbeddedClusterLifecycle.class).cluster().nodes();
+            assertThat(nodes).hasSize(2).allSatisfy(node -> {
+                assertThat(node.memoryStats().maxBytes()).isEqualTo(8L << 20);
+                assertThat(node.memoryStats().policy()).isEqualTo(EvictionPolicy.VOLATILE_TTL);
+            });
+        });
+    }
+
+    @Test
+    void memoryShouldDefaultToAShareOfTheHeapPerNodeAndTakeSizesOrPercentagesOfTheHeap() {
+        long heap = 1000L << 20;
+        ZarisProperties.Embedded embedded = new ZarisProperties.Embedded();
+        embedded.setNodes(4);
+        MemoryOptions defaults = ZarisAutoConfiguration.memory(embedded, heap);
+        assertThat(defaults.maxBytes()).isEqualTo(MemoryOptions.defaultMaxBytes(4));
+        assertThat(defaults.policy()).isEqualTo(EvictionPolicy.ALLKEYS_LRU);
+
+        embedded.setMaxMemory("10%");
+        assertThat(ZarisAutoConfiguration.memory(embedded, heap).maxBytes()).isEqualTo(heap / 10);
+        embedded.setMaxMemory("512k");
+        assertThat(ZarisAutoConfiguration.memory(embedded, heap).maxBytes()).isEqualTo(512 * 1024);
+        embedded.setMaxMemory("2GB");
+        embedded.setEvictionPolicy("NOEVICTION");
+        MemoryOptions configured = ZarisAutoConfiguration.memory(embedded, heap);
+        assertThat(configured.maxBytes()).isEqualTo(2L << 30);
+        assertThat(configured.policy()).isEqualTo(EvictionPolicy.NOEVICTION);
+    }
+
+    @Test
+    void runWithABadMaxMemoryOrEvictionPolicyShouldFailNamingThePropertyAndWhatItTakes() {
+        runner.withPropertyValues("zaris.embedded.nodes=1", "zaris.embedded.max-memory=lots").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).hasStackTraceContaining(
+                    "zaris.embedded.max-memory: a memory size must be bytes, NNk, NNm, NNg or NN% but was 'lots'");
+        });
+        runner.withPropertyValues("zaris.embedded.nodes=1", "zaris.embedded.max-memory=150%").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).hasStackTraceContaining(
+                    "zaris.embedded.max-memory: a memory percentage must be in (0, 100] but was '150%'");
+        });
+        runner.withPropertyValues("zaris.embedded.nodes=1", "zaris.embedded.max-memory=0").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).hasStackTraceContaining(
+                    "zaris.embedded.max-memory: a memory size must be positive but was '0'");
+        });
+        runner.withPropertyValues("zaris.embedded.nodes=1", "zaris.embedded.eviction-policy=lru").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).hasStackTraceContaining("zaris.embedded.eviction-policy: eviction"
+                    + " policy must be one of noeviction, allkeys-lru, volatile-lru, volatile-ttl but was 'lru'");
         });
     }
 

@@ -74,6 +74,7 @@ class ZarisPropertiesTests {
                 "zaris.embedded.segments", "zaris.embedded.ack-mode", "zaris.embedded.min-sync-replicas",
                 "zaris.embedded.join-settle-delay", "zaris.embedded.max-concurrent-moves",
                 "zaris.embedded.resp.enabled", "zaris.embedded.resp.port",
+                "zaris.embedded.max-memory", "zaris.embedded.eviction-policy",
                 "zaris.client.seeds", "zaris.client.connect-timeout", "zaris.client.bootstrap-timeout",
                 "zaris.client.map-refresh-interval", "zaris.client.map-refresh-wait", "zaris.client.max-attempts",
                 "zaris.client.retry-backoff", "zaris.client.disable-retries", "zaris.client.connections-per-node",
@@ -92,9 +93,12 @@ class ZarisPropertiesTests {
         for (String name : List.of("zaris.cache.defaults.time-to-idle", "zaris.embedded.ack-mode",
                 "zaris.embedded.min-sync-replicas", "zaris.cache.defaults.time-to-live",
                 "zaris.embedded.join-settle-delay", "zaris.embedded.max-concurrent-moves",
-                "zaris.embedded.resp.enabled", "zaris.embedded.resp.port")) {
+                "zaris.embedded.resp.enabled", "zaris.embedded.resp.port",
+                "zaris.embedded.eviction-policy")) {
             assertThat(byName.get(name).has("defaultValue")).as("default of %s", name).isTrue();
         }
+        assertThat(byName.get("zaris.embedded.eviction-policy").get("defaultValue").asString()).isEqualTo("allkeys-lru");
+        assertThat(byName.get("zaris.embedded.max-memory").path("description").asString()).contains("Unset: 40% of the max heap");
     }
 
     @Test

@@ -126,7 +126,8 @@ public final class ZarisMeterBinder implements MeterBinder {
             FunctionCounter.builder("zaris.node.evictions", node, n -> n.memoryStats().evictions())
                     .description("Keys evicted by the node to stay within its memory budget").tags(tags).register(registry);
             FunctionCounter.builder("zaris.node.expirations", node, n -> n.memoryStats().expirations())
-                    .description("Keys removed by active TTL expiry").tags(tags).register(registry);
+                    .description("Keys removed because their TTL passed (active sweep, or a read of the active owner)")
+                    .tags(tags).register(registry);
             FunctionCounter.builder("zaris.node.writes.refused.memory", node, n -> n.memoryStats().outOfMemoryRefusals())
                     .description("Writes refused with OUT_OF_MEMORY").tags(tags).register(registry);
             FunctionCounter.builder("zaris.node.snapshot.bytes.sent", node, ZarisNode::snapshotBytesSent)

@@ -252,6 +252,30 @@ class ZarisActuatorAutoConfigurationTests {
     }
 
     @Test
+    void runWithATinyEmbeddedBudgetShouldCountEvictionsAndKeepEveryNodeWithinIt() {
+        long budget = 64 * 1024;
+        runner.withPropertyValues("zaris.embedded.nodes=2", "zaris.embedded.partitions=16", "zaris.embedded.segments=64",
+                "zaris.embedded.max-memory=64KB", "zaris.embedded.eviction-policy=allkeys-lru")
+                .withBean(SimpleMeterRegistry.class).run(context -> {
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    context.getBean(ZarisMeterBinder.class).bindTo(registry);
+                    ZarisClient client = context.getBean(ZarisClient.class);
+                    // About 500 KiB of values, eight times what each node may hold; every write is acknowledged.
+                    for (int i = 0; i < 500; i++) {
+                        client.sync().put("tiny-budget-" + i, new byte[1024]);
+                    }
+
+                    assertThat(registry.get("zaris.node.memory.budget").gauges()).hasSize(2)
+                            .allSatisfy(g -> assertThat(g.value()).isEqualTo(budget));
+                    assertThat(registry.get("zaris.node.evictions").functionCounters().stream()
+                            .mapToDouble(c -> c.count()).sum()).isGreaterThan(0);
+                    await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                            assertThat(registry.get("zaris.node.memory.used").gauges())
+                                    .allSatisfy(g -> assertThat(g.value()).isLessThanOrEqualTo(budget)));
+                });
+    }
+
+    @Test
     void runInClientModeShouldMeterMovingPartitionsButNotTheLeadersProgress() {
         runner.withPropertyValues(SharedTestCluster.seedsProperty()).withBean(SimpleMeterRegistry.class).run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
