@@ -288,32 +288,27 @@ public final class ZarisNode implements AutoCloseable {
 
         @Override
         public long servedKeys() {
-            ClusterView view = currentView();
-            if (view == null) {
-                return 0;
-            }
-            long keys = 0;
-            for (int segment = 0; segment < segmentMapper.segmentCount(); segment++) {
-                if (view.runtimeOfSegment(segment).isServedBy(config.nodeId())) {
-                    keys += store.segmentSize(segment);
-                }
-            }
-            return keys;
+            return sumOverServedSegments(store::segmentSize);
         }
 
         @Override
         public long servedKeysWithTtl() {
+            return sumOverServedSegments(store::segmentKeysWithTtl);
+        }
+
+        /** Adds up {@code perSegment} over the segments this node serves as active owner in its current view. */
+        private long sumOverServedSegments(java.util.function.IntToLongFunction perSegment) {
             ClusterView view = currentView();
             if (view == null) {
                 return 0;
             }
-            long keys = 0;
+            long total = 0;
             for (int segment = 0; segment < segmentMapper.segmentCount(); segment++) {
                 if (view.runtimeOfSegment(segment).isServedBy(config.nodeId())) {
-                    keys += store.segmentKeysWithTtl(segment);
+                    total += perSegment.applyAsLong(segment);
                 }
             }
-            return keys;
+            return total;
         }
 
         @Override
