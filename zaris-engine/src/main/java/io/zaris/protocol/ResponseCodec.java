@@ -101,6 +101,14 @@ public final class ResponseCodec {
         Wire.writeBytes(out, value.value());
     }
 
+    /** {@link #writeValue(ByteBuf, VersionedValue)} from {@code length} bytes of {@code source} at {@code offset}. */
+    public static void writeValue(ByteBuf out, byte[] source, int offset, int length, long version, long ttlRemainingMillis) {
+        out.writeLong(version);
+        out.writeLong(ttlRemainingMillis);
+        out.writeInt(length);
+        out.writeBytes(source, offset, length);
+    }
+
     public static VersionedValue readValue(ByteBuf in) throws MalformedRequestException {
         long version = Wire.readLong(in, 0, "version");
         long ttl = Wire.readLong(in, 0, "ttl");

@@ -14,7 +14,7 @@ import io.zaris.protocol.PartitionState;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
-import io.zaris.protocol.VersionedValue;
+import io.zaris.store.ValueReader;
 import io.zaris.replication.AckMode;
 import io.zaris.replication.EpochFence;
 import io.zaris.replication.ReplicaSegments;
@@ -362,13 +362,10 @@ final class RequestHandler {
         // finds, as a replicated removal; otherwise the key only reads as absent until the sweep removes it.
         boolean removeExpired = standing.inMajority();
         if (request instanceof Request.Get get) {
-            VersionedValue value = removeExpired ? store.getRemovingExpired(segment, get.key(), epoch)
-                    : store.get(segment, get.key());
-            if (value == null) {
+            int start = out.writerIndex();
+            if (!store.read(segment, get.key(), removeExpired, epoch, new ValueResponse(out, id))) {
+                out.writerIndex(start);
                 ResponseCodec.writeHeader(out, id, KvStatus.NOT_FOUND);
-            } else {
-                ResponseCodec.writeHeader(out, id, KvStatus.OK);
-                ResponseCodec.writeValue(out, value);
             }
             return DONE;
         } else if (request instanceof Request.Put put) {
@@ -549,5 +546,29 @@ final class RequestHandler {
         }
         ResponseCodec.writeHeader(out, id, KvStatus.OK);
         ClusterViewCodec.encode(view, out);
+    }
+
+    /** Writes a GET's OK response straight from the value's slab slot; a discarded copy is rolled back. */
+    private static final class ValueResponse implements ValueReader {
+        private final ByteBuf out;
+        private final long id;
+        private final int start;
+
+        ValueResponse(ByteBuf out, long id) {
+            this.out = out;
+            this.id = id;
+            this.start = out.writerIndex();
+        }
+
+        @Override
+        public void read(byte[] slab, int offset, int length, long version, long ttlRemainingMillis) {
+            ResponseCodec.writeHeader(out, id, KvStatus.OK);
+            ResponseCodec.writeValue(out, slab, offset, length, version, ttlRemainingMillis);
+        }
+
+        @Override
+        public void discard() {
+            out.writerIndex(start);
+        }
     }
 }

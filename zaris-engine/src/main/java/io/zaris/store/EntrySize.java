@@ -1,7 +1,8 @@
 package io.zaris.store;
 
 /**
- * The heap an entry is charged for: its key and value bytes plus {@link #OVERHEAD_BYTES}, an estimate of
+ * The heap an entry is charged for: its key bytes, its value's slot ({@link ValueSlabs#slotBytes}: the value
+ * rounded up to its size class) and {@link #OVERHEAD_BYTES}, an estimate of
  * everything else one entry costs on a 64-bit JVM with compressed references (the default below 32 GiB):
  *
  * <table>
@@ -11,24 +12,25 @@ package io.zaris.store;
  *   <tr><td>its share of the map's table (load factor ≤ 0.75, power-of-two sizing)</td><td>8</td></tr>
  *   <tr><td>{@link ByteKey} (header, array reference, cached hash)</td><td>24</td></tr>
  *   <tr><td>key array header and alignment</td><td>20</td></tr>
- *   <tr><td>{@link StoredEntry} (header, value reference, version, expiry, access time, two slots)</td><td>48</td></tr>
- *   <tr><td>value array header and alignment</td><td>20</td></tr>
+ *   <tr><td>{@link StoredEntry} (header, chunk reference, slot, length, version, expiry, access time, two
+ *   sampling slots, freed flag)</td><td>64</td></tr>
+ *   <tr><td>its value slot's owner reference and free-stack entry in its {@link SlabChunk}</td><td>8</td></tr>
  *   <tr><td>its slots in the sampling arrays (all keys, keys with a TTL), amortised growth</td><td>8</td></tr>
  * </table>
  *
- * The estimate leaves out what is not per entry (the op log, which has its own byte bound; network
- * buffers; the JVM itself), which is why the default budget is a fraction of the heap, not all of it.
+ * The estimate leaves out what is not per entry (free slots of partly used chunks, at most a quarter of a
+ * class's slots or one chunk; the op log, which has its own byte bound; network buffers; the JVM itself), which is why the default budget is a fraction of the heap, not all of it.
  */
 public final class EntrySize {
 
     /** Bytes charged per entry on top of its key and value bytes. */
-    public static final int OVERHEAD_BYTES = 160;
+    public static final int OVERHEAD_BYTES = 164;
 
     private EntrySize() {
     }
 
     /** Bytes charged for an entry with a key of {@code keyBytes} and a value of {@code valueBytes}. */
     public static long of(int keyBytes, int valueBytes) {
-        return (long) OVERHEAD_BYTES + keyBytes + valueBytes;
+        return (long) OVERHEAD_BYTES + keyBytes + ValueSlabs.slotBytes(valueBytes);
     }
 }

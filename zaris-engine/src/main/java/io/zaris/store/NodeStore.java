@@ -64,6 +64,17 @@ public final class NodeStore {
         return segments[segment].getRemovingExpired(key, epoch, time.currentTimeMillis());
     }
 
+    /**
+     * A read that hands the value to {@code reader} in place (one copy, into wherever the reader writes it):
+     * with {@code removeExpired}, as {@link #getRemovingExpired} under {@code epoch}, else as {@link #get}.
+     *
+     * @return {@code false} when the key is absent or expired ({@code reader} was not called, or was told to
+     *         {@link ValueReader#discard} what it read)
+     */
+    public boolean read(int segment, byte[] key, boolean removeExpired, long epoch, ValueReader reader) {
+        return segments[segment].read(key, removeExpired, epoch, time.currentTimeMillis(), reader);
+    }
+
     public WriteResult put(int segment, byte[] key, byte[] value, long ttlMillis, boolean ifAbsent, long expectedVersion) {
         return put(segment, key, value, ttlMillis, ifAbsent, expectedVersion, 0);
     }

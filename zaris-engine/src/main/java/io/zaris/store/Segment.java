@@ -16,7 +16,9 @@ import java.util.random.RandomGenerator;
 /**
  * The keys of one segment.
  *
- * <p>Concurrency: reads are lock-free ({@link ConcurrentHashMap#get} of an immutable {@link StoredEntry}).
+ * <p>Concurrency: reads are lock-free ({@link ConcurrentHashMap#get} of an immutable {@link StoredEntry}, then
+ * a copy of its value out of its slab slot, validated and retried if the slot was freed meanwhile: see
+ * {@link StoredEntry#stillHolds}).
  * Every write of the segment — local or replicated, snapshot install included — runs under
  * {@code writeLock}, which makes the segment's changes a single total order: {@code revision} increments
  * once per change and becomes the changed entry's version, so a key's version strictly increases across
@@ -33,11 +35,15 @@ import java.util.random.RandomGenerator;
  * <p>Memory: every mutation of {@code entries} goes through {@link #install} or {@link #discard} (or the
  * snapshot clear), which keep {@code bytes}, the node-wide {@link StoreMemory} and the two sampling arrays
  * ({@code allKeys}, {@code ttlKeys}) in step with the map, in O(1). All four are guarded by {@code writeLock}.
+ * Values live in the segment's {@link ValueSlabs}, also guarded by {@code writeLock}: {@link #install} stores
+ * the new value before it frees the replaced one's slot.
  */
 final class Segment {
 
     private final int index;
     private final ConcurrentHashMap<ByteKey, StoredEntry> entries = new ConcurrentHashMap<>();
+    /** Guarded by {@code writeLock}. */
+    private final ValueSlabs slabs = new ValueSlabs(entries);
     private final Object writeLock = new Object();
     private final OpLog log;
     private final ChangeSink sink;
@@ -68,12 +74,48 @@ final class Segment {
 
     /** Lock-free; a hit counts as an access for the LRU policies. An expired entry reads as absent and stays. */
     VersionedValue get(byte[] key, long now) {
-        StoredEntry entry = live(new ByteKey(key), now);
-        if (entry == null) {
-            return null;
+        ByteKey k = new ByteKey(key);
+        while (true) {
+            StoredEntry entry = live(k, now);
+            if (entry == null) {
+                return null;
+            }
+            VersionedValue value = entry.toVersionedValue(now);
+            if (entry.stillHolds()) {
+                entry.recordAccess(now);
+                return value;
+            }
         }
-        entry.recordAccess(now);
-        return entry.toVersionedValue(now);
+    }
+
+    /**
+     * Like {@link #getRemovingExpired} (or {@link #get} when {@code removeExpired} is false), but hands the value
+     * to {@code reader} in place, without an intermediate copy. Should the slot be reused while the reader copies
+     * it, the reader is told to forget that copy and is handed the key's current value.
+     *
+     * @return {@code false} when the key is absent or expired
+     */
+    boolean read(byte[] key, boolean removeExpired, long epoch, long now, ValueReader reader) {
+        ByteKey k = new ByteKey(key);
+        while (true) {
+            StoredEntry entry = entries.get(k);
+            if (entry == null) {
+                return false;
+            }
+            if (entry.isExpired(now)) {
+                if (removeExpired) {
+                    removeExpired(k, entry, epoch);
+                }
+                return false;
+            }
+            SlabChunk chunk = entry.chunk();
+            reader.read(chunk.data, chunk.offset(entry.slot()), entry.length(), entry.version(), entry.ttlRemainingMillis(now));
+            if (entry.stillHolds()) {
+                entry.recordAccess(now);
+                return true;
+            }
+            reader.discard();
+        }
     }
 
     /**
@@ -83,22 +125,27 @@ final class Segment {
      */
     VersionedValue getRemovingExpired(byte[] key, long epoch, long now) {
         ByteKey k = new ByteKey(key);
-        StoredEntry entry = entries.get(k);
-        if (entry == null) {
-            return null;
+        while (true) {
+            StoredEntry entry = entries.get(k);
+            if (entry == null) {
+                return null;
+            }
+            if (entry.isExpired(now)) {
+                removeExpired(k, entry, epoch);
+                return null;
+            }
+            VersionedValue value = entry.toVersionedValue(now);
+            if (entry.stillHolds()) {
+                entry.recordAccess(now);
+                return value;
+            }
         }
-        if (entry.isExpired(now)) {
-            removeExpired(k, entry, epoch);
-            return null;
-        }
-        entry.recordAccess(now);
-        return entry.toVersionedValue(now);
     }
 
     /**
      * Removes {@code seen}, which had expired, unless a change replaced or removed it since (entries are
-     * immutable and replaced on every change, so identity tells) or this copy no longer takes writes of
-     * {@code epoch}.
+     * immutable and replaced on every change, so identity tells; a slab move also replaces it, and the key is
+     * then left for the next read or the sweep) or this copy no longer takes writes of {@code epoch}.
      */
     private void removeExpired(ByteKey key, StoredEntry seen, long epoch) {
         synchronized (writeLock) {
@@ -284,7 +331,7 @@ final class Segment {
                 if (change.isRemoval()) {
                     discard(k);
                 } else {
-                    install(k, new StoredEntry(change.value(), change.revision(), change.expiresAtMillis(), now));
+                    install(k, slabs.store(k, change.value(), change.revision(), change.expiresAtMillis(), now));
                 }
                 revision = change.revision();
                 epochStarts.onChange(change.epoch(), change.revision());
@@ -304,7 +351,8 @@ final class Segment {
                 clearCopy();
             }
             for (Change entry : chunk) {
-                install(new ByteKey(entry.key()), new StoredEntry(entry.value(), entry.revision(), entry.expiresAtMillis(), now));
+                ByteKey k = new ByteKey(entry.key());
+                install(k, slabs.store(k, entry.value(), entry.revision(), entry.expiresAtMillis(), now));
             }
             if (last) {
                 revision = snapshotRevision;
@@ -326,6 +374,7 @@ final class Segment {
     /** Caller holds {@code writeLock}: empties the entries, their accounting, the log and the epoch starts. */
     private void clearCopy() {
         entries.clear();
+        slabs.clear();
         allKeys.clear();
         ttlKeys.clear();
         memory.add(-bytes);
@@ -454,6 +503,20 @@ final class Segment {
         return bytes;
     }
 
+    /** Bytes of the slab chunks holding this segment's values, free slots included (see {@link ValueSlabs}). */
+    long pooledValueBytes() {
+        synchronized (writeLock) {
+            return slabs.pooledBytes();
+        }
+    }
+
+    /** Values moved between slab chunks to drop sparse ones. */
+    long movedValues() {
+        synchronized (writeLock) {
+            return slabs.movedValues();
+        }
+    }
+
     /** Keys with a TTL (expired ones not yet removed included). */
     int keysWithTtl() {
         synchronized (writeLock) {
@@ -491,7 +554,7 @@ final class Segment {
     /** Under the lock. */
     private Change upsert(ByteKey key, byte[] value, long expiresAt, long epoch, long now) {
         long version = ++revision;
-        install(key, new StoredEntry(value, version, expiresAt, now));
+        install(key, slabs.store(key, value, version, expiresAt, now));
         Change change = new Change(version, epoch, key.bytes(), value, expiresAt);
         epochStarts.onChange(epoch, version);
         log.append(change);
@@ -528,13 +591,16 @@ final class Segment {
         entries.put(key, entry);
         bytes = bytes + delta; // only under the lock: no lost update
         memory.add(delta);
+        if (previous != null) {
+            slabs.free(previous); // last: it may move other entries of the map (the new one included)
+        }
     }
 
     /** Under the lock: the one way an entry leaves the map (besides a snapshot's clear). */
-    private StoredEntry discard(ByteKey key) {
+    private void discard(ByteKey key) {
         StoredEntry previous = entries.remove(key);
         if (previous == null) {
-            return null;
+            return;
         }
         ByteKey moved = allKeys.remove(previous.keySlot);
         if (moved != null) {
@@ -546,7 +612,7 @@ final class Segment {
         long size = previous.sizeBytes(key);
         bytes = bytes - size;
         memory.add(-size);
-        return previous;
+        slabs.free(previous); // last: it may move other entries of the map
     }
 
     /** Under the lock. */

@@ -3,11 +3,17 @@ package io.zaris.store;
 import io.zaris.protocol.VersionedValue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 
 /**
- * One stored value. Value, version and expiry are final: a write replaces the entry, so a lock-free
- * reader sees either the old or the new entry, never a mix. {@code expiresAtMillis} is wall-clock,
- * {@code 0} for no TTL.
+ * One stored value. Where its bytes live (a slot of a {@link SlabChunk}), version and expiry are final: a
+ * write replaces the entry, so a lock-free reader sees either the old or the new entry, never a mix.
+ * {@code expiresAtMillis} is wall-clock, {@code 0} for no TTL.
+ *
+ * <p><b>Reading the bytes.</b> The slot is freed, and may then be reused for another value, once the entry
+ * has left the map (or been replaced, or moved by {@link ValueSlabs}). A reader under the segment's write lock
+ * can copy it directly; a lock-free reader copies it and then checks {@link #stillHolds}: the entry is marked
+ * freed before its slot can be reused, so a copy that raced a reuse is detected and the read retried.
  *
  * <p>Two kinds of mutable bookkeeping ride along, neither visible to readers of the value:
  * <ul>
@@ -22,33 +28,87 @@ final class StoredEntry {
 
     private static final VarHandle ACCESSED_AT;
 
+    private static final VarHandle FREED;
+
     static {
         try {
             ACCESSED_AT = MethodHandles.lookup().findVarHandle(StoredEntry.class, "accessedAtMillis", long.class);
+            FREED = MethodHandles.lookup().findVarHandle(StoredEntry.class, "freed", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    private final byte[] value;
+    private final SlabChunk chunk;
+    private final int slot;
+    private final int length;
     private final long version;
     private final long expiresAtMillis;
     @SuppressWarnings("unused") // accessed through ACCESSED_AT
     private long accessedAtMillis;
+    @SuppressWarnings("unused") // accessed through FREED
+    private boolean freed;
     /** Position in the segment's array of all keys; under the segment's write lock. */
     int keySlot = -1;
     /** Position in the segment's array of keys with a TTL, -1 without a TTL; under the segment's write lock. */
     int ttlSlot = -1;
 
-    StoredEntry(byte[] value, long version, long expiresAtMillis, long nowMillis) {
-        this.value = value;
+    /** Made by {@link ValueSlabs}, which copied the value into {@code chunk}'s {@code slot}. */
+    StoredEntry(SlabChunk chunk, int slot, int length, long version, long expiresAtMillis, long nowMillis) {
+        this.chunk = chunk;
+        this.slot = slot;
+        this.length = length;
         this.version = version;
         this.expiresAtMillis = expiresAtMillis;
         ACCESSED_AT.setOpaque(this, nowMillis);
     }
 
+    /** The same value, version, expiry, access time and sampling slots, read from another slot. */
+    StoredEntry movedTo(SlabChunk newChunk, int newSlot) {
+        StoredEntry moved = new StoredEntry(newChunk, newSlot, length, version, expiresAtMillis, accessedAtMillis());
+        moved.keySlot = keySlot;
+        moved.ttlSlot = ttlSlot;
+        return moved;
+    }
+
+    /**
+     * A copy of the value. Exact under the segment's write lock; a lock-free caller must check
+     * {@link #stillHolds} after it.
+     */
     byte[] value() {
-        return value;
+        int from = chunk.offset(slot);
+        return Arrays.copyOfRange(chunk.data, from, from + length);
+    }
+
+    SlabChunk chunk() {
+        return chunk;
+    }
+
+    int slot() {
+        return slot;
+    }
+
+    int length() {
+        return length;
+    }
+
+    /**
+     * After a lock-free copy of the value: {@code true} when the slot still held this entry's value throughout,
+     * {@code false} when the entry was freed meanwhile (the copy may be torn; read the map again). The acquire
+     * fence keeps the copy's loads before the flag's load, as an optimistic read of a {@code StampedLock} does.
+     */
+    boolean stillHolds() {
+        VarHandle.acquireFence();
+        return !(boolean) FREED.getOpaque(this);
+    }
+
+    /**
+     * Under the write lock, before the slot is released: the flag is ordered before every later store (the next
+     * owner's bytes), so a reader that copied any of those bytes sees the flag.
+     */
+    void markFreed() {
+        FREED.setVolatile(this, true);
+        VarHandle.storeStoreFence();
     }
 
     long version() {
@@ -78,11 +138,15 @@ final class StoredEntry {
 
     /** Bytes this entry is charged for under {@code key}. */
     long sizeBytes(ByteKey key) {
-        return EntrySize.of(key.bytes().length, value.length);
+        return EntrySize.of(key.bytes().length, length);
     }
 
+    /** With a copy of the value: see {@link #value()} for when the caller must check {@link #stillHolds}. */
     VersionedValue toVersionedValue(long nowMillis) {
-        long ttlRemaining = expiresAtMillis == 0 ? 0 : Math.max(1, expiresAtMillis - nowMillis);
-        return new VersionedValue(value, version, ttlRemaining);
+        return new VersionedValue(value(), version, ttlRemainingMillis(nowMillis));
+    }
+
+    long ttlRemainingMillis(long nowMillis) {
+        return expiresAtMillis == 0 ? 0 : Math.max(1, expiresAtMillis - nowMillis);
     }
 }
