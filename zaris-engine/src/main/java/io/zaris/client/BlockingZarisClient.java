@@ -23,7 +23,8 @@ public final class BlockingZarisClient {
     }
 
     public Optional<VersionedValue> get(String key) {
-        return await(client.get(key));
+        Optional<VersionedValue> direct = client.tryDirectGet(key);
+        return direct != null ? direct : await(client.get(key));
     }
 
     public long put(String key, byte[] value) {

@@ -82,6 +82,8 @@ public final class ZarisClient implements AutoCloseable {
     private final ScheduledExecutorService maps;
     private final ScheduledExecutorService timer;
     private final MapRefresher refresher;
+    /** {@code null} when direct reads are off (or TLS is on). */
+    private final DirectReads directReads;
     private final BlockingZarisClient blocking = new BlockingZarisClient(this);
     private final Object tableLock = new Object();
     /** Written under {@code tableLock}; read lock-free. */
@@ -115,6 +117,9 @@ public final class ZarisClient implements AutoCloseable {
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("zaris-client-timer"));
         this.refresher = new MapRefresher(this::fetchAndInstall, ticker, options.mapRefreshDebounce(),
                 options.mapRefreshWait(), metrics);
+        this.directReads = options.directReadConnectionsPerNode() == 0 ? null
+                : new DirectReads(options.directReadConnectionsPerNode(), options.clientName(), options.credentials(),
+                        options.connectTimeout(), options.maxFrameBytes());
     }
 
     /**
@@ -155,6 +160,41 @@ public final class ZarisClient implements AutoCloseable {
             }
             throw failure(status, body);
         });
+    }
+
+    /**
+     * {@link #get} for a caller that blocks on the answer: read by the calling thread over a direct socket to the
+     * key's owner ({@link DirectReads}), answered {@code OK} or {@code NOT_FOUND} in one attempt.
+     *
+     * @return the answer, or {@code null} when the caller must use {@link #get} (direct reads off or busy, no
+     *         connection to the owner in the map, or anything but a plain answer)
+     */
+    Optional<VersionedValue> tryDirectGet(String key) {
+        RoutingTable current = table;
+        if (directReads == null || closed || current == null) {
+            return null;
+        }
+        byte[] k = bytes(key);
+        int segment = segmentMapper.segmentOf(k);
+        NodeConnection owner = current.connectionFor(segment);
+        if (owner == null) {
+            return null;
+        }
+        long start = ticker.nanoTime();
+        long deadline = options.requestTimeout().deadlineFrom(start);
+        long waitNanos = Math.min(options.attemptTimeout().toNanos(),
+                deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - start);
+        int timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(waitNanos)));
+        Optional<VersionedValue> answer = directReads.get(owner.address(), k, current.epochOf(segment), timeoutMillis);
+        if (answer != null) {
+            metrics.request(OpCode.GET, answer.isPresent() ? "ok" : "not_found", ticker.nanoTime() - start);
+        }
+        return answer;
+    }
+
+    /** Direct read sockets open now (see {@link ZarisClientOptions#directReadConnectionsPerNode()}). */
+    int directReadConnections() {
+        return directReads == null ? 0 : directReads.openConnections();
     }
 
     /** Stores the value without TTL; completes with the key's new version. */
@@ -1150,6 +1190,9 @@ public final class ZarisClient implements AutoCloseable {
             return;
         }
         closed = true;
+        if (directReads != null) {
+            directReads.close();
+        }
         maps.shutdownNow();
         timer.shutdownNow();
         RoutingTable current = table;

@@ -52,6 +52,14 @@ public final class ZarisClientOptions {
     public static final int DEFAULT_CONNECTIONS_PER_NODE = 1;
     /** Upper bound of {@link Builder#connectionsPerNode}: more only costs sockets and server memory. */
     public static final int MAX_CONNECTIONS_PER_NODE = 64;
+    /**
+     * Blocking sockets per node for blocking single-key reads ({@link BlockingZarisClient#get}): the calling thread
+     * writes the request and reads the answer itself, saving the pipelined connection's two thread hand-offs.
+     * Callers beyond this many at once use the pipelined connection. Not used with TLS.
+     */
+    public static final int DEFAULT_DIRECT_READ_CONNECTIONS_PER_NODE = 4;
+    /** Upper bound of {@link Builder#directReadConnectionsPerNode}. */
+    public static final int MAX_DIRECT_READ_CONNECTIONS_PER_NODE = 256;
     /** ASYNC write acknowledgements remembered to name the ones a takeover lost (about 100 bytes each). */
     public static final int DEFAULT_ASYNC_ACK_HISTORY = 16_384;
 
@@ -63,6 +71,7 @@ public final class ZarisClientOptions {
     private final Duration mapRefreshInterval;
     private final int maxInFlightPerNode;
     private final int connectionsPerNode;
+    private final int directReadConnectionsPerNode;
     private final int maxAttempts;
     private final Duration attemptTimeout;
     private final Duration retryBackoff;
@@ -90,6 +99,7 @@ public final class ZarisClientOptions {
         this.mapRefreshInterval = builder.mapRefreshInterval;
         this.maxInFlightPerNode = builder.maxInFlightPerNode;
         this.connectionsPerNode = builder.connectionsPerNode;
+        this.directReadConnectionsPerNode = builder.directReadConnectionsPerNode;
         this.maxAttempts = builder.maxAttempts;
         this.attemptTimeout = builder.attemptTimeout;
         this.retryBackoff = builder.retryBackoff;
@@ -214,6 +224,11 @@ public final class ZarisClientOptions {
         return connectionsPerNode;
     }
 
+    /** Blocking sockets per node for blocking single-key reads; 0 when they are off (or TLS is on). */
+    public int directReadConnectionsPerNode() {
+        return tls == null ? directReadConnectionsPerNode : 0;
+    }
+
     /** Frames from nodes are trusted up to the protocol's default maximum. */
     int maxFrameBytes() {
         return ProtocolLimits.DEFAULT_MAX_FRAME_BYTES;
@@ -228,6 +243,7 @@ public final class ZarisClientOptions {
         private Duration mapRefreshInterval = DEFAULT_MAP_REFRESH_INTERVAL;
         private int maxInFlightPerNode = DEFAULT_MAX_IN_FLIGHT_PER_NODE;
         private int connectionsPerNode = DEFAULT_CONNECTIONS_PER_NODE;
+        private int directReadConnectionsPerNode = DEFAULT_DIRECT_READ_CONNECTIONS_PER_NODE;
         private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
         private Duration attemptTimeout = DEFAULT_ATTEMPT_TIMEOUT;
         private Duration retryBackoff = DEFAULT_RETRY_BACKOFF;
@@ -434,6 +450,20 @@ public final class ZarisClientOptions {
          * Connections to keep to each node (1 to {@link #MAX_CONNECTIONS_PER_NODE}); every segment is bound to
          * one of them ({@code segment % connectionsPerNode}), so the requests of one segment keep their order.
          */
+        /**
+         * Blocking sockets per node for blocking single-key reads (default
+         * {@value #DEFAULT_DIRECT_READ_CONNECTIONS_PER_NODE}); 0 turns them off, so every blocking read goes
+         * through the pipelined connection. Ignored with TLS.
+         */
+        public Builder directReadConnectionsPerNode(int connections) {
+            if (connections < 0 || connections > MAX_DIRECT_READ_CONNECTIONS_PER_NODE) {
+                throw new IllegalArgumentException("directReadConnectionsPerNode must be between 0 and "
+                        + MAX_DIRECT_READ_CONNECTIONS_PER_NODE + " but was " + connections);
+            }
+            this.directReadConnectionsPerNode = connections;
+            return this;
+        }
+
         public Builder connectionsPerNode(int connectionsPerNode) {
             if (connectionsPerNode < 1 || connectionsPerNode > MAX_CONNECTIONS_PER_NODE) {
                 throw new IllegalArgumentException("connectionsPerNode must be between 1 and " + MAX_CONNECTIONS_PER_NODE

@@ -318,6 +318,8 @@ public final class ZarisAutoConfiguration {
         set("zaris.client.max-attempts", () -> builder.maxAttempts(client.getMaxAttempts()));
         set("zaris.client.retry-backoff", () -> builder.retryBackoff(client.getRetryBackoff()));
         set("zaris.client.connections-per-node", () -> builder.connectionsPerNode(client.getConnectionsPerNode()));
+        set("zaris.client.direct-read-connections-per-node",
+                () -> builder.directReadConnectionsPerNode(client.getDirectReadConnectionsPerNode()));
         builder.disableRetries(client.isDisableRetries());
         builder.requestTimeout(properties.getRequestTimeout());
         ZarisProperties.Security security = properties.getSecurity();

@@ -528,6 +528,21 @@ public class ZarisProperties {
          */
         private int connectionsPerNode = 1;
 
+        /**
+         * Blocking sockets per node (0 to 256) on which a blocking single-key read (a cache hit) is written and
+         * answered by the calling thread itself, saving two thread hand-offs; callers beyond this many at once,
+         * and every other request, use the pipelined connections. 0 turns them off; not used with TLS.
+         */
+        private int directReadConnectionsPerNode = 4;
+
+        public int getDirectReadConnectionsPerNode() {
+            return directReadConnectionsPerNode;
+        }
+
+        public void setDirectReadConnectionsPerNode(int directReadConnectionsPerNode) {
+            this.directReadConnectionsPerNode = directReadConnectionsPerNode;
+        }
+
         public int getConnectionsPerNode() {
             return connectionsPerNode;
         }

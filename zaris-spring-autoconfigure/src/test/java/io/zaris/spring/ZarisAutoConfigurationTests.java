@@ -375,7 +375,7 @@ class ZarisAutoConfigurationTests {
                 "zaris.client.connect-timeout=250ms", "zaris.client.bootstrap-timeout=3s",
                 "zaris.client.map-refresh-interval=2s", "zaris.client.map-refresh-wait=700ms",
                 "zaris.client.max-attempts=5", "zaris.client.retry-backoff=20ms", "zaris.client.disable-retries=true",
-                "zaris.client.connections-per-node=3").run(context -> {
+                "zaris.client.connections-per-node=3", "zaris.client.direct-read-connections-per-node=9").run(context -> {
                     ZarisClientOptions options = context.getBean(ZarisClient.class).options();
                     assertThat(options.seeds()).containsExactlyElementsOf(remoteCluster.seeds());
                     assertThat(options.clientName()).isEqualTo(ZarisAutoConfiguration.CLIENT_NAME);
@@ -388,6 +388,7 @@ class ZarisAutoConfigurationTests {
                     assertThat(options.retryBackoff()).isEqualTo(Duration.ofMillis(20));
                     assertThat(options.retriesDisabled()).isTrue();
                     assertThat(options.connectionsPerNode()).isEqualTo(3);
+                    assertThat(options.directReadConnectionsPerNode()).isEqualTo(9);
                     assertThat(context.getBean(ZarisClient.class).sync().put("options-run", utf8("ok"))).isPositive();
                 });
     }
@@ -422,6 +423,7 @@ class ZarisAutoConfigurationTests {
             zaris.client.retry-backoff=-5ms         | zaris.client.retry-backoff: retryBackoff must be >= 0
             zaris.client.connections-per-node=0     | zaris.client.connections-per-node: connectionsPerNode must be between 1 and 64
             zaris.client.connections-per-node=65    | zaris.client.connections-per-node: connectionsPerNode must be between 1 and 64
+            zaris.client.direct-read-connections-per-node=-1 | zaris.client.direct-read-connections-per-node: directReadConnectionsPerNode must be between 0 and 256
             """)
     void runWithBadClientValueShouldFailNamingTheProperty(String property, String message) {
         runner.withPropertyValues("zaris.client.seeds=127.0.0.1:1").withPropertyValues(property).run(context -> {

@@ -1,0 +1,259 @@
+package io.zaris.client;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.protocol.Frames;
+import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.MalformedRequestException;
+import io.zaris.protocol.OpCode;
+import io.zaris.protocol.Request;
+import io.zaris.protocol.RequestCodec;
+import io.zaris.protocol.ResponseCodec;
+import io.zaris.protocol.VersionedValue;
+import io.zaris.protocol.Wire;
+import io.zaris.security.Credentials;
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Blocking single-key reads over plain sockets, for a caller that blocks on the answer anyway
+ * ({@link BlockingZarisClient#get}, and so a Spring cache hit). The pipelined connection costs such a caller two
+ * thread hand-offs per request: its request is written by the connection's event loop, and the answer is read
+ * there and handed back. Here the calling thread writes the request and reads the answer itself.
+ *
+ * <p>Only the happy path runs here: a GET answered {@code OK} or {@code NOT_FOUND}. Anything else (no idle
+ * connection and the per-node limit reached, a connect or I/O failure, a timeout, any other status such as a
+ * wrong-owner answer) returns {@code null} and the caller takes the ordinary path, which owns retries, routing
+ * hints and map refreshes. A GET changes nothing, so running it again there is safe.
+ *
+ * <p>Concurrency: a connection is used by one thread at a time (taken from its node's idle deque, returned after
+ * a complete answer, closed after anything else), so it never holds an unanswered request when it is idle, and
+ * a late answer can never be read as another request's. At most {@code connectionsPerNode} exist per node.
+ */
+final class DirectReads implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(DirectReads.class);
+    /** After a failed connect, the node is not tried again for this long. */
+    private static final long RETRY_CONNECT_AFTER_NANOS = Duration.ofSeconds(1).toNanos();
+
+    private final int connectionsPerNode;
+    private final String clientName;
+    private final Credentials credentials;
+    private final int connectTimeoutMillis;
+    private final int maxFrameBytes;
+    private final Map<NodeAddress, Pool> pools = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    DirectReads(int connectionsPerNode, String clientName, Credentials credentials, Duration connectTimeout,
+                int maxFrameBytes) {
+        this.connectionsPerNode = connectionsPerNode;
+        this.clientName = clientName;
+        this.credentials = credentials;
+        this.connectTimeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()));
+        this.maxFrameBytes = maxFrameBytes;
+    }
+
+    /**
+     * Reads {@code key} from {@code node}, routed under {@code routedEpoch}, waiting at most {@code timeoutMillis}.
+     *
+     * @return the answer, or {@code null} when the caller must take the ordinary path
+     */
+    Optional<VersionedValue> get(NodeAddress node, byte[] key, long routedEpoch, int timeoutMillis) {
+        if (closed) {
+            return null;
+        }
+        Pool pool = pools.computeIfAbsent(node, Pool::new);
+        Connection connection = pool.borrow();
+        if (connection == null) {
+            return null;
+        }
+        Optional<VersionedValue> answer = null;
+        try {
+            answer = connection.get(key, routedEpoch, timeoutMillis);
+        } catch (IOException | MalformedRequestException | RuntimeException e) {
+            log.debug("direct read from {} failed; taking the pipelined connection", node, e);
+        }
+        if (answer == null || closed) {
+            pool.discard(connection);
+        } else {
+            pool.giveBack(connection);
+        }
+        return answer;
+    }
+
+    /** Connections open now, over all nodes. */
+    int openConnections() {
+        return pools.values().stream().mapToInt(pool -> pool.open.get()).sum();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        pools.values().forEach(Pool::closeIdle);
+    }
+
+    /** The connections to one node: idle ones in a deque, {@code open} counting idle and busy ones. */
+    private final class Pool {
+        private final NodeAddress node;
+        private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
+        private final AtomicInteger open = new AtomicInteger();
+        private volatile long noConnectBefore;
+
+        Pool(NodeAddress node) {
+            this.node = node;
+        }
+
+        /** An idle connection, a new one while under the limit, else {@code null}. */
+        Connection borrow() {
+            Connection connection = idle.pollFirst();
+            if (connection != null) {
+                return connection;
+            }
+            if (System.nanoTime() - noConnectBefore < 0) {
+                return null;
+            }
+            if (open.incrementAndGet() > connectionsPerNode) {
+                open.decrementAndGet();
+                return null;
+            }
+            try {
+                return new Connection(node);
+            } catch (IOException | MalformedRequestException | RuntimeException e) {
+                open.decrementAndGet();
+                noConnectBefore = System.nanoTime() + RETRY_CONNECT_AFTER_NANOS;
+                log.debug("direct connection to {} failed; reads take the pipelined connection for a while", node, e);
+                return null;
+            }
+        }
+
+        void giveBack(Connection connection) {
+            idle.offerFirst(connection); // the most recently used first: the others may go cold, not all of them
+            if (closed) {
+                closeIdle();
+            }
+        }
+
+        void discard(Connection connection) {
+            open.decrementAndGet();
+            connection.close();
+        }
+
+        void closeIdle() {
+            Connection connection;
+            while ((connection = idle.pollFirst()) != null) {
+                discard(connection);
+            }
+        }
+    }
+
+    /** One blocking socket, logged in; confined to the thread that borrowed it. */
+    private final class Connection {
+        private final Socket socket;
+        private final DataInputStream in;
+        private final OutputStream out;
+        private final ByteBuf requestBuffer = Unpooled.buffer(256);
+        private long nextId = 1;
+
+        Connection(NodeAddress node) throws IOException, MalformedRequestException {
+            socket = new Socket();
+            try {
+                socket.setTcpNoDelay(true);
+                socket.connect(new InetSocketAddress(node.host(), node.port()), connectTimeoutMillis);
+                socket.setSoTimeout(connectTimeoutMillis);
+                in = new DataInputStream(new BufferedInputStream(socket.getInputStream(), 16 * 1024));
+                out = socket.getOutputStream();
+                handshake();
+            } catch (IOException | MalformedRequestException | RuntimeException e) {
+                close();
+                throw e;
+            }
+        }
+
+        private void handshake() throws IOException, MalformedRequestException {
+            ByteBuf body = exchange(new Request.Hello(nextId++, RequestCodec.MAGIC, RequestCodec.PROTOCOL_VERSION,
+                    clientName + ":direct"), 0, KvStatus.OK);
+            if (body == null) {
+                throw new IOException("handshake refused");
+            }
+            if (credentials != null
+                    && exchange(new Request.Auth(nextId++, credentials.user(), credentials.passwordBytes()), 0, KvStatus.OK) == null) {
+                throw new IOException("login refused");
+            }
+        }
+
+        /** The answer, or {@code null} for any status but OK and NOT_FOUND. */
+        Optional<VersionedValue> get(byte[] key, long routedEpoch, int timeoutMillis)
+                throws IOException, MalformedRequestException {
+            socket.setSoTimeout(timeoutMillis);
+            long id = nextId++;
+            requestBuffer.clear();
+            int start = Frames.begin(requestBuffer);
+            RequestCodec.encode(new Request.Get(id, key), routedEpoch, timeoutMillis, requestBuffer);
+            Frames.finish(requestBuffer, start);
+            out.write(requestBuffer.array(), requestBuffer.arrayOffset(), requestBuffer.readableBytes());
+            ByteBuf answer = readAnswer(id);
+            KvStatus status = KvStatus.fromCode(answer.readUnsignedByte());
+            if (status == KvStatus.OK) {
+                return Optional.of(ResponseCodec.readValue(answer));
+            }
+            return status == KvStatus.NOT_FOUND ? Optional.empty() : null;
+        }
+
+        /** Sends a request and reads its answer; {@code null} unless it has status {@code expected}. */
+        private ByteBuf exchange(Request request, long routedEpoch, KvStatus expected)
+                throws IOException, MalformedRequestException {
+            requestBuffer.clear();
+            int start = Frames.begin(requestBuffer);
+            RequestCodec.encode(request, routedEpoch, 0, requestBuffer);
+            Frames.finish(requestBuffer, start);
+            out.write(requestBuffer.array(), requestBuffer.arrayOffset(), requestBuffer.readableBytes());
+            ByteBuf answer = readAnswer(request.id());
+            return KvStatus.fromCode(answer.readUnsignedByte()) == expected ? answer : null;
+        }
+
+        /**
+         * Reads frames until the response to {@code id}, positioned at its status byte. Ownership pushes the node
+         * sends every client connection are skipped: the pipelined connection already acts on them.
+         */
+        private ByteBuf readAnswer(long id) throws IOException, MalformedRequestException {
+            while (true) {
+                int length = in.readInt();
+                if (length < 1 || length > maxFrameBytes) {
+                    throw new IOException("frame of " + length + " bytes from the node");
+                }
+                byte[] payload = new byte[length];
+                in.readFully(payload);
+                ByteBuf frame = Unpooled.wrappedBuffer(payload);
+                int kind = frame.readUnsignedByte();
+                if (kind == OpCode.PUSH_FRAME) {
+                    continue;
+                }
+                if (kind != OpCode.RESPONSE_FRAME || Wire.readLong(frame, 0, "request id") != id) {
+                    throw new IOException("unexpected frame from the node");
+                }
+                return frame;
+            }
+        }
+
+        void close() {
+            try {
+                socket.close();
+            } catch (IOException e) {
+                log.trace("closing a direct connection", e);
+            }
+        }
+    }
+}

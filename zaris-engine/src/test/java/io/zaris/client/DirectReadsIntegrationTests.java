@@ -1,0 +1,196 @@
+package io.zaris.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.zaris.cluster.ClusterSettings;
+import io.zaris.cluster.ClusterView;
+import io.zaris.cluster.MembershipConfig;
+import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.placement.PartitionLayout;
+import io.zaris.placement.SegmentMapper;
+import io.zaris.protocol.VersionedValue;
+import io.zaris.security.AuthFailureLimiter;
+import io.zaris.security.Credentials;
+import io.zaris.security.SecurityOptions;
+import io.zaris.security.UserDirectory;
+import io.zaris.server.NodeConfig;
+import io.zaris.server.ZarisNode;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Blocking GETs read by the calling thread over direct sockets, against a real three-node cluster. */
+class DirectReadsIntegrationTests {
+
+    private static EmbeddedCluster cluster;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = EmbeddedCluster.builder().nodes(3).build().start();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void aBlockingGetIsAnsweredOverADirectSocketAndMeteredLikeAnyGet() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (ZarisClient client = connect(ZarisClientOptions.builder().metrics(MicrometerClientMetrics.create(registry)))) {
+            for (int i = 0; i < 50; i++) {
+                client.put("direct-" + i, utf8("value-" + i)).join();
+            }
+            for (int i = 0; i < 50; i++) {
+                assertThat(text(client.sync().get("direct-" + i))).isEqualTo("value-" + i);
+            }
+            assertThat(client.sync().get("direct-never-written")).isEmpty();
+
+            // One caller at a time needs one socket per node it read from.
+            assertThat(client.directReadConnections()).isBetween(1, 3);
+            assertThat(requests(registry, "ok")).isEqualTo(50);
+            assertThat(requests(registry, "not_found")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void concurrentCallersShareAtMostTheConfiguredSocketsPerNodeAndTheRestUseThePipelinedConnection() throws Exception {
+        try (ZarisClient client = connect(ZarisClientOptions.builder().directReadConnectionsPerNode(2))) {
+            for (int i = 0; i < 100; i++) {
+                client.put("shared-" + i, utf8("value-" + i)).join();
+            }
+            ExecutorService callers = Executors.newFixedThreadPool(12);
+            try {
+                List<Future<Integer>> results = new ArrayList<>();
+                for (int t = 0; t < 12; t++) {
+                    results.add(callers.submit(() -> {
+                        int correct = 0;
+                        for (int round = 0; round < 300; round++) {
+                            int i = round % 100;
+                            if (text(client.sync().get("shared-" + i)).equals("value-" + i)) {
+                                correct++;
+                            }
+                        }
+                        return correct;
+                    }));
+                }
+                for (Future<Integer> result : results) {
+                    assertThat(result.get(60, TimeUnit.SECONDS)).isEqualTo(300);
+                }
+            } finally {
+                callers.shutdownNow();
+            }
+            assertThat(client.directReadConnections()).isBetween(1, 2 * 3);
+        }
+    }
+
+    @Test
+    void withDirectReadsOffEveryBlockingGetTakesThePipelinedConnection() {
+        try (ZarisClient client = connect(ZarisClientOptions.builder().directReadConnectionsPerNode(0))) {
+            client.put("pipelined", utf8("v")).join();
+            assertThat(text(client.sync().get("pipelined"))).isEqualTo("v");
+            assertThat(client.directReadConnections()).isZero();
+        }
+    }
+
+    /**
+     * The client's map is stale (no pushes, no poll) when the key's partition moves: the direct read reaches the
+     * old owner, which answers MOVED, and the ordinary path (hint, retry) returns the value.
+     */
+    @Test
+    void aWrongOwnerAnswerFallsBackToTheOrdinaryPath() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (ZarisClient client = connect(ZarisClientOptions.builder().ownershipPushEnabled(false)
+                .mapRefreshInterval(Duration.ofHours(1)).metrics(MicrometerClientMetrics.create(registry)))) {
+            String key = "moving-direct";
+            client.put(key, utf8("before the move")).join();
+            assertThat(text(client.sync().get(key))).isEqualTo("before the move");
+
+            handOver(partitionOf(client, key));
+            await().atMost(Duration.ofSeconds(10)).until(DirectReadsIntegrationTests::allNodesAgree);
+
+            assertThat(text(client.sync().get(key))).isEqualTo("before the move");
+            // The ordinary path met MOVED too (the table was still stale), applied the hint and retried.
+            Counter moved = registry.find("zaris.client.retries").tag("status", "moved").counter();
+            assertThat(moved).isNotNull();
+            assertThat(moved.count()).isEqualTo(1);
+            assertThat(text(client.sync().get(key))).isEqualTo("before the move");
+        }
+    }
+
+    @Test
+    void aNodeWithLoginsIsReadDirectlyAfterTheSocketLogsIn() throws Exception {
+        String nodePassword = "node-secret";
+        String appPassword = "app-secret";
+        try (ZarisNode node = new ZarisNode(NodeConfig.builder("secured")
+                .port(0)
+                .clusterSettings(new ClusterSettings(1, PartitionLayout.of(64, 8), 1))
+                .membership(new MembershipConfig.InJvm("direct-reads-" + UUID.randomUUID()))
+                .security(new SecurityOptions(UserDirectory.of(nodePassword, List.of("app read-write " + appPassword)),
+                        Credentials.password(nodePassword),
+                        new AuthFailureLimiter(Integer.MAX_VALUE, Duration.ofMillis(1), 16, System::nanoTime)))
+                .build()).start()) {
+            node.awaitReady(Duration.ofSeconds(30));
+            try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(List.of(node.dataAddress()))
+                    .credentials(new Credentials("app", appPassword)).environment(Map.of()).build())) {
+                client.put("secured-key", utf8("secret value")).join();
+                assertThat(text(client.sync().get("secured-key"))).isEqualTo("secret value");
+                assertThat(client.directReadConnections()).isEqualTo(1);
+            }
+        }
+    }
+
+    private static ZarisClient connect(ZarisClientOptions.Builder options) {
+        return ZarisClient.connect(options.seeds(cluster.seeds()).environment(Map.of()).build());
+    }
+
+    private static double requests(SimpleMeterRegistry registry, String status) {
+        Timer timer = registry.find("zaris.client.requests").tag("op", "get").tag("status", status).timer();
+        return timer == null ? 0 : timer.count();
+    }
+
+    private static int partitionOf(ZarisClient client, String key) {
+        ClusterView view = client.clusterView();
+        return view.layout().partitionOf(new SegmentMapper(view.layout().segmentCount()).segmentOf(key));
+    }
+
+    /** Moves the partition's active owner to its other assigned node, through the leader. */
+    private static void handOver(int partition) throws Exception {
+        ZarisNode leader = cluster.leader();
+        ClusterView view = leader.currentView();
+        String active = view.runtimeMap().get(partition).activeNode();
+        String target = view.partitionMap().ownersOf(partition).stream().filter(n -> !n.equals(active)).findFirst()
+                .orElseThrow();
+        leader.handOver(partition, target).get(10, TimeUnit.SECONDS);
+    }
+
+    private static boolean allNodesAgree() {
+        ClusterView first = cluster.nodes().get(0).currentView();
+        return cluster.nodes().stream().allMatch(node -> node.currentView().equals(first));
+    }
+
+    private static String text(Optional<VersionedValue> value) {
+        return new String(value.orElseThrow().value(), StandardCharsets.UTF_8);
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}
