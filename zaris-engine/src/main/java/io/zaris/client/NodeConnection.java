@@ -28,6 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -69,6 +70,8 @@ public final class NodeConnection implements AutoCloseable {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final Queue<ByteBuf> outbound = new ConcurrentLinkedQueue<>();
     private final AtomicInteger outboundWork = new AtomicInteger();
+    /** A flush of frames queued by a deferred send is scheduled; see {@link #send(LongFunction, ResponseReader, long, int, long, long)}. */
+    private final AtomicBoolean deferredFlushScheduled = new AtomicBoolean();
     private volatile String nodeId;
     private volatile boolean closed;
     /** Set by {@link #close()}: the client itself let go of the connection. */
@@ -202,6 +205,17 @@ public final class NodeConnection implements AutoCloseable {
      */
     public <T> CompletableFuture<T> send(LongFunction<Request> requestFactory, ResponseReader<T> reader, long routedEpoch,
                                   int deadlineMillis, long answerDeadline) {
+        return send(requestFactory, reader, routedEpoch, deadlineMillis, answerDeadline, 0);
+    }
+
+    /**
+     * Like {@link #send(LongFunction, ResponseReader, long, int, long)}, but with {@code flushDelayNanos > 0} the
+     * frame may wait up to that long for a flush, so that frames sent close together leave in one syscall and
+     * reach the peer in one read (replication of writes nobody waits for). An ordinary send, or
+     * {@link #flushQueued}, flushes it earlier; frames still leave in the order they were sent.
+     */
+    public <T> CompletableFuture<T> send(LongFunction<Request> requestFactory, ResponseReader<T> reader, long routedEpoch,
+                                  int deadlineMillis, long answerDeadline, long flushDelayNanos) {
         CompletableFuture<T> future = new CompletableFuture<>();
         if (closed || !channel.isActive()) {
             future.completeExceptionally(new ZarisTransportException("connection to " + describe() + " is closed", false));
@@ -227,7 +241,11 @@ public final class NodeConnection implements AutoCloseable {
             return future;
         }
         pending.put(id, new Pending<>(request.op(), reader, future, answerDeadline));
-        enqueue(out);
+        if (flushDelayNanos > 0) {
+            enqueueDeferred(out, flushDelayNanos);
+        } else {
+            enqueue(out);
+        }
         if (closed) {
             // Raced with close: make sure nobody waits for an answer that cannot come.
             complete(id, null, null, new ZarisTransportException("connection to " + describe() + " is closed"));
@@ -242,7 +260,27 @@ public final class NodeConnection implements AutoCloseable {
         }
     }
 
-    /** Event loop only: writes every queued frame, flushes once, repeats while senders keep adding. */
+    private void enqueueDeferred(ByteBuf frame, long flushDelayNanos) {
+        outbound.offer(frame);
+        if (!deferredFlushScheduled.get() && deferredFlushScheduled.compareAndSet(false, true)) {
+            channel.eventLoop().schedule(() -> {
+                deferredFlushScheduled.set(false);
+                flushQueued();
+            }, flushDelayNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** Any thread: has every queued frame (deferred ones included) written and flushed soon, on the event loop. */
+    public void flushQueued() {
+        if (!outbound.isEmpty() && outboundWork.getAndIncrement() == 0) {
+            channel.eventLoop().execute(this::drainOutbound);
+        }
+    }
+
+    /**
+     * Event loop only: writes every queued frame, flushes once, repeats while senders keep adding. A frame
+     * queued without a count of its own (a deferred send) is written by whichever drain polls it first.
+     */
     private void drainOutbound() {
         int missed = 1;
         do {

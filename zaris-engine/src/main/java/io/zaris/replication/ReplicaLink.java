@@ -100,8 +100,23 @@ final class ReplicaLink {
 
     /** Ships changes; completes with the replica's verdict (never exceptionally). */
     CompletableFuture<Verdict> replicate(int partition, long epoch, int segment, List<Change> changes, long deadlineNanos) {
+        return replicate(partition, epoch, segment, changes, deadlineNanos, 0);
+    }
+
+    /**
+     * Ships changes, letting them wait up to {@code flushDelayNanos} to share a flush with later ones (see
+     * {@link NodeConnection#send(java.util.function.LongFunction, io.zaris.client.ResponseReader, long, int, long, long)});
+     * completes with the replica's verdict (never exceptionally).
+     */
+    CompletableFuture<Verdict> replicate(int partition, long epoch, int segment, List<Change> changes, long deadlineNanos,
+                                         long flushDelayNanos) {
         return connection.send(id -> new Request.Replicate(id, partition, epoch, segment, changes), ReplicaLink::verdict,
-                epoch, 0, deadlineNanos).exceptionally(error -> Verdict.failed());
+                epoch, 0, deadlineNanos, flushDelayNanos).exceptionally(error -> Verdict.failed());
+    }
+
+    /** Flushes whatever changes wait for a deferred flush. */
+    void flushDeferred() {
+        connection.flushQueued();
     }
 
     /**

@@ -187,6 +187,20 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         return connected;
     }
 
+    /**
+     * Flushes the changes waiting for a deferred flush on every link: a SYNC write's caller waits for its
+     * replicas, so its change (and everything queued before it) leaves now.
+     */
+    public void flushShipped() {
+        for (ReplicaLink link : links.values()) {
+            link.flushDeferred();
+        }
+    }
+
+    /**
+     * Ships live changes. They may wait up to the settings' {@code asyncFlushDelay} for a flush shared with later
+     * changes; whoever waits for the returned future (a SYNC write) calls {@link #flushShipped}.
+     */
     @Override
     public CompletableFuture<Void> ship(int segment, List<Change> changes) {
         ClusterView current = view;
@@ -196,6 +210,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         int partition = layout.partitionOf(segment);
         long epoch = changes.get(0).epoch();
         long deadline = System.nanoTime() + settings.ackTimeout().toNanos();
+        long flushDelayNanos = settings.asyncFlushDelay().toNanos();
         List<String> owners = current.partitionMap().ownersOf(partition);
         List<ReplicaLink> targets = new ArrayList<>(owners.size());
         Set<String> members = present.get();
@@ -216,7 +231,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         int required = requiredReplicas(partition);
         ReplicaAcks acks = new ReplicaAcks(partition, targets.size(), required);
         for (ReplicaLink link : targets) {
-            link.replicate(partition, epoch, segment, changes, deadline).thenAccept(verdict -> {
+            link.replicate(partition, epoch, segment, changes, deadline, flushDelayNanos).thenAccept(verdict -> {
                 try {
                     react(link, partition, segment, epoch, verdict);
                 } catch (RuntimeException e) {

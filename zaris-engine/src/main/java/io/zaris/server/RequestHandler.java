@@ -161,8 +161,15 @@ final class RequestHandler {
         }
         stats.served();
         CompletableFuture<Void> replicated = execute(request, segment, runtime.epoch(), ack, out);
-        // An ASYNC write is acknowledged now; its replication goes on without anyone waiting for it.
-        return ack == AckMode.SYNC ? replicated : DONE;
+        // An ASYNC write is acknowledged now; its replication goes on without anyone waiting for it (its change
+        // may wait for a shared flush). A SYNC write's caller waits, so its change leaves at once.
+        if (ack != AckMode.SYNC) {
+            return DONE;
+        }
+        if (write && !replicated.isDone()) {
+            replicator.flushShipped();
+        }
+        return replicated;
     }
 
     private OwnershipDecision.CatchUp catchUpOf(int partition) {

@@ -68,6 +68,9 @@ public final class ServerArguments {
                     + ReplicationSettings.DEFAULT_EVICTION_DELAY.toMillis() + ")",
             "  --heal-cooldown-ms <ms>     stable time before a partition heals or fails back (default "
                     + ReplicationSettings.DEFAULT_HEAL_COOLDOWN.toMillis() + ")",
+            "  --async-flush-delay-us <us> how long changes of ASYNC writes may wait to share a flush to replicas (0 to "
+                    + ReplicationSettings.MAX_ASYNC_FLUSH_DELAY.toMillis() * 1000 + "; default "
+                    + ReplicationSettings.DEFAULT_ASYNC_FLUSH_DELAY.toNanos() / 1000 + ")",
             "  --join-settle-delay-ms <ms> how long a node that joined a running cluster stays before it gets partitions"
                     + " (default " + ClusterSettings.DEFAULT_JOIN_SETTLE_DELAY.toMillis() + ")",
             "  --max-concurrent-moves <n>  partitions a rebalance moves at once (default "
@@ -120,7 +123,7 @@ public final class ServerArguments {
 
     private static final Set<String> KNOWN = Set.of("--node-id", "--host", "--port", "--cluster-host",
             "--cluster-port", "--seeds", "--cluster-size", "--cluster-name", "--replication-factor",
-            "--partitions", "--segments", "--ack-mode", "--min-sync-replicas", "--eviction-delay-ms",
+            "--partitions", "--segments", "--ack-mode", "--min-sync-replicas", "--eviction-delay-ms", "--async-flush-delay-us",
             "--heal-cooldown-ms", "--join-settle-delay-ms", "--max-concurrent-moves", "--escalation-timeout-ms", "--resp-port", "--resp-host", "--max-memory",
             "--eviction-policy", "--password-file", "--users-file", "--allow-insecure", "--login-timeout-ms",
             "--tls-cert", "--tls-key", "--tls-keystore", "--tls-keystore-password-file", "--tls-ca", "--tls-truststore",
@@ -291,7 +294,10 @@ public final class ServerArguments {
                 Duration.ofMillis(intOption(values, "--heal-cooldown-ms", (int) defaults.healCooldown().toMillis(), 0,
                         Integer.MAX_VALUE)),
                 Duration.ofMillis(intOption(values, "--eviction-delay-ms", (int) defaults.evictionDelay().toMillis(), 0,
-                        Integer.MAX_VALUE)));
+                        Integer.MAX_VALUE)),
+                Duration.ofNanos(1000L * intOption(values, "--async-flush-delay-us",
+                        (int) (defaults.asyncFlushDelay().toNanos() / 1000), 0,
+                        (int) (ReplicationSettings.MAX_ASYNC_FLUSH_DELAY.toNanos() / 1000))));
         RespOptions resp = respOptions(values, host, port);
         SecurityOptions security = securityOptions(values, environment, files)
                 .withLoginTimeout(Duration.ofMillis(intOption(values, "--login-timeout-ms",

@@ -586,6 +586,10 @@ public final class ZarisNode implements AutoCloseable {
         replicaSegments.markUnsynced(segment);
     }
 
+    Replicator replicator() {
+        return replicator;
+    }
+
     NodeStore store() {
         return store;
     }

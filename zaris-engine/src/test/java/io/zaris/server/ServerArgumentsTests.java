@@ -51,13 +51,19 @@ class ServerArgumentsTests {
     @Test
     void parsesReplicationOptions() {
         NodeConfig config = ServerArguments.parse(new String[] {"--node-id", "n1", "--ack-mode", "async",
-                "--min-sync-replicas", "2", "--eviction-delay-ms", "1500", "--heal-cooldown-ms", "0"});
+                "--min-sync-replicas", "2", "--eviction-delay-ms", "1500", "--heal-cooldown-ms", "0",
+                "--async-flush-delay-us", "250"});
         assertThat(config.replication().ackMode()).isEqualTo(io.zaris.replication.AckMode.ASYNC);
         assertThat(config.replication().minSyncReplicas()).isEqualTo(2);
         assertThat(config.replication().evictionDelay().toMillis()).isEqualTo(1500);
         assertThat(config.replication().healCooldown()).isZero();
+        assertThat(config.replication().asyncFlushDelay()).isEqualTo(java.time.Duration.ofNanos(250_000));
+        assertThat(ServerArguments.parse(new String[] {"--node-id", "n1"}).replication().asyncFlushDelay())
+                .isEqualTo(io.zaris.replication.ReplicationSettings.DEFAULT_ASYNC_FLUSH_DELAY);
         assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--ack-mode", "maybe"}))
                 .hasMessageContaining("--ack-mode must be sync or async but was 'maybe'");
+        assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--async-flush-delay-us", "-1"}))
+                .hasMessageContaining("--async-flush-delay-us");
     }
 
     @Test

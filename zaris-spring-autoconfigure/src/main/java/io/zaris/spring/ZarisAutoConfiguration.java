@@ -245,7 +245,7 @@ public final class ZarisAutoConfiguration {
         ReplicationSettings defaults = ReplicationSettings.defaults();
         try {
             return new ReplicationSettings(embedded.getAckMode(), embedded.getMinSyncReplicas(), defaults.ackTimeout(),
-                    defaults.healCooldown(), defaults.evictionDelay());
+                    defaults.healCooldown(), defaults.evictionDelay(), defaults.asyncFlushDelay());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("zaris.embedded.min-sync-replicas: " + e.getMessage(), e);
         }

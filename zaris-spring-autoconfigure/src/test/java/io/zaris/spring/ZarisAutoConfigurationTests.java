@@ -98,7 +98,8 @@ class ZarisAutoConfigurationTests {
 
         assertThat(ZarisAutoConfiguration.replication(embedded))
                 .isEqualTo(new ReplicationSettings(AckMode.ASYNC, 0, ReplicationSettings.DEFAULT_ACK_TIMEOUT,
-                        ReplicationSettings.DEFAULT_HEAL_COOLDOWN, ReplicationSettings.DEFAULT_EVICTION_DELAY));
+                        ReplicationSettings.DEFAULT_HEAL_COOLDOWN, ReplicationSettings.DEFAULT_EVICTION_DELAY,
+                        ReplicationSettings.DEFAULT_ASYNC_FLUSH_DELAY));
     }
 
     @Test
