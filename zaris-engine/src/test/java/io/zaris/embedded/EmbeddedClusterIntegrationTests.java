@@ -29,7 +29,10 @@ class EmbeddedClusterIntegrationTests {
     @BeforeAll
     static void startCluster() {
         cluster = EmbeddedCluster.builder().nodes(3).build().start();
-        client = ZarisClient.connect(ZarisClientOptions.create(cluster.seeds()));
+        // Direct read sockets off: theClientKeepsExactlyOneConnectionPerNode counts the pipelined connections
+        // (DirectReadsIntegrationTests bounds the direct ones).
+        client = ZarisClient.connect(ZarisClientOptions.builder().seeds(cluster.seeds()).directReadConnectionsPerNode(0)
+                .build());
     }
 
     @AfterAll
