@@ -13,10 +13,10 @@ import java.util.Map;
  * {@link #LARGEST_SLOT_BYTES} there are four classes per power of two (so a slot wastes under a fifth of
  * itself); a larger value gets an array of exactly its size (a chunk of one slot, dropped when freed).
  *
- * <p><b>Bounded slack.</b> A class's chunks grow by doubling (1, 1, 2, 4 ... up to a chunk of about 64 KiB),
- * so a segment holding a few values holds little more. When over a quarter of a class's slots are free, and
- * more than one chunk's worth, the sparsest chunk is emptied: its values move to free slots of the other
- * chunks (a new {@link StoredEntry} with the same version, expiry, access time and sampling slots replaces
+ * <p><b>Bounded slack.</b> A new chunk holds a quarter of the class's slots so far (at least one, at most about
+ * 64 KiB), so a segment holding a few values holds little more. When over a quarter of a class's slots are
+ * free (and more than one) and the other chunks can take the sparsest chunk's values, that chunk is emptied: its values move to
+ * free slots of the other chunks (a new {@link StoredEntry} with the same version, expiry, access time and sampling slots replaces
  * the old one in the map; the old one is marked freed) and the chunk is dropped. A move is not a change:
  * nothing is logged, replicated or re-charged.
  *
@@ -102,8 +102,8 @@ final class ValueSlabs {
         }
         SizeClass sizeClass = classes[classOf(entry.length())];
         sizeClass.released(chunk);
-        while (sizeClass.needsCompaction()) {
-            evacuate(sizeClass, sizeClass.sparsest());
+        for (SlabChunk sparse = sizeClass.toEvacuate(); sparse != null; sparse = sizeClass.toEvacuate()) {
+            evacuate(sizeClass, sparse);
         }
     }
 
@@ -188,12 +188,12 @@ final class ValueSlabs {
             this.maxSlotsPerChunk = Math.max(1, Math.min(MAX_SLOTS_PER_CHUNK, CHUNK_TARGET_BYTES / slotBytes));
         }
 
-        /** A chunk with a free slot, adding one (double the class's capacity, up to a full-size chunk) if none. */
+        /** A chunk with a free slot, adding one (a quarter of the class's capacity, up to a full-size chunk) if none. */
         SlabChunk chunkWithSpace() {
             if (!partial.isEmpty()) {
                 return partial.get(partial.size() - 1);
             }
-            SlabChunk chunk = new SlabChunk(slotBytes, Math.max(1, Math.min(maxSlotsPerChunk, capacity)));
+            SlabChunk chunk = new SlabChunk(slotBytes, Math.max(1, Math.min(maxSlotsPerChunk, capacity / 4)));
             all.add(chunk);
             capacity += chunk.slots();
             addPartial(chunk);
@@ -217,13 +217,20 @@ final class ValueSlabs {
             }
         }
 
-        /** Over a quarter of the slots free, and more than a chunk's worth: the other chunks can take a chunk's values. */
-        boolean needsCompaction() {
+        /**
+         * The chunk to empty: the sparsest, when over a quarter of the slots (and more than one) are free and the
+         * other chunks' free slots can take its values (free slots in all at least its slots); else {@code null}.
+         */
+        SlabChunk toEvacuate() {
             int free = capacity - used;
-            return free > maxSlotsPerChunk && free * 4L > capacity;
+            if (free * 4L <= capacity || free < 2) {
+                return null; // one spare slot stays: an overwrite stores the new value before it frees the old
+            }
+            SlabChunk sparsest = sparsest();
+            return free >= sparsest.slots() ? sparsest : null;
         }
 
-        SlabChunk sparsest() {
+        private SlabChunk sparsest() {
             SlabChunk sparsest = all.get(0);
             for (SlabChunk chunk : all) {
                 if (chunk.usedCount() < sparsest.usedCount()) {
