@@ -12,8 +12,8 @@ package io.zaris.store;
  *   <tr><td>its share of the map's table (load factor ≤ 0.75, power-of-two sizing)</td><td>8</td></tr>
  *   <tr><td>{@link ByteKey} (header, array reference, cached hash)</td><td>24</td></tr>
  *   <tr><td>key array header and alignment</td><td>20</td></tr>
- *   <tr><td>{@link StoredEntry} (header, chunk reference, slot, length, version, expiry, access time, two
- *   sampling slots, freed flag)</td><td>64</td></tr>
+ *   <tr><td>{@link StoredEntry} (header, chunk reference, slot and length, version, expiry, access time, two
+ *   sampling slots, freed flag)</td><td>56</td></tr>
  *   <tr><td>its value slot's owner reference and free-stack entry in its {@link SlabChunk}</td><td>8</td></tr>
  *   <tr><td>its slots in the sampling arrays (all keys, keys with a TTL), amortised growth</td><td>8</td></tr>
  * </table>
@@ -24,7 +24,7 @@ package io.zaris.store;
 public final class EntrySize {
 
     /** Bytes charged per entry on top of its key and value bytes. */
-    public static final int OVERHEAD_BYTES = 164;
+    public static final int OVERHEAD_BYTES = 156;
 
     private EntrySize() {
     }

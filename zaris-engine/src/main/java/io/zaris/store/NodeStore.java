@@ -16,8 +16,12 @@ import java.util.function.Consumer;
  */
 public final class NodeStore {
 
-    /** Changes each segment's op log retains at most. */
-    public static final int DEFAULT_LOG_MAX_CHANGES = 256;
+    /**
+     * Changes each segment's op log retains at most. The log holds each change's value besides the store's slab
+     * copy; a replica further behind than this in a segment gets that segment's snapshot instead (a segment is
+     * about a thousandth of a node's data with the default layout).
+     */
+    public static final int DEFAULT_LOG_MAX_CHANGES = 128;
     /**
      * Bytes all op logs of a node retain at most together: a sixteenth of the heap, at most 64 MiB. Split
      * evenly across segments; a replica further behind than its segment's share is caught up by snapshot.

@@ -29,6 +29,8 @@ final class StoredEntry {
     private static final VarHandle ACCESSED_AT;
 
     private static final VarHandle FREED;
+    /** {@link #place} of a value too large for a class: slot 0 of a chunk holding exactly the value. */
+    private static final int OWN_ARRAY = -1;
 
     static {
         try {
@@ -40,8 +42,13 @@ final class StoredEntry {
     }
 
     private final SlabChunk chunk;
-    private final int slot;
-    private final int length;
+    /**
+     * Slot and length in one int, so the entry is 56 bytes, not 64: {@code slot | length << 8} for a value in a
+     * class chunk (at most {@link ValueSlabs#MAX_SLOTS_PER_CHUNK} slots, values up to
+     * {@link ValueSlabs#LARGEST_SLOT_BYTES}); {@link #OWN_ARRAY} for a larger value, alone in a chunk of exactly its
+     * size.
+     */
+    private final int place;
     private final long version;
     private final long expiresAtMillis;
     @SuppressWarnings("unused") // accessed through ACCESSED_AT
@@ -56,8 +63,7 @@ final class StoredEntry {
     /** Made by {@link ValueSlabs}, which copied the value into {@code chunk}'s {@code slot}. */
     StoredEntry(SlabChunk chunk, int slot, int length, long version, long expiresAtMillis, long nowMillis) {
         this.chunk = chunk;
-        this.slot = slot;
-        this.length = length;
+        this.place = length > ValueSlabs.LARGEST_SLOT_BYTES ? OWN_ARRAY : slot | length << 8;
         this.version = version;
         this.expiresAtMillis = expiresAtMillis;
         ACCESSED_AT.setOpaque(this, nowMillis);
@@ -65,7 +71,7 @@ final class StoredEntry {
 
     /** The same value, version, expiry, access time and sampling slots, read from another slot. */
     StoredEntry movedTo(SlabChunk newChunk, int newSlot) {
-        StoredEntry moved = new StoredEntry(newChunk, newSlot, length, version, expiresAtMillis, accessedAtMillis());
+        StoredEntry moved = new StoredEntry(newChunk, newSlot, length(), version, expiresAtMillis, accessedAtMillis());
         moved.keySlot = keySlot;
         moved.ttlSlot = ttlSlot;
         return moved;
@@ -76,8 +82,8 @@ final class StoredEntry {
      * {@link #stillHolds} after it.
      */
     byte[] value() {
-        int from = chunk.offset(slot);
-        return Arrays.copyOfRange(chunk.data, from, from + length);
+        int from = chunk.offset(slot());
+        return Arrays.copyOfRange(chunk.data, from, from + length());
     }
 
     SlabChunk chunk() {
@@ -85,11 +91,11 @@ final class StoredEntry {
     }
 
     int slot() {
-        return slot;
+        return place == OWN_ARRAY ? 0 : place & 0xFF;
     }
 
     int length() {
-        return length;
+        return place == OWN_ARRAY ? chunk.data.length : place >>> 8;
     }
 
     /**
@@ -138,7 +144,7 @@ final class StoredEntry {
 
     /** Bytes this entry is charged for under {@code key}. */
     long sizeBytes(ByteKey key) {
-        return EntrySize.of(key.bytes().length, length);
+        return EntrySize.of(key.bytes().length, length());
     }
 
     /** With a copy of the value: see {@link #value()} for when the caller must check {@link #stillHolds}. */

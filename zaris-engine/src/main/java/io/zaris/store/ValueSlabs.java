@@ -13,7 +13,7 @@ import java.util.Map;
  * {@link #LARGEST_SLOT_BYTES} there are four classes per power of two (so a slot wastes under a fifth of
  * itself); a larger value gets an array of exactly its size (a chunk of one slot, dropped when freed).
  *
- * <p><b>Bounded slack.</b> A new chunk holds a quarter of the class's slots so far (at least one, at most about
+ * <p><b>Bounded slack.</b> A new chunk holds an eighth of the class's slots so far (at least one, at most about
  * 64 KiB), so a segment holding a few values holds little more. When over a quarter of a class's slots are
  * free (and more than one) and the other chunks can take the sparsest chunk's values, that chunk is emptied: its values move to
  * free slots of the other chunks (a new {@link StoredEntry} with the same version, expiry, access time and sampling slots replaces
@@ -188,12 +188,12 @@ final class ValueSlabs {
             this.maxSlotsPerChunk = Math.max(1, Math.min(MAX_SLOTS_PER_CHUNK, CHUNK_TARGET_BYTES / slotBytes));
         }
 
-        /** A chunk with a free slot, adding one (a quarter of the class's capacity, up to a full-size chunk) if none. */
+        /** A chunk with a free slot, adding one (an eighth of the class's capacity, up to a full-size chunk) if none. */
         SlabChunk chunkWithSpace() {
             if (!partial.isEmpty()) {
                 return partial.get(partial.size() - 1);
             }
-            SlabChunk chunk = new SlabChunk(slotBytes, Math.max(1, Math.min(maxSlotsPerChunk, capacity / 4)));
+            SlabChunk chunk = new SlabChunk(slotBytes, Math.max(1, Math.min(maxSlotsPerChunk, capacity / 8)));
             all.add(chunk);
             capacity += chunk.slots();
             addPartial(chunk);
