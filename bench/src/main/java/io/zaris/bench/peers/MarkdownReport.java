@@ -164,8 +164,8 @@ final class MarkdownReport {
         MemoryRow first = results.memory.get(0);
         line(out, "## Memory");
         line(out, "");
-        line(out, "%,d entries of %d-byte values loaded into a fresh cluster; growth of every node between before "
-                + "and after. *bytes/copy* divides by the copies each system keeps (Zaris: replication factor, "
+        line(out, "%,d entries of %d-byte values loaded into a fresh cluster of its own (stopped before the throughput "
+                + "rows); growth of every node between before and after. *bytes/copy* divides by the copies each system keeps (Zaris: replication factor, "
                 + "Hazelcast: owner + backup, Redis Cluster here: no replicas). *vs best peer* compares bytes/copy.",
                 first.entries(), first.valueBytes());
         line(out, "");

@@ -7,8 +7,8 @@ import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
 /**
- * Everything measured on one running cluster through one client: optionally the memory row (first,
- * on the fresh cluster), then both value sizes loaded completely, then every workload (warm-up, then
+ * What is measured on one running cluster through one client: the memory row (on a fresh cluster that
+ * measures nothing else), or both value sizes loaded completely and then every workload (warm-up, then
  * the measured intervals).
  */
 final class SystemRun {
