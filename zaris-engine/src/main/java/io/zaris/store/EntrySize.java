@@ -18,7 +18,7 @@ package io.zaris.store;
  *   <tr><td>its slots in the sampling arrays (all keys, keys with a TTL), amortised growth</td><td>8</td></tr>
  * </table>
  *
- * The estimate leaves out what is not per entry (free slots of partly used chunks, about a quarter of a
+ * The estimate leaves out what is not per entry (free slots of partly used chunks, about an eighth of a
  * class's slots at most; the op log, which has its own byte bound; network buffers; the JVM itself), which is why the default budget is a fraction of the heap, not all of it.
  */
 public final class EntrySize {

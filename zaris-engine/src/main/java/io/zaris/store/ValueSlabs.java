@@ -14,7 +14,7 @@ import java.util.Map;
  * itself); a larger value gets an array of exactly its size (a chunk of one slot, dropped when freed).
  *
  * <p><b>Bounded slack.</b> A new chunk holds an eighth of the class's slots so far (at least one, at most about
- * 64 KiB), so a segment holding a few values holds little more. When over a quarter of a class's slots are
+ * 64 KiB), so a segment holding a few values holds little more. When over an eighth of a class's slots are
  * free (and more than one) and the other chunks can take the sparsest chunk's values, that chunk is emptied: its values move to
  * free slots of the other chunks (a new {@link StoredEntry} with the same version, expiry, access time and sampling slots replaces
  * the old one in the map; the old one is marked freed) and the chunk is dropped. A move is not a change:
@@ -218,12 +218,12 @@ final class ValueSlabs {
         }
 
         /**
-         * The chunk to empty: the sparsest, when over a quarter of the slots (and more than one) are free and the
+         * The chunk to empty: the sparsest, when over an eighth of the slots (and more than one) are free and the
          * other chunks' free slots can take its values (free slots in all at least its slots); else {@code null}.
          */
         SlabChunk toEvacuate() {
             int free = capacity - used;
-            if (free * 4L <= capacity || free < 2) {
+            if (free * 8L <= capacity || free < 2) {
                 return null; // one spare slot stays: an overwrite stores the new value before it frees the old
             }
             SlabChunk sparsest = sparsest();

@@ -6,10 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.zaris.cluster.ClusterView;
 import io.zaris.embedded.EmbeddedCluster;
-import io.zaris.placement.SegmentMapper;
-import io.zaris.server.ZarisNode;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -81,8 +78,8 @@ class ClientMetersIntegrationTests {
         assertThat(gauge("zaris.client.routing.table.version")).isPositive();
 
         String key = "moving-key";
-        handOver(partitionOf(key));
-        await().atMost(Duration.ofSeconds(10)).until(ClientMetersIntegrationTests::allNodesAgree);
+        ClusterScenario.handOver(cluster, ClusterScenario.partitionOf(client, key));
+        await().atMost(Duration.ofSeconds(10)).until(() -> ClusterScenario.allNodesAgree(cluster));
         assertThat(client.sync().get(key)).isEmpty(); // the old owner answers MOVED with the new entry
 
         assertThat(gauge("zaris.client.routing.table.epochs")).isGreaterThan(epochs);
@@ -106,25 +103,8 @@ class ClientMetersIntegrationTests {
         return registry.get(name).gauge().value();
     }
 
-    private int partitionOf(String key) {
-        ClusterView view = client.clusterView();
-        return view.layout().partitionOf(new SegmentMapper(view.layout().segmentCount()).segmentOf(key));
-    }
 
-    /** Moves the partition's active owner to its other assigned node, through the leader. */
-    private static void handOver(int partition) throws Exception {
-        ZarisNode leader = cluster.leader();
-        ClusterView view = leader.currentView();
-        String active = view.runtimeMap().get(partition).activeNode();
-        String target = view.partitionMap().ownersOf(partition).stream().filter(n -> !n.equals(active)).findFirst()
-                .orElseThrow();
-        leader.handOver(partition, target).get(10, TimeUnit.SECONDS);
-    }
 
-    private static boolean allNodesAgree() {
-        ClusterView first = cluster.nodes().get(0).currentView();
-        return cluster.nodes().stream().allMatch(node -> node.currentView().equals(first));
-    }
 
     private static byte[] utf8(String text) {
         return text.getBytes(StandardCharsets.UTF_8);

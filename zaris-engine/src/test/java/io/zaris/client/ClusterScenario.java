@@ -121,4 +121,26 @@ public final class ClusterScenario {
     public static String text(VersionedValue value) {
         return new String(value.value(), StandardCharsets.UTF_8);
     }
+
+    /** The partition of {@code key} in the client's map. */
+    public static int partitionOf(ZarisClient client, String key) {
+        io.zaris.cluster.ClusterView view = client.clusterView();
+        return view.layout().partitionOf(new io.zaris.placement.SegmentMapper(view.layout().segmentCount()).segmentOf(key));
+    }
+
+    /** Moves the partition's active owner to its other assigned node, through the leader. */
+    public static void handOver(io.zaris.embedded.EmbeddedCluster cluster, int partition) throws Exception {
+        io.zaris.server.ZarisNode leader = cluster.leader();
+        io.zaris.cluster.ClusterView view = leader.currentView();
+        String active = view.runtimeMap().get(partition).activeNode();
+        String target = view.partitionMap().ownersOf(partition).stream().filter(n -> !n.equals(active)).findFirst()
+                .orElseThrow();
+        leader.handOver(partition, target).get(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    /** Whether every node of the cluster holds the same view. */
+    public static boolean allNodesAgree(io.zaris.embedded.EmbeddedCluster cluster) {
+        io.zaris.cluster.ClusterView first = cluster.nodes().get(0).currentView();
+        return cluster.nodes().stream().allMatch(node -> node.currentView().equals(first));
+    }
 }

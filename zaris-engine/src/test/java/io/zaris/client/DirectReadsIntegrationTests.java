@@ -7,11 +7,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zaris.cluster.ClusterSettings;
-import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.MembershipConfig;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.placement.PartitionLayout;
-import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.VersionedValue;
 import io.zaris.security.AuthFailureLimiter;
 import io.zaris.security.Credentials;
@@ -123,8 +121,8 @@ class DirectReadsIntegrationTests {
             client.put(key, utf8("before the move")).join();
             assertThat(text(client.sync().get(key))).isEqualTo("before the move");
 
-            handOver(partitionOf(client, key));
-            await().atMost(Duration.ofSeconds(10)).until(DirectReadsIntegrationTests::allNodesAgree);
+            ClusterScenario.handOver(cluster, ClusterScenario.partitionOf(client, key));
+            await().atMost(Duration.ofSeconds(10)).until(() -> ClusterScenario.allNodesAgree(cluster));
 
             assertThat(text(client.sync().get(key))).isEqualTo("before the move");
             // The ordinary path met MOVED too (the table was still stale), applied the hint and retried.
@@ -166,25 +164,8 @@ class DirectReadsIntegrationTests {
         return timer == null ? 0 : timer.count();
     }
 
-    private static int partitionOf(ZarisClient client, String key) {
-        ClusterView view = client.clusterView();
-        return view.layout().partitionOf(new SegmentMapper(view.layout().segmentCount()).segmentOf(key));
-    }
 
-    /** Moves the partition's active owner to its other assigned node, through the leader. */
-    private static void handOver(int partition) throws Exception {
-        ZarisNode leader = cluster.leader();
-        ClusterView view = leader.currentView();
-        String active = view.runtimeMap().get(partition).activeNode();
-        String target = view.partitionMap().ownersOf(partition).stream().filter(n -> !n.equals(active)).findFirst()
-                .orElseThrow();
-        leader.handOver(partition, target).get(10, TimeUnit.SECONDS);
-    }
 
-    private static boolean allNodesAgree() {
-        ClusterView first = cluster.nodes().get(0).currentView();
-        return cluster.nodes().stream().allMatch(node -> node.currentView().equals(first));
-    }
 
     private static String text(Optional<VersionedValue> value) {
         return new String(value.orElseThrow().value(), StandardCharsets.UTF_8);
