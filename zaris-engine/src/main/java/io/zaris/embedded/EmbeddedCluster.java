@@ -120,14 +120,24 @@ public final class EmbeddedCluster implements AutoCloseable {
         return this;
     }
 
-    /** Polls (links open on netty threads and report no event to wait on) until every node is ready or the deadline. */
+    /**
+     * Polls (links open on netty threads and report no event to wait on) until every node sees every other one
+     * and is ready, or the deadline. Both: a node's readiness skips replicas it does not see yet, so a node that
+     * saw its replica only after reporting ready refused SYNC writes ("0 replica(s) connected") until its next
+     * reconcile opened the link, and tests writing right after start failed now and then.
+     */
     private void awaitReplicationLinks(long deadlineNanos) throws InterruptedException, TimeoutException {
-        while (!nodes.stream().allMatch(ZarisNode::isReplicationReady)) {
+        while (!nodes.stream().allMatch(node -> seesEveryOtherNode(node) && node.isReplicationReady())) {
             if (System.nanoTime() - deadlineNanos > 0) {
                 throw new TimeoutException("replication links not synced within " + startTimeout);
             }
             Thread.sleep(REPLICATION_POLL_MILLIS);
         }
+    }
+
+    private boolean seesEveryOtherNode(ZarisNode node) {
+        java.util.Set<String> present = node.presentNodeIds();
+        return nodes.stream().allMatch(other -> other == node || present.contains(other.nodeId()));
     }
 
     /** Data addresses of the running nodes, to hand to a client as seeds. */
