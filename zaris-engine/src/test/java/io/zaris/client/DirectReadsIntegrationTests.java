@@ -52,7 +52,8 @@ class DirectReadsIntegrationTests {
     @Test
     void aBlockingGetIsAnsweredOverADirectSocketAndMeteredLikeAnyGet() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (ZarisClient client = connect(ZarisClientOptions.builder().metrics(MicrometerClientMetrics.create(registry)))) {
+        try (ZarisClient client = connect(ZarisClientOptions.builder().directReadConnectionsPerNode(4)
+                .metrics(MicrometerClientMetrics.create(registry)))) {
             for (int i = 0; i < 50; i++) {
                 client.put("direct-" + i, utf8("value-" + i)).join();
             }
@@ -115,7 +116,7 @@ class DirectReadsIntegrationTests {
     @Test
     void aWrongOwnerAnswerFallsBackToTheOrdinaryPath() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (ZarisClient client = connect(ZarisClientOptions.builder().ownershipPushEnabled(false)
+        try (ZarisClient client = connect(ZarisClientOptions.builder().directReadConnectionsPerNode(4).ownershipPushEnabled(false)
                 .mapRefreshInterval(Duration.ofHours(1)).metrics(MicrometerClientMetrics.create(registry)))) {
             String key = "moving-direct";
             client.put(key, utf8("before the move")).join();
@@ -147,7 +148,8 @@ class DirectReadsIntegrationTests {
                 .build()).start()) {
             node.awaitReady(Duration.ofSeconds(30));
             try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(List.of(node.dataAddress()))
-                    .credentials(new Credentials("app", appPassword)).environment(Map.of()).build())) {
+                    .credentials(new Credentials("app", appPassword)).directReadConnectionsPerNode(4).environment(Map.of())
+                    .build())) {
                 client.put("secured-key", utf8("secret value")).join();
                 assertThat(text(client.sync().get("secured-key"))).isEqualTo("secret value");
                 assertThat(client.directReadConnections()).isEqualTo(1);
