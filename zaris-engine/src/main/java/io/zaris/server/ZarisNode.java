@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +60,11 @@ public final class ZarisNode implements AutoCloseable {
     private final EpochFence fence;
     private final ReplicaSegments replicaSegments;
     private final TakeoverGate takeoverGate = new TakeoverGate();
+    /**
+     * Per partition, the newest takeover this node published (written by catch-up completions, read by event
+     * loops welcoming clients; a concurrent map, one entry per partition at most).
+     */
+    private final Map<Integer, TakeoverRevisions> publishedTakeovers = new ConcurrentHashMap<>();
     private final OrphanedCopies orphanedCopies;
     private final TakeoverCatchUp takeoverCatchUp;
     private final Replicator replicator;
@@ -102,7 +108,7 @@ public final class ZarisNode implements AutoCloseable {
         replicator.start(store, this::presentNodeIds);
         server = new NodeServer(config.nodeId(), config.host(), config.port(), config.limits(), segmentMapper, store,
                 this::currentView, stats, replicator, fence, replicaSegments, takeoverGate, standing, memoryGuard,
-                config.security(), config.outboundLimits(), adminActions);
+                config.security(), config.outboundLimits(), adminActions, this::standingTakeovers);
         long interval = config.memory().maintenanceInterval().toMillis();
         memoryMaintenance.scheduleWithFixedDelay(this::maintainMemoryQuietly, interval, interval, TimeUnit.MILLISECONDS);
         long report = MEMORY_REPORT_INTERVAL.toMillis();
@@ -127,12 +133,16 @@ public final class ZarisNode implements AutoCloseable {
                 markKeptRolesComplete(previous, adopted, takenOver, newMember.inheritedActives());
                 for (int partition : takenOver) {
                     long epoch = adopted.runtimeMap().get(partition).epoch();
-                    takeoverCatchUp.start(partition, previous, adopted).thenRun(() -> {
+                    takeoverCatchUp.start(partition, previous, adopted).thenCompose(caughtUp -> {
+                        // After the catch-up: what it recovered was not lost, so the published revisions include it.
+                        // Published before the partition opens: a client learns what was lost before it can read.
+                        List<TakeoverRevisions> inherited = inherited(List.of(partition), adopted);
+                        inherited.forEach(takeover -> publishedTakeovers.put(takeover.partition(), takeover));
+                        return dataPort.pushTakeovers(inherited);
+                    }).thenRun(() -> {
                         // under the newest epoch this node still serves it by: the view may have moved on meanwhile
                         markComplete(adopted.layout(), partition, Math.max(epoch, activeEpoch(partition)));
                         replicator.reconcileSoon();
-                        // After the catch-up: what it recovered was not lost, so the published revisions include it.
-                        dataPort.pushTakeovers(inherited(List.of(partition), adopted));
                     });
                 }
                 replicator.onView(adopted);
@@ -212,6 +222,27 @@ public final class ZarisNode implements AutoCloseable {
             log.warn("node {}: RESP port {}:{} cannot be bound ({}); running without the Redis protocol",
                     config.nodeId(), options.host(), options.port(), e.toString());
         }
+    }
+
+    /**
+     * The newest takeover of each partition this node is active owner of now: what a client that connects
+     * later must learn before it reads there. An older takeover than the current epoch's start is still a
+     * true statement of what was lost then; a client ignores one it already knows.
+     */
+    private List<TakeoverRevisions> standingTakeovers() {
+        ClusterView view = currentView();
+        if (view == null || publishedTakeovers.isEmpty()) {
+            return List.of();
+        }
+        List<TakeoverRevisions> standing = new ArrayList<>();
+        for (TakeoverRevisions takeover : publishedTakeovers.values()) {
+            int partition = takeover.partition();
+            if (partition < view.runtimeMap().partitionCount()
+                    && config.nodeId().equals(view.runtimeMap().get(partition).activeNode())) {
+                standing.add(takeover);
+            }
+        }
+        return standing;
     }
 
     /**

@@ -531,10 +531,9 @@ public class ZarisProperties {
         /**
          * Blocking sockets per node (0 to 256) on which a blocking single-key read (a cache hit) is written and
          * answered by the calling thread itself, saving two thread hand-offs; callers beyond this many at once,
-         * and every other request, use the pipelined connections. 0 (the default) turns them off: a stale read
-         * under failover with ASYNC writes is not explained yet. Not used with TLS.
+         * and every other request, use the pipelined connections; 0 turns them off. Not used with TLS.
          */
-        private int directReadConnectionsPerNode = 0;
+        private int directReadConnectionsPerNode = 4;
 
         public int getDirectReadConnectionsPerNode() {
             return directReadConnectionsPerNode;
