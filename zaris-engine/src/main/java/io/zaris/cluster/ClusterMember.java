@@ -69,7 +69,7 @@ public final class ClusterMember implements AutoCloseable {
     private final ScheduledExecutorService timer;
     /** Whether the last view holds a majority of the configured cluster size; writes need it. */
     private volatile boolean inMajority;
-    /** Snapshot of {@link #presentNodes()}, refreshed on the events thread after views and hellos. */
+    /** Snapshot of {@link #presentNodes()}, refreshed on the events thread after views and hellos and every 250 ms. */
     private volatile Set<String> present = Set.of();
 
     /** Until when (monotonic nanos) this node may act as an active owner; {@link Long#MAX_VALUE}: no lease. */
@@ -120,6 +120,7 @@ public final class ClusterMember implements AutoCloseable {
      * {@link #currentView()} returns it.
      */
     private volatile BiConsumer<ClusterView, ClusterView> viewListener = (previous, adopted) -> { };
+    private volatile Runnable presenceListener = () -> { };
 
     public ClusterMember(String nodeId, NodeAddress dataAddress, ClusterSettings settings,
                          MembershipConfig membershipConfig, ReplicationSettings replicationSettings, PeerProbe probe) {
@@ -190,13 +191,25 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Events thread: the leader's periodic and view-triggered failover/heal/evict round. */
     private void reconcileFailover() {
-        present = Set.copyOf(presentNodes());
+        refreshPresent();
         askToDisown();
         repeatDrainRequest();
         if (mayDecide() && current != null) {
             failover.reconcile(current, presentNodes(), () -> current, this::publishIfStillLeading);
         } else {
             failover.forgetAbsences();
+        }
+    }
+
+    /**
+     * Events thread: refreshes the snapshot of present nodes and tells the listener when it changed, so a
+     * node that (re)joined gets its replication links now rather than at the replicator's next round.
+     */
+    private void refreshPresent() {
+        Set<String> now = Set.copyOf(presentNodes());
+        if (!now.equals(present)) {
+            present = now;
+            presenceListener.run();
         }
     }
 
@@ -373,6 +386,11 @@ public final class ClusterMember implements AutoCloseable {
         });
     }
 
+    /** Registers the one listener told, on the events thread, when the set of present nodes changes; call before {@link #start()}. */
+    public void onPresenceChanged(Runnable listener) {
+        this.presenceListener = listener;
+    }
+
     /** Registers the one listener told about adopted views; call before {@link #start()}. */
     public void onViewAdopted(BiConsumer<ClusterView, ClusterView> listener) {
         this.viewListener = listener;
@@ -519,6 +537,7 @@ public final class ClusterMember implements AutoCloseable {
         view = newView;
         announced.keySet().retainAll(newView.getMembers());
         refreshMajority();
+        refreshPresent();
         log.info("node {}: membership view {} with {} member(s){}", nodeId, newView.getViewId(), newView.size(),
                 newView instanceof MergeView ? " (merge)" : "");
         broadcast(ClusterMessages.encodeHello(new ClusterMessages.NodeHello(nodeId, dataAddress, incarnation)));

@@ -123,8 +123,9 @@ public final class EmbeddedCluster implements AutoCloseable {
     /**
      * Polls (links open on netty threads and report no event to wait on) until every node sees every other one
      * and is ready, or the deadline. Both: a node's readiness skips replicas it does not see yet, so a node that
-     * saw its replica only after reporting ready refused SYNC writes ("0 replica(s) connected") until its next
-     * reconcile opened the link, and tests writing right after start failed now and then.
+     * saw its replica only after reporting ready refused SYNC writes ("0 replica(s) connected") until the link
+     * opened (it is opened as soon as the node sees the replica, but on another thread), and tests writing right
+     * after start failed now and then.
      */
     private void awaitReplicationLinks(long deadlineNanos) throws InterruptedException, TimeoutException {
         while (!nodes.stream().allMatch(node -> seesEveryOtherNode(node) && node.isReplicationReady())) {

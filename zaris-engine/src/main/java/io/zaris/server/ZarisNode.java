@@ -120,6 +120,7 @@ public final class ZarisNode implements AutoCloseable {
                     config.clusterSettings(), config.membership(), config.replication(), new DataPortProbe(config.nodeId(),
                     config.security().nodeCredentials(), config.security().tls()), config.security().clusterSecret());
             NodeServer dataPort = server;
+            newMember.onPresenceChanged(replicator::reconcileSoon);
             newMember.onViewAdopted((previous, adopted) -> {
                 for (int p = 0; p < adopted.runtimeMap().partitionCount(); p++) {
                     fence.observe(p, adopted.runtimeMap().get(p).epoch());

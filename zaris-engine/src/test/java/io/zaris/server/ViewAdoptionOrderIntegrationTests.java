@@ -12,6 +12,7 @@ import io.zaris.placement.PartitionLayout;
 import io.zaris.replication.ReplicationSettings;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -37,6 +38,32 @@ class ViewAdoptionOrderIntegrationTests {
             assertThat(currentWasStillThePrevious).as("current view while the listener ran was the previous one")
                     .containsOnly(true);
             assertThat(member.currentView().partitionMap().version()).isEqualTo(first.partitionMap().version());
+        }
+    }
+
+    /**
+     * The node reconciles its replication links when this listener runs: a replica that joins gets its link at
+     * once instead of at the replicator's next round, in which SYNC writes would be refused for want of it.
+     */
+    @Test
+    void thePresenceListenerRunsWhenAnotherNodeAnnouncesItself() throws Exception {
+        ClusterSettings settings = new ClusterSettings(2, PartitionLayout.of(64, 8), 2);
+        MembershipConfig membership = new MembershipConfig.InJvm("zaris-presence-" + UUID.randomUUID());
+        try (ClusterMember first = new ClusterMember("first", new NodeAddress("127.0.0.1", 1), settings, membership,
+                ReplicationSettings.defaults(), new DataPortProbe("first", null, null))) {
+            List<Set<String>> seen = new CopyOnWriteArrayList<>();
+            first.onPresenceChanged(() -> seen.add(first.presentNodeIds()));
+            first.start();
+            await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(Set.of("first")));
+            try (ClusterMember second = new ClusterMember("second", new NodeAddress("127.0.0.1", 2), settings, membership,
+                    ReplicationSettings.defaults(), new DataPortProbe("second", null, null))) {
+                second.start();
+                await().atMost(Duration.ofSeconds(30)).until(() -> seen.contains(Set.of("first", "second")));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> seen.get(seen.size() - 1).equals(Set.of("first")));
+            for (int i = 1; i < seen.size(); i++) {
+                assertThat(seen.get(i)).as("told only of changes: %s", seen).isNotEqualTo(seen.get(i - 1));
+            }
         }
     }
 }
