@@ -7,6 +7,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.protocol.Frames;
+import io.zaris.protocol.IoLoops;
 import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.MalformedRequestException;
 import io.zaris.protocol.OpCode;
@@ -125,7 +126,7 @@ public final class NodeConnection implements AutoCloseable {
                                                   int maxInFlight, int maxFrameBytes, PushListener pushListener,
                                                   Consumer<NodeConnection> onLost) {
         ResponseHandler handler = new ResponseHandler(pushListener);
-        return TlsTransports.secure(TcpClient.create(), tls)
+        return TlsTransports.secure(TcpClient.create().runOn(IoLoops.shared()), tls)
                 .host(address.host())
                 .port(address.port())
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()))

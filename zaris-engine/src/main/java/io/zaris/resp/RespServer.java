@@ -4,6 +4,7 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.zaris.cluster.NodeAddress;
+import io.zaris.protocol.IoLoops;
 import io.zaris.security.TlsTransports;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,7 +30,7 @@ public final class RespServer implements AutoCloseable {
     private RespServer(RespOptions options, RespBackend backend, RespSecurity security) {
         RespCommands commands = new RespCommands(backend, options, connections::get, security.onFailedLogin());
         this.host = options.host();
-        this.server = TlsTransports.secure(TcpServer.create(), security.security().tls())
+        this.server = TlsTransports.secure(TcpServer.create().runOn(IoLoops.shared()), security.security().tls())
                 .host(options.host())
                 .port(options.port())
                 .doOnConnection(connection -> {

@@ -9,14 +9,15 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import io.zaris.cluster.ClusterView;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.Frames;
+import io.zaris.protocol.IoLoops;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.replication.EpochFence;
 import io.zaris.replication.ReplicaSegments;
-import io.zaris.replication.TakeoverGate;
 import io.zaris.replication.Replicator;
+import io.zaris.replication.TakeoverGate;
 import io.zaris.security.OutboundBytes;
 import io.zaris.security.OutboundLimits;
 import io.zaris.security.SecurityOptions;
@@ -57,7 +58,7 @@ final class NodeServer implements AutoCloseable {
         this.standingTakeovers = standingTakeovers;
         RequestHandler requestHandler = new RequestHandler(nodeId, segmentMapper, store, currentView, stats, replicator,
                 fence, replicaSegments, gate, standing, memoryGuard, admin);
-        this.server = TlsTransports.secure(TcpServer.create(), security.tls())
+        this.server = TlsTransports.secure(TcpServer.create().runOn(IoLoops.shared()), security.tls())
                 .host(host)
                 .port(port)
                 .doOnConnection(connection -> connection

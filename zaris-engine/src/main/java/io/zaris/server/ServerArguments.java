@@ -4,18 +4,19 @@ import io.zaris.cluster.ClusterSettings;
 import io.zaris.cluster.MembershipConfig;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.placement.PartitionLayout;
+import io.zaris.protocol.IoLoops;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.replication.AckMode;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.resp.RespLimits;
 import io.zaris.resp.RespOptions;
 import io.zaris.resp.RespPeerPorts;
-import io.zaris.store.EvictionPolicy;
-import io.zaris.store.MemoryOptions;
 import io.zaris.security.ClusterSecret;
 import io.zaris.security.LoopbackAddresses;
 import io.zaris.security.SecurityOptions;
 import io.zaris.security.TlsOptions;
+import io.zaris.store.EvictionPolicy;
+import io.zaris.store.MemoryOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,8 +44,6 @@ public final class ServerArguments {
     public static final String CLUSTER_SECRET_VARIABLE = "ZARIS_CLUSTER_SECRET";
     /** How long SIGTERM waits for the node to drain, when {@code --drain-on-stop} is not given. */
     public static final String DRAIN_ON_STOP_VARIABLE = "ZARIS_DRAIN_ON_STOP";
-    /** The system property reactor-netty sizes its shared event-loop group by. */
-    static final String IO_WORKER_COUNT_PROPERTY = "reactor.netty.ioWorkerCount";
     /** How long SIGTERM waits for the node to drain by default. */
     public static final Duration DEFAULT_DRAIN_ON_STOP = Duration.ofSeconds(30);
 
@@ -162,8 +161,8 @@ public final class ServerArguments {
     }
 
     /**
-     * Event-loop threads for the node's network I/O: {@code --io-threads}, else one per core. Reactor-netty's
-     * own default (at least 4) oversubscribes a small machine: every request and replicated write then pays for
+     * Event-loop threads for the node's network I/O ({@link IoLoops}): {@code --io-threads}, else one per core.
+     * More loops than cores oversubscribe a small machine: every request and replicated write then pays for
      * hand-overs between more threads than there are cores to run them.
      */
     public static int ioThreads(String[] args, int cores) {
@@ -171,7 +170,12 @@ public final class ServerArguments {
         if (option == null) {
             return Math.max(1, cores);
         }
-        return intOption(Map.of("--io-threads", option), "--io-threads", 1, 1, 1024);
+        return intOption(Map.of("--io-threads", option), "--io-threads", 1, 1, IoLoops.MAX_THREADS);
+    }
+
+    /** Whether the command line gives {@code option}. */
+    static boolean hasOption(String[] args, String option) {
+        return options(args).containsKey(option);
     }
 
     /**

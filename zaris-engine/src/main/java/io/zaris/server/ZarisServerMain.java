@@ -1,6 +1,7 @@
 package io.zaris.server;
 
 import io.zaris.cluster.ClusterView;
+import io.zaris.protocol.IoLoops;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -48,10 +49,10 @@ public final class ZarisServerMain {
         try {
             config = ServerArguments.parse(args);
             drainOnStop = ServerArguments.drainOnStop(args, System.getenv());
-            // Read once, when reactor-netty first builds its event loops: set before the node opens any port.
-            // An operator's -Dreactor.netty.ioWorkerCount still wins.
-            if (System.getProperty(ServerArguments.IO_WORKER_COUNT_PROPERTY) == null) {
-                System.setProperty(ServerArguments.IO_WORKER_COUNT_PROPERTY, Integer.toString(
+            // Read once, when the first Zaris socket opens: set before the node opens any port. An operator's
+            // -Dzaris.io-threads still wins; without the flag, ZARIS_IO_THREADS or one per core applies.
+            if (System.getProperty(IoLoops.PROPERTY) == null && ServerArguments.hasOption(args, "--io-threads")) {
+                System.setProperty(IoLoops.PROPERTY, Integer.toString(
                         ServerArguments.ioThreads(args, Runtime.getRuntime().availableProcessors())));
             }
         } catch (IllegalArgumentException e) {
