@@ -62,12 +62,12 @@ final class DirectReads implements AutoCloseable {
 
     DirectReads(int connectionsPerNode, String clientName, Credentials credentials, Duration connectTimeout,
                 int maxFrameBytes, Consumer<TakeoverRevisions> onTakeover) {
-        this.onTakeover = onTakeover;
         this.connectionsPerNode = connectionsPerNode;
         this.clientName = clientName;
         this.credentials = credentials;
         this.connectTimeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()));
         this.maxFrameBytes = maxFrameBytes;
+        this.onTakeover = onTakeover;
     }
 
     /**

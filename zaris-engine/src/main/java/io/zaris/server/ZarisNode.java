@@ -134,13 +134,8 @@ public final class ZarisNode implements AutoCloseable {
                 markKeptRolesComplete(previous, adopted, takenOver, newMember.inheritedActives());
                 for (int partition : takenOver) {
                     long epoch = adopted.runtimeMap().get(partition).epoch();
-                    takeoverCatchUp.start(partition, previous, adopted).thenCompose(caughtUp -> {
-                        // After the catch-up: what it recovered was not lost, so the published revisions include it.
-                        // Published before the partition opens: a client learns what was lost before it can read.
-                        List<TakeoverRevisions> inherited = inherited(List.of(partition), adopted);
-                        inherited.forEach(takeover -> publishedTakeovers.put(takeover.partition(), takeover));
-                        return dataPort.pushTakeovers(inherited);
-                    }).thenRun(() -> {
+                    takeoverCatchUp.start(partition, previous, adopted)
+                            .thenCompose(caughtUp -> publishTakeover(dataPort, partition, adopted)).thenRun(() -> {
                         // under the newest epoch this node still serves it by: the view may have moved on meanwhile
                         markComplete(adopted.layout(), partition, Math.max(epoch, activeEpoch(partition)));
                         replicator.reconcileSoon();
@@ -222,6 +217,28 @@ public final class ZarisNode implements AutoCloseable {
             }
             log.warn("node {}: RESP port {}:{} cannot be bound ({}); running without the Redis protocol",
                     config.nodeId(), options.host(), options.port(), e.toString());
+        }
+    }
+
+    /**
+     * Publishes what this node inherited of a partition it took over, after the catch-up (what that recovered
+     * was not lost, so the revisions include it) and before the partition opens (a client learns what was lost
+     * before it can read). Completes once the push is queued to every client; a push that failed is logged and
+     * completes too, since the partition must not stay closed for want of it.
+     */
+    private CompletableFuture<Void> publishTakeover(NodeServer dataPort, int partition, ClusterView adopted) {
+        try {
+            List<TakeoverRevisions> inherited = inherited(List.of(partition), adopted);
+            inherited.forEach(takeover -> publishedTakeovers.put(takeover.partition(), takeover));
+            return dataPort.pushTakeovers(inherited).exceptionally(error -> {
+                log.warn("node {}: pushing the takeover of partition {} to clients failed: {}", config.nodeId(),
+                        partition, error.toString());
+                return null;
+            });
+        } catch (RuntimeException e) {
+            log.warn("node {}: publishing the takeover of partition {} failed: {}", config.nodeId(), partition,
+                    e.toString());
+            return CompletableFuture.completedFuture(null);
         }
     }
 
