@@ -63,7 +63,15 @@ public final class ZarisServerMain {
         }
         Logger log = LoggerFactory.getLogger(ZarisServerMain.class);
         insecureWarning(config).forEach(log::warn);
-        ZarisNode node = new ZarisNode(config).start();
+        ZarisNode node;
+        try {
+            node = new ZarisNode(config).start();
+        } catch (Exception e) {
+            // Most often a port another program holds; the node has closed what it had opened.
+            log.error("node {} could not start: {}", config.nodeId(), causes(e), e);
+            System.exit(1);
+            return;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             log.info("node {}: shutting down", config.nodeId());
@@ -164,5 +172,15 @@ public final class ZarisServerMain {
                 return false;
             }
         }
+    }
+
+    /** "outer message (cause message)" down the chain, so the first log line names the reason. */
+    static String causes(Throwable failure) {
+        StringBuilder text = new StringBuilder(String.valueOf(failure.getMessage()));
+        Throwable cause = failure.getCause();
+        for (int depth = 0; cause != null && depth < 8; depth++, cause = cause.getCause()) {
+            text.append(" (").append(cause.getMessage()).append(')');
+        }
+        return text.toString();
     }
 }

@@ -10,7 +10,6 @@ import io.zaris.placement.PartitionLayout;
 import io.zaris.security.ClusterSecret;
 import io.zaris.security.SecurityOptions;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -122,9 +121,7 @@ class ClusterSecretIntegrationTests {
     private static List<NodeAddress> seeds(int count) throws IOException {
         List<NodeAddress> seeds = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            try (ServerSocket socket = new ServerSocket(0)) {
-                seeds.add(new NodeAddress("127.0.0.1", socket.getLocalPort()));
-            }
+            seeds.add(new NodeAddress("127.0.0.1", LoopbackPorts.free()));
         }
         return seeds;
     }

@@ -3,6 +3,8 @@ package io.zaris.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -12,8 +14,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The standalone server's safe-binding rule end to end: the real jar, its real logging configuration, the
- * output read from the process's log.
+ * The standalone server's start-up refusals end to end (an unsafe binding, a port already taken): the real
+ * jar, its real logging configuration, the output read from the process's log.
  */
 class InsecureStartIntegrationTests {
 
@@ -54,5 +56,19 @@ class InsecureStartIntegrationTests {
         assertThat(node.process().exitValue()).isEqualTo(2);
         assertThat(node.logText()).contains("zaris: refusing to open the membership port on 10.1.2.3 without a cluster secret")
                 .doesNotContain("INSECURE");
+    }
+
+    @Test
+    void aDataPortAnotherProgramHoldsStopsTheServerWithTheReason() throws Exception {
+        try (ServerSocket held = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            ServerProcesses.Node node = processes.startNode("clash", List.of("--port", Integer.toString(held.getLocalPort()),
+                    "--cluster-port", Integer.toString(ServerProcesses.freeTcpPort()), "--resp-port", "off"));
+
+            assertThat(node.process().waitFor(60, TimeUnit.SECONDS)).as("the server exits").isTrue();
+
+            assertThat(node.process().exitValue()).isEqualTo(1);
+            assertThat(node.logText()).contains("node clash could not start: Failed to bind on [127.0.0.1:" + held.getLocalPort()
+                    + "]").contains("Address already in use");
+        }
     }
 }

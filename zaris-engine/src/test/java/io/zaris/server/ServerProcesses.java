@@ -3,7 +3,6 @@ package io.zaris.server;
 import io.zaris.cluster.NodeAddress;
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,13 +13,16 @@ import java.util.stream.Collectors;
 
 /**
  * Starts standalone server processes from the server jar on loopback, each with its own log file, and
- * cleans them up. Ports are chosen free at start; the cluster name is unique per instance so concurrent
+ * cleans them up. Ports are chosen free at start ({@link LoopbackPorts}); the cluster name is unique per instance so concurrent
  * runs never merge.
  */
 public final class ServerProcesses implements AutoCloseable {
 
     /** Written into a node's log before it is started again, so a reader can tell the runs apart. */
     public static final String RESTART_MARKER = "=== zaris test harness: node restarted ===";
+
+    private static final int START_ATTEMPTS = 3;
+    private static final java.time.Duration STARTUP_TIMEOUT = java.time.Duration.ofSeconds(60);
 
     private final Path jar;
     private final Path logDirectory;
@@ -49,8 +51,37 @@ public final class ServerProcesses implements AutoCloseable {
         return this;
     }
 
-    /** Starts {@code count} nodes that form one cluster of that size. */
+    /**
+     * Starts {@code count} nodes that form one cluster of that size, and waits until each has bound its ports
+     * and joined. A node that exits first (a port taken in the meantime by another program) costs the whole
+     * set a fresh start on fresh ports, at most {@value #START_ATTEMPTS} times: the seeds name every port.
+     */
     public List<NodeAddress> start(int count, int replicationFactor, String... extraArguments) throws IOException {
+        List<String> failures = new ArrayList<>();
+        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+            List<NodeAddress> dataAddresses = spawn(count, replicationFactor, extraArguments);
+            String failure = awaitStarted(nodes.subList(nodes.size() - count, nodes.size()));
+            if (failure == null) {
+                return dataAddresses;
+            }
+            failures.add(failure);
+            List<Node> failed = new ArrayList<>(nodes.subList(nodes.size() - count, nodes.size()));
+            nodes.removeAll(failed);
+            for (Node node : failed) {
+                commands.remove(node.nodeId());
+                try {
+                    node.kill();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while stopping a cluster that did not start", e);
+                }
+            }
+        }
+        throw new IllegalStateException("a cluster of " + count + " did not start in " + START_ATTEMPTS + " attempts: "
+                + failures);
+    }
+
+    private List<NodeAddress> spawn(int count, int replicationFactor, String... extraArguments) throws IOException {
         List<int[]> ports = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             ports.add(new int[] {freePort(), freePort()});
@@ -80,6 +111,33 @@ public final class ServerProcesses implements AutoCloseable {
             dataAddresses.add(new NodeAddress("127.0.0.1", ports.get(i)[0]));
         }
         return dataAddresses;
+    }
+
+    /** Null once every node logged that it started; otherwise why one did not (it exited, or took too long). */
+    private static String awaitStarted(List<Node> starting) throws IOException {
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        for (Node node : starting) {
+            String started = "node " + node.nodeId() + " started";
+            while (!node.logText().contains(started)) {
+                if (!node.process().isAlive()) {
+                    return node.nodeId() + " exited with status " + node.process().exitValue() + ": " + tail(node.logText());
+                }
+                if (System.nanoTime() > deadline) {
+                    return node.nodeId() + " had not started after " + STARTUP_TIMEOUT + ": " + tail(node.logText());
+                }
+                try {
+                    Thread.sleep(50); // polling a log file; nothing to be notified by
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while waiting for " + node.nodeId() + " to start", e);
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String tail(String log) {
+        return log.length() <= 2_000 ? log : "..." + log.substring(log.length() - 2_000);
     }
 
     /**
@@ -204,10 +262,7 @@ public final class ServerProcesses implements AutoCloseable {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
-        }
+        return LoopbackPorts.free();
     }
 
     /** One server process and its log. */

@@ -1,12 +1,17 @@
 package io.zaris.spring.client;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -16,6 +21,8 @@ import java.util.stream.Collectors;
  * cluster name is unique, so concurrent runs never merge. {@link #close()} kills every process.
  */
 final class StandaloneServers implements AutoCloseable {
+
+    private static final Set<Integer> pickedPorts = ConcurrentHashMap.newKeySet();
 
     private final Path jar;
     private final Path logDirectory;
@@ -80,9 +87,22 @@ final class StandaloneServers implements AutoCloseable {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
+    /**
+     * A bindable port below 32768, where Linux never picks the local end of an outgoing connection: a port
+     * from {@code bind(0)} could be taken that way before the server process binds it.
+     */
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+        for (int attempt = 0; attempt < 500; attempt++) {
+            int port = ThreadLocalRandom.current().nextInt(10_000, 32_768);
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+                if (pickedPorts.add(port)) {
+                    return port;
+                }
+            } catch (IOException taken) {
+                // try another
+            }
         }
+        throw new IOException("no free loopback port below 32768");
     }
 }
