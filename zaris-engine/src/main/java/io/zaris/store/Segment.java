@@ -331,7 +331,7 @@ final class Segment {
                 if (change.isRemoval()) {
                     discard(k);
                 } else {
-                    install(k, slabs.store(k, change.value(), change.revision(), change.expiresAtMillis(), now));
+                    store(k, change.value(), change.revision(), change.expiresAtMillis(), now);
                 }
                 revision = change.revision();
                 epochStarts.onChange(change.epoch(), change.revision());
@@ -352,7 +352,7 @@ final class Segment {
             }
             for (Change entry : chunk) {
                 ByteKey k = new ByteKey(entry.key());
-                install(k, slabs.store(k, entry.value(), entry.revision(), entry.expiresAtMillis(), now));
+                store(k, entry.value(), entry.revision(), entry.expiresAtMillis(), now);
             }
             if (last) {
                 revision = snapshotRevision;
@@ -510,6 +510,13 @@ final class Segment {
         }
     }
 
+    /** Slots in use in the size class of {@code length}-byte values, and slots of its chunks in all. */
+    int[] slotUsage(int length) {
+        synchronized (writeLock) {
+            return slabs.usage(length);
+        }
+    }
+
     /** Values moved between slab chunks to drop sparse ones. */
     long movedValues() {
         synchronized (writeLock) {
@@ -554,7 +561,7 @@ final class Segment {
     /** Under the lock. */
     private Change upsert(ByteKey key, byte[] value, long expiresAt, long epoch, long now) {
         long version = ++revision;
-        install(key, slabs.store(key, value, version, expiresAt, now));
+        store(key, value, version, expiresAt, now);
         Change change = new Change(version, epoch, key.bytes(), value, expiresAt);
         epochStarts.onChange(epoch, version);
         log.append(change);
@@ -571,11 +578,14 @@ final class Segment {
     }
 
     /**
-     * Under the lock: the one way an entry enters the map. The replaced entry's sampling slots are carried
-     * over (a replacement keeps its key's place), its bytes are exchanged for the new entry's.
+     * Under the lock: the one way an entry enters the map. An overwrite in the same size class takes the old
+     * value's slot ({@link ValueSlabs#store}), so a workload of overwrites allocates no chunks. The replaced
+     * entry's sampling slots are carried over (a replacement keeps its key's place), its bytes are exchanged
+     * for the new entry's.
      */
-    private void install(ByteKey key, StoredEntry entry) {
+    private void store(ByteKey key, byte[] value, long version, long expiresAt, long now) {
         StoredEntry previous = entries.get(key);
+        StoredEntry entry = slabs.store(key, value, version, expiresAt, now, previous);
         long delta = entry.sizeBytes(key);
         if (previous == null) {
             entry.keySlot = allKeys.add(key);
@@ -591,7 +601,7 @@ final class Segment {
         entries.put(key, entry);
         bytes = bytes + delta; // only under the lock: no lost update
         memory.add(delta);
-        if (previous != null) {
+        if (previous != null && !entry.sharesSlotWith(previous)) {
             slabs.free(previous); // last: it may move other entries of the map (the new one included)
         }
     }

@@ -86,6 +86,11 @@ final class StoredEntry {
         return Arrays.copyOfRange(chunk.data, from, from + length());
     }
 
+    /** Whether {@code other} reads the same slot (an overwrite stored in place of it). */
+    boolean sharesSlotWith(StoredEntry other) {
+        return chunk == other.chunk && slot() == other.slot();
+    }
+
     SlabChunk chunk() {
         return chunk;
     }

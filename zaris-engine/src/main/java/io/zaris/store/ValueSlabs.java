@@ -73,11 +73,21 @@ final class ValueSlabs {
         return 1 << (highBit - 2);
     }
 
-    /** Copies {@code value} into a slot owned by {@code key} and returns the entry that reads it. */
-    StoredEntry store(ByteKey key, byte[] value, long version, long expiresAtMillis, long nowMillis) {
+    /**
+     * Copies {@code value} into a slot owned by {@code key} and returns the entry that reads it. When
+     * {@code replacing} (the key's current entry, or {@code null}) sits in a slot of the same class, the value
+     * goes there: the old entry is marked freed first, so a lock-free reader of it retries, and the caller must
+     * not {@link #free} it. Otherwise a new slot is taken and the caller frees the old entry.
+     */
+    StoredEntry store(ByteKey key, byte[] value, long version, long expiresAtMillis, long nowMillis,
+                      StoredEntry replacing) {
         SlabChunk chunk;
         int slot;
-        if (value.length > LARGEST_SLOT_BYTES) {
+        if (replacing != null && sameClass(replacing.length(), value.length)) {
+            replacing.markFreed();
+            chunk = replacing.chunk();
+            slot = replacing.slot();
+        } else if (value.length > LARGEST_SLOT_BYTES) {
             chunk = new SlabChunk(value.length, 1);
             slot = chunk.take(key);
         } else {
@@ -87,6 +97,10 @@ final class ValueSlabs {
         }
         System.arraycopy(value, 0, chunk.data, chunk.offset(slot), value.length);
         return new StoredEntry(chunk, slot, value.length, version, expiresAtMillis, nowMillis);
+    }
+
+    private static boolean sameClass(int length, int otherLength) {
+        return length <= LARGEST_SLOT_BYTES && otherLength <= LARGEST_SLOT_BYTES && classOf(length) == classOf(otherLength);
     }
 
     /**
@@ -224,7 +238,7 @@ final class ValueSlabs {
         SlabChunk toEvacuate() {
             int free = capacity - used;
             if (free * 8L <= capacity || free < 2) {
-                return null; // one spare slot stays: an overwrite stores the new value before it frees the old
+                return null; // one spare slot stays: an overwrite into another class stores the new value before it frees the old
             }
             SlabChunk sparsest = sparsest();
             return free >= sparsest.slots() ? sparsest : null;

@@ -57,16 +57,23 @@ class ValueSlabsTests {
     }
 
     @Test
-    void overwritesReuseTheSlotsOfTheValuesTheyReplace() {
+    void anOverwriteOfTheSameSizeClassTakesTheSlotOfTheValueItReplaces() {
         put("k", value(10_240, 1));
-        put("k", value(10_240, 2)); // the new value is stored before the old one's slot is freed: two slots
-        long pooled = segment.pooledValueBytes();
-        assertThat(pooled).isEqualTo(2 * 10_240);
-        for (int i = 3; i < 200; i++) {
-            put("k", value(10_240, i));
+        for (int i = 2; i < 200; i++) {
+            put("k", value(10_000 + i, i)); // 10_002..10_199 bytes: the class of 10 KiB slots
         }
-        assertThat(segment.pooledValueBytes()).isEqualTo(pooled);
-        assertThat(get("k").value()).isEqualTo(value(10_240, 199));
+        assertThat(segment.pooledValueBytes()).isEqualTo(10_240);
+        assertThat(segment.slotUsage(10_240)).containsExactly(1, 1);
+        assertThat(get("k").value()).isEqualTo(value(10_199, 199));
+    }
+
+    @Test
+    void anOverwriteOfAnotherSizeClassMovesToThatClassAndFreesTheOldSlot() {
+        put("k", value(10_240, 1));
+        put("k", value(100, 2));
+        assertThat(segment.slotUsage(10_240)[0]).isZero();
+        assertThat(segment.slotUsage(100)[0]).isEqualTo(1);
+        assertThat(get("k").value()).isEqualTo(value(100, 2));
     }
 
     @Test
