@@ -103,6 +103,9 @@ final class MarkdownReport {
     private static void renderTargets(StringBuilder out, BenchResults results) {
         line(out, "## Targets");
         line(out, "");
+        line(out, "Rows marked *(same copies)* are not the issue's targets: they apply its bounds against a Redis Cluster "
+                + "that keeps every entry twice, as Zaris (replication factor 2) and Hazelcast (one backup) do here.");
+        line(out, "");
         line(out, "| target | worst row | measured | met |");
         line(out, "|---|---|---:|---|");
         target(out, results, "Zaris ASYNC ops/s ≥ 1.5× Redis Cluster at 128 in flight", "Redis Cluster",
@@ -111,6 +114,13 @@ final class MarkdownReport {
                 w -> w.inFlight() == 16, 1.2, false);
         target(out, results, "Zaris ASYNC p99 ≤ Redis Cluster's at 16 and 128 in flight", "Redis Cluster",
                 w -> w.inFlight() > 1, 1.0, true);
+        // Not the targets: the same bounds against a Redis Cluster that also keeps two copies.
+        target(out, results, "(same copies) Zaris ASYNC ops/s ≥ 1.5× Redis Cluster + replicas at 128 in flight",
+                "Redis Cluster + replicas", w -> w.inFlight() == 128, 1.5, false);
+        target(out, results, "(same copies) Zaris ASYNC ops/s ≥ 1.2× Redis Cluster + replicas at 16 in flight",
+                "Redis Cluster + replicas", w -> w.inFlight() == 16, 1.2, false);
+        target(out, results, "(same copies) Zaris ASYNC p99 ≤ Redis Cluster + replicas' at 16 and 128 in flight",
+                "Redis Cluster + replicas", w -> w.inFlight() > 1, 1.0, true);
         target(out, results, "Zaris ASYNC ops/s ≥ 2× Hazelcast at 16 and 128 in flight", "Hazelcast",
                 w -> w.inFlight() > 1, 2.0, false);
         Workload syncGet = new Workload(Op.GET, 100, 1);

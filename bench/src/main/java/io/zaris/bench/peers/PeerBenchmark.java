@@ -36,7 +36,7 @@ public final class PeerBenchmark {
         BenchResults results = new BenchResults();
         Path work = Files.createDirectories(settings.workDirectory());
         for (String system : settings.systems()) {
-            if (!system.equals("zaris-sync") && settings.memoryEntries() > 0) {
+            if (!system.equals("zaris-sync") && !system.equals("redis-replicas") && settings.memoryEntries() > 0) {
                 // The memory row gets a cluster of its own, stopped before the workloads: its million entries
                 // would otherwise stay resident through every later row, where they take a fifth of a JVM
                 // node's heap (and a heap near full collects far more often) but cost a Redis process nothing.
@@ -77,7 +77,8 @@ public final class PeerBenchmark {
         return switch (system) {
             case "zaris-async" -> ZarisServerCluster.start("async", settings.serverJar(), work.resolve(system));
             case "zaris-sync" -> ZarisServerCluster.start("sync", settings.serverJar(), work.resolve(system));
-            case "redis" -> RedisClusterProcesses.start(work.resolve(system));
+            case "redis" -> RedisClusterProcesses.start(work.resolve(system), 0);
+            case "redis-replicas" -> RedisClusterProcesses.start(work.resolve(system), 1);
             case "hazelcast" -> HazelcastCluster.start(work.resolve(system));
             default -> throw new IllegalArgumentException(system);
         };
@@ -87,7 +88,7 @@ public final class PeerBenchmark {
             throws InterruptedException {
         if (cluster instanceof ZarisServerCluster zaris && system.equals("zaris-async")) {
             results.spring.addAll(SpringCacheBench.measure(SpringCacheProvider.ZARIS, zaris.seeds(), settings));
-        } else if (cluster instanceof RedisClusterProcesses redis) {
+        } else if (cluster instanceof RedisClusterProcesses redis && !redis.hasReplicas()) {
             results.spring.addAll(SpringCacheBench.measure(SpringCacheProvider.REDIS, redis.hostPorts(), settings));
         }
     }

@@ -16,6 +16,11 @@ interface PeerCluster extends AutoCloseable {
 
     KvClient connect();
 
+    /** Whether the run measures this workload on this cluster (every one, unless a variant says otherwise). */
+    default boolean measures(Workload workload) {
+        return true;
+    }
+
     MemoryReading memory(KvClient client) throws IOException, InterruptedException;
 
     @Override

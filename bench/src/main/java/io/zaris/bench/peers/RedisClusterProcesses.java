@@ -11,9 +11,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A Redis Cluster of three masters ({@code --cluster-replicas 0}) from the system's {@code redis-server},
- * formed with {@code redis-cli --cluster create}. Persistence is off (RDB snapshots and AOF), as for a
- * pure cache; everything else is Redis' default.
+ * A Redis Cluster of three masters from the system's {@code redis-server}, formed with
+ * {@code redis-cli --cluster create}: without replicas (the issue's reference setup), or with one replica
+ * per master, as Redis' cluster tutorial recommends for production and as Zaris (replication factor 2) and
+ * Hazelcast (one backup) keep every entry twice. Persistence is off (RDB snapshots and AOF), as for a pure
+ * cache; everything else is Redis' default, so replication is asynchronous and reads go to the masters.
  */
 final class RedisClusterProcesses implements PeerCluster {
 
@@ -23,17 +25,22 @@ final class RedisClusterProcesses implements PeerCluster {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern USED_MEMORY = Pattern.compile("(?m)^used_memory:(\\d+)");
 
+    private static final Pattern REPLICA_LINK_UP = Pattern.compile("(?m)^master_link_status:up");
+
     private final LocalProcesses processes;
+    private final int replicasPerMaster;
     private final List<Integer> ports = new ArrayList<>();
 
-    private RedisClusterProcesses(Path logDirectory) throws IOException {
+    private RedisClusterProcesses(Path logDirectory, int replicasPerMaster) throws IOException {
         this.processes = new LocalProcesses(logDirectory);
+        this.replicasPerMaster = replicasPerMaster;
     }
 
-    static RedisClusterProcesses start(Path workDirectory) throws IOException, InterruptedException {
-        RedisClusterProcesses cluster = new RedisClusterProcesses(workDirectory);
+    /** @param replicasPerMaster 0 or 1 */
+    static RedisClusterProcesses start(Path workDirectory, int replicasPerMaster) throws IOException, InterruptedException {
+        RedisClusterProcesses cluster = new RedisClusterProcesses(workDirectory, replicasPerMaster);
         try {
-            cluster.startMasters();
+            cluster.startNodes();
             cluster.formCluster();
         } catch (IOException | InterruptedException | RuntimeException e) {
             cluster.close();
@@ -42,8 +49,8 @@ final class RedisClusterProcesses implements PeerCluster {
         return cluster;
     }
 
-    private void startMasters() throws IOException {
-        for (int i = 0; i < MASTERS; i++) {
+    private void startNodes() throws IOException {
+        for (int i = 0; i < MASTERS * (1 + replicasPerMaster); i++) {
             int port = LocalProcesses.freePortWithCompanion(BUS_PORT_OFFSET);
             Path dir = Files.createDirectories(processes.logDirectory().resolve("redis-" + port));
             processes.start("redis-" + port, List.of("redis-server", "--port", Integer.toString(port),
@@ -60,11 +67,35 @@ final class RedisClusterProcesses implements PeerCluster {
         }
         List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
         ports.forEach(port -> create.add("127.0.0.1:" + port));
-        create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
+        create.addAll(List.of("--cluster-replicas", Integer.toString(replicasPerMaster), "--cluster-yes"));
         LocalProcesses.runToCompletion(create);
         for (int port : ports) {
             awaitOutput(port, List.of("cluster", "info"), "cluster_state:ok", deadline);
         }
+        if (replicasPerMaster > 0) {
+            awaitReplicasLinked(deadline);
+        }
+    }
+
+    /** Every replica has finished its first sync with its master, so the measured rows replicate every write. */
+    private void awaitReplicasLinked(long deadline) throws IOException, InterruptedException {
+        int linked = 0;
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            linked = 0;
+            for (int port : ports) {
+                last = cli(port, List.of("info", "replication"));
+                if (REPLICA_LINK_UP.matcher(last).find()) {
+                    linked++;
+                }
+            }
+            if (linked == MASTERS * replicasPerMaster) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new IOException(linked + " of " + MASTERS * replicasPerMaster + " redis replicas linked to their masters; last: "
+                + last);
     }
 
     /** Polls a node until a command's output contains what is expected (a readiness condition, bounded). */
@@ -101,17 +132,30 @@ final class RedisClusterProcesses implements PeerCluster {
 
     @Override
     public String system() {
-        return "Redis Cluster";
+        return replicasPerMaster == 0 ? "Redis Cluster" : "Redis Cluster + replicas";
     }
 
     @Override
     public int copiesPerEntry() {
-        return 1;
+        return 1 + replicasPerMaster;
+    }
+
+    /** With replicas, only the rows replication changes: writes and the mix, at 16 and 128 in flight. */
+    @Override
+    public boolean measures(Workload workload) {
+        return replicasPerMaster == 0 || (workload.op() != Op.GET && workload.inFlight() > 1);
+    }
+
+    boolean hasReplicas() {
+        return replicasPerMaster > 0;
     }
 
     @Override
     public String configuration() {
-        return MASTERS + " masters, no replicas, persistence off (" + version() + "); Lettuce "
+        String topology = replicasPerMaster == 0 ? MASTERS + " masters, no replicas"
+                : MASTERS + " masters with " + replicasPerMaster + " replica each (asynchronous replication, reads from "
+                + "the masters; measured on the write and 90/10 rows at 16 and 128 in flight only)";
+        return topology + ", persistence off (" + version() + "); Lettuce "
                 + io.lettuce.core.LettuceVersion.getVersion() + " cluster client: periodic ("
                 + LettuceClusterKvClient.TOPOLOGY_REFRESH_PERIOD.toSeconds() + " s) + adaptive topology refresh, "
                 + LettuceClusterKvClient.COMMAND_TIMEOUT.toSeconds() + " s command timeout, one multiplexed connection";

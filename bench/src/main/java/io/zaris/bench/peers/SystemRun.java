@@ -44,7 +44,10 @@ final class SystemRun {
             BulkLoader.load(client, keyspace.size(), keyspace::key, keyspace.value());
             for (int inFlight : settings.inFlight()) {
                 for (Op op : settings.ops()) {
-                    rows.add(measure(new Workload(op, valueBytes, inFlight), keyspace));
+                    Workload workload = new Workload(op, valueBytes, inFlight);
+                    if (cluster.measures(workload)) {
+                        rows.add(measure(workload, keyspace));
+                    }
                 }
             }
         }
