@@ -12,7 +12,10 @@ import java.util.concurrent.CompletionException;
 
 /**
  * Blocking face of a {@link ZarisClient}: each call waits for the asynchronous operation and rethrows
- * its failure unwrapped ({@link ZarisException} subclasses, {@link IllegalArgumentException}).
+ * its failure unwrapped ({@link ZarisException} subclasses, {@link IllegalArgumentException}). A GET, an
+ * unconditional PUT and a DELETE first try the calling thread's own socket to the key's owner
+ * ({@link DirectRequests}): they do not wait for this client's asynchronous requests still in flight, so await
+ * those first when their order matters.
  */
 public final class BlockingZarisClient {
 
@@ -28,16 +31,17 @@ public final class BlockingZarisClient {
     }
 
     public long put(String key, byte[] value) {
-        return await(client.put(key, value));
+        return put(key, value, null);
     }
 
     public long put(String key, byte[] value, Duration ttl) {
-        return await(client.put(key, value, ttl));
+        return put(key, value, ttl, client.options().ackMode());
     }
 
     /** Stores the value, acknowledged as {@code ack} asks ({@code null}: the cluster's configured mode). */
     public long put(String key, byte[] value, Duration ttl, AckMode ack) {
-        return await(client.put(key, value, ttl, ack));
+        Long direct = client.tryDirectPut(key, value, ttl, ack);
+        return direct != null ? direct : await(client.put(key, value, ttl, ack));
     }
 
     public WriteOutcome putIfAbsent(String key, byte[] value, Duration ttl) {
@@ -49,12 +53,13 @@ public final class BlockingZarisClient {
     }
 
     public boolean delete(String key) {
-        return await(client.delete(key));
+        return delete(key, client.options().ackMode());
     }
 
     /** Deletes the key, acknowledged as {@code ack} asks ({@code null}: the cluster's configured mode). */
     public boolean delete(String key, AckMode ack) {
-        return await(client.delete(key, ack));
+        Boolean direct = client.tryDirectDelete(key, ack);
+        return direct != null ? direct : await(client.delete(key, ack));
     }
 
     public WriteOutcome deleteIfVersion(String key, long expectedVersion) {

@@ -83,7 +83,8 @@ public final class ZarisClient implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private final MapRefresher refresher;
     /** {@code null} when direct reads are off (or TLS is on). */
-    private final DirectReads directReads;
+    /** Blocking sockets for blocking callers ({@link DirectRequests}), {@code null} when turned off. */
+    private final DirectRequests direct;
     private final BlockingZarisClient blocking = new BlockingZarisClient(this);
     private final Object tableLock = new Object();
     /** Written under {@code tableLock}; read lock-free. */
@@ -126,8 +127,8 @@ public final class ZarisClient implements AutoCloseable {
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("zaris-client-timer"));
         this.refresher = new MapRefresher(this::fetchAndInstall, ticker, options.mapRefreshDebounce(),
                 options.mapRefreshWait(), metrics);
-        this.directReads = options.directReadConnectionsPerNode() == 0 ? null
-                : new DirectReads(options.directReadConnectionsPerNode(), options.clientName(), options.credentials(),
+        this.direct = options.directReadConnectionsPerNode() == 0 ? null
+                : new DirectRequests(options.directReadConnectionsPerNode(), options.clientName(), options.credentials(),
                         options.connectTimeout(), options.maxFrameBytes(), pushListener::takenOver);
     }
 
@@ -173,18 +174,80 @@ public final class ZarisClient implements AutoCloseable {
 
     /**
      * {@link #get} for a caller that blocks on the answer: read by the calling thread over a direct socket to the
-     * key's owner ({@link DirectReads}), answered {@code OK} or {@code NOT_FOUND} in one attempt.
+     * key's owner ({@link DirectRequests}), answered {@code OK} or {@code NOT_FOUND} in one attempt.
      *
-     * @return the answer, or {@code null} when the caller must use {@link #get} (direct reads off or busy, no
+     * @return the answer, or {@code null} when the caller must use {@link #get} (direct sockets off or busy, no
      *         connection to the owner in the map, or anything but a plain answer)
      */
     Optional<VersionedValue> tryDirectGet(String key) {
-        RoutingTable current = table;
-        if (directReads == null || closed || current == null) {
+        byte[] k = bytes(key);
+        DirectRoute route = directRoute(k);
+        if (route == null) {
             return null;
         }
+        Optional<VersionedValue> answer = direct.get(route.owner(), k, route.epoch(), route.timeoutMillis());
+        if (answer != null) {
+            metrics.request(OpCode.GET, answer.isPresent() ? "ok" : "not_found", ticker.nanoTime() - route.startNanos());
+        }
+        return answer;
+    }
+
+    /**
+     * {@link #put(String, byte[], Duration, AckMode)} for a caller that blocks on the answer, sent and answered on
+     * the calling thread like {@link #tryDirectGet}; an ASYNC acknowledgement is remembered for loss reports
+     * exactly as on the ordinary path.
+     *
+     * @return the new version, or {@code null} when the caller must use the ordinary path (which may then store
+     *         the value a second time, as its own retry of an unconditional put would)
+     */
+    Long tryDirectPut(String key, byte[] value, Duration ttl, AckMode ack) {
         byte[] k = bytes(key);
-        int segment = segmentMapper.segmentOf(k);
+        byte[] v = requireValue(value);
+        long ttlMillis = ttlMillis(ttl);
+        DirectRoute route = directRoute(k);
+        if (route == null) {
+            return null;
+        }
+        DirectRequests.Acknowledged done = direct.put(route.owner(), k, v, ttlMillis, ack, route.epoch(), route.timeoutMillis());
+        if (done == null) {
+            return null;
+        }
+        metrics.request(OpCode.PUT, "ok", ticker.nanoTime() - route.startNanos());
+        acknowledged(k, done.revision(), done.signedAckEpoch());
+        return done.revision();
+    }
+
+    /**
+     * {@link #delete(String, AckMode)} for a caller that blocks on the answer (see {@link #tryDirectPut}).
+     *
+     * @return whether the key existed, or {@code null} when the caller must use the ordinary path
+     */
+    Boolean tryDirectDelete(String key, AckMode ack) {
+        byte[] k = bytes(key);
+        DirectRoute route = directRoute(k);
+        if (route == null) {
+            return null;
+        }
+        Optional<DirectRequests.Acknowledged> done = direct.delete(route.owner(), k, ack, route.epoch(), route.timeoutMillis());
+        if (done == null) {
+            return null;
+        }
+        metrics.request(OpCode.DELETE, done.isPresent() ? "ok" : "not_found", ticker.nanoTime() - route.startNanos());
+        done.ifPresent(acknowledgement -> acknowledged(k, acknowledgement.revision(), acknowledgement.signedAckEpoch()));
+        return done.isPresent();
+    }
+
+    /** Where and how long a direct request for a key goes: its owner under the current table, one attempt's wait. */
+    private record DirectRoute(NodeAddress owner, long epoch, int timeoutMillis, long startNanos) {
+    }
+
+    /** {@code null} when direct requests are off, the client is closed or the table names no owner connection. */
+    private DirectRoute directRoute(byte[] key) {
+        RoutingTable current = table;
+        if (direct == null || closed || current == null) {
+            return null;
+        }
+        int segment = segmentMapper.segmentOf(key);
         NodeConnection owner = current.connectionFor(segment);
         if (owner == null) {
             return null;
@@ -194,16 +257,17 @@ public final class ZarisClient implements AutoCloseable {
         long waitNanos = Math.min(options.attemptTimeout().toNanos(),
                 deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - start);
         int timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(waitNanos)));
-        Optional<VersionedValue> answer = directReads.get(owner.address(), k, current.epochOf(segment), timeoutMillis);
-        if (answer != null) {
-            metrics.request(OpCode.GET, answer.isPresent() ? "ok" : "not_found", ticker.nanoTime() - start);
-        }
-        return answer;
+        return new DirectRoute(owner.address(), current.epochOf(segment), timeoutMillis, start);
+    }
+
+    /** ASYNC acknowledgements remembered for loss reports now (see {@link AsyncAckLedger}). */
+    int rememberedAsyncAcknowledgements() {
+        return asyncAcks.size();
     }
 
     /** Direct read sockets open now (see {@link ZarisClientOptions#directReadConnectionsPerNode()}). */
     int directReadConnections() {
-        return directReads == null ? 0 : directReads.openConnections();
+        return direct == null ? 0 : direct.openConnections();
     }
 
     /** Stores the value without TTL; completes with the key's new version. */
@@ -1199,8 +1263,8 @@ public final class ZarisClient implements AutoCloseable {
             return;
         }
         closed = true;
-        if (directReads != null) {
-            directReads.close();
+        if (direct != null) {
+            direct.close();
         }
         maps.shutdownNow();
         timer.shutdownNow();

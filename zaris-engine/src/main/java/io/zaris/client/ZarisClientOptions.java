@@ -53,9 +53,10 @@ public final class ZarisClientOptions {
     /** Upper bound of {@link Builder#connectionsPerNode}: more only costs sockets and server memory. */
     public static final int MAX_CONNECTIONS_PER_NODE = 64;
     /**
-     * Blocking sockets per node for blocking single-key reads ({@link BlockingZarisClient#get}): the calling thread
-     * writes the request and reads the answer itself, saving the pipelined connection's two thread hand-offs.
-     * Callers beyond this many at once use the pipelined connection. Not used with TLS.
+     * Blocking sockets per node for blocking single-key requests ({@link BlockingZarisClient#get}, and
+     * {@code put} and {@code delete} without a condition, values up to 64 KiB): the calling thread writes the
+     * request and reads the answer itself, saving the pipelined connection's two thread hand-offs. Callers beyond
+     * this many at once use the pipelined connection. Not used with TLS. (Named for reads, which came first.)
      */
     public static final int DEFAULT_DIRECT_READ_CONNECTIONS_PER_NODE = 4;
     /** Upper bound of {@link Builder#directReadConnectionsPerNode}. */
@@ -224,7 +225,7 @@ public final class ZarisClientOptions {
         return connectionsPerNode;
     }
 
-    /** Blocking sockets per node for blocking single-key reads; 0 when they are off (or TLS is on). */
+    /** Blocking sockets per node for blocking single-key requests; 0 when they are off (or TLS is on). */
     public int directReadConnectionsPerNode() {
         return tls == null ? directReadConnectionsPerNode : 0;
     }
@@ -447,13 +448,9 @@ public final class ZarisClientOptions {
         }
 
         /**
-         * Connections to keep to each node (1 to {@link #MAX_CONNECTIONS_PER_NODE}); every segment is bound to
-         * one of them ({@code segment % connectionsPerNode}), so the requests of one segment keep their order.
-         */
-        /**
-         * Blocking sockets per node for blocking single-key reads (default
-         * {@value #DEFAULT_DIRECT_READ_CONNECTIONS_PER_NODE}, off: see the constant); 0 turns them off, so every blocking read goes
-         * through the pipelined connection. Ignored with TLS.
+         * Blocking sockets per node for blocking GETs and unconditional PUTs and DELETEs (default
+         * {@value #DEFAULT_DIRECT_READ_CONNECTIONS_PER_NODE}: see the constant); 0 turns them off, so every blocking
+         * call goes through the pipelined connection. Ignored with TLS.
          */
         public Builder directReadConnectionsPerNode(int connections) {
             if (connections < 0 || connections > MAX_DIRECT_READ_CONNECTIONS_PER_NODE) {
@@ -464,6 +461,10 @@ public final class ZarisClientOptions {
             return this;
         }
 
+        /**
+         * Connections to keep to each node (1 to {@link #MAX_CONNECTIONS_PER_NODE}); every segment is bound to
+         * one of them ({@code segment % connectionsPerNode}), so the requests of one segment keep their order.
+         */
         public Builder connectionsPerNode(int connectionsPerNode) {
             if (connectionsPerNode < 1 || connectionsPerNode > MAX_CONNECTIONS_PER_NODE) {
                 throw new IllegalArgumentException("connectionsPerNode must be between 1 and " + MAX_CONNECTIONS_PER_NODE

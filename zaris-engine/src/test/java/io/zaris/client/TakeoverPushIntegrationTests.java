@@ -53,7 +53,7 @@ class TakeoverPushIntegrationTests {
             NodeAddress newActive = view.addresses().get(runtime.activeNode());
 
             List<TakeoverRevisions> heard = new CopyOnWriteArrayList<>();
-            try (DirectReads reads = new DirectReads(1, "takeover-test", null, Duration.ofSeconds(5),
+            try (DirectRequests reads = new DirectRequests(1, "takeover-test", null, Duration.ofSeconds(5),
                     ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, heard::add)) {
                 byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
                 Optional<VersionedValue> answer = reads.get(newActive, keyBytes, runtime.epoch(), 5_000);

@@ -529,9 +529,10 @@ public class ZarisProperties {
         private int connectionsPerNode = 1;
 
         /**
-         * Blocking sockets per node (0 to 256) on which a blocking single-key read (a cache hit) is written and
-         * answered by the calling thread itself, saving two thread hand-offs; callers beyond this many at once,
-         * and every other request, use the pipelined connections; 0 turns them off. Not used with TLS.
+         * Blocking sockets per node (0 to 256) on which a blocking single-key read or unconditional write (a cache
+         * hit, fill or evict; values up to 64 KiB) is written and answered by the calling thread itself, saving two
+         * thread hand-offs; callers beyond this many at once, and every other request, use the pipelined
+         * connections; 0 turns them off. Not used with TLS.
          */
         private int directReadConnectionsPerNode = 4;
 

@@ -11,6 +11,7 @@ import io.zaris.cluster.MembershipConfig;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.protocol.VersionedValue;
+import io.zaris.replication.AckMode;
 import io.zaris.security.AuthFailureLimiter;
 import io.zaris.security.Credentials;
 import io.zaris.security.SecurityOptions;
@@ -32,8 +33,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Blocking GETs read by the calling thread over direct sockets, against a real three-node cluster. */
-class DirectReadsIntegrationTests {
+/**
+ * Blocking GETs, unconditional PUTs and DELETEs sent and answered by the calling thread over direct sockets,
+ * against a real three-node cluster.
+ */
+class DirectRequestsIntegrationTests {
 
     private static EmbeddedCluster cluster;
 
@@ -66,6 +70,53 @@ class DirectReadsIntegrationTests {
             assertThat(client.directReadConnections()).isBetween(1, 3);
             assertThat(requests(registry, "ok")).isEqualTo(50);
             assertThat(requests(registry, "not_found")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void blockingPutsAndDeletesAreAnsweredOverDirectSocketsAndMeteredLikeAnyWrite() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (ZarisClient client = connect(ZarisClientOptions.builder().directReadConnectionsPerNode(4)
+                .metrics(MicrometerClientMetrics.create(registry)))) {
+            long first = client.sync().put("written-directly", utf8("one"));
+            long second = client.sync().put("written-directly", utf8("two"), Duration.ofMinutes(5));
+            // Nothing but writes so far: the sockets were opened by them.
+            assertThat(client.directReadConnections()).isEqualTo(1);
+            assertThat(second).isGreaterThan(first);
+            VersionedValue stored = client.get("written-directly").join().orElseThrow();
+            assertThat(stored.value()).isEqualTo(utf8("two"));
+            assertThat(stored.version()).isEqualTo(second);
+            assertThat(stored.ttlRemainingMillis()).isPositive();
+
+            assertThat(client.sync().delete("written-directly")).isTrue();
+            assertThat(client.sync().delete("written-directly")).isFalse();
+            assertThat(client.get("written-directly").join()).isEmpty();
+
+            assertThat(requests(registry, "put", "ok")).isEqualTo(2);
+            assertThat(requests(registry, "delete", "ok")).isEqualTo(1);
+            assertThat(requests(registry, "delete", "not_found")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aDirectAsyncWriteIsRememberedForLossReportsLikeAPipelinedOne() {
+        try (ZarisClient client = connect(ZarisClientOptions.builder().directReadConnectionsPerNode(4))) {
+            client.sync().put("remembered", utf8("v"), null, AckMode.ASYNC);
+            client.sync().delete("remembered", AckMode.ASYNC);
+            client.sync().put("not-remembered", utf8("v"), null, AckMode.SYNC);
+
+            assertThat(client.directReadConnections()).isPositive();
+            assertThat(client.rememberedAsyncAcknowledgements()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aValueOverTheDirectLimitTakesThePipelinedConnection() {
+        try (ZarisClient client = connect(ZarisClientOptions.builder().directReadConnectionsPerNode(4))) {
+            byte[] large = new byte[DirectRequests.MAX_DIRECT_VALUE_BYTES + 1];
+            client.sync().put("large-value", large);
+            assertThat(client.directReadConnections()).isZero();
+            assertThat(client.get("large-value").join().orElseThrow().value()).hasSize(large.length);
         }
     }
 
@@ -134,6 +185,30 @@ class DirectReadsIntegrationTests {
         }
     }
 
+    /** As above for a write: the old owner refuses it and applies nothing; the ordinary path stores it once. */
+    @Test
+    void aWrongOwnerAnswerToADirectWriteFallsBackToTheOrdinaryPath() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (ZarisClient client = connect(ZarisClientOptions.builder().directReadConnectionsPerNode(4).ownershipPushEnabled(false)
+                .mapRefreshInterval(Duration.ofHours(1)).metrics(MicrometerClientMetrics.create(registry)))) {
+            String key = "moving-direct-write";
+            long before = client.sync().put(key, utf8("before the move"));
+
+            ClusterScenario.handOver(cluster, ClusterScenario.partitionOf(client, key));
+            await().atMost(Duration.ofSeconds(10)).until(() -> ClusterScenario.allNodesAgree(cluster));
+
+            long after = client.sync().put(key, utf8("after the move"));
+            // The old owner (now a replica) refused the write; so did it on the ordinary path, which retried once.
+            assertThat(registry.find("zaris.client.retries").counters()).extracting(Counter::getId)
+                    .extracting(id -> id.getTag("status")).containsExactly("replica_write_rejected");
+            assertThat(registry.find("zaris.client.retries").counters().stream().mapToDouble(Counter::count).sum())
+                    .isEqualTo(1);
+            VersionedValue stored = client.get(key).join().orElseThrow();
+            assertThat(stored.value()).isEqualTo(utf8("after the move"));
+            assertThat(stored.version()).isEqualTo(after).isGreaterThan(before);
+        }
+    }
+
     @Test
     void aNodeWithLoginsIsReadDirectlyAfterTheSocketLogsIn() throws Exception {
         String nodePassword = "node-secret";
@@ -162,12 +237,13 @@ class DirectReadsIntegrationTests {
     }
 
     private static double requests(SimpleMeterRegistry registry, String status) {
-        Timer timer = registry.find("zaris.client.requests").tag("op", "get").tag("status", status).timer();
-        return timer == null ? 0 : timer.count();
+        return requests(registry, "get", status);
     }
 
-
-
+    private static double requests(SimpleMeterRegistry registry, String op, String status) {
+        Timer timer = registry.find("zaris.client.requests").tag("op", op).tag("status", status).timer();
+        return timer == null ? 0 : timer.count();
+    }
 
     private static String text(Optional<VersionedValue> value) {
         return new String(value.orElseThrow().value(), StandardCharsets.UTF_8);

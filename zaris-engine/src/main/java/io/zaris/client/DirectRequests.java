@@ -13,6 +13,7 @@ import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.protocol.VersionedValue;
 import io.zaris.protocol.Wire;
+import io.zaris.replication.AckMode;
 import io.zaris.security.Credentials;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
@@ -31,25 +32,36 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Blocking single-key reads over plain sockets, for a caller that blocks on the answer anyway
- * ({@link BlockingZarisClient#get}, and so a Spring cache hit). The pipelined connection costs such a caller two
- * thread hand-offs per request: its request is written by the connection's event loop, and the answer is read
- * there and handed back. Here the calling thread writes the request and reads the answer itself.
+ * Blocking single-key requests over plain sockets, for a caller that blocks on the answer anyway
+ * ({@link BlockingZarisClient#get}, {@code put} and {@code delete}, and so a Spring cache hit, fill and evict). The
+ * pipelined connection costs such a caller two thread hand-offs per request: its request is written by the
+ * connection's event loop, and the answer is read there and handed back. Here the calling thread writes the
+ * request and reads the answer itself.
  *
- * <p>Only the happy path runs here: a GET answered {@code OK} or {@code NOT_FOUND}. Anything else (no idle
- * connection and the per-node limit reached, a connect or I/O failure, a timeout, any other status such as a
- * wrong-owner answer) returns {@code null} and the caller takes the ordinary path, which owns retries, routing
- * hints and map refreshes. A GET changes nothing, so running it again there is safe.
+ * <p>Only the happy path runs here, and only for requests that may safely run twice: a GET, an unconditional
+ * PUT or DELETE, answered {@code OK} (or {@code NOT_FOUND}). Anything else (no idle connection and the per-node
+ * limit reached, a connect or I/O failure, a timeout, any other status such as a wrong-owner answer) returns
+ * {@code null} and the caller takes the ordinary path, which owns retries, routing hints and map refreshes.
+ * Running the request again there is what the ordinary path's own retry would do: a GET changes nothing, and
+ * the writes are the idempotent ones {@link RetryPolicy} repeats after an indeterminate answer. Values over
+ * {@link #MAX_DIRECT_VALUE_BYTES} are not sent here (a connection's buffer keeps the size of its largest
+ * request).
  *
  * <p>Concurrency: a connection is used by one thread at a time (taken from its node's idle deque, returned after
  * a complete answer, closed after anything else), so it never holds an unanswered request when it is idle, and
  * a late answer can never be read as another request's. At most {@code connectionsPerNode} exist per node.
  */
-final class DirectReads implements AutoCloseable {
+final class DirectRequests implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(DirectReads.class);
+    private static final Logger log = LoggerFactory.getLogger(DirectRequests.class);
     /** After a failed connect, the node is not tried again for this long. */
     private static final long RETRY_CONNECT_AFTER_NANOS = Duration.ofSeconds(1).toNanos();
+    /** Largest value a direct PUT carries; a larger one takes the pipelined connection. */
+    static final int MAX_DIRECT_VALUE_BYTES = 64 * 1024;
+
+    /** A write answered OK: the key's new revision and the signed acknowledgement epoch (see ResponseCodec). */
+    record Acknowledged(long revision, long signedAckEpoch) {
+    }
 
     private final int connectionsPerNode;
     private final String clientName;
@@ -60,7 +72,7 @@ final class DirectReads implements AutoCloseable {
     private final Map<NodeAddress, Pool> pools = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    DirectReads(int connectionsPerNode, String clientName, Credentials credentials, Duration connectTimeout,
+    DirectRequests(int connectionsPerNode, String clientName, Credentials credentials, Duration connectTimeout,
                 int maxFrameBytes, Consumer<TakeoverRevisions> onTakeover) {
         this.connectionsPerNode = connectionsPerNode;
         this.clientName = clientName;
@@ -76,6 +88,68 @@ final class DirectReads implements AutoCloseable {
      * @return the answer, or {@code null} when the caller must take the ordinary path
      */
     Optional<VersionedValue> get(NodeAddress node, byte[] key, long routedEpoch, int timeoutMillis) {
+        return exchange(node, connection -> {
+            ByteBuf answer = connection.send(new Request.Get(connection.nextId(), key), routedEpoch, timeoutMillis);
+            KvStatus status = KvStatus.fromCode(answer.readUnsignedByte());
+            if (status == KvStatus.OK) {
+                return Optional.of(ResponseCodec.readValue(answer));
+            }
+            return status == KvStatus.NOT_FOUND ? Optional.empty() : null;
+        });
+    }
+
+    /**
+     * Stores {@code value} under {@code key} unconditionally on {@code node}.
+     *
+     * @return the acknowledgement, or {@code null} when the caller must take the ordinary path
+     */
+    Acknowledged put(NodeAddress node, byte[] key, byte[] value, long ttlMillis, AckMode ack, long routedEpoch,
+                     int timeoutMillis) {
+        if (value.length > MAX_DIRECT_VALUE_BYTES) {
+            return null;
+        }
+        return exchange(node, connection -> acknowledged(connection.send(new Request.Put(connection.nextId(), key, value,
+                ttlMillis, false, Request.ANY_VERSION, ack), routedEpoch, timeoutMillis)));
+    }
+
+    /**
+     * Deletes {@code key} unconditionally on {@code node}.
+     *
+     * @return the acknowledgement, {@link Optional#empty()} when the key did not exist, or {@code null} when the
+     *         caller must take the ordinary path
+     */
+    Optional<Acknowledged> delete(NodeAddress node, byte[] key, AckMode ack, long routedEpoch, int timeoutMillis) {
+        return exchange(node, connection -> {
+            ByteBuf answer = connection.send(new Request.Delete(connection.nextId(), key, Request.ANY_VERSION, ack),
+                    routedEpoch, timeoutMillis);
+            if (answer.getUnsignedByte(answer.readerIndex()) == KvStatus.NOT_FOUND.code()) {
+                return Optional.empty();
+            }
+            Acknowledged done = acknowledged(answer);
+            return done == null ? null : Optional.of(done);
+        });
+    }
+
+    /** OK: the revision and acknowledgement epoch that follow; any other status: {@code null}. */
+    private static Acknowledged acknowledged(ByteBuf answer) {
+        if (KvStatus.fromCode(answer.readUnsignedByte()) != KvStatus.OK) {
+            return null;
+        }
+        long revision = answer.readLong();
+        return new Acknowledged(revision, ResponseCodec.readAckEpoch(answer));
+    }
+
+    /** One request's exchange on a connection; {@code null} means "take the ordinary path". */
+    private interface Exchange<T> {
+        T on(Connection connection) throws IOException, MalformedRequestException;
+    }
+
+    /**
+     * Runs {@code exchange} on a borrowed connection to {@code node}. A connection goes back to the pool only
+     * after a complete answer the caller can use; after anything else it is closed, so it never carries a late
+     * answer into another request.
+     */
+    private <T> T exchange(NodeAddress node, Exchange<T> exchange) {
         if (closed) {
             return null;
         }
@@ -84,11 +158,11 @@ final class DirectReads implements AutoCloseable {
         if (connection == null) {
             return null;
         }
-        Optional<VersionedValue> answer = null;
+        T answer = null;
         try {
-            answer = connection.get(key, routedEpoch, timeoutMillis);
+            answer = exchange.on(connection);
         } catch (IOException | MalformedRequestException | RuntimeException e) {
-            log.debug("direct read from {} failed; taking the pipelined connection", node, e);
+            log.debug("direct request to {} failed; taking the pipelined connection", node, e);
         }
         if (answer == null || closed) {
             pool.discard(connection);
@@ -198,22 +272,19 @@ final class DirectReads implements AutoCloseable {
             }
         }
 
-        /** The answer, or {@code null} for any status but OK and NOT_FOUND. */
-        Optional<VersionedValue> get(byte[] key, long routedEpoch, int timeoutMillis)
-                throws IOException, MalformedRequestException {
+        long nextId() {
+            return nextId++;
+        }
+
+        /** Sends a key-addressed request and returns its answer, positioned at the status byte. */
+        ByteBuf send(Request request, long routedEpoch, int timeoutMillis) throws IOException, MalformedRequestException {
             socket.setSoTimeout(timeoutMillis);
-            long id = nextId++;
             requestBuffer.clear();
             int start = Frames.begin(requestBuffer);
-            RequestCodec.encode(new Request.Get(id, key), routedEpoch, timeoutMillis, requestBuffer);
+            RequestCodec.encode(request, routedEpoch, timeoutMillis, requestBuffer);
             Frames.finish(requestBuffer, start);
             out.write(requestBuffer.array(), requestBuffer.arrayOffset(), requestBuffer.readableBytes());
-            ByteBuf answer = readAnswer(id);
-            KvStatus status = KvStatus.fromCode(answer.readUnsignedByte());
-            if (status == KvStatus.OK) {
-                return Optional.of(ResponseCodec.readValue(answer));
-            }
-            return status == KvStatus.NOT_FOUND ? Optional.empty() : null;
+            return readAnswer(request.id());
         }
 
         /** Sends a request and reads its answer; {@code null} unless it has status {@code expected}. */
