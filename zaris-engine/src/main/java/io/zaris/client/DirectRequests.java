@@ -39,9 +39,11 @@ import org.slf4j.LoggerFactory;
  * request and reads the answer itself.
  *
  * <p>Only the happy path runs here, and only for requests that may safely run twice: a GET, an unconditional
- * PUT or DELETE, answered {@code OK} (or {@code NOT_FOUND}). Anything else (no idle connection and the per-node
- * limit reached, a connect or I/O failure, a timeout, any other status such as a wrong-owner answer) returns
- * {@code null} and the caller takes the ordinary path, which owns retries, routing hints and map refreshes.
+ * PUT or DELETE, answered {@code OK} (or {@code NOT_FOUND}). A status retrying cannot help (a refusal for
+ * memory, a request error: what {@link RetryPolicy} hands the caller untouched) is thrown as the ordinary path
+ * would, not asked again. Anything else (no idle connection and the per-node limit reached, a connect or I/O
+ * failure, a timeout, a wrong-owner or transient status) returns {@code null} and the caller takes the ordinary
+ * path, which owns retries, routing hints and map refreshes.
  * Running the request again there is what the ordinary path's own retry would do: a GET changes nothing, and
  * the writes are the idempotent ones {@link RetryPolicy} repeats after an indeterminate answer. Values over
  * {@link #MAX_DIRECT_VALUE_BYTES} are not sent here (a connection's buffer keeps the size of its largest
@@ -94,7 +96,7 @@ final class DirectRequests implements AutoCloseable {
             if (status == KvStatus.OK) {
                 return Optional.of(ResponseCodec.readValue(answer));
             }
-            return status == KvStatus.NOT_FOUND ? Optional.empty() : null;
+            return status == KvStatus.NOT_FOUND ? Optional.empty() : throwIfFinal(status, answer);
         });
     }
 
@@ -125,18 +127,30 @@ final class DirectRequests implements AutoCloseable {
             if (answer.getUnsignedByte(answer.readerIndex()) == KvStatus.NOT_FOUND.code()) {
                 return Optional.empty();
             }
-            Acknowledged done = acknowledged(answer);
-            return done == null ? null : Optional.of(done);
+            return Optional.of(acknowledged(answer));
         });
     }
 
-    /** OK: the revision and acknowledgement epoch that follow; any other status: {@code null}. */
+    /** OK: the revision and acknowledgement epoch that follow; a final status: thrown; any other: {@code null}. */
     private static Acknowledged acknowledged(ByteBuf answer) {
-        if (KvStatus.fromCode(answer.readUnsignedByte()) != KvStatus.OK) {
-            return null;
+        KvStatus status = KvStatus.fromCode(answer.readUnsignedByte());
+        if (status != KvStatus.OK) {
+            return throwIfFinal(status, answer);
         }
         long revision = answer.readLong();
         return new Acknowledged(revision, ResponseCodec.readAckEpoch(answer));
+    }
+
+    /**
+     * Throws a status the ordinary path would hand the caller at once (so the node is not asked twice: a
+     * refusal for memory must be counted once); returns {@code null} for one it would retry.
+     */
+    private static <T> T throwIfFinal(KvStatus status, ByteBuf answer) {
+        ZarisStatusException failure = new ZarisStatusException(status, ResponseCodec.readMessage(answer), null);
+        if (RetryPolicy.classify(failure, true) == RetryPolicy.FailureClass.FINAL) {
+            throw failure;
+        }
+        return null;
     }
 
     /** One request's exchange on a connection; {@code null} means "take the ordinary path". */
@@ -146,8 +160,8 @@ final class DirectRequests implements AutoCloseable {
 
     /**
      * Runs {@code exchange} on a borrowed connection to {@code node}. A connection goes back to the pool only
-     * after a complete answer the caller can use; after anything else it is closed, so it never carries a late
-     * answer into another request.
+     * after a complete answer (a usable one, or a final status, which is rethrown); after anything else it is
+     * closed, so it never carries a late answer into another request.
      */
     private <T> T exchange(NodeAddress node, Exchange<T> exchange) {
         if (closed) {
@@ -159,15 +173,21 @@ final class DirectRequests implements AutoCloseable {
             return null;
         }
         T answer = null;
+        ZarisStatusException finalStatus = null;
         try {
             answer = exchange.on(connection);
+        } catch (ZarisStatusException e) {
+            finalStatus = e;
         } catch (IOException | MalformedRequestException | RuntimeException e) {
             log.debug("direct request to {} failed; taking the pipelined connection", node, e);
         }
-        if (answer == null || closed) {
+        if ((answer == null && finalStatus == null) || closed) {
             pool.discard(connection);
         } else {
             pool.giveBack(connection);
+        }
+        if (finalStatus != null) {
+            throw finalStatus;
         }
         return answer;
     }

@@ -185,7 +185,8 @@ public final class ZarisClient implements AutoCloseable {
         if (route == null) {
             return null;
         }
-        Optional<VersionedValue> answer = direct.get(route.owner(), k, route.epoch(), route.timeoutMillis());
+        Optional<VersionedValue> answer = meteredOnFailure(OpCode.GET, route,
+                () -> direct.get(route.owner(), k, route.epoch(), route.timeoutMillis()));
         if (answer != null) {
             metrics.request(OpCode.GET, answer.isPresent() ? "ok" : "not_found", ticker.nanoTime() - route.startNanos());
         }
@@ -208,7 +209,8 @@ public final class ZarisClient implements AutoCloseable {
         if (route == null) {
             return null;
         }
-        DirectRequests.Acknowledged done = direct.put(route.owner(), k, v, ttlMillis, ack, route.epoch(), route.timeoutMillis());
+        DirectRequests.Acknowledged done = meteredOnFailure(OpCode.PUT, route,
+                () -> direct.put(route.owner(), k, v, ttlMillis, ack, route.epoch(), route.timeoutMillis()));
         if (done == null) {
             return null;
         }
@@ -228,13 +230,24 @@ public final class ZarisClient implements AutoCloseable {
         if (route == null) {
             return null;
         }
-        Optional<DirectRequests.Acknowledged> done = direct.delete(route.owner(), k, ack, route.epoch(), route.timeoutMillis());
+        Optional<DirectRequests.Acknowledged> done = meteredOnFailure(OpCode.DELETE, route,
+                () -> direct.delete(route.owner(), k, ack, route.epoch(), route.timeoutMillis()));
         if (done == null) {
             return null;
         }
         metrics.request(OpCode.DELETE, done.isPresent() ? "ok" : "not_found", ticker.nanoTime() - route.startNanos());
         done.ifPresent(acknowledgement -> acknowledged(k, acknowledgement.revision(), acknowledgement.signedAckEpoch()));
         return done.isPresent();
+    }
+
+    /** A final status a direct request threw is metered as the ordinary path meters it, then passed on. */
+    private <T> T meteredOnFailure(OpCode op, DirectRoute route, java.util.function.Supplier<T> request) {
+        try {
+            return request.get();
+        } catch (ZarisStatusException e) {
+            metrics.request(op, reasonOf(e), ticker.nanoTime() - route.startNanos());
+            throw e;
+        }
     }
 
     /** Where and how long a direct request for a key goes: its owner under the current table, one attempt's wait. */
