@@ -39,6 +39,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,8 +83,7 @@ public final class ZarisClient implements AutoCloseable {
     private final ScheduledExecutorService maps;
     private final ScheduledExecutorService timer;
     private final MapRefresher refresher;
-    /** {@code null} when direct reads are off (or TLS is on). */
-    /** Blocking sockets for blocking callers ({@link DirectRequests}), {@code null} when turned off. */
+    /** Blocking sockets for blocking callers ({@link DirectRequests}), {@code null} when off (or TLS is on). */
     private final DirectRequests direct;
     private final BlockingZarisClient blocking = new BlockingZarisClient(this);
     private final Object tableLock = new Object();
@@ -241,7 +241,7 @@ public final class ZarisClient implements AutoCloseable {
     }
 
     /** A final status a direct request threw is metered as the ordinary path meters it, then passed on. */
-    private <T> T meteredOnFailure(OpCode op, DirectRoute route, java.util.function.Supplier<T> request) {
+    private <T> T meteredOnFailure(OpCode op, DirectRoute route, Supplier<T> request) {
         try {
             return request.get();
         } catch (ZarisStatusException e) {
