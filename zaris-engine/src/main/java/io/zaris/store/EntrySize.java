@@ -12,8 +12,8 @@ package io.zaris.store;
  *   <tr><td>its share of the map's table (load factor ≤ 0.75, power-of-two sizing)</td><td>8</td></tr>
  *   <tr><td>{@link ByteKey} (header, array reference, cached hash)</td><td>24</td></tr>
  *   <tr><td>key array header and alignment</td><td>20</td></tr>
- *   <tr><td>{@link StoredEntry} (header, chunk reference, slot and length, version, expiry, access time, two
- *   sampling slots, freed flag)</td><td>56</td></tr>
+ *   <tr><td>{@link StoredEntry} (header, chunk reference, slot and length, version, access time, sampling
+ *   slot, freed flag; with a TTL also expiry and TTL sampling slot): 48, or 56 with a TTL, charged as 56</td><td>56</td></tr>
  *   <tr><td>its value slot's owner reference and free-stack entry in its {@link SlabChunk}</td><td>8</td></tr>
  *   <tr><td>its slots in the sampling arrays (all keys, keys with a TTL), amortised growth</td><td>8</td></tr>
  * </table>

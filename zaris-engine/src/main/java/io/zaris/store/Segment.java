@@ -594,9 +594,9 @@ final class Segment {
             delta -= previous.sizeBytes(key);
         }
         if (entry.hasTtl()) {
-            entry.ttlSlot = previous != null && previous.hasTtl() ? previous.ttlSlot : ttlKeys.add(key);
+            entry.ttlSlot(previous != null && previous.hasTtl() ? previous.ttlSlot() : ttlKeys.add(key));
         } else if (previous != null && previous.hasTtl()) {
-            releaseTtlSlot(previous.ttlSlot);
+            releaseTtlSlot(previous.ttlSlot());
         }
         entries.put(key, entry);
         bytes = bytes + delta; // only under the lock: no lost update
@@ -617,7 +617,7 @@ final class Segment {
             entries.get(moved).keySlot = previous.keySlot;
         }
         if (previous.hasTtl()) {
-            releaseTtlSlot(previous.ttlSlot);
+            releaseTtlSlot(previous.ttlSlot());
         }
         long size = previous.sizeBytes(key);
         bytes = bytes - size;
@@ -629,7 +629,7 @@ final class Segment {
     private void releaseTtlSlot(int slot) {
         ByteKey moved = ttlKeys.remove(slot);
         if (moved != null) {
-            entries.get(moved).ttlSlot = slot;
+            entries.get(moved).ttlSlot(slot);
         }
     }
 

@@ -7,8 +7,10 @@ import java.util.Arrays;
 
 /**
  * One stored value. Where its bytes live (a slot of a {@link SlabChunk}), version and expiry are final: a
- * write replaces the entry, so a lock-free reader sees either the old or the new entry, never a mix.
- * {@code expiresAtMillis} is wall-clock, {@code 0} for no TTL.
+ * write replaces the entry, so a lock-free reader sees either the old or the new entry, never a mix. A value
+ * without a TTL is this class (48 bytes with compressed references); one with a TTL is an {@link Expiring}
+ * entry, which adds its wall-clock expiry and its place among the segment's keys with a TTL. Most values of a
+ * cache have no TTL, so they do not pay for the two fields; {@link #of} picks the class.
  *
  * <p><b>Reading the bytes.</b> The slot is freed, and may then be reused for another value, once the entry
  * has left the map (or been replaced, or moved by {@link ValueSlabs}). A reader under the segment's write lock
@@ -20,11 +22,11 @@ import java.util.Arrays;
  *   <li>{@code accessedAtMillis}, the approximate-LRU clock: written by any reader with opaque access
  *   (atomic, unordered), so a racing eviction may see a slightly stale time, which an approximation
  *   built on sampling tolerates;</li>
- *   <li>{@code keySlot}/{@code ttlSlot}, the entry's positions in its segment's sampling arrays: read and
- *   written only under the segment's write lock.</li>
+ *   <li>{@code keySlot} and an expiring entry's TTL slot, the entry's positions in its segment's sampling
+ *   arrays: read and written only under the segment's write lock.</li>
  * </ul>
  */
-final class StoredEntry {
+class StoredEntry {
 
     private static final VarHandle ACCESSED_AT;
 
@@ -43,37 +45,44 @@ final class StoredEntry {
 
     private final SlabChunk chunk;
     /**
-     * Slot and length in one int, so the entry is 56 bytes, not 64: {@code slot | length << 8} for a value in a
-     * class chunk (at most {@link ValueSlabs#MAX_SLOTS_PER_CHUNK} slots, values up to
-     * {@link ValueSlabs#LARGEST_SLOT_BYTES}); {@link #OWN_ARRAY} for a larger value, alone in a chunk of exactly its
-     * size.
+     * Slot and length in one int, so an entry is 48 bytes, not 56 (56 with a TTL, not 64): {@code slot | length << 8}
+     * for a value in a class chunk (at most {@link ValueSlabs#MAX_SLOTS_PER_CHUNK} slots, values up to
+     * {@link ValueSlabs#LARGEST_SLOT_BYTES}); {@link #OWN_ARRAY} for a larger value, alone in a chunk of exactly
+     * its size.
      */
     private final int place;
     private final long version;
-    private final long expiresAtMillis;
     @SuppressWarnings("unused") // accessed through ACCESSED_AT
     private long accessedAtMillis;
     @SuppressWarnings("unused") // accessed through FREED
     private boolean freed;
     /** Position in the segment's array of all keys; under the segment's write lock. */
     int keySlot = -1;
-    /** Position in the segment's array of keys with a TTL, -1 without a TTL; under the segment's write lock. */
-    int ttlSlot = -1;
 
-    /** Made by {@link ValueSlabs}, which copied the value into {@code chunk}'s {@code slot}. */
-    StoredEntry(SlabChunk chunk, int slot, int length, long version, long expiresAtMillis, long nowMillis) {
+    private StoredEntry(SlabChunk chunk, int slot, int length, long version, long nowMillis) {
         this.chunk = chunk;
         this.place = length > ValueSlabs.LARGEST_SLOT_BYTES ? OWN_ARRAY : slot | length << 8;
         this.version = version;
-        this.expiresAtMillis = expiresAtMillis;
         ACCESSED_AT.setOpaque(this, nowMillis);
+    }
+
+    /**
+     * Made by {@link ValueSlabs}, which copied the value into {@code chunk}'s {@code slot}.
+     *
+     * @param expiresAtMillis wall-clock expiry, {@code 0} for none (a plain entry)
+     */
+    static StoredEntry of(SlabChunk chunk, int slot, int length, long version, long expiresAtMillis, long nowMillis) {
+        return expiresAtMillis == 0 ? new StoredEntry(chunk, slot, length, version, nowMillis)
+                : new Expiring(chunk, slot, length, version, expiresAtMillis, nowMillis);
     }
 
     /** The same value, version, expiry, access time and sampling slots, read from another slot. */
     StoredEntry movedTo(SlabChunk newChunk, int newSlot) {
-        StoredEntry moved = new StoredEntry(newChunk, newSlot, length(), version, expiresAtMillis, accessedAtMillis());
+        StoredEntry moved = of(newChunk, newSlot, length(), version, expiresAtMillis(), accessedAtMillis());
         moved.keySlot = keySlot;
-        moved.ttlSlot = ttlSlot;
+        if (hasTtl()) {
+            moved.ttlSlot(ttlSlot());
+        }
         return moved;
     }
 
@@ -126,16 +135,26 @@ final class StoredEntry {
         return version;
     }
 
+    /** Wall-clock expiry, {@code 0} for none. */
     long expiresAtMillis() {
-        return expiresAtMillis;
+        return 0;
     }
 
     boolean hasTtl() {
-        return expiresAtMillis != 0;
+        return false;
     }
 
     boolean isExpired(long nowMillis) {
-        return expiresAtMillis != 0 && nowMillis >= expiresAtMillis;
+        return false;
+    }
+
+    /** Position in the segment's array of keys with a TTL; only an entry with a TTL has one. */
+    int ttlSlot() {
+        throw new IllegalStateException("an entry without a TTL has no TTL slot");
+    }
+
+    void ttlSlot(int slot) {
+        throw new IllegalStateException("an entry without a TTL has no TTL slot");
     }
 
     /** When the entry was last written or read (approximate under concurrency). */
@@ -158,6 +177,48 @@ final class StoredEntry {
     }
 
     long ttlRemainingMillis(long nowMillis) {
-        return expiresAtMillis == 0 ? 0 : Math.max(1, expiresAtMillis - nowMillis);
+        return 0;
+    }
+
+    /** An entry with a TTL: 56 bytes (with compressed references). */
+    private static final class Expiring extends StoredEntry {
+        private final long expiresAtMillis;
+        /** Position in the segment's array of keys with a TTL; under the segment's write lock. */
+        private int ttlSlot = -1;
+
+        Expiring(SlabChunk chunk, int slot, int length, long version, long expiresAtMillis, long nowMillis) {
+            super(chunk, slot, length, version, nowMillis);
+            this.expiresAtMillis = expiresAtMillis;
+        }
+
+        @Override
+        long expiresAtMillis() {
+            return expiresAtMillis;
+        }
+
+        @Override
+        boolean hasTtl() {
+            return true;
+        }
+
+        @Override
+        boolean isExpired(long nowMillis) {
+            return nowMillis >= expiresAtMillis;
+        }
+
+        @Override
+        int ttlSlot() {
+            return ttlSlot;
+        }
+
+        @Override
+        void ttlSlot(int slot) {
+            ttlSlot = slot;
+        }
+
+        @Override
+        long ttlRemainingMillis(long nowMillis) {
+            return Math.max(1, expiresAtMillis - nowMillis);
+        }
     }
 }

@@ -96,7 +96,7 @@ final class ValueSlabs {
             slot = sizeClass.take(chunk, key);
         }
         System.arraycopy(value, 0, chunk.data, chunk.offset(slot), value.length);
-        return new StoredEntry(chunk, slot, value.length, version, expiresAtMillis, nowMillis);
+        return StoredEntry.of(chunk, slot, value.length, version, expiresAtMillis, nowMillis);
     }
 
     private static boolean sameClass(int length, int otherLength) {
