@@ -167,14 +167,12 @@ class DirectRequestsIntegrationTests {
     @Test
     void aWrongOwnerAnswerFallsBackToTheOrdinaryPath() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (ZarisClient client = connect(ZarisClientOptions.builder().directReadConnectionsPerNode(4).ownershipPushEnabled(false)
-                .mapRefreshInterval(Duration.ofHours(1)).metrics(MicrometerClientMetrics.create(registry)))) {
+        try (ZarisClient client = connectWithoutMapUpdates(registry)) {
             String key = "moving-direct";
             client.put(key, utf8("before the move")).join();
             assertThat(text(client.sync().get(key))).isEqualTo("before the move");
 
-            ClusterScenario.handOver(cluster, ClusterScenario.partitionOf(client, key));
-            await().atMost(Duration.ofSeconds(10)).until(() -> ClusterScenario.allNodesAgree(cluster));
+            moveAwayThePartitionOf(client, key);
 
             assertThat(text(client.sync().get(key))).isEqualTo("before the move");
             // The ordinary path met MOVED too (the table was still stale), applied the hint and retried.
@@ -189,13 +187,11 @@ class DirectRequestsIntegrationTests {
     @Test
     void aWrongOwnerAnswerToADirectWriteFallsBackToTheOrdinaryPath() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        try (ZarisClient client = connect(ZarisClientOptions.builder().directReadConnectionsPerNode(4).ownershipPushEnabled(false)
-                .mapRefreshInterval(Duration.ofHours(1)).metrics(MicrometerClientMetrics.create(registry)))) {
+        try (ZarisClient client = connectWithoutMapUpdates(registry)) {
             String key = "moving-direct-write";
             long before = client.sync().put(key, utf8("before the move"));
 
-            ClusterScenario.handOver(cluster, ClusterScenario.partitionOf(client, key));
-            await().atMost(Duration.ofSeconds(10)).until(() -> ClusterScenario.allNodesAgree(cluster));
+            moveAwayThePartitionOf(client, key);
 
             long after = client.sync().put(key, utf8("after the move"));
             // The old owner (now a replica) refused the write; so did it on the ordinary path, which retried once.
@@ -230,6 +226,17 @@ class DirectRequestsIntegrationTests {
                 assertThat(client.directReadConnections()).isEqualTo(1);
             }
         }
+    }
+
+    /** A client whose map stays as it is (no pushes, no poll), so a moved partition is still routed to its old owner. */
+    private static ZarisClient connectWithoutMapUpdates(SimpleMeterRegistry registry) {
+        return connect(ZarisClientOptions.builder().directReadConnectionsPerNode(4).ownershipPushEnabled(false)
+                .mapRefreshInterval(Duration.ofHours(1)).metrics(MicrometerClientMetrics.create(registry)));
+    }
+
+    private static void moveAwayThePartitionOf(ZarisClient client, String key) throws Exception {
+        ClusterScenario.handOver(cluster, ClusterScenario.partitionOf(client, key));
+        await().atMost(Duration.ofSeconds(10)).until(() -> ClusterScenario.allNodesAgree(cluster));
     }
 
     private static ZarisClient connect(ZarisClientOptions.Builder options) {
