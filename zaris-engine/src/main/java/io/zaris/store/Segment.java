@@ -6,6 +6,7 @@ import io.zaris.protocol.Request;
 import io.zaris.protocol.VersionedValue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -74,18 +75,8 @@ final class Segment {
 
     /** Lock-free; a hit counts as an access for the LRU policies. An expired entry reads as absent and stays. */
     VersionedValue get(byte[] key, long now) {
-        ByteKey k = new ByteKey(key);
-        while (true) {
-            StoredEntry entry = live(k, now);
-            if (entry == null) {
-                return null;
-            }
-            VersionedValue value = entry.toVersionedValue(now);
-            if (entry.stillHolds()) {
-                entry.recordAccess(now);
-                return value;
-            }
-        }
+        ValueCopy copy = new ValueCopy();
+        return read(key, false, 0, now, copy) ? copy.value : null;
     }
 
     /**
@@ -124,21 +115,22 @@ final class Segment {
      * memory, not only hides the key). Lock-free unless the key has expired.
      */
     VersionedValue getRemovingExpired(byte[] key, long epoch, long now) {
-        ByteKey k = new ByteKey(key);
-        while (true) {
-            StoredEntry entry = entries.get(k);
-            if (entry == null) {
-                return null;
-            }
-            if (entry.isExpired(now)) {
-                removeExpired(k, entry, epoch);
-                return null;
-            }
-            VersionedValue value = entry.toVersionedValue(now);
-            if (entry.stillHolds()) {
-                entry.recordAccess(now);
-                return value;
-            }
+        ValueCopy copy = new ValueCopy();
+        return read(key, true, epoch, now, copy) ? copy.value : null;
+    }
+
+    /** The value {@link #read} hands over, copied out of its slot; one per read, confined to the reading thread. */
+    private static final class ValueCopy implements ValueReader {
+        VersionedValue value;
+
+        @Override
+        public void read(byte[] slab, int offset, int length, long version, long ttlRemainingMillis) {
+            value = new VersionedValue(Arrays.copyOfRange(slab, offset, offset + length), version, ttlRemainingMillis);
+        }
+
+        @Override
+        public void discard() {
+            value = null;
         }
     }
 

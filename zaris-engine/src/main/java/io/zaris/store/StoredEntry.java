@@ -1,6 +1,5 @@
 package io.zaris.store;
 
-import io.zaris.protocol.VersionedValue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
@@ -169,11 +168,6 @@ class StoredEntry {
     /** Bytes this entry is charged for under {@code key}. */
     long sizeBytes(ByteKey key) {
         return EntrySize.of(key.bytes().length, length());
-    }
-
-    /** With a copy of the value: see {@link #value()} for when the caller must check {@link #stillHolds}. */
-    VersionedValue toVersionedValue(long nowMillis) {
-        return new VersionedValue(value(), version, ttlRemainingMillis(nowMillis));
     }
 
     long ttlRemainingMillis(long nowMillis) {
