@@ -188,18 +188,26 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     }
 
     /**
-     * Flushes the changes waiting for a deferred flush on every link: a SYNC write's caller waits for its
-     * replicas, so its change (and everything queued before it) leaves now.
+     * Flushes the changes waiting for a deferred flush on the links to {@code partition}'s replicas: a SYNC
+     * write's caller waits for them, so its change (and everything queued before it on those links) leaves
+     * now. Links to other nodes keep batching their ASYNC changes until their own flush.
      */
-    public void flushShipped() {
-        for (ReplicaLink link : links.values()) {
-            link.flushDeferred();
+    public void flushShipped(int partition) {
+        ClusterView current = view;
+        if (current == null) {
+            return;
+        }
+        for (String owner : current.partitionMap().ownersOf(partition)) {
+            ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
+            if (link != null) {
+                link.flushDeferred();
+            }
         }
     }
 
     /**
      * Ships live changes. They may wait up to the settings' {@code asyncFlushDelay} for a flush shared with later
-     * changes; whoever waits for the returned future (a SYNC write) calls {@link #flushShipped}.
+     * changes; whoever waits for the returned future (a SYNC write) calls {@link #flushShipped(int)}.
      */
     @Override
     public CompletableFuture<Void> ship(int segment, List<Change> changes) {

@@ -167,7 +167,7 @@ final class RequestHandler {
             return DONE;
         }
         if (write && !replicated.isDone()) {
-            replicator.flushShipped();
+            replicator.flushShipped(partition);
         }
         return replicated;
     }

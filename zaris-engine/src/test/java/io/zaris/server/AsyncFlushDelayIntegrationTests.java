@@ -58,6 +58,39 @@ class AsyncFlushDelayIntegrationTests {
         }
     }
 
+    /**
+     * Three nodes, replication factor 2: a SYNC write flushes only the link to its own partition's replica. An
+     * ASYNC change queued for another node stays queued (the delay is 10 s), so those links keep batching.
+     */
+    @Test
+    void aSyncWriteLeavesTheLinksToOtherReplicasBatching() {
+        ReplicationSettings settings = ReplicationSettings.defaults().withAckTimeout(Duration.ofSeconds(20))
+                .withAsyncFlushDelay(ReplicationSettings.MAX_ASYNC_FLUSH_DELAY);
+        try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(2).replication(settings)
+                .build().start();
+             ZarisClient client = connect(cluster)) {
+            String waiting = "queued-for-another-replica";
+            ZarisNode active = activeNodeOf(cluster, client, waiting);
+            String otherReplica = replicaIdOf(client, waiting);
+            String sync = keyWith(client, active.nodeId(), candidate -> !replicaIdOf(client, candidate).equals(otherReplica));
+            int partitions = client.clusterView().layout().partitionCount();
+            await().atMost(Duration.ofSeconds(60)).until(() -> IntStream.range(0, partitions).allMatch(p -> {
+                PartitionRuntime runtime = active.currentView().runtimeMap().get(p);
+                return runtime.health() == PartitionHealth.HEALTHY
+                        && (!runtime.activeNode().equals(active.nodeId()) || active.replicator().confirmedReplicas(p) == 1);
+            }));
+            ZarisNode replica = cluster.nodes().stream().filter(node -> node.nodeId().equals(otherReplica)).findFirst()
+                    .orElseThrow();
+            int segment = segmentOf(client, waiting);
+
+            client.put(waiting, utf8("async"), null, AckMode.ASYNC).join();
+            assertThat(client.put(sync, utf8("sync"), null, AckMode.SYNC).join()).isPositive();
+
+            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+                    .until(() -> replica.store().get(segment, utf8(waiting)) == null);
+        }
+    }
+
     @Test
     void anAsyncChangeReachesItsReplicaWithinTheDelayWithNothingElseWritten() {
         ReplicationSettings settings = ReplicationSettings.defaults().withAsyncFlushDelay(Duration.ofMillis(200));
@@ -86,6 +119,25 @@ class AsyncFlushDelayIntegrationTests {
                 return candidate;
             }
         }
+    }
+
+    /** A key whose partition's active owner is {@code activeNode} and which {@code also} accepts. */
+    private static String keyWith(ZarisClient client, String activeNode, java.util.function.Predicate<String> also) {
+        for (int i = 0; ; i++) {
+            String candidate = "flushing-sync-" + i;
+            if (activeOf(client, candidate).equals(activeNode) && also.test(candidate)) {
+                return candidate;
+            }
+        }
+    }
+
+    /** The one replica (replication factor 2) of the key's partition. */
+    private static String replicaIdOf(ZarisClient client, String key) {
+        ClusterView view = client.clusterView();
+        int partition = view.layout().partitionOf(segmentOf(client, key));
+        String active = view.runtimeMap().get(partition).activeNode();
+        return view.partitionMap().ownersOf(partition).stream().filter(owner -> !owner.equals(active)).findFirst()
+                .orElseThrow();
     }
 
     private static String activeOf(ZarisClient client, String key) {
