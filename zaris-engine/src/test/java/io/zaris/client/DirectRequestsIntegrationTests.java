@@ -152,10 +152,11 @@ class DirectRequestsIntegrationTests {
     }
 
     @Test
-    void withDirectReadsOffEveryBlockingGetTakesThePipelinedConnection() {
+    void withDirectSocketsOffEveryBlockingCallTakesThePipelinedConnection() {
         try (ZarisClient client = connect(ZarisClientOptions.builder().directReadConnectionsPerNode(0))) {
-            client.put("pipelined", utf8("v")).join();
+            client.sync().put("pipelined", utf8("v"));
             assertThat(text(client.sync().get("pipelined"))).isEqualTo("v");
+            assertThat(client.sync().delete("pipelined")).isTrue();
             assertThat(client.directReadConnections()).isZero();
         }
     }

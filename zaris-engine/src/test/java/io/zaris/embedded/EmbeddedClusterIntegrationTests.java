@@ -30,7 +30,7 @@ class EmbeddedClusterIntegrationTests {
     static void startCluster() {
         cluster = EmbeddedCluster.builder().nodes(3).build().start();
         // Direct read sockets off: theClientKeepsExactlyOneConnectionPerNode counts the pipelined connections
-        // (DirectReadsIntegrationTests bounds the direct ones).
+        // (DirectRequestsIntegrationTests bounds the direct ones).
         client = ZarisClient.connect(ZarisClientOptions.builder().seeds(cluster.seeds()).directReadConnectionsPerNode(0)
                 .build());
     }
