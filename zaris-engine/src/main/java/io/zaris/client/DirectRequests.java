@@ -43,9 +43,9 @@ import org.slf4j.LoggerFactory;
  * memory, a request error: what {@link RetryPolicy} hands the caller untouched) is thrown as the ordinary path
  * would, not asked again. Anything else (no idle connection and the per-node limit reached, a connect or I/O
  * failure, a timeout, a wrong-owner or transient status) returns {@code null} and the caller takes the ordinary
- * path, which owns retries, routing hints and map refreshes.
- * Running the request again there is what the ordinary path's own retry would do: a GET changes nothing, and
- * the writes are the idempotent ones {@link RetryPolicy} repeats after an indeterminate answer. Values over
+ * path, which owns retries, routing hints and map refreshes. Running the request again there is what the
+ * ordinary path's own retry would do: a GET changes nothing, and the writes are the idempotent ones
+ * {@link RetryPolicy} repeats after an indeterminate answer. Values over
  * {@link #MAX_DIRECT_VALUE_BYTES} are not sent here (a connection's buffer keeps the size of its largest
  * request).
  *
@@ -127,7 +127,8 @@ final class DirectRequests implements AutoCloseable {
             if (answer.getUnsignedByte(answer.readerIndex()) == KvStatus.NOT_FOUND.code()) {
                 return Optional.empty();
             }
-            return Optional.of(acknowledged(answer));
+            Acknowledged done = acknowledged(answer);
+            return done == null ? null : Optional.of(done);
         });
     }
 

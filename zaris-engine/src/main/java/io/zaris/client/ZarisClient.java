@@ -180,6 +180,9 @@ public final class ZarisClient implements AutoCloseable {
      *         connection to the owner in the map, or anything but a plain answer)
      */
     Optional<VersionedValue> tryDirectGet(String key) {
+        if (directOff()) {
+            return null;
+        }
         byte[] k = bytes(key);
         DirectRoute route = directRoute(k);
         if (route == null) {
@@ -202,6 +205,9 @@ public final class ZarisClient implements AutoCloseable {
      *         the value a second time, as its own retry of an unconditional put would)
      */
     Long tryDirectPut(String key, byte[] value, Duration ttl, AckMode ack) {
+        if (directOff()) {
+            return null;
+        }
         byte[] k = bytes(key);
         byte[] v = requireValue(value);
         long ttlMillis = ttlMillis(ttl);
@@ -225,6 +231,9 @@ public final class ZarisClient implements AutoCloseable {
      * @return whether the key existed, or {@code null} when the caller must use the ordinary path
      */
     Boolean tryDirectDelete(String key, AckMode ack) {
+        if (directOff()) {
+            return null;
+        }
         byte[] k = bytes(key);
         DirectRoute route = directRoute(k);
         if (route == null) {
@@ -254,10 +263,15 @@ public final class ZarisClient implements AutoCloseable {
     private record DirectRoute(NodeAddress owner, long epoch, int timeoutMillis, long startNanos) {
     }
 
-    /** {@code null} when direct requests are off, the client is closed or the table names no owner connection. */
+    /** Checked before a key is encoded, so a client without direct sockets encodes it once, on the ordinary path. */
+    private boolean directOff() {
+        return direct == null || closed;
+    }
+
+    /** {@code null} when the client has no map yet or the table names no owner connection. */
     private DirectRoute directRoute(byte[] key) {
         RoutingTable current = table;
-        if (direct == null || closed || current == null) {
+        if (current == null) {
             return null;
         }
         int segment = segmentMapper.segmentOf(key);

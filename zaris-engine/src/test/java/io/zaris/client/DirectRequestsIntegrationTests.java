@@ -206,6 +206,22 @@ class DirectRequestsIntegrationTests {
         }
     }
 
+    /** A direct DELETE refused by the old owner falls back too, and the ordinary path deletes the key once. */
+    @Test
+    void aWrongOwnerAnswerToADirectDeleteFallsBackToTheOrdinaryPath() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        try (ZarisClient client = connectWithoutMapUpdates(registry)) {
+            String key = "moving-direct-delete";
+            client.sync().put(key, utf8("doomed"));
+
+            moveAwayThePartitionOf(client, key);
+
+            assertThat(client.sync().delete(key)).isTrue();
+            assertThat(client.get(key).join()).isEmpty();
+            assertThat(requests(registry, "delete", "ok")).isEqualTo(1);
+        }
+    }
+
     @Test
     void aNodeWithLoginsIsReadDirectlyAfterTheSocketLogsIn() throws Exception {
         String nodePassword = "node-secret";
