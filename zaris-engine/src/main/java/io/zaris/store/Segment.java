@@ -156,13 +156,14 @@ final class Segment {
             if (epoch < retiredBelow) {
                 return WriteResult.RETIRED;
             }
-            StoredEntry current = live(k, now);
+            StoredEntry stored = entries.get(k); // expired or not: what the write replaces
+            StoredEntry current = stored == null || stored.isExpired(now) ? null : stored;
             long currentVersion = current == null ? 0 : current.version();
             if ((ifAbsent && current != null)
                     || (expectedVersion != Request.ANY_VERSION && expectedVersion != currentVersion)) {
                 return new WriteResult(KvStatus.CONFLICT, currentVersion);
             }
-            Change change = upsert(k, value, expiry(ttlMillis, now), epoch, now);
+            Change change = upsert(k, value, expiry(ttlMillis, now), epoch, now, stored);
             return new WriteResult(KvStatus.OK, change.revision(), ship(List.of(change)));
         }
     }
@@ -552,8 +553,13 @@ final class Segment {
 
     /** Under the lock. */
     private Change upsert(ByteKey key, byte[] value, long expiresAt, long epoch, long now) {
+        return upsert(key, value, expiresAt, epoch, now, entries.get(key));
+    }
+
+    /** Under the lock, with {@code previous} the key's entry in the map now (expired or not), or {@code null}. */
+    private Change upsert(ByteKey key, byte[] value, long expiresAt, long epoch, long now, StoredEntry previous) {
         long version = ++revision;
-        store(key, value, version, expiresAt, now);
+        store(key, value, version, expiresAt, now, previous);
         Change change = new Change(version, epoch, key.bytes(), value, expiresAt);
         epochStarts.onChange(epoch, version);
         log.append(change);
@@ -576,7 +582,11 @@ final class Segment {
      * for the new entry's.
      */
     private void store(ByteKey key, byte[] value, long version, long expiresAt, long now) {
-        StoredEntry previous = entries.get(key);
+        store(key, value, version, expiresAt, now, entries.get(key));
+    }
+
+    /** Under the lock: {@link #store(ByteKey, byte[], long, long, long)} when the caller just looked the key up. */
+    private void store(ByteKey key, byte[] value, long version, long expiresAt, long now, StoredEntry previous) {
         StoredEntry entry = slabs.store(key, value, version, expiresAt, now, previous);
         long delta = entry.sizeBytes(key);
         if (previous == null) {
