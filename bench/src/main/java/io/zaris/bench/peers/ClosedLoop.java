@@ -70,7 +70,7 @@ final class ClosedLoop {
             }
         }
         double seconds = (stopped - start) / 1e9;
-        return new Sample(completed.sum() / seconds, latencies.getIntervalHistogram(), failures.sum(), misses.sum());
+        return new Sample(completed.sum(), completed.sum() / seconds, latencies.getIntervalHistogram(), failures.sum(), misses.sum());
     }
 
     private void runBlocking(long deadline) {

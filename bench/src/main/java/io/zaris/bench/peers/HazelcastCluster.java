@@ -57,6 +57,11 @@ final class HazelcastCluster implements PeerCluster {
     }
 
     @Override
+    public Duration serverCpuTime() {
+        return processes.cpuTime();
+    }
+
+    @Override
     public String system() {
         return "Hazelcast";
     }

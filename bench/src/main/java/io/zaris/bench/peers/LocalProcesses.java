@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +31,25 @@ final class LocalProcesses implements AutoCloseable {
 
     Path logDirectory() {
         return logDirectory;
+    }
+
+    /**
+     * CPU time (user + system) the started processes and their descendants used so far, as the OS accounts it
+     * (on Linux from {@code /proc}, in clock ticks). A process whose figure the OS does not give counts as zero.
+     */
+    Duration cpuTime() {
+        Duration total = Duration.ZERO;
+        for (Process process : processes) {
+            total = total.plus(cpuTimeOf(process.toHandle()));
+            for (ProcessHandle child : process.descendants().toList()) {
+                total = total.plus(cpuTimeOf(child));
+            }
+        }
+        return total;
+    }
+
+    static Duration cpuTimeOf(ProcessHandle handle) {
+        return handle.info().totalCpuDuration().orElse(Duration.ZERO);
     }
 
     /** Runs a short command to completion and returns its output; fails on a non-zero exit. */

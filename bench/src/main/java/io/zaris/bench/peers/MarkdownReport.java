@@ -77,10 +77,13 @@ final class MarkdownReport {
         line(out, "");
         line(out, "ops/s is the median of the measured intervals (spread: slowest–fastest); latencies cover every "
                 + "measured request. *vs best peer*: ops/s ÷ the fastest other product on the same workload, and "
-                + "p99 ÷ that product's p99 (below 1 is better).");
+                + "p99 ÷ that product's p99 (below 1 is better). *CPU µs/op*: CPU time (user + system, as the OS "
+                + "accounts it) per completed request during the measured intervals, of the system's server processes "
+                + "together and of the benchmark's client JVM; on this machine's cores their sum bounds the throughput "
+                + "both can reach together, and it moves far less than ops/s between runs.");
         line(out, "");
-        line(out, "| system | op | value | in flight | ops/s | spread | p50 µs | p99 µs | p99.9 µs | vs best peer | p99 vs peer | errors |");
-        line(out, "|---|---|---|---|---:|---|---:|---:|---:|---|---:|---|");
+        line(out, "| system | op | value | in flight | ops/s | spread | p50 µs | p99 µs | p99.9 µs | CPU µs/op servers | CPU µs/op client | vs best peer | p99 vs peer | errors |");
+        line(out, "|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---|---:|---|");
         results.throughput.stream()
                 .sorted(Comparator.comparing((ThroughputRow r) -> r.workload().valueBytes())
                         .thenComparing(r -> r.workload().inFlight()).thenComparing(r -> r.workload().op()))
@@ -92,9 +95,10 @@ final class MarkdownReport {
                             .orElse("–");
                     String errors = row.failures() + row.misses() == 0 ? ""
                             : row.failures() + " failed, " + row.misses() + " misses";
-                    line(out, "| %s | %,.0f | %,.0f–%,.0f | %.0f | %.0f | %.0f | %s | %s | %s |", rowKey(row),
+                    line(out, "| %s | %,.0f | %,.0f–%,.0f | %.0f | %.0f | %.0f | %s | %s | %s | %s | %s |", rowKey(row),
                             row.medianOpsPerSecond(), Stats.min(row.rates()), Stats.max(row.rates()), row.micros(50),
-                            row.micros(99), row.micros(99.9), ratio, p99Ratio, errors);
+                            row.micros(99), row.micros(99.9), cpuCell(row.serverCpuMicrosPerOp()),
+                            cpuCell(row.clientCpuMicrosPerOp()), ratio, p99Ratio, errors);
                 });
         line(out, "");
     }
@@ -213,6 +217,10 @@ final class MarkdownReport {
                     row.latencies().getValueAtPercentile(99) / 1000.0, ratio);
         });
         line(out, "");
+    }
+
+    private static String cpuCell(double micros) {
+        return Double.isNaN(micros) ? "–" : String.format(Locale.ROOT, "%.1f", micros);
     }
 
     private static void line(StringBuilder out, String format, Object... args) {

@@ -1,6 +1,7 @@
 package io.zaris.bench.peers;
 
 import java.io.IOException;
+import java.time.Duration;
 
 /** A 3-node cluster of one system on loopback, started by the benchmark and stopped on close. */
 interface PeerCluster extends AutoCloseable {
@@ -22,6 +23,9 @@ interface PeerCluster extends AutoCloseable {
     }
 
     MemoryReading memory(KvClient client) throws IOException, InterruptedException;
+
+    /** CPU time the cluster's server processes used since they started (see {@link LocalProcesses#cpuTime}). */
+    Duration serverCpuTime();
 
     @Override
     void close();

@@ -131,6 +131,11 @@ final class RedisClusterProcesses implements PeerCluster {
     }
 
     @Override
+    public Duration serverCpuTime() {
+        return processes.cpuTime();
+    }
+
+    @Override
     public String system() {
         return replicasPerMaster == 0 ? "Redis Cluster" : "Redis Cluster + replicas";
     }

@@ -1,6 +1,7 @@
 package io.zaris.bench.peers;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -60,18 +61,30 @@ final class SystemRun {
         Histogram latencies = new Histogram(3);
         long failures = 0;
         long misses = 0;
+        long completed = 0;
+        Duration serversBefore = cluster.serverCpuTime();
+        Duration clientBefore = LocalProcesses.cpuTimeOf(ProcessHandle.current());
         for (int i = 0; i < settings.iterations(); i++) {
             Sample sample = ClosedLoop.run(client, workload, keyspace, settings.measure());
             rates.add(sample.opsPerSecond());
             latencies.add(sample.latencies());
             failures += sample.failures();
             misses += sample.misses();
+            completed += sample.completed();
         }
-        ThroughputRow row = new ThroughputRow(cluster.system(), workload, rates, latencies, failures, misses);
-        log("%-5s %6s in flight %3d: %,9.0f ops/s  p50 %7.1f µs  p99 %8.1f µs%s", workload.op().label(),
-                workload.valueLabel(), workload.inFlight(), row.medianOpsPerSecond(), row.micros(50), row.micros(99),
-                failures + misses > 0 ? "  FAILURES " + failures + " MISSES " + misses : "");
+        double serverCpu = microsPerOp(cluster.serverCpuTime().minus(serversBefore), completed);
+        double clientCpu = microsPerOp(LocalProcesses.cpuTimeOf(ProcessHandle.current()).minus(clientBefore), completed);
+        ThroughputRow row = new ThroughputRow(cluster.system(), workload, rates, latencies, failures, misses, serverCpu,
+                clientCpu);
+        log("%-5s %6s in flight %3d: %,9.0f ops/s  p50 %7.1f µs  p99 %8.1f µs  CPU µs/op %.1f servers %.1f client%s",
+                workload.op().label(), workload.valueLabel(), workload.inFlight(), row.medianOpsPerSecond(), row.micros(50),
+                row.micros(99), serverCpu, clientCpu, failures + misses > 0 ? "  FAILURES " + failures + " MISSES " + misses : "");
         return row;
+    }
+
+    /** {@code NaN} when the OS gave no CPU time (zero) or nothing completed. */
+    private static double microsPerOp(Duration cpu, long completed) {
+        return cpu.isZero() || cpu.isNegative() || completed == 0 ? Double.NaN : cpu.toNanos() / 1000.0 / completed;
     }
 
     private void log(String format, Object... args) {

@@ -3,9 +3,12 @@ package io.zaris.bench.peers;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 
-/** One system on one workload: the measured intervals' rates and their merged latencies (ns). */
+/**
+ * One system on one workload: the measured intervals' rates, their merged latencies (ns), and the CPU time
+ * per completed request (µs) the servers and the client spent during them ({@code NaN} when not known).
+ */
 record ThroughputRow(String system, Workload workload, List<Double> rates, Histogram latencies, long failures,
-                     long misses) {
+                     long misses, double serverCpuMicrosPerOp, double clientCpuMicrosPerOp) {
 
     double medianOpsPerSecond() {
         return Stats.median(rates);

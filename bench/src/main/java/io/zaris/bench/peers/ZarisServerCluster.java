@@ -4,6 +4,7 @@ import io.zaris.cluster.NodeAddress;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -98,6 +99,11 @@ final class ZarisServerCluster implements PeerCluster {
             return List.of();
         }
         return java.util.Arrays.stream(options.trim().split("\\s+")).map(o -> o.replace("{node}", nodeId)).toList();
+    }
+
+    @Override
+    public Duration serverCpuTime() {
+        return processes.cpuTime();
     }
 
     @Override
