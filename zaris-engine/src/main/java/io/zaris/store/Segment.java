@@ -17,9 +17,9 @@ import java.util.random.RandomGenerator;
 /**
  * The keys of one segment.
  *
- * <p>Concurrency: reads are lock-free ({@link ConcurrentHashMap#get} of an immutable {@link StoredEntry}, then
- * a copy of its value out of its slab slot, validated and retried if the slot was freed meanwhile: see
- * {@link StoredEntry#stillHolds}).
+ * <p>Concurrency: reads are lock-free ({@link ConcurrentHashMap#get} of a {@link StoredEntry}, then a copy of
+ * its version and value out of its slab slot, validated and retried if the slot was freed or the entry
+ * rewritten in place meanwhile: see {@link StoredEntry#readStamp} and {@link StoredEntry#stillHolds}).
  * Every write of the segment — local or replicated, snapshot install included — runs under
  * {@code writeLock}, which makes the segment's changes a single total order: {@code revision} increments
  * once per change and becomes the changed entry's version, so a key's version strictly increases across
@@ -99,9 +99,14 @@ final class Segment {
                 }
                 return false;
             }
+            int stamp = entry.readStamp();
+            if ((stamp & 1) != 0) {
+                Thread.onSpinWait(); // a rewrite in place is under way, for the length of one copy
+                continue;
+            }
             SlabChunk chunk = entry.chunk();
             reader.read(chunk.data, chunk.offset(entry.slot()), entry.length(), entry.version(), entry.ttlRemainingMillis(now));
-            if (entry.stillHolds()) {
+            if (entry.stillHolds(stamp)) {
                 entry.recordAccess(now);
                 return true;
             }
@@ -503,6 +508,11 @@ final class Segment {
         }
     }
 
+    /** The key's entry in the map, expired or not (for tests: whether a write replaced or rewrote it). */
+    StoredEntry entryOf(byte[] key) {
+        return entries.get(new ByteKey(key));
+    }
+
     /** Slots in use in the size class of {@code length}-byte values, and slots of its chunks in all. */
     int[] slotUsage(int length) {
         synchronized (writeLock) {
@@ -587,20 +597,22 @@ final class Segment {
 
     /** Under the lock: {@link #store(ByteKey, byte[], long, long, long)} when the caller just looked the key up. */
     private void store(ByteKey key, byte[] value, long version, long expiresAt, long now, StoredEntry previous) {
+        long previousBytes = previous == null ? 0 : previous.sizeBytes(key); // before a rewrite in place changes it
         StoredEntry entry = slabs.store(key, value, version, expiresAt, now, previous);
-        long delta = entry.sizeBytes(key);
+        long delta = entry.sizeBytes(key) - previousBytes;
         if (previous == null) {
             entry.keySlot = allKeys.add(key);
         } else {
             entry.keySlot = previous.keySlot;
-            delta -= previous.sizeBytes(key);
         }
         if (entry.hasTtl()) {
             entry.ttlSlot(previous != null && previous.hasTtl() ? previous.ttlSlot() : ttlKeys.add(key));
         } else if (previous != null && previous.hasTtl()) {
             releaseTtlSlot(previous.ttlSlot());
         }
-        entries.put(key, entry);
+        if (entry != previous) {
+            entries.put(key, entry); // a rewrite in place is already there
+        }
         bytes = bytes + delta; // only under the lock: no lost update
         memory.add(delta);
         if (previous != null && !entry.sharesSlotWith(previous)) {

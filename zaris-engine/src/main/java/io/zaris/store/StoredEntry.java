@@ -5,16 +5,20 @@ import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 
 /**
- * One stored value. Where its bytes live (a slot of a {@link SlabChunk}), version and expiry are final: a
- * write replaces the entry, so a lock-free reader sees either the old or the new entry, never a mix. A value
+ * One stored value: where its bytes live (a slot of a {@link SlabChunk}), its version and expiry. A write
+ * replaces the entry, except an overwrite without a TTL of a value without one, in the same slot class:
+ * that one rewrites this entry in place ({@link #rewrite}), so the write allocates nothing and stores no
+ * reference into the (old, tenured) map node — which is what each young collection has to scan. A value
  * without a TTL is this class (48 bytes with compressed references); one with a TTL is an {@link Expiring}
  * entry, which adds its wall-clock expiry and its place among the segment's keys with a TTL. Most values of a
  * cache have no TTL, so they do not pay for the two fields; {@link #of} picks the class.
  *
  * <p><b>Reading the bytes.</b> The slot is freed, and may then be reused for another value, once the entry
  * has left the map (or been replaced, or moved by {@link ValueSlabs}). A reader under the segment's write lock
- * can copy it directly; a lock-free reader copies it and then checks {@link #stillHolds}: the entry is marked
- * freed before its slot can be reused, so a copy that raced a reuse is detected and the read retried.
+ * can copy it directly. A lock-free reader takes {@link #readStamp} first, copies version, length and bytes,
+ * then checks {@link #stillHolds}: the entry is marked freed before its slot can be reused, and a rewrite in
+ * place makes the stamp odd before it touches anything and even again after (a sequence lock whose writer is
+ * the segment's write lock holder), so a copy that raced a reuse or a rewrite is detected and the read retried.
  *
  * <p>Two kinds of mutable bookkeeping ride along, neither visible to readers of the value:
  * <ul>
@@ -30,6 +34,8 @@ class StoredEntry {
     private static final VarHandle ACCESSED_AT;
 
     private static final VarHandle FREED;
+
+    private static final VarHandle REWRITES;
     /** {@link #place} of a value too large for a class: slot 0 of a chunk holding exactly the value. */
     private static final int OWN_ARRAY = -1;
 
@@ -37,6 +43,7 @@ class StoredEntry {
         try {
             ACCESSED_AT = MethodHandles.lookup().findVarHandle(StoredEntry.class, "accessedAtMillis", long.class);
             FREED = MethodHandles.lookup().findVarHandle(StoredEntry.class, "freed", boolean.class);
+            REWRITES = MethodHandles.lookup().findVarHandle(StoredEntry.class, "rewrites", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -49,8 +56,11 @@ class StoredEntry {
      * {@link ValueSlabs#LARGEST_SLOT_BYTES}); {@link #OWN_ARRAY} for a larger value, alone in a chunk of exactly
      * its size.
      */
-    private final int place;
-    private final long version;
+    private int place;
+    private long version;
+    /** Twice the rewrites in place so far, plus one while one is under way; see {@link #rewrite}. */
+    @SuppressWarnings("unused") // accessed through REWRITES
+    private int rewrites;
     @SuppressWarnings("unused") // accessed through ACCESSED_AT
     private long accessedAtMillis;
     @SuppressWarnings("unused") // accessed through FREED
@@ -112,13 +122,45 @@ class StoredEntry {
     }
 
     /**
-     * After a lock-free copy of the value: {@code true} when the slot still held this entry's value throughout,
-     * {@code false} when the entry was freed meanwhile (the copy may be torn; read the map again). The acquire
-     * fence keeps the copy's loads before the flag's load, as an optimistic read of a {@code StampedLock} does.
+     * Before a lock-free copy of version, length and value: the stamp {@link #stillHolds} checks the copy against.
+     * An odd stamp means a rewrite is under way: read again.
      */
-    boolean stillHolds() {
+    int readStamp() {
+        return (int) REWRITES.getAcquire(this);
+    }
+
+    /**
+     * After a lock-free copy of the value: {@code true} when this entry read the same value throughout since
+     * {@code stamp} was taken; {@code false} when it was freed or rewritten meanwhile (the copy may be torn; read
+     * the map again). The acquire fence keeps the copy's loads before these loads, as an optimistic read of a
+     * {@code StampedLock} does.
+     */
+    boolean stillHolds(int stamp) {
         VarHandle.acquireFence();
-        return !(boolean) FREED.getOpaque(this);
+        return (stamp & 1) == 0 && !(boolean) FREED.getOpaque(this) && (int) REWRITES.getOpaque(this) == stamp;
+    }
+
+    /** Whether {@link #rewrite} may take {@code length} bytes without a TTL: a class slot, and no TTL now either. */
+    boolean canRewrite(int length) {
+        return !hasTtl() && place != OWN_ARRAY && length <= ValueSlabs.LARGEST_SLOT_BYTES
+                && ValueSlabs.classOf(length) == ValueSlabs.classOf(length());
+    }
+
+    /**
+     * Under the write lock, when {@link #canRewrite}: this entry now reads {@code value} under {@code newVersion},
+     * in the same slot. The odd stamp is ordered before the first store of the new value and the even one after
+     * the last, so a lock-free reader's {@link #stillHolds} fails for any copy that overlapped.
+     */
+    void rewrite(byte[] value, long newVersion, long nowMillis) {
+        int stamp = (int) REWRITES.getOpaque(this); // even: only the lock holder changes it
+        REWRITES.setOpaque(this, stamp + 1);
+        VarHandle.storeStoreFence();
+        int slot = slot();
+        System.arraycopy(value, 0, chunk.data, chunk.offset(slot), value.length);
+        place = slot | value.length << 8;
+        version = newVersion;
+        REWRITES.setRelease(this, stamp + 2);
+        ACCESSED_AT.setOpaque(this, nowMillis);
     }
 
     /**

@@ -76,11 +76,17 @@ final class ValueSlabs {
     /**
      * Copies {@code value} into a slot owned by {@code key} and returns the entry that reads it. When
      * {@code replacing} (the key's current entry, or {@code null}) sits in a slot of the same class, the value
-     * goes there: the old entry is marked freed first, so a lock-free reader of it retries, and the caller must
-     * not {@link #free} it. Otherwise a new slot is taken and the caller frees the old entry.
+     * goes there and the caller must not {@link #free} it: with no TTL on either side {@code replacing} itself
+     * is rewritten in place and returned ({@link StoredEntry#rewrite}); otherwise it is marked freed first, so a
+     * lock-free reader of it retries, and a new entry reads the slot. Otherwise a new slot is taken and the
+     * caller frees the old entry.
      */
     StoredEntry store(ByteKey key, byte[] value, long version, long expiresAtMillis, long nowMillis,
                       StoredEntry replacing) {
+        if (replacing != null && expiresAtMillis == 0 && replacing.canRewrite(value.length)) {
+            replacing.rewrite(value, version, nowMillis);
+            return replacing;
+        }
         SlabChunk chunk;
         int slot;
         if (replacing != null && sameClass(replacing.length(), value.length)) {

@@ -68,6 +68,72 @@ class ValueSlabsTests {
     }
 
     @Test
+    void anOverwriteWithoutTtlRewritesTheEntryInPlaceAndChargesTheNewLength() {
+        put("k", value(10_240, 1));
+        StoredEntry first = segment.entryOf(bytes("k"));
+        put("k", value(10_100, 2));
+        assertThat(segment.entryOf(bytes("k"))).isSameAs(first);
+        assertThat(get("k").value()).isEqualTo(value(10_100, 2));
+        assertThat(get("k").version()).isEqualTo(2);
+        assertThat(store.memory().usedBytes()).isEqualTo(EntrySize.of(1, 10_100));
+
+        store.put(0, bytes("k"), value(10_200, 3), 60_000, false, Request.ANY_VERSION); // a TTL: a new entry
+        assertThat(segment.entryOf(bytes("k"))).isNotSameAs(first);
+        assertThat(get("k").ttlRemainingMillis()).isEqualTo(60_000);
+        assertThat(store.memory().usedBytes()).isEqualTo(EntrySize.of(1, 10_200));
+        put("k", value(10_000, 4)); // from a TTL to none: a new entry again, without the TTL
+        assertThat(get("k").ttlRemainingMillis()).isZero();
+        assertThat(segment.slotUsage(10_240)).containsExactly(1, 1);
+    }
+
+    /**
+     * One writer rewrites entries in place (same class, no TTL) with values stamped with the version each put
+     * will get; readers check that every value they copy carries the version they were handed with it.
+     */
+    @Test
+    void lockFreeReadersSeeTheVersionOfTheBytesTheyCopyWhileEntriesAreRewrittenInPlace() throws Exception {
+        int keys = 8;
+        for (int i = 0; i < keys; i++) {
+            put("key-" + i, stamped(i, (int) store.segmentRevision(0) + 1, 4_096));
+        }
+        AtomicBoolean writing = new AtomicBoolean(true);
+        AtomicLong reads = new AtomicLong();
+        AtomicReference<String> torn = new AtomicReference<>();
+        CountDownLatch readersDone = new CountDownLatch(2);
+        for (int r = 0; r < 2; r++) {
+            int seed = r;
+            Thread reader = new Thread(() -> {
+                SplittableRandom random = new SplittableRandom(seed);
+                try {
+                    while (writing.get() && torn.get() == null) {
+                        int key = random.nextInt(keys);
+                        VersionedValue read = store.get(0, bytes("key-" + key));
+                        long expected = ((long) key << 32) | (read.version() & 0xFFFF_FFFFL);
+                        if (!isWhole(read.value()) || ByteBuffer.wrap(read.value()).getLong(0) != expected) {
+                            torn.set("key-" + key + " at version " + read.version());
+                        }
+                        reads.incrementAndGet();
+                    }
+                } finally {
+                    readersDone.countDown();
+                }
+            });
+            reader.setDaemon(true);
+            reader.start();
+        }
+        SplittableRandom random = new SplittableRandom(7);
+        for (int round = 0; round < 200_000 && torn.get() == null; round++) {
+            int key = random.nextInt(keys);
+            int version = (int) store.segmentRevision(0) + 1; // the only writer: the version this put gets
+            put("key-" + key, stamped(key, version, 3_600 + random.nextInt(496))); // one class: in place
+        }
+        writing.set(false);
+        assertThat(readersDone.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(torn.get()).as("a value read with another value's version").isNull();
+        assertThat(reads.get()).isPositive();
+    }
+
+    @Test
     void anOverwriteOfAnotherSizeClassMovesToThatClassAndFreesTheOldSlot() {
         put("k", value(10_240, 1));
         put("k", value(100, 2));
