@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 class ValueSlabsTests {
@@ -99,28 +100,14 @@ class ValueSlabsTests {
         AtomicBoolean writing = new AtomicBoolean(true);
         AtomicLong reads = new AtomicLong();
         AtomicReference<String> torn = new AtomicReference<>();
-        CountDownLatch readersDone = new CountDownLatch(2);
-        for (int r = 0; r < 2; r++) {
-            int seed = r;
-            Thread reader = new Thread(() -> {
-                SplittableRandom random = new SplittableRandom(seed);
-                try {
-                    while (writing.get() && torn.get() == null) {
-                        int key = random.nextInt(keys);
-                        VersionedValue read = store.get(0, bytes("key-" + key));
-                        long expected = ((long) key << 32) | (read.version() & 0xFFFF_FFFFL);
-                        if (!isWhole(read.value()) || ByteBuffer.wrap(read.value()).getLong(0) != expected) {
-                            torn.set("key-" + key + " at version " + read.version());
-                        }
-                        reads.incrementAndGet();
-                    }
-                } finally {
-                    readersDone.countDown();
-                }
-            });
-            reader.setDaemon(true);
-            reader.start();
-        }
+        CountDownLatch readersDone = startReaders(writing, torn, reads, random -> {
+            int key = random.nextInt(keys);
+            VersionedValue read = store.get(0, bytes("key-" + key));
+            long expected = ((long) key << 32) | (read.version() & 0xFFFF_FFFFL);
+            if (!isWhole(read.value()) || ByteBuffer.wrap(read.value()).getLong(0) != expected) {
+                torn.set("key-" + key + " at version " + read.version());
+            }
+        });
         SplittableRandom random = new SplittableRandom(7);
         for (int round = 0; round < 200_000 && torn.get() == null; round++) {
             int key = random.nextInt(keys);
@@ -223,42 +210,28 @@ class ValueSlabsTests {
         AtomicBoolean writing = new AtomicBoolean(true);
         AtomicLong reads = new AtomicLong();
         AtomicReference<String> torn = new AtomicReference<>();
-        CountDownLatch readersDone = new CountDownLatch(2);
-        for (int r = 0; r < 2; r++) {
-            int seed = r;
-            Thread reader = new Thread(() -> {
-                SplittableRandom random = new SplittableRandom(seed);
-                try {
-                    while (writing.get() && torn.get() == null) {
-                        byte[] key = bytes("key-" + random.nextInt(keys));
-                        VersionedValue read = store.get(0, key);
-                        if (read != null && !isWhole(read.value())) {
-                            torn.set("get of " + new String(key, StandardCharsets.UTF_8));
-                        }
-                        ByteBuffer[] copy = new ByteBuffer[1];
-                        store.read(0, key, false, 0, new ValueReader() {
-                            @Override
-                            public void read(byte[] slab, int offset, int length, long version, long ttl) {
-                                copy[0] = ByteBuffer.wrap(Arrays.copyOfRange(slab, offset, offset + length));
-                            }
+        CountDownLatch readersDone = startReaders(writing, torn, reads, random -> {
+            byte[] key = bytes("key-" + random.nextInt(keys));
+            VersionedValue read = store.get(0, key);
+            if (read != null && !isWhole(read.value())) {
+                torn.set("get of " + new String(key, StandardCharsets.UTF_8));
+            }
+            ByteBuffer[] copy = new ByteBuffer[1];
+            store.read(0, key, false, 0, new ValueReader() {
+                @Override
+                public void read(byte[] slab, int offset, int length, long version, long ttl) {
+                    copy[0] = ByteBuffer.wrap(Arrays.copyOfRange(slab, offset, offset + length));
+                }
 
-                            @Override
-                            public void discard() {
-                                copy[0] = null;
-                            }
-                        });
-                        if (copy[0] != null && !isWhole(copy[0].array())) {
-                            torn.set("read in place of " + new String(key, StandardCharsets.UTF_8));
-                        }
-                        reads.incrementAndGet();
-                    }
-                } finally {
-                    readersDone.countDown();
+                @Override
+                public void discard() {
+                    copy[0] = null;
                 }
             });
-            reader.setDaemon(true);
-            reader.start();
-        }
+            if (copy[0] != null && !isWhole(copy[0].array())) {
+                torn.set("read in place of " + new String(key, StandardCharsets.UTF_8));
+            }
+        });
         SplittableRandom random = new SplittableRandom(42);
         for (int round = 1; round <= 200_000 && torn.get() == null; round++) {
             int key = random.nextInt(keys);
@@ -273,6 +246,31 @@ class ValueSlabsTests {
         assertThat(torn.get()).as("a torn value was read").isNull();
         assertThat(reads.get()).isPositive();
         assertThat(segment.movedValues()).isPositive();
+    }
+
+    /**
+     * Starts two daemon readers that run {@code readOnce} (with a random source of their own) until writing
+     * stops or one finds a torn value; the latch counts them out.
+     */
+    private static CountDownLatch startReaders(AtomicBoolean writing, AtomicReference<String> torn, AtomicLong reads,
+                                               Consumer<SplittableRandom> readOnce) {
+        CountDownLatch readersDone = new CountDownLatch(2);
+        for (int r = 0; r < 2; r++) {
+            SplittableRandom random = new SplittableRandom(r);
+            Thread reader = new Thread(() -> {
+                try {
+                    while (writing.get() && torn.get() == null) {
+                        readOnce.accept(random);
+                        reads.incrementAndGet();
+                    }
+                } finally {
+                    readersDone.countDown();
+                }
+            });
+            reader.setDaemon(true);
+            reader.start();
+        }
+        return readersDone;
     }
 
     /** A value whose every 8-byte word is the same (key, round) stamp: a torn copy mixes two stamps. */
