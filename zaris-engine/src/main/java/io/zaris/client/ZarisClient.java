@@ -180,16 +180,12 @@ public final class ZarisClient implements AutoCloseable {
      *         connection to the owner in the map, or anything but a plain answer)
      */
     Optional<VersionedValue> tryDirectGet(String key) {
-        if (directOff()) {
-            return null;
-        }
-        byte[] k = bytes(key);
-        DirectRoute route = directRoute(k);
+        DirectRoute route = directRoute(key);
         if (route == null) {
             return null;
         }
         Optional<VersionedValue> answer = meteredOnFailure(OpCode.GET, route,
-                () -> direct.get(route.owner(), k, route.epoch(), route.timeoutMillis()));
+                () -> direct.get(route.owner(), route.key(), route.epoch(), route.timeoutMillis()));
         if (answer != null) {
             metrics.request(OpCode.GET, answer.isPresent() ? "ok" : "not_found", ticker.nanoTime() - route.startNanos());
         }
@@ -205,23 +201,19 @@ public final class ZarisClient implements AutoCloseable {
      *         the value a second time, as its own retry of an unconditional put would)
      */
     Long tryDirectPut(String key, byte[] value, Duration ttl, AckMode ack) {
-        if (directOff()) {
-            return null;
-        }
-        byte[] k = bytes(key);
-        byte[] v = requireValue(value);
-        long ttlMillis = ttlMillis(ttl);
-        DirectRoute route = directRoute(k);
+        DirectRoute route = directRoute(key);
         if (route == null) {
             return null;
         }
+        byte[] v = requireValue(value);
+        long ttlMillis = ttlMillis(ttl);
         DirectRequests.Acknowledged done = meteredOnFailure(OpCode.PUT, route,
-                () -> direct.put(route.owner(), k, v, ttlMillis, ack, route.epoch(), route.timeoutMillis()));
+                () -> direct.put(route.owner(), route.key(), v, ttlMillis, ack, route.epoch(), route.timeoutMillis()));
         if (done == null) {
             return null;
         }
         metrics.request(OpCode.PUT, "ok", ticker.nanoTime() - route.startNanos());
-        acknowledged(k, done.revision(), done.signedAckEpoch());
+        acknowledged(route.key(), done.revision(), done.signedAckEpoch());
         return done.revision();
     }
 
@@ -231,21 +223,18 @@ public final class ZarisClient implements AutoCloseable {
      * @return whether the key existed, or {@code null} when the caller must use the ordinary path
      */
     Boolean tryDirectDelete(String key, AckMode ack) {
-        if (directOff()) {
-            return null;
-        }
-        byte[] k = bytes(key);
-        DirectRoute route = directRoute(k);
+        DirectRoute route = directRoute(key);
         if (route == null) {
             return null;
         }
         Optional<DirectRequests.Acknowledged> done = meteredOnFailure(OpCode.DELETE, route,
-                () -> direct.delete(route.owner(), k, ack, route.epoch(), route.timeoutMillis()));
+                () -> direct.delete(route.owner(), route.key(), ack, route.epoch(), route.timeoutMillis()));
         if (done == null) {
             return null;
         }
         metrics.request(OpCode.DELETE, done.isPresent() ? "ok" : "not_found", ticker.nanoTime() - route.startNanos());
-        done.ifPresent(acknowledgement -> acknowledged(k, acknowledgement.revision(), acknowledgement.signedAckEpoch()));
+        done.ifPresent(acknowledgement -> acknowledged(route.key(), acknowledgement.revision(),
+                acknowledgement.signedAckEpoch()));
         return done.isPresent();
     }
 
@@ -260,21 +249,22 @@ public final class ZarisClient implements AutoCloseable {
     }
 
     /** Where and how long a direct request for a key goes: its owner under the current table, one attempt's wait. */
-    private record DirectRoute(NodeAddress owner, long epoch, int timeoutMillis, long startNanos) {
+    private record DirectRoute(byte[] key, NodeAddress owner, long epoch, int timeoutMillis, long startNanos) {
     }
 
-    /** Checked before a key is encoded, so a client without direct sockets encodes it once, on the ordinary path. */
-    private boolean directOff() {
-        return direct == null || closed;
-    }
-
-    /** {@code null} when the client has no map yet or the table names no owner connection. */
-    private DirectRoute directRoute(byte[] key) {
+    /**
+     * Where a direct request for {@code key} goes, with the key's bytes; {@code null} when direct sockets are off
+     * (none configured, or the client closed), the client has no map yet or the table names no owner connection.
+     * Those are checked before the key is encoded, so a client without direct sockets encodes it once, on the
+     * ordinary path.
+     */
+    private DirectRoute directRoute(String key) {
         RoutingTable current = table;
-        if (current == null) {
+        if (direct == null || closed || current == null) {
             return null;
         }
-        int segment = segmentMapper.segmentOf(key);
+        byte[] k = bytes(key);
+        int segment = segmentMapper.segmentOf(k);
         NodeConnection owner = current.connectionFor(segment);
         if (owner == null) {
             return null;
@@ -284,7 +274,7 @@ public final class ZarisClient implements AutoCloseable {
         long waitNanos = Math.min(options.attemptTimeout().toNanos(),
                 deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - start);
         int timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(waitNanos)));
-        return new DirectRoute(owner.address(), current.epochOf(segment), timeoutMillis, start);
+        return new DirectRoute(k, owner.address(), current.epochOf(segment), timeoutMillis, start);
     }
 
     /** ASYNC acknowledgements remembered for loss reports now (see {@link AsyncAckLedger}). */
