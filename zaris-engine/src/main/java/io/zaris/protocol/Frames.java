@@ -1,7 +1,6 @@
 package io.zaris.protocol;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 
 /** Framing: every frame is {@code int32 payload length · payload}. */
 public final class Frames {
@@ -26,9 +25,9 @@ public final class Frames {
 
     /**
      * A decoder that splits the byte stream into payloads (prefix stripped) and fails fast on a frame
-     * longer than {@code maxFrameBytes} or a negative length, before buffering it.
+     * longer than {@code maxFrameBytes} or a negative length, before buffering it; see {@link FrameDecoder}.
      */
-    public static LengthFieldBasedFrameDecoder decoder(int maxFrameBytes) {
-        return new LengthFieldBasedFrameDecoder(maxFrameBytes, 0, LENGTH_PREFIX_BYTES, 0, LENGTH_PREFIX_BYTES, true);
+    public static FrameDecoder decoder(int maxFrameBytes) {
+        return new FrameDecoder(maxFrameBytes);
     }
 }
