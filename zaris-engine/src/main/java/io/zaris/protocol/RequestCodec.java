@@ -36,7 +36,7 @@ import java.util.List;
  * PULL         partition:int32 · epoch:int64 · segment:int32 · fromRevision:int64 · lineageEpoch:int64 · maxBytes:int32
  * ADMIN_DRAIN  (empty)
  * ADMIN_REBALANCE (empty)
- * change = revision:int64 · epoch:int64 · key · present:u8 · [value] · expiresAt:int64
+ * change = revision:int64 · epoch:int64 · key · kind:u8 (0 removed, 1 value, 2 superseded) · [value] · expiresAt:int64
  * </pre>
  *
  * Decoding never trusts a length: see {@link Wire}. Trailing bytes after a body are an error, so two
@@ -51,6 +51,10 @@ public final class RequestCodec {
 
     /** Longest password an AUTH frame may carry. */
     public static final int MAX_PASSWORD_BYTES = 1024;
+
+    private static final int CHANGE_REMOVED = 0;
+    private static final int CHANGE_VALUE = 1;
+    private static final int CHANGE_SUPERSEDED = 2;
 
     private static final int FLAG_IF_ABSENT = 1;
     private static final int FLAG_IF_MATCH = 2;
@@ -317,8 +321,8 @@ public final class RequestCodec {
             out.writeLong(change.revision());
             out.writeLong(change.epoch());
             Wire.writeBytes(out, change.key());
-            out.writeByte(change.isRemoval() ? 0 : 1);
-            if (!change.isRemoval()) {
+            out.writeByte(change.hasValue() ? CHANGE_VALUE : change.superseded() ? CHANGE_SUPERSEDED : CHANGE_REMOVED);
+            if (change.hasValue()) {
                 Wire.writeBytes(out, change.value());
             }
             out.writeLong(change.expiresAtMillis());
@@ -333,9 +337,14 @@ public final class RequestCodec {
             long revision = Wire.readLong(in, id, "revision");
             long epoch = Wire.readLong(in, id, "epoch");
             byte[] key = readKey(in, limits, id);
-            boolean present = Wire.readUnsignedByte(in, id, "present flag") != 0;
-            byte[] value = present ? Wire.readBytes(in, limits.maxValueBytes(), id, "value") : null;
-            changes.add(new Change(revision, epoch, key, value, Wire.readLong(in, id, "expiry")));
+            int kind = Wire.readUnsignedByte(in, id, "change kind");
+            if (kind > CHANGE_SUPERSEDED) {
+                throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "unknown change kind " + kind);
+            }
+            byte[] value = kind == CHANGE_VALUE ? Wire.readBytes(in, limits.maxValueBytes(), id, "value") : null;
+            long expiresAt = Wire.readLong(in, id, "expiry");
+            changes.add(kind == CHANGE_SUPERSEDED ? Change.superseded(revision, epoch, key)
+                    : new Change(revision, epoch, key, value, expiresAt));
         }
         return changes;
     }

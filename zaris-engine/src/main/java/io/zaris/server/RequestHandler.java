@@ -293,15 +293,7 @@ final class RequestHandler {
             out.writeLong(revision);
             return;
         }
-        List<Change> sent = new ArrayList<>();
-        long bytes = 0;
-        for (Change change : tail) {
-            if (!sent.isEmpty() && bytes + change.sizeBytes() > pull.maxBytes()) {
-                break;
-            }
-            sent.add(change);
-            bytes += change.sizeBytes();
-        }
+        List<Change> sent = tail.subList(0, TailCut.partLength(tail, pull.maxBytes()));
         ResponseCodec.writeHeader(out, pull.id(), KvStatus.OK);
         ResponseCodec.writeChangeTail(out, Math.max(revision, sent.isEmpty() ? revision : sent.get(sent.size() - 1).revision()),
                 sent);

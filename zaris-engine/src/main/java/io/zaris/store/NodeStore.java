@@ -17,14 +17,16 @@ import java.util.function.Consumer;
 public final class NodeStore {
 
     /**
-     * Changes each segment's op log retains at most. The log holds each change's value besides the store's slab
-     * copy; a replica further behind than this in a segment gets that segment's snapshot instead (a segment is
-     * about a thousandth of a node's data with the default layout).
+     * Changes each segment's op log retains at most. The log keeps each change's key and revision, not its
+     * value (a tail reads values back from the store, see {@code Segment#tailSince}); a replica further behind
+     * than this in a segment gets that segment's snapshot instead (a segment is about a thousandth of a node's
+     * data with the default layout).
      */
     public static final int DEFAULT_LOG_MAX_CHANGES = 128;
     /**
-     * Bytes all op logs of a node retain at most together: a sixteenth of the heap, at most 64 MiB. Split
-     * evenly across segments; a replica further behind than its segment's share is caught up by snapshot.
+     * Bytes all op logs of a node retain at most together (keys and bookkeeping; values stay in the store): a
+     * sixteenth of the heap, at most 64 MiB. Split evenly across segments; a replica further behind than its
+     * segment's share is caught up by snapshot.
      */
     public static final long DEFAULT_LOG_BUDGET_BYTES = Math.min(64L * 1024 * 1024, Runtime.getRuntime().maxMemory() / 16);
 
@@ -197,6 +199,11 @@ public final class NodeStore {
      */
     public long segmentStartOfEpoch(int segment, long epoch) {
         return segments[segment].startOfEpoch(epoch);
+    }
+
+    /** Bytes the segment's op log retains (keys and bookkeeping). */
+    long opLogBytes(int segment) {
+        return segments[segment].logBytes();
     }
 
     public long segmentRevision(int segment) {

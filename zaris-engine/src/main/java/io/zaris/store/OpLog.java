@@ -1,6 +1,5 @@
 package io.zaris.store;
 
-import io.zaris.protocol.Change;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,11 +8,13 @@ import java.util.List;
  * dropped first. A replica that is behind is caught up from here when the log still reaches back to its
  * revision; otherwise it needs a snapshot.
  *
- * <p>Layout: a ring of slots, {@code head} the oldest, {@code count} slots in use. Each slot keeps the change
- * and, in primitive arrays beside it, the change's revision and retained bytes, so trimming and the "does the
- * log reach back" check read only those arrays and never touch an old (likely cold) {@link Change}. The ring
- * starts small and doubles up to the smallest power of two holding {@code maxChanges}, so a segment that
- * sees few writes (or whose byte budget keeps few changes) never pays for the count limit.
+ * <p>Layout: a ring of slots, {@code head} the oldest, {@code count} slots in use, one primitive array per
+ * field of a change (revision, epoch, kind, expiry, retained bytes) and one of keys. Appending creates no
+ * object: the key is the store's own {@link ByteKey} where the store has one (an overwrite shares the key
+ * object its entry was first stored under), so a write leaves nothing young for the log to hold, and young
+ * collections copy nothing for it. {@link LoggedChange} objects exist only in a tail being read. The ring
+ * starts small and doubles up to the smallest power of two holding {@code maxChanges}, so a segment that sees
+ * few writes never pays for the count limit.
  *
  * <p>Invariants: revisions increase from {@code head} onwards; {@code count <= maxChanges}; {@code bytes}
  * is the sum of the retained sizes, at most {@code maxBytes} unless a single change alone exceeds it (the
@@ -26,12 +27,17 @@ final class OpLog {
     /** Slots a log starts with; it grows by doubling as the retention limits allow. */
     static final int INITIAL_SLOTS = 16;
 
+    private static final LoggedChange.Kind[] KINDS = LoggedChange.Kind.values();
+
     private final int maxChanges;
     private final long maxBytes;
     private final int maxSlots;
-    private Change[] changes;
+    private ByteKey[] keys;
     private long[] revisions;
-    private long[] sizes;
+    private long[] epochs;
+    private long[] expiries;
+    private byte[] kinds;
+    private int[] sizes;
     /** Slot of the oldest retained change. */
     private int head;
     private int count;
@@ -48,16 +54,19 @@ final class OpLog {
         allocate(Math.min(INITIAL_SLOTS, maxSlots));
     }
 
-    void append(Change change) {
+    void append(long revision, long epoch, ByteKey key, LoggedChange.Kind kind, long expiresAtMillis) {
         if (count == maxChanges) {
             dropOldest();
-        } else if (count == changes.length) {
+        } else if (count == keys.length) {
             grow();
         }
-        int slot = (head + count) & (changes.length - 1);
-        long size = change.sizeBytes();
-        changes[slot] = change;
-        revisions[slot] = change.revision();
+        int slot = (head + count) & (keys.length - 1);
+        int size = LoggedChange.sizeBytes(key.bytes().length);
+        keys[slot] = key;
+        revisions[slot] = revision;
+        epochs[slot] = epoch;
+        expiries[slot] = expiresAtMillis;
+        kinds[slot] = (byte) kind.ordinal();
         sizes[slot] = size;
         count++;
         bytes += size;
@@ -72,21 +81,22 @@ final class OpLog {
      *
      * @param currentRevision the segment's latest revision
      */
-    List<Change> since(long revision, long currentRevision) {
+    List<LoggedChange> since(long revision, long currentRevision) {
         if (revision >= currentRevision) {
             return List.of();
         }
         if (count == 0 || revisions[head] > revision + 1) {
             return null;
         }
-        int mask = changes.length - 1;
+        int mask = keys.length - 1;
         int newer = 0;
         while (newer < count && revisions[(head + count - 1 - newer) & mask] > revision) {
             newer++;
         }
-        List<Change> tail = new ArrayList<>(newer);
+        List<LoggedChange> tail = new ArrayList<>(newer);
         for (int i = count - newer; i < count; i++) {
-            tail.add(changes[(head + i) & mask]);
+            int slot = (head + i) & mask;
+            tail.add(new LoggedChange(revisions[slot], epochs[slot], keys[slot].bytes(), KINDS[kinds[slot]], expiries[slot]));
         }
         return tail;
     }
@@ -109,30 +119,39 @@ final class OpLog {
 
     private void dropOldest() {
         bytes -= sizes[head];
-        changes[head] = null;
-        head = (head + 1) & (changes.length - 1);
+        keys[head] = null;
+        head = (head + 1) & (keys.length - 1);
         count--;
     }
 
     /** Doubles the ring, moving the retained changes to the front in order. */
     private void grow() {
-        Change[] oldChanges = changes;
+        ByteKey[] oldKeys = keys;
         long[] oldRevisions = revisions;
-        long[] oldSizes = sizes;
-        int mask = oldChanges.length - 1;
-        allocate(oldChanges.length << 1);
+        long[] oldEpochs = epochs;
+        long[] oldExpiries = expiries;
+        byte[] oldKinds = kinds;
+        int[] oldSizes = sizes;
+        int mask = oldKeys.length - 1;
+        allocate(oldKeys.length << 1);
         for (int i = 0; i < count; i++) {
             int from = (head + i) & mask;
-            changes[i] = oldChanges[from];
+            keys[i] = oldKeys[from];
             revisions[i] = oldRevisions[from];
+            epochs[i] = oldEpochs[from];
+            expiries[i] = oldExpiries[from];
+            kinds[i] = oldKinds[from];
             sizes[i] = oldSizes[from];
         }
         head = 0;
     }
 
     private void allocate(int slots) {
-        changes = new Change[slots];
+        keys = new ByteKey[slots];
         revisions = new long[slots];
-        sizes = new long[slots];
+        epochs = new long[slots];
+        expiries = new long[slots];
+        kinds = new byte[slots];
+        sizes = new int[slots];
     }
 }

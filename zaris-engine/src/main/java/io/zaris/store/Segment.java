@@ -7,8 +7,10 @@ import io.zaris.protocol.VersionedValue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -326,14 +328,19 @@ final class Segment {
                     return new ApplyResult(true, revision);
                 }
                 ByteKey k = new ByteKey(change.key());
-                if (change.isRemoval()) {
+                LoggedChange.Kind kind;
+                if (change.superseded()) {
+                    kind = LoggedChange.Kind.SUPERSEDED; // a later change of the same tail sets the key
+                } else if (change.isRemoval()) {
                     discard(k);
+                    kind = LoggedChange.Kind.REMOVAL;
                 } else {
-                    store(k, change.value(), change.revision(), change.expiresAtMillis(), now);
+                    k = store(k, change.value(), change.revision(), change.expiresAtMillis(), now);
+                    kind = LoggedChange.Kind.PUT;
                 }
                 revision = change.revision();
                 epochStarts.onChange(change.epoch(), change.revision());
-                log.append(change);
+                log.append(change.revision(), change.epoch(), k, kind, change.expiresAtMillis());
             }
             return new ApplyResult(false, revision);
         }
@@ -349,8 +356,9 @@ final class Segment {
                 clearCopy();
             }
             for (Change entry : chunk) {
-                ByteKey k = new ByteKey(entry.key());
-                store(k, entry.value(), entry.revision(), entry.expiresAtMillis(), now);
+                if (entry.hasValue()) { // a snapshot holds values only
+                    store(new ByteKey(entry.key()), entry.value(), entry.revision(), entry.expiresAtMillis(), now);
+                }
             }
             if (last) {
                 revision = snapshotRevision;
@@ -389,7 +397,7 @@ final class Segment {
     void catchUp(long fromRevision, long epoch, Consumer<List<Change>> tailConsumer, Consumer<SegmentSnapshot> snapshotConsumer,
                  long now) {
         synchronized (writeLock) {
-            List<Change> tail = fromRevision < 0 ? null : log.since(fromRevision, revision);
+            List<Change> tail = fromRevision < 0 ? null : tailSince(fromRevision);
             if (tail != null) {
                 tailConsumer.accept(tail);
                 return;
@@ -405,10 +413,50 @@ final class Segment {
         }
     }
 
+    long logBytes() {
+        synchronized (writeLock) {
+            return log.bytes();
+        }
+    }
+
     List<Change> changesSince(long fromRevision) {
         synchronized (writeLock) {
-            return log.since(fromRevision, revision);
+            return tailSince(fromRevision);
         }
+    }
+
+    /**
+     * Under the lock: the changes after {@code fromRevision} as a replica applies them, or {@code null} when
+     * the log no longer reaches back that far. The log keeps no values: a put's value is its key's entry's
+     * when the entry still carries the put's revision as its version; a put whose key changed again later in
+     * the tail is superseded (that later change sets the key). Every change of a key is logged and the log
+     * drops oldest first, so one of the two always holds; should neither (a store that changed a key without
+     * logging it), the answer is {@code null} and the replica gets a snapshot instead of a wrong value.
+     */
+    private List<Change> tailSince(long fromRevision) {
+        List<LoggedChange> logged = log.since(fromRevision, revision);
+        if (logged == null) {
+            return null;
+        }
+        Change[] tail = new Change[logged.size()];
+        Set<ByteKey> changedLater = new HashSet<>();
+        for (int i = logged.size() - 1; i >= 0; i--) {
+            LoggedChange change = logged.get(i);
+            ByteKey key = new ByteKey(change.key());
+            boolean overwrittenLater = !changedLater.add(key);
+            if (change.kind() == LoggedChange.Kind.REMOVAL) {
+                tail[i] = new Change(change.revision(), change.epoch(), change.key(), null, 0);
+            } else if (overwrittenLater) {
+                tail[i] = Change.superseded(change.revision(), change.epoch(), change.key());
+            } else {
+                StoredEntry entry = entries.get(key);
+                if (change.kind() != LoggedChange.Kind.PUT || entry == null || entry.version() != change.revision()) {
+                    return null;
+                }
+                tail[i] = new Change(change.revision(), change.epoch(), change.key(), entry.value(), change.expiresAtMillis());
+            }
+        }
+        return Arrays.asList(tail);
     }
 
     /**
@@ -419,7 +467,7 @@ final class Segment {
     List<Change> retireAndReadSince(long epoch, long fromRevision) {
         synchronized (writeLock) {
             retiredBelow = Math.max(retiredBelow, epoch);
-            return log.since(fromRevision, revision);
+            return tailSince(fromRevision);
         }
     }
 
@@ -569,10 +617,10 @@ final class Segment {
     /** Under the lock, with {@code previous} the key's entry in the map now (expired or not), or {@code null}. */
     private Change upsert(ByteKey key, byte[] value, long expiresAt, long epoch, long now, StoredEntry previous) {
         long version = ++revision;
-        store(key, value, version, expiresAt, now, previous);
+        ByteKey kept = store(key, value, version, expiresAt, now, previous);
         Change change = new Change(version, epoch, key.bytes(), value, expiresAt);
         epochStarts.onChange(epoch, version);
-        log.append(change);
+        log.append(version, epoch, kept, LoggedChange.Kind.PUT, expiresAt);
         return change;
     }
 
@@ -581,7 +629,7 @@ final class Segment {
         discard(key);
         Change change = new Change(++revision, epoch, key.bytes(), null, 0);
         epochStarts.onChange(epoch, change.revision());
-        log.append(change);
+        log.append(change.revision(), epoch, key, LoggedChange.Kind.REMOVAL, 0);
         return change;
     }
 
@@ -589,16 +637,18 @@ final class Segment {
      * Under the lock: the one way an entry enters the map. An overwrite in the same size class takes the old
      * value's slot ({@link ValueSlabs#store}), so a workload of overwrites allocates no chunks. The replaced
      * entry's sampling slots are carried over (a replacement keeps its key's place), its bytes are exchanged
-     * for the new entry's.
+     * for the new entry's. Returns the key object the store keeps for the value (for an overwrite into the
+     * same slot, the one it was first stored under), which the op log shares instead of holding {@code key}.
      */
-    private void store(ByteKey key, byte[] value, long version, long expiresAt, long now) {
-        store(key, value, version, expiresAt, now, entries.get(key));
+    private ByteKey store(ByteKey key, byte[] value, long version, long expiresAt, long now) {
+        return store(key, value, version, expiresAt, now, entries.get(key));
     }
 
     /** Under the lock: {@link #store(ByteKey, byte[], long, long, long)} when the caller just looked the key up. */
-    private void store(ByteKey key, byte[] value, long version, long expiresAt, long now, StoredEntry previous) {
+    private ByteKey store(ByteKey key, byte[] value, long version, long expiresAt, long now, StoredEntry previous) {
         long previousBytes = previous == null ? 0 : previous.sizeBytes(key); // before a rewrite in place changes it
         StoredEntry entry = slabs.store(key, value, version, expiresAt, now, previous);
+        ByteKey kept = entry.chunk().owner(entry.slot());
         long delta = entry.sizeBytes(key) - previousBytes;
         if (previous == null) {
             entry.keySlot = allKeys.add(key);
@@ -618,6 +668,7 @@ final class Segment {
         if (previous != null && !entry.sharesSlotWith(previous)) {
             slabs.free(previous); // last: it may move other entries of the map (the new one included)
         }
+        return kept;
     }
 
     /** Under the lock: the one way an entry leaves the map (besides a snapshot's clear). */

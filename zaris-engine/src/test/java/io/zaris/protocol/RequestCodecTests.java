@@ -39,6 +39,19 @@ class RequestCodecTests {
     }
 
     @Test
+    void replicatedChangesKeepTheirKindValueRemovalOrSuperseded() throws Exception {
+        List<Change> changes = List.of(new Change(7, 2, bytes("a"), bytes("v"), 1234),
+                new Change(8, 2, bytes("b"), null, 0), Change.superseded(9, 2, bytes("a")), new Change(10, 2, bytes("a"), new byte[0], 0));
+        assertRoundTrip(new Request.Replicate(16, 1, 2, 3, changes));
+
+        ByteBuf frame = encode(new Request.Replicate(17, 1, 2, 3, List.of(new Change(7, 2, bytes("a"), null, 0))));
+        int kindAt = frame.writerIndex() - 8 - 1;
+        frame.setByte(kindAt, 3);
+        assertThatThrownBy(() -> RequestCodec.decode(frame, LIMITS)).isInstanceOf(MalformedRequestException.class)
+                .hasMessageContaining("unknown change kind 3");
+    }
+
+    @Test
     void multiPutIfAbsentHasItsOwnOpCodeAndDecodesAsItself() throws Exception {
         Request request = new Request.MultiPutIfAbsent(21, List.of(bytes("{t}a"), bytes("{t}b")),
                 List.of(bytes("1"), bytes("22")), 500);

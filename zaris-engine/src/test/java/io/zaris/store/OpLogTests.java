@@ -3,7 +3,6 @@ package io.zaris.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zaris.protocol.Change;
 import org.junit.jupiter.api.Test;
 
 /** The op log's ring: order across wrap-around and growth, both retention limits, and the catch-up contract. */
@@ -13,13 +12,13 @@ class OpLogTests {
     void keepsTheNewestChangesInOrderAcrossWrapAroundAndGrowth() {
         OpLog log = new OpLog(40, Long.MAX_VALUE);
         for (int revision = 1; revision <= 1000; revision++) {
-            log.append(change(revision, 10));
+            append(log, revision, 10);
         }
         assertThat(log.size()).isEqualTo(40);
-        assertThat(log.since(960, 1000)).extracting(Change::revision)
+        assertThat(log.since(960, 1000)).extracting(LoggedChange::revision)
                 .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(961, 1000).boxed().toList());
         assertThat(log.since(959, 1000)).isNull();
-        assertThat(log.since(995, 1000)).extracting(Change::revision).containsExactly(996L, 997L, 998L, 999L, 1000L);
+        assertThat(log.since(995, 1000)).extracting(LoggedChange::revision).containsExactly(996L, 997L, 998L, 999L, 1000L);
     }
 
     @Test
@@ -33,7 +32,7 @@ class OpLogTests {
     void dropsTheOldestChangesToStayWithinTheByteBudget() {
         OpLog log = new OpLog(100, 1000);
         for (int revision = 1; revision <= 50; revision++) {
-            log.append(change(revision, 100 - Change.OVERHEAD_BYTES));
+            append(log, revision, 100 - LoggedChange.OVERHEAD_BYTES);
             assertThat(log.bytes()).isLessThanOrEqualTo(1000);
         }
         assertThat(log.size()).isEqualTo(10);
@@ -44,33 +43,33 @@ class OpLogTests {
     @Test
     void keepsTheNewestChangeEvenWhenItAloneExceedsTheByteBudget() {
         OpLog log = new OpLog(100, 150);
-        log.append(change(1, 10));
-        log.append(change(2, 500));
+        append(log, 1, 10);
+        append(log, 2, 500);
         assertThat(log.size()).isEqualTo(1);
-        assertThat(log.since(1, 2)).extracting(Change::revision).containsExactly(2L);
+        assertThat(log.since(1, 2)).extracting(LoggedChange::revision).containsExactly(2L);
     }
 
     @Test
     void clearForgetsEverythingAndTheLogStartsAgainAfterASnapshot() {
         OpLog log = new OpLog(64, Long.MAX_VALUE);
         for (int revision = 1; revision <= 30; revision++) {
-            log.append(change(revision, 10));
+            append(log, revision, 10);
         }
         log.clear();
         assertThat(log.size()).isZero();
         assertThat(log.bytes()).isZero();
         assertThat(log.since(29, 30)).isNull();
-        log.append(change(31, 10));
-        assertThat(log.since(30, 31)).extracting(Change::revision).containsExactly(31L);
+        append(log, 31, 10);
+        assertThat(log.since(30, 31)).extracting(LoggedChange::revision).containsExactly(31L);
     }
 
     @Test
     void aLogOfOneChangeKeepsOnlyTheNewest() {
         OpLog log = new OpLog(1, Long.MAX_VALUE);
-        log.append(change(1, 10));
-        log.append(change(2, 10));
+        append(log, 1, 10);
+        append(log, 2, 10);
         assertThat(log.size()).isEqualTo(1);
-        assertThat(log.since(1, 2)).extracting(Change::revision).containsExactly(2L);
+        assertThat(log.since(1, 2)).extracting(LoggedChange::revision).containsExactly(2L);
     }
 
     @Test
@@ -79,7 +78,8 @@ class OpLogTests {
         assertThatThrownBy(() -> new OpLog(10, 0)).isInstanceOf(IllegalArgumentException.class);
     }
 
-    private static Change change(long revision, int valueBytes) {
-        return new Change(revision, 1, new byte[0], new byte[valueBytes], 0);
+    /** Logs a put whose key takes {@code keyBytes}: what the byte budget counts besides the overhead. */
+    private static void append(OpLog log, long revision, int keyBytes) {
+        log.append(revision, 1, new ByteKey(new byte[keyBytes]), LoggedChange.Kind.PUT, 0);
     }
 }

@@ -63,6 +63,57 @@ class ReplicationStoreTests {
     }
 
     @Test
+    void aTailReadsValuesBackFromTheStoreAndShipsAKeyChangedAgainLaterAsSuperseded() {
+        NodeStore roomy = new NodeStore(2, () -> now, 16, 1 << 20, ChangeSink.NONE);
+        roomy.put(0, key("a"), value("a1"), Request.NO_TTL, false, Request.ANY_VERSION, 2);
+        roomy.put(0, key("b"), value("b1"), 60_000, false, Request.ANY_VERSION, 2);
+        roomy.put(0, key("a"), value("a2"), Request.NO_TTL, false, Request.ANY_VERSION, 2);
+        roomy.put(0, key("c"), value("c1"), Request.NO_TTL, false, Request.ANY_VERSION, 2);
+        roomy.delete(0, key("c"), Request.ANY_VERSION, 2);
+
+        List<Change> tail = roomy.changesSince(0, 0);
+
+        assertThat(tail).extracting(Change::revision).containsExactly(1L, 2L, 3L, 4L, 5L);
+        assertThat(tail.get(0).superseded()).as("a1 was overwritten by revision 3").isTrue();
+        assertThat(tail.get(0).value()).isNull();
+        assertThat(new String(tail.get(1).value(), StandardCharsets.UTF_8)).isEqualTo("b1");
+        assertThat(tail.get(1).expiresAtMillis()).isEqualTo(now + 60_000);
+        assertThat(new String(tail.get(2).value(), StandardCharsets.UTF_8)).isEqualTo("a2");
+        assertThat(tail.get(3).superseded()).as("c1 was removed by revision 5").isTrue();
+        assertThat(tail.get(4).isRemoval()).isTrue();
+        assertThat(roomy.changesSince(0, 3)).as("c1 is superseded by the removal, which is in the tail too")
+                .extracting(Change::superseded).containsExactly(true, false);
+    }
+
+    @Test
+    void aReplicaAppliesSupersededChangesAsRevisionsOnlyAndCanShipThemOnAfterATakeover() {
+        NodeStore roomy = new NodeStore(2, () -> now, 16, 1 << 20, ChangeSink.NONE);
+        roomy.put(0, key("a"), value("a1"), Request.NO_TTL, false, Request.ANY_VERSION, 2);
+        roomy.put(0, key("b"), value("b1"), Request.NO_TTL, false, Request.ANY_VERSION, 2);
+        roomy.put(0, key("a"), value("a2"), Request.NO_TTL, false, Request.ANY_VERSION, 2);
+        NodeStore follower = new NodeStore(2, () -> now, 16, 1 << 20, ChangeSink.NONE);
+
+        assertThat(follower.applyReplicated(0, roomy.changesSince(0, 0))).isEqualTo(new ApplyResult(false, 3));
+
+        assertThat(follower.get(0, key("a")).version()).isEqualTo(3);
+        assertThat(new String(follower.get(0, key("a")).value(), StandardCharsets.UTF_8)).isEqualTo("a2");
+        assertThat(follower.get(0, key("b")).version()).isEqualTo(2);
+        List<Change> shippedOn = follower.changesSince(0, 0);
+        assertThat(shippedOn).extracting(Change::superseded).containsExactly(true, false, false);
+        NodeStore third = new NodeStore(2, () -> now);
+        assertThat(third.applyReplicated(0, shippedOn)).isEqualTo(new ApplyResult(false, 3));
+        assertThat(new String(third.get(0, key("a")).value(), StandardCharsets.UTF_8)).isEqualTo("a2");
+    }
+
+    @Test
+    void theOpLogHoldsNoValues() {
+        NodeStore roomy = new NodeStore(1, () -> now, 16, 1 << 20, ChangeSink.NONE);
+        roomy.put(0, key("k"), new byte[10_000], Request.NO_TTL, false, Request.ANY_VERSION, 2);
+
+        assertThat(roomy.opLogBytes(0)).isEqualTo(LoggedChange.OVERHEAD_BYTES + 1);
+    }
+
+    @Test
     void snapshotChunksReplaceTheReplicaSegmentAndSetItsRevision() {
         replica.put(0, key("stale"), value("x"), Request.NO_TTL, false, Request.ANY_VERSION, 1);
         active.put(0, key("a"), value("1"), Request.NO_TTL, false, Request.ANY_VERSION, 3);
@@ -84,15 +135,15 @@ class ReplicationStoreTests {
     void opLogIsBoundedByCountAndBytes() {
         OpLog log = new OpLog(3, 1000);
         for (int i = 1; i <= 5; i++) {
-            log.append(new Change(i, 1, new byte[10], new byte[10], 0));
+            log.append(i, 1, new ByteKey(new byte[10]), LoggedChange.Kind.PUT, 0);
         }
         assertThat(log.size()).isEqualTo(3);
         OpLog small = new OpLog(100, 300);
         for (int i = 1; i <= 5; i++) {
-            small.append(new Change(i, 1, new byte[10], new byte[100], 0));
+            small.append(i, 1, new ByteKey(new byte[150]), LoggedChange.Kind.PUT, 0);
         }
         assertThat(small.bytes()).isLessThanOrEqualTo(300);
-        assertThat(small.since(4, 5)).extracting(Change::revision).containsExactly(5L);
+        assertThat(small.since(4, 5)).extracting(LoggedChange::revision).containsExactly(5L);
         assertThat(small.since(1, 5)).isNull();
     }
 

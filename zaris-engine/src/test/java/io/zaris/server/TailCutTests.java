@@ -1,0 +1,58 @@
+package io.zaris.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zaris.protocol.Change;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TailCutTests {
+
+    /** Every change below weighs this much: overhead, a one-byte key and a 36-byte value. */
+    private static final long WEIGHT = Change.OVERHEAD_BYTES + 1 + 36;
+
+    @Test
+    void aPartTakesWhatFitsTheBudgetAndAtLeastOneChange() {
+        List<Change> tail = List.of(put(1, "a"), put(2, "b"), put(3, "c"));
+
+        assertThat(TailCut.partLength(tail, 2 * WEIGHT)).isEqualTo(2);
+        assertThat(TailCut.partLength(tail, 1)).isEqualTo(1);
+        assertThat(TailCut.partLength(tail, Long.MAX_VALUE)).isEqualTo(3);
+        assertThat(TailCut.partLength(List.of(), 1)).isZero();
+    }
+
+    @Test
+    void aPartEndsBeforeASupersededChangeWhoseReplacementWouldNotFit() {
+        List<Change> tail = List.of(put(1, "a"), superseded(2, "b"), put(3, "c"), put(4, "b"));
+
+        assertThat(TailCut.partLength(tail, 3 * WEIGHT)).as("b's replacement, revision 4, is beyond the budget").isEqualTo(1);
+        assertThat(TailCut.partLength(tail, 4 * WEIGHT)).isEqualTo(4);
+    }
+
+    @Test
+    void aPartStartingWithASupersededChangeGrowsUntilItsKeyIsSetAgain() {
+        List<Change> tail = List.of(superseded(1, "a"), superseded(2, "a"), put(3, "b"), removal(4, "a"), put(5, "c"));
+
+        assertThat(TailCut.partLength(tail, 1)).isEqualTo(4);
+    }
+
+    @Test
+    void aSupersededChangeWhoseReplacementFitsDoesNotShortenThePart() {
+        List<Change> tail = List.of(superseded(1, "a"), put(2, "a"), put(3, "b"));
+
+        assertThat(TailCut.partLength(tail, 2 * WEIGHT)).isEqualTo(2);
+    }
+
+    private static Change put(long revision, String key) {
+        return new Change(revision, 1, key.getBytes(StandardCharsets.UTF_8), new byte[36], 0);
+    }
+
+    private static Change removal(long revision, String key) {
+        return new Change(revision, 1, key.getBytes(StandardCharsets.UTF_8), null, 0);
+    }
+
+    private static Change superseded(long revision, String key) {
+        return Change.superseded(revision, 1, key.getBytes(StandardCharsets.UTF_8));
+    }
+}
