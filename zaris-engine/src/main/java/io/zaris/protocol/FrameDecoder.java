@@ -67,9 +67,7 @@ public final class FrameDecoder extends ChannelInboundHandlerAdapter {
                     break;
                 }
                 in.skipBytes(Frames.LENGTH_PREFIX_BYTES);
-                ByteBuf frame = in.retainedSlice(in.readerIndex(), length);
-                in.skipBytes(length);
-                ctx.fireChannelRead(frame);
+                passOnSlice(ctx, in, length);
             }
             if (!discarding && !ctx.isRemoved() && in.isReadable()) {
                 startPartial(ctx, in);
@@ -95,9 +93,7 @@ public final class FrameDecoder extends ChannelInboundHandlerAdapter {
                 return false;
             }
             if (in.readableBytes() >= length) {
-                ByteBuf frame = in.retainedSlice(in.readerIndex(), length);
-                in.skipBytes(length);
-                ctx.fireChannelRead(frame);
+                passOnSlice(ctx, in, length);
                 return true;
             }
             startPayload(ctx, in, length);
@@ -112,6 +108,13 @@ public final class FrameDecoder extends ChannelInboundHandlerAdapter {
         partialLength = -1;
         ctx.fireChannelRead(frame);
         return true;
+    }
+
+    /** Passes on the next {@code length} bytes of {@code in} as a frame sharing its memory. */
+    private static void passOnSlice(ChannelHandlerContext ctx, ByteBuf in, int length) {
+        ByteBuf frame = in.retainedSlice(in.readerIndex(), length);
+        in.skipBytes(length);
+        ctx.fireChannelRead(frame);
     }
 
     /** Keeps the incomplete tail of {@code in}: part of a length prefix, or a prefix and part of its payload. */

@@ -12,7 +12,7 @@ package io.zaris.store;
  * @param kind            a put, a removal, or a change a replica received already superseded
  * @param expiresAtMillis a put's wall-clock expiry, {@code 0} for none
  */
-record LoggedChange(long revision, long epoch, byte[] key, Kind kind, long expiresAtMillis) {
+record LoggedChange(long revision, long epoch, ByteKey key, Kind kind, long expiresAtMillis) {
 
     /** Bookkeeping bytes per logged change beyond its key, for the log's byte bound. */
     static final int OVERHEAD_BYTES = 48;
@@ -20,7 +20,7 @@ record LoggedChange(long revision, long epoch, byte[] key, Kind kind, long expir
     enum Kind { PUT, REMOVAL, SUPERSEDED }
 
     long sizeBytes() {
-        return sizeBytes(key.length);
+        return sizeBytes(key.bytes().length);
     }
 
     static int sizeBytes(int keyLength) {

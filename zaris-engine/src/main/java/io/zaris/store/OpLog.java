@@ -96,7 +96,7 @@ final class OpLog {
         List<LoggedChange> tail = new ArrayList<>(newer);
         for (int i = count - newer; i < count; i++) {
             int slot = (head + i) & mask;
-            tail.add(new LoggedChange(revisions[slot], epochs[slot], keys[slot].bytes(), KINDS[kinds[slot]], expiries[slot]));
+            tail.add(new LoggedChange(revisions[slot], epochs[slot], keys[slot], KINDS[kinds[slot]], expiries[slot]));
         }
         return tail;
     }

@@ -442,18 +442,18 @@ final class Segment {
         Set<ByteKey> changedLater = new HashSet<>();
         for (int i = logged.size() - 1; i >= 0; i--) {
             LoggedChange change = logged.get(i);
-            ByteKey key = new ByteKey(change.key());
+            ByteKey key = change.key();
             boolean overwrittenLater = !changedLater.add(key);
             if (change.kind() == LoggedChange.Kind.REMOVAL) {
-                tail[i] = new Change(change.revision(), change.epoch(), change.key(), null, 0);
+                tail[i] = new Change(change.revision(), change.epoch(), key.bytes(), null, 0);
             } else if (overwrittenLater) {
-                tail[i] = Change.superseded(change.revision(), change.epoch(), change.key());
+                tail[i] = Change.superseded(change.revision(), change.epoch(), key.bytes());
             } else {
                 StoredEntry entry = entries.get(key);
                 if (change.kind() != LoggedChange.Kind.PUT || entry == null || entry.version() != change.revision()) {
                     return null;
                 }
-                tail[i] = new Change(change.revision(), change.epoch(), change.key(), entry.value(), change.expiresAtMillis());
+                tail[i] = new Change(change.revision(), change.epoch(), key.bytes(), entry.value(), change.expiresAtMillis());
             }
         }
         return Arrays.asList(tail);
