@@ -15,7 +15,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
-/** Three Hazelcast members, each its own JVM ({@link ZarisServerCluster#HEAP}, G1) running {@link HazelcastMemberMain}. */
+/**
+ * Three Hazelcast members, each its own JVM ({@link ZarisServerCluster#HEAP} with the same
+ * {@link ZarisServerCluster#HEAP_PAGES} as a Zaris node, G1) running {@link HazelcastMemberMain}.
+ */
 final class HazelcastCluster implements PeerCluster {
 
     private static final int MEMBERS = 3;
@@ -48,10 +51,12 @@ final class HazelcastCluster implements PeerCluster {
         }
         String portList = ports.stream().map(String::valueOf).collect(Collectors.joining(","));
         for (int port : ports) {
-            members.add(processes.start("hazelcast-" + port, List.of(LocalProcesses.javaBinary(), ZarisServerCluster.HEAP,
-                    "-XX:+UseG1GC", "-Djava.net.preferIPv4Stack=true", "-Dhazelcast.local.localAddress=127.0.0.1",
-                    "-cp", System.getProperty("java.class.path"), HazelcastMemberMain.class.getName(),
-                    clusterName, Integer.toString(port), portList)));
+            List<String> command = new ArrayList<>(List.of(LocalProcesses.javaBinary(), ZarisServerCluster.HEAP));
+            command.addAll(ZarisServerCluster.HEAP_PAGES);
+            command.addAll(List.of("-XX:+UseG1GC", "-Djava.net.preferIPv4Stack=true",
+                    "-Dhazelcast.local.localAddress=127.0.0.1", "-cp", System.getProperty("java.class.path"),
+                    HazelcastMemberMain.class.getName(), clusterName, Integer.toString(port), portList));
+            members.add(processes.start("hazelcast-" + port, command));
             addresses.add("127.0.0.1:" + port);
         }
     }
@@ -73,7 +78,8 @@ final class HazelcastCluster implements PeerCluster {
 
     @Override
     public String configuration() {
-        return MEMBERS + " members (" + ZarisServerCluster.HEAP + ", G1), Hazelcast "
+        return MEMBERS + " members (" + ZarisServerCluster.HEAP + ZarisServerCluster.HEAP_PAGES_DESCRIPTION
+                + ", G1), Hazelcast "
                 + com.hazelcast.instance.GeneratedBuildProperties.VERSION
                 + " defaults (1 sync backup, BINARY format); Java client with smart routing, IMap getAsync/setAsync "
                 + "with callbacks on the completing thread";
