@@ -184,6 +184,14 @@ public final class RequestCodec {
      * @throws MalformedRequestException with request id -1 when not even the header is readable
      */
     public static Envelope decode(ByteBuf in, ProtocolLimits limits) throws MalformedRequestException {
+        return decode(in, limits, ValueArrays.FRESH);
+    }
+
+    /**
+     * Like {@link #decode(ByteBuf, ProtocolLimits)}, with the value of a PUT and the values of a REPLICATE read
+     * into arrays from {@code values} (other requests' values always get arrays of their own).
+     */
+    public static Envelope decode(ByteBuf in, ProtocolLimits limits, ValueArrays values) throws MalformedRequestException {
         if (in.readableBytes() < HEADER_BYTES) {
             throw new MalformedRequestException(-1, KvStatus.BAD_REQUEST,
                     "frame of " + in.readableBytes() + " bytes is shorter than a request header");
@@ -204,7 +212,7 @@ public final class RequestCodec {
             throw new MalformedRequestException(id, KvStatus.BAD_REQUEST,
                     "negative routed epoch or deadline in request header");
         }
-        Request request = decodeBody(op, id, in, limits);
+        Request request = decodeBody(op, id, in, limits, values);
         if (in.isReadable()) {
             throw new MalformedRequestException(id, KvStatus.BAD_REQUEST,
                     in.readableBytes() + " unexpected trailing bytes after " + op + " body");
@@ -212,7 +220,7 @@ public final class RequestCodec {
         return new Envelope(request, routedEpoch, deadlineMillis);
     }
 
-    private static Request decodeBody(OpCode op, long id, ByteBuf in, ProtocolLimits limits)
+    private static Request decodeBody(OpCode op, long id, ByteBuf in, ProtocolLimits limits, ValueArrays values)
             throws MalformedRequestException {
         switch (op) {
             case HELLO: {
@@ -229,7 +237,7 @@ public final class RequestCodec {
             case PUT: {
                 int flags = Wire.readUnsignedByte(in, id, "flags");
                 byte[] key = readKey(in, limits, id);
-                byte[] value = Wire.readBytes(in, limits.maxValueBytes(), id, "value");
+                byte[] value = Wire.readBytes(in, limits.maxValueBytes(), id, "value", values);
                 long ttl = (flags & FLAG_TTL) != 0 ? readTtl(in, id) : Request.NO_TTL;
                 long version = (flags & FLAG_IF_MATCH) != 0 ? readVersion(in, id) : Request.ANY_VERSION;
                 return new Request.Put(id, key, value, ttl, (flags & FLAG_IF_ABSENT) != 0, version, ackOf(flags, id));
@@ -283,7 +291,7 @@ public final class RequestCodec {
                 int partition = Wire.readInt(in, id, "partition");
                 long epoch = Wire.readLong(in, id, "epoch");
                 int segment = Wire.readInt(in, id, "segment");
-                return new Request.Replicate(id, partition, epoch, segment, readChanges(in, limits, id));
+                return new Request.Replicate(id, partition, epoch, segment, readChanges(in, limits, id, values));
             }
             case SNAPSHOT: {
                 int partition = Wire.readInt(in, id, "partition");
@@ -330,6 +338,11 @@ public final class RequestCodec {
     }
 
     static List<Change> readChanges(ByteBuf in, ProtocolLimits limits, long id) throws MalformedRequestException {
+        return readChanges(in, limits, id, ValueArrays.FRESH);
+    }
+
+    private static List<Change> readChanges(ByteBuf in, ProtocolLimits limits, long id, ValueArrays values)
+            throws MalformedRequestException {
         // Each change takes at least 29 bytes, which bounds the count by the frame before allocating.
         int count = Wire.readCount(in, in.readableBytes() / 29, id, "change count");
         List<Change> changes = new ArrayList<>(count);
@@ -341,7 +354,7 @@ public final class RequestCodec {
             if (kind > CHANGE_SUPERSEDED) {
                 throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "unknown change kind " + kind);
             }
-            byte[] value = kind == CHANGE_VALUE ? Wire.readBytes(in, limits.maxValueBytes(), id, "value") : null;
+            byte[] value = kind == CHANGE_VALUE ? Wire.readBytes(in, limits.maxValueBytes(), id, "value", values) : null;
             long expiresAt = Wire.readLong(in, id, "expiry");
             changes.add(kind == CHANGE_SUPERSEDED ? Change.superseded(revision, epoch, key)
                     : new Change(revision, epoch, key, value, expiresAt));

@@ -30,6 +30,12 @@ public final class Wire {
     /** Reads a length-prefixed byte array of at most {@code maxLength} bytes. */
     public static byte[] readBytes(ByteBuf in, int maxLength, long requestId, String what)
             throws MalformedRequestException {
+        return readBytes(in, maxLength, requestId, what, ValueArrays.FRESH);
+    }
+
+    /** {@link #readBytes(ByteBuf, int, long, String)} into an array from {@code arrays}, taken once the length checks pass. */
+    public static byte[] readBytes(ByteBuf in, int maxLength, long requestId, String what, ValueArrays arrays)
+            throws MalformedRequestException {
         int length = readInt(in, requestId, what);
         if (length < 0) {
             throw new MalformedRequestException(requestId, KvStatus.BAD_REQUEST, what + " has negative length");
@@ -41,7 +47,7 @@ public final class Wire {
         if (in.readableBytes() < length) {
             throw truncated(requestId, what);
         }
-        byte[] bytes = new byte[length];
+        byte[] bytes = arrays.take(length);
         in.readBytes(bytes);
         return bytes;
     }

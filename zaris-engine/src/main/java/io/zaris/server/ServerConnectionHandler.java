@@ -7,6 +7,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.util.concurrent.FastThreadLocal;
 import io.zaris.protocol.Frames;
 import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.MalformedRequestException;
@@ -60,6 +61,13 @@ import org.slf4j.LoggerFactory;
 final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
 
     private static final Logger log = LoggerFactory.getLogger(ServerConnectionHandler.class);
+    /** One per I/O thread: the thread that decodes a frame also handles it (see {@link ReusedValueArrays}). */
+    private static final FastThreadLocal<ReusedValueArrays> VALUE_ARRAYS = new FastThreadLocal<>() {
+        @Override
+        protected ReusedValueArrays initialValue() {
+            return new ReusedValueArrays();
+        }
+    };
 
     private final String nodeId;
     private final ProtocolLimits limits;
@@ -135,11 +143,14 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void handle(ChannelHandlerContext ctx, ByteBuf frame, long arrivedNanos) {
+        ReusedValueArrays values = VALUE_ARRAYS.get();
+        values.begin();
         try {
             if (!closing) {
-                onFrame(ctx, frame, arrivedNanos);
+                onFrame(ctx, frame, arrivedNanos, values);
             }
         } finally {
+            values.end();
             frame.release();
         }
     }
@@ -157,11 +168,14 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** @param arrivedNanos when the frame was read off the socket: its deadline counts from then */
-    private void onFrame(ChannelHandlerContext ctx, ByteBuf frame, long arrivedNanos) {
+    /**
+     * @param arrivedNanos when the frame was read off the socket: its deadline counts from then
+     * @param values       where PUT and REPLICATE values are decoded; they are dead once this returns
+     */
+    private void onFrame(ChannelHandlerContext ctx, ByteBuf frame, long arrivedNanos, ReusedValueArrays values) {
         RequestCodec.Envelope envelope;
         try {
-            envelope = RequestCodec.decode(frame, limits);
+            envelope = RequestCodec.decode(frame, limits, values);
         } catch (MalformedRequestException e) {
             if (e.isAnswerable() && handshakeDone) {
                 stats.rejected();
