@@ -17,20 +17,21 @@ import java.util.stream.Collectors;
  */
 final class ZarisServerCluster implements PeerCluster {
 
-    static final String HEAP = "-Xmx1536m";
+    private static final String HEAP_SIZE = "1536m";
+    static final String HEAP = "-Xmx" + HEAP_SIZE;
     /**
      * The heap committed whole at start ({@code -Xms} equal to {@code -Xmx}), its pages touched before the node
      * serves, and backed by transparent huge pages where the kernel grants them on request: what the README
      * recommends for a node, and what the Hazelcast members get too. Without them, the kernel zeroed pages for
-     * the collector whenever the heap or its young generation grew again after a resize ({@code clear_page_erms}
-     * was 9 % of all node samples right after a bulk load), and 700 MB of values read at random through 4 KiB
+     * the collector whenever the heap or its young generation grew again after a resize (right after a bulk load
+     * the collector threads' kernel time, nearly all {@code clear_page_erms}, was 17 % of node samples), and 700 MB of values read at random through 4 KiB
      * pages miss the TLB. Focused runs on 2 cores (4 s per row), PUT of 10 KiB at 16 in flight: 29.7k and 30.0k
      * ops/s without, 34.3k–43.0k in four runs with (p99.9 30 ms against 8–10 ms); at 128 in flight 46.0k and 43.9k
      * against 50.9k–64.1k (p99 20 ms against 8–10 ms); GET of 10 KiB at 128 118k and 109k against 131k–150k; the
      * 100 B rows moved within the noise. The fixed, touched heap without huge pages gained less (PUT of 10 KiB at
      * 128: 40.6k and 56.3k).
      */
-    static final List<String> HEAP_PAGES = List.of("-Xms1536m", "-XX:+AlwaysPreTouch", "-XX:+UseTransparentHugePages");
+    static final List<String> HEAP_PAGES = List.of("-Xms" + HEAP_SIZE, "-XX:+AlwaysPreTouch", "-XX:+UseTransparentHugePages");
     /**
      * The collector the README recommends for a node: a node's heap is mostly values that live until they are
      * replaced, and under writes G1 spends its time in mixed collections and remembered-set upkeep. Interleaved
