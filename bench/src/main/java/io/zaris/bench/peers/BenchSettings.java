@@ -16,12 +16,16 @@ import java.util.Set;
  * measures a subset, for profiling one workload; like a quick run it reports under {@code bench/target/}.
  *
  * @param arguments the command line, as the report quotes it
- * @param warmup unmeasured time before each row
+ * @param warmup unmeasured time before each row (and each path of the Spring rows)
+ * @param warmupAfterLoad unmeasured 90/10 traffic at the highest in-flight level right after a key set is loaded,
+ *                        before its first row: fresh JVMs (servers and client libraries alike) compile their hot
+ *                        paths and the collector settles after the load, so the first rows measure the system,
+ *                        not its start
  * @param measure length of one measured interval
  * @param iterations measured intervals per row (the table shows their median and spread)
  * @param memoryEntries entries of the memory row; 0 skips it
  */
-record BenchSettings(String mode, String arguments, Duration warmup, Duration measure, int iterations, int keys, int[] valueSizes,
+record BenchSettings(String mode, String arguments, Duration warmup, Duration warmupAfterLoad, Duration measure, int iterations, int keys, int[] valueSizes,
                      int[] inFlight, Set<Op> ops, int memoryEntries, Set<String> systems, boolean spring, Path serverJar,
                      Path reportDirectory, Path historyDirectory, Path workDirectory) {
 
@@ -96,7 +100,8 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration me
             measure = quick ? Duration.ofSeconds(1) : Duration.ofSeconds(2);
         }
         int memoryEntries = !memory ? 0 : quick ? 200_000 : 1_000_000;
-        return new BenchSettings(mode, String.join(" ", args), quick ? Duration.ofMillis(500) : Duration.ofSeconds(1), measure, quick ? 1 : 3,
+        return new BenchSettings(mode, String.join(" ", args), quick ? Duration.ofMillis(500) : Duration.ofSeconds(1),
+                quick ? Duration.ofSeconds(2) : Duration.ofSeconds(5), measure, quick ? 1 : 3,
                 100_000, valueSizes, inFlight, ops, memoryEntries, systems, spring, serverJar,
                 mode.equals("full") ? history : target, history, target.resolve("run"));
     }
@@ -108,8 +113,10 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration me
 
     String describe() {
         return String.format(Locale.ROOT,
-                "%s run: %d keys per value size, values %s, in flight %s, ops %s, %s warm-up per row, %d × %s measured per row",
-                mode, keys, Arrays.toString(valueSizes), Arrays.toString(inFlight), ops, warmup, iterations, measure);
+                "%s run: %d keys per value size, values %s, in flight %s, ops %s, %s of 90/10 warm-up after each load, "
+                        + "%s warm-up per row, %d × %s measured per row",
+                mode, keys, Arrays.toString(valueSizes), Arrays.toString(inFlight), ops, warmupAfterLoad, warmup, iterations,
+                measure);
     }
 
     private static String valueOf(String[] args, int index, String option) {

@@ -3,6 +3,7 @@ package io.zaris.bench.peers;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
@@ -43,6 +44,7 @@ final class SystemRun {
             Keyspace keyspace = new Keyspace(settings.keys(), valueBytes, valueBytes);
             log("loading %,d keys of %d B", keyspace.size(), valueBytes);
             BulkLoader.load(client, keyspace.size(), keyspace::key, keyspace.value());
+            warmUpAfterLoad(keyspace);
             for (int inFlight : settings.inFlight()) {
                 for (Op op : settings.ops()) {
                     Workload workload = new Workload(op, valueBytes, inFlight);
@@ -53,6 +55,15 @@ final class SystemRun {
             }
         }
         return rows;
+    }
+
+    /** The same for every system: 90/10 at the run's highest in-flight level, unmeasured. */
+    private void warmUpAfterLoad(Keyspace keyspace) throws InterruptedException {
+        int inFlight = Arrays.stream(settings.inFlight()).max().orElse(1);
+        Workload workload = new Workload(Op.MIX, keyspace.valueBytes(), inFlight);
+        log("warming up: %s %s at %d in flight for %s", workload.op().label(), workload.valueLabel(), inFlight,
+                settings.warmupAfterLoad());
+        ClosedLoop.run(client, workload, keyspace, settings.warmupAfterLoad());
     }
 
     private ThroughputRow measure(Workload workload, Keyspace keyspace) throws InterruptedException {
