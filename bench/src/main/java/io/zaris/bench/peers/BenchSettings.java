@@ -34,7 +34,7 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
     static final String USAGE = """
             usage: bench/run [--quick] [--systems zaris-async,zaris-sync,redis,redis-replicas,hazelcast] [--no-spring]
                              [--ops GET,PUT,MIX] [--values 100,10240] [--in-flight 1,16,128] [--seconds N] [--no-memory]
-              --quick        one short interval per row and a 200k-entry memory row (about 3 minutes);
+              --quick        one short interval per row and a 200k-entry memory row (about 5 minutes);
                              the report goes to bench/target/ instead of docs/benchmarks/
               --systems      measure only these systems (default: all; redis-replicas, a Redis Cluster with one
                              replica per master, measures only the PUT and 90/10 rows at 16 and 128 in flight)
