@@ -1,5 +1,6 @@
 package io.zaris.server;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -58,11 +59,15 @@ public final class LoopbackPorts {
         }
     }
 
-    /** Linux publishes the range as "low high"; elsewhere assume the IANA dynamic range. */
-    private static int ephemeralRangeStart() {
+    /**
+     * Linux publishes the range as "low high"; elsewhere assume the IANA dynamic range. Read line-wise: procfs
+     * reports the file's size as 0, and {@code Files.readString} (which sizes its read by it) returned only "3"
+     * of "32768 60999", which sent every port to the kernel's choice, inside the ephemeral range.
+     */
+    static int ephemeralRangeStart() {
         Path range = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
-        try {
-            return Integer.parseInt(Files.readString(range).trim().split("\\s+")[0]);
+        try (BufferedReader reader = Files.newBufferedReader(range)) {
+            return Integer.parseInt(reader.readLine().trim().split("\\s+")[0]);
         } catch (IOException | RuntimeException unreadable) {
             return 49_152;
         }
