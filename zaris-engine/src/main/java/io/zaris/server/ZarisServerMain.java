@@ -90,7 +90,7 @@ public final class ZarisServerMain {
      * Sets what the process needs before any logger or Netty class exists; an operator's {@code -D} option of
      * the same name always wins. IPv4 sockets; the server's (or the admin command's) logging configuration;
      * and Netty's leak detector off: it records a stack trace for one buffer in 128, which profiles of a node
-     * under write load put at 3–5 % of the event loop's time. Leaks are a bug to catch in tests (which run the
+     * under write load put at 2.8–4.5 % of the event loop's time. Leaks are a bug to catch in tests (which run the
      * engine in-process with the detector on), not a cost every production node should pay;
      * {@code -Dio.netty.leakDetection.level=simple} turns it back on for a node under suspicion.
      */

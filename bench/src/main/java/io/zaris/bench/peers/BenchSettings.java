@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * What a run measures and for how long. The full run fits in about 12 minutes on 2 cores; {@code --quick}
+ * What a run measures and for how long. The full run fits in about 14 minutes on 2 cores; {@code --quick}
  * is a smoke run of every row in about 5 minutes (one short interval each, a smaller memory row). A
  * focused run ({@code --ops}, {@code --values}, {@code --in-flight}, {@code --seconds}, {@code --no-memory})
  * measures a subset, for profiling one workload; like a quick run it reports under {@code bench/target/}.
