@@ -192,6 +192,7 @@ public final class ClusterMember implements AutoCloseable {
     /** Events thread: the leader's periodic and view-triggered failover/heal/evict round. */
     private void reconcileFailover() {
         refreshPresent();
+        fetchFirstView();
         askToDisown();
         repeatDrainRequest();
         if (mayDecide() && current != null) {
@@ -540,7 +541,7 @@ public final class ClusterMember implements AutoCloseable {
         refreshPresent();
         log.info("node {}: membership view {} with {} member(s){}", nodeId, newView.getViewId(), newView.size(),
                 newView instanceof MergeView ? " (merge)" : "");
-        broadcast(ClusterMessages.encodeHello(new ClusterMessages.NodeHello(nodeId, dataAddress, incarnation)));
+        sayHello();
         if (current != null) {
             // Everyone re-broadcasts what it holds: messages across an exclusion are lost, and after a
             // merge the coordinator may be the side with the stale view. Receivers keep the newest
@@ -556,6 +557,13 @@ public final class ClusterMember implements AutoCloseable {
         if (lease != null) {
             renewLease(); // a new view changes who confirms leases: ask at once rather than at the next tick
         }
+    }
+
+    /** Events thread: announces this node's data address, incarnation and the map version it holds. */
+    private void sayHello() {
+        ClusterView held = current;
+        long mapVersion = held == null ? 0 : held.partitionMap().version();
+        broadcast(ClusterMessages.encodeHello(new ClusterMessages.NodeHello(nodeId, dataAddress, incarnation, mapVersion)));
     }
 
     /**
@@ -646,7 +654,7 @@ public final class ClusterMember implements AutoCloseable {
 
     private void maybeComputeInitialMap() {
         if (view == null || !LeaderRule.shouldComputeInitialMap(isLeader(), current != null, announcedInView(),
-                view.size(), settings.clusterSize())) {
+                view.size(), settings.clusterSize(), !mapHoldersInView().isEmpty())) {
             return;
         }
         List<String> members = new ArrayList<>();
@@ -729,32 +737,25 @@ public final class ClusterMember implements AutoCloseable {
                     candidate.layout().segmentCount());
         }
         firstView.complete(candidate);
+        if (held == null && channel != null) {
+            sayHello(); // members deciding whether to compute a first map must know this node holds one now
+        }
         checkDrained();
     }
 
     /**
-     * Events thread. On the first view: if this process is not the incarnation the map was founded with,
-     * the active roles the view gives it are a previous process's. Later: a role whose epoch changed was
-     * reassigned (to this node or another) and is no longer inherited.
+     * Events thread: finds the active roles of an earlier process of this node in a view that starts a
+     * lineage for this process, and forgets those whose epoch changed (see {@link InheritedRoles}).
      */
     private void trackInheritedActives(ClusterView held, ClusterView candidate) {
-        if (held == null) {
-            if (!candidate.isFoundingIncarnation(nodeId, incarnation)) {
-                for (int p = 0; p < candidate.runtimeMap().partitionCount(); p++) {
-                    PartitionRuntime runtime = candidate.runtimeMap().get(p);
-                    if (nodeId.equals(runtime.activeNode())) {
-                        inheritedActives.put(p, runtime.epoch());
-                    }
-                }
-                if (!inheritedActives.isEmpty()) {
-                    log.warn("node {}: restarted; the cluster still names it active for partitions {}; it does not "
-                            + "serve them (it has none of their data) and asks the leader to fail them over", nodeId,
-                            inheritedActives.keySet());
-                }
-            }
-        } else {
-            inheritedActives.entrySet().removeIf(e -> candidate.runtimeMap().get(e.getKey()).epoch() != e.getValue());
+        Map<Integer, Long> next = InheritedRoles.afterAdopting(inheritedActives, held, candidate, nodeId, incarnation);
+        if (InheritedRoles.startsLineage(held, candidate) && !next.isEmpty()) {
+            log.warn("node {}: restarted; the cluster{} still names it active for partitions {}; it does not serve them "
+                    + "(it has none of their data) and asks the leader to fail them over", nodeId,
+                    held == null ? "" : " (a map founded by other processes than the one it held)", next.keySet());
         }
+        inheritedActives.clear();
+        inheritedActives.putAll(next);
         inheritedSnapshot = Map.copyOf(inheritedActives);
         askToDisown();
     }
@@ -794,6 +795,42 @@ public final class ClusterMember implements AutoCloseable {
             }
         }
         return published.leader();
+    }
+
+    /** Events thread: node id → data address of the members of the current view that announced holding a map. */
+    private Map<String, NodeAddress> mapHoldersInView() {
+        Map<String, NodeAddress> holders = new TreeMap<>();
+        if (view != null) {
+            for (Address member : view.getMembers()) {
+                ClusterMessages.NodeHello hello = announced.get(member);
+                if (hello != null && hello.holdsMap() && !hello.nodeId().equals(nodeId)) {
+                    holders.put(hello.nodeId(), hello.dataAddress());
+                }
+            }
+        }
+        return holders;
+    }
+
+    /**
+     * Events thread, every round while this node holds no map: asks the members that announced one for it
+     * (at most once per {@link #VIEW_FETCH_INTERVAL}). They re-broadcast their view after every membership
+     * change, but such a message can be lost across a merge, and a leader without a map must not wait for
+     * the next view change to learn the cluster's (it may not compute its own while they hold one).
+     */
+    private void fetchFirstView() {
+        Map<String, NodeAddress> holders = mapHoldersInView();
+        long now = System.nanoTime();
+        if (current != null || holders.isEmpty() || (lastViewFetchNanos != Long.MIN_VALUE
+                && now - lastViewFetchNanos < VIEW_FETCH_INTERVAL.toNanos())) {
+            return;
+        }
+        lastViewFetchNanos = now;
+        log.info("node {}: holds no partition map yet; asks {} for theirs", nodeId, holders.keySet());
+        holders.values().forEach(address -> probe.clusterView(address).thenAccept(fetched -> {
+            if (fetched != null) {
+                submit(() -> adopt(fetched));
+            }
+        }));
     }
 
     private int announcedInView() {

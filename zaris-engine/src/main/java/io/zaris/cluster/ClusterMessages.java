@@ -11,9 +11,10 @@ import java.util.TreeMap;
 /**
  * Messages nodes exchange over the membership channel: {@code type:u8 · body}.
  * <ul>
- *   <li>{@code 1} NodeHello: nodeId:string · host:string · port:int32 · incarnation:string — a node's data
- *       address and the id of this process start, re-sent after every view change because messages
- *       across an exclusion are lost.</li>
+ *   <li>{@code 1} NodeHello: nodeId:string · host:string · port:int32 · incarnation:string · mapVersion:int64 —
+ *       a node's data address, the id of this process start and the version of the partition map it holds
+ *       ({@code 0}: none yet), re-sent after every view change because messages across an exclusion are
+ *       lost, and once more when the node adopts its first map.</li>
  *   <li>{@code 2} ClusterView: see {@link ClusterViewCodec} — the leader's full maps.</li>
  *   <li>{@code 3} Disown: nodeId:string · n:int32 · (partition:int32 · epoch:int64)*n — a restarted node
  *       names the partitions a view still gives it as active from before its restart; the leader fails
@@ -41,7 +42,12 @@ final class ClusterMessages {
     private ClusterMessages() {
     }
 
-    record NodeHello(String nodeId, NodeAddress dataAddress, String incarnation) {
+    /** @param mapVersion version of the partition map the sender holds; {@code 0} when it holds none */
+    record NodeHello(String nodeId, NodeAddress dataAddress, String incarnation, long mapVersion) {
+
+        boolean holdsMap() {
+            return mapVersion > 0;
+        }
     }
 
     /** @param partitions partition → the epoch under which the view names the sender active */
@@ -89,6 +95,7 @@ final class ClusterMessages {
         Wire.writeString(out, hello.dataAddress().host());
         out.writeInt(hello.dataAddress().port());
         Wire.writeString(out, hello.incarnation());
+        out.writeLong(hello.mapVersion());
         return toArray(out);
     }
 
@@ -108,7 +115,8 @@ final class ClusterMessages {
                 String nodeId = Wire.readString(in, 0, "node id");
                 String host = Wire.readString(in, 0, "host");
                 NodeAddress address = new NodeAddress(host, Wire.readInt(in, 0, "port"));
-                return new NodeHello(nodeId, address, Wire.readString(in, 0, "incarnation"));
+                String incarnation = Wire.readString(in, 0, "incarnation");
+                return new NodeHello(nodeId, address, incarnation, Wire.readLong(in, 0, "map version"));
             }
             case DISOWN: {
                 String nodeId = Wire.readString(in, 0, "node id");

@@ -16,10 +16,14 @@ public final class LeaderRule {
 
     /**
      * The first partition map is computed once, by the leader, when every expected member is in the view
-     * and has announced its data address — so the map never names a node clients cannot reach.
+     * and has announced its data address — so the map never names a node clients cannot reach — and none of
+     * them holds a map. A member that does carries the cluster's lineage: its data and the epochs that fence
+     * it. Restarted nodes that come together without a map (a chaos run: two killed in a row formed a view
+     * of their own, then merged with the one survivor) must adopt that map, not found a new cluster over the
+     * survivor's data.
      */
     public static boolean shouldComputeInitialMap(boolean leader, boolean haveMap, int announcedMembers, int viewSize,
-                                                  int clusterSize) {
-        return leader && !haveMap && viewSize >= clusterSize && announcedMembers == viewSize;
+                                                  int clusterSize, boolean aMemberHoldsAMap) {
+        return leader && !haveMap && !aMemberHoldsAMap && viewSize >= clusterSize && announcedMembers == viewSize;
     }
 }

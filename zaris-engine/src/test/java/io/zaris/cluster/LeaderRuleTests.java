@@ -17,10 +17,16 @@ class LeaderRuleTests {
 
     @Test
     void initialMapWaitsForEveryExpectedMemberToAnnounceItself() {
-        assertThat(LeaderRule.shouldComputeInitialMap(true, false, 3, 3, 3)).isTrue();
-        assertThat(LeaderRule.shouldComputeInitialMap(true, false, 2, 3, 3)).isFalse();
-        assertThat(LeaderRule.shouldComputeInitialMap(true, false, 2, 2, 3)).isFalse();
-        assertThat(LeaderRule.shouldComputeInitialMap(true, true, 3, 3, 3)).isFalse();
-        assertThat(LeaderRule.shouldComputeInitialMap(false, false, 3, 3, 3)).isFalse();
+        assertThat(LeaderRule.shouldComputeInitialMap(true, false, 3, 3, 3, false)).isTrue();
+        assertThat(LeaderRule.shouldComputeInitialMap(true, false, 2, 3, 3, false)).isFalse();
+        assertThat(LeaderRule.shouldComputeInitialMap(true, false, 2, 2, 3, false)).isFalse();
+        assertThat(LeaderRule.shouldComputeInitialMap(true, true, 3, 3, 3, false)).isFalse();
+        assertThat(LeaderRule.shouldComputeInitialMap(false, false, 3, 3, 3, false)).isFalse();
+    }
+
+    @Test
+    void aLeaderWithoutAMapNeverFoundsANewClusterBesideAMemberThatHoldsOne() {
+        assertThat(LeaderRule.shouldComputeInitialMap(true, false, 3, 3, 3, true)).isFalse();
+        assertThat(LeaderRule.shouldComputeInitialMap(true, false, 4, 4, 3, true)).isFalse();
     }
 }
