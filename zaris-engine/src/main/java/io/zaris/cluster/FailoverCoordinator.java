@@ -371,6 +371,10 @@ final class FailoverCoordinator {
             PartitionRuntime current = held.runtimeMap().get(p);
             List<String> owners = next.ownersOf(p);
             boolean ownersChanged = !owners.equals(previous.ownersOf(p));
+            if (ownersChanged && sheddingOnly(current, previous.ownersOf(p), owners, present)) {
+                runtimes.add(current);
+                continue;
+            }
             long observed = observedEpochs.getOrDefault(p, 0L);
             long epoch = ownersChanged ? FailoverDecisions.nextEpoch(current.epoch(), observed) : current.epoch();
             if (current.activeNode() != null && present.contains(current.activeNode()) && owners.contains(current.activeNode())) {
@@ -397,6 +401,18 @@ final class FailoverCoordinator {
         }
         return new ClusterView(held.layout(), next, new RuntimeMap(runtimes), held.addresses(), held.leader(),
                 held.founders());
+    }
+
+    /**
+     * Whether a map change only drops owners of a partition that is HEALTHY on its new preferred primary: the
+     * second step of a move (see {@link Rebalancer}). Its runtime entry stays as it is — the heal that made it
+     * HEALTHY checked that every owner, kept ones included, holds everything — and the dropped owners, no
+     * longer replicas, are sent nothing more and drop their copies.
+     */
+    static boolean sheddingOnly(PartitionRuntime current, List<String> previousOwners, List<String> owners,
+                                Set<String> present) {
+        return previousOwners.containsAll(owners) && current.health() == PartitionHealth.HEALTHY
+                && owners.get(0).equals(current.activeNode()) && present.contains(current.activeNode());
     }
 
     private void reportHealBlocker(int partition, PartitionRuntime current, String blocker) {

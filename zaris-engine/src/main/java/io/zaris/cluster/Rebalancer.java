@@ -19,10 +19,15 @@ import org.slf4j.LoggerFactory;
  * nodes that should hold data, and the held map moves toward it at most
  * {@link ClusterSettings#maxConcurrentMoves()} partitions at a time.
  *
- * <p>A moved partition keeps its serving active owner (the coordinator marks it DEGRADED under a new epoch):
- * its new owners sync from that active as replicas, by the same snapshot and log replay as any replica,
- * and the ordinary heal hands the partition to its new preferred primary once every owner is in sync. That
- * hand-over pulls from the previous active before serving, so no acknowledged write is left behind.
+ * <p>A partition moves in two steps. First its planned owners are listed ahead of its previous ones, which
+ * stay owners: the serving active keeps it (the coordinator marks it DEGRADED under a new epoch), the new
+ * owners sync from it as replicas, by the same snapshot and log replay as any replica, and the ordinary
+ * heal hands the partition to its new preferred primary once every owner is in sync. That hand-over pulls
+ * from the previous active before serving, so no acknowledged write is left behind. Only then, healthy on
+ * its new primary, does it drop the previous owners. Until that second step every node that held its data
+ * still does and is an owner a failover can promote: a move that dropped the previous replica at once left
+ * a single copy on the active until the new owners caught up, and a chaos run lost a partition when that
+ * active froze (the leader failed it over to the new owner, which held nothing yet).
  *
  * <p>Concurrency: owned by the {@link FailoverCoordinator}, confined to the cluster member's events thread.
  */
@@ -115,8 +120,24 @@ final class Rebalancer {
             rebalanceRequested = false;
             return null;
         }
-        PartitionMap next = step(map, target, runtime, settings.maxConcurrentMoves());
+        PartitionMap next = step(map, target, runtime, settings.maxConcurrentMoves(), present);
         if (next == null) {
+            Set<String> waitingFor = new TreeSet<>();
+            for (int p : differing(map, target)) {
+                for (String owner : map.ownersOf(p)) {
+                    if (!present.contains(owner)) {
+                        waitingFor.add(owner);
+                    }
+                }
+                for (String owner : target.ownersOf(p)) {
+                    if (!present.contains(owner)) {
+                        waitingFor.add(owner);
+                    }
+                }
+            }
+            if (!waitingFor.isEmpty()) {
+                block("moves of partitions owned by or planned for " + waitingFor + " wait until they are back or evicted");
+            }
             if (startedNanos >= 0) {
                 int moving = map.partitionCount() - settled(map, runtime);
                 int remaining = differing(map, target).size() + unsettledMoves(map, target, runtime);
@@ -163,15 +184,22 @@ final class Rebalancer {
     /**
      * One bounded step from {@code map} toward {@code target}. A partition counts as moving until it is
      * HEALTHY on its preferred primary; only settled partitions start to move, and at most {@code maxMoves}
-     * move at once. Pure.
+     * move at once. A partition moves only while every owner it has and every owner it is to get is
+     * present: the runtime map may still call a partition healthy whose active just vanished (the failover
+     * round that notices runs after this), and a move then dropped the live replica holding its data for a
+     * new owner holding nothing (a chaos run lost two partitions so, a paused node's partitions moved by the
+     * leader that replaced it). Pure.
      *
+     * @param present node ids membership shows that announced themselves
      * @return the next map (the version after {@code map}'s), or {@code null} when nothing may start now
      */
-    static PartitionMap step(PartitionMap map, PartitionMap target, RuntimeMap runtime, int maxMoves) {
+    static PartitionMap step(PartitionMap map, PartitionMap target, RuntimeMap runtime, int maxMoves,
+                             Set<String> present) {
         int moving = map.partitionCount() - settled(map, runtime);
         List<Integer> pending = new ArrayList<>();
         for (int p = 0; p < map.partitionCount(); p++) {
-            if (isSettled(map, runtime, p) && !target.ownersOf(p).equals(map.ownersOf(p))) {
+            if (isSettled(map, runtime, p) && !target.ownersOf(p).equals(map.ownersOf(p))
+                    && present.containsAll(map.ownersOf(p)) && present.containsAll(target.ownersOf(p))) {
                 pending.add(p);
             }
         }
@@ -180,9 +208,33 @@ final class Rebalancer {
         }
         List<List<String>> owners = new ArrayList<>(map.owners());
         for (int p : pending.subList(0, Math.min(pending.size(), maxMoves - moving))) {
-            owners.set(p, target.ownersOf(p));
+            owners.set(p, movedOwners(map.ownersOf(p), target.ownersOf(p), map.replicationFactor()));
         }
         return new PartitionMap(Math.addExact(map.version(), 1), map.replicationFactor(), owners);
+    }
+
+    /**
+     * The owners of a settled partition one step toward {@code planned}. When the current owners include every
+     * planned one (they synced while both were listed, or the move only sheds an owner), the planned owners
+     * alone. Otherwise the planned owners followed by the current ones: those keep their copies and their
+     * place as failover candidates until the planned owners are in sync. Over twice the replication factor
+     * (the plan changed again mid-move), the tail goes, but never the current primary, which serves.
+     */
+    static List<String> movedOwners(List<String> current, List<String> planned, int replicationFactor) {
+        if (current.containsAll(planned)) {
+            return planned;
+        }
+        List<String> moved = new ArrayList<>(planned);
+        for (String owner : current) {
+            if (!moved.contains(owner)) {
+                moved.add(owner);
+            }
+        }
+        String serving = current.get(0);
+        while (moved.size() > 2 * replicationFactor) {
+            moved.remove(moved.get(moved.size() - 1).equals(serving) ? moved.size() - 2 : moved.size() - 1);
+        }
+        return moved;
     }
 
     /** Partitions HEALTHY on their preferred primary. */

@@ -13,9 +13,11 @@ import java.util.TreeSet;
  * {@code [preferred primary, replica, ...]}.
  *
  * <p><b>Invariants.</b> {@code version >= 1}; {@code replicationFactor >= 1}; at least one partition; every
- * partition has between 1 and {@code replicationFactor} owners, each a non-blank node id, with no id twice
- * in the same partition. A partition may hold fewer owners than the replication factor when the cluster
- * has fewer members.
+ * partition has between 1 and {@code 2 × replicationFactor} owners, each a non-blank node id, with no id
+ * twice in the same partition. A partition may hold fewer owners than the replication factor when the
+ * cluster has fewer members, and more while it moves: a rebalance lists its planned owners first and keeps
+ * the previous ones, which hold its data, after them until the planned ones are in sync (see
+ * {@code io.zaris.cluster.Rebalancer}). {@link PartitionPlanner} plans only ever {@code replicationFactor}.
  *
  * <p>This map says where data should live; who serves a partition right now is the runtime map's business.
  * It changes only through a new, higher-versioned map (see {@link PartitionPlanner}). Immutable: the
@@ -50,9 +52,9 @@ public final class PartitionMap {
             if (partitionOwners == null || partitionOwners.isEmpty()) {
                 throw new IllegalArgumentException("partition " + p + " has no owners");
             }
-            if (partitionOwners.size() > replicationFactor) {
+            if (partitionOwners.size() > 2L * replicationFactor) {
                 throw new IllegalArgumentException("partition " + p + " has " + partitionOwners.size()
-                        + " owners but the replication factor is " + replicationFactor);
+                        + " owners but the replication factor is " + replicationFactor + " (at most twice that while moving)");
             }
             Set<String> seen = new HashSet<>();
             for (String nodeId : partitionOwners) {

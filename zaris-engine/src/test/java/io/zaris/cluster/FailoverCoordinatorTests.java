@@ -127,4 +127,20 @@ class FailoverCoordinatorTests {
             return CompletableFuture.completedFuture(states);
         }
     }
+
+    @Test
+    void onlyAHealthyPartitionOnItsNewPrimaryShedsOwnersWithoutANewEpoch() {
+        PartitionRuntime healthyOnC = new PartitionRuntime("c", 7, PartitionHealth.HEALTHY);
+        Set<String> all = Set.of("a", "b", "c");
+
+        assertThat(FailoverCoordinator.sheddingOnly(healthyOnC, List.of("c", "b", "a"), List.of("c", "b"), all)).isTrue();
+        assertThat(FailoverCoordinator.sheddingOnly(new PartitionRuntime("c", 7, PartitionHealth.DEGRADED),
+                List.of("c", "b", "a"), List.of("c", "b"), all)).as("still syncing").isFalse();
+        assertThat(FailoverCoordinator.sheddingOnly(healthyOnC, List.of("a", "b"), List.of("c", "b"), all))
+                .as("a new owner").isFalse();
+        assertThat(FailoverCoordinator.sheddingOnly(healthyOnC, List.of("c", "b", "a"), List.of("b", "c"), all))
+                .as("another primary").isFalse();
+        assertThat(FailoverCoordinator.sheddingOnly(healthyOnC, List.of("c", "b", "a"), List.of("c", "b"),
+                Set.of("a", "b"))).as("the active vanished").isFalse();
+    }
 }

@@ -18,6 +18,7 @@ class RebalancerTests {
     private static final ClusterSettings SETTINGS = new ClusterSettings(3, PartitionLayout.of(64, 16), 2,
             Duration.ofSeconds(10), 3);
     private static final PartitionMap THREE = PartitionPlanner.plan(Set.of("a", "b", "c"), 16, 2, null);
+    private static final Set<String> FOUR_NODES = Set.of("a", "b", "c", "d");
 
     @Test
     void aNewcomerGetsPartitionsOnlyAfterTheSettleDelay() {
@@ -48,7 +49,7 @@ class RebalancerTests {
         PartitionMap next = rebalancer.nextMap(THREE, RuntimeMap.initial(THREE, 1), Set.of("a", "b", "c"), SECOND);
         assertThat(next).isNotNull();
         for (int p : changed(THREE, next)) {
-            assertThat(next.ownersOf(p)).doesNotContain("c");
+            assertThat(next.ownersOf(p).subList(0, 2)).as("planned owners of partition %d", p).doesNotContain("c");
         }
         Rebalancer lapsed = new Rebalancer("a", SETTINGS);
         lapsed.drainRequested("c", 0);
@@ -71,14 +72,77 @@ class RebalancerTests {
         List<Integer> differing = changed(THREE, four);
         int unsettled = differing.get(0);
         runtimes.set(unsettled, new PartitionRuntime(THREE.primaryOf(unsettled), 2, PartitionHealth.DEGRADED));
-        PartitionMap next = Rebalancer.step(THREE, four, new RuntimeMap(runtimes), 3);
+        PartitionMap next = Rebalancer.step(THREE, four, new RuntimeMap(runtimes), 3, FOUR_NODES);
         assertThat(changed(THREE, next)).hasSize(2).doesNotContain(unsettled);
 
         for (int i = 0; i < 3; i++) {
             int p = differing.get(i);
             runtimes.set(p, new PartitionRuntime(THREE.primaryOf(p), 2, PartitionHealth.DEGRADED));
         }
-        assertThat(Rebalancer.step(THREE, four, new RuntimeMap(runtimes), 3)).as("three moving: no new move").isNull();
+        assertThat(Rebalancer.step(THREE, four, new RuntimeMap(runtimes), 3, FOUR_NODES)).as("three moving: no new move").isNull();
+    }
+
+    @Test
+    void aMoveKeepsThePreviousOwnersUntilThePartitionIsHealthyOnItsNewPrimary() {
+        PartitionMap four = PartitionPlanner.plan(FOUR_NODES, 16, 2, THREE);
+        List<Integer> moving = changed(THREE, four);
+
+        PartitionMap grown = Rebalancer.step(THREE, four, RuntimeMap.initial(THREE, 1), 16, FOUR_NODES);
+
+        List<PartitionRuntime> runtimes = new ArrayList<>(RuntimeMap.initial(THREE, 1).partitions());
+        for (int p : moving) {
+            assertThat(grown.ownersOf(p).subList(0, 2)).as("partition %d: planned owners first", p)
+                    .isEqualTo(four.ownersOf(p));
+            assertThat(grown.ownersOf(p)).as("partition %d: previous owners kept", p).containsAll(THREE.ownersOf(p));
+            runtimes.set(p, new PartitionRuntime(THREE.primaryOf(p), 2, PartitionHealth.DEGRADED));
+        }
+        assertThat(Rebalancer.step(grown, four, new RuntimeMap(runtimes), 16, FOUR_NODES))
+                .as("nothing sheds while the new owners sync").isNull();
+
+        for (int p : moving) {
+            runtimes.set(p, new PartitionRuntime(four.primaryOf(p), 3, PartitionHealth.HEALTHY));
+        }
+        PartitionMap shed = Rebalancer.step(grown, four, new RuntimeMap(runtimes), 16, FOUR_NODES);
+        assertThat(shed.owners()).as("healthy on the new primaries: the previous owners go").isEqualTo(four.owners());
+    }
+
+    @Test
+    void aPlanChangedMidMoveNeverListsMoreThanTwiceTheReplicationFactorNorDropsTheServingOwner() {
+        assertThat(Rebalancer.movedOwners(List.of("a", "b"), List.of("c", "b"), 2)).containsExactly("c", "b", "a");
+        assertThat(Rebalancer.movedOwners(List.of("c", "b", "a"), List.of("c", "b"), 2)).containsExactly("c", "b");
+        assertThat(Rebalancer.movedOwners(List.of("c", "b", "a", "e"), List.of("d", "f"), 2))
+                .containsExactly("d", "f", "c", "b");
+        assertThat(Rebalancer.movedOwners(List.of("a", "b"), List.of("c"), 1)).containsExactly("c", "a");
+    }
+
+    /**
+     * The leader that replaced a paused node continued a rebalance the paused leader had begun: its map still
+     * called the paused node's partitions healthy, and moving them dropped their live replica.
+     */
+    @Test
+    void partitionsOfAnAbsentNodeDoNotMoveNorMoveToIt() {
+        PartitionMap four = PartitionPlanner.plan(FOUR_NODES, 16, 2, THREE);
+        RuntimeMap settled = RuntimeMap.initial(THREE, 1);
+        Set<String> withoutA = Set.of("b", "c", "d");
+
+        PartitionMap next = Rebalancer.step(THREE, four, settled, 16, withoutA);
+
+        assertThat(next).as("some partitions move without a").isNotNull();
+        for (int p : changed(THREE, four)) {
+            boolean involvesA = THREE.ownersOf(p).contains("a") || four.ownersOf(p).contains("a");
+            List<String> expectedFirst = involvesA ? THREE.ownersOf(p) : four.ownersOf(p);
+            assertThat(next.ownersOf(p).subList(0, 2)).as("partition %d", p).isEqualTo(expectedFirst);
+            if (involvesA) {
+                assertThat(next.ownersOf(p)).as("partition %d", p).isEqualTo(THREE.ownersOf(p));
+            }
+        }
+        PartitionMap withoutAAndD = Rebalancer.step(THREE, four, settled, 16, Set.of("b", "c"));
+        if (withoutAAndD != null) {
+            for (int p : changed(THREE, withoutAAndD)) {
+                assertThat(THREE.ownersOf(p)).as("partition %d", p).containsOnly("b", "c");
+                assertThat(four.ownersOf(p)).as("partition %d", p).containsOnly("b", "c");
+            }
+        }
     }
 
     private static List<Integer> changed(PartitionMap before, PartitionMap after) {

@@ -354,9 +354,11 @@ class PartitionPlannerTests {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one partition");
             assertThatThrownBy(() -> new PartitionMap(1, 1, List.of(List.of("a"), List.of())))
                     .isInstanceOf(IllegalArgumentException.class).hasMessage("partition 1 has no owners");
-            assertThatThrownBy(() -> new PartitionMap(1, 1, List.of(List.of("a", "b"))))
+            assertThatThrownBy(() -> new PartitionMap(1, 1, List.of(List.of("a", "b", "c"))))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("partition 0 has 2 owners but the replication factor is 1");
+                    .hasMessage("partition 0 has 3 owners but the replication factor is 1 (at most twice that while moving)");
+            assertThat(new PartitionMap(1, 1, List.of(List.of("b", "a"))).ownersOf(0)).as("a move from a to b")
+                    .containsExactly("b", "a");
             assertThatThrownBy(() -> new PartitionMap(1, 2, List.of(List.of("a", "a"))))
                     .isInstanceOf(IllegalArgumentException.class).hasMessage("partition 0 lists owner a twice");
             assertThatThrownBy(() -> new PartitionMap(1, 2, List.of(Arrays.asList("a", null))))
