@@ -152,16 +152,27 @@ final class Rebalancer {
             log.info("node {}: rebalance begins toward {} (map version {}): {} partition(s) to move, at most {} at a time",
                     nodeId, members, map.version(), differing(map, target).size(), settings.maxConcurrentMoves());
         }
-        List<Integer> moved = differing(map, next);
-        movesStarted += moved.size();
+        List<Integer> starting = new ArrayList<>();
+        List<Integer> finishing = new ArrayList<>();
+        for (int p : differing(map, next)) {
+            (map.ownersOf(p).containsAll(next.ownersOf(p)) ? finishing : starting).add(p);
+        }
+        movesStarted += starting.size();
+        // Partitions whose owners still differ from the plan: those this step starts included, as their
+        // previous owners stay listed until they are healthy on the new primary.
         int remaining = differing(next, target).size();
-        int completed = movesStarted - moved.size() - (map.partitionCount() - settled(map, runtime));
-        long etaSeconds = etaSeconds(now, completed, remaining + moved.size());
+        int notStarted = 0;
+        for (int p : differing(next, target)) {
+            if (!next.ownersOf(p).containsAll(target.ownersOf(p))) {
+                notStarted++;
+            }
+        }
+        int unsettled = map.partitionCount() - settled(map, runtime);
+        long etaSeconds = etaSeconds(now, movesStarted - starting.size() - unsettled, remaining);
         String eta = etaSeconds < 0 ? "unknown" : etaSeconds + " s";
-        status = new RebalanceStatus(true, remaining + moved.size(), map.partitionCount() - settled(map, runtime) + moved.size(),
-                movesStarted, etaSeconds);
-        log.info("node {}: rebalance step: map version {} -> {} moves partition(s) {}; {} more to move; ETA {}", nodeId,
-                map.version(), next.version(), moved, remaining, eta);
+        status = new RebalanceStatus(true, remaining, unsettled + starting.size(), movesStarted, etaSeconds);
+        log.info("node {}: rebalance step: map version {} -> {} moves partition(s) {} and drops the previous owners of {}; "
+                + "{} more to move; ETA {}", nodeId, map.version(), next.version(), starting, finishing, notStarted, eta);
         blockedReason = null;
         return next;
     }
@@ -197,17 +208,25 @@ final class Rebalancer {
                              Set<String> present) {
         int moving = map.partitionCount() - settled(map, runtime);
         List<Integer> pending = new ArrayList<>();
+        List<Integer> shedding = new ArrayList<>();
         for (int p = 0; p < map.partitionCount(); p++) {
-            if (isSettled(map, runtime, p) && !target.ownersOf(p).equals(map.ownersOf(p))
-                    && present.containsAll(map.ownersOf(p)) && present.containsAll(target.ownersOf(p))) {
-                pending.add(p);
+            List<String> current = map.ownersOf(p);
+            List<String> planned = target.ownersOf(p);
+            if (isSettled(map, runtime, p) && !planned.equals(current)
+                    && present.containsAll(current) && present.containsAll(planned)) {
+                // Dropping owners while the primary stays moves nothing: it does not count against the bound.
+                (current.containsAll(planned) && planned.get(0).equals(current.get(0)) ? shedding : pending).add(p);
             }
         }
-        if (pending.isEmpty() || moving >= maxMoves) {
+        int starting = Math.max(0, Math.min(pending.size(), maxMoves - moving));
+        if (shedding.isEmpty() && starting == 0) {
             return null;
         }
         List<List<String>> owners = new ArrayList<>(map.owners());
-        for (int p : pending.subList(0, Math.min(pending.size(), maxMoves - moving))) {
+        for (int p : shedding) {
+            owners.set(p, target.ownersOf(p));
+        }
+        for (int p : pending.subList(0, starting)) {
             owners.set(p, movedOwners(map.ownersOf(p), target.ownersOf(p), map.replicationFactor()));
         }
         return new PartitionMap(Math.addExact(map.version(), 1), map.replicationFactor(), owners);
