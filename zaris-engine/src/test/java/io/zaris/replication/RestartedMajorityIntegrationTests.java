@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.zaris.client.ZarisClient;
-import io.zaris.client.ZarisClientOptions;
 import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.cluster.PartitionHealth;
@@ -15,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -41,9 +39,7 @@ class RestartedMajorityIntegrationTests {
         try (ServerProcesses processes = new ServerProcesses(Path.of("target", "restarted-majority-logs"))) {
             List<NodeAddress> seeds = processes.start(3, 3, "--partitions", "16", "--segments", "256",
                     "--heal-cooldown-ms", "1000");
-            try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
-                    .bootstrapTimeout(Duration.ofSeconds(90)).requestTimeout(Duration.ofSeconds(20)).maxAttempts(40)
-                    .environment(Map.of()).build())) {
+            try (ZarisClient client = ServerProcesses.patientClient(seeds)) {
                 for (int i = 0; i < KEYS; i++) {
                     client.sync().put(key(i), value(i));
                 }

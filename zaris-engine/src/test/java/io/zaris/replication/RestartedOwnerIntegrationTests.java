@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.zaris.client.ZarisClient;
-import io.zaris.client.ZarisClientOptions;
 import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.cluster.PartitionHealth;
@@ -13,7 +12,6 @@ import io.zaris.server.ServerProcesses;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -31,9 +29,7 @@ class RestartedOwnerIntegrationTests {
         try (ServerProcesses processes = new ServerProcesses(Path.of("target", "restart-logs"))) {
             List<NodeAddress> seeds = processes.start(3, 2, "--partitions", "16", "--segments", "256",
                     "--heal-cooldown-ms", "1000");
-            try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
-                    .bootstrapTimeout(Duration.ofSeconds(90)).requestTimeout(Duration.ofSeconds(20)).maxAttempts(40)
-                    .environment(Map.of()).build())) {
+            try (ZarisClient client = ServerProcesses.patientClient(seeds)) {
                 ClusterView before = client.clusterView();
                 SegmentMapper mapper = new SegmentMapper(before.layout().segmentCount());
                 String victim = before.runtimeOfSegment(mapper.segmentOf(AcknowledgedWriter.key(0))).activeNode();

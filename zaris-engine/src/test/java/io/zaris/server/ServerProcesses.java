@@ -1,12 +1,16 @@
 package io.zaris.server;
 
+import io.zaris.client.ZarisClient;
+import io.zaris.client.ZarisClientOptions;
 import io.zaris.cluster.NodeAddress;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -160,6 +164,15 @@ public final class ServerProcesses implements AutoCloseable {
     }
 
     /** A free TCP port on this machine right now. */
+    /**
+     * A client that rides out the faults these tests inject: it waits up to 90 s for a first map, gives a
+     * request 20 s and 40 attempts, and reads no {@code ZARIS_*} variables from the environment.
+     */
+    public static ZarisClient patientClient(List<NodeAddress> seeds) {
+        return ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds).bootstrapTimeout(Duration.ofSeconds(90))
+                .requestTimeout(Duration.ofSeconds(20)).maxAttempts(40).environment(Map.of()).build());
+    }
+
     public static int freeTcpPort() throws IOException {
         return freePort();
     }
