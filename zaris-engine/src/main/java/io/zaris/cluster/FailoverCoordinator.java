@@ -349,8 +349,8 @@ final class FailoverCoordinator {
         if (members.isEmpty()) {
             members.addAll(present);
         }
-        PartitionMap next = PartitionPlanner.plan(members, previous.partitionCount(), clusterSettings.replicationFactor(),
-                previous);
+        PartitionMap next = keepingLiveHolders(previous, PartitionPlanner.plan(members, previous.partitionCount(),
+                clusterSettings.replicationFactor(), previous), present);
         ClusterView rehomed = withMap(held, next, present, now);
         evicted.forEach(missingSince::remove);
         log.info("node {}: evicting {} after {}; partition map version {} -> {}", nodeId, evicted, settings.evictionDelay(),
@@ -401,6 +401,26 @@ final class FailoverCoordinator {
         }
         return new ClusterView(held.layout(), next, new RuntimeMap(runtimes), held.addresses(), held.leader(),
                 held.founders());
+    }
+
+    /**
+     * The planned map with, after each partition's planned owners, its previous owners that are still present
+     * and were not planned (up to twice the replication factor): they hold its data, and a partition caught
+     * mid-move by an eviction would otherwise be left to new owners that may hold nothing yet. The rebalancer
+     * drops them once the partition is healthy on its primary, as after any move. Pure.
+     */
+    static PartitionMap keepingLiveHolders(PartitionMap previous, PartitionMap planned, Set<String> present) {
+        List<List<String>> owners = new ArrayList<>(planned.partitionCount());
+        for (int p = 0; p < planned.partitionCount(); p++) {
+            List<String> kept = new ArrayList<>(planned.ownersOf(p));
+            for (String holder : previous.ownersOf(p)) {
+                if (present.contains(holder) && !kept.contains(holder) && kept.size() < 2 * planned.replicationFactor()) {
+                    kept.add(holder);
+                }
+            }
+            owners.add(kept);
+        }
+        return new PartitionMap(planned.version(), planned.replicationFactor(), owners);
     }
 
     /**

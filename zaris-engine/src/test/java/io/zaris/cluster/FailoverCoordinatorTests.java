@@ -143,4 +143,17 @@ class FailoverCoordinatorTests {
         assertThat(FailoverCoordinator.sheddingOnly(healthyOnC, List.of("c", "b", "a"), List.of("c", "b"),
                 Set.of("a", "b"))).as("the active vanished").isFalse();
     }
+
+    @Test
+    void anEvictionKeepsThePreviousOwnersThatArePresentAfterThePlannedOnes() {
+        // partition 0 was moving to [d, b] from [a, c]; b is evicted and the planner picks [d, a]
+        PartitionMap previous = new PartitionMap(4, 2, List.of(List.of("d", "b", "a", "c"), List.of("a", "c")));
+        PartitionMap planned = new PartitionMap(5, 2, List.of(List.of("d", "a"), List.of("a", "c")));
+
+        PartitionMap next = FailoverCoordinator.keepingLiveHolders(previous, planned, Set.of("a", "c", "d"));
+
+        assertThat(next.version()).isEqualTo(5);
+        assertThat(next.ownersOf(0)).containsExactly("d", "a", "c");
+        assertThat(next.ownersOf(1)).containsExactly("a", "c");
+    }
 }
