@@ -20,12 +20,24 @@ final class ClientViews {
     }
 
     /**
-     * The newer of two views; for the same partition map version, per partition the entry with the higher
+     * Whether {@code fetched} comes from a cluster whose first map was computed again, by other processes
+     * than {@code held}'s: nodes compute one only when none of a full set of members holds a map, i.e. after
+     * every node restarted. Its versions and epochs start over, so ordering by them would keep the client on
+     * the dead cluster's map for good (a chaos run's client routed with epochs no node had any more, and every
+     * request got OWNERSHIP_CHANGING); the fetched view wins whole.
+     */
+    static boolean refounded(ClusterView held, ClusterView fetched) {
+        return held != null && !held.founders().isEmpty() && !fetched.founders().isEmpty()
+                && !held.founders().equals(fetched.founders());
+    }
+
+    /**
+     * The newer of two views (a view of a cluster founded again wins, see {@link #refounded}); for the same partition map version, per partition the entry with the higher
      * epoch, the union of the addresses (the fetched address wins for a node known to both), and the
      * fetched leader unless it is unknown.
      */
     static ClusterView merge(ClusterView held, ClusterView fetched) {
-        if (held == null || fetched.partitionMap().version() > held.partitionMap().version()) {
+        if (held == null || refounded(held, fetched) || fetched.partitionMap().version() > held.partitionMap().version()) {
             return fetched;
         }
         if (fetched.partitionMap().version() < held.partitionMap().version()) {

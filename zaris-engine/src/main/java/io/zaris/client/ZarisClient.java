@@ -970,6 +970,11 @@ public final class ZarisClient implements AutoCloseable {
         List<StripedNodeConnections> unused = new ArrayList<>();
         synchronized (tableLock) {
             RoutingTable current = table;
+            if (current != null && ClientViews.refounded(current.view(), fetched)) {
+                log.warn("the cluster's partition map was computed anew (version {} after {}): its nodes restarted without "
+                        + "a map, so the data it held before is gone; routing by the new map",
+                        fetched.partitionMap().version(), current.view().partitionMap().version());
+            }
             ClusterView merged = ClientViews.merge(current == null ? null : current.view(), fetched);
             if (segmentMapper == null || segmentMapper.segmentCount() != merged.layout().segmentCount()) {
                 segmentMapper = new SegmentMapper(merged.layout().segmentCount());

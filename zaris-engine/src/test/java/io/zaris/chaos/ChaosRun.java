@@ -6,6 +6,7 @@ import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.cluster.PartitionHealth;
 import io.zaris.server.ServerProcesses;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,8 @@ public final class ChaosRun {
     private static final Logger log = LoggerFactory.getLogger(ChaosRun.class);
     /** How long healing may take before the run is declared failed. */
     static final Duration HEAL_TIMEOUT = Duration.ofMinutes(3);
+    /** A node's log line for a membership view; group 1 is its member count. */
+    private static final java.util.regex.Pattern VIEW_LINE = java.util.regex.Pattern.compile("membership view \\S+ with (\\d+) member");
 
     private ChaosRun() {
     }
@@ -67,6 +70,21 @@ public final class ChaosRun {
     }
 
     /**
+     * Whether the process runs, adopted a map since its last start, and its latest membership view holds at
+     * least {@code members} nodes (read from its log).
+     */
+    static boolean hasJoined(ServerProcesses.Node node, int members) throws IOException {
+        String text = node.logText();
+        String sinceStart = text.substring(Math.max(0, text.lastIndexOf(ServerProcesses.RESTART_MARKER)));
+        java.util.regex.Matcher views = VIEW_LINE.matcher(sinceStart);
+        int lastViewSize = 0;
+        while (views.find()) {
+            lastViewSize = Integer.parseInt(views.group(1));
+        }
+        return node.process().isAlive() && sinceStart.contains("adopted") && lastViewSize >= members;
+    }
+
+    /**
      * Waits until every process is back in one membership view holding every node, has adopted a map since
      * its last start, and every partition is HEALTHY.
      */
@@ -77,13 +95,7 @@ public final class ChaosRun {
             boolean healthy = view.runtimeMap().partitions().stream().allMatch(p -> p.health() == PartitionHealth.HEALTHY);
             boolean joined = true;
             for (ServerProcesses.Node node : processes.nodes()) {
-                String text = node.logText();
-                String sinceStart = text.substring(Math.max(0, text.lastIndexOf(ServerProcesses.RESTART_MARKER)));
-                int lastView = sinceStart.lastIndexOf("membership view");
-                int lineEnd = lastView < 0 ? -1 : sinceStart.indexOf('\n', lastView);
-                String viewLine = lastView < 0 ? "" : sinceStart.substring(lastView, lineEnd < 0 ? sinceStart.length() : lineEnd);
-                boolean inFullView = viewLine.contains("with " + nodes + " member(s)");
-                joined &= node.process().isAlive() && sinceStart.contains("adopted") && inFullView;
+                joined &= hasJoined(node, nodes);
             }
             if (healthy && joined) {
                 return;

@@ -92,7 +92,7 @@ final class Nemesis {
                             recover(recovery, false);
                         }
                     }
-                    if (allHealthy()) {
+                    if (!awaitingHealth.isEmpty() && recoveredNodesRejoined() && allHealthy()) {
                         awaitingHealth.clear();
                     }
                     if (now - nextFault >= 0) {
@@ -182,12 +182,29 @@ final class Nemesis {
     }
 
     /**
-     * Whether the client's view shows every partition HEALTHY: a node that came back counts as failed
-     * until then (it is not yet an in-sync replica), so faults never overlap beyond the tolerated count.
+     * Whether a freshly fetched map shows every partition HEALTHY: a node that came back counts as failed
+     * until then (it is not yet an in-sync replica), so faults never overlap beyond the tolerated count. Fetched,
+     * not the client's cached view: with no majority nobody updates health, and a seed-106 run read "all
+     * HEALTHY" from a stale view, killed the one node still holding data and lost everything.
      */
     private boolean allHealthy() {
-        return client.clusterView().runtimeMap().partitions().stream()
+        return client.refreshMap().join().runtimeMap().partitions().stream()
                 .allMatch(p -> p.health() == io.zaris.cluster.PartitionHealth.HEALTHY);
+    }
+
+    /**
+     * Whether every node that came back runs, adopted a map and sits in a view with every node not still
+     * down: a drained node that rejoins has no role, so the map alone calls the cluster healthy before it even
+     * started.
+     */
+    private boolean recoveredNodesRejoined() throws IOException {
+        int expected = options.nodes() - pending.size();
+        for (String node : awaitingHealth) {
+            if (!ChaosRun.hasJoined(processes.node(node), expected)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether the client's map gives {@code node} no role: not an assigned owner, not active anywhere. */

@@ -81,6 +81,23 @@ class ClientViewsTests {
         return new RuntimeOwnershipChangedEvent(partition, new PartitionRuntime(node, epoch, PartitionHealth.HEALTHY), address);
     }
 
+    @Test
+    void aMapComputedAnewAfterEveryNodeRestartedReplacesAnOlderClustersHigherVersion() {
+        ClusterView before = founded(view(15, 30), "a-1", "b-1");
+        ClusterView refounded = founded(view(1, 2), "a-2", "b-2");
+
+        assertThat(ClientViews.refounded(before, refounded)).isTrue();
+        assertThat(ClientViews.merge(before, refounded)).isSameAs(refounded);
+        assertThat(ClientViews.merge(before, founded(view(1, 2), "a-1", "b-1"))).as("same cluster, older map")
+                .isSameAs(before);
+        assertThat(ClientViews.refounded(view(15, 30), refounded)).as("founders unknown").isFalse();
+    }
+
+    private static ClusterView founded(ClusterView view, String incarnationOfA, String incarnationOfB) {
+        return new ClusterView(view.layout(), view.partitionMap(), view.runtimeMap(), view.addresses(), null,
+                Map.of("a", incarnationOfA, "b", incarnationOfB));
+    }
+
     private static ClusterView view(long mapVersion, long epoch) {
         List<List<String>> owners = new ArrayList<>();
         List<PartitionRuntime> runtimes = new ArrayList<>();
