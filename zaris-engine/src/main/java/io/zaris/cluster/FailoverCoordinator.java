@@ -405,20 +405,16 @@ final class FailoverCoordinator {
 
     /**
      * The planned map with, after each partition's planned owners, its previous owners that are still present
-     * and were not planned (up to twice the replication factor): they hold its data, and a partition caught
+     * and were not planned ({@link Rebalancer#plannedThenHolders}): they hold its data, and a partition caught
      * mid-move by an eviction would otherwise be left to new owners that may hold nothing yet. The rebalancer
      * drops them once the partition is healthy on its primary, as after any move. Pure.
      */
     static PartitionMap keepingLiveHolders(PartitionMap previous, PartitionMap planned, Set<String> present) {
         List<List<String>> owners = new ArrayList<>(planned.partitionCount());
         for (int p = 0; p < planned.partitionCount(); p++) {
-            List<String> kept = new ArrayList<>(planned.ownersOf(p));
-            for (String holder : previous.ownersOf(p)) {
-                if (present.contains(holder) && !kept.contains(holder) && kept.size() < 2 * planned.replicationFactor()) {
-                    kept.add(holder);
-                }
-            }
-            owners.add(kept);
+            List<String> liveHolders = new ArrayList<>(previous.ownersOf(p));
+            liveHolders.retainAll(present);
+            owners.add(Rebalancer.plannedThenHolders(planned.ownersOf(p), liveHolders, planned.replicationFactor()));
         }
         return new PartitionMap(planned.version(), planned.replicationFactor(), owners);
     }

@@ -124,17 +124,10 @@ final class Rebalancer {
         if (next == null) {
             Set<String> waitingFor = new TreeSet<>();
             for (int p : differing(map, target)) {
-                for (String owner : map.ownersOf(p)) {
-                    if (!present.contains(owner)) {
-                        waitingFor.add(owner);
-                    }
-                }
-                for (String owner : target.ownersOf(p)) {
-                    if (!present.contains(owner)) {
-                        waitingFor.add(owner);
-                    }
-                }
+                waitingFor.addAll(map.ownersOf(p));
+                waitingFor.addAll(target.ownersOf(p));
             }
+            waitingFor.removeAll(present);
             if (!waitingFor.isEmpty()) {
                 block("moves of partitions owned by or planned for " + waitingFor + " wait until they are back or evicted");
             }
@@ -235,25 +228,29 @@ final class Rebalancer {
     /**
      * The owners of a settled partition one step toward {@code planned}. When the current owners include every
      * planned one (they synced while both were listed, or the move only sheds an owner), the planned owners
-     * alone. Otherwise the planned owners followed by the current ones: those keep their copies and their
-     * place as failover candidates until the planned owners are in sync. Over twice the replication factor
-     * (the plan changed again mid-move), the tail goes, but never the current primary, which serves.
+     * alone; otherwise {@link #plannedThenHolders} of the current owners.
      */
     static List<String> movedOwners(List<String> current, List<String> planned, int replicationFactor) {
-        if (current.containsAll(planned)) {
-            return planned;
-        }
-        List<String> moved = new ArrayList<>(planned);
-        for (String owner : current) {
-            if (!moved.contains(owner)) {
-                moved.add(owner);
+        return current.containsAll(planned) ? planned : plannedThenHolders(planned, current, replicationFactor);
+    }
+
+    /**
+     * The planned owners followed by the {@code holders} not planned: those keep their copies and their place
+     * as failover candidates until the planned owners are in sync. Over twice the replication factor (the plan
+     * changed again mid-move) the tail goes, but never the first holder, which serves.
+     */
+    static List<String> plannedThenHolders(List<String> planned, List<String> holders, int replicationFactor) {
+        List<String> owners = new ArrayList<>(planned);
+        for (String holder : holders) {
+            if (!owners.contains(holder)) {
+                owners.add(holder);
             }
         }
-        String serving = current.get(0);
-        while (moved.size() > 2 * replicationFactor) {
-            moved.remove(moved.get(moved.size() - 1).equals(serving) ? moved.size() - 2 : moved.size() - 1);
+        String serving = holders.isEmpty() ? null : holders.get(0);
+        while (owners.size() > 2 * replicationFactor) {
+            owners.remove(owners.get(owners.size() - 1).equals(serving) ? owners.size() - 2 : owners.size() - 1);
         }
-        return moved;
+        return owners;
     }
 
     /** Partitions HEALTHY on their preferred primary. */
