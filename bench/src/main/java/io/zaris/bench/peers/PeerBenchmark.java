@@ -36,7 +36,7 @@ public final class PeerBenchmark {
         BenchResults results = new BenchResults();
         Path work = Files.createDirectories(settings.workDirectory());
         for (String system : settings.systems()) {
-            if (!system.equals("zaris-sync") && !system.equals("redis-replicas") && settings.memoryEntries() > 0) {
+            if (BenchSettings.MEMORY_ROW_SYSTEMS.contains(system) && settings.memoryEntries() > 0) {
                 // The memory row gets a cluster of its own, stopped before the workloads: its million entries
                 // would otherwise stay resident through every later row, where they take a fifth of a JVM
                 // node's heap (and a heap near full collects far more often) but cost a Redis process nothing.
@@ -75,8 +75,11 @@ public final class PeerBenchmark {
             throws IOException, InterruptedException {
         System.out.println("starting " + system);
         return switch (system) {
-            case "zaris-async" -> ZarisServerCluster.start("async", settings.serverJar(), work.resolve(system));
-            case "zaris-sync" -> ZarisServerCluster.start("sync", settings.serverJar(), work.resolve(system));
+            case "zaris-async" -> ZarisServerCluster.start("async", ZarisServerCluster.DEFAULT_REPLICATION_FACTOR,
+                    settings.serverJar(), work.resolve(system));
+            case "zaris-sync" -> ZarisServerCluster.start("sync", ZarisServerCluster.DEFAULT_REPLICATION_FACTOR,
+                    settings.serverJar(), work.resolve(system));
+            case "zaris-async-1copy" -> ZarisServerCluster.start("async", 1, settings.serverJar(), work.resolve(system));
             case "redis" -> RedisClusterProcesses.start(work.resolve(system), 0);
             case "redis-replicas" -> RedisClusterProcesses.start(work.resolve(system), 1);
             case "hazelcast" -> HazelcastCluster.start(work.resolve(system));

@@ -57,23 +57,31 @@ final class ZarisServerCluster implements PeerCluster {
     /** Extra JVM options for every node, e.g. a flight recording while profiling one workload. */
     static final String NODE_OPTIONS_VARIABLE = "ZARIS_BENCH_NODE_OPTS";
     private static final int NODES = 3;
-    private static final int REPLICATION_FACTOR = 2;
+    /** What the benchmark runs Zaris with unless a variant keeps one copy: each entry on two nodes. */
+    static final int DEFAULT_REPLICATION_FACTOR = 2;
 
     private final String ackMode;
+    private final int replicationFactor;
     private final LocalProcesses processes;
     private final List<Process> nodes = new ArrayList<>();
     private final List<NodeAddress> dataAddresses = new ArrayList<>();
 
-    private ZarisServerCluster(String ackMode, Path logDirectory) throws IOException {
+    private ZarisServerCluster(String ackMode, int replicationFactor, Path logDirectory) throws IOException {
         this.ackMode = ackMode;
+        this.replicationFactor = replicationFactor;
         this.processes = new LocalProcesses(logDirectory);
     }
 
-    static ZarisServerCluster start(String ackMode, Path serverJar, Path logDirectory) throws IOException {
+    /**
+     * @param replicationFactor copies of each entry: {@link #DEFAULT_REPLICATION_FACTOR}, or 1 for the variant
+     *                          that keeps what a Redis Cluster without replicas keeps
+     */
+    static ZarisServerCluster start(String ackMode, int replicationFactor, Path serverJar, Path logDirectory)
+            throws IOException {
         if (!Files.isRegularFile(serverJar)) {
             throw new IllegalStateException("no Zaris server jar at " + serverJar + " (bench/run builds it)");
         }
-        ZarisServerCluster cluster = new ZarisServerCluster(ackMode, logDirectory);
+        ZarisServerCluster cluster = new ZarisServerCluster(ackMode, replicationFactor, logDirectory);
         try {
             cluster.startNodes(serverJar);
         } catch (IOException | RuntimeException e) {
@@ -102,7 +110,7 @@ final class ZarisServerCluster implements PeerCluster {
             command.addAll(List.of("-jar", serverJar.toString(), "--node-id", nodeId,
                     "--port", Integer.toString(ports.get(i)[0]), "--cluster-port", Integer.toString(ports.get(i)[1]),
                     "--seeds", seeds, "--cluster-name", clusterName,
-                    "--replication-factor", Integer.toString(REPLICATION_FACTOR), "--ack-mode", ackMode,
+                    "--replication-factor", Integer.toString(replicationFactor), "--ack-mode", ackMode,
                     "--resp-port", "off", "--max-memory", MEMORY_BUDGET, "--drain-on-stop", "0", "--io-threads", IO_THREADS));
             nodes.add(processes.start("zaris-" + ackMode + "-" + nodeId, command));
             dataAddresses.add(new NodeAddress("127.0.0.1", ports.get(i)[0]));
@@ -125,12 +133,22 @@ final class ZarisServerCluster implements PeerCluster {
 
     @Override
     public String system() {
-        return "Zaris " + ackMode.toUpperCase(java.util.Locale.ROOT);
+        String name = "Zaris " + ackMode.toUpperCase(java.util.Locale.ROOT);
+        return replicationFactor == 1 ? name + ", 1 copy" : name;
     }
 
     @Override
     public int copiesPerEntry() {
-        return REPLICATION_FACTOR;
+        return replicationFactor;
+    }
+
+    /**
+     * The one-copy variant measures only the rows its bounds are checked on (16 and 128 in flight): it is there
+     * to compare like with like against the Redis Cluster without replicas, not to be a product row of its own.
+     */
+    @Override
+    public boolean measures(Workload workload) {
+        return replicationFactor != 1 || workload.inFlight() > 1;
     }
 
     @Override
@@ -138,7 +156,7 @@ final class ZarisServerCluster implements PeerCluster {
         return NODES + " server processes (" + HEAP + HEAP_PAGES_DESCRIPTION + ", " + COLLECTOR.substring("-XX:+Use".length())
                 + ", memory budget " + MEMORY_BUDGET + " of the heap, "
                 + IO_THREADS + " I/O thread each), replication factor "
-                + REPLICATION_FACTOR + ", ack mode " + ackMode + "; native client with default options (one pipelined connection per node)";
+                + replicationFactor + ", ack mode " + ackMode + "; native client with default options (one pipelined connection per node)";
     }
 
     /** The nodes' data addresses as {@code host:port}. */
