@@ -50,6 +50,8 @@ final class Ledger {
 
     final Map<String, List<Write>> writes = new ConcurrentHashMap<>();
     final ConcurrentLinkedQueue<String> readAnomalies = new ConcurrentLinkedQueue<>();
+    /** The keys of {@link #readAnomalies}, to check them against the keys named lost. */
+    final Set<String> readAnomalyKeys = ConcurrentHashMap.newKeySet();
     final Map<String, ConcurrentLinkedQueue<Long>> casFromVersions = new ConcurrentHashMap<>();
     final Map<String, AtomicLong> casAcknowledged = new ConcurrentHashMap<>();
     final Map<String, AtomicLong> casIndeterminate = new ConcurrentHashMap<>();

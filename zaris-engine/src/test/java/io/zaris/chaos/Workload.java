@@ -98,6 +98,7 @@ final class Workload {
                 Optional<VersionedValue> read = client.sync().get(key);
                 String seen = read.map(v -> new String(v.value(), StandardCharsets.UTF_8)).orElse(null);
                 if (!ledger.isLegalRead(key, seen)) {
+                    ledger.readAnomalyKeys.add(key);
                     ledger.readAnomalies.add(key + " read '" + seen + "' after its writer's history "
                             + ledger.writes.get(key).subList(Math.max(0, ledger.writes.get(key).size() - 3),
                             ledger.writes.get(key).size()));
