@@ -127,7 +127,7 @@ final class MarkdownReport {
         target(out, results, ZARIS_ASYNC, "Zaris ASYNC ops/s ≥ 2× Hazelcast at 16 and 128 in flight", "Hazelcast",
                 w -> w.inFlight() > 1, 2.0, false);
         Workload syncGet = new Workload(Op.GET, 100, 1);
-        Optional<ThroughputRow> zarisGet = results.row("Zaris ASYNC", syncGet);
+        Optional<ThroughputRow> zarisGet = results.row(ZARIS_ASYNC, syncGet);
         Optional<ThroughputRow> lettuceGet = results.row("Redis Cluster", syncGet);
         if (zarisGet.isPresent() && lettuceGet.isPresent()) {
             double ratio = zarisGet.get().micros(50) / lettuceGet.get().micros(50);
