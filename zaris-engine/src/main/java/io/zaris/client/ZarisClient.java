@@ -1189,10 +1189,7 @@ public final class ZarisClient implements AutoCloseable {
             return;
         }
         metrics.writesLost(lost.size());
-        LostWrite first = lost.get(0);
-        log.warn("{} acknowledged ASYNC write(s) to partition {} were lost when epoch {} took over (e.g. key '{}' at "
-                        + "revision {}, the new owner inherited revision {})", lost.size(), first.partition(),
-                first.takeoverEpoch(), first.key(), first.revision(), first.inheritedRevision());
+        log.warn(LostWrite.describe(lost, LostWrite.KEYS_NAMED_IN_LOG));
         for (LostWrite write : lost) {
             try {
                 options.lostWriteListener().accept(write);
