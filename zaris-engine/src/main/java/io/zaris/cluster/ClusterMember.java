@@ -69,6 +69,13 @@ public final class ClusterMember implements AutoCloseable {
     private final ScheduledExecutorService timer;
     /** Whether the last view holds a majority of the configured cluster size; writes need it. */
     private volatile boolean inMajority;
+    /**
+     * Set by {@link #close()} before the channel closes. The views and messages JGroups delivers while this node
+     * leaves (its own departure, down to a view of itself) are not acted on: the node no longer broadcasts,
+     * leads or counts a majority, and acting on them logged a lost majority and failed broadcasts at every
+     * orderly stop.
+     */
+    private volatile boolean leaving;
     /** Snapshot of {@link #presentNodes()}, refreshed on the events thread after views and hellos and every 250 ms. */
     private volatile Set<String> present = Set.of();
 
@@ -866,8 +873,14 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     private void submit(Runnable event) {
+        if (leaving) {
+            return;
+        }
         try {
             events.execute(() -> {
+                if (leaving) {
+                    return; // queued before close(); see the field
+                }
                 try {
                     event.run();
                 } catch (RuntimeException e) {
@@ -888,6 +901,7 @@ public final class ClusterMember implements AutoCloseable {
 
     @Override
     public void close() {
+        leaving = true;
         try {
             runOnEventsThread(() -> {
                 if (channel != null) {
