@@ -40,7 +40,8 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
     static final String USAGE = """
             usage: bench/run [--quick] [--systems zaris-async,zaris-sync,zaris-async-1copy,redis,redis-replicas,hazelcast]
                              [--no-spring]
-                             [--ops GET,PUT,MIX] [--values 100,10240] [--in-flight 1,16,128] [--seconds N] [--no-memory]
+                             [--ops GET,PUT,MIX] [--values 100,10240] [--in-flight 1,16,128] [--seconds N] [--keys N]
+                             [--no-memory]
               --quick        one short interval per row and a 200k-entry memory row (about 5 minutes);
                              the report goes to bench/target/ instead of docs/benchmarks/
               --systems      measure only these systems (default: all but zaris-async-1copy; redis-replicas, a Redis
@@ -51,8 +52,10 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
               --ops, --values, --in-flight
                              measure only these workloads (a focused run: reported under bench/target/)
               --seconds      length of each measured interval (a focused run)
+              --keys         keys per value size instead of 100000 (a focused run)
               --no-memory    skip the memory row (a focused run)
-            Environment: ZARIS_BENCH_NODE_OPTS adds JVM options to every Zaris node (e.g. a flight recording).""";
+            Environment: ZARIS_BENCH_NODE_OPTS adds JVM options to every Zaris node (e.g. a flight recording);
+            ZARIS_BENCH_NODE_ARGS adds server arguments to every Zaris node (e.g. --async-flush-delay-us 4000).""";
 
     static BenchSettings parse(String[] args, Path repositoryRoot) {
         boolean quick = false;
@@ -64,6 +67,7 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
         int[] valueSizes = {100, 10 * 1024};
         int[] inFlight = {1, 16, 128};
         Duration measure = null;
+        int keys = 100_000;
         for (int i = 0; i < args.length; i++) {
             String argument = args[i];
             switch (argument) {
@@ -98,6 +102,10 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
                     measure = Duration.ofSeconds(positiveInts(valueOf(args, ++i, argument), argument)[0]);
                     focused = true;
                 }
+                case "--keys" -> {
+                    keys = positiveInts(valueOf(args, ++i, argument), argument)[0];
+                    focused = true;
+                }
                 default -> throw new IllegalArgumentException("unknown argument " + argument);
             }
         }
@@ -113,7 +121,7 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
         // and the previous row's requests to drain); it keeps a full run under 15 minutes on 2 cores.
         return new BenchSettings(mode, String.join(" ", args), Duration.ofMillis(500),
                 quick ? Duration.ofSeconds(2) : Duration.ofSeconds(4), measure, quick ? 1 : 3,
-                100_000, valueSizes, inFlight, ops, memoryEntries, systems, spring, serverJar,
+                keys, valueSizes, inFlight, ops, memoryEntries, systems, spring, serverJar,
                 mode.equals("full") ? history : target, history, target.resolve("run"));
     }
 

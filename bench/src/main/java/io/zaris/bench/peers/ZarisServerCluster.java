@@ -56,6 +56,8 @@ final class ZarisServerCluster implements PeerCluster {
     static final String IO_THREADS = System.getProperty("zaris.bench.io-threads", "1");
     /** Extra JVM options for every node, e.g. a flight recording while profiling one workload. */
     static final String NODE_OPTIONS_VARIABLE = "ZARIS_BENCH_NODE_OPTS";
+    /** Extra server arguments for every node (e.g. {@code --async-flush-delay-us 2000}), after the benchmark's own. */
+    static final String NODE_ARGUMENTS_VARIABLE = "ZARIS_BENCH_NODE_ARGS";
     private static final int NODES = 3;
     /** What the benchmark runs Zaris with unless a variant keeps one copy: each entry on two nodes. */
     static final int DEFAULT_REPLICATION_FACTOR = 2;
@@ -112,6 +114,7 @@ final class ZarisServerCluster implements PeerCluster {
                     "--seeds", seeds, "--cluster-name", clusterName,
                     "--replication-factor", Integer.toString(replicationFactor), "--ack-mode", ackMode,
                     "--resp-port", "off", "--max-memory", MEMORY_BUDGET, "--drain-on-stop", "0", "--io-threads", IO_THREADS));
+            command.addAll(splitVariable(NODE_ARGUMENTS_VARIABLE, nodeId));
             nodes.add(processes.start("zaris-" + ackMode + "-" + nodeId, command));
             dataAddresses.add(new NodeAddress("127.0.0.1", ports.get(i)[0]));
         }
@@ -119,7 +122,12 @@ final class ZarisServerCluster implements PeerCluster {
 
     /** {@code ZARIS_BENCH_NODE_OPTS} split at spaces, with {@code {node}} replaced by the node's id. */
     private static List<String> nodeOptions(String nodeId) {
-        String options = System.getenv(NODE_OPTIONS_VARIABLE);
+        return splitVariable(NODE_OPTIONS_VARIABLE, nodeId);
+    }
+
+    /** The environment variable's value split at spaces, with {@code {node}} replaced by the node's id. */
+    private static List<String> splitVariable(String variable, String nodeId) {
+        String options = System.getenv(variable);
         if (options == null || options.isBlank()) {
             return List.of();
         }
