@@ -413,7 +413,7 @@ public final class ClusterMember implements AutoCloseable {
      */
     public CompletableFuture<Long> handOver(int partition, String target) {
         CompletableFuture<Long> result = new CompletableFuture<>();
-        submit(() -> {
+        boolean queued = submit(() -> {
             ClusterView held = current;
             if (!mayDecide() || held == null) {
                 result.completeExceptionally(new IllegalStateException("node " + nodeId
@@ -437,6 +437,9 @@ public final class ClusterMember implements AutoCloseable {
             failover.recordChange(partition);
             result.complete(epoch);
         });
+        if (!queued) {
+            result.completeExceptionally(new IllegalStateException("node " + nodeId + " is stopping"));
+        }
         return result;
     }
 
@@ -446,7 +449,7 @@ public final class ClusterMember implements AutoCloseable {
      * The request is repeated every second until done, so it survives lost messages and leader changes.
      *
      * @return completes once the adopted map gives this node no role; fails when no other node is present
-     *         to take its partitions
+     *         to take its partitions, or when this node stops first
      */
     public CompletableFuture<Void> drain() {
         submit(() -> {
@@ -872,9 +875,10 @@ public final class ClusterMember implements AutoCloseable {
         }
     }
 
-    private void submit(Runnable event) {
+    /** Queues an event for the events thread; {@code false} when it was dropped (the node is stopping). */
+    private boolean submit(Runnable event) {
         if (leaving) {
-            return;
+            return false;
         }
         try {
             events.execute(() -> {
@@ -892,7 +896,9 @@ public final class ClusterMember implements AutoCloseable {
                 log.error("node {}: cluster event queue full ({} events); dropping an event, the next view change "
                         + "re-synchronises", nodeId, EVENT_QUEUE_CAPACITY);
             }
+            return false;
         }
+        return true;
     }
 
     private void runOnEventsThread(Runnable action) throws InterruptedException, ExecutionException {
@@ -902,6 +908,7 @@ public final class ClusterMember implements AutoCloseable {
     @Override
     public void close() {
         leaving = true;
+        drained.completeExceptionally(new IllegalStateException("node " + nodeId + " stopped before it was drained"));
         try {
             runOnEventsThread(() -> {
                 if (channel != null) {

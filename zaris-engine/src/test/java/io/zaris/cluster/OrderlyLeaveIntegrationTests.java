@@ -1,6 +1,5 @@
 package io.zaris.cluster;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
@@ -51,6 +50,20 @@ class OrderlyLeaveIntegrationTests {
             }
         } finally {
             memberLog.detachAppender(captured);
+        }
+    }
+
+    /** A drain cut short by the node's own stop ends (exceptionally) rather than leaving its waiter hanging. */
+    @Test
+    void aDrainStillRunningWhenTheNodeStopsEnds() {
+        try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(2)
+                .layout(PartitionLayout.of(16, 4)).build().start()) {
+            ZarisNode leaver = cluster.nodes().get(2);
+            CompletableFuture<Void> drained = leaver.drain();
+
+            cluster.stopNode(leaver.nodeId());
+
+            await().atMost(Duration.ofSeconds(10)).until(drained::isDone);
         }
     }
 
