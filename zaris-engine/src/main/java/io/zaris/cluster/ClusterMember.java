@@ -585,8 +585,14 @@ public final class ClusterMember implements AutoCloseable {
         int size = votingSize();
         boolean majority = voters * 2 > size;
         if (inMajority && !majority) {
-            log.warn("node {}: sees only {} of {} nodes; stops accepting writes until a majority is back", nodeId,
-                    voters, size);
+            int withoutHello = membersWithoutHello();
+            if (LeaderRule.mayOnlyAwaitHellos(voters, withoutHello, size)) {
+                log.info("node {}: counts {} of {} nodes until the hellos of {} more member(s) arrive; accepts no "
+                        + "writes until then", nodeId, voters, size, withoutHello);
+            } else {
+                log.warn("node {}: sees only {} of {} nodes; stops accepting writes until a majority is back", nodeId,
+                        voters, size);
+            }
         }
         inMajority = majority;
         leading = isLeader();
@@ -600,6 +606,20 @@ public final class ClusterMember implements AutoCloseable {
     private int votingSize() {
         ClusterView held = current;
         return held == null ? settings.clusterSize() : held.partitionMap().nodes().size();
+    }
+
+    /** Events thread: members of the membership view this node has no hello from yet. */
+    private int membersWithoutHello() {
+        if (view == null) {
+            return 0;
+        }
+        int without = 0;
+        for (Address member : view.getMembers()) {
+            if (!announced.containsKey(member)) {
+                without++;
+            }
+        }
+        return without;
     }
 
     /** Events thread: how many voting nodes the membership view holds (see {@link #votingSize}). */

@@ -26,4 +26,14 @@ public final class LeaderRule {
                                                   int clusterSize, boolean aMemberHoldsAMap) {
         return leader && !haveMap && !aMemberHoldsAMap && viewSize >= clusterSize && announcedMembers == viewSize;
     }
+
+    /**
+     * Whether a node that just counted too few voters may only be waiting for hellos: members of its view
+     * whose hello has not arrived are not counted yet (a restarted node that adopts a fetched map before
+     * the others' hellos reach it), and counting them would make a majority. The node refuses writes either
+     * way until they are counted; this only decides whether that reads as a lost majority.
+     */
+    public static boolean mayOnlyAwaitHellos(int countedVoters, int membersWithoutHello, int votingSize) {
+        return membersWithoutHello > 0 && (countedVoters + membersWithoutHello) * 2 > votingSize;
+    }
 }

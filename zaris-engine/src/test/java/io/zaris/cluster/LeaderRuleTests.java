@@ -29,4 +29,15 @@ class LeaderRuleTests {
         assertThat(LeaderRule.shouldComputeInitialMap(true, false, 3, 3, 3, true)).isFalse();
         assertThat(LeaderRule.shouldComputeInitialMap(true, false, 4, 4, 3, true)).isFalse();
     }
+
+    @Test
+    void aShortCountIsOnlyAwaitedHellosWhenCountingThoseMembersWouldMakeAMajority() {
+        // A restarted node adopted the map before its two peers' hellos arrived: 1 counted, 2 to come, of 3.
+        assertThat(LeaderRule.mayOnlyAwaitHellos(1, 2, 3)).isTrue();
+        assertThat(LeaderRule.mayOnlyAwaitHellos(1, 1, 3)).isTrue();
+        // Alone in the view, or the missing members would still be no majority: a real loss.
+        assertThat(LeaderRule.mayOnlyAwaitHellos(1, 0, 3)).isFalse();
+        assertThat(LeaderRule.mayOnlyAwaitHellos(1, 1, 5)).isFalse();
+        assertThat(LeaderRule.mayOnlyAwaitHellos(0, 2, 5)).isFalse();
+    }
 }
