@@ -18,7 +18,7 @@ record ChaosReport(ChaosOptions options, long durationSeconds, Map<String, Long>
                    List<String> unexplainedLostWrites, long namedLostWrites, List<String> casAnomalies, List<String> counterAnomalies, List<String> readAnomalies,
                    List<String> anomaliesOnUnnamedKeys,
                    List<String> routingStatusesSurfaced, double maxUnavailableSeconds, double p99UnavailableSeconds,
-                   long[] okPerSecond, long[] failedPerSecond, List<Double> faultSeconds) {
+                   Map<String, Double> longestStallByFault, long[] okPerSecond, long[] failedPerSecond, List<Double> faultSeconds) {
 
     /**
      * SYNC promises everything: no loss, no anomaly, no routing status. ASYNC promises that every lost
@@ -53,6 +53,9 @@ record ChaosReport(ChaosOptions options, long durationSeconds, Map<String, Long>
         md.append("| routing statuses surfaced to the application | ").append(routingStatusesSurfaced.size()).append(" |\n");
         md.append(String.format(Locale.ROOT, "| longest write stall after a fault (max / p99) | %.2f s / %.2f s |%n",
                 maxUnavailableSeconds, p99UnavailableSeconds));
+        md.append("| longest write stall by kind of fault | ").append(longestStallByFault.entrySet().stream()
+                .map(entry -> String.format(Locale.ROOT, "%s %.2f s", entry.getKey(), entry.getValue()))
+                .collect(Collectors.joining(", "))).append(" |\n");
         md.append("\nResult: ").append(passed() ? "**PASS**" : "**FAIL**").append("\n");
         appendExamples(md, "Lost writes", lostWrites);
         appendExamples(md, "Lost writes nobody named", unexplainedLostWrites);
@@ -85,6 +88,9 @@ record ChaosReport(ChaosOptions options, long durationSeconds, Map<String, Long>
                 + "  \"routingStatusesSurfaced\": " + routingStatusesSurfaced.size() + ",\n"
                 + String.format(Locale.ROOT, "  \"maxUnavailableSeconds\": %.3f,%n", maxUnavailableSeconds)
                 + String.format(Locale.ROOT, "  \"p99UnavailableSeconds\": %.3f,%n", p99UnavailableSeconds)
+                + "  \"longestStallByFault\": {" + longestStallByFault.entrySet().stream()
+                        .map(entry -> String.format(Locale.ROOT, "\"%s\": %.3f", entry.getKey(), entry.getValue()))
+                        .collect(Collectors.joining(", ")) + "},\n"
                 + "  \"passed\": " + passed() + "\n}\n";
     }
 

@@ -32,10 +32,18 @@ class ChaosReportTests {
         assertThat(report(AckMode.SYNC, List.of(), List.of()).passed()).isTrue();
     }
 
+    @Test
+    void theReportNamesTheLongestWriteStallOfEachKindOfFault() {
+        ChaosReport report = report(AckMode.SYNC, List.of(), List.of());
+
+        assertThat(report.markdown()).contains("| longest write stall by kind of fault | KILL 1.00 s |");
+        assertThat(report.json()).contains("\"longestStallByFault\": {\"KILL\": 1.000}");
+    }
+
     private static ChaosReport report(AckMode ack, List<String> casAnomalies, List<String> anomaliesOnUnnamedKeys) {
         ChaosOptions options = new ChaosOptions(Duration.ofMinutes(1), 3, 2, ack, 1, Duration.ofSeconds(6), Path.of("target"));
         return new ChaosReport(options, 60, Map.of("KILL", 1L), Map.of("OK", 100L), 50, List.of(), List.of(), 1,
-                casAnomalies, List.of(), List.of(), anomaliesOnUnnamedKeys, List.of(), 1.0, 1.0, new long[] {100},
+                casAnomalies, List.of(), List.of(), anomaliesOnUnnamedKeys, List.of(), 1.0, 1.0, Map.of("KILL", 1.0), new long[] {100},
                 new long[] {0}, List.of(10.0));
     }
 }

@@ -86,6 +86,7 @@ final class Checker {
         List<String> anomaliesOnUnnamedKeys = anomalousKeys.stream().filter(key -> !ledger.namedLostKeys.contains(key)).toList();
         Map<String, Long> faultsByKind = new TreeMap<>();
         List<Double> stalls = new ArrayList<>();
+        Map<String, Double> longestStallByFault = new TreeMap<>();
         List<Double> faultSeconds = new ArrayList<>();
         for (Nemesis.Fault fault : faults) {
             faultsByKind.merge(fault.kind().name(), 1L, Long::sum);
@@ -98,6 +99,7 @@ final class Checker {
                 }
             }
             stalls.add(longest / 1e9);
+            longestStallByFault.merge(fault.kind().name(), longest / 1e9, Math::max);
         }
         stalls.sort(Double::compare);
         double max = stalls.isEmpty() ? 0 : stalls.get(stalls.size() - 1);
@@ -116,7 +118,7 @@ final class Checker {
         return new ChaosReport(options, TimeUnit.NANOSECONDS.toSeconds(endNanos - startNanos), faultsByKind, outcomes,
                 acknowledged, lost, unexplained, ledger.namedLostWrites.get(), casAnomalies, counterAnomalies, new ArrayList<>(ledger.readAnomalies),
                 anomaliesOnUnnamedKeys,
-                new ArrayList<>(ledger.routingStatusesSurfaced), max, p99, ok, failed, faultSeconds);
+                new ArrayList<>(ledger.routingStatusesSurfaced), max, p99, longestStallByFault, ok, failed, faultSeconds);
     }
 
     private static String tail(List<Ledger.Write> history) {
