@@ -75,8 +75,15 @@ class OrderlyLeaveIntegrationTests {
         }
     }
 
+    /** What was logged so far; the appender adds events under its own monitor (logback's AppenderBase). */
+    private static List<ILoggingEvent> logged(ListAppender<ILoggingEvent> captured) {
+        synchronized (captured) {
+            return List.copyOf(captured.list);
+        }
+    }
+
     private static List<String> warningsOf(ListAppender<ILoggingEvent> captured, String nodeId) {
-        return List.copyOf(captured.list).stream()
+        return logged(captured).stream()
                 .filter(event -> event.getLevel().isGreaterOrEqual(Level.WARN))
                 .map(ILoggingEvent::getFormattedMessage)
                 .filter(message -> message.startsWith("node " + nodeId + ":"))
@@ -84,7 +91,7 @@ class OrderlyLeaveIntegrationTests {
     }
 
     private static boolean viewLogged(ListAppender<ILoggingEvent> captured, String nodeId, String fragment) {
-        return List.copyOf(captured.list).stream().map(ILoggingEvent::getFormattedMessage)
+        return logged(captured).stream().map(ILoggingEvent::getFormattedMessage)
                 .anyMatch(message -> message.startsWith("node " + nodeId + ": membership view") && message.contains(fragment));
     }
 }
