@@ -104,7 +104,7 @@ final class ZarisServerCluster implements PeerCluster {
             String nodeId = "n" + (i + 1);
             List<String> command = new ArrayList<>(List.of(LocalProcesses.javaBinary(), HEAP));
             command.addAll(HEAP_PAGES);
-            List<String> extra = nodeOptions(nodeId);
+            List<String> extra = splitVariable(NODE_OPTIONS_VARIABLE, nodeId);
             if (extra.stream().noneMatch(o -> o.startsWith("-XX:+Use") && o.endsWith("GC"))) {
                 command.add(COLLECTOR); // unless the extra options choose another collector
             }
@@ -118,11 +118,6 @@ final class ZarisServerCluster implements PeerCluster {
             nodes.add(processes.start("zaris-" + ackMode + "-" + nodeId, command));
             dataAddresses.add(new NodeAddress("127.0.0.1", ports.get(i)[0]));
         }
-    }
-
-    /** {@code ZARIS_BENCH_NODE_OPTS} split at spaces, with {@code {node}} replaced by the node's id. */
-    private static List<String> nodeOptions(String nodeId) {
-        return splitVariable(NODE_OPTIONS_VARIABLE, nodeId);
     }
 
     /** The environment variable's value split at spaces, with {@code {node}} replaced by the node's id. */
