@@ -9,6 +9,7 @@ import io.zaris.store.SegmentSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -41,6 +42,8 @@ final class ReplicaLink {
      */
     private final AtomicIntegerArray confirmedSegments;
     private final Map<Integer, Long> syncedEpochs = new ConcurrentHashMap<>();
+    /** Segments with a re-sync in flight to win back a lost confirmation (claimed and released by the replicator). */
+    private final Set<Integer> resyncing = ConcurrentHashMap.newKeySet();
 
     ReplicaLink(String peer, NodeConnection connection, int segmentCount) {
         this.peer = peer;
@@ -48,10 +51,6 @@ final class ReplicaLink {
         this.syncedSegments = new AtomicIntegerArray(segmentCount);
         this.confirmedSegments = new AtomicIntegerArray(segmentCount);
     }
-
-    /** Per segment: a re-sync to win back a lost confirmation is in flight (set and cleared by the replicator). */
-    private final java.util.concurrent.ConcurrentHashMap.KeySetView<Integer, Boolean> resyncing =
-            java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** Records the replica's verdict on the latest snapshot or change of the segment. */
     void confirm(int segment, boolean applied) {

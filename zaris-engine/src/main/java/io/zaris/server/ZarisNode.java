@@ -27,6 +27,7 @@ import io.zaris.store.NodeStore;
 import io.zaris.store.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -445,8 +446,8 @@ public final class ZarisNode implements AutoCloseable {
     }
 
     /** Keys of one segment this node holds (live ones; whether it is active or replica for it). */
-    public java.util.List<byte[]> segmentKeys(int segment) {
-        java.util.List<byte[]> keys = new java.util.ArrayList<>();
+    public List<byte[]> segmentKeys(int segment) {
+        List<byte[]> keys = new ArrayList<>();
         store.collectKeys(segment, keys);
         return keys;
     }
@@ -519,9 +520,9 @@ public final class ZarisNode implements AutoCloseable {
     }
 
     /** Ids of the nodes in this node's membership view that announced themselves (itself included once joined). */
-    public java.util.Set<String> presentNodeIds() {
+    public Set<String> presentNodeIds() {
         ClusterMember seat = member;
-        return seat == null ? java.util.Set.of() : seat.presentNodeIds();
+        return seat == null ? Set.of() : seat.presentNodeIds();
     }
 
     /**
@@ -531,7 +532,7 @@ public final class ZarisNode implements AutoCloseable {
     private final AdminActions adminActions = new AdminActions() {
         @Override
         public String drain() {
-            Set<String> others = new java.util.HashSet<>(presentNodeIds());
+            Set<String> others = new HashSet<>(presentNodeIds());
             others.remove(config.nodeId());
             if (others.isEmpty()) {
                 return "node " + config.nodeId() + " cannot drain: no other node is present to take its partitions";
