@@ -67,6 +67,11 @@ final class HazelcastCluster implements PeerCluster {
     }
 
     @Override
+    public ThreadCpu.Housekeeping serverHousekeeping() {
+        return processes.housekeeping();
+    }
+
+    @Override
     public String system() {
         return "Hazelcast";
     }

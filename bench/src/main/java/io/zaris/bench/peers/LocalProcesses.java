@@ -48,6 +48,18 @@ final class LocalProcesses implements AutoCloseable {
         return total;
     }
 
+    /** What the started processes' live threads spent compiling and collecting so far (see {@link ThreadCpu}). */
+    ThreadCpu.Housekeeping housekeeping() {
+        ThreadCpu.Housekeeping total = ThreadCpu.Housekeeping.NONE;
+        for (Process process : processes) {
+            total = total.plus(ThreadCpu.of(process.toHandle()));
+            for (ProcessHandle child : process.descendants().toList()) {
+                total = total.plus(ThreadCpu.of(child));
+            }
+        }
+        return total;
+    }
+
     static Duration cpuTimeOf(ProcessHandle handle) {
         return handle.info().totalCpuDuration().orElse(Duration.ZERO);
     }

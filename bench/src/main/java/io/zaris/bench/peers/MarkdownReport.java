@@ -83,10 +83,13 @@ final class MarkdownReport {
                 + "p99 ÷ that product's p99 (below 1 is better). *CPU µs/op*: CPU time (user + system, as the OS "
                 + "accounts it) per completed request during the measured intervals, of the system's server processes "
                 + "together and of the benchmark's client JVM; on this machine's cores their sum bounds the throughput "
-                + "both can reach together, and it moves far less than ops/s between runs.");
+                + "both can reach together, and it moves far less than ops/s between runs. *of which JIT + GC*: the part "
+                + "of the servers' CPU µs/op their JVMs' compiler threads and collector threads (and the VM thread that "
+                + "runs the collector's pauses) spent, read per thread from /proc; a large share marks a row measured "
+                + "while the servers were still compiling or collecting, not serving.");
         line(out, "");
-        line(out, "| system | op | value | in flight | ops/s | spread | p50 µs | p99 µs | p99.9 µs | CPU µs/op servers | CPU µs/op client | vs best peer | p99 vs peer | errors |");
-        line(out, "|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---|---:|---|");
+        line(out, "| system | op | value | in flight | ops/s | spread | p50 µs | p99 µs | p99.9 µs | CPU µs/op servers | of which JIT + GC | CPU µs/op client | vs best peer | p99 vs peer | errors |");
+        line(out, "|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---|");
         results.throughput.stream()
                 .sorted(Comparator.comparing((ThroughputRow r) -> r.workload().valueBytes())
                         .thenComparing(r -> r.workload().inFlight()).thenComparing(r -> r.workload().op()))
@@ -98,9 +101,9 @@ final class MarkdownReport {
                             .orElse("–");
                     String errors = row.failures() + row.misses() == 0 ? ""
                             : row.failures() + " failed, " + row.misses() + " misses";
-                    line(out, "| %s | %,.0f | %,.0f–%,.0f | %.0f | %.0f | %.0f | %s | %s | %s | %s | %s |", rowKey(row),
+                    line(out, "| %s | %,.0f | %,.0f–%,.0f | %.0f | %.0f | %.0f | %s | %s | %s | %s | %s | %s |", rowKey(row),
                             row.medianOpsPerSecond(), Stats.min(row.rates()), Stats.max(row.rates()), row.micros(50),
-                            row.micros(99), row.micros(99.9), cpuCell(row.serverCpuMicrosPerOp()),
+                            row.micros(99), row.micros(99.9), cpuCell(row.serverCpuMicrosPerOp()), housekeepingCell(row),
                             cpuCell(row.clientCpuMicrosPerOp()), ratio, p99Ratio, errors);
                 });
         line(out, "");
@@ -240,6 +243,14 @@ final class MarkdownReport {
                     row.latencies().getValueAtPercentile(99) / 1000.0, ratio);
         });
         line(out, "");
+    }
+
+    /** {@code JIT + GC} µs/op, e.g. {@code 0.4 + 1.2}; a dash when the servers' CPU time is not known. */
+    static String housekeepingCell(ThroughputRow row) {
+        if (Double.isNaN(row.serverCompilerMicrosPerOp()) || Double.isNaN(row.serverCollectorMicrosPerOp())) {
+            return "–";
+        }
+        return String.format(Locale.ROOT, "%.1f + %.1f", row.serverCompilerMicrosPerOp(), row.serverCollectorMicrosPerOp());
     }
 
     private static String cpuCell(double micros) {

@@ -27,6 +27,9 @@ interface PeerCluster extends AutoCloseable {
     /** CPU time the cluster's server processes used since they started (see {@link LocalProcesses#cpuTime}). */
     Duration serverCpuTime();
 
+    /** Of that, what the server JVMs' compiler and collector threads used (none for servers that are no JVM). */
+    ThreadCpu.Housekeeping serverHousekeeping();
+
     @Override
     void close();
 }

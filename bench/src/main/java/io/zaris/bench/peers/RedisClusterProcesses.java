@@ -136,6 +136,11 @@ final class RedisClusterProcesses implements PeerCluster {
     }
 
     @Override
+    public ThreadCpu.Housekeeping serverHousekeeping() {
+        return processes.housekeeping();
+    }
+
+    @Override
     public String system() {
         return replicasPerMaster == 0 ? "Redis Cluster" : "Redis Cluster + replicas";
     }

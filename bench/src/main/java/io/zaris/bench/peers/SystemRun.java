@@ -74,6 +74,7 @@ final class SystemRun {
         long misses = 0;
         long completed = 0;
         Duration serversBefore = cluster.serverCpuTime();
+        ThreadCpu.Housekeeping housekeepingBefore = cluster.serverHousekeeping();
         Duration clientBefore = LocalProcesses.cpuTimeOf(ProcessHandle.current());
         for (int i = 0; i < settings.iterations(); i++) {
             Sample sample = ClosedLoop.run(client, workload, keyspace, settings.measure());
@@ -85,12 +86,24 @@ final class SystemRun {
         }
         double serverCpu = microsPerOp(cluster.serverCpuTime().minus(serversBefore), completed);
         double clientCpu = microsPerOp(LocalProcesses.cpuTimeOf(ProcessHandle.current()).minus(clientBefore), completed);
+        ThreadCpu.Housekeeping housekeeping = cluster.serverHousekeeping().since(housekeepingBefore);
+        double compilerCpu = microsPerOp(Duration.ofNanos(housekeeping.compilerTicks() * ThreadCpu.NANOS_PER_TICK), completed);
+        double collectorCpu = microsPerOp(Duration.ofNanos(housekeeping.collectorTicks() * ThreadCpu.NANOS_PER_TICK), completed);
         ThroughputRow row = new ThroughputRow(cluster.system(), workload, rates, latencies, failures, misses, serverCpu,
-                clientCpu);
-        log("%-5s %6s in flight %3d: %,9.0f ops/s  p50 %7.1f µs  p99 %8.1f µs  CPU µs/op %.1f servers %.1f client%s",
+                clientCpu, zeroIfUnknown(compilerCpu, serverCpu), zeroIfUnknown(collectorCpu, serverCpu));
+        log("%-5s %6s in flight %3d: %,9.0f ops/s  p50 %7.1f µs  p99 %8.1f µs  CPU µs/op %.1f servers (JIT %.1f, GC %.1f) %.1f client%s",
                 workload.op().label(), workload.valueLabel(), workload.inFlight(), row.medianOpsPerSecond(), row.micros(50),
-                row.micros(99), serverCpu, clientCpu, failures + misses > 0 ? "  FAILURES " + failures + " MISSES " + misses : "");
+                row.micros(99), serverCpu, row.serverCompilerMicrosPerOp(), row.serverCollectorMicrosPerOp(), clientCpu,
+                failures + misses > 0 ? "  FAILURES " + failures + " MISSES " + misses : "");
         return row;
+    }
+
+    /**
+     * No compiler or collector time is a real zero when the servers' CPU time is known (those threads were idle,
+     * or the servers are no JVM); it stays unknown ({@code NaN}) with the servers' own figure.
+     */
+    private static double zeroIfUnknown(double housekeepingMicros, double serverMicros) {
+        return Double.isNaN(housekeepingMicros) && !Double.isNaN(serverMicros) ? 0 : housekeepingMicros;
     }
 
     /** {@code NaN} when the OS gave no CPU time (zero) or nothing completed. */

@@ -135,6 +135,11 @@ final class ZarisServerCluster implements PeerCluster {
     }
 
     @Override
+    public ThreadCpu.Housekeeping serverHousekeeping() {
+        return processes.housekeeping();
+    }
+
+    @Override
     public String system() {
         String name = "Zaris " + ackMode.toUpperCase(java.util.Locale.ROOT);
         return replicationFactor == 1 ? name + ", 1 copy" : name;
