@@ -21,11 +21,14 @@ import java.util.Set;
  *                        before its first row: fresh JVMs (servers and client libraries alike) compile their hot
  *                        paths and the collector settles after the load, so the first rows measure the system,
  *                        not its start
+ * @param warmupAfterLoadLimit how long that warm-up may go on, in 1 s slices after {@code warmupAfterLoad}, while
+ *                        the JVMs still compile (see {@link ThreadCpu#stillCompiling})
  * @param measure length of one measured interval
  * @param iterations measured intervals per row (the table shows their median and spread)
  * @param memoryEntries entries of the memory row; 0 skips it
  */
-record BenchSettings(String mode, String arguments, Duration warmup, Duration warmupAfterLoad, Duration measure, int iterations, int keys, int[] valueSizes,
+record BenchSettings(String mode, String arguments, Duration warmup, Duration warmupAfterLoad,
+                     Duration warmupAfterLoadLimit, Duration measure, int iterations, int keys, int[] valueSizes,
                      int[] inFlight, Set<Op> ops, int memoryEntries, Set<String> systems, boolean spring, Path serverJar,
                      Path reportDirectory, Path historyDirectory, Path workDirectory) {
 
@@ -120,7 +123,8 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
         // Half a second per row is enough once the warm-up after each load has run (the window only has to fill
         // and the previous row's requests to drain); it keeps a full run under 15 minutes on 2 cores.
         return new BenchSettings(mode, String.join(" ", args), Duration.ofMillis(500),
-                quick ? Duration.ofSeconds(2) : Duration.ofSeconds(4), measure, quick ? 1 : 3,
+                quick ? Duration.ofSeconds(2) : Duration.ofSeconds(4), quick ? Duration.ofSeconds(4) : Duration.ofSeconds(10),
+                measure, quick ? 1 : 3,
                 keys, valueSizes, inFlight, ops, memoryEntries, systems, spring, serverJar,
                 mode.equals("full") ? history : target, history, target.resolve("run"));
     }
@@ -132,10 +136,10 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
 
     String describe() {
         return String.format(Locale.ROOT,
-                "%s run: %d keys per value size, values %s, in flight %s, ops %s, %s of 90/10 warm-up after each load, "
-                        + "%s warm-up per row, %d × %s measured per row",
-                mode, keys, Arrays.toString(valueSizes), Arrays.toString(inFlight), ops, warmupAfterLoad, warmup, iterations,
-                measure);
+                "%s run: %d keys per value size, values %s, in flight %s, ops %s, %s of 90/10 warm-up after each load "
+                        + "(longer, up to %s, while the JVMs still compile), %s warm-up per row, %d × %s measured per row",
+                mode, keys, Arrays.toString(valueSizes), Arrays.toString(inFlight), ops, warmupAfterLoad,
+                warmupAfterLoadLimit, warmup, iterations, measure);
     }
 
     private static String valueOf(String[] args, int index, String option) {

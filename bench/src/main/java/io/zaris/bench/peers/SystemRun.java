@@ -57,13 +57,42 @@ final class SystemRun {
         return rows;
     }
 
-    /** The same for every system: 90/10 at the run's highest in-flight level, unmeasured. */
+    /**
+     * The same for every system: 90/10 at the run's highest in-flight level, unmeasured, then on in 1 s slices
+     * (up to the limit) while the servers' and the client's JVMs spend more than a twentieth of their CPU compiling.
+     * A system that is no JVM has only the client to wait for.
+     */
     private void warmUpAfterLoad(Keyspace keyspace) throws InterruptedException {
         int inFlight = Arrays.stream(settings.inFlight()).max().orElse(1);
         Workload workload = new Workload(Op.MIX, keyspace.valueBytes(), inFlight);
         log("warming up: %s %s at %d in flight for %s", workload.op().label(), workload.valueLabel(), inFlight,
                 settings.warmupAfterLoad());
         ClosedLoop.run(client, workload, keyspace, settings.warmupAfterLoad());
+        Duration slice = Duration.ofSeconds(1);
+        Duration spent = settings.warmupAfterLoad();
+        while (spent.compareTo(settings.warmupAfterLoadLimit()) < 0) {
+            long compilerBefore = compilerNanos();
+            long cpuBefore = cpuNanos();
+            ClosedLoop.run(client, workload, keyspace, slice);
+            spent = spent.plus(slice);
+            long compiler = compilerNanos() - compilerBefore;
+            long cpu = cpuNanos() - cpuBefore;
+            if (!ThreadCpu.stillCompiling(compiler, cpu)) {
+                return;
+            }
+            log("still compiling (%.0f %% of the JVMs' CPU in the last %s): warming up %s more", 100.0 * compiler / cpu,
+                    slice, slice);
+        }
+    }
+
+    /** Servers and client together. */
+    private long compilerNanos() {
+        long ticks = cluster.serverHousekeeping().compilerTicks() + ThreadCpu.of(ProcessHandle.current()).compilerTicks();
+        return ticks * ThreadCpu.NANOS_PER_TICK;
+    }
+
+    private long cpuNanos() {
+        return cluster.serverCpuTime().plus(LocalProcesses.cpuTimeOf(ProcessHandle.current())).toNanos();
     }
 
     private ThroughputRow measure(Workload workload, Keyspace keyspace) throws InterruptedException {

@@ -62,6 +62,17 @@ final class ThreadCpu {
         return new ThreadStat(statLine.substring(open + 1, close), Long.parseLong(after[11]) + Long.parseLong(after[12]));
     }
 
+    /**
+     * Compiling takes more than this share of the CPU the JVMs spent: they have not settled yet (a compiled JVM
+     * under load spends 1-3 % of its CPU in its compiler threads, one still compiling its hot paths a third).
+     */
+    static final double SETTLED_COMPILER_SHARE = 0.05;
+
+    /** Whether JVMs that spent {@code totalNanos} of CPU, {@code compilerNanos} of it compiling, are still warming up. */
+    static boolean stillCompiling(long compilerNanos, long totalNanos) {
+        return totalNanos > 0 && compilerNanos > SETTLED_COMPILER_SHARE * totalNanos;
+    }
+
     /** HotSpot's thread names, as the kernel keeps them (cut to 15 characters). */
     static Kind kindOf(String threadName) {
         if (threadName.startsWith("C1 CompilerThre") || threadName.startsWith("C2 CompilerThre")) {

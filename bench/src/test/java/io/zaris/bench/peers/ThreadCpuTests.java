@@ -63,6 +63,15 @@ class ThreadCpuTests {
     }
 
     @Test
+    void jvmsThatSpendMoreThanATwentiethOfTheirCpuCompilingHaveNotSettled() {
+        assertThat(ThreadCpu.stillCompiling(300, 1000)).isTrue();
+        assertThat(ThreadCpu.stillCompiling(51, 1000)).isTrue();
+        assertThat(ThreadCpu.stillCompiling(50, 1000)).isFalse();
+        assertThat(ThreadCpu.stillCompiling(0, 1000)).isFalse();
+        assertThat(ThreadCpu.stillCompiling(0, 0)).isFalse(); // no CPU time known: nothing to wait for
+    }
+
+    @Test
     void readsTheCompilerThreadsOfThisJvm() {
         List<ThreadCpu.ThreadStat> threads = ThreadCpu.threadsOf(ProcessHandle.current());
 
