@@ -60,7 +60,8 @@ final class SystemRun {
     /**
      * The same for every system: 90/10 at the run's highest in-flight level, unmeasured, then on in 1 s slices
      * (up to the limit) while the servers' and the client's JVMs spend more than a twentieth of their CPU compiling.
-     * A system that is no JVM has only the client to wait for.
+     * The slices take the run's in-flight levels in turn, so that one request at a time (each client's blocking
+     * API) is compiled before the rows that measure it. A system that is no JVM has only the client to wait for.
      */
     private void warmUpAfterLoad(Keyspace keyspace) throws InterruptedException {
         int inFlight = Arrays.stream(settings.inFlight()).max().orElse(1);
@@ -70,18 +71,19 @@ final class SystemRun {
         ClosedLoop.run(client, workload, keyspace, settings.warmupAfterLoad());
         Duration slice = Duration.ofSeconds(1);
         Duration spent = settings.warmupAfterLoad();
-        while (spent.compareTo(settings.warmupAfterLoadLimit()) < 0) {
+        for (int k = 0; spent.compareTo(settings.warmupAfterLoadLimit()) < 0; k++) {
             long compilerBefore = compilerNanos();
             long cpuBefore = cpuNanos();
-            ClosedLoop.run(client, workload, keyspace, slice);
+            int sliceInFlight = settings.inFlight()[k % settings.inFlight().length];
+            ClosedLoop.run(client, new Workload(Op.MIX, keyspace.valueBytes(), sliceInFlight), keyspace, slice);
             spent = spent.plus(slice);
             long compiler = compilerNanos() - compilerBefore;
             long cpu = cpuNanos() - cpuBefore;
             if (!ThreadCpu.stillCompiling(compiler, cpu)) {
                 return;
             }
-            log("still compiling (%.0f %% of the JVMs' CPU in the last %s): warming up %s more", 100.0 * compiler / cpu,
-                    slice, slice);
+            log("still compiling (%.0f %% of the JVMs' CPU in the last %s, at %d in flight): warming up %s more",
+                    100.0 * compiler / cpu, slice, sliceInFlight, slice);
         }
     }
 
