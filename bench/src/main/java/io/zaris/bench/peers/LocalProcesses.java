@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * Processes one cluster started on loopback, each logging to its own file, all stopped on close
@@ -38,26 +39,17 @@ final class LocalProcesses implements AutoCloseable {
      * (on Linux from {@code /proc}, in clock ticks). A process whose figure the OS does not give counts as zero.
      */
     Duration cpuTime() {
-        Duration total = Duration.ZERO;
-        for (Process process : processes) {
-            total = total.plus(cpuTimeOf(process.toHandle()));
-            for (ProcessHandle child : process.descendants().toList()) {
-                total = total.plus(cpuTimeOf(child));
-            }
-        }
-        return total;
+        return handles().map(LocalProcesses::cpuTimeOf).reduce(Duration.ZERO, Duration::plus);
     }
 
     /** What the started processes' live threads spent compiling and collecting so far (see {@link ThreadCpu}). */
     ThreadCpu.Housekeeping housekeeping() {
-        ThreadCpu.Housekeeping total = ThreadCpu.Housekeeping.NONE;
-        for (Process process : processes) {
-            total = total.plus(ThreadCpu.of(process.toHandle()));
-            for (ProcessHandle child : process.descendants().toList()) {
-                total = total.plus(ThreadCpu.of(child));
-            }
-        }
-        return total;
+        return handles().map(ThreadCpu::of).reduce(ThreadCpu.Housekeeping.NONE, ThreadCpu.Housekeeping::plus);
+    }
+
+    /** The started processes and their descendants. */
+    private Stream<ProcessHandle> handles() {
+        return processes.stream().flatMap(process -> Stream.concat(Stream.of(process.toHandle()), process.descendants()));
     }
 
     static Duration cpuTimeOf(ProcessHandle handle) {

@@ -89,8 +89,7 @@ final class SystemRun {
 
     /** Servers and client together. */
     private long compilerNanos() {
-        long ticks = cluster.serverHousekeeping().compilerTicks() + ThreadCpu.of(ProcessHandle.current()).compilerTicks();
-        return ticks * ThreadCpu.NANOS_PER_TICK;
+        return cluster.serverHousekeeping().plus(ThreadCpu.of(ProcessHandle.current())).compiling().toNanos();
     }
 
     private long cpuNanos() {
@@ -118,8 +117,8 @@ final class SystemRun {
         double serverCpu = microsPerOp(cluster.serverCpuTime().minus(serversBefore), completed);
         double clientCpu = microsPerOp(LocalProcesses.cpuTimeOf(ProcessHandle.current()).minus(clientBefore), completed);
         ThreadCpu.Housekeeping housekeeping = cluster.serverHousekeeping().since(housekeepingBefore);
-        double compilerCpu = microsPerOp(Duration.ofNanos(housekeeping.compilerTicks() * ThreadCpu.NANOS_PER_TICK), completed);
-        double collectorCpu = microsPerOp(Duration.ofNanos(housekeeping.collectorTicks() * ThreadCpu.NANOS_PER_TICK), completed);
+        double compilerCpu = microsPerOp(housekeeping.compiling(), completed);
+        double collectorCpu = microsPerOp(housekeeping.collecting(), completed);
         ThroughputRow row = new ThroughputRow(cluster.system(), workload, rates, latencies, failures, misses, serverCpu,
                 clientCpu, zeroIfUnknown(compilerCpu, serverCpu), zeroIfUnknown(collectorCpu, serverCpu));
         log("%-5s %6s in flight %3d: %,9.0f ops/s  p50 %7.1f µs  p99 %8.1f µs  CPU µs/op %.1f servers (JIT %.1f, GC %.1f) %.1f client%s",

@@ -3,6 +3,7 @@ package io.zaris.bench.peers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -25,6 +26,14 @@ final class ThreadCpu {
     /** CPU time in clock ticks spent by compiler and collector threads. */
     record Housekeeping(long compilerTicks, long collectorTicks) {
         static final Housekeeping NONE = new Housekeeping(0, 0);
+
+        Duration compiling() {
+            return Duration.ofNanos(compilerTicks * NANOS_PER_TICK);
+        }
+
+        Duration collecting() {
+            return Duration.ofNanos(collectorTicks * NANOS_PER_TICK);
+        }
 
         Housekeeping plus(Housekeeping other) {
             return new Housekeeping(compilerTicks + other.compilerTicks, collectorTicks + other.collectorTicks);
@@ -84,10 +93,10 @@ final class ThreadCpu {
         return Kind.OTHER;
     }
 
-    static Housekeeping sum(Stream<ThreadStat> threads) {
+    static Housekeeping sum(List<ThreadStat> threads) {
         long compiler = 0;
         long collector = 0;
-        for (ThreadStat thread : (Iterable<ThreadStat>) threads::iterator) {
+        for (ThreadStat thread : threads) {
             Kind kind = kindOf(thread.name());
             if (kind == Kind.COMPILER) {
                 compiler += thread.ticks();
@@ -100,7 +109,7 @@ final class ThreadCpu {
 
     /** The live threads' housekeeping of one process; {@link Housekeeping#NONE} without {@code /proc}. */
     static Housekeeping of(ProcessHandle process) {
-        return sum(threadsOf(process).stream());
+        return sum(threadsOf(process));
     }
 
     /** The process's live threads; none without {@code /proc} or once the process ended. */

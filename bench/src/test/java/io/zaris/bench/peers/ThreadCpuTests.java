@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class ThreadCpuTests {
@@ -47,7 +46,7 @@ class ThreadCpuTests {
 
     @Test
     void sumsEachKindAndIgnoresTheRest() {
-        ThreadCpu.Housekeeping sum = ThreadCpu.sum(Stream.of(new ThreadCpu.ThreadStat("C2 CompilerThre", 30),
+        ThreadCpu.Housekeeping sum = ThreadCpu.sum(List.of(new ThreadCpu.ThreadStat("C2 CompilerThre", 30),
                 new ThreadCpu.ThreadStat("C1 CompilerThre", 5), new ThreadCpu.ThreadStat("GC Thread#0", 7),
                 new ThreadCpu.ThreadStat("zaris-io-epoll-", 900)));
 
