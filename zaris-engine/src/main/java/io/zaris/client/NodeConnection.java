@@ -1,6 +1,7 @@
 package io.zaris.client;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -241,17 +242,63 @@ public final class NodeConnection implements AutoCloseable {
             future.completeExceptionally(e);
             return future;
         }
-        pending.put(id, new Pending<>(request.op(), reader, future, answerDeadline));
+        return dispatch(id, request.op(), out, reader, future, answerDeadline, flushDelayNanos);
+    }
+
+    /**
+     * Sends a frame its caller encoded with the length prefix and the header reserved
+     * ({@link RequestCodec#reserveHeader}), for a body written before the request id is known (a replication
+     * link's batch of changes). Fills in the id this connection assigns, then sends the frame as
+     * {@link #send(LongFunction, ResponseReader, long, int, long, long)} would. Takes ownership of {@code frame}.
+     */
+    public <T> CompletableFuture<T> sendPrepared(ByteBuf frame, OpCode op, ResponseReader<T> reader, long answerDeadline,
+                                                 long flushDelayNanos) {
+        CompletableFuture<T> future = new CompletableFuture<>();
+        if (closed || !channel.isActive()) {
+            frame.release();
+            future.completeExceptionally(new ZarisTransportException("connection to " + describe() + " is closed", false));
+            return future;
+        }
+        if (inFlight.incrementAndGet() > maxInFlight) {
+            inFlight.decrementAndGet();
+            frame.release();
+            future.completeExceptionally(new ZarisException("more than " + maxInFlight + " requests in flight to "
+                    + describe() + "; slow down or raise maxInFlightPerNode"));
+            return future;
+        }
+        long id = nextRequestId.getAndIncrement();
+        RequestCodec.fillHeader(frame, op, id);
+        return dispatch(id, op, frame, reader, future, answerDeadline, flushDelayNanos);
+    }
+
+    /** Registers an encoded request's answer as pending, then queues its frame. */
+    private <T> CompletableFuture<T> dispatch(long id, OpCode op, ByteBuf frame, ResponseReader<T> reader,
+                                              CompletableFuture<T> future, long answerDeadline, long flushDelayNanos) {
+        pending.put(id, new Pending<>(op, reader, future, answerDeadline));
         if (flushDelayNanos > 0) {
-            enqueueDeferred(out, flushDelayNanos);
+            enqueueDeferred(frame, flushDelayNanos);
         } else {
-            enqueue(out);
+            enqueue(frame);
         }
         if (closed) {
             // Raced with close: make sure nobody waits for an answer that cannot come.
             complete(id, null, null, new ZarisTransportException("connection to " + describe() + " is closed"));
         }
         return future;
+    }
+
+    /** The buffer allocator of this connection's channel, for frames encoded ahead of {@link #sendPrepared}. */
+    public ByteBufAllocator alloc() {
+        return channel.alloc();
+    }
+
+    /** Runs {@code task} on this connection's event loop after {@code delayNanos} (at once when 0). */
+    public void onEventLoop(Runnable task, long delayNanos) {
+        if (delayNanos > 0) {
+            channel.eventLoop().schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+        } else {
+            channel.eventLoop().execute(task);
+        }
     }
 
     private void enqueue(ByteBuf frame) {

@@ -42,6 +42,11 @@ public enum OpCode {
      */
     PULL(0x53, false),
     /**
+     * Node to node: live changes of several segments in one frame with one answer, each segment's group in
+     * revision order, shipped by the active owner on its link to one replica (see {@code ReplicationBatch}).
+     */
+    REPLICATE_BATCH(0x54, false),
+    /**
      * Operator: the receiving node starts draining itself (its partitions move to the other nodes); answered
      * as soon as the drain is asked for, not when it is done. Refused to read-only users.
      */

@@ -143,6 +143,17 @@ public sealed interface Request {
     }
 
     /**
+     * Groups of changes, each of one segment and in revision order, that the active owners' link to this
+     * replica gathered into one frame; applied in order, each group as a {@link Replicate} would be, and answered
+     * with one verdict per group. The groups carry the batch's id.
+     */
+    record ReplicateBatch(long id, List<Replicate> groups) implements Request {
+        public OpCode op() {
+            return OpCode.REPLICATE_BATCH;
+        }
+    }
+
+    /**
      * One chunk of a segment snapshot: {@code first} clears the replica's segment, {@code last} sets its
      * revision to {@code revision}; the chunks of one snapshot arrive in order on one connection.
      */

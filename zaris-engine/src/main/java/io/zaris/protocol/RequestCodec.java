@@ -30,6 +30,7 @@ import java.util.List;
  * CLUSTER_MAP  (empty)
  * MAP_VERSION  (empty)
  * REPLICATE    partition:int32 · epoch:int64 · segment:int32 · n:int32 · change*n
+ * REPLICATE_BATCH n:int32 · (partition:int32 · epoch:int64 · segment:int32 · m:int32 · change*m)*n
  * SNAPSHOT     partition:int32 · epoch:int64 · segment:int32 · revision:int64 · flags:u8 (1 first, 2 last)
  *              · n:int32 · change*n
  * PARTITION_STATE partition:int32
@@ -143,10 +144,12 @@ public final class RequestCodec {
             out.writeInt(scan.cursor());
             out.writeInt(scan.count());
         } else if (request instanceof Request.Replicate replicate) {
-            out.writeInt(replicate.partition());
-            out.writeLong(replicate.epoch());
-            out.writeInt(replicate.segment());
-            writeChanges(out, replicate.changes());
+            writeReplicateGroup(out, replicate.partition(), replicate.epoch(), replicate.segment(), replicate.changes());
+        } else if (request instanceof Request.ReplicateBatch batch) {
+            out.writeInt(batch.groups().size());
+            for (Request.Replicate group : batch.groups()) {
+                writeReplicateGroup(out, group.partition(), group.epoch(), group.segment(), group.changes());
+            }
         } else if (request instanceof Request.Snapshot snapshot) {
             out.writeInt(snapshot.partition());
             out.writeLong(snapshot.epoch());
@@ -287,11 +290,16 @@ public final class RequestCodec {
                 return new Request.AdminDrain(id);
             case ADMIN_REBALANCE:
                 return new Request.AdminRebalance(id);
-            case REPLICATE: {
-                int partition = Wire.readInt(in, id, "partition");
-                long epoch = Wire.readLong(in, id, "epoch");
-                int segment = Wire.readInt(in, id, "segment");
-                return new Request.Replicate(id, partition, epoch, segment, readChanges(in, limits, id, values));
+            case REPLICATE:
+                return readReplicateGroup(in, limits, id, values);
+            case REPLICATE_BATCH: {
+                // A group takes at least 20 bytes, which bounds the count by the frame before allocating.
+                int count = Wire.readCount(in, in.readableBytes() / 20, id, "group count");
+                List<Request.Replicate> groups = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    groups.add(readReplicateGroup(in, limits, id, values));
+                }
+                return new Request.ReplicateBatch(id, groups);
             }
             case SNAPSHOT: {
                 int partition = Wire.readInt(in, id, "partition");
@@ -335,6 +343,51 @@ public final class RequestCodec {
             }
             out.writeLong(change.expiresAtMillis());
         }
+    }
+
+    private static Request.Replicate readReplicateGroup(ByteBuf in, ProtocolLimits limits, long id, ValueArrays values)
+            throws MalformedRequestException {
+        int partition = Wire.readInt(in, id, "partition");
+        long epoch = Wire.readLong(in, id, "epoch");
+        int segment = Wire.readInt(in, id, "segment");
+        return new Request.Replicate(id, partition, epoch, segment, readChanges(in, limits, id, values));
+    }
+
+    /**
+     * Appends the body of a REPLICATE, which is also one group of a REPLICATE_BATCH: a replication link gathers
+     * groups into an open batch frame as its changes happen (see {@link #reserveHeader} and {@link #fillHeader}).
+     */
+    public static void writeReplicateGroup(ByteBuf out, int partition, long epoch, int segment, List<Change> changes) {
+        out.writeInt(partition);
+        out.writeLong(epoch);
+        out.writeInt(segment);
+        writeChanges(out, changes);
+    }
+
+    /**
+     * Bytes a frame's length prefix and request header take: a frame whose body is written before its request id
+     * is known starts with this many reserved bytes ({@link #reserveHeader}), which {@link #fillHeader} fills in.
+     */
+    public static final int RESERVED_HEADER_BYTES = Frames.LENGTH_PREFIX_BYTES + HEADER_BYTES;
+
+    /** Reserves the length prefix and header of a frame at the start of an empty buffer; the body follows. */
+    public static void reserveHeader(ByteBuf frame) {
+        if (frame.writerIndex() != 0) {
+            throw new IllegalArgumentException("a frame's header is reserved in an empty buffer");
+        }
+        frame.writeZero(RESERVED_HEADER_BYTES);
+    }
+
+    /**
+     * Fills in the length prefix and the header reserved by {@link #reserveHeader}, for a request that is not routed
+     * by key and has no deadline (as node-to-node requests are); the body is everything written after it.
+     */
+    public static void fillHeader(ByteBuf frame, OpCode op, long id) {
+        frame.setInt(0, frame.writerIndex() - Frames.LENGTH_PREFIX_BYTES);
+        frame.setByte(Frames.LENGTH_PREFIX_BYTES, op.code());
+        frame.setLong(Frames.LENGTH_PREFIX_BYTES + 1, id);
+        frame.setLong(Frames.LENGTH_PREFIX_BYTES + 9, 0);
+        frame.setInt(Frames.LENGTH_PREFIX_BYTES + 17, 0);
     }
 
     static List<Change> readChanges(ByteBuf in, ProtocolLimits limits, long id) throws MalformedRequestException {

@@ -1,8 +1,10 @@
 package io.zaris.replication;
 
+import io.netty.buffer.ByteBuf;
 import io.zaris.client.NodeConnection;
 import io.zaris.protocol.Change;
 import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.store.SegmentSnapshot;
@@ -12,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
@@ -19,9 +22,17 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * have received a snapshot under the current epoch (only those are shipped live changes) and which
  * partitions were fully synced at which epoch.
  *
+ * <p>Live changes travel in batches ({@link ReplicationBatch}): each ship joins the link's open batch, which leaves
+ * after the settings' {@code asyncFlushDelay}, when it is full, when a SYNC write's caller asks for it
+ * ({@link #flushDeferred}), or just before any other frame of this link, so a snapshot or a tail never overtakes
+ * changes shipped before it.
+ *
  * <p>Concurrency: sends happen under the segment's write lock (see {@code Replicator}), so each segment's
- * frames leave in revision order on this one connection. {@code syncedSegments} is written under the same
- * segment lock and read under it; {@code syncedEpochs} is only touched by the replicator's reconcile.
+ * changes join the batch, and frames leave, in revision order on this one connection. Ships of different
+ * segments may come from different threads: {@code batchLock} guards the open batch, and a batch is queued on
+ * the connection under it, so batches and the frames sent after them leave in the order they were closed.
+ * {@code syncedSegments} is written under the segment lock and read under it; {@code syncedEpochs} is only
+ * touched by the replicator's reconcile.
  */
 final class ReplicaLink {
 
@@ -44,6 +55,17 @@ final class ReplicaLink {
     private final Map<Integer, Long> syncedEpochs = new ConcurrentHashMap<>();
     /** Segments with a re-sync in flight to win back a lost confirmation (claimed and released by the replicator). */
     private final Set<Integer> resyncing = ConcurrentHashMap.newKeySet();
+    private final Object batchLock = new Object();
+    /** Changes waiting to leave together; guarded by {@code batchLock}, {@code null} when none wait. */
+    private ReplicationBatch openBatch;
+    /**
+     * A task that sends the open batch when its delay is up is scheduled. One at a time: a batch that left because
+     * it was full does not take its timer with it, so the next one leaves with it, and a link sends on a timer at
+     * most once per delay however many batches fill up in between.
+     */
+    private final AtomicBoolean delayedSendScheduled = new AtomicBoolean();
+    /** A task that sends the open batch without waiting out its delay is queued on the connection's loop. */
+    private final AtomicBoolean promptSendQueued = new AtomicBoolean();
 
     ReplicaLink(String peer, NodeConnection connection, int segmentCount) {
         this.peer = peer;
@@ -97,25 +119,75 @@ final class ReplicaLink {
         syncedEpochs.put(partition, epoch);
     }
 
-    /** Ships changes; completes with the replica's verdict (never exceptionally). */
+    /** Ships changes as a frame of their own, at once (a catch-up's tail); completes with the replica's verdict. */
     CompletableFuture<Verdict> replicate(int partition, long epoch, int segment, List<Change> changes, long deadlineNanos) {
-        return replicate(partition, epoch, segment, changes, deadlineNanos, 0);
+        sendOpenBatch();
+        return connection.send(id -> new Request.Replicate(id, partition, epoch, segment, changes), ReplicaLink::verdict,
+                epoch, 0, deadlineNanos).exceptionally(error -> Verdict.failed());
     }
 
     /**
-     * Ships changes, letting them wait up to {@code flushDelayNanos} to share a flush with later ones (see
-     * {@link NodeConnection#send(java.util.function.LongFunction, io.zaris.client.ResponseReader, long, int, long, long)});
-     * completes with the replica's verdict (never exceptionally).
+     * Ships live changes in the open batch, which leaves at the latest {@code flushDelayNanos} after it opened (0:
+     * once the connection's event loop gets to it); a full batch leaves at once but waits for the same flush.
+     * Completes with the replica's verdict on the changes (never exceptionally). They are encoded before this
+     * returns.
      */
-    CompletableFuture<Verdict> replicate(int partition, long epoch, int segment, List<Change> changes, long deadlineNanos,
-                                         long flushDelayNanos) {
-        return connection.send(id -> new Request.Replicate(id, partition, epoch, segment, changes), ReplicaLink::verdict,
-                epoch, 0, deadlineNanos, flushDelayNanos).exceptionally(error -> Verdict.failed());
+    CompletableFuture<Verdict> replicateBatched(int partition, long epoch, int segment, List<Change> changes,
+                                                long deadlineNanos, long flushDelayNanos) {
+        synchronized (batchLock) {
+            if (openBatch != null && !openBatch.accepts(changes)) {
+                sendBatch(flushDelayNanos);
+            }
+            if (openBatch == null) {
+                openBatch = new ReplicationBatch(connection.alloc(), deadlineNanos);
+                if (delayedSendScheduled.compareAndSet(false, true)) {
+                    connection.onEventLoop(() -> {
+                        delayedSendScheduled.set(false);
+                        sendOpenBatchAndFlush();
+                    }, flushDelayNanos);
+                }
+            }
+            CompletableFuture<Verdict> verdict = openBatch.add(partition, epoch, segment, changes);
+            if (openBatch.isFull()) {
+                sendBatch(flushDelayNanos);
+            }
+            return verdict;
+        }
     }
 
-    /** Flushes whatever changes wait for a deferred flush. */
+    /**
+     * Has the open batch and every frame waiting for a deferred flush leave as soon as the connection's event
+     * loop gets to it: a SYNC write's caller waits for them. Writes handled in the same burst still share it.
+     */
     void flushDeferred() {
+        if (promptSendQueued.compareAndSet(false, true)) {
+            connection.onEventLoop(() -> {
+                promptSendQueued.set(false);
+                sendOpenBatchAndFlush();
+            }, 0);
+        }
+    }
+
+    private void sendOpenBatchAndFlush() {
+        sendOpenBatch();
         connection.flushQueued();
+    }
+
+    /** Queues the open batch, if any, ahead of whatever this link sends next. */
+    private void sendOpenBatch() {
+        synchronized (batchLock) {
+            if (openBatch != null) {
+                sendBatch(0);
+            }
+        }
+    }
+
+    /** Caller holds {@code batchLock} and there is an open batch: queues it on the connection; none is open after. */
+    private void sendBatch(long flushDelayNanos) {
+        ReplicationBatch batch = openBatch;
+        openBatch = null;
+        connection.sendPrepared(batch.close(), OpCode.REPLICATE_BATCH, ReplicaLink::verdicts, batch.answerDeadlineNanos(),
+                flushDelayNanos).whenComplete((answers, error) -> batch.settle(error == null ? answers : List.of()));
     }
 
     /**
@@ -123,6 +195,7 @@ final class ReplicaLink {
      * last. Completes with the verdict on the last chunk.
      */
     CompletableFuture<Verdict> sendSnapshot(int partition, SegmentSnapshot snapshot, int segment, long deadlineNanos) {
+        sendOpenBatch();
         List<List<Change>> chunks = chunks(snapshot.entries(), SNAPSHOT_CHUNK_BYTES);
         CompletableFuture<Verdict> lastVerdict = null;
         for (int i = 0; i < chunks.size(); i++) {
@@ -158,10 +231,32 @@ final class ReplicaLink {
     }
 
     void close() {
+        synchronized (batchLock) {
+            if (openBatch != null) {
+                openBatch.discard();
+                openBatch = null;
+            }
+        }
         connection.close();
     }
 
-    private static Verdict verdict(KvStatus status, io.netty.buffer.ByteBuf body) {
+    /** A REPLICATE_BATCH answer: {@code OK · n:int32 · (status:u8 · value:int64)*n}, one per group in order. */
+    private static List<Verdict> verdicts(KvStatus status, ByteBuf body) {
+        if (status != KvStatus.OK) {
+            ResponseCodec.readMessage(body);
+            return List.of(); // every group is not known to be applied
+        }
+        int count = body.readInt();
+        List<Verdict> verdicts = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            KvStatus groupStatus = KvStatus.fromCode(body.readUnsignedByte());
+            long value = body.readLong();
+            verdicts.add(groupStatus == null ? Verdict.failed() : new Verdict(groupStatus, value));
+        }
+        return verdicts;
+    }
+
+    private static Verdict verdict(KvStatus status, ByteBuf body) {
         if (status == KvStatus.OK) {
             return new Verdict(KvStatus.OK, body.readLong());
         }

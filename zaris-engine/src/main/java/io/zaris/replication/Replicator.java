@@ -239,7 +239,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         int required = requiredReplicas(partition);
         ReplicaAcks acks = new ReplicaAcks(partition, targets.size(), required);
         for (ReplicaLink link : targets) {
-            link.replicate(partition, epoch, segment, changes, deadline, flushDelayNanos).thenAccept(verdict -> {
+            link.replicateBatched(partition, epoch, segment, changes, deadline, flushDelayNanos).thenAccept(verdict -> {
                 try {
                     react(link, partition, segment, epoch, verdict);
                 } catch (RuntimeException e) {

@@ -29,6 +29,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Executes one decoded data request against the store and writes the complete response frame payload.
@@ -39,6 +41,8 @@ import java.util.function.Supplier;
  * collaborators, so one instance serves every connection of a node.
  */
 final class RequestHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(RequestHandler.class);
 
     private final String nodeId;
     private final SegmentMapper segmentMapper;
@@ -91,6 +95,10 @@ final class RequestHandler {
         }
         if (request instanceof Request.Replicate replicate) {
             applyReplicate(replicate, out);
+            return DONE;
+        }
+        if (request instanceof Request.ReplicateBatch batch) {
+            applyReplicateBatch(batch, out);
             return DONE;
         }
         if (request instanceof Request.Snapshot snapshot) {
@@ -235,6 +243,42 @@ final class RequestHandler {
                 || rejectedByFence(replicate.id(), replicate.partition(), replicate.epoch(), out)) {
             return;
         }
+        ApplyResult result = applyChecked(replicate);
+        ResponseCodec.writeHeader(out, replicate.id(), result.gap() ? KvStatus.OUT_OF_SYNC : KvStatus.OK);
+        out.writeLong(result.appliedRevision());
+    }
+
+    /**
+     * Replica side: applies each group of a batch in order as {@link #applyReplicate} would, answering
+     * {@code OK · n:int32 · (status:u8 · value:int64)*n}. A group that fails a check is refused on its own
+     * ({@code BAD_REQUEST} with -1, or {@code FENCED} with the newer epoch); the groups after it still apply.
+     */
+    private void applyReplicateBatch(Request.ReplicateBatch batch, ByteBuf out) {
+        ResponseCodec.writeHeader(out, batch.id(), KvStatus.OK);
+        out.writeInt(batch.groups().size());
+        for (Request.Replicate group : batch.groups()) {
+            if (!existingTarget(group.partition(), group.segment())) {
+                stats.rejected();
+                log.warn("node {}: a replication batch named segment {} of partition {}, which does not exist in {}",
+                        nodeId, group.segment(), group.partition(), layout);
+                out.writeByte(KvStatus.BAD_REQUEST.code());
+                out.writeLong(-1);
+                continue;
+            }
+            long newerEpoch = fencingEpoch(group.partition(), group.epoch());
+            if (newerEpoch >= 0) {
+                out.writeByte(KvStatus.FENCED.code());
+                out.writeLong(newerEpoch);
+                continue;
+            }
+            ApplyResult result = applyChecked(group);
+            out.writeByte((result.gap() ? KvStatus.OUT_OF_SYNC : KvStatus.OK).code());
+            out.writeLong(result.appliedRevision());
+        }
+    }
+
+    /** Applies changes that passed the target and fencing checks, and records whether the segment is in sync. */
+    private ApplyResult applyChecked(Request.Replicate replicate) {
         ApplyResult result = store.applyReplicated(replicate.segment(), replicate.changes());
         // Contiguous changes mean the segment holds everything its active owner has: every new active
         // epoch starts with a snapshot to each replica, so a replica cannot be contiguous yet divergent.
@@ -243,8 +287,7 @@ final class RequestHandler {
         } else {
             replicaSegments.markSynced(replicate.segment(), replicate.epoch());
         }
-        ResponseCodec.writeHeader(out, replicate.id(), result.gap() ? KvStatus.OUT_OF_SYNC : KvStatus.OK);
-        out.writeLong(result.appliedRevision());
+        return result;
     }
 
     private void applySnapshot(Request.Snapshot snapshot, ByteBuf out) {
@@ -301,8 +344,7 @@ final class RequestHandler {
 
     /** Found by fuzzing: a partition or segment outside the layout (or a segment of another partition). */
     private boolean rejectedTarget(long id, int partition, int segment, ByteBuf out) {
-        if (partition >= 0 && partition < layout.partitionCount() && segment >= 0 && segment < layout.segmentCount()
-                && layout.partitionOf(segment) == partition) {
+        if (existingTarget(partition, segment)) {
             return false;
         }
         stats.rejected();
@@ -316,17 +358,31 @@ final class RequestHandler {
      * the partition's active owner under an epoch at least as new (two actives: the older one loses).
      */
     private boolean rejectedByFence(long id, int partition, long epoch, ByteBuf out) {
+        long newerEpoch = fencingEpoch(partition, epoch);
+        if (newerEpoch < 0) {
+            return false;
+        }
+        ResponseCodec.writeHeader(out, id, KvStatus.FENCED);
+        out.writeLong(newerEpoch);
+        return true;
+    }
+
+    private boolean existingTarget(int partition, int segment) {
+        return partition >= 0 && partition < layout.partitionCount() && segment >= 0 && segment < layout.segmentCount()
+                && layout.partitionOf(segment) == partition;
+    }
+
+    /** The epoch that fences a sender of {@code epoch} (see {@link #rejectedByFence}), or -1 when it is not fenced. */
+    private long fencingEpoch(int partition, long epoch) {
         ClusterView view = currentView.get();
         long highest = fence.observe(partition, epoch);
         boolean selfActive = view != null && partition < view.runtimeMap().partitionCount()
                 && nodeId.equals(view.runtimeMap().get(partition).activeNode())
                 && view.runtimeMap().get(partition).epoch() >= epoch;
         if (epoch < highest || selfActive) {
-            ResponseCodec.writeHeader(out, id, KvStatus.FENCED);
-            out.writeLong(Math.max(highest, selfActive ? view.runtimeMap().get(partition).epoch() : 0));
-            return true;
+            return Math.max(highest, selfActive ? view.runtimeMap().get(partition).epoch() : 0);
         }
-        return false;
+        return -1;
     }
 
     /** What this node holds of a partition: highest epoch seen, revision sum, keys, synced segments. */

@@ -16,14 +16,15 @@ import java.util.Arrays;
  *
  * <p>Bounded: only values from {@link #MIN_REUSED_BYTES} to {@link #MAX_REUSED_BYTES} are reused (a small array
  * costs less to allocate than to look up, a large one would pin memory), in at most {@link #SLOTS} arrays, so an
- * instance holds at most 256 KiB. A value of a length no free array has replaces the least recently taken
+ * instance holds at most 512 KiB. Eight, because a replication batch carries at most eight such values
+ * ({@code ReplicationBatch.MAX_LARGE_VALUES}). A value of a length no free array has replaces the least recently taken
  * free one. Confined to one thread: a node keeps one per I/O thread (the thread that decodes and handles).
  */
 final class ReusedValueArrays implements ValueArrays {
 
     static final int MIN_REUSED_BYTES = 1024;
     static final int MAX_REUSED_BYTES = 64 * 1024;
-    static final int SLOTS = 4;
+    static final int SLOTS = 8;
 
     private final byte[][] arrays = new byte[SLOTS][];
     private final boolean[] lent = new boolean[SLOTS];

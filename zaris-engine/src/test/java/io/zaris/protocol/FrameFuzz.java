@@ -194,7 +194,7 @@ public final class FrameFuzz {
     }
 
     private Request validRequest(long id) {
-        switch (random.nextInt(17)) {
+        switch (random.nextInt(18)) {
             case 0:
                 return new Request.Hello(id, RequestCodec.MAGIC, RequestCodec.PROTOCOL_VERSION, "fuzz");
             case 1:
@@ -237,6 +237,14 @@ public final class FrameFuzz {
                 return new Request.PartitionState(id, random.nextInt(80) - 8);
             case 15:
                 return random.nextBoolean() ? new Request.AdminDrain(id) : new Request.AdminRebalance(id);
+            case 16: {
+                List<Request.Replicate> groups = new ArrayList<>();
+                for (int i = random.nextInt(4); i > 0; i--) {
+                    groups.add(new Request.Replicate(id, random.nextInt(80) - 8, random.nextInt(5), random.nextInt(80) - 8,
+                            changes()));
+                }
+                return new Request.ReplicateBatch(id, groups);
+            }
             default:
                 return new Request.Auth(id, random.nextBoolean() ? "default" : "user" + random.nextInt(3),
                         noise(random.nextInt(20)));

@@ -52,6 +52,38 @@ class RequestCodecTests {
     }
 
     @Test
+    void aReplicationBatchCarriesEachGroupWithItsOwnSegmentAndEpoch() throws Exception {
+        Request.Replicate first = new Request.Replicate(30, 1, 2, 3, List.of(new Change(7, 2, bytes("a"), bytes("v"), 0),
+                Change.superseded(8, 2, bytes("b"))));
+        Request.Replicate second = new Request.Replicate(30, 4, 5, 17, List.of(new Change(1, 5, bytes("c"), null, 0)));
+        assertRoundTrip(new Request.ReplicateBatch(30, List.of(first, second)));
+        assertRoundTrip(new Request.ReplicateBatch(31, List.of()));
+
+        ByteBuf frame = encode(new Request.ReplicateBatch(32, List.of(first)));
+        assertThat((int) frame.getUnsignedByte(frame.readerIndex())).isEqualTo(0x54);
+        frame.setInt(RequestCodec.HEADER_BYTES, 2); // claims a second group the frame does not hold
+        assertThatThrownBy(() -> RequestCodec.decode(frame, LIMITS)).isInstanceOf(MalformedRequestException.class);
+    }
+
+    @Test
+    void aFrameWhoseHeaderWasReservedDecodesLikeOneEncodedWhole() throws Exception {
+        List<Change> changes = List.of(new Change(7, 2, bytes("a"), bytes("value"), 99));
+        ByteBuf prepared = Unpooled.buffer();
+        RequestCodec.reserveHeader(prepared);
+        RequestCodec.writeReplicateGroup(prepared, 1, 2, 3, changes);
+        RequestCodec.fillHeader(prepared, OpCode.REPLICATE, 41);
+
+        ByteBuf whole = Unpooled.buffer();
+        int start = Frames.begin(whole);
+        RequestCodec.encode(new Request.Replicate(41, 1, 2, 3, changes), whole);
+        Frames.finish(whole, start);
+        assertThat(toArray(prepared)).isEqualTo(toArray(whole));
+
+        ByteBuf notEmpty = Unpooled.buffer().writeByte(1);
+        assertThatThrownBy(() -> RequestCodec.reserveHeader(notEmpty)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void multiPutIfAbsentHasItsOwnOpCodeAndDecodesAsItself() throws Exception {
         Request request = new Request.MultiPutIfAbsent(21, List.of(bytes("{t}a"), bytes("{t}b")),
                 List.of(bytes("1"), bytes("22")), 500);

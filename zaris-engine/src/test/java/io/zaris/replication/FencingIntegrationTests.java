@@ -2,6 +2,7 @@ package io.zaris.replication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.buffer.ByteBuf;
 import io.zaris.client.NodeConnection;
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
@@ -16,6 +17,7 @@ import io.zaris.protocol.Request;
 import io.zaris.server.ZarisNode;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -57,11 +59,31 @@ class FencingIntegrationTests {
                     KvStatus answer = zombie.send(id -> new Request.Replicate(id, partition, oldEpoch, segment, List.of(overwrite)),
                             (status, body) -> status, oldEpoch, 0, System.nanoTime() + 5_000_000_000L).get(5, TimeUnit.SECONDS);
                     assertThat(answer).as("answer of " + owner).isEqualTo(KvStatus.FENCED);
+
+                    // In a batch each group gets its own verdict: the stale one is fenced, a group naming a
+                    // segment the layout does not have is refused, and neither stops the other.
+                    Request.Replicate stale = new Request.Replicate(0, partition, oldEpoch, segment, List.of(overwrite));
+                    Request.Replicate nowhere = new Request.Replicate(0, 99, newEpoch, 999, List.of(overwrite));
+                    List<KvStatus> verdicts = zombie.send(id -> new Request.ReplicateBatch(id, List.of(stale, nowhere)),
+                            FencingIntegrationTests::groupStatuses, oldEpoch, 0, System.nanoTime() + 5_000_000_000L)
+                            .get(5, TimeUnit.SECONDS);
+                    assertThat(verdicts).as("verdicts of " + owner).containsExactly(KvStatus.FENCED, KvStatus.BAD_REQUEST);
                 }
             }
             assertThat(new String(client.sync().get(key).orElseThrow().value(), StandardCharsets.UTF_8))
                     .isEqualTo("acknowledged");
         }
+    }
+
+    /** The statuses of a REPLICATE_BATCH answer's groups, in order. */
+    private static List<KvStatus> groupStatuses(KvStatus status, ByteBuf body) {
+        assertThat(status).isEqualTo(KvStatus.OK);
+        List<KvStatus> statuses = new ArrayList<>();
+        for (int groups = body.readInt(); groups > 0; groups--) {
+            statuses.add(KvStatus.fromCode(body.readUnsignedByte()));
+            body.readLong();
+        }
+        return statuses;
     }
 
     private static void awaitEpoch(ZarisNode node, int partition, long epoch) {

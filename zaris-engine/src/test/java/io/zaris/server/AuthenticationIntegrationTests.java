@@ -157,6 +157,8 @@ class AuthenticationIntegrationTests {
             assertThat(raw.login("app", "app-pass").status()).isEqualTo(KvStatus.OK);
             raw.send(new Request.Replicate(9, 0, Long.MAX_VALUE / 2, 0, List.of()));
             assertThat(raw.read().status()).isEqualTo(KvStatus.UNAUTHORIZED);
+            raw.send(new Request.ReplicateBatch(10, List.of(new Request.Replicate(10, 0, Long.MAX_VALUE / 2, 0, List.of()))));
+            assertThat(raw.read().status()).isEqualTo(KvStatus.UNAUTHORIZED);
         }
         try (ZarisClient client = connect(new Credentials("app", "app-pass"))) {
             client.sync().put("after-fence-attempt", bytes("still served"));
