@@ -219,14 +219,7 @@ public final class NodeConnection implements AutoCloseable {
     public <T> CompletableFuture<T> send(LongFunction<Request> requestFactory, ResponseReader<T> reader, long routedEpoch,
                                   int deadlineMillis, long answerDeadline, long flushDelayNanos) {
         CompletableFuture<T> future = new CompletableFuture<>();
-        if (closed || !channel.isActive()) {
-            future.completeExceptionally(new ZarisTransportException("connection to " + describe() + " is closed", false));
-            return future;
-        }
-        if (inFlight.incrementAndGet() > maxInFlight) {
-            inFlight.decrementAndGet();
-            future.completeExceptionally(new ZarisException("more than " + maxInFlight + " requests in flight to "
-                    + describe() + "; slow down or raise maxInFlightPerNode"));
+        if (!admitted(future)) {
             return future;
         }
         long id = nextRequestId.getAndIncrement();
@@ -254,21 +247,31 @@ public final class NodeConnection implements AutoCloseable {
     public <T> CompletableFuture<T> sendPrepared(ByteBuf frame, OpCode op, ResponseReader<T> reader, long answerDeadline,
                                                  long flushDelayNanos) {
         CompletableFuture<T> future = new CompletableFuture<>();
-        if (closed || !channel.isActive()) {
+        if (!admitted(future)) {
             frame.release();
-            future.completeExceptionally(new ZarisTransportException("connection to " + describe() + " is closed", false));
-            return future;
-        }
-        if (inFlight.incrementAndGet() > maxInFlight) {
-            inFlight.decrementAndGet();
-            frame.release();
-            future.completeExceptionally(new ZarisException("more than " + maxInFlight + " requests in flight to "
-                    + describe() + "; slow down or raise maxInFlightPerNode"));
             return future;
         }
         long id = nextRequestId.getAndIncrement();
         RequestCodec.fillHeader(frame, op, id);
         return dispatch(id, op, frame, reader, future, answerDeadline, flushDelayNanos);
+    }
+
+    /**
+     * Counts a request in flight, or fails its future when the connection is closed or already has
+     * {@code maxInFlight} requests in flight.
+     */
+    private boolean admitted(CompletableFuture<?> future) {
+        if (closed || !channel.isActive()) {
+            future.completeExceptionally(new ZarisTransportException("connection to " + describe() + " is closed", false));
+            return false;
+        }
+        if (inFlight.incrementAndGet() > maxInFlight) {
+            inFlight.decrementAndGet();
+            future.completeExceptionally(new ZarisException("more than " + maxInFlight + " requests in flight to "
+                    + describe() + "; slow down or raise maxInFlightPerNode"));
+            return false;
+        }
+        return true;
     }
 
     /** Registers an encoded request's answer as pending, then queues its frame. */
