@@ -29,8 +29,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Executes one decoded data request against the store and writes the complete response frame payload.
@@ -41,8 +39,6 @@ import org.slf4j.LoggerFactory;
  * collaborators, so one instance serves every connection of a node.
  */
 final class RequestHandler {
-
-    private static final Logger log = LoggerFactory.getLogger(RequestHandler.class);
 
     private final String nodeId;
     private final SegmentMapper segmentMapper;
@@ -258,9 +254,7 @@ final class RequestHandler {
         out.writeInt(batch.groups().size());
         for (Request.Replicate group : batch.groups()) {
             if (!existingTarget(group.partition(), group.segment())) {
-                stats.rejected();
-                log.warn("node {}: a replication batch named segment {} of partition {}, which does not exist in {}",
-                        nodeId, group.segment(), group.partition(), layout);
+                stats.rejected(); // counted like a REPLICATE's; not logged, so a bad peer cannot flood the log
                 out.writeByte(KvStatus.BAD_REQUEST.code());
                 out.writeLong(-1);
                 continue;
