@@ -63,10 +63,6 @@ final class ReplicationBatch {
         return bodyBytes() >= MAX_BODY_BYTES || largeValues >= MAX_LARGE_VALUES;
     }
 
-    boolean isEmpty() {
-        return verdicts.isEmpty();
-    }
-
     /** Encodes one group; its verdict completes when the batch's answer arrives, or fails with it. */
     CompletableFuture<ReplicaLink.Verdict> add(int partition, long epoch, int segment, List<Change> changes) {
         RequestCodec.writeReplicateGroup(frame, partition, epoch, segment, changes);
