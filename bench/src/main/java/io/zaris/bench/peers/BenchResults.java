@@ -1,5 +1,6 @@
 package io.zaris.bench.peers;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,6 +15,39 @@ final class BenchResults {
     final List<SpringRow> spring = new ArrayList<>();
     /** System name → how it was configured. */
     final Map<String, String> configurations = new LinkedHashMap<>();
+    /** The systems the run was asked for, by id ({@code zaris-async}), in the order asked: a workload's rows' order. */
+    final List<String> systemIds = new ArrayList<>();
+    /** System id → its name in the tables, once started. */
+    final Map<String, String> labels = new LinkedHashMap<>();
+    /** System name → what its servers spent while the other system of its pair was measured beside it. */
+    final Map<String, IdleBeside> idleBeside = new LinkedHashMap<>();
+
+    /** Servers' CPU time of an idle system, over the wall time the other system of its pair was measured. */
+    record IdleBeside(Duration serverCpu, Duration wall) {
+
+        IdleBeside plus(Duration cpu, Duration elapsed) {
+            return new IdleBeside(serverCpu.plus(cpu), wall.plus(elapsed));
+        }
+
+        /** Percent of one core. */
+        double percentOfCore() {
+            return wall.isZero() ? 0 : 100.0 * serverCpu.toNanos() / wall.toNanos();
+        }
+    }
+
+    void recordIdleBeside(String system, Duration serverCpu, Duration wall) {
+        idleBeside.merge(system, new IdleBeside(serverCpu, wall), (sum, more) -> sum.plus(more.serverCpu(), more.wall()));
+    }
+
+    /** Position of the system (by its name in the tables) in {@link #systemIds}; systems not in it last. */
+    int orderOf(String system) {
+        for (int i = 0; i < systemIds.size(); i++) {
+            if (system.equals(labels.get(systemIds.get(i)))) {
+                return i;
+            }
+        }
+        return Integer.MAX_VALUE;
+    }
 
     /** The fastest row of another product on the same workload. */
     Optional<ThroughputRow> bestPeer(ThroughputRow row) {

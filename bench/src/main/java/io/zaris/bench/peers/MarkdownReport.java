@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /** Renders a run as Markdown and writes it under a dated name that never overwrites an earlier report. */
 final class MarkdownReport {
@@ -49,13 +50,18 @@ final class MarkdownReport {
                         + "time, so figures are noisy; compare ratios within one run.",
                 Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"), System.getProperty("os.arch"),
                 System.getProperty("java.version"), System.getProperty("java.vm.name"));
-        line(out, "- Settings: %s. Every system runs alone (3 nodes on loopback, then stopped), measured from one "
-                + "client JVM; one request in flight uses each client's blocking API on one thread, more use its async "
-                + "API in a closed loop.", settings.describe());
+        line(out, "- Settings: %s. Every system is a cluster of 3 nodes on loopback, started for the run and then stopped, "
+                + "measured from one client JVM; one request in flight uses each client's blocking API on one thread, more "
+                + "use its async API in a closed loop.", settings.describe());
+        line(out, "- Side by side: %s. The systems of a pair run at the same time and every row is measured on one and "
+                + "right after on the other, the order alternating from row to row, so that the machine's drift in speed "
+                + "falls on both; the one not measured idles meanwhile%s. Every other system runs alone.",
+                pairsDescription(results), idleDescription(results));
         line(out, "");
         line(out, "## Configurations");
         line(out, "");
-        results.configurations.forEach((system, configuration) -> line(out, "- **%s**: %s.", system, configuration));
+        results.configurations.entrySet().stream().sorted(Comparator.comparingInt(e -> results.orderOf(e.getKey())))
+                .forEach(e -> line(out, "- **%s**: %s.", e.getKey(), e.getValue()));
         line(out, "");
         renderThroughput(out, results);
         renderTargets(out, results);
@@ -75,6 +81,21 @@ final class MarkdownReport {
         return out.toString();
     }
 
+    private static String pairsDescription(BenchResults results) {
+        List<String> pairs = SideBySide.groups(results.systemIds).stream().filter(group -> group.size() > 1)
+                .map(group -> group.stream().map(results.labels::get).collect(Collectors.joining(" with "))).toList();
+        return pairs.isEmpty() ? "no pair in this run" : String.join("; ", pairs);
+    }
+
+    private static String idleDescription(BenchResults results) {
+        if (results.idleBeside.isEmpty()) {
+            return "";
+        }
+        return " (its servers used " + results.idleBeside.entrySet().stream()
+                .map(e -> String.format(Locale.ROOT, "%.1f %% of one core for %s", e.getValue().percentOfCore(), e.getKey()))
+                .collect(Collectors.joining(", ")) + ")";
+    }
+
     private static void renderThroughput(StringBuilder out, BenchResults results) {
         line(out, THROUGHPUT_HEADING);
         line(out, "");
@@ -92,7 +113,8 @@ final class MarkdownReport {
         line(out, "|---|---|---|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---|");
         results.throughput.stream()
                 .sorted(Comparator.comparing((ThroughputRow r) -> r.workload().valueBytes())
-                        .thenComparing(r -> r.workload().inFlight()).thenComparing(r -> r.workload().op()))
+                        .thenComparing(r -> r.workload().inFlight()).thenComparing(r -> r.workload().op())
+                        .thenComparing(r -> results.orderOf(r.system())))
                 .forEach(row -> {
                     Optional<ThroughputRow> peer = results.bestPeer(row);
                     String ratio = peer.map(p -> String.format(Locale.ROOT, "%.2f× %s",

@@ -6,12 +6,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The side-by-side benchmark behind {@code bench/run}: starts each system as a 3-node cluster on
- * loopback in turn (only one runs at a time, so they never compete for the 2 cores), measures it
- * through its own client, then writes the Markdown report and checks it against the previous one.
+ * The side-by-side benchmark behind {@code bench/run}: starts each system as a 3-node cluster on loopback,
+ * alone or beside the other system of its pair ({@link SideBySide}), measures it through its own client (one
+ * system at a time: an idle neighbour leaves the cores to the measured one), then writes the Markdown report and
+ * checks it against the previous one.
  */
 public final class PeerBenchmark {
 
@@ -35,25 +37,20 @@ public final class PeerBenchmark {
         System.out.println(settings.describe());
         BenchResults results = new BenchResults();
         Path work = Files.createDirectories(settings.workDirectory());
-        for (String system : settings.systems()) {
-            if (BenchSettings.MEMORY_ROW_SYSTEMS.contains(system) && settings.memoryEntries() > 0) {
-                // The memory row gets a cluster of its own, stopped before the workloads: its million entries
-                // would otherwise stay resident through every later row, where they take a fifth of a JVM
-                // node's heap (and a heap near full collects far more often) but cost a Redis process nothing.
-                try (PeerCluster cluster = start(system, settings, work.resolve("memory-row"));
-                     KvClient client = cluster.connect()) {
-                    results.memory.add(new SystemRun(cluster, client, settings).measureMemory());
+        results.systemIds.addAll(settings.systems());
+        for (List<String> group : SideBySide.groups(settings.systems())) {
+            for (String system : group) {
+                if (BenchSettings.MEMORY_ROW_SYSTEMS.contains(system) && settings.memoryEntries() > 0) {
+                    // The memory row gets a cluster of its own, stopped before the workloads: its million entries
+                    // would otherwise stay resident through every later row, where they take a fifth of a JVM
+                    // node's heap (and a heap near full collects far more often) but cost a Redis process nothing.
+                    try (PeerCluster cluster = start(system, settings, work.resolve("memory-row"));
+                         KvClient client = cluster.connect()) {
+                        results.memory.add(new SystemRun(cluster, client, settings).measureMemory());
+                    }
                 }
             }
-            try (PeerCluster cluster = start(system, settings, work)) {
-                results.configurations.put(cluster.system(), cluster.configuration());
-                try (KvClient client = cluster.connect()) {
-                    results.throughput.addAll(new SystemRun(cluster, client, settings).measureWorkloads());
-                }
-                if (settings.spring()) {
-                    measureSpring(system, cluster, settings, results);
-                }
-            }
+            measureGroup(group, settings, work, results);
         }
         if (settings.spring()) {
             results.spring.addAll(SpringCacheBench.measure(SpringCacheProvider.CAFFEINE, List.of(), settings));
@@ -68,6 +65,42 @@ public final class PeerBenchmark {
         System.out.println("written to " + root.relativize(written));
         if (!regressions.isEmpty()) {
             System.out.println(regressions.size() + " row(s) dropped more than 10 % against " + root.relativize(previous));
+        }
+    }
+
+    /** Starts the group's clusters, measures their workloads side by side (see {@link SideBySide}), then Spring. */
+    private static void measureGroup(List<String> group, BenchSettings settings, Path work, BenchResults results)
+            throws IOException, InterruptedException {
+        List<PeerCluster> clusters = new ArrayList<>();
+        List<KvClient> clients = new ArrayList<>();
+        try {
+            List<SystemRun> runs = new ArrayList<>();
+            for (String system : group) {
+                PeerCluster cluster = start(system, settings, work);
+                clusters.add(cluster);
+                results.labels.put(system, cluster.system());
+                results.configurations.put(cluster.system(), cluster.configuration());
+                KvClient client = cluster.connect();
+                clients.add(client);
+                runs.add(new SystemRun(cluster, client, settings));
+            }
+            SideBySide.measureWorkloads(runs, settings, results);
+            for (KvClient client : clients) {
+                client.close();
+            }
+            clients.clear();
+            if (settings.spring()) {
+                for (int i = 0; i < group.size(); i++) {
+                    measureSpring(group.get(i), clusters.get(i), settings, results);
+                }
+            }
+        } finally {
+            for (KvClient client : clients) {
+                client.close();
+            }
+            for (PeerCluster cluster : clusters) {
+                cluster.close();
+            }
         }
     }
 

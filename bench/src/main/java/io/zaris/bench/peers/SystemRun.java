@@ -10,8 +10,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * What is measured on one running cluster through one client: the memory row (on a fresh cluster that
- * measures nothing else), or both value sizes loaded completely and then every workload (warm-up, then
- * the measured intervals).
+ * measures nothing else), or the steps of the workloads ({@link SideBySide} orders them): a value size's load,
+ * the warm-up after it, and one row at a time (its warm-up, then the measured intervals).
  */
 final class SystemRun {
 
@@ -38,23 +38,27 @@ final class SystemRun {
                 before, after, measuredAs);
     }
 
-    List<ThroughputRow> measureWorkloads() throws InterruptedException {
-        List<ThroughputRow> rows = new ArrayList<>();
-        for (int valueBytes : settings.valueSizes()) {
-            Keyspace keyspace = new Keyspace(settings.keys(), valueBytes, valueBytes);
-            log("loading %,d keys of %d B", keyspace.size(), valueBytes);
-            BulkLoader.load(client, keyspace.size(), keyspace::key, keyspace.value());
-            warmUpAfterLoad(keyspace);
-            for (int inFlight : settings.inFlight()) {
-                for (Op op : settings.ops()) {
-                    Workload workload = new Workload(op, valueBytes, inFlight);
-                    if (cluster.measures(workload)) {
-                        rows.add(measure(workload, keyspace));
-                    }
-                }
-            }
-        }
-        return rows;
+    /** Loads every key of the value size (unmeasured); warm up before measuring ({@link #warmUpAfterLoad}). */
+    Keyspace load(int valueBytes) throws InterruptedException {
+        Keyspace keyspace = new Keyspace(settings.keys(), valueBytes, valueBytes);
+        log("loading %,d keys of %d B", keyspace.size(), valueBytes);
+        BulkLoader.load(client, keyspace.size(), keyspace::key, keyspace.value());
+        return keyspace;
+    }
+
+    /** The system's name in the tables. */
+    String system() {
+        return cluster.system();
+    }
+
+    /** Whether this system has a row for the workload (see {@link PeerCluster#measures}). */
+    boolean measures(Workload workload) {
+        return cluster.measures(workload);
+    }
+
+    /** The cluster's servers' CPU time since they started: what an idle neighbour costs while another is measured. */
+    Duration serverCpuTime() {
+        return cluster.serverCpuTime();
     }
 
     /**
@@ -63,7 +67,7 @@ final class SystemRun {
      * The slices take the run's in-flight levels in turn, so that one request at a time (each client's blocking
      * API) is compiled before the rows that measure it. A system that is no JVM has only the client to wait for.
      */
-    private void warmUpAfterLoad(Keyspace keyspace) throws InterruptedException {
+    void warmUpAfterLoad(Keyspace keyspace) throws InterruptedException {
         int inFlight = Arrays.stream(settings.inFlight()).max().orElse(1);
         Workload workload = new Workload(Op.MIX, keyspace.valueBytes(), inFlight);
         log("warming up: %s %s at %d in flight for %s", workload.op().label(), workload.valueLabel(), inFlight,
@@ -96,7 +100,8 @@ final class SystemRun {
         return cluster.serverCpuTime().plus(LocalProcesses.cpuTimeOf(ProcessHandle.current())).toNanos();
     }
 
-    private ThroughputRow measure(Workload workload, Keyspace keyspace) throws InterruptedException {
+    /** One row: the row's warm-up, then the measured intervals. */
+    ThroughputRow measure(Workload workload, Keyspace keyspace) throws InterruptedException {
         ClosedLoop.run(client, workload, keyspace, settings.warmup());
         List<Double> rates = new ArrayList<>();
         Histogram latencies = new Histogram(3);

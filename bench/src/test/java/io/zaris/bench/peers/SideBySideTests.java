@@ -1,0 +1,36 @@
+package io.zaris.bench.peers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SideBySideTests {
+
+    @Test
+    void theDefaultRunPairsEachZarisModeWithTheRedisClusterOfItsComparison() {
+        assertThat(SideBySide.groups(BenchSettings.DEFAULT_SYSTEMS)).containsExactly(
+                List.of("zaris-async", "redis"), List.of("zaris-sync", "redis-replicas"), List.of("hazelcast"));
+    }
+
+    @Test
+    void aSystemWhosePartnerIsNotSelectedRunsAlone() {
+        assertThat(SideBySide.groups(List.of("redis-replicas", "zaris-async", "zaris-async-1copy")))
+                .containsExactly(List.of("redis-replicas"), List.of("zaris-async"), List.of("zaris-async-1copy"));
+    }
+
+    @Test
+    void groupsFollowTheFirstSystemAskedForAndPairsKeepTheirOwnOrder() {
+        assertThat(SideBySide.groups(List.of("hazelcast", "redis", "zaris-async")))
+                .containsExactly(List.of("hazelcast"), List.of("zaris-async", "redis"));
+    }
+
+    @Test
+    void eachRowStartsWithTheNextMember() {
+        List<String> pair = List.of("a", "b");
+        assertThat(SideBySide.orderFor(0, pair)).containsExactly("a", "b");
+        assertThat(SideBySide.orderFor(1, pair)).containsExactly("b", "a");
+        assertThat(SideBySide.orderFor(2, pair)).containsExactly("a", "b");
+        assertThat(SideBySide.orderFor(7, List.of("alone"))).containsExactly("alone");
+    }
+}
