@@ -3,8 +3,10 @@ package io.zaris.bench.peers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -66,20 +68,19 @@ final class SideBySide {
             throws InterruptedException {
         int row = 0;
         for (int valueBytes : settings.valueSizes()) {
-            List<Keyspace> keyspaces = new ArrayList<>(group.size());
+            Map<SystemRun, Keyspace> keyspaces = new IdentityHashMap<>();
             for (SystemRun run : group) {
-                keyspaces.add(run.load(valueBytes));
+                keyspaces.put(run, run.load(valueBytes));
             }
-            for (int i = 0; i < group.size(); i++) {
-                group.get(i).warmUpAfterLoad(keyspaces.get(i));
+            for (SystemRun run : group) {
+                run.warmUpAfterLoad(keyspaces.get(run));
             }
             for (int inFlight : settings.inFlight()) {
                 for (Op op : settings.ops()) {
                     Workload workload = new Workload(op, valueBytes, inFlight);
-                    for (int member : orderFor(row, indices(group.size()))) {
-                        SystemRun run = group.get(member);
+                    for (SystemRun run : orderFor(row, group)) {
                         if (run.measures(workload)) {
-                            results.throughput.add(measureBeside(run, group, workload, keyspaces.get(member), results));
+                            results.throughput.add(measureBeside(run, group, workload, keyspaces.get(run), results));
                         }
                     }
                     row++;
@@ -100,13 +101,5 @@ final class SideBySide {
             results.recordIdleBeside(idle.get(i).system(), idle.get(i).serverCpuTime().minus(idleBefore.get(i)), elapsed);
         }
         return measured;
-    }
-
-    private static List<Integer> indices(int size) {
-        List<Integer> indices = new ArrayList<>(size);
-        for (int i = 0; i < size; i++) {
-            indices.add(i);
-        }
-        return indices;
     }
 }
