@@ -53,9 +53,10 @@ final class MarkdownReport {
         line(out, "- Settings: %s. Every system is a cluster of 3 nodes on loopback, started for the run and then stopped, "
                 + "measured from one client JVM; one request in flight uses each client's blocking API on one thread, more "
                 + "use its async API in a closed loop.", settings.describe());
-        line(out, "- Side by side: %s. The systems of a pair run at the same time and every row is measured on one and "
-                + "right after on the other, the order alternating from row to row, so that the machine's drift in speed "
-                + "falls on both; the one not measured idles meanwhile%s. Every other system runs alone.",
+        line(out, "- Side by side: %s. The systems of a pair run at the same time and take turns interval by interval: "
+                + "each measured interval of a row on one is followed by one on the other (after half a row's warm-up), "
+                + "the order alternating from one interval to the next, so that the machine's drift in speed falls on "
+                + "both; the one not measured idles meanwhile%s. Every other system runs alone.",
                 pairsDescription(results), idleDescription(results));
         line(out, "");
         line(out, "## Configurations");

@@ -12,11 +12,12 @@ import java.util.Set;
 /**
  * Which systems are measured side by side, and in what order.
  *
- * <p>The two systems of a pair run at the same time, and each row is measured on one and right after on the
- * other, the order alternating from row to row. This shared machine has minutes in which memory-bound work costs
- * several times what it costs in others (the first ones of fresh JVMs after an idle pause above all); measured one
- * system after the other, that drift fell on whichever ran first, and the ratios of a row moved by 30-50 % between
- * runs. Side by side it falls on both sides of a comparison. The pairs are the comparisons the targets draw: Zaris
+ * <p>The two systems of a pair run at the same time, and they take turns interval by interval: each measured interval
+ * of a row on one is followed by one on the other, the order alternating from one interval to the next. This shared
+ * machine has minutes in which memory-bound work costs several times what it costs in others (the first ones of
+ * fresh JVMs after an idle pause above all), and stretches of seconds in which everything on it slows; measured one
+ * system after the other, such drift fell on whichever ran then, and the ratios of a row moved by 30-50 % between
+ * runs. Taking turns, it falls on both sides of a comparison. The pairs are the comparisons the targets draw: Zaris
  * ASYNC with the Redis Cluster without replicas, Zaris SYNC with the one with replicas. Every other system runs
  * alone, so at most two clusters are up at once, which bounds the run's memory. While one system of a pair is
  * measured the other idles beside it; what its servers spend meanwhile is recorded for the report.
@@ -61,8 +62,8 @@ final class SideBySide {
 
     /**
      * Every workload on the running group: for each value size, every member loads it and then warms up after its
-     * load (so the rows follow the warm-up, not another member's load), then each row is measured on every member
-     * that has it, in the order {@link #orderFor} gives.
+     * load (so the rows follow the warm-up, not another member's load), then each row's intervals are measured on the
+     * members that have it in turns, interval {@code i} in the order {@link #orderFor} gives for {@code row + i}.
      */
     static void measureWorkloads(List<SystemRun> group, BenchSettings settings, BenchResults results)
             throws InterruptedException {
@@ -78,10 +79,17 @@ final class SideBySide {
             for (int inFlight : settings.inFlight()) {
                 for (Op op : settings.ops()) {
                     Workload workload = new Workload(op, valueBytes, inFlight);
-                    for (SystemRun run : orderFor(row, group)) {
-                        if (run.measures(workload)) {
-                            results.throughput.add(measureBeside(run, group, workload, keyspaces.get(run), results));
+                    List<SystemRun> members = group.stream().filter(run -> run.measures(workload)).toList();
+                    Map<SystemRun, RowIntervals> rows = new IdentityHashMap<>();
+                    for (int interval = 0; interval < settings.iterations(); interval++) {
+                        Duration warmup = warmupBefore(interval, members.size(), settings.warmup());
+                        for (SystemRun run : orderFor(row + interval, members)) {
+                            RowIntervals intervals = rows.computeIfAbsent(run, r -> r.startRow(workload));
+                            measureBeside(run, group, intervals, keyspaces.get(run), warmup, results);
                         }
+                    }
+                    for (SystemRun run : members) {
+                        results.throughput.add(run.finish(rows.get(run)));
                     }
                     row++;
                 }
@@ -89,17 +97,28 @@ final class SideBySide {
         }
     }
 
-    /** Measures the row on {@code run} and records what the group's other members spent meanwhile. */
-    private static ThroughputRow measureBeside(SystemRun run, List<SystemRun> group, Workload workload, Keyspace keyspace,
-                                               BenchResults results) throws InterruptedException {
+    /**
+     * Unmeasured time before a member's interval: the row's whole warm-up before its first (it follows another
+     * workload), half of it before a later one when another member ran in between (it only refills the window), and
+     * none when the member runs alone (it ran the same workload just before).
+     */
+    static Duration warmupBefore(int interval, int members, Duration rowWarmup) {
+        if (interval == 0) {
+            return rowWarmup;
+        }
+        return members > 1 ? rowWarmup.dividedBy(2) : Duration.ZERO;
+    }
+
+    /** Measures one interval of the row on {@code run} and records what the group's other members spent meanwhile. */
+    private static void measureBeside(SystemRun run, List<SystemRun> group, RowIntervals intervals, Keyspace keyspace,
+                                      Duration warmup, BenchResults results) throws InterruptedException {
         List<SystemRun> idle = group.stream().filter(other -> other != run).toList();
         List<Duration> idleBefore = idle.stream().map(SystemRun::serverCpuTime).toList();
         long started = System.nanoTime();
-        ThroughputRow measured = run.measure(workload, keyspace);
+        run.measureInterval(intervals, keyspace, warmup);
         Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
         for (int i = 0; i < idle.size(); i++) {
             results.recordIdleBeside(idle.get(i).system(), idle.get(i).serverCpuTime().minus(idleBefore.get(i)), elapsed);
         }
-        return measured;
     }
 }

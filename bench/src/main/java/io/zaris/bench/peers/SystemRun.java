@@ -2,16 +2,13 @@ package io.zaris.bench.peers;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Locale;
-import org.HdrHistogram.Histogram;
 
 /**
  * What is measured on one running cluster through one client: the memory row (on a fresh cluster that
  * measures nothing else), or the steps of the workloads ({@link SideBySide} orders them): a value size's load,
- * the warm-up after it, and one row at a time (its warm-up, then the measured intervals).
+ * the warm-up after it, and each row one measured interval at a time.
  */
 final class SystemRun {
 
@@ -100,50 +97,40 @@ final class SystemRun {
         return cluster.serverCpuTime().plus(LocalProcesses.cpuTimeOf(ProcessHandle.current())).toNanos();
     }
 
-    /** One row: the row's warm-up, then the measured intervals. */
-    ThroughputRow measure(Workload workload, Keyspace keyspace) throws InterruptedException {
-        ClosedLoop.run(client, workload, keyspace, settings.warmup());
-        List<Double> rates = new ArrayList<>();
-        Histogram latencies = new Histogram(3);
-        long failures = 0;
-        long misses = 0;
-        long completed = 0;
-        Duration serversBefore = cluster.serverCpuTime();
-        ThreadCpu.Housekeeping housekeepingBefore = cluster.serverHousekeeping();
-        Duration clientBefore = LocalProcesses.cpuTimeOf(ProcessHandle.current());
-        for (int i = 0; i < settings.iterations(); i++) {
-            Sample sample = ClosedLoop.run(client, workload, keyspace, settings.measure());
-            rates.add(sample.opsPerSecond());
-            latencies.add(sample.latencies());
-            failures += sample.failures();
-            misses += sample.misses();
-            completed += sample.completed();
-        }
-        double serverCpu = microsPerOp(cluster.serverCpuTime().minus(serversBefore), completed);
-        double clientCpu = microsPerOp(LocalProcesses.cpuTimeOf(ProcessHandle.current()).minus(clientBefore), completed);
-        ThreadCpu.Housekeeping housekeeping = cluster.serverHousekeeping().since(housekeepingBefore);
-        double compilerCpu = microsPerOp(housekeeping.compiling(), completed);
-        double collectorCpu = microsPerOp(housekeeping.collecting(), completed);
-        ThroughputRow row = new ThroughputRow(cluster.system(), workload, rates, latencies, failures, misses, serverCpu,
-                clientCpu, zeroIfUnknown(compilerCpu, serverCpu), zeroIfUnknown(collectorCpu, serverCpu));
-        log("%-5s %6s in flight %3d: %,9.0f ops/s  p50 %7.1f µs  p99 %8.1f µs  CPU µs/op %.1f servers (JIT %.1f, GC %.1f) %.1f client%s",
-                workload.op().label(), workload.valueLabel(), workload.inFlight(), row.medianOpsPerSecond(), row.micros(50),
-                row.micros(99), serverCpu, row.serverCompilerMicrosPerOp(), row.serverCollectorMicrosPerOp(), clientCpu,
-                failures + misses > 0 ? "  FAILURES " + failures + " MISSES " + misses : "");
-        return row;
+    /** A row's intervals, to be measured one at a time ({@link #measureInterval}) and then {@link #finish}ed. */
+    RowIntervals startRow(Workload workload) {
+        return new RowIntervals(cluster.system(), workload);
     }
 
     /**
-     * No compiler or collector time is a real zero when the servers' CPU time is known (those threads were idle,
-     * or the servers are no JVM); it stays unknown ({@code NaN}) with the servers' own figure.
+     * One measured interval of the row, after {@code warmup} of its workload unmeasured (to fill the window, and let
+     * the previous row or the other member's interval drain). Only the interval itself counts towards CPU per request.
      */
-    private static double zeroIfUnknown(double housekeepingMicros, double serverMicros) {
-        return Double.isNaN(housekeepingMicros) && !Double.isNaN(serverMicros) ? 0 : housekeepingMicros;
+    void measureInterval(RowIntervals row, Keyspace keyspace, Duration warmup) throws InterruptedException {
+        if (!warmup.isZero()) {
+            ClosedLoop.run(client, row.workload(), keyspace, warmup);
+        }
+        Duration serversBefore = cluster.serverCpuTime();
+        ThreadCpu.Housekeeping housekeepingBefore = cluster.serverHousekeeping();
+        Duration clientBefore = LocalProcesses.cpuTimeOf(ProcessHandle.current());
+        Sample sample = ClosedLoop.run(client, row.workload(), keyspace, settings.measure());
+        row.add(sample, cluster.serverCpuTime().minus(serversBefore),
+                LocalProcesses.cpuTimeOf(ProcessHandle.current()).minus(clientBefore),
+                cluster.serverHousekeeping().since(housekeepingBefore));
     }
 
-    /** {@code NaN} when the OS gave no CPU time (zero) or nothing completed. */
-    private static double microsPerOp(Duration cpu, long completed) {
-        return cpu.isZero() || cpu.isNegative() || completed == 0 ? Double.NaN : cpu.toNanos() / 1000.0 / completed;
+    /** The row from its measured intervals, logged as it is. */
+    ThroughputRow finish(RowIntervals intervals) {
+        ThroughputRow row = intervals.toRow();
+        Workload workload = row.workload();
+        long failures = row.failures();
+        long misses = row.misses();
+        log("%-5s %6s in flight %3d: %,9.0f ops/s  p50 %7.1f µs  p99 %8.1f µs  CPU µs/op %.1f servers (JIT %.1f, GC %.1f) %.1f client%s",
+                workload.op().label(), workload.valueLabel(), workload.inFlight(), row.medianOpsPerSecond(), row.micros(50),
+                row.micros(99), row.serverCpuMicrosPerOp(), row.serverCompilerMicrosPerOp(),
+                row.serverCollectorMicrosPerOp(), row.clientCpuMicrosPerOp(),
+                failures + misses > 0 ? "  FAILURES " + failures + " MISSES " + misses : "");
+        return row;
     }
 
     private void log(String format, Object... args) {

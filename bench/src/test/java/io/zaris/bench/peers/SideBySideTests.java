@@ -2,6 +2,7 @@ package io.zaris.bench.peers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,11 +27,26 @@ class SideBySideTests {
     }
 
     @Test
-    void eachRowStartsWithTheNextMember() {
+    void eachIntervalStartsWithTheNextMember() {
         List<String> pair = List.of("a", "b");
         assertThat(SideBySide.orderFor(0, pair)).containsExactly("a", "b");
         assertThat(SideBySide.orderFor(1, pair)).containsExactly("b", "a");
         assertThat(SideBySide.orderFor(2, pair)).containsExactly("a", "b");
         assertThat(SideBySide.orderFor(7, List.of("alone"))).containsExactly("alone");
+    }
+
+    @Test
+    void aMemberWarmsUpFullyBeforeARowAndRefillsAfterItsPartnersInterval() {
+        Duration row = Duration.ofMillis(500);
+        assertThat(SideBySide.warmupBefore(0, 2, row)).isEqualTo(row);
+        assertThat(SideBySide.warmupBefore(1, 2, row)).isEqualTo(Duration.ofMillis(250));
+        assertThat(SideBySide.warmupBefore(2, 2, row)).isEqualTo(Duration.ofMillis(250));
+    }
+
+    @Test
+    void aMemberMeasuredAloneGoesStraightOnToItsNextInterval() {
+        Duration row = Duration.ofMillis(500);
+        assertThat(SideBySide.warmupBefore(0, 1, row)).isEqualTo(row);
+        assertThat(SideBySide.warmupBefore(1, 1, row)).isZero();
     }
 }
