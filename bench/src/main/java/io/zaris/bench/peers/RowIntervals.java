@@ -31,10 +31,6 @@ final class RowIntervals {
         return workload;
     }
 
-    int count() {
-        return rates.size();
-    }
-
     void add(Sample sample, Duration servers, Duration client, ThreadCpu.Housekeeping serverHousekeeping) {
         rates.add(sample.opsPerSecond());
         latencies.add(sample.latencies());
