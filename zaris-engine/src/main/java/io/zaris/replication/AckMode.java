@@ -6,9 +6,14 @@ package io.zaris.replication;
  *   <li>{@link #ASYNC}: once the active owner applied it. If the active dies before a replica has the
  *       change, the write is lost: the loss window is the replication lag (usually well under a millisecond
  *       on a LAN, more under load).</li>
- *   <li>{@link #SYNC}: once every replica the active is connected to applied it, and at least
- *       {@code minSyncReplicas} did. With fewer connected replicas the write is refused (retryable
- *       {@code UNAVAILABLE}) before it is applied, never acknowledged unsafely.</li>
+ *   <li>{@link #SYNC}: once every live replica applied it. A replica whose connection closed (a crashed or
+ *       stopped node) is not waited for; a replica still connected that did not apply it (hung, lagging) holds
+ *       the write back unless another replica applied it. A partition with no replica left (DEGRADED) thus
+ *       acknowledges on its owner alone, counted as reduced redundancy, while the leader gives it new
+ *       replicas. The guarantee: an acknowledged SYNC write survives the loss of any one node whenever at
+ *       least two copies were live when it was acknowledged. The strict option {@code minSyncReplicas >= 1}
+ *       refuses SYNC writes (retryable {@code UNAVAILABLE}, before they are applied) while fewer replicas are
+ *       connected.</li>
  * </ul>
  */
 public enum AckMode {

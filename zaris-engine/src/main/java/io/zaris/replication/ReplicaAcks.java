@@ -5,31 +5,48 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The replicas' verdicts on one shipment of a segment's changes, counted as they arrive: {@link #result()}
- * completes once every replica shipped to has answered — normally when at least {@code required} of them
- * applied the changes, else with a {@link ReplicationException}. This is what a SYNC write waits for.
+ * completes once every replica shipped to has answered. This is what a SYNC write waits for.
  *
- * <p>Replaces a {@code CompletableFuture.allOf} over the verdict futures plus a pass over them, which cost
- * a tree of futures and a stream per write.
+ * <p>The rule (see {@link AckMode#SYNC}). The shipment succeeds when
+ * <ol>
+ *   <li>no replica reports a newer epoch ({@code FENCED}: this node has been superseded, and the new owner may
+ *       never see the write),</li>
+ *   <li>at least {@code required} replicas applied it, and</li>
+ *   <li>some replica applied it, or every replica that did not is gone (its connection closed under the
+ *       shipment). A replica still there that did not apply it (it timed out, or lacks earlier changes and
+ *       must catch up) could be promoted without the write, so the owner alone does not acknowledge it; with
+ *       another copy applied it does, and the laggard catches up.</li>
+ * </ol>
+ * So a crash never holds writes back (the dead replica's connection closes), while a hung replica holds back
+ * only partitions where it is the last other copy, until membership excludes it. A success with fewer copies
+ * applied than the partition has assigned replicas is reported to {@code reducedRedundancy}.
  *
- * <p>Thread-safe: verdicts arrive on the replication links' event loops. Each {@code applied} increment
- * happens before its {@code awaiting} decrement, so whoever takes {@code awaiting} to zero sees every
- * applied verdict.
+ * <p>Thread-safe: verdicts arrive on the replication links' event loops. Each counter increment happens
+ * before its {@code awaiting} decrement, so whoever takes {@code awaiting} to zero sees every verdict.
  */
 final class ReplicaAcks {
 
     private final CompletableFuture<Void> result = new CompletableFuture<>();
     private final int partition;
     private final int required;
+    private final int assigned;
+    private final Runnable reducedRedundancy;
     private final AtomicInteger awaiting;
     private final AtomicInteger applied = new AtomicInteger();
+    private final AtomicInteger refused = new AtomicInteger();
+    private final AtomicInteger fenced = new AtomicInteger();
 
     /**
-     * @param shipped  replicas the changes were shipped to: exactly this many {@link #onVerdict} calls follow
-     * @param required replicas that must have applied the changes
+     * @param shipped           replicas the changes were shipped to: exactly this many {@link #onVerdict} calls follow
+     * @param required          replicas that must have applied the changes
+     * @param assigned          replicas the partition has assigned (present or not)
+     * @param reducedRedundancy run once when the shipment succeeds with fewer than {@code assigned} copies applied
      */
-    ReplicaAcks(int partition, int shipped, int required) {
+    ReplicaAcks(int partition, int shipped, int required, int assigned, Runnable reducedRedundancy) {
         this.partition = partition;
         this.required = required;
+        this.assigned = assigned;
+        this.reducedRedundancy = reducedRedundancy;
         this.awaiting = new AtomicInteger(shipped);
         if (shipped == 0) {
             finish();
@@ -39,6 +56,10 @@ final class ReplicaAcks {
     void onVerdict(ReplicaLink.Verdict verdict) {
         if (verdict.applied()) {
             applied.incrementAndGet();
+        } else if (verdict.fenced()) {
+            fenced.incrementAndGet();
+        } else if (!verdict.replicaGone()) {
+            refused.incrementAndGet();
         }
         if (awaiting.decrementAndGet() == 0) {
             finish();
@@ -51,11 +72,20 @@ final class ReplicaAcks {
 
     private void finish() {
         int count = applied.get();
-        if (count >= required) {
-            result.complete(null);
-        } else {
+        if (fenced.get() > 0) {
+            result.completeExceptionally(new ReplicationException("a replica of partition " + partition
+                    + " knows a newer epoch: this node no longer owns it"));
+        } else if (count < required) {
             result.completeExceptionally(new ReplicationException(count + " of " + required
                     + " required replicas applied the write to partition " + partition));
+        } else if (count == 0 && refused.get() > 0) {
+            result.completeExceptionally(new ReplicationException(refused.get() + " connected replica(s) of partition "
+                    + partition + " did not apply the write and no other copy did"));
+        } else {
+            if (count < assigned) {
+                reducedRedundancy.run();
+            }
+            result.complete(null);
         }
     }
 }

@@ -2,6 +2,7 @@ package io.zaris.replication;
 
 import io.netty.buffer.ByteBuf;
 import io.zaris.client.NodeConnection;
+import io.zaris.client.ZarisTransportException;
 import io.zaris.protocol.Change;
 import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.OpCode;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -123,7 +125,7 @@ final class ReplicaLink {
     CompletableFuture<Verdict> replicate(int partition, long epoch, int segment, List<Change> changes, long deadlineNanos) {
         sendOpenBatch();
         return connection.send(id -> new Request.Replicate(id, partition, epoch, segment, changes), ReplicaLink::verdict,
-                epoch, 0, deadlineNanos).exceptionally(error -> Verdict.failed());
+                epoch, 0, deadlineNanos).exceptionally(Verdict::ofFailure);
     }
 
     /**
@@ -187,7 +189,13 @@ final class ReplicaLink {
         ReplicationBatch batch = openBatch;
         openBatch = null;
         connection.sendPrepared(batch.close(), OpCode.REPLICATE_BATCH, ReplicaLink::verdicts, batch.answerDeadlineNanos(),
-                flushDelayNanos).whenComplete((answers, error) -> batch.settle(error == null ? answers : List.of()));
+                flushDelayNanos).whenComplete((answers, error) -> {
+                    if (error == null) {
+                        batch.settle(answers);
+                    } else {
+                        batch.settleFailed(Verdict.ofFailure(error));
+                    }
+                });
     }
 
     /**
@@ -272,13 +280,34 @@ final class ReplicaLink {
      * catch up from; {@code FENCED} with the newer epoch it knows; anything else (including a lost
      * connection) means the change is not known to be applied.
      */
-    record Verdict(KvStatus status, long value) {
+    record Verdict(KvStatus status, long value, boolean replicaGone) {
+
+        Verdict(KvStatus status, long value) {
+            this(status, value, false);
+        }
+
+        /** No answer in time, or an answer this node could not read: the replica may or may not hold the change. */
         static Verdict failed() {
             return new Verdict(KvStatus.UNAVAILABLE, -1);
         }
 
+        /** The connection to the replica closed before it answered: the replica is gone (crashed, stopped, cut). */
+        static Verdict gone() {
+            return new Verdict(KvStatus.UNAVAILABLE, -1, true);
+        }
+
+        /** The verdict of a send that failed with {@code error} instead of an answer. */
+        static Verdict ofFailure(Throwable error) {
+            Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            return cause instanceof ZarisTransportException ? gone() : failed();
+        }
+
         boolean applied() {
             return status == KvStatus.OK;
+        }
+
+        boolean fenced() {
+            return status == KvStatus.FENCED;
         }
     }
 }

@@ -92,10 +92,17 @@ final class ReplicationBatch {
         }
     }
 
-    /** The batch will not be sent (its link closed): frees its frame and fails every group. */
+    /** The batch got no answer: every group gets {@code verdict}. */
+    void settleFailed(ReplicaLink.Verdict verdict) {
+        for (CompletableFuture<ReplicaLink.Verdict> group : verdicts) {
+            group.complete(verdict);
+        }
+    }
+
+    /** The batch will not be sent (its link closed): frees its frame, and every group's replica is gone. */
     void discard() {
         frame.release();
-        settle(List.of());
+        settleFailed(ReplicaLink.Verdict.gone());
     }
 
     /** Bytes a group of these changes takes at most in a batch: for deciding whether it fits before encoding it. */

@@ -6,10 +6,11 @@ import java.time.Duration;
  * Replication and failover settings of a node (every node of a cluster should agree).
  *
  * @param ackMode            when writes are acknowledged
- * @param minSyncReplicas    replicas that must have applied a SYNC write
+ * @param minSyncReplicas    replicas that must have applied a SYNC write, at least (0: every live replica, however
+ *                           many are left; see {@link AckMode#SYNC})
  * @param ackTimeout         how long a SYNC write waits for its replicas before it is refused
  * @param healCooldown       how long a partition stays DEGRADED after its last change before it may heal
- * @param evictionDelay      how long a partition may miss an assigned node before the map re-homes it
+ * @param evictionDelay      how long a node may be missing from membership before the map re-homes its copies
  * @param asyncFlushDelay    how long the changes of writes acknowledged ASYNC may wait for a flush to their replicas,
  *                           so that changes close together share one syscall and one read on the replica; a SYNC
  *                           write flushes at once (with whatever waited). Zero flushes every change at once.
@@ -19,14 +20,24 @@ public record ReplicationSettings(AckMode ackMode, int minSyncReplicas, Duration
 
     /** Acknowledge after a replica applied the write. */
     public static final AckMode DEFAULT_ACK_MODE = AckMode.SYNC;
-    /** One replica must hold a SYNC write. */
-    public static final int DEFAULT_MIN_SYNC_REPLICAS = 1;
+    /**
+     * No fixed number of replicas: a SYNC write waits for every live replica, and a partition whose replicas
+     * are all gone acknowledges on its owner alone (counted as reduced redundancy) rather than refusing writes
+     * until the node returns. 1 or more is the strict option: refuse SYNC writes with fewer replicas connected.
+     */
+    public static final int DEFAULT_MIN_SYNC_REPLICAS = 0;
     /** A SYNC write waits this long for its replicas. */
     public static final Duration DEFAULT_ACK_TIMEOUT = Duration.ofSeconds(5);
     /** A flapping node cannot make partitions heal and degrade faster than this. */
     public static final Duration DEFAULT_HEAL_COOLDOWN = Duration.ofSeconds(5);
-    /** A node missing this long loses its partitions to a map recomputation. */
-    public static final Duration DEFAULT_EVICTION_DELAY = Duration.ofSeconds(30);
+    /**
+     * A node missing from membership this long loses its copies to a map recomputation that gives each of its
+     * partitions a replacement replica. Zero: at once, as soon as its partitions have failed over. A missing
+     * node has either crashed (its restarted process is empty and rejoins like a new node) or been excluded
+     * after the escalation timeout, so waiting longer only prolongs the reduced redundancy; a positive delay
+     * spares a full resync to a node expected back with its data within it (a healed network split).
+     */
+    public static final Duration DEFAULT_EVICTION_DELAY = Duration.ZERO;
     /**
      * Changes of ASYNC writes wait up to 1 ms to share a flush: on the 2-core benchmark machine PUT 100 B at 16 in
      * flight went from about 26k to 33k ops/s (at 128: 84k to 91k). An ASYNC write can be lost if its active

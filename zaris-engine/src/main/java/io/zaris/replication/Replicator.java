@@ -26,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,6 +49,7 @@ import org.slf4j.LoggerFactory;
 public final class Replicator implements ChangeSink, AutoCloseable {
 
     private final AtomicLong snapshotBytesSent = new AtomicLong();
+    private final LongAdder reducedRedundancyShipments = new LongAdder();
 
     private static final Logger log = LoggerFactory.getLogger(Replicator.class);
     /** How often links are checked (opened, re-synced, closed). */
@@ -237,7 +239,9 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         // Completes when the required replicas applied the changes: what a SYNC write waits for. An ASYNC
         // write (the node's mode or its own) does not wait; the ships below go out all the same.
         int required = requiredReplicas(partition);
-        ReplicaAcks acks = new ReplicaAcks(partition, targets.size(), required);
+        int assigned = owners.contains(nodeId) ? owners.size() - 1 : owners.size();
+        ReplicaAcks acks = new ReplicaAcks(partition, targets.size(), required, assigned,
+                reducedRedundancyShipments::increment);
         for (ReplicaLink link : targets) {
             link.replicateBatched(partition, epoch, segment, changes, deadline, flushDelayNanos).thenAccept(verdict -> {
                 try {
@@ -266,6 +270,15 @@ public final class Replicator implements ChangeSink, AutoCloseable {
             log.warn("node {}: replica {} fenced partition {} (epoch {} superseded by {}); this node stops writing it",
                     nodeId, link.peer, partition, epoch, newer);
         }
+    }
+
+    /**
+     * Shipments of changes that succeeded with fewer copies applied than their partition has assigned replicas
+     * (a replica was gone, not yet synced, or no replica was left). On a SYNC node these are the writes
+     * acknowledged with reduced redundancy: they survive the loss of this node only once a replica holds them.
+     */
+    public long reducedRedundancyShipments() {
+        return reducedRedundancyShipments.sum();
     }
 
     /** Snapshots count towards {@link #snapshotBytesSent}: what syncing new and lagging replicas cost. */

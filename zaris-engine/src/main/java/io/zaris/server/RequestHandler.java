@@ -155,7 +155,8 @@ final class RequestHandler {
         if (write && !replicator.canAcknowledge(partition, ack)) {
             stats.wrongNode();
             ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "SYNC write to partition " + partition
-                    + " refused: " + replicator.connectedReplicas(partition) + " replica(s) connected, fewer than required");
+                    + " refused: " + replicator.connectedReplicas(partition) + " replica(s) connected, fewer than the strict"
+                    + " min-sync-replicas setting requires");
             return DONE;
         }
         if (write && MemoryGuard.addsData(request) && memoryGuard.admitWrite(partition) != KvStatus.OK) {

@@ -3,8 +3,11 @@ package io.zaris.replication;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zaris.client.ZarisTimeoutException;
+import io.zaris.client.ZarisTransportException;
 import io.zaris.protocol.KvStatus;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** Counting the replicas' verdicts on one shipment: what a SYNC write waits for. */
@@ -12,10 +15,21 @@ class ReplicaAcksTests {
 
     private static final ReplicaLink.Verdict APPLIED = new ReplicaLink.Verdict(KvStatus.OK, 7);
     private static final ReplicaLink.Verdict GAP = new ReplicaLink.Verdict(KvStatus.OUT_OF_SYNC, 3);
+    private static final ReplicaLink.Verdict FENCED = new ReplicaLink.Verdict(KvStatus.FENCED, 12);
+    private static final ReplicaLink.Verdict GONE = ReplicaLink.Verdict.ofFailure(
+            new CompletionException(new ZarisTransportException("connection to n2 closed")));
+    private static final ReplicaLink.Verdict TIMED_OUT = ReplicaLink.Verdict.ofFailure(
+            new ZarisTimeoutException("REPLICATE_BATCH to n2 got no answer in time"));
+
+    private final AtomicInteger reduced = new AtomicInteger();
+
+    private ReplicaAcks acks(int shipped, int required, int assigned) {
+        return new ReplicaAcks(4, shipped, required, assigned, reduced::incrementAndGet);
+    }
 
     @Test
     void completesOnlyOnceEveryReplicaShippedToHasAnswered() {
-        ReplicaAcks acks = new ReplicaAcks(4, 2, 1);
+        ReplicaAcks acks = acks(2, 1, 2);
         acks.onVerdict(APPLIED);
         assertThat(acks.result()).isNotDone();
         acks.onVerdict(GAP);
@@ -24,7 +38,7 @@ class ReplicaAcksTests {
 
     @Test
     void failsWhenFewerThanTheRequiredReplicasApplied() {
-        ReplicaAcks acks = new ReplicaAcks(4, 2, 2);
+        ReplicaAcks acks = acks(2, 2, 2);
         acks.onVerdict(APPLIED);
         acks.onVerdict(ReplicaLink.Verdict.failed());
         assertThatThrownBy(acks.result()::join).isInstanceOf(CompletionException.class)
@@ -32,7 +46,58 @@ class ReplicaAcksTests {
     }
 
     @Test
-    void aShipmentToNoReplicaIsDoneAtOnceWhenNoneIsRequired() {
-        assertThat(new ReplicaAcks(0, 0, 0).result()).isCompleted();
+    void aShipmentToNoReplicaIsDoneAtOnceWhenNoneIsRequiredAndCountsAsReducedRedundancy() {
+        assertThat(acks(0, 0, 1).result()).isCompleted();
+        assertThat(reduced).hasValue(1);
+    }
+
+    @Test
+    void aShipmentEveryAssignedReplicaAppliedIsNotReduced() {
+        ReplicaAcks acks = acks(1, 0, 1);
+        acks.onVerdict(APPLIED);
+        assertThat(acks.result()).isCompleted();
+        assertThat(reduced).hasValue(0);
+    }
+
+    @Test
+    void aReplicaWhoseConnectionClosedIsNotWaitedFor() {
+        ReplicaAcks acks = acks(1, 0, 1);
+        acks.onVerdict(GONE);
+        assertThat(acks.result()).isCompleted();
+        assertThat(reduced).hasValue(1);
+    }
+
+    @Test
+    void aConnectedReplicaThatTimedOutHoldsTheWriteBackWhenNoOtherCopyAppliedIt() {
+        ReplicaAcks acks = acks(1, 0, 1);
+        acks.onVerdict(TIMED_OUT);
+        assertThatThrownBy(acks.result()::join).hasCauseInstanceOf(ReplicationException.class)
+                .hasMessageContaining("no other copy did");
+        assertThat(reduced).hasValue(0);
+    }
+
+    @Test
+    void aLaggingReplicaIsToleratedWhenAnotherReplicaAppliedTheWrite() {
+        ReplicaAcks acks = acks(2, 0, 2);
+        acks.onVerdict(GAP);
+        acks.onVerdict(APPLIED);
+        assertThat(acks.result()).isCompleted();
+        assertThat(reduced).hasValue(1);
+    }
+
+    @Test
+    void aReplicaKnowingANewerEpochAlwaysFailsTheWrite() {
+        ReplicaAcks acks = acks(2, 0, 2);
+        acks.onVerdict(APPLIED);
+        acks.onVerdict(FENCED);
+        assertThatThrownBy(acks.result()::join).hasCauseInstanceOf(ReplicationException.class)
+                .hasMessageContaining("newer epoch");
+    }
+
+    @Test
+    void aTimeoutIsNotMistakenForAGoneReplica() {
+        assertThat(TIMED_OUT.replicaGone()).isFalse();
+        assertThat(GONE.replicaGone()).isTrue();
+        assertThat(ReplicaLink.Verdict.failed().replicaGone()).isFalse();
     }
 }
