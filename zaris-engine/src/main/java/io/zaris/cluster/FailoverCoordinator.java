@@ -24,8 +24,10 @@ import org.slf4j.LoggerFactory;
  * The leader's failover loop: after every view change and every second it looks for partitions whose
  * active owner is gone (promote a replica), healthy partitions that lost a replica (mark them DEGRADED: the
  * same owner serves on, visibly with less redundancy), partitions that can heal (back to HEALTHY on the preferred
- * primary), and nodes missing longer than the eviction delay (re-home their partitions with a versioned
- * map recomputation). Decisions are {@link FailoverDecisions}; this class gathers their inputs over the
+ * primary), and nodes missing longer than the eviction delay (re-home their copies with a versioned map
+ * recomputation, which gives every partition that lost a copy a replacement replica on a live node). Promotion
+ * comes first: a round that still has a partition to fail over neither evicts nor rebalances. With the default
+ * eviction delay of zero, a crashed node's copies are replaced in the round after its partitions failed over. Decisions are {@link FailoverDecisions}; this class gathers their inputs over the
  * data transport and publishes the outcome as one new view with epoch + 1 per changed partition.
  *
  * <p>Concurrency: confined to the cluster member's events thread. A round's probes run asynchronously;
@@ -120,14 +122,6 @@ final class FailoverCoordinator {
                 missingSince.putIfAbsent(node, now);
             }
         }
-        if (evictMissingNodes(held, present, now, publish)) {
-            return;
-        }
-        PartitionMap planned = rebalancer.nextMap(held.partitionMap(), held.runtimeMap(), present, now);
-        if (planned != null) {
-            publish.accept(withMap(held, planned, present, now));
-            return;
-        }
         Set<Integer> failover = new TreeSet<>();
         Set<Integer> heal = new TreeSet<>();
         Set<Integer> degrade = new TreeSet<>();
@@ -148,6 +142,19 @@ final class FailoverCoordinator {
             } else if (runtime.health() != PartitionHealth.HEALTHY && present.containsAll(owners)
                     && stableFor(p, now) >= settings.healCooldown().toNanos()) {
                 heal.add(p);
+            }
+        }
+        // A lost active is replaced first (availability); only a round with no failover left re-homes the
+        // copies of missing nodes (redundancy), so an eviction never leaves a partition without an active that
+        // a promotion could have given it at once.
+        if (failover.isEmpty()) {
+            if (evictMissingNodes(held, present, now, publish)) {
+                return;
+            }
+            PartitionMap planned = rebalancer.nextMap(held.partitionMap(), held.runtimeMap(), present, now);
+            if (planned != null) {
+                publish.accept(withMap(held, planned, present, now));
+                return;
             }
         }
         if (failover.isEmpty() && heal.isEmpty() && degrade.isEmpty() && recovered.isEmpty()) {

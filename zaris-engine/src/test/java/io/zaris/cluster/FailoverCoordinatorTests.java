@@ -28,10 +28,45 @@ class FailoverCoordinatorTests {
 
     private final Map<String, Map<Integer, PartitionState>> answers = new HashMap<>();
     private final List<ClusterView> published = new ArrayList<>();
+    /** Nodes whose data port no longer answers. */
+    private final Set<String> crashed = new java.util.HashSet<>();
     private long now = 1_000_000_000L;
+    /** Evicts after 30 s, so the tests of promotion and degrading see no re-homing. */
     private final FailoverCoordinator coordinator = new FailoverCoordinator("c",
-            new ClusterSettings(3, LAYOUT, 2), ReplicationSettings.defaults().withHealCooldown(Duration.ofSeconds(5)),
+            new ClusterSettings(3, LAYOUT, 2), ReplicationSettings.defaults().withHealCooldown(Duration.ofSeconds(5))
+                    .withEvictionDelay(Duration.ofSeconds(30)),
             new FakeProbe(), Runnable::run, () -> now);
+    /** The default settings: a missing node's copies are re-homed as soon as its partitions failed over. */
+    private final FailoverCoordinator defaultLeader = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 2),
+            ReplicationSettings.defaults(), new FakeProbe(), Runnable::run, () -> now);
+
+    @Test
+    void aCrashedActiveIsReplacedFirstAndItsCopiesAreReHomedInTheNextRound() {
+        ClusterView view = view(List.of(List.of("a", "b"), List.of("c", "a")),
+                new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
+        answers.put("b", Map.of(0, new PartitionState(3, 90, 12, 2)));
+        answers.put("c", Map.of(1, new PartitionState(1, 40, 6, 2)));
+        crashed.add("a");
+        defaultLeader.reconcile(view, Set.of("b", "c"), () -> view, published::add);
+
+        assertThat(published).hasSize(1);
+        ClusterView failedOver = published.get(0);
+        assertThat(failedOver.partitionMap()).isEqualTo(view.partitionMap()); // promotion only, no new map yet
+        assertThat(failedOver.runtimeMap().get(0)).isEqualTo(new PartitionRuntime("b", 4, PartitionHealth.DEGRADED));
+        assertThat(failedOver.runtimeMap().get(1)).isEqualTo(new PartitionRuntime("c", 2, PartitionHealth.DEGRADED));
+
+        defaultLeader.reconcile(failedOver, Set.of("b", "c"), () -> failedOver, published::add);
+        assertThat(published).hasSize(2);
+        ClusterView rehomed = published.get(1);
+        assertThat(rehomed.partitionMap().version()).isEqualTo(view.partitionMap().version() + 1);
+        for (int p = 0; p < 2; p++) {
+            // every partition that lost a copy has a replacement replica, and its serving active is kept
+            assertThat(rehomed.partitionMap().ownersOf(p)).containsExactlyInAnyOrder("b", "c");
+            assertThat(rehomed.runtimeMap().get(p).activeNode()).isEqualTo(failedOver.runtimeMap().get(p).activeNode());
+            assertThat(rehomed.runtimeMap().get(p).health()).isEqualTo(PartitionHealth.DEGRADED);
+            assertThat(rehomed.runtimeMap().get(p).epoch()).isGreaterThan(failedOver.runtimeMap().get(p).epoch());
+        }
+    }
 
     @Test
     void aRestartedActiveThatDisownsItsPartitionIsReplacedByTheReplicaWithTheData() {
@@ -106,23 +141,25 @@ class FailoverCoordinatorTests {
                 && !v.partitionMap().nodes().contains("a"));
     }
 
+    private static String nodeAt(NodeAddress address) {
+        return ADDRESSES.entrySet().stream().filter(e -> e.getValue().equals(address)).findFirst().orElseThrow().getKey();
+    }
+
     private static ClusterView view(List<List<String>> owners, PartitionRuntime p0, PartitionRuntime p1) {
         return new ClusterView(LAYOUT, new PartitionMap(1, 2, owners), new RuntimeMap(List.of(p0, p1)), ADDRESSES);
     }
 
-    /** Answers from {@link #answers}; every node's data port is reachable. */
+    /** Answers from {@link #answers}; every node's data port is reachable but those in {@link #crashed}. */
     private final class FakeProbe implements PeerProbe {
         @Override
         public CompletableFuture<Boolean> isReachable(NodeAddress address) {
-            return CompletableFuture.completedFuture(true);
+            return CompletableFuture.completedFuture(!crashed.contains(nodeAt(address)));
         }
 
         @Override
         public CompletableFuture<Map<Integer, PartitionState>> partitionStates(NodeAddress address,
                                                                                   Collection<Integer> partitions) {
-            String node = ADDRESSES.entrySet().stream().filter(e -> e.getValue().equals(address)).findFirst()
-                    .orElseThrow().getKey();
-            Map<Integer, PartitionState> states = new HashMap<>(answers.getOrDefault(node, Map.of()));
+            Map<Integer, PartitionState> states = new HashMap<>(answers.getOrDefault(nodeAt(address), Map.of()));
             states.keySet().retainAll(partitions);
             return CompletableFuture.completedFuture(states);
         }
