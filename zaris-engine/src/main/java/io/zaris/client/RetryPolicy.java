@@ -30,6 +30,15 @@ import java.time.Duration;
  * client checks the deadline again right before it sends an attempt (a map refresh may have taken the
  * time in between).
  *
+ * <p><b>Attempts are counted per routing.</b> {@code attempt} is the number of attempts made on the routing
+ * the failed one used (the partition's active owner and epoch, and whether the client was connected to it): a
+ * retry that goes to a newer owner or epoch starts a new count. So a failover, which changes the routing,
+ * never spends the attempts the request needs at its new owner. When the attempts on one routing are spent —
+ * or at once when the owner could not be reached, as repeating the send cannot help — the client waits on
+ * the map ({@link #whileOwnerMoves}) for the cluster to route the partition elsewhere, for up to the map
+ * refresh wait from the first failure on that routing, looking again every {@link #lookInterval}. A push, poll or
+ * refresh that changes the routing ends any wait at once. The deadline bounds everything.
+ *
  * <p>Not retrying a maybe-applied INCREMENT or conditional write is deliberate: a second attempt could
  * count twice, or report CONFLICT for a write that in fact succeeded. The caller gets the indeterminate
  * failure instead.
@@ -124,6 +133,32 @@ final class RetryPolicy {
         }
         long delay = Math.min(delayFor(failureClass, attempt), timeLeft / 2);
         return new Decision(true, failureClass.refreshesMap, delay, failureClass);
+    }
+
+    /**
+     * The attempts on one routing are spent, or its owner could not be reached: whether to keep waiting for the
+     * map to route the partition elsewhere, and how long until the next look. The cluster replaces a failed
+     * owner within its detection time (a crash at once, a hang after the escalation timeout), so the wait lasts
+     * up to {@code patienceNanos} (the client's map refresh wait) from {@code stalledSinceNanos}, the first
+     * failure on this routing; each look refreshes the map. Non-retryable failures give up as before.
+     */
+    Decision whileOwnerMoves(FailureClass failureClass, long stalledSinceNanos, long nowNanos, long deadlineNanos,
+                             long patienceNanos) {
+        if (!failureClass.retryable) {
+            return Decision.giveUp(failureClass);
+        }
+        long timeLeft = deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineNanos - nowNanos;
+        long patienceLeft = patienceNanos - (nowNanos - stalledSinceNanos);
+        if (timeLeft <= 0 || patienceLeft <= 0) {
+            return Decision.giveUp(failureClass);
+        }
+        long delay = Math.min(lookInterval(), Math.min(patienceLeft, timeLeft / 2));
+        return new Decision(true, true, delay, failureClass);
+    }
+
+    /** How often a client waiting on the map looks again: {@code 8 × backoff} (800 ms by default), at most {@link #MAX_DELAY}. */
+    long lookInterval() {
+        return delayFor(FailureClass.MIGRATING, 1);
     }
 
     /** {@code backoff * attempt * factor}, capped at {@link #MAX_DELAY}; overflow-safe. */

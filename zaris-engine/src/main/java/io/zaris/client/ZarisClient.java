@@ -87,6 +87,7 @@ public final class ZarisClient implements AutoCloseable {
     private final DirectRequests direct;
     private final BlockingZarisClient blocking = new BlockingZarisClient(this);
     private final Object tableLock = new Object();
+    private final RoutingWatch routingWatch = new RoutingWatch();
     /** Written under {@code tableLock}; read lock-free. */
     private volatile RoutingTable table;
     private volatile SegmentMapper segmentMapper;
@@ -607,18 +608,15 @@ public final class ZarisClient implements AutoCloseable {
             return;
         }
         long now = ticker.nanoTime();
-        // The loop bound, checked again right before sending: a map refresh may have used up the time the
-        // retry brain saw when it scheduled this attempt.
-        if (attempt > retryPolicy.maxAttempts() && lastFailure != null) {
-            operation.result.completeExceptionally(lastFailure); // the brain never schedules this; kept as a bound
-            return;
-        }
+        // Checked again right before sending: a map refresh may have used up the time the retry brain saw when
+        // it scheduled this attempt.
         if (pastDeadline(now, operation.deadline)) {
             operation.result.completeExceptionally(timedOut(operation, attempt, lastFailure));
             return;
         }
         RoutingTable current = table;
         int segment = segmentMapper.segmentOf(operation.routingKey);
+        operation.routeTo(current.view().layout().partitionOf(segment), current);
         NodeConnection connection = current.connectionFor(segment);
         if (connection == null) {
             // Never sent, so safe to repeat for any operation; and like a lost node it means the table may
@@ -671,8 +669,20 @@ public final class ZarisClient implements AutoCloseable {
             retargeted = applyOwnershipChange(statusFailure.routingHint(), RefreshTrigger.HINT, sentTo);
         }
         long now = ticker.nanoTime();
-        RetryPolicy.Decision decision = retryPolicy.afterFailure(failure, operation.idempotent, attempt, now,
-                operation.deadline);
+        operation.failedOnRouting(now);
+        RetryPolicy.Decision decision = retryPolicy.afterFailure(failure, operation.idempotent, operation.attemptsOnRouting,
+                now, operation.deadline);
+        boolean ownerUnreachable = decision.failureClass() == RetryPolicy.FailureClass.TRANSPORT
+                && !(failure instanceof ZarisTimeoutException);
+        if ((!decision.retry() || ownerUnreachable) && retryPolicy.maxAttempts() > 1) {
+            // Attempts on this routing spent, or nobody to send to: wait on the map for the cluster to move the
+            // partition (see RetryPolicy), unless that gives up while the ordinary decision would still retry.
+            RetryPolicy.Decision waiting = retryPolicy.whileOwnerMoves(decision.failureClass(), operation.stalledSince,
+                    now, operation.deadline, options.mapRefreshWait().toNanos());
+            if (waiting.retry() || !decision.retry()) {
+                decision = waiting;
+            }
+        }
         if (!decision.retry()) {
             operation.result.completeExceptionally(failure);
             return;
@@ -689,8 +699,15 @@ public final class ZarisClient implements AutoCloseable {
             operation.result.completeExceptionally(new ZarisException("client is closed"));
             return;
         }
-        CompletableFuture.allOf(mapReady, delayElapsed).whenComplete((ignored, error) -> attempt(operation, attempt + 1,
-                failure));
+        // A table that routes the partition differently (a push, a hint, a refresh) ends the wait at once.
+        RoutingWatch.Waiter routed = routingWatch.changeOf(operation.partition, operation.routing, () -> table);
+        CompletableFuture<Void> next = new CompletableFuture<>();
+        routed.changed.thenRun(() -> next.complete(null));
+        CompletableFuture.allOf(mapReady, delayElapsed).whenComplete((ignored, error) -> next.complete(null));
+        next.whenComplete((ignored, error) -> {
+            routingWatch.stopWaiting(routed);
+            attempt(operation, attempt + 1, failure);
+        });
     }
 
     private static boolean pastDeadline(long now, long deadline) {
@@ -716,6 +733,17 @@ public final class ZarisClient implements AutoCloseable {
         final ResponseReader<T> reader;
         final long deadline;
         final CompletableFuture<T> result = new CompletableFuture<>();
+        /*
+         * The routing of the latest attempt and the count of attempts made on it. Written by whichever thread runs
+         * the attempt and read by the one deciding after it fails; one attempt at a time, each handed over through
+         * a future's completion, so the writes are visible without locks.
+         */
+        int partition;
+        RoutingWatch.Routing routing;
+        int attemptsOnRouting;
+        /** Ticker time of the first failure on {@link #routing}; meaningful only while {@link #stalled}. */
+        long stalledSince;
+        boolean stalled;
         /**
          * The status of the last answer read, so meters tell NOT_FOUND and CONFLICT from OK. Written on the
          * event loop of the attempt's connection before {@code result} completes, read after it did.
@@ -735,6 +763,26 @@ public final class ZarisClient implements AutoCloseable {
                 lastStatus = status;
                 return reader.read(status, body);
             };
+        }
+
+        /** An attempt goes out on {@code table}'s routing of {@code partition}: a new routing starts a new count. */
+        void routeTo(int partition, RoutingTable table) {
+            RoutingWatch.Routing now = RoutingWatch.Routing.of(table, partition);
+            if (!now.equals(routing) || partition != this.partition) {
+                this.partition = partition;
+                routing = now;
+                attemptsOnRouting = 0;
+                stalled = false;
+            }
+            attemptsOnRouting++;
+        }
+
+        /** The attempt on the current routing failed at {@code nowNanos}. */
+        void failedOnRouting(long nowNanos) {
+            if (!stalled) {
+                stalled = true;
+                stalledSince = nowNanos;
+            }
         }
     }
 
@@ -838,6 +886,7 @@ public final class ZarisClient implements AutoCloseable {
     private void publish(RoutingTable newTable, RefreshTrigger trigger) {
         RoutingTable previous = table;
         table = newTable;
+        routingWatch.published(newTable);
         if (trigger != null) {
             metrics.refresh(trigger);
         }

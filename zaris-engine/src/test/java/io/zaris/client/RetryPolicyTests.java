@@ -149,6 +149,33 @@ class RetryPolicyTests {
         assertThat(RequestTimeout.INFINITE.deadlineFrom(NOW)).isEqualTo(Long.MAX_VALUE);
     }
 
+    @Test
+    void waitingOnTheMapLooksAgainEveryEightBackoffsUntilTheRefreshWaitHasPassed() {
+        long patience = 15_000 * MS;
+        RetryPolicy.Decision first = policy.whileOwnerMoves(RetryPolicy.FailureClass.TRANSPORT, NOW, NOW, SIXTY_SECONDS,
+                patience);
+        assertThat(first.retry()).isTrue();
+        assertThat(first.refreshMap()).isTrue();
+        assertThat(first.delayNanos()).isEqualTo(800 * MS);
+
+        RetryPolicy.Decision last = policy.whileOwnerMoves(RetryPolicy.FailureClass.WRONG_NODE, NOW, NOW + 14_900 * MS,
+                SIXTY_SECONDS, patience);
+        assertThat(last.delayNanos()).as("never past the patience").isEqualTo(100 * MS);
+
+        assertThat(policy.whileOwnerMoves(RetryPolicy.FailureClass.TRANSIENT, NOW, NOW + patience, SIXTY_SECONDS, patience)
+                .retry()).isFalse();
+    }
+
+    @Test
+    void waitingOnTheMapEndsAtTheDeadlineAndNeverRetriesWhatMustNotBeRetried() {
+        assertThat(policy.whileOwnerMoves(RetryPolicy.FailureClass.TRANSPORT, NOW, SIXTY_SECONDS, SIXTY_SECONDS,
+                15_000 * MS).retry()).isFalse();
+        assertThat(policy.whileOwnerMoves(RetryPolicy.FailureClass.TRANSPORT, NOW, SIXTY_SECONDS - 1_000 * MS, SIXTY_SECONDS,
+                120_000 * MS).delayNanos()).as("half the time left").isEqualTo(500 * MS);
+        assertThat(policy.whileOwnerMoves(RetryPolicy.FailureClass.FINAL, NOW, NOW, SIXTY_SECONDS, 15_000 * MS).retry())
+                .isFalse();
+    }
+
     private static ZarisStatusException status(KvStatus status) {
         return new ZarisStatusException(status, "scripted");
     }
