@@ -58,6 +58,8 @@ final class ReplicaLink {
     /** Segments with a re-sync in flight to win back a lost confirmation (claimed and released by the replicator). */
     private final Set<Integer> resyncing = ConcurrentHashMap.newKeySet();
     private final Object batchLock = new Object();
+    /** Set once by {@link #close}, before the connection closes, so failures it causes are read as local. */
+    private volatile boolean closedHere;
     /** Changes waiting to leave together; guarded by {@code batchLock}, {@code null} when none wait. */
     private ReplicationBatch openBatch;
     /**
@@ -125,7 +127,7 @@ final class ReplicaLink {
     CompletableFuture<Verdict> replicate(int partition, long epoch, int segment, List<Change> changes, long deadlineNanos) {
         sendOpenBatch();
         return connection.send(id -> new Request.Replicate(id, partition, epoch, segment, changes), ReplicaLink::verdict,
-                epoch, 0, deadlineNanos).exceptionally(Verdict::ofFailure);
+                epoch, 0, deadlineNanos).exceptionally(this::verdictOfFailure);
     }
 
     /**
@@ -193,7 +195,7 @@ final class ReplicaLink {
                     if (error == null) {
                         batch.settle(answers);
                     } else {
-                        batch.settleFailed(Verdict.ofFailure(error));
+                        batch.settleFailed(verdictOfFailure(error));
                     }
                 });
     }
@@ -238,7 +240,13 @@ final class ReplicaLink {
         return chunks;
     }
 
+    /**
+     * Closes the link from this side (this node stops, or the replica is no longer needed). Changes in flight on
+     * it then count as not known to be applied, never as "replica gone": the replica did not go anywhere, and
+     * a stopping owner must not take its own closing links for the crash of every replica.
+     */
     void close() {
+        closedHere = true;
         synchronized (batchLock) {
             if (openBatch != null) {
                 openBatch.discard();
@@ -246,6 +254,11 @@ final class ReplicaLink {
             }
         }
         connection.close();
+    }
+
+    /** The verdict of a send on this link that failed with {@code error}: see {@link Verdict#ofFailure} and {@link #close}. */
+    private Verdict verdictOfFailure(Throwable error) {
+        return closedHere ? Verdict.failed() : Verdict.ofFailure(error);
     }
 
     /** A REPLICATE_BATCH answer: {@code OK · n:int32 · (status:u8 · value:int64)*n}, one per group in order. */

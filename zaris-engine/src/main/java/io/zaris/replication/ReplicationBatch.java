@@ -99,10 +99,10 @@ final class ReplicationBatch {
         }
     }
 
-    /** The batch will not be sent (its link closed): frees its frame, and every group's replica is gone. */
+    /** The batch will not be sent (its link was closed from this side): frees its frame and fails every group. */
     void discard() {
         frame.release();
-        settleFailed(ReplicaLink.Verdict.gone());
+        settleFailed(ReplicaLink.Verdict.failed());
     }
 
     /** Bytes a group of these changes takes at most in a batch: for deciding whether it fits before encoding it. */

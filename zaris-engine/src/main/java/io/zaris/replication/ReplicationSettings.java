@@ -76,6 +76,11 @@ public record ReplicationSettings(AckMode ackMode, int minSyncReplicas, Duration
         return new ReplicationSettings(mode, minSyncReplicas, ackTimeout, healCooldown, evictionDelay, asyncFlushDelay);
     }
 
+    /** The same settings with {@code minSyncReplicas} (1 or more: the strict SYNC option). */
+    public ReplicationSettings withMinSyncReplicas(int replicas) {
+        return new ReplicationSettings(ackMode, replicas, ackTimeout, healCooldown, evictionDelay, asyncFlushDelay);
+    }
+
     public ReplicationSettings withEvictionDelay(Duration delay) {
         return new ReplicationSettings(ackMode, minSyncReplicas, ackTimeout, healCooldown, delay, asyncFlushDelay);
     }

@@ -217,6 +217,10 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         if (current == null || changes.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
+        if (closed) {
+            // This node is stopping: its links are closed from this side, which says nothing about the replicas.
+            return CompletableFuture.failedFuture(new ReplicationException("node " + nodeId + " is stopping"));
+        }
         int partition = layout.partitionOf(segment);
         long epoch = changes.get(0).epoch();
         long deadline = System.nanoTime() + settings.ackTimeout().toNanos();

@@ -13,6 +13,7 @@ import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.VersionedValue;
+import io.zaris.server.ZarisNode;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -120,9 +121,44 @@ class FailoverIntegrationTests {
     }
 
     @Test
-    void aWriteChoosesItsOwnAcknowledgementMode() throws Exception {
-        try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(2)
-                .layout(PartitionLayout.of(64, 8)).replication(FAST.withEvictionDelay(Duration.ofMinutes(5))).build().start();
+    void byDefaultAPartitionThatLostItsReplicaAcknowledgesSyncWritesOnItsOwnerAloneAndCountsThem() throws Exception {
+        try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(2).layout(PartitionLayout.of(64, 8))
+                .replication(FAST.withEvictionDelay(Duration.ofMinutes(5))).build().start();
+             ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(cluster.seeds())
+                     .environment(Map.of()).disableRetries(true).build())) {
+            ClusterView view = client.clusterView();
+            String leader = cluster.leader().nodeId();
+            SegmentMapper mapper = new SegmentMapper(view.layout().segmentCount());
+            String key = null;
+            String active = null;
+            String replica = null;
+            for (int i = 0; key == null; i++) {
+                int p = view.layout().partitionOf(mapper.segmentOf("k" + i));
+                String owner = view.runtimeMap().get(p).activeNode();
+                String other = view.partitionMap().ownersOf(p).stream().filter(n -> !n.equals(owner)).findFirst().orElseThrow();
+                if (!other.equals(leader)) {
+                    key = "k" + i;
+                    active = owner;
+                    replica = other;
+                }
+            }
+            ZarisNode activeNode = cluster.node(active);
+            cluster.stopNode(replica);
+            String k = key;
+            // One attempt each, no retries: the write is acknowledged, not refused, once the replica is gone.
+            await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
+                client.sync().put(k, utf8("sync"));
+                return true;
+            });
+            assertThat(text(client.sync().get(k))).isEqualTo("sync");
+            assertThat(activeNode.reducedRedundancyWrites()).as("writes acknowledged with reduced redundancy").isPositive();
+        }
+    }
+
+    @Test
+    void underTheStrictOptionAWriteChoosesItsOwnAcknowledgementMode() throws Exception {
+        try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(2).layout(PartitionLayout.of(64, 8))
+                .replication(FAST.withEvictionDelay(Duration.ofMinutes(5)).withMinSyncReplicas(1)).build().start();
              ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(cluster.seeds())
                      .environment(Map.of()).disableRetries(true).build())) {
             ClusterView view = client.clusterView();
@@ -142,7 +178,8 @@ class FailoverIntegrationTests {
             }
             cluster.stopNode(replica);
             String k = key;
-            // SYNC (the cluster's mode) cannot be acknowledged without the replica: refused before it applies
+            // SYNC (the cluster's mode) with min-sync-replicas 1 cannot be acknowledged without the replica:
+            // refused before it applies
             await().atMost(Duration.ofSeconds(30)).until(() -> {
                 try {
                     client.sync().put(k, utf8("sync"));

@@ -86,7 +86,7 @@ class ReplicationBatchTests {
     }
 
     @Test
-    void aDiscardedBatchFreesItsFrameAndReportsEveryGroupsReplicaGone() {
+    void aDiscardedBatchFreesItsFrameAndFailsEveryGroup() {
         ReplicationBatch batch = new ReplicationBatch(ALLOCATOR, 0);
         CompletableFuture<ReplicaLink.Verdict> verdict = batch.add(0, 1, 0, List.of(put(1, "a", 10)));
         ByteBuf frame = batch.close();
@@ -94,7 +94,7 @@ class ReplicationBatchTests {
         batch.discard();
         assertThat(frame.refCnt()).isEqualTo(1);
         frame.release();
-        assertThat(verdict.join()).isEqualTo(ReplicaLink.Verdict.gone()); // its link closed: not waited for
+        assertThat(verdict.join()).isEqualTo(ReplicaLink.Verdict.failed()); // closed from this side: the replica is not gone
     }
 
     @Test
