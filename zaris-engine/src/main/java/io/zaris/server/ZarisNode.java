@@ -508,6 +508,15 @@ public final class ZarisNode implements AutoCloseable {
         return replicator.snapshotBytesSent();
     }
 
+    /**
+     * Changes this node shipped, as an active owner, that succeeded on fewer copies than their partition has
+     * assigned replicas: with SYNC acknowledgements, the writes acknowledged with reduced redundancy (a replica
+     * was gone or still syncing, e.g. right after a node was lost).
+     */
+    public long reducedRedundancyWrites() {
+        return replicator.reducedRedundancyShipments();
+    }
+
     /** Whether {@link #drain} was called on this node. */
     public boolean isDraining() {
         ClusterMember seat = member;

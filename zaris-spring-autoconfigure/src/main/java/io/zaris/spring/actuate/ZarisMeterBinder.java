@@ -37,7 +37,9 @@ import java.util.function.ToDoubleFunction;
  * {@code zaris.node.requests.rejected}, {@code zaris.node.requests.expired}, {@code zaris.node.memory.used},
  * {@code zaris.node.memory.budget}, {@code zaris.node.evictions}, {@code zaris.node.expirations},
  * {@code zaris.node.writes.refused.memory}, {@code zaris.node.snapshot.bytes.sent} (bytes of segment
- * snapshots the node sent to replicas: new owners in a rebalance, restarted or lagging replicas).</li>
+ * snapshots the node sent to replicas: new owners in a rebalance, restarted or lagging replicas),
+ * {@code zaris.node.writes.reduced.redundancy} (writes acknowledged on fewer copies than assigned, e.g. while a
+ * lost node's partitions get their replacement replicas).</li>
  * </ul>
  * Meters are read on scrape; a closed client or stopped node (for the rebalance gauges: no running leader)
  * reads as NaN rather than failing the scrape.
@@ -134,6 +136,10 @@ public final class ZarisMeterBinder implements MeterBinder {
                     .description("Bytes of segment snapshots the node sent to replicas (new owners in a rebalance,"
                             + " restarted or lagging replicas)")
                     .baseUnit("bytes").tags(tags).register(registry);
+            FunctionCounter.builder("zaris.node.writes.reduced.redundancy", node, ZarisNode::reducedRedundancyWrites)
+                    .description("Writes the node acknowledged on fewer copies than their partition has assigned (a"
+                            + " replica was gone or still syncing)")
+                    .tags(tags).register(registry);
         }
     }
 

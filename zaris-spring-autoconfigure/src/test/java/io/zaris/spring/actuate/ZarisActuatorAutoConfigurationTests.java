@@ -121,6 +121,7 @@ class ZarisActuatorAutoConfigurationTests {
                     assertThat(registry.get("zaris.node.snapshot.bytes.sent").functionCounters()).hasSize(2);
                     assertThat(registry.get("zaris.node.snapshot.bytes.sent").functionCounters().stream()
                             .mapToDouble(c -> c.count()).sum()).isPositive();
+                    assertThat(registry.get("zaris.node.writes.reduced.redundancy").functionCounters()).hasSize(2);
                 });
     }
 
