@@ -34,6 +34,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongFunction;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
@@ -218,6 +219,20 @@ public final class NodeConnection implements AutoCloseable {
      */
     public <T> CompletableFuture<T> send(LongFunction<Request> requestFactory, ResponseReader<T> reader, long routedEpoch,
                                   int deadlineMillis, long answerDeadline, long flushDelayNanos) {
+        return send(requestFactory, reader, routedEpoch, deadlineMillis, answerDeadline, flushDelayNanos, null);
+    }
+
+    /**
+     * Like {@link #send(LongFunction, ResponseReader, long, int, long, long)}; while no answer has come, the
+     * connection's timeout sweep (every {@value #TIMEOUT_SWEEP_MILLIS} ms) also asks {@code abandoned}, and fails the
+     * request with {@link ZarisTimeoutException} when it says yes: for a caller that may repeat the request
+     * elsewhere (an idempotent request whose partition moved away from a node that stopped answering).
+     *
+     * @param abandoned {@code null} to wait for the answer until {@code answerDeadline}; otherwise called on
+     *                  this connection's event loop, so it must be cheap and must not block
+     */
+    public <T> CompletableFuture<T> send(LongFunction<Request> requestFactory, ResponseReader<T> reader, long routedEpoch,
+                                  int deadlineMillis, long answerDeadline, long flushDelayNanos, BooleanSupplier abandoned) {
         CompletableFuture<T> future = new CompletableFuture<>();
         if (!admitted(future)) {
             return future;
@@ -235,7 +250,7 @@ public final class NodeConnection implements AutoCloseable {
             future.completeExceptionally(e);
             return future;
         }
-        return dispatch(id, request.op(), out, reader, future, answerDeadline, flushDelayNanos);
+        return dispatch(id, request.op(), out, reader, future, answerDeadline, flushDelayNanos, abandoned);
     }
 
     /**
@@ -253,7 +268,7 @@ public final class NodeConnection implements AutoCloseable {
         }
         long id = nextRequestId.getAndIncrement();
         RequestCodec.fillHeader(frame, op, id);
-        return dispatch(id, op, frame, reader, future, answerDeadline, flushDelayNanos);
+        return dispatch(id, op, frame, reader, future, answerDeadline, flushDelayNanos, null);
     }
 
     /**
@@ -276,8 +291,9 @@ public final class NodeConnection implements AutoCloseable {
 
     /** Registers an encoded request's answer as pending, then queues its frame. */
     private <T> CompletableFuture<T> dispatch(long id, OpCode op, ByteBuf frame, ResponseReader<T> reader,
-                                              CompletableFuture<T> future, long answerDeadline, long flushDelayNanos) {
-        pending.put(id, new Pending<>(op, reader, future, answerDeadline));
+                                              CompletableFuture<T> future, long answerDeadline, long flushDelayNanos,
+                                              BooleanSupplier abandoned) {
+        pending.put(id, new Pending<>(op, reader, future, answerDeadline, abandoned));
         if (flushDelayNanos > 0) {
             enqueueDeferred(frame, flushDelayNanos);
         } else {
@@ -385,9 +401,13 @@ public final class NodeConnection implements AutoCloseable {
         long now = System.nanoTime();
         for (Iterator<Map.Entry<Long, Pending<?>>> it = pending.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<Long, Pending<?>> entry = it.next();
-            if (now - entry.getValue().deadlineNanos > 0) {
-                complete(entry.getKey(), null, null, new ZarisTimeoutException(entry.getValue().op
+            Pending<?> waiting = entry.getValue();
+            if (now - waiting.deadlineNanos > 0) {
+                complete(entry.getKey(), null, null, new ZarisTimeoutException(waiting.op
                         + " to " + describe() + " got no answer in time; a write may or may not have been applied"));
+            } else if (waiting.abandoned != null && waiting.abandoned.getAsBoolean()) {
+                complete(entry.getKey(), null, null, new ZarisTimeoutException(waiting.op + " to " + describe()
+                        + " abandoned unanswered: its partition moved to another owner meanwhile"));
             }
         }
     }
@@ -435,7 +455,8 @@ public final class NodeConnection implements AutoCloseable {
         return "NodeConnection[" + describe() + "]";
     }
 
-    private record Pending<T>(OpCode op, ResponseReader<T> reader, CompletableFuture<T> future, long deadlineNanos) {
+    private record Pending<T>(OpCode op, ResponseReader<T> reader, CompletableFuture<T> future, long deadlineNanos,
+                              BooleanSupplier abandoned) {
     }
 
     /** Inbound side: hands each response payload to the owning connection and releases it. */

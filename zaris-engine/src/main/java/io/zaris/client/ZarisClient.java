@@ -37,6 +37,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
@@ -75,6 +76,8 @@ public final class ZarisClient implements AutoCloseable {
     private static final Duration BOOTSTRAP_RETRY_DELAY = Duration.ofMillis(200);
     /** Keys asked for per SCAN round trip. */
     private static final int SCAN_PAGE_KEYS = 1000;
+    /** An idempotent attempt unanswered this long is given up once its partition has another owner ({@link #movedAway}). */
+    private static final Duration STUCK_ATTEMPT = Duration.ofMillis(500);
 
     private final ZarisClientOptions options;
     private final Ticker ticker;
@@ -638,7 +641,7 @@ public final class ZarisClient implements AutoCloseable {
         long left = operation.deadline == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, operation.deadline - now);
         long answerDeadline = System.nanoTime() + Math.min(attemptNanos, left);
         connection.send(operation.requestFactory, operation.statusRecordingReader, current.epochOf(segment), deadlineMillis,
-                        answerDeadline)
+                        answerDeadline, 0, operation.idempotent ? movedAway(operation.partition, operation.routing) : null)
                 .whenComplete((value, error) -> {
                     if (error == null) {
                         operation.result.complete(value);
@@ -646,6 +649,18 @@ public final class ZarisClient implements AutoCloseable {
                         onAttemptFailed(operation, attempt, connection.nodeId(), unwrap(error));
                     }
                 });
+    }
+
+    /**
+     * Whether an idempotent attempt still unanswered after {@link #STUCK_ATTEMPT} should be given up because the
+     * table now routes its partition to another owner: a hung owner (paused, cut off) does not answer until long
+     * after the cluster replaced it, and waiting out the attempt timeout would keep the request from the new
+     * owner. Asked by the connection's timeout sweep; reads only the volatile table.
+     */
+    private BooleanSupplier movedAway(int partition, RoutingWatch.Routing sentOn) {
+        long sentAt = System.nanoTime();
+        return () -> System.nanoTime() - sentAt > STUCK_ATTEMPT.toNanos()
+                && !Objects.equals(RoutingWatch.Routing.of(table, partition).activeNode(), sentOn.activeNode());
     }
 
     /**
@@ -870,12 +885,47 @@ public final class ZarisClient implements AutoCloseable {
             publish(current.withPartition(event.partition(), updated), trigger);
         }
         if (needsConnection) {
-            // Only a fetched map opens a connection to a node this client does not know yet (one that just
-            // joined): a debounced refresh would leave every retry of the operation at the old owner.
+            // A node this client has no connection to (one that just joined, or restarted on a new address):
+            // connect to it straight from the hint, and fetch the map as well (it may tell more).
+            connectDirectly(event.runtime().activeNode(), event.activeAddress());
             refresher.refreshUndebounced(RefreshTrigger.REACT);
             return false;
         }
         return true;
+    }
+
+    /**
+     * Opens a connection to {@code node} at {@code address}, named by a push or a wrong-node hint, and adds it to
+     * the routing table if the table still names that node there and has no open connection to it (a map
+     * fetch may have opened one meanwhile; then this one is closed). Retries waiting on the map wake up when
+     * the table routes their partition to the new connection.
+     */
+    private void connectDirectly(String node, NodeAddress address) {
+        if (node == null || address == null || closed) {
+            return;
+        }
+        open(address).whenComplete((connection, error) -> {
+            if (error != null) {
+                log.debug("cannot connect to hinted node {} at {}: {}", node, address, rootMessage(error));
+                return;
+            }
+            boolean added = false;
+            synchronized (tableLock) {
+                RoutingTable current = table;
+                StripedNodeConnections existing = current == null ? null : current.connections().get(node);
+                if (current != null && !closed && node.equals(connection.nodeId())
+                        && address.equals(current.view().addresses().get(node))
+                        && (existing == null || !existing.isOpen())) {
+                    Map<String, StripedNodeConnections> connections = new HashMap<>(current.connections());
+                    connections.put(node, connection);
+                    publish(RoutingTable.build(current.view(), connections), RefreshTrigger.HINT);
+                    added = true;
+                }
+            }
+            if (!added) {
+                connection.close();
+            }
+        });
     }
 
     /**
