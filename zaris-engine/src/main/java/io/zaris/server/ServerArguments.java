@@ -61,10 +61,10 @@ public final class ServerArguments {
             "  --partitions <n>            partitions (default " + PartitionLayout.DEFAULT_PARTITION_COUNT + ")",
             "  --segments <n>              segments (default " + PartitionLayout.DEFAULT_SEGMENT_COUNT + ")",
             "  --ack-mode <sync|async>     when writes are acknowledged (default sync)",
-            "  --min-sync-replicas <n>     replicas that must apply a SYNC write (default "
-                    + ReplicationSettings.DEFAULT_MIN_SYNC_REPLICAS + ")",
-            "  --eviction-delay-ms <ms>    a node missing this long loses its partitions to a map recomputation (default "
-                    + ReplicationSettings.DEFAULT_EVICTION_DELAY.toMillis() + ")",
+            "  --min-sync-replicas <n>     strict SYNC: refuse writes with fewer replicas connected (default "
+                    + ReplicationSettings.DEFAULT_MIN_SYNC_REPLICAS + ": wait for every live replica, none if none is left)",
+            "  --eviction-delay-ms <ms>    a node missing this long has its copies re-homed to live nodes (default "
+                    + ReplicationSettings.DEFAULT_EVICTION_DELAY.toMillis() + ": as soon as its partitions failed over)",
             "  --heal-cooldown-ms <ms>     stable time before a partition heals or fails back (default "
                     + ReplicationSettings.DEFAULT_HEAL_COOLDOWN.toMillis() + ")",
             "  --async-flush-delay-us <us> how long changes of ASYNC writes may wait to share a flush to replicas (0 to "
