@@ -27,6 +27,8 @@ class SingleFaultIntegrationTests {
     private static final Duration AFTER_FAULT = Duration.ofSeconds(12);
     /** Every key is writable again this soon after a crash (target: 2 s). */
     private static final double CRASH_BOUND_SECONDS = 8;
+    /** Every key is writable again this soon after a node hangs (target: the 10 s escalation timeout + 1 s). */
+    private static final double PAUSE_BOUND_SECONDS = 20;
 
     @Test
     void killNineOfANodeThatDoesNotLeadReachesNoApplication() throws Exception {
@@ -36,6 +38,88 @@ class SingleFaultIntegrationTests {
     @Test
     void killNineOfTheLeaderReachesNoApplication() throws Exception {
         crash(true);
+    }
+
+    @Test
+    void aNodePausedForFifteenSecondsReachesNoApplication() throws Exception {
+        try (ServerProcesses processes = new ServerProcesses(Path.of("target", "single-fault-logs"))) {
+            List<NodeAddress> seeds = processes.start(3, 2);
+            try (ZarisClient client = defaultClient(seeds)) {
+                ServerProcesses.awaitEveryPartitionWritable(client);
+                String victim = victim(client, processes, false);
+                KeyChains chains = new KeyChains(client, KEYS);
+                chains.start();
+                Thread.sleep(BEFORE_FAULT.toMillis());
+                chains.faultNow();
+                processes.node(victim).signal("STOP");
+                Thread.sleep(Duration.ofSeconds(15).toMillis());
+                processes.node(victim).signal("CONT");
+                Thread.sleep(AFTER_FAULT.toMillis());
+                chains.stop();
+
+                long lost = chains.lostAcknowledgedWrites();
+                System.out.println(chains.summary("SIGSTOP of " + victim + " for 15 s") + "; lost " + lost);
+                assertThat(chains.exceptions()).as("exceptions the application saw").isEmpty();
+                assertThat(lost).as("acknowledged writes lost").isZero();
+                assertThat(chains.keysNeverWritableAgain()).isZero();
+                // The escalation timeout (10 s) decides when a hung node is excluded; target: writable within it + 1 s.
+                assertThat(KeyChains.percentile(chains.longestGapSeconds(), 1.0))
+                        .as("longest time a key went without an acknowledged write").isLessThan(PAUSE_BOUND_SECONDS);
+            }
+        }
+    }
+
+    @Test
+    void killNineFollowedByAnImmediateRestartReachesNoApplication() throws Exception {
+        try (ServerProcesses processes = new ServerProcesses(Path.of("target", "single-fault-logs"))) {
+            List<NodeAddress> seeds = processes.start(3, 2);
+            try (ZarisClient client = defaultClient(seeds)) {
+                ServerProcesses.awaitEveryPartitionWritable(client);
+                String victim = victim(client, processes, false);
+                KeyChains chains = new KeyChains(client, KEYS);
+                chains.start();
+                Thread.sleep(BEFORE_FAULT.toMillis());
+                chains.faultNow();
+                processes.node(victim).kill();
+                processes.restart(victim);
+                Thread.sleep(Duration.ofSeconds(20).toMillis()); // it rejoins empty and gets partitions back by rebalance
+                chains.stop();
+
+                long lost = chains.lostAcknowledgedWrites();
+                System.out.println(chains.summary("kill -9 and restart of " + victim) + "; lost " + lost);
+                assertThat(chains.exceptions()).as("exceptions the application saw").isEmpty();
+                assertThat(lost).as("acknowledged writes lost").isZero();
+                assertThat(KeyChains.percentile(chains.longestGapSeconds(), 1.0))
+                        .as("longest time a key went without an acknowledged write").isLessThan(CRASH_BOUND_SECONDS);
+            }
+        }
+    }
+
+    @Test
+    void aDrainingStopAndAScaleOutReachNoApplication() throws Exception {
+        try (ServerProcesses processes = new ServerProcesses(Path.of("target", "single-fault-logs")).drainingOnStop()) {
+            List<NodeAddress> seeds = processes.start(3, 2);
+            try (ZarisClient client = defaultClient(seeds)) {
+                ServerProcesses.awaitEveryPartitionWritable(client);
+                KeyChains chains = new KeyChains(client, KEYS);
+                chains.start();
+                Thread.sleep(BEFORE_FAULT.toMillis());
+                chains.faultNow();
+                processes.join("n4", "n1");
+                Thread.sleep(AFTER_FAULT.toMillis()); // partitions move to the new node, a bounded number at a time
+                String victim = victim(client, processes, false);
+                processes.node(victim).signal("TERM");
+                Thread.sleep(AFTER_FAULT.toMillis());
+                chains.stop();
+
+                long lost = chains.lostAcknowledgedWrites();
+                System.out.println(chains.summary("scale out 3 -> 4, then SIGTERM of " + victim) + "; lost " + lost);
+                assertThat(chains.exceptions()).as("exceptions the application saw").isEmpty();
+                assertThat(lost).as("acknowledged writes lost").isZero();
+                assertThat(KeyChains.percentile(chains.longestGapSeconds(), 1.0))
+                        .as("longest time a key went without an acknowledged write").isLessThan(CRASH_BOUND_SECONDS);
+            }
+        }
     }
 
     private void crash(boolean leader) throws Exception {

@@ -163,7 +163,28 @@ public final class ServerProcesses implements AutoCloseable {
         return node;
     }
 
-    /** A free TCP port on this machine right now. */
+    /**
+     * Starts one more node that joins the running cluster: {@code first}'s command line (cluster name, seeds,
+     * replication factor and extra arguments) with its own id and fresh ports; waits until it has started.
+     */
+    public Node join(String nodeId, String first) throws IOException {
+        List<String> command = new ArrayList<>(commands.get(first));
+        command.set(command.indexOf("--node-id") + 1, nodeId);
+        command.set(command.indexOf("--port") + 1, Integer.toString(freePort()));
+        command.set(command.indexOf("--cluster-port") + 1, Integer.toString(freePort()));
+        Files.createDirectories(logDirectory);
+        File log = logDirectory.resolve(nodeId + ".log").toFile();
+        Node node = new Node(nodeId, new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.to(log)).start(), log.toPath());
+        nodes.add(node);
+        commands.put(nodeId, command);
+        String failure = awaitStarted(List.of(node));
+        if (failure != null) {
+            throw new IllegalStateException("node " + nodeId + " did not join: " + failure);
+        }
+        return node;
+    }
+
     /**
      * A client that rides out the faults these tests inject: it waits up to 90 s for a first map, gives a
      * request 20 s and 40 attempts, and reads no {@code ZARIS_*} variables from the environment.
