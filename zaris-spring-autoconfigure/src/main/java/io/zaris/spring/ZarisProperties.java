@@ -2,6 +2,7 @@ package io.zaris.spring;
 
 import io.zaris.client.RequestTimeout;
 import io.zaris.replication.AckMode;
+import io.zaris.replication.ReplicationSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -318,16 +319,18 @@ public class ZarisProperties {
         private int segments = 1024;
 
         /**
-         * When the embedded nodes acknowledge a write: SYNC (after at least zaris.embedded.min-sync-replicas
-         * replicas applied it; with fewer replicas alive the write is refused and retried, never acknowledged
-         * unsafely) or ASYNC (once the owner applied it; a write can be lost if the owner dies first).
+         * When the embedded nodes acknowledge a write: SYNC (after every live replica applied it; a partition
+         * whose replicas are gone acknowledges on its owner alone while it gets new ones) or ASYNC (once the
+         * owner applied it; a write can be lost if the owner dies first).
          */
         private AckMode ackMode = AckMode.SYNC;
 
         /**
-         * Replicas that must apply a write before a SYNC acknowledgement (0 to replication factor - 1).
+         * The strict SYNC option: refuse writes (retryable UNAVAILABLE) while fewer replicas than this are
+         * connected (0 to replication factor - 1). 0 waits for every live replica and acknowledges on the owner
+         * alone when none is left, so losing a node never makes its partitions unwritable.
          */
-        private int minSyncReplicas = 1;
+        private int minSyncReplicas = ReplicationSettings.DEFAULT_MIN_SYNC_REPLICAS;
 
         /**
          * How long a node that joins the running embedded cluster waits before the leader gives it partitions
