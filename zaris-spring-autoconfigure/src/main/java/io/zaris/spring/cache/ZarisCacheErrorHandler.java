@@ -108,8 +108,9 @@ public class ZarisCacheErrorHandler {
     /** Logs a failure that fell through; called after it was counted. */
     protected void logFallThrough(Operation operation, RuntimeException failure, String cacheName, Object key) {
         String what = operation == Operation.GET ? "read failed, treated as a miss" : "write failed, value not cached";
+        // The failure as text: a Throwable as the last argument would be taken for the stack trace to print.
         log.warn("Zaris cache '{}', key '{}': {} ({}; zaris.cache.on-error=fall-through)", cacheName, key, what,
-                rootOf(failure));
+                rootOf(failure).toString());
         log.debug("Zaris cache '{}', key '{}': the failure that fell through", cacheName, key, failure);
     }
 
