@@ -20,9 +20,9 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Concurrent HTTP callers of {@code GET /prices/{key}}. Each caller alternates a key it never asked for
  * (a miss: the method runs and the cache is written) with a key it asked for before (a hit: a read), so
- * both kinds of cache operation go on for the whole run. Answers are tallied: requests before and after
- * {@link #mark()}, failures by kind (a status other than 200 with the body the application answered, or the
- * exception the call ended with), and the slowest answer after the mark.
+ * both kinds of cache operation go on for the whole run. Answers are tallied: requests answered before and
+ * after {@link #mark()}, failures by kind (a status other than 200 with the body the application answered,
+ * or the exception the call ended with), and the slowest answer after the mark.
  *
  * <p><b>Threads.</b> One platform thread per caller, owned by this object; {@link #stop()} ends them. The
  * tallies are concurrent; {@code markNanos} and {@code running} are written by the test thread only.
@@ -84,14 +84,16 @@ final class HttpLoad {
             long start = System.nanoTime();
             String failure = request("c" + caller + "-" + key);
             long end = System.nanoTime();
-            if (start >= markNanos) {
+            // By when the answer came: a request in flight at the mark is answered in the world after it.
+            boolean afterMark = end >= markNanos;
+            if (afterMark) {
                 after.increment();
                 slowestAfterMarkMillis.accumulate(TimeUnit.NANOSECONDS.toMillis(end - start));
             } else {
                 before.increment();
             }
             if (failure != null) {
-                String when = start >= markNanos ? "after the mark: " : "before the mark: ";
+                String when = afterMark ? "after the mark: " : "before the mark: ";
                 failures.computeIfAbsent(when + failure, kind -> new LongAdder()).increment();
             }
         }
