@@ -318,16 +318,18 @@ public class ZarisProperties {
         private int segments = 1024;
 
         /**
-         * When the embedded nodes acknowledge a write: SYNC (after at least zaris.embedded.min-sync-replicas
-         * replicas applied it; with fewer replicas alive the write is refused and retried, never acknowledged
-         * unsafely) or ASYNC (once the owner applied it; a write can be lost if the owner dies first).
+         * When the embedded nodes acknowledge a write: SYNC (after every live replica applied it, and at least
+         * zaris.embedded.min-sync-replicas of them) or ASYNC (once the owner applied it; a write can be lost if
+         * the owner dies first).
          */
         private AckMode ackMode = AckMode.SYNC;
 
         /**
-         * Replicas that must apply a write before a SYNC acknowledgement (0 to replication factor - 1).
+         * Replicas that must apply a write before a SYNC acknowledgement, at least (0 to replication factor
+         * - 1). 0: every live replica, however many are left, so a partition that lost its replicas keeps
+         * acknowledging on its owner alone; 1 or more refuses writes while fewer replicas are alive.
          */
-        private int minSyncReplicas = 1;
+        private int minSyncReplicas = 0;
 
         /**
          * How long a node that joins the running embedded cluster waits before the leader gives it partitions

@@ -91,13 +91,13 @@ class ZarisAutoConfigurationTests {
     void embeddedAckModePropertiesShouldReachTheReplicationSettings() {
         ZarisProperties.Embedded embedded = new ZarisProperties.Embedded();
         assertThat(ZarisAutoConfiguration.replication(embedded).ackMode()).isEqualTo(AckMode.SYNC);
-        assertThat(ZarisAutoConfiguration.replication(embedded).minSyncReplicas()).isEqualTo(1);
+        assertThat(ZarisAutoConfiguration.replication(embedded).minSyncReplicas()).isZero();
 
         embedded.setAckMode(AckMode.ASYNC);
-        embedded.setMinSyncReplicas(0);
+        embedded.setMinSyncReplicas(1);
 
         assertThat(ZarisAutoConfiguration.replication(embedded))
-                .isEqualTo(new ReplicationSettings(AckMode.ASYNC, 0, ReplicationSettings.DEFAULT_ACK_TIMEOUT,
+                .isEqualTo(new ReplicationSettings(AckMode.ASYNC, 1, ReplicationSettings.DEFAULT_ACK_TIMEOUT,
                         ReplicationSettings.DEFAULT_HEAL_COOLDOWN, ReplicationSettings.DEFAULT_EVICTION_DELAY,
                         ReplicationSettings.DEFAULT_ASYNC_FLUSH_DELAY));
     }
