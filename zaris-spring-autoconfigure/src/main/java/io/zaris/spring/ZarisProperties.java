@@ -655,6 +655,17 @@ public class ZarisProperties {
          */
         private Map<String, CacheSpec> caches = new LinkedHashMap<>();
 
+        /**
+         * What a cached method does when a Zaris cache operation still fails once the client's retries and
+         * deadline (zaris.request-timeout) are spent. fall-through: a failed read is a miss and a failed write is
+         * skipped, so the method runs and its result is returned; each is logged and counted
+         * (zaris.cache.fallthroughs). fail: the failure goes to Spring's cache error handling like any other
+         * cache's, which by default throws it to the caller. In both modes a failed eviction or clear goes to
+         * Spring's handling (by default: the caller), so a possibly stale entry is not left unnoticed. Other
+         * caches of the application keep their own handling.
+         */
+        private OnError onError = OnError.FALL_THROUGH;
+
         public boolean isEnabled() {
             return enabled;
         }
@@ -689,6 +700,39 @@ public class ZarisProperties {
 
         public void setCaches(Map<String, CacheSpec> caches) {
             this.caches = caches;
+        }
+
+        public OnError getOnError() {
+            return onError;
+        }
+
+        public void setOnError(OnError onError) {
+            this.onError = onError;
+        }
+
+        /**
+         * What becomes of a Zaris cache operation that fails. The default is {@link #FALL_THROUGH}: a cache
+         * holds copies of data that lives elsewhere, so while the cluster cannot answer, the application can
+         * still answer by running the cached method, only slower; failing the call would turn a cache outage
+         * into an outage of every endpoint that reads through the cache. Evictions are the exception in both
+         * modes: an eviction that fails may leave an entry older than the data it copies, which readers would
+         * be served once the cluster answers again, so Zaris never swallows it: it goes to Spring's cache
+         * error handling, which by default throws it to the caller.
+         */
+        public enum OnError {
+
+            /**
+             * A failed read is a miss, a failed write (a {@code @Cacheable} fill, a {@code @CachePut}, the store
+             * after a {@code sync = true} load) is skipped; each is logged and counted. Failed evictions and
+             * clears still reach the caller.
+             */
+            FALL_THROUGH,
+
+            /**
+             * Every failure goes to Spring's cache error handling, as for any other cache: by default the
+             * exception reaches the caller.
+             */
+            FAIL
         }
     }
 

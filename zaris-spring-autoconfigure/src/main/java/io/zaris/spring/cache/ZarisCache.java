@@ -56,6 +56,15 @@ import org.springframework.cache.support.NullValue;
  * {@code asyncExecutor}). A loader that asks the same cache for the same key from inside itself waits for
  * itself: loaders must not recurse.
  *
+ * <p><b>Failures.</b> Operations throw what the client throws; Spring's cache error handling decides
+ * (see {@link ZarisCacheErrorHandler}). One case is decided here, because Spring cannot: when the store
+ * after a successful {@code sync = true} load fails, the manager's {@link ZarisCacheErrorHandler} is asked
+ * first. If it lets the failure fall through, the loaded value is returned to the caller and to the
+ * callers waiting on that load, as if stored; thrown instead, Spring's handling would run the method a
+ * second time for the caller and once more for every waiting caller. A failed lookup before a load is
+ * thrown as usual: with fall-through, Spring then runs the method for that caller without the cache, so
+ * while reads fail, concurrent misses of one key each run it.
+ *
  * <p><b>Expiry.</b> Every write carries the cache's time to live (stretched by the jitter) or, for a cache
  * with a time to idle, the time to idle. A hit on a time-to-idle cache then slides the entry's expiry with
  * a TTL update sent without waiting for it ({@code touch}); at most {@link #MAX_TOUCHES_IN_FLIGHT} such
@@ -111,6 +120,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     private final DoubleSupplier random;
     private final Executor asyncExecutor;
     private final EntrySizeSample entrySizes;
+    private final Supplier<ZarisCacheErrorHandler> errorHandler;
     private final ConcurrentMap<String, CompletableFuture<Object>> loads = new ConcurrentHashMap<>();
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
@@ -125,10 +135,11 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
      * @param random        source of the TTL jitter, values in [0, 1)
      * @param asyncExecutor where {@code retrieve} futures complete (see the class comment)
      * @param entrySizes    told the size of every entry this cache writes
+     * @param errorHandler  decides on a failed store after a load (see the class comment); read at each failure
      */
     ZarisCache(String name, ZarisClient client, ZarisSerializer serializer, ZarisCacheConfiguration configuration,
                String keyPrefix, String leaseOwner, DoubleSupplier random, Executor asyncExecutor,
-               EntrySizeSample entrySizes) {
+               EntrySizeSample entrySizes, Supplier<ZarisCacheErrorHandler> errorHandler) {
         super(configuration.cacheNullValues());
         this.name = Objects.requireNonNull(name, "name must not be null");
         this.client = Objects.requireNonNull(client, "client must not be null");
@@ -139,6 +150,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         this.random = random;
         this.asyncExecutor = Objects.requireNonNull(asyncExecutor, "asyncExecutor must not be null");
         this.entrySizes = Objects.requireNonNull(entrySizes, "entrySizes must not be null");
+        this.errorHandler = Objects.requireNonNull(errorHandler, "errorHandler must not be null");
     }
 
     @Override
@@ -393,7 +405,11 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
             return cached;
         }
         Object storeValue = toStoreValue(callLoader(key, valueLoader));
-        write(key, storeValue);
+        try {
+            write(key, storeValue);
+        } catch (RuntimeException e) {
+            return loadedButNotStored(key, storeValue, e);
+        }
         return storeValue;
     }
 
@@ -434,7 +450,13 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
             releaseLease(storeKey, fencingToken, e);
             throw e;
         }
-        storedUnderLease(key, client.sync().putIfVersion(storeKey, bytes, fencingToken, ttl()));
+        WriteOutcome outcome;
+        try {
+            outcome = client.sync().putIfVersion(storeKey, bytes, fencingToken, ttl());
+        } catch (RuntimeException e) {
+            return loadedButNotStored(key, storeValue, e);
+        }
+        storedUnderLease(key, outcome);
         return storeValue;
     }
 
@@ -467,10 +489,11 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         String storeKey = storeKey(key);
         return supply(valueLoader).thenCompose(value -> {
             Object storeValue = toStoreValue(value);
-            return client.putIfVersion(storeKey, encode(key, storeValue), fencingToken, ttl()).thenApply(outcome -> {
+            byte[] bytes = encode(key, storeValue);
+            return sent(() -> client.putIfVersion(storeKey, bytes, fencingToken, ttl())).thenApply(outcome -> {
                 storedUnderLease(key, outcome);
                 return storeValue;
-            });
+            }).exceptionally(error -> loadedButNotStored(key, storeValue, error));
         }).whenComplete((storeValue, error) -> {
             if (error != null) {
                 releaseLease(storeKey, fencingToken, error);
@@ -492,12 +515,32 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
             }
             return supply(valueLoader).thenCompose(value -> {
                 Object storeValue = toStoreValue(value);
-                return client.put(storeKey, encode(key, storeValue), ttl()).thenApply(version -> {
+                byte[] bytes = encode(key, storeValue);
+                return sent(() -> client.put(storeKey, bytes, ttl())).thenApply(version -> {
                     puts.increment();
                     return storeValue;
-                });
+                }).exceptionally(error -> loadedButNotStored(key, storeValue, error));
             });
         }, asyncExecutor);
+    }
+
+    /**
+     * After a load whose value could not be stored: the value, if the error handler lets the failure fall
+     * through (it logged and counted it); otherwise the failure, rethrown.
+     */
+    private Object loadedButNotStored(Object key, Object storeValue, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        if (cause instanceof RuntimeException runtime) {
+            if (errorHandler.get().tryFallThrough(ZarisCacheErrorHandler.Operation.PUT, runtime, this, key)) {
+                return storeValue;
+            }
+            throw runtime;
+        }
+        if (cause instanceof Error error) {
+            throw error;
+        }
+        throw new CompletionException(cause);
     }
 
     /** Counts a fenced write the store applied; logs one it refused (the lease was no longer this loader's). */
@@ -534,6 +577,15 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     private long maxLeasePolls() {
         long pollsPerLease = Math.max(1, configuration.loaderLeaseTime().toMillis() / LEASE_POLL_INTERVAL.toMillis());
         return MAX_LEASE_TERMS_WAITED * pollsPerLease;
+    }
+
+    /** The request's future; a request the client refused before sending (it throws then) as a failed one. */
+    private static <T> CompletableFuture<T> sent(Supplier<CompletableFuture<T>> request) {
+        try {
+            return request.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     private static <T> CompletableFuture<T> supply(Supplier<CompletableFuture<T>> valueLoader) {

@@ -44,6 +44,8 @@ public class ZarisCacheManager implements CacheManager {
     private final EntrySizeSample entrySizes;
     private final ConcurrentHashMap<String, ZarisCache> caches = new ConcurrentHashMap<>();
     private volatile Consumer<ZarisCache> creationListener = cache -> { };
+    /** Decides on failed stores inside {@code sync = true} loads; set once at start-up, read by every cache. */
+    private volatile ZarisCacheErrorHandler errorHandler = ZarisCacheErrorHandler.failing();
 
     /**
      * @param keyPrefix      prepended to every stored key ({@code <prefix><cache>::<key>}); must not contain
@@ -133,6 +135,19 @@ public class ZarisCacheManager implements CacheManager {
         this.creationListener = Objects.requireNonNull(listener, "listener must not be null");
     }
 
+    /**
+     * What a cache does when the store after its own {@code sync = true} load fails (see
+     * {@link ZarisCache}); until set, such a failure is thrown ({@link ZarisCacheErrorHandler#failing()}).
+     * Applies to existing caches too.
+     */
+    public void setErrorHandler(ZarisCacheErrorHandler errorHandler) {
+        this.errorHandler = Objects.requireNonNull(errorHandler, "errorHandler must not be null");
+    }
+
+    ZarisCacheErrorHandler errorHandler() {
+        return errorHandler;
+    }
+
     /** A prefix with {@code ::} would blur the line between cache names and keys, as such a cache name would. */
     static String requireUsableKeyPrefix(String keyPrefix) {
         if (keyPrefix != null && keyPrefix.contains("::")) {
@@ -149,6 +164,6 @@ public class ZarisCacheManager implements CacheManager {
                     + " cache's)");
         }
         return new ZarisCache(name, client, serializer, configurationOf(name), keyPrefix, leaseOwner, random,
-                asyncExecutor, entrySizes);
+                asyncExecutor, entrySizes, this::errorHandler);
     }
 }

@@ -1,18 +1,29 @@
 package io.zaris.spring.client;
 
+import static org.awaitility.Awaitility.await;
+
+import io.zaris.client.ZarisClient;
+import io.zaris.client.ZarisClientOptions;
+import io.zaris.cluster.ClusterView;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.placement.SegmentMapper;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.UUID;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 /**
@@ -38,8 +49,46 @@ final class StandaloneServers implements AutoCloseable {
         this.logDirectory = logDirectory;
     }
 
+    /**
+     * Starts nodes n1..n{count} forming one cluster with the server's own defaults (replication factor, ack
+     * mode, partitions, eviction delay...); returns their data addresses as host:port seeds.
+     */
+    List<String> start(int count) throws IOException {
+        return start(count, List.of());
+    }
+
     /** Starts nodes n1..n{count} forming one cluster; returns their data addresses as host:port seeds. */
     List<String> start(int count, int replicationFactor, int partitions, int segments) throws IOException {
+        return start(count, List.of("--replication-factor", Integer.toString(replicationFactor),
+                "--partitions", Integer.toString(partitions), "--segments", Integer.toString(segments)));
+    }
+
+    /**
+     * Waits until a write to every partition is acknowledged: a fresh cluster refuses SYNC writes
+     * (retryable UNAVAILABLE) until its replication links are up. Returns the id of the cluster's leader.
+     */
+    static String awaitEveryPartitionWritable(List<String> seeds, Duration timeout) {
+        AtomicReference<String> leader = new AtomicReference<>();
+        await().atMost(timeout).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
+            try (ZarisClient probe = ZarisClient.connect(ZarisClientOptions.builder()
+                    .seeds(seeds.stream().map(NodeAddress::parse).toList()).bootstrapTimeout(timeout).build())) {
+                ClusterView view = probe.clusterView();
+                SegmentMapper segments = new SegmentMapper(view.layout().segmentCount());
+                Set<Integer> written = new HashSet<>();
+                for (int i = 0; written.size() < view.layout().partitionCount(); i++) {
+                    String key = "readiness-" + i;
+                    if (written.add(view.layout().partitionOf(segments.segmentOf(key)))) {
+                        probe.sync().put(key, "yes".getBytes(StandardCharsets.UTF_8));
+                    }
+                }
+                leader.set(view.leader());
+                return view.addresses().size() == seeds.size();
+            }
+        });
+        return leader.get();
+    }
+
+    private List<String> start(int count, List<String> clusterOptions) throws IOException {
         List<int[]> ports = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             ports.add(new int[] {freePort(), freePort()});
@@ -50,13 +99,12 @@ final class StandaloneServers implements AutoCloseable {
         List<String> dataSeeds = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             String nodeId = "n" + (i + 1);
-            List<String> command = List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC", "-jar", jar.toString(),
-                    "--node-id", nodeId, "--host", "127.0.0.1", "--port", Integer.toString(ports.get(i)[0]),
+            List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC", "-jar",
+                    jar.toString(), "--node-id", nodeId, "--host", "127.0.0.1",
+                    "--port", Integer.toString(ports.get(i)[0]),
                     "--cluster-host", "127.0.0.1", "--cluster-port", Integer.toString(ports.get(i)[1]),
-                    "--seeds", clusterSeeds, "--cluster-name", clusterName,
-                    "--replication-factor", Integer.toString(replicationFactor),
-                    "--partitions", Integer.toString(partitions), "--segments", Integer.toString(segments),
-                    "--resp-port", "off");
+                    "--seeds", clusterSeeds, "--cluster-name", clusterName, "--resp-port", "off"));
+            command.addAll(clusterOptions);
             processes.add(new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(logDirectory.resolve(nodeId + ".log").toFile()).start());
             dataSeeds.add("127.0.0.1:" + ports.get(i)[0]);

@@ -3,11 +3,6 @@ package io.zaris.spring.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.zaris.client.ZarisClient;
-import io.zaris.client.ZarisClientOptions;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.NodeAddress;
-import io.zaris.placement.SegmentMapper;
 import io.zaris.spring.ZarisAutoConfiguration;
 import io.zaris.spring.ZarisEmbeddedClusterLifecycle;
 import io.zaris.spring.actuate.ZarisHealthContributorAutoConfiguration;
@@ -17,13 +12,10 @@ import io.zaris.spring.cache.ZarisCacheManager;
 import io.zaris.spring.template.CasOutcome;
 import io.zaris.spring.template.ZarisTemplate;
 import io.zaris.spring.template.ZarisValue;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,24 +46,7 @@ class ZarisClientModeIntegrationTests {
         // Three copies of every partition: after one node dies each partition still has a replica, so SYNC
         // writes (the servers' default) keep being acknowledged.
         seeds = servers.start(3, 3, 16, 64);
-        // A fresh cluster refuses SYNC writes (retryable UNAVAILABLE) until its replication links are up:
-        // it is ready when a write to every partition is acknowledged.
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
-            try (ZarisClient probe = ZarisClient.connect(ZarisClientOptions.builder()
-                    .seeds(seeds.stream().map(NodeAddress::parse).toList()).bootstrapTimeout(Duration.ofSeconds(90))
-                    .build())) {
-                ClusterView view = probe.clusterView();
-                SegmentMapper segments = new SegmentMapper(view.layout().segmentCount());
-                Set<Integer> written = new HashSet<>();
-                for (int i = 0; written.size() < view.layout().partitionCount(); i++) {
-                    String key = "readiness-" + i;
-                    if (written.add(view.layout().partitionOf(segments.segmentOf(key)))) {
-                        probe.sync().put(key, "yes".getBytes(StandardCharsets.UTF_8));
-                    }
-                }
-                return view.addresses().size() == 3;
-            }
-        });
+        StandaloneServers.awaitEveryPartitionWritable(seeds, Duration.ofSeconds(120));
     }
 
     @AfterAll
