@@ -4,6 +4,7 @@ import io.zaris.client.ZarisClient;
 import io.zaris.protocol.VersionedValue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -16,22 +17,104 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Checks the ledger against the healed cluster:
+ * Judges a recorded chaos history, in the spirit of Jepsen's register workloads. A pure function: the same
+ * history always gives the same verdict, with no cluster, clock or randomness involved.
+ *
  * <ul>
- *   <li>single-writer keys read back their last acknowledged value or one attempted after it;</li>
- *   <li>no two acknowledged CAS updates of a key from the same version; the final CAS value is at least the
- *       acknowledged updates and at most those plus the indeterminate ones;</li>
- *   <li>counters end between their acknowledged and their attempted increments;</li>
- *   <li>reads during the run never went back before an acknowledged write (collected by the workload);</li>
- *   <li>no routing status reached the application;</li>
- *   <li>under ASYNC, where losses are allowed when named: which keys with an anomaly had no loss named.</li>
+ *   <li>single-writer keys: every answered read against real-time order ({@link RegisterCheck}), including
+ *       the read of every written key after healing, which finds lost writes;</li>
+ *   <li>compare-and-set keys: forks, the values the CAS loops read, and every acknowledged update on the
+ *       final value's history ({@link CasCheck});</li>
+ *   <li>counters: acknowledged increments exactly, indeterminate ones as an upper bound
+ *       ({@link CounterCheck});</li>
+ *   <li>a written key no read after healing answered is unchecked, which is a finding too;</li>
+ *   <li>every reply the client should have resolved itself (MOVED, OWNERSHIP_CHANGING,
+ *       REPLICA_WRITE_REJECTED, MIGRATING, UNAVAILABLE) that reached the application is a finding.</li>
  * </ul>
+ * Under ASYNC, anomalies every implied loss of which was named to the client are excused ({@link AsyncLosses}).
  */
 final class Checker {
 
     private Checker() {
     }
 
+    /** @throws IllegalArgumentException when the history breaks the workload's invariants (see the checks) */
+    static Verdict check(History history) {
+        long origin = history.ops().stream().mapToLong(Op::invokedNanos).min().orElse(0);
+        Findings findings = new Findings(origin);
+        AsyncLosses losses = new AsyncLosses(history.ackMode(), history.namedLosses());
+        long keysWritten = 0;
+        long keysReadAfterHealing = 0;
+        for (KeyOps key : KeyOps.byKey(history.ops()).values()) {
+            Op.Read afterHealing = key.answeredAfterHealing();
+            if (key.written()) {
+                keysWritten++;
+                if (afterHealing == null) {
+                    findings.add(new Finding(Finding.Kind.UNREADABLE_AFTER_HEALING, key.key,
+                            key.readsAfterHealing.size() + " read(s) after healing, none answered"));
+                } else {
+                    keysReadAfterHealing++;
+                }
+            }
+            if (!key.updates.isEmpty()) {
+                CasCheck check = new CasCheck(key.key, key.updates);
+                check.checkForks(losses, findings);
+                key.reads.forEach(read -> check.checkRead(read, losses, findings));
+                if (afterHealing != null) {
+                    check.checkAfterHealing(afterHealing, losses, findings);
+                }
+            } else if (!key.increments.isEmpty()) {
+                new CounterCheck(key.key, key.increments).check(key.reads, afterHealing, losses, findings);
+            } else {
+                RegisterCheck check = new RegisterCheck(key.key, key.writes);
+                key.reads.forEach(read -> check.check(read, losses, findings));
+                key.readsAfterHealing.forEach(read -> check.check(read, losses, findings));
+            }
+        }
+        Map<Reply, Long> replies = new EnumMap<>(Reply.class);
+        for (Op op : history.ops()) {
+            replies.merge(op.reply(), 1L, Long::sum);
+            if (op.reply().mustNotSurface()) {
+                findings.add(new Finding(Finding.Kind.SURFACED_STATUS, op.key(), op.reply() + " reached the "
+                        + "application from a " + name(op) + " " + findings.during(op) + " by client " + op.client()));
+            }
+        }
+        return new Verdict(findings.found(), findings.excused(), replies, history.retriedAttempts(),
+                tally(history, keysWritten, keysReadAfterHealing));
+    }
+
+    private static Verdict.Tally tally(History history, long keysWritten, long keysReadAfterHealing) {
+        long[] writes = new long[Outcome.values().length];
+        long casUpdates = 0;
+        long increments = 0;
+        long reads = 0;
+        for (Op op : history.ops()) {
+            if (op instanceof Op.Write write) {
+                writes[write.outcome().ordinal()]++;
+            } else if (op instanceof Op.Cas update && update.outcome() == Outcome.OK) {
+                casUpdates++;
+            } else if (op instanceof Op.Increment increment && increment.outcome() == Outcome.OK) {
+                increments++;
+            } else if (op instanceof Op.Read read && read.answered() && !read.afterHealing()) {
+                reads++;
+            }
+        }
+        return new Verdict.Tally(writes[Outcome.OK.ordinal()], writes[Outcome.INDETERMINATE.ordinal()],
+                writes[Outcome.FAILED.ordinal()], casUpdates, increments, reads, keysWritten, keysReadAfterHealing,
+                history.namedLosses().size());
+    }
+
+    private static String name(Op op) {
+        if (op instanceof Op.Write write) {
+            return write.value() == null ? "DELETE" : "PUT";
+        }
+        if (op instanceof Op.Cas) {
+            return "CAS";
+        }
+        return op instanceof Op.Increment ? "INCREMENT" : "GET";
+    }
+
+    /** The previous check of a ledger against the cluster, until the harness records histories. */
     static ChaosReport check(ZarisClient client, Ledger ledger, List<Nemesis.Fault> faults, ChaosOptions options,
                              long startNanos, long endNanos) {
         List<String> lost = new ArrayList<>();

@@ -1,0 +1,45 @@
+package io.zaris.chaos;
+
+/**
+ * One thing the checker found wrong, on one key.
+ *
+ * @param detail what happened, with the values and times needed to look for it in the node logs
+ */
+record Finding(Kind kind, String key, String detail) {
+
+    enum Kind {
+        /** After healing, a key read back a value older than a write acknowledged before the read. */
+        LOST_WRITE("lost acknowledged writes"),
+        /** During the run, a read returned a value older than a write acknowledged before the read began. */
+        STALE_READ("stale reads"),
+        /**
+         * A read returned a value no write could have produced then: never written, written by a write that
+         * was refused, or written by a write invoked after the read completed.
+         */
+        IMPOSSIBLE_READ("reads of values never written then"),
+        /** An acknowledged compare-and-set is missing from the key's history of values. */
+        LOST_CAS_UPDATE("lost acknowledged CAS updates"),
+        /** An acknowledged increment is missing from, or counted twice in, the counter's value. */
+        LOST_INCREMENT("lost acknowledged increments"),
+        /** After healing, a written key could not be read, so its writes went unchecked. */
+        UNREADABLE_AFTER_HEALING("keys unreadable after healing"),
+        /** A status the client promises to resolve (MOVED, MIGRATING, UNAVAILABLE …) reached the application. */
+        SURFACED_STATUS("statuses surfaced to the application");
+
+        private final String title;
+
+        Kind(String title) {
+            this.title = title;
+        }
+
+        /** How the report names findings of this kind. */
+        String title() {
+            return title;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return kind + " " + key + ": " + detail;
+    }
+}
