@@ -12,38 +12,56 @@ import org.junit.jupiter.api.Test;
 class ChaosReportTests {
 
     @Test
-    void anAsyncRunPassesWithAnomaliesOnlyWhenEachAnomalousKeyHadALossNamed() {
-        ChaosReport explained = report(AckMode.ASYNC, List.of("cas-1: two acknowledged CAS updates from version 9"), List.of());
-        ChaosReport unexplained = report(AckMode.ASYNC, List.of("cas-1: two acknowledged CAS updates from version 9"),
-                List.of("cas-1"));
+    void aRunWithAFindingFailsAndTheReportCountsItByKind() {
+        ChaosReport report = report(List.of(new Finding(Finding.Kind.LOST_WRITE, "w0-1", "read 'w0:0' after healing")),
+                List.of());
 
-        assertThat(explained.passed()).isTrue();
-        assertThat(unexplained.passed()).isFalse();
-        assertThat(unexplained.markdown())
-                .contains("| keys with a CAS, counter or read anomaly and no loss named to the client | 1 |")
+        assertThat(report.passed()).isFalse();
+        assertThat(report.markdown())
+                .contains("| lost acknowledged writes | 1 |")
+                .contains("| stale reads | 0 |")
+                .contains("### lost acknowledged writes (1; first 10)")
                 .contains("Result: **FAIL**");
-        assertThat(unexplained.json()).contains("\"anomaliesOnUnnamedKeys\": 1");
+        assertThat(report.json()).contains("\"LOST_WRITE\": 1").contains("\"passed\": false");
     }
 
     @Test
-    void aSyncRunFailsOnAnyAnomalyNamedOrNot() {
-        assertThat(report(AckMode.SYNC, List.of("cas-1: two acknowledged CAS updates from version 9"), List.of()).passed())
-                .isFalse();
-        assertThat(report(AckMode.SYNC, List.of(), List.of()).passed()).isTrue();
+    void anExcusedAsyncLossIsReportedAndDoesNotFailTheRun() {
+        ChaosReport report = report(List.of(), List.of(new Finding(Finding.Kind.LOST_WRITE, "w0-1", "named")));
+
+        assertThat(report.passed()).isTrue();
+        assertThat(report.markdown())
+                .contains("| anomalies excused by a loss named to the client (ASYNC) | 1 |")
+                .contains("Result: **PASS**");
+        assertThat(report.json()).contains("\"excusedAnomalies\": 1");
+    }
+
+    @Test
+    void theReportStatesTheClientsOptionsAndCountsRepliesByKind() {
+        ChaosReport report = report(List.of(), List.of());
+
+        assertThat(report.markdown())
+                .contains("Clients: 12 separate client instances, each with default client options")
+                .contains("| replies to the application by kind | {OK=90, UNAVAILABLE=3, TIMEOUT=2} |")
+                .contains("| failed attempts the client retried by kind | {MIGRATING=4} |");
+        assertThat(report.json()).contains("\"replies\": {\"OK\": 90, \"UNAVAILABLE\": 3, \"TIMEOUT\": 2}");
     }
 
     @Test
     void theReportNamesTheLongestWriteStallOfEachKindOfFault() {
-        ChaosReport report = report(AckMode.SYNC, List.of(), List.of());
+        ChaosReport report = report(List.of(), List.of());
 
         assertThat(report.markdown()).contains("| longest write stall by kind of fault | KILL 1.00 s |");
         assertThat(report.json()).contains("\"longestStallByFault\": {\"KILL\": 1.000}");
     }
 
-    private static ChaosReport report(AckMode ack, List<String> casAnomalies, List<String> anomaliesOnUnnamedKeys) {
-        ChaosOptions options = new ChaosOptions(Duration.ofMinutes(1), 3, 2, ack, 1, Duration.ofSeconds(6), Path.of("target"));
-        return new ChaosReport(options, 60, Map.of("KILL", 1L), Map.of("OK", 100L), 50, List.of(), List.of(), 1,
-                casAnomalies, List.of(), List.of(), anomaliesOnUnnamedKeys, List.of(), 1.0, 1.0, Map.of("KILL", 1.0), new long[] {100},
-                new long[] {0}, List.of(10.0));
+    private static ChaosReport report(List<Finding> findings, List<Finding> excused) {
+        ChaosOptions options = new ChaosOptions(Duration.ofMinutes(1), 3, 2, AckMode.ASYNC, 1, Duration.ofSeconds(6),
+                Path.of("target"));
+        Verdict verdict = new Verdict(findings, excused, Map.of(Reply.OK, 90L, Reply.UNAVAILABLE, 3L, Reply.TIMEOUT, 2L),
+                Map.of(Reply.MIGRATING, 4L), new Verdict.Tally(50, 2, 1, 10, 10, 40, 20, 20, 1));
+        Timeline timeline = new Timeline(new long[] {100}, new long[] {0}, List.of(10.0), Map.of("KILL", 1.0), 1.0, 1.0);
+        return new ChaosReport(options, 60, Map.of("KILL", 1L),
+                "12 separate client instances, each with default client options", verdict, timeline);
     }
 }

@@ -1,5 +1,6 @@
 package io.zaris.chaos;
 
+import io.zaris.client.Ticker;
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
 import io.zaris.cluster.ClusterView;
@@ -10,14 +11,16 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A chaos certification run: N standalone server processes on loopback, a workload that logs every
- * operation, a nemesis injecting real faults, then healing, waiting for every partition to be
- * {@code HEALTHY}, and checking the ledger against the cluster. Run with {@code chaos/run}; a short run is
- * part of the test suite ({@code ChaosHarnessIntegrationTests}).
+ * A chaos certification run: N standalone server processes on loopback, a workload whose clients record
+ * every operation in a history, a nemesis injecting real faults, then healing, waiting for every partition to
+ * be {@code HEALTHY}, reading every written key back, and judging the history with the {@link Checker}. Run
+ * with {@code chaos/run}; a short run is part of the test suite ({@code ChaosHarnessIntegrationTests}).
  */
 public final class ChaosRun {
 
@@ -45,14 +48,13 @@ public final class ChaosRun {
                     "--ack-mode", options.ackMode().name().toLowerCase(java.util.Locale.ROOT),
                     "--escalation-timeout-ms", Long.toString(options.escalationTimeout().toMillis()),
                     "--heal-cooldown-ms", "2000", "--join-settle-delay-ms", "3000");
-            Ledger ledger = new Ledger();
-            try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
-                    .bootstrapTimeout(Duration.ofSeconds(120)).requestTimeout(Duration.ofSeconds(20))
-                    .attemptTimeout(Duration.ofSeconds(2)).maxAttempts(20).environment(Map.of())
-                    .asyncAckHistory(1_000_000).lostWriteListener(ledger::namedLost).build())) {
-                Workload workload = new Workload(client, ledger, options.seed());
-                Nemesis nemesis = new Nemesis(processes, client, options);
-                long start = System.nanoTime();
+            HistoryRecorder recorder = new HistoryRecorder(Ticker.system());
+            // The nemesis' and the healing wait's own client: default options, not part of the history.
+            try (ZarisClient control = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
+                    .clientName("chaos-control").environment(Map.of()).build())) {
+                Workload workload = new Workload(seeds, recorder, options.ackMode(), options.seed());
+                Nemesis nemesis = new Nemesis(processes, control, options);
+                long start = recorder.now();
                 workload.start();
                 nemesis.start();
                 log.info("chaos: running for {} with {} nodes, RF {}, {}, seed {}", options.duration(), options.nodes(),
@@ -60,13 +62,34 @@ public final class ChaosRun {
                 Thread.sleep(options.duration().toMillis());
                 List<Nemesis.Fault> faults = nemesis.heal();
                 workload.stop();
-                long end = System.nanoTime();
-                awaitHealthy(client, processes, options.nodes());
-                ChaosReport report = Checker.check(client, ledger, faults, options, start, end);
+                long end = recorder.now();
+                awaitHealthy(control, processes, options.nodes());
+                String clients;
+                try (ChaosClient reader = ChaosClient.connect(Workload.clientCount(), seeds, recorder)) {
+                    FinalReads.readAll(reader, Workload.keys());
+                    clients = describeClients(reader.options());
+                }
+                History history = recorder.history(options.ackMode());
+                ChaosReport report = new ChaosReport(options, TimeUnit.NANOSECONDS.toSeconds(end - start),
+                        faultsByKind(faults), clients, Checker.check(history), Timeline.of(history.ops(), faults, start, end));
                 report.writeTo(options.outputDirectory());
                 return report;
             }
         }
+    }
+
+    /** How the report describes the clients: how many, where they run, and their options. */
+    static String describeClients(ZarisClientOptions options) {
+        return (Workload.clientCount() + 1) + " separate client instances in the workload's JVM, one per thread ("
+                + Workload.WRITERS + " writers, " + Workload.READERS + " readers, " + Workload.CAS_THREADS + " CAS, "
+                + Workload.COUNTER_THREADS + " counters, 1 for the reads after healing), each with "
+                + ChaosClient.describe(options);
+    }
+
+    private static Map<String, Long> faultsByKind(List<Nemesis.Fault> faults) {
+        Map<String, Long> byKind = new TreeMap<>();
+        faults.forEach(fault -> byKind.merge(fault.kind().name(), 1L, Long::sum));
+        return byKind;
     }
 
     /**

@@ -1,64 +1,89 @@
 package io.zaris.chaos;
 
-import io.zaris.client.WriteOutcome;
-import io.zaris.client.ZarisClient;
-import io.zaris.protocol.VersionedValue;
-import java.nio.charset.StandardCharsets;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.replication.AckMode;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 
 /**
- * The operations a chaos run applies, in several threads, each logged in the {@link Ledger}:
+ * The operations of a chaos run, each thread with its own {@link ChaosClient} (separate client instances in
+ * this JVM, not separate processes), every call recorded in the history:
  * <ul>
- *   <li>writers: unique-value PUTs (and some DELETEs) to keys each writer owns alone, each followed by a
- *       read of the same key checked against the writer's own history (monotonic reads);</li>
- *   <li>CAS: read, then IfMatchVersion increment of shared keys;</li>
- *   <li>counters: INCREMENT of shared counters.</li>
+ *   <li>writers: unique-value PUTs ({@code w<writer>:<sequence>}) and, under SYNC, some DELETEs, each to one of
+ *       the {@value #KEYS_PER_WRITER} keys it alone writes;</li>
+ *   <li>readers: GETs of keys chosen at random over the whole key space (single-writer keys, CAS keys,
+ *       counters), so reads by other clients spread over the run and fall between a loss and the key's next
+ *       write;</li>
+ *   <li>CAS: read a shared key, then replace the value read, at the version read, by a unique value;</li>
+ *   <li>counters: INCREMENT of shared counters by a random delta, so a lost increment cannot pass for an
+ *       indeterminate one of the same size.</li>
  * </ul>
- * Threads run until {@link #stop()}; every operation has its own deadline, so they stop promptly.
+ * ASYNC runs issue no DELETE: its acknowledgement returns no revision, so a lost DELETE could never be matched
+ * to a loss the client named.
+ *
+ * <p>Threads run until {@link #stop()}; each call is bounded by the client's own deadline, so they stop
+ * promptly. Seeded: the choices of keys, deltas and deletes replay; timing does not.
  */
 final class Workload {
 
     static final int WRITERS = 4;
-    static final int KEYS_PER_WRITER = 40;
+    static final int KEYS_PER_WRITER = 250;
+    static final int READERS = 3;
     static final int CAS_THREADS = 2;
     static final int CAS_KEYS = 4;
+    static final int COUNTER_THREADS = 2;
     static final int COUNTERS = 4;
+    /** Increments add 1 to this much. */
+    static final int MAX_DELTA = 1_000_000;
+    /** One write in this many is a DELETE (SYNC only). */
+    private static final int DELETE_ONE_IN = 10;
+    /**
+     * A reader's pause after each read. Reads over direct sockets cost far less than SYNC writes; unpaced, three
+     * readers read 140 times per write and took the cores from the writers. Paced, a key is still read about
+     * once a second.
+     */
+    private static final long READ_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    private final ZarisClient client;
-    private final Ledger ledger;
+    private final List<NodeAddress> seeds;
+    private final HistoryRecorder recorder;
+    private final AckMode ackMode;
     private final long seed;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final List<Thread> threads = new ArrayList<>();
+    private final List<ChaosClient> clients = new ArrayList<>();
 
-    Workload(ZarisClient client, Ledger ledger, long seed) {
-        this.client = client;
-        this.ledger = ledger;
+    Workload(List<NodeAddress> seeds, HistoryRecorder recorder, AckMode ackMode, long seed) {
+        this.seeds = seeds;
+        this.recorder = recorder;
+        this.ackMode = ackMode;
         this.seed = seed;
     }
 
-    void start() {
-        for (int w = 0; w < WRITERS; w++) {
-            int writer = w;
-            threads.add(thread("chaos-writer-" + w, () -> writeLoop(writer, new Random(seed + writer))));
-        }
-        for (int c = 0; c < CAS_THREADS; c++) {
-            int index = c;
-            threads.add(thread("chaos-cas-" + c, () -> casLoop(new Random(seed + 100 + index))));
-        }
-        threads.add(thread("chaos-counter", () -> counterLoop(new Random(seed + 200))));
-        threads.forEach(Thread::start);
+    /** How many clients the workload runs; client ids are {@code 0} to this minus one. */
+    static int clientCount() {
+        return WRITERS + READERS + CAS_THREADS + COUNTER_THREADS;
     }
 
-    void stop() throws InterruptedException {
-        running.set(false);
-        for (Thread thread : threads) {
-            thread.join(120_000);
+    /** Every key the workload may write. */
+    static List<String> keys() {
+        List<String> keys = new ArrayList<>();
+        for (int w = 0; w < WRITERS; w++) {
+            for (int k = 0; k < KEYS_PER_WRITER; k++) {
+                keys.add(writerKey(w, k));
+            }
         }
+        for (int k = 0; k < CAS_KEYS; k++) {
+            keys.add(casKey(k));
+        }
+        for (int k = 0; k < COUNTERS; k++) {
+            keys.add(counterKey(k));
+        }
+        return keys;
     }
 
     static String writerKey(int writer, int k) {
@@ -73,101 +98,92 @@ final class Workload {
         return "ctr-" + k;
     }
 
-    private void writeLoop(int writer, Random random) {
+    /** Connects every client, then starts every thread; when a client cannot connect, closes the others. */
+    void start() {
+        try {
+            connect();
+        } catch (RuntimeException e) {
+            clients.forEach(ChaosClient::close);
+            throw e;
+        }
+        threads.forEach(Thread::start);
+    }
+
+    private void connect() {
+        int id = 0;
+        for (int w = 0; w < WRITERS; w++) {
+            int writer = w;
+            add("chaos-writer-" + w, id++, client -> () -> writeLoop(client, writer, new Random(seed + writer)));
+        }
+        for (int r = 0; r < READERS; r++) {
+            int index = r;
+            add("chaos-reader-" + r, id++, client -> () -> readLoop(client, new Random(seed + 50 + index)));
+        }
+        for (int c = 0; c < CAS_THREADS; c++) {
+            int index = c;
+            add("chaos-cas-" + c, id++, client -> () -> casLoop(client, new Random(seed + 100 + index)));
+        }
+        for (int c = 0; c < COUNTER_THREADS; c++) {
+            int index = c;
+            add("chaos-counter-" + c, id++, client -> () -> counterLoop(client, new Random(seed + 200 + index)));
+        }
+    }
+
+    /** Stops every thread after its current call, then closes the clients. */
+    void stop() throws InterruptedException {
+        running.set(false);
+        for (Thread thread : threads) {
+            thread.join(120_000);
+        }
+        clients.forEach(ChaosClient::close);
+    }
+
+    private void add(String name, int id, Function<ChaosClient, Runnable> body) {
+        ChaosClient client = ChaosClient.connect(id, seeds, recorder);
+        clients.add(client);
+        Thread thread = new Thread(body.apply(client), name);
+        thread.setDaemon(true);
+        threads.add(thread);
+    }
+
+    private void writeLoop(ChaosClient client, int writer, Random random) {
         long sequence = 0;
         while (running.get()) {
             String key = writerKey(writer, random.nextInt(KEYS_PER_WRITER));
-            boolean delete = random.nextInt(10) == 0;
-            String value = delete ? null : writer + ":" + sequence;
-            long invoked = System.nanoTime();
-            Ledger.Outcome outcome;
-            try {
-                if (delete) {
-                    client.sync().delete(key);
-                } else {
-                    client.sync().put(key, value.getBytes(StandardCharsets.UTF_8));
-                }
-                outcome = Ledger.Outcome.OK;
-            } catch (RuntimeException e) {
-                ledger.failure(e);
-                outcome = Ledger.Outcome.of(e);
-            }
-            ledger.write(key, new Ledger.Write(sequence++, value, outcome, invoked, System.nanoTime()));
-            long readInvoked = System.nanoTime();
-            try {
-                Optional<VersionedValue> read = client.sync().get(key);
-                String seen = read.map(v -> new String(v.value(), StandardCharsets.UTF_8)).orElse(null);
-                if (!ledger.isLegalRead(key, seen)) {
-                    ledger.readAnomalyKeys.add(key);
-                    ledger.readAnomalies.add(key + " read '" + seen + "' after its writer's history "
-                            + ledger.writes.get(key).subList(Math.max(0, ledger.writes.get(key).size() - 3),
-                            ledger.writes.get(key).size()));
-                }
-                ledger.event(readInvoked, System.nanoTime(), true, "read");
-            } catch (RuntimeException e) {
-                ledger.failure(e);
-                ledger.event(readInvoked, System.nanoTime(), false, "read");
+            if (ackMode == AckMode.SYNC && random.nextInt(DELETE_ONE_IN) == 0) {
+                client.delete(key);
+            } else {
+                client.put(key, "w" + writer + ":" + sequence++);
             }
         }
     }
 
-    private void casLoop(Random random) {
+    private void readLoop(ChaosClient client, Random random) {
+        while (running.get()) {
+            int pick = random.nextInt(10);
+            String key = pick == 0 ? casKey(random.nextInt(CAS_KEYS))
+                    : pick == 1 ? counterKey(random.nextInt(COUNTERS))
+                    : writerKey(random.nextInt(WRITERS), random.nextInt(KEYS_PER_WRITER));
+            client.read(key, false);
+            LockSupport.parkNanos(READ_PAUSE_NANOS); // pacing the load, not a synchronisation
+        }
+    }
+
+    /** Read, then replace what was read at the version read; a read that was not answered is tried again. */
+    private void casLoop(ChaosClient client, Random random) {
+        long sequence = 0;
         while (running.get()) {
             String key = casKey(random.nextInt(CAS_KEYS));
-            long invoked = System.nanoTime();
-            try {
-                Optional<VersionedValue> current = client.sync().get(key);
-                long value = current.map(v -> Long.parseLong(new String(v.value(), StandardCharsets.UTF_8))).orElse(0L);
-                long version = current.map(VersionedValue::version).orElse(0L);
-                WriteOutcome outcome;
-                try {
-                    outcome = client.sync().putIfVersion(key, Long.toString(value + 1).getBytes(StandardCharsets.UTF_8),
-                            version, null);
-                } catch (RuntimeException e) {
-                    ledger.failure(e);
-                    Ledger.Outcome classified = Ledger.Outcome.of(e);
-                    ledger.count(classified);
-                    if (classified == Ledger.Outcome.INDETERMINATE) {
-                        ledger.casIndeterminate.computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet();
-                    }
-                    ledger.event(invoked, System.nanoTime(), false, "cas");
-                    continue;
-                }
-                if (outcome.applied()) {
-                    ledger.casFromVersions.computeIfAbsent(key, k -> new java.util.concurrent.ConcurrentLinkedQueue<>())
-                            .add(version);
-                    ledger.casAcknowledged.computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet();
-                }
-                ledger.count(Ledger.Outcome.OK);
-                ledger.event(invoked, System.nanoTime(), true, "cas");
-            } catch (RuntimeException e) {
-                ledger.failure(e);
-                ledger.event(invoked, System.nanoTime(), false, "cas");
+            ChaosClient.VersionedRead current = client.read(key, false);
+            if (current != null) {
+                client.compareAndSet(key, current.value(), current.version(), "c" + client.id() + ":" + sequence++);
             }
         }
     }
 
-    private void counterLoop(Random random) {
+    private void counterLoop(ChaosClient client, Random random) {
         while (running.get()) {
-            String key = counterKey(random.nextInt(COUNTERS));
-            long invoked = System.nanoTime();
-            ledger.counterAttempted.computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet();
-            try {
-                client.sync().increment(key, 1);
-                ledger.counterAcknowledged.computeIfAbsent(key, k -> new AtomicLong()).incrementAndGet();
-                ledger.count(Ledger.Outcome.OK);
-                ledger.event(invoked, System.nanoTime(), true, "increment");
-            } catch (RuntimeException e) {
-                ledger.failure(e);
-                ledger.count(Ledger.Outcome.of(e));
-                ledger.event(invoked, System.nanoTime(), false, "increment");
-            }
+            client.increment(counterKey(random.nextInt(COUNTERS)), 1 + random.nextInt(MAX_DELTA));
         }
-    }
-
-    private static Thread thread(String name, Runnable body) {
-        Thread thread = new Thread(body, name);
-        thread.setDaemon(true);
-        return thread;
     }
 }

@@ -1,0 +1,173 @@
+package io.zaris.chaos;
+
+import io.zaris.client.WriteOutcome;
+import io.zaris.client.ZarisClient;
+import io.zaris.client.ZarisClientOptions;
+import io.zaris.cluster.NodeAddress;
+import io.zaris.protocol.VersionedValue;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletionException;
+
+/**
+ * One client of a chaos run: its own {@link ZarisClient} (own connections, own routing table, own map
+ * refreshes), used by one thread, one call at a time, each call recorded in the history with the times of the
+ * run's clock.
+ *
+ * <p>Options are the client defaults: retries, attempt and request timeouts, refresh waits. Only the
+ * environment is ignored (so no {@code ZARIS_*} variable changes a default), and two observers are added: a
+ * lost-write listener and the {@link AttemptLog}.
+ *
+ * <p>Reads take the blocking API (direct sockets first, as an application's blocking reads do). Writes take
+ * the pipelined API and wait on it: the blocking PUT and DELETE first try a direct socket and, after a timeout
+ * there, silently fall back to the pipelined path, so an attempt that may have been applied would go unseen
+ * and a later refusal would look determinate.
+ */
+final class ChaosClient implements AutoCloseable {
+
+    private final int id;
+    private final ZarisClient client;
+    private final AttemptLog attempts;
+    private final HistoryRecorder recorder;
+
+    private ChaosClient(int id, ZarisClient client, AttemptLog attempts, HistoryRecorder recorder) {
+        this.id = id;
+        this.client = client;
+        this.attempts = attempts;
+        this.recorder = recorder;
+    }
+
+    static ChaosClient connect(int id, List<NodeAddress> seeds, HistoryRecorder recorder) {
+        AttemptLog attempts = new AttemptLog(recorder);
+        ZarisClient client = ZarisClient.connect(options(seeds, "chaos-" + id, attempts, recorder));
+        return new ChaosClient(id, client, attempts, recorder);
+    }
+
+    static ZarisClientOptions options(List<NodeAddress> seeds, String name, AttemptLog attempts,
+                                      HistoryRecorder recorder) {
+        return ZarisClientOptions.builder().seeds(seeds).clientName(name).environment(Map.of())
+                .metrics(attempts).lostWriteListener(recorder::namedLost).build();
+    }
+
+    /** How the report states the chaos clients' options, read from the options themselves. */
+    static String describe(ZarisClientOptions options) {
+        boolean defaults = options.maxAttempts() == ZarisClientOptions.DEFAULT_MAX_ATTEMPTS
+                && options.attemptTimeout().equals(ZarisClientOptions.DEFAULT_ATTEMPT_TIMEOUT)
+                && options.requestTimeout().equals(ZarisClientOptions.DEFAULT_REQUEST_TIMEOUT)
+                && options.retryBackoff().equals(ZarisClientOptions.DEFAULT_RETRY_BACKOFF)
+                && options.mapRefreshWait().equals(ZarisClientOptions.DEFAULT_MAP_REFRESH_WAIT)
+                && options.asyncAckHistory() == ZarisClientOptions.DEFAULT_ASYNC_ACK_HISTORY
+                && !options.retriesDisabled();
+        String requestTimeout = options.requestTimeout().isInfinite() ? "infinite"
+                : options.requestTimeout().duration().toMillis() + " ms";
+        return (defaults ? "default client options" : "NON-DEFAULT client options") + ": max attempts "
+                + options.maxAttempts() + ", attempt timeout " + options.attemptTimeout().toMillis()
+                + " ms, request timeout " + requestTimeout + ", retry backoff " + options.retryBackoff().toMillis()
+                + " ms, map refresh wait " + options.mapRefreshWait().toMillis() + " ms, ASYNC acknowledgements remembered "
+                + options.asyncAckHistory() + "; environment variables ignored";
+    }
+
+    int id() {
+        return id;
+    }
+
+    ZarisClientOptions options() {
+        return client.options();
+    }
+
+    /** Writes {@code value} (unique in the run) to {@code key}. */
+    void put(String key, String value) {
+        long invoked = begin();
+        Reply reply;
+        long revision = -1;
+        try {
+            revision = client.put(key, value.getBytes(StandardCharsets.UTF_8)).join();
+            reply = Reply.OK;
+        } catch (RuntimeException e) {
+            reply = Reply.of(unwrap(e));
+        }
+        recorder.record(new Op.Write(id, key, value, revision, invoked, recorder.now(), reply, ambiguousBefore()));
+    }
+
+    void delete(String key) {
+        long invoked = begin();
+        Reply reply;
+        try {
+            reply = client.delete(key).join() ? Reply.OK : Reply.NOT_FOUND;
+        } catch (RuntimeException e) {
+            reply = Reply.of(unwrap(e));
+        }
+        recorder.record(new Op.Write(id, key, null, -1, invoked, recorder.now(), reply, ambiguousBefore()));
+    }
+
+    /** Reads {@code key}; {@code null} when the read was not answered. */
+    VersionedRead read(String key, boolean afterHealing) {
+        long invoked = begin();
+        Reply reply;
+        VersionedRead read = null;
+        try {
+            Optional<VersionedValue> value = client.sync().get(key);
+            read = new VersionedRead(value.map(v -> new String(v.value(), StandardCharsets.UTF_8)).orElse(null),
+                    value.map(VersionedValue::version).orElse(0L));
+            reply = value.isPresent() ? Reply.OK : Reply.NOT_FOUND;
+        } catch (RuntimeException e) {
+            reply = Reply.of(unwrap(e));
+        }
+        recorder.record(new Op.Read(id, key, read == null ? null : read.value(), afterHealing, invoked, recorder.now(),
+                reply));
+        return read;
+    }
+
+    /** Replaces {@code expected}, read at {@code version}, by {@code value} (unique in the run). */
+    void compareAndSet(String key, String expected, long version, String value) {
+        long invoked = begin();
+        Reply reply;
+        long revision = -1;
+        try {
+            WriteOutcome outcome = client.putIfVersion(key, value.getBytes(StandardCharsets.UTF_8), version, null).join();
+            reply = outcome.applied() ? Reply.OK : Reply.CONFLICT;
+            revision = outcome.applied() ? outcome.version() : -1;
+        } catch (RuntimeException e) {
+            reply = Reply.of(unwrap(e));
+        }
+        recorder.record(new Op.Cas(id, key, expected, value, revision, invoked, recorder.now(), reply,
+                ambiguousBefore()));
+    }
+
+    void increment(String key, long delta) {
+        long invoked = begin();
+        Reply reply;
+        long result = 0;
+        try {
+            result = client.increment(key, delta).join();
+            reply = Reply.OK;
+        } catch (RuntimeException e) {
+            reply = Reply.of(unwrap(e));
+        }
+        recorder.record(new Op.Increment(id, key, delta, result, invoked, recorder.now(), reply, ambiguousBefore()));
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+
+    /** What a read returned: the value ({@code null}: absent) and its version ({@code 0}: absent). */
+    record VersionedRead(String value, long version) {
+    }
+
+    private long begin() {
+        attempts.begin();
+        return recorder.now();
+    }
+
+    private boolean ambiguousBefore() {
+        return attempts.ambiguousAttemptSinceBegin();
+    }
+
+    private static Throwable unwrap(RuntimeException e) {
+        return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    }
+}

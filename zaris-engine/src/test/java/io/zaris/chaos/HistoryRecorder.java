@@ -1,0 +1,56 @@
+package io.zaris.chaos;
+
+import io.zaris.client.LostWrite;
+import io.zaris.client.Ticker;
+import io.zaris.replication.AckMode;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Collects a run's history as it happens; {@link #history} hands the checker a snapshot.
+ *
+ * <p>Concurrency: workload threads append operations, client network threads append named losses and
+ * retried attempts, all at once; everything here is a concurrent collection. Every time comes from the one
+ * injected clock, so the invoke and complete times of all clients are comparable.
+ */
+final class HistoryRecorder {
+
+    private final Ticker clock;
+    private final ConcurrentLinkedQueue<Op> ops = new ConcurrentLinkedQueue<>();
+    private final Set<String> namedLosses = ConcurrentHashMap.newKeySet();
+    private final Map<Reply, LongAdder> retriedAttempts = new ConcurrentHashMap<>();
+
+    HistoryRecorder(Ticker clock) {
+        this.clock = clock;
+    }
+
+    long now() {
+        return clock.nanoTime();
+    }
+
+    void record(Op op) {
+        ops.add(op);
+    }
+
+    /** A client's lost-write listener (called on a network thread). */
+    void namedLost(LostWrite lost) {
+        namedLosses.add(History.lossName(lost.key(), lost.revision()));
+    }
+
+    /** A client retried an attempt that failed so. */
+    void retried(Reply kind) {
+        retriedAttempts.computeIfAbsent(kind, k -> new LongAdder()).increment();
+    }
+
+    /** The history so far. */
+    History history(AckMode ackMode) {
+        Map<Reply, Long> retried = new EnumMap<>(Reply.class);
+        retriedAttempts.forEach((kind, count) -> retried.put(kind, count.sum()));
+        return new History(ackMode, new ArrayList<>(ops), Set.copyOf(namedLosses), retried);
+    }
+}
