@@ -19,9 +19,10 @@ class ChaosHarnessIntegrationTests {
 
     /**
      * Whether statuses the client should resolve (MOVED, MIGRATING, UNAVAILABLE …) must not reach the
-     * application. Off for now: the engine refuses SYNC writes to a partition that lost a replica, for up to the
-     * eviction delay, and with default client options those refusals reach the application as UNAVAILABLE. The
-     * report counts them either way; switch this on once the engine acknowledges on the surviving owner.
+     * application. Off until the engine that acknowledges SYNC writes on a DEGRADED owner alone has passed
+     * enough runs: the engine before it refused SYNC writes to a partition that lost a replica, and with default
+     * client options those refusals reached the application as UNAVAILABLE (1,152 in one run of this test). The
+     * report counts surfaced statuses either way.
      */
     static final boolean SURFACED_STATUSES_MUST_BE_ZERO = false;
 
