@@ -36,6 +36,13 @@ public interface ClientMetrics {
     default void writesLost(int count) {
     }
 
+    /**
+     * A non-idempotent operation (increment, conditional write) failed after it may have been applied (no answer,
+     * or UNACKNOWLEDGED) and was not retried, so that it is not applied twice: its outcome is unknown to the caller.
+     */
+    default void ambiguousFailure(OpCode op) {
+    }
+
     static ClientMetrics disabled() {
         return DisabledClientMetrics.INSTANCE;
     }

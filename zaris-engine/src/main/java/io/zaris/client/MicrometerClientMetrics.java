@@ -34,6 +34,7 @@ public final class MicrometerClientMetrics implements ClientMetrics {
     private final Map<RefreshTrigger, Counter> refreshCounters = new ConcurrentHashMap<>();
     private final Counter coalesced;
     private final Counter writesLost;
+    private final Map<OpCode, Counter> ambiguousCounters = new ConcurrentHashMap<>();
     /** The last changed table's figures; written by the client's map and network threads, read by gauges. */
     private final AtomicLong tableVersion = new AtomicLong();
     private final AtomicLong tableEpochSum = new AtomicLong();
@@ -53,6 +54,14 @@ public final class MicrometerClientMetrics implements ClientMetrics {
         Gauge.builder("zaris.client.routing.table.age", tablePublishedAtMillis,
                         published -> (System.currentTimeMillis() - published.get()) / 1000.0)
                 .description("Seconds since the routing table last changed").baseUnit("seconds").register(registry);
+    }
+
+    @Override
+    public void ambiguousFailure(OpCode op) {
+        ambiguousCounters.computeIfAbsent(op, key -> Counter.builder("zaris.client.requests.ambiguous")
+                .description("Non-idempotent operations that failed after they may have been applied and were not "
+                        + "retried (their outcome is unknown to the caller)")
+                .tag("op", key.name().toLowerCase(Locale.ROOT)).register(registry)).increment();
     }
 
     @Override

@@ -699,6 +699,10 @@ public final class ZarisClient implements AutoCloseable {
             }
         }
         if (!decision.retry()) {
+            if (!operation.idempotent && !RetryPolicy.classify(failure, false).retryable
+                    && RetryPolicy.classify(failure, true).retryable) {
+                metrics.ambiguousFailure(operation.op); // final only because repeating it could apply it twice
+            }
             operation.result.completeExceptionally(failure);
             return;
         }

@@ -25,6 +25,13 @@ class MicrometerClientMetricsTests {
     }
 
     @Test
+    void ambiguousFailuresAreCountedByOperation() {
+        metrics.ambiguousFailure(OpCode.INCREMENT);
+        metrics.ambiguousFailure(OpCode.INCREMENT);
+        assertThat(registry.get("zaris.client.requests.ambiguous").tag("op", "increment").counter().count()).isEqualTo(2);
+    }
+
+    @Test
     void retriesRefreshesAndCoalescedWaitsAreCounted() {
         metrics.retry("moved");
         metrics.retry("moved");

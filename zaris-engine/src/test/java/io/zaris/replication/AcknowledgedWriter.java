@@ -20,6 +20,7 @@ final class AcknowledgedWriter {
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Thread thread;
     private volatile long acknowledgedWrites;
+    private volatile long failedWrites;
 
     /** @param onAcknowledged told the key of every acknowledged write, on the writer thread */
     AcknowledgedWriter(ZarisClient client, int keys, Consumer<String> onAcknowledged) {
@@ -46,6 +47,11 @@ final class AcknowledgedWriter {
         return acknowledgedWrites;
     }
 
+    /** Writes that failed (the exception reached this writer, as it would an application); written by the writer thread only. */
+    long failedWrites() {
+        return failedWrites;
+    }
+
     /** Keys whose current value is older than their last acknowledged write (or missing). */
     long countLost() {
         long lost = 0;
@@ -70,7 +76,7 @@ final class AcknowledgedWriter {
                 acknowledgedWrites++;
                 onAcknowledged.accept(key);
             } catch (RuntimeException notAcknowledged) {
-                // not acknowledged: nothing to check for this value
+                failedWrites++; // not acknowledged: nothing to check for this value, but the caller saw it fail
             }
         }
     }
