@@ -2,7 +2,6 @@ package io.zaris.spring;
 
 import io.zaris.client.RequestTimeout;
 import io.zaris.replication.AckMode;
-import io.zaris.replication.ReplicationSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -330,7 +329,8 @@ public class ZarisProperties {
          * connected (0 to replication factor - 1). 0 waits for every live replica and acknowledges on the owner
          * alone when none is left, so losing a node never makes its partitions unwritable.
          */
-        private int minSyncReplicas = ReplicationSettings.DEFAULT_MIN_SYNC_REPLICAS;
+        // A literal, so the configuration metadata shows it; ZarisPropertiesTests holds it equal to the engine's default.
+        private int minSyncReplicas = 0;
 
         /**
          * How long a node that joins the running embedded cluster waits before the leader gives it partitions
