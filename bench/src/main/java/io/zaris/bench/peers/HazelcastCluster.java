@@ -61,6 +61,16 @@ final class HazelcastCluster implements PeerCluster {
         }
     }
 
+    /** Every member's address ({@code 127.0.0.1:port}), in the order they were started. */
+    List<String> addresses() {
+        return List.copyOf(addresses);
+    }
+
+    /** Kills the member started {@code index}-th (from 0) with SIGKILL, as {@code kill -9} does. */
+    void kill(int index) throws InterruptedException {
+        LocalProcesses.kill(members.get(index));
+    }
+
     @Override
     public Duration serverCpuTime() {
         return processes.cpuTime();

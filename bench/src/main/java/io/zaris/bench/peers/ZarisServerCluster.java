@@ -14,6 +14,10 @@ import java.util.stream.Collectors;
  * Three standalone Zaris server processes from the server jar, replication factor 2, in one ack mode.
  * Each node runs with {@link #HEAP}, like the Hazelcast members, so heap readings compare, and with the
  * collector the README recommends for a node ({@link #COLLECTOR}).
+ *
+ * <p>{@code bench/run} tunes the servers for throughput ({@link #start}); the failover command starts them with
+ * every server option at its default but the ack mode ({@link #startWithServerDefaults}), since what it measures
+ * is what a user who changed nothing sees.
  */
 final class ZarisServerCluster implements PeerCluster {
 
@@ -64,13 +68,17 @@ final class ZarisServerCluster implements PeerCluster {
 
     private final String ackMode;
     private final int replicationFactor;
+    /** Whether the servers run with their default options (see {@link #startWithServerDefaults}). */
+    private final boolean serverDefaults;
     private final LocalProcesses processes;
     private final List<Process> nodes = new ArrayList<>();
     private final List<NodeAddress> dataAddresses = new ArrayList<>();
 
-    private ZarisServerCluster(String ackMode, int replicationFactor, Path logDirectory) throws IOException {
+    private ZarisServerCluster(String ackMode, int replicationFactor, boolean serverDefaults, Path logDirectory)
+            throws IOException {
         this.ackMode = ackMode;
         this.replicationFactor = replicationFactor;
+        this.serverDefaults = serverDefaults;
         this.processes = new LocalProcesses(logDirectory);
     }
 
@@ -80,10 +88,23 @@ final class ZarisServerCluster implements PeerCluster {
      */
     static ZarisServerCluster start(String ackMode, int replicationFactor, Path serverJar, Path logDirectory)
             throws IOException {
+        return start(new ZarisServerCluster(ackMode, replicationFactor, false, logDirectory), serverJar);
+    }
+
+    /**
+     * Nodes with the same JVM options but every server option at its default except the ack mode (so replication
+     * factor {@link #DEFAULT_REPLICATION_FACTOR}, the default failure detection, escalation and heal timings, memory
+     * budget, I/O threads and RESP port) and {@code --drain-on-stop 0}, which only spares the final shutdown the
+     * default drain.
+     */
+    static ZarisServerCluster startWithServerDefaults(String ackMode, Path serverJar, Path logDirectory) throws IOException {
+        return start(new ZarisServerCluster(ackMode, DEFAULT_REPLICATION_FACTOR, true, logDirectory), serverJar);
+    }
+
+    private static ZarisServerCluster start(ZarisServerCluster cluster, Path serverJar) throws IOException {
         if (!Files.isRegularFile(serverJar)) {
-            throw new IllegalStateException("no Zaris server jar at " + serverJar + " (bench/run builds it)");
+            throw new IllegalStateException("no Zaris server jar at " + serverJar + " (bench/run and bench/failover build it)");
         }
-        ZarisServerCluster cluster = new ZarisServerCluster(ackMode, replicationFactor, logDirectory);
         try {
             cluster.startNodes(serverJar);
         } catch (IOException | RuntimeException e) {
@@ -101,7 +122,7 @@ final class ZarisServerCluster implements PeerCluster {
         String seeds = ports.stream().map(p -> "127.0.0.1:" + p[1]).collect(Collectors.joining(","));
         String clusterName = "zaris-bench-" + UUID.randomUUID();
         for (int i = 0; i < NODES; i++) {
-            String nodeId = "n" + (i + 1);
+            String nodeId = nodeId(i);
             List<String> command = new ArrayList<>(List.of(LocalProcesses.javaBinary(), HEAP));
             command.addAll(HEAP_PAGES);
             List<String> extra = splitVariable(NODE_OPTIONS_VARIABLE, nodeId);
@@ -111,13 +132,29 @@ final class ZarisServerCluster implements PeerCluster {
             command.addAll(extra);
             command.addAll(List.of("-jar", serverJar.toString(), "--node-id", nodeId,
                     "--port", Integer.toString(ports.get(i)[0]), "--cluster-port", Integer.toString(ports.get(i)[1]),
-                    "--seeds", seeds, "--cluster-name", clusterName,
-                    "--replication-factor", Integer.toString(replicationFactor), "--ack-mode", ackMode,
-                    "--resp-port", "off", "--max-memory", MEMORY_BUDGET, "--drain-on-stop", "0", "--io-threads", IO_THREADS));
+                    "--seeds", seeds, "--cluster-name", clusterName, "--ack-mode", ackMode, "--drain-on-stop", "0"));
+            if (!serverDefaults) {
+                command.addAll(List.of("--replication-factor", Integer.toString(replicationFactor),
+                        "--resp-port", "off", "--max-memory", MEMORY_BUDGET, "--io-threads", IO_THREADS));
+            }
             command.addAll(splitVariable(NODE_ARGUMENTS_VARIABLE, nodeId));
             nodes.add(processes.start("zaris-" + ackMode + "-" + nodeId, command));
             dataAddresses.add(new NodeAddress("127.0.0.1", ports.get(i)[0]));
         }
+    }
+
+    /** The id of the node started {@code index}-th (from 0), as the cluster and its maps name it. */
+    static String nodeId(int index) {
+        return "n" + (index + 1);
+    }
+
+    int nodeCount() {
+        return nodes.size();
+    }
+
+    /** Kills the node started {@code index}-th (from 0) with SIGKILL, as {@code kill -9} does. */
+    void kill(int index) throws InterruptedException {
+        LocalProcesses.kill(nodes.get(index));
     }
 
     /** The environment variable's value split at spaces, with {@code {node}} replaced by the node's id. */
@@ -161,10 +198,19 @@ final class ZarisServerCluster implements PeerCluster {
 
     @Override
     public String configuration() {
+        if (serverDefaults) {
+            return NODES + " server processes (" + HEAP + HEAP_PAGES_DESCRIPTION + ", " + COLLECTOR.substring("-XX:+Use".length())
+                    + "), every server option at its default (replication factor " + replicationFactor
+                    + ") but the ack mode, " + ackMode + ", and --drain-on-stop 0 for a quick final shutdown";
+        }
         return NODES + " server processes (" + HEAP + HEAP_PAGES_DESCRIPTION + ", " + COLLECTOR.substring("-XX:+Use".length())
                 + ", memory budget " + MEMORY_BUDGET + " of the heap, "
                 + IO_THREADS + " I/O thread each), replication factor "
                 + replicationFactor + ", ack mode " + ackMode + "; native client with default options (one pipelined connection per node)";
+    }
+
+    List<NodeAddress> dataAddresses() {
+        return List.copyOf(dataAddresses);
     }
 
     /** The nodes' data addresses as {@code host:port}. */
