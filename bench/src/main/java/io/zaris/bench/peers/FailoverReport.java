@@ -95,7 +95,7 @@ final class FailoverReport {
                 + "one. Redis Cluster: every slot on a live master that has an online replica (Redis does not give an "
                 + "orphaned master a replica unless another master has more than one). Hazelcast: 2 members and "
                 + "`PartitionService.isClusterSafe()` on a live member (every partition's backup assigned and in sync). "
-                + "*never* means not within the %d s after the kill.",
+                + "*never* means not within the %d s after the kill, and says what the last look found short.",
                 RedundancyWatch.PROBE_INTERVAL.toMillis(), settings.recovery().toSeconds());
     }
 
@@ -136,8 +136,8 @@ final class FailoverReport {
     }
 
     static String redundancy(FailoverResult result) {
-        return result.backToFullRedundancy().map(FailoverReport::seconds)
-                .orElse("never (not within " + result.recovery().toSeconds() + " s)");
+        return result.redundancy().restoredAfter().map(FailoverReport::seconds)
+                .orElse("never (at " + result.recovery().toSeconds() + " s: " + result.redundancy().lastShortfall() + ")");
     }
 
     /** A duration for the table: {@code 0}, milliseconds below a second, else seconds. */

@@ -5,7 +5,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * What one system's failover run measured (see {@link FailoverRun}).
@@ -14,13 +13,13 @@ import java.util.Optional;
  * @param writesAcknowledged   writes the client acknowledged over the whole run
  * @param exceptions           exceptions the client reported over the whole run, per kind, the most frequent first
  * @param writesUnresolved     writes still in flight when the keys were read back (their outcome never known)
- * @param backToFullRedundancy from the kill until the cluster held every entry on as many live nodes as before;
- *                             empty when that did not happen within the recovery period
+ * @param redundancy           from the kill until the cluster held every entry on as many live nodes as before
+ *                             (empty when that did not happen within the recovery period, with what was short)
  * @param recovery             how long the writes went on after the kill
  */
 record FailoverResult(String system, String configuration, String victim, Unavailability unavailability,
                       long writesAcknowledged, Map<String, Long> exceptions, LostWrites lost, int writesUnresolved,
-                      Optional<Duration> backToFullRedundancy, Duration recovery) {
+                      RedundancyWatch.Outcome redundancy, Duration recovery) {
 
     FailoverResult {
         exceptions = Collections.unmodifiableMap(new LinkedHashMap<>(exceptions)); // keeps the order
@@ -35,7 +34,7 @@ record FailoverResult(String system, String configuration, String victim, Unavai
      * ({@link LostWrites#count}'s {@code readBack}).
      */
     static FailoverResult of(String system, String configuration, String victim, List<KeyHistory> histories,
-                             long[] readBack, FailoverTimes times, Optional<Duration> backToFullRedundancy, Duration recovery) {
+                             long[] readBack, FailoverTimes times, RedundancyWatch.Outcome redundancy, Duration recovery) {
         long[] lastAcknowledged = histories.stream().mapToLong(KeyHistory::lastAcknowledged).toArray();
         long acknowledged = histories.stream().flatMap(h -> h.attempts().stream()).filter(WriteAttempt::isAcknowledged).count();
         List<String> failures = histories.stream().flatMap(h -> h.attempts().stream())
@@ -43,6 +42,6 @@ record FailoverResult(String system, String configuration, String victim, Unavai
         int unresolved = (int) histories.stream().filter(KeyHistory::hasWriteInFlight).count();
         return new FailoverResult(system, configuration, victim, Unavailability.of(histories, times), acknowledged,
                 ExceptionKinds.tally(failures), LostWrites.count(lastAcknowledged, readBack), unresolved,
-                backToFullRedundancy, recovery);
+                redundancy, recovery);
     }
 }

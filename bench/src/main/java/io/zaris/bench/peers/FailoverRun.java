@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
@@ -44,8 +43,10 @@ final class FailoverRun {
     private FailoverResult measure() throws InterruptedException {
         log("waiting for full redundancy before the load");
         long asked = clock.getAsLong();
-        if (RedundancyWatch.await(target, Victim.NONE, asked, asked + READY_LIMIT.toNanos(), clock).isEmpty()) {
-            throw new IllegalStateException(target.system() + " was not fully redundant within " + READY_LIMIT + " of its start");
+        RedundancyWatch.Outcome ready = RedundancyWatch.await(target, Victim.NONE, asked, asked + READY_LIMIT.toNanos(), clock);
+        if (ready.restoredAfter().isEmpty()) {
+            throw new IllegalStateException(target.system() + " was not fully redundant within " + READY_LIMIT.toSeconds()
+                    + " s of its start: " + ready.lastShortfall());
         }
         try (PacedWriters writers = new PacedWriters(target.client(), settings.keys(), settings.interval(), clock)) {
             long started = writers.start();
@@ -60,14 +61,15 @@ final class FailoverRun {
             writeUntil(writers, deadline);
             long stopped = writers.stop();
             long stillInFlight = writers.awaitQuiet(DRAIN_LIMIT);
-            Optional<Duration> restored = watch.result();
-            log("stopped; %d puts still in flight after %s; full redundancy %s", stillInFlight, DRAIN_LIMIT,
-                    restored.map(d -> String.format(Locale.ROOT, "after %.1f s", d.toMillis() / 1e3)).orElse("not back"));
+            RedundancyWatch.Outcome redundancy = watch.result();
+            log("stopped; %d puts still in flight %d s later; full redundancy %s", stillInFlight, DRAIN_LIMIT.toSeconds(),
+                    redundancy.restoredAfter().map(d -> String.format(Locale.ROOT, "after %.1f s", d.toMillis() / 1e3))
+                            .orElse("not back: " + redundancy.lastShortfall()));
             List<KeyHistory> histories = writers.snapshots();
             long[] readBack = readBack();
             FailoverTimes times = new FailoverTimes(started + settings.steadyPeriod().toNanos(), kill, stopped);
             return FailoverResult.of(target.system(), target.configuration(), victim.toString(), histories, readBack, times,
-                    restored, settings.recovery());
+                    redundancy, settings.recovery());
         }
     }
 

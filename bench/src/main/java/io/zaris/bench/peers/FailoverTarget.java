@@ -6,8 +6,7 @@ package io.zaris.bench.peers;
  * observing never refreshes the application client's routing.
  *
  * <p>Failure assumptions: after {@link #kill} the victim is gone for good (nothing restarts it), and every other
- * method may find the cluster in any state: {@link #fullyRedundant} answers {@code false} rather than throw when
- * it cannot tell.
+ * method may find the cluster in any state: {@link #redundancyShortfall} says it cannot tell rather than throw.
  */
 interface FailoverTarget extends AutoCloseable {
 
@@ -27,10 +26,11 @@ interface FailoverTarget extends AutoCloseable {
     void kill(Victim victim) throws InterruptedException;
 
     /**
-     * One look, bounded to a few seconds: whether every entry is again kept on as many live nodes as before the
-     * kill ({@code killed} is {@link Victim#NONE} before it).
+     * One look, bounded to a few seconds: what keeps the cluster from keeping every entry on as many live nodes as
+     * before the kill, in a few words (e.g. {@code 40 of 128 partitions short}, {@code cannot tell: …}); empty when
+     * nothing does. {@code killed} is {@link Victim#NONE} before the kill.
      */
-    boolean fullyRedundant(Victim killed) throws InterruptedException;
+    String redundancyShortfall(Victim killed) throws InterruptedException;
 
     /** Closes the clients and stops every process of the cluster; safe to call more than once, from any thread. */
     @Override

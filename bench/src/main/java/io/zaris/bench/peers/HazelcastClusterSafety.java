@@ -6,12 +6,12 @@ import java.io.Serializable;
 import java.util.concurrent.Callable;
 
 /**
- * Runs on a Hazelcast member: whether the cluster has the expected members and is "safe" in Hazelcast's sense
- * ({@code PartitionService.isClusterSafe()}: no migration running, every partition has its configured backups
- * assigned and in sync). The member count matters because a member that was killed is still a member, and the
+ * Runs on a Hazelcast member: full redundancy is the expected number of members and a cluster that is "safe" in
+ * Hazelcast's sense ({@code PartitionService.isClusterSafe()}: no migration running, every partition has its
+ * configured backups assigned and in sync). The member count matters because a member that was killed is still a member, and the
  * cluster still looks safe, until the others notice. (Members load this class from the benchmark's classpath.)
  */
-final class HazelcastClusterSafety implements Callable<Boolean>, Serializable, HazelcastInstanceAware {
+final class HazelcastClusterSafety implements Callable<String>, Serializable, HazelcastInstanceAware {
 
     private static final long serialVersionUID = 1L;
 
@@ -27,8 +27,13 @@ final class HazelcastClusterSafety implements Callable<Boolean>, Serializable, H
         this.member = member;
     }
 
+    /** What is short of full redundancy, as {@link FailoverTarget#redundancyShortfall} says it; empty when nothing is. */
     @Override
-    public Boolean call() {
-        return member.getCluster().getMembers().size() == expectedMembers && member.getPartitionService().isClusterSafe();
+    public String call() {
+        int members = member.getCluster().getMembers().size();
+        if (members != expectedMembers) {
+            return members + " members, not " + expectedMembers;
+        }
+        return member.getPartitionService().isClusterSafe() ? "" : "cluster not safe (backups missing, out of sync or migrating)";
     }
 }

@@ -84,7 +84,7 @@ final class HazelcastFailoverTarget implements FailoverTarget {
     }
 
     @Override
-    public boolean fullyRedundant(Victim killed) throws InterruptedException {
+    public String redundancyShortfall(Victim killed) throws InterruptedException {
         int expected = killed == Victim.NONE ? MEMBERS : MEMBERS - 1;
         try {
             Member asked = observer.instance().getCluster().getMembers().stream()
@@ -93,7 +93,7 @@ final class HazelcastFailoverTarget implements FailoverTarget {
                     .submitToMember(new HazelcastClusterSafety(expected), asked)
                     .get(ASK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException | RuntimeException cannotTell) {
-            return false;
+            return "cannot tell: " + ExceptionKinds.of(cannotTell);
         }
     }
 

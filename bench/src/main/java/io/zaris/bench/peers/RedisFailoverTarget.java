@@ -3,9 +3,11 @@ package io.zaris.bench.peers;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -54,7 +56,9 @@ final class RedisFailoverTarget implements FailoverTarget {
         return "3 masters with 1 replica each (6 processes), cluster-node-timeout 5000 ms, persistence off ("
                 + "asynchronous replication); Lettuce " + io.lettuce.core.LettuceVersion.getVersion()
                 + " cluster client: periodic (" + LettuceClusterKvClient.TOPOLOGY_REFRESH_PERIOD.toSeconds()
-                + " s) and adaptive topology refresh, " + LettuceClusterKvClient.COMMAND_TIMEOUT.toSeconds()
+                + " s) and adaptive topology refresh (all triggers, at most one adaptive refresh per "
+                + ClusterTopologyRefreshOptions.DEFAULT_ADAPTIVE_REFRESH_TIMEOUT_DURATION.toSeconds() + " s, Lettuce's default), "
+                + LettuceClusterKvClient.COMMAND_TIMEOUT.toSeconds()
                 + " s command timeout, otherwise Lettuce's defaults (commands issued while disconnected are queued and"
                 + " sent on reconnect)";
     }
@@ -93,23 +97,24 @@ final class RedisFailoverTarget implements FailoverTarget {
     }
 
     @Override
-    public synchronized boolean fullyRedundant(Victim killed) {
+    public synchronized String redundancyShortfall(Victim killed) {
         String deadHostPort = killed == Victim.NONE ? null : killed.name();
         try {
             int asked = cluster.ports().stream().filter(port -> port != killed.handle()).findFirst().orElseThrow();
             List<RedisRedundancy.Node> masters = RedisRedundancy.servingMasters(
                     RedisRedundancy.parseClusterNodes(connection(asked).sync().clusterNodes()), deadHostPort);
             if (!RedisRedundancy.coverAllSlots(masters)) {
-                return false;
+                return "slots without a live master";
             }
+            List<String> orphans = new ArrayList<>();
             for (RedisRedundancy.Node master : masters) {
                 if (!RedisRedundancy.hasOnlineReplica(connection(master.port()).sync().info("replication"), killed.handle())) {
-                    return false;
+                    orphans.add(master.hostPort());
                 }
             }
-            return true;
+            return orphans.isEmpty() ? "" : "master " + String.join(", ", orphans) + " without an online replica";
         } catch (RuntimeException cannotTell) { // a node did not answer, or answered what cannot be read
-            return false;
+            return "cannot tell: " + ExceptionKinds.of(cannotTell);
         }
     }
 

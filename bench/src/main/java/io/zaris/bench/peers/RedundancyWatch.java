@@ -7,21 +7,29 @@ import java.util.concurrent.ExecutionException;
 import java.util.function.LongSupplier;
 
 /**
- * Asks a target, every {@link #PROBE_INTERVAL}, whether it is fully redundant, until it says yes or a deadline
- * passes. Before the kill the run waits for it in its own thread ({@link #await(FailoverTarget, Victim, long, long,
- * LongSupplier)}); after the kill it watches from a thread of its own ({@link #watch}) while the load goes on.
+ * Asks a target, every {@link #PROBE_INTERVAL}, what keeps it from full redundancy, until nothing does or a
+ * deadline passes. Before the kill the run waits for it on its own thread ({@link #await}); after the kill it
+ * watches from a thread of its own ({@link #watch}) while the load goes on.
  *
- * <p>The time recorded is when the first probe that said yes returned: an upper bound, late by at most one probe.
+ * <p>The time recorded is when the first probe that found nothing short returned: an upper bound, late by at most
+ * one probe.
  */
 final class RedundancyWatch {
 
     /** Pause between two probes. */
     static final Duration PROBE_INTERVAL = Duration.ofMillis(250);
 
-    private final CompletableFuture<Optional<Duration>> restored;
+    /**
+     * @param restoredAfter from the start of the wait (the kill) to full redundancy; empty if not by the deadline
+     * @param lastShortfall what the last probe found short (empty once restored)
+     */
+    record Outcome(Optional<Duration> restoredAfter, String lastShortfall) {
+    }
 
-    private RedundancyWatch(CompletableFuture<Optional<Duration>> restored) {
-        this.restored = restored;
+    private final CompletableFuture<Outcome> outcome;
+
+    private RedundancyWatch(CompletableFuture<Outcome> outcome) {
+        this.outcome = outcome;
     }
 
     /**
@@ -31,37 +39,39 @@ final class RedundancyWatch {
      * @param deadlineNanos when to give up
      */
     static RedundancyWatch watch(FailoverTarget target, Victim killed, long killNanos, long deadlineNanos, LongSupplier clock) {
-        CompletableFuture<Optional<Duration>> restored = new CompletableFuture<>();
+        CompletableFuture<Outcome> outcome = new CompletableFuture<>();
         Thread thread = new Thread(() -> {
             try {
-                restored.complete(await(target, killed, killNanos, deadlineNanos, clock));
+                outcome.complete(await(target, killed, killNanos, deadlineNanos, clock));
             } catch (InterruptedException e) {
-                restored.complete(Optional.empty());
+                outcome.complete(new Outcome(Optional.empty(), "interrupted"));
             } catch (RuntimeException e) {
-                restored.completeExceptionally(e);
+                outcome.completeExceptionally(e);
             }
         }, "failover-redundancy-watch");
         thread.setDaemon(true);
         thread.start();
-        return new RedundancyWatch(restored);
+        return new RedundancyWatch(outcome);
     }
 
-    /** Probes on the calling thread; the time from {@code fromNanos} to the first yes, empty if none came by the deadline. */
-    static Optional<Duration> await(FailoverTarget target, Victim killed, long fromNanos, long deadlineNanos, LongSupplier clock)
+    /** Probes on the calling thread until nothing is short (timed from {@code fromNanos}) or the deadline passes. */
+    static Outcome await(FailoverTarget target, Victim killed, long fromNanos, long deadlineNanos, LongSupplier clock)
             throws InterruptedException {
+        String shortfall = "never asked";
         while (clock.getAsLong() < deadlineNanos) {
-            if (target.fullyRedundant(killed)) {
-                return Optional.of(Duration.ofNanos(clock.getAsLong() - fromNanos));
+            shortfall = target.redundancyShortfall(killed);
+            if (shortfall.isEmpty()) {
+                return new Outcome(Optional.of(Duration.ofNanos(clock.getAsLong() - fromNanos)), "");
             }
             Thread.sleep(PROBE_INTERVAL.toMillis());
         }
-        return Optional.empty();
+        return new Outcome(Optional.empty(), shortfall);
     }
 
     /** The watch's answer, once it has one (by the deadline plus one probe). */
-    Optional<Duration> result() throws InterruptedException {
+    Outcome result() throws InterruptedException {
         try {
-            return restored.get();
+            return outcome.get();
         } catch (ExecutionException e) {
             throw new IllegalStateException("the redundancy watch failed", e.getCause());
         }

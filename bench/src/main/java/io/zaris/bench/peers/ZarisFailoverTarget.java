@@ -120,11 +120,13 @@ final class ZarisFailoverTarget implements FailoverTarget {
     }
 
     @Override
-    public boolean fullyRedundant(Victim killed) throws InterruptedException {
+    public String redundancyShortfall(Victim killed) throws InterruptedException {
         try {
-            return ZarisRedundancy.partitionsShort(view(), killed == Victim.NONE ? null : killed.name()) == 0;
+            ClusterView view = view();
+            int partitionsShort = ZarisRedundancy.partitionsShort(view, killed == Victim.NONE ? null : killed.name());
+            return partitionsShort == 0 ? "" : partitionsShort + " of " + view.layout().partitionCount() + " partitions short";
         } catch (RuntimeException cannotTell) { // no map in time, or the observer could not ask
-            return false;
+            return "cannot tell: " + ExceptionKinds.of(cannotTell);
         }
     }
 

@@ -13,11 +13,12 @@ import org.junit.jupiter.api.Test;
 
 class FailoverReportTests {
 
-    private static FailoverResult result(Map<String, Long> exceptions, LostWrites lost, Optional<Duration> redundancy) {
+    private static FailoverResult result(Map<String, Long> exceptions, LostWrites lost, Optional<Duration> restoredAfter) {
         Unavailability unavailability = new Unavailability(512, 171, 2, new Unavailability.Figure(0, false),
                 new Unavailability.Figure(5_100_000_000L, false), new Unavailability.Figure(30_200_000_000L, true), 1_500_000, 3_000_000);
         return new FailoverResult("Zaris SYNC", "three nodes", "n3, not the leader (n1 leads)", unavailability, 40_000, exceptions,
-                lost, 0, redundancy, Duration.ofSeconds(30));
+                lost, 0, new RedundancyWatch.Outcome(restoredAfter, restoredAfter.isEmpty() ? "86 of 128 partitions short" : ""),
+                Duration.ofSeconds(30));
     }
 
     @Test
@@ -43,7 +44,7 @@ class FailoverReportTests {
         assertThat(FailoverReport.lost(new LostWrites(0, 0, 4))).isEqualTo("0");
         assertThat(FailoverReport.affected(result.unavailability())).isEqualTo("171 of 512 (2 never recovered)");
         assertThat(FailoverReport.figure(result.unavailability().max())).isEqualTo("≥ 30.2 s");
-        assertThat(FailoverReport.redundancy(result)).isEqualTo("never (not within 30 s)");
+        assertThat(FailoverReport.redundancy(result)).isEqualTo("never (at 30 s: 86 of 128 partitions short)");
         assertThat(FailoverReport.exceptions(result(Map.of(), new LostWrites(0, 0, 0), Optional.empty()))).isEqualTo("0");
     }
 

@@ -19,7 +19,8 @@ class FailoverResultTests {
                 WriteAttempt.failed(4, 1800, 1900, "Timeout")), 2000);
 
         FailoverResult result = FailoverResult.of("S", "config", "node 2", List.of(lost, failing), new long[] {1, 1},
-                new FailoverTimes(0, 1000, 5000), Optional.of(Duration.ofSeconds(3)), Duration.ofSeconds(30));
+                new FailoverTimes(0, 1000, 5000), new RedundancyWatch.Outcome(Optional.of(Duration.ofSeconds(3)), ""),
+                Duration.ofSeconds(30));
 
         assertThat(result.writesAcknowledged()).isEqualTo(4);
         assertThat(result.exceptionCount()).isEqualTo(3);
