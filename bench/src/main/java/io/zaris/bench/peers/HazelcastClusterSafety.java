@@ -8,8 +8,9 @@ import java.util.concurrent.Callable;
 /**
  * Runs on a Hazelcast member: full redundancy is the expected number of members and a cluster that is "safe" in
  * Hazelcast's sense ({@code PartitionService.isClusterSafe()}: no migration running, every partition has its
- * configured backups assigned and in sync). The member count matters because a member that was killed is still a member, and the
- * cluster still looks safe, until the others notice. (Members load this class from the benchmark's classpath.)
+ * configured backups assigned and in sync). The member count matters because a member that was killed is still a
+ * member, and the cluster still looks safe, until the others notice. (Members load this class from the benchmark's
+ * classpath.)
  */
 final class HazelcastClusterSafety implements Callable<String>, Serializable, HazelcastInstanceAware {
 

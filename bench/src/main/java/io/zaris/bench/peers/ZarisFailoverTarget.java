@@ -34,7 +34,8 @@ final class ZarisFailoverTarget implements FailoverTarget {
     }
 
     static ZarisFailoverTarget start(String ackMode, Path serverJar, Path logDirectory) throws IOException, InterruptedException {
-        ZarisFailoverTarget target = new ZarisFailoverTarget(ZarisServerCluster.startWithServerDefaults(ackMode, serverJar, logDirectory));
+        ZarisFailoverTarget target = new ZarisFailoverTarget(
+                ZarisServerCluster.startWithServerDefaults(ackMode, serverJar, logDirectory));
         try {
             target.connect();
         } catch (RuntimeException | InterruptedException e) {
@@ -110,7 +111,8 @@ final class ZarisFailoverTarget implements FailoverTarget {
             }
         };
         String id = ZarisServerCluster.nodeId(index);
-        String role = id.equals(leader) ? "the leader" : "not the leader (" + (leader == null ? "none known" : leader + " leads") + ")";
+        String role = id.equals(leader) ? "the leader"
+                : "not the leader (" + (leader == null ? "none known" : leader + " leads") + ")";
         return new Victim(index, id, role);
     }
 
