@@ -51,7 +51,13 @@ final class FailoverRun {
         try (PacedWriters writers = new PacedWriters(target.client(), settings.keys(), settings.interval(), clock)) {
             long started = writers.start();
             log("writing %d keys", settings.keys());
+            writeUntil(writers, started + settings.steadyPeriod().toNanos());
+            long acknowledgedBeforeSteady = writers.acknowledged();
             writeUntil(writers, started + settings.warm().toNanos());
+            if (writers.acknowledged() == acknowledgedBeforeSteady) {
+                throw new IllegalStateException("the cluster acknowledged no put in the " + settings.steadyPeriod().toSeconds()
+                        + " s before the kill: it was not serving, so no failover can be measured on it");
+            }
             Victim victim = target.chooseVictim(settings.victim());
             long kill = clock.getAsLong();
             target.kill(victim);

@@ -28,6 +28,12 @@ record FailoverSettings(String arguments, List<String> systems, int keys, Durati
     static final Duration DEFAULT_INTERVAL = Duration.ofMillis(100);
     static final Duration DEFAULT_WARM = Duration.ofSeconds(8);
     static final Duration DEFAULT_RECOVERY = Duration.ofSeconds(30);
+    /**
+     * The heap of every JVM node (Zaris nodes and Hazelcast members alike). A run holds 512 small entries; the fixed,
+     * pre-touched 1.5 GB heaps {@code bench/run} gives its nodes made three JVMs take 5-20 s to reach their main
+     * method on a busy 2-core machine, and a Zaris cluster's owner leases then expired while it formed.
+     */
+    static final ZarisServerCluster.Heap NODE_HEAP = new ZarisServerCluster.Heap(List.of("-Xmx512m"), "-Xmx512m");
 
     static final String USAGE = """
             usage: bench/failover [--systems zaris-sync,zaris-async,redis-replicas,hazelcast] [--keys N] [--interval-ms M]

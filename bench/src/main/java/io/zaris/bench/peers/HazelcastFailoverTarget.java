@@ -32,7 +32,7 @@ final class HazelcastFailoverTarget implements FailoverTarget {
     }
 
     static HazelcastFailoverTarget start(Path workDirectory) throws IOException {
-        HazelcastFailoverTarget target = new HazelcastFailoverTarget(HazelcastCluster.start(workDirectory));
+        HazelcastFailoverTarget target = new HazelcastFailoverTarget(HazelcastCluster.start(workDirectory, FailoverSettings.NODE_HEAP));
         try {
             target.client = (HazelcastKvClient) target.cluster.connect();
             target.observer = (HazelcastKvClient) target.cluster.connect();

@@ -23,6 +23,8 @@ final class ZarisFailoverTarget implements FailoverTarget {
     private static final Duration CONNECT_LIMIT = Duration.ofSeconds(120);
     /** How long one look at the cluster map may take. */
     private static final Duration MAP_WAIT = Duration.ofSeconds(5);
+    /** How long looks at the map may go on to choose the victim (a busy machine may need more than one). */
+    private static final Duration VICTIM_MAP_LIMIT = Duration.ofSeconds(30);
 
     private final ZarisServerCluster cluster;
     private ZarisKvClient client;
@@ -35,7 +37,7 @@ final class ZarisFailoverTarget implements FailoverTarget {
 
     static ZarisFailoverTarget start(String ackMode, Path serverJar, Path logDirectory) throws IOException, InterruptedException {
         ZarisFailoverTarget target = new ZarisFailoverTarget(
-                ZarisServerCluster.startWithServerDefaults(ackMode, serverJar, logDirectory));
+                ZarisServerCluster.startWithServerDefaults(ackMode, FailoverSettings.NODE_HEAP, serverJar, logDirectory));
         try {
             target.connect();
         } catch (RuntimeException | InterruptedException e) {
@@ -87,7 +89,7 @@ final class ZarisFailoverTarget implements FailoverTarget {
 
     @Override
     public Victim chooseVictim(VictimChoice choice) throws InterruptedException {
-        String leader = view().leader();
+        String leader = viewWithin(VICTIM_MAP_LIMIT).leader();
         int nodes = cluster.nodeCount();
         int index = switch (choice.kind()) {
             case NON_LEADER -> {
@@ -129,6 +131,19 @@ final class ZarisFailoverTarget implements FailoverTarget {
             return partitionsShort == 0 ? "" : partitionsShort + " of " + view.layout().partitionCount() + " partitions short";
         } catch (RuntimeException cannotTell) { // no map in time, or the observer could not ask
             return "cannot tell: " + ExceptionKinds.of(cannotTell);
+        }
+    }
+
+    private ClusterView viewWithin(Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (true) {
+            try {
+                return view();
+            } catch (RuntimeException notYet) {
+                if (System.nanoTime() > deadline) {
+                    throw notYet;
+                }
+            }
         }
     }
 

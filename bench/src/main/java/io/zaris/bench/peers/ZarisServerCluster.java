@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Three standalone Zaris server processes from the server jar, replication factor 2, in one ack mode.
@@ -47,6 +48,20 @@ final class ZarisServerCluster implements PeerCluster {
     static final String COLLECTOR = "-XX:+UseParallelGC";
     /** How the report names {@link #HEAP_PAGES}. */
     static final String HEAP_PAGES_DESCRIPTION = " fixed and pre-touched, transparent huge pages";
+
+    /**
+     * The heap options of a JVM node (a Zaris node or a Hazelcast member), and how the report names them.
+     */
+    record Heap(List<String> options, String description) {
+
+        /** What {@code bench/run} gives every JVM node: {@link #HEAP} with {@link #HEAP_PAGES}. */
+        static final Heap TUNED = new Heap(Stream.concat(Stream.of(HEAP), HEAP_PAGES.stream()).toList(),
+                HEAP + HEAP_PAGES_DESCRIPTION);
+
+        Heap {
+            options = List.copyOf(options);
+        }
+    }
     /**
      * The memory budget: the default (40 % of the heap) would evict part of the 10 KiB key set (about
      * 680 MB of copies per node beside the memory row's entries), and the benchmark measures serving, not
@@ -70,15 +85,17 @@ final class ZarisServerCluster implements PeerCluster {
     private final int replicationFactor;
     /** Whether the servers run with their default options (see {@link #startWithServerDefaults}). */
     private final boolean serverDefaults;
+    private final Heap heap;
     private final LocalProcesses processes;
     private final List<Process> nodes = new ArrayList<>();
     private final List<NodeAddress> dataAddresses = new ArrayList<>();
 
-    private ZarisServerCluster(String ackMode, int replicationFactor, boolean serverDefaults, Path logDirectory)
+    private ZarisServerCluster(String ackMode, int replicationFactor, boolean serverDefaults, Heap heap, Path logDirectory)
             throws IOException {
         this.ackMode = ackMode;
         this.replicationFactor = replicationFactor;
         this.serverDefaults = serverDefaults;
+        this.heap = heap;
         this.processes = new LocalProcesses(logDirectory);
     }
 
@@ -88,17 +105,18 @@ final class ZarisServerCluster implements PeerCluster {
      */
     static ZarisServerCluster start(String ackMode, int replicationFactor, Path serverJar, Path logDirectory)
             throws IOException {
-        return start(new ZarisServerCluster(ackMode, replicationFactor, false, logDirectory), serverJar);
+        return start(new ZarisServerCluster(ackMode, replicationFactor, false, Heap.TUNED, logDirectory), serverJar);
     }
 
     /**
-     * Nodes with the same JVM options but every server option at its default except the ack mode (so replication
-     * factor {@link #DEFAULT_REPLICATION_FACTOR}, the default failure detection, escalation and heal timings, memory
-     * budget, I/O threads and RESP port) and {@code --drain-on-stop 0}, which only spares the final shutdown the
-     * default drain.
+     * Nodes with the given heap and the same collector, and every server option at its default except the ack mode
+     * (so replication factor {@link #DEFAULT_REPLICATION_FACTOR}, the default failure detection, escalation and heal
+     * timings, memory budget, I/O threads and RESP port) and {@code --drain-on-stop 0}, which only spares the final
+     * shutdown the default drain.
      */
-    static ZarisServerCluster startWithServerDefaults(String ackMode, Path serverJar, Path logDirectory) throws IOException {
-        return start(new ZarisServerCluster(ackMode, DEFAULT_REPLICATION_FACTOR, true, logDirectory), serverJar);
+    static ZarisServerCluster startWithServerDefaults(String ackMode, Heap heap, Path serverJar, Path logDirectory)
+            throws IOException {
+        return start(new ZarisServerCluster(ackMode, DEFAULT_REPLICATION_FACTOR, true, heap, logDirectory), serverJar);
     }
 
     private static ZarisServerCluster start(ZarisServerCluster cluster, Path serverJar) throws IOException {
@@ -123,8 +141,8 @@ final class ZarisServerCluster implements PeerCluster {
         String clusterName = "zaris-bench-" + UUID.randomUUID();
         for (int i = 0; i < NODES; i++) {
             String nodeId = nodeId(i);
-            List<String> command = new ArrayList<>(List.of(LocalProcesses.javaBinary(), HEAP));
-            command.addAll(HEAP_PAGES);
+            List<String> command = new ArrayList<>(List.of(LocalProcesses.javaBinary()));
+            command.addAll(heap.options());
             List<String> extra = splitVariable(NODE_OPTIONS_VARIABLE, nodeId);
             if (extra.stream().noneMatch(o -> o.startsWith("-XX:+Use") && o.endsWith("GC"))) {
                 command.add(COLLECTOR); // unless the extra options choose another collector
@@ -199,11 +217,11 @@ final class ZarisServerCluster implements PeerCluster {
     @Override
     public String configuration() {
         if (serverDefaults) {
-            return NODES + " server processes (" + HEAP + HEAP_PAGES_DESCRIPTION + ", " + COLLECTOR.substring("-XX:+Use".length())
+            return NODES + " server processes (" + heap.description() + ", " + COLLECTOR.substring("-XX:+Use".length())
                     + "), every server option at its default (replication factor " + replicationFactor
                     + ") but the ack mode, " + ackMode + ", and --drain-on-stop 0 for a quick final shutdown";
         }
-        return NODES + " server processes (" + HEAP + HEAP_PAGES_DESCRIPTION + ", " + COLLECTOR.substring("-XX:+Use".length())
+        return NODES + " server processes (" + heap.description() + ", " + COLLECTOR.substring("-XX:+Use".length())
                 + ", memory budget " + MEMORY_BUDGET + " of the heap, "
                 + IO_THREADS + " I/O thread each), replication factor "
                 + replicationFactor + ", ack mode " + ackMode + "; native client with default options (one pipelined connection per node)";
