@@ -11,15 +11,18 @@ import java.util.Map;
  *
  * @param victim               which node was killed, as the report names it
  * @param writesAcknowledged   writes the client acknowledged over the whole run
- * @param exceptions           exceptions the client reported over the whole run, per kind, the most frequent first
+ * @param exceptions           exceptions the client reported for puts that completed after the kill, per kind, the
+ *                             most frequent first
+ * @param exceptionsBeforeKill exceptions it reported for puts that completed before the kill (a settled cluster has
+ *                             none)
  * @param writesUnresolved     writes still in flight when the keys were read back (their outcome never known)
  * @param redundancy           from the kill until the cluster held every entry on as many live nodes as before
  *                             (empty when that did not happen within the recovery period, with what was short)
  * @param recovery             how long the writes went on after the kill
  */
 record FailoverResult(String system, String configuration, String victim, Unavailability unavailability,
-                      long writesAcknowledged, Map<String, Long> exceptions, LostWrites lost, int writesUnresolved,
-                      RedundancyWatch.Outcome redundancy, Duration recovery) {
+                      long writesAcknowledged, Map<String, Long> exceptions, long exceptionsBeforeKill, LostWrites lost,
+                      int writesUnresolved, RedundancyWatch.Outcome redundancy, Duration recovery) {
 
     FailoverResult {
         exceptions = Collections.unmodifiableMap(new LinkedHashMap<>(exceptions)); // keeps the order
@@ -37,11 +40,12 @@ record FailoverResult(String system, String configuration, String victim, Unavai
                              long[] readBack, FailoverTimes times, RedundancyWatch.Outcome redundancy, Duration recovery) {
         long[] lastAcknowledged = histories.stream().mapToLong(KeyHistory::lastAcknowledged).toArray();
         long acknowledged = histories.stream().flatMap(h -> h.attempts().stream()).filter(WriteAttempt::isAcknowledged).count();
-        List<String> failures = histories.stream().flatMap(h -> h.attempts().stream())
-                .filter(a -> !a.isAcknowledged()).map(WriteAttempt::failure).toList();
+        List<WriteAttempt> failed = histories.stream().flatMap(h -> h.attempts().stream())
+                .filter(a -> !a.isAcknowledged()).toList();
+        List<String> afterKill = failed.stream().filter(a -> a.doneNanos() > times.killNanos()).map(WriteAttempt::failure).toList();
         int unresolved = (int) histories.stream().filter(KeyHistory::hasWriteInFlight).count();
         return new FailoverResult(system, configuration, victim, Unavailability.of(histories, times), acknowledged,
-                ExceptionKinds.tally(failures), LostWrites.count(lastAcknowledged, readBack), unresolved,
-                redundancy, recovery);
+                ExceptionKinds.tally(afterKill), failed.size() - afterKill.size(), LostWrites.count(lastAcknowledged, readBack),
+                unresolved, redundancy, recovery);
     }
 }

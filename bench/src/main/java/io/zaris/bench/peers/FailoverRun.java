@@ -48,6 +48,7 @@ final class FailoverRun {
             throw new IllegalStateException(target.system() + " was not fully redundant within " + READY_LIMIT.toSeconds()
                     + " s of its start: " + ready.lastShortfall());
         }
+        awaitServing(asked + READY_LIMIT.toNanos());
         try (PacedWriters writers = new PacedWriters(target.client(), settings.keys(), settings.interval(), clock)) {
             long started = writers.start();
             log("writing %d keys", settings.keys());
@@ -79,6 +80,32 @@ final class FailoverRun {
         }
     }
 
+    /**
+     * Reads every key (all absent yet) until one pass over them all succeeds: a cluster map can show every partition
+     * healthy before the nodes serve (a Zaris node serves only once the leader confirmed its owner lease).
+     */
+    private void awaitServing(long deadlineNanos) throws InterruptedException {
+        String lastFailure = "";
+        while (clock.getAsLong() < deadlineNanos) {
+            int failed = 0;
+            for (int k = 0; k < settings.keys(); k++) {
+                try {
+                    target.client().value(PacedWriters.key(k));
+                } catch (RuntimeException notYet) {
+                    failed++;
+                    lastFailure = ExceptionKinds.of(notYet);
+                }
+            }
+            if (failed == 0) {
+                return;
+            }
+            log("%d of %d keys not readable yet (%s)", failed, settings.keys(), lastFailure);
+            Thread.sleep(RedundancyWatch.PROBE_INTERVAL.toMillis());
+        }
+        throw new IllegalStateException(target.system() + " did not serve every key within " + READY_LIMIT.toSeconds()
+                + " s of its start: " + lastFailure);
+    }
+
     /** Lets the writers run until the deadline, printing progress. */
     private void writeUntil(PacedWriters writers, long deadlineNanos) throws InterruptedException {
         long acknowledged = writers.acknowledged();
@@ -88,7 +115,11 @@ final class FailoverRun {
             if (left <= 0) {
                 return;
             }
-            Thread.sleep(Math.max(1, Math.min(left, PROGRESS_EVERY.toNanos()) / 1_000_000));
+            long slice = Math.min(left, PROGRESS_EVERY.toNanos());
+            Thread.sleep(Math.max(1, slice / 1_000_000));
+            if (slice < PROGRESS_EVERY.toNanos() / 5) {
+                continue; // the last sliver before the deadline: not worth a line
+            }
             log("%,d puts acknowledged, %,d failed since the last line", writers.acknowledged() - acknowledged,
                     writers.failed() - failed);
             acknowledged = writers.acknowledged();

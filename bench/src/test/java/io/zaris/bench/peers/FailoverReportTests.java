@@ -17,7 +17,7 @@ class FailoverReportTests {
         Unavailability unavailability = new Unavailability(512, 171, 2, new Unavailability.Figure(0, false),
                 new Unavailability.Figure(5_100_000_000L, false), new Unavailability.Figure(30_200_000_000L, true), 1_500_000, 3_000_000);
         return new FailoverResult("Zaris SYNC", "three nodes", "n3, not the leader (n1 leads)", unavailability, 40_000, exceptions,
-                lost, 0, new RedundancyWatch.Outcome(restoredAfter, restoredAfter.isEmpty() ? "86 of 128 partitions short" : ""),
+                5, lost, 0, new RedundancyWatch.Outcome(restoredAfter, restoredAfter.isEmpty() ? "86 of 128 partitions short" : ""),
                 Duration.ofSeconds(30));
     }
 
@@ -57,7 +57,7 @@ class FailoverReportTests {
         assertThat(report).startsWith("# Failover side by side: 2026-12-03\n")
                 .contains("- Command: `bench/failover --systems zaris-sync`; the run took 1 min 15 s.")
                 .contains("| Zaris SYNC | n3, not the leader (n1 leads) | 171 of 512 (2 never recovered) | 0 | 5.1 s | ≥ 30.2 s | 0 | 0 | 4.2 s |")
-                .contains("| Zaris SYNC | 40,000 | 1.5 ms | 3.0 ms | 0 | 0 |")
+                .contains("| Zaris SYNC | 40,000 | 5 | 1.5 ms | 3.0 ms | 0 | 0 |")
                 .contains("- **hazelcast** could not be measured: java.io.IOException: no members")
                 .contains("- **Zaris SYNC**: three nodes.");
     }
