@@ -16,8 +16,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 /**
- * Three Hazelcast members, each its own JVM ({@link ZarisServerCluster#HEAP} with the same
- * {@link ZarisServerCluster#HEAP_PAGES} as a Zaris node, G1) running {@link HazelcastMemberMain}.
+ * Three Hazelcast members, each its own JVM (the same heap as a Zaris node, {@link ZarisServerCluster.Heap#TUNED}
+ * unless the caller says otherwise; G1) running {@link HazelcastMemberMain}.
  */
 final class HazelcastCluster implements PeerCluster {
 
@@ -28,13 +28,19 @@ final class HazelcastCluster implements PeerCluster {
     private final String clusterName = "hz-bench-" + UUID.randomUUID();
     private final List<Process> members = new ArrayList<>();
     private final List<String> addresses = new ArrayList<>();
+    private final ZarisServerCluster.Heap heap;
 
-    private HazelcastCluster(Path logDirectory) throws IOException {
+    private HazelcastCluster(Path logDirectory, ZarisServerCluster.Heap heap) throws IOException {
         this.processes = new LocalProcesses(logDirectory);
+        this.heap = heap;
     }
 
     static HazelcastCluster start(Path logDirectory) throws IOException {
-        HazelcastCluster cluster = new HazelcastCluster(logDirectory);
+        return start(logDirectory, ZarisServerCluster.Heap.TUNED);
+    }
+
+    static HazelcastCluster start(Path logDirectory, ZarisServerCluster.Heap heap) throws IOException {
+        HazelcastCluster cluster = new HazelcastCluster(logDirectory, heap);
         try {
             cluster.startMembers();
         } catch (IOException | RuntimeException e) {
@@ -51,14 +57,24 @@ final class HazelcastCluster implements PeerCluster {
         }
         String portList = ports.stream().map(String::valueOf).collect(Collectors.joining(","));
         for (int port : ports) {
-            List<String> command = new ArrayList<>(List.of(LocalProcesses.javaBinary(), ZarisServerCluster.HEAP));
-            command.addAll(ZarisServerCluster.HEAP_PAGES);
+            List<String> command = new ArrayList<>(List.of(LocalProcesses.javaBinary()));
+            command.addAll(heap.options());
             command.addAll(List.of("-XX:+UseG1GC", "-Djava.net.preferIPv4Stack=true",
                     "-Dhazelcast.local.localAddress=127.0.0.1", "-cp", System.getProperty("java.class.path"),
                     HazelcastMemberMain.class.getName(), clusterName, Integer.toString(port), portList));
             members.add(processes.start("hazelcast-" + port, command));
             addresses.add("127.0.0.1:" + port);
         }
+    }
+
+    /** Every member's address ({@code 127.0.0.1:port}), in the order they were started. */
+    List<String> addresses() {
+        return List.copyOf(addresses);
+    }
+
+    /** Kills the member started {@code index}-th (from 0) with SIGKILL, as {@code kill -9} does. */
+    void kill(int index) throws InterruptedException {
+        LocalProcesses.kill(members.get(index));
     }
 
     @Override
@@ -83,7 +99,7 @@ final class HazelcastCluster implements PeerCluster {
 
     @Override
     public String configuration() {
-        return MEMBERS + " members (" + ZarisServerCluster.HEAP + ZarisServerCluster.HEAP_PAGES_DESCRIPTION
+        return MEMBERS + " members (" + heap.description()
                 + ", G1), Hazelcast "
                 + com.hazelcast.instance.GeneratedBuildProperties.VERSION
                 + " defaults (1 sync backup, BINARY format); Java client with smart routing, IMap getAsync/setAsync "

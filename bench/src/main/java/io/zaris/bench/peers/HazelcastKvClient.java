@@ -46,6 +46,11 @@ final class HazelcastKvClient implements KvClient {
     }
 
     @Override
+    public byte[] value(String key) {
+        return map.get(key);
+    }
+
+    @Override
     public void getAsync(String key, Completion completion) {
         map.getAsync(key).whenCompleteAsync((value, failure) -> completion.complete(length(value), failure),
                 ConcurrencyUtil.CALLER_RUNS);

@@ -21,6 +21,9 @@ interface KvClient extends AutoCloseable {
 
     void put(String key, byte[] value);
 
+    /** The value stored under the key, {@code null} if absent (blocking; the failover command reads keys back with it). */
+    byte[] value(String key);
+
     void getAsync(String key, Completion completion);
 
     /** Completes with the value's length once the write is acknowledged. */

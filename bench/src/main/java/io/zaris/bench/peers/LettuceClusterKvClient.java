@@ -56,6 +56,11 @@ final class LettuceClusterKvClient implements KvClient {
     }
 
     @Override
+    public byte[] value(String key) {
+        return connection.sync().get(key);
+    }
+
+    @Override
     public void getAsync(String key, Completion completion) {
         connection.async().get(key).whenComplete((value, failure) -> completion.complete(length(value), failure));
     }

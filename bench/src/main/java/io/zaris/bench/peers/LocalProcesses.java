@@ -30,6 +30,17 @@ final class LocalProcesses implements AutoCloseable {
         return process;
     }
 
+    /**
+     * Kills one of the started processes at once, as {@code kill -9} does (SIGKILL: no shutdown hook runs, the
+     * process says goodbye to no peer), and waits until it is gone. Its descendants are left alone.
+     */
+    static void kill(Process process) throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("process " + process.pid() + " still runs 10 s after SIGKILL");
+        }
+    }
+
     Path logDirectory() {
         return logDirectory;
     }

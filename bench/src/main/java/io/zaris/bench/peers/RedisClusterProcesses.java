@@ -30,6 +30,8 @@ final class RedisClusterProcesses implements PeerCluster {
     private final LocalProcesses processes;
     private final int replicasPerMaster;
     private final List<Integer> ports = new ArrayList<>();
+    /** {@code nodes.get(i)} listens at {@code ports.get(i)}. */
+    private final List<Process> nodes = new ArrayList<>();
 
     private RedisClusterProcesses(Path logDirectory, int replicasPerMaster) throws IOException {
         this.processes = new LocalProcesses(logDirectory);
@@ -53,9 +55,9 @@ final class RedisClusterProcesses implements PeerCluster {
         for (int i = 0; i < MASTERS * (1 + replicasPerMaster); i++) {
             int port = LocalProcesses.freePortWithCompanion(BUS_PORT_OFFSET);
             Path dir = Files.createDirectories(processes.logDirectory().resolve("redis-" + port));
-            processes.start("redis-" + port, List.of("redis-server", "--port", Integer.toString(port),
+            nodes.add(processes.start("redis-" + port, List.of("redis-server", "--port", Integer.toString(port),
                     "--bind", "127.0.0.1", "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                    "--cluster-node-timeout", "5000", "--save", "", "--appendonly", "no", "--dir", dir.toString()));
+                    "--cluster-node-timeout", "5000", "--save", "", "--appendonly", "no", "--dir", dir.toString())));
             ports.add(port);
         }
     }
@@ -124,6 +126,16 @@ final class RedisClusterProcesses implements PeerCluster {
 
     List<RedisURI> seeds() {
         return ports.stream().map(port -> RedisURI.create("127.0.0.1", port)).toList();
+    }
+
+    /** Every node's port, masters and replicas, in the order they were started. */
+    List<Integer> ports() {
+        return List.copyOf(ports);
+    }
+
+    /** Kills the node listening at the port with SIGKILL, as {@code kill -9} does. */
+    void kill(int port) throws InterruptedException {
+        LocalProcesses.kill(nodes.get(ports.indexOf(port)));
     }
 
     List<String> hostPorts() {

@@ -8,14 +8,22 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-/** The Zaris native client with its default options: one pipelined connection per node. */
+/**
+ * The Zaris native client: one pipelined connection per node. {@code bench/run} connects it with its default
+ * options but a long bootstrap timeout; the failover command hands in a client it connected itself.
+ */
 final class ZarisKvClient implements KvClient {
 
     private final ZarisClient client;
 
     ZarisKvClient(List<NodeAddress> seeds) {
-        this.client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
-                .bootstrapTimeout(Duration.ofSeconds(180)).build());
+        this(ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
+                .bootstrapTimeout(Duration.ofSeconds(180)).build()));
+    }
+
+    /** Wraps a connected client; {@link #close()} closes it. */
+    ZarisKvClient(ZarisClient client) {
+        this.client = client;
     }
 
     @Override
@@ -26,6 +34,11 @@ final class ZarisKvClient implements KvClient {
     @Override
     public void put(String key, byte[] value) {
         client.sync().put(key, value);
+    }
+
+    @Override
+    public byte[] value(String key) {
+        return client.sync().get(key).map(VersionedValue::value).orElse(null);
     }
 
     @Override

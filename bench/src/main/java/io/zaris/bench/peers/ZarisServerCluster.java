@@ -9,11 +9,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Three standalone Zaris server processes from the server jar, replication factor 2, in one ack mode.
  * Each node runs with {@link #HEAP}, like the Hazelcast members, so heap readings compare, and with the
  * collector the README recommends for a node ({@link #COLLECTOR}).
+ *
+ * <p>{@code bench/run} tunes the servers for throughput ({@link #start}); the failover command starts them with
+ * every server option at its default but the ack mode ({@link #startWithServerDefaults}), since what it measures
+ * is what a user who changed nothing sees.
  */
 final class ZarisServerCluster implements PeerCluster {
 
@@ -43,6 +48,20 @@ final class ZarisServerCluster implements PeerCluster {
     static final String COLLECTOR = "-XX:+UseParallelGC";
     /** How the report names {@link #HEAP_PAGES}. */
     static final String HEAP_PAGES_DESCRIPTION = " fixed and pre-touched, transparent huge pages";
+
+    /**
+     * The heap options of a JVM node (a Zaris node or a Hazelcast member), and how the report names them.
+     */
+    record Heap(List<String> options, String description) {
+
+        /** What {@code bench/run} gives every JVM node: {@link #HEAP} with {@link #HEAP_PAGES}. */
+        static final Heap TUNED = new Heap(Stream.concat(Stream.of(HEAP), HEAP_PAGES.stream()).toList(),
+                HEAP + HEAP_PAGES_DESCRIPTION);
+
+        Heap {
+            options = List.copyOf(options);
+        }
+    }
     /**
      * The memory budget: the default (40 % of the heap) would evict part of the 10 KiB key set (about
      * 680 MB of copies per node beside the memory row's entries), and the benchmark measures serving, not
@@ -64,13 +83,19 @@ final class ZarisServerCluster implements PeerCluster {
 
     private final String ackMode;
     private final int replicationFactor;
+    /** Whether the servers run with their default options (see {@link #startWithServerDefaults}). */
+    private final boolean serverDefaults;
+    private final Heap heap;
     private final LocalProcesses processes;
     private final List<Process> nodes = new ArrayList<>();
     private final List<NodeAddress> dataAddresses = new ArrayList<>();
 
-    private ZarisServerCluster(String ackMode, int replicationFactor, Path logDirectory) throws IOException {
+    private ZarisServerCluster(String ackMode, int replicationFactor, boolean serverDefaults, Heap heap, Path logDirectory)
+            throws IOException {
         this.ackMode = ackMode;
         this.replicationFactor = replicationFactor;
+        this.serverDefaults = serverDefaults;
+        this.heap = heap;
         this.processes = new LocalProcesses(logDirectory);
     }
 
@@ -80,10 +105,24 @@ final class ZarisServerCluster implements PeerCluster {
      */
     static ZarisServerCluster start(String ackMode, int replicationFactor, Path serverJar, Path logDirectory)
             throws IOException {
+        return start(new ZarisServerCluster(ackMode, replicationFactor, false, Heap.TUNED, logDirectory), serverJar);
+    }
+
+    /**
+     * Nodes with the given heap and the same collector, and every server option at its default except the ack mode
+     * (so replication factor {@link #DEFAULT_REPLICATION_FACTOR}, the default failure detection, escalation and heal
+     * timings, memory budget, I/O threads and RESP port) and {@code --drain-on-stop 0}, which only spares the final
+     * shutdown the default drain.
+     */
+    static ZarisServerCluster startWithServerDefaults(String ackMode, Heap heap, Path serverJar, Path logDirectory)
+            throws IOException {
+        return start(new ZarisServerCluster(ackMode, DEFAULT_REPLICATION_FACTOR, true, heap, logDirectory), serverJar);
+    }
+
+    private static ZarisServerCluster start(ZarisServerCluster cluster, Path serverJar) throws IOException {
         if (!Files.isRegularFile(serverJar)) {
-            throw new IllegalStateException("no Zaris server jar at " + serverJar + " (bench/run builds it)");
+            throw new IllegalStateException("no Zaris server jar at " + serverJar + " (bench/run and bench/failover build it)");
         }
-        ZarisServerCluster cluster = new ZarisServerCluster(ackMode, replicationFactor, logDirectory);
         try {
             cluster.startNodes(serverJar);
         } catch (IOException | RuntimeException e) {
@@ -101,9 +140,9 @@ final class ZarisServerCluster implements PeerCluster {
         String seeds = ports.stream().map(p -> "127.0.0.1:" + p[1]).collect(Collectors.joining(","));
         String clusterName = "zaris-bench-" + UUID.randomUUID();
         for (int i = 0; i < NODES; i++) {
-            String nodeId = "n" + (i + 1);
-            List<String> command = new ArrayList<>(List.of(LocalProcesses.javaBinary(), HEAP));
-            command.addAll(HEAP_PAGES);
+            String nodeId = nodeId(i);
+            List<String> command = new ArrayList<>(List.of(LocalProcesses.javaBinary()));
+            command.addAll(heap.options());
             List<String> extra = splitVariable(NODE_OPTIONS_VARIABLE, nodeId);
             if (extra.stream().noneMatch(o -> o.startsWith("-XX:+Use") && o.endsWith("GC"))) {
                 command.add(COLLECTOR); // unless the extra options choose another collector
@@ -111,13 +150,29 @@ final class ZarisServerCluster implements PeerCluster {
             command.addAll(extra);
             command.addAll(List.of("-jar", serverJar.toString(), "--node-id", nodeId,
                     "--port", Integer.toString(ports.get(i)[0]), "--cluster-port", Integer.toString(ports.get(i)[1]),
-                    "--seeds", seeds, "--cluster-name", clusterName,
-                    "--replication-factor", Integer.toString(replicationFactor), "--ack-mode", ackMode,
-                    "--resp-port", "off", "--max-memory", MEMORY_BUDGET, "--drain-on-stop", "0", "--io-threads", IO_THREADS));
+                    "--seeds", seeds, "--cluster-name", clusterName, "--ack-mode", ackMode, "--drain-on-stop", "0"));
+            if (!serverDefaults) {
+                command.addAll(List.of("--replication-factor", Integer.toString(replicationFactor),
+                        "--resp-port", "off", "--max-memory", MEMORY_BUDGET, "--io-threads", IO_THREADS));
+            }
             command.addAll(splitVariable(NODE_ARGUMENTS_VARIABLE, nodeId));
             nodes.add(processes.start("zaris-" + ackMode + "-" + nodeId, command));
             dataAddresses.add(new NodeAddress("127.0.0.1", ports.get(i)[0]));
         }
+    }
+
+    /** The id of the node started {@code index}-th (from 0), as the cluster and its maps name it. */
+    static String nodeId(int index) {
+        return "n" + (index + 1);
+    }
+
+    int nodeCount() {
+        return nodes.size();
+    }
+
+    /** Kills the node started {@code index}-th (from 0) with SIGKILL, as {@code kill -9} does. */
+    void kill(int index) throws InterruptedException {
+        LocalProcesses.kill(nodes.get(index));
     }
 
     /** The environment variable's value split at spaces, with {@code {node}} replaced by the node's id. */
@@ -161,10 +216,19 @@ final class ZarisServerCluster implements PeerCluster {
 
     @Override
     public String configuration() {
-        return NODES + " server processes (" + HEAP + HEAP_PAGES_DESCRIPTION + ", " + COLLECTOR.substring("-XX:+Use".length())
+        if (serverDefaults) {
+            return NODES + " server processes (" + heap.description() + ", " + COLLECTOR.substring("-XX:+Use".length())
+                    + "), every server option at its default (replication factor " + replicationFactor
+                    + ") but the ack mode, " + ackMode + ", and --drain-on-stop 0 for a quick final shutdown";
+        }
+        return NODES + " server processes (" + heap.description() + ", " + COLLECTOR.substring("-XX:+Use".length())
                 + ", memory budget " + MEMORY_BUDGET + " of the heap, "
                 + IO_THREADS + " I/O thread each), replication factor "
                 + replicationFactor + ", ack mode " + ackMode + "; native client with default options (one pipelined connection per node)";
+    }
+
+    List<NodeAddress> dataAddresses() {
+        return List.copyOf(dataAddresses);
     }
 
     /** The nodes' data addresses as {@code host:port}. */
