@@ -49,6 +49,11 @@ final class FailoverRun {
                     + " s of its start: " + ready.lastShortfall());
         }
         awaitServing(asked + READY_LIMIT.toNanos());
+        if (settings.preload() > 0) {
+            log("loading %,d keys of %d B", settings.preload(), FailoverSettings.PRELOAD_VALUE_BYTES);
+            BulkLoader.load(target.client(), settings.preload(), i -> "preload-" + i,
+                    new byte[FailoverSettings.PRELOAD_VALUE_BYTES]);
+        }
         try (PacedWriters writers = new PacedWriters(target.client(), settings.keys(), settings.interval(), clock)) {
             long started = writers.start();
             log("writing %d keys", settings.keys());

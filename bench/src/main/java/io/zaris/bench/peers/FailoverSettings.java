@@ -19,7 +19,11 @@ import java.util.Set;
  * @param record    whether the report goes to {@code docs/benchmarks/} (else {@code bench/target/})
  */
 record FailoverSettings(String arguments, List<String> systems, int keys, Duration interval, Duration warm, Duration recovery,
-                        VictimChoice victim, boolean record, Path serverJar, Path reportDirectory, Path workDirectory) {
+                        VictimChoice victim, boolean record, Path serverJar, Path reportDirectory, Path workDirectory,
+                        int preload) {
+
+    /** Bytes of each preloaded value: the issue's "1,000,000 keys of 100 B" redundancy figure. */
+    static final int PRELOAD_VALUE_BYTES = 100;
 
     /** Every system the command knows, in the order it runs them by default. */
     static final List<String> SYSTEMS = List.of("zaris-sync", "zaris-async", "redis-replicas", "hazelcast");
@@ -38,6 +42,7 @@ record FailoverSettings(String arguments, List<String> systems, int keys, Durati
     static final String USAGE = """
             usage: bench/failover [--systems zaris-sync,zaris-async,redis-replicas,hazelcast] [--keys N] [--interval-ms M]
                                   [--warm-seconds S] [--recovery-seconds S] [--kill non-leader|leader|N] [--record]
+                                  [--preload N]
               --systems           which systems, in this order (default: all four; redis-replicas is a Redis Cluster of
                                   3 masters with a replica each)
               --keys              keys written, each by its own chain of sequential puts (default 512)
@@ -48,7 +53,9 @@ record FailoverSettings(String arguments, List<String> systems, int keys, Durati
                                   Hazelcast master, the last Redis master), leader (Redis: its first master), or a
                                   node's number from 1 (Zaris nodes and Hazelcast members in start order, Redis
                                   masters in start order)
-              --record            write the report to docs/benchmarks/failover-<date>.md instead of bench/target/""";
+              --record            write the report to docs/benchmarks/failover-<date>.md instead of bench/target/
+              --preload           keys of 100 B written before the load starts (default 0), so that the time back to
+                                  full redundancy includes copying them to the replacement replicas""";
 
     static FailoverSettings parse(String[] args, Path repositoryRoot) {
         Set<String> systems = new LinkedHashSet<>(SYSTEMS);
@@ -58,6 +65,7 @@ record FailoverSettings(String arguments, List<String> systems, int keys, Durati
         Duration recovery = DEFAULT_RECOVERY;
         VictimChoice victim = VictimChoice.NON_LEADER;
         boolean record = false;
+        int preload = 0;
         for (int i = 0; i < args.length; i++) {
             String option = args[i];
             switch (option) {
@@ -73,13 +81,14 @@ record FailoverSettings(String arguments, List<String> systems, int keys, Durati
                 case "--recovery-seconds" -> recovery = Duration.ofSeconds(positive(valueOf(args, ++i, option), option));
                 case "--kill" -> victim = VictimChoice.parse(valueOf(args, ++i, option));
                 case "--record" -> record = true;
+                case "--preload" -> preload = positive(valueOf(args, ++i, option), option);
                 default -> throw new IllegalArgumentException("unknown argument " + option);
             }
         }
         Path target = repositoryRoot.resolve("bench").resolve("target");
         return new FailoverSettings(String.join(" ", args), List.copyOf(systems), keys, interval, warm, recovery, victim,
                 record, Path.of(System.getProperty("zaris.server.jar", "missing")),
-                record ? repositoryRoot.resolve("docs").resolve("benchmarks") : target, target.resolve("failover"));
+                record ? repositoryRoot.resolve("docs").resolve("benchmarks") : target, target.resolve("failover"), preload);
     }
 
     /** The steady period the latency threshold comes from: the second half of the warm period. */
@@ -91,7 +100,9 @@ record FailoverSettings(String arguments, List<String> systems, int keys, Durati
         return String.format(Locale.ROOT, "%d keys, each a chain of sequential puts of %d B at most every %d ms (up to %,d puts/s);"
                         + " %d s of writes, then SIGKILL of %s, then %d s more, then every key read back",
                 keys, SequenceValue.BYTES, interval.toMillis(), keys * 1000L / Math.max(1, interval.toMillis()),
-                warm.toSeconds(), victim.describe(), recovery.toSeconds());
+                warm.toSeconds(), victim.describe(), recovery.toSeconds())
+                + (preload == 0 ? "" : String.format(Locale.ROOT, "; %,d more keys of %d B loaded first", preload,
+                        PRELOAD_VALUE_BYTES));
     }
 
     private static String valueOf(String[] args, int index, String option) {

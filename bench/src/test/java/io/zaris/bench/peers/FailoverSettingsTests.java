@@ -22,6 +22,17 @@ class FailoverSettingsTests {
         assertThat(settings.steadyPeriod()).isEqualTo(Duration.ofSeconds(4));
         assertThat(settings.victim()).isEqualTo(VictimChoice.NON_LEADER);
         assertThat(settings.reportDirectory()).isEqualTo(ROOT.resolve("bench/target"));
+        assertThat(settings.preload()).isZero();
+        assertThat(settings.describe()).doesNotContain("loaded first");
+    }
+
+    @Test
+    void aPreloadIsDescribedAndMustBePositive() {
+        FailoverSettings settings = FailoverSettings.parse(new String[] {"--preload", "1000000"}, ROOT);
+        assertThat(settings.preload()).isEqualTo(1_000_000);
+        assertThat(settings.describe()).endsWith("; 1,000,000 more keys of 100 B loaded first");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> FailoverSettings.parse(new String[] {"--preload", "0"}, ROOT))
+                .hasMessageContaining("--preload");
     }
 
     @Test
