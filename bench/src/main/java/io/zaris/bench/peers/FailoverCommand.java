@@ -75,10 +75,10 @@ public final class FailoverCommand {
     private static FailoverTarget start(String system, FailoverSettings settings) throws IOException, InterruptedException {
         Path work = settings.workDirectory().resolve(system);
         return switch (system) {
-            case "zaris-sync" -> ZarisFailoverTarget.start("sync", settings.serverJar(), work);
-            case "zaris-async" -> ZarisFailoverTarget.start("async", settings.serverJar(), work);
+            case "zaris-sync" -> ZarisFailoverTarget.start("sync", settings.nodeHeap(), settings.serverJar(), work);
+            case "zaris-async" -> ZarisFailoverTarget.start("async", settings.nodeHeap(), settings.serverJar(), work);
             case "redis-replicas" -> RedisFailoverTarget.start(work);
-            case "hazelcast" -> HazelcastFailoverTarget.start(work);
+            case "hazelcast" -> HazelcastFailoverTarget.start(settings.nodeHeap(), work);
             default -> throw new IllegalArgumentException(system);
         };
     }

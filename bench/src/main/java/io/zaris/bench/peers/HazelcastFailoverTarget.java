@@ -31,8 +31,8 @@ final class HazelcastFailoverTarget implements FailoverTarget {
         this.cluster = cluster;
     }
 
-    static HazelcastFailoverTarget start(Path workDirectory) throws IOException {
-        HazelcastFailoverTarget target = new HazelcastFailoverTarget(HazelcastCluster.start(workDirectory, FailoverSettings.NODE_HEAP));
+    static HazelcastFailoverTarget start(ZarisServerCluster.Heap heap, Path workDirectory) throws IOException {
+        HazelcastFailoverTarget target = new HazelcastFailoverTarget(HazelcastCluster.start(workDirectory, heap));
         try {
             target.client = (HazelcastKvClient) target.cluster.connect();
             target.observer = (HazelcastKvClient) target.cluster.connect();

@@ -35,9 +35,10 @@ final class ZarisFailoverTarget implements FailoverTarget {
         this.cluster = cluster;
     }
 
-    static ZarisFailoverTarget start(String ackMode, Path serverJar, Path logDirectory) throws IOException, InterruptedException {
+    static ZarisFailoverTarget start(String ackMode, ZarisServerCluster.Heap heap, Path serverJar, Path logDirectory)
+            throws IOException, InterruptedException {
         ZarisFailoverTarget target = new ZarisFailoverTarget(
-                ZarisServerCluster.startWithServerDefaults(ackMode, FailoverSettings.NODE_HEAP, serverJar, logDirectory));
+                ZarisServerCluster.startWithServerDefaults(ackMode, heap, serverJar, logDirectory));
         try {
             target.connect();
         } catch (RuntimeException | InterruptedException e) {
