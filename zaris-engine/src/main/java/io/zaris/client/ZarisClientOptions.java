@@ -39,7 +39,7 @@ public final class ZarisClientOptions {
     public static final Duration DEFAULT_MAP_REFRESH_WAIT = Duration.ofMillis(15_000);
     /** No reactive map refresh starts within this long of the previous one. */
     public static final Duration DEFAULT_MAP_REFRESH_DEBOUNCE = Duration.ofMillis(500);
-    /** Backstop poll of the full cluster map (DESIGN.md "Client": poll every 10 s). */
+    /** Backstop poll of the cluster map: every 10 s, behind pushes and reactions to wrong-node answers. */
     public static final Duration DEFAULT_MAP_REFRESH_INTERVAL = Duration.ofSeconds(10);
     /** Requests that may wait for an answer from one node at once (split over its connections). */
     public static final int DEFAULT_MAX_IN_FLIGHT_PER_NODE = 65_536;

@@ -1,6 +1,10 @@
 package io.zaris.cluster;
 
-/** Health of one partition in the runtime map; see DESIGN.md "Two maps, never confused". */
+/**
+ * Health of one partition in the runtime map (which changes during failover, unlike the partition map): HEALTHY,
+ * DEGRADED (serving, with reduced redundancy), RECOVERING (not serving: syncing from a more complete copy) or
+ * UNAVAILABLE (no owner).
+ */
 public enum PartitionHealth {
 
     /** Serving from its preferred primary with full redundancy. */

@@ -7,7 +7,7 @@ package io.zaris.protocol;
  */
 public record ProtocolLimits(int maxFrameBytes, int maxKeyBytes, int maxValueBytes, int maxBatchKeys) {
 
-    /** Largest key, as in DESIGN.md: 64 KiB. */
+    /** Largest key: 64 KiB. */
     public static final int DEFAULT_MAX_KEY_BYTES = 64 * 1024;
     /** Largest value: 32 MiB. */
     public static final int DEFAULT_MAX_VALUE_BYTES = 32 * 1024 * 1024;

@@ -1,0 +1,7 @@
+/**
+ * Where keys live: the Redis-compatible slot and segment mapping ({@code SegmentMapper}), the partition layout,
+ * the versioned partition map and the planner that computes it with minimal movement.
+ *
+ * <p>Dependencies: imports nothing else of Zaris: it is the bottom layer, shared by client and server.
+ */
+package io.zaris.placement;
