@@ -52,7 +52,7 @@ public sealed interface MembershipConfig {
     record Tcp(String clusterName, String bindHost, int bindPort, List<NodeAddress> seeds, Duration escalationTimeout)
             implements MembershipConfig {
 
-        /** DESIGN.md: a silent active owner is confirmed dead after 10 s. */
+        /** A silent (hung) member is excluded, and its partitions fail over, after 10 s. */
         public static final Duration DEFAULT_ESCALATION_TIMEOUT = Duration.ofSeconds(10);
         /** The last stretch of the escalation: suspicion is verified this long before exclusion. */
         static final long VERIFY_MILLIS = 1500;
@@ -87,7 +87,7 @@ public sealed interface MembershipConfig {
             String initialHosts = seeds.stream()
                     .map(seed -> seed.host() + "[" + seed.port() + "]")
                     .collect(Collectors.joining(","));
-            // Timings as measured in DESIGN.md "Membership notes": kill -9 noticed in 1-2 s (FD_SOCK2), a
+            // Timings as measured (design notes, membership): kill -9 noticed in 1-2 s (FD_SOCK2), a
             // hung process excluded after the escalation timeout (FD_ALL3 + VERIFY_SUSPECT2), a resumed one
             // merged back within MERGE3's interval.
             long suspectMillis = escalationTimeout.toMillis() - VERIFY_MILLIS;
