@@ -59,7 +59,7 @@ class ElasticityIntegrationTests {
              ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(cluster.seeds())
                      // 10 attempts, like the other failover tests: with the default 3, the first move of a partition
                      // to a just-joined node can still surface MOVED under load (README, Guarantees and limits)
-                     .environment(Map.of()).requestTimeout(Duration.ofSeconds(30)).maxAttempts(10).build())) {
+                     .environment(Map.of()).build())) {
             List<Thread> threads = new ArrayList<>();
             for (int w = 0; w < WRITERS; w++) {
                 int writer = w;

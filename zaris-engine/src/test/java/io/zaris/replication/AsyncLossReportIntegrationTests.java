@@ -46,7 +46,7 @@ class AsyncLossReportIntegrationTests {
                     "--ack-mode", "async", "--eviction-delay-ms", "600000", "--heal-cooldown-ms", "600000");
             Set<String> reportedLost = ConcurrentHashMap.newKeySet();
             try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
-                    .bootstrapTimeout(Duration.ofSeconds(90)).requestTimeout(Duration.ofSeconds(30)).maxAttempts(40)
+                    .bootstrapTimeout(Duration.ofSeconds(90))
                     .asyncAckHistory(2_000_000)
                     .lostWriteListener(lost -> reportedLost.add(lost.key() + "@" + lost.revision()))
                     .environment(Map.of()).build())) {

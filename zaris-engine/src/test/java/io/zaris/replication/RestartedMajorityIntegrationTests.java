@@ -39,7 +39,7 @@ class RestartedMajorityIntegrationTests {
         try (ServerProcesses processes = new ServerProcesses(Path.of("target", "restarted-majority-logs"))) {
             List<NodeAddress> seeds = processes.start(3, 3, "--partitions", "16", "--segments", "256",
                     "--heal-cooldown-ms", "1000");
-            try (ZarisClient client = ServerProcesses.patientClient(seeds)) {
+            try (ZarisClient client = ServerProcesses.defaultClient(seeds)) {
                 for (int i = 0; i < KEYS; i++) {
                     client.sync().put(key(i), value(i));
                 }

@@ -29,7 +29,7 @@ class SigtermDrainIntegrationTests {
         try (ServerProcesses processes = new ServerProcesses(Path.of("target", "sigterm-drain-logs")).drainingOnStop()) {
             List<NodeAddress> seeds = processes.start(3, 2, "--partitions", "16", "--segments", "256");
             try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
-                    .bootstrapTimeout(Duration.ofSeconds(90)).requestTimeout(Duration.ofSeconds(20)).maxAttempts(40)
+                    .bootstrapTimeout(Duration.ofSeconds(90))
                     .environment(Map.of()).build())) {
                 ServerProcesses.awaitEveryPartitionWritable(client);
                 ClusterView before = client.refreshMap().join();
@@ -58,6 +58,7 @@ class SigtermDrainIntegrationTests {
                 await().atMost(Duration.ofSeconds(60)).until(() -> writer.acknowledgedWrites() >= acknowledgedAtExit + 500);
                 writer.stop();
                 assertThat(writer.countLost()).as("acknowledged writes lost").isZero();
+                assertThat(writer.failedWrites()).as("writes that failed with default client options").isZero();
             }
         }
     }

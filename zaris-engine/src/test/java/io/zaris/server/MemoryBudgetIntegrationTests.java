@@ -163,7 +163,7 @@ class MemoryBudgetIntegrationTests {
      * for a moment after start, and a SYNC write is then refused with the retryable UNAVAILABLE.
      */
     private static ZarisClient connect(EmbeddedCluster cluster) {
-        return ZarisClient.connect(ZarisClientOptions.builder().seeds(cluster.seeds()).maxAttempts(10).build());
+        return ZarisClient.connect(ZarisClientOptions.builder().seeds(cluster.seeds()).environment(java.util.Map.of()).build());
     }
 
     /** How many {@code keep-*} keys {@code node} holds a copy of (as active owner or replica). */

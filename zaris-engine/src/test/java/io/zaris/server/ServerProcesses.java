@@ -189,9 +189,11 @@ public final class ServerProcesses implements AutoCloseable {
      * A client that rides out the faults these tests inject: it waits up to 90 s for a first map, gives a
      * request 20 s and 40 attempts, and reads no {@code ZARIS_*} variables from the environment.
      */
-    public static ZarisClient patientClient(List<NodeAddress> seeds) {
+    public static ZarisClient defaultClient(List<NodeAddress> seeds) {
+        // Only the first map may take longer than by default (processes start slowly on a loaded 2-core machine);
+        // retries, deadlines and timeouts are the defaults an application gets.
         return ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds).bootstrapTimeout(Duration.ofSeconds(90))
-                .requestTimeout(Duration.ofSeconds(20)).maxAttempts(40).environment(Map.of()).build());
+                .environment(Map.of()).build());
     }
 
     public static int freeTcpPort() throws IOException {

@@ -193,7 +193,7 @@ class TakeoverCatchUpIntegrationTests {
             await().atMost(Duration.ofSeconds(30)).until(() -> nodes.stream().allMatch(ZarisNode::isReplicationReady));
             List<NodeAddress> seeds = nodes.stream().map(ZarisNode::dataAddress).toList();
             try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
-                    .environment(Map.of()).requestTimeout(Duration.ofSeconds(30)).maxAttempts(30).build())) {
+                    .environment(Map.of()).build())) {
                 for (int i = 0; i < KEYS; i++) {
                     client.sync().put("key-" + i, utf8("value-" + i));
                 }
