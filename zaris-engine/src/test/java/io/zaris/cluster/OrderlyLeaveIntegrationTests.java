@@ -64,6 +64,8 @@ class OrderlyLeaveIntegrationTests {
             cluster.stopNode(leaver.nodeId());
 
             await().atMost(Duration.ofSeconds(10)).until(drained::isDone);
+            // cut short, not finished: the stop came long before 16 partitions could have moved away
+            org.assertj.core.api.Assertions.assertThat(drained).isCompletedExceptionally();
         }
     }
 
