@@ -426,11 +426,13 @@ public final class ClusterMember implements AutoCloseable {
                 return;
             }
             PartitionRuntime before = held.runtimeMap().get(partition);
-            long epoch = before.epoch() + 1;
             PartitionHealth health = target.equals(held.partitionMap().primaryOf(partition))
                     ? PartitionHealth.HEALTHY : PartitionHealth.DEGRADED;
+            PartitionRuntime after = PartitionTransitions.change(partition, before, PartitionTransitions.Trigger.HAND_OVER,
+                    target, health, 0);
+            long epoch = after.epoch();
             List<PartitionRuntime> runtimes = new ArrayList<>(held.runtimeMap().partitions());
-            runtimes.set(partition, new PartitionRuntime(target, epoch, health));
+            runtimes.set(partition, after);
             log.info("node {}: leader hands partition {} from {} to {} (epoch {} -> {})", nodeId, partition,
                     before.activeNode(), target, before.epoch(), epoch);
             publish(held.withRuntimeMap(new RuntimeMap(runtimes)));

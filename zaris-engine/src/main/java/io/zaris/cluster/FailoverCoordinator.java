@@ -246,8 +246,9 @@ final class FailoverCoordinator {
             if (restarted && candidates.size() > 1) {
                 candidates.remove(current.activeNode()); // it has nothing; a lone survivor serves anyway
             }
-            PartitionRuntime promoted = FailoverDecisions.promote(owners, candidates, Map.of(),
-                    FailoverDecisions.nextEpoch(current.epoch(), highestObserved));
+            FailoverDecisions.Promotion promotion = FailoverDecisions.promote(owners, candidates, Map.of());
+            PartitionRuntime promoted = PartitionTransitions.change(p, current, PartitionTransitions.Trigger.PROMOTE,
+                    promotion.node(), promotion.health(), highestObserved);
             if (promoted.health() == PartitionHealth.UNAVAILABLE && current.health() == PartitionHealth.UNAVAILABLE) {
                 continue;
             }
@@ -287,8 +288,8 @@ final class FailoverCoordinator {
             }
             healBlockers.remove(p);
             String primary = view.partitionMap().primaryOf(p);
-            PartitionRuntime healed = new PartitionRuntime(primary, FailoverDecisions.nextEpoch(current.epoch(), highestObserved),
-                    PartitionHealth.HEALTHY);
+            PartitionRuntime healed = PartitionTransitions.change(p, current, PartitionTransitions.Trigger.HEAL, primary,
+                    PartitionHealth.HEALTHY, highestObserved);
             log.info("node {}: partition {} heals: {} serves again (epoch {} -> {})", nodeId, p, primary, current.epoch(),
                     healed.epoch());
             runtimes.set(p, healed);
@@ -307,7 +308,8 @@ final class FailoverCoordinator {
                 // disowned the role): giving it a new epoch would make its empty store authoritative.
                 continue;
             }
-            PartitionRuntime degraded = FailoverDecisions.degrade(current, activeState.highestEpoch());
+            PartitionRuntime degraded = PartitionTransitions.change(p, current, PartitionTransitions.Trigger.LOSE_REPLICA,
+                    current.activeNode(), PartitionHealth.DEGRADED, activeState.highestEpoch());
             log.info("node {}: partition {} lost a replica; {} keeps serving it {} (epoch {} -> {})", nodeId, p,
                     current.activeNode(), degraded.health(), current.epoch(), degraded.epoch());
             runtimes.set(p, degraded);
@@ -323,8 +325,8 @@ final class FailoverCoordinator {
                     || activeState.highestEpoch() != current.epoch() || activeState.syncedSegments() < segments) {
                 continue; // changed meanwhile, did not answer, or still pulling
             }
-            PartitionRuntime serving = new PartitionRuntime(current.activeNode(),
-                    FailoverDecisions.nextEpoch(current.epoch(), activeState.highestEpoch()), PartitionHealth.DEGRADED);
+            PartitionRuntime serving = PartitionTransitions.change(p, current, PartitionTransitions.Trigger.RECOVERED,
+                    current.activeNode(), PartitionHealth.DEGRADED, activeState.highestEpoch());
             log.info("node {}: partition {} recovered on {}: it pulled what its fellows held and serves ({}, epoch {} -> {})",
                     nodeId, p, current.activeNode(), serving.health(), current.epoch(), serving.epoch());
             runtimes.set(p, serving);
@@ -383,21 +385,24 @@ final class FailoverCoordinator {
                 continue;
             }
             long observed = observedEpochs.getOrDefault(p, 0L);
-            long epoch = ownersChanged ? FailoverDecisions.nextEpoch(current.epoch(), observed) : current.epoch();
-            if (current.activeNode() != null && present.contains(current.activeNode()) && owners.contains(current.activeNode())) {
-                runtimes.add(ownersChanged ? new PartitionRuntime(current.activeNode(), epoch, PartitionHealth.DEGRADED) : current);
+            boolean liveActive = current.activeNode() != null && present.contains(current.activeNode());
+            if (liveActive && owners.contains(current.activeNode()) && !ownersChanged) {
+                runtimes.add(current);
                 continue;
             }
-            if (current.activeNode() != null && present.contains(current.activeNode())) {
-                // The planner moved the partition away from its live active: it keeps serving (and syncs the
-                // new owners as its replicas) until a heal hands the partition to the new primary in sync.
-                runtimes.add(new PartitionRuntime(current.activeNode(), FailoverDecisions.nextEpoch(current.epoch(), observed),
-                        PartitionHealth.DEGRADED));
+            if (liveActive) {
+                // The active keeps serving and syncs the new owners as its replicas; when the planner moved the
+                // partition away from it, a heal hands it to the new primary once they are in sync.
+                runtimes.add(PartitionTransitions.change(p, current, PartitionTransitions.Trigger.REMAP, current.activeNode(),
+                        PartitionHealth.DEGRADED, observed));
+                if (owners.contains(current.activeNode())) {
+                    continue;
+                }
             } else {
                 // No live active: a failover round picks the new owner holding the most synced segments,
                 // never an arbitrary one (it may be a restarted node with nothing).
-                runtimes.add(new PartitionRuntime(null, FailoverDecisions.nextEpoch(current.epoch(), observed),
-                        PartitionHealth.UNAVAILABLE));
+                runtimes.add(PartitionTransitions.change(p, current, PartitionTransitions.Trigger.REMAP, null,
+                        PartitionHealth.UNAVAILABLE, observed));
                 List<String> previousOwners = previous.ownersOf(p);
                 if (owners.stream().noneMatch(o -> previousOwners.contains(o) && present.contains(o))) {
                     log.warn("node {}: partition {} had no live owner for {}; its new owners {} hold none of its data — "

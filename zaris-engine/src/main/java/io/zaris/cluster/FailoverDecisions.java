@@ -26,6 +26,10 @@ public final class FailoverDecisions {
         return next;
     }
 
+    /** Who serves a partition whose active owner is gone, and in which health ({@code node} null when nobody). */
+    public record Promotion(String node, PartitionHealth health) {
+    }
+
     /**
      * Who serves a partition whose active owner is gone.
      *
@@ -35,13 +39,14 @@ public final class FailoverDecisions {
      * node outside the owner list — shows strictly more keys than the candidate, the candidate comes up
      * {@code RECOVERING} (it pulls from its fellows before serving); otherwise {@code DEGRADED} (serves now).
      * A lone survivor — no other live holder — always serves. No live assigned owner: {@code UNAVAILABLE}.
+     * The epoch comes with the change ({@link PartitionTransitions}).
      *
      * @param owners       the partition's assigned owners in preference order
      * @param candidates   states of the live assigned owners (the departed active excluded)
      * @param otherHolders fresh states of live nodes outside the owner list that hold data of the partition
      */
-    public static PartitionRuntime promote(List<String> owners, Map<String, PartitionState> candidates,
-                                           Map<String, PartitionState> otherHolders, long nextEpoch) {
+    public static Promotion promote(List<String> owners, Map<String, PartitionState> candidates,
+                                    Map<String, PartitionState> otherHolders) {
         Comparator<String> preference = Comparator
                 .comparingInt((String node) -> candidates.get(node).syncedSegments())
                 .thenComparingLong(node -> candidates.get(node).keys())
@@ -49,21 +54,12 @@ public final class FailoverDecisions {
                 .thenComparing(node -> -owners.indexOf(node));
         String chosen = owners.stream().filter(candidates::containsKey).max(preference).orElse(null);
         if (chosen == null) {
-            return new PartitionRuntime(null, nextEpoch, PartitionHealth.UNAVAILABLE);
+            return new Promotion(null, PartitionHealth.UNAVAILABLE);
         }
         long chosenKeys = candidates.get(chosen).keys();
         boolean someoneHoldsMore = otherHolders.values().stream().anyMatch(state -> state.keys() > chosenKeys)
                 || candidates.entrySet().stream().anyMatch(e -> !e.getKey().equals(chosen) && e.getValue().keys() > chosenKeys);
-        return new PartitionRuntime(chosen, nextEpoch, someoneHoldsMore ? PartitionHealth.RECOVERING : PartitionHealth.DEGRADED);
-    }
-
-    /**
-     * A healthy partition that lost a replica: the same active owner serves on, {@code DEGRADED}, under a
-     * new epoch (every runtime change is one, so views order and fence the same way as for a promotion).
-     */
-    public static PartitionRuntime degrade(PartitionRuntime current, long highestObserved) {
-        return new PartitionRuntime(current.activeNode(), nextEpoch(current.epoch(), highestObserved),
-                PartitionHealth.DEGRADED);
+        return new Promotion(chosen, someoneHoldsMore ? PartitionHealth.RECOVERING : PartitionHealth.DEGRADED);
     }
 
     /**

@@ -20,52 +20,45 @@ class FailoverDecisionsTests {
     }
 
     @Test
-    void losingAReplicaKeepsTheActiveServingDegradedUnderANewEpoch() {
-        PartitionRuntime healthy = new PartitionRuntime("a", 4, PartitionHealth.HEALTHY);
-        assertThat(FailoverDecisions.degrade(healthy, 4)).isEqualTo(new PartitionRuntime("a", 5, PartitionHealth.DEGRADED));
-        assertThat(FailoverDecisions.degrade(healthy, 9)).isEqualTo(new PartitionRuntime("a", 10, PartitionHealth.DEGRADED));
-    }
-
-    @Test
     void promotesTheOwnerWithTheMostSyncedSegments() {
-        PartitionRuntime chosen = FailoverDecisions.promote(OWNERS,
-                Map.of("b", state(3, 90), "c", state(8, 100)), Map.of(), 7);
-        assertThat(chosen).isEqualTo(new PartitionRuntime("c", 7, PartitionHealth.DEGRADED));
+        FailoverDecisions.Promotion chosen = FailoverDecisions.promote(OWNERS,
+                Map.of("b", state(3, 90), "c", state(8, 100)), Map.of());
+        assertThat(chosen).isEqualTo(new FailoverDecisions.Promotion("c", PartitionHealth.DEGRADED));
     }
 
     @Test
     void aCandidateWithFewerKeysThanALiveSiblingRecoversBeforeServing() {
-        PartitionRuntime chosen = FailoverDecisions.promote(OWNERS,
-                Map.of("b", state(3, 100), "c", state(8, 90)), Map.of(), 7);
-        assertThat(chosen).isEqualTo(new PartitionRuntime("c", 7, PartitionHealth.RECOVERING));
+        FailoverDecisions.Promotion chosen = FailoverDecisions.promote(OWNERS,
+                Map.of("b", state(3, 100), "c", state(8, 90)), Map.of());
+        assertThat(chosen).isEqualTo(new FailoverDecisions.Promotion("c", PartitionHealth.RECOVERING));
     }
 
     @Test
     void tiesGoToMoreKeysThenToOwnerOrder() {
-        assertThat(FailoverDecisions.promote(OWNERS, Map.of("b", state(8, 100), "c", state(8, 120)), Map.of(), 2)
-                .activeNode()).isEqualTo("c");
-        assertThat(FailoverDecisions.promote(OWNERS, Map.of("b", state(8, 100), "c", state(8, 100)), Map.of(), 2)
-                .activeNode()).isEqualTo("b");
+        assertThat(FailoverDecisions.promote(OWNERS, Map.of("b", state(8, 100), "c", state(8, 120)), Map.of())
+                .node()).isEqualTo("c");
+        assertThat(FailoverDecisions.promote(OWNERS, Map.of("b", state(8, 100), "c", state(8, 100)), Map.of())
+                .node()).isEqualTo("b");
     }
 
     @Test
     void possessionProofMakesTheCandidateRecoverWhenALiveHolderHasMoreKeys() {
-        PartitionRuntime chosen = FailoverDecisions.promote(OWNERS, Map.of("b", state(8, 100)),
-                Map.of("x", state(0, 150)), 3);
+        FailoverDecisions.Promotion chosen = FailoverDecisions.promote(OWNERS, Map.of("b", state(8, 100)),
+                Map.of("x", state(0, 150)));
         assertThat(chosen.health()).isEqualTo(PartitionHealth.RECOVERING);
         assertThat(chosen.health().isServing()).isFalse();
     }
 
     @Test
     void aLoneSurvivorServesEvenWithNothingSynced() {
-        PartitionRuntime chosen = FailoverDecisions.promote(OWNERS, Map.of("c", state(0, 0)), Map.of(), 3);
-        assertThat(chosen).isEqualTo(new PartitionRuntime("c", 3, PartitionHealth.DEGRADED));
+        FailoverDecisions.Promotion chosen = FailoverDecisions.promote(OWNERS, Map.of("c", state(0, 0)), Map.of());
+        assertThat(chosen).isEqualTo(new FailoverDecisions.Promotion("c", PartitionHealth.DEGRADED));
     }
 
     @Test
     void noLiveOwnerMeansUnavailable() {
-        PartitionRuntime chosen = FailoverDecisions.promote(OWNERS, Map.of(), Map.of(), 3);
-        assertThat(chosen).isEqualTo(new PartitionRuntime(null, 3, PartitionHealth.UNAVAILABLE));
+        FailoverDecisions.Promotion chosen = FailoverDecisions.promote(OWNERS, Map.of(), Map.of());
+        assertThat(chosen).isEqualTo(new FailoverDecisions.Promotion(null, PartitionHealth.UNAVAILABLE));
     }
 
     @Test
