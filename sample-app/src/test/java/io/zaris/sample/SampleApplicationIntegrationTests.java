@@ -15,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -29,6 +30,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * run after it see a whole cluster.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "sample.catalog.lookup-delay=100ms")
+@Tag("in-process-cluster")
 class SampleApplicationIntegrationTests {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(10);

@@ -6,6 +6,7 @@ import io.zaris.replication.AckMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
  * <p>Part of the default suite; {@code -Dzaris.chaos=false} skips it (e.g. for a quick local build), and
  * {@code -Dzaris.chaos.seed} / {@code -Dzaris.chaos.seconds} vary it.
  */
+@Tag("multi-process")
 class ChaosHarnessIntegrationTests {
 
     @Test

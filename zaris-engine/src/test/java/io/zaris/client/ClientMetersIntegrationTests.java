@@ -15,9 +15,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The client's Micrometer meters as a real client on a real two-node cluster records them. */
+@Tag("in-process-cluster")
 class ClientMetersIntegrationTests {
 
     private static EmbeddedCluster cluster;

@@ -31,12 +31,14 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Blocking GETs, unconditional PUTs and DELETEs sent and answered by the calling thread over direct sockets,
  * against a real three-node cluster.
  */
+@Tag("in-process-cluster")
 class DirectRequestsIntegrationTests {
 
     private static EmbeddedCluster cluster;

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * from the new owner, or it could read a value older than an acknowledged ASYNC write it was never told was
  * lost. A connection opened after the takeover learns it at login, ahead of any answer.
  */
+@Tag("in-process-cluster")
 class TakeoverPushIntegrationTests {
 
     @Test

@@ -14,10 +14,12 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /** A node that stops in order does not act on the views JGroups delivers while it leaves. */
+@Tag("in-process-cluster")
 class OrderlyLeaveIntegrationTests {
 
     /**

@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,6 +36,7 @@ import org.slf4j.LoggerFactory;
  * ordinary client: no acknowledged SYNC write is lost, no read goes back behind an acknowledged write, and
  * application code never sees a routing status (MOVED, OWNERSHIP_CHANGING, MIGRATING, REPLICA_WRITE_REJECTED).
  */
+@Tag("in-process-cluster")
 class ElasticityIntegrationTests {
 
     private static final Logger log = LoggerFactory.getLogger(ElasticityIntegrationTests.class);

@@ -19,8 +19,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("in-process-cluster")
 class EmbeddedClusterIntegrationTests {
 
     private static EmbeddedCluster cluster;

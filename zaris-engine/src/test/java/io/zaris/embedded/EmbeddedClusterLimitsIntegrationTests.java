@@ -9,9 +9,11 @@ import io.zaris.client.ZarisStatusException;
 import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.ProtocolLimits;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Size limits given to an embedded cluster reach every node's data port. */
+@Tag("in-process-cluster")
 class EmbeddedClusterLimitsIntegrationTests {
 
     private static final int MAX_KEY = 100;

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * command prints), so a slow machine does not fail them, while a partition refusing writes until the node
  * returns or an eviction delay passes (the behaviour these tests replaced) does.
  */
+@Tag("multi-process")
 class SingleFaultIntegrationTests {
 
     private static final int KEYS = 256;

@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * that were lost: every key reads back its newest acknowledged write not reported lost, and every write
  * reported lost is newer than what the key reads back.
  */
+@Tag("multi-process")
 class AsyncLossReportIntegrationTests {
 
     private static final int KEYS = 200;

@@ -21,12 +21,14 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Stop the active owner of a partition while a writer records every acknowledged SYNC write: writes
  * resume on the promoted replica and every acknowledged write reads back afterwards.
  */
+@Tag("in-process-cluster")
 class FailoverIntegrationTests {
 
     private static final ReplicationSettings FAST = ReplicationSettings.defaults()

@@ -21,9 +21,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** An owner whose epoch was superseded cannot get a change accepted by any replica. */
+@Tag("in-process-cluster")
 class FencingIntegrationTests {
 
     @Test

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * computed a first one over the three announced members (as a chaos run saw) founded a second cluster,
  * and the restarted processes then served the survivor's partitions from their empty stores.
  */
+@Tag("multi-process")
 class RestartedMajorityIntegrationTests {
 
     private static final int KEYS = 400;

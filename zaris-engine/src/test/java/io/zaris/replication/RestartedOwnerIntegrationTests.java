@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * its empty segments over the replicas: it disowns them and the leader fails them over. Either way no
  * acknowledged write may be lost, and the cluster heals back to HEALTHY.
  */
+@Tag("multi-process")
 class RestartedOwnerIntegrationTests {
 
     @Test

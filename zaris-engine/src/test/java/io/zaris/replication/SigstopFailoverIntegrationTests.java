@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * nothing acknowledged is lost, so nothing it could have acknowledged under its old epoch survived as an
  * acknowledgement. Three processes, RF 3, SYNC, a client with default options.
  */
+@Tag("multi-process")
 class SigstopFailoverIntegrationTests {
 
     @Test

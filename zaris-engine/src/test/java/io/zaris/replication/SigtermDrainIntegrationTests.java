@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * none started with {@code --drain-on-stop 0}. SIGTERM to one of them drains it (its partitions move to the
  * other two while it still serves) before it exits, and no acknowledged write is lost on the way.
  */
+@Tag("multi-process")
 class SigtermDrainIntegrationTests {
 
     private static final String VICTIM = "n3";

@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisCluster;
@@ -36,6 +37,7 @@ import redis.clients.jedis.JedisCluster;
  * Unmodified Redis Cluster clients — Lettuce's {@code RedisClusterClient}, Jedis's {@code JedisCluster} and
  * {@code redis-cli -c} — against a three-node embedded cluster with RESP enabled. One cluster for the class.
  */
+@Tag("in-process-cluster")
 class RedisClientsIntegrationTests {
 
     private static EmbeddedCluster cluster;

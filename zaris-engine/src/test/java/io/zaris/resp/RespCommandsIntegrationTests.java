@@ -28,12 +28,14 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Redis semantics of the string commands, checked with a plain (non-cluster) Lettuce client against a
  * one-node cluster that serves every slot.
  */
+@Tag("in-process-cluster")
 class RespCommandsIntegrationTests {
 
     private static EmbeddedCluster cluster;

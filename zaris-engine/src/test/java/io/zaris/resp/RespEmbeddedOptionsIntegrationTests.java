@@ -13,9 +13,11 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The embedded cluster's RESP options: a base port (node-k on base + k - 1) and input limits reach every node. */
+@Tag("in-process-cluster")
 class RespEmbeddedOptionsIntegrationTests {
 
     @Test

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * with adaptive topology refresh Lettuce finds the promoted owners, writes to those slots resume, and every
  * write Lettuce saw acknowledged reads back.
  */
+@Tag("in-process-cluster")
 class RespFailoverIntegrationTests {
 
     private static final ReplicationSettings FAST = ReplicationSettings.defaults()

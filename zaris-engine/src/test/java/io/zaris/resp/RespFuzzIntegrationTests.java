@@ -20,6 +20,7 @@ import java.util.Random;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * closed by the client's half-close, or closed for a protocol error) without hanging, no command fails
  * with an internal error, and the node keeps serving a well-behaved client throughout.
  */
+@Tag("in-process-cluster")
 class RespFuzzIntegrationTests {
 
     private static final RespLimits SMALL = new RespLimits(4096, 64, 1024, 64 * 1024);

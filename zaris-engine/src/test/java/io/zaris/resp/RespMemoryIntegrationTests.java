@@ -14,9 +14,11 @@ import io.zaris.placement.PartitionLayout;
 import io.zaris.store.EvictionPolicy;
 import io.zaris.store.MemoryOptions;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A Redis client sees Redis's own {@code -OOM} reply and {@code INFO} figures from a full node. */
+@Tag("in-process-cluster")
 class RespMemoryIntegrationTests {
 
     @Test

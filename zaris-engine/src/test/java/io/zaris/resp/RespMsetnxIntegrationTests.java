@@ -26,6 +26,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * overlapping key sets of one hash tag; then the active owner of some of those keys is stopped and every
  * key reads back from the promoted replica exactly as it was, SYNC acknowledgement, replication factor 2.
  */
+@Tag("in-process-cluster")
 class RespMsetnxIntegrationTests {
 
     private static final int THREADS = 6;

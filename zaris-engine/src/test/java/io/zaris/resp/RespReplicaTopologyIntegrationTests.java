@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * failing back), every node's {@code CLUSTER NODES} names it {@code slave} of a master, Lettuce reads it as a
  * replica, and {@code redis-cli --cluster check} accepts the topology.
  */
+@Tag("in-process-cluster")
 class RespReplicaTopologyIntegrationTests {
 
     private static final ReplicationSettings NO_FAILBACK = ReplicationSettings.defaults()

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * TLS with keytool-made certificates; the Zaris client and Lettuce verify them; clients that trust another CA,
  * speak plaintext, or meet a certificate for another host are refused.
  */
+@Tag("in-process-cluster")
 class TlsIntegrationTests {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(5);

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * before it would stop; and who may send the commands. The admin command runs in this JVM but speaks to
  * the nodes over their data ports.
  */
+@Tag("in-process-cluster")
 class AdminCommandIntegrationTests {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);

@@ -16,12 +16,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Changes of ASYNC writes wait for a shared flush to their replicas (up to {@code asyncFlushDelay}); a SYNC write
  * flushes at once, and with it whatever waited before it. Two real nodes, replication factor 2.
  */
+@Tag("in-process-cluster")
 class AsyncFlushDelayIntegrationTests {
 
     /**

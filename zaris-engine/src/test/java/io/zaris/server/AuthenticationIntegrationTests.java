@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.Test;
  * acknowledged proves the replication links log in too. The failed-login limiter runs on a clock this test
  * moves, so one test's failures never throttle the next.
  */
+@Tag("in-process-cluster")
 class AuthenticationIntegrationTests {
 
     private static final String SHARED = "cluster-pass";

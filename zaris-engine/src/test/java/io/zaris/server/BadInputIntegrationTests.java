@@ -22,12 +22,14 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * A node fed malformed, oversized and hostile input over real TCP answers with a typed status or closes
  * that one connection, and keeps serving a well-behaved client throughout.
  */
+@Tag("in-process-cluster")
 class BadInputIntegrationTests {
 
     private static final ProtocolLimits SMALL_LIMITS = new ProtocolLimits(4096, 16, 256, 8);

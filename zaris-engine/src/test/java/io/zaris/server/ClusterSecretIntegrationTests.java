@@ -17,12 +17,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The cluster secret on the TCP membership stack: nodes in one JVM, each with its own JGroups TCP port on
  * loopback and all of them in every seed list, so only the secret decides who forms a cluster with whom.
  */
+@Tag("multi-process")
 class ClusterSecretIntegrationTests {
 
     private static final ClusterSecret SECRET_A = ClusterSecret.of("secret A, long enough to be accepted");

@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * parks the rest of that read's frames. When the client reads again the parked 1 ms request is long
  * overdue — its deadline counts from when it arrived, not from when the node got to it.
  */
+@Tag("in-process-cluster")
 class ExpiredRequestIntegrationTests {
 
     private static final int VALUE_BYTES = 256 * 1024;

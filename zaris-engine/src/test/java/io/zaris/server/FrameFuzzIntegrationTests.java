@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.Test;
  * produces easily, e.g. a REPLICATE with a high epoch that would fence a partition) are then refused with
  * {@code UNAUTHORIZED}, which is exactly the protection a deployment gets from a password.
  */
+@Tag("in-process-cluster")
 class FrameFuzzIntegrationTests {
 
     private static final ProtocolLimits LIMITS = new ProtocolLimits(4096, 64, 512, 16);

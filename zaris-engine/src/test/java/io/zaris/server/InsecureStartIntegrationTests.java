@@ -11,12 +11,14 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The standalone server's start-up refusals end to end (an unsafe binding, a port already taken): the real
  * jar, its real logging configuration, the output read from the process's log.
  */
+@Tag("multi-process")
 class InsecureStartIntegrationTests {
 
     private final ServerProcesses processes = new ServerProcesses(Path.of("target", "insecure-start-logs"));

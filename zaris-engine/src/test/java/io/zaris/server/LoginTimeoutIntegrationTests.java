@@ -17,12 +17,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Connections to a node that requires a password must log in within the login timeout: native and RESP
  * connections that do not are closed by the node, logged-in ones are left alone.
  */
+@Tag("in-process-cluster")
 class LoginTimeoutIntegrationTests {
 
     private static final String PASSWORD = "login-timeout-pass";

@@ -23,12 +23,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Memory budgets on a real in-process cluster (3 nodes, replication factor 2, SYNC acknowledgements) reached
  * by the real client over loopback TCP.
  */
+@Tag("in-process-cluster")
 class MemoryBudgetIntegrationTests {
 
     private static final int VALUE_BYTES = 1024;

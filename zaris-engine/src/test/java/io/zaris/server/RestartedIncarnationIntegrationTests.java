@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * not answer from its empty store nor wipe the replicas; it disowns them, the leader fails them over to
  * the replica, and every key written before reads back.
  */
+@Tag("in-process-cluster")
 class RestartedIncarnationIntegrationTests {
 
     private static final int KEYS = 300;

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * of distinct values of the same length, so that many frames reuse one array within each socket read, must leave
  * every value intact on the active owner and on its replica. Two real nodes, replication factor 2.
  */
+@Tag("in-process-cluster")
 class ReusedValueArraysIntegrationTests {
 
     private static final int KEYS = 400;

@@ -29,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * about its high water mark plus one reply for it, stop reading its requests, and close it after the
  * unwritable bound, while a well-behaved client keeps being served.
  */
+@Tag("in-process-cluster")
 class SlowReaderIntegrationTests {
 
     private static final int VALUE_BYTES = 256 * 1024;

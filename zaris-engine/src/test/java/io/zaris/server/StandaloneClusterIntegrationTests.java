@@ -16,11 +16,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /** Three separate server processes started from the standalone jar form one cluster a client can use. */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("multi-process")
 class StandaloneClusterIntegrationTests {
 
     private static ServerProcesses processes;

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * whichever replica the leader promotes: the new active must pull the other's tail before serving. Two
  * injections make the leader promote each side in turn (it prefers the replica holding more keys).
  */
+@Tag("in-process-cluster")
 class TakeoverCatchUpIntegrationTests {
 
     private static final int KEYS = 640;

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * closes the takeover gates of the partitions a view hands it in that listener, and its data path routes by
  * the current view, so the other order served requests from a copy that had not caught up yet.
  */
+@Tag("in-process-cluster")
 class ViewAdoptionOrderIntegrationTests {
 
     @Test

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.LoggerFactory;
@@ -45,6 +46,7 @@ import org.springframework.web.bind.annotation.RestController;
  * ({@code zaris.cache.on-error=fall-through}, the default, would otherwise hide a cache that did not ride
  * the crash out by itself). What was measured is printed whether or not it passes.
  */
+@Tag("multi-process")
 class ZarisCacheNodeKillIntegrationTests {
 
     static final int CALLERS = 16;

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
@@ -35,6 +36,7 @@ import org.springframework.context.annotation.Configuration;
  * {@code @Cacheable}, {@code ZarisTemplate} and health over real TCP, then a {@code kill -9} of one node:
  * health turns DEGRADED and the application keeps being served.
  */
+@Tag("multi-process")
 class ZarisClientModeIntegrationTests {
 
     private static StandaloneServers servers;
