@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -32,119 +33,108 @@ class SingleFaultIntegrationTests {
     /** Every key is writable again this soon after a node hangs (target: the 10 s escalation timeout + 1 s). */
     private static final double PAUSE_BOUND_SECONDS = 20;
 
+    /** What a scenario does to the cluster once the load runs; returns what it did, for the printed summary. */
+    private interface Fault {
+        String inject(ServerProcesses processes, ZarisClient client) throws Exception;
+    }
+
+    /** What a scenario's time bound is checked on, per key. */
+    private enum Measure {
+        /** From the fault until the first put sent after it was acknowledged. */
+        UNTIL_WRITABLE(KeyChains::secondsUntilWritable),
+        /** The longest time after the fault without an acknowledged put (later stalls included). */
+        LONGEST_GAP(KeyChains::longestGapSeconds);
+
+        final Function<KeyChains, List<Double>> seconds;
+
+        Measure(Function<KeyChains, List<Double>> seconds) {
+            this.seconds = seconds;
+        }
+    }
+
     @Test
     void killNineOfANodeThatDoesNotLeadReachesNoApplication() throws Exception {
-        crash(false);
+        survives(false, (processes, client) -> {
+            String victim = victim(client, processes, false);
+            processes.node(victim).kill();
+            return "kill -9 of " + victim;
+        }, AFTER_FAULT, Measure.UNTIL_WRITABLE, CRASH_BOUND_SECONDS);
     }
 
     @Test
     void killNineOfTheLeaderReachesNoApplication() throws Exception {
-        crash(true);
+        survives(false, (processes, client) -> {
+            String victim = victim(client, processes, true);
+            processes.node(victim).kill();
+            return "kill -9 of the leader " + victim;
+        }, AFTER_FAULT, Measure.UNTIL_WRITABLE, CRASH_BOUND_SECONDS);
     }
 
     @Test
     void aNodePausedForFifteenSecondsReachesNoApplication() throws Exception {
-        try (ServerProcesses processes = new ServerProcesses(Path.of("target", "single-fault-logs"))) {
-            List<NodeAddress> seeds = processes.start(3, 2);
-            try (ZarisClient client = defaultClient(seeds)) {
-                ServerProcesses.awaitEveryPartitionWritable(client);
-                String victim = victim(client, processes, false);
-                KeyChains chains = new KeyChains(client, KEYS);
-                chains.start();
-                Thread.sleep(BEFORE_FAULT.toMillis());
-                chains.faultNow();
-                processes.node(victim).signal("STOP");
-                Thread.sleep(Duration.ofSeconds(15).toMillis());
-                processes.node(victim).signal("CONT");
-                Thread.sleep(AFTER_FAULT.toMillis());
-                chains.stop();
-
-                long lost = chains.lostAcknowledgedWrites();
-                System.out.println(chains.summary("SIGSTOP of " + victim + " for 15 s") + "; lost " + lost);
-                assertThat(chains.exceptions()).as("exceptions the application saw").isEmpty();
-                assertThat(lost).as("acknowledged writes lost").isZero();
-                assertThat(chains.keysNeverWritableAgain()).isZero();
-                // The escalation timeout (10 s) decides when a hung node is excluded; target: writable within it + 1 s.
-                assertThat(KeyChains.percentile(chains.longestGapSeconds(), 1.0))
-                        .as("longest time a key went without an acknowledged write").isLessThan(PAUSE_BOUND_SECONDS);
-            }
-        }
+        // The escalation timeout (10 s) decides when a hung node is excluded; target: writable within it + 1 s.
+        survives(false, (processes, client) -> {
+            String victim = victim(client, processes, false);
+            processes.node(victim).signal("STOP");
+            Thread.sleep(Duration.ofSeconds(15).toMillis()); // the pause is the scenario
+            processes.node(victim).signal("CONT");
+            return "SIGSTOP of " + victim + " for 15 s";
+        }, AFTER_FAULT, Measure.LONGEST_GAP, PAUSE_BOUND_SECONDS);
     }
 
     @Test
     void killNineFollowedByAnImmediateRestartReachesNoApplication() throws Exception {
-        try (ServerProcesses processes = new ServerProcesses(Path.of("target", "single-fault-logs"))) {
-            List<NodeAddress> seeds = processes.start(3, 2);
-            try (ZarisClient client = defaultClient(seeds)) {
-                ServerProcesses.awaitEveryPartitionWritable(client);
-                String victim = victim(client, processes, false);
-                KeyChains chains = new KeyChains(client, KEYS);
-                chains.start();
-                Thread.sleep(BEFORE_FAULT.toMillis());
-                chains.faultNow();
-                processes.node(victim).kill();
-                processes.restart(victim);
-                Thread.sleep(Duration.ofSeconds(20).toMillis()); // it rejoins empty and gets partitions back by rebalance
-                chains.stop();
-
-                long lost = chains.lostAcknowledgedWrites();
-                System.out.println(chains.summary("kill -9 and restart of " + victim) + "; lost " + lost);
-                assertThat(chains.exceptions()).as("exceptions the application saw").isEmpty();
-                assertThat(lost).as("acknowledged writes lost").isZero();
-                assertThat(KeyChains.percentile(chains.longestGapSeconds(), 1.0))
-                        .as("longest time a key went without an acknowledged write").isLessThan(CRASH_BOUND_SECONDS);
-            }
-        }
+        // The restarted process rejoins empty and gets partitions back by rebalance while the load goes on.
+        survives(false, (processes, client) -> {
+            String victim = victim(client, processes, false);
+            processes.node(victim).kill();
+            processes.restart(victim);
+            return "kill -9 and restart of " + victim;
+        }, Duration.ofSeconds(20), Measure.LONGEST_GAP, CRASH_BOUND_SECONDS);
     }
 
     @Test
     void aDrainingStopAndAScaleOutReachNoApplication() throws Exception {
-        try (ServerProcesses processes = new ServerProcesses(Path.of("target", "single-fault-logs")).drainingOnStop()) {
-            List<NodeAddress> seeds = processes.start(3, 2);
-            try (ZarisClient client = defaultClient(seeds)) {
-                ServerProcesses.awaitEveryPartitionWritable(client);
-                KeyChains chains = new KeyChains(client, KEYS);
-                chains.start();
-                Thread.sleep(BEFORE_FAULT.toMillis());
-                chains.faultNow();
-                processes.join("n4", "n1");
-                Thread.sleep(AFTER_FAULT.toMillis()); // partitions move to the new node, a bounded number at a time
-                String victim = victim(client, processes, false);
-                processes.node(victim).signal("TERM");
-                Thread.sleep(AFTER_FAULT.toMillis());
-                chains.stop();
-
-                long lost = chains.lostAcknowledgedWrites();
-                System.out.println(chains.summary("scale out 3 -> 4, then SIGTERM of " + victim) + "; lost " + lost);
-                assertThat(chains.exceptions()).as("exceptions the application saw").isEmpty();
-                assertThat(lost).as("acknowledged writes lost").isZero();
-                assertThat(KeyChains.percentile(chains.longestGapSeconds(), 1.0))
-                        .as("longest time a key went without an acknowledged write").isLessThan(CRASH_BOUND_SECONDS);
-            }
-        }
+        survives(true, (processes, client) -> {
+            processes.join("n4", "n1");
+            Thread.sleep(AFTER_FAULT.toMillis()); // partitions move to the new node, a bounded number at a time
+            String victim = victim(client, processes, false);
+            processes.node(victim).signal("TERM");
+            return "scale out 3 -> 4, then SIGTERM of " + victim;
+        }, AFTER_FAULT, Measure.LONGEST_GAP, CRASH_BOUND_SECONDS);
     }
 
-    private void crash(boolean leader) throws Exception {
+    /**
+     * Starts 3 server processes with default options and a default client, runs the key chains, injects the fault,
+     * keeps writing for {@code observe}, and asserts that the application saw no exception, lost no acknowledged
+     * write, wrote every key again, and that {@code measure} stayed below {@code boundSeconds} for every key.
+     *
+     * @param draining whether nodes drain on SIGTERM as the server does by default (else they leave at once)
+     */
+    private static void survives(boolean draining, Fault fault, Duration observe, Measure measure, double boundSeconds)
+            throws Exception {
         try (ServerProcesses processes = new ServerProcesses(Path.of("target", "single-fault-logs"))) {
+            if (draining) {
+                processes.drainingOnStop();
+            }
             List<NodeAddress> seeds = processes.start(3, 2);
             try (ZarisClient client = defaultClient(seeds)) {
                 ServerProcesses.awaitEveryPartitionWritable(client);
-                String victim = victim(client, processes, leader);
                 KeyChains chains = new KeyChains(client, KEYS);
                 chains.start();
                 Thread.sleep(BEFORE_FAULT.toMillis());
                 chains.faultNow();
-                processes.node(victim).kill();
-                Thread.sleep(AFTER_FAULT.toMillis());
+                String what = fault.inject(processes, client);
+                Thread.sleep(observe.toMillis());
                 chains.stop();
 
                 long lost = chains.lostAcknowledgedWrites();
-                System.out.println(chains.summary("kill -9 of " + (leader ? "the leader " : "") + victim) + "; lost " + lost);
+                System.out.println(chains.summary(what) + "; lost " + lost);
                 assertThat(chains.exceptions()).as("exceptions the application saw").isEmpty();
                 assertThat(lost).as("acknowledged writes lost").isZero();
-                assertThat(chains.keysNeverWritableAgain()).isZero();
-                assertThat(KeyChains.percentile(chains.secondsUntilWritable(), 1.0))
-                        .as("seconds until the last key was writable again").isLessThan(CRASH_BOUND_SECONDS);
+                assertThat(chains.keysNeverWritableAgain()).as("keys never written again").isZero();
+                assertThat(KeyChains.percentile(measure.seconds.apply(chains), 1.0))
+                        .as("worst key, seconds (" + measure + ")").isLessThan(boundSeconds);
             }
         }
     }

@@ -128,25 +128,10 @@ class FailoverIntegrationTests {
                 .replication(FAST.withEvictionDelay(Duration.ofMinutes(5))).build().start();
              ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(cluster.seeds())
                      .environment(Map.of()).disableRetries(true).build())) {
-            ClusterView view = client.clusterView();
-            String leader = cluster.leader().nodeId();
-            SegmentMapper mapper = new SegmentMapper(view.layout().segmentCount());
-            String key = null;
-            String active = null;
-            String replica = null;
-            for (int i = 0; key == null; i++) {
-                int p = view.layout().partitionOf(mapper.segmentOf("k" + i));
-                String owner = view.runtimeMap().get(p).activeNode();
-                String other = view.partitionMap().ownersOf(p).stream().filter(n -> !n.equals(owner)).findFirst().orElseThrow();
-                if (!other.equals(leader)) {
-                    key = "k" + i;
-                    active = owner;
-                    replica = other;
-                }
-            }
-            ZarisNode activeNode = cluster.node(active);
-            cluster.stopNode(replica);
-            String k = key;
+            KeyWithReplica chosen = keyWhoseReplicaDoesNotLead(client.clusterView(), cluster.leader().nodeId());
+            ZarisNode activeNode = cluster.node(chosen.active());
+            cluster.stopNode(chosen.replica());
+            String k = chosen.key();
             // One attempt each, no retries: the write is acknowledged, not refused, once the replica is gone.
             await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
                 client.sync().put(k, utf8("sync"));
@@ -163,23 +148,9 @@ class FailoverIntegrationTests {
                 .replication(FAST.withEvictionDelay(Duration.ofMinutes(5)).withMinSyncReplicas(1)).build().start();
              ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(cluster.seeds())
                      .environment(Map.of()).disableRetries(true).build())) {
-            ClusterView view = client.clusterView();
-            String leader = cluster.leader().nodeId();
-            SegmentMapper mapper = new SegmentMapper(view.layout().segmentCount());
-            // a key whose partition's replica is not the leader, so stopping the replica leaves the leader
-            String key = null;
-            String replica = null;
-            for (int i = 0; key == null; i++) {
-                int p = view.layout().partitionOf(mapper.segmentOf("k" + i));
-                String active = view.runtimeMap().get(p).activeNode();
-                String other = view.partitionMap().ownersOf(p).stream().filter(n -> !n.equals(active)).findFirst().orElseThrow();
-                if (!other.equals(leader)) {
-                    key = "k" + i;
-                    replica = other;
-                }
-            }
-            cluster.stopNode(replica);
-            String k = key;
+            KeyWithReplica chosen = keyWhoseReplicaDoesNotLead(client.clusterView(), cluster.leader().nodeId());
+            cluster.stopNode(chosen.replica());
+            String k = chosen.key();
             // SYNC (the cluster's mode) with min-sync-replicas 1 cannot be acknowledged without the replica:
             // refused before it applies
             await().atMost(Duration.ofSeconds(30)).until(() -> {
@@ -318,6 +289,23 @@ class FailoverIntegrationTests {
             }
         }
         return true;
+    }
+
+    /** A key, its partition's active owner and its (one) replica. */
+    private record KeyWithReplica(String key, String active, String replica) {
+    }
+
+    /** A key whose partition's replica is not the leader, so stopping the replica leaves the leader in place (RF 2). */
+    private static KeyWithReplica keyWhoseReplicaDoesNotLead(ClusterView view, String leader) {
+        SegmentMapper mapper = new SegmentMapper(view.layout().segmentCount());
+        for (int i = 0; ; i++) {
+            int p = view.layout().partitionOf(mapper.segmentOf("k" + i));
+            String active = view.runtimeMap().get(p).activeNode();
+            String other = view.partitionMap().ownersOf(p).stream().filter(n -> !n.equals(active)).findFirst().orElseThrow();
+            if (!other.equals(leader)) {
+                return new KeyWithReplica("k" + i, active, other);
+            }
+        }
     }
 
     private static long sequenceOf(String value) {
