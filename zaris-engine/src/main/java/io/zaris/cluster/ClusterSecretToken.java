@@ -54,8 +54,18 @@ public final class ClusterSecretToken extends AuthToken {
         return Short.BYTES + SIGNATURE_BYTES;
     }
 
+    /**
+     * Whether {@code token}, found on {@code message}, proves that the message's source knows the secret. A token
+     * that is this very instance was never serialised: the message is one this node sent itself and JGroups looped
+     * back without it crossing the network. A merge leader sends its MERGE_REQ to every subgroup coordinator,
+     * itself included, and answers it with a MERGE_RSP to itself; refusing those made every merge fail with "merge
+     * leader rejected merge request", so a healed partition never merged back with the secret on.
+     */
     @Override
     public boolean authenticate(AuthToken token, Message message) {
+        if (token == this) {
+            return auth != null && auth.getAddress() != null && auth.getAddress().equals(message.getSrc());
+        }
         return secret != null && token instanceof ClusterSecretToken received
                 && secret.verify(signedBytes(message.getSrc()), received.signature);
     }

@@ -49,6 +49,23 @@ class ClusterSecretTokenTests {
         assertThat(received.authenticate(received(SECRET, joiner), from(joiner))).isFalse();
     }
 
+    /** A merge leader's MERGE_REQ and MERGE_RSP to itself are looped back with the sender's own token, unserialised. */
+    @Test
+    void aRequestThisNodeSentItselfIsAccepted() {
+        UUID self = UUID.randomUUID();
+        ClusterSecretToken own = configured(SECRET, self);
+
+        assertThat(own.authenticate(own, from(self))).isTrue();
+    }
+
+    @Test
+    void theUnserialisedOwnTokenProvesNothingForAnotherSource() {
+        UUID self = UUID.randomUUID();
+        ClusterSecretToken own = configured(SECRET, self);
+
+        assertThat(own.authenticate(own, from(UUID.randomUUID()))).isFalse();
+    }
+
     @Test
     void aTruncatedSignatureIsUnreadable() {
         byte[] bytes = {0, 3, 1, 2, 3};
@@ -57,12 +74,18 @@ class ClusterSecretTokenTests {
                 .isInstanceOf(IOException.class).hasMessageContaining("expected 32");
     }
 
+    /** The token a node with {@code secret} and membership address {@code self} configures, as AUTH holds it. */
+    private static ClusterSecretToken configured(ClusterSecret secret, Address self) {
+        ClusterSecretToken token = new ClusterSecretToken(secret);
+        AUTH auth = new AUTH();
+        auth.setAddress(self);
+        token.setAuth(auth);
+        return token;
+    }
+
     /** What the joiner with {@code secret} puts on the wire, as the coordinator's JGroups reads it back. */
     private static ClusterSecretToken received(ClusterSecret secret, Address joiner) throws Exception {
-        ClusterSecretToken sent = new ClusterSecretToken(secret);
-        AUTH auth = new AUTH();
-        auth.setAddress(joiner);
-        sent.setAuth(auth);
+        ClusterSecretToken sent = configured(secret, joiner);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         sent.writeTo(new DataOutputStream(bytes));
         assertThat(bytes.size()).isEqualTo(sent.size());
