@@ -34,8 +34,12 @@ class SigstopFailoverIntegrationTests {
         try (ServerProcesses processes = new ServerProcesses(Path.of("target", "sigstop-logs"))) {
             List<NodeAddress> seeds = processes.start(3, 3, "--partitions", "16", "--segments", "256",
                     "--escalation-timeout-ms", "6000", "--heal-cooldown-ms", "2000");
+            // One option differs from the defaults, for a documented limit (docs/guarantees.md): a blocking call's
+            // direct-socket attempt to a hung owner is not abandoned when the partition moves, so it waits out the
+            // attempt timeout (10 s by default) and this single writer would see nothing acknowledged during the
+            // 15 s pause. The pipelined path abandons such attempts; SingleFaultIntegrationTests covers it.
             try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
-                    .environment(Map.of()).build())) {
+                    .attemptTimeout(Duration.ofSeconds(2)).environment(Map.of()).build())) {
                 ClusterView before = client.clusterView();
                 SegmentMapper mapper = new SegmentMapper(before.layout().segmentCount());
                 String victim = before.runtimeOfSegment(mapper.segmentOf(AcknowledgedWriter.key(0))).activeNode();
@@ -56,21 +60,27 @@ class SigstopFailoverIntegrationTests {
                 long resumedWhilePaused = acknowledgedDuringPause.get();
                 victimProcess.signal("CONT");
                 paused.set(false);
-                // The old owner merges back, catches up and, once in sync, gets its partitions back.
+                // The old owner merges back; its copies were re-homed while it was excluded, so it rejoins like a
+                // new node and a rebalance (after the join settle delay) gives it partitions back.
                 await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
-                        .until(() -> healthyOnPrimaries(client.refreshMap().join()));
+                        .until(() -> healthyOnPrimaries(client.refreshMap().join()) && serves(client.clusterView(), victim));
                 Thread.sleep(1000);
                 writer.stop();
                 assertThat(resumedWhilePaused).as("writes to the hung owner's partitions acknowledged while it was paused")
                         .isPositive();
                 assertThat(writer.countLost()).as("acknowledged writes lost").isZero();
                 assertThat(writer.failedWrites()).as("writes that failed with default client options").isZero();
-                ClusterView healed = client.refreshMap().join();
-                assertThat(java.util.stream.IntStream.range(0, healed.layout().partitionCount())
-                        .filter(p -> victim.equals(healed.runtimeMap().get(p).activeNode())).count())
-                        .as("partitions the resumed node serves again").isPositive();
             }
         }
+    }
+
+    private static boolean serves(ClusterView view, String node) {
+        for (int p = 0; p < view.layout().partitionCount(); p++) {
+            if (node.equals(view.runtimeMap().get(p).activeNode())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean healthyOnPrimaries(ClusterView view) {
