@@ -1,0 +1,163 @@
+package io.zaris.netbed;
+
+import io.zaris.client.ZarisClient;
+import io.zaris.client.ZarisClientOptions;
+import io.zaris.cluster.NodeAddress;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * A cluster of standalone server processes, node {@code n<i>} in host {@code i} of a {@link NetworkBed}, each bound
+ * to its host's address as a production node would be: with a password, and with a cluster secret unless the test
+ * asks for an insecure cluster. Started from the server jar the build made (system property {@code
+ * zaris.server.jar}, set by failsafe). Every node runs with the server's defaults apart from {@code --drain-on-stop
+ * 0} (a killed node leaves at once) and no RESP port.
+ */
+final class BedCluster implements AutoCloseable {
+
+    static final int DATA_PORT = 7101;
+    static final int CLUSTER_PORT = 7201;
+    private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(90);
+
+    private final NetworkBed bed;
+    private final Path logDirectory;
+    private final boolean clusterSecret;
+    private final Path jar;
+    private final String clusterName = "zaris-netbed-" + UUID.randomUUID();
+    private final String password = "netbed-" + UUID.randomUUID();
+    private final Map<String, Process> processes = new LinkedHashMap<>();
+
+    private BedCluster(NetworkBed bed, Path logDirectory, boolean clusterSecret) {
+        String jarProperty = System.getProperty("zaris.server.jar");
+        if (jarProperty == null || !Files.isRegularFile(Path.of(jarProperty))) {
+            throw new IllegalStateException("system property zaris.server.jar must name the built server jar, was "
+                    + jarProperty + " (run through 'mvn verify')");
+        }
+        this.jar = Path.of(jarProperty).toAbsolutePath();
+        this.bed = bed;
+        this.logDirectory = logDirectory.toAbsolutePath();
+        this.clusterSecret = clusterSecret;
+    }
+
+    /** Nodes with a password and a cluster secret: authenticated, encrypted membership. */
+    static BedCluster secured(NetworkBed bed, Path logDirectory) {
+        return new BedCluster(bed, logDirectory, true);
+    }
+
+    /** Nodes with a password but {@code --allow-insecure} instead of a cluster secret: plaintext membership. */
+    static BedCluster withoutClusterSecret(NetworkBed bed, Path logDirectory) {
+        return new BedCluster(bed, logDirectory, false);
+    }
+
+    /** Starts one node per host of the bed, all seeds of each other, and waits until each has started. */
+    List<NodeAddress> start() throws IOException, InterruptedException {
+        Files.createDirectories(logDirectory);
+        Path passwordFile = secretFile("password", password);
+        Path secretFile = clusterSecret ? secretFile("cluster-secret", "netbed-secret-" + UUID.randomUUID()) : null;
+        String seeds = bed.hostNumbers().stream().map(host -> bed.address(host) + ":" + CLUSTER_PORT)
+                .collect(Collectors.joining(","));
+        for (int host : bed.hostNumbers()) {
+            String nodeId = nodeId(host);
+            List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC", "-jar",
+                    jar.toString(), "--node-id", nodeId, "--host", bed.address(host), "--port", Integer.toString(DATA_PORT),
+                    "--cluster-port", Integer.toString(CLUSTER_PORT), "--seeds", seeds, "--cluster-name", clusterName,
+                    "--resp-port", "off", "--drain-on-stop", "0", "--password-file", passwordFile.toString()));
+            if (secretFile != null) {
+                command.addAll(List.of("--cluster-secret-file", secretFile.toString()));
+            } else {
+                command.add("--allow-insecure");
+            }
+            processes.put(nodeId, bed.start(host, command, log(nodeId)));
+        }
+        awaitStarted();
+        return dataAddresses();
+    }
+
+    private Path secretFile(String name, String content) throws IOException {
+        Path file = logDirectory.resolve(name);
+        Files.writeString(file, content + "\n");
+        return file;
+    }
+
+    private void awaitStarted() throws InterruptedException, IOException {
+        long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
+        for (Map.Entry<String, Process> node : processes.entrySet()) {
+            String started = "node " + node.getKey() + " started";
+            Path log = log(node.getKey());
+            while (!Files.exists(log) || !Files.readString(log).contains(started)) {
+                if (!node.getValue().isAlive()) {
+                    throw new IllegalStateException(node.getKey() + " exited with " + node.getValue().exitValue()
+                            + "; see " + log);
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(node.getKey() + " had not started after " + STARTUP_TIMEOUT + "; see " + log);
+                }
+                Thread.sleep(100); // polling a log file; nothing to be notified by
+            }
+        }
+    }
+
+    List<NodeAddress> dataAddresses() {
+        return bed.hostNumbers().stream().map(host -> new NodeAddress(bed.address(host), DATA_PORT)).toList();
+    }
+
+    /** A client as an application on the host side gets it: default options, the password, no environment. */
+    ZarisClient defaultClient() {
+        return ZarisClient.connect(ZarisClientOptions.builder().seeds(dataAddresses()).password(password)
+                .environment(Map.of()).build());
+    }
+
+    static String nodeId(int host) {
+        return "n" + host;
+    }
+
+    static int hostOf(String nodeId) {
+        return Integer.parseInt(nodeId.substring(1));
+    }
+
+    /** The node's process (its {@code java} process: {@code ip netns exec} replaces itself with the command). */
+    Process process(String nodeId) {
+        Process process = processes.get(nodeId);
+        if (process == null) {
+            throw new IllegalArgumentException("no node " + nodeId);
+        }
+        return process;
+    }
+
+    List<String> nodeIds() {
+        return List.copyOf(processes.keySet());
+    }
+
+    Path log(String nodeId) {
+        return logDirectory.resolve(nodeId + ".log");
+    }
+
+    NodeLog nodeLog(String nodeId) {
+        return new NodeLog(log(nodeId));
+    }
+
+    @Override
+    public void close() {
+        processes.values().forEach(Process::destroyForcibly);
+        for (Process process : processes.values()) {
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static String javaBinary() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+}
