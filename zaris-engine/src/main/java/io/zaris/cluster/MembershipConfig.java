@@ -45,6 +45,13 @@ public sealed interface MembershipConfig {
      * Separate processes and hosts: JGroups over TCP with a static seed list.
      *
      * <ul>
+     *   <li><b>Failure detection</b> excludes a silent member between the escalation timeout and one heartbeat
+     *       interval ({@link #heartbeatMillis()}, at most {@value #HEARTBEAT_MILLIS} ms) after its last message:
+     *       {@code FD_ALL3} suspects it after {@link #suspectMillis()} of silence, noticed on its next check (every
+     *       heartbeat interval), and {@code VERIFY_SUSPECT2} confirms for {@value #VERIFY_MILLIS} ms. Never earlier:
+     *       a cut-off leader confirms its own owner lease for as long as its leader lease lasts, so it may serve
+     *       for up to twice the lease, the escalation timeout, after the last beat a majority answered. {@code
+     *       FD_SOCK2} still notices a crashed process at once through its closed socket.</li>
      *   <li><b>{@code FD_SOCK2} binds the membership address</b>, not every interface. Bound to the wildcard, its
      *       server's own address is {@code 0.0.0.0:<port>}, and it names itself so to the peers it connects to;
      *       with the same membership port on every host (the default) a peer then took a CONNECT from another node
@@ -70,6 +77,11 @@ public sealed interface MembershipConfig {
         public static final Duration DEFAULT_ESCALATION_TIMEOUT = Duration.ofSeconds(10);
         /** The last stretch of the escalation: suspicion is verified this long before exclusion. */
         static final long VERIFY_MILLIS = 1500;
+        /**
+         * Heartbeat interval of the failure detector, also the latest a silent member is excluded after the
+         * escalation timeout (shorter for escalation timeouts below 3.5 s).
+         */
+        static final long HEARTBEAT_MILLIS = 500;
 
         public Tcp {
             seeds = List.copyOf(seeds);
@@ -88,12 +100,26 @@ public sealed interface MembershipConfig {
 
         /**
          * Half the escalation timeout: a node that stopped hearing the leader stops serving well before the
-         * majority can have excluded it (at the earliest the escalation timeout minus one heartbeat interval
-         * after its last heartbeat) and promoted a replacement.
+         * majority can have excluded it (at the earliest the escalation timeout after its last message) and
+         * promoted a replacement; a cut-off leader, which confirms its own lease while its leader lease lasts,
+         * stops at the latest the escalation timeout after the last beat a majority answered.
          */
         @Override
         public Duration ownerLease() {
             return escalationTimeout.dividedBy(2);
+        }
+
+        /** How often every member multicasts a heartbeat, and how often silence is checked. */
+        long heartbeatMillis() {
+            return Math.min(HEARTBEAT_MILLIS, (escalationTimeout.toMillis() - VERIFY_MILLIS) / 4);
+        }
+
+        /**
+         * Silence after which a member is suspected: the escalation timeout less the verification. {@code FD_ALL3}
+         * notices it on its next check, up to one heartbeat interval later.
+         */
+        long suspectMillis() {
+            return escalationTimeout.toMillis() - VERIFY_MILLIS;
         }
 
         @Override
@@ -101,16 +127,13 @@ public sealed interface MembershipConfig {
             String initialHosts = seeds.stream()
                     .map(seed -> seed.host() + "[" + seed.port() + "]")
                     .collect(Collectors.joining(","));
-            // Timings as measured (design notes, membership): kill -9 noticed in 1-2 s (FD_SOCK2), a
-            // hung process excluded after the escalation timeout (FD_ALL3 + VERIFY_SUSPECT2), a resumed one
-            // merged back within MERGE3's interval.
-            long suspectMillis = escalationTimeout.toMillis() - VERIFY_MILLIS;
+            long heartbeat = heartbeatMillis();
             return header()
                     + "  <TCP bind_addr=\"" + bindHost + "\" bind_port=\"" + bindPort + "\" port_range=\"0\"/>\n"
                     + "  <TCPPING initial_hosts=\"" + initialHosts + "\" port_range=\"0\" async_discovery=\"true\"/>\n"
                     + "  <MERGE3 min_interval=\"1000\" max_interval=\"5000\"/>\n"
                     + "  <FD_SOCK2 bind_addr=\"" + bindHost + "\"/>\n"
-                    + "  <FD_ALL3 timeout=\"" + suspectMillis + "\" interval=\"" + Math.max(500, suspectMillis / 4) + "\"/>\n"
+                    + "  <FD_ALL3 timeout=\"" + suspectMillis() + "\" interval=\"" + heartbeat + "\"/>\n"
                     + "  <VERIFY_SUSPECT2 timeout=\"" + VERIFY_MILLIS + "\"/>\n"
                     + "  <pbcast.NAKACK2 use_mcast_xmit=\"false\"/>\n"
                     + "  <UNICAST3/>\n"
