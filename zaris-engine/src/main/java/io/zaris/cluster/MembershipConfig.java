@@ -42,9 +42,25 @@ public sealed interface MembershipConfig {
     }
 
     /**
-     * Separate processes and hosts: JGroups over TCP with a static seed list.
+     * Separate processes and hosts: JGroups over TCP with a static seed list. The stack is built for half-open peers —
+     * a member whose link was cut keeps its TCP connections open on the other side, with nobody answering:
      *
      * <ul>
+     *   <li><b>Transport {@code TCP_NIO2}</b>, not {@code TCP}. {@code TCP} sends every message of the node from one
+     *       bundler thread; a message to an unreachable member makes that thread wait, up to {@code
+     *       sock_conn_timeout} (2 s) per connect attempt under a lock, or indefinitely in a write once the socket
+     *       buffer is full, and every message to the healthy members waits behind it. After a cut member was
+     *       excluded, {@code UNICAST3} kept retransmitting to it every 500 ms, each retransmission a new 2 s connect:
+     *       heartbeats, suspicion checks and view installations between the healthy members were delayed by seconds,
+     *       so they suspected and excluded each other. {@code TCP_NIO2} connects and writes without blocking: a
+     *       message for an unreachable member waits in that member's bounded queue (dropped when it is full, and
+     *       retransmitted by {@code UNICAST3}/{@code NAKACK2} like any lost message), nothing else waits.</li>
+     *   <li><b>Connection reaper</b>: a connection that received nothing for {@value #CONNECTION_EXPIRY_MILLIS} ms
+     *       is closed. Healthy members hear each other's heartbeat several times in that time, so only connections
+     *       to silent peers go: a non-blocking connect to an unreachable peer otherwise stays pending
+     *       through the kernel's SYN back-off (retries 1, 3, 7, 15, 31 s after the first), and after a cut was
+     *       healed the merge waited for that retry (22 s after a 60 s cut). Closed, the next message opens a fresh
+     *       connection that succeeds as soon as the link is back.</li>
      *   <li><b>Failure detection</b> excludes a silent member between the escalation timeout and one heartbeat
      *       interval ({@link #heartbeatMillis()}, at most {@value #HEARTBEAT_MILLIS} ms) after its last message:
      *       {@code FD_ALL3} suspects it after {@link #suspectMillis()} of silence, noticed on its next check (every
@@ -61,6 +77,10 @@ public sealed interface MembershipConfig {
      *       1.6 s; and as {@code FD_SOCK2} connects inside every view installation, each view change stalled for
      *       that second, on the coordinator before it sends the view and on every member before it acknowledges
      *       it. (Loopback tests never showed it: there every node has a port of its own.)</li>
+     *   <li><b>{@code MERGE3}</b> looks for other subgroups every {@value #MERGE_MIN_INTERVAL_MILLIS}–{@value
+     *       #MERGE_MAX_INTERVAL_MILLIS} ms (and compares views every 1.6 × the latter), so a healed partition merges
+     *       within seconds; with the cluster secret, {@link ClusterSecretToken} accepts the merge leader's requests
+     *       to itself.</li>
      * </ul>
      *
      * @param bindHost          the address the membership port binds to
@@ -82,6 +102,14 @@ public sealed interface MembershipConfig {
          * escalation timeout (shorter for escalation timeouts below 3.5 s).
          */
         static final long HEARTBEAT_MILLIS = 500;
+        /** A connection that received nothing for this long (six heartbeats) is closed: its peer is silent. */
+        static final long CONNECTION_EXPIRY_MILLIS = 3000;
+        /** How often connections are checked for expiry. */
+        static final long REAPER_INTERVAL_MILLIS = 1000;
+        /** Shortest wait between two rounds of looking for other subgroups to merge with. */
+        static final long MERGE_MIN_INTERVAL_MILLIS = 1000;
+        /** Longest wait between two such rounds; views are compared every 1.6 times this. */
+        static final long MERGE_MAX_INTERVAL_MILLIS = 2000;
 
         public Tcp {
             seeds = List.copyOf(seeds);
@@ -129,9 +157,10 @@ public sealed interface MembershipConfig {
                     .collect(Collectors.joining(","));
             long heartbeat = heartbeatMillis();
             return header()
-                    + "  <TCP bind_addr=\"" + bindHost + "\" bind_port=\"" + bindPort + "\" port_range=\"0\"/>\n"
+                    + "  <TCP_NIO2 bind_addr=\"" + bindHost + "\" bind_port=\"" + bindPort + "\" port_range=\"0\""
+                    + " reaper_interval=\"" + REAPER_INTERVAL_MILLIS + "\" conn_expire_time=\"" + CONNECTION_EXPIRY_MILLIS + "\"/>\n"
                     + "  <TCPPING initial_hosts=\"" + initialHosts + "\" port_range=\"0\" async_discovery=\"true\"/>\n"
-                    + "  <MERGE3 min_interval=\"1000\" max_interval=\"5000\"/>\n"
+                    + "  <MERGE3 min_interval=\"" + MERGE_MIN_INTERVAL_MILLIS + "\" max_interval=\"" + MERGE_MAX_INTERVAL_MILLIS + "\"/>\n"
                     + "  <FD_SOCK2 bind_addr=\"" + bindHost + "\"/>\n"
                     + "  <FD_ALL3 timeout=\"" + suspectMillis() + "\" interval=\"" + heartbeat + "\"/>\n"
                     + "  <VERIFY_SUSPECT2 timeout=\"" + VERIFY_MILLIS + "\"/>\n"

@@ -10,6 +10,8 @@ import java.util.List;
 import org.jgroups.JChannel;
 import org.jgroups.protocols.FD_ALL3;
 import org.jgroups.protocols.FD_SOCK2;
+import org.jgroups.protocols.MERGE3;
+import org.jgroups.protocols.TCP_NIO2;
 import org.jgroups.protocols.VERIFY_SUSPECT2;
 import org.junit.jupiter.api.Test;
 
@@ -48,15 +50,20 @@ class MembershipConfigTests {
 
     /** JGroups builds and initialises the stack (it checks every attribute name and the protocols' own constraints). */
     @Test
-    void jgroupsBuildsTheStackWithTheseTimings() throws Exception {
+    void jgroupsBuildsTheStackWithANonBlockingTransport() throws Exception {
         MembershipConfig.Tcp config = tcp(MembershipConfig.Tcp.DEFAULT_ESCALATION_TIMEOUT);
 
         try (JChannel channel = new JChannel(new ByteArrayInputStream(config.toJGroupsXml().getBytes(StandardCharsets.UTF_8)))) {
+            TCP_NIO2 transport = channel.getProtocolStack().findProtocol(TCP_NIO2.class);
+            assertThat(transport).as("the transport").isNotNull();
+            assertThat(transport.getConnExpireTime()).isEqualTo(3000);
+            assertThat(transport.getReaperInterval()).isEqualTo(1000);
             FD_ALL3 detector = channel.getProtocolStack().findProtocol(FD_ALL3.class);
             assertThat(detector.getTimeout()).isEqualTo(8500);
             assertThat(detector.getInterval()).isEqualTo(500);
             assertThat(channel.getProtocolStack().<VERIFY_SUSPECT2>findProtocol(VERIFY_SUSPECT2.class).getTimeout())
                     .isEqualTo(1500);
+            assertThat(channel.getProtocolStack().<MERGE3>findProtocol(MERGE3.class).getMaxInterval()).isEqualTo(2000);
             assertThat(channel.getProtocolStack().<FD_SOCK2>findProtocol(FD_SOCK2.class).getBindAddress())
                     .as("FD_SOCK2 names itself by the membership address, not 0.0.0.0")
                     .isEqualTo(InetAddress.getByName("127.0.0.1"));

@@ -1,0 +1,112 @@
+package io.zaris.netbed;
+
+import static io.zaris.netbed.PartitionChecks.EXCLUSION_BOUND;
+import static io.zaris.netbed.PartitionChecks.LEASE;
+import static io.zaris.netbed.PartitionChecks.MERGE_BOUND;
+import static io.zaris.netbed.PartitionChecks.PATIENCE;
+import static io.zaris.netbed.PartitionChecks.SERVE_BOUND;
+import static io.zaris.netbed.PartitionChecks.SERVE_TARGET;
+import static io.zaris.netbed.PartitionChecks.seconds;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.zaris.client.ZarisClient;
+import io.zaris.server.ServerProcesses;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One node of three, not the leader, loses its link (set down, as a failed cable or switch port) for 20 s while a
+ * client on the host side writes chains of puts with default options; then the link comes back. Three nodes in
+ * their own network namespaces, each with its own address, a password and the cluster secret: membership is
+ * authenticated and encrypted, as a production cluster's.
+ *
+ * <p>Before the membership stack was fixed for half-open peers, a cut like this could leave the remaining two
+ * nodes suspecting each other and writes to the cut node's keys blocked for minutes, and with the cluster secret on
+ * the healed node never merged back ("merge leader rejected merge request").
+ */
+class NonLeaderCutIntegrationTests {
+
+    private static final int KEYS_PER_SIDE = 32;
+    private static final Duration CUT = Duration.ofSeconds(20);
+
+    @BeforeAll
+    static void requireNamespaces() {
+        NetworkBed.assumeAvailable();
+    }
+
+    @Test
+    void theMajorityFailsTheCutNodeOverWithinTheEscalationTimeoutAndMergesItBackWithTheSecretOn() throws Exception {
+        try (NetworkBed bed = NetworkBed.create(3);
+             BedCluster cluster = BedCluster.secured(bed, PartitionChecks.logDirectory("non-leader-cut"))) {
+            cluster.start();
+            try (ZarisClient client = cluster.defaultClient()) {
+                ServerProcesses.awaitEveryPartitionWritable(client);
+                PartitionChecks.awaitSettled(cluster, Duration.ofSeconds(3));
+                String leader = client.refreshMap().join().leader();
+                assertThat(leader).as("the cluster names its leader").isNotNull();
+                List<String> healthy = new ArrayList<>(cluster.nodeIds());
+                String victim = healthy.stream().filter(node -> !node.equals(leader)).findFirst().orElseThrow();
+                healthy.remove(victim);
+                List<String> victimKeys = PartitionChecks.keysServedBy(client, victim, KEYS_PER_SIDE);
+                List<String> otherKeys = PartitionChecks.keysNotServedBy(client, victim, KEYS_PER_SIDE);
+                List<String> keys = new ArrayList<>(victimKeys);
+                keys.addAll(otherKeys);
+                KeyWriters writers = new KeyWriters(client, keys);
+                writers.start();
+                Thread.sleep(2_000); // the scenario: load before the fault
+
+                LocalTime cut = LocalTime.now();
+                long cutNanos = System.nanoTime();
+                writers.faultNow();
+                bed.cutLink(BedCluster.hostOf(victim));
+                writers.faultApplied();
+
+                await().atMost(PATIENCE).pollInterval(Duration.ofMillis(100))
+                        .until(() -> writers.writtenSinceFault(keys));
+                double failover = writers.secondsUntilWritten(victimKeys);
+                double othersWritable = writers.secondsUntilWritten(otherKeys);
+                PartitionChecks.ViewTiming excluded = PartitionChecks.secondsUntilViewOfSize(cluster, healthy, 2, cut);
+                String leaderAfter = client.refreshMap().join().leader();
+
+                Thread.sleep(Math.max(0, CUT.toMillis() - (System.nanoTime() - cutNanos) / 1_000_000)); // the scenario
+                LocalTime heal = LocalTime.now();
+                long healNanos = System.nanoTime();
+                bed.heal();
+                PartitionChecks.ViewTiming merged = PartitionChecks.secondsUntilViewOfSize(cluster, cluster.nodeIds(), 3, heal);
+                double replica = PartitionChecks.secondsUntilReplicaAgain(client, victim, healNanos);
+                writers.stop();
+                long lost = writers.lostAcknowledgedWrites();
+                double leaseLapsed = PartitionChecks.secondsUntilLeaseLapsed(cluster, victim, cut, heal);
+
+                System.out.printf("netbed: link of %s (not the leader) cut for %.0f s, cluster secret on: its lease ran out"
+                                + " %.2f s after the cut; the majority excluded it after %.2f-%.2f s; its keys writable"
+                                + " after %.2f s (%s), the other keys after %.2f s (longest gaps %.2f s / %.2f s); merged"
+                                + " %.2f s after healing; in sync as a replica again %.2f s after healing; %d writes"
+                                + " acknowledged, %d lost, exceptions %s%n",
+                        victim, seconds(CUT), leaseLapsed, excluded.first(), excluded.last(), failover,
+                        PartitionChecks.against(failover, SERVE_TARGET), othersWritable,
+                        writers.longestGapSeconds(victimKeys), writers.longestGapSeconds(otherKeys), merged.last(),
+                        replica, writers.acknowledged(), lost, writers.exceptions());
+                PartitionChecks.assertStableMajority(cluster, healthy, cut, heal);
+                assertThat(leaderAfter).as("the majority's leader after the cut").isEqualTo(leader);
+                assertThat(leaseLapsed).as("seconds from the cut until the cut node's lease ran out")
+                        .isLessThanOrEqualTo(seconds(LEASE)).isLessThan(excluded.first());
+                assertThat(excluded.last()).as("seconds until the majority excluded the cut node")
+                        .isGreaterThan(seconds(LEASE)).isLessThanOrEqualTo(seconds(EXCLUSION_BOUND));
+                assertThat(failover).as("seconds until the cut node's keys took writes on the majority side")
+                        .isLessThanOrEqualTo(seconds(SERVE_BOUND));
+                assertThat(writers.longestGapSeconds(keys)).as("longest time a key took no write, from the cut to the end")
+                        .isLessThanOrEqualTo(seconds(SERVE_BOUND));
+                assertThat(merged.last()).as("seconds from healing until every node installed the merged view")
+                        .isLessThanOrEqualTo(seconds(MERGE_BOUND));
+                assertThat(lost).as("acknowledged writes lost").isZero();
+                assertThat(writers.exceptions()).as("exceptions the application saw").isEmpty();
+            }
+        }
+    }
+}
