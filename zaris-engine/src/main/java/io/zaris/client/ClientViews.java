@@ -34,7 +34,7 @@ final class ClientViews {
     /**
      * The newer of two views (a view of a cluster founded again wins, see {@link #refounded}); for the same partition map version, per partition the entry with the higher
      * epoch, the union of the addresses (the fetched address wins for a node known to both), and the
-     * fetched leader unless it is unknown.
+     * fetched leader unless it is unknown, and the fetched voters.
      */
     static ClusterView merge(ClusterView held, ClusterView fetched) {
         if (held == null || refounded(held, fetched) || fetched.partitionMap().version() > held.partitionMap().version()) {
@@ -53,7 +53,7 @@ final class ClientViews {
         addresses.putAll(fetched.addresses());
         String leader = fetched.leader() != null ? fetched.leader() : held.leader();
         return new ClusterView(held.layout(), held.partitionMap(), new RuntimeMap(runtimes), addresses, leader,
-                held.founders());
+                held.founders(), fetched.voters());
     }
 
     /**

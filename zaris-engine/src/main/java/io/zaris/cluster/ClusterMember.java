@@ -601,13 +601,13 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     /**
-     * Events thread: how many nodes a majority is counted over — the partition map's nodes once there is a
-     * map (the cluster grows and shrinks with it; a node that joined but holds nothing yet does not vote),
-     * else the configured cluster size.
+     * Events thread: how many nodes a majority is counted over — the view's voters once there is a map (the
+     * map's nodes and the nodes whose copies were re-homed but keep their vote, see {@link VoterRetention}; a
+     * node that joined but holds nothing yet does not vote), else the configured cluster size.
      */
     private int votingSize() {
         ClusterView held = current;
-        return held == null ? settings.clusterSize() : held.partitionMap().nodes().size();
+        return held == null ? settings.clusterSize() : held.voters().size();
     }
 
     /** Events thread: members of the membership view this node has no hello from yet. */
@@ -633,7 +633,7 @@ public final class ClusterMember implements AutoCloseable {
         if (held == null) {
             return view.size();
         }
-        Set<String> voters = Set.copyOf(held.partitionMap().nodes());
+        Set<String> voters = held.voters();
         int count = 0;
         for (Address member : view.getMembers()) {
             ClusterMessages.NodeHello hello = announced.get(member);

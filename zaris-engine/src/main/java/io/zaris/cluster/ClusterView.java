@@ -2,8 +2,11 @@ package io.zaris.cluster;
 
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.PartitionMap;
+import java.util.Collections;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Everything a client needs to route: the layout (segments → partitions), the versioned partition map,
@@ -17,9 +20,16 @@ import java.util.TreeMap;
  *                 computed for, carried unchanged ever after: a node whose incarnation differs from its
  *                 founding one restarted, and active roles the map gave it before it did hold data this
  *                 process does not have
+ * @param voters   the nodes a majority is counted over: every node of the partition map, plus nodes the map
+ *                 no longer names that still vote — a node whose copies were re-homed when it went missing
+ *                 keeps its vote while it is present, and for a while after it left
+ *                 ({@link VoterRetention}), so re-homing copies does not change who votes. Always a superset
+ *                 of the map's nodes (the constructor adds them); views from nodes that predate it carry
+ *                 exactly the map's nodes.
  */
 public record ClusterView(PartitionLayout layout, PartitionMap partitionMap, RuntimeMap runtimeMap,
-                          Map<String, NodeAddress> addresses, String leader, Map<String, String> founders) {
+                          Map<String, NodeAddress> addresses, String leader, Map<String, String> founders,
+                          Set<String> voters) {
 
     public ClusterView {
         if (partitionMap.partitionCount() != layout.partitionCount()
@@ -32,12 +42,21 @@ public record ClusterView(PartitionLayout layout, PartitionMap partitionMap, Run
         if (leader != null && leader.isEmpty()) {
             leader = null;
         }
+        TreeSet<String> allVoters = new TreeSet<>(voters);
+        allVoters.addAll(partitionMap.nodes());
+        voters = Collections.unmodifiableSortedSet(allVoters);
+    }
+
+    /** A view whose voters are the partition map's nodes. */
+    public ClusterView(PartitionLayout layout, PartitionMap partitionMap, RuntimeMap runtimeMap,
+                       Map<String, NodeAddress> addresses, String leader, Map<String, String> founders) {
+        this(layout, partitionMap, runtimeMap, addresses, leader, founders, Set.of());
     }
 
     /** A view whose leader and founders are not known. */
     public ClusterView(PartitionLayout layout, PartitionMap partitionMap, RuntimeMap runtimeMap,
                        Map<String, NodeAddress> addresses) {
-        this(layout, partitionMap, runtimeMap, addresses, null, Map.of());
+        this(layout, partitionMap, runtimeMap, addresses, null, Map.of(), Set.of());
     }
 
     public PartitionRuntime runtimeOfSegment(int segment) {
@@ -45,16 +64,21 @@ public record ClusterView(PartitionLayout layout, PartitionMap partitionMap, Run
     }
 
     public ClusterView withRuntimeMap(RuntimeMap newRuntimeMap) {
-        return new ClusterView(layout, partitionMap, newRuntimeMap, addresses, leader, founders);
+        return new ClusterView(layout, partitionMap, newRuntimeMap, addresses, leader, founders, voters);
     }
 
     public ClusterView withAddresses(Map<String, NodeAddress> newAddresses) {
-        return new ClusterView(layout, partitionMap, runtimeMap, newAddresses, leader, founders);
+        return new ClusterView(layout, partitionMap, runtimeMap, newAddresses, leader, founders, voters);
     }
 
     /** The same view stamped with the node that leads ({@code null} = unknown). */
     public ClusterView withLeader(String newLeader) {
-        return new ClusterView(layout, partitionMap, runtimeMap, addresses, newLeader, founders);
+        return new ClusterView(layout, partitionMap, runtimeMap, addresses, newLeader, founders, voters);
+    }
+
+    /** The same view with partition map {@code newMap} and these voters (the map's nodes are added). */
+    public ClusterView withMapAndVoters(PartitionMap newMap, RuntimeMap newRuntimeMap, Set<String> newVoters) {
+        return new ClusterView(layout, newMap, newRuntimeMap, addresses, leader, founders, newVoters);
     }
 
     /**

@@ -46,6 +46,8 @@ final class FailoverCoordinator {
     private final Executor events;
     private final LongSupplier nanoClock;
     private final Map<String, Long> missingSince = new HashMap<>();
+    /** Voters the map no longer names → when first seen absent (see {@link VoterRetention}). */
+    private final Map<String, Long> absentVoterSince = new HashMap<>();
     private final Map<Integer, Long> lastChange = new HashMap<>();
     /**
      * Partition → the highest epoch any node reported observing (from every state answer so far). An
@@ -122,6 +124,7 @@ final class FailoverCoordinator {
                 missingSince.putIfAbsent(node, now);
             }
         }
+        trackAbsentVoters(held, present, now);
         Set<Integer> failover = new TreeSet<>();
         Set<Integer> heal = new TreeSet<>();
         Set<Integer> degrade = new TreeSet<>();
@@ -154,6 +157,9 @@ final class FailoverCoordinator {
             PartitionMap planned = rebalancer.nextMap(held.partitionMap(), held.runtimeMap(), present, now);
             if (planned != null) {
                 publish.accept(withMap(held, planned, present, now));
+                return;
+            }
+            if (dropExpiredVoters(held, present, now, publish)) {
                 return;
             }
         }
@@ -368,6 +374,38 @@ final class FailoverCoordinator {
         return true;
     }
 
+    /** Events thread: starts (or stops) the retention clock of each voter the map does not name. */
+    private void trackAbsentVoters(ClusterView held, Set<String> present, long now) {
+        absentVoterSince.keySet().retainAll(held.voters());
+        for (String voter : held.voters()) {
+            if (held.partitionMap().nodes().contains(voter) || present.contains(voter)) {
+                absentVoterSince.remove(voter);
+            } else {
+                absentVoterSince.putIfAbsent(voter, now);
+            }
+        }
+    }
+
+    /**
+     * Events thread: publishes the view without the voters whose retention ran out, under the next map version
+     * (same owners), so every node orders the change like any other map change. Returns whether it did.
+     */
+    private boolean dropExpiredVoters(ClusterView held, Set<String> present, long now, Consumer<ClusterView> publish) {
+        Set<String> voters = VoterRetention.next(held.voters(), held.partitionMap().nodes(), present, absentVoterSince, now);
+        if (voters.equals(held.voters())) {
+            return false;
+        }
+        Set<String> dropped = new TreeSet<>(held.voters());
+        dropped.removeAll(voters);
+        PartitionMap map = held.partitionMap();
+        PartitionMap next = new PartitionMap(Math.addExact(map.version(), 1), map.replicationFactor(), map.owners());
+        log.info("node {}: {} absent for {} and no longer in the map: no longer counted towards a majority ({} voters "
+                + "left); partition map version {} -> {}", nodeId, dropped, VoterRetention.ABSENT_VOTER_RETENTION,
+                voters.size(), map.version(), next.version());
+        publish.accept(held.withMapAndVoters(next, held.runtimeMap(), voters));
+        return true;
+    }
+
     /**
      * The held view with partition map {@code next}: a partition whose owners changed gets a new epoch; its
      * live active keeps serving it (DEGRADED: it syncs the new owners as its replicas, and a heal hands the
@@ -411,8 +449,8 @@ final class FailoverCoordinator {
             }
             lastChange.put(p, now);
         }
-        return new ClusterView(held.layout(), next, new RuntimeMap(runtimes), held.addresses(), held.leader(),
-                held.founders());
+        return held.withMapAndVoters(next, new RuntimeMap(runtimes),
+                VoterRetention.next(held.voters(), next.nodes(), present, absentVoterSince, now));
     }
 
     /**
@@ -463,6 +501,7 @@ final class FailoverCoordinator {
      */
     void forgetAbsences() {
         missingSince.clear();
+        absentVoterSince.clear();
         rebalancer.forget();
     }
 

@@ -10,8 +10,10 @@ import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.PartitionMap;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Byte layout of a {@link ClusterView}, used both in CLUSTER_MAP responses and in the cluster's own
@@ -24,10 +26,11 @@ import java.util.Map;
  * addresses: n:int32 · (nodeId:string · host:string · port:int32)*n
  * founders:  n:int32 · (nodeId:string · incarnation:string)*n
  * leader:string ("" = unknown)     optional: absent in views from nodes that predate it
+ * voters:    n:int32 · nodeId:string*n                 optional: absent in views from nodes that predate it
  * </pre>
  *
- * <p>The leader comes last and is optional so that a view from an older node still decodes (as a view
- * without a leader).
+ * <p>The leader and the voters come last and are optional so that a view from an older node still decodes
+ * (as a view without a leader whose voters are its map's nodes).
  */
 public final class ClusterViewCodec {
 
@@ -65,6 +68,10 @@ public final class ClusterViewCodec {
             Wire.writeString(out, entry.getValue());
         }
         Wire.writeString(out, view.leader() == null ? "" : view.leader());
+        out.writeInt(view.voters().size());
+        for (String voter : view.voters()) {
+            Wire.writeString(out, voter);
+        }
     }
 
     public static ClusterView decode(ByteBuf in) throws MalformedRequestException {
@@ -103,8 +110,15 @@ public final class ClusterViewCodec {
                 founders.put(Wire.readString(in, 0, "node id"), Wire.readString(in, 0, "incarnation"));
             }
             String leader = in.isReadable() ? Wire.readString(in, 0, "leader") : "";
+            Set<String> voters = new HashSet<>();
+            if (in.isReadable()) {
+                int voterCount = Wire.readCount(in, 100_000, 0, "voter count");
+                for (int i = 0; i < voterCount; i++) {
+                    voters.add(Wire.readString(in, 0, "voter"));
+                }
+            }
             return new ClusterView(layout, new PartitionMap(version, replicationFactor, owners),
-                    new RuntimeMap(runtimes), addresses, leader, founders);
+                    new RuntimeMap(runtimes), addresses, leader, founders, voters);
         } catch (IllegalArgumentException e) {
             throw new MalformedRequestException(0, KvStatus.BAD_REQUEST, "invalid cluster view: " + e.getMessage());
         }

@@ -495,6 +495,7 @@ public final class AdminCommand {
     /** Every node the view names: with an address, in the partition map, or active somewhere. */
     static SortedSet<String> nodesOf(ClusterView view) {
         SortedSet<String> nodes = new TreeSet<>(view.addresses().keySet());
+        nodes.addAll(view.voters());
         nodes.addAll(view.partitionMap().nodes());
         for (PartitionRuntime runtime : view.runtimeMap().partitions()) {
             if (runtime.activeNode() != null) {
@@ -517,7 +518,9 @@ public final class AdminCommand {
         text.append("nodes:\n");
         for (String node : nodes) {
             NodeAddress address = view.addresses().get(node);
-            String note = map.nodes().contains(node) ? "" : "  (no partitions in the map)";
+            String note = map.nodes().contains(node) ? ""
+                    : view.voters().contains(node) ? "  (no partitions in the map; still counted towards a majority)"
+                    : "  (no partitions in the map)";
             text.append("  ").append(pad(node, idWidth)).append("  ")
                     .append(address == null ? "(address unknown)" : address.toString()).append(note).append('\n');
         }

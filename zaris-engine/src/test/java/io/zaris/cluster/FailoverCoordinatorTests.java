@@ -69,6 +69,58 @@ class FailoverCoordinatorTests {
     }
 
     @Test
+    void anEvictedNodeKeepsItsVoteWhilePresentAndLosesItOnlyAfterTheRetentionAbsent() {
+        ClusterView view = view(List.of(List.of("a", "b"), List.of("c", "a")),
+                new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
+        answers.put("b", Map.of(0, new PartitionState(3, 90, 12, 2)));
+        answers.put("c", Map.of(1, new PartitionState(1, 40, 6, 2)));
+        crashed.add("a");
+        defaultLeader.reconcile(view, Set.of("b", "c"), () -> view, published::add);
+        ClusterView failedOver = published.get(0);
+        defaultLeader.reconcile(failedOver, Set.of("b", "c"), () -> failedOver, published::add);
+        ClusterView rehomed = published.get(1);
+        assertThat(rehomed.partitionMap().nodes()).doesNotContain("a");
+        assertThat(rehomed.voters()).as("re-homing copies does not change who votes").containsExactly("a", "b", "c");
+
+        crashed.remove("a"); // "a" restarts and comes back; the map does not name it yet
+        now += VoterRetention.ABSENT_VOTER_RETENTION.toNanos() * 2;
+        int before = published.size();
+        ClusterView settled = settle(rehomed, Set.of("a", "b", "c"));
+        assertThat(settled.voters()).as("present: it keeps its vote").contains("a");
+
+        crashed.add("a"); // and goes again
+        settled = settle(settled, Set.of("b", "c"));
+        assertThat(settled.voters()).as("just gone: still counted").contains("a");
+        now += VoterRetention.ABSENT_VOTER_RETENTION.toNanos() - 1;
+        settled = settle(settled, Set.of("b", "c"));
+        assertThat(settled.voters()).contains("a");
+
+        long version = settled.partitionMap().version();
+        now += 1;
+        ClusterView trimmed = settle(settled, Set.of("b", "c"));
+        assertThat(trimmed.voters()).as("absent for the whole retention").containsExactly("b", "c");
+        assertThat(trimmed.partitionMap().version()).isEqualTo(version + 1);
+        assertThat(trimmed.partitionMap().owners()).isEqualTo(settled.partitionMap().owners());
+        assertThat(trimmed.runtimeMap()).isEqualTo(settled.runtimeMap());
+        assertThat(published.size()).isGreaterThan(before);
+    }
+
+    /** Runs rounds of the default leader over the views it publishes until it publishes nothing more. */
+    private ClusterView settle(ClusterView start, Set<String> present) {
+        ClusterView held = start;
+        for (int round = 0; round < 20; round++) {
+            int before = published.size();
+            ClusterView current = held;
+            defaultLeader.reconcile(current, present, () -> current, published::add);
+            if (published.size() == before) {
+                return held;
+            }
+            held = published.get(published.size() - 1);
+        }
+        throw new AssertionError("the leader kept publishing: " + published.subList(published.size() - 3, published.size()));
+    }
+
+    @Test
     void aRestartedActiveThatDisownsItsPartitionIsReplacedByTheReplicaWithTheData() {
         ClusterView view = view(List.of(List.of("a", "b"), List.of("b", "a")),
                 new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("b", 1, PartitionHealth.HEALTHY));

@@ -13,6 +13,7 @@ import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.PartitionMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class ClusterViewCodecTests {
@@ -37,14 +38,51 @@ class ClusterViewCodecTests {
 
     @Test
     void viewFromANodeThatDoesNotWriteTheLeaderStillDecodes() throws MalformedRequestException {
-        ByteBuf withoutLeader = encode(view());
-        // Drop the trailing leader field (an empty string: its length prefix only) as an older node would.
-        ByteBuf legacy = withoutLeader.slice(0, withoutLeader.readableBytes() - emptyStringLength());
+        ByteBuf full = encode(view());
+        // Drop the trailing leader field (an empty string: its length prefix only) and the voters after it, as
+        // an older node would.
+        ByteBuf legacy = full.slice(0, full.readableBytes() - votersLength(view()) - emptyStringLength());
 
         ClusterView decoded = ClusterViewCodec.decode(legacy);
 
         assertThat(decoded.leader()).isNull();
         assertThat(decoded.addresses()).isEqualTo(view().addresses());
+    }
+
+    @Test
+    void viewFromANodeThatDoesNotWriteVotersDecodesWithTheMapsNodesAsVoters() throws MalformedRequestException {
+        ClusterView view = withVoters(view(), Set.of("gone"));
+        ByteBuf full = encode(view);
+        ByteBuf legacy = full.slice(0, full.readableBytes() - votersLength(view));
+
+        ClusterView decoded = ClusterViewCodec.decode(legacy);
+
+        assertThat(decoded.voters()).isEqualTo(view().partitionMap().nodes());
+    }
+
+    @Test
+    void votersRoundTripAndAlwaysIncludeTheMapsNodes() throws MalformedRequestException {
+        ClusterView view = withVoters(view(), Set.of("gone"));
+
+        ClusterView decoded = ClusterViewCodec.decode(encode(view));
+
+        assertThat(decoded).isEqualTo(view);
+        assertThat(decoded.voters()).contains("gone").containsAll(view().partitionMap().nodes());
+        assertThat(decoded.withLeader("b").withAddresses(Map.of()).voters()).isEqualTo(decoded.voters());
+    }
+
+    private static ClusterView withVoters(ClusterView view, Set<String> extra) {
+        return view.withMapAndVoters(view.partitionMap(), view.runtimeMap(), extra);
+    }
+
+    /** Encoded length of the voters field: a count and one string per voter. */
+    private static int votersLength(ClusterView view) {
+        ByteBuf out = Unpooled.buffer();
+        out.writeInt(view.voters().size());
+        for (String voter : view.voters()) {
+            Wire.writeString(out, voter);
+        }
+        return out.readableBytes();
     }
 
     @Test
