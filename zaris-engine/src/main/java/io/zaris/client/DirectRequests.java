@@ -17,16 +17,20 @@ import io.zaris.replication.AckMode;
 import io.zaris.security.Credentials;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,7 +49,10 @@ import org.slf4j.LoggerFactory;
  * failure, a timeout, a wrong-owner or transient status) returns {@code null} and the caller takes the ordinary
  * path, which owns retries, routing hints and map refreshes. Running the request again there is what the
  * ordinary path's own retry would do: a GET changes nothing, and the writes are the idempotent ones
- * {@link RetryPolicy} repeats after an indeterminate answer. Values over
+ * {@link RetryPolicy} repeats after an indeterminate answer. While the answer is awaited, the calling thread
+ * looks every {@value #WAIT_SLICE_MILLIS} ms whether the attempt was abandoned (its partition moved to another
+ * owner: the owner hangs, and the ordinary path should ask the new one rather than wait out the attempt
+ * timeout), exactly as the pipelined connection's sweep does. Values over
  * {@link #MAX_DIRECT_VALUE_BYTES} are not sent here (a connection's buffer keeps the size of its largest
  * request).
  *
@@ -60,6 +67,8 @@ final class DirectRequests implements AutoCloseable {
     private static final long RETRY_CONNECT_AFTER_NANOS = Duration.ofSeconds(1).toNanos();
     /** Largest value a direct PUT carries; a larger one takes the pipelined connection. */
     static final int MAX_DIRECT_VALUE_BYTES = 64 * 1024;
+    /** While no answer has begun to arrive, whether the attempt was abandoned is asked this often. */
+    static final int WAIT_SLICE_MILLIS = 50;
 
     /** A write answered OK: the key's new revision and the signed acknowledgement epoch (see ResponseCodec). */
     record Acknowledged(long revision, long signedAckEpoch) {
@@ -85,13 +94,16 @@ final class DirectRequests implements AutoCloseable {
     }
 
     /**
-     * Reads {@code key} from {@code node}, routed under {@code routedEpoch}, waiting at most {@code timeoutMillis}.
+     * Reads {@code key} from {@code node}, routed under {@code routedEpoch}, waiting at most {@code timeoutMillis},
+     * and no longer once {@code abandoned} says so ({@code null}: never abandoned).
      *
      * @return the answer, or {@code null} when the caller must take the ordinary path
      */
-    Optional<VersionedValue> get(NodeAddress node, byte[] key, long routedEpoch, int timeoutMillis) {
+    Optional<VersionedValue> get(NodeAddress node, byte[] key, long routedEpoch, int timeoutMillis,
+                                 BooleanSupplier abandoned) {
         return exchange(node, connection -> {
-            ByteBuf answer = connection.send(new Request.Get(connection.nextId(), key), routedEpoch, timeoutMillis);
+            ByteBuf answer = connection.send(new Request.Get(connection.nextId(), key), routedEpoch, timeoutMillis,
+                    abandoned);
             KvStatus status = KvStatus.fromCode(answer.readUnsignedByte());
             if (status == KvStatus.OK) {
                 return Optional.of(ResponseCodec.readValue(answer));
@@ -101,29 +113,30 @@ final class DirectRequests implements AutoCloseable {
     }
 
     /**
-     * Stores {@code value} under {@code key} unconditionally on {@code node}.
+     * Stores {@code value} under {@code key} unconditionally on {@code node} (waiting as {@link #get} does).
      *
      * @return the acknowledgement, or {@code null} when the caller must take the ordinary path
      */
     Acknowledged put(NodeAddress node, byte[] key, byte[] value, long ttlMillis, AckMode ack, long routedEpoch,
-                     int timeoutMillis) {
+                     int timeoutMillis, BooleanSupplier abandoned) {
         if (value.length > MAX_DIRECT_VALUE_BYTES) {
             return null;
         }
         return exchange(node, connection -> acknowledged(connection.send(new Request.Put(connection.nextId(), key, value,
-                ttlMillis, false, Request.ANY_VERSION, ack), routedEpoch, timeoutMillis)));
+                ttlMillis, false, Request.ANY_VERSION, ack), routedEpoch, timeoutMillis, abandoned)));
     }
 
     /**
-     * Deletes {@code key} unconditionally on {@code node}.
+     * Deletes {@code key} unconditionally on {@code node} (waiting as {@link #get} does).
      *
      * @return the acknowledgement, {@link Optional#empty()} when the key did not exist, or {@code null} when the
      *         caller must take the ordinary path
      */
-    Optional<Acknowledged> delete(NodeAddress node, byte[] key, AckMode ack, long routedEpoch, int timeoutMillis) {
+    Optional<Acknowledged> delete(NodeAddress node, byte[] key, AckMode ack, long routedEpoch, int timeoutMillis,
+                                  BooleanSupplier abandoned) {
         return exchange(node, connection -> {
             ByteBuf answer = connection.send(new Request.Delete(connection.nextId(), key, Request.ANY_VERSION, ack),
-                    routedEpoch, timeoutMillis);
+                    routedEpoch, timeoutMillis, abandoned);
             if (answer.getUnsignedByte(answer.readerIndex()) == KvStatus.NOT_FOUND.code()) {
                 return Optional.empty();
             }
@@ -179,6 +192,8 @@ final class DirectRequests implements AutoCloseable {
             answer = exchange.on(connection);
         } catch (ZarisStatusException e) {
             finalStatus = e;
+        } catch (AbandonedAttempt e) {
+            log.debug("direct request to {} abandoned unanswered: {}", node, e.getMessage());
         } catch (IOException | MalformedRequestException | RuntimeException e) {
             log.debug("direct request to {} failed; taking the pipelined connection", node, e);
         }
@@ -297,15 +312,50 @@ final class DirectRequests implements AutoCloseable {
             return nextId++;
         }
 
-        /** Sends a key-addressed request and returns its answer, positioned at the status byte. */
-        ByteBuf send(Request request, long routedEpoch, int timeoutMillis) throws IOException, MalformedRequestException {
-            socket.setSoTimeout(timeoutMillis);
+        /**
+         * Sends a key-addressed request and returns its answer, positioned at the status byte; gives up (with
+         * {@link AbandonedAttempt}) when {@code abandoned} says so before the answer began to arrive.
+         */
+        ByteBuf send(Request request, long routedEpoch, int timeoutMillis, BooleanSupplier abandoned)
+                throws IOException, MalformedRequestException {
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
             requestBuffer.clear();
             int start = Frames.begin(requestBuffer);
             RequestCodec.encode(request, routedEpoch, timeoutMillis, requestBuffer);
             Frames.finish(requestBuffer, start);
             out.write(requestBuffer.array(), requestBuffer.arrayOffset(), requestBuffer.readableBytes());
+            awaitAnswer(deadline, abandoned);
             return readAnswer(request.id());
+        }
+
+        /**
+         * Blocks until a byte of the answer is buffered, in slices of at most {@value #WAIT_SLICE_MILLIS} ms,
+         * asking {@code abandoned} after each empty one; then leaves the rest of the attempt's time as the socket
+         * timeout for reading the frames. Only whole-slice timeouts are caught, before any byte was consumed, so
+         * the stream never loses a frame's beginning.
+         */
+        private void awaitAnswer(long deadline, BooleanSupplier abandoned) throws IOException {
+            while (true) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new SocketTimeoutException("no answer within the attempt timeout");
+                }
+                long leftMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(left));
+                socket.setSoTimeout((int) Math.min(abandoned == null ? Integer.MAX_VALUE : WAIT_SLICE_MILLIS, leftMillis));
+                in.mark(1);
+                try {
+                    if (in.read() < 0) {
+                        throw new EOFException("the node closed the connection");
+                    }
+                    in.reset();
+                    socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, leftMillis));
+                    return;
+                } catch (SocketTimeoutException slice) {
+                    if (abandoned != null && abandoned.getAsBoolean()) {
+                        throw new AbandonedAttempt();
+                    }
+                }
+            }
         }
 
         /** Sends a request and reads its answer; {@code null} unless it has status {@code expected}. */
@@ -356,6 +406,13 @@ final class DirectRequests implements AutoCloseable {
             } catch (IOException e) {
                 log.trace("closing a direct connection", e);
             }
+        }
+    }
+
+    /** The attempt's partition moved to another owner while its answer was awaited; the ordinary path takes over. */
+    private static final class AbandonedAttempt extends IOException {
+        AbandonedAttempt() {
+            super("its partition moved to another owner meanwhile");
         }
     }
 }

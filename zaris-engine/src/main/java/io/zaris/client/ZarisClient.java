@@ -189,7 +189,7 @@ public final class ZarisClient implements AutoCloseable {
             return null;
         }
         Optional<VersionedValue> answer = meteredOnFailure(OpCode.GET, route,
-                () -> direct.get(route.owner(), route.key(), route.epoch(), route.timeoutMillis()));
+                () -> direct.get(route.owner(), route.key(), route.epoch(), route.timeoutMillis(), route.abandoned()));
         if (answer != null) {
             metrics.request(OpCode.GET, answer.isPresent() ? "ok" : "not_found", ticker.nanoTime() - route.startNanos());
         }
@@ -212,7 +212,8 @@ public final class ZarisClient implements AutoCloseable {
         byte[] v = requireValue(value);
         long ttlMillis = ttlMillis(ttl);
         DirectRequests.Acknowledged done = meteredOnFailure(OpCode.PUT, route,
-                () -> direct.put(route.owner(), route.key(), v, ttlMillis, ack, route.epoch(), route.timeoutMillis()));
+                () -> direct.put(route.owner(), route.key(), v, ttlMillis, ack, route.epoch(), route.timeoutMillis(),
+                        route.abandoned()));
         if (done == null) {
             return null;
         }
@@ -232,7 +233,8 @@ public final class ZarisClient implements AutoCloseable {
             return null;
         }
         Optional<DirectRequests.Acknowledged> done = meteredOnFailure(OpCode.DELETE, route,
-                () -> direct.delete(route.owner(), route.key(), ack, route.epoch(), route.timeoutMillis()));
+                () -> direct.delete(route.owner(), route.key(), ack, route.epoch(), route.timeoutMillis(),
+                        route.abandoned()));
         if (done == null) {
             return null;
         }
@@ -252,8 +254,12 @@ public final class ZarisClient implements AutoCloseable {
         }
     }
 
-    /** Where and how long a direct request for a key goes: its owner under the current table, one attempt's wait. */
-    private record DirectRoute(byte[] key, NodeAddress owner, long epoch, int timeoutMillis, long startNanos) {
+    /**
+     * Where and how long a direct request for a key goes: its owner under the current table, one attempt's wait,
+     * and when to give the attempt up early (its partition moved away while it hung, {@link #movedAway}).
+     */
+    private record DirectRoute(byte[] key, NodeAddress owner, long epoch, int timeoutMillis, long startNanos,
+                               BooleanSupplier abandoned) {
     }
 
     /**
@@ -278,7 +284,9 @@ public final class ZarisClient implements AutoCloseable {
         long waitNanos = Math.min(options.attemptTimeout().toNanos(),
                 deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - start);
         int timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(waitNanos)));
-        return new DirectRoute(k, owner.address(), current.epochOf(segment), timeoutMillis, start);
+        int partition = current.view().layout().partitionOf(segment);
+        return new DirectRoute(k, owner.address(), current.epochOf(segment), timeoutMillis, start,
+                movedAway(partition, RoutingWatch.Routing.of(current, partition)));
     }
 
     /** ASYNC acknowledgements remembered for loss reports now (see {@link AsyncAckLedger}). */

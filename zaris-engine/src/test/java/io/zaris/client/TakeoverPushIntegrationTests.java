@@ -58,7 +58,7 @@ class TakeoverPushIntegrationTests {
             try (DirectRequests reads = new DirectRequests(1, "takeover-test", null, Duration.ofSeconds(5),
                     ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, heard::add)) {
                 byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
-                Optional<VersionedValue> answer = reads.get(newActive, keyBytes, runtime.epoch(), 5_000);
+                Optional<VersionedValue> answer = reads.get(newActive, keyBytes, runtime.epoch(), 5_000, null);
                 // The listener runs on this thread while the answer is read: whatever it heard came first.
                 assertThat(answer).as("the new owner answers the direct read").isNotNull().isPresent();
                 TakeoverRevisions takeover = heard.stream().filter(t -> t.partition() == partition).findFirst()

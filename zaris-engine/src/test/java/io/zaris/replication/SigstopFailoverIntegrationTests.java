@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.zaris.client.ZarisClient;
-import io.zaris.client.ZarisClientOptions;
 import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.NodeAddress;
 import io.zaris.cluster.PartitionHealth;
@@ -34,12 +33,9 @@ class SigstopFailoverIntegrationTests {
         try (ServerProcesses processes = new ServerProcesses(Path.of("target", "sigstop-logs"))) {
             List<NodeAddress> seeds = processes.start(3, 3, "--partitions", "16", "--segments", "256",
                     "--escalation-timeout-ms", "6000", "--heal-cooldown-ms", "2000");
-            // One option differs from the defaults, for a documented limit (docs/guarantees.md): a blocking call's
-            // direct-socket attempt to a hung owner is not abandoned when the partition moves, so it waits out the
-            // attempt timeout (10 s by default) and this single writer would see nothing acknowledged during the
-            // 15 s pause. The pipelined path abandons such attempts; SingleFaultIntegrationTests covers it.
-            try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
-                    .attemptTimeout(Duration.ofSeconds(2)).environment(Map.of()).build())) {
+            // Default client options: the writer's blocking puts go over direct sockets, and an attempt stuck at
+            // the hung owner is given up once its partition moves, so writes resume during the pause.
+            try (ZarisClient client = ServerProcesses.defaultClient(seeds)) {
                 ClusterView before = client.clusterView();
                 SegmentMapper mapper = new SegmentMapper(before.layout().segmentCount());
                 String victim = before.runtimeOfSegment(mapper.segmentOf(AcknowledgedWriter.key(0))).activeNode();

@@ -186,8 +186,8 @@ public final class ServerProcesses implements AutoCloseable {
     }
 
     /**
-     * A client that rides out the faults these tests inject: it waits up to 90 s for a first map, gives a
-     * request 20 s and 40 attempts, and reads no {@code ZARIS_*} variables from the environment.
+     * The client an application gets by default, except that it waits up to 90 s for a first map; it reads no
+     * {@code ZARIS_*} variables from the environment.
      */
     public static ZarisClient defaultClient(List<NodeAddress> seeds) {
         // Only the first map may take longer than by default (processes start slowly on a loaded 2-core machine);
