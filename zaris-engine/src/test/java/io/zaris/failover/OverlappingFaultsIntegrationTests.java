@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
 class OverlappingFaultsIntegrationTests {
 
     private static final int KEYS = 256;
-    /** The longest a key goes without an acknowledged write after the first fault (target: 2 s per crash). */
-    private static final double GAP_BOUND_SECONDS = 8;
+    /** The longest a key may go without an acknowledged write after the first fault: generous (target: about 2 s per crash), while a lost majority leaves keys unwritable until a killed node returns. */
+    private static final double GAP_BOUND_SECONDS = 15;
 
     @Test
     void aRestartedNodeThatWaitsToBePlannedInStillCountsTowardsTheMajority() throws Exception {
