@@ -119,20 +119,25 @@ final class Nemesis {
         this.kinds = kinds(network);
     }
 
-    /** The kinds of fault a run draws from, given its network faults ({@code null}: loopback). */
-    static List<Kind> kinds(NetworkFaults network) {
-        List<Kind> kinds = new ArrayList<>();
-        for (Kind kind : Kind.values()) {
-            if (!kind.network || (network != null && (kind != Kind.ADDED_LATENCY || network.supportsDelay()))) {
-                kinds.add(kind);
-            }
-        }
+    /** The kinds of fault a run draws from, given its network faults ({@code null}: loopback); warns of a skip. */
+    private static List<Kind> kinds(NetworkFaults network) {
         if (network != null && !network.supportsDelay()) {
             String banner = "!".repeat(100);
             log.warn(banner);
             log.warn("ADDED_LATENCY SKIPPED: this kernel has no tc netem (CONFIG_NET_SCH_NETEM); the run injects the "
                     + "other network faults only");
             log.warn(banner);
+        }
+        return kinds(network != null, network != null && network.supportsDelay());
+    }
+
+    /** Every process fault; on a bed also every network fault, added latency only where it can be added. */
+    static List<Kind> kinds(boolean onBed, boolean delaySupported) {
+        List<Kind> kinds = new ArrayList<>();
+        for (Kind kind : Kind.values()) {
+            if (!kind.network || (onBed && (kind != Kind.ADDED_LATENCY || delaySupported))) {
+                kinds.add(kind);
+            }
         }
         return List.copyOf(kinds);
     }
