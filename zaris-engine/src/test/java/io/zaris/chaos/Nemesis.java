@@ -98,6 +98,11 @@ final class Nemesis {
     private final NetworkFaults network;
     /** The kinds this run draws from: every process fault, plus the network faults the bed supports. */
     private final List<Kind> kinds;
+    /**
+     * The kinds still to be drawn in this round: every kind once per round, in a seeded random order, so a run
+     * meets each kind about equally often (uniform draws left two of ten kinds out of a 36-fault stretch).
+     */
+    private final List<Kind> round = new ArrayList<>();
     /** Whether a flapping link is down now; only while a FLAPPING_LINK recovery is pending. */
     private boolean flappingLinkDown;
     private final ZarisClient client;
@@ -177,7 +182,10 @@ final class Nemesis {
                     }
                     if (now - nextFault >= 0) {
                         if (impairedNodes() < options.maxSimultaneousFaults()) {
-                            inject(kinds.get(random.nextInt(kinds.size())));
+                            Kind kind = nextKind();
+                            if (kind != null) {
+                                inject(kind);
+                            }
                         }
                         nextFault = now + delayNanos(5, 12);
                     }
@@ -190,6 +198,26 @@ final class Nemesis {
                 log.warn("nemesis step failed: {}", e.toString());
             }
         }
+    }
+
+    /**
+     * The next kind of fault of the round that can be injected now (a network fault waits while another is in
+     * effect, keeping its place); {@code null} when none can. A new round starts when the last one is used up.
+     */
+    private Kind nextKind() {
+        if (round.isEmpty()) {
+            round.addAll(kinds);
+            Collections.shuffle(round, random);
+        }
+        boolean networkFaultInEffect = pending.stream().anyMatch(r -> r.kind().network);
+        for (Iterator<Kind> it = round.iterator(); it.hasNext(); ) {
+            Kind kind = it.next();
+            if (!kind.network || !networkFaultInEffect) {
+                it.remove();
+                return kind;
+            }
+        }
+        return null;
     }
 
     /** Nodes impaired now: those a pending recovery involves, and those recovered but not yet healthy again. */
