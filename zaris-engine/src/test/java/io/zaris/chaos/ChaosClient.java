@@ -39,15 +39,16 @@ final class ChaosClient implements AutoCloseable {
         this.recorder = recorder;
     }
 
-    static ChaosClient connect(int id, List<NodeAddress> seeds, HistoryRecorder recorder) {
+    /** Connects with the default options; {@code password} is {@code null} for nodes that take none. */
+    static ChaosClient connect(int id, List<NodeAddress> seeds, String password, HistoryRecorder recorder) {
         AttemptLog attempts = new AttemptLog(recorder);
-        ZarisClient client = ZarisClient.connect(options(seeds, "chaos-" + id, attempts, recorder));
+        ZarisClient client = ZarisClient.connect(options(seeds, password, "chaos-" + id, attempts, recorder));
         return new ChaosClient(id, client, attempts, recorder);
     }
 
-    static ZarisClientOptions options(List<NodeAddress> seeds, String name, AttemptLog attempts,
+    static ZarisClientOptions options(List<NodeAddress> seeds, String password, String name, AttemptLog attempts,
                                       HistoryRecorder recorder) {
-        return ZarisClientOptions.builder().seeds(seeds).clientName(name).environment(Map.of())
+        return ZarisClientOptions.builder().seeds(seeds).password(password).clientName(name).environment(Map.of())
                 .metrics(attempts).lostWriteListener(recorder::namedLost).build();
     }
 

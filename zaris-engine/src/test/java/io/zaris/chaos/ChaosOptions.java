@@ -6,17 +6,31 @@ import java.time.Duration;
 
 /**
  * One chaos run: how long, how many nodes, replication factor, acknowledgement mode, the seed of the
- * nemesis and workload choices (a run is replayable up to timing), and where the report goes.
+ * nemesis and workload choices (a run is replayable up to timing), where the report goes, and where the nodes run.
  */
 public record ChaosOptions(Duration duration, int nodes, int replicationFactor, AckMode ackMode, long seed,
-                           Duration escalationTimeout, Path outputDirectory) {
+                           Duration escalationTimeout, Path outputDirectory, Network network) {
+
+    /** Where the nodes run, and so which faults the nemesis can inject. */
+    public enum Network {
+        /** Processes on loopback: process faults only. */
+        LOOPBACK,
+        /** One network namespace host per node on a bridge (needs root): process faults and network faults. */
+        BED
+    }
+
+    /** A run on loopback. */
+    public ChaosOptions(Duration duration, int nodes, int replicationFactor, AckMode ackMode, long seed,
+                        Duration escalationTimeout, Path outputDirectory) {
+        this(duration, nodes, replicationFactor, ackMode, seed, escalationTimeout, outputDirectory, Network.LOOPBACK);
+    }
 
     /** Most simultaneous failures: fewer than the replicas, and never the majority. */
     public int maxSimultaneousFaults() {
         return Math.max(0, Math.min(replicationFactor - 1, (nodes - 1) / 2));
     }
 
-    /** Parses {@code --minutes 10 --seconds 0 --nodes 5 --rf 3 --ack sync --seed 1 --out dir}. */
+    /** Parses {@code --minutes 10 --seconds 0 --nodes 5 --rf 3 --ack sync --seed 1 --out dir --network loopback|bed}. */
     public static ChaosOptions parse(String[] args) {
         long seconds = 600;
         int nodes = 5;
@@ -24,6 +38,7 @@ public record ChaosOptions(Duration duration, int nodes, int replicationFactor, 
         AckMode ack = AckMode.SYNC;
         long seed = System.currentTimeMillis();
         Path out = Path.of("target", "chaos");
+        Network network = Network.LOOPBACK;
         for (int i = 0; i + 1 < args.length; i += 2) {
             String value = args[i + 1];
             switch (args[i]) {
@@ -34,10 +49,15 @@ public record ChaosOptions(Duration duration, int nodes, int replicationFactor, 
                 case "--ack" -> ack = AckMode.valueOf(value.toUpperCase(java.util.Locale.ROOT));
                 case "--seed" -> seed = Long.parseLong(value);
                 case "--out" -> out = Path.of(value);
+                case "--network" -> network = switch (value) {
+                    case "loopback" -> Network.LOOPBACK;
+                    case "bed" -> Network.BED;
+                    default -> throw new IllegalArgumentException("--network must be loopback or bed but was " + value);
+                };
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (use --minutes|--seconds|--nodes|--rf|--ack|--seed|--out)");
+                        + " (use --minutes|--seconds|--nodes|--rf|--ack|--seed|--out|--network)");
             }
         }
-        return new ChaosOptions(Duration.ofSeconds(seconds), nodes, rf, ack, seed, Duration.ofSeconds(6), out);
+        return new ChaosOptions(Duration.ofSeconds(seconds), nodes, rf, ack, seed, Duration.ofSeconds(6), out, network);
     }
 }

@@ -14,9 +14,10 @@ import java.util.stream.IntStream;
  * checker's verdict. Rendered as Markdown, JSON and an SVG timeline (answered and failed operations per
  * second, faults marked).
  *
+ * @param nodes         where the nodes ran and which network faults were available
  * @param clients       how the workload's clients ran and with which options
  */
-record ChaosReport(ChaosOptions options, long durationSeconds, Map<String, Long> faultsByKind, String clients,
+record ChaosReport(ChaosOptions options, long durationSeconds, String nodes, Map<String, Long> faultsByKind, String clients,
                    Verdict verdict, Timeline timeline) {
 
     /** Examples of each kind of finding the Markdown report lists. */
@@ -33,6 +34,7 @@ record ChaosReport(ChaosOptions options, long durationSeconds, Map<String, Long>
         md.append("# Zaris chaos run\n\n");
         md.append(String.format(Locale.ROOT, "%d nodes, RF %d, %s acknowledgements, seed %d, %d s under faults%n%n",
                 options.nodes(), options.replicationFactor(), options.ackMode(), options.seed(), durationSeconds));
+        md.append("Nodes: ").append(nodes).append("\n\n");
         md.append("Clients: ").append(clients).append("\n\n");
         md.append("| figure | value |\n|---|---|\n");
         row(md, "faults injected", faultsByKind);
@@ -52,6 +54,7 @@ record ChaosReport(ChaosOptions options, long durationSeconds, Map<String, Long>
         row(md, "longest write stall by kind of fault", timeline.longestStallByFault().entrySet().stream()
                 .map(entry -> String.format(Locale.ROOT, "%s %.2f s", entry.getKey(), entry.getValue()))
                 .collect(Collectors.joining(", ")));
+        appendStallsByKind(md);
         md.append("\nResult: ").append(passed() ? "**PASS**" : "**FAIL**").append("\n");
         for (Finding.Kind kind : Finding.Kind.values()) {
             appendExamples(md, kind.title(), verdict.of(kind));
@@ -69,6 +72,8 @@ record ChaosReport(ChaosOptions options, long durationSeconds, Map<String, Long>
         field(json, "ackMode", quote(options.ackMode().name()));
         field(json, "seed", options.seed());
         field(json, "durationSeconds", durationSeconds);
+        field(json, "network", quote(options.network().name()));
+        field(json, "nodesDescription", quote(nodes));
         field(json, "clients", quote(clients));
         field(json, "faults", jsonMap(faultsByKind));
         field(json, "writesAcknowledged", tally.writesAcknowledged());
@@ -129,6 +134,13 @@ record ChaosReport(ChaosOptions options, long durationSeconds, Map<String, Long>
         Files.writeString(directory.resolve("report.md"), markdown());
         Files.writeString(directory.resolve("report.json"), json());
         Files.writeString(directory.resolve("timeline.svg"), svg());
+    }
+
+    /** One row per kind of fault injected: how many, and the longest write stall one of them caused. */
+    private void appendStallsByKind(StringBuilder md) {
+        md.append("\n| kind of fault | injected | longest write stall |\n|---|---|---|\n");
+        faultsByKind.forEach((kind, count) -> md.append(String.format(Locale.ROOT, "| %s | %d | %.2f s |%n", kind, count,
+                timeline.longestStallByFault().getOrDefault(kind, 0.0))));
     }
 
     private static void row(StringBuilder md, String figure, Object value) {

@@ -48,10 +48,19 @@ class ChaosReportTests {
     }
 
     @Test
+    void theReportSaysWhereTheNodesRan() {
+        ChaosReport report = report(List.of(), List.of());
+
+        assertThat(report.markdown()).contains("Nodes: 3 processes on loopback");
+        assertThat(report.json()).contains("\"network\": \"LOOPBACK\"");
+    }
+
+    @Test
     void theReportNamesTheLongestWriteStallOfEachKindOfFault() {
         ChaosReport report = report(List.of(), List.of());
 
-        assertThat(report.markdown()).contains("| longest write stall by kind of fault | KILL 1.00 s |");
+        assertThat(report.markdown()).contains("| longest write stall by kind of fault | KILL 1.00 s |")
+                .contains("| kind of fault | injected | longest write stall |\n|---|---|---|\n| KILL | 1 | 1.00 s |");
         assertThat(report.json()).contains("\"longestStallByFault\": {\"KILL\": 1.000}");
     }
 
@@ -61,7 +70,7 @@ class ChaosReportTests {
         Verdict verdict = new Verdict(findings, excused, Map.of(Reply.OK, 90L, Reply.UNAVAILABLE, 3L, Reply.TIMEOUT, 2L),
                 Map.of(Reply.MIGRATING, 4L), new Verdict.Tally(50, 2, 1, 10, 10, 40, 20, 20, 1));
         Timeline timeline = new Timeline(new long[] {100}, new long[] {0}, List.of(10.0), Map.of("KILL", 1.0), 1.0, 1.0);
-        return new ChaosReport(options, 60, Map.of("KILL", 1L),
+        return new ChaosReport(options, 60, "3 processes on loopback", Map.of("KILL", 1L),
                 "12 separate client instances, each with default client options", verdict, timeline);
     }
 }

@@ -8,6 +8,7 @@ import io.zaris.cluster.NodeAddress;
 import io.zaris.cluster.PartitionHealth;
 import io.zaris.server.ServerProcesses;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A chaos certification run: N standalone server processes on loopback, a workload whose clients record
+ * A chaos certification run: N standalone server processes (on loopback, or one per host of a network test bed
+ * with {@code --network bed}), a workload whose clients record
  * every operation in a history, a nemesis injecting real faults, then healing, waiting for every partition to
  * be {@code HEALTHY}, reading every written key back, and judging the history with the {@link Checker}. Run
  * with {@code chaos/run}; a short run is part of the test suite ({@code ChaosHarnessIntegrationTests}).
@@ -42,17 +44,20 @@ public final class ChaosRun {
     }
 
     static ChaosReport run(ChaosOptions options) throws Exception {
-        try (ServerProcesses processes = new ServerProcesses(options.outputDirectory().resolve("logs"))) {
-            List<NodeAddress> seeds = processes.start(options.nodes(), options.replicationFactor(),
-                    "--partitions", "32", "--segments", "512",
-                    "--ack-mode", options.ackMode().name().toLowerCase(java.util.Locale.ROOT),
-                    "--escalation-timeout-ms", Long.toString(options.escalationTimeout().toMillis()),
-                    "--heal-cooldown-ms", "2000", "--join-settle-delay-ms", "3000");
+        List<String> serverArguments = List.of("--partitions", "32", "--segments", "512",
+                "--ack-mode", options.ackMode().name().toLowerCase(java.util.Locale.ROOT),
+                "--escalation-timeout-ms", Long.toString(options.escalationTimeout().toMillis()),
+                "--heal-cooldown-ms", "2000", "--join-settle-delay-ms", "3000");
+        Path logs = options.outputDirectory().resolve("logs");
+        try (ChaosCluster processes = options.network() == ChaosOptions.Network.BED
+                ? new BedChaosCluster(logs, options.nodes(), options.replicationFactor(), serverArguments)
+                : new LoopbackChaosCluster(logs, options.nodes(), options.replicationFactor(), serverArguments)) {
+            List<NodeAddress> seeds = processes.start();
             HistoryRecorder recorder = new HistoryRecorder(Ticker.system());
             // The nemesis' and the healing wait's own client: default options, not part of the history.
             try (ZarisClient control = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
-                    .clientName("chaos-control").environment(Map.of()).build())) {
-                Workload workload = new Workload(seeds, recorder, options.ackMode(), options.seed());
+                    .password(processes.password()).clientName("chaos-control").environment(Map.of()).build())) {
+                Workload workload = new Workload(seeds, processes.password(), recorder, options.ackMode(), options.seed());
                 Nemesis nemesis = new Nemesis(processes, control, options);
                 long start = recorder.now();
                 workload.start();
@@ -65,13 +70,14 @@ public final class ChaosRun {
                 long end = recorder.now();
                 awaitHealthy(control, processes, options.nodes());
                 String clients;
-                try (ChaosClient reader = ChaosClient.connect(Workload.clientCount(), seeds, recorder)) {
+                try (ChaosClient reader = ChaosClient.connect(Workload.clientCount(), seeds,
+                        processes.password(), recorder)) {
                     FinalReads.readAll(reader, Workload.keys());
                     clients = describeClients(reader.options());
                 }
                 History history = recorder.history(options.ackMode());
                 ChaosReport report = new ChaosReport(options, TimeUnit.NANOSECONDS.toSeconds(end - start),
-                        faultsByKind(faults), clients, Checker.check(history), Timeline.of(history.ops(), faults, start, end));
+                        processes.describe(), faultsByKind(faults), clients, Checker.check(history), Timeline.of(history.ops(), faults, start, end));
                 report.writeTo(options.outputDirectory());
                 return report;
             }
@@ -111,7 +117,7 @@ public final class ChaosRun {
      * Waits until every process is back in one membership view holding every node, has adopted a map since
      * its last start, and every partition is HEALTHY.
      */
-    private static void awaitHealthy(ZarisClient client, ServerProcesses processes, int nodes) throws Exception {
+    private static void awaitHealthy(ZarisClient client, ChaosCluster processes, int nodes) throws Exception {
         long deadline = System.nanoTime() + HEAL_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             ClusterView view = client.refreshMap().join();

@@ -5,7 +5,9 @@ import io.zaris.cluster.ClusterView;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.server.ServerProcesses;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Random;
@@ -21,30 +23,88 @@ import org.slf4j.LoggerFactory;
  * {@code SIGSTOP} longer than the escalation timeout (then {@code SIGCONT}), killing the current leader,
  * killing the owner of a hot partition, a graceful stop/restart, and a drain (the admin command: the node's
  * partitions move to the others) followed by a stop and a restart, after which the node joins again as a new
- * member and a rebalance moves partitions back to it. Never more impaired nodes at once than
- * {@link ChaosOptions#maxSimultaneousFaults()}.
+ * member and a rebalance moves partitions back to it.
+ *
+ * <p>On a network test bed ({@link ChaosCluster#network()}) it also cuts the network, each cut healed after a
+ * while: a random minority isolated from the rest and from the clients, the leader isolated, a one-way partition
+ * (a node's packets to its peers vanish, or theirs to it), a flapping link (down and up every few seconds), and
+ * added latency where the kernel has {@code tc netem} (otherwise that fault is skipped, and the report says so).
+ * At most one network fault is in effect at a time, so healing one is healing the bed.
+ *
+ * <p>Never more impaired nodes at once than {@link ChaosOptions#maxSimultaneousFaults()}: a node killed, paused,
+ * draining, or on the wrong side of a network fault counts, and so does one recovered until it rejoined and
+ * every partition is {@code HEALTHY} again.
  *
  * <p>Runs on its own thread as a small event loop: every tick it performs the recoveries that are due and,
- * when the next fault's time has come, injects it. {@link #heal()} performs every pending recovery now.
+ * when the next fault's time has come, injects it. {@link #heal()} performs every pending recovery now. The
+ * pending recoveries, the nodes awaiting health and the faults list are guarded by this object's lock.
  */
 final class Nemesis {
 
     private static final Logger log = LoggerFactory.getLogger(Nemesis.class);
     private static final Pattern VIEW = Pattern.compile("membership view \\[([^|\\]]+)\\|");
 
-    enum Kind { KILL, PAUSE, KILL_LEADER, KILL_HOT_OWNER, GRACEFUL_RESTART, DRAIN_AND_REJOIN }
+    enum Kind {
+        KILL(false), PAUSE(false), KILL_LEADER(false), KILL_HOT_OWNER(false), GRACEFUL_RESTART(false),
+        DRAIN_AND_REJOIN(false),
+        PARTITION_MINORITY(true), PARTITION_LEADER(true), ONE_WAY_PARTITION(true), FLAPPING_LINK(true),
+        ADDED_LATENCY(true);
+
+        /** Whether the fault cuts or slows the network (bed only) rather than acting on a process. */
+        final boolean network;
+
+        Kind(boolean network) {
+            this.network = network;
+        }
+    }
+
+    /** A flapping link changes state after this long, at random within the range, until the fault ends. */
+    private static final int FLAP_MIN_SECONDS = 2;
+    private static final int FLAP_MAX_SECONDS = 4;
 
     /** A drain that has not finished by then is cut short: the node is stopped anyway (its rest fails over). */
     private static final long DRAIN_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(120);
 
-    /** One injected fault: what, on which node, when it started and when it was undone. */
+    /** One injected fault: what, on which node (or nodes, joined by '+'), when it started and when it was undone. */
     record Fault(Kind kind, String node, long startNanos, long endNanos) {
     }
 
-    private record Recovery(long dueNanos, String node, Kind kind, long startNanos) {
+    /**
+     * What is due at {@code dueNanos} to undo (or, for a drain or a flapping link, advance) a fault on {@code nodes}.
+     * {@code untilNanos} is when a flapping link stops flapping; unused by the other kinds.
+     */
+    private record Recovery(long dueNanos, List<String> nodes, Kind kind, long startNanos, long untilNanos) {
+
+        Recovery(long dueNanos, String node, Kind kind, long startNanos) {
+            this(dueNanos, List.of(node), kind, startNanos, 0);
+        }
+
+        Recovery {
+            nodes = List.copyOf(nodes);
+        }
+
+        /** The first node: the only one, except for an isolated minority. */
+        String node() {
+            return nodes.get(0);
+        }
+
+        boolean involves(String node) {
+            return nodes.contains(node);
+        }
     }
 
-    private final ServerProcesses processes;
+    private final ChaosCluster processes;
+    /** The bed's network faults; {@code null} on loopback. */
+    private final NetworkFaults network;
+    /** The kinds this run draws from: every process fault, plus the network faults the bed supports. */
+    private final List<Kind> kinds;
+    /**
+     * The kinds still to be drawn in this round: every kind once per round, in a seeded random order, so a run
+     * meets each kind about equally often (uniform draws left two of ten kinds out of a 36-fault stretch).
+     */
+    private final List<Kind> round = new ArrayList<>();
+    /** Whether a flapping link is down now; only while a FLAPPING_LINK recovery is pending. */
+    private boolean flappingLinkDown;
     private final ZarisClient client;
     private final ChaosOptions options;
     private final Random random;
@@ -55,11 +115,36 @@ final class Nemesis {
     private final AtomicBoolean running = new AtomicBoolean(true);
     private Thread thread;
 
-    Nemesis(ServerProcesses processes, ZarisClient client, ChaosOptions options) {
+    Nemesis(ChaosCluster processes, ZarisClient client, ChaosOptions options) {
         this.processes = processes;
+        this.network = processes.network().orElse(null);
         this.client = client;
         this.options = options;
         this.random = new Random(options.seed() ^ 0x5EED);
+        this.kinds = kinds(network);
+    }
+
+    /** The kinds of fault a run draws from, given its network faults ({@code null}: loopback); warns of a skip. */
+    private static List<Kind> kinds(NetworkFaults network) {
+        if (network != null && !network.supportsDelay()) {
+            String banner = "!".repeat(100);
+            log.warn(banner);
+            log.warn("ADDED_LATENCY SKIPPED: this kernel has no tc netem (CONFIG_NET_SCH_NETEM); the run injects the "
+                    + "other network faults only");
+            log.warn(banner);
+        }
+        return kinds(network != null, network != null && network.supportsDelay());
+    }
+
+    /** Every process fault; on a bed also every network fault, added latency only where it can be added. */
+    static List<Kind> kinds(boolean onBed, boolean delaySupported) {
+        List<Kind> kinds = new ArrayList<>();
+        for (Kind kind : Kind.values()) {
+            if (!kind.network || (onBed && (kind != Kind.ADDED_LATENCY || delaySupported))) {
+                kinds.add(kind);
+            }
+        }
+        return List.copyOf(kinds);
     }
 
     void start() {
@@ -96,8 +181,11 @@ final class Nemesis {
                         awaitingHealth.clear();
                     }
                     if (now - nextFault >= 0) {
-                        if (pending.size() + awaitingHealth.size() < options.maxSimultaneousFaults()) {
-                            inject(Kind.values()[random.nextInt(Kind.values().length)]);
+                        if (impairedNodes() < options.maxSimultaneousFaults()) {
+                            Kind kind = nextKind();
+                            if (kind != null) {
+                                inject(kind);
+                            }
                         }
                         nextFault = now + delayNanos(5, 12);
                     }
@@ -112,9 +200,38 @@ final class Nemesis {
         }
     }
 
+    /**
+     * The next kind of fault of the round that can be injected now (a network fault waits while another is in
+     * effect, keeping its place); {@code null} when none can. A new round starts when the last one is used up.
+     */
+    private Kind nextKind() {
+        if (round.isEmpty()) {
+            round.addAll(kinds);
+            Collections.shuffle(round, random);
+        }
+        boolean networkFaultInEffect = pending.stream().anyMatch(r -> r.kind().network);
+        for (Iterator<Kind> it = round.iterator(); it.hasNext(); ) {
+            Kind kind = it.next();
+            if (!kind.network || !networkFaultInEffect) {
+                it.remove();
+                return kind;
+            }
+        }
+        return null;
+    }
+
+    /** Nodes impaired now: those a pending recovery involves, and those recovered but not yet healthy again. */
+    private int impairedNodes() {
+        return pending.stream().mapToInt(r -> r.nodes().size()).sum() + awaitingHealth.size();
+    }
+
     private void inject(Kind kind) throws IOException, InterruptedException {
+        if (kind.network) {
+            injectNetworkFault(kind);
+            return;
+        }
         String node = target(kind);
-        if (node == null || pending.stream().anyMatch(r -> r.node().equals(node))) {
+        if (node == null || pending.stream().anyMatch(r -> r.involves(node))) {
             return;
         }
         ServerProcesses.Node process = processes.node(node);
@@ -147,12 +264,105 @@ final class Nemesis {
         }
     }
 
+
+    /**
+     * Cuts or slows the network around one node, or a minority: never while another network fault is in effect
+     * (so the bed's heal undoes exactly this one), and never on more nodes than the budget of impaired nodes
+     * leaves.
+     */
+    private void injectNetworkFault(Kind kind) throws IOException {
+        if (pending.stream().anyMatch(r -> r.kind().network)) {
+            return;
+        }
+        List<String> healthy = healthyNodes();
+        if (healthy.isEmpty()) {
+            return;
+        }
+        long now = System.nanoTime();
+        switch (kind) {
+            case PARTITION_MINORITY -> {
+                int budget = Math.min(options.maxSimultaneousFaults() - impairedNodes(), (options.nodes() - 1) / 2);
+                if (budget < 1) {
+                    return;
+                }
+                List<String> shuffled = new ArrayList<>(healthy);
+                Collections.shuffle(shuffled, random);
+                List<String> minority = shuffled.subList(0, 1 + random.nextInt(Math.min(budget, shuffled.size())));
+                log.info("nemesis: {} {}", kind, minority);
+                network.isolate(minority);
+                pending.add(new Recovery(now + delayNanos(4, 20), minority, kind, now, 0));
+            }
+            case PARTITION_LEADER -> {
+                String leader = currentCoordinator(healthy);
+                if (!healthy.contains(leader)) {
+                    return;
+                }
+                log.info("nemesis: {} {}", kind, leader);
+                network.isolate(List.of(leader));
+                pending.add(new Recovery(now + delayNanos(8, 20), leader, kind, now));
+            }
+            case ONE_WAY_PARTITION -> {
+                String node = healthy.get(random.nextInt(healthy.size()));
+                boolean outgoing = random.nextBoolean();
+                log.info("nemesis: {} {} ({} its peers lost)", kind, node, outgoing ? "its packets to" : "packets from");
+                if (outgoing) {
+                    network.silenceTowardsPeers(node);
+                } else {
+                    network.deafenTowardsPeers(node);
+                }
+                pending.add(new Recovery(now + delayNanos(8, 20), node, kind, now));
+            }
+            case FLAPPING_LINK -> {
+                String node = healthy.get(random.nextInt(healthy.size()));
+                long until = now + delayNanos(15, 30);
+                log.info("nemesis: {} {} for {} ms", kind, node, TimeUnit.NANOSECONDS.toMillis(until - now));
+                network.setLink(node, false);
+                flappingLinkDown = true;
+                pending.add(new Recovery(now + delayNanos(FLAP_MIN_SECONDS, FLAP_MAX_SECONDS), List.of(node), kind, now,
+                        until));
+            }
+            case ADDED_LATENCY -> {
+                String node = healthy.get(random.nextInt(healthy.size()));
+                Duration delay = Duration.ofMillis(50 + random.nextInt(251));
+                log.info("nemesis: {} {} ({} ms ± 20 ms each way)", kind, node, delay.toMillis());
+                network.delay(node, delay, Duration.ofMillis(20));
+                pending.add(new Recovery(now + delayNanos(10, 20), node, kind, now));
+            }
+            default -> throw new IllegalArgumentException("not a network fault: " + kind);
+        }
+    }
+
+    /**
+     * Advances or undoes a network fault: a flapping link changes state until its time is up (or the run heals);
+     * every other network fault, and the flapping link at its end, is undone by healing the bed.
+     */
+    private void recoverNetwork(Recovery recovery, boolean healing) {
+        long now = System.nanoTime();
+        if (recovery.kind() == Kind.FLAPPING_LINK && !healing && now - recovery.untilNanos() < 0) {
+            flappingLinkDown = !flappingLinkDown;
+            network.setLink(recovery.node(), !flappingLinkDown);
+            log.info("nemesis: {} {} link {}", recovery.kind(), recovery.node(), flappingLinkDown ? "down" : "up");
+            pending.add(new Recovery(now + delayNanos(FLAP_MIN_SECONDS, FLAP_MAX_SECONDS), recovery.nodes(),
+                    recovery.kind(), recovery.startNanos(), recovery.untilNanos()));
+            return;
+        }
+        network.heal();
+        flappingLinkDown = false;
+        awaitingHealth.addAll(recovery.nodes());
+        faults.add(new Fault(recovery.kind(), String.join("+", recovery.nodes()), recovery.startNanos(), now));
+        log.info("nemesis: healed {} {}", recovery.kind(), recovery.nodes());
+    }
+
     /**
      * Undoes a fault. A drain goes in two steps: while the node still holds partitions it is checked again
      * a second later (until {@link #DRAIN_TIMEOUT_NANOS}); once drained it is stopped and restarted a few
      * seconds later. When {@code healing}, it is stopped and restarted at once.
      */
     private void recover(Recovery recovery, boolean healing) throws IOException, InterruptedException {
+        if (recovery.kind().network) {
+            recoverNetwork(recovery, healing);
+            return;
+        }
         ServerProcesses.Node process = processes.node(recovery.node());
         if (recovery.kind() == Kind.DRAIN_AND_REJOIN && process.process().isAlive()) {
             long now = System.nanoTime();
@@ -198,7 +408,7 @@ final class Nemesis {
      * started.
      */
     private boolean recoveredNodesRejoined() throws IOException {
-        int expected = options.nodes() - pending.size();
+        int expected = options.nodes() - pending.stream().mapToInt(r -> r.nodes().size()).sum();
         for (String node : awaitingHealth) {
             if (!ChaosRun.hasJoined(processes.node(node), expected)) {
                 return false;
@@ -214,15 +424,21 @@ final class Nemesis {
                 && view.runtimeMap().partitions().stream().noneMatch(p -> node.equals(p.activeNode()));
     }
 
-    /** The node a fault of this kind hits, or {@code null} when none qualifies. */
-    private String target(Kind kind) throws IOException {
+    /** Nodes that run, are under no fault and are not awaiting health after one. */
+    private List<String> healthyNodes() {
         List<String> healthy = new ArrayList<>();
         for (ServerProcesses.Node node : processes.nodes()) {
-            if (node.process().isAlive() && pending.stream().noneMatch(r -> r.node().equals(node.nodeId()))
+            if (node.process().isAlive() && pending.stream().noneMatch(r -> r.involves(node.nodeId()))
                     && !awaitingHealth.contains(node.nodeId())) {
                 healthy.add(node.nodeId());
             }
         }
+        return healthy;
+    }
+
+    /** The node a process fault of this kind hits, or {@code null} when none qualifies. */
+    private String target(Kind kind) throws IOException {
+        List<String> healthy = healthyNodes();
         if (healthy.isEmpty()) {
             return null;
         }

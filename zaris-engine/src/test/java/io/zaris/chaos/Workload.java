@@ -50,6 +50,8 @@ final class Workload {
     private static final long READ_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final List<NodeAddress> seeds;
+    /** What the clients log in with; {@code null} for nodes that take no password. */
+    private final String password;
     private final HistoryRecorder recorder;
     private final AckMode ackMode;
     private final long seed;
@@ -57,8 +59,9 @@ final class Workload {
     private final List<Thread> threads = new ArrayList<>();
     private final List<ChaosClient> clients = new ArrayList<>();
 
-    Workload(List<NodeAddress> seeds, HistoryRecorder recorder, AckMode ackMode, long seed) {
+    Workload(List<NodeAddress> seeds, String password, HistoryRecorder recorder, AckMode ackMode, long seed) {
         this.seeds = seeds;
+        this.password = password;
         this.recorder = recorder;
         this.ackMode = ackMode;
         this.seed = seed;
@@ -139,7 +142,7 @@ final class Workload {
     }
 
     private void add(String name, int id, Function<ChaosClient, Runnable> body) {
-        ChaosClient client = ChaosClient.connect(id, seeds, recorder);
+        ChaosClient client = ChaosClient.connect(id, seeds, password, recorder);
         clients.add(client);
         Thread thread = new Thread(body.apply(client), name);
         thread.setDaemon(true);
