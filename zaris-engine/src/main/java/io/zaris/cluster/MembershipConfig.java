@@ -91,7 +91,8 @@ public sealed interface MembershipConfig {
      *                          at once through its closed sockets
      * @param advertised        the address peers reach this member's membership port at, when it differs from
      *                          the bind address (a wildcard bind, NAT, a container's published port);
-     *                          {@code null}: the bind address itself. {@code FD_SOCK2} announces the same host
+     *                          {@code null}: the bind address itself. {@code FD_SOCK2} announces the same host.
+     *                          With a wildcard {@code bindHost} the port listens on this host ({@link #listenHost()})
      * @param dns               find peers in DNS ({@code DNS_PING}) instead of the static {@code seeds};
      *                          {@code null}: the seeds ({@code TCPPING})
      */
@@ -178,6 +179,7 @@ public sealed interface MembershipConfig {
         @Override
         public String toJGroupsXml() {
             long heartbeat = heartbeatMillis();
+            String bindHost = listenHost();
             String external = advertised == null ? ""
                     : " external_addr=\"" + advertised.host() + "\" external_port=\"" + advertised.port() + "\"";
             return header()
@@ -198,6 +200,15 @@ public sealed interface MembershipConfig {
                     + "  <pbcast.GMS print_local_addr=\"false\" join_timeout=\"2000\" max_join_attempts=\"3\"/>\n"
                     + "  <FRAG2/>\n"
                     + "</config>\n";
+        }
+
+        /**
+         * The address JGroups binds. It refuses a wildcard ("not a valid address on any local network interface"), so
+         * a wildcard membership bind listens on the advertised host instead, which must then be one of this host's
+         * addresses (a pod's IP is; behind NAT give a local {@code bindHost} and the outside address as advertised).
+         */
+        String listenHost() {
+            return isWildcard(bindHost) ? advertised.host() : bindHost;
         }
 
         /** {@code TCPPING} over the static seeds, or {@code DNS_PING} asking DNS for the peers each time. */
