@@ -31,6 +31,12 @@ import java.util.function.Supplier;
  */
 final class NodeHttpEndpoint implements AutoCloseable {
 
+    /** Liveness: 200 while the node runs. */
+    static final String LIVE_PATH = "/health/live";
+    /** Readiness: 200 when {@link NodeReadiness} holds. */
+    static final String READY_PATH = "/health/ready";
+    /** The meters in Prometheus' text format. */
+    static final String METRICS_PATH = "/metrics";
     /** Requests waiting for the handler thread before the dispatcher answers them itself. */
     static final int QUEUE = 16;
     /** Prometheus' text exposition format. */
@@ -89,13 +95,13 @@ final class NodeHttpEndpoint implements AutoCloseable {
                 return;
             }
             switch (exchange.getRequestURI().getPath()) {
-                case "/health/live" -> send(exchange, live.get() ? 200 : 503, "text/plain; charset=utf-8",
+                case LIVE_PATH -> send(exchange, live.get() ? 200 : 503, "text/plain; charset=utf-8",
                         live.get() ? "live\n" : "stopped\n");
-                case "/health/ready" -> {
+                case READY_PATH -> {
                     NodeReadiness readiness = ready.get();
                     send(exchange, readiness.ready() ? 200 : 503, "text/plain; charset=utf-8", readiness.reason() + "\n");
                 }
-                case "/metrics" -> {
+                case METRICS_PATH -> {
                     if (metrics == null) {
                         send(exchange, 404, "text/plain; charset=utf-8", "metrics need Micrometer's Prometheus registry\n");
                     } else {
