@@ -109,6 +109,46 @@ class AdvertisedAddressIntegrationTests {
         }
     }
 
+    @Test
+    void twoNodesOnIpv6LoopbackFormAClusterAClientUses() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(ipv6LoopbackWorks(), "this machine has no IPv6 loopback (::1)");
+        try (ServerProcesses processes = new ServerProcesses(Path.of("target", "ipv6-logs"))) {
+            List<int[]> ports = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                ports.add(new int[] {ServerProcesses.freeTcpPort(), ServerProcesses.freeTcpPort()});
+            }
+            String seeds = ports.stream().map(p -> "[::1]:" + p[1]).collect(Collectors.joining(","));
+            for (int i = 0; i < 2; i++) {
+                ServerProcesses.Node node = processes.startNode("n" + (i + 1), List.of("--host", "::1",
+                        "--port", Integer.toString(ports.get(i)[0]), "--cluster-port", Integer.toString(ports.get(i)[1]),
+                        "--seeds", seeds, "--cluster-name", "ipv6-" + ProcessHandle.current().pid(), "--resp-port", "off",
+                        "--drain-on-stop", "0"));
+                await().atMost(Duration.ofSeconds(90)).until(() -> node.logText().contains("node " + node.nodeId() + " started")
+                        || !node.process().isAlive());
+                assertThat(node.process().isAlive()).as(node.logText()).isTrue();
+            }
+            try (ZarisClient client = ServerProcesses.defaultClient(List.of(new NodeAddress("::1", ports.get(0)[0])))) {
+                ServerProcesses.awaitEveryPartitionWritable(client);
+                assertThat(client.clusterView().addresses()).containsEntry("n2", new NodeAddress("::1", ports.get(1)[0]));
+                for (int i = 0; i < 100; i++) {
+                    client.sync().put("v6-" + i, new byte[] {(byte) i});
+                }
+                for (int i = 0; i < 100; i++) {
+                    assertThat(client.sync().get("v6-" + i).orElseThrow().value()).containsExactly((byte) i);
+                }
+            }
+        }
+    }
+
+    private static boolean ipv6LoopbackWorks() {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket()) {
+            socket.bind(new java.net.InetSocketAddress("::1", 0));
+            return true;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
     private HttpResponse<String> get(String url) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
