@@ -26,8 +26,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Command line of the standalone server, parsed into a {@link NodeConfig}. Pure: no I/O, errors are
- * {@link IllegalArgumentException}s whose message names the option and the offending value.
+ * The standalone server's configuration — command line, environment and configuration file, merged by
+ * {@link OptionSources} over the option table {@link ServerOption} — parsed into a {@link NodeConfig} and the rest of
+ * a {@link Launch}. Pure apart from the injected {@link FileReader}: errors are {@link IllegalArgumentException}s
+ * whose message names the option (and, when it did not come from the command line, where it came from) and the
+ * offending value.
  */
 public final class ServerArguments {
 
