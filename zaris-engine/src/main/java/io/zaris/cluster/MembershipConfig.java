@@ -6,7 +6,7 @@ import java.util.stream.Collectors;
 
 /**
  * How a node finds its peers. Two transports: {@link InJvm} for every node of an embedded cluster inside
- * one JVM, and {@link Tcp} with a static seed list for separate processes and hosts.
+ * one JVM, and {@link Tcp} with a static seed list or DNS ({@link DnsDiscovery}) for separate processes and hosts.
  */
 public sealed interface MembershipConfig {
 
@@ -90,8 +90,15 @@ public sealed interface MembershipConfig {
      * @param escalationTimeout how long a silent (hung, unreachable) node is suspected before membership
      *                          confirms it gone and its partitions fail over; a crashed process is noticed
      *                          at once through its closed sockets
+     * @param advertised        the address peers reach this member's membership port at, when it differs from
+     *                          the bind address (a wildcard bind, NAT, a container's published port);
+     *                          {@code null}: the bind address itself. {@code FD_SOCK2} announces the same host.
+     *                          With a wildcard {@code bindHost} the port listens on this host ({@link #listenHost()})
+     * @param dns               find peers in DNS ({@code DNS_PING}) instead of the static {@code seeds};
+     *                          {@code null}: the seeds ({@code TCPPING})
      */
-    record Tcp(String clusterName, String bindHost, int bindPort, List<NodeAddress> seeds, Duration escalationTimeout)
+    record Tcp(String clusterName, String bindHost, int bindPort, List<NodeAddress> seeds, Duration escalationTimeout,
+               NodeAddress advertised, DnsDiscovery dns)
             implements MembershipConfig {
 
         /** A silent (hung) member is excluded, and its partitions fail over, after 10 s. */
@@ -120,8 +127,12 @@ public sealed interface MembershipConfig {
 
         public Tcp {
             seeds = List.copyOf(seeds);
-            if (seeds.isEmpty()) {
+            if (seeds.isEmpty() && dns == null) {
                 throw new IllegalArgumentException("at least one seed (host:clusterPort) is required");
+            }
+            if (isWildcard(bindHost) && advertised == null) {
+                throw new IllegalArgumentException("membership bound to every interface (" + bindHost + ") needs an"
+                        + " advertised address: peers cannot reach a member at " + bindHost);
             }
             if (escalationTimeout == null || escalationTimeout.toMillis() < 2 * VERIFY_MILLIS) {
                 throw new IllegalArgumentException("escalation timeout must be at least " + 2 * VERIFY_MILLIS
@@ -131,6 +142,21 @@ public sealed interface MembershipConfig {
 
         public Tcp(String clusterName, String bindHost, int bindPort, List<NodeAddress> seeds) {
             this(clusterName, bindHost, bindPort, seeds, DEFAULT_ESCALATION_TIMEOUT);
+        }
+
+        /** Static seeds, announcing the bind address. */
+        public Tcp(String clusterName, String bindHost, int bindPort, List<NodeAddress> seeds, Duration escalationTimeout) {
+            this(clusterName, bindHost, bindPort, seeds, escalationTimeout, null, null);
+        }
+
+        /** The same membership, announced at {@code advertised} ({@code null}: the bind address). */
+        public Tcp withAdvertised(NodeAddress advertised) {
+            return new Tcp(clusterName, bindHost, bindPort, seeds, escalationTimeout, advertised, dns);
+        }
+
+        /** The same membership, finding peers through {@code dns} ({@code null}: the static seeds). */
+        public Tcp withDns(DnsDiscovery dns) {
+            return new Tcp(clusterName, bindHost, bindPort, seeds, escalationTimeout, advertised, dns);
         }
 
         /**
@@ -159,16 +185,18 @@ public sealed interface MembershipConfig {
 
         @Override
         public String toJGroupsXml() {
-            String initialHosts = seeds.stream()
-                    .map(seed -> seed.host() + "[" + seed.port() + "]")
-                    .collect(Collectors.joining(","));
             long heartbeat = heartbeatMillis();
+            String bindHost = listenHost();
+            String external = advertised == null ? ""
+                    : " external_addr=\"" + advertised.host() + "\" external_port=\"" + advertised.port() + "\"";
             return header()
-                    + "  <TCP_NIO2 bind_addr=\"" + bindHost + "\" bind_port=\"" + bindPort + "\" port_range=\"0\""
+                    + "  <TCP_NIO2 bind_addr=\"" + bindHost + "\" bind_port=\"" + bindPort + "\" port_range=\"0\"" + external
                     + " reaper_interval=\"" + REAPER_INTERVAL_MILLIS + "\" conn_expire_time=\"" + CONNECTION_EXPIRY_MILLIS + "\"/>\n"
-                    + "  <TCPPING initial_hosts=\"" + initialHosts + "\" port_range=\"0\" async_discovery=\"true\"/>\n"
+                    + discoveryXml()
                     + "  <MERGE3 min_interval=\"" + MERGE_MIN_INTERVAL_MILLIS + "\" max_interval=\"" + MERGE_MAX_INTERVAL_MILLIS + "\"/>\n"
-                    + "  <FD_SOCK2 bind_addr=\"" + bindHost + "\"/>\n"
+                    // Watched by its neighbour at the advertised host: bound to a wildcard it would name itself 0.0.0.0.
+                    + "  <FD_SOCK2 bind_addr=\"" + bindHost + "\""
+                    + (advertised == null ? "" : " external_addr=\"" + advertised.host() + "\"") + "/>\n"
                     + "  <FD_ALL3 timeout=\"" + suspectMillis() + "\" interval=\"" + heartbeat + "\"/>\n"
                     + "  <VERIFY_SUSPECT2 timeout=\"" + VERIFY_MILLIS + "\"/>\n"
                     + "  <pbcast.NAKACK2 use_mcast_xmit=\"false\"/>\n"
@@ -180,6 +208,64 @@ public sealed interface MembershipConfig {
                     + "  <FRAG2/>\n"
                     + "</config>\n";
         }
+
+        /**
+         * The address JGroups binds. It refuses a wildcard ("not a valid address on any local network interface"), so
+         * a wildcard membership bind listens on the advertised host instead, which must then be one of this host's
+         * addresses (a pod's IP is; behind NAT give a local {@code bindHost} and the outside address as advertised).
+         */
+        String listenHost() {
+            return isWildcard(bindHost) ? advertised.host() : bindHost;
+        }
+
+        /** {@code TCPPING} over the static seeds, or {@code DNS_PING} asking DNS for the peers each time. */
+        private String discoveryXml() {
+            if (dns != null) {
+                return "  <dns.DNS_PING dns_query=\"" + dns.query() + "\" dns_record_type=\"" + dns.recordType() + "\""
+                        + (dns.server() == null ? "" : " dns_address=\"" + dns.server() + "\"")
+                        + " async_discovery=\"true\"/>\n";
+            }
+            String initialHosts = seeds.stream()
+                    .map(seed -> seed.host() + "[" + seed.port() + "]")
+                    .collect(Collectors.joining(","));
+            return "  <TCPPING initial_hosts=\"" + initialHosts + "\" port_range=\"0\" async_discovery=\"true\"/>\n";
+        }
+    }
+
+    /**
+     * Peers found in DNS ({@code DNS_PING}), as a Kubernetes headless Service publishes its pods. Every discovery
+     * round asks again, so a member added to DNS later is found by the members already running (and merged in
+     * by {@code MERGE3} when it started alone).
+     *
+     * @param query      the name to look up, e.g. {@code zaris-cluster.default.svc.cluster.local}
+     * @param recordType {@link RecordType#A} (the members' addresses; every member listens on this member's
+     *                   membership port) or {@link RecordType#SRV} (records carry each member's host and port)
+     * @param server     {@code host} or {@code host:port} of the DNS server to ask; {@code null}: the system's
+     */
+    public record DnsDiscovery(String query, RecordType recordType, String server) {
+
+        /** The kinds of DNS record {@code DNS_PING} reads. */
+        public enum RecordType { A, SRV }
+
+        public DnsDiscovery {
+            if (query == null || query.isBlank() || !query.matches("[A-Za-z0-9_.-]+")) {
+                throw new IllegalArgumentException("DNS discovery needs a name of letters, digits, '.', '-' and '_'"
+                        + " but was '" + query + "'");
+            }
+            java.util.Objects.requireNonNull(recordType, "recordType");
+            if (server != null && (server.isBlank() || !server.matches("[A-Za-z0-9_.:\\[\\]-]+"))) {
+                throw new IllegalArgumentException("DNS server must be host or host:port but was '" + server + "'");
+            }
+        }
+    }
+
+    /** {@code 0.0.0.0}, {@code ::} and their spellings: every interface, an address nobody can be reached at. */
+    public static boolean isWildcard(String host) {
+        if (host == null) {
+            return false;
+        }
+        String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        return bare.equals("0.0.0.0") || bare.contains(":") && bare.matches("[0:]+");
     }
 
     private static String header() {

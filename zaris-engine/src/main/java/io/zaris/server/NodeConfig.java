@@ -2,6 +2,7 @@ package io.zaris.server;
 
 import io.zaris.cluster.ClusterSettings;
 import io.zaris.cluster.MembershipConfig;
+import io.zaris.cluster.NodeAddress;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.resp.RespOptions;
@@ -22,6 +23,8 @@ public final class NodeConfig {
     private final String nodeId;
     private final String host;
     private final int port;
+    private final String advertisedHost;
+    private final int advertisedPort;
     private final ClusterSettings clusterSettings;
     private final MembershipConfig membership;
     private final ProtocolLimits limits;
@@ -36,6 +39,12 @@ public final class NodeConfig {
         this.nodeId = builder.nodeId;
         this.host = builder.host;
         this.port = builder.port;
+        this.advertisedHost = builder.advertisedHost;
+        this.advertisedPort = builder.advertisedPort;
+        if (advertisedHost == null && MembershipConfig.isWildcard(host)) {
+            throw new IllegalArgumentException("data port bound to every interface (" + host + ") needs an advertised"
+                    + " host: clients and peers cannot reach a node at " + host);
+        }
         this.clusterSettings = Objects.requireNonNull(builder.clusterSettings, "clusterSettings must be set");
         this.membership = Objects.requireNonNull(builder.membership, "membership must be set");
         this.limits = builder.limits;
@@ -62,6 +71,15 @@ public final class NodeConfig {
     /** Data port; 0 picks a free ephemeral port. */
     public int port() {
         return port;
+    }
+
+    /**
+     * The data address the node announces in the cluster map, which clients and peers connect to: the advertised
+     * host and port when set (a wildcard bind, NAT, a Kubernetes pod behind a Service), else the bind host and
+     * {@code boundPort}, the port the data port actually bound.
+     */
+    public NodeAddress advertisedAddress(int boundPort) {
+        return new NodeAddress(advertisedHost == null ? host : advertisedHost, advertisedPort == 0 ? boundPort : advertisedPort);
     }
 
     public ClusterSettings clusterSettings() {
@@ -108,6 +126,8 @@ public final class NodeConfig {
         private final String nodeId;
         private String host = DEFAULT_HOST;
         private int port;
+        private String advertisedHost;
+        private int advertisedPort;
         private ClusterSettings clusterSettings;
         private MembershipConfig membership;
         private ProtocolLimits limits = ProtocolLimits.defaults();
@@ -138,6 +158,26 @@ public final class NodeConfig {
                 throw new IllegalArgumentException("port must be in 0..65535 but was " + port);
             }
             this.port = port;
+            return this;
+        }
+
+        /** The host clients and peers reach the data port at ({@code null}, the default: the bind host). */
+        public Builder advertisedHost(String advertisedHost) {
+            if (advertisedHost != null && (advertisedHost.isBlank() || MembershipConfig.isWildcard(advertisedHost))) {
+                throw new IllegalArgumentException("advertised host must be an address others can reach but was '"
+                        + advertisedHost + "'");
+            }
+            this.advertisedHost = advertisedHost;
+            return this;
+        }
+
+        /** The port clients and peers reach the data port at ({@code 0}, the default: the bound port). */
+        public Builder advertisedPort(int advertisedPort) {
+            if (advertisedPort < 0 || advertisedPort > 65535) {
+                throw new IllegalArgumentException("advertised port must be in 1..65535 (0: the bound port) but was "
+                        + advertisedPort);
+            }
+            this.advertisedPort = advertisedPort;
             return this;
         }
 

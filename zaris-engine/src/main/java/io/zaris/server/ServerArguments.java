@@ -26,8 +26,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Command line of the standalone server, parsed into a {@link NodeConfig}. Pure: no I/O, errors are
- * {@link IllegalArgumentException}s whose message names the option and the offending value.
+ * The standalone server's configuration — command line, environment and configuration file, merged by
+ * {@link OptionSources} over the option table {@link ServerOption} — parsed into a {@link NodeConfig} and the rest of
+ * a {@link Launch}. Pure apart from the injected {@link FileReader}: errors are {@link IllegalArgumentException}s
+ * whose message names the option (and, when it did not come from the command line, where it came from) and the
+ * offending value.
  */
 public final class ServerArguments {
 
@@ -47,91 +50,10 @@ public final class ServerArguments {
     /** How long SIGTERM waits for the node to drain by default. */
     public static final Duration DEFAULT_DRAIN_ON_STOP = Duration.ofSeconds(30);
 
-    static final String USAGE = String.join("\n",
-            "usage: java -jar zaris-engine-<version>-server.jar --node-id <id> [options]",
-            "  --node-id <id>              unique name of this node (required)",
-            "  --host <address>            data port bind address (default 127.0.0.1)",
-            "  --port <port>               data port for clients (default " + DEFAULT_PORT + ")",
-            "  --cluster-host <address>    membership bind address (default: --host)",
-            "  --cluster-port <port>       membership port (default " + DEFAULT_CLUSTER_PORT + ")",
-            "  --seeds <h:p,h:p,...>       membership ports of the cluster's nodes (default: this node only)",
-            "  --cluster-size <n>          nodes the cluster is configured with (default: number of seeds)",
-            "  --cluster-name <name>       nodes join only peers with the same name (default " + DEFAULT_CLUSTER_NAME + ")",
-            "  --replication-factor <n>    owners per partition (default " + ClusterSettings.DEFAULT_REPLICATION_FACTOR + ")",
-            "  --partitions <n>            partitions (default " + PartitionLayout.DEFAULT_PARTITION_COUNT + ")",
-            "  --segments <n>              segments (default " + PartitionLayout.DEFAULT_SEGMENT_COUNT + ")",
-            "  --ack-mode <sync|async>     when writes are acknowledged (default sync)",
-            "  --min-sync-replicas <n>     strict SYNC: refuse writes with fewer replicas connected (default "
-                    + ReplicationSettings.DEFAULT_MIN_SYNC_REPLICAS + ": wait for every live replica, none if none is left)",
-            "  --eviction-delay-ms <ms>    a node missing this long has its copies re-homed to live nodes (default "
-                    + ReplicationSettings.DEFAULT_EVICTION_DELAY.toMillis() + ": as soon as its partitions failed over)",
-            "  --heal-cooldown-ms <ms>     stable time before a partition heals or fails back (default "
-                    + ReplicationSettings.DEFAULT_HEAL_COOLDOWN.toMillis() + ")",
-            "  --async-flush-delay-us <us> how long changes of ASYNC writes may wait to share a flush to replicas (0 to "
-                    + ReplicationSettings.MAX_ASYNC_FLUSH_DELAY.toMillis() * 1000 + "; default "
-                    + ReplicationSettings.DEFAULT_ASYNC_FLUSH_DELAY.toNanos() / 1000 + ")",
-            "  --join-settle-delay-ms <ms> how long a node that joined a running cluster stays before it gets partitions"
-                    + " (default " + ClusterSettings.DEFAULT_JOIN_SETTLE_DELAY.toMillis() + ")",
-            "  --max-concurrent-moves <n>  partitions a rebalance moves at once (default "
-                    + ClusterSettings.DEFAULT_MAX_CONCURRENT_MOVES + ")",
-            "  --escalation-timeout-ms <ms> how long a silent (hung) node is suspected before its partitions fail over"
-                    + " (default " + MembershipConfig.Tcp.DEFAULT_ESCALATION_TIMEOUT.toMillis() + ")",
-            "  --resp-port <port|off>      Redis protocol port (default: --port + " + RespOptions.DEFAULT_PORT_OFFSET
-                    + "); every node of a cluster must use the same offset from its data port; 0 or off disables it",
-            "  --resp-host <address>       Redis protocol bind address (default: --host)",
-            "  --resp-max-bulk-bytes <size> largest bulk string a RESP command may carry: bytes, NNk, NNm or NNg"
-                    + " (default 32m, at most 1g)",
-            "  --resp-max-args <n>         most arguments of one RESP command (default " + RespLimits.DEFAULT_MAX_ARRAY_LENGTH + ")",
-            "  --resp-max-inline-bytes <size> longest inline RESP command line (default 64k, at least 16)",
-            "  --max-memory <size>         memory budget: bytes, NNk, NNm, NNg or NN% of the max heap (default "
-                    + Math.round(MemoryOptions.DEFAULT_HEAP_FRACTION * 100) + "%)",
-            "  --eviction-policy <policy>  allkeys-lru, volatile-lru, volatile-ttl or noeviction (default "
-                    + MemoryOptions.DEFAULT_POLICY + ")",
-            "  --password-file <path>      file whose first line is the shared password (or set ZARIS_PASSWORD);"
-                    + " clients and peer nodes must log in with it",
-            "  --users-file <path>         extra users, one per line: <name> read-write|read-only <password>"
-                    + " (needs a shared password)",
-            "  --allow-insecure            bind a non-loopback address without a password, or the membership port"
-                    + " without a cluster secret (prints a warning)",
-            "  --login-timeout-ms <ms>     close connections that have not logged in by then (default "
-                    + SecurityOptions.DEFAULT_LOGIN_TIMEOUT.toMillis() + "; only with a password)",
-            "  --tls-cert <pem>            TLS certificate chain (PEM) of this node; with --tls-key",
-            "  --tls-key <pem>             its private key (unencrypted PKCS#8 PEM)",
-            "  --tls-keystore <p12|jks>    TLS key material from a PKCS12 (or .jks) key store instead of PEM files",
-            "  --tls-keystore-password-file <path>  the key store's password (or set " + TLS_KEYSTORE_PASSWORD_VARIABLE + ")",
-            "  --tls-ca <pem>              CA certificates that peer nodes' certificates must chain to",
-            "  --tls-truststore <p12|jks>  a trust store instead of --tls-ca (default: the JVM's trust store)",
-            "  --tls-truststore-password-file <path>  the trust store's password (or set "
-                    + TLS_TRUSTSTORE_PASSWORD_VARIABLE + ")",
-            "  --cluster-secret-file <path> file whose first line is the cluster secret (or set " + CLUSTER_SECRET_VARIABLE
-                    + "); authenticates and encrypts membership traffic",
-            "  --drain-on-stop <duration>  on SIGTERM, move this node's partitions to the other nodes first and wait"
-                    + " up to this long (e.g. 30s, 1500ms, 2m; plain numbers are ms; 0 leaves at once; default "
-                    + DEFAULT_DRAIN_ON_STOP.toSeconds() + "s, or set " + DRAIN_ON_STOP_VARIABLE + ")",
-            "  --io-threads <n>            event-loop threads for the data port, the RESP port and node-to-node links"
-                    + " (default: one per core)",
-            "  --max-key-bytes <size>      largest key a request may carry, bigger ones are answered TOO_LARGE: bytes,"
-                    + " NNk, NNm or NNg (default 64k)",
-            "  --max-value-bytes <size>    largest value a request may carry, bigger ones are answered TOO_LARGE"
-                    + " (default 32m)",
-            "  --max-frame-bytes <size>    largest frame the data port reads; a bigger one closes its connection (default:"
-                    + " key + value limits + 1k, at least 32m+65k; never below 2m or the key + value limits + 1k)",
-            "  --help                      print this help",
-            "",
-            "Operator commands against a running node: java -jar zaris-engine-<version>-server.jar admin --help");
-
-    private static final Set<String> KNOWN = Set.of("--node-id", "--host", "--port", "--cluster-host",
-            "--cluster-port", "--seeds", "--cluster-size", "--cluster-name", "--replication-factor",
-            "--partitions", "--segments", "--ack-mode", "--min-sync-replicas", "--eviction-delay-ms", "--async-flush-delay-us",
-            "--heal-cooldown-ms", "--join-settle-delay-ms", "--max-concurrent-moves", "--escalation-timeout-ms", "--resp-port", "--resp-host", "--max-memory",
-            "--eviction-policy", "--password-file", "--users-file", "--allow-insecure", "--login-timeout-ms",
-            "--tls-cert", "--tls-key", "--tls-keystore", "--tls-keystore-password-file", "--tls-ca", "--tls-truststore",
-            "--tls-truststore-password-file", "--cluster-secret-file", "--drain-on-stop", "--io-threads",
-            "--max-key-bytes", "--max-value-bytes", "--max-frame-bytes");
-    /** The RESP listener's input limits ({@link RespLimits}); known options besides {@link #KNOWN}. */
-    private static final Set<String> RESP_LIMITS = Set.of("--resp-max-bulk-bytes", "--resp-max-args", "--resp-max-inline-bytes");
-    /** Options that take no value. */
-    private static final Set<String> FLAGS = Set.of("--allow-insecure");
+    /** The help text, generated from the option table ({@link ServerOption}). */
+    static String usage() {
+        return ServerOption.usage();
+    }
 
     private ServerArguments() {
     }
@@ -156,8 +78,17 @@ public final class ServerArguments {
         List<String> readLines(String path) throws java.io.IOException;
     }
 
-    private static List<String> readLines(String path) throws java.io.IOException {
+    static List<String> readLines(String path) throws java.io.IOException {
         return java.nio.file.Files.readAllLines(java.nio.file.Path.of(path), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Everything the server's main needs beyond the node: how long SIGTERM drains, the event-loop threads when
+     * configured ({@code null}: {@link IoLoops}' own default), the HTTP endpoint ({@code null}: none), and the
+     * deprecation warnings to log once logging is up.
+     */
+    record Launch(NodeConfig node, Duration drainOnStop, Integer ioThreads, HttpEndpointOptions http,
+                  List<String> warnings) {
     }
 
     /**
@@ -166,32 +97,21 @@ public final class ServerArguments {
      * hand-overs between more threads than there are cores to run them.
      */
     public static int ioThreads(String[] args, int cores) {
-        String option = options(args).get("--io-threads");
+        String option = OptionSources.resolve(args, Map.of(), ServerArguments::readLines).get(ServerOption.IO_THREADS);
         if (option == null) {
             return Math.max(1, cores);
         }
         return intOption(Map.of("--io-threads", option), "--io-threads", 1, 1, IoLoops.MAX_THREADS);
     }
 
-    /** Whether the command line gives {@code option}. */
-    static boolean hasOption(String[] args, String option) {
-        return options(args).containsKey(option);
-    }
-
     /**
-     * How long SIGTERM waits for the node to drain: {@code --drain-on-stop}, else {@value #DRAIN_ON_STOP_VARIABLE},
-     * else {@link #DEFAULT_DRAIN_ON_STOP}; {@link Duration#ZERO} means the node leaves at once.
+     * How long SIGTERM waits for the node to drain: {@code --drain-on-stop}, else {@value #DRAIN_ON_STOP_VARIABLE}
+     * (or the configuration file), else {@link #DEFAULT_DRAIN_ON_STOP}; {@link Duration#ZERO} means the node leaves
+     * at once.
      */
     public static Duration drainOnStop(String[] args, Map<String, String> environment) {
-        String option = options(args).get("--drain-on-stop");
-        if (option != null) {
-            return duration("--drain-on-stop", option);
-        }
-        String variable = environment.get(DRAIN_ON_STOP_VARIABLE);
-        if (variable != null) {
-            return duration("environment variable " + DRAIN_ON_STOP_VARIABLE, variable);
-        }
-        return DEFAULT_DRAIN_ON_STOP;
+        OptionSources sources = OptionSources.resolve(args, environment, ServerArguments::readLines);
+        return named(sources, () -> durationOption(sources, ServerOption.DRAIN_ON_STOP, DEFAULT_DRAIN_ON_STOP));
     }
 
     /**
@@ -201,83 +121,81 @@ public final class ServerArguments {
      * @param what names the option in the error message
      */
     static Duration duration(String what, String text) {
-        String trimmed = text == null ? "" : text.trim().toLowerCase(java.util.Locale.ROOT);
-        int digits = 0;
-        while (digits < trimmed.length() && Character.isDigit(trimmed.charAt(digits))) {
-            digits++;
-        }
-        String unit = trimmed.substring(digits);
-        long factorMillis = switch (unit) {
-            case "", "ms" -> 1;
-            case "s" -> 1_000;
-            case "m" -> 60_000;
-            case "h" -> 3_600_000;
-            default -> -1;
-        };
-        if (digits == 0 || factorMillis < 0 || digits > 12) {
-            throw new IllegalArgumentException(what + " must be a duration such as 30s, 1500ms or 2m (plain numbers are"
-                    + " milliseconds) but was '" + text + "'");
-        }
-        return Duration.ofMillis(Long.parseLong(trimmed.substring(0, digits)) * factorMillis);
+        return Durations.parse(what, text, "ms").duration();
     }
 
-    /** The command line as option name to value; flags map to {@code "true"}. */
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> values = new HashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String name = args[i];
-            String value = null;
-            int equals = name.indexOf('=');
-            if (FLAGS.contains(name)) {
-                values.put(name, "true");
-                continue;
-            }
-            if (equals > 0) {
-                value = name.substring(equals + 1);
-                name = name.substring(0, equals);
-            } else if (i + 1 < args.length) {
-                value = args[++i];
-            }
-            if (!KNOWN.contains(name) && !RESP_LIMITS.contains(name)) {
-                throw new IllegalArgumentException("unknown option '" + name + "'");
-            }
-            if (value == null || value.isBlank()) {
-                throw new IllegalArgumentException("option " + name + " needs a value");
-            }
-            values.put(name, value);
+    /**
+     * A duration option in the one syntax; a plain number is still read as milliseconds, with a deprecation
+     * warning, and the option's default when it is not given.
+     */
+    private static Duration durationOption(OptionSources sources, ServerOption option, Duration defaultValue) {
+        String text = sources.get(option);
+        if (text == null) {
+            return defaultValue;
         }
-        return values;
+        Durations.Parsed parsed = Durations.parse(option.flag(), text, "ms");
+        if (parsed.withoutUnit()) {
+            sources.warn(option.flag() + " " + text.strip() + " has no unit, which is deprecated: write "
+                    + Durations.describe(parsed.duration()) + " (units: us, ms, s, m, h)");
+        }
+        return parsed.duration();
+    }
+
+    /** A duration option bounded to {@code min..max}, named in the message when outside. */
+    private static Duration durationOption(OptionSources sources, ServerOption option, Duration defaultValue,
+                                           Duration min, Duration max) {
+        Duration value = durationOption(sources, option, defaultValue);
+        if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
+            throw new IllegalArgumentException(option.flag() + " must be between " + Durations.describe(min) + " and "
+                    + Durations.describe(max) + " but was " + Durations.describe(value));
+        }
+        return value;
+    }
+
+    /**
+     * Runs one parsing step; an error about an option that came from the environment or the configuration file
+     * says so, since the operator did not type it on this command line.
+     */
+    private static <T> T named(OptionSources sources, java.util.function.Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (IllegalArgumentException e) {
+            String message = String.valueOf(e.getMessage());
+            for (ServerOption option : ServerOption.values()) {
+                String origin = sources.origin(option);
+                if (origin != null && !origin.equals("command line") && message.startsWith(option.flag())) {
+                    throw new IllegalArgumentException(origin + ": " + message, e);
+                }
+            }
+            throw e;
+        }
     }
 
     public static NodeConfig parse(String[] args, Map<String, String> environment, FileReader files) {
-        Map<String, String> values = options(args);
+        return launch(args, environment, files).node();
+    }
+
+    /** The whole server command line (with its environment and configuration file); pure apart from {@code files}. */
+    static Launch launch(String[] args, Map<String, String> environment, FileReader files) {
+        OptionSources sources = OptionSources.resolve(args, environment, files);
+        return named(sources, () -> launch(sources, environment, files));
+    }
+
+    private static Launch launch(OptionSources sources, Map<String, String> environment, FileReader files) {
+        Map<String, String> values = sources.byFlag();
         String nodeId = values.get("--node-id");
         if (nodeId == null) {
             throw new IllegalArgumentException("--node-id is required");
         }
-        if (values.containsKey("--drain-on-stop")) {
-            duration("--drain-on-stop", values.get("--drain-on-stop")); // read by drainOnStop; refused here with the rest
-        }
-        if (values.containsKey("--io-threads")) {
-            ioThreads(args, 1); // read by ioThreads before the node starts; refused here with the rest
-        }
+        Duration drainOnStop = durationOption(sources, ServerOption.DRAIN_ON_STOP, DEFAULT_DRAIN_ON_STOP);
+        Integer ioThreads = values.containsKey("--io-threads")
+                ? intOption(values, "--io-threads", 1, 1, IoLoops.MAX_THREADS) : null;
         String host = values.getOrDefault("--host", NodeConfig.DEFAULT_HOST);
         int port = intOption(values, "--port", DEFAULT_PORT, 1, 65535);
+        String advertiseHost = values.get("--advertise-host");
+        int advertisePort = intOption(values, "--advertise-port", 0, 1, 65535);
         String clusterHost = values.getOrDefault("--cluster-host", host);
         int clusterPort = intOption(values, "--cluster-port", DEFAULT_CLUSTER_PORT, 1, 65535);
-        List<NodeAddress> seeds = new ArrayList<>();
-        if (values.containsKey("--seeds")) {
-            for (String seed : values.get("--seeds").split(",")) {
-                try {
-                    seeds.add(NodeAddress.parse(seed));
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("--seeds: " + e.getMessage(), e);
-                }
-            }
-        } else {
-            seeds.add(new NodeAddress(clusterHost, clusterPort));
-        }
-        int clusterSize = intOption(values, "--cluster-size", seeds.size(), 1, 1024);
         int replicationFactor = intOption(values, "--replication-factor", ClusterSettings.DEFAULT_REPLICATION_FACTOR, 1, 255);
         int segments = intOption(values, "--segments", PartitionLayout.DEFAULT_SEGMENT_COUNT, 1, 16384);
         int partitions = intOption(values, "--partitions", Math.min(PartitionLayout.DEFAULT_PARTITION_COUNT, segments),
@@ -292,25 +210,55 @@ public final class ServerArguments {
             }
             ackMode = AckMode.valueOf(mode);
         }
+        Duration forever = Duration.ofMillis(Integer.MAX_VALUE);
         ReplicationSettings replication = new ReplicationSettings(ackMode,
                 intOption(values, "--min-sync-replicas", defaults.minSyncReplicas(), 0, 254),
                 defaults.ackTimeout(),
-                Duration.ofMillis(intOption(values, "--heal-cooldown-ms", (int) defaults.healCooldown().toMillis(), 0,
-                        Integer.MAX_VALUE)),
-                Duration.ofMillis(intOption(values, "--eviction-delay-ms", (int) defaults.evictionDelay().toMillis(), 0,
-                        Integer.MAX_VALUE)),
-                Duration.ofNanos(1000L * intOption(values, "--async-flush-delay-us",
-                        (int) (defaults.asyncFlushDelay().toNanos() / 1000), 0,
-                        (int) (ReplicationSettings.MAX_ASYNC_FLUSH_DELAY.toNanos() / 1000))));
-        RespOptions resp = respOptions(values, host, port);
+                durationOption(sources, ServerOption.HEAL_COOLDOWN, defaults.healCooldown(), Duration.ZERO, forever),
+                durationOption(sources, ServerOption.EVICTION_DELAY, defaults.evictionDelay(), Duration.ZERO, forever),
+                durationOption(sources, ServerOption.ASYNC_FLUSH_DELAY, defaults.asyncFlushDelay(), Duration.ZERO,
+                        ReplicationSettings.MAX_ASYNC_FLUSH_DELAY));
+        RespOptions resp = respOptions(values, host, port, advertisePort);
         SecurityOptions security = securityOptions(values, environment, files)
-                .withLoginTimeout(Duration.ofMillis(intOption(values, "--login-timeout-ms",
-                        (int) SecurityOptions.DEFAULT_LOGIN_TIMEOUT.toMillis(), 100, Integer.MAX_VALUE)))
+                .withLoginTimeout(durationOption(sources, ServerOption.LOGIN_TIMEOUT, SecurityOptions.DEFAULT_LOGIN_TIMEOUT,
+                        Duration.ofMillis(100), forever))
                 .withTls(tlsOptions(values, environment, files))
                 .withClusterSecret(clusterSecret(values, environment, files));
+        HttpEndpointOptions http = httpOptions(values, host);
         requireSafeBinding(values, UnprotectedPorts.of(host, resp == null ? null : resp.host(), clusterHost,
                 security.requiresAuthentication(), security.clusterSecret() != null));
-        return NodeConfig.builder(nodeId)
+        // Addresses are checked after the safety of the binds: an unprotected port is the more important refusal.
+        if (advertiseHost == null && MembershipConfig.isWildcard(host)) {
+            throw new IllegalArgumentException("--host " + host + " binds every interface, an address nobody can"
+                    + " connect to: give --advertise-host, the address clients and peer nodes reach this node at");
+        }
+        NodeAddress clusterAdvertised = clusterAdvertised(values, clusterHost, clusterPort, advertiseHost);
+        MembershipConfig.DnsDiscovery dns = discovery(values);
+        List<NodeAddress> seeds = new ArrayList<>();
+        if (values.containsKey("--seeds")) {
+            if (dns != null) {
+                throw new IllegalArgumentException("--seeds and --discovery " + values.get("--discovery")
+                        + " exclude each other: give one way of finding peers");
+            }
+            for (String seed : values.get("--seeds").split(",")) {
+                try {
+                    seeds.add(NodeAddress.parse(unbracketed(seed)));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("--seeds: " + e.getMessage(), e);
+                }
+            }
+        } else if (dns == null) {
+            seeds.add(clusterAdvertised == null ? new NodeAddress(clusterHost, clusterPort) : clusterAdvertised);
+        }
+        if (dns != null && !values.containsKey("--cluster-size")) {
+            throw new IllegalArgumentException("--discovery " + values.get("--discovery") + " needs --cluster-size: the"
+                    + " first partition map waits for that many nodes, and DNS may not list them all yet");
+        }
+        int clusterSize = intOption(values, "--cluster-size", seeds.size(), 1, 1024);
+        MembershipConfig.Tcp membership = new MembershipConfig.Tcp(clusterName, clusterHost, clusterPort, seeds,
+                durationOption(sources, ServerOption.ESCALATION_TIMEOUT, MembershipConfig.Tcp.DEFAULT_ESCALATION_TIMEOUT,
+                        Duration.ofSeconds(3), forever), clusterAdvertised, dns);
+        NodeConfig node = NodeConfig.builder(nodeId)
                 .memory(memoryOptions(values, Runtime.getRuntime().maxMemory()))
                 .limits(protocolLimits(values))
                 .security(security)
@@ -318,14 +266,94 @@ public final class ServerArguments {
                 .replication(replication)
                 .host(host)
                 .port(port)
+                .advertisedHost(advertiseHost)
+                .advertisedPort(advertisePort)
                 .clusterSettings(new ClusterSettings(clusterSize, PartitionLayout.of(segments, partitions), replicationFactor,
-                        Duration.ofMillis(intOption(values, "--join-settle-delay-ms",
-                                (int) ClusterSettings.DEFAULT_JOIN_SETTLE_DELAY.toMillis(), 0, Integer.MAX_VALUE)),
+                        durationOption(sources, ServerOption.JOIN_SETTLE_DELAY, ClusterSettings.DEFAULT_JOIN_SETTLE_DELAY,
+                                Duration.ZERO, forever),
                         intOption(values, "--max-concurrent-moves", ClusterSettings.DEFAULT_MAX_CONCURRENT_MOVES, 1, 100_000)))
-                .membership(new MembershipConfig.Tcp(clusterName, clusterHost, clusterPort, seeds,
-                        Duration.ofMillis(intOption(values, "--escalation-timeout-ms",
-                                (int) MembershipConfig.Tcp.DEFAULT_ESCALATION_TIMEOUT.toMillis(), 3000, Integer.MAX_VALUE))))
+                .membership(membership)
                 .build();
+        return new Launch(node, drainOnStop, ioThreads, http, sources.warnings());
+    }
+
+    /**
+     * Where peers reach the membership port, when that differs from its bind address: {@code --cluster-advertise-*}
+     * if given; else, for a wildcard (or defaulted) membership bind, the data port's advertised host; else {@code
+     * null} (the bind address is announced, as before advertised addresses existed).
+     */
+    private static NodeAddress clusterAdvertised(Map<String, String> values, String clusterHost, int clusterPort,
+                                                 String advertiseHost) {
+        String host = values.get("--cluster-advertise-host");
+        if (host == null && advertiseHost != null
+                && (!values.containsKey("--cluster-host") || MembershipConfig.isWildcard(clusterHost))) {
+            host = advertiseHost;
+        }
+        if (host != null && MembershipConfig.isWildcard(host)) {
+            throw new IllegalArgumentException("--cluster-advertise-host must be an address peers can reach but was " + host);
+        }
+        if (host == null && MembershipConfig.isWildcard(clusterHost)) {
+            throw new IllegalArgumentException("--cluster-host " + clusterHost + " binds every interface: give"
+                    + " --cluster-advertise-host (or --advertise-host), the address peers reach this node's membership at");
+        }
+        int port = intOption(values, "--cluster-advertise-port", clusterPort, 1, 65535);
+        if (host == null && port == clusterPort) {
+            return null;
+        }
+        return new NodeAddress(unbracketed(host == null ? clusterHost : host), port);
+    }
+
+    /** {@code --discovery}: {@code seeds} (or absent) is {@code null}; {@code dns:<name>}, {@code dns-srv:<name>}. */
+    static MembershipConfig.DnsDiscovery discovery(Map<String, String> values) {
+        String text = values.get("--discovery");
+        String server = values.get("--dns-server");
+        if (text == null || text.strip().equals("seeds")) {
+            if (server != null) {
+                throw new IllegalArgumentException("--dns-server needs --discovery dns:<name> or dns-srv:<name>");
+            }
+            return null;
+        }
+        String trimmed = text.strip();
+        MembershipConfig.DnsDiscovery.RecordType type;
+        String name;
+        if (trimmed.startsWith("dns:")) {
+            type = MembershipConfig.DnsDiscovery.RecordType.A;
+            name = trimmed.substring(4);
+        } else if (trimmed.startsWith("dns-srv:")) {
+            type = MembershipConfig.DnsDiscovery.RecordType.SRV;
+            name = trimmed.substring(8);
+        } else {
+            throw new IllegalArgumentException("--discovery must be seeds, dns:<name> or dns-srv:<name> but was '" + text + "'");
+        }
+        try {
+            return new MembershipConfig.DnsDiscovery(name, type, server);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--discovery: " + e.getMessage(), e);
+        }
+    }
+
+    /** {@code [::1]} as {@code ::1}: the form URLs write IPv6 literals in, accepted wherever a host is. */
+    private static String unbracketed(String host) {
+        String trimmed = host.strip();
+        if (trimmed.startsWith("[")) {
+            int close = trimmed.indexOf(']');
+            if (close > 0) {
+                return trimmed.substring(1, close) + trimmed.substring(close + 1);
+            }
+        }
+        return trimmed;
+    }
+
+    /** {@code --http-port} and {@code --http-host}; {@code null} when the endpoint is off (the default). */
+    static HttpEndpointOptions httpOptions(Map<String, String> values, String host) {
+        String text = values.get("--http-port");
+        if (text == null || text.strip().equalsIgnoreCase("off") || text.strip().equals("0")) {
+            if (values.containsKey("--http-host")) {
+                throw new IllegalArgumentException("--http-host needs --http-port");
+            }
+            return null;
+        }
+        return new HttpEndpointOptions(values.getOrDefault("--http-host", host), intOption(values, "--http-port", 0, 1, 65535));
     }
 
     private static SecurityOptions securityOptions(Map<String, String> values, Map<String, String> environment,
@@ -485,7 +513,7 @@ public final class ServerArguments {
      * that port is taken; an explicit port must bind. Peers are assumed at the same offset from their data
      * ports (nodes do not exchange RESP ports), which is what MOVED and CLUSTER SLOTS name.
      */
-    private static RespOptions respOptions(Map<String, String> values, String host, int port) {
+    private static RespOptions respOptions(Map<String, String> values, String host, int port, int advertisePort) {
         RespLimits limits = respLimits(values); // checked even when RESP is off, so a bad value is reported
         String text = values.get("--resp-port");
         boolean explicit = text != null;
@@ -505,8 +533,19 @@ public final class ServerArguments {
                 .port(respPort)
                 .required(explicit)
                 .limits(limits)
-                .peerPorts(RespPeerPorts.offset(respPort - port))
+                .peerPorts(RespPeerPorts.offset(respAdvertiseOffset(values, respPort, port, advertisePort)))
                 .build();
+    }
+
+    /**
+     * How far the announced RESP port lies from the announced data port (what MOVED and CLUSTER SLOTS name for
+     * every node): {@code --resp-advertise-port} less the advertised data port when given, else the bound offset.
+     */
+    private static int respAdvertiseOffset(Map<String, String> values, int respPort, int port, int advertisePort) {
+        if (!values.containsKey("--resp-advertise-port")) {
+            return respPort - port;
+        }
+        return intOption(values, "--resp-advertise-port", 0, 1, 65535) - (advertisePort == 0 ? port : advertisePort);
     }
 
     /** {@code --resp-max-bulk-bytes}, {@code --resp-max-args} and {@code --resp-max-inline-bytes}; the defaults for the rest. */

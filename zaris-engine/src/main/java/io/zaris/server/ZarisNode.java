@@ -117,7 +117,7 @@ public final class ZarisNode implements AutoCloseable {
         try {
             // Every listening port is bound before the node joins: peers may name it as soon as it is a member.
             startResp(segmentMapper);
-            ClusterMember newMember = new ClusterMember(config.nodeId(), new NodeAddress(config.host(), server.port()),
+            ClusterMember newMember = new ClusterMember(config.nodeId(), config.advertisedAddress(server.port()),
                     config.clusterSettings(), config.membership(), config.replication(), new DataPortProbe(config.nodeId(),
                     config.security().nodeCredentials(), config.security().tls()), config.security().clusterSecret());
             NodeServer dataPort = server;
@@ -152,8 +152,8 @@ public final class ZarisNode implements AutoCloseable {
             throw e;
         }
         running = true;
-        log.info("node {}: data port {}:{}, cluster '{}'", config.nodeId(), config.host(), server.port(),
-                config.membership().clusterName());
+        log.info("node {}: data port {}:{} (announced as {}), cluster '{}'", config.nodeId(), config.host(),
+                server.port(), config.advertisedAddress(server.port()), config.membership().clusterName());
         return this;
     }
 
@@ -469,8 +469,9 @@ public final class ZarisNode implements AutoCloseable {
         return config.nodeId();
     }
 
+    /** The data address this node announces (its advertised address; the bind address without one). */
     public NodeAddress dataAddress() {
-        return new NodeAddress(config.host(), server.port());
+        return config.advertisedAddress(server.port());
     }
 
     public ClusterView currentView() {
@@ -584,6 +585,15 @@ public final class ZarisNode implements AutoCloseable {
             }
         }
     };
+
+    /** Whether the node is ready for traffic ({@link NodeReadiness}): what the HTTP readiness probe reports. */
+    NodeReadiness readiness() {
+        if (!running) {
+            return new NodeReadiness(false, "not running");
+        }
+        return NodeReadiness.evaluate(config.nodeId(), currentView(), standing.inMajority(), takeoverGate::isCatchingUp,
+                replicator.isReady());
+    }
 
     /** Whether this node currently leads the cluster. */
     public boolean isLeader() {

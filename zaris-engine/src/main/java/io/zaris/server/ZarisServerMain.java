@@ -38,48 +38,69 @@ public final class ZarisServerMain {
 
     public static void main(String[] args) throws Exception {
         boolean admin = args.length > 0 && args[0].equals("admin");
-        applyProcessDefaults(System.getProperties(), admin);
         if (admin) {
+            applyProcessDefaults(System.getProperties(), true, false);
             System.exit(AdminCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
             return;
         }
         if (ServerArguments.wantsHelp(args)) {
-            System.out.println(ServerArguments.USAGE);
+            System.out.println(ServerArguments.usage());
             return;
         }
-        NodeConfig config;
-        Duration drainOnStop;
+        ServerArguments.Launch launch;
         try {
-            config = ServerArguments.parse(args);
-            drainOnStop = ServerArguments.drainOnStop(args, System.getenv());
-            // Read once, when the first Zaris socket opens: set before the node opens any port. An operator's
-            // -Dzaris.io-threads still wins; without the flag, ZARIS_IO_THREADS or one per core applies.
-            if (System.getProperty(IoLoops.PROPERTY) == null && ServerArguments.hasOption(args, "--io-threads")) {
-                System.setProperty(IoLoops.PROPERTY, Integer.toString(
-                        ServerArguments.ioThreads(args, Runtime.getRuntime().availableProcessors())));
-            }
+            // Pure: nothing here opens a socket or a logger, so the process defaults below still apply.
+            launch = ServerArguments.launch(args, System.getenv(), ServerArguments::readLines);
         } catch (IllegalArgumentException e) {
             System.err.println("zaris: " + e.getMessage());
-            System.err.println(ServerArguments.USAGE);
+            System.err.println("(java -jar zaris-engine-<version>-server.jar --help lists every option)");
             System.exit(2);
             return;
         }
+        NodeConfig config = launch.node();
+        applyProcessDefaults(System.getProperties(), false, usesIpv6(config, launch.http()));
+        // Read once, when the first Zaris socket opens: set before the node opens any port. An operator's
+        // -Dzaris.io-threads still wins; without the option, IoLoops' default (one per core) applies.
+        if (System.getProperty(IoLoops.PROPERTY) == null && launch.ioThreads() != null) {
+            System.setProperty(IoLoops.PROPERTY, Integer.toString(launch.ioThreads()));
+        }
         Logger log = LoggerFactory.getLogger(ZarisServerMain.class);
+        launch.warnings().forEach(warning -> log.warn("deprecated: {}", warning));
         insecureWarning(config).forEach(log::warn);
         ZarisNode node;
+        NodeHttpEndpoint http = null;
+        NodeMeters meters = null;
         try {
             node = new ZarisNode(config).start();
+            if (launch.http() != null) {
+                meters = NodeMeters.available() ? new NodeMeters(node) : null;
+                NodeMeters scraped = meters;
+                http = NodeHttpEndpoint.start(launch.http(), config.nodeId(), node::isRunning, node::readiness,
+                        scraped == null ? null : scraped::scrape);
+                log.info("node {}: HTTP endpoint on {}:{} (/health/live, /health/ready{})", config.nodeId(),
+                        launch.http().host(), http.port(), scraped == null ? "" : ", /metrics");
+            }
         } catch (Exception e) {
             // Most often a port another program holds; the node has closed what it had opened.
             log.error("node {} could not start: {}", config.nodeId(), causes(e), e);
             System.exit(1);
             return;
         }
+        Duration drainOnStop = launch.drainOnStop();
+        NodeHttpEndpoint endpoint = http;
+        NodeMeters nodeMeters = meters;
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             log.info("node {}: shutting down", config.nodeId());
+            // The endpoint stays up while the node drains: readiness reports the drain, liveness stays 200.
             drainBeforeStop(node, drainOnStop);
             node.close();
+            if (endpoint != null) {
+                endpoint.close();
+            }
+            if (nodeMeters != null) {
+                nodeMeters.close();
+            }
             stopped.countDown();
         }, "zaris-shutdown"));
         log.info("node {} started; waiting for the cluster's first partition map", config.nodeId());
@@ -87,15 +108,39 @@ public final class ZarisServerMain {
     }
 
     /**
+     * Whether the node is configured with an IPv6 literal anywhere (bind, advertised, seed or HTTP address): then
+     * the JVM must not be told to prefer its IPv4 stack, which would make those addresses unusable.
+     */
+    static boolean usesIpv6(NodeConfig config, HttpEndpointOptions http) {
+        List<String> hosts = new ArrayList<>(List.of(config.host(), config.advertisedAddress(1).host()));
+        if (config.membership() instanceof io.zaris.cluster.MembershipConfig.Tcp tcp) {
+            hosts.add(tcp.bindHost());
+            if (tcp.advertised() != null) {
+                hosts.add(tcp.advertised().host());
+            }
+            tcp.seeds().forEach(seed -> hosts.add(seed.host()));
+        }
+        if (config.resp() != null) {
+            hosts.add(config.resp().host());
+        }
+        if (http != null) {
+            hosts.add(http.host());
+        }
+        return hosts.stream().anyMatch(host -> host.contains(":"));
+    }
+
+    /**
      * Sets what the process needs before any logger or Netty class exists; an operator's {@code -D} option of
-     * the same name always wins. IPv4 sockets; the server's (or the admin command's) logging configuration;
+     * the same name always wins. IPv4 sockets unless an address is IPv6 ({@code ipv6}); the server's (or the admin command's) logging configuration;
      * and Netty's leak detector off: it records a stack trace for one buffer in 128, which profiles of a node
      * under write load put at 2.8–4.5 % of the event loop's time. Leaks are a bug to catch in tests (which run the
      * engine in-process with the detector on), not a cost every production node should pay;
      * {@code -Dio.netty.leakDetection.level=simple} turns it back on for a node under suspicion.
      */
-    static void applyProcessDefaults(Properties properties, boolean admin) {
-        properties.putIfAbsent("java.net.preferIPv4Stack", "true");
+    static void applyProcessDefaults(Properties properties, boolean admin, boolean ipv6) {
+        if (!ipv6) {
+            properties.putIfAbsent("java.net.preferIPv4Stack", "true");
+        }
         properties.putIfAbsent("logback.configurationFile", admin ? "zaris-admin-logback.xml" : "zaris-server-logback.xml");
         if (!properties.containsKey(LEAK_DETECTION_PROPERTY) && !properties.containsKey(LEGACY_LEAK_DETECTION_PROPERTY)) {
             properties.setProperty(LEAK_DETECTION_PROPERTY, "disabled");

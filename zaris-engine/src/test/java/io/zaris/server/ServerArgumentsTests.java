@@ -200,7 +200,7 @@ class ServerArgumentsTests {
 
     @Test
     void helpListsTheSizeLimitOptions() {
-        assertThat(ServerArguments.USAGE).contains("--max-key-bytes", "--max-value-bytes", "--max-frame-bytes");
+        assertThat(ServerArguments.usage()).contains("--max-key-bytes", "--max-value-bytes", "--max-frame-bytes");
     }
 
     @Test
@@ -228,7 +228,7 @@ class ServerArgumentsTests {
 
     @Test
     void usageNamesDrainOnStopAndTheAdminCommand() {
-        assertThat(ServerArguments.USAGE).contains("--drain-on-stop <duration>").contains("ZARIS_DRAIN_ON_STOP")
+        assertThat(ServerArguments.usage()).contains("--drain-on-stop <duration>").contains("ZARIS_CLUSTER_PORT")
                 .contains("admin --help");
     }
 

@@ -11,7 +11,7 @@ class ServerProcessDefaultsTests {
     @Test
     void aNodeRunsOnIpv4WithItsOwnLoggingAndNoLeakDetector() {
         Properties properties = new Properties();
-        ZarisServerMain.applyProcessDefaults(properties, false);
+        ZarisServerMain.applyProcessDefaults(properties, false, false);
         assertThat(properties.getProperty("java.net.preferIPv4Stack")).isEqualTo("true");
         assertThat(properties.getProperty("logback.configurationFile")).isEqualTo("zaris-server-logback.xml");
         assertThat(properties.getProperty(ZarisServerMain.LEAK_DETECTION_PROPERTY)).isEqualTo("disabled");
@@ -20,7 +20,7 @@ class ServerProcessDefaultsTests {
     @Test
     void theAdminCommandLogsWithItsOwnConfiguration() {
         Properties properties = new Properties();
-        ZarisServerMain.applyProcessDefaults(properties, true);
+        ZarisServerMain.applyProcessDefaults(properties, true, false);
         assertThat(properties.getProperty("logback.configurationFile")).isEqualTo("zaris-admin-logback.xml");
     }
 
@@ -30,14 +30,14 @@ class ServerProcessDefaultsTests {
         explicit.setProperty(ZarisServerMain.LEAK_DETECTION_PROPERTY, "paranoid");
         explicit.setProperty("java.net.preferIPv4Stack", "false");
         explicit.setProperty("logback.configurationFile", "mine.xml");
-        ZarisServerMain.applyProcessDefaults(explicit, false);
+        ZarisServerMain.applyProcessDefaults(explicit, false, false);
         assertThat(explicit.getProperty(ZarisServerMain.LEAK_DETECTION_PROPERTY)).isEqualTo("paranoid");
         assertThat(explicit.getProperty("java.net.preferIPv4Stack")).isEqualTo("false");
         assertThat(explicit.getProperty("logback.configurationFile")).isEqualTo("mine.xml");
 
         Properties legacy = new Properties();
         legacy.setProperty(ZarisServerMain.LEGACY_LEAK_DETECTION_PROPERTY, "simple");
-        ZarisServerMain.applyProcessDefaults(legacy, false);
+        ZarisServerMain.applyProcessDefaults(legacy, false, false);
         assertThat(legacy.getProperty(ZarisServerMain.LEAK_DETECTION_PROPERTY)).isNull();
     }
 }

@@ -40,7 +40,7 @@ class ServerSecurityArgumentsTests {
     @Test
     void passwordMayComeFromTheEnvironment() {
         NodeConfig config = parse(Map.of("ZARIS_PASSWORD", "from-env", "ZARIS_CLUSTER_SECRET", CLUSTER_SECRET),
-                "--node-id", "n1", "--host", "0.0.0.0");
+                "--node-id", "n1", "--host", "0.0.0.0", "--advertise-host", "10.0.0.5");
         assertThat(config.security().users().authenticate("default", bytes("from-env"))).isNotNull();
         assertThat(ServerArguments.isInsecure(config)).isFalse();
     }
@@ -57,7 +57,8 @@ class ServerSecurityArgumentsTests {
 
     @Test
     void allowInsecureBindsAnywayAndIsReportedInsecure() {
-        NodeConfig config = parse(Map.of(), "--node-id", "n1", "--host", "0.0.0.0", "--allow-insecure");
+        NodeConfig config = parse(Map.of(), "--node-id", "n1", "--host", "0.0.0.0", "--advertise-host", "10.0.0.5",
+                "--allow-insecure");
         assertThat(config.host()).isEqualTo("0.0.0.0");
         assertThat(ServerArguments.isInsecure(config)).isTrue();
     }
@@ -77,14 +78,14 @@ class ServerSecurityArgumentsTests {
         assertThatThrownBy(() -> parse(Map.of("ZARIS_PASSWORD", "from-env"), "--node-id", "n1", "--host", "0.0.0.0"))
                 .hasMessageContaining("refusing to open the membership port on 0.0.0.0 without a cluster secret");
         NodeConfig loopbackMembership = parse(Map.of("ZARIS_PASSWORD", "from-env"), "--node-id", "n1",
-                "--host", "0.0.0.0", "--cluster-host", "127.0.0.1");
+                "--host", "0.0.0.0", "--advertise-host", "10.0.0.5", "--cluster-host", "127.0.0.1");
         assertThat(ServerArguments.isInsecure(loopbackMembership)).isFalse();
     }
 
     @Test
     void aClusterSecretLetsMembershipBindAnyAddress() {
         NodeConfig fromEnvironment = parse(Map.of("ZARIS_CLUSTER_SECRET", CLUSTER_SECRET), "--node-id", "n1",
-                "--cluster-host", "0.0.0.0");
+                "--cluster-host", "0.0.0.0", "--cluster-advertise-host", "10.0.0.5");
         assertThat(ServerArguments.isInsecure(fromEnvironment)).isFalse();
         assertThat(ZarisServerMain.insecureWarning(fromEnvironment)).isEmpty();
         // The data port still needs a password of its own.
@@ -95,7 +96,8 @@ class ServerSecurityArgumentsTests {
 
     @Test
     void allowInsecureOpensMembershipWithABoxedWarningNamingIt() {
-        NodeConfig config = parse(Map.of(), "--node-id", "n1", "--cluster-host", "0.0.0.0", "--allow-insecure");
+        NodeConfig config = parse(Map.of(), "--node-id", "n1", "--cluster-host", "0.0.0.0", "--cluster-advertise-host",
+                "10.0.0.5", "--allow-insecure");
         assertThat(ServerArguments.isInsecure(config)).isTrue();
         List<String> warning = ZarisServerMain.insecureWarning(config);
         assertThat(warning).first().asString().startsWith("*****");
@@ -109,8 +111,8 @@ class ServerSecurityArgumentsTests {
 
     @Test
     void theWarningNamesEveryUnprotectedPort() {
-        NodeConfig config = parse(Map.of(), "--node-id", "n1", "--host", "0.0.0.0", "--resp-port", "8101",
-                "--allow-insecure");
+        NodeConfig config = parse(Map.of(), "--node-id", "n1", "--host", "0.0.0.0", "--advertise-host", "10.0.0.5",
+                "--resp-port", "8101", "--allow-insecure");
         assertThat(ZarisServerMain.insecureWarning(config)).contains("  the data port on 0.0.0.0 without a password",
                 "  the RESP port on 0.0.0.0 without a password", "  the membership port on 0.0.0.0 without a cluster secret");
         assertThat(ZarisServerMain.insecureWarning(parse(Map.of(), "--node-id", "n1"))).isEmpty();

@@ -116,7 +116,7 @@ class ServerTlsArgumentsTests {
 
         assertThat(config.security().loginTimeout()).isEqualTo(Duration.ofMillis(2500));
         assertThatThrownBy(() -> parse(Map.of(), "--node-id", "n1", "--login-timeout-ms", "0"))
-                .hasMessageContaining("--login-timeout-ms must be in 100..");
+                .hasMessageContaining("--login-timeout-ms: --login-timeout must be between 100ms and");
     }
 
     private static NodeConfig parse(Map<String, String> environment, String... args) {
