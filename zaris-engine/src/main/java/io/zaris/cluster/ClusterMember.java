@@ -293,7 +293,7 @@ public final class ClusterMember implements AutoCloseable {
         boolean held = OwnerLease.holds(leaseValidUntil, now);
         if (leaseWasHeld && !held) {
             log.warn("node {}: owner lease expired (not confirmed by a leader of a majority for {} ms); it serves "
-                    + "nothing until the leader confirms it again", nodeId, (now - lease.validUntil()) / 1_000_000
+                    + "nothing until the leader confirms it again", nodeId, (now - leaseValidUntil) / 1_000_000
                     + membershipConfig.ownerLease().toMillis());
         }
         leaseWasHeld = held;
@@ -339,7 +339,11 @@ public final class ClusterMember implements AutoCloseable {
                         && number <= leaseRequestSequence) {
                     boolean held = holdsLease();
                     lease.confirmedAt(leaseRequestSentNanos[slot]);
-                    leaseValidUntil = lease.validUntil();
+                    // A leader's grant to itself lasts no longer than its leader lease: a cut-off leader stops
+                    // serving one lease after the last beat a majority answered, before the others can exclude
+                    // it and promote, rather than one more lease after that.
+                    boolean selfGranted = source.equals(channel.getAddress());
+                    leaseValidUntil = selfGranted ? Math.min(lease.validUntil(), leaderLease.validUntil()) : lease.validUntil();
                     if (!held && holdsLease()) {
                         log.info("node {}: owner lease confirmed by the leader; serving as an active owner", nodeId);
                     }

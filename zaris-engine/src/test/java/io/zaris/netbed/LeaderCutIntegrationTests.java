@@ -100,10 +100,10 @@ class LeaderCutIntegrationTests {
                         serving, PartitionChecks.against(serving, SERVE_TARGET), writers.longestGapSeconds(keys), merged.last(), replica, outcome);
                 PartitionChecks.assertStableMajority(cluster, healthy, cut, heal);
                 assertThat(newLeader.get()).as("the new leader").isIn(healthy);
-                // A leader confirms its own lease while its leader lease lasts, so a cut-off leader serves for up to
-                // twice the lease; the majority must not have excluded it (and promoted replacements) before that.
+                // A leader's own lease ends with its leader lease (one lease after the last beat a majority
+                // answered), long before the others exclude it and promote replacements.
                 assertThat(leaseLapsed).as("seconds from the cut until the cut leader's lease ran out")
-                        .isLessThanOrEqualTo(seconds(LEASE.multipliedBy(2))).isLessThan(newView.first());
+                        .isLessThanOrEqualTo(seconds(LEASE)).isLessThan(newView.first());
                 assertThat(newView.last()).as("seconds until both others installed a view without the cut leader")
                         .isLessThanOrEqualTo(seconds(EXCLUSION_BOUND));
                 assertThat(serving).as("seconds until every key took writes again")
