@@ -106,6 +106,12 @@ public final class ClusterMember implements AutoCloseable {
     private boolean leadershipUnconfirmedLogged;
     private final LeaderBeats beats;
     private final long[] leaseRequestSentNanos = new long[16];
+    /**
+     * Events thread, while leading: node id → when this node last granted that node's owner lease. A node's lease
+     * runs from the send time of its request, which precedes the grant, so it has surely run out one lease after
+     * the grant recorded here. Forgotten when this node stops leading: another leader may have granted since.
+     */
+    private final Map<String, Long> leaseGrantedNanos = new HashMap<>();
     private long leaseRequestSequence;
     private boolean leaseWasHeld;
     private View view;
@@ -158,7 +164,8 @@ public final class ClusterMember implements AutoCloseable {
         this.beats = new LeaderBeats();
         this.leaseValidUntil = leaseDuration == null ? Long.MAX_VALUE : Long.MIN_VALUE;
         this.probe = probe;
-        this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, this::submit, System::nanoTime);
+        this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, this::submit, System::nanoTime,
+                this::ownerLeaseSurelyLapsed);
         this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "zaris-cluster-timer-" + nodeId);
             thread.setDaemon(true);
@@ -328,8 +335,12 @@ public final class ClusterMember implements AutoCloseable {
                 }
             }
             case ClusterMessages.LEASE_REQUEST -> {
-                if (isLeader() && view.containsMember(source)
-                        && OwnerLease.holds(leaderLease.validUntil(), System.nanoTime())) {
+                long now = System.nanoTime();
+                if (isLeader() && view.containsMember(source) && OwnerLease.holds(leaderLease.validUntil(), now)) {
+                    ClusterMessages.NodeHello hello = announced.get(source);
+                    if (hello != null) {
+                        leaseGrantedNanos.put(hello.nodeId(), now);
+                    }
                     send(source, ClusterMessages.encodeLease(ClusterMessages.LEASE_GRANT, number));
                 }
             }
@@ -364,6 +375,16 @@ public final class ClusterMember implements AutoCloseable {
     private boolean mayConfirmLeader(Address coordinator, long nowNanos) {
         return beatLeader == null || beatLeader.equals(coordinator) || !view.containsMember(beatLeader)
                 || nowNanos - beatAnsweredNanos >= membershipConfig.ownerLease().toNanos();
+    }
+
+    /**
+     * Events thread: whether {@code node}'s owner lease has surely run out because this leader granted it last more
+     * than a lease ago. {@code false} when that is not known (no lease on this transport, or no grant from this
+     * leader: the node may hold one from a previous leader).
+     */
+    private boolean ownerLeaseSurelyLapsed(String node) {
+        Long granted = leaseGrantedNanos.get(node);
+        return lease != null && granted != null && System.nanoTime() - granted >= membershipConfig.ownerLease().toNanos();
     }
 
     public boolean inMajority() {
@@ -602,6 +623,9 @@ public final class ClusterMember implements AutoCloseable {
         }
         inMajority = majority;
         leading = isLeader();
+        if (!leading) {
+            leaseGrantedNanos.clear();
+        }
     }
 
     /**
