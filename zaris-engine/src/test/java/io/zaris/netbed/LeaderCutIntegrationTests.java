@@ -26,7 +26,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The leader of three nodes is cut off silently (its packets dropped both ways, links up: a firewall or routing
  * partition, the kind that leaves every connection half-open) for 20 s while a client on the host side writes
- * chains of puts with default options. Password and cluster secret on, each node in its own network namespace.
+ * chains of puts with default options and every node is read directly. Each node in its own network namespace with
+ * a password; run with the cluster secret and with {@code --allow-insecure}.
  *
  * <p>Before the membership stack was fixed for half-open peers, the two remaining nodes formed a view and split
  * again seconds later, and no leader of a majority existed until the link came back.
