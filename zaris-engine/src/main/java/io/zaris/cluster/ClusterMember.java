@@ -106,6 +106,12 @@ public final class ClusterMember implements AutoCloseable {
     private boolean leadershipUnconfirmedLogged;
     private final LeaderBeats beats;
     private final long[] leaseRequestSentNanos = new long[16];
+    /**
+     * Events thread, while leading: node id → when this node last granted that node's owner lease. A node's lease
+     * runs from the send time of its request, which precedes the grant, so it has surely run out one lease after
+     * the grant recorded here. Forgotten when this node stops leading: another leader may have granted since.
+     */
+    private final Map<String, Long> leaseGrantedNanos = new HashMap<>();
     private long leaseRequestSequence;
     private boolean leaseWasHeld;
     private View view;
@@ -158,7 +164,8 @@ public final class ClusterMember implements AutoCloseable {
         this.beats = new LeaderBeats();
         this.leaseValidUntil = leaseDuration == null ? Long.MAX_VALUE : Long.MIN_VALUE;
         this.probe = probe;
-        this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, this::submit, System::nanoTime);
+        this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, this::submit, System::nanoTime,
+                this::ownerLeaseSurelyLapsed);
         this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "zaris-cluster-timer-" + nodeId);
             thread.setDaemon(true);
@@ -293,7 +300,7 @@ public final class ClusterMember implements AutoCloseable {
         boolean held = OwnerLease.holds(leaseValidUntil, now);
         if (leaseWasHeld && !held) {
             log.warn("node {}: owner lease expired (not confirmed by a leader of a majority for {} ms); it serves "
-                    + "nothing until the leader confirms it again", nodeId, (now - lease.validUntil()) / 1_000_000
+                    + "nothing until the leader confirms it again", nodeId, (now - leaseValidUntil) / 1_000_000
                     + membershipConfig.ownerLease().toMillis());
         }
         leaseWasHeld = held;
@@ -328,8 +335,12 @@ public final class ClusterMember implements AutoCloseable {
                 }
             }
             case ClusterMessages.LEASE_REQUEST -> {
-                if (isLeader() && view.containsMember(source)
-                        && OwnerLease.holds(leaderLease.validUntil(), System.nanoTime())) {
+                long now = System.nanoTime();
+                if (isLeader() && view.containsMember(source) && OwnerLease.holds(leaderLease.validUntil(), now)) {
+                    ClusterMessages.NodeHello hello = announced.get(source);
+                    if (hello != null) {
+                        leaseGrantedNanos.put(hello.nodeId(), now);
+                    }
                     send(source, ClusterMessages.encodeLease(ClusterMessages.LEASE_GRANT, number));
                 }
             }
@@ -339,7 +350,11 @@ public final class ClusterMember implements AutoCloseable {
                         && number <= leaseRequestSequence) {
                     boolean held = holdsLease();
                     lease.confirmedAt(leaseRequestSentNanos[slot]);
-                    leaseValidUntil = lease.validUntil();
+                    // A leader's grant to itself lasts no longer than its leader lease: a cut-off leader stops
+                    // serving one lease after the last beat a majority answered, before the others can exclude
+                    // it and promote, rather than one more lease after that.
+                    boolean selfGranted = source.equals(channel.getAddress());
+                    leaseValidUntil = selfGranted ? Math.min(lease.validUntil(), leaderLease.validUntil()) : lease.validUntil();
                     if (!held && holdsLease()) {
                         log.info("node {}: owner lease confirmed by the leader; serving as an active owner", nodeId);
                     }
@@ -360,6 +375,16 @@ public final class ClusterMember implements AutoCloseable {
     private boolean mayConfirmLeader(Address coordinator, long nowNanos) {
         return beatLeader == null || beatLeader.equals(coordinator) || !view.containsMember(beatLeader)
                 || nowNanos - beatAnsweredNanos >= membershipConfig.ownerLease().toNanos();
+    }
+
+    /**
+     * Events thread: whether {@code node}'s owner lease has surely run out because this leader granted it last more
+     * than a lease ago. {@code false} when that is not known (no lease on this transport, or no grant from this
+     * leader: the node may hold one from a previous leader).
+     */
+    private boolean ownerLeaseSurelyLapsed(String node) {
+        Long granted = leaseGrantedNanos.get(node);
+        return lease != null && granted != null && System.nanoTime() - granted >= membershipConfig.ownerLease().toNanos();
     }
 
     public boolean inMajority() {
@@ -598,6 +623,9 @@ public final class ClusterMember implements AutoCloseable {
         }
         inMajority = majority;
         leading = isLeader();
+        if (!leading) {
+            leaseGrantedNanos.clear();
+        }
     }
 
     /**

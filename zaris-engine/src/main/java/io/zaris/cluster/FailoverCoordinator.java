@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,10 +61,22 @@ final class FailoverCoordinator {
     /** Partition → why its last heal attempt was refused, logged when it changes so a stall explains itself. */
     private final Map<Integer, String> healBlockers = new HashMap<>();
     private final Rebalancer rebalancer;
+    /**
+     * Whether a node's owner lease has surely run out, by what this leader knows of its own grants: such a node
+     * serves nothing, whether or not its data port answers, so its partitions fail over without the reachability
+     * probe (which costs its full timeout when the node is silently cut off).
+     */
+    private final Predicate<String> ownerLeaseLapsed;
     private boolean roundInFlight;
 
     FailoverCoordinator(String nodeId, ClusterSettings clusterSettings, ReplicationSettings settings, PeerProbe probe,
                         Executor events, LongSupplier nanoClock) {
+        this(nodeId, clusterSettings, settings, probe, events, nanoClock, node -> false);
+    }
+
+    FailoverCoordinator(String nodeId, ClusterSettings clusterSettings, ReplicationSettings settings, PeerProbe probe,
+                        Executor events, LongSupplier nanoClock, Predicate<String> ownerLeaseLapsed) {
+        this.ownerLeaseLapsed = ownerLeaseLapsed;
         this.nodeId = nodeId;
         this.clusterSettings = clusterSettings;
         this.settings = settings;
@@ -198,7 +211,10 @@ final class FailoverCoordinator {
         Map<String, CompletableFuture<Boolean>> reachability = new HashMap<>();
         for (String departed : departedActives) {
             NodeAddress address = held.addresses().get(departed);
-            if (address != null) {
+            if (ownerLeaseLapsed.test(departed)) {
+                log.info("node {}: {} left the membership view and its owner lease has run out; its partitions fail "
+                        + "over without probing its data port", nodeId, departed);
+            } else if (address != null) {
                 reachability.put(departed, probe.isReachable(address));
             }
         }

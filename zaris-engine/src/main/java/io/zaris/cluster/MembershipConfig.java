@@ -64,11 +64,11 @@ public sealed interface MembershipConfig {
      *   <li><b>Failure detection</b> excludes a silent member between the escalation timeout and one heartbeat
      *       interval ({@link #heartbeatMillis()}, at most {@value #HEARTBEAT_MILLIS} ms) after its last message:
      *       {@code FD_ALL3} suspects it after {@link #suspectMillis()} of silence, noticed on its next check (every
-     *       heartbeat interval), and {@code VERIFY_SUSPECT2} confirms for {@value #VERIFY_MILLIS} ms. Never earlier:
-     *       a cut-off leader confirms its own owner lease for as long as its leader lease lasts, so it may serve
-     *       for up to twice the lease, the escalation timeout, after the last beat a majority answered. {@code
-     *       FD_SOCK2} still notices a crashed process at once through its closed socket, and the verification
-     *       confirms it within {@value #VERIFY_MILLIS} ms.</li>
+     *       heartbeat interval), and {@code VERIFY_SUSPECT2} confirms for {@value #VERIFY_MILLIS} ms. Never earlier
+     *       than the owner lease with a margin: a cut-off node, the leader included (its own grant ends with its
+     *       leader lease), serves for up to one lease after it was last confirmed. {@code FD_SOCK2} still notices
+     *       a crashed process at once through its closed socket, and the verification confirms it within
+     *       {@value #VERIFY_MILLIS} ms.</li>
      *   <li><b>{@code FD_SOCK2} binds the membership address</b>, not every interface. Bound to the wildcard, its
      *       server's own address is {@code 0.0.0.0:<port>}, and it names itself so to the peers it connects to;
      *       with the same membership port on every host (the default) a peer then took a CONNECT from another node

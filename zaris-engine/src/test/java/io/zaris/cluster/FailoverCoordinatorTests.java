@@ -121,6 +121,27 @@ class FailoverCoordinatorTests {
     }
 
     @Test
+    void aDepartedActiveWhoseDataPortAnswersKeepsItsPartitionUnlessItsOwnerLeaseSurelyRanOut() {
+        ClusterView view = view(List.of(List.of("a", "b"), List.of("c", "a")),
+                new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
+        answers.put("b", Map.of(0, new PartitionState(3, 90, 12, 2)));
+        answers.put("c", Map.of(1, new PartitionState(1, 40, 6, 2)));
+        // "a" left the membership view, but its data port still answers the probe
+        coordinator.reconcile(view, Set.of("b", "c"), () -> view, published::add);
+        assertThat(published).as("a reachable node that may still hold its lease keeps partition 0")
+                .allMatch(v -> v.runtimeMap().get(0).equals(view.runtimeMap().get(0)));
+
+        Set<String> lapsed = Set.of("a");
+        FailoverCoordinator knowsTheLeaseRanOut = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 2),
+                ReplicationSettings.defaults().withEvictionDelay(Duration.ofSeconds(30)), new FakeProbe(), Runnable::run,
+                () -> now, lapsed::contains);
+        published.clear();
+        knowsTheLeaseRanOut.reconcile(view, Set.of("b", "c"), () -> view, published::add);
+        assertThat(published).hasSize(1);
+        assertThat(published.get(0).runtimeMap().get(0)).isEqualTo(new PartitionRuntime("b", 4, PartitionHealth.DEGRADED));
+    }
+
+    @Test
     void aRestartedActiveThatDisownsItsPartitionIsReplacedByTheReplicaWithTheData() {
         ClusterView view = view(List.of(List.of("a", "b"), List.of("b", "a")),
                 new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("b", 1, PartitionHealth.HEALTHY));

@@ -3,6 +3,7 @@ package io.zaris.netbed;
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
 import io.zaris.cluster.NodeAddress;
+import io.zaris.security.Credentials;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ import java.util.stream.Collectors;
  * to its host's address as a production node would be: with a password, and with a cluster secret unless the test
  * asks for an insecure cluster. Started from the server jar the build made (system property {@code
  * zaris.server.jar}, set by failsafe). Every node runs with the server's defaults apart from {@code --drain-on-stop
- * 0} (a killed node leaves at once) and no RESP port.
+ * 0} (a killed node leaves at once), no RESP port, and whatever arguments the test adds.
  */
 final class BedCluster implements AutoCloseable {
 
@@ -31,12 +32,21 @@ final class BedCluster implements AutoCloseable {
     private final NetworkBed bed;
     private final Path logDirectory;
     private final boolean clusterSecret;
+    private final List<String> serverArguments;
     private final Path jar;
     private final String clusterName = "zaris-netbed-" + UUID.randomUUID();
     private final String password = "netbed-" + UUID.randomUUID();
     private final Map<String, Process> processes = new LinkedHashMap<>();
 
-    private BedCluster(NetworkBed bed, Path logDirectory, boolean clusterSecret) {
+    /** How the nodes protect their membership traffic; the partition tests run under both. */
+    enum Membership {
+        /** A cluster secret: membership authenticated and encrypted, as a non-loopback node requires by default. */
+        CLUSTER_SECRET,
+        /** {@code --allow-insecure} instead of a cluster secret: plaintext, unauthenticated membership. */
+        INSECURE
+    }
+
+    private BedCluster(NetworkBed bed, Path logDirectory, Membership membership, List<String> serverArguments) {
         String jarProperty = System.getProperty("zaris.server.jar");
         if (jarProperty == null || !Files.isRegularFile(Path.of(jarProperty))) {
             throw new IllegalStateException("system property zaris.server.jar must name the built server jar, was "
@@ -45,17 +55,21 @@ final class BedCluster implements AutoCloseable {
         this.jar = Path.of(jarProperty).toAbsolutePath();
         this.bed = bed;
         this.logDirectory = logDirectory.toAbsolutePath();
-        this.clusterSecret = clusterSecret;
+        this.clusterSecret = membership == Membership.CLUSTER_SECRET;
+        this.serverArguments = List.copyOf(serverArguments);
+    }
+
+    /**
+     * Nodes with a password, and a cluster secret or {@code --allow-insecure} as {@code membership} says; {@code
+     * serverArguments} are added to every node's command line (e.g. {@code --replication-factor 3}).
+     */
+    static BedCluster create(NetworkBed bed, Path logDirectory, Membership membership, String... serverArguments) {
+        return new BedCluster(bed, logDirectory, membership, List.of(serverArguments));
     }
 
     /** Nodes with a password and a cluster secret: authenticated, encrypted membership. */
     static BedCluster secured(NetworkBed bed, Path logDirectory) {
-        return new BedCluster(bed, logDirectory, true);
-    }
-
-    /** Nodes with a password but {@code --allow-insecure} instead of a cluster secret: plaintext membership. */
-    static BedCluster withoutClusterSecret(NetworkBed bed, Path logDirectory) {
-        return new BedCluster(bed, logDirectory, false);
+        return create(bed, logDirectory, Membership.CLUSTER_SECRET);
     }
 
     /** Starts one node per host of the bed, all seeds of each other, and waits until each has started. */
@@ -76,6 +90,7 @@ final class BedCluster implements AutoCloseable {
             } else {
                 command.add("--allow-insecure");
             }
+            command.addAll(serverArguments);
             processes.put(nodeId, bed.start(host, command, log(nodeId)));
         }
         awaitStarted();
@@ -108,6 +123,20 @@ final class BedCluster implements AutoCloseable {
 
     List<NodeAddress> dataAddresses() {
         return bed.hostNumbers().stream().map(host -> new NodeAddress(bed.address(host), DATA_PORT)).toList();
+    }
+
+    /** Each node's data address, by node id. */
+    Map<String, NodeAddress> dataAddressesById() {
+        Map<String, NodeAddress> byId = new LinkedHashMap<>();
+        for (int host : bed.hostNumbers()) {
+            byId.put(nodeId(host), new NodeAddress(bed.address(host), DATA_PORT));
+        }
+        return byId;
+    }
+
+    /** The login every node accepts: the password the cluster was started with. */
+    Credentials credentials() {
+        return Credentials.password(password);
     }
 
     /** A client as an application on the host side gets it: default options, the password, no environment. */

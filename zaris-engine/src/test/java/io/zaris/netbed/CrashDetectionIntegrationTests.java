@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * between the crash and the new view. Loopback tests cannot show whether that works across hosts: there every node
  * has a port of its own.
  */
+@Tag("multi-process")
 class CrashDetectionIntegrationTests {
 
     /** The verification of the suspicion (1.5 s) plus scheduling on a loaded machine; heartbeats alone take 10 s. */

@@ -151,6 +151,11 @@ final class KeyWriters {
         return longest / 1e9;
     }
 
+    /** The sequence of {@code key}'s last acknowledged put; 0 before the first. */
+    long lastAcknowledged(String key) {
+        return lastAcked.get(index.get(key));
+    }
+
     long acknowledged() {
         return acknowledged.sum();
     }

@@ -13,7 +13,11 @@ import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -118,6 +122,26 @@ final class PartitionChecks {
     }
 
     /**
+     * Like {@link #assertStableMajority}, for a cut of several nodes that membership may exclude one view at a time:
+     * every view a healthy node installed while the cut lasted still held at least all the healthy ones (a view
+     * smaller than that would mean healthy members suspected each other), and each ended in the same view of exactly
+     * the healthy nodes.
+     */
+    static void assertMajorityNeverSplit(BedCluster cluster, List<String> healthy, LocalTime cut, LocalTime until) {
+        List<String> lastIds = new ArrayList<>();
+        for (String node : healthy) {
+            List<NodeLog.View> views = cluster.nodeLog(node).viewsSince(cut).stream()
+                    .filter(view -> NodeLog.seconds(view.time(), until) > 0).toList();
+            assertThat(views).as("views %s installed while the cut lasted", node).isNotEmpty()
+                    .allMatch(view -> view.size() >= healthy.size());
+            assertThat(views.get(views.size() - 1).size()).as("size of the last view %s installed", node)
+                    .isEqualTo(healthy.size());
+            lastIds.add(views.get(views.size() - 1).id());
+        }
+        assertThat(lastIds).as("the last view each healthy node installed while the cut lasted").containsOnly(lastIds.get(0));
+    }
+
+    /**
      * When the cut node's owner lease ran out, in seconds after {@code cut}, from its own log: the warning it logs on
      * the renewal tick after expiry says how long it had gone unconfirmed, which dates the expiry itself. Also checks
      * that no lease was confirmed to it while it was cut off.
@@ -150,12 +174,61 @@ final class PartitionChecks {
      * alive and in sync, the preferred primary serving); the seconds from {@code since}.
      */
     static double secondsUntilReplicaAgain(ZarisClient client, String node, long sinceNanos) {
+        return secondsUntilEveryPartitionHealthy(client, List.of(node), sinceNanos);
+    }
+
+    /**
+     * Waits until every node's last view is one and the same view holding all of them; the seconds from {@code
+     * sinceNanos} (about zero when no view changed).
+     */
+    static double secondsUntilOneViewOfAll(BedCluster cluster, long sinceNanos) {
+        int size = cluster.nodeIds().size();
+        await().atMost(PATIENCE).pollInterval(Duration.ofMillis(100)).until(() -> {
+            Set<String> ids = new HashSet<>();
+            for (String node : cluster.nodeIds()) {
+                List<NodeLog.View> views = cluster.nodeLog(node).views();
+                NodeLog.View last = views.isEmpty() ? null : views.get(views.size() - 1);
+                if (last == null || last.size() != size) {
+                    return false;
+                }
+                ids.add(last.id());
+            }
+            return ids.size() == 1;
+        });
+        return (System.nanoTime() - sinceNanos) / 1e9;
+    }
+
+    /**
+     * Waits until the map gives each of {@code nodes} partitions and every partition is HEALTHY (each assigned owner
+     * alive and in sync, the preferred primary serving); the seconds from {@code sinceNanos}.
+     */
+    static double secondsUntilEveryPartitionHealthy(ZarisClient client, Collection<String> nodes, long sinceNanos) {
         await().atMost(PATIENCE.multipliedBy(2)).pollInterval(Duration.ofMillis(250)).until(() -> {
             ClusterView view = client.refreshMap().join();
-            return view.partitionMap().nodes().contains(node) && view.runtimeMap().partitions().stream()
+            return view.partitionMap().nodes().containsAll(nodes) && view.runtimeMap().partitions().stream()
                     .allMatch(runtime -> runtime.health() == PartitionHealth.HEALTHY);
         });
         return (System.nanoTime() - sinceNanos) / 1e9;
+    }
+
+    /** The sizes of the views each node installed from {@code from} to {@code to}, e.g. {@code {n1=[2, 3], n2=[]}}. */
+    static Map<String, List<Integer>> viewsBetween(BedCluster cluster, LocalTime from, LocalTime to) {
+        Map<String, List<Integer>> sizes = new TreeMap<>();
+        for (String node : cluster.nodeIds()) {
+            sizes.put(node, cluster.nodeLog(node).viewsSince(from).stream()
+                    .filter(view -> NodeLog.seconds(view.time(), to) > 0).map(NodeLog.View::size).toList());
+        }
+        return sizes;
+    }
+
+    /** How many times each node's owner lease ran out from {@code from} to {@code to}. */
+    static Map<String, Integer> leaseLapses(BedCluster cluster, LocalTime from, LocalTime to) {
+        Map<String, Integer> lapses = new TreeMap<>();
+        for (String node : cluster.nodeIds()) {
+            lapses.put(node, (int) cluster.nodeLog(node).linesSince("owner lease expired", from).stream()
+                    .filter(line -> NodeLog.seconds(line.time(), to) > 0).count());
+        }
+        return lapses;
     }
 
     static double seconds(Duration duration) {
