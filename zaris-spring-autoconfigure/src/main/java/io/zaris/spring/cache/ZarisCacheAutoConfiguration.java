@@ -27,6 +27,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
 
 /**
@@ -35,7 +36,8 @@ import org.springframework.core.env.Environment;
  * <p>Mirrors the conditions of Boot's {@code CacheAutoConfiguration} (caching enabled, i.e. a
  * {@link CacheAspectSupport} bean; no {@link CacheManager} and no {@code cacheResolver} yet) and runs
  * before it, so Boot's backs off when this one supplies the manager. Since Boot's then does not run,
- * its {@link CacheManagerCustomizer}s are applied here. {@code zaris.cache.enabled=false} leaves the
+ * its {@link CacheManagerCustomizer}s are applied here. {@code zaris.cache.enabled=false}, or any
+ * {@code spring.cache.type} ({@code none}, {@code simple}, ...: Zaris is not one of Boot's types), leaves the
  * cache manager to Boot (or the application). Unknown keys under a cache's settings fail start-up
  * ({@link #requireOnlyCacheSettings}).
  */
@@ -45,6 +47,7 @@ import org.springframework.core.env.Environment;
 @ConditionalOnBean({CacheAspectSupport.class, ZarisClient.class, ZarisSerializer.class})
 @ConditionalOnMissingBean(value = CacheManager.class, name = "cacheResolver")
 @ConditionalOnProperty(name = "zaris.cache.enabled", matchIfMissing = true)
+@Conditional(OnSpringCacheTypeUnsetCondition.class)
 public final class ZarisCacheAutoConfiguration {
 
     /** The keys a cache's settings take, for the message about a key that is none of them. */

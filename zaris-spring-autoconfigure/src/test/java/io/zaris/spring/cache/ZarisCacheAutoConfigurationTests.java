@@ -27,6 +27,7 @@ import org.springframework.cache.annotation.CachingConfigurer;
 import org.springframework.cache.annotation.EnableCaching;
 import org.springframework.cache.interceptor.CacheResolver;
 import org.springframework.cache.concurrent.ConcurrentMapCacheManager;
+import org.springframework.cache.support.NoOpCacheManager;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import reactor.core.publisher.Flux;
@@ -71,6 +72,40 @@ class ZarisCacheAutoConfigurationTests {
         runner.withUserConfiguration(CachingEnabled.class).withPropertyValues("zaris.cache.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean(ZarisCacheManager.class)
                         .hasSingleBean(CacheManager.class));
+    }
+
+    @Test
+    void runWithSpringCacheTypeNoneShouldSwitchCachingOff() {
+        runner.withConfiguration(AutoConfigurations.of(ZarisCacheErrorHandlerAutoConfiguration.class))
+                .withUserConfiguration(CachingEnabled.class).withBean(BookService.class)
+                .withPropertyValues("spring.cache.type=none").run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(ZarisCacheManager.class)
+                            .doesNotHaveBean(ZarisCacheErrorHandler.class);
+                    assertThat(context.getBean(CacheManager.class)).isInstanceOf(NoOpCacheManager.class);
+                    BookService books = context.getBean(BookService.class);
+                    books.title("1");
+                    books.title("1");
+                    assertThat(books.calls()).isEqualTo(2);
+                });
+    }
+
+    @Test
+    void runWithAnotherSpringCacheTypeShouldLeaveTheCacheManagerToBoot() {
+        runner.withUserConfiguration(CachingEnabled.class).withBean(BookService.class)
+                .withPropertyValues("spring.cache.type=simple").run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(ZarisCacheManager.class);
+                    assertThat(context.getBean(CacheManager.class)).isInstanceOf(ConcurrentMapCacheManager.class);
+                    BookService books = context.getBean(BookService.class);
+                    books.title("1");
+                    books.title("1");
+                    assertThat(books.calls()).isEqualTo(1);
+                });
+    }
+
+    @Test
+    void runWithBlankSpringCacheTypeShouldKeepZarisCaching() {
+        runner.withUserConfiguration(CachingEnabled.class).withPropertyValues("spring.cache.type=")
+                .run(context -> assertThat(context).hasSingleBean(ZarisCacheManager.class));
     }
 
     @Test
