@@ -756,9 +756,21 @@ public class ZarisProperties {
 
         /**
          * How long an entry lives after it was last written or read (every hit extends it); 0 means no idle
-         * expiry. Cannot be combined with time-to-live.
+         * expiry. With a time to live (or TTL function) too, an entry ends at whichever comes first.
          */
         private Duration timeToIdle;
+
+        /**
+         * Name of a ZarisCacheTtlFunction bean that computes each entry's time to live from its key and value;
+         * replaces ttl (set one of them).
+         */
+        private String ttlFunction;
+
+        /**
+         * This cache's value format: jdk, json, or the name of a ZarisSerializer bean. Unset, the cache uses
+         * zaris.serialization.format (or the application's ZarisSerializer bean).
+         */
+        private String serializer;
 
         /**
          * Fraction (0 to 1) of the time to live added at random to each entry's TTL, so that entries
@@ -855,6 +867,22 @@ public class ZarisProperties {
 
         public void setLoaderLeaseTime(Duration loaderLeaseTime) {
             this.loaderLeaseTime = loaderLeaseTime;
+        }
+
+        public String getTtlFunction() {
+            return ttlFunction;
+        }
+
+        public void setTtlFunction(String ttlFunction) {
+            this.ttlFunction = ttlFunction;
+        }
+
+        public String getSerializer() {
+            return serializer;
+        }
+
+        public void setSerializer(String serializer) {
+            this.serializer = serializer;
         }
     }
 
