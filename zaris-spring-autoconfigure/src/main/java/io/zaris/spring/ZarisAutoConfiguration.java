@@ -50,6 +50,9 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code zaris.mode=client} without seeds fails start-up with a message naming that property.
  * </ul>
  *
+ * <p>{@link ZarisClientOptionsCustomizer} and {@link EmbeddedClusterCustomizer} beans adjust the client's
+ * options and the embedded cluster in code, on top of the properties.
+ *
  * <p>Every bean backs off when the application defines its own. A custom client in embedded mode can
  * take its seeds from the {@link ZarisEmbeddedClusterLifecycle} bean, which stays in place. Every client
  * bean, the application's included, is closed before the embedded nodes (see
@@ -72,8 +75,11 @@ public final class ZarisAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @Conditional(OnEmbeddedModeCondition.class)
-    ZarisEmbeddedClusterLifecycle zarisEmbeddedClusterLifecycle(ZarisProperties properties) {
-        return new ZarisEmbeddedClusterLifecycle(embeddedCluster(properties));
+    ZarisEmbeddedClusterLifecycle zarisEmbeddedClusterLifecycle(ZarisProperties properties,
+            ObjectProvider<EmbeddedClusterCustomizer> customizers) {
+        EmbeddedCluster.Builder builder = embeddedClusterBuilder(properties);
+        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+        return new ZarisEmbeddedClusterLifecycle(builder.build());
     }
 
     @Bean
@@ -86,13 +92,15 @@ public final class ZarisAutoConfiguration {
     @ConditionalOnMissingBean
     ZarisClient zarisClient(ZarisProperties properties,
             ObjectProvider<ZarisEmbeddedClusterLifecycle> embeddedCluster, ZarisRoutingTableWatch routingTableWatch,
-            ObjectProvider<ClientMetrics> metrics) {
+            ObjectProvider<ClientMetrics> metrics, ObjectProvider<ZarisClientOptionsCustomizer> customizers) {
         List<NodeAddress> seeds = switch (properties.resolveMode()) {
             case EMBEDDED -> embeddedSeeds(embeddedCluster.getIfAvailable());
             case CLIENT -> configuredSeeds(properties.getClient());
         };
-        return ZarisClient.connect(clientOptions(properties, seeds,
-                routingTableWatch.observing(metrics.getIfUnique(ClientMetrics::disabled))));
+        ZarisClientOptions.Builder builder = clientOptionsBuilder(properties, seeds,
+                routingTableWatch.observing(metrics.getIfUnique(ClientMetrics::disabled)));
+        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+        return ZarisClient.connect(builder.build());
     }
 
     /**
@@ -142,6 +150,11 @@ public final class ZarisAutoConfiguration {
 
     /** The (not yet started) cluster that {@code zaris.embedded.*} describes. */
     static EmbeddedCluster embeddedCluster(ZarisProperties properties) {
+        return embeddedClusterBuilder(properties).build();
+    }
+
+    /** A builder holding what {@code zaris.embedded.*} describes, for the customizers to adjust. */
+    static EmbeddedCluster.Builder embeddedClusterBuilder(ZarisProperties properties) {
         ZarisProperties.Embedded embedded = properties.getEmbedded();
         TlsOptions tls = tlsOptions(properties.getTls());
         if (tls != null && !tls.hasKeyMaterial()) {
@@ -173,8 +186,7 @@ public final class ZarisAutoConfiguration {
                 .maxConcurrentMoves(maxConcurrentMoves(embedded))
                 .resp(embedded.getResp().isEnabled())
                 .respPort(respPort(embedded))
-                .memory(memory(embedded, Runtime.getRuntime().maxMemory()))
-                .build();
+                .memory(memory(embedded, Runtime.getRuntime().maxMemory()));
     }
 
     /**
@@ -305,6 +317,12 @@ public final class ZarisAutoConfiguration {
      * properties.
      */
     static ZarisClientOptions clientOptions(ZarisProperties properties, List<NodeAddress> seeds, ClientMetrics metrics) {
+        return clientOptionsBuilder(properties, seeds, metrics).build();
+    }
+
+    /** A builder holding what the properties describe, for the customizers to adjust. */
+    static ZarisClientOptions.Builder clientOptionsBuilder(ZarisProperties properties, List<NodeAddress> seeds,
+            ClientMetrics metrics) {
         ZarisProperties.Client client = properties.getClient();
         if (properties.getRequestTimeout() == null) {
             throw new IllegalArgumentException("zaris.request-timeout must be set (e.g. 60s or infinite)");
@@ -327,7 +345,7 @@ public final class ZarisAutoConfiguration {
             set("zaris.security", () -> builder.credentials(new Credentials(security.getUsername(), security.getPassword())));
         }
         builder.tls(tlsOptions(properties.getTls()));
-        return builder.build();
+        return builder;
     }
 
     /** Applies one setting, naming its property when the builder rejects the value. */
