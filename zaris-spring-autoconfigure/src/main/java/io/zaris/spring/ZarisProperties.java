@@ -346,8 +346,15 @@ public class ZarisProperties {
 
         private final Resp resp = new Resp();
 
+        private final Ssl ssl = new Ssl();
+
         public Resp getResp() {
             return resp;
+        }
+
+        /** TLS of the embedded nodes from a Boot SSL bundle. */
+        public Ssl getSsl() {
+            return ssl;
         }
 
         /**
@@ -477,8 +484,38 @@ public class ZarisProperties {
         }
     }
 
+    /** TLS from one of Boot's SSL bundles ({@code spring.ssl.bundle.*}). */
+    public static class Ssl {
+
+        /**
+         * Name of the SSL bundle (spring.ssl.bundle.jks.NAME or spring.ssl.bundle.pem.NAME) to use. Takes the
+         * place of zaris.tls.*: set one or the other.
+         */
+        private String bundle;
+
+        public String getBundle() {
+            return bundle;
+        }
+
+        public void setBundle(String bundle) {
+            this.bundle = bundle;
+        }
+
+        /** Whether a bundle is named. */
+        public boolean isConfigured() {
+            return bundle != null && !bundle.isBlank();
+        }
+    }
+
     /** The connection to a cluster, and in {@link Mode#CLIENT} mode, where that cluster is. */
     public static class Client {
+
+        private final Ssl ssl = new Ssl();
+
+        /** TLS of the client's connections from a Boot SSL bundle (its trust store decides which nodes it trusts). */
+        public Ssl getSsl() {
+            return ssl;
+        }
 
         /**
          * Data addresses (host:port) of one or more cluster nodes to bootstrap from. Setting them switches
