@@ -24,10 +24,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.actuate.endpoint.HealthDescriptor;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.actuate.endpoint.IndicatedHealthDescriptor;
+import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import reactor.core.publisher.Flux;
 
 /** Health indicator and meters, on an embedded cluster and against a "remote" one in client mode. */
 class ZarisActuatorAutoConfigurationTests {
@@ -39,10 +45,18 @@ class ZarisActuatorAutoConfigurationTests {
             .withConfiguration(AutoConfigurations.of(ZarisAutoConfiguration.class,
                     ZarisHealthContributorAutoConfiguration.class, ZarisMetricsAutoConfiguration.class));
 
+    /** How long a test waits for one health check (the probes time out after 2 s each, in parallel). */
+    private static final Duration HEALTH_DEADLINE = Duration.ofSeconds(30);
+
+    /** The zaris component's health through the indicator the starter defines (reactive: Reactor is present). */
+    private static Health health(org.springframework.context.ApplicationContext context) {
+        return context.getBean("zarisHealthIndicator", ZarisReactiveHealthIndicator.class).health().block(HEALTH_DEADLINE);
+    }
+
     @Test
     void healthInEmbeddedModeShouldReportPartitionsNodesLeaderAndRoutingTable() {
         runner.withPropertyValues(SMALL_EMBEDDED).run(context -> {
-            Health health = context.getBean("zarisHealthIndicator", ZarisHealthIndicator.class).health();
+            Health health = health(context);
 
             assertThat(health.getStatus()).isEqualTo(Status.UP);
             assertThat(health.getDetails()).containsEntry("mode", "embedded")
@@ -79,12 +93,12 @@ class ZarisActuatorAutoConfigurationTests {
                 .withBean(SimpleMeterRegistry.class).run(context -> {
                     MeterRegistry registry = context.getBean(MeterRegistry.class);
                     context.getBean(ZarisMeterBinder.class).bindTo(registry);
-                    ZarisHealthIndicator indicator = context.getBean(ZarisHealthIndicator.class);
+                    ZarisReactiveHealthIndicator indicator = context.getBean(ZarisReactiveHealthIndicator.class);
                     ZarisClient client = context.getBean(ZarisClient.class);
                     CompletableFuture.allOf(IntStream.range(0, 200)
                             .mapToObj(i -> client.put("rebalance-" + i, new byte[100]))
                             .toArray(CompletableFuture[]::new)).join();
-                    Health before = indicator.health();
+                    Health before = indicator.health().block(HEALTH_DEADLINE);
                     assertThat(before.getStatus()).isEqualTo(Status.UP);
                     assertThat(rebalance(before)).containsEntry("moving", 0).containsEntry("running", false)
                             .containsEntry("remaining", 0);
@@ -98,9 +112,9 @@ class ZarisActuatorAutoConfigurationTests {
 
                     await().atMost(Duration.ofSeconds(9).minusNanos(System.nanoTime() - joinedAt))
                             .pollInterval(Duration.ofMillis(100))
-                            .until(() -> (Long) indicator.health().getDetails().get("partitionMapVersion") > versionBefore);
+                            .until(() -> (Long) indicator.health().block(HEALTH_DEADLINE).getDetails().get("partitionMapVersion") > versionBefore);
                     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-                        Health after = indicator.health();
+                        Health after = indicator.health().block(HEALTH_DEADLINE);
                         assertThat(rebalance(after)).containsEntry("moving", 0).containsEntry("running", false)
                                 .containsEntry("remaining", 0).containsEntry("movesStarted", 0)
                                 .containsEntry("etaSeconds", -1L);
@@ -108,7 +122,7 @@ class ZarisActuatorAutoConfigurationTests {
                         assertThat(registry.get("zaris.rebalance.partitions.moving").gauge().value()).isZero();
                         assertThat(registry.get("zaris.rebalance.partitions.remaining").gauge().value()).isZero();
                     });
-                    Health after = indicator.health();
+                    Health after = indicator.health().block(HEALTH_DEADLINE);
                     assertThat(after.getDetails()).containsEntry("partitionMapVersion", versionBefore + 2);
                     assertThat((Long) rebalance(after).get("snapshotBytesSent")).isGreaterThan(bytesBefore);
                     @SuppressWarnings("unchecked")
@@ -149,7 +163,7 @@ class ZarisActuatorAutoConfigurationTests {
         String leader = SharedTestCluster.cluster().nodes().stream().filter(ZarisNode::isLeader)
                 .map(ZarisNode::nodeId).findFirst().orElseThrow();
         runner.withPropertyValues(SharedTestCluster.seedsProperty()).run(context -> {
-            Health health = context.getBean(ZarisHealthIndicator.class).health();
+            Health health = health(context);
 
             assertThat(health.getStatus()).isEqualTo(Status.UP);
             assertThat(health.getDetails()).containsEntry("mode", "client").containsEntry("leader", leader);
@@ -165,7 +179,7 @@ class ZarisActuatorAutoConfigurationTests {
                 "zaris.embedded.segments=64", "zaris.client.max-attempts=1").run(context -> {
                     context.getBean(io.zaris.spring.ZarisEmbeddedClusterLifecycle.class).cluster().stopNode("node-1");
 
-                    Health health = context.getBean(ZarisHealthIndicator.class).health();
+                    Health health = health(context);
 
                     assertThat(health.getStatus()).isEqualTo(Status.DOWN);
                 });
@@ -183,7 +197,30 @@ class ZarisActuatorAutoConfigurationTests {
     @Test
     void runWithHealthIndicatorDisabledShouldNotCreateIt() {
         runner.withPropertyValues(SharedTestCluster.seedsProperty(), "management.health.zaris.enabled=false")
-                .run(context -> assertThat(context).doesNotHaveBean(ZarisHealthIndicator.class));
+                .run(context -> assertThat(context).doesNotHaveBean("zarisHealthIndicator"));
+    }
+
+    @Test
+    void runWithoutReactorShouldDefineTheBlockingIndicatorWithTheSameDetails() {
+        runner.withPropertyValues(SMALL_EMBEDDED).withClassLoader(new FilteredClassLoader(Flux.class)).run(context -> {
+            assertThat(context).doesNotHaveBean(ZarisReactiveHealthIndicator.class);
+            Health health = context.getBean("zarisHealthIndicator", ZarisHealthIndicator.class).health();
+            assertThat(health.getStatus()).isEqualTo(Status.UP);
+            assertThat(health.getDetails()).containsEntry("mode", "embedded").containsKeys("nodes", "partitions");
+        });
+    }
+
+    @Test
+    void reactiveHealthShouldBeServedByBootsHealthEndpointToo() {
+        runner.withPropertyValues(SMALL_EMBEDDED).withPropertyValues("management.endpoint.health.show-details=always")
+                .withConfiguration(AutoConfigurations.of(HealthContributorRegistryAutoConfiguration.class,
+                        HealthEndpointAutoConfiguration.class))
+                .run(context -> {
+                    HealthDescriptor zaris = context.getBean(HealthEndpoint.class).healthForPath("zaris");
+                    assertThat(zaris).isInstanceOf(IndicatedHealthDescriptor.class);
+                    assertThat(zaris.getStatus()).isEqualTo(Status.UP);
+                    assertThat(((IndicatedHealthDescriptor) zaris).getDetails()).containsEntry("mode", "embedded");
+                });
     }
 
     @Test
@@ -191,7 +228,8 @@ class ZarisActuatorAutoConfigurationTests {
         runner.withPropertyValues(SharedTestCluster.seedsProperty())
                 .withBean("zarisHealthIndicator", org.springframework.boot.health.contributor.HealthIndicator.class,
                         () -> () -> Health.up().build())
-                .run(context -> assertThat(context).doesNotHaveBean(ZarisHealthIndicator.class));
+                .run(context -> assertThat(context).doesNotHaveBean(ZarisReactiveHealthIndicator.class)
+                        .doesNotHaveBean(ZarisHealthIndicator.class));
     }
 
     @Test
@@ -341,7 +379,7 @@ class ZarisActuatorAutoConfigurationTests {
     void runWithoutBootHealthOnTheClasspathShouldNotCreateTheIndicator() {
         runner.withPropertyValues(SharedTestCluster.seedsProperty())
                 .withClassLoader(new FilteredClassLoader("org.springframework.boot.health"))
-                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ZarisHealthIndicator.class));
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean("zarisHealthIndicator"));
     }
 
     /** Counts what the client reports; its network and map threads call it, hence the atomics. */
