@@ -337,6 +337,25 @@ class ZarisCacheAutoConfigurationTests {
     }
 
     @Test
+    void cacheMetricsShouldBindEveryCacheOnceSoMicrometerRefusesNoRegistration() {
+        List<String> refused = new java.util.concurrent.CopyOnWriteArrayList<>();
+        SimpleMeterRegistry watched = new SimpleMeterRegistry();
+        watched.config().onMeterRegistrationFailed((id, reason) -> refused.add(id.getName() + ": " + reason));
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withConfiguration(AutoConfigurations.of(ZarisCacheMetricsAutoConfiguration.class,
+                        CacheMetricsAutoConfiguration.class))
+                .withBean(SimpleMeterRegistry.class, () -> watched)
+                .withPropertyValues("zaris.cache.cache-names=early,products")
+                .run(context -> {
+                    context.getBean(ZarisCacheManager.class).getCache("late").get("absent");
+
+                    assertThat(watched.find("cache.gets").tags("cache", "early").functionCounters()).hasSize(2);
+                    assertThat(watched.find("cache.gets").tags("cache", "late").functionCounters()).hasSize(2);
+                    assertThat(refused).isEmpty();
+                });
+    }
+
+    @Test
     void runWithUserDefinedCacheMeterBinderProviderShouldBackOff() {
         ZarisCacheMeterBinderProvider custom = new ZarisCacheMeterBinderProvider();
         runner.withUserConfiguration(CachingEnabled.class)
