@@ -18,6 +18,7 @@ import io.zaris.spring.ZarisAutoConfiguration;
 import io.zaris.spring.template.ZarisTemplate;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -263,6 +264,42 @@ class ZarisActuatorAutoConfigurationTests {
             assertThat(registry.get("zaris.node.snapshot.bytes.sent").functionCounters()).hasSize(2)
                     .allSatisfy(c -> assertThat(c.count()).isGreaterThanOrEqualTo(0));
         });
+    }
+
+    @Test
+    void nodeMetersAndHealthShouldFollowNodesAddedAndRestartedAfterStartUp() {
+        List<String> refused = new java.util.concurrent.CopyOnWriteArrayList<>();
+        runner.withPropertyValues("zaris.embedded.nodes=2", "zaris.embedded.partitions=8", "zaris.embedded.segments=64")
+                .withBean(SimpleMeterRegistry.class).run(context -> {
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    registry.config().onMeterRegistrationFailed((id, reason) -> refused.add(id + ": " + reason));
+                    context.getBean(ZarisMeterBinder.class).bindTo(registry);
+                    io.zaris.embedded.EmbeddedCluster cluster =
+                            context.getBean(io.zaris.spring.ZarisEmbeddedClusterLifecycle.class).cluster();
+                    assertThat(registry.find("zaris.node.memory.budget").gauges()).hasSize(2);
+
+                    ZarisNode added = cluster.addNode();
+
+                    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(registry
+                            .find("zaris.node.memory.budget").tag("node", added.nodeId()).gauge())
+                            .isNotNull().satisfies(gauge -> assertThat(gauge.value()).isPositive()));
+                    assertThat(nodesDetail(health(context))).containsKey(added.nodeId());
+
+                    // A restarted node is a new instance under the same id: its meters must read it, not the old one.
+                    cluster.stopNode("node-1");
+                    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(registry
+                            .get("zaris.node.memory.budget").tag("node", "node-1").gauge().value()).isNaN());
+                    cluster.restartNode("node-1");
+                    assertThat(registry.get("zaris.node.memory.budget").tag("node", "node-1").gauge().value())
+                            .isPositive();
+                    assertThat(registry.find("zaris.node.memory.budget").gauges()).hasSize(3);
+                    assertThat(refused).isEmpty();
+                });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> nodesDetail(Health health) {
+        return (Map<String, Object>) health.getDetails().get("nodes");
     }
 
     @Test
