@@ -488,8 +488,10 @@ public class ZarisProperties {
     public static class Ssl {
 
         /**
-         * Name of the SSL bundle (spring.ssl.bundle.jks.NAME or spring.ssl.bundle.pem.NAME) to use. Takes the
-         * place of zaris.tls.*: set one or the other.
+         * Name of the SSL bundle (spring.ssl.bundle.jks.NAME or spring.ssl.bundle.pem.NAME) to use instead of the
+         * zaris.tls.* files (set one or the other). Under zaris.embedded: the nodes' key store (required) and trust
+         * store; under zaris.client: the trust store the client checks the nodes against (in embedded mode the
+         * client falls back to the nodes' bundle).
          */
         private String bundle;
 
@@ -687,8 +689,9 @@ public class ZarisProperties {
         private final CacheSpec defaults = CacheSpec.withDefaults();
 
         /**
-         * Per-cache overrides of zaris.cache.defaults, by cache name: ttl (or time-to-live), time-to-idle,
-         * ttl-jitter, cache-null-values, cluster-wide-sync, loader-lease-time. Any other key fails start-up.
+         * Per-cache overrides of zaris.cache.defaults, by cache name: ttl (or time-to-live), ttl-function,
+         * time-to-idle, ttl-jitter, cache-null-values, cluster-wide-sync, loader-lease-time, serializer. Any other
+         * key fails start-up.
          */
         private Map<String, CacheSpec> caches = new LinkedHashMap<>();
 
