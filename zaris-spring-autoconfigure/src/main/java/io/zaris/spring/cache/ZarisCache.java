@@ -270,8 +270,8 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
 
     /**
      * Atomic on the owning node (a server-side IfAbsent write); returns the existing value, if any. A key
-     * that holds only a loader lease has no value: the lease is replaced (by a compare-and-set on its
-     * version), which makes the running load's own write fail.
+     * that holds only a loader lease, or an entry past its lifetime, has no value: it is replaced (by a
+     * compare-and-set on its version), which for a lease makes the running load's own write fail.
      */
     @Override
     public ValueWrapper putIfAbsent(Object key, Object value) {
@@ -281,7 +281,8 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         WriteOutcome outcome = client.sync().putIfAbsent(storeKey, entry.bytes(), entry.ttl());
         if (!outcome.applied()) {
             Optional<VersionedValue> current = client.sync().get(storeKey);
-            if (current.isPresent() && isLease(current.get().value())) {
+            // A lease holds no value, and neither does an entry past its lifetime that the node still keeps.
+            if (current.isPresent() && (isLease(current.get().value()) || isPastLifetime(current.get().value()))) {
                 outcome = client.sync().putIfVersion(storeKey, entry.bytes(), current.get().version(), entry.ttl());
             }
         }
@@ -683,6 +684,11 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
 
     /** What one write sends: the entry's bytes and its TTL ({@code null} = none). */
     private record Encoded(byte[] bytes, Duration ttl) {
+    }
+
+    private boolean isPastLifetime(byte[] stored) {
+        long end = lifetimeEnd(stored);
+        return end != NO_LIFETIME_END && clock.millis() >= end;
     }
 
     /** The end of an entry's lifetime in epoch millis, as its writer recorded it, or {@link #NO_LIFETIME_END}. */

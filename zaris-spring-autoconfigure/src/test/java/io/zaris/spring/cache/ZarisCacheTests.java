@@ -624,6 +624,9 @@ class ZarisCacheTests {
         assertThat(client.sync().get(storeKey)).isPresent();
         assertThat(sessions.get("k")).isNull();
         assertThat(sessions.retrieve("k").join()).isNull();
+        // An entry past its lifetime is no value either: putIfAbsent replaces it.
+        assertThat(sessions.putIfAbsent("k", "w")).isNull();
+        assertThat(sessions.get("k", String.class)).isEqualTo("w");
     }
 
     @Test
