@@ -124,7 +124,9 @@ class ZarisActuatorAutoConfigurationTests {
                         assertThat(registry.get("zaris.rebalance.partitions.remaining").gauge().value()).isZero();
                     });
                     Health after = indicator.health().block(HEALTH_DEADLINE);
-                    assertThat(after.getDetails()).containsEntry("partitionMapVersion", versionBefore + 2);
+                    // At least two map versions (moves, then drops of the previous owners); on a loaded machine the
+                    // leader may drop the previous owners in two rounds, as their handovers finish apart.
+                    assertThat((Long) after.getDetails().get("partitionMapVersion")).isGreaterThanOrEqualTo(versionBefore + 2);
                     assertThat((Long) rebalance(after).get("snapshotBytesSent")).isGreaterThan(bytesBefore);
                     @SuppressWarnings("unchecked")
                     Map<String, Object> joined = ((Map<String, Map<String, Object>>) after.getDetails().get("nodes"))
