@@ -22,10 +22,12 @@ import javax.net.ssl.TrustManagerFactory;
  *
  * <p><b>Key material</b> (what a node presents; required to serve TLS) comes either from PEM files — a
  * certificate chain and an unencrypted PKCS#8 private key ({@code -----BEGIN PRIVATE KEY-----}) — or from a
- * PKCS12/JKS key store whose key is protected by the store password. Never both.
+ * PKCS12/JKS key store whose key is protected by the store password, or from key managers built elsewhere
+ * (an embedding framework's own certificate configuration). Only one of them.
  *
- * <p><b>Trust</b> (which servers a client believes) comes either from a PEM file of CA certificates or from a
- * PKCS12/JKS trust store; with neither, the JVM's default trust store. Never both. There is no trust-all mode:
+ * <p><b>Trust</b> (which servers a client believes) comes either from a PEM file of CA certificates, from a
+ * PKCS12/JKS trust store or from trust managers built elsewhere; with none, the JVM's default trust store.
+ * Only one of them. There is no trust-all mode:
  * a client always verifies the server's chain and that the certificate names the host it dialled (IP or DNS
  * subject alternative name), so a node's certificate must name every address clients and peers use for it.
  *
@@ -46,6 +48,9 @@ public final class TlsOptions {
     private final Path keyStore;
     private final Path trustedCertificates;
     private final Path trustStore;
+    /** Where key managers, respectively trust managers, handed over ready-made came from (for messages). */
+    private final String keyManagersSource;
+    private final String trustManagersSource;
     /** Built only when key material is configured. */
     private final SslContext serverContext;
     private final SslContext clientContext;
@@ -56,6 +61,8 @@ public final class TlsOptions {
         this.keyStore = builder.keyStore;
         this.trustedCertificates = builder.trustedCertificates;
         this.trustStore = builder.trustStore;
+        this.keyManagersSource = builder.keyManagersSource;
+        this.trustManagersSource = builder.trustManagersSource;
         this.serverContext = hasKeyMaterial() ? serverContext(builder) : null;
         this.clientContext = clientContext(builder);
     }
@@ -66,7 +73,7 @@ public final class TlsOptions {
 
     /** Whether a certificate and key are configured, so these options can serve TLS (a node needs them). */
     public boolean hasKeyMaterial() {
-        return certificateChain != null || keyStore != null;
+        return certificateChain != null || keyStore != null || keyManagersSource != null;
     }
 
     /**
@@ -90,14 +97,17 @@ public final class TlsOptions {
     @Override
     public String toString() {
         return "TlsOptions[key=" + (certificateChain != null ? "pem:" + certificateChain
-                : keyStore != null ? "keystore:" + keyStore : "none")
+                : keyStore != null ? "keystore:" + keyStore
+                : keyManagersSource != null ? "managers:" + keyManagersSource : "none")
                 + ", trust=" + (trustedCertificates != null ? "pem:" + trustedCertificates
-                : trustStore != null ? "truststore:" + trustStore : "jvm-default") + "]";
+                : trustStore != null ? "truststore:" + trustStore
+                : trustManagersSource != null ? "managers:" + trustManagersSource : "jvm-default") + "]";
     }
 
     private static SslContext serverContext(Builder builder) {
         // Key store problems are reported by keyManagers in their own words; only PEM parsing is wrapped here.
-        KeyManagerFactory keyManagers = builder.keyStore != null ? keyManagers(builder) : null;
+        KeyManagerFactory keyManagers = builder.keyManagers != null ? builder.keyManagers
+                : builder.keyStore != null ? keyManagers(builder) : null;
         try {
             SslContextBuilder context = keyManagers == null
                     ? SslContextBuilder.forServer(builder.certificateChain.toFile(), builder.privateKey.toFile())
@@ -106,7 +116,7 @@ public final class TlsOptions {
         } catch (SSLException | IllegalArgumentException e) {
             throw new IllegalArgumentException("TLS key material "
                     + (builder.certificateChain != null ? builder.certificateChain + " / " + builder.privateKey
-                    : builder.keyStore) + " cannot be used: " + rootMessage(e), e);
+                    : builder.keyStore != null ? builder.keyStore : builder.keyManagersSource) + " cannot be used: " + rootMessage(e), e);
         }
     }
 
@@ -121,11 +131,14 @@ public final class TlsOptions {
                 TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
                 factory.init(trustStore);
                 context.trustManager(factory);
+            } else if (builder.trustManagers != null) {
+                context.trustManager(builder.trustManagers);
             }
             return context.build();
         } catch (GeneralSecurityException | SSLException | IllegalArgumentException e) {
             throw new IllegalArgumentException("TLS trust " + (builder.trustedCertificates != null
-                    ? builder.trustedCertificates : builder.trustStore) + " cannot be used: " + rootMessage(e), e);
+                    ? builder.trustedCertificates : builder.trustStore != null ? builder.trustStore
+                    : builder.trustManagersSource) + " cannot be used: " + rootMessage(e), e);
         }
     }
 
@@ -192,6 +205,10 @@ public final class TlsOptions {
         private Path trustedCertificates;
         private Path trustStore;
         private String trustStorePassword;
+        private KeyManagerFactory keyManagers;
+        private String keyManagersSource;
+        private TrustManagerFactory trustManagers;
+        private String trustManagersSource;
 
         private Builder() {
         }
@@ -224,8 +241,37 @@ public final class TlsOptions {
         }
 
         /**
-         * @throws IllegalArgumentException when both PEM key material and a key store, or both a PEM CA file
-         *                                  and a trust store, are given; or a file cannot be used (the message
+         * Key material from initialised key managers, e.g. those of a framework's certificate bundle.
+         *
+         * @param source names where they came from, in messages and {@link #toString()}
+         */
+        public Builder keyManagers(KeyManagerFactory keyManagers, String source) {
+            if (keyManagers == null || source == null || source.isBlank()) {
+                throw new IllegalArgumentException("TLS key managers and their source must be given");
+            }
+            this.keyManagers = keyManagers;
+            this.keyManagersSource = source;
+            return this;
+        }
+
+        /**
+         * Trust from initialised trust managers, e.g. those of a framework's certificate bundle.
+         *
+         * @param source names where they came from, in messages and {@link #toString()}
+         */
+        public Builder trustManagers(TrustManagerFactory trustManagers, String source) {
+            if (trustManagers == null || source == null || source.isBlank()) {
+                throw new IllegalArgumentException("TLS trust managers and their source must be given");
+            }
+            this.trustManagers = trustManagers;
+            this.trustManagersSource = source;
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException when more than one source of key material (PEM, key store, key
+         *                                  managers) or of trust (PEM CA file, trust store, trust managers) is
+         *                                  given; or a file cannot be used (the message
          *                                  names it and says why, e.g. a wrong password)
          */
         public TlsOptions build() {
@@ -236,6 +282,14 @@ public final class TlsOptions {
             if (trustedCertificates != null && trustStore != null) {
                 throw new IllegalArgumentException("TLS trust is configured twice: give either a PEM CA file ("
                         + trustedCertificates + ") or a trust store (" + trustStore + "), not both");
+            }
+            if (keyManagers != null && (certificateChain != null || keyStore != null)) {
+                throw new IllegalArgumentException("TLS key material is configured twice: key managers from "
+                        + keyManagersSource + " and " + (certificateChain != null ? certificateChain : keyStore));
+            }
+            if (trustManagers != null && (trustedCertificates != null || trustStore != null)) {
+                throw new IllegalArgumentException("TLS trust is configured twice: trust managers from "
+                        + trustManagersSource + " and " + (trustedCertificates != null ? trustedCertificates : trustStore));
             }
             return new TlsOptions(this);
         }

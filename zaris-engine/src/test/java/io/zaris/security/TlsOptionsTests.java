@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +38,29 @@ class TlsOptionsTests {
         assertThat(tls.hasKeyMaterial()).isTrue();
         assertThat(tls.serverContext().isServer()).isTrue();
         assertThat(tls.toString()).contains("keystore:").doesNotContain(TestCertificates.PASSWORD);
+    }
+
+    @Test
+    void readyMadeManagersGiveServerAndClientContextsAndNameTheirSource() throws Exception {
+        KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keyManagers.init(TlsOptions.load(pki.nodeKeyStore(), TestCertificates.PASSWORD, "key store"),
+                TestCertificates.PASSWORD.toCharArray());
+        TrustManagerFactory trustManagers = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trustManagers.init(TlsOptions.load(pki.trustStore(), TestCertificates.PASSWORD, "trust store"));
+
+        TlsOptions tls = TlsOptions.builder().keyManagers(keyManagers, "bundle 'nodes'")
+                .trustManagers(trustManagers, "bundle 'nodes'").build();
+
+        assertThat(tls.hasKeyMaterial()).isTrue();
+        assertThat(tls.serverContext().isServer()).isTrue();
+        assertThat(tls.clientContext().isClient()).isTrue();
+        assertThat(tls.toString()).isEqualTo("TlsOptions[key=managers:bundle 'nodes', trust=managers:bundle 'nodes']");
+        assertThatThrownBy(() -> TlsOptions.builder().keyManagers(keyManagers, "bundle 'nodes'")
+                .keyStore(pki.nodeKeyStore(), TestCertificates.PASSWORD).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("configured twice");
+        assertThatThrownBy(() -> TlsOptions.builder().trustManagers(trustManagers, "bundle 'nodes'")
+                .trustedCertificates(pki.caPem()).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("configured twice");
     }
 
     @Test

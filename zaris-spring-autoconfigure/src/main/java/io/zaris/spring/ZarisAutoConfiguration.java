@@ -33,6 +33,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -50,6 +51,12 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code zaris.mode=client} without seeds fails start-up with a message naming that property.
  * </ul>
  *
+ * <p>TLS comes from a Boot SSL bundle ({@code zaris.embedded.ssl.bundle}, {@code zaris.client.ssl.bundle}) or
+ * from the {@code zaris.tls.*} files ({@link ZarisSslBundles}).
+ *
+ * <p>{@link ZarisClientOptionsCustomizer} and {@link EmbeddedClusterCustomizer} beans adjust the client's
+ * options and the embedded cluster in code, on top of the properties.
+ *
  * <p>Every bean backs off when the application defines its own. A custom client in embedded mode can
  * take its seeds from the {@link ZarisEmbeddedClusterLifecycle} bean, which stays in place. Every client
  * bean, the application's included, is closed before the embedded nodes (see
@@ -61,7 +68,7 @@ import tools.jackson.databind.json.JsonMapper;
  * auto-configuration defines it when Micrometer and a {@code MeterRegistry} are present), wrapped in a
  * {@link ZarisRoutingTableWatch} that the health indicator reads.
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = "org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration")
 @ConditionalOnClass(ZarisClient.class)
 @EnableConfigurationProperties(ZarisProperties.class)
 public final class ZarisAutoConfiguration {
@@ -72,8 +79,12 @@ public final class ZarisAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     @Conditional(OnEmbeddedModeCondition.class)
-    ZarisEmbeddedClusterLifecycle zarisEmbeddedClusterLifecycle(ZarisProperties properties) {
-        return new ZarisEmbeddedClusterLifecycle(embeddedCluster(properties));
+    ZarisEmbeddedClusterLifecycle zarisEmbeddedClusterLifecycle(ZarisProperties properties,
+            ObjectProvider<EmbeddedClusterCustomizer> customizers, ObjectProvider<SslBundles> sslBundles) {
+        EmbeddedCluster.Builder builder = embeddedClusterBuilder(properties,
+                new ZarisSslBundles(properties, sslBundles.getIfAvailable()).embeddedTls());
+        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+        return new ZarisEmbeddedClusterLifecycle(builder.build());
     }
 
     @Bean
@@ -86,13 +97,17 @@ public final class ZarisAutoConfiguration {
     @ConditionalOnMissingBean
     ZarisClient zarisClient(ZarisProperties properties,
             ObjectProvider<ZarisEmbeddedClusterLifecycle> embeddedCluster, ZarisRoutingTableWatch routingTableWatch,
-            ObjectProvider<ClientMetrics> metrics) {
+            ObjectProvider<ClientMetrics> metrics, ObjectProvider<ZarisClientOptionsCustomizer> customizers,
+            ObjectProvider<SslBundles> sslBundles) {
         List<NodeAddress> seeds = switch (properties.resolveMode()) {
             case EMBEDDED -> embeddedSeeds(embeddedCluster.getIfAvailable());
             case CLIENT -> configuredSeeds(properties.getClient());
         };
-        return ZarisClient.connect(clientOptions(properties, seeds,
-                routingTableWatch.observing(metrics.getIfUnique(ClientMetrics::disabled))));
+        ZarisClientOptions.Builder builder = clientOptionsBuilder(properties, seeds,
+                routingTableWatch.observing(metrics.getIfUnique(ClientMetrics::disabled)),
+                new ZarisSslBundles(properties, sslBundles.getIfAvailable()).clientTls());
+        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+        return ZarisClient.connect(builder.build());
     }
 
     /**
@@ -142,8 +157,12 @@ public final class ZarisAutoConfiguration {
 
     /** The (not yet started) cluster that {@code zaris.embedded.*} describes. */
     static EmbeddedCluster embeddedCluster(ZarisProperties properties) {
+        return embeddedClusterBuilder(properties, tlsOptions(properties.getTls())).build();
+    }
+
+    /** A builder holding what {@code zaris.embedded.*} describes, for the customizers to adjust. */
+    static EmbeddedCluster.Builder embeddedClusterBuilder(ZarisProperties properties, TlsOptions tls) {
         ZarisProperties.Embedded embedded = properties.getEmbedded();
-        TlsOptions tls = tlsOptions(properties.getTls());
         if (tls != null && !tls.hasKeyMaterial()) {
             throw new IllegalArgumentException("zaris.tls: embedded nodes serve TLS, so set zaris.tls.certificate-chain"
                     + " and zaris.tls.private-key, or zaris.tls.key-store");
@@ -173,8 +192,7 @@ public final class ZarisAutoConfiguration {
                 .maxConcurrentMoves(maxConcurrentMoves(embedded))
                 .resp(embedded.getResp().isEnabled())
                 .respPort(respPort(embedded))
-                .memory(memory(embedded, Runtime.getRuntime().maxMemory()))
-                .build();
+                .memory(memory(embedded, Runtime.getRuntime().maxMemory()));
     }
 
     /**
@@ -305,6 +323,12 @@ public final class ZarisAutoConfiguration {
      * properties.
      */
     static ZarisClientOptions clientOptions(ZarisProperties properties, List<NodeAddress> seeds, ClientMetrics metrics) {
+        return clientOptionsBuilder(properties, seeds, metrics, tlsOptions(properties.getTls())).build();
+    }
+
+    /** A builder holding what the properties describe, for the customizers to adjust. */
+    static ZarisClientOptions.Builder clientOptionsBuilder(ZarisProperties properties, List<NodeAddress> seeds,
+            ClientMetrics metrics, TlsOptions tls) {
         ZarisProperties.Client client = properties.getClient();
         if (properties.getRequestTimeout() == null) {
             throw new IllegalArgumentException("zaris.request-timeout must be set (e.g. 60s or infinite)");
@@ -326,8 +350,8 @@ public final class ZarisAutoConfiguration {
         if (security.getPassword() != null && !security.getPassword().isEmpty()) {
             set("zaris.security", () -> builder.credentials(new Credentials(security.getUsername(), security.getPassword())));
         }
-        builder.tls(tlsOptions(properties.getTls()));
-        return builder.build();
+        builder.tls(tls);
+        return builder;
     }
 
     /** Applies one setting, naming its property when the builder rejects the value. */

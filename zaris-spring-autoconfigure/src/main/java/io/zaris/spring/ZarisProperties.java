@@ -346,8 +346,15 @@ public class ZarisProperties {
 
         private final Resp resp = new Resp();
 
+        private final Ssl ssl = new Ssl();
+
         public Resp getResp() {
             return resp;
+        }
+
+        /** TLS of the embedded nodes from a Boot SSL bundle. */
+        public Ssl getSsl() {
+            return ssl;
         }
 
         /**
@@ -477,8 +484,40 @@ public class ZarisProperties {
         }
     }
 
+    /** TLS from one of Boot's SSL bundles ({@code spring.ssl.bundle.*}). */
+    public static class Ssl {
+
+        /**
+         * Name of the SSL bundle (spring.ssl.bundle.jks.NAME or spring.ssl.bundle.pem.NAME) to use instead of the
+         * zaris.tls.* files (set one or the other). Under zaris.embedded: the nodes' key store (required) and trust
+         * store; under zaris.client: the trust store the client checks the nodes against (in embedded mode the
+         * client falls back to the nodes' bundle).
+         */
+        private String bundle;
+
+        public String getBundle() {
+            return bundle;
+        }
+
+        public void setBundle(String bundle) {
+            this.bundle = bundle;
+        }
+
+        /** Whether a bundle is named. */
+        public boolean isConfigured() {
+            return bundle != null && !bundle.isBlank();
+        }
+    }
+
     /** The connection to a cluster, and in {@link Mode#CLIENT} mode, where that cluster is. */
     public static class Client {
+
+        private final Ssl ssl = new Ssl();
+
+        /** TLS of the client's connections from a Boot SSL bundle (its trust store decides which nodes it trusts). */
+        public Ssl getSsl() {
+            return ssl;
+        }
 
         /**
          * Data addresses (host:port) of one or more cluster nodes to bootstrap from. Setting them switches
@@ -650,8 +689,9 @@ public class ZarisProperties {
         private final CacheSpec defaults = CacheSpec.withDefaults();
 
         /**
-         * Per-cache overrides of zaris.cache.defaults, by cache name: ttl (or time-to-live), time-to-idle,
-         * ttl-jitter, cache-null-values, cluster-wide-sync, loader-lease-time. Any other key fails start-up.
+         * Per-cache overrides of zaris.cache.defaults, by cache name: ttl (or time-to-live), ttl-function,
+         * time-to-idle, ttl-jitter, cache-null-values, cluster-wide-sync, loader-lease-time, serializer. Any other
+         * key fails start-up.
          */
         private Map<String, CacheSpec> caches = new LinkedHashMap<>();
 
@@ -756,9 +796,21 @@ public class ZarisProperties {
 
         /**
          * How long an entry lives after it was last written or read (every hit extends it); 0 means no idle
-         * expiry. Cannot be combined with time-to-live.
+         * expiry. With a time to live (or TTL function) too, an entry ends at whichever comes first.
          */
         private Duration timeToIdle;
+
+        /**
+         * Name of a ZarisCacheTtlFunction bean that computes each entry's time to live from its key and value;
+         * replaces ttl (set one of them).
+         */
+        private String ttlFunction;
+
+        /**
+         * This cache's value format: jdk, json, or the name of a ZarisSerializer bean. Unset, the cache uses
+         * zaris.serialization.format (or the application's ZarisSerializer bean).
+         */
+        private String serializer;
 
         /**
          * Fraction (0 to 1) of the time to live added at random to each entry's TTL, so that entries
@@ -855,6 +907,22 @@ public class ZarisProperties {
 
         public void setLoaderLeaseTime(Duration loaderLeaseTime) {
             this.loaderLeaseTime = loaderLeaseTime;
+        }
+
+        public String getTtlFunction() {
+            return ttlFunction;
+        }
+
+        public void setTtlFunction(String ttlFunction) {
+            this.ttlFunction = ttlFunction;
+        }
+
+        public String getSerializer() {
+            return serializer;
+        }
+
+        public void setSerializer(String serializer) {
+            this.serializer = serializer;
         }
     }
 

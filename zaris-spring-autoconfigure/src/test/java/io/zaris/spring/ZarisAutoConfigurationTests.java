@@ -394,6 +394,69 @@ class ZarisAutoConfigurationTests {
                 });
     }
 
+    @Test
+    void clientOptionsCustomizersShouldAdjustTheClientInOrderOverTheProperties() {
+        runner.withPropertyValues("zaris.client.seeds=" + seedsOf(remoteCluster), "zaris.client.max-attempts=5")
+                .withUserConfiguration(ClientCustomizers.class)
+                .run(context -> {
+                    ZarisClientOptions options = context.getBean(ZarisClient.class).options();
+                    assertThat(options.attemptTimeout()).isEqualTo(Duration.ofMillis(1500));
+                    assertThat(options.ackMode()).isEqualTo(AckMode.ASYNC);
+                    assertThat(options.lostWriteListener()).isSameAs(ClientCustomizers.LOST_WRITE_LISTENER);
+                    // The second customizer (order 2) wins over the first and both win over the property.
+                    assertThat(options.maxAttempts()).isEqualTo(7);
+                    assertThat(options.seeds()).containsExactlyElementsOf(remoteCluster.seeds());
+                    assertThat(context.getBean(ZarisClient.class).sync().put("customized", utf8("ok"))).isPositive();
+                });
+    }
+
+    @Test
+    void embeddedClusterCustomizersShouldAdjustTheClusterOverTheProperties() {
+        runner.withPropertyValues(SMALL_EMBEDDED)
+                .withBean(EmbeddedClusterCustomizer.class, () -> builder -> builder.nodes(2).resp(true))
+                .run(context -> {
+                    EmbeddedCluster cluster = context.getBean(ZarisEmbeddedClusterLifecycle.class).cluster();
+                    assertThat(cluster.nodes()).hasSize(2);
+                    assertThat(cluster.respSeeds()).hasSize(2);
+                    assertThat(context.getBean(ZarisClient.class).clusterView().addresses()).hasSize(2);
+                });
+    }
+
+    @Test
+    void runInClientModeShouldNotCallEmbeddedClusterCustomizers() {
+        runner.withPropertyValues("zaris.client.seeds=" + seedsOf(remoteCluster))
+                .withBean(EmbeddedClusterCustomizer.class, () -> builder -> {
+                    throw new AssertionError("no embedded cluster in client mode");
+                })
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ZarisEmbeddedClusterLifecycle.class));
+    }
+
+    @Test
+    void clientOptionsCustomizerSettingABadValueShouldFailStartUpWithTheBuildersMessage() {
+        runner.withPropertyValues("zaris.client.seeds=" + seedsOf(remoteCluster))
+                .withBean(ZarisClientOptionsCustomizer.class, () -> builder -> builder.maxAttempts(0))
+                .run(context -> assertThat(context.getStartupFailure()).hasStackTraceContaining("maxAttempts"));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ClientCustomizers {
+
+        static final java.util.function.Consumer<io.zaris.client.LostWrite> LOST_WRITE_LISTENER = lost -> { };
+
+        @Bean
+        @org.springframework.core.annotation.Order(2)
+        ZarisClientOptionsCustomizer lastCustomizer() {
+            return builder -> builder.maxAttempts(7);
+        }
+
+        @Bean
+        @org.springframework.core.annotation.Order(1)
+        ZarisClientOptionsCustomizer firstCustomizer() {
+            return builder -> builder.maxAttempts(3).attemptTimeout(Duration.ofMillis(1500)).ackMode(AckMode.ASYNC)
+                    .lostWriteListener(LOST_WRITE_LISTENER);
+        }
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             zaris.embedded.nodes=0                  | zaris.embedded.nodes: an embedded cluster has 1..64 nodes, not 0

@@ -82,11 +82,21 @@ class ZarisPropertiesTests {
                 "zaris.cache.defaults.time-to-live", "zaris.cache.defaults.ttl", "zaris.cache.defaults.time-to-idle",
                 "zaris.cache.defaults.ttl-jitter", "zaris.cache.defaults.cache-null-values",
                 "zaris.cache.defaults.cluster-wide-sync", "zaris.cache.defaults.loader-lease-time",
-                "zaris.serialization.format", "zaris.serialization.allowed-classes", "management.health.zaris.enabled");
+                "zaris.serialization.format", "zaris.serialization.allowed-classes", "management.health.zaris.enabled",
+                "zaris.cache.defaults.ttl-function", "zaris.cache.defaults.serializer", "zaris.client.ssl.bundle",
+                "zaris.embedded.ssl.bundle");
         for (String name : documented) {
             assertThat(byName).as("metadata for %s", name).containsKey(name);
             assertThat(byName.get(name).path("description").asString()).as("description of %s", name).isNotBlank();
         }
+        // Not only the documented ones: every property the binder knows has a description for IDEs.
+        properties.forEach(property -> assertThat(property.path("description").asString())
+                .as("description of %s", property.get("name").asString()).isNotBlank());
+        JsonNode hints = new ObjectMapper().readTree(metadata).get("hints");
+        List<String> hinted = new java.util.ArrayList<>();
+        hints.forEach(hint -> hinted.add(hint.get("name").asString()));
+        assertThat(hinted).contains("zaris.cache.defaults.serializer", "zaris.cache.defaults.ttl-function");
+        assertThat(byName.get("zaris.cache.caches").path("description").asString()).contains("ttl-function", "serializer");
         // Per-cache settings have no property names of their own: IDEs complete them from the map's value type.
         assertThat(byName.get("zaris.cache.caches").path("type").asString()).contains(ZarisProperties.CacheSpec.class.getSimpleName());
         assertThat(byName.get("zaris.cache.caches").path("description").asString()).contains("ttl (or time-to-live)");

@@ -52,7 +52,8 @@ import org.springframework.boot.health.contributor.Status;
  * serves a partition the indicator picks a key that node owns and reads it (a miss is a fine answer),
  * all probes in parallel, each bounded by {@link #PROBE_TIMEOUT}.
  *
- * <p>Stateless between checks; a check runs on the caller's thread and waits for the probes.
+ * <p>Stateless between checks; a check runs on the caller's thread and waits for the probes
+ * ({@link ZarisReactiveHealthIndicator} runs the same check without waiting).
  */
 public final class ZarisHealthIndicator extends AbstractHealthIndicator {
 
@@ -85,9 +86,21 @@ public final class ZarisHealthIndicator extends AbstractHealthIndicator {
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
+        describe(builder).join();
+    }
+
+    /**
+     * Fills {@code builder} once the probes have answered, without blocking the caller: the blocking check
+     * waits for the result, {@link ZarisReactiveHealthIndicator} does not. The completion runs on whichever
+     * thread finished the last probe (possibly a client network thread) and only reads in-memory state.
+     */
+    CompletableFuture<Health.Builder> describe(Health.Builder builder) {
         ClusterView view = authoritativeView();
+        return probe(view).thenApply(reachable -> describe(builder, view, reachable));
+    }
+
+    private Health.Builder describe(Health.Builder builder, ClusterView view, Map<String, Boolean> reachable) {
         Map<PartitionHealth, Integer> partitions = partitionsByState(view);
-        Map<String, Boolean> reachable = probe(view);
         long reachableCount = reachable.values().stream().filter(Boolean::booleanValue).count();
 
         builder.status(statusOf(partitions, (int) reachableCount));
@@ -108,6 +121,7 @@ public final class ZarisHealthIndicator extends AbstractHealthIndicator {
             table.put("ageSeconds", routingTableWatch.age().toMillis() / 1000.0);
             builder.withDetail("routingTable", table);
         }
+        return builder;
     }
 
     /**
@@ -198,7 +212,7 @@ public final class ZarisHealthIndicator extends AbstractHealthIndicator {
     }
 
     /** Node id → whether it answered; nodes that serve no partition have no key to probe and are absent. */
-    private Map<String, Boolean> probe(ClusterView view) {
+    private CompletableFuture<Map<String, Boolean>> probe(ClusterView view) {
         Map<String, String> probeKeys = new TreeMap<>();
         long servingNodes = view.runtimeMap().partitions().stream()
                 .filter(runtime -> runtime.health().isServing())
@@ -216,9 +230,11 @@ public final class ZarisHealthIndicator extends AbstractHealthIndicator {
         probeKeys.forEach((node, key) -> probes.put(node, client.get(key)
                 .orTimeout(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
                 .handle((value, error) -> error == null)));
-        Map<String, Boolean> reachable = new TreeMap<>();
-        probes.forEach((node, probe) -> reachable.put(node, probe.join()));
-        return reachable;
+        return CompletableFuture.allOf(probes.values().toArray(CompletableFuture[]::new)).thenApply(done -> {
+            Map<String, Boolean> reachable = new TreeMap<>();
+            probes.forEach((node, probe) -> reachable.put(node, probe.join()));
+            return reachable;
+        });
     }
 
     private Map<String, Object> nodes(ClusterView view, Map<String, Boolean> reachable) {

@@ -12,8 +12,20 @@ import io.zaris.cluster.RebalanceStatus;
 import io.zaris.server.ZarisNode;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.ZarisEmbeddedClusterLifecycle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Cluster and node meters (the client's own {@code zaris.client.*} meters come from the engine's
@@ -43,10 +55,21 @@ import java.util.function.ToDoubleFunction;
  * </ul>
  * Meters are read on scrape; a closed client or stopped node (for the rebalance gauges: no running leader)
  * reads as NaN rather than failing the scrape.
- * Per-node meters are registered for the nodes that exist when the binder is bound: a node added later
- * ({@code EmbeddedCluster#addNode}) has none, though the cluster-wide meters count it.
+ * Per-node meters follow the nodes: those of a node added after start-up ({@code EmbeddedCluster#addNode})
+ * are registered within {@link #NODE_WATCH_INTERVAL} by a watcher thread, and a restarted node (a new
+ * instance under the same id) is read through the same meters. Nodes never leave the embedded cluster's list
+ * (a stopped one stays, to be restarted), so meters are never removed; a stopped node's gauges read NaN.
+ *
+ * <p><b>Threads.</b> {@code registries}, {@code boundNodes}, {@code nodeWatcher} and {@code closed} are guarded by
+ * this binder's monitor: {@code bindTo} runs on the thread that binds (Boot's, at start-up), {@code bindNewNodes}
+ * also on the {@code zaris-node-meters} thread; meter reads run on whatever thread scrapes and touch none of them.
  */
-public final class ZarisMeterBinder implements MeterBinder {
+public final class ZarisMeterBinder implements MeterBinder, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ZarisMeterBinder.class);
+
+    /** How often the watcher looks for embedded nodes without meters. */
+    static final Duration NODE_WATCH_INTERVAL = Duration.ofSeconds(2);
 
     /**
      * Assumed bookkeeping bytes per stored entry beyond its key and value (map node, entry object with
@@ -58,6 +81,11 @@ public final class ZarisMeterBinder implements MeterBinder {
     private final ZarisClient client;
     private final ZarisEmbeddedClusterLifecycle embeddedCluster;
     private final EntrySizeSample entrySizes;
+    private final List<MeterRegistry> registries = new ArrayList<>();
+    /** Node ids whose meters each registry has. */
+    private final Map<MeterRegistry, Set<String>> boundNodes = new IdentityHashMap<>();
+    private ScheduledExecutorService nodeWatcher;
+    private boolean closed;
 
     /**
      * @param embeddedCluster the embedded cluster, or {@code null} in client mode
@@ -71,7 +99,7 @@ public final class ZarisMeterBinder implements MeterBinder {
     }
 
     @Override
-    public void bindTo(MeterRegistry registry) {
+    public synchronized void bindTo(MeterRegistry registry) {
         for (PartitionHealth state : PartitionHealth.values()) {
             Gauge.builder("zaris.partitions", client, safely(c -> count(c.clusterView(), state)))
                     .description("Partitions per state in the client's routing view")
@@ -107,40 +135,115 @@ public final class ZarisMeterBinder implements MeterBinder {
                         + " entries this application wrote plus a fixed per-entry overhead")
                 .baseUnit("bytes")
                 .register(registry);
-        for (ZarisNode node : embeddedCluster.cluster().nodes()) {
-            Tags tags = Tags.of("node", node.nodeId());
-            Gauge.builder("zaris.node.keys", node, running(ZarisNode::storedEntries))
-                    .description("Entries held by the node").tags(tags).register(registry);
-            FunctionCounter.builder("zaris.node.requests.served", node, n -> n.stats().requestsServed())
-                    .description("Data requests answered as the active owner").tags(tags).register(registry);
-            FunctionCounter.builder("zaris.node.requests.wrong.node", node, n -> n.stats().wrongNodeReplies())
-                    .description("Requests answered with MOVED, OWNERSHIP_CHANGING, REPLICA_WRITE_REJECTED"
-                            + " or UNAVAILABLE").tags(tags).register(registry);
-            FunctionCounter.builder("zaris.node.requests.rejected", node, n -> n.stats().rejectedRequests())
-                    .description("Requests answered with a request error").tags(tags).register(registry);
-            FunctionCounter.builder("zaris.node.requests.expired", node, n -> n.stats().expiredRequests())
-                    .description("Requests dropped because their deadline had passed").tags(tags).register(registry);
-            Gauge.builder("zaris.node.memory.used", node, running(n -> n.memoryStats().usedBytes()))
-                    .description("Bytes charged for the node's entries (keys, values, per-entry overhead estimate)")
-                    .baseUnit("bytes").tags(tags).register(registry);
-            Gauge.builder("zaris.node.memory.budget", node, running(n -> n.memoryStats().maxBytes()))
-                    .description("The node's memory budget").baseUnit("bytes").tags(tags).register(registry);
-            FunctionCounter.builder("zaris.node.evictions", node, n -> n.memoryStats().evictions())
-                    .description("Keys evicted by the node to stay within its memory budget").tags(tags).register(registry);
-            FunctionCounter.builder("zaris.node.expirations", node, n -> n.memoryStats().expirations())
-                    .description("Keys removed because their TTL passed (active sweep, or a read of the active owner)")
-                    .tags(tags).register(registry);
-            FunctionCounter.builder("zaris.node.writes.refused.memory", node, n -> n.memoryStats().outOfMemoryRefusals())
-                    .description("Writes refused with OUT_OF_MEMORY").tags(tags).register(registry);
-            FunctionCounter.builder("zaris.node.snapshot.bytes.sent", node, ZarisNode::snapshotBytesSent)
-                    .description("Bytes of segment snapshots the node sent to replicas (new owners in a rebalance,"
-                            + " restarted or lagging replicas)")
-                    .baseUnit("bytes").tags(tags).register(registry);
-            FunctionCounter.builder("zaris.node.writes.reduced.redundancy", node, ZarisNode::reducedRedundancyWrites)
-                    .description("Writes the node acknowledged on fewer copies than their partition has assigned (a"
-                            + " replica was gone or still syncing)")
-                    .tags(tags).register(registry);
+        registries.add(registry);
+        bindNewNodes();
+        startWatchingNodes();
+    }
+
+    /**
+     * Registers the per-node meters of every embedded node that has none yet, in every registry this binder
+     * is bound to. Runs at bind time and then every {@link #NODE_WATCH_INTERVAL} on the watcher thread.
+     */
+    synchronized void bindNewNodes() {
+        if (embeddedCluster == null || closed) {
+            return;
         }
+        for (ZarisNode node : embeddedCluster.cluster().nodes()) {
+            for (MeterRegistry registry : registries) {
+                if (boundNodes.computeIfAbsent(registry, r -> new HashSet<>()).add(node.nodeId())) {
+                    bindNode(registry, node.nodeId());
+                }
+            }
+        }
+    }
+
+    /** Stops the node watcher; the meters stay registered and read NaN once their nodes are gone. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (nodeWatcher != null) {
+            nodeWatcher.shutdownNow();
+        }
+    }
+
+    private synchronized void startWatchingNodes() {
+        if (embeddedCluster == null || nodeWatcher != null || closed) {
+            return;
+        }
+        nodeWatcher = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "zaris-node-meters");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long interval = NODE_WATCH_INTERVAL.toMillis();
+        nodeWatcher.scheduleWithFixedDelay(() -> {
+            try {
+                bindNewNodes();
+            } catch (RuntimeException e) {
+                // The cluster may be closing; the next round tries again.
+                log.debug("could not bind the meters of new embedded nodes: {}", e.toString());
+            }
+        }, interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The meters of one node, tagged with its id. They read the node that has this id <em>now</em>, so a
+     * restarted node (a new instance under the same id) is measured, not its stopped predecessor. The state
+     * object is the cluster bean, which outlives the meters (gauges hold their state weakly).
+     */
+    private void bindNode(MeterRegistry registry, String nodeId) {
+        Tags tags = Tags.of("node", nodeId);
+        ZarisEmbeddedClusterLifecycle cluster = embeddedCluster;
+        Gauge.builder("zaris.node.keys", cluster, running(nodeId, ZarisNode::storedEntries))
+                .description("Entries held by the node").tags(tags).register(registry);
+        FunctionCounter.builder("zaris.node.requests.served", cluster, node(nodeId, n -> n.stats().requestsServed()))
+                .description("Data requests answered as the active owner").tags(tags).register(registry);
+        FunctionCounter.builder("zaris.node.requests.wrong.node", cluster, node(nodeId, n -> n.stats().wrongNodeReplies()))
+                .description("Requests answered with MOVED, OWNERSHIP_CHANGING, REPLICA_WRITE_REJECTED"
+                        + " or UNAVAILABLE").tags(tags).register(registry);
+        FunctionCounter.builder("zaris.node.requests.rejected", cluster, node(nodeId, n -> n.stats().rejectedRequests()))
+                .description("Requests answered with a request error").tags(tags).register(registry);
+        FunctionCounter.builder("zaris.node.requests.expired", cluster, node(nodeId, n -> n.stats().expiredRequests()))
+                .description("Requests dropped because their deadline had passed").tags(tags).register(registry);
+        Gauge.builder("zaris.node.memory.used", cluster, running(nodeId, n -> n.memoryStats().usedBytes()))
+                .description("Bytes charged for the node's entries (keys, values, per-entry overhead estimate)")
+                .baseUnit("bytes").tags(tags).register(registry);
+        Gauge.builder("zaris.node.memory.budget", cluster, running(nodeId, n -> n.memoryStats().maxBytes()))
+                .description("The node's memory budget").baseUnit("bytes").tags(tags).register(registry);
+        FunctionCounter.builder("zaris.node.evictions", cluster, node(nodeId, n -> n.memoryStats().evictions()))
+                .description("Keys evicted by the node to stay within its memory budget").tags(tags).register(registry);
+        FunctionCounter.builder("zaris.node.expirations", cluster, node(nodeId, n -> n.memoryStats().expirations()))
+                .description("Keys removed because their TTL passed (active sweep, or a read of the active owner)")
+                .tags(tags).register(registry);
+        FunctionCounter.builder("zaris.node.writes.refused.memory", cluster,
+                        node(nodeId, n -> n.memoryStats().outOfMemoryRefusals()))
+                .description("Writes refused with OUT_OF_MEMORY").tags(tags).register(registry);
+        FunctionCounter.builder("zaris.node.snapshot.bytes.sent", cluster, node(nodeId, ZarisNode::snapshotBytesSent))
+                .description("Bytes of segment snapshots the node sent to replicas (new owners in a rebalance,"
+                        + " restarted or lagging replicas)")
+                .baseUnit("bytes").tags(tags).register(registry);
+        FunctionCounter.builder("zaris.node.writes.reduced.redundancy", cluster,
+                        node(nodeId, ZarisNode::reducedRedundancyWrites))
+                .description("Writes the node acknowledged on fewer copies than their partition has assigned (a"
+                        + " replica was gone or still syncing)")
+                .tags(tags).register(registry);
+    }
+
+    /** Reads the node of that id as it is now; NaN when there is none (the cluster closed). */
+    private static ToDoubleFunction<ZarisEmbeddedClusterLifecycle> node(String nodeId, ToDoubleFunction<ZarisNode> read) {
+        return cluster -> {
+            try {
+                return read.applyAsDouble(cluster.cluster().node(nodeId));
+            } catch (RuntimeException e) {
+                return Double.NaN;
+            }
+        };
+    }
+
+    /** Like {@link #node}, but NaN while the node is stopped. */
+    private static ToDoubleFunction<ZarisEmbeddedClusterLifecycle> running(String nodeId,
+                                                                          ToDoubleFunction<ZarisNode> read) {
+        return node(nodeId, n -> n.isRunning() ? read.applyAsDouble(n) : Double.NaN);
     }
 
     /** Entries held by running nodes; 0 while the cluster is stopped. */
@@ -189,7 +292,4 @@ public final class ZarisMeterBinder implements MeterBinder {
         };
     }
 
-    private static ToDoubleFunction<ZarisNode> running(ToDoubleFunction<ZarisNode> read) {
-        return node -> node.isRunning() ? read.applyAsDouble(node) : Double.NaN;
-    }
 }

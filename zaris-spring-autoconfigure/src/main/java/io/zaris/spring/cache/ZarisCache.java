@@ -6,9 +6,12 @@ import io.zaris.protocol.VersionedValue;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.serialization.ZarisSerializationException;
 import io.zaris.spring.serialization.ZarisSerializer;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -65,11 +68,16 @@ import org.springframework.cache.support.NullValue;
  * thrown as usual: with fall-through, Spring then runs the method for that caller without the cache, so
  * while reads fail, concurrent misses of one key each run it.
  *
- * <p><b>Expiry.</b> Every write carries the cache's time to live (stretched by the jitter) or, for a cache
- * with a time to idle, the time to idle. A hit on a time-to-idle cache then slides the entry's expiry with
- * a TTL update sent without waiting for it ({@code touch}); at most {@link #MAX_TOUCHES_IN_FLIGHT} such
- * updates are in flight per cache, and a hit beyond that skips its update. A skipped or failed update only
- * lets the entry expire earlier than an idle clock would say (it is then reloaded), never later.
+ * <p><b>Expiry.</b> Every write carries the entry's lifetime (the cache's time to live, or its TTL function's
+ * answer for the key and value, stretched by the jitter) or, for a cache with a time to idle, the shorter of the
+ * time to idle and the lifetime. A hit on a time-to-idle cache then slides the entry's expiry with a TTL update
+ * sent without waiting for it ({@code touch}); at most {@link #MAX_TOUCHES_IN_FLIGHT} such updates are in
+ * flight per cache, and a hit beyond that skips its update. A skipped or failed update only lets the entry
+ * expire earlier than an idle clock would say (it is then reloaded), never later. The node keeps one expiry
+ * per entry, so when a time-to-idle cache also has a lifetime, the lifetime's end travels in the entry
+ * ({@link #LIFETIME_MARKER}): a touch slides the expiry no further than that end, and a read after it is a
+ * miss even if the node still holds the entry. That end is the writer's wall clock; JVMs whose clocks differ
+ * by some seconds see the lifetime end that much earlier or later.
  *
  * <p><b>clear() and invalidate()</b> walk every node's keys a page at a time
  * ({@link ZarisClient#scanKeyPages}), keep those under this cache's prefix and delete them with single-key
@@ -110,6 +118,13 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     private static final byte VALUE_MARKER = 1;
     /** First byte of a loader lease held in the entry's key; the owner's name follows. Reads see a miss. */
     static final byte LEASE_MARKER = 2;
+    /**
+     * First byte of an entry of a time-to-idle cache that also has a lifetime: the lifetime's end (epoch millis
+     * of the writer's clock, 8 bytes) follows, then the entry as above. A read past that end is a miss.
+     */
+    static final byte LIFETIME_MARKER = 3;
+    private static final int LIFETIME_HEADER_BYTES = 1 + Long.BYTES;
+    private static final long NO_LIFETIME_END = Long.MIN_VALUE;
 
     private final String name;
     private final ZarisClient client;
@@ -121,6 +136,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     private final Executor asyncExecutor;
     private final EntrySizeSample entrySizes;
     private final Supplier<ZarisCacheErrorHandler> errorHandler;
+    private final Clock clock;
     private final ConcurrentMap<String, CompletableFuture<Object>> loads = new ConcurrentHashMap<>();
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
@@ -136,10 +152,11 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
      * @param asyncExecutor where {@code retrieve} futures complete (see the class comment)
      * @param entrySizes    told the size of every entry this cache writes
      * @param errorHandler  decides on a failed store after a load (see the class comment); read at each failure
+     * @param clock         the wall clock that lifetime ends are written and checked with
      */
     ZarisCache(String name, ZarisClient client, ZarisSerializer serializer, ZarisCacheConfiguration configuration,
                String keyPrefix, String leaseOwner, DoubleSupplier random, Executor asyncExecutor,
-               EntrySizeSample entrySizes, Supplier<ZarisCacheErrorHandler> errorHandler) {
+               EntrySizeSample entrySizes, Supplier<ZarisCacheErrorHandler> errorHandler, Clock clock) {
         super(configuration.cacheNullValues());
         this.name = Objects.requireNonNull(name, "name must not be null");
         this.client = Objects.requireNonNull(client, "client must not be null");
@@ -151,6 +168,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         this.asyncExecutor = Objects.requireNonNull(asyncExecutor, "asyncExecutor must not be null");
         this.entrySizes = Objects.requireNonNull(entrySizes, "entrySizes must not be null");
         this.errorHandler = Objects.requireNonNull(errorHandler, "errorHandler must not be null");
+        this.clock = Objects.requireNonNull(clock, "clock must not be null");
     }
 
     @Override
@@ -208,7 +226,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         String storeKey = storeKey(key);
         return client.get(storeKey).thenApplyAsync(found -> {
             Object value = count(found.map(stored -> decode(key, stored.value())).orElse(null));
-            touchIfIdleExpiring(storeKey, value);
+            touchIfIdleExpiring(storeKey, value, found);
             if (value == null) {
                 return null;
             }
@@ -222,7 +240,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         String storeKey = storeKey(key);
         return client.get(storeKey).thenComposeAsync(found -> {
             Object cached = count(found.map(stored -> decode(key, stored.value())).orElse(null));
-            touchIfIdleExpiring(storeKey, cached);
+            touchIfIdleExpiring(storeKey, cached, found);
             if (cached != null) {
                 return CompletableFuture.completedFuture((T) fromStoreValue(cached));
             }
@@ -252,19 +270,20 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
 
     /**
      * Atomic on the owning node (a server-side IfAbsent write); returns the existing value, if any. A key
-     * that holds only a loader lease has no value: the lease is replaced (by a compare-and-set on its
-     * version), which makes the running load's own write fail.
+     * that holds only a loader lease, or an entry past its lifetime, has no value: it is replaced (by a
+     * compare-and-set on its version), which for a lease makes the running load's own write fail.
      */
     @Override
     public ValueWrapper putIfAbsent(Object key, Object value) {
         String storeKey = storeKey(key);
         Object storeValue = toStoreValue(value);
-        byte[] bytes = encode(key, storeValue);
-        WriteOutcome outcome = client.sync().putIfAbsent(storeKey, bytes, ttl());
+        Encoded entry = encode(key, storeValue);
+        WriteOutcome outcome = client.sync().putIfAbsent(storeKey, entry.bytes(), entry.ttl());
         if (!outcome.applied()) {
             Optional<VersionedValue> current = client.sync().get(storeKey);
-            if (current.isPresent() && isLease(current.get().value())) {
-                outcome = client.sync().putIfVersion(storeKey, bytes, current.get().version(), ttl());
+            // A lease holds no value, and neither does an entry past its lifetime that the node still keeps.
+            if (current.isPresent() && (isLease(current.get().value()) || isPastLifetime(current.get().value()))) {
+                outcome = client.sync().putIfVersion(storeKey, entry.bytes(), current.get().version(), entry.ttl());
             }
         }
         if (outcome.applied()) {
@@ -362,17 +381,30 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         String storeKey = storeKey(key);
         Optional<VersionedValue> found = client.sync().get(storeKey);
         Object storeValue = found.map(stored -> decode(key, stored.value())).orElse(null);
-        touchIfIdleExpiring(storeKey, storeValue);
+        touchIfIdleExpiring(storeKey, storeValue, found);
         return storeValue;
     }
 
     /** After a hit on a time-to-idle cache: slide the entry's expiry, without waiting (class comment). */
-    private void touchIfIdleExpiring(String storeKey, Object storeValue) {
-        if (storeValue == null || !configuration.expiresWhenIdle() || !touchesInFlight.tryAcquire()) {
+    private void touchIfIdleExpiring(String storeKey, Object storeValue, Optional<VersionedValue> found) {
+        if (storeValue == null || !configuration.expiresWhenIdle()) {
+            return;
+        }
+        // An entry with a lifetime slides no further than the lifetime's end.
+        Duration idleTtl = configuration.timeToIdle();
+        long lifetimeEnd = lifetimeEnd(found.get().value());
+        if (lifetimeEnd != NO_LIFETIME_END) {
+            long leftMillis = lifetimeEnd - clock.millis();
+            if (leftMillis <= 0) {
+                return;
+            }
+            idleTtl = idleTtl.toMillis() <= leftMillis ? idleTtl : Duration.ofMillis(leftMillis);
+        }
+        if (!touchesInFlight.tryAcquire()) {
             return;
         }
         try {
-            client.expire(storeKey, configuration.timeToIdle()).whenComplete((existed, error) -> {
+            client.expire(storeKey, idleTtl).whenComplete((existed, error) -> {
                 touchesInFlight.release();
                 if (error != null) {
                     log.debug("cache '{}': could not extend the idle expiry of '{}': {}", name, storeKey, error.toString());
@@ -394,7 +426,8 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     }
 
     private void write(Object key, Object storeValue) {
-        client.sync().put(storeKey(key), encode(key, storeValue), ttl());
+        Encoded entry = encode(key, storeValue);
+        client.sync().put(storeKey(key), entry.bytes(), entry.ttl());
         puts.increment();
     }
 
@@ -442,17 +475,17 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     private Object loadFenced(Object key, Callable<?> valueLoader, long fencingToken) {
         String storeKey = storeKey(key);
         Object storeValue;
-        byte[] bytes;
+        Encoded entry;
         try {
             storeValue = toStoreValue(callLoader(key, valueLoader));
-            bytes = encode(key, storeValue);
+            entry = encode(key, storeValue);
         } catch (RuntimeException | Error e) {
             releaseLease(storeKey, fencingToken, e);
             throw e;
         }
         WriteOutcome outcome;
         try {
-            outcome = client.sync().putIfVersion(storeKey, bytes, fencingToken, ttl());
+            outcome = client.sync().putIfVersion(storeKey, entry.bytes(), fencingToken, entry.ttl());
         } catch (RuntimeException e) {
             return loadedButNotStored(key, storeValue, e);
         }
@@ -489,8 +522,8 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         String storeKey = storeKey(key);
         return supply(valueLoader).thenCompose(value -> {
             Object storeValue = toStoreValue(value);
-            byte[] bytes = encode(key, storeValue);
-            return sent(() -> client.putIfVersion(storeKey, bytes, fencingToken, ttl())).thenApply(outcome -> {
+            Encoded entry = encode(key, storeValue);
+            return sent(() -> client.putIfVersion(storeKey, entry.bytes(), fencingToken, entry.ttl())).thenApply(outcome -> {
                 storedUnderLease(key, outcome);
                 return storeValue;
             }).exceptionally(error -> loadedButNotStored(key, storeValue, error));
@@ -515,8 +548,8 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
             }
             return supply(valueLoader).thenCompose(value -> {
                 Object storeValue = toStoreValue(value);
-                byte[] bytes = encode(key, storeValue);
-                return sent(() -> client.put(storeKey, bytes, ttl())).thenApply(version -> {
+                Encoded entry = encode(key, storeValue);
+                return sent(() -> client.put(storeKey, entry.bytes(), entry.ttl())).thenApply(version -> {
                     puts.increment();
                     return storeValue;
                 }).exceptionally(error -> loadedButNotStored(key, storeValue, error));
@@ -628,14 +661,46 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         }
     }
 
-    private Duration ttl() {
-        return configuration.ttlFor(random.getAsDouble());
+    /**
+     * The bytes and TTL of one write: the entry's lifetime (fixed, or the TTL function's answer, with jitter)
+     * and, on a time-to-idle cache, the shorter of it and the idle time, with the lifetime's end in front.
+     */
+    private Encoded encode(Object key, Object storeValue) {
+        Duration lifetime;
+        try {
+            lifetime = configuration.lifetimeFor(key, storeValue == NullValue.INSTANCE ? null : storeValue,
+                    random.getAsDouble());
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException("cache '" + name + "', key '" + keyText(key) + "': " + e.getMessage(), e);
+        }
+        byte[] value = encodeValue(key, storeValue);
+        if (configuration.expiresWhenIdle() && lifetime != null) {
+            value = ByteBuffer.allocate(LIFETIME_HEADER_BYTES + value.length).put(LIFETIME_MARKER)
+                    .putLong(clock.millis() + lifetime.toMillis()).put(value).array();
+        }
+        entrySizes.record(storeKey(key).getBytes(StandardCharsets.UTF_8).length, value.length);
+        return new Encoded(value, configuration.storedTtl(lifetime));
     }
 
-    private byte[] encode(Object key, Object storeValue) {
-        int keyBytes = storeKey(key).getBytes(StandardCharsets.UTF_8).length;
+    /** What one write sends: the entry's bytes and its TTL ({@code null} = none). */
+    private record Encoded(byte[] bytes, Duration ttl) {
+    }
+
+    private boolean isPastLifetime(byte[] stored) {
+        long end = lifetimeEnd(stored);
+        return end != NO_LIFETIME_END && clock.millis() >= end;
+    }
+
+    /** The end of an entry's lifetime in epoch millis, as its writer recorded it, or {@link #NO_LIFETIME_END}. */
+    private static long lifetimeEnd(byte[] stored) {
+        if (stored.length < LIFETIME_HEADER_BYTES || stored[0] != LIFETIME_MARKER) {
+            return NO_LIFETIME_END;
+        }
+        return ByteBuffer.wrap(stored, 1, Long.BYTES).getLong();
+    }
+
+    private byte[] encodeValue(Object key, Object storeValue) {
         if (storeValue == NullValue.INSTANCE) {
-            entrySizes.record(keyBytes, 1);
             return new byte[] {NULL_MARKER};
         }
         byte[] payload;
@@ -648,12 +713,18 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         byte[] bytes = new byte[payload.length + 1];
         bytes[0] = VALUE_MARKER;
         System.arraycopy(payload, 0, bytes, 1, payload.length);
-        entrySizes.record(keyBytes, bytes.length);
         return bytes;
     }
 
     /** The store value, or {@code null} for a loader lease (no value yet). */
     private Object decode(Object key, byte[] bytes) {
+        long lifetimeEnd = lifetimeEnd(bytes);
+        if (lifetimeEnd != NO_LIFETIME_END) {
+            if (clock.millis() >= lifetimeEnd) {
+                return null;
+            }
+            bytes = Arrays.copyOfRange(bytes, LIFETIME_HEADER_BYTES, bytes.length);
+        }
         if (bytes.length == 1 && bytes[0] == NULL_MARKER) {
             return NullValue.INSTANCE;
         }

@@ -5,11 +5,12 @@ import io.zaris.spring.ZarisAutoConfiguration;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.ZarisProperties;
 import io.zaris.spring.ZarisProperties.CacheSpec;
+import io.zaris.spring.ZarisProperties.Serialization.Format;
+import io.zaris.spring.ZarisSerializerFormats;
 import io.zaris.spring.serialization.ZarisSerializer;
-import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.stream.Collectors;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanNotOfRequiredTypeException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -27,6 +28,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
 
 /**
@@ -35,7 +37,8 @@ import org.springframework.core.env.Environment;
  * <p>Mirrors the conditions of Boot's {@code CacheAutoConfiguration} (caching enabled, i.e. a
  * {@link CacheAspectSupport} bean; no {@link CacheManager} and no {@code cacheResolver} yet) and runs
  * before it, so Boot's backs off when this one supplies the manager. Since Boot's then does not run,
- * its {@link CacheManagerCustomizer}s are applied here. {@code zaris.cache.enabled=false} leaves the
+ * its {@link CacheManagerCustomizer}s are applied here. {@code zaris.cache.enabled=false}, or any
+ * {@code spring.cache.type} ({@code none}, {@code simple}, ...: Zaris is not one of Boot's types), leaves the
  * cache manager to Boot (or the application). Unknown keys under a cache's settings fail start-up
  * ({@link #requireOnlyCacheSettings}).
  */
@@ -45,32 +48,38 @@ import org.springframework.core.env.Environment;
 @ConditionalOnBean({CacheAspectSupport.class, ZarisClient.class, ZarisSerializer.class})
 @ConditionalOnMissingBean(value = CacheManager.class, name = "cacheResolver")
 @ConditionalOnProperty(name = "zaris.cache.enabled", matchIfMissing = true)
+@Conditional(OnSpringCacheTypeUnsetCondition.class)
 public final class ZarisCacheAutoConfiguration {
 
     /** The keys a cache's settings take, for the message about a key that is none of them. */
-    static final String CACHE_SETTINGS = "ttl (or time-to-live), time-to-idle, ttl-jitter, cache-null-values,"
-            + " cluster-wide-sync, loader-lease-time";
+    static final String CACHE_SETTINGS = "ttl (or time-to-live), ttl-function, time-to-idle, ttl-jitter,"
+            + " cache-null-values, cluster-wide-sync, loader-lease-time, serializer";
 
     @Bean
     @ConditionalOnMissingBean(CacheManager.class)
     ZarisCacheManager cacheManager(ZarisClient client, ZarisSerializer serializer, ZarisProperties properties,
-            ObjectProvider<CacheManagerCustomizer<?>> customizers, ObjectProvider<EntrySizeSample> entrySizes,
-            Environment environment) {
+            ObjectProvider<CacheManagerCustomizer<?>> customizers,
+            ObjectProvider<ZarisCacheManagerBuilderCustomizer> builderCustomizers,
+            ObjectProvider<EntrySizeSample> entrySizes, Environment environment, BeanFactory beanFactory) {
         requireOnlyCacheSettings(environment);
         ZarisProperties.Cache cache = properties.getCache();
+        CacheBeans beans = new CacheBeans(properties, beanFactory);
         ZarisCacheConfiguration defaults = configuration("zaris.cache.defaults", cache.getDefaults(),
-                ZarisCacheConfiguration.defaults());
-        Map<String, ZarisCacheConfiguration> perCache = new LinkedHashMap<>();
-        cache.getCaches().forEach((name, spec) ->
-                perCache.put(name, configuration("zaris.cache.caches." + name, spec, defaults)));
+                ZarisCacheConfiguration.defaults(), beans);
         try {
             ZarisCacheManager.requireUsableKeyPrefix(cache.getKeyPrefix());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("zaris.cache.key-prefix: " + e.getMessage(), e);
         }
-        ZarisCacheManager manager = new ZarisCacheManager(client, serializer, cache.getKeyPrefix(), defaults, perCache,
-                cache.getCacheNames(), entrySizes.getIfAvailable(EntrySizeSample::new));
-        return new CacheManagerCustomizers(customizers.orderedStream().toList()).customize(manager);
+        ZarisCacheManager.Builder builder = ZarisCacheManager.builder(client, serializer)
+                .keyPrefix(cache.getKeyPrefix())
+                .cacheDefaults(defaults)
+                .initialCacheNames(cache.getCacheNames())
+                .entrySizes(entrySizes.getIfAvailable(EntrySizeSample::new));
+        cache.getCaches().forEach((name, spec) -> builder.withCacheConfiguration(name,
+                configuration("zaris.cache.caches." + name, spec, defaults, beans)));
+        builderCustomizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+        return new CacheManagerCustomizers(customizers.orderedStream().toList()).customize(builder.build());
     }
 
     /**
@@ -101,34 +110,85 @@ public final class ZarisCacheAutoConfiguration {
     }
 
     /**
-     * The settings {@code spec} describes, unset fields taken from {@code fallback}.
+     * The settings {@code spec} describes, unset fields taken from {@code fallback}. The time to live is one
+     * setting in two forms: a cache that sets {@code ttl} or {@code ttl-function} drops the other form it would
+     * inherit.
      *
      * @throws IllegalArgumentException naming the property group when a value is out of range
      */
-    static ZarisCacheConfiguration configuration(String prefix, CacheSpec spec, ZarisCacheConfiguration fallback) {
+    static ZarisCacheConfiguration configuration(String prefix, CacheSpec spec, ZarisCacheConfiguration fallback,
+            CacheBeans beans) {
         if (spec.setsTimeToLiveTwice()) {
             throw new IllegalArgumentException(prefix + ": ttl and time-to-live are the same setting; set only one");
         }
+        if (spec.getTtlFunction() != null && spec.getTimeToLive() != null) {
+            throw new IllegalArgumentException(prefix + ": ttl-function and ttl both set the time to live; set only one");
+        }
         try {
-            // Time to live and time to idle are exclusive: a cache that sets one of them drops the other it
-            // would inherit (and with the time to live, its jitter), rather than failing on the combination.
-            boolean idleReplacesLive = spec.getTimeToIdle() != null && !spec.getTimeToIdle().isZero()
-                    && spec.getTimeToLive() == null;
-            boolean liveReplacesIdle = spec.getTimeToLive() != null && !spec.getTimeToLive().isZero()
-                    && spec.getTimeToIdle() == null;
-            Duration timeToLive = spec.getTimeToLive() != null ? spec.getTimeToLive()
-                    : idleReplacesLive ? Duration.ZERO : fallback.timeToLive();
-            double ttlJitter = spec.getTtlJitter() != null ? spec.getTtlJitter()
-                    : idleReplacesLive ? 0 : fallback.ttlJitter();
-            Duration timeToIdle = spec.getTimeToIdle() != null ? spec.getTimeToIdle()
-                    : liveReplacesIdle ? Duration.ZERO : fallback.timeToIdle();
-            return new ZarisCacheConfiguration(timeToLive, ttlJitter,
+            ZarisCacheConfiguration configuration = fallback;
+            if (spec.getTtlFunction() != null) {
+                configuration = configuration.withTtlFunction(beans.ttlFunction(prefix + ".ttl-function",
+                        spec.getTtlFunction()));
+            } else if (spec.getTimeToLive() != null) {
+                configuration = configuration.withTimeToLive(spec.getTimeToLive());
+            }
+            if (spec.getSerializer() != null) {
+                configuration = configuration.withSerializer(beans.serializer(prefix + ".serializer",
+                        spec.getSerializer()));
+            }
+            return new ZarisCacheConfiguration(configuration.timeToLive(),
+                    spec.getTtlJitter() != null ? spec.getTtlJitter() : fallback.ttlJitter(),
                     spec.getCacheNullValues() != null ? spec.getCacheNullValues() : fallback.cacheNullValues(),
                     spec.getClusterWideSync() != null ? spec.getClusterWideSync() : fallback.clusterWideSync(),
                     spec.getLoaderLeaseTime() != null ? spec.getLoaderLeaseTime() : fallback.loaderLeaseTime(),
-                    timeToIdle);
+                    spec.getTimeToIdle() != null ? spec.getTimeToIdle() : fallback.timeToIdle(),
+                    configuration.ttlFunction(), configuration.serializer());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(prefix + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Looks up the beans and formats that cache settings name. */
+    static final class CacheBeans {
+
+        private final ZarisProperties properties;
+        private final BeanFactory beanFactory;
+
+        CacheBeans(ZarisProperties properties, BeanFactory beanFactory) {
+            this.properties = properties;
+            this.beanFactory = beanFactory;
+        }
+
+        /** {@code jdk}, {@code json} (any case) or the name of a {@link ZarisSerializer} bean. */
+        ZarisSerializer serializer(String property, String value) {
+            String trimmed = value.trim();
+            for (Format format : Format.values()) {
+                if (format.name().equalsIgnoreCase(trimmed)) {
+                    try {
+                        return ZarisSerializerFormats.create(format, properties, beanFactory);
+                    } catch (IllegalStateException e) {
+                        throw new IllegalStateException(property + ": " + e.getMessage(), e);
+                    }
+                }
+            }
+            return bean(property, trimmed, ZarisSerializer.class, "jdk, json or the name of a ZarisSerializer bean");
+        }
+
+        ZarisCacheTtlFunction ttlFunction(String property, String name) {
+            return bean(property, name.trim(), ZarisCacheTtlFunction.class, "the name of a ZarisCacheTtlFunction bean");
+        }
+
+        private <T> T bean(String property, String name, Class<T> type, String expected) {
+            if (!beanFactory.containsBean(name)) {
+                throw new IllegalStateException(property + " is '" + name + "' but there is no bean of that name;"
+                        + " it takes " + expected);
+            }
+            try {
+                return beanFactory.getBean(name, type);
+            } catch (BeanNotOfRequiredTypeException e) {
+                throw new IllegalStateException(property + " is '" + name + "' but that bean is a "
+                        + e.getActualType().getName() + "; it takes " + expected, e);
+            }
         }
     }
 }

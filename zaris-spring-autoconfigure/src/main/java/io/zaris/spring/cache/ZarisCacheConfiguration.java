@@ -1,5 +1,6 @@
 package io.zaris.spring.cache;
 
+import io.zaris.spring.serialization.ZarisSerializer;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -7,18 +8,26 @@ import java.util.Objects;
  * Settings of one {@link ZarisCache}. Immutable; {@link #defaults()} plus the {@code with*} methods build
  * one in code, {@code zaris.cache.*} builds them from properties.
  *
- * @param timeToLive      how long an entry lives after it is written; {@link Duration#ZERO} = no expiry
- * @param ttlJitter       fraction (0..1) of the TTL added at random per write, against expiry stampedes
+ * <p><b>Expiry.</b> An entry's <em>lifetime</em> comes from the time to live, fixed ({@code timeToLive}) or
+ * computed per entry ({@code ttlFunction}; the two are one setting in two forms, so setting one clears the
+ * other), stretched by the jitter. The time to idle is how long an entry lives after it was last written or
+ * read. With both, an entry ends at whichever comes first: the store keeps one expiry per entry, so a write
+ * stores the shorter of the two and the end of the lifetime travels in the entry (see {@link ZarisCache}),
+ * which each hit uses to slide the expiry no further than that end.
+ *
+ * @param timeToLive      fixed lifetime of an entry after it is written; {@link Duration#ZERO} = none
+ * @param ttlJitter       fraction (0..1) of the lifetime added at random per write, against expiry stampedes
  * @param cacheNullValues whether a {@code null} result is stored (as a marker) instead of recomputed
  * @param clusterWideSync whether {@code @Cacheable(sync = true)} runs one loader per key across all JVMs
  * @param loaderLeaseTime TTL of a cluster-wide loader lease: how long until a dead loader is replaced
  * @param timeToIdle      how long an entry lives after it was last written or read; {@link Duration#ZERO} =
- *                        no idle expiry. Exclusive with {@code timeToLive}: the store keeps one expiry time per
- *                        entry, and a read that slides it cannot know how much of a separate write-based
- *                        lifetime is left.
+ *                        no idle expiry
+ * @param ttlFunction     lifetime computed from key and value per write, or {@code null} for the fixed one
+ * @param serializer      this cache's serializer, or {@code null} for the cache manager's
  */
 public record ZarisCacheConfiguration(Duration timeToLive, double ttlJitter, boolean cacheNullValues,
-                                      boolean clusterWideSync, Duration loaderLeaseTime, Duration timeToIdle) {
+                                      boolean clusterWideSync, Duration loaderLeaseTime, Duration timeToIdle,
+                                      ZarisCacheTtlFunction ttlFunction, ZarisSerializer serializer) {
 
     /** Loader lease TTL when not configured. */
     public static final Duration DEFAULT_LOADER_LEASE_TIME = Duration.ofSeconds(30);
@@ -28,12 +37,16 @@ public record ZarisCacheConfiguration(Duration timeToLive, double ttlJitter, boo
         if (timeToLive.isNegative()) {
             throw new IllegalArgumentException("timeToLive must be >= 0 but was " + timeToLive);
         }
+        if (ttlFunction != null && !timeToLive.isZero()) {
+            throw new IllegalArgumentException("a ttlFunction and a timeToLive of " + timeToLive
+                    + " both set the time to live; set one of them");
+        }
         if (!(ttlJitter >= 0 && ttlJitter <= 1)) {
             throw new IllegalArgumentException("ttlJitter must be between 0 and 1 but was " + ttlJitter);
         }
-        if (ttlJitter > 0 && timeToLive.isZero()) {
-            throw new IllegalArgumentException("ttlJitter " + ttlJitter + " needs a timeToLive; entries without one"
-                    + " never expire");
+        if (ttlJitter > 0 && timeToLive.isZero() && ttlFunction == null) {
+            throw new IllegalArgumentException("ttlJitter " + ttlJitter + " needs a timeToLive (or a ttlFunction);"
+                    + " entries without one never expire");
         }
         Objects.requireNonNull(loaderLeaseTime, "loaderLeaseTime must not be null");
         if (loaderLeaseTime.isNegative() || loaderLeaseTime.isZero()) {
@@ -43,45 +56,68 @@ public record ZarisCacheConfiguration(Duration timeToLive, double ttlJitter, boo
         if (timeToIdle.isNegative()) {
             throw new IllegalArgumentException("timeToIdle must be >= 0 but was " + timeToIdle);
         }
-        if (!timeToIdle.isZero() && !timeToLive.isZero()) {
-            throw new IllegalArgumentException("timeToIdle " + timeToIdle + " and timeToLive " + timeToLive
-                    + " are exclusive; set one of them (a read slides the idle expiry and would lose the write-based one)");
-        }
     }
 
-    /** Settings before time-to-idle existed: no idle expiry. */
+    /** Settings without idle expiry, TTL function or own serializer. */
     public ZarisCacheConfiguration(Duration timeToLive, double ttlJitter, boolean cacheNullValues,
                                    boolean clusterWideSync, Duration loaderLeaseTime) {
         this(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime, Duration.ZERO);
     }
 
-    /** No expiry, no jitter, nulls cached, per-JVM sync, no idle expiry. */
-    public static ZarisCacheConfiguration defaults() {
-        return new ZarisCacheConfiguration(Duration.ZERO, 0, true, false, DEFAULT_LOADER_LEASE_TIME, Duration.ZERO);
+    /** Settings without TTL function or own serializer. */
+    public ZarisCacheConfiguration(Duration timeToLive, double ttlJitter, boolean cacheNullValues,
+                                   boolean clusterWideSync, Duration loaderLeaseTime, Duration timeToIdle) {
+        this(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime, timeToIdle, null, null);
     }
 
+    /** No expiry, no jitter, nulls cached, per-JVM sync, no idle expiry, the manager's serializer. */
+    public static ZarisCacheConfiguration defaults() {
+        return new ZarisCacheConfiguration(Duration.ZERO, 0, true, false, DEFAULT_LOADER_LEASE_TIME, Duration.ZERO,
+                null, null);
+    }
+
+    /** A fixed time to live; replaces a TTL function. */
     public ZarisCacheConfiguration withTimeToLive(Duration timeToLive) {
-        return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime, timeToIdle);
+        return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime,
+                timeToIdle, null, serializer);
+    }
+
+    /** A time to live computed per entry; replaces the fixed one. */
+    public ZarisCacheConfiguration withTtlFunction(ZarisCacheTtlFunction ttlFunction) {
+        Objects.requireNonNull(ttlFunction, "ttlFunction must not be null");
+        return new ZarisCacheConfiguration(Duration.ZERO, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime,
+                timeToIdle, ttlFunction, serializer);
     }
 
     public ZarisCacheConfiguration withTtlJitter(double ttlJitter) {
-        return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime, timeToIdle);
+        return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime,
+                timeToIdle, ttlFunction, serializer);
     }
 
     public ZarisCacheConfiguration withCacheNullValues(boolean cacheNullValues) {
-        return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime, timeToIdle);
+        return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime,
+                timeToIdle, ttlFunction, serializer);
     }
 
     public ZarisCacheConfiguration withClusterWideSync(boolean clusterWideSync) {
-        return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime, timeToIdle);
+        return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime,
+                timeToIdle, ttlFunction, serializer);
     }
 
     public ZarisCacheConfiguration withLoaderLeaseTime(Duration loaderLeaseTime) {
-        return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime, timeToIdle);
+        return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime,
+                timeToIdle, ttlFunction, serializer);
     }
 
     public ZarisCacheConfiguration withTimeToIdle(Duration timeToIdle) {
-        return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime, timeToIdle);
+        return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime,
+                timeToIdle, ttlFunction, serializer);
+    }
+
+    /** This cache's own serializer; {@code null} gives it the cache manager's again. */
+    public ZarisCacheConfiguration withSerializer(ZarisSerializer serializer) {
+        return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime,
+                timeToIdle, ttlFunction, serializer);
     }
 
     /** Whether reads slide the entry's expiry ({@code timeToIdle} is set). */
@@ -89,21 +125,55 @@ public record ZarisCacheConfiguration(Duration timeToLive, double ttlJitter, boo
         return !timeToIdle.isZero();
     }
 
+    /** Whether entries have a lifetime (a fixed time to live or a TTL function). */
+    public boolean hasTimeToLive() {
+        return ttlFunction != null || !timeToLive.isZero();
+    }
+
     /**
-     * The TTL of one write: {@code null} (no expiry), the time to idle, or the time to live stretched by
-     * {@code random * ttlJitter}. A pure function of {@code random}, which must be in [0, 1).
+     * The lifetime of one written entry: {@code null} for none, else the fixed time to live or the function's
+     * answer for {@code key} and {@code value}, stretched by {@code random * ttlJitter}. {@code random} must be
+     * in [0, 1).
+     *
+     * @throws IllegalStateException when the TTL function answers {@code null} or a negative duration
      */
-    public Duration ttlFor(double random) {
-        if (expiresWhenIdle()) {
-            return timeToIdle;
+    public Duration lifetimeFor(Object key, Object value, double random) {
+        Duration base = timeToLive;
+        if (ttlFunction != null) {
+            base = ttlFunction.timeToLive(key, value);
+            if (base == null || base.isNegative()) {
+                throw new IllegalStateException("the TTL function answered " + base + "; it must answer a positive"
+                        + " duration, or Duration.ZERO for no expiry");
+            }
         }
-        if (timeToLive.isZero()) {
+        if (base.isZero()) {
             return null;
         }
         if (ttlJitter == 0) {
-            return timeToLive;
+            return base;
         }
-        long extraMillis = (long) (timeToLive.toMillis() * ttlJitter * random);
-        return timeToLive.plusMillis(extraMillis);
+        return base.plusMillis((long) (base.toMillis() * ttlJitter * random));
+    }
+
+    /**
+     * The TTL stored with a write whose lifetime is {@code lifetime} ({@code null} = none): the shorter of
+     * that lifetime and the time to idle, or {@code null} when neither is set.
+     */
+    public Duration storedTtl(Duration lifetime) {
+        if (!expiresWhenIdle()) {
+            return lifetime;
+        }
+        return lifetime == null || timeToIdle.compareTo(lifetime) <= 0 ? timeToIdle : lifetime;
+    }
+
+    /**
+     * The TTL of one write of a cache without a TTL function (which needs the key and value): a pure function
+     * of {@code random}, in [0, 1).
+     */
+    public Duration ttlFor(double random) {
+        if (ttlFunction != null) {
+            throw new IllegalStateException("this cache's time to live depends on key and value: use lifetimeFor");
+        }
+        return storedTtl(lifetimeFor(null, null, random));
     }
 }

@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.cache.interceptor.AbstractCacheInvoker;
 import org.springframework.cache.interceptor.CacheAspectSupport;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /**
@@ -29,6 +30,7 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnClass({CacheAspectSupport.class, ZarisClient.class})
 @ConditionalOnBean(CacheAspectSupport.class)
 @ConditionalOnProperty(name = "zaris.cache.enabled", matchIfMissing = true)
+@Conditional(OnSpringCacheTypeUnsetCondition.class)
 public final class ZarisCacheErrorHandlerAutoConfiguration {
 
     @Bean

@@ -3,7 +3,11 @@ package io.zaris.spring.cache;
 import io.zaris.client.ZarisClient;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.serialization.ZarisSerializer;
+import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
@@ -21,7 +25,9 @@ import org.springframework.cache.CacheManager;
  * A {@link CacheManager} whose caches are {@link ZarisCache}s sharing one client and serializer.
  *
  * <p>Caches named at construction exist from the start; any other name is created on first use, with
- * its entry in the per-cache configurations or else the defaults. A listener set with
+ * its entry in the per-cache configurations or else the defaults. A cache whose configuration names its own
+ * serializer uses that one, the others the manager's. {@link #builder} builds one in code (and is what a
+ * {@link ZarisCacheManagerBuilderCustomizer} adjusts). A listener set with
  * {@link #setCacheCreationListener} hears about every cache created after it was set (Boot's cache
  * metrics use it to bind caches that appear after start-up).
  *
@@ -42,6 +48,7 @@ public class ZarisCacheManager implements CacheManager {
     private final DoubleSupplier random;
     private final Executor asyncExecutor;
     private final EntrySizeSample entrySizes;
+    private final Clock clock;
     private final ConcurrentHashMap<String, ZarisCache> caches = new ConcurrentHashMap<>();
     private volatile Consumer<ZarisCache> creationListener = cache -> { };
     /** Decides on failed stores inside {@code sync = true} loads; set once at start-up, read by every cache. */
@@ -85,6 +92,19 @@ public class ZarisCacheManager implements CacheManager {
                       ZarisCacheConfiguration defaults, Map<String, ZarisCacheConfiguration> configurations,
                       Collection<String> initialCaches, DoubleSupplier random, Executor asyncExecutor,
                       EntrySizeSample entrySizes) {
+        this(client, serializer, keyPrefix, defaults, configurations, initialCaches, random, asyncExecutor, entrySizes,
+                Clock.systemUTC());
+    }
+
+    /**
+     * @param clock the wall clock the caches write and check lifetime ends with (time-to-idle caches that also
+     *              have a time to live)
+     */
+    ZarisCacheManager(ZarisClient client, ZarisSerializer serializer, String keyPrefix,
+                      ZarisCacheConfiguration defaults, Map<String, ZarisCacheConfiguration> configurations,
+                      Collection<String> initialCaches, DoubleSupplier random, Executor asyncExecutor,
+                      EntrySizeSample entrySizes, Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock must not be null");
         this.entrySizes = Objects.requireNonNull(entrySizes, "entrySizes must not be null");
         this.client = Objects.requireNonNull(client, "client must not be null");
         this.serializer = Objects.requireNonNull(serializer, "serializer must not be null");
@@ -163,7 +183,93 @@ public class ZarisCacheManager implements CacheManager {
                     + " contain '::' or end with ':' (that would blur the line between its keys and another"
                     + " cache's)");
         }
-        return new ZarisCache(name, client, serializer, configurationOf(name), keyPrefix, leaseOwner, random,
-                asyncExecutor, entrySizes, this::errorHandler);
+        ZarisCacheConfiguration configuration = configurationOf(name);
+        ZarisSerializer own = configuration.serializer();
+        return new ZarisCache(name, client, own != null ? own : serializer, configuration, keyPrefix, leaseOwner,
+                random, asyncExecutor, entrySizes, this::errorHandler, clock);
+    }
+
+    /** A builder whose client and serializer are set; the rest starts at no prefix, defaults, no caches. */
+    public static Builder builder(ZarisClient client, ZarisSerializer serializer) {
+        return new Builder(client, serializer);
+    }
+
+    /**
+     * Collects what a {@link ZarisCacheManager} is made of. Not thread-safe: one thread fills it and builds.
+     * {@link #build} checks the key prefix and cache names, as the constructor does.
+     */
+    public static final class Builder {
+
+        private ZarisClient client;
+        private ZarisSerializer serializer;
+        private String keyPrefix = "";
+        private ZarisCacheConfiguration defaults = ZarisCacheConfiguration.defaults();
+        private final Map<String, ZarisCacheConfiguration> configurations = new LinkedHashMap<>();
+        private final List<String> initialCaches = new ArrayList<>();
+        private EntrySizeSample entrySizes = new EntrySizeSample();
+
+        private Builder(ZarisClient client, ZarisSerializer serializer) {
+            client(client);
+            serializer(serializer);
+        }
+
+        public Builder client(ZarisClient client) {
+            this.client = Objects.requireNonNull(client, "client must not be null");
+            return this;
+        }
+
+        /** The serializer of every cache whose configuration does not name its own. */
+        public Builder serializer(ZarisSerializer serializer) {
+            this.serializer = Objects.requireNonNull(serializer, "serializer must not be null");
+            return this;
+        }
+
+        public Builder keyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix == null ? "" : keyPrefix;
+            return this;
+        }
+
+        /** Settings of every cache without its own entry. Entries already added keep what they hold. */
+        public Builder cacheDefaults(ZarisCacheConfiguration defaults) {
+            this.defaults = Objects.requireNonNull(defaults, "defaults must not be null");
+            return this;
+        }
+
+        public ZarisCacheConfiguration cacheDefaults() {
+            return defaults;
+        }
+
+        /** Settings of one cache, which then exists from the start; replaces any earlier entry for that name. */
+        public Builder withCacheConfiguration(String cacheName, ZarisCacheConfiguration configuration) {
+            configurations.put(Objects.requireNonNull(cacheName, "cacheName must not be null"),
+                    Objects.requireNonNull(configuration, "configuration must not be null"));
+            return this;
+        }
+
+        /** The settings a cache of that name would get so far: its own entry or the defaults. */
+        public ZarisCacheConfiguration configurationOf(String cacheName) {
+            return configurations.getOrDefault(cacheName, defaults);
+        }
+
+        /** Names of the caches with their own entry so far. */
+        public Set<String> configuredCacheNames() {
+            return Set.copyOf(configurations.keySet());
+        }
+
+        /** Caches to create at once, with the defaults unless they have their own entry. */
+        public Builder initialCacheNames(Collection<String> names) {
+            initialCaches.addAll(names);
+            return this;
+        }
+
+        public Builder entrySizes(EntrySizeSample entrySizes) {
+            this.entrySizes = Objects.requireNonNull(entrySizes, "entrySizes must not be null");
+            return this;
+        }
+
+        public ZarisCacheManager build() {
+            return new ZarisCacheManager(client, serializer, keyPrefix, defaults, configurations, initialCaches,
+                    entrySizes);
+        }
     }
 }

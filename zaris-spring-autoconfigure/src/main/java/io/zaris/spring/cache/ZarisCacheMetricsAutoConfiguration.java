@@ -1,5 +1,6 @@
 package io.zaris.spring.cache;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.springframework.beans.factory.ObjectProvider;
@@ -37,18 +38,27 @@ public final class ZarisCacheMetricsAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "zarisLateCacheMetricsBinder")
     SmartInitializingSingleton zarisLateCacheMetricsBinder(ObjectProvider<CacheMetricsRegistrar> registrar,
-            ObjectProvider<ZarisCacheManager> cacheManagers) {
+            ObjectProvider<ZarisCacheManager> cacheManagers, ObjectProvider<MeterRegistry> registries) {
         return () -> {
             CacheMetricsRegistrar metrics = registrar.getIfAvailable();
-            if (metrics == null) {
+            MeterRegistry registry = registries.getIfUnique();
+            if (metrics == null || registry == null) {
                 return;
             }
             cacheManagers.orderedStream().forEach(manager -> {
                 manager.setCacheCreationListener(cache -> metrics.bindCacheToRegistry(cache, CACHE_MANAGER_TAG));
-                // Caches created between Boot's binding and now; binding an already bound cache is a no-op.
-                manager.existingCacheNames().forEach(name ->
-                        metrics.bindCacheToRegistry(manager.getCache(name), CACHE_MANAGER_TAG));
+                // Caches created between Boot's binding and now. Binding one twice would register its meters
+                // twice, which Micrometer refuses with a warning, so those Boot bound already are skipped.
+                manager.existingCacheNames().stream()
+                        .filter(name -> !isBound(registry, name))
+                        .forEach(name -> metrics.bindCacheToRegistry(manager.getCache(name), CACHE_MANAGER_TAG));
             });
         };
+    }
+
+    /** Whether the cache of that name (of the {@code cacheManager} bean) has its meters in the registry. */
+    static boolean isBound(MeterRegistry registry, String cacheName) {
+        return registry.find("cache.puts").tag("cache", cacheName)
+                .tag(CACHE_MANAGER_TAG.getKey(), CACHE_MANAGER_TAG.getValue()).meter() != null;
     }
 }

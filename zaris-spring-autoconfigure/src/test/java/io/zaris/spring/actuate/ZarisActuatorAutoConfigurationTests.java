@@ -18,16 +18,23 @@ import io.zaris.spring.ZarisAutoConfiguration;
 import io.zaris.spring.template.ZarisTemplate;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.actuate.endpoint.HealthDescriptor;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
+import org.springframework.boot.health.actuate.endpoint.IndicatedHealthDescriptor;
+import org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration;
+import org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import reactor.core.publisher.Flux;
 
 /** Health indicator and meters, on an embedded cluster and against a "remote" one in client mode. */
 class ZarisActuatorAutoConfigurationTests {
@@ -39,10 +46,18 @@ class ZarisActuatorAutoConfigurationTests {
             .withConfiguration(AutoConfigurations.of(ZarisAutoConfiguration.class,
                     ZarisHealthContributorAutoConfiguration.class, ZarisMetricsAutoConfiguration.class));
 
+    /** How long a test waits for one health check (the probes time out after 2 s each, in parallel). */
+    private static final Duration HEALTH_DEADLINE = Duration.ofSeconds(30);
+
+    /** The zaris component's health through the indicator the starter defines (reactive: Reactor is present). */
+    private static Health health(org.springframework.context.ApplicationContext context) {
+        return context.getBean("zarisHealthIndicator", ZarisReactiveHealthIndicator.class).health().block(HEALTH_DEADLINE);
+    }
+
     @Test
     void healthInEmbeddedModeShouldReportPartitionsNodesLeaderAndRoutingTable() {
         runner.withPropertyValues(SMALL_EMBEDDED).run(context -> {
-            Health health = context.getBean("zarisHealthIndicator", ZarisHealthIndicator.class).health();
+            Health health = health(context);
 
             assertThat(health.getStatus()).isEqualTo(Status.UP);
             assertThat(health.getDetails()).containsEntry("mode", "embedded")
@@ -79,12 +94,12 @@ class ZarisActuatorAutoConfigurationTests {
                 .withBean(SimpleMeterRegistry.class).run(context -> {
                     MeterRegistry registry = context.getBean(MeterRegistry.class);
                     context.getBean(ZarisMeterBinder.class).bindTo(registry);
-                    ZarisHealthIndicator indicator = context.getBean(ZarisHealthIndicator.class);
+                    ZarisReactiveHealthIndicator indicator = context.getBean(ZarisReactiveHealthIndicator.class);
                     ZarisClient client = context.getBean(ZarisClient.class);
                     CompletableFuture.allOf(IntStream.range(0, 200)
                             .mapToObj(i -> client.put("rebalance-" + i, new byte[100]))
                             .toArray(CompletableFuture[]::new)).join();
-                    Health before = indicator.health();
+                    Health before = indicator.health().block(HEALTH_DEADLINE);
                     assertThat(before.getStatus()).isEqualTo(Status.UP);
                     assertThat(rebalance(before)).containsEntry("moving", 0).containsEntry("running", false)
                             .containsEntry("remaining", 0);
@@ -98,9 +113,9 @@ class ZarisActuatorAutoConfigurationTests {
 
                     await().atMost(Duration.ofSeconds(9).minusNanos(System.nanoTime() - joinedAt))
                             .pollInterval(Duration.ofMillis(100))
-                            .until(() -> (Long) indicator.health().getDetails().get("partitionMapVersion") > versionBefore);
+                            .until(() -> (Long) indicator.health().block(HEALTH_DEADLINE).getDetails().get("partitionMapVersion") > versionBefore);
                     await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
-                        Health after = indicator.health();
+                        Health after = indicator.health().block(HEALTH_DEADLINE);
                         assertThat(rebalance(after)).containsEntry("moving", 0).containsEntry("running", false)
                                 .containsEntry("remaining", 0).containsEntry("movesStarted", 0)
                                 .containsEntry("etaSeconds", -1L);
@@ -108,8 +123,10 @@ class ZarisActuatorAutoConfigurationTests {
                         assertThat(registry.get("zaris.rebalance.partitions.moving").gauge().value()).isZero();
                         assertThat(registry.get("zaris.rebalance.partitions.remaining").gauge().value()).isZero();
                     });
-                    Health after = indicator.health();
-                    assertThat(after.getDetails()).containsEntry("partitionMapVersion", versionBefore + 2);
+                    Health after = indicator.health().block(HEALTH_DEADLINE);
+                    // At least two map versions (moves, then drops of the previous owners); on a loaded machine the
+                    // leader may drop the previous owners in two rounds, as their handovers finish apart.
+                    assertThat((Long) after.getDetails().get("partitionMapVersion")).isGreaterThanOrEqualTo(versionBefore + 2);
                     assertThat((Long) rebalance(after).get("snapshotBytesSent")).isGreaterThan(bytesBefore);
                     @SuppressWarnings("unchecked")
                     Map<String, Object> joined = ((Map<String, Map<String, Object>>) after.getDetails().get("nodes"))
@@ -117,11 +134,12 @@ class ZarisActuatorAutoConfigurationTests {
                     assertThat(joined).containsEntry("running", true);
                     assertThat((Long) joined.get("keys")).isPositive();
                     assertThat(registry.get("zaris.rebalance.eta").gauge().value()).isNaN();
-                    // node-1 and node-2 sent node-3 its share; node-3 joined after binding and has no meters.
-                    assertThat(registry.get("zaris.node.snapshot.bytes.sent").functionCounters()).hasSize(2);
+                    // node-1 and node-2 sent node-3 its share; node-3 joined after binding and got meters too.
+                    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+                            registry.get("zaris.node.snapshot.bytes.sent").functionCounters()).hasSize(3));
                     assertThat(registry.get("zaris.node.snapshot.bytes.sent").functionCounters().stream()
                             .mapToDouble(c -> c.count()).sum()).isPositive();
-                    assertThat(registry.get("zaris.node.writes.reduced.redundancy").functionCounters()).hasSize(2);
+                    assertThat(registry.get("zaris.node.writes.reduced.redundancy").functionCounters()).hasSize(3);
                 });
     }
 
@@ -149,7 +167,7 @@ class ZarisActuatorAutoConfigurationTests {
         String leader = SharedTestCluster.cluster().nodes().stream().filter(ZarisNode::isLeader)
                 .map(ZarisNode::nodeId).findFirst().orElseThrow();
         runner.withPropertyValues(SharedTestCluster.seedsProperty()).run(context -> {
-            Health health = context.getBean(ZarisHealthIndicator.class).health();
+            Health health = health(context);
 
             assertThat(health.getStatus()).isEqualTo(Status.UP);
             assertThat(health.getDetails()).containsEntry("mode", "client").containsEntry("leader", leader);
@@ -165,7 +183,7 @@ class ZarisActuatorAutoConfigurationTests {
                 "zaris.embedded.segments=64", "zaris.client.max-attempts=1").run(context -> {
                     context.getBean(io.zaris.spring.ZarisEmbeddedClusterLifecycle.class).cluster().stopNode("node-1");
 
-                    Health health = context.getBean(ZarisHealthIndicator.class).health();
+                    Health health = health(context);
 
                     assertThat(health.getStatus()).isEqualTo(Status.DOWN);
                 });
@@ -183,7 +201,30 @@ class ZarisActuatorAutoConfigurationTests {
     @Test
     void runWithHealthIndicatorDisabledShouldNotCreateIt() {
         runner.withPropertyValues(SharedTestCluster.seedsProperty(), "management.health.zaris.enabled=false")
-                .run(context -> assertThat(context).doesNotHaveBean(ZarisHealthIndicator.class));
+                .run(context -> assertThat(context).doesNotHaveBean("zarisHealthIndicator"));
+    }
+
+    @Test
+    void runWithoutReactorShouldDefineTheBlockingIndicatorWithTheSameDetails() {
+        runner.withPropertyValues(SMALL_EMBEDDED).withClassLoader(new FilteredClassLoader(Flux.class)).run(context -> {
+            assertThat(context).doesNotHaveBean(ZarisReactiveHealthIndicator.class);
+            Health health = context.getBean("zarisHealthIndicator", ZarisHealthIndicator.class).health();
+            assertThat(health.getStatus()).isEqualTo(Status.UP);
+            assertThat(health.getDetails()).containsEntry("mode", "embedded").containsKeys("nodes", "partitions");
+        });
+    }
+
+    @Test
+    void reactiveHealthShouldBeServedByBootsHealthEndpointToo() {
+        runner.withPropertyValues(SMALL_EMBEDDED).withPropertyValues("management.endpoint.health.show-details=always")
+                .withConfiguration(AutoConfigurations.of(HealthContributorRegistryAutoConfiguration.class,
+                        HealthEndpointAutoConfiguration.class))
+                .run(context -> {
+                    HealthDescriptor zaris = context.getBean(HealthEndpoint.class).healthForPath("zaris");
+                    assertThat(zaris).isInstanceOf(IndicatedHealthDescriptor.class);
+                    assertThat(zaris.getStatus()).isEqualTo(Status.UP);
+                    assertThat(((IndicatedHealthDescriptor) zaris).getDetails()).containsEntry("mode", "embedded");
+                });
     }
 
     @Test
@@ -191,7 +232,8 @@ class ZarisActuatorAutoConfigurationTests {
         runner.withPropertyValues(SharedTestCluster.seedsProperty())
                 .withBean("zarisHealthIndicator", org.springframework.boot.health.contributor.HealthIndicator.class,
                         () -> () -> Health.up().build())
-                .run(context -> assertThat(context).doesNotHaveBean(ZarisHealthIndicator.class));
+                .run(context -> assertThat(context).doesNotHaveBean(ZarisReactiveHealthIndicator.class)
+                        .doesNotHaveBean(ZarisHealthIndicator.class));
     }
 
     @Test
@@ -225,6 +267,42 @@ class ZarisActuatorAutoConfigurationTests {
             assertThat(registry.get("zaris.node.snapshot.bytes.sent").functionCounters()).hasSize(2)
                     .allSatisfy(c -> assertThat(c.count()).isGreaterThanOrEqualTo(0));
         });
+    }
+
+    @Test
+    void nodeMetersAndHealthShouldFollowNodesAddedAndRestartedAfterStartUp() {
+        List<String> refused = new java.util.concurrent.CopyOnWriteArrayList<>();
+        runner.withPropertyValues("zaris.embedded.nodes=2", "zaris.embedded.partitions=8", "zaris.embedded.segments=64")
+                .withBean(SimpleMeterRegistry.class).run(context -> {
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    registry.config().onMeterRegistrationFailed((id, reason) -> refused.add(id + ": " + reason));
+                    context.getBean(ZarisMeterBinder.class).bindTo(registry);
+                    io.zaris.embedded.EmbeddedCluster cluster =
+                            context.getBean(io.zaris.spring.ZarisEmbeddedClusterLifecycle.class).cluster();
+                    assertThat(registry.find("zaris.node.memory.budget").gauges()).hasSize(2);
+
+                    ZarisNode added = cluster.addNode();
+
+                    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(registry
+                            .find("zaris.node.memory.budget").tag("node", added.nodeId()).gauge())
+                            .isNotNull().satisfies(gauge -> assertThat(gauge.value()).isPositive()));
+                    assertThat(nodesDetail(health(context))).containsKey(added.nodeId());
+
+                    // A restarted node is a new instance under the same id: its meters must read it, not the old one.
+                    cluster.stopNode("node-1");
+                    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(registry
+                            .get("zaris.node.memory.budget").tag("node", "node-1").gauge().value()).isNaN());
+                    cluster.restartNode("node-1");
+                    assertThat(registry.get("zaris.node.memory.budget").tag("node", "node-1").gauge().value())
+                            .isPositive();
+                    assertThat(registry.find("zaris.node.memory.budget").gauges()).hasSize(3);
+                    assertThat(refused).isEmpty();
+                });
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> nodesDetail(Health health) {
+        return (Map<String, Object>) health.getDetails().get("nodes");
     }
 
     @Test
@@ -341,7 +419,7 @@ class ZarisActuatorAutoConfigurationTests {
     void runWithoutBootHealthOnTheClasspathShouldNotCreateTheIndicator() {
         runner.withPropertyValues(SharedTestCluster.seedsProperty())
                 .withClassLoader(new FilteredClassLoader("org.springframework.boot.health"))
-                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ZarisHealthIndicator.class));
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean("zarisHealthIndicator"));
     }
 
     /** Counts what the client reports; its network and map threads call it, hence the atomics. */

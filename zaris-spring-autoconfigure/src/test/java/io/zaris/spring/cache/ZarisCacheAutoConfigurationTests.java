@@ -6,6 +6,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zaris.spring.SharedTestCluster;
 import io.zaris.spring.ZarisAutoConfiguration;
+import io.zaris.spring.serialization.ClassAllowList;
+import io.zaris.spring.serialization.JdkZarisSerializer;
+import io.zaris.spring.serialization.JsonZarisSerializer;
+import io.zaris.spring.serialization.ZarisSerializer;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -27,6 +31,7 @@ import org.springframework.cache.annotation.CachingConfigurer;
 import org.springframework.cache.annotation.EnableCaching;
 import org.springframework.cache.interceptor.CacheResolver;
 import org.springframework.cache.concurrent.ConcurrentMapCacheManager;
+import org.springframework.cache.support.NoOpCacheManager;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import reactor.core.publisher.Flux;
@@ -71,6 +76,40 @@ class ZarisCacheAutoConfigurationTests {
         runner.withUserConfiguration(CachingEnabled.class).withPropertyValues("zaris.cache.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean(ZarisCacheManager.class)
                         .hasSingleBean(CacheManager.class));
+    }
+
+    @Test
+    void runWithSpringCacheTypeNoneShouldSwitchCachingOff() {
+        runner.withConfiguration(AutoConfigurations.of(ZarisCacheErrorHandlerAutoConfiguration.class))
+                .withUserConfiguration(CachingEnabled.class).withBean(BookService.class)
+                .withPropertyValues("spring.cache.type=none").run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(ZarisCacheManager.class)
+                            .doesNotHaveBean(ZarisCacheErrorHandler.class);
+                    assertThat(context.getBean(CacheManager.class)).isInstanceOf(NoOpCacheManager.class);
+                    BookService books = context.getBean(BookService.class);
+                    books.title("1");
+                    books.title("1");
+                    assertThat(books.calls()).isEqualTo(2);
+                });
+    }
+
+    @Test
+    void runWithAnotherSpringCacheTypeShouldLeaveTheCacheManagerToBoot() {
+        runner.withUserConfiguration(CachingEnabled.class).withBean(BookService.class)
+                .withPropertyValues("spring.cache.type=simple").run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(ZarisCacheManager.class);
+                    assertThat(context.getBean(CacheManager.class)).isInstanceOf(ConcurrentMapCacheManager.class);
+                    BookService books = context.getBean(BookService.class);
+                    books.title("1");
+                    books.title("1");
+                    assertThat(books.calls()).isEqualTo(1);
+                });
+    }
+
+    @Test
+    void runWithBlankSpringCacheTypeShouldKeepZarisCaching() {
+        runner.withUserConfiguration(CachingEnabled.class).withPropertyValues("spring.cache.type=")
+                .run(context -> assertThat(context).hasSingleBean(ZarisCacheManager.class));
     }
 
     @Test
@@ -159,27 +198,94 @@ class ZarisCacheAutoConfigurationTests {
     }
 
     @Test
-    void runWithPerCacheTimeToIdleShouldReplaceTheInheritedTimeToLive() {
+    void runWithPerCacheTimeToIdleShouldCombineWithTheInheritedTimeToLive() {
         runner.withUserConfiguration(CachingEnabled.class).withPropertyValues(
                 "zaris.cache.defaults.time-to-live=10m",
                 "zaris.cache.defaults.ttl-jitter=0.2",
                 "zaris.cache.caches.sessions.time-to-idle=15m").run(context -> {
                     ZarisCacheManager manager = context.getBean(ZarisCacheManager.class);
                     assertThat(manager.configurationOf("sessions")).isEqualTo(ZarisCacheConfiguration.defaults()
+                            .withTimeToLive(Duration.ofMinutes(10)).withTtlJitter(0.2)
                             .withTimeToIdle(Duration.ofMinutes(15)));
                     assertThat(manager.configurationOf("other").timeToLive()).isEqualTo(Duration.ofMinutes(10));
                 });
     }
 
     @Test
-    void runWithTimeToLiveAndTimeToIdleOnOneCacheShouldFailNamingTheCacheProperty() {
+    void runWithTimeToLiveAndTimeToIdleOnOneCacheShouldKeepBoth() {
         runner.withUserConfiguration(CachingEnabled.class)
-                .withPropertyValues("zaris.cache.caches.sessions.time-to-live=1m",
-                        "zaris.cache.caches.sessions.time-to-idle=1m")
+                .withPropertyValues("zaris.cache.caches.sessions.time-to-live=1h",
+                        "zaris.cache.caches.sessions.time-to-idle=10m")
                 .run(context -> {
-                    assertThat(context).hasFailed();
-                    assertThat(context.getStartupFailure()).hasStackTraceContaining("zaris.cache.caches.sessions")
-                            .hasStackTraceContaining("exclusive");
+                    ZarisCacheConfiguration sessions = context.getBean(ZarisCacheManager.class).configurationOf("sessions");
+                    assertThat(sessions.timeToLive()).isEqualTo(Duration.ofHours(1));
+                    assertThat(sessions.timeToIdle()).isEqualTo(Duration.ofMinutes(10));
+                });
+    }
+
+    @Test
+    void runWithPerCacheSerializerAndTtlFunctionShouldResolveTheNamedFormatsAndBeans() {
+        ZarisCacheTtlFunction byKeyLength = (key, value) -> Duration.ofSeconds(key.toString().length());
+        ZarisSerializer custom = new JdkZarisSerializer(ClassAllowList.of(List.of()), null);
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withBean("keyLengthTtl", ZarisCacheTtlFunction.class, () -> byKeyLength)
+                .withBean("customSerializer", ZarisSerializer.class, () -> custom)
+                .withPropertyValues("zaris.cache.defaults.time-to-live=10m",
+                        "zaris.cache.caches.computed.ttl-function=keyLengthTtl",
+                        "zaris.cache.caches.documents.serializer=json",
+                        "zaris.cache.caches.legacy.serializer=customSerializer")
+                .run(context -> {
+                    ZarisCacheManager manager = context.getBean(ZarisCacheManager.class);
+                    assertThat(manager.configurationOf("computed").ttlFunction()).isSameAs(byKeyLength);
+                    assertThat(manager.configurationOf("computed").timeToLive()).isZero();
+                    assertThat(manager.configurationOf("documents").serializer()).isInstanceOf(JsonZarisSerializer.class);
+                    assertThat(manager.configurationOf("legacy").serializer()).isSameAs(custom);
+                    assertThat(manager.configurationOf("other").serializer()).isNull();
+
+                    ZarisCache documents = manager.getCache("documents");
+                    documents.put("k", "text");
+                    byte[] stored = context.getBean(io.zaris.client.ZarisClient.class).sync()
+                            .get(documents.storeKey("k")).orElseThrow().value();
+                    assertThat(new String(stored, 1, stored.length - 1, java.nio.charset.StandardCharsets.UTF_8))
+                            .contains("\"text\"");
+                    assertThat(documents.get("k", String.class)).isEqualTo("text");
+                });
+    }
+
+    @Test
+    void runWithPerCacheSettingNamingAMissingBeanShouldFailNamingTheProperty() {
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withBean("notASerializer", String.class, () -> "text")
+                .withPropertyValues("zaris.cache.caches.legacy.serializer=notASerializer")
+                .run(context -> assertThat(context.getStartupFailure()).hasStackTraceContaining(
+                        "zaris.cache.caches.legacy.serializer is 'notASerializer' but that bean is a java.lang.String"));
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withPropertyValues("zaris.cache.caches.computed.ttl-function=nowhere")
+                .run(context -> assertThat(context.getStartupFailure()).hasStackTraceContaining(
+                        "zaris.cache.caches.computed.ttl-function is 'nowhere' but there is no bean of that name"));
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withPropertyValues("zaris.cache.caches.computed.ttl-function=f", "zaris.cache.caches.computed.ttl=1m")
+                .run(context -> assertThat(context.getStartupFailure()).hasStackTraceContaining(
+                        "zaris.cache.caches.computed: ttl-function and ttl both set the time to live"));
+    }
+
+    @Test
+    void builderCustomizersShouldSetPerCacheConfigurationInCodeOverTheProperties() {
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withPropertyValues("zaris.cache.caches.sessions.time-to-live=1m")
+                .withBean("first", ZarisCacheManagerBuilderCustomizer.class, () -> builder -> builder
+                        .withCacheConfiguration("sessions", builder.configurationOf("sessions")
+                                .withTimeToIdle(Duration.ofSeconds(20)))
+                        .withCacheConfiguration("reports", builder.cacheDefaults().withTtlFunction(
+                                (key, value) -> Duration.ofHours(1))))
+                .withBean(CacheManagerCustomizer.class, () -> (CacheManagerCustomizer<ZarisCacheManager>) manager ->
+                        manager.getCache("customized-after-build"))
+                .run(context -> {
+                    ZarisCacheManager manager = context.getBean(ZarisCacheManager.class);
+                    assertThat(manager.configurationOf("sessions").timeToLive()).isEqualTo(Duration.ofMinutes(1));
+                    assertThat(manager.configurationOf("sessions").timeToIdle()).isEqualTo(Duration.ofSeconds(20));
+                    assertThat(manager.configurationOf("reports").ttlFunction()).isNotNull();
+                    assertThat(manager.getCacheNames()).contains("sessions", "reports", "customized-after-build");
                 });
     }
 
@@ -227,6 +333,25 @@ class ZarisCacheAutoConfigurationTests {
                     assertThat(registry.get("cache.puts").tags("cache", "late").functionCounter().count()).isEqualTo(1);
                     assertThat(registry.get("cache.evictions").tags("cache", "late").functionCounter().count())
                             .isEqualTo(1);
+                });
+    }
+
+    @Test
+    void cacheMetricsShouldBindEveryCacheOnceSoMicrometerRefusesNoRegistration() {
+        List<String> refused = new java.util.concurrent.CopyOnWriteArrayList<>();
+        SimpleMeterRegistry watched = new SimpleMeterRegistry();
+        watched.config().onMeterRegistrationFailed((id, reason) -> refused.add(id.getName() + ": " + reason));
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withConfiguration(AutoConfigurations.of(ZarisCacheMetricsAutoConfiguration.class,
+                        CacheMetricsAutoConfiguration.class))
+                .withBean(SimpleMeterRegistry.class, () -> watched)
+                .withPropertyValues("zaris.cache.cache-names=early,products")
+                .run(context -> {
+                    context.getBean(ZarisCacheManager.class).getCache("late").get("absent");
+
+                    assertThat(watched.find("cache.gets").tags("cache", "early").functionCounters()).hasSize(2);
+                    assertThat(watched.find("cache.gets").tags("cache", "late").functionCounters()).hasSize(2);
+                    assertThat(refused).isEmpty();
                 });
     }
 

@@ -10,7 +10,13 @@ import io.zaris.spring.SharedTestCluster;
 import io.zaris.spring.serialization.ClassAllowList;
 import io.zaris.spring.serialization.JdkZarisSerializer;
 import io.zaris.spring.serialization.ZarisSerializationException;
+import io.zaris.spring.serialization.ZarisSerializer;
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -569,15 +575,157 @@ class ZarisCacheTests {
                 .isThrownBy(() -> ZarisCacheConfiguration.defaults().withTimeToLive(Duration.ofSeconds(-1)))
                 .withMessageContaining("timeToLive");
         assertThatIllegalArgumentException()
-                .isThrownBy(() -> ZarisCacheConfiguration.defaults().withTimeToLive(Duration.ofSeconds(1))
-                        .withTimeToIdle(Duration.ofSeconds(1)))
-                .withMessageContaining("exclusive");
+                .isThrownBy(() -> new ZarisCacheConfiguration(Duration.ofSeconds(1), 0, true, false,
+                        Duration.ofSeconds(1), Duration.ZERO, (key, value) -> Duration.ofSeconds(2), null))
+                .withMessageContaining("set one of them");
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> ZarisCacheConfiguration.defaults().withTimeToIdle(Duration.ofSeconds(-1)))
                 .withMessageContaining("timeToIdle");
         assertThat(ZarisCacheConfiguration.defaults().ttlFor(0.9)).isNull();
         assertThat(ZarisCacheConfiguration.defaults().withTimeToIdle(Duration.ofSeconds(7)).ttlFor(0.9))
                 .isEqualTo(Duration.ofSeconds(7));
+    }
+
+    @Test
+    void configurationShouldStoreTheShorterOfLifetimeAndIdleTime() {
+        ZarisCacheConfiguration both = ZarisCacheConfiguration.defaults().withTimeToLive(Duration.ofSeconds(300))
+                .withTimeToIdle(Duration.ofSeconds(100));
+
+        assertThat(both.ttlFor(0.5)).isEqualTo(Duration.ofSeconds(100));
+        assertThat(both.withTimeToLive(Duration.ofSeconds(60)).ttlFor(0.5)).isEqualTo(Duration.ofSeconds(60));
+        // A function replaces the fixed time to live, and the other way round: one setting in two forms.
+        ZarisCacheConfiguration computed = both.withTtlFunction((key, value) -> Duration.ofSeconds(((String) key).length()));
+        assertThat(computed.timeToLive()).isZero();
+        assertThat(computed.lifetimeFor("abc", "v", 0.5)).isEqualTo(Duration.ofSeconds(3));
+        assertThat(computed.withTimeToLive(Duration.ofSeconds(9)).ttlFunction()).isNull();
+        assertThat(computed.withTtlJitter(0.5).lifetimeFor("abcd", "v", 0.5)).isEqualTo(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void timeToIdleWithTimeToLiveShouldSlideNoFurtherThanTheLifetimeAndMissAfterIt() {
+        MutableClock clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+        ZarisCacheConfiguration both = ZarisCacheConfiguration.defaults().withTimeToLive(Duration.ofSeconds(300))
+                .withTimeToIdle(Duration.ofSeconds(100));
+        ZarisCache sessions = new ZarisCacheManager(client, serializer, prefix, both, Map.of(), List.of(), () -> 0.5,
+                ForkJoinPool.commonPool(), new io.zaris.spring.EntrySizeSample(), clock).getCache("sessions");
+        sessions.put("k", "v");
+        String storeKey = sessions.storeKey("k");
+        assertThat(client.sync().get(storeKey).orElseThrow().ttlRemainingMillis()).isBetween(90_000L, 100_000L);
+
+        // 260 s into a 300 s life: a hit slides the expiry to the 40 s left of the lifetime, not the idle 100 s.
+        clock.advance(Duration.ofSeconds(260));
+        client.sync().expire(storeKey, Duration.ofSeconds(90));
+        assertThat(sessions.get("k", String.class)).isEqualTo("v");
+        Awaitility.await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(client.sync().get(storeKey).orElseThrow().ttlRemainingMillis()).isBetween(1L, 40_000L));
+
+        // Past the lifetime's end the entry is a miss, though the node (with its real clock) still holds it.
+        clock.advance(Duration.ofSeconds(41));
+        assertThat(client.sync().get(storeKey)).isPresent();
+        assertThat(sessions.get("k")).isNull();
+        assertThat(sessions.retrieve("k").join()).isNull();
+        // An entry past its lifetime is no value either: putIfAbsent replaces it.
+        assertThat(sessions.putIfAbsent("k", "w")).isNull();
+        assertThat(sessions.get("k", String.class)).isEqualTo("w");
+    }
+
+    @Test
+    void ttlFunctionShouldGiveEachEntryTheTimeToLiveOfItsKeyAndValue() {
+        ZarisCacheTtlFunction byValue = (key, value) -> value == null ? Duration.ofSeconds(10)
+                : Duration.ofSeconds(((String) value).length() * 100L);
+        ZarisCache computed = manager(ZarisCacheConfiguration.defaults(),
+                Map.of("computed", ZarisCacheConfiguration.defaults().withTtlFunction(byValue))).getCache("computed");
+
+        computed.put("short", "a");
+        computed.put("long", "aaaaaaaaaa");
+        computed.put("none", null);
+
+        assertThat(client.sync().get(computed.storeKey("short")).orElseThrow().ttlRemainingMillis())
+                .isBetween(1L, 100_000L);
+        assertThat(client.sync().get(computed.storeKey("long")).orElseThrow().ttlRemainingMillis())
+                .isBetween(900_000L, 1_000_000L);
+        assertThat(client.sync().get(computed.storeKey("none")).orElseThrow().ttlRemainingMillis())
+                .isBetween(1L, 10_000L);
+    }
+
+    @Test
+    void ttlFunctionAnsweringNullShouldFailTheWriteNamingCacheAndKey() {
+        ZarisCache broken = manager(ZarisCacheConfiguration.defaults().withTtlFunction((key, value) -> null), Map.of())
+                .getCache("broken");
+
+        assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> broken.put("k", "v"))
+                .withMessageContaining("cache 'broken', key 'k'").withMessageContaining("TTL function");
+        assertThat(client.sync().get(broken.storeKey("k"))).isEmpty();
+    }
+
+    @Test
+    void perCacheSerializerShouldWriteThatCachesEntriesOnly() {
+        ZarisSerializer text = new ZarisSerializer() {
+            @Override
+            public byte[] serialize(Object value) {
+                return value.toString().getBytes(StandardCharsets.UTF_8);
+            }
+
+            @Override
+            public Object deserialize(byte[] bytes) {
+                return new String(bytes, StandardCharsets.UTF_8);
+            }
+        };
+        ZarisCacheManager manager = manager(ZarisCacheConfiguration.defaults(),
+                Map.of("plain", ZarisCacheConfiguration.defaults().withSerializer(text)));
+
+        manager.getCache("plain").put("k", "hello");
+        manager.getCache("jdk").put("k", "hello");
+
+        byte[] plain = client.sync().get(manager.getCache("plain").storeKey("k")).orElseThrow().value();
+        assertThat(new String(plain, 1, plain.length - 1, StandardCharsets.UTF_8)).isEqualTo("hello");
+        assertThat(client.sync().get(manager.getCache("jdk").storeKey("k")).orElseThrow().value())
+                .isNotEqualTo(plain);
+        assertThat(manager.getCache("plain").get("k", String.class)).isEqualTo("hello");
+        assertThat(manager.getCache("jdk").get("k", String.class)).isEqualTo("hello");
+    }
+
+    @Test
+    void builderShouldAssembleTheSameManagerAsTheConstructor() {
+        ZarisCacheManager manager = ZarisCacheManager.builder(client, serializer).keyPrefix(prefix)
+                .cacheDefaults(ZarisCacheConfiguration.defaults().withTimeToLive(Duration.ofMinutes(5)))
+                .withCacheConfiguration("sessions", ZarisCacheConfiguration.defaults().withTimeToIdle(Duration.ofMinutes(1)))
+                .initialCacheNames(List.of("products")).build();
+
+        assertThat(manager.getCacheNames()).containsExactlyInAnyOrder("products", "sessions");
+        assertThat(manager.configurationOf("products").timeToLive()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(manager.configurationOf("sessions").timeToIdle()).isEqualTo(Duration.ofMinutes(1));
+        manager.getCache("products").put("k", "v");
+        assertThat(client.sync().get(prefix + "products::k")).isPresent();
+    }
+
+    /** A wall clock the test moves by hand; read by the cache on the caller's and the async executor's threads. */
+    private static final class MutableClock extends Clock {
+
+        private volatile Instant now;
+
+        MutableClock(Instant now) {
+            this.now = now;
+        }
+
+        void advance(Duration duration) {
+            now = now.plus(duration);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
     }
 
     record Book(String title, int year) implements Serializable {

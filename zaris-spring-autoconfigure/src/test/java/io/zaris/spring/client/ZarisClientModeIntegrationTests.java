@@ -7,6 +7,7 @@ import io.zaris.spring.ZarisAutoConfiguration;
 import io.zaris.spring.ZarisEmbeddedClusterLifecycle;
 import io.zaris.spring.actuate.ZarisHealthContributorAutoConfiguration;
 import io.zaris.spring.actuate.ZarisHealthIndicator;
+import io.zaris.spring.actuate.ZarisReactiveHealthIndicator;
 import io.zaris.spring.cache.ZarisCacheAutoConfiguration;
 import io.zaris.spring.cache.ZarisCacheManager;
 import io.zaris.spring.template.CasOutcome;
@@ -71,7 +72,7 @@ class ZarisClientModeIntegrationTests {
                     assertThat(context).hasNotFailed().doesNotHaveBean(ZarisEmbeddedClusterLifecycle.class);
                     PriceService prices = context.getBean(PriceService.class);
                     ZarisTemplate template = context.getBean(ZarisTemplate.class);
-                    ZarisHealthIndicator health = context.getBean(ZarisHealthIndicator.class);
+                    ZarisReactiveHealthIndicator health = context.getBean(ZarisReactiveHealthIndicator.class);
 
                     // @Cacheable: one load per key, then hits served by the remote cluster.
                     assertThat(prices.price("apple")).isEqualTo(5);
@@ -92,7 +93,7 @@ class ZarisClientModeIntegrationTests {
                     assertThat(template.get("greeting", String.class)).contains("hi");
 
                     // Health: the remote cluster with all three nodes reachable and its leader named.
-                    Health healthy = health.health();
+                    Health healthy = health.health().block(Duration.ofSeconds(30));
                     assertThat(healthy.getStatus()).isEqualTo(Status.UP);
                     assertThat(healthy.getDetails()).containsEntry("mode", "client")
                             .containsEntry("partitions", Map.of("HEALTHY", 16, "DEGRADED", 0, "RECOVERING", 0,
@@ -107,8 +108,8 @@ class ZarisClientModeIntegrationTests {
                     servers.kill(victim);
 
                     await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                            assertThat(health.health().getStatus()).isEqualTo(ZarisHealthIndicator.DEGRADED));
-                    Health degraded = health.health();
+                            assertThat(health.health().block(Duration.ofSeconds(30)).getStatus()).isEqualTo(ZarisHealthIndicator.DEGRADED));
+                    Health degraded = health.health().block(Duration.ofSeconds(30));
                     assertThat((Map<String, Object>) degraded.getDetails().get("partitions")).containsEntry("UNAVAILABLE", 0);
                     assertThat(degraded.getDetails()).containsEntry("leader", leader);
                     assertThat(nodes(degraded).get("n" + (victim + 1))).containsEntry("reachable", "not probed (serves no partition)");
