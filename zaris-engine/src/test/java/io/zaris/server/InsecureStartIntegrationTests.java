@@ -31,7 +31,7 @@ class InsecureStartIntegrationTests {
     @Test
     void theOverrideStartsTheNodeAndLogsABoxedWarningNamingTheOpenPort() throws Exception {
         int clusterPort = ServerProcesses.freeTcpPort();
-        ServerProcesses.Node node = processes.startNode("open", List.of("--host", "0.0.0.0", "--cluster-host", "127.0.0.1",
+        ServerProcesses.Node node = processes.startNode("open", List.of("--host", "0.0.0.0", "--advertise-host", "127.0.0.1", "--cluster-host", "127.0.0.1",
                 "--port", Integer.toString(ServerProcesses.freeTcpPort()), "--cluster-port", Integer.toString(clusterPort),
                 "--seeds", "127.0.0.1:" + clusterPort, "--cluster-name", "zaris-insecure-" + UUID.randomUUID(),
                 "--resp-port", "off", "--drain-on-stop", "0", "--allow-insecure"));
