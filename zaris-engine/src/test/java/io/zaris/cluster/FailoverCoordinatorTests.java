@@ -42,11 +42,7 @@ class FailoverCoordinatorTests {
 
     @Test
     void aCrashedActiveIsReplacedFirstAndItsCopiesAreReHomedInTheNextRound() {
-        ClusterView view = view(List.of(List.of("a", "b"), List.of("c", "a")),
-                new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
-        answers.put("b", Map.of(0, new PartitionState(3, 90, 12, 2)));
-        answers.put("c", Map.of(1, new PartitionState(1, 40, 6, 2)));
-        crashed.add("a");
+        ClusterView view = aViewWhoseActiveACrashed();
         defaultLeader.reconcile(view, Set.of("b", "c"), () -> view, published::add);
 
         assertThat(published).hasSize(1);
@@ -70,11 +66,7 @@ class FailoverCoordinatorTests {
 
     @Test
     void anEvictedNodeKeepsItsVoteWhilePresentAndLosesItOnlyAfterTheRetentionAbsent() {
-        ClusterView view = view(List.of(List.of("a", "b"), List.of("c", "a")),
-                new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
-        answers.put("b", Map.of(0, new PartitionState(3, 90, 12, 2)));
-        answers.put("c", Map.of(1, new PartitionState(1, 40, 6, 2)));
-        crashed.add("a");
+        ClusterView view = aViewWhoseActiveACrashed();
         defaultLeader.reconcile(view, Set.of("b", "c"), () -> view, published::add);
         ClusterView failedOver = published.get(0);
         defaultLeader.reconcile(failedOver, Set.of("b", "c"), () -> failedOver, published::add);
@@ -103,6 +95,18 @@ class FailoverCoordinatorTests {
         assertThat(trimmed.partitionMap().owners()).isEqualTo(settled.partitionMap().owners());
         assertThat(trimmed.runtimeMap()).isEqualTo(settled.runtimeMap());
         assertThat(published.size()).isGreaterThan(before);
+    }
+
+    /**
+     * Partition 0 active on "a" with "b" its replica, partition 1 active on "c" with "a" its replica; "a" crashed
+     * (its data port no longer answers) and the others answer with their copies' state.
+     */
+    private ClusterView aViewWhoseActiveACrashed() {
+        answers.put("b", Map.of(0, new PartitionState(3, 90, 12, 2)));
+        answers.put("c", Map.of(1, new PartitionState(1, 40, 6, 2)));
+        crashed.add("a");
+        return view(List.of(List.of("a", "b"), List.of("c", "a")),
+                new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
     }
 
     /** Runs rounds of the default leader over the views it publishes until it publishes nothing more. */
