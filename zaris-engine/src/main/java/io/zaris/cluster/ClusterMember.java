@@ -114,6 +114,10 @@ public final class ClusterMember implements AutoCloseable {
     private final Map<String, Long> leaseGrantedNanos = new HashMap<>();
     private long leaseRequestSequence;
     private boolean leaseWasHeld;
+    /** Events thread: this node's majority checks waiting for the leader's answer. */
+    private final MajorityChecks.Requests majorityRequests = new MajorityChecks.Requests();
+    /** Events thread, while leading: majority checks received and not yet proven by a beat. */
+    private final MajorityChecks.Confirmations<Address> majorityConfirmations = new MajorityChecks.Confirmations<>();
     private View view;
     private JChannel channel;
 
@@ -332,6 +336,23 @@ public final class ClusterMember implements AutoCloseable {
                 Long sent = isLeader() && view.containsMember(source) ? beats.answer(number, source) : null;
                 if (sent != null) {
                     leaderLease.confirmedAt(sent);
+                    for (MajorityChecks.Confirmations.Check<Address> check : majorityConfirmations.confirmedBy(sent)) {
+                        send(check.source(), ClusterMessages.encodeLease(ClusterMessages.MAJORITY_CONFIRMED, check.number()));
+                    }
+                }
+            }
+            case ClusterMessages.MAJORITY_CHECK -> {
+                if (isLeader() && view.containsMember(source)) {
+                    long now = System.nanoTime();
+                    majorityConfirmations.received(source, number, now);
+                    // a beat sent now, after the check arrived, is what can prove it; waiting for the next tick
+                    // would hold the asking write back for up to a quarter lease
+                    broadcast(ClusterMessages.encodeLease(ClusterMessages.BEAT, beats.begin(now, votingSize() / 2 + 1)));
+                }
+            }
+            case ClusterMessages.MAJORITY_CONFIRMED -> {
+                if (source.equals(view.getCoord())) {
+                    majorityRequests.confirmed(number);
                 }
             }
             case ClusterMessages.LEASE_REQUEST -> {
@@ -389,6 +410,41 @@ public final class ClusterMember implements AutoCloseable {
 
     public boolean inMajority() {
         return inMajority;
+    }
+
+    /**
+     * Completes once the leader proved that, after this call, it still headed a majority of the voters that this
+     * node belongs to: a beat it sent after the question arrived was answered by a majority. Never completes when
+     * no leader of a majority answers (the caller bounds the wait). On a transport without leases (one JVM, where
+     * nodes cannot be cut off from each other) it completes at once. See {@link MajorityChecks}.
+     */
+    public CompletableFuture<Void> confirmMajority() {
+        if (lease == null) {
+            return CompletableFuture.completedFuture(null);
+        }
+        CompletableFuture<Void> confirmed = new CompletableFuture<>();
+        boolean queued = submit(() -> {
+            if (majorityRequests.await(confirmed) && !submit(this::sendMajorityCheck)) {
+                // the send is queued after the waiters already queued, so they share one check
+                majorityRequests.failAll("the cluster events queue is full");
+            }
+        });
+        if (!queued) {
+            confirmed.completeExceptionally(new IllegalStateException("node " + nodeId + " is stopping"));
+        }
+        return confirmed;
+    }
+
+    /** Events thread: asks the coordinator of the current view about every waiter added since the last check. */
+    private void sendMajorityCheck() {
+        if (view == null || channel == null) {
+            majorityRequests.failAll("node " + nodeId + " has no membership view yet");
+            return;
+        }
+        long number = majorityRequests.send();
+        if (number > 0) {
+            send(view.getCoord(), ClusterMessages.encodeLease(ClusterMessages.MAJORITY_CHECK, number));
+        }
     }
 
     /**
@@ -625,6 +681,7 @@ public final class ClusterMember implements AutoCloseable {
         leading = isLeader();
         if (!leading) {
             leaseGrantedNanos.clear();
+            majorityConfirmations.clear();
         }
     }
 

@@ -23,6 +23,9 @@ import java.util.TreeMap;
  *       round:int64, confirming the leader's lease once a majority did.</li>
  *   <li>{@code 6} LeaseRequest: sequence:int64 — a node asks the leader to confirm its lease; the leader,
  *       while its own lease holds, answers {@code 7} LeaseGrant: sequence:int64.</li>
+ *   <li>{@code 10} MajorityCheck: sequence:int64 — a node asks the leader to prove it still heads a majority;
+ *       the leader beats at once and, when a majority answered a beat sent after the check arrived, answers
+ *       {@code 11} MajorityConfirmed: sequence:int64.</li>
  * </ul>
  */
 final class ClusterMessages {
@@ -38,6 +41,10 @@ final class ClusterMessages {
     static final int DRAIN = 8;
     /** An operator asks the leader to plan the map over the present nodes now. */
     static final int REBALANCE = 9;
+    /** A node asks the leader to prove it heads a majority after this question (see {@link MajorityChecks}). */
+    static final int MAJORITY_CHECK = 10;
+    /** The leader's answer: a beat it sent after check {@code number} arrived was answered by a majority. */
+    static final int MAJORITY_CONFIRMED = 11;
 
     private ClusterMessages() {
     }
@@ -58,7 +65,7 @@ final class ClusterMessages {
     record PlanRequest(int type, String nodeId) {
     }
 
-    /** One of the lease messages (types 4–7): a type and a number (a beat round or a request sequence). */
+    /** One of the lease messages (types 4–7, 10, 11): a type and a number (a beat round or a request sequence). */
     record LeaseMessage(int type, long number) {
     }
 
@@ -129,7 +136,7 @@ final class ClusterMessages {
             }
             case DRAIN, REBALANCE:
                 return new PlanRequest(type, Wire.readString(in, 0, "node id"));
-            case BEAT, BEAT_ACK, LEASE_REQUEST, LEASE_GRANT:
+            case BEAT, BEAT_ACK, LEASE_REQUEST, LEASE_GRANT, MAJORITY_CHECK, MAJORITY_CONFIRMED:
                 return new LeaseMessage(type, Wire.readLong(in, 0, "number"));
             case CLUSTER_VIEW:
                 return ClusterViewCodec.decode(in);

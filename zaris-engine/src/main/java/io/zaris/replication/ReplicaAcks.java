@@ -2,6 +2,7 @@ package io.zaris.replication;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 /**
  * The replicas' verdicts on one shipment of a segment's changes, counted as they arrive: {@link #result()}
@@ -15,7 +16,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>some replica applied it, or every replica that did not is gone (its connection closed under the
  *       shipment). A replica still there that did not apply it (it timed out, or lacks earlier changes and
  *       must catch up) could be promoted without the write, so the owner alone does not acknowledge it; with
- *       another copy applied it does, and the laggard catches up.</li>
+ *       another copy applied it does, and the laggard catches up —</li>
+ *   <li>but only once the leader proved, after the verdicts, that it still heads a majority this node belongs
+ *       to ({@code majorityCheck}). A replica falls silent when it hangs, and also when this node and the
+ *       replica that applied the write were cut off together from the rest: the majority side then promotes
+ *       the silent replica, the only copy it can reach, and a write acknowledged here would be lost. A hung
+ *       replica's partitions pass the check in one beat's round trip; a cut-off minority's writes fail.</li>
  * </ol>
  * So a crash never holds writes back (the dead replica's connection closes), while a hung replica holds back
  * only partitions where it is the last other copy, until membership excludes it. A success with fewer copies
@@ -31,6 +37,7 @@ final class ReplicaAcks {
     private final int required;
     private final int assigned;
     private final Runnable reducedRedundancy;
+    private final Supplier<CompletableFuture<Void>> majorityCheck;
     private final AtomicInteger awaiting;
     private final AtomicInteger applied = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
@@ -41,12 +48,16 @@ final class ReplicaAcks {
      * @param required          replicas that must have applied the changes
      * @param assigned          replicas the partition has assigned (present or not)
      * @param reducedRedundancy run once when the shipment succeeds with fewer than {@code assigned} copies applied
+     * @param majorityCheck     asked when a connected replica did not apply what another did: completes once the
+     *                          leader proved a majority after the question, fails or times out otherwise
      */
-    ReplicaAcks(int partition, int shipped, int required, int assigned, Runnable reducedRedundancy) {
+    ReplicaAcks(int partition, int shipped, int required, int assigned, Runnable reducedRedundancy,
+                Supplier<CompletableFuture<Void>> majorityCheck) {
         this.partition = partition;
         this.required = required;
         this.assigned = assigned;
         this.reducedRedundancy = reducedRedundancy;
+        this.majorityCheck = majorityCheck;
         this.awaiting = new AtomicInteger(shipped);
         if (shipped == 0) {
             finish();
@@ -81,11 +92,31 @@ final class ReplicaAcks {
         } else if (count == 0 && refused.get() > 0) {
             result.completeExceptionally(new ReplicationException(refused.get() + " connected replica(s) of partition "
                     + partition + " did not apply the write and no other copy did"));
+        } else if (refused.get() > 0) {
+            majorityCheck.get().whenComplete((confirmed, error) -> {
+                if (error == null) {
+                    succeed(count);
+                } else {
+                    result.completeExceptionally(new ReplicationException(refused.get() + " connected replica(s) of partition "
+                            + partition + " did not apply the write and the leader did not confirm that this node still "
+                            + "belongs to a majority (" + describe(error) + "): it may be cut off with the copies that did"));
+                }
+            });
         } else {
-            if (count < assigned) {
-                reducedRedundancy.run();
-            }
-            result.complete(null);
+            succeed(count);
         }
+    }
+
+    private static String describe(Throwable error) {
+        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                ? error.getCause() : error;
+        return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+    }
+
+    private void succeed(int appliedCount) {
+        if (appliedCount < assigned) {
+            reducedRedundancy.run();
+        }
+        result.complete(null);
     }
 }

@@ -54,6 +54,11 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Replicator.class);
     /** How often links are checked (opened, re-synced, closed). */
     static final Duration RECONCILE_INTERVAL = Duration.ofMillis(500);
+    /**
+     * How long a SYNC write waits for the leader to prove a majority (one beat's round trip when there is one)
+     * before it is refused: well within an attempt, far above a round trip on a loaded network.
+     */
+    static final Duration MAJORITY_CHECK_TIMEOUT = Duration.ofSeconds(2);
 
     private final String nodeId;
     private final PartitionLayout layout;
@@ -66,6 +71,12 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     private volatile NodeStore store;
     /** Nodes membership currently sees; a replica outside it (hung, partitioned) is not waited for. */
     private volatile Supplier<Set<String>> present = Set::of;
+    /**
+     * Proves that the leader still headed a majority this node belongs to after the call (see
+     * {@code ClusterMember#confirmMajority}); asked before a SYNC write is acknowledged without a connected
+     * replica that did not apply it.
+     */
+    private volatile Supplier<CompletableFuture<Void>> majorityConfirmation = () -> CompletableFuture.completedFuture(null);
     private volatile boolean closed;
     private final Credentials peerCredentials;
     private final TakeoverGate gate;
@@ -98,9 +109,11 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     }
 
     /** Completes construction (the store needs this sink, this needs the store) and starts reconciling. */
-    public void start(NodeStore nodeStore, Supplier<Set<String>> presentNodes) {
+    public void start(NodeStore nodeStore, Supplier<Set<String>> presentNodes,
+                      Supplier<CompletableFuture<Void>> majorityConfirmation) {
         this.store = nodeStore;
         this.present = presentNodes;
+        this.majorityConfirmation = majorityConfirmation;
         long interval = RECONCILE_INTERVAL.toMillis();
         worker.scheduleWithFixedDelay(this::reconcileQuietly, interval, interval, TimeUnit.MILLISECONDS);
     }
@@ -244,8 +257,10 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         // write (the node's mode or its own) does not wait; the ships below go out all the same.
         int required = requiredReplicas(partition);
         int assigned = owners.contains(nodeId) ? owners.size() - 1 : owners.size();
+        Supplier<CompletableFuture<Void>> confirmation = majorityConfirmation;
         ReplicaAcks acks = new ReplicaAcks(partition, targets.size(), required, assigned,
-                reducedRedundancyShipments::increment);
+                reducedRedundancyShipments::increment,
+                () -> confirmation.get().orTimeout(MAJORITY_CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
         for (ReplicaLink link : targets) {
             link.replicateBatched(partition, epoch, segment, changes, deadline, flushDelayNanos).thenAccept(verdict -> {
                 try {

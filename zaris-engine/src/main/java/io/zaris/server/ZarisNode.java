@@ -106,7 +106,7 @@ public final class ZarisNode implements AutoCloseable {
             throw new IllegalStateException("node " + config.nodeId() + " is already running");
         }
         SegmentMapper segmentMapper = new SegmentMapper(config.clusterSettings().layout().segmentCount());
-        replicator.start(store, this::presentNodeIds);
+        replicator.start(store, this::presentNodeIds, this::confirmMajority);
         server = new NodeServer(config.nodeId(), config.host(), config.port(), config.limits(), segmentMapper, store,
                 this::currentView, stats, replicator, fence, replicaSegments, takeoverGate, standing, memoryGuard,
                 config.security(), config.outboundLimits(), adminActions, this::standingTakeovers);
@@ -530,6 +530,13 @@ public final class ZarisNode implements AutoCloseable {
     }
 
     /** Ids of the nodes in this node's membership view that announced themselves (itself included once joined). */
+    /** See {@link ClusterMember#confirmMajority}; fails while this node has no seat in a cluster. */
+    private CompletableFuture<Void> confirmMajority() {
+        ClusterMember seat = member;
+        return seat == null ? CompletableFuture.failedFuture(new IllegalStateException("node " + config.nodeId()
+                + " has not joined a cluster")) : seat.confirmMajority();
+    }
+
     public Set<String> presentNodeIds() {
         ClusterMember seat = member;
         return seat == null ? Set.of() : seat.presentNodeIds();

@@ -262,6 +262,22 @@ public final class NetworkBed implements AutoCloseable {
         applyBlocks();
     }
 
+    /**
+     * Cuts {@code group} from every other host, both ways, while the host side still reaches every host: the
+     * applications' clients (on the host side) keep talking to both halves, as clients spread over both sides
+     * of a real split would.
+     */
+    public void isolateFromPeers(int... group) {
+        requireOpen();
+        Set<Integer> members = new HashSet<>();
+        for (int host : group) {
+            requireHost(host);
+            members.add(host);
+        }
+        blocks.addAll(PacketFilter.isolating(members, hostNumbers()));
+        applyBlocks();
+    }
+
     /** Packets from {@code from} to {@code to} vanish; the other direction is left as it is. */
     public void dropOneWay(int from, int to) {
         requireOpen();

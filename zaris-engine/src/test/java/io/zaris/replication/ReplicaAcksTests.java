@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.zaris.client.ZarisTimeoutException;
 import io.zaris.client.ZarisTransportException;
 import io.zaris.protocol.KvStatus;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -22,9 +24,15 @@ class ReplicaAcksTests {
             new ZarisTimeoutException("REPLICATE_BATCH to n2 got no answer in time"));
 
     private final AtomicInteger reduced = new AtomicInteger();
+    private final AtomicInteger majorityChecks = new AtomicInteger();
+    /** What the leader answers to this test's majority checks; completed by each test that needs it. */
+    private final CompletableFuture<Void> leaderAnswer = new CompletableFuture<>();
 
     private ReplicaAcks acks(int shipped, int required, int assigned) {
-        return new ReplicaAcks(4, shipped, required, assigned, reduced::incrementAndGet);
+        return new ReplicaAcks(4, shipped, required, assigned, reduced::incrementAndGet, () -> {
+            majorityChecks.incrementAndGet();
+            return leaderAnswer;
+        });
     }
 
     @Test
@@ -32,7 +40,7 @@ class ReplicaAcksTests {
         ReplicaAcks acks = acks(2, 1, 2);
         acks.onVerdict(APPLIED);
         assertThat(acks.result()).isNotDone();
-        acks.onVerdict(GAP);
+        acks.onVerdict(APPLIED);
         assertThat(acks.result()).isCompleted();
     }
 
@@ -77,12 +85,38 @@ class ReplicaAcksTests {
     }
 
     @Test
-    void aLaggingReplicaIsToleratedWhenAnotherReplicaAppliedTheWrite() {
+    void aLaggingReplicaIsToleratedWhenAnotherReplicaAppliedTheWriteAndTheLeaderStillHeadsAMajority() {
         ReplicaAcks acks = acks(2, 0, 2);
         acks.onVerdict(GAP);
         acks.onVerdict(APPLIED);
+        assertThat(acks.result()).isNotDone();
+        assertThat(majorityChecks).hasValue(1);
+        leaderAnswer.complete(null);
         assertThat(acks.result()).isCompleted();
         assertThat(reduced).hasValue(1);
+    }
+
+    @Test
+    void aSilentReplicaFailsTheWriteWhenNoMajorityIsConfirmedAfterIt() {
+        // the owner and the replica that applied the write may be cut off together: the majority side would
+        // promote the silent replica, which lacks the write
+        ReplicaAcks acks = acks(2, 0, 2);
+        acks.onVerdict(APPLIED);
+        acks.onVerdict(TIMED_OUT);
+        leaderAnswer.completeExceptionally(new TimeoutException());
+        assertThatThrownBy(acks.result()::join).hasCauseInstanceOf(ReplicationException.class)
+                .hasMessageContaining("did not confirm").hasMessageContaining("TimeoutException");
+        assertThat(reduced).hasValue(0);
+    }
+
+    @Test
+    void noMajorityCheckWhenEveryReplicaAppliedOrIsGone() {
+        ReplicaAcks acks = acks(3, 0, 3);
+        acks.onVerdict(APPLIED);
+        acks.onVerdict(GONE);
+        acks.onVerdict(APPLIED);
+        assertThat(acks.result()).isCompleted();
+        assertThat(majorityChecks).hasValue(0);
     }
 
     @Test
