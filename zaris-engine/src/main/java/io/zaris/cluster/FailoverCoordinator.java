@@ -274,8 +274,9 @@ final class FailoverCoordinator {
             if (promoted.health() == PartitionHealth.UNAVAILABLE && current.health() == PartitionHealth.UNAVAILABLE) {
                 continue;
             }
-            log.info("node {}: partition {} fails over from {} to {} ({}, epoch {} -> {})", nodeId, p, current.activeNode(),
-                    promoted.activeNode(), promoted.health(), current.epoch(), promoted.epoch());
+            log.info("node {}: partition {} fails over from {} to {} ({}, epoch {} -> {}); candidates {}", nodeId, p,
+                    current.activeNode(), promoted.activeNode(), promoted.health(), current.epoch(), promoted.epoch(),
+                    describe(candidates));
             runtimes.set(p, promoted);
             lastChange.put(p, now);
             changed = true;
@@ -543,5 +544,17 @@ final class FailoverCoordinator {
         Map<String, Map<Integer, PartitionState>> results = new HashMap<>();
         futures.forEach((node, future) -> results.put(node, future.getNow(Map.of())));
         return results;
+    }
+
+    /**
+     * The candidates' states as the failover log line shows them, e.g. {@code n1[synced 16, keys 120, revisions
+     * 4410, epoch 12]}: what the choice was made from, for whoever reads a failover after the fact.
+     */
+    private static String describe(Map<String, PartitionState> candidates) {
+        StringBuilder text = new StringBuilder();
+        new java.util.TreeMap<>(candidates).forEach((node, state) -> text.append(text.isEmpty() ? "" : ", ").append(node)
+                .append("[synced ").append(state.syncedSegments()).append(", keys ").append(state.keys())
+                .append(", revisions ").append(state.revisionSum()).append(", epoch ").append(state.highestEpoch()).append(']'));
+        return text.isEmpty() ? "none reachable" : text.toString();
     }
 }

@@ -206,8 +206,9 @@ final class TakeoverCatchUp {
                                     partition, segment, answer.revision(), from);
                         } else if (answer.revision() > from) {
                             log.warn("node {}: {} holds segment {} of partition {} up to revision {} but cannot send what "
-                                    + "follows revision {} (another history, or its log no longer reaches back); writes "
-                                    + "only it applied are not recovered", nodeId, peer, segment, partition, answer.revision(), from);
+                                    + "follows revision {} (another history, or its log no longer reaches back; this copy was "
+                                    + "complete under epoch {}); writes only it applied are not recovered", nodeId, peer, segment,
+                                    partition, answer.revision(), from, lineage);
                         }
                         return CompletableFuture.completedFuture(null);
                     }
