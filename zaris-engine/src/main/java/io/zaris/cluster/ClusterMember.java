@@ -49,6 +49,11 @@ import org.slf4j.LoggerFactory;
 public final class ClusterMember implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterMember.class);
+    /**
+     * How long past its lease a member's partitions wait for it to renew before they fail over: a node whose
+     * lease requests were merely late (a loaded machine) renews within it and keeps its partitions.
+     */
+    static final Duration LEASE_LAPSE_GRACE = Duration.ofSeconds(1);
     /** Pending membership events; far above what view churn produces, small enough to be harmless. */
     private static final int EVENT_QUEUE_CAPACITY = 10_000;
     /** How often a node that suspects its view is stale asks its peers for theirs. */
@@ -112,6 +117,11 @@ public final class ClusterMember implements AutoCloseable {
      * the grant recorded here. Forgotten when this node stops leading: another leader may have granted since.
      */
     private final Map<String, Long> leaseGrantedNanos = new HashMap<>();
+    /**
+     * Events thread: when each member of the current view entered it (without leaving since). A member that came
+     * back (a healed split keeps its address) may still show an old grant until its first request of this stay.
+     */
+    private final Map<Address, Long> memberSinceNanos = new HashMap<>();
     private long leaseRequestSequence;
     private boolean leaseWasHeld;
     /** Events thread: this node's majority checks waiting for the leader's answer. */
@@ -169,7 +179,7 @@ public final class ClusterMember implements AutoCloseable {
         this.leaseValidUntil = leaseDuration == null ? Long.MAX_VALUE : Long.MIN_VALUE;
         this.probe = probe;
         this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, this::submit, System::nanoTime,
-                this::ownerLeaseSurelyLapsed);
+                this::ownerLeaseSurelyLapsed, this::leaseLapsedWhileMember);
         this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "zaris-cluster-timer-" + nodeId);
             thread.setDaemon(true);
@@ -408,6 +418,27 @@ public final class ClusterMember implements AutoCloseable {
         return lease != null && granted != null && System.nanoTime() - granted >= membershipConfig.ownerLease().toNanos();
     }
 
+    /**
+     * Events thread: whether {@code node}, a member for at least a lease and {@link #LEASE_LAPSE_GRACE} more, has had
+     * no grant from this leader for as long, so it has surely served nothing for that grace (see the failover
+     * coordinator). {@code false} when this leader never granted it a lease.
+     */
+    private boolean leaseLapsedWhileMember(String node) {
+        Long granted = leaseGrantedNanos.get(node);
+        if (lease == null || granted == null) {
+            return false;
+        }
+        long now = System.nanoTime();
+        long patience = membershipConfig.ownerLease().plus(LEASE_LAPSE_GRACE).toNanos();
+        Long since = null;
+        for (Map.Entry<Address, ClusterMessages.NodeHello> member : announced.entrySet()) {
+            if (member.getValue().nodeId().equals(node)) {
+                since = memberSinceNanos.get(member.getKey());
+            }
+        }
+        return since != null && now - since >= patience && now - granted >= patience;
+    }
+
     public boolean inMajority() {
         return inMajority;
     }
@@ -628,6 +659,11 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     private void onView(View newView) {
+        long now = System.nanoTime();
+        memberSinceNanos.keySet().retainAll(newView.getMembers());
+        for (Address member : newView.getMembers()) {
+            memberSinceNanos.putIfAbsent(member, now);
+        }
         view = newView;
         announced.keySet().retainAll(newView.getMembers());
         refreshMajority();

@@ -67,6 +67,14 @@ final class FailoverCoordinator {
      * probe (which costs its full timeout when the node is silently cut off).
      */
     private final Predicate<String> ownerLeaseLapsed;
+    /**
+     * Whether a node still in the membership view has gone without a lease grant from this leader for longer than
+     * a lease and a grace: it serves nothing (it refuses every request without a lease), so its active partitions
+     * fail over to a serving owner now rather than when membership excludes it, twice as late. This is what a
+     * node whose link flaps (never silent long enough to be excluded), whose packets to the leader are lost, or
+     * that hangs, does to its keys otherwise.
+     */
+    private final Predicate<String> leaseLapsedWhileMember;
     private boolean roundInFlight;
 
     FailoverCoordinator(String nodeId, ClusterSettings clusterSettings, ReplicationSettings settings, PeerProbe probe,
@@ -76,7 +84,14 @@ final class FailoverCoordinator {
 
     FailoverCoordinator(String nodeId, ClusterSettings clusterSettings, ReplicationSettings settings, PeerProbe probe,
                         Executor events, LongSupplier nanoClock, Predicate<String> ownerLeaseLapsed) {
+        this(nodeId, clusterSettings, settings, probe, events, nanoClock, ownerLeaseLapsed, node -> false);
+    }
+
+    FailoverCoordinator(String nodeId, ClusterSettings clusterSettings, ReplicationSettings settings, PeerProbe probe,
+                        Executor events, LongSupplier nanoClock, Predicate<String> ownerLeaseLapsed,
+                        Predicate<String> leaseLapsedWhileMember) {
         this.ownerLeaseLapsed = ownerLeaseLapsed;
+        this.leaseLapsedWhileMember = leaseLapsedWhileMember;
         this.nodeId = nodeId;
         this.clusterSettings = clusterSettings;
         this.settings = settings;
@@ -145,7 +160,8 @@ final class FailoverCoordinator {
         for (int p = 0; p < held.layout().partitionCount(); p++) {
             PartitionRuntime runtime = held.runtimeMap().get(p);
             List<String> owners = held.partitionMap().ownersOf(p);
-            if (runtime.activeNode() == null || !present.contains(runtime.activeNode()) || isDisowned(p, runtime)) {
+            if (runtime.activeNode() == null || !present.contains(runtime.activeNode()) || isDisowned(p, runtime)
+                    || leaseLapsedWithAnotherOwnerServing(runtime.activeNode(), owners, present)) {
                 // With no owner present the round marks it UNAVAILABLE (once): requests get that answer rather
                 // than a timeout at a node that is gone, until an owner returns or eviction re-homes it.
                 if (owners.stream().anyMatch(present::contains) || runtime.activeNode() != null) {
@@ -156,7 +172,7 @@ final class FailoverCoordinator {
             } else if (runtime.health() == PartitionHealth.HEALTHY && !present.containsAll(owners)) {
                 degrade.add(p);
             } else if (runtime.health() != PartitionHealth.HEALTHY && present.containsAll(owners)
-                    && stableFor(p, now) >= settings.healCooldown().toNanos()) {
+                    && owners.stream().noneMatch(leaseLapsedWhileMember) && stableFor(p, now) >= settings.healCooldown().toNanos()) {
                 heal.add(p);
             }
         }
@@ -211,7 +227,10 @@ final class FailoverCoordinator {
         Map<String, CompletableFuture<Boolean>> reachability = new HashMap<>();
         for (String departed : departedActives) {
             NodeAddress address = held.addresses().get(departed);
-            if (ownerLeaseLapsed.test(departed)) {
+            if (present.contains(departed)) {
+                log.info("node {}: {} is still a member but has had no owner lease for more than a lease: it serves "
+                        + "nothing, and its partitions fail over to owners that do", nodeId, departed);
+            } else if (ownerLeaseLapsed.test(departed)) {
                 log.info("node {}: {} left the membership view and its owner lease has run out; its partitions fail "
                         + "over without probing its data port", nodeId, departed);
             } else if (address != null) {
@@ -247,7 +266,8 @@ final class FailoverCoordinator {
         for (int p : failover) {
             PartitionRuntime current = runtimes.get(p);
             boolean restarted = isDisowned(p, current);
-            if (current.activeNode() != null && present.contains(current.activeNode()) && !restarted) {
+            if (current.activeNode() != null && present.contains(current.activeNode()) && !restarted
+                    && !leaseLapsedWhileMember.test(current.activeNode())) {
                 continue; // resolved meanwhile
             }
             if (current.activeNode() != null && !restarted && reachable.getOrDefault(current.activeNode(), false)) {
@@ -260,7 +280,7 @@ final class FailoverCoordinator {
             long highestObserved = 0;
             for (String owner : owners) {
                 PartitionState state = states.getOrDefault(owner, Map.of()).get(p);
-                if (state != null && present.contains(owner)) {
+                if (state != null && present.contains(owner) && !leaseLapsedWhileMember.test(owner)) {
                     candidates.put(owner, state);
                     highestObserved = Math.max(highestObserved, state.highestEpoch());
                 }
@@ -300,7 +320,8 @@ final class FailoverCoordinator {
                 highestObserved = Math.max(highestObserved, activeState.highestEpoch());
             }
             int segments = view.layout().lastSegmentOf(p) - view.layout().firstSegmentOf(p) + 1;
-            if (current.health() == PartitionHealth.HEALTHY || !present.containsAll(owners) || isDisowned(p, current)) {
+            if (current.health() == PartitionHealth.HEALTHY || !present.containsAll(owners) || isDisowned(p, current)
+                    || owners.stream().anyMatch(leaseLapsedWhileMember)) {
                 continue;
             }
             String blocker = FailoverDecisions.healBlocker(owners, ownerStates, segments, current.epoch(),
@@ -556,5 +577,14 @@ final class FailoverCoordinator {
                 .append("[synced ").append(state.syncedSegments()).append(", keys ").append(state.keys())
                 .append(", revisions ").append(state.revisionSum()).append(", epoch ").append(state.highestEpoch()).append(']'));
         return text.isEmpty() ? "none reachable" : text.toString();
+    }
+
+    /**
+     * Whether {@code active}, still a member, lost its lease long ago while another owner of the partition serves:
+     * failing over then gains a serving owner. With no other owner serving, the partition waits for its active.
+     */
+    private boolean leaseLapsedWithAnotherOwnerServing(String active, List<String> owners, Set<String> present) {
+        return leaseLapsedWhileMember.test(active) && owners.stream()
+                .anyMatch(owner -> !owner.equals(active) && present.contains(owner) && !leaseLapsedWhileMember.test(owner));
     }
 }

@@ -146,6 +146,55 @@ class FailoverCoordinatorTests {
     }
 
     @Test
+    void aMemberThatStoppedRenewingItsLeaseLosesItsActivePartitionsToAServingOwner() {
+        // "a" is still in the membership view (its link flaps, or it hangs), but has had no lease for a lease and
+        // more: it refuses everything it serves
+        Set<String> lapsed = new java.util.HashSet<>(Set.of("a"));
+        FailoverCoordinator leader = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 2),
+                ReplicationSettings.defaults().withEvictionDelay(Duration.ofSeconds(30)), new FakeProbe(), Runnable::run,
+                () -> now, lapsed::contains, lapsed::contains);
+        ClusterView view = view(List.of(List.of("a", "b"), List.of("c", "a")),
+                new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
+        answers.put("a", Map.of(0, new PartitionState(3, 95, 13, 2)));
+        answers.put("b", Map.of(0, new PartitionState(3, 90, 12, 2)));
+        answers.put("c", Map.of(1, new PartitionState(1, 40, 6, 2)));
+
+        leader.reconcile(view, Set.of("a", "b", "c"), () -> view, published::add);
+
+        assertThat(published).hasSize(1);
+        assertThat(published.get(0).runtimeMap().get(0)).as("not given back to the lapsed node, which holds more keys")
+                .isEqualTo(new PartitionRuntime("b", 4, PartitionHealth.DEGRADED));
+        assertThat(published.get(0).runtimeMap().get(1)).as("its replica role does not move").isEqualTo(view.runtimeMap().get(1));
+        assertThat(crashed).as("no probe needed: the member is reachable, and serves nothing all the same").isEmpty();
+
+        ClusterView failedOver = published.get(0);
+        now += Duration.ofSeconds(10).toNanos();
+        published.clear();
+        leader.reconcile(failedOver, Set.of("a", "b", "c"), () -> failedOver, published::add);
+        assertThat(published).as("no heal back to a node that still has no lease").isEmpty();
+
+        lapsed.clear(); // renewed: from now on it may be healed back like any other owner
+        answers.put("a", Map.of(0, new PartitionState(4, 90, 12, 2)));
+        answers.put("b", Map.of(0, new PartitionState(4, 90, 12, 2, 1)));
+        leader.reconcile(failedOver, Set.of("a", "b", "c"), () -> failedOver, published::add);
+        assertThat(published).hasSize(1);
+        assertThat(published.get(0).runtimeMap().get(0)).isEqualTo(new PartitionRuntime("a", 5, PartitionHealth.HEALTHY));
+    }
+
+    @Test
+    void aLapsedMemberKeepsAPartitionNoOtherOwnerCanServe() {
+        Set<String> lapsed = Set.of("a", "b");
+        FailoverCoordinator leader = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 2),
+                ReplicationSettings.defaults().withEvictionDelay(Duration.ofSeconds(30)), new FakeProbe(), Runnable::run,
+                () -> now, lapsed::contains, lapsed::contains);
+        ClusterView view = view(List.of(List.of("a", "b"), List.of("c", "a")),
+                new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
+        leader.reconcile(view, Set.of("a", "b", "c"), () -> view, published::add);
+        assertThat(published).as("moving partition 0 gains nothing: its other owner has no lease either")
+                .allMatch(v -> v.runtimeMap().get(0).equals(view.runtimeMap().get(0)));
+    }
+
+    @Test
     void aRestartedActiveThatDisownsItsPartitionIsReplacedByTheReplicaWithTheData() {
         ClusterView view = view(List.of(List.of("a", "b"), List.of("b", "a")),
                 new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("b", 1, PartitionHealth.HEALTHY));
