@@ -40,7 +40,8 @@ import tools.jackson.databind.ObjectMapper;
  * environment variable against the naming rule;
  * <li>every {@code ZARIS_*} variable the pages name against the variables the code reads (both ways for the
  * reference page);
- * <li>the README's dependency snippet and the version in jar names against the parent POM.
+ * <li>the README's dependency snippet and the version in jar names against the parent POM;
+ * <li>every relative link of the current pages against the files and headings it names.
  * </ul>
  * Runs in this module because it is the one that sees both the Spring metadata and the engine. The working
  * directory is the module's, so the repository root is {@code ..}.
@@ -239,6 +240,38 @@ class DocumentationDriftTests {
             }
         }
         assertThat(wrong).as("server jar names at another version than %s", version).isEmpty();
+    }
+
+    // --- Links --------------------------------------------------------------------------------------------
+
+    @Test
+    void everyRelativeLinkOfTheCurrentPagesLeadsToAFileAndHeadingThatExist() throws IOException {
+        List<MarkdownPage> pages = new ArrayList<>(subjectPages());
+        pages.add(MarkdownPage.read(ROOT.resolve("CHANGELOG.md")));
+        pages.add(MarkdownPage.read(ROOT.resolve("docs").resolve("benchmarks").resolve("README.md")));
+        pages.add(MarkdownPage.read(ROOT.resolve("docs").resolve("chaos").resolve("README.md")));
+        try (Stream<Path> design = Files.list(ROOT.resolve("docs").resolve("design"))) {
+            design.filter(file -> file.toString().endsWith(".md")).sorted().forEach(file -> pages.add(MarkdownPage.read(file)));
+        }
+        Set<String> broken = new TreeSet<>();
+        for (MarkdownPage page : pages) {
+            for (String target : page.linkTargets()) {
+                if (target.matches("^[a-z]+:.*")) {
+                    continue; // http:, https:, mailto:
+                }
+                int hash = target.indexOf('#');
+                String file = hash < 0 ? target : target.substring(0, hash);
+                Path resolved = file.isEmpty() ? page.path() : page.path().getParent().resolve(file).normalize();
+                String where = ROOT.relativize(page.path()) + ": (" + target + ")";
+                if (!Files.exists(resolved)) {
+                    broken.add(where + " names no file");
+                } else if (hash >= 0 && resolved.toString().endsWith(".md")
+                        && !MarkdownPage.read(resolved).anchors().contains(target.substring(hash + 1))) {
+                    broken.add(where + " names no heading of " + ROOT.relativize(resolved));
+                }
+            }
+        }
+        assertThat(broken).as("relative links of the README and the docs").isEmpty();
     }
 
     // --- helpers ------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 final class MarkdownPage {
 
     private static final Pattern CODE_SPAN = Pattern.compile("`([^`]+)`");
+    private static final Pattern LINK = Pattern.compile("\\]\\(([^)\\s]+)\\)");
     /** A table cell ends at a pipe that is not escaped ({@code read-write\|read-only} stays one cell). */
     private static final Pattern CELL_SEPARATOR = Pattern.compile("(?<!\\\\)\\|");
 
@@ -104,6 +105,51 @@ final class MarkdownPage {
             }
         }
         return blocks;
+    }
+
+    /**
+     * The targets of the page's Markdown links ({@code [text](target)}) outside code blocks, in order.
+     */
+    List<String> linkTargets() {
+        List<String> targets = new ArrayList<>();
+        boolean inCode = false;
+        for (String line : lines) {
+            if (line.trim().startsWith("```")) {
+                inCode = !inCode;
+                continue;
+            }
+            if (!inCode) {
+                Matcher matcher = LINK.matcher(line);
+                while (matcher.find()) {
+                    targets.add(matcher.group(1));
+                }
+            }
+        }
+        return targets;
+    }
+
+    /**
+     * The anchors of the page's headings as GitHub makes them: lower case, punctuation other than {@code -} and
+     * {@code _} dropped, spaces as {@code -}, and {@code -1}, {@code -2} appended to repeats.
+     */
+    Set<String> anchors() {
+        Set<String> anchors = new LinkedHashSet<>();
+        java.util.Map<String, Integer> repeats = new java.util.HashMap<>();
+        boolean inCode = false;
+        for (String line : lines) {
+            if (line.trim().startsWith("```")) {
+                inCode = !inCode;
+                continue;
+            }
+            if (inCode || !line.startsWith("#")) {
+                continue;
+            }
+            String title = line.substring(headingLevel(line)).trim().toLowerCase(java.util.Locale.ROOT);
+            String anchor = title.replaceAll("[^\\p{L}\\p{N}_\\- ]", "").replace(' ', '-');
+            int seen = repeats.merge(anchor, 1, Integer::sum) - 1;
+            anchors.add(seen == 0 ? anchor : anchor + "-" + seen);
+        }
+        return anchors;
     }
 
     /** Every name written as code in {@code text}, in order, without duplicates. */
