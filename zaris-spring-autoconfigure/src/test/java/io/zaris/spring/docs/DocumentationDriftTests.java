@@ -57,11 +57,13 @@ class DocumentationDriftTests {
 
     private static MarkdownPage reference;
     private static SpringMetadata metadata;
+    private static ServerHelp help;
 
     @BeforeAll
-    static void readReferenceAndMetadata() throws IOException {
+    static void readReferenceMetadataAndHelp() throws Exception {
         reference = MarkdownPage.read(ROOT.resolve("docs").resolve("configuration.md"));
         metadata = SpringMetadata.read(METADATA);
+        help = ServerHelp.run();
     }
 
     // --- Spring Boot properties ---------------------------------------------------------------------------
@@ -132,15 +134,15 @@ class DocumentationDriftTests {
                 }
             }
         }
-        Set<String> help = ServerHelp.run().options();
+        Set<String> options = help.options();
 
-        Set<String> missing = new TreeSet<>(help);
+        Set<String> missing = new TreeSet<>(options);
         missing.removeAll(documented);
         Set<String> unknown = new TreeSet<>(documented);
-        unknown.removeAll(help);
+        unknown.removeAll(options);
         assertThat(missing).as("options of --help missing from the tables of docs/configuration.md").isEmpty();
         assertThat(unknown).as("options in the tables of docs/configuration.md that --help does not have").isEmpty();
-        assertThat(help).as("options read from --help").contains("--node-id", "--cluster-port");
+        assertThat(options).as("options read from --help").contains("--node-id", "--cluster-port");
     }
 
     @Test
@@ -162,7 +164,7 @@ class DocumentationDriftTests {
     @Test
     void everyVariableThePagesNameIsReadBySomething() throws Exception {
         Set<String> known = new TreeSet<>(variablesTheCodeReads());
-        ServerHelp.run().options().forEach(option -> known.add(variableOf(option)));
+        help.options().forEach(option -> known.add(variableOf(option)));
         metadata.properties().forEach(property -> known.add(relaxedVariableOf(property)));
         Set<String> unknown = new TreeSet<>();
         for (MarkdownPage page : subjectPages()) {
@@ -179,7 +181,7 @@ class DocumentationDriftTests {
     void everyVariableTheCodeReadsIsInTheReference() throws Exception {
         Set<String> documented = variablesIn(reference.text());
         Set<String> missing = new TreeSet<>(variablesTheCodeReads());
-        ServerHelp.run().options().forEach(option -> missing.add(variableOf(option)));
+        help.options().forEach(option -> missing.add(variableOf(option)));
         missing.removeAll(documented);
         assertThat(missing).as("ZARIS_* variables missing from docs/configuration.md").isEmpty();
     }
