@@ -115,7 +115,9 @@ public final class EmbeddedCluster implements AutoCloseable {
             close();
             throw new IllegalStateException("embedded cluster failed to start: " + e.getMessage(), e);
         }
-        log.info("embedded Zaris cluster started: {} nodes, {} partitions, replication factor {}, seeds {}",
+        // DEBUG: an embedding framework states what the cluster is in its own words (the Spring starter's one
+        // INFO line says it is private to the JVM and how to leave embedded mode); the details stay here.
+        log.debug("embedded Zaris cluster started: {} nodes, {} partitions, replication factor {}, seeds {}",
                 nodeCount, settings.layout().partitionCount(), settings.replicationFactor(), seeds());
         return this;
     }
@@ -295,6 +297,14 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     public String clusterName() {
         return clusterName;
+    }
+
+    /**
+     * What the cluster was built with: its node count, partition layout and replication factor (a partition
+     * holds {@code min(replicationFactor, nodes)} copies).
+     */
+    public ClusterSettings settings() {
+        return settings;
     }
 
     /** Stops every node. */

@@ -31,7 +31,7 @@ import javax.net.ssl.TrustManagerFactory;
  * a client always verifies the server's chain and that the certificate names the host it dialled (IP or DNS
  * subject alternative name), so a node's certificate must name every address clients and peers use for it.
  *
- * <p>{@link #build()} reads every file and builds both Netty contexts, so a missing file, a wrong password
+ * <p>{@link Builder#build()} reads every file and builds both Netty contexts, so a missing file, a wrong password
  * or a malformed certificate fails at configuration time with a message naming the setting, never at the
  * first connection. The contexts are thread-safe and shared by all connections.
  *

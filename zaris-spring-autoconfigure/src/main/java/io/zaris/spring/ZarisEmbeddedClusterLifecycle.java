@@ -4,6 +4,8 @@ import io.zaris.cluster.NodeAddress;
 import io.zaris.embedded.EmbeddedCluster;
 import java.util.List;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.context.SmartLifecycle;
@@ -55,6 +57,9 @@ import org.springframework.context.SmartLifecycle;
  * (which Spring's test context cache calls on contexts it keeps for later), keep the cluster and the client
  * working; only destroying the bean ends the cluster.
  *
+ * <p><b>Start-up notice.</b> Starting the cluster logs one INFO line ({@link EmbeddedModeNotice}): embedded mode is
+ * the zero-configuration default, and a cluster private to this JVM must not pass for a shared cache.
+ *
  * <p><b>Concurrency.</b> {@link EmbeddedCluster} is not thread-safe, and destroy may come from a shutdown
  * hook thread while another thread asks for seeds; every method that reads or changes {@code state} or
  * touches the cluster holds this object's monitor.
@@ -66,6 +71,8 @@ public final class ZarisEmbeddedClusterLifecycle implements SmartLifecycle, Init
      * start, with room left for anything a user needs to order even earlier.
      */
     public static final int PHASE = Integer.MIN_VALUE + 1000;
+
+    private static final Logger log = LoggerFactory.getLogger(ZarisEmbeddedClusterLifecycle.class);
 
     private enum State { NEW, RUNNING, CLOSED }
 
@@ -93,6 +100,7 @@ public final class ZarisEmbeddedClusterLifecycle implements SmartLifecycle, Init
             case NEW -> {
                 cluster.start();
                 state = State.RUNNING;
+                log.info(EmbeddedModeNotice.of(cluster, Runtime.getRuntime().maxMemory()));
             }
             case RUNNING -> {
                 // Already started at bean creation.

@@ -3,11 +3,18 @@ package io.zaris.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.server.ZarisNode;
+import io.zaris.store.MemoryOptions;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 class ZarisEmbeddedClusterLifecycleTests {
 
@@ -83,6 +90,49 @@ class ZarisEmbeddedClusterLifecycleTests {
     @Test
     void seedsWhenNotRunningShouldFailNamingTheState() {
         assertThatIllegalStateException().isThrownBy(lifecycle::seeds).withMessageContaining("NEW");
+    }
+
+    @Test
+    void startShouldLogOneInfoLineSayingTheClusterIsPrivateWithItsNodesCopiesAndBudget() {
+        ZarisEmbeddedClusterLifecycle threeNodes = new ZarisEmbeddedClusterLifecycle(EmbeddedCluster.builder()
+                .nodes(3).replicationFactor(2).layout(PartitionLayout.of(64, 8))
+                .memory(MemoryOptions.builder().maxBytes(64L * 1024 * 1024).build()).build());
+        Logger logger = (Logger) LoggerFactory.getLogger(ZarisEmbeddedClusterLifecycle.class);
+        ListAppender<ILoggingEvent> events = new ListAppender<>();
+        events.start();
+        logger.addAppender(events);
+        try {
+            threeNodes.afterPropertiesSet();
+            threeNodes.start();
+            threeNodes.stop();
+            threeNodes.start();
+        } finally {
+            threeNodes.destroy();
+            logger.detachAppender(events);
+        }
+
+        List<ILoggingEvent> infos = events.list.stream().filter(event -> event.getLevel() == Level.INFO).toList();
+        assertThat(infos).hasSize(1);
+        assertThat(infos.get(0).getFormattedMessage())
+                .contains("a private cluster of 3 nodes inside this JVM, 2 copies of every entry")
+                .contains("memory budget 64 MiB per node, 192 MiB in all")
+                .contains("zaris.client.seeds");
+    }
+
+    @Test
+    void oneNodeHoldsOneCopyWhateverTheReplicationFactorSays() {
+        Logger logger = (Logger) LoggerFactory.getLogger(ZarisEmbeddedClusterLifecycle.class);
+        ListAppender<ILoggingEvent> events = new ListAppender<>();
+        events.start();
+        logger.addAppender(events);
+        try {
+            lifecycle.afterPropertiesSet();
+        } finally {
+            logger.detachAppender(events);
+        }
+
+        assertThat(events.list).singleElement().extracting(ILoggingEvent::getFormattedMessage).asString()
+                .contains("a private cluster of 1 node inside this JVM, 1 copy of every entry");
     }
 
     @Test
