@@ -26,6 +26,9 @@ public final class BlockingZarisClient {
     }
 
     public Optional<VersionedValue> get(String key) {
+        if (client.nearCacheEnabled()) {
+            return await(client.get(key)); // answered locally when it can, and its answer fills the near cache
+        }
         Optional<VersionedValue> direct = client.tryDirectGet(key);
         return direct != null ? direct : await(client.get(key));
     }

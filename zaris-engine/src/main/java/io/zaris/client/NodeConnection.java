@@ -16,6 +16,7 @@ import io.zaris.protocol.Request;
 import io.zaris.protocol.RequestCodec;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
+import io.zaris.protocol.SegmentInvalidations;
 import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.protocol.Wire;
 import io.zaris.security.Credentials;
@@ -482,7 +483,7 @@ public final class NodeConnection implements AutoCloseable {
             ByteBuf frame = (ByteBuf) msg;
             try {
                 if (frame.isReadable() && frame.getUnsignedByte(frame.readerIndex()) == OpCode.PUSH_FRAME) {
-                    onPush(frame);
+                    onPush(ctx, frame);
                     return;
                 }
                 NodeConnection connection = owner;
@@ -494,7 +495,7 @@ public final class NodeConnection implements AutoCloseable {
             }
         }
 
-        private void onPush(ByteBuf frame) {
+        private void onPush(ChannelHandlerContext ctx, ByteBuf frame) {
             frame.skipBytes(1);
             if (!frame.isReadable()) {
                 return;
@@ -505,8 +506,18 @@ public final class NodeConnection implements AutoCloseable {
                     pushListener.ownershipChanged(RuntimeOwnershipChangedEvent.decode(frame));
                 } else if (kind == TakeoverRevisions.PUSH_KIND) {
                     pushListener.takenOver(TakeoverRevisions.decode(frame));
+                } else if (kind == SegmentInvalidations.PUSH_KIND) {
+                    pushListener.invalidated(SegmentInvalidations.decode(frame));
                 }
             } catch (MalformedRequestException | RuntimeException e) {
+                if (kind == SegmentInvalidations.PUSH_KIND) {
+                    // A change this client cannot read is one it cannot drop: end the stream, so nothing cached
+                    // from it is served again.
+                    log.warn("closing connection {}: unreadable invalidation push: {}", ctx.channel().remoteAddress(),
+                            e.getMessage());
+                    ctx.close();
+                    return;
+                }
                 log.warn("ignoring unreadable push of kind {}: {}", kind, e.getMessage());
             }
         }

@@ -7,12 +7,14 @@ import io.zaris.cluster.PartitionRuntime;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.ClusterViewCodec;
 import io.zaris.protocol.KvStatus;
+import io.zaris.protocol.MalformedRequestException;
 import io.zaris.protocol.MapFingerprint;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.ResponseCodec.ScanPage;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
+import io.zaris.protocol.SegmentInvalidations;
 import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.protocol.VersionedValue;
 import io.zaris.replication.AckMode;
@@ -100,6 +102,8 @@ public final class ZarisClient implements AutoCloseable {
     /** Maps thread only: which node the next periodic poll asks. */
     private int pollTurn;
     private final AsyncAckLedger asyncAcks;
+    /** The near cache, {@code null} when off; every connection of a client with one tracks its segments. */
+    private final NearCache near;
     /** Held while a takeover's lost writes are reported (see {@code takenOver}). */
     private final Object lossReports = new Object();
     private final PushListener pushListener = new PushListener() {
@@ -119,6 +123,13 @@ public final class ZarisClient implements AutoCloseable {
                 reportLost(asyncAcks.lostTo(takeover));
             }
         }
+
+        @Override
+        public void invalidated(SegmentInvalidations changes) {
+            if (near != null) {
+                near.invalidated(changes);
+            }
+        }
     };
 
     private ZarisClient(ZarisClientOptions options) {
@@ -127,6 +138,7 @@ public final class ZarisClient implements AutoCloseable {
         this.retryPolicy = options.retryPolicy();
         this.metrics = options.metrics();
         this.asyncAcks = new AsyncAckLedger(options.asyncAckHistory());
+        this.near = options.nearCache().enabled() ? new NearCache(options.nearCache()) : null;
         this.maps = Executors.newSingleThreadScheduledExecutor(daemon("zaris-client-maps"));
         this.timer = Executors.newSingleThreadScheduledExecutor(daemon("zaris-client-timer"));
         this.refresher = new MapRefresher(this::fetchAndInstall, ticker, options.mapRefreshDebounce(),
@@ -165,15 +177,67 @@ public final class ZarisClient implements AutoCloseable {
     /** The value and its version, or empty when the key does not exist. */
     public CompletableFuture<Optional<VersionedValue>> get(String key) {
         byte[] k = bytes(key);
-        return execute(OpCode.GET, k, true, id -> new Request.Get(id, k), (status, body) -> {
-            if (status == KvStatus.OK) {
-                return Optional.of(ResponseCodec.readValue(body));
+        if (near == null) {
+            return execute(OpCode.GET, k, true, id -> new Request.Get(id, k), ZarisClient::readGet, null);
+        }
+        VersionedValue cached = nearHit(k);
+        if (cached != null) {
+            return CompletableFuture.completedFuture(Optional.of(cached));
+        }
+        int segment = segmentMapper.segmentOf(k);
+        long stamp = near.stampOf(segment);
+        long sentAt = ticker.nanoTime();
+        return execute(OpCode.GET, k, true, id -> new Request.Get(id, k), ZarisClient::readGet,
+                (answer, connection, epoch) -> near.fill(k, segment, stamp, answer.orElse(null), connection, epoch, sentAt));
+    }
+
+    private static Optional<VersionedValue> readGet(KvStatus status, ByteBuf body) throws MalformedRequestException {
+        if (status == KvStatus.OK) {
+            return Optional.of(ResponseCodec.readValue(body));
+        }
+        if (status == KvStatus.NOT_FOUND) {
+            return Optional.empty();
+        }
+        throw failure(status, body);
+    }
+
+    /**
+     * The near cache's value for {@code key} if the stream it was read on is still the one the key is routed to
+     * (see {@link NearCacheVerdict}); {@code null} otherwise, or without a near cache or a map.
+     */
+    private VersionedValue nearHit(byte[] key) {
+        RoutingTable current = table;
+        if (near == null || current == null) {
+            return null;
+        }
+        int segment = segmentMapper.segmentOf(key);
+        NodeConnection routed = current.connectionFor(segment);
+        return routed == null ? null
+                : near.lookup(key, routed, routed.isOpen(), current.epochOf(segment), ticker.nanoTime());
+    }
+
+    /** Whether blocking reads must take the pipelined path, whose answers fill the near cache. */
+    boolean nearCacheEnabled() {
+        return near != null;
+    }
+
+    /** The near cache's counts now; {@link NearCacheStats#NONE} without one. */
+    public NearCacheStats nearCacheStats() {
+        return near == null ? NearCacheStats.NONE : near.stats();
+    }
+
+    /** Drops {@code keys} from the near cache again once {@code write} of them completed, however it did. */
+    private <T> CompletableFuture<T> forgetWhenDone(List<byte[]> keys, CompletableFuture<T> write) {
+        return near == null ? write : write.whenComplete((value, error) -> forgetOwnWrite(keys));
+    }
+
+    /** Drops {@code keys} from the near cache: this client writes them. */
+    private void forgetOwnWrite(List<byte[]> keys) {
+        if (near != null && segmentMapper != null) {
+            for (byte[] key : keys) {
+                near.invalidate(key, segmentMapper.segmentOf(key));
             }
-            if (status == KvStatus.NOT_FOUND) {
-                return Optional.empty();
-            }
-            throw failure(status, body);
-        });
+        }
     }
 
     /**
@@ -270,7 +334,8 @@ public final class ZarisClient implements AutoCloseable {
      */
     private DirectRoute directRoute(String key) {
         RoutingTable current = table;
-        if (direct == null || closed || current == null) {
+        if (direct == null || closed || current == null || near != null) {
+            // with a near cache, every request takes the tracked pipelined connections
             return null;
         }
         byte[] k = bytes(key);
@@ -447,7 +512,8 @@ public final class ZarisClient implements AutoCloseable {
             v.add(requireValue(entries.get(name)));
         }
         long ttlMillis = ttlMillis(ttl);
-        return execute(OpCode.MULTI_PUT, k.get(0), true, id -> new Request.MultiPut(id, k, v, ttlMillis), (status, body) -> {
+        forgetOwnWrite(k);
+        return forgetWhenDone(k, execute(OpCode.MULTI_PUT, k.get(0), true, id -> new Request.MultiPut(id, k, v, ttlMillis), (status, body) -> {
             if (status != KvStatus.OK) {
                 throw failure(status, body);
             }
@@ -459,7 +525,7 @@ public final class ZarisClient implements AutoCloseable {
                 acknowledged(k.get(i), versions[i], ackEpoch);
             }
             return result;
-        });
+        }));
     }
 
     /**
@@ -475,7 +541,8 @@ public final class ZarisClient implements AutoCloseable {
             v.add(requireValue(entries.get(name)));
         }
         long ttlMillis = ttlMillis(ttl);
-        return execute(OpCode.MULTI_PUT_IF_ABSENT, k.get(0), false, id -> new Request.MultiPutIfAbsent(id, k, v, ttlMillis),
+        forgetOwnWrite(k);
+        return forgetWhenDone(k, execute(OpCode.MULTI_PUT_IF_ABSENT, k.get(0), false, id -> new Request.MultiPutIfAbsent(id, k, v, ttlMillis),
                 (status, body) -> {
                     if (status == KvStatus.CONFLICT) {
                         return false;
@@ -489,18 +556,19 @@ public final class ZarisClient implements AutoCloseable {
                         acknowledged(k.get(i), versions[i], ackEpoch);
                     }
                     return true;
-                });
+                }));
     }
 
     /** Deletes several keys that share one segment; completes with how many existed. */
     public CompletableFuture<Integer> deleteAll(Collection<String> keys) {
         List<byte[]> k = commonSegmentKeys(List.copyOf(keys));
-        return execute(OpCode.MULTI_DELETE, k.get(0), true, id -> new Request.MultiDelete(id, k), (status, body) -> {
+        forgetOwnWrite(k);
+        return forgetWhenDone(k, execute(OpCode.MULTI_DELETE, k.get(0), true, id -> new Request.MultiDelete(id, k), (status, body) -> {
             if (status != KvStatus.OK) {
                 throw failure(status, body);
             }
             return body.readInt();
-        });
+        }));
     }
 
     /**
@@ -582,10 +650,40 @@ public final class ZarisClient implements AutoCloseable {
      */
     private <T> CompletableFuture<T> execute(OpCode op, byte[] routingKey, boolean idempotent,
                                              LongFunction<Request> requestFactory, ResponseReader<T> reader) {
+        return execute(op, routingKey, idempotent, requestFactory, reader, null);
+    }
+
+    /**
+     * Like {@link #execute(OpCode, byte[], boolean, LongFunction, ResponseReader)}; {@code onAnswer}, when given, hears
+     * the answer that completes the operation, with the connection it came on and the epoch it was routed by, on
+     * that connection's event loop before any later frame of it (a push) is read. A write drops its key from the
+     * near cache before it is sent and again once it is answered or failed, so this client reads its own writes.
+     */
+    private <T> CompletableFuture<T> execute(OpCode op, byte[] routingKey, boolean idempotent,
+                                             LongFunction<Request> requestFactory, ResponseReader<T> reader,
+                                             Answered<T> onAnswer) {
         requireTable();
+        if (near != null && op.isWrite()) {
+            List<byte[]> written = List.of(routingKey);
+            forgetOwnWrite(written);
+            CompletableFuture<T> result = executeRouted(op, routingKey, idempotent, requestFactory, reader, onAnswer);
+            return result.whenComplete((value, error) -> forgetOwnWrite(written));
+        }
+        return executeRouted(op, routingKey, idempotent, requestFactory, reader, onAnswer);
+    }
+
+    /** What hears the answer that completed an operation (see {@link #execute}). */
+    @FunctionalInterface
+    private interface Answered<T> {
+        void answered(T value, NodeConnection connection, long routedEpoch);
+    }
+
+    private <T> CompletableFuture<T> executeRouted(OpCode op, byte[] routingKey, boolean idempotent,
+                                                   LongFunction<Request> requestFactory, ResponseReader<T> reader,
+                                                   Answered<T> onAnswer) {
         long startNanos = ticker.nanoTime();
         long deadline = options.requestTimeout().deadlineFrom(startNanos);
-        Operation<T> operation = new Operation<>(op, routingKey, idempotent, requestFactory, reader, deadline);
+        Operation<T> operation = new Operation<>(op, routingKey, idempotent, requestFactory, reader, deadline, onAnswer);
         if (metrics != ClientMetrics.disabled()) {
             // Without metrics the timing callback is skipped: one completion stage less per request.
             operation.result.whenComplete((value, error) -> metrics.request(op, statusOf(operation, error),
@@ -648,10 +746,14 @@ public final class ZarisClient implements AutoCloseable {
         long attemptNanos = options.attemptTimeout().toNanos();
         long left = operation.deadline == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, operation.deadline - now);
         long answerDeadline = System.nanoTime() + Math.min(attemptNanos, left);
-        connection.send(operation.requestFactory, operation.statusRecordingReader, current.epochOf(segment), deadlineMillis,
+        long routedEpoch = current.epochOf(segment);
+        connection.send(operation.requestFactory, operation.statusRecordingReader, routedEpoch, deadlineMillis,
                         answerDeadline, 0, operation.idempotent ? movedAway(operation.partition, operation.routing) : null)
                 .whenComplete((value, error) -> {
                     if (error == null) {
+                        if (operation.onAnswer != null) {
+                            operation.onAnswer.answered(value, connection, routedEpoch);
+                        }
                         operation.result.complete(value);
                     } else {
                         onAttemptFailed(operation, attempt, connection.nodeId(), unwrap(error));
@@ -760,6 +862,8 @@ public final class ZarisClient implements AutoCloseable {
         final ResponseReader<T> reader;
         final long deadline;
         final CompletableFuture<T> result = new CompletableFuture<>();
+        /** Hears the answer that completes the operation; {@code null} for none. */
+        final Answered<T> onAnswer;
         /*
          * The routing of the latest attempt and the count of attempts made on it. Written by whichever thread runs
          * the attempt and read by the one deciding after it fails; one attempt at a time, each handed over through
@@ -779,8 +883,9 @@ public final class ZarisClient implements AutoCloseable {
         final ResponseReader<T> statusRecordingReader;
 
         Operation(OpCode op, byte[] routingKey, boolean idempotent, LongFunction<Request> requestFactory,
-                  ResponseReader<T> reader, long deadline) {
+                  ResponseReader<T> reader, long deadline, Answered<T> onAnswer) {
             this.op = op;
+            this.onAnswer = onAnswer;
             this.routingKey = routingKey;
             this.idempotent = idempotent;
             this.requestFactory = requestFactory;
@@ -966,6 +1071,9 @@ public final class ZarisClient implements AutoCloseable {
 
     /** A node closed its connection (stopped, crashed, restarted): learn at once where things are now. */
     private void onConnectionLost(NodeConnection connection) {
+        if (near != null) {
+            near.forget(connection);
+        }
         if (!closed) {
             log.info("connection to {} lost; refreshing the cluster map", connection);
             refresher.refresh(RefreshTrigger.REACT);
@@ -1028,7 +1136,31 @@ public final class ZarisClient implements AutoCloseable {
         int maxInFlightPerConnection = (options.maxInFlightPerNode() + count - 1) / count;
         return StripedNodeConnections.open(count, () -> NodeConnection.open(address, options.clientName(),
                 options.credentials(), options.tls(), options.connectTimeout(), options.connectTimeout(),
-                maxInFlightPerConnection, options.maxFrameBytes(), pushListener, this::onConnectionLost));
+                maxInFlightPerConnection, options.maxFrameBytes(), pushListener, this::onConnectionLost)
+                .thenCompose(this::trackedIfNearCache));
+    }
+
+    /**
+     * With a near cache, asks the node to push the changes of every segment this connection reads
+     * ({@code TRACK_SEGMENTS}) and completes once it agreed. The request goes before any read on the connection,
+     * so the node tracks every read it answers there. A node that refuses fails the connection: a near cache
+     * fed by an untracked connection could not learn of changes.
+     */
+    private CompletableFuture<NodeConnection> trackedIfNearCache(NodeConnection connection) {
+        if (near == null) {
+            return CompletableFuture.completedFuture(connection);
+        }
+        return connection.send(Request.TrackSegments::new, (status, body) -> {
+            if (status != KvStatus.OK) {
+                throw new ZarisStatusException(status, "node " + connection.nodeId() + " refused near-cache tracking: "
+                        + ResponseCodec.readMessage(body));
+            }
+            return connection;
+        }, 0, 0, System.nanoTime() + options.connectTimeout().toNanos()).whenComplete((ignored, error) -> {
+            if (error != null) {
+                connection.close();
+            }
+        });
     }
 
     private CompletableFuture<ClusterView> fetchMap(NodeConnection connection) {

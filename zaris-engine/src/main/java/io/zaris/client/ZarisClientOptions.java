@@ -87,6 +87,7 @@ public final class ZarisClientOptions {
     private final Ticker ticker;
     private final Credentials credentials;
     private final TlsOptions tls;
+    private final NearCacheOptions nearCache;
 
     private ZarisClientOptions(Builder builder) {
         if (builder.seeds.isEmpty()) {
@@ -115,6 +116,12 @@ public final class ZarisClientOptions {
         this.ticker = builder.ticker;
         this.credentials = builder.credentials;
         this.tls = builder.tls;
+        this.nearCache = builder.nearCache;
+    }
+
+    /** The near cache's settings; {@link NearCacheOptions#DISABLED} (the default) when every read goes to the owner. */
+    public NearCacheOptions nearCache() {
+        return nearCache;
     }
 
     /** TLS to every node, verifying each node's certificate; {@code null} for plaintext. */
@@ -260,6 +267,7 @@ public final class ZarisClientOptions {
         private Map<String, String> environment = System.getenv();
         private Credentials credentials;
         private TlsOptions tls;
+        private NearCacheOptions nearCache = NearCacheOptions.DISABLED;
 
         private Builder() {
         }
@@ -458,6 +466,19 @@ public final class ZarisClientOptions {
                         + MAX_DIRECT_READ_CONNECTIONS_PER_NODE + " but was " + connections);
             }
             this.directReadConnectionsPerNode = connections;
+            return this;
+        }
+
+        /**
+         * Keeps values this client read in its own memory, bounded as {@code options} say, and serves them
+         * without a round trip while their owner can vouch for them ({@link NearCacheOptions#DISABLED}, the
+         * default, turns it off).
+         */
+        public Builder nearCache(NearCacheOptions options) {
+            if (options == null) {
+                throw new IllegalArgumentException("nearCache options must not be null; use NearCacheOptions.DISABLED");
+            }
+            this.nearCache = options;
             return this;
         }
 

@@ -30,6 +30,11 @@ public enum OpCode {
     CLUSTER_MAP(0x40, false),
     /** The fingerprint of the node's maps, so a poll fetches the full map only when it changed. */
     MAP_VERSION(0x41, false),
+    /**
+     * Near cache: from now on every GET on this connection subscribes the connection to the invalidations of
+     * the key's segment ({@link SegmentInvalidations}), pushed until the connection closes.
+     */
+    TRACK_SEGMENTS(0x42, false),
     /** Node to node: changes of one segment, shipped by the active owner in revision order. */
     REPLICATE(0x50, false),
     /** Node to node: one chunk of a segment snapshot from the active owner. */

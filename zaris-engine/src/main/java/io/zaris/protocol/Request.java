@@ -183,6 +183,13 @@ public sealed interface Request {
         }
     }
 
+    /** Turns on segment tracking for the connection (see {@link OpCode#TRACK_SEGMENTS}). */
+    record TrackSegments(long id) implements Request {
+        public OpCode op() {
+            return OpCode.TRACK_SEGMENTS;
+        }
+    }
+
     record MapVersion(long id) implements Request {
         public OpCode op() {
             return OpCode.MAP_VERSION;

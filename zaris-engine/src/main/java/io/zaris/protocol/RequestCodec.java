@@ -174,6 +174,7 @@ public final class RequestCodec {
     /** Requests that are their header alone. */
     private static boolean hasEmptyBody(Request request) {
         return request instanceof Request.ClusterMap || request instanceof Request.MapVersion
+                || request instanceof Request.TrackSegments
                 || request instanceof Request.AdminDrain || request instanceof Request.AdminRebalance;
     }
 
@@ -286,6 +287,8 @@ public final class RequestCodec {
                 return new Request.ClusterMap(id);
             case MAP_VERSION:
                 return new Request.MapVersion(id);
+            case TRACK_SEGMENTS:
+                return new Request.TrackSegments(id);
             case ADMIN_DRAIN:
                 return new Request.AdminDrain(id);
             case ADMIN_REBALANCE:

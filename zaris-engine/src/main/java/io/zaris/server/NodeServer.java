@@ -53,7 +53,7 @@ final class NodeServer implements AutoCloseable {
                NodeStore store, Supplier<ClusterView> currentView, NodeStats stats, Replicator replicator, EpochFence fence,
                ReplicaSegments replicaSegments, TakeoverGate gate, NodeStanding standing, MemoryGuard memoryGuard,
                SecurityOptions security, OutboundLimits outboundLimits, AdminActions admin,
-               Supplier<List<TakeoverRevisions>> standingTakeovers) {
+               Supplier<List<TakeoverRevisions>> standingTakeovers, SegmentSubscriptions subscriptions) {
         this.stats = stats;
         this.standingTakeovers = standingTakeovers;
         RequestHandler requestHandler = new RequestHandler(nodeId, segmentMapper, store, currentView, stats, replicator,
@@ -65,7 +65,7 @@ final class NodeServer implements AutoCloseable {
                         .addHandlerLast("zaris-frame-decoder", Frames.decoder(limits.maxFrameBytes()))
                         .addHandlerLast("zaris-requests",
                                 new ServerConnectionHandler(nodeId, limits, requestHandler, stats, security, outboundLimits,
-                                        this::welcome)))
+                                        this::welcome, segmentMapper, subscriptions)))
                 .handle((inbound, outbound) -> Mono.never())
                 .bindNow(Duration.ofSeconds(10));
     }

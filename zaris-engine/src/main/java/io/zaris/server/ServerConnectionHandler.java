@@ -8,6 +8,7 @@ import io.netty.handler.codec.CorruptedFrameException;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.util.concurrent.FastThreadLocal;
+import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.Frames;
 import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.MalformedRequestException;
@@ -25,6 +26,7 @@ import io.zaris.security.SlowReaderGuard;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.ArrayDeque;
+import java.util.BitSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -56,6 +58,10 @@ import org.slf4j.LoggerFactory;
  * it is handled: one that waited in {@code backlog} or behind other frames of its read past its deadline is
  * dropped unanswered by {@link RequestHandler} (counted in {@link NodeStats#expiredRequests()}).
  *
+ * <p><b>Near-cache tracking.</b> After {@code TRACK_SEGMENTS}, every GET first subscribes this connection to
+ * its key's segment ({@link SegmentSubscriptions}), then reads: from then on the node pushes the segment's
+ * changes here. {@code tracked} remembers the segments, so each is subscribed once and all are dropped on close.
+ *
  * <p>Confined to the channel's event loop; its fields need no synchronisation.
  */
 final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
@@ -76,6 +82,10 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
     private final Consumer<Channel> onLoggedIn;
     private final SecurityOptions security;
     private final SlowReaderGuard slowReaderGuard;
+    private final SegmentMapper segmentMapper;
+    private final SegmentSubscriptions subscriptions;
+    /** Segments this connection tracks; {@code null} until it asked for tracking. */
+    private BitSet tracked;
     /**
      * Frames read but not yet handled because the client is not reading its responses, each with the time
      * it arrived; released on close.
@@ -99,8 +109,11 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
      *                   (e.g. to subscribe the channel to ownership pushes)
      */
     ServerConnectionHandler(String nodeId, ProtocolLimits limits, RequestHandler requestHandler, NodeStats stats,
-                            SecurityOptions security, OutboundLimits outboundLimits, Consumer<Channel> onLoggedIn) {
+                            SecurityOptions security, OutboundLimits outboundLimits, Consumer<Channel> onLoggedIn,
+                            SegmentMapper segmentMapper, SegmentSubscriptions subscriptions) {
         this.nodeId = nodeId;
+        this.segmentMapper = segmentMapper;
+        this.subscriptions = subscriptions;
         this.onLoggedIn = onLoggedIn;
         this.limits = limits;
         this.requestHandler = requestHandler;
@@ -205,6 +218,13 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
             respondError(ctx, request.id(), KvStatus.UNAUTHORIZED, refusal);
             return;
         }
+        if (request instanceof Request.TrackSegments) {
+            startTracking(ctx, request.id());
+            return;
+        }
+        if (tracked != null && request instanceof Request.Get get) {
+            track(ctx.channel(), segmentMapper.segmentOf(get.key()));
+        }
         long deadlineNanos = envelope.deadlineMillis() == 0 ? Long.MAX_VALUE
                 : arrivedNanos + envelope.deadlineMillis() * 1_000_000L;
         ByteBuf out = ctx.alloc().buffer();
@@ -308,6 +328,26 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
         log.debug("node {}: client '{}' connected from {}", nodeId, hello.clientName(), ctx.channel().remoteAddress());
     }
 
+    /** Turns tracking on (again: harmless) and answers OK. */
+    private void startTracking(ChannelHandlerContext ctx, long requestId) {
+        if (tracked == null) {
+            tracked = new BitSet(segmentMapper.segmentCount());
+        }
+        ByteBuf out = ctx.alloc().buffer();
+        int start = Frames.begin(out);
+        ResponseCodec.writeHeader(out, requestId, KvStatus.OK);
+        Frames.finish(out, start);
+        ctx.write(out, ctx.voidPromise());
+    }
+
+    /** Subscribes this connection to {@code segment} the first time it reads there; before the read itself. */
+    private void track(Channel channel, int segment) {
+        if (!tracked.get(segment)) {
+            tracked.set(segment);
+            subscriptions.subscribe(segment, channel);
+        }
+    }
+
     private void login(ChannelHandlerContext ctx, Request.Auth auth) {
         LoginSession.Outcome outcome = login.login(auth.user(), auth.password());
         if (outcome instanceof LoginSession.Accepted accepted) {
@@ -366,6 +406,10 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void handlerRemoved(ChannelHandlerContext ctx) {
         slowReaderGuard.closed();
+        if (tracked != null) {
+            subscriptions.unsubscribeAll(ctx.channel(), tracked);
+            tracked = null;
+        }
         Parked parked;
         while ((parked = backlog.poll()) != null) {
             parked.frame().release();

@@ -78,6 +78,8 @@ public final class ZarisNode implements AutoCloseable {
     /** Set once during start; volatile because the data port reads it from event-loop threads. */
     private volatile ClusterMember member;
     private volatile boolean running;
+    /** Near-cache trackers of this node's segments; fed by the store's change sink. */
+    private final SegmentSubscriptions subscriptions;
 
     public ZarisNode(NodeConfig config) {
         this.orphanedCopies = new OrphanedCopies(config.nodeId());
@@ -85,10 +87,11 @@ public final class ZarisNode implements AutoCloseable {
         PartitionLayout layout = config.clusterSettings().layout();
         this.fence = new EpochFence(layout.partitionCount());
         this.replicaSegments = new ReplicaSegments(layout.segmentCount());
+        this.subscriptions = new SegmentSubscriptions(config.nodeId(), layout.segmentCount());
         this.replicator = new Replicator(config.nodeId(), layout, config.replication(), fence,
                 config.security().nodeCredentials(), config.security().tls(), takeoverGate);
         this.store = new NodeStore(layout.segmentCount(), config.timeSource(), NodeStore.DEFAULT_LOG_MAX_CHANGES,
-                NodeStore.logBytesPerSegment(layout.segmentCount()), replicator);
+                NodeStore.logBytesPerSegment(layout.segmentCount()), subscriptions.before(replicator));
         this.memoryGuard = new MemoryGuard(config.nodeId(), new MemoryReclaimer(store, config.memory()), store.memory(),
                 this::currentView, fence, takeoverGate, () -> standing.inMajority() && standing.holdsLease());
         this.takeoverCatchUp = new TakeoverCatchUp(config.nodeId(), store, replicaSegments, takeoverGate,
@@ -109,7 +112,7 @@ public final class ZarisNode implements AutoCloseable {
         replicator.start(store, this::presentNodeIds, this::confirmMajority);
         server = new NodeServer(config.nodeId(), config.host(), config.port(), config.limits(), segmentMapper, store,
                 this::currentView, stats, replicator, fence, replicaSegments, takeoverGate, standing, memoryGuard,
-                config.security(), config.outboundLimits(), adminActions, this::standingTakeovers);
+                config.security(), config.outboundLimits(), adminActions, this::standingTakeovers, subscriptions);
         long interval = config.memory().maintenanceInterval().toMillis();
         memoryMaintenance.scheduleWithFixedDelay(this::maintainMemoryQuietly, interval, interval, TimeUnit.MILLISECONDS);
         long report = MEMORY_REPORT_INTERVAL.toMillis();

@@ -36,6 +36,7 @@ class RequestCodecTests {
         assertRoundTrip(new Request.Scan(12, 40, 1000));
         assertRoundTrip(new Request.ClusterMap(13));
         assertRoundTrip(new Request.MapVersion(14));
+        assertRoundTrip(new Request.TrackSegments(16));
     }
 
     @Test

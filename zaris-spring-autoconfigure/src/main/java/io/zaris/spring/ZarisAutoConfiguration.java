@@ -1,6 +1,7 @@
 package io.zaris.spring;
 
 import io.zaris.client.ClientMetrics;
+import io.zaris.client.NearCacheOptions;
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
 import io.zaris.security.ClusterSecret;
@@ -344,6 +345,14 @@ public final class ZarisAutoConfiguration {
         set("zaris.client.connections-per-node", () -> builder.connectionsPerNode(client.getConnectionsPerNode()));
         set("zaris.client.direct-read-connections-per-node",
                 () -> builder.directReadConnectionsPerNode(client.getDirectReadConnectionsPerNode()));
+        ZarisProperties.Cache.NearCache near = properties.getCache().getNearCache();
+        if (near.isEnabled()) {
+            NearCacheOptions.Builder nearCache = NearCacheOptions.builder();
+            set("zaris.cache.near-cache.max-entries", () -> nearCache.maxEntries(near.getMaxEntries()));
+            set("zaris.cache.near-cache.max-bytes", () -> nearCache.maxBytes(near.getMaxBytes() == null ? 0
+                    : near.getMaxBytes().toBytes()));
+            builder.nearCache(nearCache.build());
+        }
         builder.disableRetries(client.isDisableRetries());
         builder.requestTimeout(properties.getRequestTimeout());
         ZarisProperties.Security security = properties.getSecurity();

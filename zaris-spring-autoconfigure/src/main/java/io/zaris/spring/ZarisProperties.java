@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration of Zaris under the {@code zaris} prefix.
@@ -706,6 +707,17 @@ public class ZarisProperties {
          */
         private OnError onError = OnError.FALL_THROUGH;
 
+        /**
+         * The client's near cache: values read, kept in the application's memory and answered without a round
+         * trip while their owner can vouch for them. Applies to every read of the Zaris client (caches and
+         * ZarisTemplate alike).
+         */
+        private final NearCache nearCache = new NearCache();
+
+        public NearCache getNearCache() {
+            return nearCache;
+        }
+
         public boolean isEnabled() {
             return enabled;
         }
@@ -748,6 +760,52 @@ public class ZarisProperties {
 
         public void setOnError(OnError onError) {
             this.onError = onError;
+        }
+
+        /** The client's near cache (see {@code NearCacheOptions}); off unless enabled. */
+        public static class NearCache {
+
+            /**
+             * Whether the Zaris client keeps the values it reads in the application's memory and answers repeated
+             * reads from there. A value is served only while the node it was read from still owns the key under
+             * the same epoch over an open connection; other clients' changes are pushed to it.
+             */
+            private boolean enabled = false;
+
+            /**
+             * Values the near cache keeps at most; the least recently used goes first.
+             */
+            private int maxEntries = 10_000;
+
+            /**
+             * Bytes the near cache keeps at most, counting keys, values and about 96 bytes of bookkeeping per
+             * entry.
+             */
+            private DataSize maxBytes = DataSize.ofMegabytes(64);
+
+            public boolean isEnabled() {
+                return enabled;
+            }
+
+            public void setEnabled(boolean enabled) {
+                this.enabled = enabled;
+            }
+
+            public int getMaxEntries() {
+                return maxEntries;
+            }
+
+            public void setMaxEntries(int maxEntries) {
+                this.maxEntries = maxEntries;
+            }
+
+            public DataSize getMaxBytes() {
+                return maxBytes;
+            }
+
+            public void setMaxBytes(DataSize maxBytes) {
+                this.maxBytes = maxBytes;
+            }
         }
 
         /**

@@ -395,6 +395,27 @@ class ZarisAutoConfigurationTests {
     }
 
     @Test
+    void runWithoutNearCachePropertiesShouldLeaveTheNearCacheOff() {
+        runner.withPropertyValues("zaris.client.seeds=" + seedsOf(remoteCluster)).run(context ->
+                assertThat(context.getBean(ZarisClient.class).options().nearCache().enabled()).isFalse());
+    }
+
+    @Test
+    void runWithNearCachePropertiesShouldGiveTheClientANearCacheThatAnswersRepeatedReads() {
+        runner.withPropertyValues("zaris.client.seeds=" + seedsOf(remoteCluster), "zaris.cache.near-cache.enabled=true",
+                "zaris.cache.near-cache.max-entries=500", "zaris.cache.near-cache.max-bytes=2MB").run(context -> {
+                    ZarisClient client = context.getBean(ZarisClient.class);
+                    assertThat(client.options().nearCache().enabled()).isTrue();
+                    assertThat(client.options().nearCache().maxEntries()).isEqualTo(500);
+                    assertThat(client.options().nearCache().maxBytes()).isEqualTo(2L * 1024 * 1024);
+                    client.sync().put("near-cache-property-run", utf8("ok"));
+                    client.sync().get("near-cache-property-run");
+                    client.sync().get("near-cache-property-run");
+                    assertThat(client.nearCacheStats().hits()).isEqualTo(1);
+                });
+    }
+
+    @Test
     void clientOptionsCustomizersShouldAdjustTheClientInOrderOverTheProperties() {
         runner.withPropertyValues("zaris.client.seeds=" + seedsOf(remoteCluster), "zaris.client.max-attempts=5")
                 .withUserConfiguration(ClientCustomizers.class)
@@ -488,9 +509,11 @@ class ZarisAutoConfigurationTests {
             zaris.client.connections-per-node=0     | zaris.client.connections-per-node: connectionsPerNode must be between 1 and 64
             zaris.client.connections-per-node=65    | zaris.client.connections-per-node: connectionsPerNode must be between 1 and 64
             zaris.client.direct-read-connections-per-node=-1 | zaris.client.direct-read-connections-per-node: directReadConnectionsPerNode must be between 0 and 256
+            zaris.cache.near-cache.enabled=true,zaris.cache.near-cache.max-entries=0 | zaris.cache.near-cache.max-entries: near cache maxEntries must be >= 1
+            zaris.cache.near-cache.enabled=true,zaris.cache.near-cache.max-bytes=0B  | zaris.cache.near-cache.max-bytes: near cache maxBytes must be >= 1
             """)
     void runWithBadClientValueShouldFailNamingTheProperty(String property, String message) {
-        runner.withPropertyValues("zaris.client.seeds=127.0.0.1:1").withPropertyValues(property).run(context -> {
+        runner.withPropertyValues("zaris.client.seeds=127.0.0.1:1").withPropertyValues(property.split(",")).run(context -> {
             assertThat(context).hasFailed();
             assertThat(context.getStartupFailure()).hasStackTraceContaining(message);
         });

@@ -84,7 +84,8 @@ class ZarisPropertiesTests {
                 "zaris.cache.defaults.cluster-wide-sync", "zaris.cache.defaults.loader-lease-time",
                 "zaris.serialization.format", "zaris.serialization.allowed-classes", "management.health.zaris.enabled",
                 "zaris.cache.defaults.ttl-function", "zaris.cache.defaults.serializer", "zaris.client.ssl.bundle",
-                "zaris.embedded.ssl.bundle");
+                "zaris.embedded.ssl.bundle", "zaris.cache.near-cache.enabled", "zaris.cache.near-cache.max-entries",
+                "zaris.cache.near-cache.max-bytes");
         for (String name : documented) {
             assertThat(byName).as("metadata for %s", name).containsKey(name);
             assertThat(byName.get(name).path("description").asString()).as("description of %s", name).isNotBlank();

@@ -113,6 +113,9 @@ public final class ZarisMeterBinder implements MeterBinder, AutoCloseable {
                 .description("Partitions not HEALTHY on their preferred primary in the client's routing view:"
                         + " moving in a rebalance or degraded by a failure")
                 .register(registry);
+        if (client.options().nearCache().enabled()) {
+            bindNearCache(registry);
+        }
         if (embeddedCluster == null) {
             return;
         }
@@ -276,6 +279,28 @@ public final class ZarisMeterBinder implements MeterBinder, AutoCloseable {
                 return Double.NaN;
             }
         };
+    }
+
+    /** The client's near cache: reads answered locally apart from those that went to the owner, and its size. */
+    private void bindNearCache(MeterRegistry registry) {
+        FunctionCounter.builder("zaris.client.near.cache.requests", client, c -> c.nearCacheStats().hits())
+                .description("Reads the client's near cache answered (hit) or passed to the key's owner (miss)")
+                .tag("result", "hit").register(registry);
+        FunctionCounter.builder("zaris.client.near.cache.requests", client, c -> c.nearCacheStats().misses())
+                .description("Reads the client's near cache answered (hit) or passed to the key's owner (miss)")
+                .tag("result", "miss").register(registry);
+        FunctionCounter.builder("zaris.client.near.cache.invalidations", client, c -> c.nearCacheStats().invalidations())
+                .description("Keys dropped from the near cache because their owner pushed a change or this client wrote them")
+                .register(registry);
+        FunctionCounter.builder("zaris.client.near.cache.evictions", client, c -> c.nearCacheStats().evictions())
+                .description("Entries dropped from the near cache to keep its bounds")
+                .register(registry);
+        Gauge.builder("zaris.client.near.cache.entries", client, c -> c.nearCacheStats().entries())
+                .description("Entries the near cache holds")
+                .register(registry);
+        Gauge.builder("zaris.client.near.cache.size", client, c -> c.nearCacheStats().bytes())
+                .description("Bytes the near cache holds: keys, values and per-entry bookkeeping")
+                .baseUnit("bytes").register(registry);
     }
 
     private static double count(ClusterView view, PartitionHealth state) {

@@ -237,6 +237,38 @@ class ZarisActuatorAutoConfigurationTests {
     }
 
     @Test
+    void runWithNearCacheShouldMeterNearHitsApartFromMisses() {
+        runner.withPropertyValues(SMALL_EMBEDDED).withPropertyValues("zaris.cache.near-cache.enabled=true")
+                .withBean(SimpleMeterRegistry.class).run(context -> {
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    context.getBean(ZarisMeterBinder.class).bindTo(registry);
+                    ZarisClient client = context.getBean(ZarisClient.class);
+                    client.sync().put("near-metered", new byte[] {1});
+                    client.sync().get("near-metered"); // miss: asks the owner, keeps the answer
+                    client.sync().get("near-metered"); // hit
+
+                    assertThat(registry.get("zaris.client.near.cache.requests").tag("result", "hit").functionCounter()
+                            .count()).isEqualTo(1);
+                    assertThat(registry.get("zaris.client.near.cache.requests").tag("result", "miss").functionCounter()
+                            .count()).isEqualTo(1);
+                    assertThat(registry.get("zaris.client.near.cache.invalidations").functionCounter().count())
+                            .as("the put dropped its key before and after it was sent").isGreaterThanOrEqualTo(2);
+                    assertThat(registry.get("zaris.client.near.cache.entries").gauge().value()).isEqualTo(1);
+                    assertThat(registry.get("zaris.client.near.cache.size").gauge().value()).isPositive();
+                    assertThat(registry.get("zaris.client.near.cache.evictions").functionCounter().count()).isZero();
+                });
+    }
+
+    @Test
+    void runWithoutNearCacheShouldNotRegisterItsMeters() {
+        runner.withPropertyValues(SMALL_EMBEDDED).withBean(SimpleMeterRegistry.class).run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            context.getBean(ZarisMeterBinder.class).bindTo(registry);
+            assertThat(registry.find("zaris.client.near.cache.requests").functionCounters()).isEmpty();
+        });
+    }
+
+    @Test
     void runWithMeterRegistryShouldRecordClientAndNodeMeters() {
         runner.withPropertyValues(SMALL_EMBEDDED).withBean(SimpleMeterRegistry.class).run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);

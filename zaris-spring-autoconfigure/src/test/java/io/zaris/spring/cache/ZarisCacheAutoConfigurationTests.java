@@ -447,6 +447,24 @@ class ZarisCacheAutoConfigurationTests {
                 });
     }
 
+    @Test
+    void runWithNearCacheShouldAnswerRepeatedCacheableHitsLocally() {
+        runner.withUserConfiguration(CachingEnabled.class).withBean(BookService.class)
+                .withPropertyValues("zaris.cache.near-cache.enabled=true").run(context -> {
+                    BookService books = context.getBean(BookService.class);
+                    io.zaris.client.ZarisClient client = context.getBean(io.zaris.client.ZarisClient.class);
+                    String id = UUID.randomUUID().toString();
+
+                    assertThat(books.title(id)).isEqualTo("title-" + id); // miss: runs, then stores (drops the key here)
+                    assertThat(books.title(id)).isEqualTo("title-" + id); // remote hit: kept
+                    long nearHits = client.nearCacheStats().hits();
+                    assertThat(books.title(id)).isEqualTo("title-" + id); // near hit
+
+                    assertThat(books.calls()).isEqualTo(1);
+                    assertThat(client.nearCacheStats().hits()).isEqualTo(nearHits + 1);
+                });
+    }
+
     @Configuration(proxyBeanMethods = false)
     @EnableCaching
     static class CachingEnabled {

@@ -1,0 +1,151 @@
+package io.zaris.server;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.zaris.protocol.Change;
+import io.zaris.protocol.Frames;
+import io.zaris.protocol.OpCode;
+import io.zaris.protocol.SegmentInvalidations;
+import io.zaris.store.ChangeSink;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which data-port connections track which segments for their near caches, and the push of every change of a
+ * tracked segment to them (see {@link SegmentInvalidations}).
+ *
+ * <p><b>Why segments, not keys.</b> A connection that asked for tracking subscribes to a segment by reading
+ * any key of it; the node keeps no per-key state. Memory is therefore bounded by
+ * {@code segments × tracking connections} slots whatever the clients read, at the price of pushing every
+ * change of a tracked segment, also of keys the client never cached (it ignores those).
+ *
+ * <p><b>No lost invalidation.</b> A GET subscribes its connection <em>before</em> it reads the value
+ * ({@link #subscribe}, a volatile write), and a write reads the subscribers <em>after</em> it changed the
+ * value ({@link #ship}, called by the segment under its write lock once the change is visible, a volatile
+ * read). Whatever order the two take, either the read saw the new value or the write saw the subscriber.
+ * The push of a change whose read came first is queued on the reader's channel behind the read's answer.
+ *
+ * <p><b>No silent skip.</b> A tracking connection that has more than {@link #MAX_PENDING_BYTES} unsent
+ * (its client stopped reading) is closed rather than skipped: its client then stops serving what it cached
+ * from this node, and reconnects. Skipping would leave the client serving a value it was never told changed.
+ *
+ * <p>Concurrency: each segment's subscribers are an immutable array published through
+ * {@code subscribers}; {@link #subscribe} and {@link #unsubscribeAll} run on connections' event loops and
+ * replace arrays under {@code this} (rare: once per connection and segment); {@link #ship} runs on the writer's
+ * thread under the segment's write lock and only reads, so the write path takes no lock of its own.
+ */
+final class SegmentSubscriptions {
+
+    private static final Logger log = LoggerFactory.getLogger(SegmentSubscriptions.class);
+    /** Unsent bytes past which a tracking connection is closed instead of handed another invalidation. */
+    static final long MAX_PENDING_BYTES = 8L * 1024 * 1024;
+    private static final Channel[] NONE = new Channel[0];
+
+    private final String nodeId;
+    /** Per segment, the channels tracking it; replaced under {@code this}, read lock-free. */
+    private final AtomicReferenceArray<Channel[]> subscribers;
+    private final AtomicLong pushedFrames = new AtomicLong();
+    private final AtomicLong closedForBacklog = new AtomicLong();
+
+    SegmentSubscriptions(String nodeId, int segmentCount) {
+        this.nodeId = nodeId;
+        this.subscribers = new AtomicReferenceArray<>(segmentCount);
+        for (int s = 0; s < segmentCount; s++) {
+            subscribers.set(s, NONE);
+        }
+    }
+
+    /**
+     * The store's sink: pushes the changes to the segment's trackers, then hands them to {@code next}
+     * (replication), whose outcome it returns.
+     */
+    ChangeSink before(ChangeSink next) {
+        return (segment, changes) -> {
+            ship(segment, changes);
+            return next.ship(segment, changes);
+        };
+    }
+
+    /** Event loop of {@code channel}: from now on changes of {@code segment} are pushed to it. */
+    void subscribe(int segment, Channel channel) {
+        synchronized (this) {
+            Channel[] now = subscribers.get(segment);
+            Channel[] grown = Arrays.copyOf(now, now.length + 1);
+            grown[now.length] = channel;
+            subscribers.set(segment, grown);
+        }
+    }
+
+    /** Event loop of {@code channel}, when it closes: drops it from every segment it tracked. */
+    void unsubscribeAll(Channel channel, BitSet segments) {
+        synchronized (this) {
+            for (int s = segments.nextSetBit(0); s >= 0; s = segments.nextSetBit(s + 1)) {
+                Channel[] now = subscribers.get(s);
+                subscribers.set(s, Arrays.stream(now).filter(c -> c != channel).toArray(Channel[]::new));
+            }
+        }
+    }
+
+    /** Writer's thread, under the segment's write lock: one frame of the changes to every tracker of the segment. */
+    void ship(int segment, List<Change> changes) {
+        Channel[] trackers = subscribers.get(segment);
+        if (trackers.length == 0 || changes.isEmpty()) {
+            return;
+        }
+        ByteBuf frame = Unpooled.buffer(Frames.LENGTH_PREFIX_BYTES + 1 + SegmentInvalidations.encodedBytes(changes));
+        int start = Frames.begin(frame);
+        frame.writeByte(OpCode.PUSH_FRAME);
+        frame.writeByte(SegmentInvalidations.PUSH_KIND);
+        SegmentInvalidations.encode(frame, segment, changes);
+        Frames.finish(frame, start);
+        try {
+            for (Channel channel : trackers) {
+                if (!channel.isActive()) {
+                    continue;
+                }
+                if (pendingBytes(channel) > MAX_PENDING_BYTES) {
+                    closedForBacklog.incrementAndGet();
+                    log.warn("node {}: closing near-cache connection {}: more than {} bytes unsent, so it cannot be "
+                            + "told of changes", nodeId, channel.remoteAddress(), MAX_PENDING_BYTES);
+                    channel.close();
+                    continue;
+                }
+                channel.writeAndFlush(frame.retainedDuplicate(), channel.voidPromise());
+                pushedFrames.incrementAndGet();
+            }
+        } finally {
+            frame.release();
+        }
+    }
+
+    private static long pendingBytes(Channel channel) {
+        ChannelOutboundBuffer buffer = channel.unsafe().outboundBuffer();
+        return buffer == null ? 0 : buffer.totalPendingWriteBytes();
+    }
+
+    /** Invalidation frames queued to trackers so far. */
+    long pushedFrames() {
+        return pushedFrames.get();
+    }
+
+    /** Tracking connections closed because they were too far behind to be told of a change. */
+    long closedForBacklog() {
+        return closedForBacklog.get();
+    }
+
+    /** Slots held now over all segments: bounded by segments × tracking connections. */
+    int subscriptions() {
+        int total = 0;
+        for (int s = 0; s < subscribers.length(); s++) {
+            total += subscribers.get(s).length;
+        }
+        return total;
+    }
+}

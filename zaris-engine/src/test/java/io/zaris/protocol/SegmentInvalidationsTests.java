@@ -1,0 +1,68 @@
+package io.zaris.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SegmentInvalidationsTests {
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void changesEncodeToKeysAndRevisionsThatDecodeBack() {
+        List<Change> changes = List.of(new Change(7, 2, bytes("a"), bytes("value"), 0),
+                new Change(8, 2, bytes("bb"), null, 0));
+        ByteBuf out = Unpooled.buffer();
+        SegmentInvalidations.encode(out, 12, changes);
+
+        assertThat(out.readableBytes() + 1).isEqualTo(SegmentInvalidations.encodedBytes(changes));
+        SegmentInvalidations decoded = assertDecodes(out);
+        assertThat(decoded.segment()).isEqualTo(12);
+        assertThat(decoded.revisions()).containsExactly(7, 8);
+        assertThat(decoded.keys()).containsExactly(bytes("a"), bytes("bb"));
+    }
+
+    @Test
+    void aCountLargerThanTheFrameIsRefusedBeforeAllocating() {
+        ByteBuf out = Unpooled.buffer();
+        out.writeInt(1);
+        out.writeInt(1_000_000);
+        assertThatThrownBy(() -> SegmentInvalidations.decode(out)).isInstanceOf(MalformedRequestException.class)
+                .hasMessageContaining("invalidated key count");
+    }
+
+    @Test
+    void aNegativeSegmentIsRefused() {
+        ByteBuf out = Unpooled.buffer();
+        out.writeInt(-1);
+        out.writeInt(0);
+        assertThatThrownBy(() -> SegmentInvalidations.decode(out)).isInstanceOf(MalformedRequestException.class)
+                .hasMessageContaining("negative segment");
+    }
+
+    @Test
+    void aTruncatedKeyIsRefused() {
+        ByteBuf out = Unpooled.buffer();
+        out.writeInt(3);
+        out.writeInt(1);
+        out.writeLong(5);
+        out.writeInt(10);
+        out.writeByte(1);
+        assertThatThrownBy(() -> SegmentInvalidations.decode(out)).isInstanceOf(MalformedRequestException.class);
+    }
+
+    private static SegmentInvalidations assertDecodes(ByteBuf in) {
+        try {
+            return SegmentInvalidations.decode(in);
+        } catch (MalformedRequestException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
