@@ -179,7 +179,7 @@ public final class ClusterMember implements AutoCloseable {
         this.leaseValidUntil = leaseDuration == null ? Long.MAX_VALUE : Long.MIN_VALUE;
         this.probe = probe;
         this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, this::submit, System::nanoTime,
-                this::ownerLeaseSurelyLapsed, this::leaseLapsedWhileMember);
+                this::ownerLeaseSurelyLapsed, this::leaseLapsedWhileMember, this::leaseRenewed);
         this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "zaris-cluster-timer-" + nodeId);
             thread.setDaemon(true);
@@ -437,6 +437,12 @@ public final class ClusterMember implements AutoCloseable {
             }
         }
         return since != null && now - since >= patience && now - granted >= patience;
+    }
+
+    /** Events thread: whether this leader confirmed {@code node}'s lease within the last lease. */
+    private boolean leaseRenewed(String node) {
+        Long granted = leaseGrantedNanos.get(node);
+        return lease != null && granted != null && System.nanoTime() - granted < membershipConfig.ownerLease().toNanos();
     }
 
     public boolean inMajority() {

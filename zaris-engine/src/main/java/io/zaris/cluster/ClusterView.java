@@ -26,10 +26,15 @@ import java.util.TreeSet;
  *                 ({@link VoterRetention}), so re-homing copies does not change who votes. Always a superset
  *                 of the map's nodes (the constructor adds them); views from nodes that predate it carry
  *                 exactly the map's nodes.
+ * @param suspended the members the leader counts as serving nothing: still in the membership view, but without an
+ *                  owner lease for longer than a lease (a flapping link, lost packets to the leader, a hang). No
+ *                  partition is active on them, actives do not wait for them as replicas, takeovers do not wait for
+ *                  their answers and promotions pass them over, until the leader confirms their lease again. Changes
+ *                  come with a new map version, so views order them like any map change.
  */
 public record ClusterView(PartitionLayout layout, PartitionMap partitionMap, RuntimeMap runtimeMap,
                           Map<String, NodeAddress> addresses, String leader, Map<String, String> founders,
-                          Set<String> voters) {
+                          Set<String> voters, Set<String> suspended) {
 
     public ClusterView {
         if (partitionMap.partitionCount() != layout.partitionCount()
@@ -45,18 +50,26 @@ public record ClusterView(PartitionLayout layout, PartitionMap partitionMap, Run
         TreeSet<String> allVoters = new TreeSet<>(voters);
         allVoters.addAll(partitionMap.nodes());
         voters = Collections.unmodifiableSortedSet(allVoters);
+        suspended = Collections.unmodifiableSortedSet(new TreeSet<>(suspended));
+    }
+
+    /** A view with these voters and no suspended member. */
+    public ClusterView(PartitionLayout layout, PartitionMap partitionMap, RuntimeMap runtimeMap,
+                       Map<String, NodeAddress> addresses, String leader, Map<String, String> founders,
+                       Set<String> voters) {
+        this(layout, partitionMap, runtimeMap, addresses, leader, founders, voters, Set.of());
     }
 
     /** A view whose voters are the partition map's nodes. */
     public ClusterView(PartitionLayout layout, PartitionMap partitionMap, RuntimeMap runtimeMap,
                        Map<String, NodeAddress> addresses, String leader, Map<String, String> founders) {
-        this(layout, partitionMap, runtimeMap, addresses, leader, founders, Set.of());
+        this(layout, partitionMap, runtimeMap, addresses, leader, founders, Set.of(), Set.of());
     }
 
     /** A view whose leader and founders are not known. */
     public ClusterView(PartitionLayout layout, PartitionMap partitionMap, RuntimeMap runtimeMap,
                        Map<String, NodeAddress> addresses) {
-        this(layout, partitionMap, runtimeMap, addresses, null, Map.of(), Set.of());
+        this(layout, partitionMap, runtimeMap, addresses, null, Map.of(), Set.of(), Set.of());
     }
 
     public PartitionRuntime runtimeOfSegment(int segment) {
@@ -64,21 +77,31 @@ public record ClusterView(PartitionLayout layout, PartitionMap partitionMap, Run
     }
 
     public ClusterView withRuntimeMap(RuntimeMap newRuntimeMap) {
-        return new ClusterView(layout, partitionMap, newRuntimeMap, addresses, leader, founders, voters);
+        return new ClusterView(layout, partitionMap, newRuntimeMap, addresses, leader, founders, voters, suspended);
     }
 
     public ClusterView withAddresses(Map<String, NodeAddress> newAddresses) {
-        return new ClusterView(layout, partitionMap, runtimeMap, newAddresses, leader, founders, voters);
+        return new ClusterView(layout, partitionMap, runtimeMap, newAddresses, leader, founders, voters, suspended);
     }
 
     /** The same view stamped with the node that leads ({@code null} = unknown). */
     public ClusterView withLeader(String newLeader) {
-        return new ClusterView(layout, partitionMap, runtimeMap, addresses, newLeader, founders, voters);
+        return new ClusterView(layout, partitionMap, runtimeMap, addresses, newLeader, founders, voters, suspended);
     }
 
     /** The same view with partition map {@code newMap} and these voters (the map's nodes are added). */
     public ClusterView withMapAndVoters(PartitionMap newMap, RuntimeMap newRuntimeMap, Set<String> newVoters) {
-        return new ClusterView(layout, newMap, newRuntimeMap, addresses, leader, founders, newVoters);
+        return new ClusterView(layout, newMap, newRuntimeMap, addresses, leader, founders, newVoters, suspended);
+    }
+
+    /** The same view with partition map {@code newMap} and runtime map {@code newRuntimeMap}, these members suspended. */
+    public ClusterView withSuspended(PartitionMap newMap, RuntimeMap newRuntimeMap, Set<String> newSuspended) {
+        return new ClusterView(layout, newMap, newRuntimeMap, addresses, leader, founders, voters, newSuspended);
+    }
+
+    /** Whether {@code nodeId} is in the membership view and serves: neither absent from {@code present} nor suspended. */
+    public boolean serves(String nodeId, Set<String> present) {
+        return present.contains(nodeId) && !suspended.contains(nodeId);
     }
 
     /**

@@ -75,6 +75,8 @@ final class FailoverCoordinator {
      * that hangs, does to its keys otherwise.
      */
     private final Predicate<String> leaseLapsedWhileMember;
+    /** Whether this leader confirmed a node's lease within the last lease: a suspended member that renewed serves again. */
+    private final Predicate<String> leaseRenewed;
     private boolean roundInFlight;
 
     FailoverCoordinator(String nodeId, ClusterSettings clusterSettings, ReplicationSettings settings, PeerProbe probe,
@@ -84,14 +86,15 @@ final class FailoverCoordinator {
 
     FailoverCoordinator(String nodeId, ClusterSettings clusterSettings, ReplicationSettings settings, PeerProbe probe,
                         Executor events, LongSupplier nanoClock, Predicate<String> ownerLeaseLapsed) {
-        this(nodeId, clusterSettings, settings, probe, events, nanoClock, ownerLeaseLapsed, node -> false);
+        this(nodeId, clusterSettings, settings, probe, events, nanoClock, ownerLeaseLapsed, node -> false, node -> false);
     }
 
     FailoverCoordinator(String nodeId, ClusterSettings clusterSettings, ReplicationSettings settings, PeerProbe probe,
                         Executor events, LongSupplier nanoClock, Predicate<String> ownerLeaseLapsed,
-                        Predicate<String> leaseLapsedWhileMember) {
+                        Predicate<String> leaseLapsedWhileMember, Predicate<String> leaseRenewed) {
         this.ownerLeaseLapsed = ownerLeaseLapsed;
         this.leaseLapsedWhileMember = leaseLapsedWhileMember;
+        this.leaseRenewed = leaseRenewed;
         this.nodeId = nodeId;
         this.clusterSettings = clusterSettings;
         this.settings = settings;
@@ -153,6 +156,9 @@ final class FailoverCoordinator {
             }
         }
         trackAbsentVoters(held, present, now);
+        if (suspendOrResume(held, present, publish)) {
+            return;
+        }
         Set<Integer> failover = new TreeSet<>();
         Set<Integer> heal = new TreeSet<>();
         Set<Integer> degrade = new TreeSet<>();
@@ -161,7 +167,7 @@ final class FailoverCoordinator {
             PartitionRuntime runtime = held.runtimeMap().get(p);
             List<String> owners = held.partitionMap().ownersOf(p);
             if (runtime.activeNode() == null || !present.contains(runtime.activeNode()) || isDisowned(p, runtime)
-                    || leaseLapsedWithAnotherOwnerServing(runtime.activeNode(), owners, present)) {
+                    || suspendedWithAnotherOwnerServing(held, runtime.activeNode(), owners, present)) {
                 // With no owner present the round marks it UNAVAILABLE (once): requests get that answer rather
                 // than a timeout at a node that is gone, until an owner returns or eviction re-homes it.
                 if (owners.stream().anyMatch(present::contains) || runtime.activeNode() != null) {
@@ -169,10 +175,10 @@ final class FailoverCoordinator {
                 }
             } else if (runtime.health() == PartitionHealth.RECOVERING) {
                 recovered.add(p);
-            } else if (runtime.health() == PartitionHealth.HEALTHY && !present.containsAll(owners)) {
+            } else if (runtime.health() == PartitionHealth.HEALTHY && !allServe(held, owners, present)) {
                 degrade.add(p);
-            } else if (runtime.health() != PartitionHealth.HEALTHY && present.containsAll(owners)
-                    && owners.stream().noneMatch(leaseLapsedWhileMember) && stableFor(p, now) >= settings.healCooldown().toNanos()) {
+            } else if (runtime.health() != PartitionHealth.HEALTHY && allServe(held, owners, present)
+                    && stableFor(p, now) >= settings.healCooldown().toNanos()) {
                 heal.add(p);
             }
         }
@@ -228,8 +234,8 @@ final class FailoverCoordinator {
         for (String departed : departedActives) {
             NodeAddress address = held.addresses().get(departed);
             if (present.contains(departed)) {
-                log.info("node {}: {} is still a member but has had no owner lease for more than a lease: it serves "
-                        + "nothing, and its partitions fail over to owners that do", nodeId, departed);
+                log.info("node {}: {} is suspended (a member without an owner lease): its partitions fail over to owners "
+                        + "that serve, without probing its data port", nodeId, departed);
             } else if (ownerLeaseLapsed.test(departed)) {
                 log.info("node {}: {} left the membership view and its owner lease has run out; its partitions fail "
                         + "over without probing its data port", nodeId, departed);
@@ -266,8 +272,7 @@ final class FailoverCoordinator {
         for (int p : failover) {
             PartitionRuntime current = runtimes.get(p);
             boolean restarted = isDisowned(p, current);
-            if (current.activeNode() != null && present.contains(current.activeNode()) && !restarted
-                    && !leaseLapsedWhileMember.test(current.activeNode())) {
+            if (current.activeNode() != null && view.serves(current.activeNode(), present) && !restarted) {
                 continue; // resolved meanwhile
             }
             if (current.activeNode() != null && !restarted && reachable.getOrDefault(current.activeNode(), false)) {
@@ -280,8 +285,11 @@ final class FailoverCoordinator {
             long highestObserved = 0;
             for (String owner : owners) {
                 PartitionState state = states.getOrDefault(owner, Map.of()).get(p);
-                if (state != null && present.contains(owner) && !leaseLapsedWhileMember.test(owner)) {
-                    candidates.put(owner, state);
+                if (state != null && view.serves(owner, present)) {
+                    // a copy that has not seen the partition's current epoch cannot be complete under it (a suspended
+                    // or cut-off replica the active stopped shipping to, before the view reached it)
+                    candidates.put(owner, state.highestEpoch() < current.epoch() ? new PartitionState(state.highestEpoch(),
+                            state.revisionSum(), state.keys(), 0, state.confirmedReplicas()) : state);
                     highestObserved = Math.max(highestObserved, state.highestEpoch());
                 }
             }
@@ -320,8 +328,7 @@ final class FailoverCoordinator {
                 highestObserved = Math.max(highestObserved, activeState.highestEpoch());
             }
             int segments = view.layout().lastSegmentOf(p) - view.layout().firstSegmentOf(p) + 1;
-            if (current.health() == PartitionHealth.HEALTHY || !present.containsAll(owners) || isDisowned(p, current)
-                    || owners.stream().anyMatch(leaseLapsedWhileMember)) {
+            if (current.health() == PartitionHealth.HEALTHY || !allServe(view, owners, present) || isDisowned(p, current)) {
                 continue;
             }
             String blocker = FailoverDecisions.healBlocker(owners, ownerStates, segments, current.epoch(),
@@ -344,7 +351,7 @@ final class FailoverCoordinator {
             PartitionRuntime current = runtimes.get(p);
             PartitionState activeState = states.getOrDefault(current.activeNode(), Map.of()).get(p);
             if (current.health() != PartitionHealth.HEALTHY || activeState == null
-                    || present.containsAll(view.partitionMap().ownersOf(p))) {
+                    || allServe(view, view.partitionMap().ownersOf(p), present)) {
                 continue; // changed meanwhile, the active did not answer, or the replica is back
             }
             if (isDisowned(p, current) || activeState.highestEpoch() > current.epoch()) {
@@ -579,12 +586,50 @@ final class FailoverCoordinator {
         return text.isEmpty() ? "none reachable" : text.toString();
     }
 
+    /** Whether {@code active} is suspended while another owner of the partition serves: failing over gains one. */
+    private static boolean suspendedWithAnotherOwnerServing(ClusterView held, String active, List<String> owners,
+                                                            Set<String> present) {
+        return held.suspended().contains(active)
+                && owners.stream().anyMatch(owner -> !owner.equals(active) && held.serves(owner, present));
+    }
+
+    private static boolean allServe(ClusterView view, List<String> owners, Set<String> present) {
+        return owners.stream().allMatch(owner -> view.serves(owner, present));
+    }
+
     /**
-     * Whether {@code active}, still a member, lost its lease long ago while another owner of the partition serves:
-     * failing over then gains a serving owner. With no other owner serving, the partition waits for its active.
+     * Events thread: suspends the members whose lease lapsed (see {@link #leaseLapsedWhileMember}) and resumes the
+     * suspended ones this leader confirmed again or that left the view, under the next map version (same owners), so
+     * every node orders the change like any map change. Returns whether it published.
      */
-    private boolean leaseLapsedWithAnotherOwnerServing(String active, List<String> owners, Set<String> present) {
-        return leaseLapsedWhileMember.test(active) && owners.stream()
-                .anyMatch(owner -> !owner.equals(active) && present.contains(owner) && !leaseLapsedWhileMember.test(owner));
+    private boolean suspendOrResume(ClusterView held, Set<String> present, Consumer<ClusterView> publish) {
+        Set<String> suspended = new TreeSet<>();
+        for (String node : held.suspended()) {
+            if (present.contains(node) && !leaseRenewed.test(node)) {
+                suspended.add(node);
+            }
+        }
+        for (String node : held.partitionMap().nodes()) {
+            if (present.contains(node) && !node.equals(nodeId) && leaseLapsedWhileMember.test(node)) {
+                suspended.add(node);
+            }
+        }
+        if (suspended.equals(held.suspended())) {
+            return false;
+        }
+        PartitionMap map = held.partitionMap();
+        PartitionMap next = new PartitionMap(Math.addExact(map.version(), 1), map.replicationFactor(), map.owners());
+        Set<String> added = new TreeSet<>(suspended);
+        added.removeAll(held.suspended());
+        Set<String> resumed = new TreeSet<>(held.suspended());
+        resumed.removeAll(suspended);
+        log.info("node {}: {}{}{}; partition map version {} -> {}", nodeId,
+                added.isEmpty() ? "" : "suspends " + added + " (members without an owner lease for more than a lease: "
+                        + "they serve nothing, so nothing waits for them)",
+                added.isEmpty() || resumed.isEmpty() ? "" : "; ",
+                resumed.isEmpty() ? "" : "resumes " + resumed + " (lease confirmed again, or left the view)",
+                map.version(), next.version());
+        publish.accept(held.withSuspended(next, held.runtimeMap(), suspended));
+        return true;
     }
 }

@@ -27,6 +27,7 @@ import java.util.Set;
  * founders:  n:int32 · (nodeId:string · incarnation:string)*n
  * leader:string ("" = unknown)     optional: absent in views from nodes that predate it
  * voters:    n:int32 · nodeId:string*n                 optional: absent in views from nodes that predate it
+ * suspended: n:int32 · nodeId:string*n                 optional: absent in views from nodes that predate it
  * </pre>
  *
  * <p>The leader and the voters come last and are optional so that a view from an older node still decodes
@@ -71,6 +72,10 @@ public final class ClusterViewCodec {
         out.writeInt(view.voters().size());
         for (String voter : view.voters()) {
             Wire.writeString(out, voter);
+        }
+        out.writeInt(view.suspended().size());
+        for (String member : view.suspended()) {
+            Wire.writeString(out, member);
         }
     }
 
@@ -117,8 +122,15 @@ public final class ClusterViewCodec {
                     voters.add(Wire.readString(in, 0, "voter"));
                 }
             }
+            Set<String> suspended = new HashSet<>();
+            if (in.isReadable()) {
+                int suspendedCount = Wire.readCount(in, 100_000, 0, "suspended count");
+                for (int i = 0; i < suspendedCount; i++) {
+                    suspended.add(Wire.readString(in, 0, "suspended member"));
+                }
+            }
             return new ClusterView(layout, new PartitionMap(version, replicationFactor, owners),
-                    new RuntimeMap(runtimes), addresses, leader, founders, voters);
+                    new RuntimeMap(runtimes), addresses, leader, founders, voters, suspended);
         } catch (IllegalArgumentException e) {
             throw new MalformedRequestException(0, KvStatus.BAD_REQUEST, "invalid cluster view: " + e.getMessage());
         }

@@ -60,6 +60,8 @@ final class ReplicaLink {
     private final Object batchLock = new Object();
     /** Set once by {@link #close}, before the connection closes, so failures it causes are read as local. */
     private volatile boolean closedHere;
+    /** Set once by {@link #closeSuspended}: the leader said the replica serves nothing, so it is not waited for. */
+    private volatile boolean peerSuspended;
     /** Changes waiting to leave together; guarded by {@code batchLock}, {@code null} when none wait. */
     private ReplicationBatch openBatch;
     /**
@@ -256,8 +258,21 @@ final class ReplicaLink {
         connection.close();
     }
 
+    /**
+     * Closes the link because the leader suspended the replica (a member without an owner lease: it serves nothing,
+     * and the leader promotes and heals nothing to it until it renews, after which it gets a full sync). Changes in
+     * flight on it count as "replica gone", as for a crashed one: nothing waits for it any more.
+     */
+    void closeSuspended() {
+        peerSuspended = true;
+        close();
+    }
+
     /** The verdict of a send on this link that failed with {@code error}: see {@link Verdict#ofFailure} and {@link #close}. */
     private Verdict verdictOfFailure(Throwable error) {
+        if (peerSuspended) {
+            return Verdict.gone();
+        }
         return closedHere ? Verdict.failed() : Verdict.ofFailure(error);
     }
 

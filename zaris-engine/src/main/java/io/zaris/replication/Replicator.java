@@ -165,7 +165,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         if (current == null) {
             return false;
         }
-        Set<String> members = present.get();
+        Set<String> members = servingMembers(current);
         for (int p = 0; p < current.layout().partitionCount(); p++) {
             PartitionRuntime runtime = current.runtimeMap().get(p);
             if (!servesAsActive(p, runtime)) {
@@ -185,6 +185,20 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         return true;
     }
 
+    /**
+     * The members a replica must be among to be waited for and kept in sync: those membership sees, less those the
+     * leader suspended (they serve nothing and missed changes; they get a full sync when they are resumed).
+     */
+    private Set<String> servingMembers(ClusterView current) {
+        Set<String> members = present.get();
+        if (current == null || current.suspended().isEmpty()) {
+            return members;
+        }
+        Set<String> serving = new HashSet<>(members);
+        serving.removeAll(current.suspended());
+        return serving;
+    }
+
     /** Replicas of the partition this node has an open link to. */
     public int connectedReplicas(int partition) {
         ClusterView current = view;
@@ -192,7 +206,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
             return 0;
         }
         int connected = 0;
-        Set<String> members = present.get();
+        Set<String> members = servingMembers(current);
         for (String owner : current.partitionMap().ownersOf(partition)) {
             ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
             if (link != null && link.isOpen() && members.contains(owner)) {
@@ -240,7 +254,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         long flushDelayNanos = settings.asyncFlushDelay().toNanos();
         List<String> owners = current.partitionMap().ownersOf(partition);
         List<ReplicaLink> targets = new ArrayList<>(owners.size());
-        Set<String> members = present.get();
+        Set<String> members = servingMembers(current);
         for (String owner : owners) {
             ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
             if (link == null || !link.isOpen() || !link.isSynced(segment)) {
@@ -348,7 +362,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         if (current == null || nodeStore == null || closed) {
             return;
         }
-        Set<String> members = present.get();
+        Set<String> members = servingMembers(current);
         Set<String> needed = new HashSet<>();
         for (int p = 0; p < current.layout().partitionCount(); p++) {
             PartitionRuntime runtime = current.runtimeMap().get(p);
@@ -381,7 +395,11 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         for (Map.Entry<String, ReplicaLink> entry : links.entrySet()) {
             if (!needed.contains(entry.getKey()) || !entry.getValue().isOpen()) {
                 links.remove(entry.getKey(), entry.getValue());
-                entry.getValue().close();
+                if (current.suspended().contains(entry.getKey())) {
+                    entry.getValue().closeSuspended();
+                } else {
+                    entry.getValue().close();
+                }
             }
         }
     }
@@ -426,7 +444,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         if (current == null) {
             return 0;
         }
-        Set<String> members = present.get();
+        Set<String> members = servingMembers(current);
         int confirmed = 0;
         for (String owner : current.partitionMap().ownersOf(partition)) {
             ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);

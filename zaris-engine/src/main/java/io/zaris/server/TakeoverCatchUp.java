@@ -127,7 +127,9 @@ final class TakeoverCatchUp {
         }
         for (String peer : fellows) {
             NodeAddress address = adopted.addresses().get(peer);
-            if (!peer.equals(nodeId) && members.contains(peer) && address != null) {
+            // a suspended fellow has had no lease for over a lease: it wrote nothing since, and waiting for a member
+            // that does not answer (a flapping or cut-off link) would keep the partition from serving for seconds
+            if (!peer.equals(nodeId) && adopted.serves(peer, members) && address != null) {
                 asked.add(peer);
                 peers.add(pullFrom(peer, address, takeover, first, lineage));
             }
@@ -161,7 +163,8 @@ final class TakeoverCatchUp {
                     if (error == null) {
                         return CompletableFuture.<Void>completedFuture(null);
                     }
-                    boolean member = present.get().contains(peer);
+                    ClusterView now = currentView.get();
+                    boolean member = present.get().contains(peer) && (now == null || !now.suspended().contains(peer));
                     if (isObsolete(takeover)) {
                         log.info("node {}: stops catching partition {} up from {}: a newer view gave the partition to another "
                                 + "node", nodeId, takeover.partition(), peer);

@@ -146,52 +146,88 @@ class FailoverCoordinatorTests {
     }
 
     @Test
-    void aMemberThatStoppedRenewingItsLeaseLosesItsActivePartitionsToAServingOwner() {
+    void aMemberWithoutALeaseIsSuspendedThenLosesItsActivePartitionsAndIsResumedWhenItRenews() {
         // "a" is still in the membership view (its link flaps, or it hangs), but has had no lease for a lease and
         // more: it refuses everything it serves
         Set<String> lapsed = new java.util.HashSet<>(Set.of("a"));
+        Set<String> renewed = new java.util.HashSet<>(Set.of("b", "c"));
         FailoverCoordinator leader = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 2),
                 ReplicationSettings.defaults().withEvictionDelay(Duration.ofSeconds(30)), new FakeProbe(), Runnable::run,
-                () -> now, lapsed::contains, lapsed::contains);
+                () -> now, lapsed::contains, lapsed::contains, renewed::contains);
         ClusterView view = view(List.of(List.of("a", "b"), List.of("c", "a")),
                 new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
         answers.put("a", Map.of(0, new PartitionState(3, 95, 13, 2)));
         answers.put("b", Map.of(0, new PartitionState(3, 90, 12, 2)));
         answers.put("c", Map.of(1, new PartitionState(1, 40, 6, 2)));
+        Set<String> all = Set.of("a", "b", "c");
 
-        leader.reconcile(view, Set.of("a", "b", "c"), () -> view, published::add);
-
+        leader.reconcile(view, all, () -> view, published::add);
         assertThat(published).hasSize(1);
-        assertThat(published.get(0).runtimeMap().get(0)).as("not given back to the lapsed node, which holds more keys")
-                .isEqualTo(new PartitionRuntime("b", 4, PartitionHealth.DEGRADED));
-        assertThat(published.get(0).runtimeMap().get(1)).as("its replica role does not move").isEqualTo(view.runtimeMap().get(1));
-        assertThat(crashed).as("no probe needed: the member is reachable, and serves nothing all the same").isEmpty();
+        ClusterView suspended = published.get(0);
+        assertThat(suspended.suspended()).containsExactly("a");
+        assertThat(suspended.partitionMap().version()).as("ordered like a map change").isEqualTo(2);
+        assertThat(suspended.runtimeMap()).isEqualTo(view.runtimeMap());
 
-        ClusterView failedOver = published.get(0);
+        leader.reconcile(suspended, all, () -> suspended, published::add);
+        assertThat(published).hasSize(2);
+        ClusterView failedOver = published.get(1);
+        assertThat(failedOver.runtimeMap().get(0)).as("not given back to the suspended node, which holds more keys")
+                .isEqualTo(new PartitionRuntime("b", 4, PartitionHealth.DEGRADED));
+        assertThat(failedOver.runtimeMap().get(1)).as("partition 1 serves on without waiting for its replica")
+                .isEqualTo(new PartitionRuntime("c", 2, PartitionHealth.DEGRADED));
+        assertThat(failedOver.suspended()).containsExactly("a");
+
         now += Duration.ofSeconds(10).toNanos();
         published.clear();
-        leader.reconcile(failedOver, Set.of("a", "b", "c"), () -> failedOver, published::add);
-        assertThat(published).as("no heal back to a node that still has no lease").isEmpty();
+        leader.reconcile(failedOver, all, () -> failedOver, published::add);
+        assertThat(published).as("no heal back while it is suspended").isEmpty();
 
-        lapsed.clear(); // renewed: from now on it may be healed back like any other owner
-        answers.put("a", Map.of(0, new PartitionState(4, 90, 12, 2)));
-        answers.put("b", Map.of(0, new PartitionState(4, 90, 12, 2, 1)));
-        leader.reconcile(failedOver, Set.of("a", "b", "c"), () -> failedOver, published::add);
+        lapsed.clear();
+        renewed.add("a"); // the leader confirmed its lease again
+        leader.reconcile(failedOver, all, () -> failedOver, published::add);
         assertThat(published).hasSize(1);
-        assertThat(published.get(0).runtimeMap().get(0)).isEqualTo(new PartitionRuntime("a", 5, PartitionHealth.HEALTHY));
+        ClusterView resumed = published.get(0);
+        assertThat(resumed.suspended()).isEmpty();
+        assertThat(resumed.runtimeMap()).isEqualTo(failedOver.runtimeMap());
+
+        answers.put("a", Map.of(0, new PartitionState(4, 90, 12, 2), 1, new PartitionState(2, 40, 6, 2)));
+        answers.put("b", Map.of(0, new PartitionState(4, 90, 12, 2, 1)));
+        answers.put("c", Map.of(1, new PartitionState(2, 40, 6, 2, 1)));
+        leader.reconcile(resumed, all, () -> resumed, published::add);
+        assertThat(published).hasSize(2);
+        assertThat(published.get(1).runtimeMap().get(0)).isEqualTo(new PartitionRuntime("a", 5, PartitionHealth.HEALTHY));
     }
 
     @Test
-    void aLapsedMemberKeepsAPartitionNoOtherOwnerCanServe() {
+    void aSuspendedMemberKeepsAPartitionNoOtherOwnerCanServe() {
         Set<String> lapsed = Set.of("a", "b");
         FailoverCoordinator leader = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 2),
                 ReplicationSettings.defaults().withEvictionDelay(Duration.ofSeconds(30)), new FakeProbe(), Runnable::run,
-                () -> now, lapsed::contains, lapsed::contains);
+                () -> now, lapsed::contains, lapsed::contains, node -> false);
         ClusterView view = view(List.of(List.of("a", "b"), List.of("c", "a")),
                 new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
-        leader.reconcile(view, Set.of("a", "b", "c"), () -> view, published::add);
-        assertThat(published).as("moving partition 0 gains nothing: its other owner has no lease either")
-                .allMatch(v -> v.runtimeMap().get(0).equals(view.runtimeMap().get(0)));
+        ClusterView held = view;
+        for (int round = 0; round < 3; round++) {
+            ClusterView current = held;
+            leader.reconcile(current, Set.of("a", "b", "c"), () -> current, published::add);
+            held = published.isEmpty() ? held : published.get(published.size() - 1);
+        }
+        assertThat(held.suspended()).containsExactly("a", "b");
+        assertThat(held.runtimeMap().get(0)).as("moving partition 0 gains nothing: its other owner is suspended too")
+                .isEqualTo(view.runtimeMap().get(0));
+    }
+
+    @Test
+    void aCandidateThatHasNotSeenTheCurrentEpochCountsNoSyncedSegments() {
+        // "b" missed the epoch bump (it was suspended and cut off): its copy looks complete under epoch 3 only
+        ClusterView view = view(List.of(List.of("a", "b", "c"), List.of("c", "a")),
+                new PartitionRuntime("a", 4, PartitionHealth.DEGRADED), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
+        answers.put("b", Map.of(0, new PartitionState(3, 90, 12, 2)));
+        answers.put("c", Map.of(0, new PartitionState(4, 80, 11, 2), 1, new PartitionState(1, 40, 6, 2)));
+        crashed.add("a");
+        coordinator.reconcile(view, Set.of("b", "c"), () -> view, published::add);
+        assertThat(published).isNotEmpty();
+        assertThat(published.get(0).runtimeMap().get(0).activeNode()).isEqualTo("c");
     }
 
     @Test

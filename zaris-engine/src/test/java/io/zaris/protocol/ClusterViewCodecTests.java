@@ -41,7 +41,7 @@ class ClusterViewCodecTests {
         ByteBuf full = encode(view());
         // Drop the trailing leader field (an empty string: its length prefix only) and the voters after it, as
         // an older node would.
-        ByteBuf legacy = full.slice(0, full.readableBytes() - votersLength(view()) - emptyStringLength());
+        ByteBuf legacy = full.slice(0, full.readableBytes() - NO_SUSPENDED_LENGTH - votersLength(view()) - emptyStringLength());
 
         ClusterView decoded = ClusterViewCodec.decode(legacy);
 
@@ -53,7 +53,7 @@ class ClusterViewCodecTests {
     void viewFromANodeThatDoesNotWriteVotersDecodesWithTheMapsNodesAsVoters() throws MalformedRequestException {
         ClusterView view = withVoters(view(), Set.of("gone"));
         ByteBuf full = encode(view);
-        ByteBuf legacy = full.slice(0, full.readableBytes() - votersLength(view));
+        ByteBuf legacy = full.slice(0, full.readableBytes() - NO_SUSPENDED_LENGTH - votersLength(view));
 
         ClusterView decoded = ClusterViewCodec.decode(legacy);
 
@@ -73,6 +73,25 @@ class ClusterViewCodecTests {
 
     private static ClusterView withVoters(ClusterView view, Set<String> extra) {
         return view.withMapAndVoters(view.partitionMap(), view.runtimeMap(), extra);
+    }
+
+    /** Encoded length of an empty suspended field: its count. */
+    private static final int NO_SUSPENDED_LENGTH = 4;
+
+    @Test
+    void suspendedMembersRoundTripAndAViewThatPredatesThemHasNone() throws MalformedRequestException {
+        ClusterView view = view();
+        ClusterView suspended = view.withSuspended(view.partitionMap(), view.runtimeMap(), Set.of("b"));
+        ClusterView decoded = ClusterViewCodec.decode(encode(suspended));
+        assertThat(decoded.suspended()).containsExactly("b");
+        assertThat(decoded.serves("b", Set.of("a", "b"))).isFalse();
+        assertThat(decoded.serves("a", Set.of("a", "b"))).isTrue();
+        assertThat(decoded.withLeader("a").suspended()).containsExactly("b");
+
+        ByteBuf full = encode(view);
+        ClusterView older = ClusterViewCodec.decode(full.slice(0, full.readableBytes() - NO_SUSPENDED_LENGTH));
+        assertThat(older.suspended()).isEmpty();
+        assertThat(older.voters()).isEqualTo(view.voters());
     }
 
     /** Encoded length of the voters field: a count and one string per voter. */
