@@ -420,8 +420,8 @@ public final class ClusterMember implements AutoCloseable {
 
     /**
      * Events thread: whether {@code node}, a member for at least a lease and {@link #LEASE_LAPSE_GRACE} more, has had
-     * no grant from this leader for as long, so it has surely served nothing for that grace (see the failover
-     * coordinator). {@code false} when this leader never granted it a lease.
+     * no grant from this leader for as long, so it has surely served nothing for that grace, while a majority still
+     * answers this leader (see the failover coordinator). {@code false} when this leader never granted it a lease.
      */
     private boolean leaseLapsedWhileMember(String node) {
         Long granted = leaseGrantedNanos.get(node);
@@ -436,7 +436,11 @@ public final class ClusterMember implements AutoCloseable {
                 since = memberSinceNanos.get(member.getKey());
             }
         }
-        return since != null && now - since >= patience && now - granted >= patience;
+        // and a majority answered a beat this leader sent after that: a leader cut off from the others sees every
+        // member lapse, but no majority answers it, so it suspends nobody
+        long majorityConfirmedAt = leaderLease.validUntil() - membershipConfig.ownerLease().toNanos();
+        return since != null && now - since >= patience && now - granted >= patience
+                && leaderLease.validUntil() != Long.MIN_VALUE && majorityConfirmedAt - (granted + patience) >= 0;
     }
 
     /** Events thread: whether this leader confirmed {@code node}'s lease within the last lease. */
