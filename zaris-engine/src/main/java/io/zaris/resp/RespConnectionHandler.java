@@ -13,6 +13,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,6 +22,13 @@ import org.slf4j.LoggerFactory;
  * One RESP client connection: decodes commands with a {@link RespReader}, runs each through
  * {@link RespCommands} and writes the replies in command order, flushing once per read batch so pipelined
  * commands share syscalls.
+ *
+ * <p><b>Replies of a batch share a buffer.</b> Replies are rendered into one buffer ({@code batch}) that goes to
+ * the channel as one message and one flush when the read batch ends ({@code channelReadComplete}), when a run of
+ * late replies has been drained, or before the connection closes; never one buffer, write and flush per
+ * command. A batch that grows past {@link #BATCH_WRITE_BYTES} is handed to the channel early (written, not
+ * flushed), so the channel's pending-bytes accounting, and with it the back-pressure below, sees replies as
+ * they are produced.
  *
  * <p><b>Order.</b> Commands run as they arrive; a SYNC write's reply waits for its replicas, and replies of
  * later commands queue behind it ({@code pending}) so the client sees them in order, as Redis guarantees.
@@ -35,13 +43,17 @@ import org.slf4j.LoggerFactory;
  * already read stay undecoded in the cumulation buffer until the client reads again. A connection that stays
  * unwritable longer than the outbound limit allows is closed ({@link SlowReaderGuard}).
  *
- * <p>Confined to the channel's event loop.
+ * <p>Confined to the channel's event loop, but for {@code drainScheduled}, which completions set from any thread.
  */
 final class RespConnectionHandler extends ByteToMessageDecoder {
 
     private static final Logger log = LoggerFactory.getLogger(RespConnectionHandler.class);
     /** Replies that may wait for earlier SYNC writes before reading pauses. */
     static final int MAX_PENDING = 4096;
+    /** Bytes of rendered replies after which the batch buffer is written to the channel before the batch ends. */
+    static final int BATCH_WRITE_BYTES = 64 * 1024;
+    /** First capacity of a batch buffer: a few small replies; larger batches grow it. */
+    private static final int BATCH_INITIAL_BYTES = 512;
 
     private record Pending(CompletableFuture<RespReply> reply, int protocol) {
     }
@@ -61,6 +73,14 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
     private final RespSecurity security;
     private final SlowReaderGuard slowReaderGuard;
     private boolean closing;
+    /** Replies rendered and not yet written to the channel; {@code null} when there are none. */
+    private ByteBuf batch;
+    /**
+     * Set by the first late completion that asks the event loop to drain, cleared by the drain: completions
+     * arrive on whichever thread completes the write (often many in one run of a replication link), and
+     * they share one drain, hence one flush. The only field touched off the event loop.
+     */
+    private final AtomicBoolean drainScheduled = new AtomicBoolean();
 
     RespConnectionHandler(String nodeId, RespLimits limits, Executor commands, long sessionId, AtomicInteger connections,
                           RespSecurity security) {
@@ -95,6 +115,10 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
         connections.decrementAndGet();
         slowReaderGuard.closed();
+        if (batch != null) {
+            batch.release();
+            batch = null;
+        }
     }
 
     @Override
@@ -139,19 +163,21 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         if (pending.size() > MAX_PENDING) {
             ctx.channel().config().setAutoRead(false);
         }
-        reply.whenComplete((ignored, failure) -> ctx.executor().execute(() -> drain(ctx)));
+        reply.whenComplete((ignored, failure) -> {
+            if (drainScheduled.compareAndSet(false, true)) {
+                ctx.executor().execute(() -> drain(ctx));
+            }
+        });
     }
 
     private void drain(ChannelHandlerContext ctx) {
-        boolean wrote = false;
+        // Cleared before looking: a completion after this point schedules a drain of its own.
+        drainScheduled.set(false);
         while (!pending.isEmpty() && pending.peek().reply().isDone()) {
             Pending head = pending.poll();
             write(ctx, settled(head.reply()), head.protocol());
-            wrote = true;
         }
-        if (wrote) {
-            ctx.flush();
-        }
+        flushBatch(ctx);
         if (pending.size() <= MAX_PENDING / 2 && !closing) {
             ctx.channel().config().setAutoRead(ctx.channel().isWritable());
         }
@@ -172,14 +198,27 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         if (closing) {
             return;
         }
-        ByteBuf out = ctx.alloc().buffer();
-        RespWriter.write(reply, protocol, out);
-        ctx.write(out, ctx.voidPromise());
+        if (batch == null) {
+            batch = ctx.alloc().buffer(BATCH_INITIAL_BYTES);
+        }
+        RespWriter.write(reply, protocol, batch);
         if (reply instanceof RespReply.ThenClose) {
             closing = true;
-            ctx.flush();
+            flushBatch(ctx);
             ctx.close();
+        } else if (batch.readableBytes() >= BATCH_WRITE_BYTES) {
+            ctx.write(batch, ctx.voidPromise());
+            batch = null;
         }
+    }
+
+    /** Writes the replies rendered so far, if any, and flushes the channel (once, whatever was written). */
+    private void flushBatch(ChannelHandlerContext ctx) {
+        if (batch != null) {
+            ctx.write(batch, ctx.voidPromise());
+            batch = null;
+        }
+        ctx.flush();
     }
 
     private void protocolError(ChannelHandlerContext ctx, String message) {
@@ -189,14 +228,14 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         log.debug("node {}: closing RESP connection from {}: {}", nodeId, ctx.channel().remoteAddress(), message);
         write(ctx, RespReply.error("ERR " + message), session.protocol);
         closing = true;
-        ctx.flush();
+        flushBatch(ctx);
         ctx.close();
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
         super.channelReadComplete(ctx);
-        ctx.flush();
+        flushBatch(ctx);
     }
 
     @Override
@@ -206,7 +245,7 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         if (ctx.channel().isWritable() && !closing) {
             // Decode what was read before the pause; an empty read runs the decoder over the cumulation.
             channelRead(ctx, Unpooled.EMPTY_BUFFER);
-            ctx.flush();
+            flushBatch(ctx);
         }
         super.channelWritabilityChanged(ctx);
     }

@@ -297,6 +297,11 @@ public final class ZarisNode implements AutoCloseable {
     /** The RESP listener's view of this node: the data port's request path, this node's view and limits. */
     private final class LocalBackend implements RespBackend {
 
+        /** First capacity of a GET's response: status, version, TTL and a value of up to about 220 bytes. */
+        private static final int READ_RESPONSE_BYTES = 256;
+        /** First capacity of any other response: a status, a version, an acknowledgement. */
+        private static final int WRITE_RESPONSE_BYTES = 64;
+
         private final RequestHandler handler;
         private final SegmentMapper segmentMapper;
 
@@ -317,7 +322,8 @@ public final class ZarisNode implements AutoCloseable {
 
         @Override
         public CompletableFuture<ByteBuf> execute(Request request) {
-            ByteBuf out = Unpooled.buffer(64);
+            // Sized so a read of a small value (header, version, TTL, 100-byte value) does not grow and copy it.
+            ByteBuf out = Unpooled.buffer(request instanceof Request.Get ? READ_RESPONSE_BYTES : WRITE_RESPONSE_BYTES);
             CompletableFuture<Void> outcome;
             try {
                 outcome = handler.handle(request, 0, Long.MAX_VALUE, out);

@@ -273,6 +273,37 @@ class RespCommandsIntegrationTests {
         assertThatThrownBy(() -> redis.clusterCountKeysInSlot(16384)).hasMessage("ERR Invalid or out of range slot");
     }
 
+    /** 200 writes and 200 reads sent in one go: replies past the connection's 64 KiB hand-off, still in order. */
+    @Test
+    void aLargePipelinedBatchOverOneSocketIsAnsweredInCommandOrder() throws IOException {
+        int commands = 200;
+        StringBuilder input = new StringBuilder();
+        StringBuilder expected = new StringBuilder();
+        for (int i = 0; i < commands; i++) {
+            String value = valueOf(i);
+            input.append(multibulk("SET", "pb:" + i, value));
+            expected.append("+OK\r\n");
+        }
+        for (int i = 0; i < commands; i++) {
+            input.append(multibulk("GET", "pb:" + i));
+            expected.append('$').append(valueOf(i).length()).append("\r\n").append(valueOf(i)).append("\r\n");
+        }
+        assertThat(expected.length()).as("replies larger than one hand-off").isGreaterThan(2 * 64 * 1024);
+        assertThat(exchange(input.toString())).isEqualTo(expected.toString());
+    }
+
+    private static String valueOf(int i) {
+        return (i + ":").repeat(1000).substring(0, 1000);
+    }
+
+    private static String multibulk(String... words) {
+        StringBuilder command = new StringBuilder("*").append(words.length).append("\r\n");
+        for (String word : words) {
+            command.append('$').append(word.length()).append("\r\n").append(word).append("\r\n");
+        }
+        return command.toString();
+    }
+
     private static long expires(String keyspace) {
         java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("db0:keys=\\d+,expires=(\\d+)").matcher(keyspace);
         assertThat(matcher.find()).as(keyspace).isTrue();

@@ -4,13 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-/** The connection handler on Netty's in-memory channel: a command whose reply fails costs that command only. */
+/**
+ * The connection handler on Netty's in-memory channel: a command whose reply fails costs that command only, and
+ * replies leave in command order with one flush per read batch or per drained run of late replies (counted by
+ * an outbound handler between the connection handler and the channel).
+ */
 class RespConnectionHandlerTests {
 
     @Test
@@ -36,9 +45,117 @@ class RespConnectionHandlerTests {
         assertThat(written(channel)).isEqualTo("-ERR internal error: java.lang.IllegalStateException: late\r\n$4\r\nNEXT\r\n");
     }
 
+    @Test
+    void aPipelinedBatchGetsItsRepliesInOrderInOneWriteAndOneFlush() {
+        WritesAndFlushes counted = new WritesAndFlushes();
+        EmbeddedChannel channel = channel(counted, echo());
+        StringBuilder commands = new StringBuilder();
+        StringBuilder expected = new StringBuilder();
+        for (int i = 0; i < 100; i++) {
+            commands.append("*2\r\n$4\r\nECHO\r\n$").append(Integer.toString(i).length()).append("\r\n").append(i).append("\r\n");
+            expected.append('$').append(Integer.toString(i).length()).append("\r\n").append(i).append("\r\n");
+        }
+        counted.reset();
+        channel.writeInbound(ascii(commands.toString()));
+        assertThat(written(channel)).isEqualTo(expected.toString());
+        assertThat(counted.writes).as("writes to the channel").isEqualTo(1);
+        assertThat(counted.flushes).as("flushes").isEqualTo(1);
+    }
+
+    @Test
+    void repliesOfABatchLargerThanTheWriteThresholdReachTheChannelBeforeTheBatchEndsAndAreFlushedOnce() {
+        WritesAndFlushes counted = new WritesAndFlushes();
+        String big = "x".repeat(10_000);
+        EmbeddedChannel channel = channel(counted, (command, session) -> CompletableFuture.completedFuture(RespReply.bulk(big)));
+        int commands = 20;
+        counted.reset();
+        channel.writeInbound(ascii("GET\r\n".repeat(commands)));
+        assertThat(written(channel)).isEqualTo(("$10000\r\n" + big + "\r\n").repeat(commands));
+        // 20 replies of 10 kB: handed over whenever 64 KiB are rendered (twice), the rest at the end of the batch.
+        assertThat(counted.writes).isEqualTo(3);
+        assertThat(counted.flushes).isEqualTo(1);
+    }
+
+    @Test
+    void lateRepliesThatCompleteTogetherShareOneDrainAndOneFlushInCommandOrder() throws Exception {
+        WritesAndFlushes counted = new WritesAndFlushes();
+        List<CompletableFuture<RespReply>> late = new ArrayList<>();
+        EmbeddedChannel channel = channel(counted, (command, session) -> {
+            CompletableFuture<RespReply> reply = new CompletableFuture<>();
+            late.add(reply);
+            return reply;
+        });
+        channel.writeInbound(ascii("A\r\nB\r\nC\r\nD\r\n"));
+        assertThat(written(channel)).isEmpty();
+        counted.reset();
+        // Completed off the event loop, last first, as replica acknowledgements may arrive.
+        Thread completer = new Thread(() -> {
+            for (int i = late.size() - 1; i >= 0; i--) {
+                late.get(i).complete(RespReply.integer(i + 10));
+            }
+        });
+        completer.start();
+        completer.join();
+        channel.runPendingTasks();
+        assertThat(written(channel)).isEqualTo(":10\r\n:11\r\n:12\r\n:13\r\n");
+        assertThat(counted.flushes).as("one drain, one flush").isEqualTo(1);
+        assertThat(counted.writes).isEqualTo(1);
+    }
+
+    @Test
+    void aMalformedFrameAfterGoodCommandsIsAnsweredAfterTheirRepliesWithAProtocolErrorAndClosesTheConnection() {
+        WritesAndFlushes counted = new WritesAndFlushes();
+        EmbeddedChannel channel = channel(counted, echo());
+        counted.reset();
+        channel.writeInbound(ascii("*2\r\n$4\r\nECHO\r\n$2\r\nok\r\n*1\r\n$x\r\n"));
+        assertThat(written(channel)).isEqualTo("$2\r\nok\r\n-ERR Protocol error: invalid bulk length\r\n");
+        assertThat(channel.isOpen()).isFalse();
+    }
+
+    @Test
+    void aWrongCommandInABatchCostsThatCommandOnly() {
+        EmbeddedChannel channel = channel(new WritesAndFlushes(), (command, session) -> word(command.get(0)).equals("BAD")
+                ? CompletableFuture.completedFuture(RespReply.error("ERR unknown command 'BAD'"))
+                : CompletableFuture.completedFuture(RespReply.OK));
+        channel.writeInbound(ascii("OK\r\nBAD\r\nOK\r\n"));
+        assertThat(written(channel)).isEqualTo("+OK\r\n-ERR unknown command 'BAD'\r\n+OK\r\n");
+        assertThat(channel.isOpen()).isTrue();
+    }
+
+    /** Counts what reaches the channel from the connection handler. Event-loop confined, like the channel. */
+    private static final class WritesAndFlushes extends ChannelOutboundHandlerAdapter {
+        int writes;
+        int flushes;
+
+        void reset() {
+            writes = 0;
+            flushes = 0;
+        }
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+            writes++;
+            super.write(ctx, msg, promise);
+        }
+
+        @Override
+        public void flush(ChannelHandlerContext ctx) throws Exception {
+            flushes++;
+            super.flush(ctx);
+        }
+    }
+
+    private static RespConnectionHandler.Executor echo() {
+        return (command, session) -> CompletableFuture.completedFuture(new RespReply.Bulk(command.get(command.size() - 1)));
+    }
+
     private static EmbeddedChannel channel(RespConnectionHandler.Executor executor) {
-        return new EmbeddedChannel(new RespConnectionHandler("test", RespLimits.defaults(), executor, 1, new AtomicInteger(),
-                RespSecurity.none()));
+        return channel(new WritesAndFlushes(), executor);
+    }
+
+    private static EmbeddedChannel channel(WritesAndFlushes counter, RespConnectionHandler.Executor executor) {
+        return new EmbeddedChannel(counter, new RespConnectionHandler("test", RespLimits.defaults(), executor, 1,
+                new AtomicInteger(), RespSecurity.none()));
     }
 
     private static String written(EmbeddedChannel channel) {
