@@ -12,7 +12,6 @@ import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -28,7 +27,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * ran while the test was written (see the network partitions page).
  */
 @Tag("multi-process")
-@Disabled("Open (issue 30): a flapping link is never excluded, so its partitions never move; keys unwritable for up to 31.7 s and 32 UNAVAILABLE reached the application (0 stale reads, 0 lost); see docs/network-partitions.md")
 class FlappingLinkIntegrationTests {
 
     private static final Duration DOWN = Duration.ofSeconds(6);

@@ -13,7 +13,6 @@ import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -30,7 +29,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * while the tests were written (see the network partitions page).
  */
 @Tag("multi-process")
-@Disabled("Open (issue 30): one-way partitions leave keys unwritable for 13.4-19.8 s, over the 13 s bound (0 stale reads, 0 lost in every run); see docs/network-partitions.md")
 class OneWayPartitionIntegrationTests {
 
     private static final int KEYS = 64;
