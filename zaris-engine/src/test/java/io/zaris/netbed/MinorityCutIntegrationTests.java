@@ -1,6 +1,5 @@
 package io.zaris.netbed;
 
-import static io.zaris.netbed.PartitionChecks.EXCLUSION_BOUND;
 import static io.zaris.netbed.PartitionChecks.LEASE;
 import static io.zaris.netbed.PartitionChecks.MERGE_BOUND;
 import static io.zaris.netbed.PartitionChecks.PATIENCE;
@@ -116,7 +115,9 @@ class MinorityCutIntegrationTests {
                         .allSatisfy(lapsed -> assertThat(lapsed).isLessThanOrEqualTo(isolating + seconds(LEASE))
                                 .isLessThan(excluded.first()));
                 assertThat(excluded.last()).as("seconds until the majority excluded the cut pair")
-                        .isGreaterThan(seconds(LEASE)).isLessThanOrEqualTo(seconds(EXCLUSION_BOUND));
+                        // no upper bound: the cut nodes' keys move when the leader suspends them (bounded below), not
+                        // when membership excludes them, which a loaded machine delays (12.7 s once in CI)
+                        .isGreaterThan(seconds(LEASE));
                 assertThat(failover).as("seconds until the cut pair's keys took writes on the majority side")
                         .isLessThanOrEqualTo(seconds(SERVE_BOUND));
                 assertThat(writers.longestGapSeconds(keys)).as("longest time a key took no write, from the cut to the end")

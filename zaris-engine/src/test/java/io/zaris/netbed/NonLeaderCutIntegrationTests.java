@@ -1,6 +1,5 @@
 package io.zaris.netbed;
 
-import static io.zaris.netbed.PartitionChecks.EXCLUSION_BOUND;
 import static io.zaris.netbed.PartitionChecks.LEASE;
 import static io.zaris.netbed.PartitionChecks.MERGE_BOUND;
 import static io.zaris.netbed.PartitionChecks.PATIENCE;
@@ -100,7 +99,9 @@ class NonLeaderCutIntegrationTests {
                 assertThat(leaseLapsed).as("seconds from the cut until the cut node's lease ran out")
                         .isLessThanOrEqualTo(cutting + seconds(LEASE)).isLessThan(excluded.first());
                 assertThat(excluded.last()).as("seconds until the majority excluded the cut node")
-                        .isGreaterThan(seconds(LEASE)).isLessThanOrEqualTo(seconds(EXCLUSION_BOUND));
+                        // no upper bound: the cut nodes' keys move when the leader suspends them (bounded below), not
+                        // when membership excludes them, which a loaded machine delays (12.7 s once in CI)
+                        .isGreaterThan(seconds(LEASE));
                 assertThat(failover).as("seconds until the cut node's keys took writes on the majority side")
                         .isLessThanOrEqualTo(seconds(SERVE_BOUND));
                 assertThat(writers.longestGapSeconds(keys)).as("longest time a key took no write, from the cut to the end")
