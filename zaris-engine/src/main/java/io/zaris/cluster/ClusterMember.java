@@ -372,10 +372,19 @@ public final class ClusterMember implements AutoCloseable {
                     if (hello != null) {
                         leaseGrantedNanos.put(hello.nodeId(), now);
                     }
-                    send(source, ClusterMessages.encodeLease(ClusterMessages.LEASE_GRANT, number));
+                    ClusterView held = current;
+                    send(source, ClusterMessages.encodeGrant(number, held == null ? 0 : held.partitionMap().version()));
                 }
             }
             case ClusterMessages.LEASE_GRANT -> {
+                ClusterView heldView = current;
+                if (heldView != null && message.mapVersion() > heldView.partitionMap().version()) {
+                    // The leader holds a newer map: this node may have missed a view that moved its partitions away
+                    // (it was suspended while its link was down, and no membership change re-broadcast views since).
+                    // Serving on its old view would answer reads of partitions another node now owns.
+                    fetchNewerView();
+                    break;
+                }
                 int slot = (int) (number % leaseRequestSentNanos.length);
                 if (source.equals(view.getCoord()) && number > leaseRequestSequence - leaseRequestSentNanos.length
                         && number <= leaseRequestSequence) {

@@ -22,7 +22,8 @@ import java.util.TreeMap;
  *   <li>{@code 4} Beat: round:int64 — the leader's numbered beat; members answer {@code 5} BeatAck:
  *       round:int64, confirming the leader's lease once a majority did.</li>
  *   <li>{@code 6} LeaseRequest: sequence:int64 — a node asks the leader to confirm its lease; the leader,
- *       while its own lease holds, answers {@code 7} LeaseGrant: sequence:int64.</li>
+ *       while its own lease holds, answers {@code 7} LeaseGrant: sequence:int64 · mapVersion:int64 (the map version
+ *       it holds; a node that holds an older one takes no lease from it until it caught up).</li>
  *   <li>{@code 10} MajorityCheck: sequence:int64 — a node asks the leader to prove it still heads a majority;
  *       the leader beats at once and, when a majority answered a beat sent after the check arrived, answers
  *       {@code 11} MajorityConfirmed: sequence:int64.</li>
@@ -65,8 +66,24 @@ final class ClusterMessages {
     record PlanRequest(int type, String nodeId) {
     }
 
-    /** One of the lease messages (types 4–7, 10, 11): a type and a number (a beat round or a request sequence). */
-    record LeaseMessage(int type, long number) {
+    /**
+     * One of the lease messages (types 4–7, 10, 11): a type and a number (a beat round or a request sequence). A
+     * LeaseGrant also carries the map version the leader held when it granted ({@code 0} from a node that predates it).
+     */
+    record LeaseMessage(int type, long number, long mapVersion) {
+
+        LeaseMessage(int type, long number) {
+            this(type, number, 0);
+        }
+    }
+
+    /** A LeaseGrant: the request's sequence and the map version the granting leader holds. */
+    static byte[] encodeGrant(long sequence, long mapVersion) {
+        ByteBuf out = Unpooled.buffer(17);
+        out.writeByte(LEASE_GRANT);
+        out.writeLong(sequence);
+        out.writeLong(mapVersion);
+        return toArray(out);
     }
 
     static byte[] encodeLease(int type, long number) {
@@ -136,7 +153,11 @@ final class ClusterMessages {
             }
             case DRAIN, REBALANCE:
                 return new PlanRequest(type, Wire.readString(in, 0, "node id"));
-            case BEAT, BEAT_ACK, LEASE_REQUEST, LEASE_GRANT, MAJORITY_CHECK, MAJORITY_CONFIRMED:
+            case LEASE_GRANT: {
+                long sequence = Wire.readLong(in, 0, "number");
+                return new LeaseMessage(type, sequence, in.isReadable() ? Wire.readLong(in, 0, "map version") : 0);
+            }
+            case BEAT, BEAT_ACK, LEASE_REQUEST, MAJORITY_CHECK, MAJORITY_CONFIRMED:
                 return new LeaseMessage(type, Wire.readLong(in, 0, "number"));
             case CLUSTER_VIEW:
                 return ClusterViewCodec.decode(in);
