@@ -28,4 +28,21 @@ class ClusterMessagesTests {
         assertThatThrownBy(() -> ClusterMessages.decode(Arrays.copyOf(full, full.length - 8)))
                 .isInstanceOf(MalformedRequestException.class);
     }
+
+    @Test
+    void aLeaseGrantCarriesTheLeadersMapVersionAndAnOlderGrantDecodesWithNone() throws MalformedRequestException {
+        Object grant = ClusterMessages.decode(ClusterMessages.encodeGrant(17, 42));
+        assertThat(grant).isEqualTo(new ClusterMessages.LeaseMessage(ClusterMessages.LEASE_GRANT, 17, 42));
+
+        Object older = ClusterMessages.decode(ClusterMessages.encodeLease(ClusterMessages.LEASE_GRANT, 17));
+        assertThat(older).isEqualTo(new ClusterMessages.LeaseMessage(ClusterMessages.LEASE_GRANT, 17, 0));
+    }
+
+    @Test
+    void majorityChecksRoundTrip() throws MalformedRequestException {
+        assertThat(ClusterMessages.decode(ClusterMessages.encodeLease(ClusterMessages.MAJORITY_CHECK, 5)))
+                .isEqualTo(new ClusterMessages.LeaseMessage(ClusterMessages.MAJORITY_CHECK, 5));
+        assertThat(ClusterMessages.decode(ClusterMessages.encodeLease(ClusterMessages.MAJORITY_CONFIRMED, 5)))
+                .isEqualTo(new ClusterMessages.LeaseMessage(ClusterMessages.MAJORITY_CONFIRMED, 5));
+    }
 }
