@@ -1,6 +1,8 @@
 package io.zaris.client;
 
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
+import io.zaris.transport.NodeConnection;
+import io.zaris.transport.ZarisTransportException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

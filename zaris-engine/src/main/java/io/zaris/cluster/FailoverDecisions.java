@@ -1,5 +1,6 @@
 package io.zaris.cluster;
 
+import io.zaris.model.PartitionHealth;
 import io.zaris.protocol.PartitionState;
 import java.util.Comparator;
 import java.util.List;

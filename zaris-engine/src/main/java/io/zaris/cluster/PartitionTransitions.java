@@ -1,5 +1,7 @@
 package io.zaris.cluster;
 
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
 import java.util.EnumSet;
 import java.util.Set;
 

@@ -1,5 +1,8 @@
 package io.zaris.cluster;
 
+import io.zaris.model.ClusterView;
+import io.zaris.model.PartitionRuntime;
+import io.zaris.model.RuntimeMap;
 import java.util.ArrayList;
 import java.util.List;
 
