@@ -26,7 +26,7 @@ import java.util.function.Supplier;
  *
  * <p>Public for the engine's own node-to-node links (replication); applications use {@link ZarisClient}.
  */
-public final class StripedNodeConnections implements AutoCloseable {
+final class StripedNodeConnections implements AutoCloseable {
 
     private final NodeConnection[] connections;
 

@@ -10,7 +10,7 @@ import java.util.Map;
  * The leader's failover decisions as pure functions of what it knows, so each is unit-tested without a
  * cluster.
  */
-public final class FailoverDecisions {
+final class FailoverDecisions {
 
     private FailoverDecisions() {
     }

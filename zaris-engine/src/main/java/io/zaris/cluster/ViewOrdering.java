@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Decides whether a published cluster view may replace the one a node holds, and merges views. Pure. */
-public final class ViewOrdering {
+final class ViewOrdering {
 
     private ViewOrdering() {
     }

@@ -45,7 +45,7 @@ import java.util.function.LongFunction;
  * <p>A partition counts as <em>moving</em> (a rebalance or heal in progress) while its runtime health is not
  * {@code HEALTHY} or its active node is not the partition map's primary.
  */
-public final class AdminCommand {
+final class AdminCommand {
 
     /** Exit status: the command did what it was asked. */
     public static final int DONE = 0;

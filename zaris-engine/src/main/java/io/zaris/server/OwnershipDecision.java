@@ -33,7 +33,7 @@ import io.zaris.placement.PartitionMap;
  *
  * Replicas do not serve reads: a read answered by a replica could miss an acknowledged ASYNC write.
  */
-public final class OwnershipDecision {
+final class OwnershipDecision {
 
     private OwnershipDecision() {
     }

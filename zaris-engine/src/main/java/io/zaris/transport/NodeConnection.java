@@ -57,7 +57,7 @@ import reactor.netty.tcp.TcpClient;
  * <p>Futures complete on the event loop: callers must not block in their continuations.
  *
  * <p>Public for the engine's own node-to-node links (replication, probes); applications use
- * {@link ZarisClient}.
+ * {@code ZarisClient}.
  */
 public final class NodeConnection implements AutoCloseable {
 
