@@ -1,5 +1,6 @@
 package io.zaris.client;
 
+import io.zaris.time.TimeSource;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +22,7 @@ final class MapRefresher {
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
     private final Supplier<CompletableFuture<Void>> fetch;
-    private final Ticker ticker;
+    private final TimeSource ticker;
     private final long debounceNanos;
     private final Duration waitBudget;
     private final ClientMetrics metrics;
@@ -34,7 +35,7 @@ final class MapRefresher {
      * @param fetch starts one real fetch-and-install and completes when it is done; never called twice
      *              concurrently by this class
      */
-    MapRefresher(Supplier<CompletableFuture<Void>> fetch, Ticker ticker, Duration debounce, Duration waitBudget,
+    MapRefresher(Supplier<CompletableFuture<Void>> fetch, TimeSource ticker, Duration debounce, Duration waitBudget,
                  ClientMetrics metrics) {
         this.fetch = fetch;
         this.ticker = ticker;

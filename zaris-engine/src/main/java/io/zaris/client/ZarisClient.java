@@ -18,6 +18,7 @@ import io.zaris.protocol.ResponseCodec.ScanPage;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.protocol.SegmentInvalidations;
 import io.zaris.protocol.TakeoverRevisions;
+import io.zaris.time.TimeSource;
 import io.zaris.transport.NodeConnection;
 import io.zaris.transport.PushListener;
 import io.zaris.transport.ResponseReader;
@@ -89,7 +90,7 @@ public final class ZarisClient implements AutoCloseable {
     private static final Duration STUCK_ATTEMPT = Duration.ofMillis(500);
 
     private final ZarisClientOptions options;
-    private final Ticker ticker;
+    private final TimeSource ticker;
     private final RetryPolicy retryPolicy;
     private final ClientMetrics metrics;
     private final ScheduledExecutorService maps;

@@ -5,6 +5,7 @@ import io.zaris.model.NodeAddress;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.security.Credentials;
 import io.zaris.security.TlsOptions;
+import io.zaris.time.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,7 +85,7 @@ public final class ZarisClientOptions {
     private final int asyncAckHistory;
     private final AckMode ackMode;
     private final Consumer<LostWrite> lostWriteListener;
-    private final Ticker ticker;
+    private final TimeSource ticker;
     private final Credentials credentials;
     private final TlsOptions tls;
     private final NearCacheOptions nearCache;
@@ -210,7 +211,7 @@ public final class ZarisClientOptions {
         return lostWriteListener;
     }
 
-    Ticker ticker() {
+    TimeSource ticker() {
         return ticker;
     }
 
@@ -263,7 +264,7 @@ public final class ZarisClientOptions {
         private int asyncAckHistory = DEFAULT_ASYNC_ACK_HISTORY;
         private AckMode ackMode;
         private Consumer<LostWrite> lostWriteListener = lost -> { };
-        private Ticker ticker = Ticker.system();
+        private TimeSource ticker = TimeSource.system();
         private Map<String, String> environment = System.getenv();
         private Credentials credentials;
         private TlsOptions tls;
@@ -437,7 +438,7 @@ public final class ZarisClientOptions {
             return this;
         }
 
-        Builder ticker(Ticker ticker) {
+        Builder ticker(TimeSource ticker) {
             this.ticker = Objects.requireNonNull(ticker);
             return this;
         }

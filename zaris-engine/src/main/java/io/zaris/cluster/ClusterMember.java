@@ -10,6 +10,7 @@ import io.zaris.placement.PartitionPlanner;
 import io.zaris.protocol.MalformedRequestException;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.security.ClusterSecret;
+import io.zaris.time.TimeSource;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -72,6 +73,8 @@ public final class ClusterMember implements AutoCloseable {
     private final MembershipConfig membershipConfig;
     /** {@code null}: membership traffic is neither authenticated nor encrypted. */
     private final ClusterSecret clusterSecret;
+    /** The node's clock; every reading of time here goes through it (read on the events and timer threads). */
+    private final TimeSource time;
     private final ThreadPoolExecutor events;
     private final CompletableFuture<ClusterView> firstView = new CompletableFuture<>();
 
@@ -166,6 +169,19 @@ public final class ClusterMember implements AutoCloseable {
     public ClusterMember(String nodeId, NodeAddress dataAddress, ClusterSettings settings,
                          MembershipConfig membershipConfig, ReplicationSettings replicationSettings, PeerProbe probe,
                          ClusterSecret clusterSecret) {
+        this(nodeId, dataAddress, settings, membershipConfig, replicationSettings, probe, clusterSecret,
+                TimeSource.system());
+    }
+
+    /**
+     * @param clusterSecret authenticates and encrypts the membership traffic ({@link MembershipEncryption});
+     *                      {@code null} for neither
+     * @param time          the node's clock: leases, beats, absence timers and the failover coordinator read it
+     */
+    public ClusterMember(String nodeId, NodeAddress dataAddress, ClusterSettings settings,
+                         MembershipConfig membershipConfig, ReplicationSettings replicationSettings, PeerProbe probe,
+                         ClusterSecret clusterSecret, TimeSource time) {
+        this.time = time;
         this.clusterSecret = clusterSecret;
         this.nodeId = nodeId;
         this.dataAddress = dataAddress;
@@ -183,7 +199,7 @@ public final class ClusterMember implements AutoCloseable {
         this.beats = new LeaderBeats();
         this.leaseValidUntil = leaseDuration == null ? Long.MAX_VALUE : Long.MIN_VALUE;
         this.probe = probe;
-        this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, this::submit, System::nanoTime,
+        this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, this::submit, time,
                 this::ownerLeaseSurelyLapsed, this::leaseLapsedWhileMember, this::leaseRenewed);
         this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "zaris-cluster-timer-" + nodeId);
@@ -268,7 +284,7 @@ public final class ClusterMember implements AutoCloseable {
      */
     private boolean mayDecide() {
         boolean leader = isLeader();
-        boolean confirmed = leaderLease == null || OwnerLease.holds(leaderLease.validUntil(), System.nanoTime());
+        boolean confirmed = leaderLease == null || OwnerLease.holds(leaderLease.validUntil(), time.nanoTime());
         if (leader && !confirmed && !leadershipUnconfirmedLogged) {
             log.info("node {}: coordinates its current view, but no majority confirmed its leadership within the "
                     + "lease; it makes no failover decisions until one does", nodeId);
@@ -304,7 +320,7 @@ public final class ClusterMember implements AutoCloseable {
      */
     public boolean holdsLease() {
         long validUntil = leaseValidUntil;
-        return validUntil == Long.MAX_VALUE || OwnerLease.holds(validUntil, System.nanoTime());
+        return validUntil == Long.MAX_VALUE || OwnerLease.holds(validUntil, time.nanoTime());
     }
 
     /**
@@ -315,7 +331,7 @@ public final class ClusterMember implements AutoCloseable {
         if (view == null || channel == null) {
             return;
         }
-        long now = System.nanoTime();
+        long now = time.nanoTime();
         boolean held = OwnerLease.holds(leaseValidUntil, now);
         if (leaseWasHeld && !held) {
             log.warn("node {}: owner lease expired (not confirmed by a leader of a majority for {} ms); it serves "
@@ -339,7 +355,7 @@ public final class ClusterMember implements AutoCloseable {
         long number = message.number();
         switch (message.type()) {
             case ClusterMessages.BEAT -> {
-                long now = System.nanoTime();
+                long now = time.nanoTime();
                 if (source.equals(view.getCoord()) && mayConfirmLeader(source, now)) {
                     beatLeader = source;
                     beatAnsweredNanos = now;
@@ -358,7 +374,7 @@ public final class ClusterMember implements AutoCloseable {
             }
             case ClusterMessages.MAJORITY_CHECK -> {
                 if (isLeader() && view.containsMember(source)) {
-                    long now = System.nanoTime();
+                    long now = time.nanoTime();
                     majorityConfirmations.received(source, number, now);
                     // a beat sent now, after the check arrived, is what can prove it; waiting for the next tick
                     // would hold the asking write back for up to a quarter lease
@@ -371,7 +387,7 @@ public final class ClusterMember implements AutoCloseable {
                 }
             }
             case ClusterMessages.LEASE_REQUEST -> {
-                long now = System.nanoTime();
+                long now = time.nanoTime();
                 if (isLeader() && view.containsMember(source) && OwnerLease.holds(leaderLease.validUntil(), now)) {
                     ClusterMessages.NodeHello hello = announced.get(source);
                     if (hello != null) {
@@ -429,7 +445,7 @@ public final class ClusterMember implements AutoCloseable {
      */
     private boolean ownerLeaseSurelyLapsed(String node) {
         Long granted = leaseGrantedNanos.get(node);
-        return lease != null && granted != null && System.nanoTime() - granted >= membershipConfig.ownerLease().toNanos();
+        return lease != null && granted != null && time.nanoTime() - granted >= membershipConfig.ownerLease().toNanos();
     }
 
     /**
@@ -442,7 +458,7 @@ public final class ClusterMember implements AutoCloseable {
         if (lease == null || granted == null) {
             return false;
         }
-        long now = System.nanoTime();
+        long now = time.nanoTime();
         long patience = membershipConfig.ownerLease().plus(LEASE_LAPSE_GRACE).toNanos();
         Long since = null;
         for (Map.Entry<Address, ClusterMessages.NodeHello> member : announced.entrySet()) {
@@ -460,7 +476,7 @@ public final class ClusterMember implements AutoCloseable {
     /** Events thread: whether this leader confirmed {@code node}'s lease within the last lease. */
     private boolean leaseRenewed(String node) {
         Long granted = leaseGrantedNanos.get(node);
-        return lease != null && granted != null && System.nanoTime() - granted < membershipConfig.ownerLease().toNanos();
+        return lease != null && granted != null && time.nanoTime() - granted < membershipConfig.ownerLease().toNanos();
     }
 
     public boolean inMajority() {
@@ -512,7 +528,7 @@ public final class ClusterMember implements AutoCloseable {
     public void fetchNewerView() {
         submit(() -> {
             ClusterView held = current;
-            long now = System.nanoTime();
+            long now = time.nanoTime();
             if (held == null || (lastViewFetchNanos != Long.MIN_VALUE
                     && now - lastViewFetchNanos < VIEW_FETCH_INTERVAL.toNanos())) {
                 return;
@@ -630,7 +646,7 @@ public final class ClusterMember implements AutoCloseable {
      * running stays out of the map (its request would otherwise lapse and it would be planned back in).
      */
     private void repeatDrainRequest() {
-        long now = System.nanoTime();
+        long now = time.nanoTime();
         if (!draining || channel == null || view == null
                 || (lastDrainRequestNanos != Long.MIN_VALUE && now - lastDrainRequestNanos < 1_000_000_000L)) {
             return;
@@ -683,7 +699,7 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     private void onView(View newView) {
-        long now = System.nanoTime();
+        long now = time.nanoTime();
         memberSinceNanos.keySet().retainAll(newView.getMembers());
         for (Address member : newView.getMembers()) {
             memberSinceNanos.putIfAbsent(member, now);
@@ -996,7 +1012,7 @@ public final class ClusterMember implements AutoCloseable {
      */
     private void fetchFirstView() {
         Map<String, NodeAddress> holders = mapHoldersInView();
-        long now = System.nanoTime();
+        long now = time.nanoTime();
         if (current != null || holders.isEmpty() || (lastViewFetchNanos != Long.MIN_VALUE
                 && now - lastViewFetchNanos < VIEW_FETCH_INTERVAL.toNanos())) {
             return;

@@ -9,6 +9,7 @@ import io.zaris.placement.PartitionMap;
 import io.zaris.placement.PartitionPlanner;
 import io.zaris.protocol.PartitionState;
 import io.zaris.replication.ReplicationSettings;
+import io.zaris.time.TimeSource;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -20,7 +21,6 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
-import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -50,7 +50,7 @@ final class FailoverCoordinator {
     private final ReplicationSettings settings;
     private final PeerProbe probe;
     private final Executor events;
-    private final LongSupplier nanoClock;
+    private final TimeSource time;
     private final Map<String, Long> missingSince = new HashMap<>();
     /** Voters the map no longer names → when first seen absent (see {@link VoterRetention}). */
     private final Map<String, Long> absentVoterSince = new HashMap<>();
@@ -85,17 +85,17 @@ final class FailoverCoordinator {
     private boolean roundInFlight;
 
     FailoverCoordinator(String nodeId, ClusterSettings clusterSettings, ReplicationSettings settings, PeerProbe probe,
-                        Executor events, LongSupplier nanoClock) {
-        this(nodeId, clusterSettings, settings, probe, events, nanoClock, node -> false);
+                        Executor events, TimeSource time) {
+        this(nodeId, clusterSettings, settings, probe, events, time, node -> false);
     }
 
     FailoverCoordinator(String nodeId, ClusterSettings clusterSettings, ReplicationSettings settings, PeerProbe probe,
-                        Executor events, LongSupplier nanoClock, Predicate<String> ownerLeaseLapsed) {
-        this(nodeId, clusterSettings, settings, probe, events, nanoClock, ownerLeaseLapsed, node -> false, node -> false);
+                        Executor events, TimeSource time, Predicate<String> ownerLeaseLapsed) {
+        this(nodeId, clusterSettings, settings, probe, events, time, ownerLeaseLapsed, node -> false, node -> false);
     }
 
     FailoverCoordinator(String nodeId, ClusterSettings clusterSettings, ReplicationSettings settings, PeerProbe probe,
-                        Executor events, LongSupplier nanoClock, Predicate<String> ownerLeaseLapsed,
+                        Executor events, TimeSource time, Predicate<String> ownerLeaseLapsed,
                         Predicate<String> leaseLapsedWhileMember, Predicate<String> leaseRenewed) {
         this.ownerLeaseLapsed = ownerLeaseLapsed;
         this.leaseLapsedWhileMember = leaseLapsedWhileMember;
@@ -105,13 +105,13 @@ final class FailoverCoordinator {
         this.settings = settings;
         this.probe = probe;
         this.events = events;
-        this.nanoClock = nanoClock;
+        this.time = time;
         this.rebalancer = new Rebalancer(nodeId, clusterSettings);
     }
 
     /** Events thread, leader only: {@code node} asked to have its partitions moved away (see {@link Rebalancer}). */
     void drainRequested(String node) {
-        rebalancer.drainRequested(node, nanoClock.getAsLong());
+        rebalancer.drainRequested(node, time.nanoTime());
     }
 
     /** Any thread: the rebalance this node runs as leader, or {@link RebalanceStatus#IDLE}. */
@@ -152,7 +152,7 @@ final class FailoverCoordinator {
             return;
         }
         disowned.entrySet().removeIf(e -> held.runtimeMap().get(e.getKey()).epoch() != e.getValue());
-        long now = nanoClock.getAsLong();
+        long now = time.nanoTime();
         for (String node : held.partitionMap().nodes()) {
             if (present.contains(node)) {
                 missingSince.remove(node);
@@ -273,7 +273,7 @@ final class FailoverCoordinator {
         }
         List<PartitionRuntime> runtimes = new ArrayList<>(view.runtimeMap().partitions());
         boolean changed = false;
-        long now = nanoClock.getAsLong();
+        long now = time.nanoTime();
         for (int p : failover) {
             PartitionRuntime current = runtimes.get(p);
             boolean restarted = isDisowned(p, current);
@@ -557,7 +557,7 @@ final class FailoverCoordinator {
 
     /** Events thread: a runtime change made elsewhere (an operator hand-over) starts the partition's cooldown. */
     void recordChange(int partition) {
-        lastChange.put(partition, nanoClock.getAsLong());
+        lastChange.put(partition, time.nanoTime());
     }
 
     /** How long the partition's runtime entry has been unchanged by this leader (forever when never). */

@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.zaris.model.ClusterView;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.Request;
-import io.zaris.store.TimeSource;
+import io.zaris.time.TimeSource;
 import java.util.concurrent.CompletableFuture;
 
 /**

@@ -1,10 +1,10 @@
 package io.zaris.security;
 
+import io.zaris.time.TimeSource;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.function.LongSupplier;
 
 /**
  * Slows down password guessing: each peer (remote IP) may fail {@code burst} logins, then one more per
@@ -29,7 +29,7 @@ public final class AuthFailureLimiter {
     private final int burst;
     private final long refillNanos;
     private final int maxPeers;
-    private final LongSupplier nanoClock;
+    private final TimeSource time;
     /** Insertion-ordered so the oldest tracked peer is the first one to let go of. Guarded by {@code this}. */
     private final Map<String, Bucket> buckets = new LinkedHashMap<>();
 
@@ -43,18 +43,18 @@ public final class AuthFailureLimiter {
         }
     }
 
-    public AuthFailureLimiter(int burst, Duration refill, int maxPeers, LongSupplier nanoClock) {
+    public AuthFailureLimiter(int burst, Duration refill, int maxPeers, TimeSource time) {
         if (burst < 1 || refill.isNegative() || refill.isZero() || maxPeers < 1) {
             throw new IllegalArgumentException("burst and maxPeers must be >= 1 and refill positive");
         }
         this.burst = burst;
         this.refillNanos = refill.toNanos();
         this.maxPeers = maxPeers;
-        this.nanoClock = nanoClock;
+        this.time = time;
     }
 
     public static AuthFailureLimiter withDefaults() {
-        return new AuthFailureLimiter(DEFAULT_BURST, DEFAULT_REFILL, DEFAULT_MAX_PEERS, System::nanoTime);
+        return new AuthFailureLimiter(DEFAULT_BURST, DEFAULT_REFILL, DEFAULT_MAX_PEERS, TimeSource.system());
     }
 
     /**
@@ -74,7 +74,7 @@ public final class AuthFailureLimiter {
         Bucket bucket = refreshed(peer);
         if (bucket == null) {
             makeRoom();
-            bucket = new Bucket(burst, nanoClock.getAsLong());
+            bucket = new Bucket(burst, time.nanoTime());
             buckets.put(peer, bucket);
         }
         bucket.tokens = Math.max(0, bucket.tokens - 1);
@@ -91,7 +91,7 @@ public final class AuthFailureLimiter {
         if (bucket == null) {
             return null;
         }
-        long now = nanoClock.getAsLong();
+        long now = time.nanoTime();
         bucket.tokens = Math.min(burst, bucket.tokens + (double) (now - bucket.updatedNanos) / refillNanos);
         bucket.updatedNanos = now;
         if (bucket.tokens >= burst) {
@@ -105,7 +105,7 @@ public final class AuthFailureLimiter {
         if (buckets.size() < maxPeers) {
             return;
         }
-        long now = nanoClock.getAsLong();
+        long now = time.nanoTime();
         buckets.values().removeIf(b -> b.tokens + (double) (now - b.updatedNanos) / refillNanos >= burst);
         Iterator<String> oldest = buckets.keySet().iterator();
         while (buckets.size() >= maxPeers && oldest.hasNext()) {

@@ -9,7 +9,7 @@ import io.zaris.resp.RespOptions;
 import io.zaris.security.OutboundLimits;
 import io.zaris.security.SecurityOptions;
 import io.zaris.store.MemoryOptions;
-import io.zaris.store.TimeSource;
+import io.zaris.time.TimeSource;
 import java.util.Objects;
 
 /**

@@ -24,7 +24,7 @@ import io.zaris.resp.RespSecurity;
 import io.zaris.resp.RespServer;
 import io.zaris.store.MemoryReclaimer;
 import io.zaris.store.NodeStore;
-import io.zaris.store.TimeSource;
+import io.zaris.time.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -122,7 +122,8 @@ public final class ZarisNode implements AutoCloseable {
             startResp(segmentMapper);
             ClusterMember newMember = new ClusterMember(config.nodeId(), config.advertisedAddress(server.port()),
                     config.clusterSettings(), config.membership(), config.replication(), new DataPortProbe(config.nodeId(),
-                    config.security().nodeCredentials(), config.security().tls()), config.security().clusterSecret());
+                    config.security().nodeCredentials(), config.security().tls()), config.security().clusterSecret(),
+                    config.timeSource());
             NodeServer dataPort = server;
             newMember.onPresenceChanged(replicator::reconcileSoon);
             newMember.onViewAdopted((previous, adopted) -> {
@@ -429,7 +430,7 @@ public final class ZarisNode implements AutoCloseable {
             return;
         }
         PartitionLayout layout = view.layout();
-        for (int partition : orphanedCopies.toDrop(view, System.nanoTime(), p -> heldKeys(layout, p) > 0)) {
+        for (int partition : orphanedCopies.toDrop(view, config.timeSource().nanoTime(), p -> heldKeys(layout, p) > 0)) {
             long keys = heldKeys(layout, partition);
             for (int s = layout.firstSegmentOf(partition); s <= layout.lastSegmentOf(partition); s++) {
                 replicaSegments.markUnsynced(s);

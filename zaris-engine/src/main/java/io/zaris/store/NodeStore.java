@@ -2,6 +2,7 @@ package io.zaris.store;
 
 import io.zaris.model.Change;
 import io.zaris.model.VersionedValue;
+import io.zaris.time.TimeSource;
 import java.util.List;
 import java.util.function.Consumer;
 

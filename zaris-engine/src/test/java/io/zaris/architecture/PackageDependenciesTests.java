@@ -32,25 +32,26 @@ class PackageDependenciesTests {
     private static final Pattern REFERENCE = Pattern.compile("io\\.zaris\\.([a-z]+)\\.");
 
     /**
-     * Bottom to top: each package with the packages it imports, all of them listed before it. The pure values
-     * (placement, then the shared model) at the bottom; the wire format and the store above them; security and
+     * Bottom to top: each package with the packages it imports, all of them listed before it. The clock and the
+     * pure values (placement, then the shared model) at the bottom; the wire format and the store above them; security and
      * the node transport above the protocol; replication above the transport and the store; membership and
      * failover above replication (they read its settings); the client, the Redis front end and the node server
      * above; the embedded cluster on top.
      */
     private static final Map<String, Set<String>> LAYERS = layers(
+            "time", Set.of(),
             "placement", Set.of(),
             "model", Set.of("placement"),
             "protocol", Set.of("placement", "model"),
-            "store", Set.of("model"),
-            "security", Set.of("protocol"),
+            "store", Set.of("model", "time"),
+            "security", Set.of("protocol", "time"),
             "transport", Set.of("model", "protocol", "security"),
             "replication", Set.of("placement", "model", "protocol", "store", "security", "transport"),
-            "cluster", Set.of("placement", "model", "protocol", "replication", "security"),
-            "client", Set.of("placement", "model", "protocol", "security", "transport"),
-            "resp", Set.of("placement", "model", "protocol", "store", "security"),
-            "server", Set.of("placement", "model", "protocol", "store", "security", "transport", "replication",
-                    "cluster", "resp"),
+            "cluster", Set.of("time", "placement", "model", "protocol", "replication", "security"),
+            "client", Set.of("time", "placement", "model", "protocol", "security", "transport"),
+            "resp", Set.of("time", "placement", "model", "protocol", "security"),
+            "server", Set.of("time", "placement", "model", "protocol", "store", "security", "transport",
+                    "replication", "cluster", "resp"),
             "embedded", Set.of("placement", "model", "protocol", "store", "security", "replication", "cluster",
                     "resp", "server"));
 

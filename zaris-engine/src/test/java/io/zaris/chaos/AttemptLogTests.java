@@ -3,11 +3,12 @@ package io.zaris.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.model.AckMode;
+import io.zaris.time.FakeTime;
 import org.junit.jupiter.api.Test;
 
 class AttemptLogTests {
 
-    private final HistoryRecorder recorder = new HistoryRecorder(() -> 0L);
+    private final HistoryRecorder recorder = new HistoryRecorder(FakeTime.followingNanos(() -> 0L));
     private final AttemptLog attempts = new AttemptLog(recorder);
 
     @Test

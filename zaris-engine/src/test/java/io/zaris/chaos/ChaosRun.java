@@ -1,12 +1,12 @@
 package io.zaris.chaos;
 
-import io.zaris.client.Ticker;
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
 import io.zaris.model.ClusterView;
 import io.zaris.model.NodeAddress;
 import io.zaris.model.PartitionHealth;
 import io.zaris.server.ServerProcesses;
+import io.zaris.time.TimeSource;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,7 +53,7 @@ public final class ChaosRun {
                 ? new BedChaosCluster(logs, options.nodes(), options.replicationFactor(), serverArguments)
                 : new LoopbackChaosCluster(logs, options.nodes(), options.replicationFactor(), serverArguments)) {
             List<NodeAddress> seeds = processes.start();
-            HistoryRecorder recorder = new HistoryRecorder(Ticker.system());
+            HistoryRecorder recorder = new HistoryRecorder(TimeSource.system());
             // The nemesis' and the healing wait's own client: default options, not part of the history.
             try (ZarisClient control = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
                     .password(processes.password()).clientName("chaos-control").environment(Map.of()).build())) {

@@ -1,8 +1,8 @@
 package io.zaris.chaos;
 
 import io.zaris.client.LostWrite;
-import io.zaris.client.Ticker;
 import io.zaris.model.AckMode;
+import io.zaris.time.TimeSource;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.Map;
@@ -20,12 +20,12 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class HistoryRecorder {
 
-    private final Ticker clock;
+    private final TimeSource clock;
     private final ConcurrentLinkedQueue<Op> ops = new ConcurrentLinkedQueue<>();
     private final Set<String> namedLosses = ConcurrentHashMap.newKeySet();
     private final Map<Reply, LongAdder> retriedAttempts = new ConcurrentHashMap<>();
 
-    HistoryRecorder(Ticker clock) {
+    HistoryRecorder(TimeSource clock) {
         this.clock = clock;
     }
 

@@ -18,6 +18,7 @@ import io.zaris.security.SecurityOptions;
 import io.zaris.security.UserDirectory;
 import io.zaris.server.NodeConfig;
 import io.zaris.server.ZarisNode;
+import io.zaris.time.TimeSource;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -234,7 +235,7 @@ class DirectRequestsIntegrationTests {
                 .membership(new MembershipConfig.InJvm("direct-reads-" + UUID.randomUUID()))
                 .security(new SecurityOptions(UserDirectory.of(nodePassword, List.of("app read-write " + appPassword)),
                         Credentials.password(nodePassword),
-                        new AuthFailureLimiter(Integer.MAX_VALUE, Duration.ofMillis(1), 16, System::nanoTime)))
+                        new AuthFailureLimiter(Integer.MAX_VALUE, Duration.ofMillis(1), 16, TimeSource.system())))
                 .build()).start()) {
             node.awaitReady(Duration.ofSeconds(30));
             try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(List.of(node.dataAddress()))

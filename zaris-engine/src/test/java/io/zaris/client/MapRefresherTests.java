@@ -2,6 +2,7 @@ package io.zaris.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zaris.time.FakeTime;
 import io.zaris.transport.ZarisTransportException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +29,7 @@ class MapRefresherTests {
                 pendingFetches.add(fetch);
             }
             return fetch;
-        }, () -> now, Duration.ofMillis(500), waitBudget, ClientMetrics.disabled());
+        }, FakeTime.followingNanos(() -> now), Duration.ofMillis(500), waitBudget, ClientMetrics.disabled());
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.PartitionMap;
 import io.zaris.protocol.PartitionState;
 import io.zaris.replication.ReplicationSettings;
+import io.zaris.time.FakeTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -40,10 +41,10 @@ class FailoverCoordinatorTests {
     private final FailoverCoordinator coordinator = new FailoverCoordinator("c",
             new ClusterSettings(3, LAYOUT, 2), ReplicationSettings.defaults().withHealCooldown(Duration.ofSeconds(5))
                     .withEvictionDelay(Duration.ofSeconds(30)),
-            new FakeProbe(), Runnable::run, () -> now);
+            new FakeProbe(), Runnable::run, FakeTime.followingNanos(() -> now));
     /** The default settings: a missing node's copies are re-homed as soon as its partitions failed over. */
     private final FailoverCoordinator defaultLeader = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 2),
-            ReplicationSettings.defaults(), new FakeProbe(), Runnable::run, () -> now);
+            ReplicationSettings.defaults(), new FakeProbe(), Runnable::run, FakeTime.followingNanos(() -> now));
 
     @Test
     void aCrashedActiveIsReplacedFirstAndItsCopiesAreReHomedInTheNextRound() {
@@ -143,7 +144,7 @@ class FailoverCoordinatorTests {
         Set<String> lapsed = Set.of("a");
         FailoverCoordinator knowsTheLeaseRanOut = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 2),
                 ReplicationSettings.defaults().withEvictionDelay(Duration.ofSeconds(30)), new FakeProbe(), Runnable::run,
-                () -> now, lapsed::contains);
+                FakeTime.followingNanos(() -> now), lapsed::contains);
         published.clear();
         knowsTheLeaseRanOut.reconcile(view, Set.of("b", "c"), () -> view, published::add);
         assertThat(published).hasSize(1);
@@ -158,7 +159,7 @@ class FailoverCoordinatorTests {
         Set<String> renewed = new java.util.HashSet<>(Set.of("b", "c"));
         FailoverCoordinator leader = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 2),
                 ReplicationSettings.defaults().withEvictionDelay(Duration.ofSeconds(30)), new FakeProbe(), Runnable::run,
-                () -> now, lapsed::contains, lapsed::contains, renewed::contains);
+                FakeTime.followingNanos(() -> now), lapsed::contains, lapsed::contains, renewed::contains);
         ClusterView view = view(List.of(List.of("a", "b"), List.of("c", "a")),
                 new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
         answers.put("a", Map.of(0, new PartitionState(3, 95, 13, 2)));
@@ -208,7 +209,7 @@ class FailoverCoordinatorTests {
         Set<String> lapsed = Set.of("a", "b");
         FailoverCoordinator leader = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 2),
                 ReplicationSettings.defaults().withEvictionDelay(Duration.ofSeconds(30)), new FakeProbe(), Runnable::run,
-                () -> now, lapsed::contains, lapsed::contains, node -> false);
+                FakeTime.followingNanos(() -> now), lapsed::contains, lapsed::contains, node -> false);
         ClusterView view = view(List.of(List.of("a", "b"), List.of("c", "a")),
                 new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
         ClusterView held = view;
@@ -293,7 +294,7 @@ class FailoverCoordinatorTests {
     void absencesSeenInAnEarlierLeadershipDoNotCountTowardsEviction() {
         FailoverCoordinator leader = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 2),
                 ReplicationSettings.defaults().withEvictionDelay(Duration.ofSeconds(30)), new FakeProbe(), Runnable::run,
-                () -> now);
+                FakeTime.followingNanos(() -> now));
         ClusterView view = view(List.of(List.of("b", "a"), List.of("c", "a")),
                 new PartitionRuntime("b", 1, PartitionHealth.HEALTHY), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
         leader.reconcile(view, Set.of("b", "c"), () -> view, published::add); // "a" is seen missing

@@ -19,7 +19,8 @@ import io.zaris.protocol.ResponseCodec;
 import io.zaris.replication.ReplicationException;
 import io.zaris.security.LoginSession;
 import io.zaris.security.SecurityOptions;
-import io.zaris.store.TimeSource;
+import io.zaris.time.FakeTime;
+import io.zaris.time.TimeSource;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -185,7 +186,7 @@ class RespCommandsTests {
 
         @Override
         public TimeSource time() {
-            return () -> 1_000_000L;
+            return FakeTime.followingMillis(() -> 1_000_000L);
         }
 
         @Override

@@ -3,6 +3,7 @@ package io.zaris.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zaris.time.FakeTime;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -10,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class AuthFailureLimiterTests {
 
     private final AtomicLong nanos = new AtomicLong(1_000);
-    private final AuthFailureLimiter limiter = new AuthFailureLimiter(3, Duration.ofSeconds(1), 4, nanos::get);
+    private final AuthFailureLimiter limiter = new AuthFailureLimiter(3, Duration.ofSeconds(1), 4, FakeTime.followingNanos(nanos::get));
 
     @Test
     void peerMayFailUpToTheBurstWithoutWaiting() {
@@ -65,9 +66,9 @@ class AuthFailureLimiterTests {
 
     @Test
     void rejectsSettingsThatCouldNeverAllowALogin() {
-        assertThatThrownBy(() -> new AuthFailureLimiter(0, Duration.ofSeconds(1), 1, nanos::get))
+        assertThatThrownBy(() -> new AuthFailureLimiter(0, Duration.ofSeconds(1), 1, FakeTime.followingNanos(nanos::get)))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new AuthFailureLimiter(1, Duration.ZERO, 1, nanos::get))
+        assertThatThrownBy(() -> new AuthFailureLimiter(1, Duration.ZERO, 1, FakeTime.followingNanos(nanos::get)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zaris.protocol.OpCode;
+import io.zaris.time.FakeTime;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -75,7 +76,7 @@ class UserDirectoryTests {
     @Test
     void loginSessionClosesAfterThreeFailuresAndThrottlesThePeer() {
         java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
-        AuthFailureLimiter limiter = new AuthFailureLimiter(2, Duration.ofSeconds(10), 8, nanos::get);
+        AuthFailureLimiter limiter = new AuthFailureLimiter(2, Duration.ofSeconds(10), 8, FakeTime.followingNanos(nanos::get));
         LoginSession session = new LoginSession(users, limiter, "10.1.1.1");
         assertThat(session.login("app", bytes("x"))).isEqualTo(new LoginSession.Rejected(false));
         assertThat(session.login("app", bytes("y"))).isEqualTo(new LoginSession.Rejected(false));

@@ -18,6 +18,7 @@ import io.zaris.security.AuthFailureLimiter;
 import io.zaris.security.Credentials;
 import io.zaris.security.SecurityOptions;
 import io.zaris.security.UserDirectory;
+import io.zaris.time.FakeTime;
 import io.zaris.transport.ZarisStatusException;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -52,7 +53,7 @@ class AuthenticationIntegrationTests {
     static void start() {
         SecurityOptions security = new SecurityOptions(
                 UserDirectory.of(SHARED, List.of("app read-write app-pass", "reports read-only reports-pass")),
-                Credentials.password(SHARED), new AuthFailureLimiter(5, Duration.ofSeconds(1), 100, limiterNanos::get));
+                Credentials.password(SHARED), new AuthFailureLimiter(5, Duration.ofSeconds(1), 100, FakeTime.followingNanos(limiterNanos::get)));
         cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(2).layout(PartitionLayout.of(64, 8)).resp(true)
                 .security(security).build().start();
     }

@@ -21,6 +21,7 @@ import io.zaris.security.Credentials;
 import io.zaris.security.LoginSession;
 import io.zaris.security.SecurityOptions;
 import io.zaris.security.UserDirectory;
+import io.zaris.time.TimeSource;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.SocketException;
@@ -76,7 +77,7 @@ class FrameFuzzIntegrationTests {
                 // throttle them would also lock out the test's own logins (see AuthenticationIntegrationTests).
                 .security(new SecurityOptions(UserDirectory.of(NODE_PASSWORD, List.of("app read-write " + APP_PASSWORD)),
                         Credentials.password(NODE_PASSWORD),
-                        new AuthFailureLimiter(Integer.MAX_VALUE, Duration.ofMillis(1), 16, System::nanoTime)))
+                        new AuthFailureLimiter(Integer.MAX_VALUE, Duration.ofMillis(1), 16, TimeSource.system())))
                 .build()).start();
         node.awaitReady(Duration.ofSeconds(30));
         client = ZarisClient.connect(ZarisClientOptions.builder().seeds(List.of(node.dataAddress()))

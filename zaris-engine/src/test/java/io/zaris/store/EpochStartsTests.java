@@ -3,6 +3,7 @@ package io.zaris.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.protocol.Request;
+import io.zaris.time.FakeTime;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,11 +62,11 @@ class EpochStartsTests {
     @Test
     void aPromotedReplicaInheritsExactlyWhatItAppliedEvenAfterNewWrites() {
         List<io.zaris.model.Change> shipped = new ArrayList<>();
-        NodeStore oldActive = new NodeStore(1, () -> 0, 100, 1 << 20, (segment, changes) -> {
+        NodeStore oldActive = new NodeStore(1, FakeTime.followingMillis(() -> 0), 100, 1 << 20, (segment, changes) -> {
             shipped.addAll(changes);
             return CompletableFuture.completedFuture(null);
         });
-        NodeStore replica = new NodeStore(1, () -> 0);
+        NodeStore replica = new NodeStore(1, FakeTime.followingMillis(() -> 0));
         for (int i = 0; i < 5; i++) {
             oldActive.put(0, bytes("k" + i), bytes("v"), Request.NO_TTL, false, Request.ANY_VERSION, 1);
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.model.Change;
 import io.zaris.protocol.Request;
+import io.zaris.time.FakeTime;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +19,7 @@ class LazyExpiryTests {
 
     private long now = 1_000_000;
     private final List<Change> shipped = new ArrayList<>();
-    private final NodeStore active = new NodeStore(1, () -> now, 1000, 1 << 20, (segment, changes) -> {
+    private final NodeStore active = new NodeStore(1, FakeTime.followingMillis(() -> now), 1000, 1 << 20, (segment, changes) -> {
         shipped.addAll(changes);
         return CompletableFuture.completedFuture(null);
     });
@@ -40,7 +41,7 @@ class LazyExpiryTests {
         assertThat(removal.epoch()).isEqualTo(EPOCH);
         assertThat(new String(removal.key(), StandardCharsets.US_ASCII)).isEqualTo("t");
 
-        NodeStore replica = new NodeStore(1, () -> now);
+        NodeStore replica = new NodeStore(1, FakeTime.followingMillis(() -> now));
         assertThat(replica.applyReplicated(0, shipped).gap()).isFalse();
         assertThat(replica.segmentSize(0)).isEqualTo(1);
         assertThat(replica.memory().usedBytes()).isEqualTo(ENTRY);

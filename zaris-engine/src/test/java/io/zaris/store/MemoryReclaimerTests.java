@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.model.Change;
 import io.zaris.protocol.Request;
+import io.zaris.time.FakeTime;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +30,7 @@ class MemoryReclaimerTests {
         for (int s = 0; s < SEGMENTS; s++) {
             shippedBySegment.add(new ArrayList<>());
         }
-        store = new NodeStore(SEGMENTS, () -> now, 100_000, 1L << 30, (segment, changes) -> {
+        store = new NodeStore(SEGMENTS, FakeTime.followingMillis(() -> now), 100_000, 1L << 30, (segment, changes) -> {
             shippedBySegment.get(segment).addAll(changes);
             return CompletableFuture.completedFuture(null);
         });
@@ -194,7 +195,7 @@ class MemoryReclaimerTests {
 
     @Test
     void aReplicaThatAppliesTheShippedChangesHoldsExactlyTheSameKeys() {
-        NodeStore replica = new NodeStore(SEGMENTS, () -> now);
+        NodeStore replica = new NodeStore(SEGMENTS, FakeTime.followingMillis(() -> now));
         MemoryReclaimer reclaimer = reclaimer(EvictionPolicy.ALLKEYS_LRU, 120 * ENTRY);
         for (int i = 0; i < 500; i++) {
             put(i, i % 3 == 0 ? 50 : Request.NO_TTL);

@@ -6,6 +6,7 @@ import io.zaris.model.Change;
 import io.zaris.model.KvStatus;
 import io.zaris.model.VersionedValue;
 import io.zaris.protocol.Request;
+import io.zaris.time.FakeTime;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,7 +24,7 @@ class MultiPutIfAbsentTests {
 
     private long now = 1_000_000;
     private final List<Change> shipped = Collections.synchronizedList(new ArrayList<>());
-    private final NodeStore store = new NodeStore(2, () -> now, 256, 1 << 20, (segment, changes) -> {
+    private final NodeStore store = new NodeStore(2, FakeTime.followingMillis(() -> now), 256, 1 << 20, (segment, changes) -> {
         shipped.addAll(changes);
         return CompletableFuture.completedFuture(null);
     });
@@ -69,7 +70,7 @@ class MultiPutIfAbsentTests {
         store.multiPutIfAbsent(0, keys("b", "c"), values("x", "y"), Request.NO_TTL, 4);
         store.multiPutIfAbsent(0, keys("c", "d"), values("3", "4"), Request.NO_TTL, 4);
         assertThat(shipped).extracting(Change::epoch).containsOnly(4L);
-        NodeStore replica = new NodeStore(2, () -> now);
+        NodeStore replica = new NodeStore(2, FakeTime.followingMillis(() -> now));
         assertThat(replica.applyReplicated(0, List.copyOf(shipped))).isEqualTo(new ApplyResult(false, 4));
         for (String k : List.of("a", "b", "c", "d")) {
             assertThat(replica.get(0, key(k))).usingRecursiveComparison().isEqualTo(store.get(0, key(k)));

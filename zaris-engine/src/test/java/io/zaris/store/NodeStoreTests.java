@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zaris.model.KvStatus;
 import io.zaris.model.VersionedValue;
 import io.zaris.protocol.Request;
+import io.zaris.time.FakeTime;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class NodeStoreTests {
 
     private long now = 1_000_000;
-    private final NodeStore store = new NodeStore(4, () -> now);
+    private final NodeStore store = new NodeStore(4, FakeTime.followingMillis(() -> now));
 
     @Test
     void versionsStrictlyIncreaseAcrossEveryChangeIncludingDeleteAndRecreate() {

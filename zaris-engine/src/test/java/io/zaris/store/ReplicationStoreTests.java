@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.model.Change;
 import io.zaris.protocol.Request;
+import io.zaris.time.FakeTime;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,11 +16,11 @@ class ReplicationStoreTests {
 
     private final long now = 1_000_000;
     private final List<Change> shipped = new ArrayList<>();
-    private final NodeStore active = new NodeStore(2, () -> now, 4, 1 << 20, (segment, changes) -> {
+    private final NodeStore active = new NodeStore(2, FakeTime.followingMillis(() -> now), 4, 1 << 20, (segment, changes) -> {
         shipped.addAll(changes);
         return CompletableFuture.completedFuture(null);
     });
-    private final NodeStore replica = new NodeStore(2, () -> now);
+    private final NodeStore replica = new NodeStore(2, FakeTime.followingMillis(() -> now));
 
     @Test
     void everyWriteShipsItsEffectWithRevisionAndEpoch() {
@@ -41,7 +42,7 @@ class ReplicationStoreTests {
         assertThat(replica.applyReplicated(0, shipped.subList(0, 2))).isEqualTo(new ApplyResult(false, 2));
         assertThat(replica.get(0, key("b")).version()).isEqualTo(2);
 
-        NodeStore lagging = new NodeStore(2, () -> now);
+        NodeStore lagging = new NodeStore(2, FakeTime.followingMillis(() -> now));
         assertThat(lagging.applyReplicated(0, shipped.subList(2, 3))).isEqualTo(new ApplyResult(true, 0));
         assertThat(lagging.get(0, key("c"))).isNull();
     }
@@ -64,7 +65,7 @@ class ReplicationStoreTests {
 
     @Test
     void aTailReadsValuesBackFromTheStoreAndShipsAKeyChangedAgainLaterAsSuperseded() {
-        NodeStore roomy = new NodeStore(2, () -> now, 16, 1 << 20, ChangeSink.NONE);
+        NodeStore roomy = new NodeStore(2, FakeTime.followingMillis(() -> now), 16, 1 << 20, ChangeSink.NONE);
         roomy.put(0, key("a"), value("a1"), Request.NO_TTL, false, Request.ANY_VERSION, 2);
         roomy.put(0, key("b"), value("b1"), 60_000, false, Request.ANY_VERSION, 2);
         roomy.put(0, key("a"), value("a2"), Request.NO_TTL, false, Request.ANY_VERSION, 2);
@@ -87,11 +88,11 @@ class ReplicationStoreTests {
 
     @Test
     void aReplicaAppliesSupersededChangesAsRevisionsOnlyAndCanShipThemOnAfterATakeover() {
-        NodeStore roomy = new NodeStore(2, () -> now, 16, 1 << 20, ChangeSink.NONE);
+        NodeStore roomy = new NodeStore(2, FakeTime.followingMillis(() -> now), 16, 1 << 20, ChangeSink.NONE);
         roomy.put(0, key("a"), value("a1"), Request.NO_TTL, false, Request.ANY_VERSION, 2);
         roomy.put(0, key("b"), value("b1"), Request.NO_TTL, false, Request.ANY_VERSION, 2);
         roomy.put(0, key("a"), value("a2"), Request.NO_TTL, false, Request.ANY_VERSION, 2);
-        NodeStore follower = new NodeStore(2, () -> now, 16, 1 << 20, ChangeSink.NONE);
+        NodeStore follower = new NodeStore(2, FakeTime.followingMillis(() -> now), 16, 1 << 20, ChangeSink.NONE);
 
         assertThat(follower.applyReplicated(0, roomy.changesSince(0, 0))).isEqualTo(new ApplyResult(false, 3));
 
@@ -100,14 +101,14 @@ class ReplicationStoreTests {
         assertThat(follower.get(0, key("b")).version()).isEqualTo(2);
         List<Change> shippedOn = follower.changesSince(0, 0);
         assertThat(shippedOn).extracting(Change::superseded).containsExactly(true, false, false);
-        NodeStore third = new NodeStore(2, () -> now);
+        NodeStore third = new NodeStore(2, FakeTime.followingMillis(() -> now));
         assertThat(third.applyReplicated(0, shippedOn)).isEqualTo(new ApplyResult(false, 3));
         assertThat(new String(third.get(0, key("a")).value(), StandardCharsets.UTF_8)).isEqualTo("a2");
     }
 
     @Test
     void theOpLogHoldsNoValues() {
-        NodeStore roomy = new NodeStore(1, () -> now, 16, 1 << 20, ChangeSink.NONE);
+        NodeStore roomy = new NodeStore(1, FakeTime.followingMillis(() -> now), 16, 1 << 20, ChangeSink.NONE);
         roomy.put(0, key("k"), new byte[10_000], Request.NO_TTL, false, Request.ANY_VERSION, 2);
 
         assertThat(roomy.opLogBytes(0)).isEqualTo(LoggedChange.OVERHEAD_BYTES + 1);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.model.Change;
 import io.zaris.protocol.Request;
+import io.zaris.time.FakeTime;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,11 +15,11 @@ class StoreMemoryTests {
 
     private long now = 1_000_000;
     private final List<Change> shipped = new ArrayList<>();
-    private final NodeStore active = new NodeStore(2, () -> now, 1000, 1 << 20, (segment, changes) -> {
+    private final NodeStore active = new NodeStore(2, FakeTime.followingMillis(() -> now), 1000, 1 << 20, (segment, changes) -> {
         shipped.addAll(changes);
         return CompletableFuture.completedFuture(null);
     });
-    private final NodeStore replica = new NodeStore(2, () -> now);
+    private final NodeStore replica = new NodeStore(2, FakeTime.followingMillis(() -> now));
 
     @Test
     void aPutIsChargedItsKeyItsValueSlotAndTheEntryOverhead() {

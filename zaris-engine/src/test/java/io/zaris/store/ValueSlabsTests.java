@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.model.VersionedValue;
 import io.zaris.protocol.Request;
+import io.zaris.time.FakeTime;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class ValueSlabsTests {
 
     private long now = 1_000_000;
-    private final NodeStore store = new NodeStore(1, () -> now);
+    private final NodeStore store = new NodeStore(1, FakeTime.followingMillis(() -> now));
     private final Segment segment = store.segment(0);
 
     @Test
