@@ -16,6 +16,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * free of upward edges. Read from the sources: every {@code io.zaris.<package>.} reference outside comments
  * counts, imports and fully qualified names alike.
  */
+@Tag("unit")
 class PackageDependenciesTests {
 
     private static final Path SOURCES = Path.of("src", "main", "java", "io", "zaris");

@@ -6,8 +6,10 @@ import io.zaris.bench.SoakVerdict.Sample;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongToDoubleFunction;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class SoakVerdictTests {
 
     private static final long RUN = 600;

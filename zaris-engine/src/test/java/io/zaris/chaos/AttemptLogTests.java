@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.model.AckMode;
 import io.zaris.time.FakeTime;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class AttemptLogTests {
 
     private final HistoryRecorder recorder = new HistoryRecorder(FakeTime.followingNanos(() -> 0L));

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 import io.zaris.model.AckMode;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The checker checks itself: synthetic histories, each hiding one defect, must each be flagged with exactly
  * that kind of finding, and a clean history full of legal corner cases must pass. No cluster, no clock.
  */
+@Tag("unit")
 class CheckerTests {
 
     private static final String KEY = "w0-1";

@@ -3,8 +3,10 @@ package io.zaris.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.chaos.Nemesis.Kind;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class NemesisKindsTests {
 
     @Test

@@ -7,8 +7,10 @@ import io.zaris.transport.ZarisException;
 import io.zaris.transport.ZarisStatusException;
 import io.zaris.transport.ZarisTimeoutException;
 import io.zaris.transport.ZarisTransportException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class OutcomeTests {
 
     @Test

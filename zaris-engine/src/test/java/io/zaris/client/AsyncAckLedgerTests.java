@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.protocol.TakeoverRevisions;
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Naming the acknowledged ASYNC writes a takeover lost, and only those. */
+@Tag("unit")
 class AsyncAckLedgerTests {
 
     /** Partition 3 owns segments 6 and 7; the new active (epoch 5) inherited revision 10 of 6 and 4 of 7. */

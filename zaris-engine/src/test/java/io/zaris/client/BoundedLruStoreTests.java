@@ -3,8 +3,10 @@ package io.zaris.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class BoundedLruStoreTests {
 
     private static BoundedLruStore<String, String> store(int maxEntries, long maxWeight) {

@@ -13,9 +13,11 @@ import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** How pushes, hints and fetched maps combine: nothing older or equal ever replaces what the client holds. */
+@Tag("unit")
 class ClientViewsTests {
 
     private static final PartitionLayout LAYOUT = PartitionLayout.of(16, 4);

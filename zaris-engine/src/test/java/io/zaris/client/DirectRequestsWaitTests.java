@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * late or never: an answer spread over several wait slices is read whole, an attempt whose partition moved away
  * is given up (the ordinary path then asks the new owner), and one never abandoned waits out its timeout.
  */
+@Tag("unit")
 class DirectRequestsWaitTests {
 
     private static final byte[] KEY = "k".getBytes(StandardCharsets.UTF_8);

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zaris.protocol.OpCode;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class MicrometerClientMetricsTests {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();

@@ -6,9 +6,11 @@ import io.zaris.model.VersionedValue;
 import io.zaris.protocol.SegmentInvalidations;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The near cache's bookkeeping with plain objects for connections and a hand-driven clock. */
+@Tag("unit")
 class NearCacheTests {
 
     private static final Object CONNECTION = new Object();

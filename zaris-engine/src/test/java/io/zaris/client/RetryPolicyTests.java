@@ -10,8 +10,10 @@ import io.zaris.transport.ZarisTransportException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class RetryPolicyTests {
 
     private static final long MS = 1_000_000L;

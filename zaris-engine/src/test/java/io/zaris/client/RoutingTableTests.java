@@ -16,9 +16,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Copy-on-write retargeting of one partition, on real connections to two stub nodes. */
+@Tag("unit")
 class RoutingTableTests {
 
     private static final PartitionLayout LAYOUT = PartitionLayout.of(64, 8);

@@ -12,9 +12,11 @@ import io.zaris.placement.PartitionMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** A retry waiting for its partition to be routed elsewhere: woken by the table that does it, and only by it. */
+@Tag("unit")
 class RoutingWatchTests {
 
     private static final PartitionLayout LAYOUT = PartitionLayout.of(2, 2);

@@ -8,8 +8,10 @@ import io.zaris.transport.ZarisException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class ScanMergeTests {
 
     @Test

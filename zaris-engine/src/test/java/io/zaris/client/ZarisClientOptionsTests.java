@@ -8,9 +8,11 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Connections per node: the default, the bounds, and a group that cannot open every member. */
+@Tag("unit")
 class ZarisClientOptionsTests {
 
     @Test

@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * TCP that answer with scripted statuses, on a fake clock: how many attempts go out, what each carries, when
  * the loop stops, and when the map is fetched.
  */
+@Tag("unit")
 class ZarisClientRetryLoopTests {
 
     private static final PartitionLayout LAYOUT = PartitionLayout.of(64, 8);

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.zaris.model.NodeAddress;
 import io.zaris.protocol.MalformedRequestException;
 import java.util.Arrays;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class ClusterMessagesTests {
 
     @Test

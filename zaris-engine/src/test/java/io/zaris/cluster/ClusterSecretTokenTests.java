@@ -13,8 +13,10 @@ import org.jgroups.Address;
 import org.jgroups.EmptyMessage;
 import org.jgroups.protocols.AUTH;
 import org.jgroups.util.UUID;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class ClusterSecretTokenTests {
 
     private static final ClusterSecret SECRET = ClusterSecret.of("the cluster's shared secret");

@@ -20,12 +20,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The leader's reconcile loop with injected peer answers, a direct executor and a fake clock: what it
  * publishes for a restarted active owner, a lost replica and a lone survivor.
  */
+@Tag("unit")
 class FailoverCoordinatorTests {
 
     private static final PartitionLayout LAYOUT = PartitionLayout.of(4, 2);

@@ -7,8 +7,10 @@ import io.zaris.model.PartitionHealth;
 import io.zaris.protocol.PartitionState;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class FailoverDecisionsTests {
 
     private static final List<String> OWNERS = List.of("a", "b", "c");

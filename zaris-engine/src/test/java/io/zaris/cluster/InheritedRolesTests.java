@@ -11,8 +11,10 @@ import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.PartitionMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class InheritedRolesTests {
 
     private static final Map<String, String> ORIGINAL_FOUNDERS = Map.of("a", "a-1", "b", "b-1", "c", "c-1");

@@ -14,8 +14,10 @@ import org.jgroups.protocols.FD_SOCK2;
 import org.jgroups.protocols.MERGE3;
 import org.jgroups.protocols.TCP_NIO2;
 import org.jgroups.protocols.VERIFY_SUSPECT2;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class MembershipConfigTests {
 
     private static MembershipConfig.Tcp tcp(Duration escalation) {

@@ -3,9 +3,11 @@ package io.zaris.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The owner lease and the leader's beats, on a fake monotonic clock. */
+@Tag("unit")
 class OwnerLeaseTests {
 
     private static final long SECOND = 1_000_000_000L;

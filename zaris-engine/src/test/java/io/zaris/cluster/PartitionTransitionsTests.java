@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.zaris.cluster.PartitionTransitions.Trigger;
 import io.zaris.model.PartitionHealth;
 import io.zaris.model.PartitionRuntime;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The table of legal runtime changes and the epoch rule, one case per row and per refusal. */
+@Tag("unit")
 class PartitionTransitionsTests {
 
     private static final PartitionRuntime HEALTHY_ON_A = new PartitionRuntime("a", 4, PartitionHealth.HEALTHY);

@@ -12,9 +12,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The leader's planned moves, with a fake clock: settle delay, drains, rebalance requests and the bound. */
+@Tag("unit")
 class RebalancerTests {
 
     private static final long SECOND = 1_000_000_000L;

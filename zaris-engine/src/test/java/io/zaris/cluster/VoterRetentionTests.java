@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class VoterRetentionTests {
 
     private static final long RETENTION = VoterRetention.ABSENT_VOTER_RETENTION.toNanos();

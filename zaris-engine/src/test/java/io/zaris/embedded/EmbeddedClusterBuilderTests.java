@@ -3,9 +3,11 @@ package io.zaris.embedded;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Safe default of the embedded cluster: its ports stay on loopback, whatever the application asks. */
+@Tag("unit")
 class EmbeddedClusterBuilderTests {
 
     @Test

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * between the crash and the new view. Loopback tests cannot show whether that works across hosts: there every node
  * has a port of its own.
  */
-@Tag("multi-process")
+@Tag("network-bed")
 class CrashDetectionIntegrationTests {
 
     /** The verification of the suspicion (1.5 s) plus scheduling on a loaded machine; heartbeats alone take 10 s. */

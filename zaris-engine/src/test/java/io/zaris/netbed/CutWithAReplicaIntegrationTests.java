@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
  * increments the silent replica never saw until the owner's lease ran out (a 30-minute chaos run on this bed lost
  * 1,531 increments and 804 CAS updates this way); the majority then promoted the silent replica without them.
  */
-@Tag("multi-process")
+@Tag("network-bed")
 class CutWithAReplicaIntegrationTests {
 
     private static final int NODES = 5;

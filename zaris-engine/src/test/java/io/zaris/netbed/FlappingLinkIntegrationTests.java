@@ -27,10 +27,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * other partition tests). It runs without the cluster secret to keep the bed suite within minutes; both settings
  * ran while the test was written (see the network partitions page).
  */
-@Tag("multi-process")
 @Disabled("Open (issue 30): with suspension the keys' gap is 7.2-7.7 s, but in CI runs it once saw 32 stale reads "
         + "(fixed since: no lease while behind the leader's map) and once never healed: the active's replication link "
         + "to the resumed node stayed open but dead across an outage, so its snapshots never arrived; see the session note")
+@Tag("network-bed")
 class FlappingLinkIntegrationTests {
 
     private static final Duration DOWN = Duration.ofSeconds(6);

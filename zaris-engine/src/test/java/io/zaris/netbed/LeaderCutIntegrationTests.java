@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * <p>Before the membership stack was fixed for half-open peers, the two remaining nodes formed a view and split
  * again seconds later, and no leader of a majority existed until the link came back.
  */
-@Tag("multi-process")
+@Tag("network-bed")
 class LeaderCutIntegrationTests {
 
     private static final int KEYS = 64;

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * It runs with the cluster secret only, to keep the bed suite within minutes; both settings ran while the test was
  * written (see the network partitions page).
  */
-@Tag("multi-process")
+@Tag("network-bed")
 class MinorityCutIntegrationTests {
 
     private static final int NODES = 5;

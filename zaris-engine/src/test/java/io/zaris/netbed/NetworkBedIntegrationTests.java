@@ -11,12 +11,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The bed's faults act on real traffic: a TCP listener runs in a namespace, and the test JVM on the host side
  * connects to it through each fault.
  */
+@Tag("network-bed")
 class NetworkBedIntegrationTests {
 
     private static final int PORT = 9000;

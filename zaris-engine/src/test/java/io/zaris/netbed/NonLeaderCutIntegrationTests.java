@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * nodes suspecting each other and writes to the cut node's keys blocked for minutes, and with the cluster secret on
  * the healed node never merged back ("merge leader rejected merge request").
  */
-@Tag("multi-process")
+@Tag("network-bed")
 class NonLeaderCutIntegrationTests {
 
     private static final int KEYS_PER_SIDE = 32;

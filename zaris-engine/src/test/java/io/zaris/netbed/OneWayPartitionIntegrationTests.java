@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * <p>Each direction runs with one membership setting, to keep the bed suite within minutes; both ran with both
  * while the tests were written (see the network partitions page).
  */
-@Tag("multi-process")
+@Tag("network-bed")
 class OneWayPartitionIntegrationTests {
 
     private static final int KEYS = 64;

@@ -7,8 +7,10 @@ import io.zaris.netbed.PacketFilter.Block;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class PacketFilterTests {
 
     private static String address(int host) {

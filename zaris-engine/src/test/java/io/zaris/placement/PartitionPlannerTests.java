@@ -18,6 +18,7 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -40,6 +41,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  *   <li>growing 1 to 20 and shrinking back one node at a time: the same bounds at every step.</li>
  * </ul>
  */
+@Tag("unit")
 class PartitionPlannerTests {
 
     private static final int MAX_MEMBERS = 20;

@@ -14,8 +14,10 @@ import io.zaris.placement.PartitionMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class ClusterViewCodecTests {
 
     @Test

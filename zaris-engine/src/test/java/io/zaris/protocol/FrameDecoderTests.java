@@ -14,8 +14,10 @@ import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class FrameDecoderTests {
 
     private static final int MAX_FRAME_BYTES = 1024;

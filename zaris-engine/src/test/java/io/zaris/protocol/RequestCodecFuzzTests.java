@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.fail;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.zaris.model.KvStatus;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * decoder either returns a request or throws {@link MalformedRequestException} with a request-error status;
  * no other exception may escape, and it never reads past the frame.
  */
+@Tag("unit")
 class RequestCodecFuzzTests {
 
     private static final ProtocolLimits LIMITS = new ProtocolLimits(4096, 64, 512, 16);

@@ -11,8 +11,10 @@ import io.zaris.model.KvStatus;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class RequestCodecTests {
 
     private static final ProtocolLimits LIMITS = ProtocolLimits.defaults();

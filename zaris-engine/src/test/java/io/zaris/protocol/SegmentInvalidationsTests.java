@@ -8,8 +8,10 @@ import io.netty.buffer.Unpooled;
 import io.zaris.model.Change;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class SegmentInvalidationsTests {
 
     private static byte[] bytes(String text) {

@@ -2,8 +2,10 @@ package io.zaris.replication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class EpochFenceTests {
 
     @Test

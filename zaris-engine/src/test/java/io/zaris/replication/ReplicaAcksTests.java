@@ -10,9 +10,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Counting the replicas' verdicts on one shipment: what a SYNC write waits for. */
+@Tag("unit")
 class ReplicaAcksTests {
 
     private static final ReplicaLink.Verdict APPLIED = new ReplicaLink.Verdict(KvStatus.OK, 7);

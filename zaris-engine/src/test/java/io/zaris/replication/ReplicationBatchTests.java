@@ -14,8 +14,10 @@ import io.zaris.protocol.RequestCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class ReplicationBatchTests {
 
     private static final UnpooledByteBufAllocator ALLOCATOR = new UnpooledByteBufAllocator(false);

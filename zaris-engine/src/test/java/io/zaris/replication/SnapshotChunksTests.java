@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zaris.model.Change;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class SnapshotChunksTests {
 
     /** Each test entry is {@link Change#OVERHEAD_BYTES} plus a 1-byte key plus its value. */

@@ -15,8 +15,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class ClusterTopologyTests {
 
     /** 4 partitions of 4 segments each: 0,1 → a (replica b); 2 → b (replica a); 3 → c (replica a). */

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class ConfigParametersTests {
 
     private static final RespBackend.Memory MEMORY = new RespBackend.Memory(10, 4096, "allkeys-lru", 0, 0);

@@ -2,8 +2,10 @@ package io.zaris.resp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class ExpireFlagsTests {
 
     private static final long NO_TTL = 0;

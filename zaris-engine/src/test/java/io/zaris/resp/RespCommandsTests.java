@@ -28,12 +28,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@link RespCommands} against a scripted backend: each test decides what the engine answers, and checks the
  * Redis reply a client gets for it.
  */
+@Tag("unit")
 class RespCommandsTests {
 
     /** One partition of 16 segments: node a is active, b is its replica; RESP ports are data ports + 1000. */

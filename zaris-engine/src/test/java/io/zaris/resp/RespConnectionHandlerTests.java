@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * replies leave in command order with one flush per read batch or per drained run of late replies (counted by
  * an outbound handler between the connection handler and the channel).
  */
+@Tag("unit")
 class RespConnectionHandlerTests {
 
     @Test

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.zaris.model.NodeAddress;
 import io.zaris.server.NodeConfig;
 import io.zaris.server.ServerArguments;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class RespServerArgumentsTests {
 
     @Test

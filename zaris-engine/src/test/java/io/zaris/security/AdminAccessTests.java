@@ -3,9 +3,11 @@ package io.zaris.security;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.protocol.OpCode;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Who may send the operator commands: any logged-in principal that may write, nobody else. */
+@Tag("unit")
 class AdminAccessTests {
 
     private static final Principal READ_WRITE = new Principal("ops", false, false);

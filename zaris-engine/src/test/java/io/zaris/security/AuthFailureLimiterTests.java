@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.zaris.time.FakeTime;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class AuthFailureLimiterTests {
 
     private final AtomicLong nanos = new AtomicLong(1_000);

@@ -8,8 +8,10 @@ import io.zaris.time.FakeTime;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class UserDirectoryTests {
 
     private final UserDirectory users = UserDirectory.of("shared", List.of(

@@ -23,9 +23,11 @@ import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The admin command without a cluster: parsing, the map's text, and the wait loops on a fake clock. */
+@Tag("unit")
 class AdminCommandTests {
 
     private static final ServerArguments.FileReader NO_FILES = path -> {

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
@@ -26,6 +27,7 @@ import org.yaml.snakeyaml.Yaml;
  * the manifests expose and probe, at probe paths the HTTP endpoint serves, with a grace period longer than the
  * drain and a heap inside the memory limit. Nothing here runs a container: this machine has no container engine.
  */
+@Tag("unit")
 class DeploymentManifestsTests {
 
     private static final Path DEPLOY = Path.of("..", "deploy");

@@ -7,9 +7,11 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Ports for tests come from below the kernel's ephemeral range, where no outgoing connection can take them. */
+@Tag("unit")
 class LoopbackPortsTests {
 
     private static final Path RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");

@@ -10,8 +10,10 @@ import io.zaris.server.OwnershipDecision.CatchUp;
 import io.zaris.server.OwnershipDecision.Facts;
 import io.zaris.server.OwnershipDecision.Verdict;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class OwnershipDecisionTests {
 
     /** Partition 0: primary a, replica b. Node c holds nothing of it. */

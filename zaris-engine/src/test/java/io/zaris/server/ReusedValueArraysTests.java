@@ -3,8 +3,10 @@ package io.zaris.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class ReusedValueArraysTests {
 
     private final ReusedValueArrays arrays = new ReusedValueArrays();

@@ -13,9 +13,11 @@ import io.zaris.protocol.SegmentInvalidations;
 import java.nio.charset.StandardCharsets;
 import java.util.BitSet;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Who hears a segment's changes, on in-memory channels. */
+@Tag("unit")
 class SegmentSubscriptionsTests {
 
     private final SegmentSubscriptions subscriptions = new SegmentSubscriptions("n1", 16);

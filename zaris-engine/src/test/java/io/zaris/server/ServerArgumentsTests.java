@@ -8,8 +8,10 @@ import io.zaris.model.NodeAddress;
 import io.zaris.protocol.ProtocolLimits;
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class ServerArgumentsTests {
 
     @Test

@@ -11,8 +11,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class ServerOptionSourcesTests {
 
     private static final ServerArguments.FileReader NO_FILES = path -> {

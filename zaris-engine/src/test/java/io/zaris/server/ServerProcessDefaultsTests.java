@@ -3,9 +3,11 @@ package io.zaris.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Properties;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** What the server process sets for itself before anything starts, and that an operator's -D options win. */
+@Tag("unit")
 class ServerProcessDefaultsTests {
 
     @Test

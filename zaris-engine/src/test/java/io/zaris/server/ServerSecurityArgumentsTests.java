@@ -8,9 +8,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The standalone server's password, users and safe-binding options (files and environment injected). */
+@Tag("unit")
 class ServerSecurityArgumentsTests {
 
     private static final Map<String, List<String>> FILES = Map.of(

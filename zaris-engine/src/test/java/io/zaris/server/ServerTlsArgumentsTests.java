@@ -10,10 +10,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The standalone server's TLS, cluster secret and login timeout options (secret files and environment injected). */
+@Tag("unit")
 class ServerTlsArgumentsTests {
 
     private static final String SECRET = "a cluster secret of enough length";

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zaris.model.Change;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class TailCutTests {
 
     /** Every change below weighs this much: overhead, a one-byte key and a 36-byte value. */

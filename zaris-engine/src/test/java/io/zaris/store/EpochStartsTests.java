@@ -8,9 +8,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Where each epoch's history begins on a segment: the revision a new active owner inherited. */
+@Tag("unit")
 class EpochStartsTests {
 
     @Test

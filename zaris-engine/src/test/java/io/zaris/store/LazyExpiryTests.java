@@ -9,9 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Lazy expiry on the active owner's reads: the expired key is removed as a replicated change, not only hidden. */
+@Tag("unit")
 class LazyExpiryTests {
 
     private static final long EPOCH = 3;

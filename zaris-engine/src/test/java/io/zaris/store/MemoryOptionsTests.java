@@ -3,8 +3,10 @@ package io.zaris.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class MemoryOptionsTests {
 
     private static final long HEAP = 1L << 30;

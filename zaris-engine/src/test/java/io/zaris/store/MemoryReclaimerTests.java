@@ -10,9 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Eviction and active expiry on a fake clock with a seeded random source: every run is the same run. */
+@Tag("unit")
 class MemoryReclaimerTests {
 
     private static final int SEGMENTS = 8;

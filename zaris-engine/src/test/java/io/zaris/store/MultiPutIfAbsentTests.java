@@ -17,9 +17,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The store's conditional multi-put behind MSETNX: all entries or none, decided in one step per segment. */
+@Tag("unit")
 class MultiPutIfAbsentTests {
 
     private long now = 1_000_000;

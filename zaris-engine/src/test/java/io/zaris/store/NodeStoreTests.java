@@ -9,8 +9,10 @@ import io.zaris.time.FakeTime;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class NodeStoreTests {
 
     private long now = 1_000_000;

@@ -3,9 +3,11 @@ package io.zaris.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The op log's ring: order across wrap-around and growth, both retention limits, and the catch-up contract. */
+@Tag("unit")
 class OpLogTests {
 
     @Test

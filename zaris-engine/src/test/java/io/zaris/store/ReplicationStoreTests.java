@@ -9,9 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The store's half of replication: changes leave in revision order, replicas apply in order, catch-up. */
+@Tag("unit")
 class ReplicationStoreTests {
 
     private final long now = 1_000_000;

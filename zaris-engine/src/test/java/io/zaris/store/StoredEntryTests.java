@@ -3,8 +3,10 @@ package io.zaris.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class StoredEntryTests {
 
     private final SlabChunk chunk = new SlabChunk(16, 4);
