@@ -1,9 +1,9 @@
 package io.zaris.server;
 
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.ClusterView;
+import io.zaris.model.KvStatus;
+import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.PartitionLayout;
-import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.Request;
 import io.zaris.replication.EpochFence;
 import io.zaris.replication.TakeoverGate;

@@ -6,13 +6,13 @@ import static org.awaitility.Awaitility.await;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.client.ZarisStatusException;
-import io.zaris.cluster.ClusterView;
 import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.model.ClusterView;
+import io.zaris.model.KvStatus;
 import io.zaris.placement.PartitionLayout;
-import io.zaris.protocol.KvStatus;
 import io.zaris.store.EvictionPolicy;
 import io.zaris.store.MemoryOptions;
+import io.zaris.transport.ZarisStatusException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
