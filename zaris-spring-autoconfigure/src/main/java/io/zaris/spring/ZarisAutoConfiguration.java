@@ -15,6 +15,7 @@ import io.zaris.replication.ReplicationSettings;
 import io.zaris.store.EvictionPolicy;
 import io.zaris.store.MemoryOptions;
 import io.zaris.spring.ZarisProperties.Mode;
+import io.zaris.spring.observation.ZarisOperationObserver;
 import io.zaris.spring.serialization.ClassAllowList;
 import io.zaris.spring.serialization.JdkZarisSerializer;
 import io.zaris.spring.serialization.JsonZarisSerializer;
@@ -67,7 +68,8 @@ import tools.jackson.databind.json.JsonMapper;
  * properties; the options builder is given an empty environment so they are not applied twice. Client
  * meters are recorded through a {@link ClientMetrics} bean when one exists (the metrics
  * auto-configuration defines it when Micrometer and a {@code MeterRegistry} are present), wrapped in a
- * {@link ZarisRoutingTableWatch} that the health indicator reads.
+ * {@link ZarisRoutingTableWatch} that the health indicator reads and in the {@link ZarisOperationObserver}
+ * (when observations are on) that counts each operation's attempts.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration")
 @ConditionalOnClass(ZarisClient.class)
@@ -99,13 +101,14 @@ public final class ZarisAutoConfiguration {
     ZarisClient zarisClient(ZarisProperties properties,
             ObjectProvider<ZarisEmbeddedClusterLifecycle> embeddedCluster, ZarisRoutingTableWatch routingTableWatch,
             ObjectProvider<ClientMetrics> metrics, ObjectProvider<ZarisClientOptionsCustomizer> customizers,
-            ObjectProvider<SslBundles> sslBundles) {
+            ObjectProvider<SslBundles> sslBundles, ObjectProvider<ZarisOperationObserver> observer) {
         List<NodeAddress> seeds = switch (properties.resolveMode()) {
             case EMBEDDED -> embeddedSeeds(embeddedCluster.getIfAvailable());
             case CLIENT -> configuredSeeds(properties.getClient());
         };
         ZarisClientOptions.Builder builder = clientOptionsBuilder(properties, seeds,
-                routingTableWatch.observing(metrics.getIfUnique(ClientMetrics::disabled)),
+                observer.getIfUnique(ZarisOperationObserver::none)
+                        .hearingAttempts(routingTableWatch.observing(metrics.getIfUnique(ClientMetrics::disabled))),
                 new ZarisSslBundles(properties, sslBundles.getIfAvailable()).clientTls());
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return ZarisClient.connect(builder.build());
@@ -130,8 +133,9 @@ public final class ZarisAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    ZarisTemplate zarisTemplate(ZarisClient client, ZarisSerializer serializer, EntrySizeSample entrySizes) {
-        return new ZarisTemplate(client, serializer, entrySizes);
+    ZarisTemplate zarisTemplate(ZarisClient client, ZarisSerializer serializer, EntrySizeSample entrySizes,
+            ObjectProvider<ZarisOperationObserver> observer) {
+        return new ZarisTemplate(client, serializer, entrySizes, observer.getIfUnique(ZarisOperationObserver::none));
     }
 
     @Bean

@@ -7,6 +7,7 @@ import io.zaris.spring.ZarisProperties;
 import io.zaris.spring.ZarisProperties.CacheSpec;
 import io.zaris.spring.ZarisProperties.Serialization.Format;
 import io.zaris.spring.ZarisSerializerFormats;
+import io.zaris.spring.observation.ZarisOperationObserver;
 import io.zaris.spring.serialization.ZarisSerializer;
 import java.util.stream.Collectors;
 import org.springframework.beans.factory.BeanFactory;
@@ -60,7 +61,8 @@ public final class ZarisCacheAutoConfiguration {
     ZarisCacheManager cacheManager(ZarisClient client, ZarisSerializer serializer, ZarisProperties properties,
             ObjectProvider<CacheManagerCustomizer<?>> customizers,
             ObjectProvider<ZarisCacheManagerBuilderCustomizer> builderCustomizers,
-            ObjectProvider<EntrySizeSample> entrySizes, Environment environment, BeanFactory beanFactory) {
+            ObjectProvider<EntrySizeSample> entrySizes, ObjectProvider<ZarisOperationObserver> observer,
+            Environment environment, BeanFactory beanFactory) {
         requireOnlyCacheSettings(environment);
         ZarisProperties.Cache cache = properties.getCache();
         CacheBeans beans = new CacheBeans(properties, beanFactory);
@@ -75,7 +77,8 @@ public final class ZarisCacheAutoConfiguration {
                 .keyPrefix(cache.getKeyPrefix())
                 .cacheDefaults(defaults)
                 .initialCacheNames(cache.getCacheNames())
-                .entrySizes(entrySizes.getIfAvailable(EntrySizeSample::new));
+                .entrySizes(entrySizes.getIfAvailable(EntrySizeSample::new))
+                .operationObserver(observer.getIfUnique(ZarisOperationObserver::none));
         cache.getCaches().forEach((name, spec) -> builder.withCacheConfiguration(name,
                 configuration("zaris.cache.caches." + name, spec, defaults, beans)));
         builderCustomizers.orderedStream().forEach(customizer -> customizer.customize(builder));
