@@ -15,6 +15,7 @@ import io.zaris.replication.ReplicationSettings;
 import io.zaris.store.EvictionPolicy;
 import io.zaris.store.MemoryOptions;
 import io.zaris.spring.ZarisProperties.Mode;
+import io.zaris.spring.aot.ZarisRuntimeHints;
 import io.zaris.spring.observation.ZarisOperationObserver;
 import io.zaris.spring.serialization.ClassAllowList;
 import io.zaris.spring.serialization.JdkZarisSerializer;
@@ -39,6 +40,7 @@ import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -76,6 +78,7 @@ import tools.jackson.databind.json.JsonMapper;
 @AutoConfiguration(afterName = "org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration")
 @ConditionalOnClass(ZarisClient.class)
 @EnableConfigurationProperties(ZarisProperties.class)
+@ImportRuntimeHints(ZarisRuntimeHints.class)
 public final class ZarisAutoConfiguration {
 
     /** Client name announced to the nodes (shows in their logs). */
