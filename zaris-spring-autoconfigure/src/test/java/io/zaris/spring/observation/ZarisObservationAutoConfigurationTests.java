@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import io.micrometer.common.KeyValue;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import io.zaris.client.ZarisClient;
@@ -142,6 +146,19 @@ class ZarisObservationAutoConfigurationTests {
                 });
     }
 
+    @Test
+    void withAMeterHandlerEachOperationShouldBeTimedUnderTheObservationsName() {
+        runner.withUserConfiguration(TimingRegistry.class).withPropertyValues("zaris.observation.enabled=true")
+                .run(context -> {
+                    context.getBean(ZarisTemplate.class).put(p + "timed", "v");
+                    context.getBean(ZarisTemplate.class).put(p + "timed", "w");
+
+                    Timer puts = context.getBean(SimpleMeterRegistry.class).get("zaris.client.operation")
+                            .tags("operation", "put", "outcome", "success", "attempts", "1").timer();
+                    assertThat(puts.count()).isEqualTo(2);
+                });
+    }
+
     private static int partitionOf(ZarisClient client, String key) {
         PartitionLayout layout = client.clusterView().layout();
         return layout.partitionOf(new SegmentMapper(layout.segmentCount()).segmentOf(key));
@@ -158,6 +175,22 @@ class ZarisObservationAutoConfigurationTests {
         @Bean
         TestObservationRegistry observationRegistry() {
             return TestObservationRegistry.create();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class TimingRegistry {
+
+        @Bean
+        SimpleMeterRegistry meterRegistry() {
+            return new SimpleMeterRegistry();
+        }
+
+        @Bean
+        ObservationRegistry observationRegistry(SimpleMeterRegistry meters) {
+            ObservationRegistry registry = ObservationRegistry.create();
+            registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+            return registry;
         }
     }
 
