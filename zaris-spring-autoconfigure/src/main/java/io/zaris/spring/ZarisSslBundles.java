@@ -33,11 +33,11 @@ final class ZarisSslBundles {
         }
         TlsOptions tls = fromBundle("zaris.embedded.ssl.bundle", ssl.getBundle());
         if (!tls.hasKeyMaterial()) {
+            String bundle = ssl.getBundle().trim();
             throw new InvalidZarisPropertyException("zaris.embedded.ssl.bundle", "zaris.embedded.ssl.bundle: embedded"
-                    + " nodes serve TLS, so SSL bundle '" + ssl.getBundle().trim() + "' needs a key store (the nodes'"
-                    + " certificate and key)", "Give the bundle a key store (spring.ssl.bundle.jks." + ssl.getBundle().trim()
-                    + ".keystore.* or spring.ssl.bundle.pem." + ssl.getBundle().trim() + ".keystore.*), or name a"
-                    + " bundle that has one.");
+                    + " nodes serve TLS, so SSL bundle '" + bundle + "' needs a key store (the nodes' certificate and"
+                    + " key)", "Give the bundle a key store (spring.ssl.bundle.jks." + bundle + ".keystore.* or"
+                    + " spring.ssl.bundle.pem." + bundle + ".keystore.*), or name a bundle that has one.");
         }
         return tls;
     }

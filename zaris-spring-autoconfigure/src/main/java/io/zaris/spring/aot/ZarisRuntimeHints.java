@@ -53,8 +53,9 @@ public final class ZarisRuntimeHints implements RuntimeHintsRegistrar {
     static final String CLUSTER_SECRET_TOKEN = "io.zaris.cluster.ClusterSecretToken";
 
     /** Value types of the default allow-list that applications cache most; see the class comment. */
-    static final List<Class<? extends java.io.Serializable>> SERIALIZED_JDK_TYPES = List.of(String.class, Boolean.class, Character.class,
-            Number.class, Byte.class, Short.class, Integer.class, Long.class, Float.class, Double.class,
+    static final List<Class<? extends java.io.Serializable>> SERIALIZED_JDK_TYPES = List.of(String.class,
+            Boolean.class, Character.class, Number.class, Byte.class, Short.class, Integer.class, Long.class,
+            Float.class, Double.class,
             java.math.BigInteger.class, java.math.BigDecimal.class, java.util.ArrayList.class,
             java.util.LinkedList.class, java.util.HashMap.class, java.util.LinkedHashMap.class,
             java.util.TreeMap.class, java.util.HashSet.class, java.util.LinkedHashSet.class, java.util.TreeSet.class,
