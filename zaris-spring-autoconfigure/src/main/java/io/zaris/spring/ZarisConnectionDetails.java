@@ -1,6 +1,6 @@
 package io.zaris.spring;
 
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import java.util.List;
 import org.springframework.boot.autoconfigure.service.connection.ConnectionDetails;
 import org.springframework.boot.ssl.SslBundle;

@@ -3,7 +3,7 @@ package io.zaris.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.client.ZarisClient;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import io.zaris.security.Credentials;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.zaris.test;
 
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import io.zaris.spring.ZarisConnectionDetails;
 import java.util.List;
 

@@ -1,8 +1,8 @@
 package io.zaris.spring.observation;
 
-import io.zaris.client.ZarisStatusException;
-import io.zaris.client.ZarisTimeoutException;
-import io.zaris.client.ZarisTransportException;
+import io.zaris.transport.ZarisStatusException;
+import io.zaris.transport.ZarisTimeoutException;
+import io.zaris.transport.ZarisTransportException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;

@@ -3,7 +3,7 @@ package io.zaris.spring.observation;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.common.KeyValue;
-import io.zaris.client.ZarisTimeoutException;
+import io.zaris.transport.ZarisTimeoutException;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 
