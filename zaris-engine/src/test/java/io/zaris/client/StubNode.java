@@ -78,6 +78,8 @@ final class StubNode implements AutoCloseable {
     private final Queue<Answer> script = new ConcurrentLinkedQueue<>();
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private final AtomicInteger mapRequests = new AtomicInteger();
+    /** Set by {@link #freeze}: frames are still read (the kernel would buffer them) but nothing is answered. */
+    private volatile boolean frozen;
     private final AtomicInteger mapVersionRequests = new AtomicInteger();
     private volatile Answer fallback = status(KvStatus.UNAVAILABLE);
     private volatile ClusterView view;
@@ -148,6 +150,11 @@ final class StubNode implements AutoCloseable {
 
     List<Received> received() {
         return List.copyOf(received);
+    }
+
+    /** From now on the node answers nothing, as a hung node or a path that drops every packet. */
+    void freeze() {
+        frozen = true;
     }
 
     int mapRequests() {
@@ -273,6 +280,9 @@ final class StubNode implements AutoCloseable {
 
     private void answer(OutputStream out, RequestCodec.Envelope envelope, long arrivedNanos) {
         Request request = envelope.request();
+        if (frozen) {
+            return;
+        }
         if (request instanceof Request.Hello) {
             send(out, frame(buf -> {
                 ResponseCodec.writeHeader(buf, request.id(), KvStatus.OK);

@@ -193,6 +193,11 @@ class FailoverCoordinatorTests {
         answers.put("a", Map.of(0, new PartitionState(4, 90, 12, 2), 1, new PartitionState(2, 40, 6, 2)));
         answers.put("b", Map.of(0, new PartitionState(4, 90, 12, 2, 1)));
         answers.put("c", Map.of(1, new PartitionState(2, 40, 6, 2, 1)));
+        now += ReplicationSettings.DEFAULT_HEAL_COOLDOWN.toNanos() - 1;
+        leader.reconcile(resumed, all, () -> resumed, published::add);
+        assertThat(published).as("nothing heals to a resumed node within a heal cooldown: its link may flap again").hasSize(1);
+
+        now += 1;
         leader.reconcile(resumed, all, () -> resumed, published::add);
         assertThat(published).hasSize(2);
         assertThat(published.get(1).runtimeMap().get(0)).isEqualTo(new PartitionRuntime("a", 5, PartitionHealth.HEALTHY));
