@@ -1,7 +1,7 @@
 package io.zaris.store;
 
-import io.zaris.protocol.Change;
-import io.zaris.protocol.VersionedValue;
+import io.zaris.model.Change;
+import io.zaris.model.VersionedValue;
 import java.util.List;
 import java.util.function.Consumer;
 

@@ -1,4 +1,4 @@
-package io.zaris.client;
+package io.zaris.transport;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -6,10 +6,10 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.KvStatus;
+import io.zaris.model.NodeAddress;
 import io.zaris.protocol.Frames;
 import io.zaris.protocol.IoLoops;
-import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.MalformedRequestException;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.ProtocolVersions;
@@ -35,8 +35,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
@@ -58,7 +58,7 @@ import reactor.netty.tcp.TcpClient;
  * <p>Futures complete on the event loop: callers must not block in their continuations.
  *
  * <p>Public for the engine's own node-to-node links (replication, probes); applications use
- * {@link ZarisClient}.
+ * {@code ZarisClient}.
  */
 public final class NodeConnection implements AutoCloseable {
 
