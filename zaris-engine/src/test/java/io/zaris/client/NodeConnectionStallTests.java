@@ -3,12 +3,14 @@ package io.zaris.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.zaris.cluster.PartitionHealth;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.KvStatus;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.PartitionLayout;
-import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.Request;
+import io.zaris.transport.NodeConnection;
+import io.zaris.transport.ZarisTransportException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -59,7 +61,7 @@ class NodeConnectionStallTests {
         try (StubNode node = servingStub();
              NodeConnection connection = open(node)) {
             node.fallback(StubNode.notFound());
-            long until = System.nanoTime() + NodeConnection.PROBE_AFTER.multipliedBy(2).toNanos();
+            long until = System.nanoTime() + Duration.ofSeconds(2).toNanos(); // twice the connection's probe delay (1 s)
             while (System.nanoTime() - until < 0) {
                 assertThat(get(connection, "k").get(10, TimeUnit.SECONDS)).isEqualTo(KvStatus.NOT_FOUND);
             }
