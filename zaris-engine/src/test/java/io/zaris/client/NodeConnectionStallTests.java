@@ -61,7 +61,7 @@ class NodeConnectionStallTests {
         try (StubNode node = servingStub();
              NodeConnection connection = open(node)) {
             node.fallback(StubNode.notFound());
-            long until = System.nanoTime() + Duration.ofSeconds(2).toNanos(); // twice the connection's probe delay (1 s)
+            long until = System.nanoTime() + Duration.ofMillis(2500).toNanos(); // the probe would come after 1 s
             while (System.nanoTime() - until < 0) {
                 assertThat(get(connection, "k").get(10, TimeUnit.SECONDS)).isEqualTo(KvStatus.NOT_FOUND);
             }
