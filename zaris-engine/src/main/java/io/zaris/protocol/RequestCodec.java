@@ -49,8 +49,11 @@ public final class RequestCodec {
 
     /** "ZRIS": the first four body bytes of HELLO; anything else is not a Zaris client. */
     public static final int MAGIC = 0x5A524953;
-    /** Version of this frame layout; bumped on any incompatible change. */
-    public static final int PROTOCOL_VERSION = 1;
+    /**
+     * The newest version of the frame layouts, offered in HELLO; bumped whenever a frame is added or changed. What
+     * each version has, and how two versions agree, is {@link ProtocolVersions}.
+     */
+    public static final int PROTOCOL_VERSION = ProtocolVersions.CURRENT;
 
     /** Longest password an AUTH frame may carry. */
     public static final int MAX_PASSWORD_BYTES = 1024;
