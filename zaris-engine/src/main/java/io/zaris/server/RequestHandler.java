@@ -14,6 +14,7 @@ import io.zaris.protocol.PartitionState;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
+import io.zaris.protocol.SegmentDigest;
 import io.zaris.store.ValueReader;
 import io.zaris.replication.AckMode;
 import io.zaris.replication.EpochFence;
@@ -103,6 +104,10 @@ final class RequestHandler {
         }
         if (request instanceof Request.PartitionState state) {
             writePartitionState(state, out);
+            return DONE;
+        }
+        if (request instanceof Request.SegmentDigests digests) {
+            writeSegmentDigests(digests, out);
             return DONE;
         }
         if (request instanceof Request.Pull pull) {
@@ -403,6 +408,22 @@ final class RequestHandler {
         ResponseCodec.writeHeader(out, state.id(), KvStatus.OK);
         new PartitionState(fence.highest(partition), revisions, keys, synced,
                 active ? replicator.confirmedReplicas(partition) : 0).encode(out);
+    }
+
+    /** What this node holds of every segment of a partition, whatever its role there, for comparing copies. */
+    private void writeSegmentDigests(Request.SegmentDigests request, ByteBuf out) {
+        int partition = request.partition();
+        if (partition < 0 || partition >= layout.partitionCount()) {
+            ResponseCodec.writeError(out, request.id(), KvStatus.BAD_REQUEST, "unknown partition " + partition
+                    + "; this node has partitions 0 to " + (layout.partitionCount() - 1));
+            return;
+        }
+        List<SegmentDigest> digests = new ArrayList<>();
+        for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
+            digests.add(store.segmentDigest(segment));
+        }
+        ResponseCodec.writeHeader(out, request.id(), KvStatus.OK);
+        SegmentDigest.encodeAll(digests, out);
     }
 
     /** Executes a data request as the active owner; returns the replication future of a write. */

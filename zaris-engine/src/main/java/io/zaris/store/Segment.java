@@ -3,6 +3,7 @@ package io.zaris.store;
 import io.zaris.protocol.Change;
 import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.Request;
+import io.zaris.protocol.SegmentDigest;
 import io.zaris.protocol.VersionedValue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -600,6 +601,21 @@ final class Segment {
 
     long revision() {
         return revision;
+    }
+
+    /**
+     * The segment's content as one {@link SegmentDigest}: every entry held (expired ones not yet removed
+     * included) and the revision, read together under the write lock so no change falls between them.
+     */
+    SegmentDigest digest() {
+        synchronized (writeLock) {
+            ContentDigest content = new ContentDigest();
+            for (Map.Entry<ByteKey, StoredEntry> entry : entries.entrySet()) {
+                StoredEntry stored = entry.getValue();
+                content.add(entry.getKey().bytes(), stored.value(), stored.version(), stored.expiresAtMillis());
+            }
+            return new SegmentDigest(index, content.entries(), revision, content.value());
+        }
     }
 
     /** The revision before this segment's first change of {@code epoch} (see {@link EpochStarts#startOf}). */
