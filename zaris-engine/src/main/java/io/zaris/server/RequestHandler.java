@@ -15,6 +15,7 @@ import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.protocol.SegmentDigest;
+import io.zaris.protocol.VersionedValue;
 import io.zaris.store.ValueReader;
 import io.zaris.replication.AckMode;
 import io.zaris.replication.EpochFence;
@@ -26,10 +27,13 @@ import io.zaris.store.IncrementResult;
 import io.zaris.store.MultiWriteResult;
 import io.zaris.store.NodeStore;
 import io.zaris.store.WriteResult;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Executes one decoded data request against the store and writes the complete response frame payload.
@@ -40,6 +44,8 @@ import java.util.function.Supplier;
  * collaborators, so one instance serves every connection of a node.
  */
 final class RequestHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(RequestHandler.class);
 
     private final String nodeId;
     private final SegmentMapper segmentMapper;
@@ -56,6 +62,8 @@ final class RequestHandler {
     private final PartitionLayout layout;
     /** What operator commands do on this node. */
     private final AdminActions admin;
+    /** Faults a test asked this JVM to inject; none unless a system property armed one. */
+    private final TestFaults faults = TestFaults.fromSystemProperties();
 
     RequestHandler(String nodeId, SegmentMapper segmentMapper, NodeStore store, Supplier<ClusterView> currentView,
                    NodeStats stats, Replicator replicator, EpochFence fence, ReplicaSegments replicaSegments,
@@ -73,6 +81,9 @@ final class RequestHandler {
         this.standing = standing;
         this.memoryGuard = memoryGuard;
         this.layout = PartitionLayout.of(segmentMapper.segmentCount(), fence.partitionCount());
+        if (faults.armed()) {
+            log.warn("node {} injects a test fault: {} is set", nodeId, TestFaults.DROP_INCREMENT_PROPERTY);
+        }
     }
 
     /**
@@ -445,6 +456,9 @@ final class RequestHandler {
         } else if (request instanceof Request.Delete delete) {
             return writeResult(out, id, epoch, ack, store.delete(segment, delete.key(), delete.expectedVersion(), epoch));
         } else if (request instanceof Request.Increment increment) {
+            if (faults.dropThisIncrement()) {
+                return acknowledgeWithoutApplying(increment, segment, epoch, ack, out);
+            }
             IncrementResult result = store.increment(segment, increment.key(), increment.delta(), epoch);
             if (result.status() == KvStatus.OWNERSHIP_CHANGING) {
                 return writeRetired(out, id);
@@ -525,6 +539,24 @@ final class RequestHandler {
     }
 
     /** The acknowledgement's epoch and whether replicas applied the write before it (SYNC) or not (ASYNC). */
+    /**
+     * The {@link TestFaults} drop: answers an INCREMENT as if it were applied — the current value plus its delta —
+     * while the store and the replicas never see it.
+     */
+    private CompletableFuture<Void> acknowledgeWithoutApplying(Request.Increment increment, int segment, long epoch,
+                                                               AckMode ack, ByteBuf out) {
+        VersionedValue current = store.get(segment, increment.key());
+        long value = current == null ? 0 : Long.parseLong(new String(current.value(), StandardCharsets.US_ASCII));
+        long version = current == null ? store.segmentRevision(segment) : current.version();
+        log.warn("test fault {}: acknowledged an INCREMENT of key '{}' by {} without applying or replicating it",
+                TestFaults.DROP_INCREMENT_PROPERTY, new String(increment.key(), StandardCharsets.UTF_8), increment.delta());
+        ResponseCodec.writeHeader(out, increment.id(), KvStatus.OK);
+        out.writeLong(value + increment.delta());
+        out.writeLong(version);
+        writeAck(out, epoch, ack);
+        return DONE;
+    }
+
     private static void writeAck(ByteBuf out, long epoch, AckMode ack) {
         ResponseCodec.writeAck(out, epoch, ack == AckMode.SYNC);
     }
