@@ -49,6 +49,17 @@ public final class ChaosRun {
     }
 
     static ChaosReport run(ChaosOptions options) throws Exception {
+        return run(options, List.of());
+    }
+
+    /**
+     * A run whose nodes' JVMs get {@code nodeJvmOptions} too: how a test arms a node's test-only fault switch to show
+     * the checker fails the run. Loopback only.
+     */
+    static ChaosReport run(ChaosOptions options, List<String> nodeJvmOptions) throws Exception {
+        if (options.network() == ChaosOptions.Network.BED && !nodeJvmOptions.isEmpty()) {
+            throw new IllegalArgumentException("extra node JVM options are for loopback runs, not the bed: " + nodeJvmOptions);
+        }
         List<String> serverArguments = List.of("--partitions", "32", "--segments", "512",
                 "--ack-mode", options.ackMode().name().toLowerCase(java.util.Locale.ROOT),
                 "--escalation-timeout-ms", Long.toString(options.escalationTimeout().toMillis()),
@@ -56,7 +67,8 @@ public final class ChaosRun {
         Path logs = options.outputDirectory().resolve("logs");
         try (ChaosCluster processes = options.network() == ChaosOptions.Network.BED
                 ? new BedChaosCluster(logs, options.nodes(), options.replicationFactor(), serverArguments)
-                : new LoopbackChaosCluster(logs, options.nodes(), options.replicationFactor(), serverArguments)) {
+                : new LoopbackChaosCluster(logs, options.nodes(), options.replicationFactor(), serverArguments,
+                        nodeJvmOptions)) {
             List<NodeAddress> seeds = processes.start();
             HistoryRecorder recorder = new HistoryRecorder(Ticker.system());
             // The nemesis' and the healing wait's own client: default options, not part of the history.

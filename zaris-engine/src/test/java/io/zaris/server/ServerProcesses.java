@@ -34,6 +34,8 @@ public final class ServerProcesses implements AutoCloseable {
     private final List<Node> nodes = new ArrayList<>();
     private final java.util.Map<String, List<String>> commands = new java.util.HashMap<>();
     private boolean leaveAtOnceOnStop = true;
+    /** JVM options (such as a test fault's system property) every node started from now on gets. */
+    private List<String> jvmOptions = List.of();
 
     public ServerProcesses(Path logDirectory) {
         String jarProperty = System.getProperty("zaris.server.jar");
@@ -43,6 +45,12 @@ public final class ServerProcesses implements AutoCloseable {
         }
         this.jar = Path.of(jarProperty);
         this.logDirectory = logDirectory;
+    }
+
+    /** Starts every node from now on with these extra JVM options, e.g. {@code -Dname=value}. */
+    public ServerProcesses withJvmOptions(List<String> options) {
+        jvmOptions = List.copyOf(options);
+        return this;
     }
 
     /**
@@ -95,8 +103,9 @@ public final class ServerProcesses implements AutoCloseable {
         List<NodeAddress> dataAddresses = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             String nodeId = "n" + (i + 1);
-            List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC", "-jar", jar.toString(),
-                    "--node-id", nodeId, "--port", Integer.toString(ports.get(i)[0]),
+            List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC"));
+            command.addAll(jvmOptions);
+            command.addAll(List.of("-jar", jar.toString(), "--node-id", nodeId, "--port", Integer.toString(ports.get(i)[0]),
                     "--cluster-port", Integer.toString(ports.get(i)[1]), "--seeds", seeds,
                     "--cluster-name", clusterName, "--replication-factor", Integer.toString(replicationFactor)));
             if (!List.of(extraArguments).contains("--resp-port")) {
@@ -150,8 +159,9 @@ public final class ServerProcesses implements AutoCloseable {
      */
     public Node startNode(String nodeId, List<String> arguments) throws IOException {
         Files.createDirectories(logDirectory);
-        List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC", "-jar", jar.toString(),
-                "--node-id", nodeId));
+        List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", jar.toString(), "--node-id", nodeId));
         command.addAll(arguments);
         File log = logDirectory.resolve(nodeId + ".log").toFile();
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.to(log));
