@@ -1,7 +1,8 @@
 package io.zaris.client;
 
-import io.zaris.protocol.VersionedValue;
-import io.zaris.replication.AckMode;
+import io.zaris.model.AckMode;
+import io.zaris.model.VersionedValue;
+import io.zaris.transport.ZarisException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package io.zaris.client;
 
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.NodeAddress;
-import io.zaris.cluster.PartitionRuntime;
-import io.zaris.cluster.RuntimeMap;
+import io.zaris.model.ClusterView;
+import io.zaris.model.NodeAddress;
+import io.zaris.model.PartitionRuntime;
+import io.zaris.model.RuntimeMap;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import java.util.ArrayList;
 import java.util.HashMap;

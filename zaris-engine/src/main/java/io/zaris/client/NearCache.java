@@ -1,7 +1,7 @@
 package io.zaris.client;
 
+import io.zaris.model.VersionedValue;
 import io.zaris.protocol.SegmentInvalidations;
-import io.zaris.protocol.VersionedValue;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;

@@ -1,6 +1,7 @@
 package io.zaris.client;
 
-import io.zaris.protocol.KvStatus;
+import io.zaris.model.KvStatus;
+import io.zaris.transport.ZarisStatusException;
 
 /**
  * The client's own map gives the key's partition no serving owner, so the attempt was never sent. The

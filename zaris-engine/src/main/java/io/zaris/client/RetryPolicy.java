@@ -1,6 +1,9 @@
 package io.zaris.client;
 
-import io.zaris.protocol.KvStatus;
+import io.zaris.model.KvStatus;
+import io.zaris.transport.ZarisStatusException;
+import io.zaris.transport.ZarisTimeoutException;
+import io.zaris.transport.ZarisTransportException;
 import java.time.Duration;
 
 /**

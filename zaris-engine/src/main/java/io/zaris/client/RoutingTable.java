@@ -1,8 +1,9 @@
 package io.zaris.client;
 
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.ClusterView;
+import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.PartitionLayout;
+import io.zaris.transport.NodeConnection;
 import java.util.Map;
 
 /**

@@ -1,6 +1,6 @@
 package io.zaris.client;
 
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.PartitionRuntime;
 import java.util.Iterator;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;

@@ -1,6 +1,7 @@
 package io.zaris.client;
 
 import io.zaris.protocol.ResponseCodec.ScanPage;
+import io.zaris.transport.ZarisException;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.HashMap;

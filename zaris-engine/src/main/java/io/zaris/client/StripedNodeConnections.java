@@ -1,6 +1,8 @@
 package io.zaris.client;
 
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
+import io.zaris.transport.NodeConnection;
+import io.zaris.transport.ZarisTransportException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -24,7 +26,7 @@ import java.util.function.Supplier;
  *
  * <p>Public for the engine's own node-to-node links (replication); applications use {@link ZarisClient}.
  */
-public final class StripedNodeConnections implements AutoCloseable {
+final class StripedNodeConnections implements AutoCloseable {
 
     private final NodeConnection[] connections;
 

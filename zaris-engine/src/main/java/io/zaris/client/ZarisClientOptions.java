@@ -1,8 +1,8 @@
 package io.zaris.client;
 
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.AckMode;
+import io.zaris.model.NodeAddress;
 import io.zaris.protocol.ProtocolLimits;
-import io.zaris.replication.AckMode;
 import io.zaris.security.Credentials;
 import io.zaris.security.TlsOptions;
 import java.time.Duration;

@@ -2,6 +2,8 @@ package io.zaris.cluster;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.zaris.model.ClusterView;
+import io.zaris.model.NodeAddress;
 import io.zaris.protocol.ClusterViewCodec;
 import io.zaris.protocol.MalformedRequestException;
 import io.zaris.protocol.Wire;
@@ -162,7 +164,7 @@ final class ClusterMessages {
             case CLUSTER_VIEW:
                 return ClusterViewCodec.decode(in);
             default:
-                throw new MalformedRequestException(0, io.zaris.protocol.KvStatus.BAD_REQUEST,
+                throw new MalformedRequestException(0, io.zaris.model.KvStatus.BAD_REQUEST,
                         "unknown cluster message type " + type);
         }
     }

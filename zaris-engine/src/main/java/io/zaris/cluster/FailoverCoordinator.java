@@ -1,5 +1,10 @@
 package io.zaris.cluster;
 
+import io.zaris.model.ClusterView;
+import io.zaris.model.NodeAddress;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
+import io.zaris.model.RuntimeMap;
 import io.zaris.placement.PartitionMap;
 import io.zaris.placement.PartitionPlanner;
 import io.zaris.protocol.PartitionState;
@@ -77,6 +82,13 @@ final class FailoverCoordinator {
     private final Predicate<String> leaseLapsedWhileMember;
     /** Whether this leader confirmed a node's lease within the last lease: a suspended member that renewed serves again. */
     private final Predicate<String> leaseRenewed;
+    /**
+     * Node → when this leader last resumed it after a suspension. Nothing heals to a node until it has served a whole
+     * heal cooldown since: a flapping link resumes a node in each short up-time, and a partition handed back then
+     * goes dark with the next outage until the node is suspended again (one lease and more). Entries older than the
+     * cooldown are dropped, so the map holds at most the members resumed within it.
+     */
+    private final Map<String, Long> resumedAt = new HashMap<>();
     private boolean roundInFlight;
 
     FailoverCoordinator(String nodeId, ClusterSettings clusterSettings, ReplicationSettings settings, PeerProbe probe,
@@ -156,7 +168,8 @@ final class FailoverCoordinator {
             }
         }
         trackAbsentVoters(held, present, now);
-        if (suspendOrResume(held, present, publish)) {
+        resumedAt.values().removeIf(resumed -> now - resumed >= settings.healCooldown().toNanos());
+        if (suspendOrResume(held, present, now, publish)) {
             return;
         }
         Set<Integer> failover = new TreeSet<>();
@@ -178,7 +191,8 @@ final class FailoverCoordinator {
             } else if (runtime.health() == PartitionHealth.HEALTHY && !allServe(held, owners, present)) {
                 degrade.add(p);
             } else if (runtime.health() != PartitionHealth.HEALTHY && allServe(held, owners, present)
-                    && stableFor(p, now) >= settings.healCooldown().toNanos()) {
+                    && stableFor(p, now) >= settings.healCooldown().toNanos()
+                    && owners.stream().noneMatch(resumedAt::containsKey)) {
                 heal.add(p);
             }
         }
@@ -602,7 +616,7 @@ final class FailoverCoordinator {
      * suspended ones this leader confirmed again or that left the view, under the next map version (same owners), so
      * every node orders the change like any map change. Returns whether it published.
      */
-    private boolean suspendOrResume(ClusterView held, Set<String> present, Consumer<ClusterView> publish) {
+    private boolean suspendOrResume(ClusterView held, Set<String> present, long now, Consumer<ClusterView> publish) {
         Set<String> suspended = new TreeSet<>();
         for (String node : held.suspended()) {
             if (present.contains(node) && !leaseRenewed.test(node)) {
@@ -623,11 +637,13 @@ final class FailoverCoordinator {
         added.removeAll(held.suspended());
         Set<String> resumed = new TreeSet<>(held.suspended());
         resumed.removeAll(suspended);
+        resumed.forEach(node -> resumedAt.put(node, now));
         log.info("node {}: {}{}{}; partition map version {} -> {}", nodeId,
                 added.isEmpty() ? "" : "suspends " + added + " (members without an owner lease for more than a lease: "
                         + "they serve nothing, so nothing waits for them)",
                 added.isEmpty() || resumed.isEmpty() ? "" : "; ",
-                resumed.isEmpty() ? "" : "resumes " + resumed + " (lease confirmed again, or left the view)",
+                resumed.isEmpty() ? "" : "resumes " + resumed + " (lease confirmed again, or left the view; nothing heals to it"
+                        + " for a heal cooldown)",
                 map.version(), next.version());
         publish.accept(held.withSuspended(next, held.runtimeMap(), suspended));
         return true;

@@ -1,5 +1,6 @@
 package io.zaris.cluster;
 
+import io.zaris.model.PartitionHealth;
 import io.zaris.protocol.PartitionState;
 import java.util.Comparator;
 import java.util.List;
@@ -9,7 +10,7 @@ import java.util.Map;
  * The leader's failover decisions as pure functions of what it knows, so each is unit-tested without a
  * cluster.
  */
-public final class FailoverDecisions {
+final class FailoverDecisions {
 
     private FailoverDecisions() {
     }

@@ -1,5 +1,7 @@
 package io.zaris.cluster;
 
+import io.zaris.model.ClusterView;
+import io.zaris.model.PartitionRuntime;
 import java.util.Map;
 import java.util.TreeMap;
 

@@ -4,7 +4,7 @@ package io.zaris.cluster;
  * Who may make cluster-wide decisions. JGroups' coordinator is merely the oldest member of a view; Zaris
  * adds the majority requirement so that the minority side of a split never acts.
  */
-public final class LeaderRule {
+final class LeaderRule {
 
     private LeaderRule() {
     }

@@ -1,5 +1,6 @@
 package io.zaris.cluster;
 
+import io.zaris.model.NodeAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;

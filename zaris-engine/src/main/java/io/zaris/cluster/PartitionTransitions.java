@@ -1,5 +1,7 @@
 package io.zaris.cluster;
 
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -32,7 +34,7 @@ import java.util.Set;
  * that lost a merge still accepts the new one. A serving health always names an active owner, and UNAVAILABLE
  * never does.
  */
-public final class PartitionTransitions {
+final class PartitionTransitions {
 
     /** Why a partition's runtime entry changes; each allows the changes of its row in the table above. */
     public enum Trigger {

@@ -1,5 +1,7 @@
 package io.zaris.cluster;
 
+import io.zaris.model.ClusterView;
+import io.zaris.model.NodeAddress;
 import io.zaris.protocol.PartitionState;
 import java.util.Collection;
 import java.util.Map;

@@ -1,5 +1,8 @@
 package io.zaris.cluster;
 
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
+import io.zaris.model.RuntimeMap;
 import io.zaris.placement.PartitionMap;
 import io.zaris.placement.PartitionPlanner;
 import java.time.Duration;

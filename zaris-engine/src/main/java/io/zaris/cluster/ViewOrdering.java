@@ -1,10 +1,13 @@
 package io.zaris.cluster;
 
+import io.zaris.model.ClusterView;
+import io.zaris.model.PartitionRuntime;
+import io.zaris.model.RuntimeMap;
 import java.util.ArrayList;
 import java.util.List;
 
 /** Decides whether a published cluster view may replace the one a node holds, and merges views. Pure. */
-public final class ViewOrdering {
+final class ViewOrdering {
 
     private ViewOrdering() {
     }

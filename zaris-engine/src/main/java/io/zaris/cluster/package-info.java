@@ -1,7 +1,8 @@
 /**
  * Membership and the decisions about ownership: the JGroups adapter ({@code ClusterMember}), the leader's
- * failover coordinator and its pure decisions, owner leases, the runtime map and cluster views, rebalancing.
+ * failover coordinator and its pure decisions, owner leases, rebalancing.
  *
- * <p>Dependencies: imports placement, protocol, security and replication (its settings).
+ * <p>May import: placement, model (views and runtime entries), protocol, security and replication (its
+ * settings).
  */
 package io.zaris.cluster;

@@ -2,7 +2,7 @@ package io.zaris.embedded;
 
 import io.zaris.cluster.ClusterSettings;
 import io.zaris.cluster.MembershipConfig;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.replication.ReplicationSettings;

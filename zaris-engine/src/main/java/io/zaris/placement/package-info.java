@@ -2,6 +2,6 @@
  * Where keys live: the Redis-compatible slot and segment mapping ({@code SegmentMapper}), the partition layout,
  * the versioned partition map and the planner that computes it with minimal movement.
  *
- * <p>Dependencies: imports nothing else of Zaris: it is the bottom layer, shared by client and server.
+ * <p>May import: nothing else of Zaris: it is the bottom layer, shared by everything above.
  */
 package io.zaris.placement;

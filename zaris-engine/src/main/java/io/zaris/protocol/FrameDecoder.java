@@ -24,7 +24,7 @@ import io.netty.handler.codec.TooLongFrameException;
  * <p>Downstream handlers own (and release) each frame they receive. Confined to the channel's event loop;
  * its fields need no synchronisation. The split frame is released when the handler is removed.
  */
-public final class FrameDecoder extends ChannelInboundHandlerAdapter {
+final class FrameDecoder extends ChannelInboundHandlerAdapter {
 
     /** Largest buffer a split frame starts with; a bigger frame's buffer grows as its bytes arrive. */
     static final int INITIAL_PARTIAL_BYTES = 64 * 1024;

@@ -1,5 +1,7 @@
 package io.zaris.protocol;
 
+import io.zaris.model.KvStatus;
+
 /**
  * A request frame that could be delimited but not understood. When the request id was readable the node
  * answers it with {@link #status()}; otherwise ({@link #requestId()} is {@code -1}) the connection is closed.

@@ -1,8 +1,8 @@
 package io.zaris.protocol;
 
 import io.netty.buffer.ByteBuf;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.ClusterView;
+import io.zaris.model.PartitionRuntime;
 
 /**
  * A cheap summary that changes whenever a {@link ClusterView} does: the partition map version, the sum

@@ -1,5 +1,7 @@
 package io.zaris.protocol;
 
+import io.zaris.model.KvStatus;
+
 /**
  * Size limits a node enforces on incoming frames. A frame over {@link #maxFrameBytes()} closes the
  * connection (the stream cannot be trusted to resynchronise); a key or value over its limit inside a

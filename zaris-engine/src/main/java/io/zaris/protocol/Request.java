@@ -1,6 +1,8 @@
 package io.zaris.protocol;
 
-import io.zaris.replication.AckMode;
+import io.zaris.model.AckMode;
+import io.zaris.model.Change;
+import io.zaris.model.VersionedValue;
 import java.util.List;
 
 /**
@@ -16,9 +18,9 @@ public sealed interface Request {
     OpCode op();
 
     /** Sentinel for "no TTL" in {@link Put#ttlMillis()} and friends. */
-    long NO_TTL = 0;
+    long NO_TTL = VersionedValue.NO_TTL;
     /** Sentinel for "no version precondition". */
-    long ANY_VERSION = -1;
+    long ANY_VERSION = VersionedValue.ANY_VERSION;
 
     record Hello(long id, int magic, int protocolVersion, String clientName) implements Request {
         public OpCode op() {

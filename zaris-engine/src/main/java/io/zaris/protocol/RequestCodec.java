@@ -1,7 +1,9 @@
 package io.zaris.protocol;
 
 import io.netty.buffer.ByteBuf;
-import io.zaris.replication.AckMode;
+import io.zaris.model.AckMode;
+import io.zaris.model.Change;
+import io.zaris.model.KvStatus;
 import java.util.ArrayList;
 import java.util.List;
 

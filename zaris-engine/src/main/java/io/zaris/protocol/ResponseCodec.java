@@ -1,6 +1,9 @@
 package io.zaris.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.zaris.model.Change;
+import io.zaris.model.KvStatus;
+import io.zaris.model.VersionedValue;
 import java.util.ArrayList;
 import java.util.List;
 

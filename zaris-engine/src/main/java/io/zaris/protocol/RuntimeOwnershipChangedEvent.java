@@ -1,9 +1,10 @@
 package io.zaris.protocol;
 
 import io.netty.buffer.ByteBuf;
-import io.zaris.cluster.NodeAddress;
-import io.zaris.cluster.PartitionHealth;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.KvStatus;
+import io.zaris.model.NodeAddress;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
 
 /**
  * One partition's runtime entry and where its active owner listens. Nodes push it to their clients when

@@ -1,6 +1,8 @@
 package io.zaris.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.zaris.model.Change;
+import io.zaris.model.KvStatus;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,6 +1,7 @@
 package io.zaris.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.zaris.model.KvStatus;
 
 /**
  * What a node that just became a partition's active owner inherited: per segment of the partition, the

@@ -1,6 +1,7 @@
 package io.zaris.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.zaris.model.KvStatus;
 import java.nio.charset.StandardCharsets;
 
 /**

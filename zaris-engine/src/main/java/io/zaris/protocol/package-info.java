@@ -1,8 +1,7 @@
 /**
- * The wire: frames, request and response codecs, op codes and {@code KvStatus}, the values and change records
- * that travel between clients and nodes and between nodes.
+ * The wire: frames, request and response codecs, op codes, the view codec and ownership events: everything that
+ * knows a byte layout between clients and nodes and between nodes.
  *
- * <p>Dependencies: imports placement, and today also cluster (the view codec, map fingerprints, ownership
- * events) and replication ({@code AckMode}): upward edges to be moved into a shared model package.
+ * <p>May import: placement and model (the values it encodes).
  */
 package io.zaris.protocol;

@@ -1,5 +1,6 @@
 package io.zaris.replication;
 
+import io.zaris.model.AckMode;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;

@@ -1,14 +1,14 @@
 package io.zaris.replication;
 
 import io.netty.buffer.ByteBuf;
-import io.zaris.client.NodeConnection;
-import io.zaris.client.ZarisTransportException;
-import io.zaris.protocol.Change;
-import io.zaris.protocol.KvStatus;
+import io.zaris.model.Change;
+import io.zaris.model.KvStatus;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.store.SegmentSnapshot;
+import io.zaris.transport.NodeConnection;
+import io.zaris.transport.ZarisTransportException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

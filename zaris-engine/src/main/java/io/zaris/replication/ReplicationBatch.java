@@ -2,7 +2,7 @@ package io.zaris.replication;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.zaris.protocol.Change;
+import io.zaris.model.Change;
 import io.zaris.protocol.RequestCodec;
 import java.util.ArrayList;
 import java.util.List;

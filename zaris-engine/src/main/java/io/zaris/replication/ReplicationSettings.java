@@ -1,5 +1,6 @@
 package io.zaris.replication;
 
+import io.zaris.model.AckMode;
 import java.time.Duration;
 
 /**

@@ -1,12 +1,12 @@
 package io.zaris.replication;
 
-import io.zaris.client.NodeConnection;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.NodeAddress;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.AckMode;
+import io.zaris.model.Change;
+import io.zaris.model.ClusterView;
+import io.zaris.model.KvStatus;
+import io.zaris.model.NodeAddress;
+import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.PartitionLayout;
-import io.zaris.protocol.Change;
-import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.PeerConnectionName;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.security.Credentials;
@@ -14,6 +14,7 @@ import io.zaris.security.TlsOptions;
 import io.zaris.store.ChangeSink;
 import io.zaris.store.NodeStore;
 import io.zaris.store.SegmentSnapshot;
+import io.zaris.transport.NodeConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,9 +1,9 @@
 package io.zaris.resp;
 
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.NodeAddress;
-import io.zaris.cluster.PartitionHealth;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.ClusterView;
+import io.zaris.model.NodeAddress;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.SegmentMapper;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,7 +1,7 @@
 package io.zaris.resp;
 
 import io.netty.buffer.ByteBuf;
-import io.zaris.cluster.ClusterView;
+import io.zaris.model.ClusterView;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.Request;
 import io.zaris.store.TimeSource;

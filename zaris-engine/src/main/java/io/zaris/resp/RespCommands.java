@@ -1,15 +1,15 @@
 package io.zaris.resp;
 
 import io.netty.buffer.ByteBuf;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.NodeAddress;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.ClusterView;
+import io.zaris.model.KvStatus;
+import io.zaris.model.NodeAddress;
+import io.zaris.model.PartitionRuntime;
+import io.zaris.model.VersionedValue;
 import io.zaris.placement.SegmentMapper;
-import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.MalformedRequestException;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
-import io.zaris.protocol.VersionedValue;
 import io.zaris.security.Credentials;
 import io.zaris.security.LoginSession;
 import io.zaris.security.Principal;

@@ -1,6 +1,6 @@
 package io.zaris.resp;
 
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 
 /**
  * Where another node's RESP listener is, so {@code MOVED} and {@code CLUSTER SLOTS} can name it. Nodes do

@@ -3,7 +3,7 @@ package io.zaris.resp;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import io.zaris.protocol.IoLoops;
 import io.zaris.security.TlsTransports;
 import java.time.Duration;

@@ -2,6 +2,6 @@
  * Authentication and transport security: credentials and users, login sessions and throttling, TLS options, the
  * cluster secret, outbound limits and the slow-reader guard.
  *
- * <p>Dependencies: imports protocol only.
+ * <p>May import: protocol only (op codes, for access rules).
  */
 package io.zaris.security;

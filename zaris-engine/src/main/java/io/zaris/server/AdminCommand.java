@@ -1,18 +1,18 @@
 package io.zaris.server;
 
-import io.zaris.client.NodeConnection;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.NodeAddress;
-import io.zaris.cluster.PartitionHealth;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.ClusterView;
+import io.zaris.model.KvStatus;
+import io.zaris.model.NodeAddress;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.PartitionMap;
 import io.zaris.protocol.ClusterViewCodec;
-import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.security.Credentials;
 import io.zaris.security.TlsOptions;
+import io.zaris.transport.NodeConnection;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,7 +45,7 @@ import java.util.function.LongFunction;
  * <p>A partition counts as <em>moving</em> (a rebalance or heal in progress) while its runtime health is not
  * {@code HEALTHY} or its active node is not the partition map's primary.
  */
-public final class AdminCommand {
+final class AdminCommand {
 
     /** Exit status: the command did what it was asked. */
     public static final int DONE = 0;

@@ -1,11 +1,10 @@
 package io.zaris.server;
 
-import io.zaris.client.NodeConnection;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.NodeAddress;
 import io.zaris.cluster.PeerProbe;
+import io.zaris.model.ClusterView;
+import io.zaris.model.KvStatus;
+import io.zaris.model.NodeAddress;
 import io.zaris.protocol.ClusterViewCodec;
-import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.PartitionState;
 import io.zaris.protocol.PeerConnectionName;
 import io.zaris.protocol.ProtocolLimits;
@@ -13,6 +12,7 @@ import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.security.Credentials;
 import io.zaris.security.TlsOptions;
+import io.zaris.transport.NodeConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

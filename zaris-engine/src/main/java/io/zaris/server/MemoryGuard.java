@@ -1,9 +1,9 @@
 package io.zaris.server;
 
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.ClusterView;
+import io.zaris.model.KvStatus;
+import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.PartitionLayout;
-import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.Request;
 import io.zaris.replication.EpochFence;
 import io.zaris.replication.TakeoverGate;
@@ -28,9 +28,12 @@ import java.util.function.Supplier;
  * <ol>
  *   <li>the node's total (active and replica data) within its budget — over it, the policy evicts from the
  *   node's active partitions, and a write that finds no room is refused with {@code OUT_OF_MEMORY};</li>
- *   <li>each partition it serves within a fair share, {@code budget / partitions the node holds} — so the
- *   copies it ships to its replicas fit their budgets too when the cluster's map is balanced. Over the share
- *   the policy evicts from that partition only; a write is never refused for this bound alone.</li>
+ *   <li>once the node is past {@link #PARTITION_CAP_PRESSURE} of its budget, each partition it serves within a
+ *   fair share, {@code budget / partitions the node holds} — so the copies it ships to its replicas fit their
+ *   budgets too when the cluster's map is balanced. Over the share the policy evicts from that partition only,
+ *   and no more than brings the node back under the mark; a write is never refused for this bound alone.
+ *   Below the mark a skewed partition grows freely: one hash tag holding most of the data would otherwise be
+ *   evicted at a fraction of a percent of the budget while the node is nearly empty.</li>
  * </ol>
  *
  * <p>Threads: {@link #admitWrite} runs on request threads; {@link #maintain} on the node's one memory
@@ -42,6 +45,8 @@ final class MemoryGuard {
 
     /** Keys one write evicts at most before it is applied: bounds what a single request pays for reclaim. */
     static final int MAX_EVICTIONS_PER_WRITE = 64;
+    /** The share of its budget a node holds before it caps partitions at their fair share. */
+    static final double PARTITION_CAP_PRESSURE = 0.75;
 
     private final String nodeId;
     private final MemoryReclaimer reclaimer;
@@ -100,12 +105,22 @@ final class MemoryGuard {
         }
         ActiveSegments own = current.partition(partition);
         if (own != null && policy.evicts()) {
-            long excess = reclaimer.bytesOf(own) - current.partitionShareBytes();
+            long excess = partitionExcess(reclaimer.bytesOf(own), current.partitionShareBytes(), memory.usedBytes(),
+                    reclaimer.options().maxBytes());
             if (excess > 0) {
                 reclaimer.evict(own, MAX_EVICTIONS_PER_WRITE, excess, ThreadLocalRandom.current());
             }
         }
         return KvStatus.OK;
+    }
+
+    /**
+     * Bytes to evict from one partition for the second bound: what it holds over its share, but no more than the
+     * node holds over {@link #PARTITION_CAP_PRESSURE} of its budget, and nothing below that mark. Pure.
+     */
+    static long partitionExcess(long partitionBytes, long shareBytes, long nodeUsedBytes, long budgetBytes) {
+        long overMark = nodeUsedBytes - (long) (budgetBytes * PARTITION_CAP_PRESSURE);
+        return Math.max(0, Math.min(partitionBytes - shareBytes, overMark));
     }
 
     /** What a refused write is told. */
@@ -128,7 +143,8 @@ final class MemoryGuard {
             if (own == null || left <= 0 || !options.policy().evicts()) {
                 continue;
             }
-            long excess = reclaimer.bytesOf(own) - current.partitionShareBytes();
+            long excess = partitionExcess(reclaimer.bytesOf(own), current.partitionShareBytes(), memory.usedBytes(),
+                    options.maxBytes());
             if (excess > 0) {
                 left -= reclaimer.evict(own, left, excess, maintenanceRandom);
             }

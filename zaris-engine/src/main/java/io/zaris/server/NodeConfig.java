@@ -2,13 +2,13 @@ package io.zaris.server;
 
 import io.zaris.cluster.ClusterSettings;
 import io.zaris.cluster.MembershipConfig;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.resp.RespOptions;
-import io.zaris.store.MemoryOptions;
 import io.zaris.security.OutboundLimits;
 import io.zaris.security.SecurityOptions;
+import io.zaris.store.MemoryOptions;
 import io.zaris.store.TimeSource;
 import java.util.Objects;
 

@@ -77,7 +77,7 @@ final class NodeMeters implements AutoCloseable {
     }
 
     private static int activePartitions(ZarisNode node) {
-        io.zaris.cluster.ClusterView view = node.currentView();
+        io.zaris.model.ClusterView view = node.currentView();
         if (view == null) {
             return 0;
         }

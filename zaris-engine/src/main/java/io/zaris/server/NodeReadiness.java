@@ -1,7 +1,7 @@
 package io.zaris.server;
 
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.ClusterView;
+import io.zaris.model.PartitionRuntime;
 import java.util.function.IntPredicate;
 
 /**

@@ -6,7 +6,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import io.zaris.cluster.ClusterView;
+import io.zaris.model.ClusterView;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.Frames;
 import io.zaris.protocol.IoLoops;

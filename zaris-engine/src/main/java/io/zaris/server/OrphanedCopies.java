@@ -1,6 +1,6 @@
 package io.zaris.server;
 
-import io.zaris.cluster.ClusterView;
+import io.zaris.model.ClusterView;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package io.zaris.server;
 
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.ClusterView;
+import io.zaris.model.PartitionRuntime;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import java.util.ArrayList;
 import java.util.List;

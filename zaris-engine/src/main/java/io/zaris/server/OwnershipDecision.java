@@ -1,9 +1,9 @@
 package io.zaris.server;
 
-import io.zaris.cluster.PartitionHealth;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.KvStatus;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.PartitionMap;
-import io.zaris.protocol.KvStatus;
 
 /**
  * Whether this node may answer a key-addressed request, as one pure function of the maps and of what the
@@ -33,7 +33,7 @@ import io.zaris.protocol.KvStatus;
  *
  * Replicas do not serve reads: a read answered by a replica could miss an acknowledged ASYNC write.
  */
-public final class OwnershipDecision {
+final class OwnershipDecision {
 
     private OwnershipDecision() {
     }

@@ -1,31 +1,32 @@
 package io.zaris.server;
 
 import io.netty.buffer.ByteBuf;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.NodeAddress;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.AckMode;
+import io.zaris.model.Change;
+import io.zaris.model.ClusterView;
+import io.zaris.model.KvStatus;
+import io.zaris.model.NodeAddress;
+import io.zaris.model.PartitionRuntime;
+import io.zaris.model.SegmentDigest;
+import io.zaris.model.VersionedValue;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
-import io.zaris.protocol.Change;
 import io.zaris.protocol.ClusterViewCodec;
-import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.MapFingerprint;
 import io.zaris.protocol.PartitionState;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
-import io.zaris.protocol.SegmentDigest;
-import io.zaris.protocol.VersionedValue;
-import io.zaris.store.ValueReader;
-import io.zaris.replication.AckMode;
+import io.zaris.protocol.SegmentDigestCodec;
 import io.zaris.replication.EpochFence;
 import io.zaris.replication.ReplicaSegments;
-import io.zaris.replication.TakeoverGate;
 import io.zaris.replication.Replicator;
+import io.zaris.replication.TakeoverGate;
 import io.zaris.store.ApplyResult;
 import io.zaris.store.IncrementResult;
 import io.zaris.store.MultiWriteResult;
 import io.zaris.store.NodeStore;
+import io.zaris.store.ValueReader;
 import io.zaris.store.WriteResult;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -434,7 +435,7 @@ final class RequestHandler {
             digests.add(store.segmentDigest(segment));
         }
         ResponseCodec.writeHeader(out, request.id(), KvStatus.OK);
-        SegmentDigest.encodeAll(digests, out);
+        SegmentDigestCodec.encodeAll(digests, out);
     }
 
     /** Executes a data request as the active owner; returns the replication future of a write. */

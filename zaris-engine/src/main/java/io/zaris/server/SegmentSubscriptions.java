@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOutboundBuffer;
-import io.zaris.protocol.Change;
+import io.zaris.model.Change;
 import io.zaris.protocol.Frames;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.SegmentInvalidations;

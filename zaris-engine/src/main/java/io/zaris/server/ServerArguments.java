@@ -2,11 +2,11 @@ package io.zaris.server;
 
 import io.zaris.cluster.ClusterSettings;
 import io.zaris.cluster.MembershipConfig;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.AckMode;
+import io.zaris.model.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.protocol.IoLoops;
 import io.zaris.protocol.ProtocolLimits;
-import io.zaris.replication.AckMode;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.resp.RespLimits;
 import io.zaris.resp.RespOptions;

@@ -1,6 +1,6 @@
 package io.zaris.server;
 
-import io.zaris.protocol.Change;
+import io.zaris.model.Change;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.List;

@@ -1,11 +1,10 @@
 package io.zaris.server;
 
-import io.zaris.client.NodeConnection;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.Change;
+import io.zaris.model.ClusterView;
+import io.zaris.model.KvStatus;
+import io.zaris.model.NodeAddress;
 import io.zaris.placement.PartitionLayout;
-import io.zaris.protocol.Change;
-import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.PeerConnectionName;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.Request;
@@ -16,6 +15,7 @@ import io.zaris.security.Credentials;
 import io.zaris.security.TlsOptions;
 import io.zaris.store.ApplyResult;
 import io.zaris.store.NodeStore;
+import io.zaris.transport.NodeConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -241,7 +241,7 @@ final class TakeoverCatchUp {
     private long epochOf(Takeover takeover) {
         ClusterView view = currentView.get();
         if (view != null && takeover.partition() < view.runtimeMap().partitionCount()) {
-            io.zaris.cluster.PartitionRuntime runtime = view.runtimeMap().get(takeover.partition());
+            io.zaris.model.PartitionRuntime runtime = view.runtimeMap().get(takeover.partition());
             if (nodeId.equals(runtime.activeNode()) && runtime.epoch() > takeover.epoch()) {
                 return runtime.epoch();
             }
@@ -255,7 +255,7 @@ final class TakeoverCatchUp {
         if (view == null || takeover.partition() >= view.runtimeMap().partitionCount()) {
             return false;
         }
-        io.zaris.cluster.PartitionRuntime runtime = view.runtimeMap().get(takeover.partition());
+        io.zaris.model.PartitionRuntime runtime = view.runtimeMap().get(takeover.partition());
         return runtime.epoch() > takeover.epoch() && !nodeId.equals(runtime.activeNode());
     }
 

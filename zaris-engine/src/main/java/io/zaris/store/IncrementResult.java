@@ -1,6 +1,6 @@
 package io.zaris.store;
 
-import io.zaris.protocol.KvStatus;
+import io.zaris.model.KvStatus;
 import java.util.concurrent.CompletableFuture;
 
 /** Outcome of INCREMENT: the new counter value and version on {@code OK}, a reason on {@code WRONG_TYPE}. */

@@ -1,8 +1,8 @@
 package io.zaris.store;
 
-import io.zaris.protocol.Change;
-import io.zaris.protocol.SegmentDigest;
-import io.zaris.protocol.VersionedValue;
+import io.zaris.model.Change;
+import io.zaris.model.SegmentDigest;
+import io.zaris.model.VersionedValue;
 import java.util.List;
 import java.util.function.Consumer;
 

@@ -1,10 +1,9 @@
 package io.zaris.store;
 
-import io.zaris.protocol.Change;
-import io.zaris.protocol.KvStatus;
-import io.zaris.protocol.Request;
-import io.zaris.protocol.SegmentDigest;
-import io.zaris.protocol.VersionedValue;
+import io.zaris.model.Change;
+import io.zaris.model.KvStatus;
+import io.zaris.model.SegmentDigest;
+import io.zaris.model.VersionedValue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -168,7 +167,7 @@ final class Segment {
             StoredEntry current = stored == null || stored.isExpired(now) ? null : stored;
             long currentVersion = current == null ? 0 : current.version();
             if ((ifAbsent && current != null)
-                    || (expectedVersion != Request.ANY_VERSION && expectedVersion != currentVersion)) {
+                    || (expectedVersion != VersionedValue.ANY_VERSION && expectedVersion != currentVersion)) {
                 return new WriteResult(KvStatus.CONFLICT, currentVersion);
             }
             Change change = upsert(k, value, expiry(ttlMillis, now), epoch, now, stored);
@@ -183,7 +182,7 @@ final class Segment {
                 return WriteResult.RETIRED;
             }
             StoredEntry current = live(k, now);
-            if (expectedVersion != Request.ANY_VERSION && expectedVersion != (current == null ? 0 : current.version())) {
+            if (expectedVersion != VersionedValue.ANY_VERSION && expectedVersion != (current == null ? 0 : current.version())) {
                 return new WriteResult(KvStatus.CONFLICT, current == null ? 0 : current.version());
             }
             if (current == null) {
@@ -734,7 +733,7 @@ final class Segment {
     }
 
     private static long expiry(long ttlMillis, long now) {
-        if (ttlMillis == Request.NO_TTL) {
+        if (ttlMillis == VersionedValue.NO_TTL) {
             return 0;
         }
         long expiresAt = now + ttlMillis;

@@ -1,6 +1,6 @@
 package io.zaris.store;
 
-import io.zaris.protocol.Change;
+import io.zaris.model.Change;
 import java.util.List;
 
 /**

@@ -6,6 +6,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -16,10 +19,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine's packages may depend on each other only along the edges listed here: a new import between
- * packages (an upward one, or one that closes a cycle) fails this test, and so does an edge listed here that
- * the code no longer has, so the list shrinks as the known upward edges are removed. Read from the sources:
- * every {@code io.zaris.<package>.} reference outside comments counts, imports and fully qualified names alike.
+ * The engine's packages form strict layers: a package may import only packages below it, so there is no cycle
+ * and no upward import. {@link #LAYERS} lists them bottom to top with the edges each one has today; a new import
+ * between packages fails {@link #packagesDependOnEachOtherOnlyAlongTheListedEdges()}, and so does a listed edge
+ * the code no longer has, so the list stays the truth. {@link #everyListedEdgePointsDown()} keeps the list itself
+ * free of upward edges. Read from the sources: every {@code io.zaris.<package>.} reference outside comments
+ * counts, imports and fully qualified names alike.
  */
 class PackageDependenciesTests {
 
@@ -27,28 +32,59 @@ class PackageDependenciesTests {
     private static final Pattern REFERENCE = Pattern.compile("io\\.zaris\\.([a-z]+)\\.");
 
     /**
-     * Today's edges. The layering they should have: placement at the bottom; protocol, store and security above
-     * it; cluster and replication above those; client, resp and server above; embedded on top. The edges marked
-     * "upward" break it and are to be removed (a shared model package and a transport package below both).
+     * Bottom to top: each package with the packages it imports, all of them listed before it. The pure values
+     * (placement, then the shared model) at the bottom; the wire format and the store above them; security and
+     * the node transport above the protocol; replication above the transport and the store; membership and
+     * failover above replication (they read its settings); the client, the Redis front end and the node server
+     * above; the embedded cluster on top.
      */
-    private static final Map<String, Set<String>> ALLOWED = Map.of(
+    private static final Map<String, Set<String>> LAYERS = layers(
             "placement", Set.of(),
-            "protocol", Set.of("placement", "cluster" /* upward: view codec, fingerprint, ownership event */,
-                    "replication" /* upward: AckMode */),
-            "store", Set.of("protocol" /* upward-ish: request constants, Change, KvStatus */),
+            "model", Set.of("placement"),
+            "protocol", Set.of("placement", "model"),
+            "store", Set.of("model"),
             "security", Set.of("protocol"),
-            "cluster", Set.of("placement", "protocol", "replication" /* ReplicationSettings */, "security"),
-            "replication", Set.of("placement", "protocol", "store", "cluster", "security",
-                    "client" /* upward: NodeConnection as the replication transport */),
-            "client", Set.of("placement", "protocol", "cluster", "replication", "security"),
-            "resp", Set.of("placement", "protocol", "store", "cluster", "security"),
-            "server", Set.of("placement", "protocol", "store", "cluster", "replication", "security", "resp",
-                    "client" /* upward: NodeConnection for pulls and probes */),
-            "embedded", Set.of("placement", "protocol", "store", "cluster", "replication", "security", "resp", "server"));
+            "transport", Set.of("model", "protocol", "security"),
+            "replication", Set.of("placement", "model", "protocol", "store", "security", "transport"),
+            "cluster", Set.of("placement", "model", "protocol", "replication", "security"),
+            "client", Set.of("placement", "model", "protocol", "security", "transport"),
+            "resp", Set.of("placement", "model", "protocol", "store", "security"),
+            "server", Set.of("placement", "model", "protocol", "store", "security", "transport", "replication",
+                    "cluster", "resp"),
+            "embedded", Set.of("placement", "model", "protocol", "store", "security", "replication", "cluster",
+                    "resp", "server"));
 
     @Test
     void packagesDependOnEachOtherOnlyAlongTheListedEdges() throws IOException {
-        assertThat(dependencies()).isEqualTo(ALLOWED);
+        assertThat(dependencies()).isEqualTo(new TreeMap<>(LAYERS));
+    }
+
+    @Test
+    void everyListedEdgePointsDown() {
+        List<String> below = new ArrayList<>();
+        for (Map.Entry<String, Set<String>> layer : LAYERS.entrySet()) {
+            assertThat(below).as("packages below %s", layer.getKey()).containsAll(layer.getValue());
+            below.add(layer.getKey());
+        }
+    }
+
+    @Test
+    void everyPackageSaysWhatItIsForInItsPackageInfo() throws IOException {
+        for (String name : dependencies().keySet()) {
+            Path info = SOURCES.resolve(name).resolve("package-info.java");
+            assertThat(info).as("package-info of %s", name).exists();
+            assertThat(Files.readString(info)).as("package-info of %s", name).contains("May import");
+        }
+    }
+
+    private static Map<String, Set<String>> layers(Object... packagesAndImports) {
+        Map<String, Set<String>> layers = new LinkedHashMap<>();
+        for (int i = 0; i < packagesAndImports.length; i += 2) {
+            @SuppressWarnings("unchecked")
+            Set<String> imports = (Set<String>) packagesAndImports[i + 1];
+            layers.put((String) packagesAndImports[i], new TreeSet<>(imports));
+        }
+        return layers;
     }
 
     private static Map<String, Set<String>> dependencies() throws IOException {

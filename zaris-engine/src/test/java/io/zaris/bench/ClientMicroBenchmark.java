@@ -2,7 +2,7 @@ package io.zaris.bench;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import io.zaris.server.ServerProcesses;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,10 +2,10 @@ package io.zaris.bench;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.PartitionHealth;
-import io.zaris.cluster.PartitionRuntime;
 import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.model.ClusterView;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.PartitionMap;
 import io.zaris.placement.PartitionPlanner;
 import io.zaris.replication.ReplicationSettings;

@@ -1,6 +1,6 @@
 package io.zaris.chaos;
 
-import io.zaris.replication.AckMode;
+import io.zaris.model.AckMode;
 import java.util.Collection;
 import java.util.Set;
 

@@ -2,7 +2,7 @@ package io.zaris.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zaris.replication.AckMode;
+import io.zaris.model.AckMode;
 import org.junit.jupiter.api.Test;
 
 class AttemptLogTests {

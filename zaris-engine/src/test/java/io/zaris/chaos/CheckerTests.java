@@ -3,7 +3,7 @@ package io.zaris.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
-import io.zaris.replication.AckMode;
+import io.zaris.model.AckMode;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

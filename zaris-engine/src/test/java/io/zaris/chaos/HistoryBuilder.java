@@ -1,6 +1,6 @@
 package io.zaris.chaos;
 
-import io.zaris.replication.AckMode;
+import io.zaris.model.AckMode;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;

@@ -2,7 +2,7 @@ package io.zaris.chaos;
 
 import io.zaris.client.LostWrite;
 import io.zaris.client.Ticker;
-import io.zaris.replication.AckMode;
+import io.zaris.model.AckMode;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.Map;

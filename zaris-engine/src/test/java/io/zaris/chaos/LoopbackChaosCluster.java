@@ -1,6 +1,6 @@
 package io.zaris.chaos;
 
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import io.zaris.server.ServerProcesses;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.zaris.chaos;
 
 import io.zaris.client.ZarisClient;
-import io.zaris.cluster.ClusterView;
+import io.zaris.model.ClusterView;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.server.ServerProcesses;
 import java.io.IOException;
@@ -247,7 +247,7 @@ final class Nemesis {
                 pending.add(new Recovery(now + options.escalationTimeout().toNanos() + delayNanos(2, 4), node, kind, now));
             }
             case DRAIN_AND_REJOIN -> {
-                io.zaris.cluster.NodeAddress address = client.clusterView().addresses().get(node);
+                io.zaris.model.NodeAddress address = client.clusterView().addresses().get(node);
                 ServerProcesses.AdminRun run = address == null ? null
                         : processes.admin("--node", address.host() + ":" + address.port(), "drain", "--no-wait");
                 if (run == null || run.status() != 0) {
@@ -399,7 +399,7 @@ final class Nemesis {
      */
     private boolean allHealthy() {
         return client.refreshMap().join().runtimeMap().partitions().stream()
-                .allMatch(p -> p.health() == io.zaris.cluster.PartitionHealth.HEALTHY);
+                .allMatch(p -> p.health() == io.zaris.model.PartitionHealth.HEALTHY);
     }
 
     /**

@@ -2,11 +2,11 @@ package io.zaris.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zaris.client.ZarisException;
-import io.zaris.client.ZarisStatusException;
-import io.zaris.client.ZarisTimeoutException;
-import io.zaris.client.ZarisTransportException;
-import io.zaris.protocol.KvStatus;
+import io.zaris.model.KvStatus;
+import io.zaris.transport.ZarisException;
+import io.zaris.transport.ZarisStatusException;
+import io.zaris.transport.ZarisTimeoutException;
+import io.zaris.transport.ZarisTransportException;
 import org.junit.jupiter.api.Test;
 
 class OutcomeTests {

@@ -1,6 +1,6 @@
 package io.zaris.chaos;
 
-import io.zaris.protocol.SegmentDigest;
+import io.zaris.model.SegmentDigest;
 import java.util.List;
 
 /**

@@ -2,8 +2,8 @@ package io.zaris.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zaris.protocol.SegmentDigest;
-import io.zaris.replication.AckMode;
+import io.zaris.model.SegmentDigest;
+import io.zaris.model.AckMode;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,14 +1,15 @@
 package io.zaris.chaos;
 
-import io.zaris.client.NodeConnection;
+import io.zaris.transport.NodeConnection;
 import io.zaris.client.ZarisClient;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.NodeAddress;
-import io.zaris.protocol.KvStatus;
+import io.zaris.model.ClusterView;
+import io.zaris.model.NodeAddress;
+import io.zaris.model.KvStatus;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
-import io.zaris.protocol.SegmentDigest;
+import io.zaris.model.SegmentDigest;
+import io.zaris.protocol.SegmentDigestCodec;
 import io.zaris.security.Credentials;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -95,7 +96,7 @@ final class ReplicaDigests {
                             if (status != KvStatus.OK) {
                                 throw new IllegalStateException(status + ": " + ResponseCodec.readMessage(body));
                             }
-                            return SegmentDigest.decodeAll(body);
+                            return SegmentDigestCodec.decodeAll(body);
                         }, 0, 0, answerDeadline).exceptionally(error -> null));
                     }
                     return CompletableFuture.allOf(asked.toArray(CompletableFuture[]::new)).thenApply(done -> {

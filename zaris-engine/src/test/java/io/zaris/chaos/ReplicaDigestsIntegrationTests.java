@@ -5,12 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.PartitionHealth;
+import io.zaris.model.ClusterView;
+import io.zaris.model.PartitionHealth;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.placement.SegmentMapper;
-import io.zaris.protocol.Change;
-import io.zaris.replication.AckMode;
+import io.zaris.model.Change;
+import io.zaris.model.AckMode;
 import io.zaris.server.NodeInternals;
 import io.zaris.store.NodeStore;
 import java.nio.charset.StandardCharsets;

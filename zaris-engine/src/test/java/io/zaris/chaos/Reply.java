@@ -1,9 +1,9 @@
 package io.zaris.chaos;
 
-import io.zaris.client.ZarisStatusException;
-import io.zaris.client.ZarisTimeoutException;
-import io.zaris.client.ZarisTransportException;
-import io.zaris.protocol.KvStatus;
+import io.zaris.model.KvStatus;
+import io.zaris.transport.ZarisStatusException;
+import io.zaris.transport.ZarisTimeoutException;
+import io.zaris.transport.ZarisTransportException;
 import java.util.Locale;
 
 /**

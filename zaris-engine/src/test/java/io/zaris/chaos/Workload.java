@@ -1,7 +1,7 @@
 package io.zaris.chaos;
 
-import io.zaris.cluster.NodeAddress;
-import io.zaris.replication.AckMode;
+import io.zaris.model.AckMode;
+import io.zaris.model.NodeAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -2,11 +2,11 @@ package io.zaris.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.NodeAddress;
-import io.zaris.cluster.PartitionHealth;
-import io.zaris.cluster.PartitionRuntime;
-import io.zaris.cluster.RuntimeMap;
+import io.zaris.model.ClusterView;
+import io.zaris.model.NodeAddress;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
+import io.zaris.model.RuntimeMap;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.PartitionMap;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;

@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import io.zaris.protocol.KvStatus;
-import io.zaris.protocol.VersionedValue;
+import io.zaris.model.KvStatus;
+import io.zaris.model.VersionedValue;
+import io.zaris.transport.ZarisStatusException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
@@ -124,14 +125,14 @@ public final class ClusterScenario {
 
     /** The partition of {@code key} in the client's map. */
     public static int partitionOf(ZarisClient client, String key) {
-        io.zaris.cluster.ClusterView view = client.clusterView();
+        io.zaris.model.ClusterView view = client.clusterView();
         return view.layout().partitionOf(new io.zaris.placement.SegmentMapper(view.layout().segmentCount()).segmentOf(key));
     }
 
     /** Moves the partition's active owner to its other assigned node, through the leader. */
     public static void handOver(io.zaris.embedded.EmbeddedCluster cluster, int partition) throws Exception {
         io.zaris.server.ZarisNode leader = cluster.leader();
-        io.zaris.cluster.ClusterView view = leader.currentView();
+        io.zaris.model.ClusterView view = leader.currentView();
         String active = view.runtimeMap().get(partition).activeNode();
         String target = view.partitionMap().ownersOf(partition).stream().filter(n -> !n.equals(active)).findFirst()
                 .orElseThrow();
@@ -140,7 +141,7 @@ public final class ClusterScenario {
 
     /** Whether every node of the cluster holds the same view. */
     public static boolean allNodesAgree(io.zaris.embedded.EmbeddedCluster cluster) {
-        io.zaris.cluster.ClusterView first = cluster.nodes().get(0).currentView();
+        io.zaris.model.ClusterView first = cluster.nodes().get(0).currentView();
         return cluster.nodes().stream().allMatch(node -> node.currentView().equals(first));
     }
 }

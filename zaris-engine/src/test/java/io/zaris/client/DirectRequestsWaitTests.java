@@ -3,12 +3,12 @@ package io.zaris.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import io.zaris.model.VersionedValue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import io.zaris.protocol.VersionedValue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,7 +82,7 @@ class DirectRequestsWaitTests {
         node.fallback(StubNode.silence());
 
         assertThat(direct.get(node.address(), KEY, 1, 300, () -> false)).isNull();
-        assertThat(direct.put(node.address(), KEY, new byte[] {1}, 0, io.zaris.replication.AckMode.SYNC, 1, 300, null))
+        assertThat(direct.put(node.address(), KEY, new byte[] {1}, 0, io.zaris.model.AckMode.SYNC, 1, 300, null))
                 .isNull();
         assertThat(direct.openConnections()).isZero();
     }

@@ -2,6 +2,7 @@ package io.zaris.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zaris.transport.ZarisTransportException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

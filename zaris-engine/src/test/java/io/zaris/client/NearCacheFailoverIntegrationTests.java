@@ -4,8 +4,8 @@ import static io.zaris.client.ClusterScenario.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.zaris.cluster.NodeAddress;
-import io.zaris.replication.AckMode;
+import io.zaris.model.AckMode;
+import io.zaris.model.NodeAddress;
 import io.zaris.server.ServerProcesses;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.model.AckMode;
 import io.zaris.placement.PartitionLayout;
-import io.zaris.replication.AckMode;
 import io.zaris.replication.ReplicationSettings;
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -2,8 +2,8 @@ package io.zaris.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zaris.model.VersionedValue;
 import io.zaris.protocol.SegmentInvalidations;
-import io.zaris.protocol.VersionedValue;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.zaris.cluster.ClusterView;
 import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.model.ClusterView;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.server.ZarisNode;
 import java.nio.charset.StandardCharsets;

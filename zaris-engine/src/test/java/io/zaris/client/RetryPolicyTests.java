@@ -2,7 +2,11 @@ package io.zaris.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zaris.protocol.KvStatus;
+import io.zaris.model.KvStatus;
+import io.zaris.transport.ZarisException;
+import io.zaris.transport.ZarisStatusException;
+import io.zaris.transport.ZarisTimeoutException;
+import io.zaris.transport.ZarisTransportException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

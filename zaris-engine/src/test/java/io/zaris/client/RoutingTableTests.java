@@ -2,12 +2,13 @@ package io.zaris.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.PartitionHealth;
-import io.zaris.cluster.PartitionRuntime;
-import io.zaris.cluster.RuntimeMap;
+import io.zaris.model.ClusterView;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
+import io.zaris.model.RuntimeMap;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.protocol.ProtocolLimits;
+import io.zaris.transport.NodeConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zaris.protocol.ResponseCodec.ScanPage;
+import io.zaris.transport.ZarisException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;

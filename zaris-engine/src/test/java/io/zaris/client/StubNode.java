@@ -2,15 +2,16 @@ package io.zaris.client;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.NodeAddress;
-import io.zaris.cluster.PartitionRuntime;
-import io.zaris.cluster.RuntimeMap;
+import io.zaris.model.ClusterView;
+import io.zaris.model.KvStatus;
+import io.zaris.model.NodeAddress;
+import io.zaris.model.PartitionRuntime;
+import io.zaris.model.RuntimeMap;
+import io.zaris.model.VersionedValue;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.PartitionMap;
 import io.zaris.protocol.ClusterViewCodec;
 import io.zaris.protocol.Frames;
-import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.MalformedRequestException;
 import io.zaris.protocol.MapFingerprint;
 import io.zaris.protocol.OpCode;
@@ -19,7 +20,6 @@ import io.zaris.protocol.Request;
 import io.zaris.protocol.RequestCodec;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
-import io.zaris.protocol.VersionedValue;
 import io.zaris.protocol.Wire;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
@@ -78,6 +78,8 @@ final class StubNode implements AutoCloseable {
     private final Queue<Answer> script = new ConcurrentLinkedQueue<>();
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private final AtomicInteger mapRequests = new AtomicInteger();
+    /** Set by {@link #freeze}: frames are still read (the kernel would buffer them) but nothing is answered. */
+    private volatile boolean frozen;
     private final AtomicInteger mapVersionRequests = new AtomicInteger();
     private volatile Answer fallback = status(KvStatus.UNAVAILABLE);
     private volatile ClusterView view;
@@ -148,6 +150,11 @@ final class StubNode implements AutoCloseable {
 
     List<Received> received() {
         return List.copyOf(received);
+    }
+
+    /** From now on the node answers nothing, as a hung node or a path that drops every packet. */
+    void freeze() {
+        frozen = true;
     }
 
     int mapRequests() {
@@ -273,6 +280,9 @@ final class StubNode implements AutoCloseable {
 
     private void answer(OutputStream out, RequestCodec.Envelope envelope, long arrivedNanos) {
         Request request = envelope.request();
+        if (frozen) {
+            return;
+        }
         if (request instanceof Request.Hello) {
             send(out, frame(buf -> {
                 ResponseCodec.writeHeader(buf, request.id(), KvStatus.OK);

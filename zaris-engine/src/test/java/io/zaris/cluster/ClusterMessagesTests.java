@@ -3,6 +3,7 @@ package io.zaris.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zaris.model.NodeAddress;
 import io.zaris.protocol.MalformedRequestException;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;

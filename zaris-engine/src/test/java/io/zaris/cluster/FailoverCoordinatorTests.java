@@ -2,6 +2,11 @@ package io.zaris.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zaris.model.ClusterView;
+import io.zaris.model.NodeAddress;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
+import io.zaris.model.RuntimeMap;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.PartitionMap;
 import io.zaris.protocol.PartitionState;
@@ -193,6 +198,11 @@ class FailoverCoordinatorTests {
         answers.put("a", Map.of(0, new PartitionState(4, 90, 12, 2), 1, new PartitionState(2, 40, 6, 2)));
         answers.put("b", Map.of(0, new PartitionState(4, 90, 12, 2, 1)));
         answers.put("c", Map.of(1, new PartitionState(2, 40, 6, 2, 1)));
+        now += ReplicationSettings.DEFAULT_HEAL_COOLDOWN.toNanos() - 1;
+        leader.reconcile(resumed, all, () -> resumed, published::add);
+        assertThat(published).as("nothing heals to a resumed node within a heal cooldown: its link may flap again").hasSize(1);
+
+        now += 1;
         leader.reconcile(resumed, all, () -> resumed, published::add);
         assertThat(published).hasSize(2);
         assertThat(published.get(1).runtimeMap().get(0)).isEqualTo(new PartitionRuntime("a", 5, PartitionHealth.HEALTHY));

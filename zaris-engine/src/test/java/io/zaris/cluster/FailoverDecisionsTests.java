@@ -3,6 +3,7 @@ package io.zaris.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zaris.model.PartitionHealth;
 import io.zaris.protocol.PartitionState;
 import java.util.List;
 import java.util.Map;

@@ -2,6 +2,7 @@ package io.zaris.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zaris.model.NodeAddress;
 import java.io.ByteArrayInputStream;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;

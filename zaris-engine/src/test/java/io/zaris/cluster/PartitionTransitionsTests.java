@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zaris.cluster.PartitionTransitions.Trigger;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
 import org.junit.jupiter.api.Test;
 
 /** The table of legal runtime changes and the epoch rule, one case per row and per refusal. */

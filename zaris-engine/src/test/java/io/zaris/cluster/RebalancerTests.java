@@ -2,6 +2,9 @@ package io.zaris.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
+import io.zaris.model.RuntimeMap;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.PartitionMap;
 import io.zaris.placement.PartitionPlanner;

@@ -5,16 +5,16 @@ import static org.awaitility.Awaitility.await;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.client.ZarisStatusException;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.PartitionHealth;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.ClusterView;
+import io.zaris.model.KvStatus;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.PartitionMap;
 import io.zaris.placement.PartitionPlanner;
-import io.zaris.protocol.KvStatus;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.server.ZarisNode;
+import io.zaris.transport.ZarisStatusException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -156,7 +156,7 @@ class ElasticityIntegrationTests {
                 || status == KvStatus.REPLICA_WRITE_REJECTED;
     }
 
-    private static long valueOf(Optional<io.zaris.protocol.VersionedValue> value) {
+    private static long valueOf(Optional<io.zaris.model.VersionedValue> value) {
         return value.map(v -> Long.parseLong(new String(v.value(), StandardCharsets.UTF_8))).orElse(0L);
     }
 

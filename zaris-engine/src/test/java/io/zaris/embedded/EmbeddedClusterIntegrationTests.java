@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.zaris.client.ClusterScenario;
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.cluster.ClusterView;
+import io.zaris.model.ClusterView;
 import io.zaris.server.ZarisNode;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.client.ZarisStatusException;
-import io.zaris.protocol.KvStatus;
+import io.zaris.model.KvStatus;
 import io.zaris.protocol.ProtocolLimits;
+import io.zaris.transport.ZarisStatusException;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;

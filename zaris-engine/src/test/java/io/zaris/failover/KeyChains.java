@@ -1,8 +1,8 @@
 package io.zaris.failover;
 
 import io.zaris.client.ZarisClient;
-import io.zaris.client.ZarisStatusException;
-import io.zaris.protocol.VersionedValue;
+import io.zaris.model.VersionedValue;
+import io.zaris.transport.ZarisStatusException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

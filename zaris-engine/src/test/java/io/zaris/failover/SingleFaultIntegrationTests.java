@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import io.zaris.server.ServerProcesses;
 import java.nio.file.Path;
 import java.time.Duration;

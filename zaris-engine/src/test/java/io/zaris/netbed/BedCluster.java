@@ -2,7 +2,7 @@ package io.zaris.netbed;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import io.zaris.security.Credentials;
 import java.io.IOException;
 import java.nio.file.Files;

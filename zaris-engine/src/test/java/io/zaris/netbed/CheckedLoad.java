@@ -53,8 +53,9 @@ final class CheckedLoad {
 
         @Override
         public String toString() {
-            return String.format("%d writes acknowledged, %d lost, %d stale reads (reads served by node %s), exceptions %s",
-                    acknowledged, lost, staleReads, servedReads, exceptions);
+            return String.format("%d writes acknowledged, %d lost, %d stale reads%s (reads served by node %s), exceptions %s",
+                    acknowledged, lost, staleReads, staleReads == 0 ? "" : " (first: " + firstStaleRead + ")", servedReads,
+                    exceptions);
         }
     }
 

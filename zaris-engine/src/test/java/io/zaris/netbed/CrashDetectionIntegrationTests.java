@@ -3,7 +3,7 @@ package io.zaris.netbed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.client.ZarisClient;
-import io.zaris.cluster.ClusterView;
+import io.zaris.model.ClusterView;
 import io.zaris.server.ServerProcesses;
 import java.time.Duration;
 import java.time.LocalTime;

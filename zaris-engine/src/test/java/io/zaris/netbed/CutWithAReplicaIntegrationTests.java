@@ -4,7 +4,7 @@ import static io.zaris.netbed.PartitionChecks.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.client.ZarisClient;
-import io.zaris.cluster.ClusterView;
+import io.zaris.model.ClusterView;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.server.ServerProcesses;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,8 @@
 package io.zaris.netbed;
 
 import io.zaris.client.ZarisClient;
-import io.zaris.client.ZarisStatusException;
-import io.zaris.protocol.VersionedValue;
+import io.zaris.model.VersionedValue;
+import io.zaris.transport.ZarisStatusException;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
@@ -43,6 +43,8 @@ final class KeyWriters {
     private final AtomicLongArray lastAckNanos;
     private final AtomicLongArray firstAckAfterFault;
     private final AtomicLongArray longestGapAfterFault;
+    /** When each key's longest gap ended (its chain is sequential, so only its own callbacks write it). */
+    private final AtomicLongArray longestGapEndNanos;
     private final Map<String, LongAdder> exceptions = new ConcurrentHashMap<>();
     private final LongAdder acknowledged = new LongAdder();
     private final CountDownLatch stopped;
@@ -60,6 +62,7 @@ final class KeyWriters {
         this.lastAckNanos = new AtomicLongArray(keys.size());
         this.firstAckAfterFault = new AtomicLongArray(keys.size());
         this.longestGapAfterFault = new AtomicLongArray(keys.size());
+        this.longestGapEndNanos = new AtomicLongArray(keys.size());
         this.stopped = new CountDownLatch(keys.size());
     }
 
@@ -104,7 +107,11 @@ final class KeyWriters {
                 long fault = faultNanos;
                 long previous = lastAckNanos.getAndSet(key, now);
                 if (now - fault > 0 && previous != 0) {
-                    longestGapAfterFault.accumulateAndGet(key, now - Math.max(previous, fault), Math::max);
+                    long gap = now - Math.max(previous, fault);
+                    if (gap > longestGapAfterFault.get(key)) {
+                        longestGapAfterFault.set(key, gap);
+                        longestGapEndNanos.set(key, now);
+                    }
                 }
                 if (sentNanos - faultAppliedNanos >= 0) {
                     firstAckAfterFault.compareAndSet(key, 0, now);
@@ -149,6 +156,25 @@ final class KeyWriters {
             longest = Math.max(longest, longestGapAfterFault.get(index.get(key)));
         }
         return longest / 1e9;
+    }
+
+    /**
+     * Where the longest gap of {@code subset} lay, for the log: the key and the gap's start and end in seconds after
+     * the fault began.
+     */
+    String longestGapPlace(Collection<String> subset) {
+        String worst = null;
+        for (String key : subset) {
+            if (worst == null || longestGapAfterFault.get(index.get(key)) > longestGapAfterFault.get(index.get(worst))) {
+                worst = key;
+            }
+        }
+        if (worst == null || longestGapAfterFault.get(index.get(worst)) == 0) {
+            return "no gap";
+        }
+        long end = longestGapEndNanos.get(index.get(worst)) - faultNanos;
+        long start = end - longestGapAfterFault.get(index.get(worst));
+        return String.format("%s from %.2f s to %.2f s", worst, start / 1e9, end / 1e9);
     }
 
     /** The sequence of {@code key}'s last acknowledged put; 0 before the first. */

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.zaris.client.ZarisClient;
-import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.MembershipConfig;
-import io.zaris.cluster.PartitionHealth;
+import io.zaris.model.ClusterView;
+import io.zaris.model.PartitionHealth;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;

@@ -1,13 +1,13 @@
 package io.zaris.netbed;
 
-import io.zaris.client.NodeConnection;
-import io.zaris.cluster.NodeAddress;
-import io.zaris.protocol.KvStatus;
+import io.zaris.model.KvStatus;
+import io.zaris.model.NodeAddress;
+import io.zaris.model.VersionedValue;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
-import io.zaris.protocol.VersionedValue;
 import io.zaris.security.Credentials;
+import io.zaris.transport.NodeConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.zaris.model.KvStatus;
 import org.junit.jupiter.api.Test;
 
 /** The operator commands' frames: a bare header under their own op codes. */

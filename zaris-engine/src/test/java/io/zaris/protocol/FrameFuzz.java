@@ -2,6 +2,7 @@ package io.zaris.protocol;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.zaris.model.Change;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.zaris.model.KvStatus;
 import org.junit.jupiter.api.Test;
 
 /**

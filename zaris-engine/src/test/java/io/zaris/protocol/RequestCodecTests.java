@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.zaris.replication.AckMode;
+import io.zaris.model.AckMode;
+import io.zaris.model.Change;
+import io.zaris.model.KvStatus;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Random;

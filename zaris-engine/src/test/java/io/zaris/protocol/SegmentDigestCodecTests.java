@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.zaris.model.SegmentDigest;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -25,15 +26,15 @@ class SegmentDigestCodecTests {
     void digestsRoundTripInOrder() throws Exception {
         List<SegmentDigest> digests = List.of(new SegmentDigest(16, 3, 90, -7L), new SegmentDigest(17, 0, 0, 0));
         ByteBuf out = Unpooled.buffer();
-        SegmentDigest.encodeAll(digests, out);
-        assertThat(SegmentDigest.decodeAll(out)).isEqualTo(digests);
+        SegmentDigestCodec.encodeAll(digests, out);
+        assertThat(SegmentDigestCodec.decodeAll(out)).isEqualTo(digests);
         assertThat(out.readableBytes()).isZero();
     }
 
     @Test
     void aCountLargerThanTheBodyIsRefusedBeforeAllocating() {
         ByteBuf out = Unpooled.buffer().writeInt(1_000_000).writeInt(1);
-        assertThatThrownBy(() -> SegmentDigest.decodeAll(out)).isInstanceOf(MalformedRequestException.class)
+        assertThatThrownBy(() -> SegmentDigestCodec.decodeAll(out)).isInstanceOf(MalformedRequestException.class)
                 .hasMessageContaining("segment digest count");
     }
 

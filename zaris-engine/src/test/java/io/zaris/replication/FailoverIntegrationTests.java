@@ -5,15 +5,16 @@ import static org.awaitility.Awaitility.await;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.client.ZarisStatusException;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.PartitionHealth;
 import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.model.AckMode;
+import io.zaris.model.ClusterView;
+import io.zaris.model.KvStatus;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.VersionedValue;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
-import io.zaris.protocol.KvStatus;
-import io.zaris.protocol.VersionedValue;
 import io.zaris.server.ZarisNode;
+import io.zaris.transport.ZarisStatusException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -213,7 +214,7 @@ class FailoverIntegrationTests {
             // failure (attached to the timeout) must say UNAVAILABLE: never an answer, never "absent".
             Throwable failure = org.assertj.core.api.Assertions.catchThrowable(() -> client.sync().get(missing));
             assertThat(failure).as("a key whose every owner is down was answered").isNotNull();
-            Throwable last = failure instanceof io.zaris.client.ZarisTimeoutException timeout
+            Throwable last = failure instanceof io.zaris.transport.ZarisTimeoutException timeout
                     && timeout.getSuppressed().length > 0 ? timeout.getSuppressed()[0] : failure;
             assertThat(last).isInstanceOfSatisfying(ZarisStatusException.class,
                     e -> assertThat(e.status()).as("answer for a partition without a live owner").isEqualTo(KvStatus.UNAVAILABLE));

@@ -3,9 +3,9 @@ package io.zaris.replication;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zaris.client.ZarisTimeoutException;
-import io.zaris.client.ZarisTransportException;
-import io.zaris.protocol.KvStatus;
+import io.zaris.model.KvStatus;
+import io.zaris.transport.ZarisTimeoutException;
+import io.zaris.transport.ZarisTransportException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
-import io.zaris.protocol.Change;
+import io.zaris.model.Change;
+import io.zaris.model.KvStatus;
 import io.zaris.protocol.Frames;
-import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.Request;

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.ClusterView;
+import io.zaris.model.NodeAddress;
 import io.zaris.server.ServerProcesses;
 import java.nio.file.Path;
 import java.time.Duration;

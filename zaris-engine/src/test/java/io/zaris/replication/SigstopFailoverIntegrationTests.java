@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.zaris.client.ZarisClient;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.NodeAddress;
-import io.zaris.cluster.PartitionHealth;
+import io.zaris.model.ClusterView;
+import io.zaris.model.NodeAddress;
+import io.zaris.model.PartitionHealth;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.server.ServerProcesses;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.zaris.replication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zaris.protocol.Change;
+import io.zaris.model.Change;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package io.zaris.resp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -3,8 +3,8 @@ package io.zaris.resp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zaris.cluster.NodeAddress;
 import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.model.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

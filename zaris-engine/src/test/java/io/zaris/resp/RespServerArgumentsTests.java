@@ -3,7 +3,7 @@ package io.zaris.resp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import io.zaris.server.NodeConfig;
 import io.zaris.server.ServerArguments;
 import org.junit.jupiter.api.Test;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.zaris.cluster.ClusterSettings;
-import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.MembershipConfig;
 import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.model.ClusterView;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.security.SecurityOptions;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.zaris.client.ZarisClient;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.ClusterView;
+import io.zaris.model.NodeAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

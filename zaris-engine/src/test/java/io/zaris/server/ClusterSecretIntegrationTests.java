@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.zaris.cluster.ClusterSettings;
 import io.zaris.cluster.MembershipConfig;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.security.ClusterSecret;
 import io.zaris.security.SecurityOptions;

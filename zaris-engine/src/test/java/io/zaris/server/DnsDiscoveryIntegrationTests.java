@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.zaris.client.ZarisClient;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import java.io.File;
 import java.io.IOException;
 import java.net.DatagramSocket;

@@ -2,10 +2,10 @@ package io.zaris.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zaris.cluster.NodeAddress;
 import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.model.KvStatus;
+import io.zaris.model.NodeAddress;
 import io.zaris.placement.PartitionLayout;
-import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.Request;
 import io.zaris.security.SecurityOptions;
 import java.io.IOException;

@@ -6,13 +6,13 @@ import static org.awaitility.Awaitility.await;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.client.ZarisStatusException;
-import io.zaris.cluster.ClusterView;
 import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.model.ClusterView;
+import io.zaris.model.KvStatus;
 import io.zaris.placement.PartitionLayout;
-import io.zaris.protocol.KvStatus;
 import io.zaris.store.EvictionPolicy;
 import io.zaris.store.MemoryOptions;
+import io.zaris.transport.ZarisStatusException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -70,6 +70,33 @@ class MemoryBudgetIntegrationTests {
             }
             assertThat(recentFound).as("most recent keys kept by LRU").isGreaterThanOrEqualTo(90);
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertReplicasHoldWhatActivesHold(cluster));
+        }
+    }
+
+    /**
+     * Keys of one hash tag share a segment, so one partition may hold most of the data. With 64 partitions on 3
+     * nodes each node holds about 43, so a partition's fair share is about 24 KiB of the 1 MiB budget; the node is
+     * far from full, so nothing of the tag may be evicted.
+     */
+    @Test
+    void aHashTaggedPartitionGrowsPastItsShareWhileItsNodeHasRoom() {
+        MemoryOptions memory = MemoryOptions.builder().maxBytes(BUDGET).policy(EvictionPolicy.ALLKEYS_LRU).build();
+        try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).layout(LAYOUT).memory(memory).build().start();
+             ZarisClient client = connect(cluster)) {
+            int keys = 300; // about 300 KiB with their overhead: 30 % of the budget, twelve times the share
+            for (int i = 0; i < keys; i++) {
+                client.sync().put(taggedKey(i), value(i));
+            }
+            ZarisNode owner = nodeOwning(cluster, taggedKey(0));
+            assertThat(nodeOwning(cluster, taggedKey(keys - 1))).as("one hash tag, one owner").isSameAs(owner);
+            for (ZarisNode node : cluster.nodes()) {
+                // the maintenance runs every 100 ms; give it several runs to evict if it would
+                await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+                        .until(() -> node.memoryStats().evictions() == 0);
+            }
+            for (int i = 0; i < keys; i++) {
+                assertThat(client.sync().get(taggedKey(i))).as(taggedKey(i)).isPresent();
+            }
         }
     }
 
@@ -224,6 +251,10 @@ class MemoryBudgetIntegrationTests {
 
     private static String key(int i) {
         return "mem-" + i;
+    }
+
+    private static String taggedKey(int i) {
+        return "{tenant-7}:item-" + i;
     }
 
     private static byte[] value(int i) {

@@ -2,10 +2,10 @@ package io.zaris.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zaris.cluster.PartitionHealth;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.KvStatus;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.PartitionMap;
-import io.zaris.protocol.KvStatus;
 import io.zaris.server.OwnershipDecision.CatchUp;
 import io.zaris.server.OwnershipDecision.Facts;
 import io.zaris.server.OwnershipDecision.Verdict;

@@ -2,9 +2,9 @@ package io.zaris.server;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.KvStatus;
+import io.zaris.model.NodeAddress;
 import io.zaris.protocol.Frames;
-import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.RequestCodec;

@@ -5,12 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.cluster.PartitionHealth;
-import io.zaris.cluster.PartitionRuntime;
 import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.model.AckMode;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
+import io.zaris.model.VersionedValue;
 import io.zaris.placement.SegmentMapper;
-import io.zaris.protocol.VersionedValue;
-import io.zaris.replication.AckMode;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

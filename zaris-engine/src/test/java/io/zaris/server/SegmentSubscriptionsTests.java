@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import io.zaris.protocol.Change;
+import io.zaris.model.Change;
 import io.zaris.protocol.Frames;
 import io.zaris.protocol.MalformedRequestException;
 import io.zaris.protocol.OpCode;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zaris.cluster.MembershipConfig;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import io.zaris.protocol.ProtocolLimits;
 import java.time.Duration;
 import java.util.Map;
@@ -53,7 +53,7 @@ class ServerArgumentsTests {
         NodeConfig config = ServerArguments.parse(new String[] {"--node-id", "n1", "--ack-mode", "async",
                 "--min-sync-replicas", "2", "--eviction-delay-ms", "1500", "--heal-cooldown-ms", "0",
                 "--async-flush-delay-us", "250"});
-        assertThat(config.replication().ackMode()).isEqualTo(io.zaris.replication.AckMode.ASYNC);
+        assertThat(config.replication().ackMode()).isEqualTo(io.zaris.model.AckMode.ASYNC);
         assertThat(config.replication().minSyncReplicas()).isEqualTo(2);
         assertThat(config.replication().evictionDelay().toMillis()).isEqualTo(1500);
         assertThat(config.replication().healCooldown()).isZero();

@@ -2,7 +2,7 @@ package io.zaris.server;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -215,7 +215,7 @@ public final class ServerProcesses implements AutoCloseable {
      * replication links are up; waits until one SYNC write to every partition was acknowledged.
      */
     public static void awaitEveryPartitionWritable(io.zaris.client.ZarisClient client) {
-        io.zaris.cluster.ClusterView view = client.clusterView();
+        io.zaris.model.ClusterView view = client.clusterView();
         io.zaris.placement.SegmentMapper mapper = new io.zaris.placement.SegmentMapper(view.layout().segmentCount());
         java.util.Set<Integer> pending = new java.util.TreeSet<>();
         for (int p = 0; p < view.layout().partitionCount(); p++) {

@@ -9,7 +9,7 @@ import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
 import io.zaris.cluster.ClusterSettings;
 import io.zaris.cluster.MembershipConfig;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.protocol.Frames;
 import io.zaris.protocol.Request;

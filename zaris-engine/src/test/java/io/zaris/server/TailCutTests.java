@@ -2,7 +2,7 @@ package io.zaris.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zaris.protocol.Change;
+import io.zaris.model.Change;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -6,14 +6,14 @@ import static org.awaitility.Awaitility.await;
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
 import io.zaris.cluster.ClusterSettings;
-import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.MembershipConfig;
-import io.zaris.cluster.NodeAddress;
-import io.zaris.cluster.PartitionHealth;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.Change;
+import io.zaris.model.ClusterView;
+import io.zaris.model.NodeAddress;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
-import io.zaris.protocol.Change;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.store.ApplyResult;
 import java.nio.charset.StandardCharsets;
@@ -89,7 +89,7 @@ class TakeoverCatchUpIntegrationTests {
                     .hasValueSatisfying(v -> assertThat(text(v.value())).isEqualTo("only-on-the-previous-active"));
             assertThat(active.store().put(last, utf8(newKey), utf8("late"), 0, false, -1, runtime.epoch()).status())
                     .as("a write of the previous epoch on the previous active, after the pull")
-                    .isEqualTo(io.zaris.protocol.KvStatus.OWNERSHIP_CHANGING);
+                    .isEqualTo(io.zaris.model.KvStatus.OWNERSHIP_CHANGING);
         });
     }
 

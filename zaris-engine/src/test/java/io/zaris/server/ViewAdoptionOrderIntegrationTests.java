@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.zaris.cluster.ClusterMember;
 import io.zaris.cluster.ClusterSettings;
-import io.zaris.cluster.ClusterView;
 import io.zaris.cluster.MembershipConfig;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.ClusterView;
+import io.zaris.model.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.replication.ReplicationSettings;
 import java.time.Duration;

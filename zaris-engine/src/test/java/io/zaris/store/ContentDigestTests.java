@@ -2,9 +2,9 @@ package io.zaris.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zaris.protocol.Change;
+import io.zaris.model.Change;
 import io.zaris.protocol.Request;
-import io.zaris.protocol.SegmentDigest;
+import io.zaris.model.SegmentDigest;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;

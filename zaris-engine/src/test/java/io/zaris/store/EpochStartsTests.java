@@ -60,7 +60,7 @@ class EpochStartsTests {
 
     @Test
     void aPromotedReplicaInheritsExactlyWhatItAppliedEvenAfterNewWrites() {
-        List<io.zaris.protocol.Change> shipped = new ArrayList<>();
+        List<io.zaris.model.Change> shipped = new ArrayList<>();
         NodeStore oldActive = new NodeStore(1, () -> 0, 100, 1 << 20, (segment, changes) -> {
             shipped.addAll(changes);
             return CompletableFuture.completedFuture(null);

@@ -2,7 +2,7 @@ package io.zaris.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zaris.protocol.Change;
+import io.zaris.model.Change;
 import io.zaris.protocol.Request;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

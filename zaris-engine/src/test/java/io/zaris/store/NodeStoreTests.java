@@ -2,9 +2,9 @@ package io.zaris.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zaris.protocol.KvStatus;
+import io.zaris.model.KvStatus;
+import io.zaris.model.VersionedValue;
 import io.zaris.protocol.Request;
-import io.zaris.protocol.VersionedValue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

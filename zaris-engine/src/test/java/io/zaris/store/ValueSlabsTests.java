@@ -2,8 +2,8 @@ package io.zaris.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.zaris.model.VersionedValue;
 import io.zaris.protocol.Request;
-import io.zaris.protocol.VersionedValue;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

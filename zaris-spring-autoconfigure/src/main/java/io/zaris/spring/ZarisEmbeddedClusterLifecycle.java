@@ -1,7 +1,7 @@
 package io.zaris.spring;
 
-import io.zaris.cluster.NodeAddress;
 import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.model.NodeAddress;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;

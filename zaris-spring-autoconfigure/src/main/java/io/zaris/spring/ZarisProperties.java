@@ -1,7 +1,7 @@
 package io.zaris.spring;
 
 import io.zaris.client.RequestTimeout;
-import io.zaris.replication.AckMode;
+import io.zaris.model.AckMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,8 +2,8 @@ package io.zaris.spring;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.cluster.NodeAddress;
 import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.model.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import java.util.stream.Collectors;
 

@@ -3,7 +3,7 @@ package io.zaris.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.client.ZarisClient;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;

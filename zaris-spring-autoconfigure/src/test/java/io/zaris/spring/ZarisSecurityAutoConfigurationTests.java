@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.zaris.client.ClientMetrics;
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.client.ZarisStatusException;
-import io.zaris.protocol.KvStatus;
+import io.zaris.model.KvStatus;
 import io.zaris.security.Credentials;
+import io.zaris.transport.ZarisStatusException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -42,7 +42,7 @@ class ZarisSecurityAutoConfigurationTests {
         ZarisProperties properties = new ZarisProperties();
         properties.getSecurity().setPassword("p4ss");
         ZarisClientOptions options = ZarisAutoConfiguration.clientOptions(properties,
-                java.util.List.of(io.zaris.cluster.NodeAddress.parse("127.0.0.1:7101")), ClientMetrics.disabled());
+                java.util.List.of(io.zaris.model.NodeAddress.parse("127.0.0.1:7101")), ClientMetrics.disabled());
         assertThat(options.credentials()).isEqualTo(new Credentials("default", "p4ss"));
         assertThat(ZarisAutoConfiguration.embeddedSecurity(properties.getSecurity()).requiresAuthentication()).isTrue();
         assertThat(ZarisAutoConfiguration.embeddedSecurity(new ZarisProperties.Security()).requiresAuthentication()).isFalse();

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.cluster.NodeAddress;
 import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.model.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.security.TlsOptions;
 import java.io.IOException;

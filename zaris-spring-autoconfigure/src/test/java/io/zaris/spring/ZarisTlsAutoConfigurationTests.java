@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zaris.client.ClientMetrics;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.zaris.bench.peers;
 
 import io.lettuce.core.RedisCommandExecutionException;
-import io.zaris.client.ZarisStatusException;
+import io.zaris.transport.ZarisStatusException;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.zaris.bench.peers;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.client.ZarisException;
-import io.zaris.cluster.ClusterView;
+import io.zaris.model.ClusterView;
+import io.zaris.transport.ZarisException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,8 +2,8 @@ package io.zaris.bench.peers;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
-import io.zaris.cluster.NodeAddress;
-import io.zaris.protocol.VersionedValue;
+import io.zaris.model.NodeAddress;
+import io.zaris.model.VersionedValue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

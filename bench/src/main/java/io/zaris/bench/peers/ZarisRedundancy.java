@@ -1,8 +1,8 @@
 package io.zaris.bench.peers;
 
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.PartitionHealth;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.ClusterView;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
 import java.util.List;
 
 /**

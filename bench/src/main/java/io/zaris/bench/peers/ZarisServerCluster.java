@@ -1,6 +1,6 @@
 package io.zaris.bench.peers;
 
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.NodeAddress;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
-import io.zaris.client.ZarisStatusException;
-import io.zaris.protocol.KvStatus;
+import io.zaris.model.KvStatus;
+import io.zaris.transport.ZarisStatusException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;

@@ -1,7 +1,7 @@
 package io.zaris.spring.actuate;
 
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.ClusterView;
+import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.PartitionMap;
 import io.zaris.server.ZarisNode;
 import io.zaris.spring.ZarisEmbeddedClusterLifecycle;

@@ -1,8 +1,8 @@
 package io.zaris.spring.actuate;
 
 import io.zaris.client.ZarisClient;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.PartitionRuntime;
+import io.zaris.model.ClusterView;
+import io.zaris.model.PartitionRuntime;
 import io.zaris.server.ZarisNode;
 import io.zaris.spring.ZarisEmbeddedClusterLifecycle;
 import java.time.Clock;

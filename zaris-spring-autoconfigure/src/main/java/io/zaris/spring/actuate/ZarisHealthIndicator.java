@@ -1,10 +1,10 @@
 package io.zaris.spring.actuate;
 
 import io.zaris.client.ZarisClient;
-import io.zaris.cluster.ClusterView;
-import io.zaris.cluster.PartitionHealth;
-import io.zaris.cluster.PartitionRuntime;
 import io.zaris.cluster.RebalanceStatus;
+import io.zaris.model.ClusterView;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
 import io.zaris.server.ZarisNode;
 import io.zaris.spring.ZarisEmbeddedClusterLifecycle;
 import io.zaris.spring.ZarisRoutingTableWatch;

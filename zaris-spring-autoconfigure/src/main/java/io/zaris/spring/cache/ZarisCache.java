@@ -2,7 +2,7 @@ package io.zaris.spring.cache;
 
 import io.zaris.client.WriteOutcome;
 import io.zaris.client.ZarisClient;
-import io.zaris.protocol.VersionedValue;
+import io.zaris.model.VersionedValue;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.serialization.ZarisSerializationException;
 import io.zaris.spring.serialization.ZarisSerializer;

@@ -1,6 +1,6 @@
 package io.zaris.spring.cache;
 
-import io.zaris.client.ZarisException;
+import io.zaris.transport.ZarisException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;

@@ -1,8 +1,8 @@
 package io.zaris.spring.template;
 
 import io.zaris.client.ZarisClient;
+import io.zaris.model.VersionedValue;
 import io.zaris.spring.EntrySizeSample;
-import io.zaris.protocol.VersionedValue;
 import io.zaris.spring.serialization.ZarisSerializationException;
 import io.zaris.spring.serialization.ZarisSerializer;
 import java.nio.charset.StandardCharsets;

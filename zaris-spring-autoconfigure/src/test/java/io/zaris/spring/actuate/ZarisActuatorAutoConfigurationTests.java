@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.zaris.cluster.PartitionHealth;
-import io.zaris.cluster.RebalanceStatus;
 import io.zaris.client.ClientMetrics;
 import io.zaris.client.RefreshTrigger;
 import io.zaris.client.ZarisClient;
+import io.zaris.cluster.RebalanceStatus;
+import io.zaris.model.PartitionHealth;
 import io.zaris.protocol.OpCode;
 import io.zaris.server.ZarisNode;
 import io.zaris.spring.EntrySizeSample;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.zaris.client.ZarisClient;
-import io.zaris.client.ZarisException;
 import io.zaris.spring.SharedTestCluster;
 import io.zaris.spring.ZarisAutoConfiguration;
 import io.zaris.spring.cache.ZarisCacheErrorHandler.Operation;
+import io.zaris.transport.ZarisException;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;

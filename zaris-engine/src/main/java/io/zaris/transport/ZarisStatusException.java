@@ -1,6 +1,6 @@
-package io.zaris.client;
+package io.zaris.transport;
 
-import io.zaris.protocol.KvStatus;
+import io.zaris.model.KvStatus;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 
 /** A node answered with a status that is not an answer the API can return as a value. */

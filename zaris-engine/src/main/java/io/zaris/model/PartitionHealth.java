@@ -1,4 +1,4 @@
-package io.zaris.cluster;
+package io.zaris.model;
 
 /**
  * Health of one partition in the runtime map (which changes during failover, unlike the partition map): HEALTHY,

@@ -1,4 +1,4 @@
-package io.zaris.client;
+package io.zaris.transport;
 
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.protocol.SegmentInvalidations;

@@ -1,37 +1,30 @@
 package io.zaris.protocol;
 
 import io.netty.buffer.ByteBuf;
+import io.zaris.model.SegmentDigest;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What one node holds of one segment, reduced to a few numbers: two copies of a segment hold the same entries
- * (key, value, version and expiry) exactly when their {@code keys} and {@code digest} agree, up to a 64-bit
- * hash collision. The digest does not depend on the order the entries were stored or iterated in.
+ * The body of a {@code SEGMENT_DIGESTS} answer: one {@link SegmentDigest} per segment of the partition asked for.
  *
  * <pre>n:int32 · (segment:int32 · keys:int64 · revision:int64 · digest:int64)*n</pre>
- *
- * @param keys     entries held, expired ones not yet removed included (a replica removes nothing on its own)
- * @param revision the segment's last revision on this node
- * @param digest   the order-independent digest of every entry held
  */
-public record SegmentDigest(int segment, long keys, long revision, long digest) {
+public final class SegmentDigestCodec {
 
     /** Bytes one digest takes on the wire; bounds a count before anything is allocated. */
     private static final int ENCODED_BYTES = 28;
 
-    /** Whether the two copies hold the same entries (the revision is compared apart: see the caller). */
-    public boolean sameContentAs(SegmentDigest other) {
-        return keys == other.keys && digest == other.digest;
+    private SegmentDigestCodec() {
     }
 
     public static void encodeAll(List<SegmentDigest> digests, ByteBuf out) {
         out.writeInt(digests.size());
         for (SegmentDigest digest : digests) {
-            out.writeInt(digest.segment);
-            out.writeLong(digest.keys);
-            out.writeLong(digest.revision);
-            out.writeLong(digest.digest);
+            out.writeInt(digest.segment());
+            out.writeLong(digest.keys());
+            out.writeLong(digest.revision());
+            out.writeLong(digest.digest());
         }
     }
 

@@ -1,4 +1,4 @@
-package io.zaris.protocol;
+package io.zaris.model;
 
 /**
  * The outcome carried by every response frame. Statuses, not exceptions, are the vocabulary between node

@@ -1,4 +1,4 @@
-package io.zaris.cluster;
+package io.zaris.model;
 
 import java.net.InetSocketAddress;
 

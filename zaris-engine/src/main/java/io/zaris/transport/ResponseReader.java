@@ -1,7 +1,7 @@
-package io.zaris.client;
+package io.zaris.transport;
 
 import io.netty.buffer.ByteBuf;
-import io.zaris.protocol.KvStatus;
+import io.zaris.model.KvStatus;
 import io.zaris.protocol.MalformedRequestException;
 
 /** Turns a response (status + body) into the API's value, or throws the exception the caller should see. */

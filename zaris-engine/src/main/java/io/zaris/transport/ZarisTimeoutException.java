@@ -1,4 +1,5 @@
-package io.zaris.client;
+package io.zaris.transport;
+
 
 /**
  * No answer arrived in time. The outcome of a write is then unknown: it may or may not have been applied.

@@ -1,4 +1,4 @@
-package io.zaris.client;
+package io.zaris.transport;
 
 /** Base of every failure the client reports. Subclasses say whether the cause was a status or the transport. */
 public class ZarisException extends RuntimeException {

@@ -1,4 +1,4 @@
-package io.zaris.replication;
+package io.zaris.model;
 
 /**
  * When a write is acknowledged to the client.

@@ -1,4 +1,4 @@
-package io.zaris.client;
+package io.zaris.transport;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -6,10 +6,10 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
-import io.zaris.cluster.NodeAddress;
+import io.zaris.model.KvStatus;
+import io.zaris.model.NodeAddress;
 import io.zaris.protocol.Frames;
 import io.zaris.protocol.IoLoops;
-import io.zaris.protocol.KvStatus;
 import io.zaris.protocol.MalformedRequestException;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
@@ -34,8 +34,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
@@ -57,13 +57,26 @@ import reactor.netty.tcp.TcpClient;
  * <p>Futures complete on the event loop: callers must not block in their continuations.
  *
  * <p>Public for the engine's own node-to-node links (replication, probes); applications use
- * {@link ZarisClient}.
+ * {@code ZarisClient}.
  */
 public final class NodeConnection implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(NodeConnection.class);
     /** How often pending requests are checked against their deadlines. */
     private static final long TIMEOUT_SWEEP_MILLIS = 50;
+    /**
+     * Requests have waited this long with no response at all: the sweep sends the node a liveness probe (a
+     * MAP_VERSION, which it answers at once on its event loop, whatever its other requests wait for).
+     */
+    static final Duration PROBE_AFTER = Duration.ofSeconds(1);
+    /**
+     * A liveness probe unanswered this long means the node is hung or the path to it drops everything, while TCP
+     * may hold the connection open for many minutes (after a flapping link its retransmissions back off that long).
+     * The connection then closes, so its waiting requests fail as a lost connection and retry on a fresh one, and
+     * a replication link is replaced and re-syncs its replica. Generous, so a node starved of CPU for a moment
+     * keeps its connections.
+     */
+    static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
 
     private final NodeAddress address;
     private final Connection connection;
@@ -80,6 +93,20 @@ public final class NodeConnection implements AutoCloseable {
     private volatile boolean closed;
     /** Set by {@link #close()}: the client itself let go of the connection. */
     private volatile boolean closedByClient;
+    /** Response frames read; event loop only. */
+    private long responsesRead;
+    /** {@code responsesRead} as the timeout sweep last saw it; event loop only. */
+    private long responsesReadAtSweep;
+    /**
+     * When the sweep last saw the connection make progress: a response read since its previous run, or nothing
+     * awaited. Event loop only; 50 ms coarse, which is all the liveness probe needs, and it costs the request path
+     * no clock read.
+     */
+    private long progressNanos = System.nanoTime();
+    /** A liveness probe is awaiting its answer; event loop only. */
+    private boolean probeInFlight;
+    /** Why this side closed the connection, for the failure of the requests still waiting; {@code null}: closed, no reason. */
+    private volatile String closeReason;
 
     private NodeConnection(NodeAddress address, Connection connection, int maxInFlight) {
         this.address = address;
@@ -90,7 +117,8 @@ public final class NodeConnection implements AutoCloseable {
                 TIMEOUT_SWEEP_MILLIS, TimeUnit.MILLISECONDS);
         channel.closeFuture().addListener(future -> {
             sweep.cancel(false); // the event loop outlives the connection; the sweep must not
-            failAll(new ZarisTransportException("connection to " + address + " closed"));
+            String reason = closeReason;
+            failAll(new ZarisTransportException("connection to " + address + " closed" + (reason == null ? "" : ": " + reason)));
         });
     }
 
@@ -367,6 +395,7 @@ public final class NodeConnection implements AutoCloseable {
 
     /** Event loop only: a response frame arrived. */
     private void onResponse(ByteBuf frame) {
+        responsesRead++;
         if (frame.readableBytes() < 10 || frame.readUnsignedByte() != OpCode.RESPONSE_FRAME) {
             log.warn("connection to {}: ignoring malformed response frame", describe());
             return;
@@ -400,6 +429,12 @@ public final class NodeConnection implements AutoCloseable {
 
     private void expireOverdue() {
         long now = System.nanoTime();
+        if (responsesRead != responsesReadAtSweep || pending.isEmpty()) {
+            responsesReadAtSweep = responsesRead;
+            progressNanos = now;
+        } else if (!probeInFlight && nodeId != null && now - progressNanos >= PROBE_AFTER.toNanos()) {
+            probe(now);
+        }
         for (Iterator<Map.Entry<Long, Pending<?>>> it = pending.entrySet().iterator(); it.hasNext(); ) {
             Map.Entry<Long, Pending<?>> entry = it.next();
             Pending<?> waiting = entry.getValue();
@@ -438,6 +473,22 @@ public final class NodeConnection implements AutoCloseable {
 
     public int inFlight() {
         return inFlight.get();
+    }
+
+    /** Event loop only: asks the node whether it still answers; see {@link #PROBE_TIMEOUT}. */
+    private void probe(long now) {
+        probeInFlight = true;
+        send(Request.MapVersion::new, (status, body) -> status, 0, 0, now + PROBE_TIMEOUT.toNanos())
+                .whenComplete((status, error) -> {
+                    probeInFlight = false;
+                    if (error instanceof ZarisTimeoutException && !closed) {
+                        closeReason = "no response for " + Duration.ofNanos(System.nanoTime() - progressNanos).toMillis()
+                                + " ms, not even to a liveness probe";
+                        log.warn("connection to {}: {}; closing it", describe(), closeReason);
+                        closed = true;
+                        connection.dispose();
+                    }
+                });
     }
 
     private String describe() {

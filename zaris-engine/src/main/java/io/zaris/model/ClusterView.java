@@ -1,4 +1,4 @@
-package io.zaris.cluster;
+package io.zaris.model;
 
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.PartitionMap;
@@ -14,7 +14,7 @@ import java.util.TreeSet;
  * published it. Nodes publish it; clients fetch it with CLUSTER_MAP. Immutable.
  *
  * @param leader   informational (health, operators): the node that last published or adopted the view as
- *                 leader, {@code null} when unknown. Routing never depends on it, and {@link ViewOrdering}
+ *                 leader, {@code null} when unknown. Routing never depends on it, and {@code ViewOrdering}
  *                 ignores it.
  * @param founders the incarnation (one id per process start) of each node the first partition map was
  *                 computed for, carried unchanged ever after: a node whose incarnation differs from its
@@ -23,7 +23,7 @@ import java.util.TreeSet;
  * @param voters   the nodes a majority is counted over: every node of the partition map, plus nodes the map
  *                 no longer names that still vote — a node whose copies were re-homed when it went missing
  *                 keeps its vote while it is present, and for a while after it left
- *                 ({@link VoterRetention}), so re-homing copies does not change who votes. Always a superset
+ *                 ({@code VoterRetention}), so re-homing copies does not change who votes. Always a superset
  *                 of the map's nodes (the constructor adds them); views from nodes that predate it carry
  *                 exactly the map's nodes.
  * @param suspended the members the leader counts as serving nothing: still in the membership view, but without an

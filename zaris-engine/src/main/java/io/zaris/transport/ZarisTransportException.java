@@ -1,4 +1,4 @@
-package io.zaris.client;
+package io.zaris.transport;
 
 /**
  * The request could not be delivered, or its connection was lost before the answer arrived.

@@ -1,4 +1,4 @@
-package io.zaris.cluster;
+package io.zaris.model;
 
 /**
  * The fast-moving state of one partition: who serves it now, under which epoch, in which health.

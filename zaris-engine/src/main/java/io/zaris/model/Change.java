@@ -1,4 +1,4 @@
-package io.zaris.protocol;
+package io.zaris.model;
 
 /**
  * One change of one key, as replication ships it: the effect, not the command, so applying it is

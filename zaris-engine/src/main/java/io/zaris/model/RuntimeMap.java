@@ -1,4 +1,4 @@
-package io.zaris.cluster;
+package io.zaris.model;
 
 import io.zaris.placement.PartitionMap;
 import java.util.ArrayList;
