@@ -43,7 +43,17 @@ final class BedCluster implements AutoCloseable {
         /** A cluster secret: membership authenticated and encrypted, as a non-loopback node requires by default. */
         CLUSTER_SECRET,
         /** {@code --allow-insecure} instead of a cluster secret: plaintext, unauthenticated membership. */
-        INSECURE
+        INSECURE;
+
+        /**
+         * The settings a scenario runs with: {@code usual} alone in the suite, every setting when the system property
+         * {@code zaris.netbed.all-settings} is {@code true} (each cut takes a minute; both settings ran whenever the
+         * membership or its transport changed, see the network partitions page).
+         */
+        static java.util.stream.Stream<Membership> toRun(Membership usual) {
+            return Boolean.getBoolean("zaris.netbed.all-settings") ? java.util.Arrays.stream(values())
+                    : java.util.stream.Stream.of(usual);
+        }
     }
 
     private BedCluster(NetworkBed bed, Path logDirectory, Membership membership, List<String> serverArguments) {

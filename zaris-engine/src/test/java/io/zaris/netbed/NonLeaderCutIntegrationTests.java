@@ -15,10 +15,11 @@ import java.time.Duration;
 import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * One node of three, not the leader, loses its link (set down, as a failed cable or switch port) for 20 s while a
@@ -42,8 +43,12 @@ class NonLeaderCutIntegrationTests {
         NetworkBed.assumeAvailable();
     }
 
+    static Stream<BedCluster.Membership> memberships() {
+        return BedCluster.Membership.toRun(BedCluster.Membership.CLUSTER_SECRET);
+    }
+
     @ParameterizedTest(name = "{0}")
-    @EnumSource(BedCluster.Membership.class)
+    @MethodSource("memberships")
     void theMajorityFailsTheCutNodeOverWithinTheEscalationTimeoutAndMergesItBack(BedCluster.Membership membership) throws Exception {
         try (NetworkBed bed = NetworkBed.create(3);
              BedCluster cluster = BedCluster.create(bed, PartitionChecks.logDirectory("non-leader-cut-" + membership), membership)) {
