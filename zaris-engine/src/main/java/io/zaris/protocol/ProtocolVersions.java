@@ -16,7 +16,8 @@ package io.zaris.protocol;
  *   <tr><th>version</th><th>frames added</th></tr>
  *   <tr><td>1</td><td>every frame of {@link OpCode} except the ones below; live replication one segment per
  *       {@code REPLICATE} frame</td></tr>
- *   <tr><td>2</td><td>{@code REPLICATE_BATCH}: live changes of several segments in one frame</td></tr>
+ *   <tr><td>2</td><td>{@code REPLICATE_BATCH}: live changes of several segments in one frame;
+ *       {@code SEGMENT_DIGESTS}: a digest of each segment of a partition, to compare copies</td></tr>
  * </table>
  *
  * <p><b>Speaking an older version.</b> For upgrade tests a process can be told to speak an older version with the
@@ -85,7 +86,7 @@ public final class ProtocolVersions {
 
     /** The protocol version that introduced {@code op}. */
     public static int introducedIn(OpCode op) {
-        return op == OpCode.REPLICATE_BATCH ? 2 : 1;
+        return op == OpCode.REPLICATE_BATCH || op == OpCode.SEGMENT_DIGESTS ? 2 : 1;
     }
 
     /** Whether a connection that negotiated {@code version} may carry {@code op}. */

@@ -36,6 +36,7 @@ import java.util.List;
  * SNAPSHOT     partition:int32 · epoch:int64 · segment:int32 · revision:int64 · flags:u8 (1 first, 2 last)
  *              · n:int32 · change*n
  * PARTITION_STATE partition:int32
+ * SEGMENT_DIGESTS partition:int32
  * PULL         partition:int32 · epoch:int64 · segment:int32 · fromRevision:int64 · lineageEpoch:int64 · maxBytes:int32
  * ADMIN_DRAIN  (empty)
  * ADMIN_REBALANCE (empty)
@@ -164,6 +165,8 @@ public final class RequestCodec {
             writeChanges(out, snapshot.entries());
         } else if (request instanceof Request.PartitionState state) {
             out.writeInt(state.partition());
+        } else if (request instanceof Request.SegmentDigests digests) {
+            out.writeInt(digests.partition());
         } else if (request instanceof Request.Pull pull) {
             out.writeInt(pull.partition());
             out.writeLong(pull.epoch());
@@ -320,6 +323,8 @@ public final class RequestCodec {
             }
             case PARTITION_STATE:
                 return new Request.PartitionState(id, Wire.readInt(in, id, "partition"));
+            case SEGMENT_DIGESTS:
+                return new Request.SegmentDigests(id, Wire.readInt(in, id, "partition"));
             case PULL: {
                 int partition = Wire.readInt(in, id, "partition");
                 long epoch = Wire.readLong(in, id, "epoch");

@@ -37,7 +37,7 @@ public final class ServerProcesses implements AutoCloseable {
     private boolean leaveAtOnceOnStop = true;
     /** Whether nodes spawned by {@link #start} get an HTTP health port each; see {@link #withHttpPorts}. */
     private boolean httpPorts;
-    /** JVM options (before {@code -jar}) of nodes spawned by {@link #start}; see {@link #withJvmOptions}. */
+    /** JVM options (before {@code -jar}) of nodes started from now on, e.g. a test fault's system property; see {@link #withJvmOptions}. */
     private final List<String> jvmOptions = new ArrayList<>();
 
     public ServerProcesses(Path logDirectory) {
@@ -48,6 +48,12 @@ public final class ServerProcesses implements AutoCloseable {
         }
         this.jar = Path.of(jarProperty);
         this.logDirectory = logDirectory;
+    }
+
+    /** Starts every node from now on with these extra JVM options, e.g. {@code -Dname=value}. */
+    public ServerProcesses withJvmOptions(List<String> options) {
+        jvmOptions.addAll(options);
+        return this;
     }
 
     /**
@@ -175,8 +181,9 @@ public final class ServerProcesses implements AutoCloseable {
      */
     public Node startNode(String nodeId, List<String> arguments) throws IOException {
         Files.createDirectories(logDirectory);
-        List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC", "-jar", jar.toString(),
-                "--node-id", nodeId));
+        List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", jar.toString(), "--node-id", nodeId));
         command.addAll(arguments);
         File log = logDirectory.resolve(nodeId + ".log").toFile();
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.to(log));
