@@ -43,6 +43,23 @@ public interface ClientMetrics {
     default void ambiguousFailure(OpCode op) {
     }
 
+    /**
+     * An operation is about to make its first attempt; called on the thread that asked for it, so an implementation
+     * may read what that thread has in scope (e.g. a trace) and return it. Whatever it returns is handed to
+     * {@link #attemptRouted} for each of the operation's attempts; {@code null} is allowed.
+     */
+    default Object operationStarted(OpCode op) {
+        return null;
+    }
+
+    /**
+     * One attempt of the operation {@link #operationStarted} returned {@code operation} for is routed to
+     * {@code partition}. Called on whichever thread makes the attempt, always before the operation's future
+     * completes, so that the attempts are all counted by the time its caller hears the outcome.
+     */
+    default void attemptRouted(Object operation, int partition) {
+    }
+
     static ClientMetrics disabled() {
         return DisabledClientMetrics.INSTANCE;
     }

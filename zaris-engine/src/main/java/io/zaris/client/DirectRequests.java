@@ -9,6 +9,7 @@ import io.zaris.model.VersionedValue;
 import io.zaris.protocol.Frames;
 import io.zaris.protocol.MalformedRequestException;
 import io.zaris.protocol.OpCode;
+import io.zaris.protocol.ProtocolVersions;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.RequestCodec;
 import io.zaris.protocol.ResponseCodec;
@@ -298,7 +299,7 @@ final class DirectRequests implements AutoCloseable {
         }
 
         private void handshake() throws IOException, MalformedRequestException {
-            ByteBuf body = exchange(new Request.Hello(nextId++, RequestCodec.MAGIC, RequestCodec.PROTOCOL_VERSION,
+            ByteBuf body = exchange(new Request.Hello(nextId++, RequestCodec.MAGIC, ProtocolVersions.spoken(),
                     clientName + ":direct"), 0, KvStatus.OK);
             if (body == null) {
                 throw new IOException("handshake refused");

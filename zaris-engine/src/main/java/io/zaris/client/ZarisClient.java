@@ -256,7 +256,7 @@ public final class ZarisClient implements AutoCloseable {
      *         connection to the owner in the map, or anything but a plain answer)
      */
     Optional<VersionedValue> tryDirectGet(String key) {
-        DirectRoute route = directRoute(key);
+        DirectRoute route = directRoute(OpCode.GET, key);
         if (route == null) {
             return null;
         }
@@ -277,7 +277,7 @@ public final class ZarisClient implements AutoCloseable {
      *         the value a second time, as its own retry of an unconditional put would)
      */
     Long tryDirectPut(String key, byte[] value, Duration ttl, AckMode ack) {
-        DirectRoute route = directRoute(key);
+        DirectRoute route = directRoute(OpCode.PUT, key);
         if (route == null) {
             return null;
         }
@@ -300,7 +300,7 @@ public final class ZarisClient implements AutoCloseable {
      * @return whether the key existed, or {@code null} when the caller must use the ordinary path
      */
     Boolean tryDirectDelete(String key, AckMode ack) {
-        DirectRoute route = directRoute(key);
+        DirectRoute route = directRoute(OpCode.DELETE, key);
         if (route == null) {
             return null;
         }
@@ -335,12 +335,12 @@ public final class ZarisClient implements AutoCloseable {
     }
 
     /**
-     * Where a direct request for {@code key} goes, with the key's bytes; {@code null} when direct sockets are off
+     * Where a direct request ({@code op}) for {@code key} goes, with the key's bytes, counted as an attempt; {@code null} when direct sockets are off
      * (none configured, or the client closed), the client has no map yet or the table names no owner connection.
      * Those are checked before the key is encoded, so a client without direct sockets encodes it once, on the
      * ordinary path.
      */
-    private DirectRoute directRoute(String key) {
+    private DirectRoute directRoute(OpCode op, String key) {
         RoutingTable current = table;
         if (direct == null || closed || current == null || near != null) {
             // with a near cache, every request takes the tracked pipelined connections
@@ -358,6 +358,7 @@ public final class ZarisClient implements AutoCloseable {
                 deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - start);
         int timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(waitNanos)));
         int partition = current.view().layout().partitionOf(segment);
+        metrics.attemptRouted(metrics.operationStarted(op), partition);
         return new DirectRoute(k, owner.address(), current.epochOf(segment), timeoutMillis, start,
                 movedAway(partition, RoutingWatch.Routing.of(current, partition)));
     }
@@ -691,7 +692,8 @@ public final class ZarisClient implements AutoCloseable {
                                                    Answered<T> onAnswer) {
         long startNanos = ticker.nanoTime();
         long deadline = options.requestTimeout().deadlineFrom(startNanos);
-        Operation<T> operation = new Operation<>(op, routingKey, idempotent, requestFactory, reader, deadline, onAnswer);
+        Operation<T> operation = new Operation<>(op, routingKey, idempotent, requestFactory, reader, deadline, onAnswer,
+                metrics.operationStarted(op));
         if (metrics != ClientMetrics.disabled()) {
             // Without metrics the timing callback is skipped: one completion stage less per request.
             operation.result.whenComplete((value, error) -> metrics.request(op, statusOf(operation, error),
@@ -733,7 +735,9 @@ public final class ZarisClient implements AutoCloseable {
         }
         RoutingTable current = table;
         int segment = segmentMapper.segmentOf(operation.routingKey);
-        operation.routeTo(current.view().layout().partitionOf(segment), current);
+        int partition = current.view().layout().partitionOf(segment);
+        operation.routeTo(partition, current);
+        metrics.attemptRouted(operation.observed, partition);
         NodeConnection connection = current.connectionFor(segment);
         if (connection == null) {
             // Never sent, so safe to repeat for any operation; and like a lost node it means the table may
@@ -872,6 +876,8 @@ public final class ZarisClient implements AutoCloseable {
         final CompletableFuture<T> result = new CompletableFuture<>();
         /** Hears the answer that completes the operation; {@code null} for none. */
         final Answered<T> onAnswer;
+        /** What {@link ClientMetrics#operationStarted} returned for this operation (may be {@code null}). */
+        final Object observed;
         /*
          * The routing of the latest attempt and the count of attempts made on it. Written by whichever thread runs
          * the attempt and read by the one deciding after it fails; one attempt at a time, each handed over through
@@ -891,8 +897,9 @@ public final class ZarisClient implements AutoCloseable {
         final ResponseReader<T> statusRecordingReader;
 
         Operation(OpCode op, byte[] routingKey, boolean idempotent, LongFunction<Request> requestFactory,
-                  ResponseReader<T> reader, long deadline, Answered<T> onAnswer) {
+                  ResponseReader<T> reader, long deadline, Answered<T> onAnswer, Object observed) {
             this.op = op;
+            this.observed = observed;
             this.onAnswer = onAnswer;
             this.routingKey = routingKey;
             this.idempotent = idempotent;

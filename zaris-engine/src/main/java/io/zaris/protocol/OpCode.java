@@ -52,6 +52,11 @@ public enum OpCode {
      */
     REPLICATE_BATCH(0x54, false),
     /**
+     * Node to node, and for consistency checks: a content digest of every segment of one partition as this node
+     * holds it, whatever its role there (active, replica or neither), so the copies of a partition can be compared.
+     */
+    SEGMENT_DIGESTS(0x55, false),
+    /**
      * Operator: the receiving node starts draining itself (its partitions move to the other nodes); answered
      * as soon as the drain is asked for, not when it is done. Refused to read-only users.
      */

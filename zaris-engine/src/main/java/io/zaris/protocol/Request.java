@@ -172,6 +172,13 @@ public sealed interface Request {
         }
     }
 
+    /** What this node holds of each segment of {@code partition}, as {@link SegmentDigest}s. */
+    record SegmentDigests(long id, int partition) implements Request {
+        public OpCode op() {
+            return OpCode.SEGMENT_DIGESTS;
+        }
+    }
+
     /**
      * Asks a fellow replica for its changes of {@code segment} after {@code fromRevision}, at most about
      * {@code maxBytes} of them, provided it holds the segment as a complete copy under {@code lineageEpoch}

@@ -36,6 +36,7 @@ import java.util.List;
  * SNAPSHOT     partition:int32 · epoch:int64 · segment:int32 · revision:int64 · flags:u8 (1 first, 2 last)
  *              · n:int32 · change*n
  * PARTITION_STATE partition:int32
+ * SEGMENT_DIGESTS partition:int32
  * PULL         partition:int32 · epoch:int64 · segment:int32 · fromRevision:int64 · lineageEpoch:int64 · maxBytes:int32
  * ADMIN_DRAIN  (empty)
  * ADMIN_REBALANCE (empty)
@@ -49,8 +50,11 @@ public final class RequestCodec {
 
     /** "ZRIS": the first four body bytes of HELLO; anything else is not a Zaris client. */
     public static final int MAGIC = 0x5A524953;
-    /** Version of this frame layout; bumped on any incompatible change. */
-    public static final int PROTOCOL_VERSION = 1;
+    /**
+     * The newest version of the frame layouts, offered in HELLO; bumped whenever a frame is added or changed. What
+     * each version has, and how two versions agree, is {@link ProtocolVersions}.
+     */
+    public static final int PROTOCOL_VERSION = ProtocolVersions.CURRENT;
 
     /** Longest password an AUTH frame may carry. */
     public static final int MAX_PASSWORD_BYTES = 1024;
@@ -161,6 +165,8 @@ public final class RequestCodec {
             writeChanges(out, snapshot.entries());
         } else if (request instanceof Request.PartitionState state) {
             out.writeInt(state.partition());
+        } else if (request instanceof Request.SegmentDigests digests) {
+            out.writeInt(digests.partition());
         } else if (request instanceof Request.Pull pull) {
             out.writeInt(pull.partition());
             out.writeLong(pull.epoch());
@@ -317,6 +323,8 @@ public final class RequestCodec {
             }
             case PARTITION_STATE:
                 return new Request.PartitionState(id, Wire.readInt(in, id, "partition"));
+            case SEGMENT_DIGESTS:
+                return new Request.SegmentDigests(id, Wire.readInt(in, id, "partition"));
             case PULL: {
                 int partition = Wire.readInt(in, id, "partition");
                 long epoch = Wire.readLong(in, id, "epoch");

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.zaris.model.Change;
 import io.zaris.model.KvStatus;
 import io.zaris.protocol.OpCode;
+import io.zaris.protocol.ProtocolVersions;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.store.SegmentSnapshot;
@@ -29,6 +30,9 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * ({@link #flushDeferred}), or just before any other frame of this link, so a snapshot or a tail never overtakes
  * changes shipped before it.
  *
+ * <p>A link to a replica that negotiated a protocol version without {@code REPLICATE_BATCH} ({@link ProtocolVersions})
+ * ships each group of live changes as its own {@code REPLICATE} frame instead, with the same deferred flush.
+ *
  * <p>Concurrency: sends happen under the segment's write lock (see {@code Replicator}), so each segment's
  * changes join the batch, and frames leave, in revision order on this one connection. Ships of different
  * segments may come from different threads: {@code batchLock} guards the open batch, and a batch is queued on
@@ -46,6 +50,11 @@ final class ReplicaLink {
 
     final String peer;
     final NodeConnection connection;
+    /**
+     * The connection negotiated a protocol version with {@code REPLICATE_BATCH}; without it (a replica of an older
+     * release during a rolling upgrade) live changes go one {@code REPLICATE} frame per ship and no batch opens.
+     */
+    private final boolean batchesKnown;
     private final AtomicIntegerArray syncedSegments;
     /**
      * Per segment: the replica answered that it applied the last snapshot or change sent to it, with no gap
@@ -76,6 +85,7 @@ final class ReplicaLink {
     ReplicaLink(String peer, NodeConnection connection, int segmentCount) {
         this.peer = peer;
         this.connection = connection;
+        this.batchesKnown = ProtocolVersions.knows(connection.protocolVersion(), OpCode.REPLICATE_BATCH);
         this.syncedSegments = new AtomicIntegerArray(segmentCount);
         this.confirmedSegments = new AtomicIntegerArray(segmentCount);
     }
@@ -140,6 +150,11 @@ final class ReplicaLink {
      */
     CompletableFuture<Verdict> replicateBatched(int partition, long epoch, int segment, List<Change> changes,
                                                 long deadlineNanos, long flushDelayNanos) {
+        if (!batchesKnown) {
+            // The replica speaks a protocol without REPLICATE_BATCH: one frame per ship, the same deferred flush.
+            return connection.send(id -> new Request.Replicate(id, partition, epoch, segment, changes), ReplicaLink::verdict,
+                    epoch, 0, deadlineNanos, flushDelayNanos).exceptionally(this::verdictOfFailure);
+        }
         synchronized (batchLock) {
             if (openBatch != null && !openBatch.accepts(changes)) {
                 sendBatch(flushDelayNanos);

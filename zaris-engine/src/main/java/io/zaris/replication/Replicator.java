@@ -431,7 +431,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                     if (previous != null) {
                         previous.close();
                     }
-                    log.info("node {}: replication link to {} open", nodeId, peer);
+                    log.info("node {}: replication link to {} open (protocol version {})", nodeId, peer, connection.protocolVersion());
                     worker.execute(this::reconcileQuietly);
                 });
     }

@@ -7,6 +7,8 @@ import io.zaris.model.ClusterView;
 import io.zaris.model.KvStatus;
 import io.zaris.model.NodeAddress;
 import io.zaris.model.PartitionRuntime;
+import io.zaris.model.SegmentDigest;
+import io.zaris.model.VersionedValue;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.ClusterViewCodec;
@@ -15,6 +17,7 @@ import io.zaris.protocol.PartitionState;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
+import io.zaris.protocol.SegmentDigestCodec;
 import io.zaris.replication.EpochFence;
 import io.zaris.replication.ReplicaSegments;
 import io.zaris.replication.Replicator;
@@ -25,10 +28,13 @@ import io.zaris.store.MultiWriteResult;
 import io.zaris.store.NodeStore;
 import io.zaris.store.ValueReader;
 import io.zaris.store.WriteResult;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Executes one decoded data request against the store and writes the complete response frame payload.
@@ -39,6 +45,8 @@ import java.util.function.Supplier;
  * collaborators, so one instance serves every connection of a node.
  */
 final class RequestHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(RequestHandler.class);
 
     private final String nodeId;
     private final SegmentMapper segmentMapper;
@@ -55,6 +63,8 @@ final class RequestHandler {
     private final PartitionLayout layout;
     /** What operator commands do on this node. */
     private final AdminActions admin;
+    /** Faults a test asked this JVM to inject; none unless a system property armed one. */
+    private final TestFaults faults = TestFaults.fromSystemProperties();
 
     RequestHandler(String nodeId, SegmentMapper segmentMapper, NodeStore store, Supplier<ClusterView> currentView,
                    NodeStats stats, Replicator replicator, EpochFence fence, ReplicaSegments replicaSegments,
@@ -72,6 +82,9 @@ final class RequestHandler {
         this.standing = standing;
         this.memoryGuard = memoryGuard;
         this.layout = PartitionLayout.of(segmentMapper.segmentCount(), fence.partitionCount());
+        if (faults.armed()) {
+            log.warn("node {} injects a test fault: {} is set", nodeId, TestFaults.DROP_INCREMENT_PROPERTY);
+        }
     }
 
     /**
@@ -103,6 +116,10 @@ final class RequestHandler {
         }
         if (request instanceof Request.PartitionState state) {
             writePartitionState(state, out);
+            return DONE;
+        }
+        if (request instanceof Request.SegmentDigests digests) {
+            writeSegmentDigests(digests, out);
             return DONE;
         }
         if (request instanceof Request.Pull pull) {
@@ -405,6 +422,22 @@ final class RequestHandler {
                 active ? replicator.confirmedReplicas(partition) : 0).encode(out);
     }
 
+    /** What this node holds of every segment of a partition, whatever its role there, for comparing copies. */
+    private void writeSegmentDigests(Request.SegmentDigests request, ByteBuf out) {
+        int partition = request.partition();
+        if (partition < 0 || partition >= layout.partitionCount()) {
+            ResponseCodec.writeError(out, request.id(), KvStatus.BAD_REQUEST, "unknown partition " + partition
+                    + "; this node has partitions 0 to " + (layout.partitionCount() - 1));
+            return;
+        }
+        List<SegmentDigest> digests = new ArrayList<>();
+        for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
+            digests.add(store.segmentDigest(segment));
+        }
+        ResponseCodec.writeHeader(out, request.id(), KvStatus.OK);
+        SegmentDigestCodec.encodeAll(digests, out);
+    }
+
     /** Executes a data request as the active owner; returns the replication future of a write. */
     private CompletableFuture<Void> execute(Request request, int segment, long epoch, AckMode ack, ByteBuf out) {
         long id = request.id();
@@ -424,6 +457,9 @@ final class RequestHandler {
         } else if (request instanceof Request.Delete delete) {
             return writeResult(out, id, epoch, ack, store.delete(segment, delete.key(), delete.expectedVersion(), epoch));
         } else if (request instanceof Request.Increment increment) {
+            if (faults.dropThisIncrement()) {
+                return acknowledgeWithoutApplying(increment, segment, epoch, ack, out);
+            }
             IncrementResult result = store.increment(segment, increment.key(), increment.delta(), epoch);
             if (result.status() == KvStatus.OWNERSHIP_CHANGING) {
                 return writeRetired(out, id);
@@ -504,6 +540,24 @@ final class RequestHandler {
     }
 
     /** The acknowledgement's epoch and whether replicas applied the write before it (SYNC) or not (ASYNC). */
+    /**
+     * The {@link TestFaults} drop: answers an INCREMENT as if it were applied — the current value plus its delta —
+     * while the store and the replicas never see it.
+     */
+    private CompletableFuture<Void> acknowledgeWithoutApplying(Request.Increment increment, int segment, long epoch,
+                                                               AckMode ack, ByteBuf out) {
+        VersionedValue current = store.get(segment, increment.key());
+        long value = current == null ? 0 : Long.parseLong(new String(current.value(), StandardCharsets.US_ASCII));
+        long version = current == null ? store.segmentRevision(segment) : current.version();
+        log.warn("test fault {}: acknowledged an INCREMENT of key '{}' by {} without applying or replicating it",
+                TestFaults.DROP_INCREMENT_PROPERTY, new String(increment.key(), StandardCharsets.UTF_8), increment.delta());
+        ResponseCodec.writeHeader(out, increment.id(), KvStatus.OK);
+        out.writeLong(value + increment.delta());
+        out.writeLong(version);
+        writeAck(out, epoch, ack);
+        return DONE;
+    }
+
     private static void writeAck(ByteBuf out, long epoch, AckMode ack) {
         ResponseCodec.writeAck(out, epoch, ack == AckMode.SYNC);
     }

@@ -13,6 +13,7 @@ import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.Frames;
 import io.zaris.protocol.MalformedRequestException;
 import io.zaris.protocol.ProtocolLimits;
+import io.zaris.protocol.ProtocolVersions;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.RequestCodec;
 import io.zaris.protocol.ResponseCodec;
@@ -40,6 +41,11 @@ import org.slf4j.LoggerFactory;
  * <p>Bad input policy: a payload that parses far enough to have a request id gets an error response and
  * the connection stays usable; a stream that cannot be trusted (oversized or negative length, no
  * readable header, no handshake) closes this connection only, logged once.
+ *
+ * <p><b>Protocol version.</b> HELLO offers the client's highest protocol version; the connection uses the lower of
+ * that and this node's ({@link ProtocolVersions#negotiate}), the answer says which, and a frame that version does
+ * not have is answered {@code BAD_REQUEST}, as a node of that version would. An offer older than this node still
+ * speaks is refused and the connection closed.
  *
  * <p><b>Authentication.</b> On a node with users, the frame after HELLO must be a successful AUTH; every
  * other request before it is answered {@code UNAUTHORIZED} and the connection stays open for the login.
@@ -100,6 +106,8 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
     private boolean readInProgress;
     private LoginSession login;
     private boolean handshakeDone;
+    /** The protocol version HELLO agreed on (see {@link ProtocolVersions}); set once, on the event loop. */
+    private int protocolVersion;
     private boolean closing;
     /** A flush of late (SYNC) responses is queued on the event loop; see {@link #flushSoon}. */
     private boolean flushScheduled;
@@ -212,6 +220,12 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
             respondError(ctx, request.id(), KvStatus.BAD_REQUEST, "HELLO was already sent on this connection");
             return;
         }
+        if (!ProtocolVersions.knows(protocolVersion, request.op())) {
+            stats.rejected();
+            respondError(ctx, request.id(), KvStatus.BAD_REQUEST, request.op() + " is not part of protocol version "
+                    + protocolVersion + ", which this connection negotiated");
+            return;
+        }
         String refusal = Access.refusal(login.principal(), request.op());
         if (refusal != null) {
             stats.rejected();
@@ -306,9 +320,10 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
             closeForBadInput(ctx, String.format("HELLO magic 0x%08x is not Zaris", hello.magic()));
             return;
         }
-        if (hello.protocolVersion() != RequestCodec.PROTOCOL_VERSION) {
-            respondError(ctx, hello.id(), KvStatus.BAD_REQUEST, "protocol version " + hello.protocolVersion()
-                    + " is not supported; this node speaks " + RequestCodec.PROTOCOL_VERSION);
+        try {
+            protocolVersion = ProtocolVersions.negotiate(hello.protocolVersion(), ProtocolVersions.spoken());
+        } catch (IllegalArgumentException unsupported) {
+            respondError(ctx, hello.id(), KvStatus.BAD_REQUEST, unsupported.getMessage());
             ctx.flush();
             closeForBadInput(ctx, "unsupported protocol version " + hello.protocolVersion());
             return;
@@ -321,7 +336,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
         ByteBuf out = ctx.alloc().buffer();
         int start = Frames.begin(out);
         ResponseCodec.writeHeader(out, hello.id(), KvStatus.OK);
-        out.writeByte(RequestCodec.PROTOCOL_VERSION);
+        out.writeByte(protocolVersion);
         Wire.writeString(out, nodeId);
         Frames.finish(out, start);
         ctx.write(out, ctx.voidPromise());

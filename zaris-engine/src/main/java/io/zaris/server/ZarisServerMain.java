@@ -2,6 +2,7 @@ package io.zaris.server;
 
 import io.zaris.model.ClusterView;
 import io.zaris.protocol.IoLoops;
+import io.zaris.protocol.ProtocolVersions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -57,6 +58,14 @@ public final class ZarisServerMain {
             System.exit(2);
             return;
         }
+        int protocolVersion;
+        try {
+            protocolVersion = ProtocolVersions.spoken(); // checked now, not at the first connection
+        } catch (IllegalArgumentException e) {
+            System.err.println("zaris: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         NodeConfig config = launch.node();
         applyProcessDefaults(System.getProperties(), false, usesIpv6(config, launch.http()));
         // Read once, when the first Zaris socket opens: set before the node opens any port. An operator's
@@ -103,6 +112,10 @@ public final class ZarisServerMain {
             }
             stopped.countDown();
         }, "zaris-shutdown"));
+        if (protocolVersion != ProtocolVersions.CURRENT) {
+            log.warn("node {}: speaks protocol version {} (told by -D{}), not {}", config.nodeId(), protocolVersion,
+                    ProtocolVersions.SPEAK_VERSION_PROPERTY, ProtocolVersions.CURRENT);
+        }
         log.info("node {} started; waiting for the cluster's first partition map", config.nodeId());
         stopped.await();
     }

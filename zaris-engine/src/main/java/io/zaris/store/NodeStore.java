@@ -1,6 +1,7 @@
 package io.zaris.store;
 
 import io.zaris.model.Change;
+import io.zaris.model.SegmentDigest;
 import io.zaris.model.VersionedValue;
 import io.zaris.time.TimeSource;
 import java.util.List;
@@ -209,6 +210,11 @@ public final class NodeStore {
 
     public long segmentRevision(int segment) {
         return segments[segment].revision();
+    }
+
+    /** A digest of everything one segment holds, to compare its copies on different nodes. */
+    public SegmentDigest segmentDigest(int segment) {
+        return segments[segment].digest();
     }
 
     /** Bytes charged for one segment's entries ({@link EntrySize}). */

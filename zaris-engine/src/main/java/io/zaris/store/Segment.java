@@ -2,6 +2,7 @@ package io.zaris.store;
 
 import io.zaris.model.Change;
 import io.zaris.model.KvStatus;
+import io.zaris.model.SegmentDigest;
 import io.zaris.model.VersionedValue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -599,6 +600,21 @@ final class Segment {
 
     long revision() {
         return revision;
+    }
+
+    /**
+     * The segment's content as one {@link SegmentDigest}: every entry held (expired ones not yet removed
+     * included) and the revision, read together under the write lock so no change falls between them.
+     */
+    SegmentDigest digest() {
+        synchronized (writeLock) {
+            ContentDigest content = new ContentDigest();
+            for (Map.Entry<ByteKey, StoredEntry> entry : entries.entrySet()) {
+                StoredEntry stored = entry.getValue();
+                content.add(entry.getKey().bytes(), stored.value(), stored.version(), stored.expiresAtMillis());
+            }
+            return new SegmentDigest(index, content.entries(), revision, content.value());
+        }
     }
 
     /** The revision before this segment's first change of {@code epoch} (see {@link EpochStarts#startOf}). */

@@ -12,6 +12,7 @@ import io.zaris.protocol.Frames;
 import io.zaris.protocol.IoLoops;
 import io.zaris.protocol.MalformedRequestException;
 import io.zaris.protocol.OpCode;
+import io.zaris.protocol.ProtocolVersions;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.RequestCodec;
 import io.zaris.protocol.ResponseCodec;
@@ -90,6 +91,11 @@ public final class NodeConnection implements AutoCloseable {
     /** A flush of frames queued by a deferred send is scheduled; see {@link #send(LongFunction, ResponseReader, long, int, long, long)}. */
     private final AtomicBoolean deferredFlushScheduled = new AtomicBoolean();
     private volatile String nodeId;
+    /**
+     * The protocol version the handshake agreed on ({@link ProtocolVersions}): only frames of that version may be
+     * sent. Written once by the handshake's answer, before {@link #open} completes.
+     */
+    private volatile int protocolVersion;
     private volatile boolean closed;
     /** Set by {@link #close()}: the client itself let go of the connection. */
     private volatile boolean closedByClient;
@@ -206,15 +212,26 @@ public final class NodeConnection implements AutoCloseable {
     }
 
     private CompletableFuture<String> handshake(String clientName, Duration timeout) {
-        return send(id -> new Request.Hello(id, RequestCodec.MAGIC, RequestCodec.PROTOCOL_VERSION, clientName),
+        int offered = ProtocolVersions.spoken();
+        return send(id -> new Request.Hello(id, RequestCodec.MAGIC, offered, clientName),
                 (status, body) -> {
                     if (status != KvStatus.OK) {
                         throw new ZarisStatusException(status, "handshake with " + address + " refused: "
                                 + ResponseCodec.readMessage(body));
                     }
-                    Wire.readUnsignedByte(body, 0, "protocol version");
+                    int answered = Wire.readUnsignedByte(body, 0, "protocol version");
+                    try {
+                        protocolVersion = ProtocolVersions.checkAnswer(answered, offered);
+                    } catch (IllegalArgumentException wrongAnswer) {
+                        throw new ZarisTransportException("handshake with " + address + ": " + wrongAnswer.getMessage());
+                    }
                     return Wire.readString(body, 0, "node id");
                 }, 0, 0, System.nanoTime() + timeout.toNanos());
+    }
+
+    /** The protocol version the handshake agreed on; callers pick only frames it {@link ProtocolVersions#knows}. */
+    public int protocolVersion() {
+        return protocolVersion;
     }
 
     private CompletableFuture<Void> login(Credentials credentials, Duration timeout) {

@@ -40,6 +40,9 @@ class ChaosHarnessIntegrationTests {
         assertThat(verdict.of(Finding.Kind.LOST_CAS_UPDATE)).as("lost CAS updates").isEmpty();
         assertThat(verdict.of(Finding.Kind.LOST_INCREMENT)).as("lost increments").isEmpty();
         assertThat(verdict.of(Finding.Kind.UNREADABLE_AFTER_HEALING)).as("keys unreadable after healing").isEmpty();
+        assertThat(verdict.of(Finding.Kind.DIVERGED_REPLICA)).as("diverged replica copies").isEmpty();
+        assertThat(verdict.of(Finding.Kind.UNCOMPARED_REPLICA)).as("replica copies not compared").isEmpty();
+        assertThat(verdict.segmentCopiesCompared()).as("segment copies compared").isEqualTo(512);
         // Statuses that reached the application are counted and printed, not failed on: this run's faults overlap
         // on 3 nodes, where two faults at once leave no majority and a request may wait out the client's map wait.
         // A single fault surfaces none (SingleFaultIntegrationTests), and overlapping faults on 5 nodes none

@@ -44,6 +44,7 @@ record ChaosReport(ChaosOptions options, long durationSeconds, String nodes, Map
         row(md, "increments acknowledged", tally.incrementsAcknowledged());
         row(md, "reads answered during the run", tally.readsAnswered());
         row(md, "keys written / read back after healing", tally.keysWritten() + " / " + tally.keysReadAfterHealing());
+        row(md, "segment copies compared with their active's after healing", verdict.segmentCopiesCompared());
         row(md, "acknowledged ASYNC writes named lost to the client", tally.namedLosses());
         row(md, "anomalies excused by a loss named to the client (ASYNC)", verdict.excused().size());
         verdict.countsByKind().forEach((kind, count) -> row(md, kind.title(), count));
@@ -84,6 +85,7 @@ record ChaosReport(ChaosOptions options, long durationSeconds, String nodes, Map
         field(json, "readsAnswered", tally.readsAnswered());
         field(json, "keysWritten", tally.keysWritten());
         field(json, "keysReadAfterHealing", tally.keysReadAfterHealing());
+        field(json, "segmentCopiesCompared", verdict.segmentCopiesCompared());
         field(json, "namedLosses", tally.namedLosses());
         field(json, "excusedAnomalies", verdict.excused().size());
         field(json, "findings", jsonMap(verdict.countsByKind()));

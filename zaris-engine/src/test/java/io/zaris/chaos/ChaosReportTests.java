@@ -50,6 +50,15 @@ class ChaosReportTests {
     }
 
     @Test
+    void theReportCountsTheReplicaCopiesCompared() {
+        ChaosReport report = report(List.of(), List.of());
+
+        assertThat(report.markdown()).contains("| segment copies compared with their active's after healing | 64 |")
+                .contains("| diverged replica copies | 0 |").contains("| replica copies not compared | 0 |");
+        assertThat(report.json()).contains("\"segmentCopiesCompared\": 64").contains("\"DIVERGED_REPLICA\": 0");
+    }
+
+    @Test
     void theReportSaysWhereTheNodesRan() {
         ChaosReport report = report(List.of(), List.of());
 
@@ -70,7 +79,7 @@ class ChaosReportTests {
         ChaosOptions options = new ChaosOptions(Duration.ofMinutes(1), 3, 2, AckMode.ASYNC, 1, Duration.ofSeconds(6),
                 Path.of("target"));
         Verdict verdict = new Verdict(findings, excused, Map.of(Reply.OK, 90L, Reply.UNAVAILABLE, 3L, Reply.TIMEOUT, 2L),
-                Map.of(Reply.MIGRATING, 4L), new Verdict.Tally(50, 2, 1, 10, 10, 40, 20, 20, 1));
+                Map.of(Reply.MIGRATING, 4L), new Verdict.Tally(50, 2, 1, 10, 10, 40, 20, 20, 1), 64);
         Timeline timeline = new Timeline(new long[] {100}, new long[] {0}, List.of(10.0), Map.of("KILL", 1.0), 1.0, 1.0);
         return new ChaosReport(options, 60, "3 processes on loopback", Map.of("KILL", 1L),
                 "12 separate client instances, each with default client options", verdict, timeline);

@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A chaos certification run: N standalone server processes (on loopback, or one per host of a network test bed
- * with {@code --network bed}), a workload whose clients record
- * every operation in a history, a nemesis injecting real faults, then healing, waiting for every partition to
- * be {@code HEALTHY}, reading every written key back, and judging the history with the {@link Checker}. Run
+ * with {@code --network bed}), a workload whose clients record every operation in a history, a nemesis injecting
+ * real faults, then healing, waiting for every partition to be {@code HEALTHY}, reading every written key back,
+ * fetching every owner's digest of every segment, and judging both with the {@link Checker}. Run
  * with {@code chaos/run}; a short run is part of the test suite ({@code ChaosHarnessIntegrationTests}).
  */
 public final class ChaosRun {
@@ -29,6 +29,11 @@ public final class ChaosRun {
     private static final Logger log = LoggerFactory.getLogger(ChaosRun.class);
     /** How long healing may take before the run is declared failed. */
     static final Duration HEAL_TIMEOUT = Duration.ofMinutes(3);
+    /**
+     * How long the copies of a partition may take to agree once the cluster is healthy and the final reads are
+     * done: ASYNC replicas trail by the changes in flight. After it, the last digests fetched are judged.
+     */
+    static final Duration REPLICA_CONVERGENCE_TIMEOUT = Duration.ofSeconds(30);
     /** A node's log line for a membership view; group 1 is its member count. */
     private static final java.util.regex.Pattern VIEW_LINE = java.util.regex.Pattern.compile("membership view \\S+ with (\\d+) member");
 
@@ -44,6 +49,17 @@ public final class ChaosRun {
     }
 
     static ChaosReport run(ChaosOptions options) throws Exception {
+        return run(options, List.of());
+    }
+
+    /**
+     * A run whose nodes' JVMs get {@code nodeJvmOptions} too: how a test arms a node's test-only fault switch to show
+     * the checker fails the run. Loopback only.
+     */
+    static ChaosReport run(ChaosOptions options, List<String> nodeJvmOptions) throws Exception {
+        if (options.network() == ChaosOptions.Network.BED && !nodeJvmOptions.isEmpty()) {
+            throw new IllegalArgumentException("extra node JVM options are for loopback runs, not the bed: " + nodeJvmOptions);
+        }
         List<String> serverArguments = List.of("--partitions", "32", "--segments", "512",
                 "--ack-mode", options.ackMode().name().toLowerCase(java.util.Locale.ROOT),
                 "--escalation-timeout-ms", Long.toString(options.escalationTimeout().toMillis()),
@@ -51,7 +67,8 @@ public final class ChaosRun {
         Path logs = options.outputDirectory().resolve("logs");
         try (ChaosCluster processes = options.network() == ChaosOptions.Network.BED
                 ? new BedChaosCluster(logs, options.nodes(), options.replicationFactor(), serverArguments)
-                : new LoopbackChaosCluster(logs, options.nodes(), options.replicationFactor(), serverArguments)) {
+                : new LoopbackChaosCluster(logs, options.nodes(), options.replicationFactor(), serverArguments,
+                        nodeJvmOptions)) {
             List<NodeAddress> seeds = processes.start();
             HistoryRecorder recorder = new HistoryRecorder(TimeSource.system());
             // The nemesis' and the healing wait's own client: default options, not part of the history.
@@ -75,9 +92,11 @@ public final class ChaosRun {
                     FinalReads.readAll(reader, Workload.keys());
                     clients = describeClients(reader.options());
                 }
+                ReplicaCopies copies = ReplicaDigests.awaitConverged(control, processes.password(), REPLICA_CONVERGENCE_TIMEOUT);
                 History history = recorder.history(options.ackMode());
                 ChaosReport report = new ChaosReport(options, TimeUnit.NANOSECONDS.toSeconds(end - start),
-                        processes.describe(), faultsByKind(faults), clients, Checker.check(history), Timeline.of(history.ops(), faults, start, end));
+                        processes.describe(), faultsByKind(faults), clients, Checker.check(history, copies),
+                        Timeline.of(history.ops(), faults, start, end));
                 report.writeTo(options.outputDirectory());
                 return report;
             }

@@ -15,6 +15,8 @@ import java.util.Map;
  *   <li>counters: acknowledged increments exactly, indeterminate ones as an upper bound
  *       ({@link CounterCheck});</li>
  *   <li>a written key no read after healing answered is unchecked, which is a finding too;</li>
+ *   <li>replica copies: after healing, every owner's digest of every segment equals the active's
+ *       ({@link ReplicaCheck});</li>
  *   <li>every reply the client should have resolved itself (MOVED, OWNERSHIP_CHANGING,
  *       REPLICA_WRITE_REJECTED, MIGRATING, UNAVAILABLE) that reached the application is a finding.</li>
  * </ul>
@@ -25,8 +27,17 @@ final class Checker {
     private Checker() {
     }
 
-    /** @throws IllegalArgumentException when the history breaks the workload's invariants (see the checks) */
+    /** Judges a history with no replica copies to compare: for synthetic histories of the other checks. */
     static Verdict check(History history) {
+        return check(history, ReplicaCopies.none());
+    }
+
+    /**
+     * Judges a run: its history and the copies of every partition fetched after healing.
+     *
+     * @throws IllegalArgumentException when the history breaks the workload's invariants (see the checks)
+     */
+    static Verdict check(History history, ReplicaCopies copies) {
         long origin = history.ops().stream().mapToLong(Op::invokedNanos).min().orElse(0);
         Findings findings = new Findings(origin);
         AsyncLosses losses = new AsyncLosses(history.ackMode(), history.namedLosses());
@@ -58,6 +69,7 @@ final class Checker {
                 key.readsAfterHealing.forEach(read -> check.check(read, losses, findings));
             }
         }
+        long segmentCopiesCompared = ReplicaCheck.check(copies, findings);
         Map<Reply, Long> replies = new EnumMap<>(Reply.class);
         for (Op op : history.ops()) {
             replies.merge(op.reply(), 1L, Long::sum);
@@ -67,7 +79,7 @@ final class Checker {
             }
         }
         return new Verdict(findings.found(), findings.excused(), replies, history.retriedAttempts(),
-                tally(history, keysWritten, keysReadAfterHealing));
+                tally(history, keysWritten, keysReadAfterHealing), segmentCopiesCompared);
     }
 
     private static Verdict.Tally tally(History history, long keysWritten, long keysReadAfterHealing) {

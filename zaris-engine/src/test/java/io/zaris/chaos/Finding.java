@@ -1,7 +1,7 @@
 package io.zaris.chaos;
 
 /**
- * One thing the checker found wrong, on one key.
+ * One thing the checker found wrong, on one key (or, for the replica checks, one partition and segment).
  *
  * @param detail what happened, with the values and times needed to look for it in the node logs
  */
@@ -23,6 +23,10 @@ record Finding(Kind kind, String key, String detail) {
         LOST_INCREMENT("lost acknowledged increments"),
         /** After healing, a written key could not be read, so its writes went unchecked. */
         UNREADABLE_AFTER_HEALING("keys unreadable after healing"),
+        /** After healing, an owner's copy of a segment held other entries than the active owner's copy. */
+        DIVERGED_REPLICA("diverged replica copies"),
+        /** After healing, an owner's copy of a partition could not be fetched, so it went uncompared. */
+        UNCOMPARED_REPLICA("replica copies not compared"),
         /** A status the client promises to resolve (MOVED, MIGRATING, UNAVAILABLE …) reached the application. */
         SURFACED_STATUS("statuses surfaced to the application");
 

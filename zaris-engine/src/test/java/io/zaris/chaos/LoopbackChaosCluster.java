@@ -15,8 +15,10 @@ final class LoopbackChaosCluster implements ChaosCluster {
     private final int replicationFactor;
     private final String[] serverArguments;
 
-    LoopbackChaosCluster(Path logDirectory, int nodes, int replicationFactor, List<String> serverArguments) {
-        this.processes = new ServerProcesses(logDirectory);
+    /** @param jvmOptions extra options of every node's JVM, e.g. a test fault's system property; usually none */
+    LoopbackChaosCluster(Path logDirectory, int nodes, int replicationFactor, List<String> serverArguments,
+                         List<String> jvmOptions) {
+        this.processes = new ServerProcesses(logDirectory).withJvmOptions(jvmOptions);
         this.nodes = nodes;
         this.replicationFactor = replicationFactor;
         this.serverArguments = serverArguments.toArray(String[]::new);

@@ -11,9 +11,10 @@ import java.util.Map;
  * @param excused         anomalies a named ASYNC loss explains (never under SYNC)
  * @param replies         every reply an operation's caller got, by kind
  * @param retriedAttempts failed attempts the clients retried without telling the caller, by kind
+ * @param segmentCopiesCompared replica copies of segments compared with their active's after healing
  */
 record Verdict(List<Finding> findings, List<Finding> excused, Map<Reply, Long> replies,
-               Map<Reply, Long> retriedAttempts, Tally tally) {
+               Map<Reply, Long> retriedAttempts, Tally tally, long segmentCopiesCompared) {
 
     Verdict {
         findings = List.copyOf(findings);

@@ -10,6 +10,7 @@ import io.zaris.model.PartitionHealth;
 import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
+import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.time.FakeTime;
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -90,6 +92,65 @@ class ZarisClientRetryLoopTests {
 
         assertThat(a.received()).hasSize(2);
         assertThat(b.received()).hasSize(3);
+    }
+
+    @Test
+    void theMetricsHearTheOperationStartOnceAndEveryAttemptBeforeTheOutcome() throws Exception {
+        StubNode a = StubNode.start("a");
+        StubNode b = StubNode.start("b");
+        closeAfter.add(a);
+        closeAfter.add(b);
+        serveBoth(a, b);
+        int partition = partitionOf(KEY);
+        a.script(StubNode.status(KvStatus.UNAVAILABLE));
+        a.script(StubNode.routing(KvStatus.MOVED, new RuntimeOwnershipChangedEvent(partition,
+                new PartitionRuntime("b", 2, PartitionHealth.HEALTHY), b.address())));
+        b.script(StubNode.status(KvStatus.MIGRATING));
+        b.fallback(StubNode.written(7));
+        Object operation = new Object();
+        List<Object> started = new CopyOnWriteArrayList<>();
+        List<Integer> routedTo = new CopyOnWriteArrayList<>();
+        ClientMetrics hearing = new ClientMetrics() {
+            @Override
+            public Object operationStarted(OpCode op) {
+                started.add(op);
+                return operation;
+            }
+
+            @Override
+            public void attemptRouted(Object heard, int routedPartition) {
+                assertThat(heard).isSameAs(operation);
+                routedTo.add(routedPartition);
+            }
+
+            @Override
+            public void request(OpCode op, String status, long nanos) {
+            }
+
+            @Override
+            public void retry(String status) {
+            }
+
+            @Override
+            public void refresh(RefreshTrigger trigger) {
+            }
+
+            @Override
+            public void coalescedRefreshWait() {
+            }
+
+            @Override
+            public void tablePublished(long mapVersion, long epochSum) {
+            }
+        };
+        ZarisClient client = connect(a, options -> options.maxAttempts(3).metrics(hearing));
+
+        int attemptsWhenAnswered = client.put(KEY, utf8("v")).thenApply(version -> routedTo.size())
+                .get(10, TimeUnit.SECONDS);
+
+        assertThat(started).containsExactly(OpCode.PUT);
+        assertThat(attemptsWhenAnswered).as("every attempt is heard before the outcome").isEqualTo(4);
+        assertThat(routedTo).containsOnly(partition);
     }
 
     @Test

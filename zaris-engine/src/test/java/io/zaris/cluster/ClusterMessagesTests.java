@@ -41,6 +41,27 @@ class ClusterMessagesTests {
         assertThat(older).isEqualTo(new ClusterMessages.LeaseMessage(ClusterMessages.LEASE_GRANT, 17, 0));
     }
 
+    /**
+     * Cluster messages carry no protocol version: a newer release may append fields, which this decoder does not
+     * read, so nodes of two releases still understand each other's hellos during a rolling upgrade.
+     */
+    @Test
+    void aHelloWithAFieldAppendedByANewerReleaseStillDecodes() throws MalformedRequestException {
+        ClusterMessages.NodeHello hello = new ClusterMessages.NodeHello("n2", new NodeAddress("10.0.0.2", 7400), "inc-2", 9);
+        byte[] encoded = ClusterMessages.encodeHello(hello);
+        byte[] withAppendedField = Arrays.copyOf(encoded, encoded.length + 4);
+
+        assertThat(ClusterMessages.decode(withAppendedField)).isEqualTo(hello);
+    }
+
+    /** A message type of a newer release is refused by name, so the member logs and ignores it. */
+    @Test
+    void aMessageTypeOfANewerReleaseIsRefusedNamingIt() {
+        assertThatThrownBy(() -> ClusterMessages.decode(new byte[] {(byte) 200, 0, 0, 0, 1}))
+                .isInstanceOf(MalformedRequestException.class)
+                .hasMessageContaining("unknown cluster message type 200");
+    }
+
     @Test
     void majorityChecksRoundTrip() throws MalformedRequestException {
         assertThat(ClusterMessages.decode(ClusterMessages.encodeLease(ClusterMessages.MAJORITY_CHECK, 5)))

@@ -11,6 +11,7 @@ import io.zaris.cluster.MembershipConfig;
 import io.zaris.model.KvStatus;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.protocol.ProtocolLimits;
+import io.zaris.protocol.ProtocolVersions;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import java.io.IOException;
@@ -113,13 +114,43 @@ class BadInputIntegrationTests {
     }
 
     @Test
-    void unsupportedProtocolVersionIsAnsweredThenClosed() throws IOException {
+    void protocolVersionOlderThanTheNodeSpeaksIsAnsweredThenClosed() throws IOException {
+        try (RawConnection raw = new RawConnection(node.dataAddress())) {
+            raw.send(new Request.Hello(1, io.zaris.protocol.RequestCodec.MAGIC, ProtocolVersions.OLDEST_SUPPORTED - 1, "ancient"));
+            RawConnection.Response response = raw.read();
+            assertThat(response.status()).isEqualTo(KvStatus.BAD_REQUEST);
+            assertThat(ResponseCodec.readMessage(response.body()))
+                    .contains("protocol version " + (ProtocolVersions.OLDEST_SUPPORTED - 1) + " is not supported");
+            assertThat(raw.isClosedByPeer()).isTrue();
+        }
+    }
+
+    @Test
+    void newerProtocolVersionIsAnsweredWithTheVersionTheNodeSpeaks() throws IOException {
         try (RawConnection raw = new RawConnection(node.dataAddress())) {
             raw.send(new Request.Hello(1, io.zaris.protocol.RequestCodec.MAGIC, 99, "future"));
             RawConnection.Response response = raw.read();
-            assertThat(response.status()).isEqualTo(KvStatus.BAD_REQUEST);
-            assertThat(ResponseCodec.readMessage(response.body())).contains("protocol version 99");
-            assertThat(raw.isClosedByPeer()).isTrue();
+            assertThat(response.status()).isEqualTo(KvStatus.OK);
+            assertThat((int) response.body().readUnsignedByte()).isEqualTo(ProtocolVersions.CURRENT);
+            raw.send(new Request.Get(2, "a".getBytes(StandardCharsets.UTF_8)));
+            assertThat(raw.read().status()).isIn(KvStatus.OK, KvStatus.NOT_FOUND, KvStatus.MOVED);
+        }
+    }
+
+    @Test
+    void frameNewerThanTheNegotiatedVersionIsRefusedAndTheConnectionStaysUsable() throws IOException {
+        try (RawConnection raw = new RawConnection(node.dataAddress())) {
+            raw.send(new Request.Hello(1, io.zaris.protocol.RequestCodec.MAGIC, 1, "release-before"));
+            RawConnection.Response hello = raw.read();
+            assertThat(hello.status()).isEqualTo(KvStatus.OK);
+            assertThat((int) hello.body().readUnsignedByte()).isEqualTo(1);
+            raw.send(new Request.ReplicateBatch(2, List.of()));
+            RawConnection.Response refused = raw.read();
+            assertThat(refused.status()).isEqualTo(KvStatus.BAD_REQUEST);
+            assertThat(ResponseCodec.readMessage(refused.body()))
+                    .contains("REPLICATE_BATCH is not part of protocol version 1");
+            raw.send(new Request.Get(3, "a".getBytes(StandardCharsets.UTF_8)));
+            assertThat(raw.read().status()).isIn(KvStatus.OK, KvStatus.NOT_FOUND, KvStatus.MOVED);
         }
     }
 

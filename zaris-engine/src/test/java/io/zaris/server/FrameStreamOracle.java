@@ -4,6 +4,7 @@ import io.netty.buffer.Unpooled;
 import io.zaris.protocol.Frames;
 import io.zaris.protocol.MalformedRequestException;
 import io.zaris.protocol.ProtocolLimits;
+import io.zaris.protocol.ProtocolVersions;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.RequestCodec;
 import io.zaris.security.LoginSession;
@@ -16,7 +17,8 @@ import java.util.Arrays;
  * <ul>
  *   <li>a length prefix that is negative, or makes the frame (prefix included) longer than
  *   {@link ProtocolLimits#maxFrameBytes()}, closes the connection as soon as it is read;</li>
- *   <li>before the handshake, anything but a decodable HELLO with the right magic and version closes it;</li>
+ *   <li>before the handshake, anything but a decodable HELLO with the right magic and a version the node still
+ *   speaks (a newer one is answered with the node's own) closes it;</li>
  *   <li>after the handshake and a login, a payload the decoder cannot answer, or the last allowed failed login,
  *   closes it; every other frame is answered (or dropped once its deadline passed).</li>
  * </ul>
@@ -78,7 +80,8 @@ final class FrameStreamOracle {
         }
         try {
             return RequestCodec.decode(Unpooled.wrappedBuffer(payload), limits).request() instanceof Request.Hello hello
-                    && hello.magic() == RequestCodec.MAGIC && hello.protocolVersion() == RequestCodec.PROTOCOL_VERSION;
+                    && hello.magic() == RequestCodec.MAGIC
+                    && hello.protocolVersion() >= ProtocolVersions.OLDEST_SUPPORTED;
         } catch (MalformedRequestException e) {
             return false;
         }

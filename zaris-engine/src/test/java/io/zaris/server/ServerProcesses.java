@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -34,6 +35,10 @@ public final class ServerProcesses implements AutoCloseable {
     private final List<Node> nodes = new ArrayList<>();
     private final java.util.Map<String, List<String>> commands = new java.util.HashMap<>();
     private boolean leaveAtOnceOnStop = true;
+    /** Whether nodes spawned by {@link #start} get an HTTP health port each; see {@link #withHttpPorts}. */
+    private boolean httpPorts;
+    /** JVM options (before {@code -jar}) of nodes started from now on, e.g. a test fault's system property; see {@link #withJvmOptions}. */
+    private final List<String> jvmOptions = new ArrayList<>();
 
     public ServerProcesses(Path logDirectory) {
         String jarProperty = System.getProperty("zaris.server.jar");
@@ -45,6 +50,12 @@ public final class ServerProcesses implements AutoCloseable {
         this.logDirectory = logDirectory;
     }
 
+    /** Starts every node from now on with these extra JVM options, e.g. {@code -Dname=value}. */
+    public ServerProcesses withJvmOptions(List<String> options) {
+        jvmOptions.addAll(options);
+        return this;
+    }
+
     /**
      * Lets nodes started from now on drain on SIGTERM as the server does by default (up to 30 s, or what an
      * extra {@code --drain-on-stop} says). Without it every node is started with {@code --drain-on-stop 0},
@@ -52,6 +63,21 @@ public final class ServerProcesses implements AutoCloseable {
      */
     public ServerProcesses drainingOnStop() {
         leaveAtOnceOnStop = false;
+        return this;
+    }
+
+    /** Nodes started by {@link #start} from now on get a free {@code --http-port} each ({@link #httpPort}). */
+    public ServerProcesses withHttpPorts() {
+        httpPorts = true;
+        return this;
+    }
+
+    /**
+     * Nodes started by {@link #start} from now on run with these JVM options too, e.g. a system property that makes
+     * them speak an older protocol version. {@link #restart(String, UnaryOperator)} can take one away again.
+     */
+    public ServerProcesses withJvmOptions(String... options) {
+        jvmOptions.addAll(List.of(options));
         return this;
     }
 
@@ -95,7 +121,9 @@ public final class ServerProcesses implements AutoCloseable {
         List<NodeAddress> dataAddresses = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             String nodeId = "n" + (i + 1);
-            List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC", "-jar", jar.toString(),
+            List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC"));
+            command.addAll(jvmOptions);
+            command.addAll(List.of("-jar", jar.toString(),
                     "--node-id", nodeId, "--port", Integer.toString(ports.get(i)[0]),
                     "--cluster-port", Integer.toString(ports.get(i)[1]), "--seeds", seeds,
                     "--cluster-name", clusterName, "--replication-factor", Integer.toString(replicationFactor)));
@@ -105,6 +133,9 @@ public final class ServerProcesses implements AutoCloseable {
             }
             if (leaveAtOnceOnStop && !List.of(extraArguments).contains("--drain-on-stop")) {
                 command.addAll(List.of("--drain-on-stop", "0"));
+            }
+            if (httpPorts) {
+                command.addAll(List.of("--http-port", Integer.toString(freePort())));
             }
             command.addAll(List.of(extraArguments));
             File log = logDirectory.resolve(nodeId + ".log").toFile();
@@ -150,8 +181,9 @@ public final class ServerProcesses implements AutoCloseable {
      */
     public Node startNode(String nodeId, List<String> arguments) throws IOException {
         Files.createDirectories(logDirectory);
-        List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC", "-jar", jar.toString(),
-                "--node-id", nodeId));
+        List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-jar", jar.toString(), "--node-id", nodeId));
         command.addAll(arguments);
         File log = logDirectory.resolve(nodeId + ".log").toFile();
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.to(log));
@@ -260,8 +292,40 @@ public final class ServerProcesses implements AutoCloseable {
                 .orElseThrow(() -> new IllegalArgumentException("no node " + nodeId));
     }
 
+    /** The command line the node was last started with. */
+    public List<String> command(String nodeId) {
+        List<String> command = commands.get(nodeId);
+        if (command == null) {
+            throw new IllegalArgumentException("no node " + nodeId);
+        }
+        return List.copyOf(command);
+    }
+
+    /** The node's HTTP health port (nodes started after {@link #withHttpPorts}). */
+    public int httpPort(String nodeId) {
+        List<String> command = command(nodeId);
+        int at = command.indexOf("--http-port");
+        if (at < 0) {
+            throw new IllegalStateException("node " + nodeId + " has no HTTP port; start it after withHttpPorts()");
+        }
+        return Integer.parseInt(command.get(at + 1));
+    }
+
+    /** The server jar every node runs. */
+    public Path jar() {
+        return jar;
+    }
+
     /** Starts a node that exited again, with its original command line (same ports, empty store), appending to its log. */
     public Node restart(String nodeId) throws IOException {
+        return restart(nodeId, UnaryOperator.identity());
+    }
+
+    /**
+     * Starts a node that exited again with its command line changed by {@code change} (e.g. a JVM option dropped, as
+     * an upgraded release would run), appending to its log; later restarts keep the change.
+     */
+    public Node restart(String nodeId, UnaryOperator<List<String>> change) throws IOException {
         for (int i = 0; i < nodes.size(); i++) {
             Node node = nodes.get(i);
             if (node.nodeId().equals(nodeId)) {
@@ -269,6 +333,7 @@ public final class ServerProcesses implements AutoCloseable {
                     throw new IllegalStateException("node " + nodeId + " is still running");
                 }
                 Files.writeString(node.log(), RESTART_MARKER + "\n", java.nio.file.StandardOpenOption.APPEND);
+                commands.put(nodeId, List.copyOf(change.apply(new ArrayList<>(commands.get(nodeId)))));
                 Process process = new ProcessBuilder(commands.get(nodeId)).redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.appendTo(node.log().toFile())).start();
                 Node restarted = new Node(nodeId, process, node.log());

@@ -13,6 +13,8 @@ import io.zaris.security.Credentials;
 import io.zaris.security.SecurityOptions;
 import io.zaris.security.TlsOptions;
 import io.zaris.spring.ZarisProperties.Mode;
+import io.zaris.spring.aot.ZarisRuntimeHints;
+import io.zaris.spring.observation.ZarisOperationObserver;
 import io.zaris.spring.serialization.ClassAllowList;
 import io.zaris.spring.serialization.JdkZarisSerializer;
 import io.zaris.spring.serialization.JsonZarisSerializer;
@@ -38,6 +40,7 @@ import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -50,6 +53,8 @@ import tools.jackson.databind.json.JsonMapper;
  * nodes on loopback ports, and the client bootstraps from its seeds.
  * <li><b>Client</b>: the client bootstraps from {@code zaris.client.seeds}; no node is ever started here.
  * {@code zaris.mode=client} without seeds fails start-up with a message naming that property.
+ * <li><b>Connection details</b>: a {@link ZarisConnectionDetails} bean (e.g. from the test-support module) wins
+ * over both: the client bootstraps from its seeds with its login and SSL bundle, and no node is started here.
  * </ul>
  *
  * <p>TLS comes from a Boot SSL bundle ({@code zaris.embedded.ssl.bundle}, {@code zaris.client.ssl.bundle}) or
@@ -67,18 +72,20 @@ import tools.jackson.databind.json.JsonMapper;
  * properties; the options builder is given an empty environment so they are not applied twice. Client
  * meters are recorded through a {@link ClientMetrics} bean when one exists (the metrics
  * auto-configuration defines it when Micrometer and a {@code MeterRegistry} are present), wrapped in a
- * {@link ZarisRoutingTableWatch} that the health indicator reads.
+ * {@link ZarisRoutingTableWatch} that the health indicator reads and in the {@link ZarisOperationObserver}
+ * (when observations are on) that counts each operation's attempts.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration")
 @ConditionalOnClass(ZarisClient.class)
 @EnableConfigurationProperties(ZarisProperties.class)
+@ImportRuntimeHints(ZarisRuntimeHints.class)
 public final class ZarisAutoConfiguration {
 
     /** Client name announced to the nodes (shows in their logs). */
     static final String CLIENT_NAME = "zaris-spring";
 
     @Bean
-    @ConditionalOnMissingBean
+    @ConditionalOnMissingBean({ ZarisEmbeddedClusterLifecycle.class, ZarisConnectionDetails.class })
     @Conditional(OnEmbeddedModeCondition.class)
     ZarisEmbeddedClusterLifecycle zarisEmbeddedClusterLifecycle(ZarisProperties properties,
             ObjectProvider<EmbeddedClusterCustomizer> customizers, ObjectProvider<SslBundles> sslBundles) {
@@ -99,14 +106,24 @@ public final class ZarisAutoConfiguration {
     ZarisClient zarisClient(ZarisProperties properties,
             ObjectProvider<ZarisEmbeddedClusterLifecycle> embeddedCluster, ZarisRoutingTableWatch routingTableWatch,
             ObjectProvider<ClientMetrics> metrics, ObjectProvider<ZarisClientOptionsCustomizer> customizers,
-            ObjectProvider<SslBundles> sslBundles) {
-        List<NodeAddress> seeds = switch (properties.resolveMode()) {
-            case EMBEDDED -> embeddedSeeds(embeddedCluster.getIfAvailable());
-            case CLIENT -> configuredSeeds(properties.getClient());
-        };
-        ZarisClientOptions.Builder builder = clientOptionsBuilder(properties, seeds,
-                routingTableWatch.observing(metrics.getIfUnique(ClientMetrics::disabled)),
-                new ZarisSslBundles(properties, sslBundles.getIfAvailable()).clientTls());
+            ObjectProvider<SslBundles> sslBundles, ObjectProvider<ZarisOperationObserver> observer,
+            ObjectProvider<ZarisConnectionDetails> connectionDetails) {
+        ZarisConnectionDetails connection = connectionDetails.getIfAvailable();
+        ClientMetrics clientMetrics = observer.getIfUnique(ZarisOperationObserver::none)
+                .hearingAttempts(routingTableWatch.observing(metrics.getIfUnique(ClientMetrics::disabled)));
+        ZarisClientOptions.Builder builder;
+        if (connection != null) {
+            builder = clientOptionsBuilder(properties, connectedSeeds(connection), clientMetrics,
+                    connectedTls(connection, new ZarisSslBundles(properties, sslBundles.getIfAvailable())));
+            builder.credentials(credentials(connection));
+        } else {
+            List<NodeAddress> seeds = switch (properties.resolveMode()) {
+                case EMBEDDED -> embeddedSeeds(embeddedCluster.getIfAvailable());
+                case CLIENT -> new PropertiesZarisConnectionDetails(properties).getSeeds();
+            };
+            builder = clientOptionsBuilder(properties, seeds, clientMetrics,
+                    new ZarisSslBundles(properties, sslBundles.getIfAvailable()).clientTls());
+        }
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return ZarisClient.connect(builder.build());
     }
@@ -121,17 +138,19 @@ public final class ZarisAutoConfiguration {
     ZarisSerializer zarisSerializer(ZarisProperties properties, BeanFactory beanFactory) {
         ZarisProperties.Serialization serialization = properties.getSerialization();
         if (serialization.getFormat() == ZarisProperties.Serialization.Format.JSON) {
-            throw new IllegalStateException("zaris.serialization.format is JSON but Jackson 3"
-                    + " (tools.jackson.core:jackson-databind) is not on the classpath; add it"
-                    + " (e.g. spring-boot-starter-json) or set zaris.serialization.format=jdk");
+            throw new InvalidZarisPropertyException("zaris.serialization.format", "zaris.serialization.format is JSON"
+                    + " but Jackson 3 (tools.jackson.core:jackson-databind) is not on the classpath",
+                    "Add Jackson 3 to the application (e.g. spring-boot-starter-json) or set"
+                    + " zaris.serialization.format=jdk.");
         }
         return new JdkZarisSerializer(allowList(serialization, beanFactory), classLoader(beanFactory));
     }
 
     @Bean
     @ConditionalOnMissingBean
-    ZarisTemplate zarisTemplate(ZarisClient client, ZarisSerializer serializer, EntrySizeSample entrySizes) {
-        return new ZarisTemplate(client, serializer, entrySizes);
+    ZarisTemplate zarisTemplate(ZarisClient client, ZarisSerializer serializer, EntrySizeSample entrySizes,
+            ObjectProvider<ZarisOperationObserver> observer) {
+        return new ZarisTemplate(client, serializer, entrySizes, observer.getIfUnique(ZarisOperationObserver::none));
     }
 
     @Bean
@@ -153,7 +172,11 @@ public final class ZarisAutoConfiguration {
             AutoConfigurationPackages.get(beanFactory).forEach(pkg -> patterns.add(pkg + ".**"));
         }
         patterns.addAll(serialization.getAllowedClasses());
-        return ClassAllowList.of(patterns);
+        try {
+            return ClassAllowList.of(patterns);
+        } catch (IllegalArgumentException e) {
+            throw InvalidZarisPropertyException.badValue("zaris.serialization.allowed-classes", e.getMessage(), e);
+        }
     }
 
     /** The (not yet started) cluster that {@code zaris.embedded.*} describes. */
@@ -165,8 +188,10 @@ public final class ZarisAutoConfiguration {
     static EmbeddedCluster.Builder embeddedClusterBuilder(ZarisProperties properties, TlsOptions tls) {
         ZarisProperties.Embedded embedded = properties.getEmbedded();
         if (tls != null && !tls.hasKeyMaterial()) {
-            throw new IllegalArgumentException("zaris.tls: embedded nodes serve TLS, so set zaris.tls.certificate-chain"
-                    + " and zaris.tls.private-key, or zaris.tls.key-store");
+            throw new InvalidZarisPropertyException("zaris.tls", "zaris.tls: embedded nodes serve TLS, so set"
+                    + " zaris.tls.certificate-chain and zaris.tls.private-key, or zaris.tls.key-store",
+                    "Give the embedded nodes key material: zaris.tls.certificate-chain and zaris.tls.private-key (PEM)"
+                    + " or zaris.tls.key-store, or use zaris.embedded.ssl.bundle with a bundle that has a key store.");
         }
         String secret = properties.getCluster().getSecret();
         ClusterSecret clusterSecret = null;
@@ -174,7 +199,7 @@ public final class ZarisAutoConfiguration {
             try {
                 clusterSecret = ClusterSecret.of(secret);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("zaris.cluster.secret: " + e.getMessage(), e);
+                throw InvalidZarisPropertyException.badValue("zaris.cluster.secret", e.getMessage(), e);
             }
         }
         EmbeddedCluster.Builder builder = EmbeddedCluster.builder();
@@ -206,12 +231,14 @@ public final class ZarisAutoConfiguration {
             return 0;
         }
         if (!embedded.getResp().isEnabled()) {
-            throw new IllegalArgumentException("zaris.embedded.resp.port is " + port
-                    + " but zaris.embedded.resp.enabled is false; enable RESP or remove the port");
+            throw new InvalidZarisPropertyException("zaris.embedded.resp.port", "zaris.embedded.resp.port is " + port
+                    + " but zaris.embedded.resp.enabled is false",
+                    "Set zaris.embedded.resp.enabled=true, or remove zaris.embedded.resp.port.");
         }
         if (port < 0 || port + embedded.getNodes() - 1 > 65535) {
-            throw new IllegalArgumentException("zaris.embedded.resp.port must leave a port in 1..65535 for each of the "
-                    + embedded.getNodes() + " nodes (node k listens on port + k - 1) but was " + port);
+            throw InvalidZarisPropertyException.outOfRange("zaris.embedded.resp.port", "zaris.embedded.resp.port must"
+                    + " leave a port in 1..65535 for each of the " + embedded.getNodes() + " nodes (node k listens on"
+                    + " port + k - 1) but was " + port, null);
         }
         return port;
     }
@@ -227,12 +254,12 @@ public final class ZarisAutoConfiguration {
             memory.maxBytes(embedded.getMaxMemory() == null ? MemoryOptions.defaultMaxBytes(embedded.getNodes())
                     : MemoryOptions.parseSize(embedded.getMaxMemory(), maxHeapBytes));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("zaris.embedded.max-memory: " + e.getMessage(), e);
+            throw InvalidZarisPropertyException.badValue("zaris.embedded.max-memory", e.getMessage(), e);
         }
         try {
             memory.policy(EvictionPolicy.parse(embedded.getEvictionPolicy()));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("zaris.embedded.eviction-policy: " + e.getMessage(), e);
+            throw InvalidZarisPropertyException.badValue("zaris.embedded.eviction-policy", e.getMessage(), e);
         }
         return memory.build();
     }
@@ -241,8 +268,9 @@ public final class ZarisAutoConfiguration {
     static Duration joinSettleDelay(ZarisProperties.Embedded embedded) {
         Duration delay = embedded.getJoinSettleDelay();
         if (delay == null || delay.isNegative()) {
-            throw new IllegalArgumentException("zaris.embedded.join-settle-delay must be 0 or more (e.g. 10s) but was "
-                    + (delay == null ? "empty" : delay));
+            throw InvalidZarisPropertyException.outOfRange("zaris.embedded.join-settle-delay",
+                    "zaris.embedded.join-settle-delay must be 0 or more (e.g. 10s) but was "
+                    + (delay == null ? "empty" : delay), null);
         }
         return delay;
     }
@@ -251,7 +279,8 @@ public final class ZarisAutoConfiguration {
     static int maxConcurrentMoves(ZarisProperties.Embedded embedded) {
         int moves = embedded.getMaxConcurrentMoves();
         if (moves < 1) {
-            throw new IllegalArgumentException("zaris.embedded.max-concurrent-moves must be at least 1 but was " + moves);
+            throw InvalidZarisPropertyException.outOfRange("zaris.embedded.max-concurrent-moves",
+                    "zaris.embedded.max-concurrent-moves must be at least 1 but was " + moves, null);
         }
         return moves;
     }
@@ -259,14 +288,15 @@ public final class ZarisAutoConfiguration {
     /** The engine's replication settings with the configured acknowledgement; the rest stay at their defaults. */
     static ReplicationSettings replication(ZarisProperties.Embedded embedded) {
         if (embedded.getAckMode() == null) {
-            throw new IllegalArgumentException("zaris.embedded.ack-mode must be SYNC or ASYNC");
+            throw InvalidZarisPropertyException.outOfRange("zaris.embedded.ack-mode",
+                    "zaris.embedded.ack-mode must be SYNC or ASYNC", null);
         }
         ReplicationSettings defaults = ReplicationSettings.defaults();
         try {
             return new ReplicationSettings(embedded.getAckMode(), embedded.getMinSyncReplicas(), defaults.ackTimeout(),
                     defaults.healCooldown(), defaults.evictionDelay(), defaults.asyncFlushDelay());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("zaris.embedded.min-sync-replicas: " + e.getMessage(), e);
+            throw InvalidZarisPropertyException.badValue("zaris.embedded.min-sync-replicas", e.getMessage(), e);
         }
     }
 
@@ -286,7 +316,7 @@ public final class ZarisAutoConfiguration {
         try {
             return options.withLoginTimeout(security.getLoginTimeout());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("zaris.security.login-timeout: " + e.getMessage(), e);
+            throw InvalidZarisPropertyException.badValue("zaris.security.login-timeout", e.getMessage(), e);
         }
     }
 
@@ -314,7 +344,7 @@ public final class ZarisAutoConfiguration {
             }
             return builder.build();
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("zaris.tls: " + e.getMessage(), e);
+            throw InvalidZarisPropertyException.badValue("zaris.tls", e.getMessage(), e);
         }
     }
 
@@ -332,7 +362,8 @@ public final class ZarisAutoConfiguration {
             ClientMetrics metrics, TlsOptions tls) {
         ZarisProperties.Client client = properties.getClient();
         if (properties.getRequestTimeout() == null) {
-            throw new IllegalArgumentException("zaris.request-timeout must be set (e.g. 60s or infinite)");
+            throw InvalidZarisPropertyException.outOfRange("zaris.request-timeout",
+                    "zaris.request-timeout must be set (e.g. 60s or infinite)", null);
         }
         ZarisClientOptions.Builder builder = ZarisClientOptions.builder().seeds(seeds).clientName(CLIENT_NAME)
                 .metrics(metrics).environment(Map.of());
@@ -368,26 +399,64 @@ public final class ZarisAutoConfiguration {
         try {
             setter.run();
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(property + ": " + e.getMessage(), e);
+            throw InvalidZarisPropertyException.badValue(property, e.getMessage(), e);
         }
     }
 
     /**
      * Parses {@code zaris.client.seeds}, skipping blank entries.
      *
-     * @throws IllegalStateException when no seed is configured, naming the property to set
+     * @throws InvalidZarisPropertyException when no seed is configured or one is malformed
      */
     static List<NodeAddress> configuredSeeds(ZarisProperties.Client client) {
         if (!client.hasSeeds()) {
-            throw new IllegalStateException("zaris.mode is " + Mode.CLIENT + " but zaris.client.seeds is empty:"
-                    + " set zaris.client.seeds to the host:port of at least one node's data port"
+            throw new InvalidZarisPropertyException("zaris.client.seeds", "zaris.mode is " + Mode.CLIENT
+                    + " but zaris.client.seeds is empty",
+                    "Set zaris.client.seeds to the host:port of at least one node's data port"
                     + " (e.g. zaris.client.seeds=10.0.0.1:7101,10.0.0.2:7101),"
-                    + " or remove zaris.mode to run an embedded cluster");
+                    + " or remove zaris.mode to run an embedded cluster.");
         }
         return client.getSeeds().stream()
                 .filter(seed -> seed != null && !seed.isBlank())
-                .map(NodeAddress::parse)
+                .map(ZarisAutoConfiguration::seed)
                 .toList();
+    }
+
+    private static NodeAddress seed(String seed) {
+        try {
+            return NodeAddress.parse(seed);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidZarisPropertyException("zaris.client.seeds", "zaris.client.seeds: '" + seed
+                    + "' is not a node address: " + e.getMessage(), "Write each seed as host:port of a node's data"
+                    + " port, separated by commas (e.g. zaris.client.seeds=10.0.0.1:7101,10.0.0.2:7101).", e);
+        }
+    }
+
+    /** The seeds of a connection-details bean, which must name at least one. */
+    static List<NodeAddress> connectedSeeds(ZarisConnectionDetails connection) {
+        List<NodeAddress> seeds = connection.getSeeds();
+        if (seeds == null || seeds.isEmpty()) {
+            throw new IllegalStateException("the ZarisConnectionDetails bean " + connection.getClass().getName()
+                    + " names no seed; it must give the data address of at least one node");
+        }
+        return List.copyOf(seeds);
+    }
+
+    /** A connection-details bean's SSL bundle, or else the TLS properties as without one. */
+    private static TlsOptions connectedTls(ZarisConnectionDetails connection, ZarisSslBundles properties) {
+        return connection.getSslBundle() != null
+                ? ZarisSslBundles.tlsOptions(connection.getSslBundle(), "the ZarisConnectionDetails' SSL bundle")
+                : properties.clientTls();
+    }
+
+    /** A connection-details bean's login; {@code null} when it has no password. */
+    static Credentials credentials(ZarisConnectionDetails connection) {
+        String password = connection.getPassword();
+        if (password == null || password.isEmpty()) {
+            return null;
+        }
+        String user = connection.getUsername();
+        return new Credentials(user == null || user.isBlank() ? Credentials.DEFAULT_USER : user, password);
     }
 
     private static List<NodeAddress> embeddedSeeds(ZarisEmbeddedClusterLifecycle embeddedCluster) {

@@ -25,6 +25,13 @@ import org.springframework.core.env.StandardEnvironment;
  * ZARIS_USER                         zaris.security.username         the user to log in as
  * </pre>
  *
+ * <p><b>The server's names.</b> The TLS variables a standalone server reads ({@code ZARIS_TLS_CERT},
+ * {@code ZARIS_TLS_KEY}, {@code ZARIS_TLS_CA}, {@code ZARIS_TLS_KEYSTORE_PASSWORD},
+ * {@code ZARIS_TLS_TRUSTSTORE_PASSWORD}; see {@link ServerTlsVariable}) set the matching {@code zaris.tls.*}
+ * properties too, so one set of variables configures both. The names relaxed binding derives from the
+ * properties ({@code ZARIS_TLS_KEYSTOREPASSWORD}, ...) keep working as older spellings; set to a different value
+ * than the server's name beside them, they stop start-up rather than letting one silently win.
+ *
  * <p><b>Precedence.</b> The mapped values go into a property source placed right after
  * {@code systemEnvironment}: like any environment variable they beat {@code application.yml} and lose to
  * command-line arguments and system properties. The variables are read from the {@code systemEnvironment}
@@ -120,6 +127,19 @@ public final class ZarisEnvironmentPostProcessor implements EnvironmentPostProce
         String user = variables.apply(ClientEnvironment.USER);
         if (user != null) {
             properties.put("zaris.security.username", user.trim());
+        }
+        for (ServerTlsVariable tls : ServerTlsVariable.values()) {
+            String value = variables.apply(tls.variable());
+            if (value == null) {
+                continue;
+            }
+            String older = variables.apply(tls.relaxedSpelling());
+            if (older != null && !older.equals(value)) {
+                throw new InvalidZarisEnvironmentVariableException(tls.variable(), value, "the same value as "
+                        + tls.relaxedSpelling() + " (its older spelling, also set) or that one unset",
+                        "unset " + tls.relaxedSpelling() + " and keep " + tls.variable());
+            }
+            properties.put(tls.property(), value);
         }
         return properties;
     }

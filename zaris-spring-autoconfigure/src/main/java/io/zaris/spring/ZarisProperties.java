@@ -63,6 +63,8 @@ public class ZarisProperties {
 
     private final Cluster cluster = new Cluster();
 
+    private final Observation observation = new Observation();
+
     public Mode getMode() {
         return mode;
     }
@@ -105,6 +107,10 @@ public class ZarisProperties {
 
     public Cluster getCluster() {
         return cluster;
+    }
+
+    public Observation getObservation() {
+        return observation;
     }
 
     /** The mode in effect: {@link #getMode()} if set, else CLIENT when seeds are configured, else EMBEDDED. */
@@ -273,6 +279,25 @@ public class ZarisProperties {
 
         public void setTrustStorePassword(String trustStorePassword) {
             this.trustStorePassword = trustStorePassword;
+        }
+    }
+
+    /** Micrometer Observations of client operations (a timer, and a span when tracing is set up). */
+    public static class Observation {
+
+        /**
+         * Whether every client operation of the template and the caches is observed
+         * (zaris.client.operation). Off by default: a cache call is often too small to be worth a span.
+         * Needs an ObservationRegistry bean (spring-boot-micrometer-observation).
+         */
+        private boolean enabled;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
         }
     }
 

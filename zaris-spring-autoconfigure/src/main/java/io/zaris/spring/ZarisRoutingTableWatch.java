@@ -85,5 +85,20 @@ public final class ZarisRoutingTableWatch {
         public void writesLost(int count) {
             delegate.writesLost(count);
         }
+
+        @Override
+        public void ambiguousFailure(OpCode op) {
+            delegate.ambiguousFailure(op);
+        }
+
+        @Override
+        public Object operationStarted(OpCode op) {
+            return delegate.operationStarted(op);
+        }
+
+        @Override
+        public void attemptRouted(Object operation, int partition) {
+            delegate.attemptRouted(operation, partition);
+        }
     }
 }

@@ -33,8 +33,11 @@ final class ZarisSslBundles {
         }
         TlsOptions tls = fromBundle("zaris.embedded.ssl.bundle", ssl.getBundle());
         if (!tls.hasKeyMaterial()) {
-            throw new IllegalArgumentException("zaris.embedded.ssl.bundle: embedded nodes serve TLS, so SSL bundle '"
-                    + ssl.getBundle().trim() + "' needs a key store (the nodes' certificate and key)");
+            String bundle = ssl.getBundle().trim();
+            throw new InvalidZarisPropertyException("zaris.embedded.ssl.bundle", "zaris.embedded.ssl.bundle: embedded"
+                    + " nodes serve TLS, so SSL bundle '" + bundle + "' needs a key store (the nodes' certificate and"
+                    + " key)", "Give the bundle a key store (spring.ssl.bundle.jks." + bundle + ".keystore.* or"
+                    + " spring.ssl.bundle.pem." + bundle + ".keystore.*), or name a bundle that has one.");
         }
         return tls;
     }
@@ -54,31 +57,37 @@ final class ZarisSslBundles {
     private TlsOptions fromBundle(String property, String name) {
         String bundleName = name.trim();
         if (properties.getTls().isConfigured()) {
-            throw new IllegalArgumentException(property + " and zaris.tls.* both configure TLS; use the SSL bundle '"
-                    + bundleName + "' or the zaris.tls.* files, not both");
+            throw new InvalidZarisPropertyException(property, property + " and zaris.tls.* both configure TLS",
+                    "Use the SSL bundle '" + bundleName + "' or the zaris.tls.* files, not both: remove " + property
+                    + " or every zaris.tls.* property.");
         }
         if (bundles == null) {
-            throw new IllegalStateException(property + " is '" + bundleName + "' but the application has no SslBundles"
-                    + " bean (Boot's SSL auto-configuration defines it from spring.ssl.bundle.*)");
+            throw new InvalidZarisPropertyException(property, property + " is '" + bundleName + "' but the"
+                    + " application has no SslBundles bean", "Let Boot's SSL auto-configuration define it (define the"
+                    + " bundle under spring.ssl.bundle.*), or remove " + property + ".");
         }
         SslBundle bundle;
         try {
             bundle = bundles.getBundle(bundleName);
         } catch (NoSuchSslBundleException e) {
-            throw new IllegalArgumentException(property + " is '" + bundleName + "' but there is no SSL bundle of that"
-                    + " name; define it under spring.ssl.bundle.jks." + bundleName + " or spring.ssl.bundle.pem."
-                    + bundleName, e);
+            throw new InvalidZarisPropertyException(property, property + " is '" + bundleName + "' but there is no SSL"
+                    + " bundle of that name", "Define it under spring.ssl.bundle.jks." + bundleName
+                    + " or spring.ssl.bundle.pem." + bundleName + ", or correct " + property + ".", e);
         }
-        String source = "SSL bundle '" + bundleName + "'";
+        try {
+            return tlsOptions(bundle, "SSL bundle '" + bundleName + "'");
+        } catch (IllegalArgumentException e) {
+            throw InvalidZarisPropertyException.badValue(property, e.getMessage(), e);
+        }
+    }
+
+    /** The engine's TLS options from a bundle: its trust managers, and its key managers when it has a key store. */
+    static TlsOptions tlsOptions(SslBundle bundle, String source) {
         TlsOptions.Builder tls = TlsOptions.builder()
                 .trustManagers(bundle.getManagers().getTrustManagerFactory(), source);
         if (bundle.getStores().getKeyStore() != null) {
             tls.keyManagers(bundle.getManagers().getKeyManagerFactory(), source);
         }
-        try {
-            return tls.build();
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(property + ": " + e.getMessage(), e);
-        }
+        return tls.build();
     }
 }

@@ -295,7 +295,7 @@ class ZarisAutoConfigurationTests {
         runner.withPropertyValues("zaris.mode=client").run(context -> {
             assertThat(context).hasFailed();
             assertThat(context.getStartupFailure()).rootCause()
-                    .isInstanceOf(IllegalStateException.class)
+                    .isInstanceOf(InvalidZarisPropertyException.class)
                     .hasMessageContaining("zaris.client.seeds");
         });
     }

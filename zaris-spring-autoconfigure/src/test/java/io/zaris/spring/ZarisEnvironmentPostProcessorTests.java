@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import io.zaris.client.RequestTimeout;
+import io.zaris.server.ServerArguments;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -85,6 +86,44 @@ class ZarisEnvironmentPostProcessorTests {
         assertThat(ZarisEnvironmentPostProcessor.map(variables::get)).containsExactly(
                 Map.entry("zaris.request-timeout", "1500ms"), Map.entry("zaris.client.map-refresh-wait", "20ms"));
         assertThat(ZarisEnvironmentPostProcessor.map(name -> null)).isEmpty();
+    }
+
+    @Test
+    void theServersTlsVariablesShouldSetTheTlsPropertiesAndTheOlderSpellingsStillWork() {
+        Map<String, Object> variables = Map.of(ServerArguments.TLS_KEYSTORE_PASSWORD_VARIABLE, "from-server-name",
+                "ZARIS_TLS_TRUSTSTOREPASSWORD", "older-spelling", "ZARIS_TLS_CERT", "/etc/zaris/node.pem",
+                "ZARIS_TLS_KEY", "/etc/zaris/node.key", "ZARIS_TLS_CA", "/etc/zaris/ca.pem");
+
+        try (ConfigurableApplicationContext context = run(variables)) {
+            ZarisProperties.Tls tls = context.getBean(ZarisProperties.class).getTls();
+            assertThat(tls.getKeyStorePassword()).isEqualTo("from-server-name");
+            assertThat(tls.getTrustStorePassword()).isEqualTo("older-spelling");
+            assertThat(tls.getCertificateChain()).hasToString("/etc/zaris/node.pem");
+            assertThat(tls.getPrivateKey()).hasToString("/etc/zaris/node.key");
+            assertThat(tls.getTrustedCertificates()).hasToString("/etc/zaris/ca.pem");
+        }
+    }
+
+    @Test
+    void bothSpellingsWithDifferentValuesShouldStopStartUpNamingBoth(CapturedOutput output) {
+        assertThatExceptionOfType(InvalidZarisEnvironmentVariableException.class)
+                .isThrownBy(() -> run(Map.of("ZARIS_TLS_KEYSTORE_PASSWORD", "one", "ZARIS_TLS_KEYSTOREPASSWORD", "two")));
+
+        assertThat(output).contains("ZARIS_TLS_KEYSTORE_PASSWORD is set to 'one'")
+                .contains("unset ZARIS_TLS_KEYSTOREPASSWORD");
+        assertThat(ZarisEnvironmentPostProcessor.map(Map.of("ZARIS_TLS_KEYSTORE_PASSWORD", "same",
+                "ZARIS_TLS_KEYSTOREPASSWORD", "same")::get)).containsEntry("zaris.tls.key-store-password", "same");
+    }
+
+    @Test
+    void theTlsVariablesShouldBeTheServersNames() {
+        assertThat(ServerTlsVariable.KEY_STORE_PASSWORD.variable())
+                .isEqualTo(ServerArguments.TLS_KEYSTORE_PASSWORD_VARIABLE);
+        assertThat(ServerTlsVariable.TRUST_STORE_PASSWORD.variable())
+                .isEqualTo(ServerArguments.TLS_TRUSTSTORE_PASSWORD_VARIABLE);
+        // The server's rule for an option's variable: ZARIS_ and the option's name, dashes as underscores.
+        assertThat(ServerTlsVariable.CERTIFICATE_CHAIN.variable()).isEqualTo("ZARIS_" + "tls-cert".toUpperCase().replace('-', '_'));
+        assertThat(ServerTlsVariable.KEY_STORE_PASSWORD.relaxedSpelling()).isEqualTo("ZARIS_TLS_KEYSTOREPASSWORD");
     }
 
     private static ConfigurableApplicationContext run(Map<String, Object> variables, String... args) {

@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
 
 /**
  * Three Hazelcast members, each its own JVM (the same heap as a Zaris node, {@link ZarisServerCluster.Heap#TUNED}
- * unless the caller says otherwise; G1) running {@link HazelcastMemberMain}.
+ * unless the caller says otherwise; the parallel collector, as the Zaris nodes) running {@link HazelcastMemberMain}.
  */
 final class HazelcastCluster implements PeerCluster {
 
@@ -59,7 +59,9 @@ final class HazelcastCluster implements PeerCluster {
         for (int port : ports) {
             List<String> command = new ArrayList<>(List.of(LocalProcesses.javaBinary()));
             command.addAll(heap.options());
-            command.addAll(List.of("-XX:+UseG1GC", "-Djava.net.preferIPv4Stack=true",
+            // The collector the Zaris nodes get: both are JVM caches holding long-lived values, and one choice for
+            // both keeps the collector out of the comparison.
+            command.addAll(List.of(ZarisServerCluster.COLLECTOR, "-Djava.net.preferIPv4Stack=true",
                     "-Dhazelcast.local.localAddress=127.0.0.1", "-cp", System.getProperty("java.class.path"),
                     HazelcastMemberMain.class.getName(), clusterName, Integer.toString(port), portList));
             members.add(processes.start("hazelcast-" + port, command));
@@ -100,7 +102,8 @@ final class HazelcastCluster implements PeerCluster {
     @Override
     public String configuration() {
         return MEMBERS + " members (" + heap.description()
-                + ", G1), Hazelcast "
+                + ", " + ZarisServerCluster.COLLECTOR.substring("-XX:+Use".length())
+                + ", as the Zaris nodes), Hazelcast "
                 + com.hazelcast.instance.GeneratedBuildProperties.VERSION
                 + " defaults (1 sync backup, BINARY format); Java client with smart routing, IMap getAsync/setAsync "
                 + "with callbacks on the completing thread";

@@ -162,10 +162,13 @@ final class RedisClusterProcesses implements PeerCluster {
         return 1 + replicasPerMaster;
     }
 
-    /** With replicas, only the rows replication changes: writes and the mix, at 16 and 128 in flight. */
+    /**
+     * Every row, with replicas too: the cluster with replicas is the peer that keeps as many copies as Zaris
+     * (replication factor 2), so every target is judged against it, reads and one request in flight included.
+     */
     @Override
     public boolean measures(Workload workload) {
-        return replicasPerMaster == 0 || (workload.op() != Op.GET && workload.inFlight() > 1);
+        return true;
     }
 
     boolean hasReplicas() {

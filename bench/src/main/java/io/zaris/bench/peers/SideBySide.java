@@ -12,20 +12,24 @@ import java.util.Set;
 /**
  * Which systems are measured side by side, and in what order.
  *
- * <p>The two systems of a pair run at the same time, and they take turns interval by interval: each measured interval
- * of a row on one is followed by one on the other, the order alternating from one interval to the next. This shared
+ * <p>The systems of a group run at the same time, and they take turns interval by interval: each measured interval
+ * of a row on one is followed by one on the next, the order rotating from one interval to the next. This shared
  * machine has minutes in which memory-bound work costs several times what it costs in others (the first ones of
  * fresh JVMs after an idle pause above all), and stretches of seconds in which everything on it slows; measured one
  * system after the other, such drift fell on whichever ran then, and the ratios of a row moved by 30-50 % between
- * runs. Taking turns, it falls on both sides of a comparison. The pairs are the comparisons the targets draw: Zaris
- * ASYNC with the Redis Cluster without replicas, Zaris SYNC with the one with replicas. Every other system runs
- * alone, so at most two clusters are up at once, which bounds the run's memory. While one system of a pair is
- * measured the other idles beside it; what its servers spend meanwhile is recorded for the report.
+ * runs. Taking turns, it falls on every side of a comparison.
+ *
+ * <p>The groups are the comparisons the targets draw, each between systems that keep as many copies of an entry:
+ * two copies — Zaris ASYNC and Zaris SYNC (replication factor 2), the Redis Cluster with one replica per master,
+ * and Hazelcast (one backup) — and one copy — Zaris ASYNC with replication factor 1 and the Redis Cluster without
+ * replicas. So no target compares systems measured at different times. At most four clusters are up at once. While
+ * one member is measured the others idle beside it; what their servers spend meanwhile is recorded for the report.
  */
 final class SideBySide {
 
-    /** Systems measured side by side, each list one pair. */
-    static final List<List<String>> PAIRS = List.of(List.of("zaris-async", "redis"), List.of("zaris-sync", "redis-replicas"));
+    /** Systems measured side by side, each list one group of systems keeping as many copies as each other. */
+    static final List<List<String>> PAIRS = List.of(List.of("zaris-async", "zaris-sync", "redis-replicas", "hazelcast"),
+            List.of("zaris-async-1copy", "redis"));
 
     private SideBySide() {
     }

@@ -9,7 +9,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The Zaris native client: one pipelined connection per node. {@code bench/run} connects it with its default
+ * The Zaris native client: one pipelined connection per node, and direct blocking sockets per node that its blocking
+ * calls use ({@link #get} and {@link #put}, so every 1-in-flight row). {@code bench/run} connects it with its default
  * options but a long bootstrap timeout; the failover command hands in a client it connected itself.
  */
 final class ZarisKvClient implements KvClient {

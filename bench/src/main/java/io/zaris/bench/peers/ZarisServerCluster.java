@@ -46,6 +46,14 @@ final class ZarisServerCluster implements PeerCluster {
      * moved within the noise.
      */
     static final String COLLECTOR = "-XX:+UseParallelGC";
+    /**
+     * How the report describes the native client's connections: besides the pipelined connection, blocking
+     * single-key calls use direct sockets, and every 1-in-flight row (and so the GET p50 target) runs over them.
+     */
+    static final String CLIENT = "native client with default options: one pipelined connection per node, plus "
+            + io.zaris.client.ZarisClientOptions.DEFAULT_DIRECT_READ_CONNECTIONS_PER_NODE + " direct blocking sockets per"
+            + " node that serve blocking single-key GET, PUT and DELETE (every 1-in-flight row runs over them; 16 and"
+            + " 128 in flight use the pipelined connection)";
     /** How the report names {@link #HEAP_PAGES}. */
     static final String HEAP_PAGES_DESCRIPTION = " fixed and pre-touched, transparent huge pages";
 
@@ -219,12 +227,12 @@ final class ZarisServerCluster implements PeerCluster {
         if (serverDefaults) {
             return NODES + " server processes (" + heap.description() + ", " + COLLECTOR.substring("-XX:+Use".length())
                     + "), every server option at its default (replication factor " + replicationFactor
-                    + ") but the ack mode, " + ackMode + ", and --drain-on-stop 0 for a quick final shutdown";
+                    + ") but the ack mode, " + ackMode + ", and --drain-on-stop 0 for a quick final shutdown; " + CLIENT;
         }
         return NODES + " server processes (" + heap.description() + ", " + COLLECTOR.substring("-XX:+Use".length())
                 + ", memory budget " + MEMORY_BUDGET + " of the heap, "
                 + IO_THREADS + " I/O thread each), replication factor "
-                + replicationFactor + ", ack mode " + ackMode + "; native client with default options (one pipelined connection per node)";
+                + replicationFactor + ", ack mode " + ackMode + "; " + CLIENT;
     }
 
     List<NodeAddress> dataAddresses() {

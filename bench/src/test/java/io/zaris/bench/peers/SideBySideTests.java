@@ -9,21 +9,24 @@ import org.junit.jupiter.api.Test;
 class SideBySideTests {
 
     @Test
-    void theDefaultRunPairsEachZarisModeWithTheRedisClusterOfItsComparison() {
+    void theDefaultRunGroupsEverySystemWithThoseKeepingAsManyCopies() {
         assertThat(SideBySide.groups(BenchSettings.DEFAULT_SYSTEMS)).containsExactly(
-                List.of("zaris-async", "redis"), List.of("zaris-sync", "redis-replicas"), List.of("hazelcast"));
+                List.of("zaris-async", "zaris-sync", "redis-replicas", "hazelcast"), List.of("redis"));
+        assertThat(SideBySide.groups(List.of("redis", "zaris-async", "zaris-async-1copy", "zaris-sync", "hazelcast",
+                "redis-replicas"))).containsExactly(List.of("zaris-async-1copy", "redis"),
+                List.of("zaris-async", "zaris-sync", "redis-replicas", "hazelcast"));
     }
 
     @Test
-    void aSystemWhosePartnerIsNotSelectedRunsAlone() {
+    void aGroupHoldsOnlyTheSelectedSystemsAndOneWithoutPartnersRunsAlone() {
         assertThat(SideBySide.groups(List.of("redis-replicas", "zaris-async", "zaris-async-1copy")))
-                .containsExactly(List.of("redis-replicas"), List.of("zaris-async"), List.of("zaris-async-1copy"));
+                .containsExactly(List.of("zaris-async", "redis-replicas"), List.of("zaris-async-1copy"));
     }
 
     @Test
-    void groupsFollowTheFirstSystemAskedForAndPairsKeepTheirOwnOrder() {
+    void groupsFollowTheFirstSystemAskedForAndKeepTheirOwnOrder() {
         assertThat(SideBySide.groups(List.of("hazelcast", "redis", "zaris-async")))
-                .containsExactly(List.of("hazelcast"), List.of("zaris-async", "redis"));
+                .containsExactly(List.of("zaris-async", "hazelcast"), List.of("redis"));
     }
 
     @Test
@@ -33,6 +36,9 @@ class SideBySideTests {
         assertThat(SideBySide.orderFor(1, pair)).containsExactly("b", "a");
         assertThat(SideBySide.orderFor(2, pair)).containsExactly("a", "b");
         assertThat(SideBySide.orderFor(7, List.of("alone"))).containsExactly("alone");
+        List<String> four = List.of("a", "b", "c", "d");
+        assertThat(SideBySide.orderFor(1, four)).containsExactly("b", "c", "d", "a");
+        assertThat(SideBySide.orderFor(6, four)).containsExactly("c", "d", "a", "b");
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.zaris.client.ZarisClient;
 import io.zaris.model.VersionedValue;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.serialization.ZarisSerializationException;
+import io.zaris.spring.observation.ZarisOperationObserver;
 import io.zaris.spring.serialization.ZarisSerializer;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -137,6 +138,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     private final EntrySizeSample entrySizes;
     private final Supplier<ZarisCacheErrorHandler> errorHandler;
     private final Clock clock;
+    private final ZarisOperationObserver observer;
     private final ConcurrentMap<String, CompletableFuture<Object>> loads = new ConcurrentHashMap<>();
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
@@ -153,11 +155,14 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
      * @param entrySizes    told the size of every entry this cache writes
      * @param errorHandler  decides on a failed store after a load (see the class comment); read at each failure
      * @param clock         the wall clock that lifetime ends are written and checked with
+     * @param observer      wraps every client call this cache makes
      */
     ZarisCache(String name, ZarisClient client, ZarisSerializer serializer, ZarisCacheConfiguration configuration,
                String keyPrefix, String leaseOwner, DoubleSupplier random, Executor asyncExecutor,
-               EntrySizeSample entrySizes, Supplier<ZarisCacheErrorHandler> errorHandler, Clock clock) {
+               EntrySizeSample entrySizes, Supplier<ZarisCacheErrorHandler> errorHandler, Clock clock,
+               ZarisOperationObserver observer) {
         super(configuration.cacheNullValues());
+        this.observer = Objects.requireNonNull(observer, "observer must not be null");
         this.name = Objects.requireNonNull(name, "name must not be null");
         this.client = Objects.requireNonNull(client, "client must not be null");
         this.serializer = Objects.requireNonNull(serializer, "serializer must not be null");
@@ -169,6 +174,14 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         this.entrySizes = Objects.requireNonNull(entrySizes, "entrySizes must not be null");
         this.errorHandler = Objects.requireNonNull(errorHandler, "errorHandler must not be null");
         this.clock = Objects.requireNonNull(clock, "clock must not be null");
+    }
+
+    private <T> CompletableFuture<T> observed(String operation, Supplier<CompletableFuture<T>> call) {
+        return observer.observe(operation, call);
+    }
+
+    private <T> T blocking(String operation, Supplier<T> call) {
+        return observer.observeBlocking(operation, call);
     }
 
     @Override
@@ -224,7 +237,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     @Override
     public CompletableFuture<?> retrieve(Object key) {
         String storeKey = storeKey(key);
-        return client.get(storeKey).thenApplyAsync(found -> {
+        return observed("get", () -> client.get(storeKey)).thenApplyAsync(found -> {
             Object value = count(found.map(stored -> decode(key, stored.value())).orElse(null));
             touchIfIdleExpiring(storeKey, value, found);
             if (value == null) {
@@ -238,7 +251,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     @SuppressWarnings("unchecked")
     public <T> CompletableFuture<T> retrieve(Object key, Supplier<CompletableFuture<T>> valueLoader) {
         String storeKey = storeKey(key);
-        return client.get(storeKey).thenComposeAsync(found -> {
+        return observed("get", () -> client.get(storeKey)).thenComposeAsync(found -> {
             Object cached = count(found.map(stored -> decode(key, stored.value())).orElse(null));
             touchIfIdleExpiring(storeKey, cached, found);
             if (cached != null) {
@@ -278,12 +291,13 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         String storeKey = storeKey(key);
         Object storeValue = toStoreValue(value);
         Encoded entry = encode(key, storeValue);
-        WriteOutcome outcome = client.sync().putIfAbsent(storeKey, entry.bytes(), entry.ttl());
+        WriteOutcome outcome = blocking("put_if_absent", () -> client.sync().putIfAbsent(storeKey, entry.bytes(), entry.ttl()));
         if (!outcome.applied()) {
-            Optional<VersionedValue> current = client.sync().get(storeKey);
+            Optional<VersionedValue> current = blocking("get", () -> client.sync().get(storeKey));
             // A lease holds no value, and neither does an entry past its lifetime that the node still keeps.
             if (current.isPresent() && (isLease(current.get().value()) || isPastLifetime(current.get().value()))) {
-                outcome = client.sync().putIfVersion(storeKey, entry.bytes(), current.get().version(), entry.ttl());
+                outcome = blocking("put_if_version",
+                        () -> client.sync().putIfVersion(storeKey, entry.bytes(), current.get().version(), entry.ttl()));
             }
         }
         if (outcome.applied()) {
@@ -302,7 +316,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
 
     @Override
     public boolean evictIfPresent(Object key) {
-        boolean existed = client.sync().delete(storeKey(key));
+        boolean existed = blocking("delete", () -> client.sync().delete(storeKey(key)));
         if (existed) {
             evictions.increment();
         }
@@ -324,7 +338,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     public CompletableFuture<Integer> clearAsync() {
         // Added to by the page callbacks of every node, which run concurrently.
         AtomicInteger deleted = new AtomicInteger();
-        return client.scanKeyPages(page -> {
+        return observed("scan", () -> client.scanKeyPages(page -> {
             List<String> mine = new ArrayList<>();
             for (String key : page) {
                 if (key.startsWith(keyPrefix)) {
@@ -332,7 +346,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
                 }
             }
             return deleteInBatches(mine, 0, 0).thenAccept(deleted::addAndGet);
-        }).thenApply(ignored -> deleted.get());
+        })).thenApply(ignored -> deleted.get());
     }
 
     // ------------------------------------------------------------------ statistics
@@ -362,7 +376,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         int to = Math.min(keys.size(), from + CLEAR_BATCH);
         List<CompletableFuture<Boolean>> batch = new ArrayList<>(to - from);
         for (String key : keys.subList(from, to)) {
-            batch.add(client.delete(key));
+            batch.add(observed("delete", () -> client.delete(key)));
         }
         return CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new)).thenCompose(ignored -> {
             int removed = 0;
@@ -379,7 +393,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     /** The stored value (a store value: {@link NullValue} for a cached null), or {@code null} on a miss. */
     private Object read(Object key) {
         String storeKey = storeKey(key);
-        Optional<VersionedValue> found = client.sync().get(storeKey);
+        Optional<VersionedValue> found = blocking("get", () -> client.sync().get(storeKey));
         Object storeValue = found.map(stored -> decode(key, stored.value())).orElse(null);
         touchIfIdleExpiring(storeKey, storeValue, found);
         return storeValue;
@@ -403,8 +417,9 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         if (!touchesInFlight.tryAcquire()) {
             return;
         }
+        Duration slidTo = idleTtl;
         try {
-            client.expire(storeKey, idleTtl).whenComplete((existed, error) -> {
+            observed("expire", () -> client.expire(storeKey, slidTo)).whenComplete((existed, error) -> {
                 touchesInFlight.release();
                 if (error != null) {
                     log.debug("cache '{}': could not extend the idle expiry of '{}': {}", name, storeKey, error.toString());
@@ -427,7 +442,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
 
     private void write(Object key, Object storeValue) {
         Encoded entry = encode(key, storeValue);
-        client.sync().put(storeKey(key), entry.bytes(), entry.ttl());
+        blocking("put", () -> client.sync().put(storeKey(key), entry.bytes(), entry.ttl()));
         puts.increment();
     }
 
@@ -455,7 +470,8 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
             if (cached != null) {
                 return cached;
             }
-            WriteOutcome lease = client.sync().putIfAbsent(storeKey, leaseMarker, configuration.loaderLeaseTime());
+            WriteOutcome lease = blocking("put_if_absent",
+                    () -> client.sync().putIfAbsent(storeKey, leaseMarker, configuration.loaderLeaseTime()));
             if (lease.applied()) {
                 return loadFenced(key, valueLoader, lease.version());
             }
@@ -485,7 +501,8 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         }
         WriteOutcome outcome;
         try {
-            outcome = client.sync().putIfVersion(storeKey, entry.bytes(), fencingToken, entry.ttl());
+            outcome = blocking("put_if_version",
+                    () -> client.sync().putIfVersion(storeKey, entry.bytes(), fencingToken, entry.ttl()));
         } catch (RuntimeException e) {
             return loadedButNotStored(key, storeValue, e);
         }
@@ -497,12 +514,13 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     private <T> CompletableFuture<Object> loadUnderLeaseAsync(Object key, Supplier<CompletableFuture<T>> valueLoader,
                                                               long pollsLeft) {
         String storeKey = storeKey(key);
-        return client.get(storeKey).thenComposeAsync(found -> {
+        return observed("get", () -> client.get(storeKey)).thenComposeAsync(found -> {
             Object cached = found.map(stored -> decode(key, stored.value())).orElse(null);
             if (cached != null) {
                 return CompletableFuture.completedFuture(cached);
             }
-            return client.putIfAbsent(storeKey, leaseMarker, configuration.loaderLeaseTime()).thenComposeAsync(lease -> {
+            return observed("put_if_absent",
+                    () -> client.putIfAbsent(storeKey, leaseMarker, configuration.loaderLeaseTime())).thenComposeAsync(lease -> {
                 if (lease.applied()) {
                     return loadFencedAsync(key, valueLoader, lease.version());
                 }
@@ -523,7 +541,8 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         return supply(valueLoader).thenCompose(value -> {
             Object storeValue = toStoreValue(value);
             Encoded entry = encode(key, storeValue);
-            return sent(() -> client.putIfVersion(storeKey, entry.bytes(), fencingToken, entry.ttl())).thenApply(outcome -> {
+            return sent(() -> observed("put_if_version",
+                    () -> client.putIfVersion(storeKey, entry.bytes(), fencingToken, entry.ttl()))).thenApply(outcome -> {
                 storedUnderLease(key, outcome);
                 return storeValue;
             }).exceptionally(error -> loadedButNotStored(key, storeValue, error));
@@ -541,7 +560,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
      */
     private <T> CompletableFuture<Object> loadHereAsync(Object key, Supplier<CompletableFuture<T>> valueLoader) {
         String storeKey = storeKey(key);
-        return client.get(storeKey).thenComposeAsync(found -> {
+        return observed("get", () -> client.get(storeKey)).thenComposeAsync(found -> {
             Object cached = found.map(stored -> decode(key, stored.value())).orElse(null);
             if (cached != null) {
                 return CompletableFuture.completedFuture(cached);
@@ -549,7 +568,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
             return supply(valueLoader).thenCompose(value -> {
                 Object storeValue = toStoreValue(value);
                 Encoded entry = encode(key, storeValue);
-                return sent(() -> client.put(storeKey, entry.bytes(), entry.ttl())).thenApply(version -> {
+                return sent(() -> observed("put", () -> client.put(storeKey, entry.bytes(), entry.ttl()))).thenApply(version -> {
                     puts.increment();
                     return storeValue;
                 }).exceptionally(error -> loadedButNotStored(key, storeValue, error));
@@ -589,7 +608,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     /** After a failed load: frees the lease for the next loader unless it already changed hands. */
     private void releaseLease(String storeKey, long fencingToken, Throwable loadFailure) {
         try {
-            client.deleteIfVersion(storeKey, fencingToken).whenComplete((outcome, error) -> {
+            observed("delete_if_version", () -> client.deleteIfVersion(storeKey, fencingToken)).whenComplete((outcome, error) -> {
                 if (error != null) {
                     log.debug("cache '{}': could not release the loader lease on '{}' (it expires on its own): {}",
                             name, storeKey, error.toString());

@@ -3,10 +3,12 @@ package io.zaris.spring.cache;
 import io.zaris.client.ZarisClient;
 import io.zaris.spring.ZarisAutoConfiguration;
 import io.zaris.spring.EntrySizeSample;
+import io.zaris.spring.InvalidZarisPropertyException;
 import io.zaris.spring.ZarisProperties;
 import io.zaris.spring.ZarisProperties.CacheSpec;
 import io.zaris.spring.ZarisProperties.Serialization.Format;
 import io.zaris.spring.ZarisSerializerFormats;
+import io.zaris.spring.observation.ZarisOperationObserver;
 import io.zaris.spring.serialization.ZarisSerializer;
 import java.util.stream.Collectors;
 import org.springframework.beans.factory.BeanFactory;
@@ -60,7 +62,8 @@ public final class ZarisCacheAutoConfiguration {
     ZarisCacheManager cacheManager(ZarisClient client, ZarisSerializer serializer, ZarisProperties properties,
             ObjectProvider<CacheManagerCustomizer<?>> customizers,
             ObjectProvider<ZarisCacheManagerBuilderCustomizer> builderCustomizers,
-            ObjectProvider<EntrySizeSample> entrySizes, Environment environment, BeanFactory beanFactory) {
+            ObjectProvider<EntrySizeSample> entrySizes, ObjectProvider<ZarisOperationObserver> observer,
+            Environment environment, BeanFactory beanFactory) {
         requireOnlyCacheSettings(environment);
         ZarisProperties.Cache cache = properties.getCache();
         CacheBeans beans = new CacheBeans(properties, beanFactory);
@@ -69,13 +72,14 @@ public final class ZarisCacheAutoConfiguration {
         try {
             ZarisCacheManager.requireUsableKeyPrefix(cache.getKeyPrefix());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("zaris.cache.key-prefix: " + e.getMessage(), e);
+            throw InvalidZarisPropertyException.badValue("zaris.cache.key-prefix", e.getMessage(), e);
         }
         ZarisCacheManager.Builder builder = ZarisCacheManager.builder(client, serializer)
                 .keyPrefix(cache.getKeyPrefix())
                 .cacheDefaults(defaults)
                 .initialCacheNames(cache.getCacheNames())
-                .entrySizes(entrySizes.getIfAvailable(EntrySizeSample::new));
+                .entrySizes(entrySizes.getIfAvailable(EntrySizeSample::new))
+                .operationObserver(observer.getIfUnique(ZarisOperationObserver::none));
         cache.getCaches().forEach((name, spec) -> builder.withCacheConfiguration(name,
                 configuration("zaris.cache.caches." + name, spec, defaults, beans)));
         builderCustomizers.orderedStream().forEach(customizer -> customizer.customize(builder));
@@ -87,7 +91,7 @@ public final class ZarisCacheAutoConfiguration {
      * cache setting. The properties bean ignores unknown keys, so a typo (say {@code tll: 10m}) would
      * otherwise leave the cache without the TTL its author meant, silently.
      *
-     * @throws IllegalStateException naming every unknown key and listing the settings there are
+     * @throws InvalidZarisPropertyException naming every unknown key and listing the settings there are
      */
     static void requireOnlyCacheSettings(Environment environment) {
         Binder binder = Binder.get(environment);
@@ -102,8 +106,9 @@ public final class ZarisCacheAutoConfiguration {
                         .map(property -> property.getName().toString())
                         .sorted()
                         .collect(Collectors.joining(", "));
-                throw new IllegalStateException(names + ": not a cache setting; a cache (zaris.cache.defaults or"
-                        + " zaris.cache.caches.<name>) takes " + CACHE_SETTINGS, e);
+                throw new InvalidZarisPropertyException(names, names + ": not a cache setting; a cache"
+                        + " (zaris.cache.defaults or zaris.cache.caches.<name>) takes " + CACHE_SETTINGS,
+                        "Correct or remove " + names + "; a cache's settings are " + CACHE_SETTINGS + ".", e);
             }
             throw e;
         }
@@ -119,10 +124,12 @@ public final class ZarisCacheAutoConfiguration {
     static ZarisCacheConfiguration configuration(String prefix, CacheSpec spec, ZarisCacheConfiguration fallback,
             CacheBeans beans) {
         if (spec.setsTimeToLiveTwice()) {
-            throw new IllegalArgumentException(prefix + ": ttl and time-to-live are the same setting; set only one");
+            throw new InvalidZarisPropertyException(prefix + ".ttl", prefix + ": ttl and time-to-live are the same"
+                    + " setting; set only one", "Remove " + prefix + ".ttl or " + prefix + ".time-to-live.");
         }
         if (spec.getTtlFunction() != null && spec.getTimeToLive() != null) {
-            throw new IllegalArgumentException(prefix + ": ttl-function and ttl both set the time to live; set only one");
+            throw new InvalidZarisPropertyException(prefix + ".ttl-function", prefix + ": ttl-function and ttl both"
+                    + " set the time to live; set only one", "Remove " + prefix + ".ttl-function or " + prefix + ".ttl.");
         }
         try {
             ZarisCacheConfiguration configuration = fallback;
@@ -144,7 +151,10 @@ public final class ZarisCacheAutoConfiguration {
                     spec.getTimeToIdle() != null ? spec.getTimeToIdle() : fallback.timeToIdle(),
                     configuration.ttlFunction(), configuration.serializer());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(prefix + ": " + e.getMessage(), e);
+            if (e instanceof InvalidZarisPropertyException) {
+                throw e;
+            }
+            throw InvalidZarisPropertyException.badValue(prefix, e.getMessage(), e);
         }
     }
 
@@ -167,7 +177,9 @@ public final class ZarisCacheAutoConfiguration {
                     try {
                         return ZarisSerializerFormats.create(format, properties, beanFactory);
                     } catch (IllegalStateException e) {
-                        throw new IllegalStateException(property + ": " + e.getMessage(), e);
+                        throw new InvalidZarisPropertyException(property, property + ": " + e.getMessage(),
+                                "Add Jackson 3 to the application (e.g. spring-boot-starter-json) or set " + property
+                                + "=jdk.", e);
                     }
                 }
             }
@@ -180,14 +192,16 @@ public final class ZarisCacheAutoConfiguration {
 
         private <T> T bean(String property, String name, Class<T> type, String expected) {
             if (!beanFactory.containsBean(name)) {
-                throw new IllegalStateException(property + " is '" + name + "' but there is no bean of that name;"
-                        + " it takes " + expected);
+                throw new InvalidZarisPropertyException(property, property + " is '" + name + "' but there is no"
+                        + " bean of that name; it takes " + expected, "Define a bean named '" + name + "', or set "
+                        + property + " to " + expected + ".");
             }
             try {
                 return beanFactory.getBean(name, type);
             } catch (BeanNotOfRequiredTypeException e) {
-                throw new IllegalStateException(property + " is '" + name + "' but that bean is a "
-                        + e.getActualType().getName() + "; it takes " + expected, e);
+                throw new InvalidZarisPropertyException(property, property + " is '" + name + "' but that bean is a "
+                        + e.getActualType().getName() + "; it takes " + expected, "Set " + property + " to "
+                        + expected + ".", e);
             }
         }
     }

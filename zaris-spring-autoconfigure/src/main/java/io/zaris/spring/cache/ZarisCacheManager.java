@@ -2,6 +2,7 @@ package io.zaris.spring.cache;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.spring.EntrySizeSample;
+import io.zaris.spring.observation.ZarisOperationObserver;
 import io.zaris.spring.serialization.ZarisSerializer;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -49,6 +50,7 @@ public class ZarisCacheManager implements CacheManager {
     private final Executor asyncExecutor;
     private final EntrySizeSample entrySizes;
     private final Clock clock;
+    private final ZarisOperationObserver observer;
     private final ConcurrentHashMap<String, ZarisCache> caches = new ConcurrentHashMap<>();
     private volatile Consumer<ZarisCache> creationListener = cache -> { };
     /** Decides on failed stores inside {@code sync = true} loads; set once at start-up, read by every cache. */
@@ -104,6 +106,16 @@ public class ZarisCacheManager implements CacheManager {
                       ZarisCacheConfiguration defaults, Map<String, ZarisCacheConfiguration> configurations,
                       Collection<String> initialCaches, DoubleSupplier random, Executor asyncExecutor,
                       EntrySizeSample entrySizes, Clock clock) {
+        this(client, serializer, keyPrefix, defaults, configurations, initialCaches, random, asyncExecutor, entrySizes,
+                clock, ZarisOperationObserver.none());
+    }
+
+    /** @param observer wraps every client call the caches make */
+    ZarisCacheManager(ZarisClient client, ZarisSerializer serializer, String keyPrefix,
+                      ZarisCacheConfiguration defaults, Map<String, ZarisCacheConfiguration> configurations,
+                      Collection<String> initialCaches, DoubleSupplier random, Executor asyncExecutor,
+                      EntrySizeSample entrySizes, Clock clock, ZarisOperationObserver observer) {
+        this.observer = Objects.requireNonNull(observer, "observer must not be null");
         this.clock = Objects.requireNonNull(clock, "clock must not be null");
         this.entrySizes = Objects.requireNonNull(entrySizes, "entrySizes must not be null");
         this.client = Objects.requireNonNull(client, "client must not be null");
@@ -186,7 +198,7 @@ public class ZarisCacheManager implements CacheManager {
         ZarisCacheConfiguration configuration = configurationOf(name);
         ZarisSerializer own = configuration.serializer();
         return new ZarisCache(name, client, own != null ? own : serializer, configuration, keyPrefix, leaseOwner,
-                random, asyncExecutor, entrySizes, this::errorHandler, clock);
+                random, asyncExecutor, entrySizes, this::errorHandler, clock, observer);
     }
 
     /** A builder whose client and serializer are set; the rest starts at no prefix, defaults, no caches. */
@@ -207,6 +219,7 @@ public class ZarisCacheManager implements CacheManager {
         private final Map<String, ZarisCacheConfiguration> configurations = new LinkedHashMap<>();
         private final List<String> initialCaches = new ArrayList<>();
         private EntrySizeSample entrySizes = new EntrySizeSample();
+        private ZarisOperationObserver observer = ZarisOperationObserver.none();
 
         private Builder(ZarisClient client, ZarisSerializer serializer) {
             client(client);
@@ -267,9 +280,16 @@ public class ZarisCacheManager implements CacheManager {
             return this;
         }
 
+        /** Wraps every client call the caches make (e.g. as an observation); none by default. */
+        public Builder operationObserver(ZarisOperationObserver observer) {
+            this.observer = Objects.requireNonNull(observer, "observer must not be null");
+            return this;
+        }
+
         public ZarisCacheManager build() {
             return new ZarisCacheManager(client, serializer, keyPrefix, defaults, configurations, initialCaches,
-                    entrySizes);
+                    () -> ThreadLocalRandom.current().nextDouble(), ForkJoinPool.commonPool(), entrySizes,
+                    Clock.systemUTC(), observer);
         }
     }
 }

@@ -4,6 +4,7 @@ import io.zaris.client.ZarisClient;
 import io.zaris.model.VersionedValue;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.serialization.ZarisSerializationException;
+import io.zaris.spring.observation.ZarisOperationObserver;
 import io.zaris.spring.serialization.ZarisSerializer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -15,6 +16,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -28,8 +30,11 @@ public final class AsyncZarisTemplate {
     private final ZarisClient client;
     private final ZarisSerializer serializer;
     private final EntrySizeSample entrySizes;
+    private final ZarisOperationObserver observer;
 
-    AsyncZarisTemplate(ZarisClient client, ZarisSerializer serializer, EntrySizeSample entrySizes) {
+    AsyncZarisTemplate(ZarisClient client, ZarisSerializer serializer, EntrySizeSample entrySizes,
+            ZarisOperationObserver observer) {
+        this.observer = Objects.requireNonNull(observer, "observer must not be null");
         this.entrySizes = Objects.requireNonNull(entrySizes, "entrySizes must not be null");
         this.client = Objects.requireNonNull(client, "client must not be null");
         this.serializer = Objects.requireNonNull(serializer, "serializer must not be null");
@@ -42,7 +47,7 @@ public final class AsyncZarisTemplate {
 
     /** The value with its version and remaining TTL, or empty. */
     public <T> CompletableFuture<Optional<ZarisValue<T>>> getVersioned(String key, Class<T> type) {
-        return client.get(key).thenApply(found -> found.map(stored -> toValue(key, stored, type)));
+        return observed("get", () -> client.get(key)).thenApply(found -> found.map(stored -> toValue(key, stored, type)));
     }
 
     /** Stores the value with no TTL; completes with the key's new version. */
@@ -52,12 +57,14 @@ public final class AsyncZarisTemplate {
 
     /** Stores the value with a TTL ({@code null} or zero: none); completes with the key's new version. */
     public CompletableFuture<Long> put(String key, Object value, Duration ttl) {
-        return client.put(key, serialize(key, value), ttl);
+        byte[] bytes = serialize(key, value);
+        return observed("put", () -> client.put(key, bytes, ttl));
     }
 
     /** Stores only if the key does not exist (atomically, on the owning node); completes with whether it did. */
     public CompletableFuture<Boolean> putIfAbsent(String key, Object value, Duration ttl) {
-        return client.putIfAbsent(key, serialize(key, value), ttl).thenApply(outcome -> outcome.applied());
+        byte[] bytes = serialize(key, value);
+        return observed("put_if_absent", () -> client.putIfAbsent(key, bytes, ttl)).thenApply(outcome -> outcome.applied());
     }
 
     /**
@@ -65,24 +72,25 @@ public final class AsyncZarisTemplate {
      * absent). A conflict completes normally with {@link CasOutcome#isConflict()}; it is never retried.
      */
     public CompletableFuture<CasOutcome> compareAndSet(String key, Object value, long expectedVersion, Duration ttl) {
-        return client.putIfVersion(key, serialize(key, value), expectedVersion, ttl)
+        byte[] bytes = serialize(key, value);
+        return observed("put_if_version", () -> client.putIfVersion(key, bytes, expectedVersion, ttl))
                 .thenApply(outcome -> new CasOutcome(outcome.applied(), outcome.version()));
     }
 
     /** Deletes only if the key's version is still {@code expectedVersion}; a conflict is never retried. */
     public CompletableFuture<CasOutcome> deleteIfVersion(String key, long expectedVersion) {
-        return client.deleteIfVersion(key, expectedVersion)
+        return observed("delete_if_version", () -> client.deleteIfVersion(key, expectedVersion))
                 .thenApply(outcome -> new CasOutcome(outcome.applied(), outcome.version()));
     }
 
     /** Deletes the key; completes with whether it existed. */
     public CompletableFuture<Boolean> delete(String key) {
-        return client.delete(key);
+        return observed("delete", () -> client.delete(key));
     }
 
     /** Sets (or with {@code null}/zero removes) the key's TTL; completes with whether the key exists. */
     public CompletableFuture<Boolean> expire(String key, Duration ttl) {
-        return client.expire(key, ttl);
+        return observed("expire", () -> client.expire(key, ttl));
     }
 
     /**
@@ -90,12 +98,12 @@ public final class AsyncZarisTemplate {
      * completes with the new value. Counters are stored as decimal text, not through the serializer.
      */
     public CompletableFuture<Long> increment(String key, long delta) {
-        return client.increment(key, delta);
+        return observed("increment", () -> client.increment(key, delta));
     }
 
     /** The counter's value, or empty when the key does not exist. */
     public CompletableFuture<OptionalLong> counter(String key) {
-        return client.get(key).thenApply(found -> {
+        return observed("get", () -> client.get(key)).thenApply(found -> {
             if (found.isEmpty()) {
                 return OptionalLong.empty();
             }
@@ -113,7 +121,7 @@ public final class AsyncZarisTemplate {
      * keys are left out.
      */
     public <T> CompletableFuture<Map<String, T>> getAll(Collection<String> keys, Class<T> type) {
-        return client.getAll(keys).thenApply(found -> {
+        return observed("get_all", () -> client.getAll(keys)).thenApply(found -> {
             Map<String, T> values = new LinkedHashMap<>();
             found.forEach((key, stored) -> values.put(key, toValue(key, stored, type).value()));
             return values;
@@ -124,12 +132,12 @@ public final class AsyncZarisTemplate {
     public CompletableFuture<Map<String, Long>> putAll(Map<String, ?> entries, Duration ttl) {
         Map<String, byte[]> bytes = new LinkedHashMap<>();
         entries.forEach((key, value) -> bytes.put(key, serialize(key, value)));
-        return client.putAll(bytes, ttl);
+        return observed("put_all", () -> client.putAll(bytes, ttl));
     }
 
     /** Deletes keys that share one segment; completes with how many existed. */
     public CompletableFuture<Integer> deleteAll(Collection<String> keys) {
-        return client.deleteAll(keys);
+        return observed("delete_all", () -> client.deleteAll(keys));
     }
 
     /**
@@ -138,13 +146,17 @@ public final class AsyncZarisTemplate {
      */
     public CompletableFuture<Set<String>> scan(String glob) {
         Pattern pattern = globToRegex(glob);
-        return client.scanKeys().thenApply(keys -> filter(keys, key -> pattern.matcher(key).matches()));
+        return observed("scan", client::scanKeys).thenApply(keys -> filter(keys, key -> pattern.matcher(key).matches()));
     }
 
     /** Keys starting with {@code prefix}; a full keyspace scan filtered here, like {@link #scan}. */
     public CompletableFuture<Set<String>> scanPrefix(String prefix) {
         Objects.requireNonNull(prefix, "prefix must not be null");
-        return client.scanKeys().thenApply(keys -> filter(keys, key -> key.startsWith(prefix)));
+        return observed("scan", client::scanKeys).thenApply(keys -> filter(keys, key -> key.startsWith(prefix)));
+    }
+
+    private <T> CompletableFuture<T> observed(String operation, Supplier<CompletableFuture<T>> call) {
+        return observer.observe(operation, call);
     }
 
     static Pattern globToRegex(String glob) {

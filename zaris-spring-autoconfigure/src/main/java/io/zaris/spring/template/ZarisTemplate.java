@@ -2,6 +2,7 @@ package io.zaris.spring.template;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.spring.EntrySizeSample;
+import io.zaris.spring.observation.ZarisOperationObserver;
 import io.zaris.spring.serialization.ZarisSerializer;
 import java.time.Duration;
 import java.util.Collection;
@@ -38,7 +39,13 @@ public final class ZarisTemplate {
 
     /** @param entrySizes told the size of every entry written (for the memory estimate) */
     public ZarisTemplate(ZarisClient client, ZarisSerializer serializer, EntrySizeSample entrySizes) {
-        this.async = new AsyncZarisTemplate(client, serializer, entrySizes);
+        this(client, serializer, entrySizes, ZarisOperationObserver.none());
+    }
+
+    /** @param observer wraps every client call (see {@link ZarisOperationObserver}) */
+    public ZarisTemplate(ZarisClient client, ZarisSerializer serializer, EntrySizeSample entrySizes,
+            ZarisOperationObserver observer) {
+        this.async = new AsyncZarisTemplate(client, serializer, entrySizes, observer);
     }
 
     /** The same operations, non-blocking. */

@@ -1,0 +1,103 @@
+package io.zaris.protocol;
+
+/**
+ * Which versions of the wire protocol this build speaks, and how two ends of a connection agree on one.
+ *
+ * <p><b>Negotiation.</b> The connecting side offers the highest version it speaks in HELLO; the node answers with
+ * {@link #negotiate the lower} of that offer and its own highest, or refuses an offer older than
+ * {@link #OLDEST_SUPPORTED}. Both ends then use only the frames of the answered version for the life of the
+ * connection: the sender checks {@link #knows} before choosing a frame, and the receiver refuses a frame the
+ * connection's version does not have. So a node of version N+1 talks to a node of N in N's frames, and connections
+ * reach N+1 by themselves once both ends are upgraded (every restarted node opens new connections).
+ *
+ * <p><b>Versions.</b>
+ * <table>
+ *   <caption>What each protocol version added</caption>
+ *   <tr><th>version</th><th>frames added</th></tr>
+ *   <tr><td>1</td><td>every frame of {@link OpCode} except the ones below; live replication one segment per
+ *       {@code REPLICATE} frame</td></tr>
+ *   <tr><td>2</td><td>{@code REPLICATE_BATCH}: live changes of several segments in one frame;
+ *       {@code SEGMENT_DIGESTS}: a digest of each segment of a partition, to compare copies</td></tr>
+ * </table>
+ *
+ * <p><b>Speaking an older version.</b> For upgrade tests a process can be told to speak an older version with the
+ * system property {@value #SPEAK_VERSION_PROPERTY}; it then offers and accepts nothing newer, exactly like a node of
+ * that release. It is not a server option: operators never need it.
+ */
+public final class ProtocolVersions {
+
+    /** The newest version this build speaks. */
+    public static final int CURRENT = 2;
+    /** The oldest version this build still speaks: a build talks to its own release and the one before. */
+    public static final int OLDEST_SUPPORTED = CURRENT - 1;
+    /** System property that makes this process speak an older version (upgrade tests only). */
+    public static final String SPEAK_VERSION_PROPERTY = "zaris.protocol.speak-version";
+
+    private ProtocolVersions() {
+    }
+
+    /**
+     * The highest version this process speaks: {@link #CURRENT}, or what {@value #SPEAK_VERSION_PROPERTY} says.
+     *
+     * @throws IllegalArgumentException when the property is set to anything but a supported version
+     */
+    public static int spoken() {
+        String value = System.getProperty(SPEAK_VERSION_PROPERTY);
+        if (value == null) {
+            return CURRENT;
+        }
+        int version;
+        try {
+            version = Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(SPEAK_VERSION_PROPERTY + " must be a protocol version from "
+                    + OLDEST_SUPPORTED + " to " + CURRENT + ", was '" + value + "'");
+        }
+        requireSupported(version, SPEAK_VERSION_PROPERTY);
+        return version;
+    }
+
+    /**
+     * The version a connection uses when the other side offered {@code offered} and this side speaks up to
+     * {@code spoken}: the lower of the two.
+     *
+     * @throws IllegalArgumentException when {@code offered} is older than {@link #OLDEST_SUPPORTED}
+     */
+    public static int negotiate(int offered, int spoken) {
+        if (offered < OLDEST_SUPPORTED) {
+            throw new IllegalArgumentException("protocol version " + offered + " is not supported; this node speaks "
+                    + OLDEST_SUPPORTED + " to " + spoken);
+        }
+        return Math.min(offered, spoken);
+    }
+
+    /**
+     * Checks a node's answer to an offer: it must be a version this side speaks and no newer than it offered.
+     *
+     * @throws IllegalArgumentException when the answer breaks that rule
+     */
+    public static int checkAnswer(int answered, int offered) {
+        if (answered < OLDEST_SUPPORTED || answered > offered) {
+            throw new IllegalArgumentException("node answered protocol version " + answered + " to an offer of "
+                    + offered + "; expected " + OLDEST_SUPPORTED + " to " + offered);
+        }
+        return answered;
+    }
+
+    /** The protocol version that introduced {@code op}. */
+    public static int introducedIn(OpCode op) {
+        return op == OpCode.REPLICATE_BATCH || op == OpCode.SEGMENT_DIGESTS ? 2 : 1;
+    }
+
+    /** Whether a connection that negotiated {@code version} may carry {@code op}. */
+    public static boolean knows(int version, OpCode op) {
+        return introducedIn(op) <= version;
+    }
+
+    private static void requireSupported(int version, String what) {
+        if (version < OLDEST_SUPPORTED || version > CURRENT) {
+            throw new IllegalArgumentException(what + " must be a protocol version from " + OLDEST_SUPPORTED + " to "
+                    + CURRENT + ", was " + version);
+        }
+    }
+}
