@@ -34,8 +34,12 @@ final class FailoverDecisions {
     /**
      * Who serves a partition whose active owner is gone.
      *
-     * <p>Candidate: the live assigned owner with the most synced segments, then the most keys, then the
-     * highest revision sum, then the earliest in the owner list. Possession proof: if a fresh state of any
+     * <p>Candidate: the live assigned owner with the most synced segments, then the highest revision sum, then
+     * the most keys, then the earliest in the owner list. Revisions before keys: right after an epoch bump that
+     * kept the active (a degrade) no replica is synced under the new epoch yet, and if the active goes then, the
+     * replicas are prefixes of one history; the one with the higher revisions applied more of it, whatever
+     * deletes and expiries did to the key counts (a 15-minute chaos run promoted the copy with more keys and
+     * fewer revisions, whose catch-up could not get the rest, and served stale values for two seconds). Possession proof: if a fresh state of any
      * other live holder — another live owner (one with fewer synced segments can still hold more keys) or a
      * node outside the owner list — shows strictly more keys than the candidate, the candidate comes up
      * {@code RECOVERING} (it pulls from its fellows before serving); otherwise {@code DEGRADED} (serves now).
@@ -50,8 +54,8 @@ final class FailoverDecisions {
                                     Map<String, PartitionState> otherHolders) {
         Comparator<String> preference = Comparator
                 .comparingInt((String node) -> candidates.get(node).syncedSegments())
-                .thenComparingLong(node -> candidates.get(node).keys())
                 .thenComparingLong(node -> candidates.get(node).revisionSum())
+                .thenComparingLong(node -> candidates.get(node).keys())
                 .thenComparing(node -> -owners.indexOf(node));
         String chosen = owners.stream().filter(candidates::containsKey).max(preference).orElse(null);
         if (chosen == null) {

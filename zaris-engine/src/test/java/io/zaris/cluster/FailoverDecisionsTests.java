@@ -37,6 +37,14 @@ class FailoverDecisionsTests {
     }
 
     @Test
+    void amongEquallySyncedCopiesTheOneFurtherAlongItsHistoryWinsAndPullsTheKeysItLacks() {
+        // after a degrade's epoch bump neither replica is synced yet; "c" applied more changes, "b" has more keys
+        FailoverDecisions.Promotion chosen = FailoverDecisions.promote(OWNERS,
+                Map.of("b", new PartitionState(93, 15_686, 32, 0), "c", new PartitionState(93, 15_770, 30, 0)), Map.of());
+        assertThat(chosen).isEqualTo(new FailoverDecisions.Promotion("c", PartitionHealth.RECOVERING));
+    }
+
+    @Test
     void tiesGoToMoreKeysThenToOwnerOrder() {
         assertThat(FailoverDecisions.promote(OWNERS, Map.of("b", state(8, 100), "c", state(8, 120)), Map.of())
                 .node()).isEqualTo("c");
