@@ -40,10 +40,11 @@ class ProtocolVersionsTests {
     }
 
     @Test
-    void onlyReplicateBatchIsNewInVersionTwo() {
+    void onlyReplicateBatchAndSegmentDigestsAreNewInVersionTwo() {
         for (OpCode op : OpCode.values()) {
             assertThat(ProtocolVersions.knows(2, op)).as("%s in version 2", op).isTrue();
-            assertThat(ProtocolVersions.knows(1, op)).as("%s in version 1", op).isEqualTo(op != OpCode.REPLICATE_BATCH);
+            assertThat(ProtocolVersions.knows(1, op)).as("%s in version 1", op)
+                    .isEqualTo(op != OpCode.REPLICATE_BATCH && op != OpCode.SEGMENT_DIGESTS);
         }
     }
 
