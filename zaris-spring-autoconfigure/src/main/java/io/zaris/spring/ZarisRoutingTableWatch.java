@@ -1,8 +1,7 @@
 package io.zaris.spring;
 
 import io.zaris.client.ClientMetrics;
-import io.zaris.client.RefreshTrigger;
-import io.zaris.protocol.OpCode;
+import io.zaris.client.ForwardingClientMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -47,58 +46,16 @@ public final class ZarisRoutingTableWatch {
         return publication == null ? null : Duration.between(publication.at(), clock.instant());
     }
 
-    private final class Observer implements ClientMetrics {
-
-        private final ClientMetrics delegate;
+    private final class Observer extends ForwardingClientMetrics {
 
         Observer(ClientMetrics delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public void request(OpCode op, String status, long nanos) {
-            delegate.request(op, status, nanos);
-        }
-
-        @Override
-        public void retry(String status) {
-            delegate.retry(status);
-        }
-
-        @Override
-        public void refresh(RefreshTrigger trigger) {
-            delegate.refresh(trigger);
-        }
-
-        @Override
-        public void coalescedRefreshWait() {
-            delegate.coalescedRefreshWait();
+            super(delegate);
         }
 
         @Override
         public void tablePublished(long mapVersion, long epochSum) {
             ZarisRoutingTableWatch.this.last = new Publication(mapVersion, epochSum, clock.instant());
             delegate.tablePublished(mapVersion, epochSum);
-        }
-
-        @Override
-        public void writesLost(int count) {
-            delegate.writesLost(count);
-        }
-
-        @Override
-        public void ambiguousFailure(OpCode op) {
-            delegate.ambiguousFailure(op);
-        }
-
-        @Override
-        public Object operationStarted(OpCode op) {
-            return delegate.operationStarted(op);
-        }
-
-        @Override
-        public void attemptRouted(Object operation, int partition) {
-            delegate.attemptRouted(operation, partition);
         }
     }
 }

@@ -3,7 +3,7 @@ package io.zaris.spring.observation;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.zaris.client.ClientMetrics;
-import io.zaris.client.RefreshTrigger;
+import io.zaris.client.ForwardingClientMetrics;
 import io.zaris.protocol.OpCode;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -102,12 +102,10 @@ public final class ObservedZarisOperations implements ZarisOperationObserver {
     }
 
     /** Forwards everything; attempts of an operation this observer started are counted on its context. */
-    private static final class AttemptHearing implements ClientMetrics {
-
-        private final ClientMetrics delegate;
+    private static final class AttemptHearing extends ForwardingClientMetrics {
 
         AttemptHearing(ClientMetrics delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
@@ -123,41 +121,6 @@ public final class ObservedZarisOperations implements ZarisOperationObserver {
             } else {
                 delegate.attemptRouted(operation, partition);
             }
-        }
-
-        @Override
-        public void request(OpCode op, String status, long nanos) {
-            delegate.request(op, status, nanos);
-        }
-
-        @Override
-        public void retry(String status) {
-            delegate.retry(status);
-        }
-
-        @Override
-        public void refresh(RefreshTrigger trigger) {
-            delegate.refresh(trigger);
-        }
-
-        @Override
-        public void coalescedRefreshWait() {
-            delegate.coalescedRefreshWait();
-        }
-
-        @Override
-        public void tablePublished(long mapVersion, long epochSum) {
-            delegate.tablePublished(mapVersion, epochSum);
-        }
-
-        @Override
-        public void writesLost(int count) {
-            delegate.writesLost(count);
-        }
-
-        @Override
-        public void ambiguousFailure(OpCode op) {
-            delegate.ambiguousFailure(op);
         }
     }
 }
