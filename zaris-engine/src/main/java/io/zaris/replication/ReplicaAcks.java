@@ -54,12 +54,22 @@ final class ReplicaAcks {
      */
     ReplicaAcks(int partition, int shipped, int required, int assigned, Runnable reducedRedundancy,
                 Supplier<CompletableFuture<Void>> majorityCheck) {
+        this(partition, shipped, 0, required, assigned, reducedRedundancy, majorityCheck);
+    }
+
+    /**
+     * @param silent replicas not shipped to because their last link closed when they fell silent (see
+     *               {@code PeerSilentException}): counted at once as replicas that did not apply the changes
+     */
+    ReplicaAcks(int partition, int shipped, int silent, int required, int assigned, Runnable reducedRedundancy,
+                Supplier<CompletableFuture<Void>> majorityCheck) {
         this.partition = partition;
         this.required = required;
         this.assigned = assigned;
         this.reducedRedundancy = reducedRedundancy;
         this.majorityCheck = majorityCheck;
         this.awaiting = new AtomicInteger(shipped);
+        this.refused.set(silent);
         if (shipped == 0) {
             finish();
         }

@@ -9,6 +9,7 @@ import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.store.SegmentSnapshot;
 import io.zaris.transport.NodeConnection;
+import io.zaris.transport.PeerSilentException;
 import io.zaris.transport.ZarisTransportException;
 import java.util.ArrayList;
 import java.util.List;
@@ -339,9 +340,16 @@ final class ReplicaLink {
             return new Verdict(KvStatus.UNAVAILABLE, -1, true);
         }
 
-        /** The verdict of a send that failed with {@code error} instead of an answer. */
+        /**
+         * The verdict of a send that failed with {@code error} instead of an answer: a lost connection means the
+         * replica is gone, but one closed because the replica fell silent does not (it may be cut off with a
+         * majority that promotes it), so nothing is acknowledged without it unless a majority is proven.
+         */
         static Verdict ofFailure(Throwable error) {
             Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+            if (cause instanceof PeerSilentException) {
+                return failed();
+            }
             return cause instanceof ZarisTransportException ? gone() : failed();
         }
 

@@ -66,6 +66,14 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     private final ReplicationSettings settings;
     private final EpochFence fence;
     private final Map<String, ReplicaLink> links = new ConcurrentHashMap<>();
+    /**
+     * Replicas whose last link was closed because they fell silent, until a new link opens or the leader stops
+     * counting them as serving (suspended or excluded). Such a replica may be alive and cut off together with the
+     * majority, so a SYNC write counts it as one that did not apply the change (see {@link ReplicaAcks}): the
+     * write is acknowledged without it only once the leader proved a majority. Written by the replication thread
+     * and link callbacks; read by writers.
+     */
+    private final Set<String> silentReplicas = ConcurrentHashMap.newKeySet();
     private final Set<String> opening = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService worker;
     private volatile ClusterView view;
@@ -256,9 +264,14 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         List<String> owners = current.partitionMap().ownersOf(partition);
         List<ReplicaLink> targets = new ArrayList<>(owners.size());
         Set<String> members = servingMembers(current);
+        int silent = 0;
         for (String owner : owners) {
             ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
             if (link == null || !link.isOpen() || !link.isSynced(segment)) {
+                if (!owner.equals(nodeId) && members.contains(owner)
+                        && (silentReplicas.contains(owner) || link != null && link.connection.closedForSilence())) {
+                    silent++;
+                }
                 continue;
             }
             if (!members.contains(owner)) {
@@ -273,7 +286,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         int required = requiredReplicas(partition);
         int assigned = owners.contains(nodeId) ? owners.size() - 1 : owners.size();
         Supplier<CompletableFuture<Void>> confirmation = majorityConfirmation;
-        ReplicaAcks acks = new ReplicaAcks(partition, targets.size(), required, assigned,
+        ReplicaAcks acks = new ReplicaAcks(partition, targets.size(), silent, required, assigned,
                 reducedRedundancyShipments::increment,
                 () -> confirmation.get().orTimeout(MAJORITY_CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
         for (ReplicaLink link : targets) {
@@ -393,8 +406,12 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                 open(peer, address);
             }
         }
+        silentReplicas.retainAll(members);
         for (Map.Entry<String, ReplicaLink> entry : links.entrySet()) {
             if (!needed.contains(entry.getKey()) || !entry.getValue().isOpen()) {
+                if (entry.getValue().connection.closedForSilence() && members.contains(entry.getKey())) {
+                    silentReplicas.add(entry.getKey());
+                }
                 links.remove(entry.getKey(), entry.getValue());
                 if (current.suspended().contains(entry.getKey())) {
                     entry.getValue().closeSuspended();
@@ -427,6 +444,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                         connection.close();
                         return;
                     }
+                    silentReplicas.remove(peer); // it answered a handshake: reachable again
                     ReplicaLink previous = links.put(peer, new ReplicaLink(peer, connection, layout.segmentCount()));
                     if (previous != null) {
                         previous.close();

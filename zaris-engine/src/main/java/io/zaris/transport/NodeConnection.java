@@ -124,7 +124,8 @@ public final class NodeConnection implements AutoCloseable {
         channel.closeFuture().addListener(future -> {
             sweep.cancel(false); // the event loop outlives the connection; the sweep must not
             String reason = closeReason;
-            failAll(new ZarisTransportException("connection to " + address + " closed" + (reason == null ? "" : ": " + reason)));
+            failAll(reason == null ? new ZarisTransportException("connection to " + address + " closed")
+                    : new PeerSilentException("connection to " + address + " closed: " + reason));
         });
     }
 
@@ -486,6 +487,11 @@ public final class NodeConnection implements AutoCloseable {
 
     public boolean isOpen() {
         return !closed && channel.isActive();
+    }
+
+    /** Whether this connection was closed because the node answered nothing, not even a liveness probe. */
+    public boolean closedForSilence() {
+        return closeReason != null;
     }
 
     public int inFlight() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zaris.model.KvStatus;
+import io.zaris.transport.PeerSilentException;
 import io.zaris.transport.ZarisTimeoutException;
 import io.zaris.transport.ZarisTransportException;
 import java.util.concurrent.CompletableFuture;
@@ -135,5 +136,35 @@ class ReplicaAcksTests {
         assertThat(TIMED_OUT.replicaGone()).isFalse();
         assertThat(GONE.replicaGone()).isTrue();
         assertThat(ReplicaLink.Verdict.failed().replicaGone()).isFalse();
+    }
+
+    @Test
+    void aConnectionClosedForSilenceIsNotAGoneReplica() {
+        ReplicaLink.Verdict silent = ReplicaLink.Verdict.ofFailure(new CompletionException(
+                new PeerSilentException("connection to n3 closed: no response for 4000 ms, not even to a liveness probe")));
+        assertThat(silent.replicaGone()).isFalse();
+        assertThat(silent.applied()).isFalse();
+    }
+
+    @Test
+    void aReplicaLeftOutBecauseItFellSilentNeedsTheMajorityProofLikeOneThatTimedOut() {
+        // shipped to the replica still connected only; the silent one counts as not having applied it
+        ReplicaAcks acks = new ReplicaAcks(4, 1, 1, 0, 2, reduced::incrementAndGet, () -> {
+            majorityChecks.incrementAndGet();
+            return leaderAnswer;
+        });
+        acks.onVerdict(APPLIED);
+        assertThat(acks.result()).isNotDone();
+        assertThat(majorityChecks).hasValue(1);
+        leaderAnswer.completeExceptionally(new TimeoutException());
+        assertThatThrownBy(acks.result()::join).hasCauseInstanceOf(ReplicationException.class)
+                .hasMessageContaining("did not confirm");
+    }
+
+    @Test
+    void aSilentReplicaAloneMeansNoCopyAppliedTheWrite() {
+        ReplicaAcks acks = new ReplicaAcks(4, 0, 1, 0, 1, reduced::incrementAndGet, () -> leaderAnswer);
+        assertThatThrownBy(acks.result()::join).hasCauseInstanceOf(ReplicationException.class)
+                .hasMessageContaining("no other copy did");
     }
 }
