@@ -81,6 +81,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class ZarisClient implements AutoCloseable {
 
+    /**
+     * How long installing a fetched map waits for the connections it opens before it publishes the table; those
+     * still opening join it when they open. Long enough for a live node's connect and handshake.
+     */
+    static final Duration INSTALL_CONNECT_WAIT = Duration.ofSeconds(1);
+
     private static final Logger log = LoggerFactory.getLogger(ZarisClient.class);
     /** Pause between rounds over the seeds while a cluster is still forming. */
     private static final Duration BOOTSTRAP_RETRY_DELAY = Duration.ofMillis(200);
@@ -1041,23 +1047,31 @@ public final class ZarisClient implements AutoCloseable {
                 log.debug("cannot connect to hinted node {} at {}: {}", node, address, rootMessage(error));
                 return;
             }
-            boolean added = false;
-            synchronized (tableLock) {
-                RoutingTable current = table;
-                StripedNodeConnections existing = current == null ? null : current.connections().get(node);
-                if (current != null && !closed && node.equals(connection.nodeId())
-                        && address.equals(current.view().addresses().get(node))
-                        && (existing == null || !existing.isOpen())) {
-                    Map<String, StripedNodeConnections> connections = new HashMap<>(current.connections());
-                    connections.put(node, connection);
-                    publish(RoutingTable.build(current.view(), connections), RefreshTrigger.HINT);
-                    added = true;
-                }
-            }
-            if (!added) {
-                connection.close();
-            }
+            addIfStillRouted(node, address, connection);
         });
+    }
+
+    /**
+     * Adds a connection opened after its table was published, if the table still names {@code node} at
+     * {@code address} and has no open connection to it; closes it otherwise.
+     */
+    private void addIfStillRouted(String node, NodeAddress address, StripedNodeConnections connection) {
+        boolean added = false;
+        synchronized (tableLock) {
+            RoutingTable current = table;
+            StripedNodeConnections existing = current == null ? null : current.connections().get(node);
+            if (current != null && !closed && node.equals(connection.nodeId())
+                    && address.equals(current.view().addresses().get(node))
+                    && (existing == null || !existing.isOpen())) {
+                Map<String, StripedNodeConnections> connections = new HashMap<>(current.connections());
+                connections.put(node, connection);
+                publish(RoutingTable.build(current.view(), connections), RefreshTrigger.HINT);
+                added = true;
+            }
+        }
+        if (!added) {
+            connection.close();
+        }
     }
 
     /**
@@ -1211,9 +1225,24 @@ public final class ZarisClient implements AutoCloseable {
                 opening.put(node.getKey(), open(node.getValue()));
             }
         }
+        // A node that does not answer (cut off, hung) must not hold the whole table back for a connect timeout:
+        // connections not open within INSTALL_CONNECT_WAIT join the table when they open, if it still routes there.
+        long waitUntil = System.nanoTime() + INSTALL_CONNECT_WAIT.toNanos();
+        Map<String, CompletableFuture<StripedNodeConnections>> late = new HashMap<>();
         for (Map.Entry<String, CompletableFuture<StripedNodeConnections>> pending : opening.entrySet()) {
             try {
-                StripedNodeConnections connection = pending.getValue().join();
+                StripedNodeConnections connection;
+                try {
+                    connection = pending.getValue().get(Math.max(0, waitUntil - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    late.put(pending.getKey(), pending.getValue());
+                    continue;
+                } catch (ExecutionException e) {
+                    throw new CompletionException(e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new CompletionException(e);
+                }
                 if (!pending.getKey().equals(connection.nodeId())) {
                     log.warn("address of node {} answered as node {}; not routing to it", pending.getKey(),
                             connection.nodeId());
@@ -1252,6 +1281,16 @@ public final class ZarisClient implements AutoCloseable {
             }
         }
         unused.forEach(StripedNodeConnections::close);
+        late.forEach((node, future) -> future.whenComplete((connection, error) -> {
+            if (error != null) {
+                log.warn("cannot connect to node {}: {}", node, rootMessage(error));
+            } else if (!node.equals(connection.nodeId())) {
+                log.warn("address of node {} answered as node {}; not routing to it", node, connection.nodeId());
+                connection.close();
+            } else {
+                addIfStillRouted(node, fetched.addresses().get(node), connection);
+            }
+        }));
     }
 
     /** The refresher's fetch: runs on the maps thread, completes when the new table is published. */
