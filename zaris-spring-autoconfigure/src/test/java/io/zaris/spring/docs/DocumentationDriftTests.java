@@ -49,6 +49,8 @@ import tools.jackson.databind.ObjectMapper;
 class DocumentationDriftTests {
 
     private static final Path ROOT = Path.of("..");
+    /** Shorter than any plain sentence that says what a page covers. */
+    private static final int MIN_OPENING_CHARACTERS = 50;
     private static final Path METADATA = Path.of("target", "classes", "META-INF", "spring-configuration-metadata.json");
     private static final Pattern VARIABLE = Pattern.compile("\\bZARIS_[A-Z0-9_]*[A-Z0-9]\\b");
     private static final Pattern BENCH_VARIABLE = Pattern.compile("\\bZARIS_BENCH_[A-Z0-9_]*[A-Z0-9]\\b");
@@ -274,6 +276,30 @@ class DocumentationDriftTests {
             }
         }
         assertThat(broken).as("relative links of the README and the docs").isEmpty();
+    }
+
+    // --- Openings -----------------------------------------------------------------------------------------
+
+    /**
+     * A newcomer lands on any page from a link: each one first says, in a paragraph, what it covers. "Says what it
+     * covers" cannot be checked by a machine; that a page opens with prose of a sentence or more, not straight
+     * with a table, a list or a second heading, can.
+     */
+    @Test
+    void everyPageOpensWithAParagraphSayingWhatItCovers() throws IOException {
+        List<MarkdownPage> pages = new ArrayList<>(subjectPages());
+        pages.add(MarkdownPage.read(ROOT.resolve("docs").resolve("benchmarks").resolve("README.md")));
+        pages.add(MarkdownPage.read(ROOT.resolve("docs").resolve("chaos").resolve("README.md")));
+        try (Stream<Path> design = Files.list(ROOT.resolve("docs").resolve("design"))) {
+            design.filter(file -> file.toString().endsWith(".md")).sorted().forEach(file -> pages.add(MarkdownPage.read(file)));
+        }
+        Set<String> withoutOpening = new TreeSet<>();
+        for (MarkdownPage page : pages) {
+            if (page.openingParagraph().length() < MIN_OPENING_CHARACTERS) {
+                withoutOpening.add(ROOT.relativize(page.path()).toString());
+            }
+        }
+        assertThat(withoutOpening).as("pages that do not open with a paragraph saying what they cover").isEmpty();
     }
 
     // --- helpers ------------------------------------------------------------------------------------------

@@ -152,6 +152,40 @@ final class MarkdownPage {
         return anchors;
     }
 
+    /**
+     * The paragraph the page opens with: the lines after its first heading up to the next blank line, joined with
+     * spaces. Empty when the page has no heading or when what follows the heading is not prose: another heading, a
+     * table, a list, a quote, an image or a code block.
+     */
+    String openingParagraph() {
+        int title = 0;
+        while (title < lines.size() && !lines.get(title).startsWith("# ")) {
+            title++;
+        }
+        int first = title + 1;
+        while (first < lines.size() && lines.get(first).isBlank()) {
+            first++;
+        }
+        if (first >= lines.size() || !startsProse(lines.get(first))) {
+            return "";
+        }
+        StringBuilder paragraph = new StringBuilder();
+        for (String line : lines.subList(first, lines.size())) {
+            if (line.isBlank()) {
+                break;
+            }
+            paragraph.append(paragraph.isEmpty() ? "" : " ").append(line.trim());
+        }
+        return paragraph.toString();
+    }
+
+    private static boolean startsProse(String line) {
+        String start = line.trim();
+        return !(start.startsWith("#") || start.startsWith("|") || start.startsWith("- ") || start.startsWith("* ")
+                || start.startsWith(">") || start.startsWith("!") || start.startsWith("```")
+                || start.matches("^\\d+\\. .*"));
+    }
+
     /** Every name written as code in {@code text}, in order, without duplicates. */
     static Set<String> codeSpans(String text) {
         Set<String> spans = new LinkedHashSet<>();
