@@ -74,6 +74,10 @@ public final class BlockingZarisClient {
         return await(client.increment(key, delta));
     }
 
+    public CounterValue incrementVersioned(String key, long delta) {
+        return await(client.incrementVersioned(key, delta));
+    }
+
     public boolean expire(String key, Duration ttl) {
         return await(client.expire(key, ttl));
     }

@@ -5,7 +5,8 @@ import io.zaris.protocol.OpCode;
 /**
  * What the client reports about itself. {@link #disabled()} is the default; {@code MicrometerClientMetrics}
  * records to a Micrometer registry (Micrometer is an optional dependency: only that class needs it).
- * Implementations must be thread-safe and cheap: they are called on network threads.
+ * Implementations must be thread-safe and cheap: they are called on network threads. Every callback does nothing
+ * by default, so an implementation overrides only what it watches.
  */
 public interface ClientMetrics {
 
@@ -14,23 +15,28 @@ public interface ClientMetrics {
      * {@code not_found}, {@code conflict}), of the status it failed with (e.g. {@code moved}), or the failure
      * kind ({@code timeout}, {@code transport}, {@code error}).
      */
-    void request(OpCode op, String status, long nanos);
+    default void request(OpCode op, String status, long nanos) {
+    }
 
     /** The retry brain scheduled another attempt after a failed one with {@code status} (named as above). */
-    void retry(String status);
+    default void retry(String status) {
+    }
 
     /** The routing table was updated. */
-    void refresh(RefreshTrigger trigger);
+    default void refresh(RefreshTrigger trigger) {
+    }
 
     /** A caller rode a map refresh already in flight instead of starting one. */
-    void coalescedRefreshWait();
+    default void coalescedRefreshWait() {
+    }
 
     /**
      * A routing table that differs from the previous one (its map fingerprint changed: partition map version,
      * epoch sum or addresses) was published, with this partition map version and epoch sum. Not called for a
      * refresh that found the same map.
      */
-    void tablePublished(long mapVersion, long epochSum);
+    default void tablePublished(long mapVersion, long epochSum) {
+    }
 
     /** Acknowledged ASYNC writes a takeover showed lost. */
     default void writesLost(int count) {
@@ -66,26 +72,6 @@ public interface ClientMetrics {
 
     /** The null object: records nothing. */
     enum DisabledClientMetrics implements ClientMetrics {
-        INSTANCE;
-
-        @Override
-        public void request(OpCode op, String status, long nanos) {
-        }
-
-        @Override
-        public void retry(String status) {
-        }
-
-        @Override
-        public void refresh(RefreshTrigger trigger) {
-        }
-
-        @Override
-        public void coalescedRefreshWait() {
-        }
-
-        @Override
-        public void tablePublished(long mapVersion, long epochSum) {
-        }
+        INSTANCE
     }
 }

@@ -463,12 +463,18 @@ public final class ZarisClient implements AutoCloseable {
      * completes with the new value. A value that is not a decimal integer fails with {@code WRONG_TYPE}.
      */
     public CompletableFuture<Long> increment(String key, long delta) {
+        return incrementVersioned(key, delta).thenApply(CounterValue::value);
+    }
+
+    /** As {@link #increment}, completing with the version of the change as well as the new value. */
+    public CompletableFuture<CounterValue> incrementVersioned(String key, long delta) {
         byte[] k = bytes(key);
         return execute(OpCode.INCREMENT, k, false, id -> new Request.Increment(id, k, delta), (status, body) -> {
             if (status == KvStatus.OK) {
                 long value = body.readLong();
-                acknowledged(k, body.readLong(), body);
-                return value;
+                long version = body.readLong();
+                acknowledged(k, version, body);
+                return new CounterValue(value, version);
             }
             throw failure(status, body);
         });

@@ -63,6 +63,9 @@ final class FailoverCoordinator {
     private final Map<Integer, Long> observedEpochs = new HashMap<>();
     /** Partition → epoch whose active owner restarted and asked to be relieved of it (see {@link #disown}). */
     private final Map<Integer, Long> disowned = new HashMap<>();
+
+    /** Partition → disowned epoch for which a round already logged that no owner with the data answered (logged once). */
+    private final Map<Integer, Long> awaitingHolder = new HashMap<>();
     /** Partition → why its last heal attempt was refused, logged when it changes so a stall explains itself. */
     private final Map<Integer, String> healBlockers = new HashMap<>();
     private final Rebalancer rebalancer;
@@ -159,6 +162,7 @@ final class FailoverCoordinator {
             return;
         }
         disowned.entrySet().removeIf(e -> held.runtimeMap().get(e.getKey()).epoch() != e.getValue());
+        awaitingHolder.keySet().retainAll(disowned.keySet());
         long now = time.nanoTime();
         for (String node : held.partitionMap().nodes()) {
             if (present.contains(node)) {
@@ -307,8 +311,18 @@ final class FailoverCoordinator {
                     highestObserved = Math.max(highestObserved, state.highestEpoch());
                 }
             }
-            if (restarted && candidates.size() > 1) {
-                candidates.remove(current.activeNode()); // it has nothing; a lone survivor serves anyway
+            if (restarted && owners.stream().anyMatch(o -> !o.equals(current.activeNode()) && view.serves(o, present))) {
+                // It has nothing. Another serving owner has the data, whether or not its state arrived in time: a
+                // replica whose answer timed out on a loaded machine must not hand the partition to the empty
+                // store (which would then snapshot the replica empty). A lone survivor serves anyway.
+                candidates.remove(current.activeNode());
+                if (candidates.isEmpty()) {
+                    if (!Long.valueOf(current.epoch()).equals(awaitingHolder.put(p, current.epoch()))) {
+                        log.info("node {}: partition {}: {} restarted and gives it up, but no other owner answered; asks again "
+                                + "next round", nodeId, p, current.activeNode());
+                    }
+                    continue;
+                }
             }
             FailoverDecisions.Promotion promotion = FailoverDecisions.promote(owners, candidates, Map.of());
             PartitionRuntime promoted = PartitionTransitions.change(p, current, PartitionTransitions.Trigger.PROMOTE,

@@ -101,16 +101,11 @@ public final class NodeConnection implements AutoCloseable {
     private volatile boolean closedByClient;
     /** Response frames read; event loop only. */
     private long responsesRead;
-    /** {@code responsesRead} as the timeout sweep last saw it; event loop only. */
-    private long responsesReadAtSweep;
     /**
-     * When the sweep last saw the connection make progress: a response read since its previous run, or nothing
-     * awaited. Event loop only; 50 ms coarse, which is all the liveness probe needs, and it costs the request path
-     * no clock read.
+     * When to send a liveness probe, fed by the 50 ms timeout sweep: coarse, which is all the probe needs, and it
+     * costs the request path no clock read. Event loop only.
      */
-    private long progressNanos = System.nanoTime();
-    /** A liveness probe is awaiting its answer; event loop only. */
-    private boolean probeInFlight;
+    private final LivenessWatch liveness = new LivenessWatch(PROBE_AFTER, System.nanoTime());
     /** Why this side closed the connection, for the failure of the requests still waiting; {@code null}: closed, no reason. */
     private volatile String closeReason;
 
@@ -447,10 +442,7 @@ public final class NodeConnection implements AutoCloseable {
 
     private void expireOverdue() {
         long now = System.nanoTime();
-        if (responsesRead != responsesReadAtSweep || pending.isEmpty()) {
-            responsesReadAtSweep = responsesRead;
-            progressNanos = now;
-        } else if (!probeInFlight && nodeId != null && now - progressNanos >= PROBE_AFTER.toNanos()) {
+        if (liveness.sweep(now, responsesRead, nodeId != null && !pending.isEmpty())) {
             probe(now);
         }
         for (Iterator<Map.Entry<Long, Pending<?>>> it = pending.entrySet().iterator(); it.hasNext(); ) {
@@ -500,12 +492,11 @@ public final class NodeConnection implements AutoCloseable {
 
     /** Event loop only: asks the node whether it still answers; see {@link #PROBE_TIMEOUT}. */
     private void probe(long now) {
-        probeInFlight = true;
         send(Request.MapVersion::new, (status, body) -> status, 0, 0, now + PROBE_TIMEOUT.toNanos())
                 .whenComplete((status, error) -> {
-                    probeInFlight = false;
+                    liveness.probeAnswered();
                     if (error instanceof ZarisTimeoutException && !closed) {
-                        closeReason = "no response for " + Duration.ofNanos(System.nanoTime() - progressNanos).toMillis()
+                        closeReason = "no response for " + liveness.silentFor(System.nanoTime()).toMillis()
                                 + " ms, not even to a liveness probe";
                         log.warn("connection to {}: {}; closing it", describe(), closeReason);
                         closed = true;

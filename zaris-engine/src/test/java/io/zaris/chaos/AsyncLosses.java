@@ -36,18 +36,4 @@ final class AsyncLosses {
         }
         return true;
     }
-
-    /**
-     * Whether {@code lostWrites} losses on {@code key} are covered by as many named losses of the key. Only
-     * for counters: the INCREMENT API returns the new value, not the revision, so their losses can be matched
-     * by count only. Weaker than {@link #excuse}, and used nowhere else.
-     */
-    boolean excuseByCount(String key, int lostWrites) {
-        if (!async || lostWrites <= 0) {
-            return false;
-        }
-        String prefix = key + "@";
-        long namedOnKey = named.stream().filter(name -> name.startsWith(prefix)).count();
-        return namedOnKey >= lostWrites;
-    }
 }

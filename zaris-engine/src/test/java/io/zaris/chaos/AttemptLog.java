@@ -1,8 +1,6 @@
 package io.zaris.chaos;
 
 import io.zaris.client.ClientMetrics;
-import io.zaris.client.RefreshTrigger;
-import io.zaris.protocol.OpCode;
 
 /**
  * Watches one client's retries so a call's outcome is judged on all its attempts, not only the last: the
@@ -41,21 +39,5 @@ final class AttemptLog implements ClientMetrics {
         if (kind.isAmbiguous()) {
             ambiguous = true;
         }
-    }
-
-    @Override
-    public void request(OpCode op, String status, long nanos) {
-    }
-
-    @Override
-    public void refresh(RefreshTrigger trigger) {
-    }
-
-    @Override
-    public void coalescedRefreshWait() {
-    }
-
-    @Override
-    public void tablePublished(long mapVersion, long epochSum) {
     }
 }

@@ -1,5 +1,6 @@
 package io.zaris.chaos;
 
+import io.zaris.client.CounterValue;
 import io.zaris.client.WriteOutcome;
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
@@ -141,13 +142,16 @@ final class ChaosClient implements AutoCloseable {
         long invoked = begin();
         Reply reply;
         long result = 0;
+        long revision = -1;
         try {
-            result = client.increment(key, delta).join();
+            CounterValue counted = client.incrementVersioned(key, delta).join();
+            result = counted.value();
+            revision = counted.version();
             reply = Reply.OK;
         } catch (RuntimeException e) {
             reply = Reply.of(unwrap(e));
         }
-        recorder.record(new Op.Increment(id, key, delta, result, invoked, recorder.now(), reply, ambiguousBefore()));
+        recorder.record(new Op.Increment(id, key, delta, result, revision, invoked, recorder.now(), reply, ambiguousBefore()));
     }
 
     @Override

@@ -62,7 +62,7 @@ final class Checker {
                     check.checkAfterHealing(afterHealing, losses, findings);
                 }
             } else if (!key.increments.isEmpty()) {
-                new CounterCheck(key.key, key.increments).check(key.reads, afterHealing, losses, findings);
+                CounterCheck.check(key.key, key.increments, key.reads, afterHealing, losses, findings);
             } else {
                 RegisterCheck check = new RegisterCheck(key.key, key.writes);
                 key.reads.forEach(read -> check.check(read, losses, findings));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 import io.zaris.model.AckMode;
 import java.util.List;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -167,6 +168,24 @@ class CheckerTests {
                 .build();
 
         assertOnly(Checker.check(history), Finding.Kind.LOST_INCREMENT);
+    }
+
+    @Test
+    void anAsyncLostIncrementIsExcusedOnlyWhenThatIncrementWasNamedByRevision() {
+        // +7 (revision 2) was acknowledged and lost; +4 (revision 3) counted again from 5, the value before it.
+        Supplier<HistoryBuilder> lost = () -> new HistoryBuilder(AckMode.ASYNC)
+                .increment(8, COUNTER, 5, 5, 1, 2)
+                .increment(8, COUNTER, 7, 12, 3, 4)
+                .read(9, COUNTER, "12", 4, 5)
+                .increment(9, COUNTER, 4, 9, 5, 6)
+                .readAfterHealing(COUNTER, "9", 10, 11);
+
+        Verdict anotherNamed = Checker.check(lost.get().namedLoss(COUNTER, 3).build());
+        Verdict thatNamed = Checker.check(lost.get().namedLoss(COUNTER, 2).build());
+
+        assertOnly(anotherNamed, Finding.Kind.LOST_INCREMENT);
+        assertThat(thatNamed.findings()).isEmpty();
+        assertThat(thatNamed.excused()).extracting(Finding::kind).contains(Finding.Kind.LOST_INCREMENT);
     }
 
     @Test

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Checks one counter: its increments and the values read from it.
@@ -24,9 +25,10 @@ import java.util.Set;
  *       deltas (checked exactly while a key has at most {@value #MAX_SUBSET_INDETERMINATE} indeterminate
  *       increments, beyond that only the bounds).</li>
  * </ul>
- * Refused increments add nothing. Under ASYNC, losses are excused by count only — when the key has at least
- * as many named losses as the findings imply — because the INCREMENT API returns the new value, not the
- * revision a named loss could be matched by. That is weaker than the per-write rule of the other checks.
+ * Refused increments add nothing. Under ASYNC, an acknowledged increment the client was told was lost (named by
+ * key and revision, as every other write) is no longer required: it counts as indeterminate, since reads may have
+ * seen it before the loss. The rules above then run again; their findings are excused only if none remains, so a
+ * loss named for one increment never covers another.
  */
 final class CounterCheck {
 
@@ -34,6 +36,7 @@ final class CounterCheck {
     static final int MAX_SUBSET_INDETERMINATE = 20;
 
     private final String key;
+    /** Acknowledged increments required to survive: under ASYNC, those the client was told were lost are not. */
     private final List<Op.Increment> acknowledged;
     private final List<Op.Increment> indeterminate;
     /** Acknowledged increments by completion time, and the highest result among the first i + 1 of them. */
@@ -43,13 +46,17 @@ final class CounterCheck {
     private final List<Op.Increment> possible;
     private final long[] possibleSum;
     private final List<Finding> found = new ArrayList<>();
-    private int impliedLosses;
 
-    CounterCheck(String key, List<Op.Increment> increments) {
+    /**
+     * @param namedLost whether an acknowledged increment is one the client was told was lost (always false under
+     *                  SYNC: nothing is excused there)
+     */
+    private CounterCheck(String key, List<Op.Increment> increments, Predicate<Op.Increment> namedLost) {
         this.key = key;
-        this.acknowledged = increments.stream().filter(increment -> increment.outcome() == Outcome.OK).toList();
-        this.indeterminate = increments.stream().filter(increment -> increment.outcome() == Outcome.INDETERMINATE)
-                .toList();
+        this.acknowledged = increments.stream()
+                .filter(increment -> increment.outcome() == Outcome.OK && !namedLost.test(increment)).toList();
+        this.indeterminate = increments.stream().filter(increment -> increment.outcome() == Outcome.INDETERMINATE
+                || increment.outcome() == Outcome.OK && namedLost.test(increment)).toList();
         this.acknowledgedByCompletion = acknowledged.stream().sorted(Comparator.comparingLong(Op::completedNanos))
                 .toList();
         this.highestResult = new long[acknowledgedByCompletion.size()];
@@ -68,7 +75,22 @@ final class CounterCheck {
      * Runs every rule: the increments, each read during the run, and the read after healing ({@code null} when
      * none was answered: the caller reports that). Findings go to {@code findings} together, excused or not.
      */
-    void check(List<Op.Read> reads, Op.Read afterHealing, AsyncLosses losses, Findings findings) {
+    static void check(String key, List<Op.Increment> increments, List<Op.Read> reads, Op.Read afterHealing,
+                      AsyncLosses losses, Findings findings) {
+        List<Finding> strict = new CounterCheck(key, increments, increment -> false).run(reads, afterHealing, findings);
+        if (strict.isEmpty()) {
+            return;
+        }
+        List<Finding> sparingNamedLosses = new CounterCheck(key, increments,
+                increment -> losses.excuse(key, List.of(increment.revision()))).run(reads, afterHealing, findings);
+        if (sparingNamedLosses.isEmpty()) {
+            strict.forEach(finding -> findings.add(finding, true));
+        } else {
+            sparingNamedLosses.forEach(finding -> findings.add(finding, false));
+        }
+    }
+
+    private List<Finding> run(List<Op.Read> reads, Op.Read afterHealing, Findings findings) {
         checkRanges(findings);
         for (Op.Read read : reads) {
             checkRead(read, findings);
@@ -76,10 +98,7 @@ final class CounterCheck {
         if (afterHealing != null) {
             checkAfterHealing(afterHealing, findings);
         }
-        boolean excused = losses.excuseByCount(key, impliedLosses);
-        for (Finding finding : found) {
-            findings.add(finding, excused && finding.kind() != Finding.Kind.IMPOSSIBLE_READ);
-        }
+        return found;
     }
 
     private void checkRanges(Findings findings) {
@@ -122,7 +141,6 @@ final class CounterCheck {
         if (value < highest) {
             found.add(new Finding(Finding.Kind.STALE_READ, key, "read " + value + " " + findings.during(read)
                     + " by client " + read.client() + ", but " + highest + " was acknowledged before the read began"));
-            impliedLosses++;
         }
         int invoked = countBefore(possible, read.completedNanos(), true);
         long most = invoked == 0 ? 0 : possibleSum[invoked - 1];
@@ -160,7 +178,6 @@ final class CounterCheck {
 
     private void lost(String detail) {
         found.add(new Finding(Finding.Kind.LOST_INCREMENT, key, detail));
-        impliedLosses++;
     }
 
     private Long parse(Op.Read read, Findings findings) {

@@ -81,13 +81,14 @@ final class HistoryBuilder {
 
     /** An acknowledged increment by {@code delta} that returned {@code result}. */
     HistoryBuilder increment(int client, String key, long delta, long result, long from, long to) {
-        ops.add(new Op.Increment(client, key, delta, result, from * SECOND, to * SECOND, Reply.OK, false));
+        ops.add(new Op.Increment(client, key, delta, result, revisionIf(key, true), from * SECOND, to * SECOND,
+                Reply.OK, false));
         return this;
     }
 
     /** An increment by {@code delta} that failed with {@code reply}. */
     HistoryBuilder failedIncrement(int client, String key, long delta, long from, long to, Reply reply) {
-        ops.add(new Op.Increment(client, key, delta, 0, from * SECOND, to * SECOND, reply, false));
+        ops.add(new Op.Increment(client, key, delta, 0, -1, from * SECOND, to * SECOND, reply, false));
         return this;
     }
 

@@ -69,9 +69,11 @@ sealed interface Op {
     /**
      * An INCREMENT by {@code delta} that returned {@code result}, the counter's new value ({@code 0} when it
      * failed).
+     *
+     * @param revision the revision of the acknowledged change, {@code -1} when not acknowledged
      */
-    record Increment(int client, String key, long delta, long result, long invokedNanos, long completedNanos,
-                     Reply reply, boolean ambiguousAttemptBefore) implements Change {
+    record Increment(int client, String key, long delta, long result, long revision, long invokedNanos,
+                     long completedNanos, Reply reply, boolean ambiguousAttemptBefore) implements Change {
 
         /** The counter's value just before this increment, as its result says. */
         long before() {

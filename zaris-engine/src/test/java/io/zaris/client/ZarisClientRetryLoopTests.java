@@ -123,25 +123,6 @@ class ZarisClientRetryLoopTests {
                 routedTo.add(routedPartition);
             }
 
-            @Override
-            public void request(OpCode op, String status, long nanos) {
-            }
-
-            @Override
-            public void retry(String status) {
-            }
-
-            @Override
-            public void refresh(RefreshTrigger trigger) {
-            }
-
-            @Override
-            public void coalescedRefreshWait() {
-            }
-
-            @Override
-            public void tablePublished(long mapVersion, long epochSum) {
-            }
         };
         ZarisClient client = connect(a, options -> options.maxAttempts(3).metrics(hearing));
 

@@ -257,6 +257,21 @@ class FailoverCoordinatorTests {
     }
 
     @Test
+    void aRestartedActiveIsNotPromotedWhileTheReplicaWithTheDataHasNotAnsweredYet() {
+        ClusterView view = view(List.of(List.of("a", "b"), List.of("b", "a")),
+                new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("b", 1, PartitionHealth.HEALTHY));
+        answers.put("a", Map.of(0, new PartitionState(4, 0, 0, 0))); // restarted, empty; "b" is a member but silent
+        coordinator.disown("a", Map.of(0, 3L), view);
+        coordinator.reconcile(view, Set.of("a", "b", "c"), () -> view, published::add);
+        assertThat(published).as("the empty store must not be made authoritative").isEmpty();
+
+        answers.put("b", Map.of(0, new PartitionState(3, 90, 12, 2))); // the next round hears the replica
+        coordinator.reconcile(view, Set.of("a", "b", "c"), () -> view, published::add);
+        assertThat(published).hasSize(1);
+        assertThat(published.get(0).runtimeMap().get(0)).isEqualTo(new PartitionRuntime("b", 5, PartitionHealth.DEGRADED));
+    }
+
+    @Test
     void aDisownOfAnEpochThatAlreadyMovedOnIsIgnored() {
         ClusterView view = view(List.of(List.of("a", "b"), List.of("b", "a")),
                 new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("b", 1, PartitionHealth.HEALTHY));

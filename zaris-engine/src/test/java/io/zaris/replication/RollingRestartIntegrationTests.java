@@ -81,7 +81,7 @@ class RollingRestartIntegrationTests {
                 ClusterView view = client.refreshMap().get(10, TimeUnit.SECONDS);
                 assertThat(view.unsettledPartitions()).isZero();
                 for (ServerProcesses.Node node : processes.nodes()) {
-                    assertThat(rolesOf(view, node.nodeId())).as("roles of %s", node.nodeId()).isPositive();
+                    assertThat(ServerProcesses.rolesOf(view, node.nodeId())).as("roles of %s", node.nodeId()).isPositive();
                 }
                 long acknowledged = writer.acknowledgedWrites();
                 await().atMost(Duration.ofSeconds(60)).until(() -> writer.acknowledgedWrites() >= acknowledged + 500);
@@ -137,14 +137,4 @@ class RollingRestartIntegrationTests {
         }
     }
 
-    /** Partitions that list the node as an owner or as their active node. */
-    private static long rolesOf(ClusterView view, String nodeId) {
-        long roles = 0;
-        for (int p = 0; p < view.layout().partitionCount(); p++) {
-            if (view.partitionMap().ownersOf(p).contains(nodeId) || nodeId.equals(view.runtimeMap().get(p).activeNode())) {
-                roles++;
-            }
-        }
-        return roles;
-    }
 }

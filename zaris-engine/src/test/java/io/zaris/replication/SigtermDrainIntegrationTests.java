@@ -35,22 +35,20 @@ class SigtermDrainIntegrationTests {
                     .environment(Map.of()).build())) {
                 ServerProcesses.awaitEveryPartitionWritable(client);
                 ClusterView before = client.refreshMap().join();
-                assertThat(rolesOf(before, VICTIM)).as("partitions on %s before SIGTERM", VICTIM).isPositive();
+                assertThat(ServerProcesses.rolesOf(before, VICTIM)).as("partitions on %s before SIGTERM", VICTIM).isPositive();
 
                 AcknowledgedWriter writer = new AcknowledgedWriter(client, 500, key -> { });
                 writer.start();
                 await().atMost(Duration.ofSeconds(60)).until(() -> writer.acknowledgedWrites() >= 500);
 
                 ServerProcesses.Node victim = processes.node(VICTIM);
-                victim.process().destroy(); // SIGTERM
-                // The default drain waits up to 30 s; closing the node after it takes a few more.
-                assertThat(victim.process().waitFor(90, TimeUnit.SECONDS)).as("%s exited", VICTIM).isTrue();
+                victim.stopGracefully();
 
                 // Right after the exit the map already gives the node no role: it was drained, not failed over
                 // (a failover would leave it among the owners until the 30 s eviction delay re-homes them).
                 ClusterView after = client.refreshMap().join();
                 assertThat(after.partitionMap().version()).isGreaterThan(before.partitionMap().version());
-                assertThat(rolesOf(after, VICTIM)).as("partitions still on %s after it exited", VICTIM).isZero();
+                assertThat(ServerProcesses.rolesOf(after, VICTIM)).as("partitions still on %s after it exited", VICTIM).isZero();
                 String log = victim.logText();
                 assertThat(log).contains("node n3: draining before it stops").doesNotContain("not drained within");
                 assertThat(log.indexOf("node n3: drained in")).as("drained before it stopped").isPositive()
@@ -65,14 +63,4 @@ class SigtermDrainIntegrationTests {
         }
     }
 
-    /** Partitions that list the node as an owner or as their active node. */
-    private static long rolesOf(ClusterView view, String nodeId) {
-        long roles = 0;
-        for (int p = 0; p < view.layout().partitionCount(); p++) {
-            if (view.partitionMap().ownersOf(p).contains(nodeId) || nodeId.equals(view.runtimeMap().get(p).activeNode())) {
-                roles++;
-            }
-        }
-        return roles;
-    }
 }

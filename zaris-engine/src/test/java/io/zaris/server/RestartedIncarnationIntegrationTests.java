@@ -83,7 +83,9 @@ class RestartedIncarnationIntegrationTests {
                     if (victimPartitions.contains(before.layout().partitionOf(mapper.segmentOf(key)))) {
                         victimKeys++;
                     }
-                    assertThat(client.sync().get(key)).as(key).hasValueSatisfying(
+                    int partition = before.layout().partitionOf(mapper.segmentOf(key));
+                    assertThat(client.sync().get(key)).as(() -> key + " in partition " + partition + whoServes(partition,
+                            before, client.clusterView(), nodes)).hasValueSatisfying(
                             v -> assertThat(new String(v.value(), StandardCharsets.UTF_8)).isEqualTo("value-" + key.substring(4)));
                 }
                 assertThat(victimKeys).isPositive();
@@ -93,6 +95,20 @@ class RestartedIncarnationIntegrationTests {
                 node.close();
             }
         }
+    }
+
+    /** What each party believes about a partition, so a failed read explains itself. */
+    private static String whoServes(int partition, ClusterView before, ClusterView clientView, List<ZarisNode> nodes) {
+        StringBuilder text = new StringBuilder("; before: ").append(before.runtimeMap().get(partition))
+                .append(" owners ").append(before.partitionMap().ownersOf(partition))
+                .append("; client: ").append(clientView.runtimeMap().get(partition));
+        for (int i = 0; i < nodes.size(); i++) {
+            ClusterView view = nodes.get(i).currentView();
+            text.append("; node #").append(i).append(' ').append(nodes.get(i).nodeId()).append(": ")
+                    .append(view == null ? "no view" : view.runtimeMap().get(partition) + " owners "
+                            + view.partitionMap().ownersOf(partition));
+        }
+        return text.toString();
     }
 
     private static List<Integer> activePartitions(ClusterView view, String nodeId) {

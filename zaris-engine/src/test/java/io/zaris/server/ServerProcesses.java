@@ -366,6 +366,17 @@ public final class ServerProcesses implements AutoCloseable {
         return LoopbackPorts.free();
     }
 
+    /** Partitions that list the node as an owner or as their active node. */
+    public static long rolesOf(io.zaris.model.ClusterView view, String nodeId) {
+        long roles = 0;
+        for (int p = 0; p < view.layout().partitionCount(); p++) {
+            if (view.partitionMap().ownersOf(p).contains(nodeId) || nodeId.equals(view.runtimeMap().get(p).activeNode())) {
+                roles++;
+            }
+        }
+        return roles;
+    }
+
     /** One server process and its log. */
     public record Node(String nodeId, Process process, Path log) {
 
@@ -377,6 +388,17 @@ public final class ServerProcesses implements AutoCloseable {
         public void kill() throws InterruptedException {
             process.destroyForcibly();
             process.waitFor(10, TimeUnit.SECONDS);
+        }
+
+        /**
+         * {@code SIGTERM}, as an orchestrator stops a node, and waits for the exit: a draining node hands its roles
+         * over first (the default drain waits up to 30 s; closing the node after it takes a few more).
+         */
+        public void stopGracefully() throws InterruptedException {
+            process.destroy();
+            if (!process.waitFor(90, TimeUnit.SECONDS)) {
+                throw new AssertionError(nodeId + " did not exit within 90 s of SIGTERM");
+            }
         }
 
         /** Sends a POSIX signal (e.g. {@code STOP}, {@code CONT}) to the process. */

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zaris.client.ClientMetrics;
-import io.zaris.client.RefreshTrigger;
 import io.zaris.client.ZarisClient;
 import io.zaris.cluster.RebalanceStatus;
 import io.zaris.model.PartitionHealth;
@@ -466,18 +465,6 @@ class ZarisActuatorAutoConfigurationTests {
         }
 
         @Override
-        public void retry(String reason) {
-        }
-
-        @Override
-        public void refresh(RefreshTrigger trigger) {
-        }
-
-        @Override
-        public void coalescedRefreshWait() {
-        }
-
-        @Override
         public void tablePublished(long mapVersion, long epochSum) {
             publications.incrementAndGet();
         }
@@ -497,5 +484,4 @@ class ZarisActuatorAutoConfigurationTests {
         counts.put(PartitionHealth.UNAVAILABLE, unavailable);
         return counts;
     }
-
 }
