@@ -57,6 +57,12 @@ public enum OpCode {
      */
     SEGMENT_DIGESTS(0x55, false),
     /**
+     * Node to node: the active owner, which stays active under a new epoch (a replica of the partition was lost),
+     * asks a replica to count its copy of one segment as complete under the new epoch instead of taking a new
+     * snapshot, provided the copy is still the one this active synced (see {@code Replicator}).
+     */
+    ADVANCE_EPOCH(0x56, false),
+    /**
      * Operator: the receiving node starts draining itself (its partitions move to the other nodes); answered
      * as soon as the drain is asked for, not when it is done. Refused to read-only users.
      */

@@ -18,6 +18,8 @@ package io.zaris.protocol;
  *       {@code REPLICATE} frame</td></tr>
  *   <tr><td>2</td><td>{@code REPLICATE_BATCH}: live changes of several segments in one frame;
  *       {@code SEGMENT_DIGESTS}: a digest of each segment of a partition, to compare copies</td></tr>
+ *   <tr><td>3</td><td>{@code ADVANCE_EPOCH}: an active that keeps its partition under a new epoch carries its
+ *       replicas' copies over instead of snapshotting them again</td></tr>
  * </table>
  *
  * <p><b>Speaking an older version.</b> For upgrade tests a process can be told to speak an older version with the
@@ -27,7 +29,7 @@ package io.zaris.protocol;
 public final class ProtocolVersions {
 
     /** The newest version this build speaks. */
-    public static final int CURRENT = 2;
+    public static final int CURRENT = 3;
     /** The oldest version this build still speaks: a build talks to its own release and the one before. */
     public static final int OLDEST_SUPPORTED = CURRENT - 1;
     /** System property that makes this process speak an older version (upgrade tests only). */
@@ -86,6 +88,9 @@ public final class ProtocolVersions {
 
     /** The protocol version that introduced {@code op}. */
     public static int introducedIn(OpCode op) {
+        if (op == OpCode.ADVANCE_EPOCH) {
+            return 3;
+        }
         return op == OpCode.REPLICATE_BATCH || op == OpCode.SEGMENT_DIGESTS ? 2 : 1;
     }
 

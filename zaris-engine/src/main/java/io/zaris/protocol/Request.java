@@ -172,7 +172,7 @@ public sealed interface Request {
         }
     }
 
-    /** What this node holds of each segment of {@code partition}, as {@link SegmentDigest}s. */
+    /** What this node holds of each segment of {@code partition}, as {@link io.zaris.model.SegmentDigest}s. */
     record SegmentDigests(long id, int partition) implements Request {
         public OpCode op() {
             return OpCode.SEGMENT_DIGESTS;
@@ -189,6 +189,18 @@ public sealed interface Request {
             implements Request {
         public OpCode op() {
             return OpCode.PULL;
+        }
+    }
+
+    /**
+     * Asks a replica to count its copy of {@code segment} as complete under {@code toEpoch}: the active that synced it
+     * under {@code fromEpoch} stays active under {@code toEpoch}, and its copy is at {@code revision} (sent under the
+     * segment's write lock, so every change before it was shipped ahead of it on the same link).
+     */
+    record AdvanceEpoch(long id, int partition, int segment, long fromEpoch, long toEpoch, long revision)
+            implements Request {
+        public OpCode op() {
+            return OpCode.ADVANCE_EPOCH;
         }
     }
 

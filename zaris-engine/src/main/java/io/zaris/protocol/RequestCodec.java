@@ -38,6 +38,7 @@ import java.util.List;
  * PARTITION_STATE partition:int32
  * SEGMENT_DIGESTS partition:int32
  * PULL         partition:int32 · epoch:int64 · segment:int32 · fromRevision:int64 · lineageEpoch:int64 · maxBytes:int32
+ * ADVANCE_EPOCH partition:int32 · segment:int32 · fromEpoch:int64 · toEpoch:int64 · revision:int64
  * ADMIN_DRAIN  (empty)
  * ADMIN_REBALANCE (empty)
  * change = revision:int64 · epoch:int64 · key · kind:u8 (0 removed, 1 value, 2 superseded) · [value] · expiresAt:int64
@@ -174,6 +175,12 @@ public final class RequestCodec {
             out.writeLong(pull.fromRevision());
             out.writeLong(pull.lineageEpoch());
             out.writeInt(pull.maxBytes());
+        } else if (request instanceof Request.AdvanceEpoch advance) {
+            out.writeInt(advance.partition());
+            out.writeInt(advance.segment());
+            out.writeLong(advance.fromEpoch());
+            out.writeLong(advance.toEpoch());
+            out.writeLong(advance.revision());
         } else if (!hasEmptyBody(request)) {
             throw new IllegalArgumentException("no encoding for " + request.op());
         }
@@ -325,6 +332,18 @@ public final class RequestCodec {
                 return new Request.PartitionState(id, Wire.readInt(in, id, "partition"));
             case SEGMENT_DIGESTS:
                 return new Request.SegmentDigests(id, Wire.readInt(in, id, "partition"));
+            case ADVANCE_EPOCH: {
+                int partition = Wire.readInt(in, id, "partition");
+                int segment = Wire.readInt(in, id, "segment");
+                long fromEpoch = Wire.readLong(in, id, "from epoch");
+                long toEpoch = Wire.readLong(in, id, "to epoch");
+                long revision = Wire.readLong(in, id, "revision");
+                if (fromEpoch < 0 || toEpoch <= fromEpoch || revision < 0) {
+                    throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "advance-epoch needs 0 <= fromEpoch "
+                            + "< toEpoch and revision >= 0, got " + fromEpoch + ", " + toEpoch + " and " + revision);
+                }
+                return new Request.AdvanceEpoch(id, partition, segment, fromEpoch, toEpoch, revision);
+            }
             case PULL: {
                 int partition = Wire.readInt(in, id, "partition");
                 long epoch = Wire.readLong(in, id, "epoch");

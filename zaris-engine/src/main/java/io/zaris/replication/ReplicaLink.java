@@ -20,6 +20,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The active owner's connection to one replica node, and what it knows about that replica: which segments
@@ -56,6 +57,15 @@ final class ReplicaLink {
      * release during a rolling upgrade) live changes go one {@code REPLICATE} frame per ship and no batch opens.
      */
     private final boolean batchesKnown;
+    /** The connection negotiated a protocol version with {@code ADVANCE_EPOCH}; without it every new epoch re-snapshots. */
+    private final boolean advancesKnown;
+    /**
+     * Per segment: this node's count of foreign changes to its own copy ({@code SegmentPosition.foreignChanges})
+     * when it last sent the replica a snapshot of it, {@code -1} before any. While the count is unchanged, this
+     * node's copy has only grown by its own writes since, all shipped on this link: the replica's copy is then
+     * a prefix of it, which {@code ADVANCE_EPOCH} relies on. Written under the segment's lock.
+     */
+    private final AtomicLongArray snapshotBases;
     private final AtomicIntegerArray syncedSegments;
     /**
      * Per segment: the replica answered that it applied the last snapshot or change sent to it, with no gap
@@ -87,6 +97,11 @@ final class ReplicaLink {
         this.peer = peer;
         this.connection = connection;
         this.batchesKnown = ProtocolVersions.knows(connection.protocolVersion(), OpCode.REPLICATE_BATCH);
+        this.advancesKnown = ProtocolVersions.knows(connection.protocolVersion(), OpCode.ADVANCE_EPOCH);
+        this.snapshotBases = new AtomicLongArray(segmentCount);
+        for (int s = 0; s < segmentCount; s++) {
+            snapshotBases.set(s, -1);
+        }
         this.syncedSegments = new AtomicIntegerArray(segmentCount);
         this.confirmedSegments = new AtomicIntegerArray(segmentCount);
     }
@@ -126,6 +141,37 @@ final class ReplicaLink {
 
     void markSynced(int segment, boolean synced) {
         syncedSegments.set(segment, synced ? 1 : 0);
+    }
+
+    /** Whether the replica understands {@code ADVANCE_EPOCH} (see {@link #advanceEpoch}). */
+    boolean advancesEpochs() {
+        return advancesKnown;
+    }
+
+    /** A snapshot of the segment is being sent, taken when this node's copy had seen {@code foreignChanges}. */
+    void snapshotTaken(int segment, long foreignChanges) {
+        snapshotBases.set(segment, foreignChanges);
+    }
+
+    /**
+     * Whether this node's copy of the segment, now at {@code foreignChanges}, has only grown by its own writes since
+     * the last snapshot this link sent of it.
+     */
+    boolean sameCopySinceSnapshot(int segment, long foreignChanges) {
+        long base = snapshotBases.get(segment);
+        return base >= 0 && base == foreignChanges;
+    }
+
+    /**
+     * Asks the replica to count its copy of the segment as complete under {@code toEpoch} (see
+     * {@code OpCode.ADVANCE_EPOCH}); sent after everything shipped before it. Completes with the replica's verdict
+     * (never exceptionally): {@code OK}, or {@code OUT_OF_SYNC} when its copy is not the one this node synced.
+     */
+    CompletableFuture<Verdict> advanceEpoch(int partition, int segment, long fromEpoch, long toEpoch, long revision,
+                                            long deadlineNanos) {
+        sendOpenBatch();
+        return connection.send(id -> new Request.AdvanceEpoch(id, partition, segment, fromEpoch, toEpoch, revision),
+                ReplicaLink::verdict, toEpoch, 0, deadlineNanos).exceptionally(this::verdictOfFailure);
     }
 
     Long syncedEpoch(int partition) {

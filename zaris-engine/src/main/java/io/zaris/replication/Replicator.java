@@ -50,6 +50,7 @@ import org.slf4j.LoggerFactory;
 public final class Replicator implements ChangeSink, AutoCloseable {
 
     private final AtomicLong snapshotBytesSent = new AtomicLong();
+    private final LongAdder segmentsCarriedOver = new LongAdder();
     private final LongAdder reducedRedundancyShipments = new LongAdder();
 
     private static final Logger log = LoggerFactory.getLogger(Replicator.class);
@@ -328,9 +329,13 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         return reducedRedundancyShipments.sum();
     }
 
-    /** Snapshots count towards {@link #snapshotBytesSent}: what syncing new and lagging replicas cost. */
+    /**
+     * Snapshots count towards {@link #snapshotBytesSent}: what syncing new and lagging replicas cost. Called inside a
+     * {@link NodeStore#catchUp} consumer, under the segment's lock, so the position read here is the snapshot's.
+     */
     private CompletableFuture<ReplicaLink.Verdict> sendSnapshot(ReplicaLink link, int partition, SegmentSnapshot snapshot,
                                                                 int segment, long deadlineNanos) {
+        link.snapshotTaken(segment, store.segmentPosition(segment).foreignChanges());
         long bytes = 0;
         for (Change entry : snapshot.entries()) {
             bytes += entry.sizeBytes();
@@ -391,7 +396,9 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                 ReplicaLink link = links.get(owner);
                 if (link != null && link.isOpen()) {
                     Long synced = link.syncedEpoch(p);
-                    if (synced == null || synced != runtime.epoch()) {
+                    if (synced != null && synced < runtime.epoch() && link.advancesEpochs()) {
+                        carryOver(link, p, synced, runtime.epoch());
+                    } else if (synced == null || synced != runtime.epoch()) {
                         fullSync(link, p, runtime.epoch());
                     } else {
                         resyncUnconfirmed(link, p, runtime.epoch());
@@ -500,6 +507,61 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                         link.endResync(s);
                     }));
         }
+    }
+
+    /**
+     * This node synced the replica under {@code fromEpoch} and stays the partition's active under {@code toEpoch}
+     * (a degrade or heal bumped the epoch, say after another replica was lost). A snapshot would clear and refill a
+     * copy that is already complete, leaving the replica without a usable copy for as long as it takes, just when
+     * the partition is one copy short. So each segment whose copy here has only grown by this node's own writes
+     * since its last snapshot on this link is carried over: {@code ADVANCE_EPOCH} at the current revision, sent
+     * under the segment's lock behind everything shipped before, which the replica accepts only if its copy is
+     * still that one. Any other segment, or one the replica refuses, gets a snapshot as before; one whose answer
+     * is lost stays unconfirmed and {@link #resyncUnconfirmed} snapshots it.
+     */
+    private void carryOver(ReplicaLink link, int partition, long fromEpoch, long toEpoch) {
+        NodeStore nodeStore = store;
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
+            int s = segment;
+            nodeStore.atPosition(s, position -> {
+                if (!link.isSynced(s) || !link.sameCopySinceSnapshot(s, position.foreignChanges())) {
+                    snapshotSegment(link, partition, s, toEpoch, deadline);
+                    return;
+                }
+                link.advanceEpoch(partition, s, fromEpoch, toEpoch, position.revision(), deadline).thenAccept(verdict -> {
+                    link.confirm(s, verdict.applied());
+                    if (verdict.applied()) {
+                        segmentsCarriedOver.increment();
+                    } else if (verdict.status() == KvStatus.OUT_OF_SYNC) {
+                        snapshotSegment(link, partition, s, toEpoch, deadline);
+                    } else if (verdict.status() == KvStatus.FENCED) {
+                        fence.observe(partition, verdict.value()); // a newer epoch exists: this node stops writing
+                    }
+                });
+            });
+        }
+        link.recordSyncedEpoch(partition, toEpoch);
+        log.debug("node {}: partition {} carried over to {} from epoch {} to {}", nodeId, partition, link.peer,
+                fromEpoch, toEpoch);
+    }
+
+    /** Replaces the replica's copy of one segment with a snapshot; the segment goes live right after it. */
+    private void snapshotSegment(ReplicaLink link, int partition, int segment, long epoch, long deadline) {
+        link.markSynced(segment, false);
+        store.catchUp(segment, -1, epoch, tail -> { }, snapshot -> {
+            sendSnapshot(link, partition, snapshot, segment, deadline)
+                    .thenAccept(verdict -> link.confirm(segment, verdict.applied()));
+            link.markSynced(segment, true);
+        });
+    }
+
+    /**
+     * Segment copies replicas kept under a new epoch without a snapshot, because this node stayed their active (see
+     * {@link #carryOver}).
+     */
+    public long segmentsCarriedOver() {
+        return segmentsCarriedOver.sum();
     }
 
     /** Snapshots every segment of the partition to the link; each segment goes live right after its snapshot. */

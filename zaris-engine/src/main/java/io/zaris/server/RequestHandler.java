@@ -26,6 +26,7 @@ import io.zaris.store.ApplyResult;
 import io.zaris.store.IncrementResult;
 import io.zaris.store.MultiWriteResult;
 import io.zaris.store.NodeStore;
+import io.zaris.store.SegmentPosition;
 import io.zaris.store.ValueReader;
 import io.zaris.store.WriteResult;
 import java.nio.charset.StandardCharsets;
@@ -124,6 +125,10 @@ final class RequestHandler {
         }
         if (request instanceof Request.Pull pull) {
             answerPull(pull, out);
+            return DONE;
+        }
+        if (request instanceof Request.AdvanceEpoch advance) {
+            applyAdvanceEpoch(advance, out);
             return DONE;
         }
         if (request instanceof Request.ClusterMap) {
@@ -292,14 +297,40 @@ final class RequestHandler {
     /** Applies changes that passed the target and fencing checks, and records whether the segment is in sync. */
     private ApplyResult applyChecked(Request.Replicate replicate) {
         ApplyResult result = store.applyReplicated(replicate.segment(), replicate.changes());
-        // Contiguous changes mean the segment holds everything its active owner has: every new active
-        // epoch starts with a snapshot to each replica, so a replica cannot be contiguous yet divergent.
+        // Contiguous changes mean the segment holds everything its active owner has: every new active owner
+        // starts with a snapshot to each replica (an active that stays under a new epoch carries a copy over
+        // only after checking it is the one it synced), so a replica cannot be contiguous yet divergent.
         if (result.gap()) {
             replicaSegments.markUnsynced(replicate.segment());
         } else {
             replicaSegments.markSynced(replicate.segment(), replicate.epoch());
         }
         return result;
+    }
+
+    /**
+     * Replica side of {@code ADVANCE_EPOCH}: the copy counts as complete under the new epoch when it is still the one
+     * the asking active synced — complete under the active's old epoch (or already under the new one, by contiguous
+     * changes on the same link), at exactly the active's revision, and holding no change of an epoch in between
+     * (which only another active could have written). Otherwise {@code OUT_OF_SYNC} with this copy's revision, and
+     * the active sends a snapshot. Answers like {@code REPLICATE}.
+     */
+    private void applyAdvanceEpoch(Request.AdvanceEpoch advance, ByteBuf out) {
+        if (rejectedTarget(advance.id(), advance.partition(), advance.segment(), out)
+                || rejectedByFence(advance.id(), advance.partition(), advance.toEpoch(), out)) {
+            return;
+        }
+        int segment = advance.segment();
+        SegmentPosition position = store.segmentPosition(segment);
+        long synced = replicaSegments.syncedEpoch(segment);
+        boolean sameCopy = (synced == advance.fromEpoch() || synced == advance.toEpoch())
+                && position.revision() == advance.revision()
+                && (position.newestEpoch() <= advance.fromEpoch() || position.newestEpoch() == advance.toEpoch());
+        if (sameCopy) {
+            replicaSegments.markSynced(segment, advance.toEpoch());
+        }
+        ResponseCodec.writeHeader(out, advance.id(), sameCopy ? KvStatus.OK : KvStatus.OUT_OF_SYNC);
+        out.writeLong(position.revision());
     }
 
     private void applySnapshot(Request.Snapshot snapshot, ByteBuf out) {

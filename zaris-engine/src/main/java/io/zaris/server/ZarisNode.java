@@ -520,6 +520,14 @@ public final class ZarisNode implements AutoCloseable {
     }
 
     /**
+     * Segment copies that replicas kept under a new epoch without a snapshot, because this node stayed their active
+     * (see {@code Replicator}).
+     */
+    public long segmentsCarriedOver() {
+        return replicator.segmentsCarriedOver();
+    }
+
+    /**
      * Changes this node shipped, as an active owner, that succeeded on fewer copies than their partition has
      * assigned replicas: with SYNC acknowledgements, the writes acknowledged with reduced redundancy (a replica
      * was gone or still syncing, e.g. right after a node was lost).

@@ -53,6 +53,11 @@ final class EpochStarts {
         return UNKNOWN;
     }
 
+    /** The newest epoch a remembered change was written under; {@link #UNKNOWN} when none is remembered. */
+    long newest() {
+        return size == 0 ? UNKNOWN : epochs[size - 1];
+    }
+
     /** A snapshot replaced the segment's history. */
     void clear() {
         size = 0;

@@ -212,6 +212,23 @@ public final class NodeStore {
         return segments[segment].revision();
     }
 
+    /**
+     * Where a segment's copy stands, read at one instant. Reentrant: may be called from inside a
+     * {@link #catchUp} consumer, which holds the segment's write lock, to read the position its snapshot or tail
+     * was taken at.
+     */
+    public SegmentPosition segmentPosition(int segment) {
+        return segments[segment].position();
+    }
+
+    /**
+     * Active side: runs {@code action} under the segment's write lock with its position, so whatever the action
+     * enqueues on a replica link precedes every later change of the segment (as {@link #catchUp} does).
+     */
+    public void atPosition(int segment, Consumer<SegmentPosition> action) {
+        segments[segment].atPosition(action);
+    }
+
     /** A digest of everything one segment holds, to compare its copies on different nodes. */
     public SegmentDigest segmentDigest(int segment) {
         return segments[segment].digest();

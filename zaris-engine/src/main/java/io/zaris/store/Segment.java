@@ -67,6 +67,12 @@ final class Segment {
      * of the old epoch either made it into that pull or is refused, never acknowledged behind its back.
      */
     private long retiredBelow;
+    /**
+     * How often this copy was changed by anything but its own writes: a shipped change applied, a snapshot chunk
+     * installed, the copy dropped. An active that sees it unchanged since it synced a replica knows its copy has
+     * only grown by its own writes since (see {@link SegmentPosition}). Guarded by {@code writeLock}.
+     */
+    private long foreignChanges;
 
     Segment(int index, int logMaxChanges, long logMaxBytes, ChangeSink sink, StoreMemory memory) {
         this.index = index;
@@ -320,6 +326,7 @@ final class Segment {
      */
     ApplyResult applyReplicated(List<Change> changes, long now) {
         synchronized (writeLock) {
+            foreignChanges++;
             for (Change change : changes) {
                 if (change.revision() <= revision) {
                     continue;
@@ -352,6 +359,7 @@ final class Segment {
      */
     void installSnapshotChunk(boolean first, boolean last, long snapshotRevision, List<Change> chunk, long now) {
         synchronized (writeLock) {
+            foreignChanges++;
             if (first) {
                 clearCopy();
             }
@@ -372,6 +380,7 @@ final class Segment {
      */
     void drop() {
         synchronized (writeLock) {
+            foreignChanges++;
             clearCopy();
             revision = 0;
         }
@@ -600,6 +609,20 @@ final class Segment {
 
     long revision() {
         return revision;
+    }
+
+    /** Runs {@code action} under the write lock with the copy's position, so whatever it enqueues precedes every later change. */
+    void atPosition(java.util.function.Consumer<SegmentPosition> action) {
+        synchronized (writeLock) {
+            action.accept(position());
+        }
+    }
+
+    /** Where the copy stands, read at one instant under the lock. */
+    SegmentPosition position() {
+        synchronized (writeLock) {
+            return new SegmentPosition(revision, foreignChanges, epochStarts.newest());
+        }
     }
 
     /**

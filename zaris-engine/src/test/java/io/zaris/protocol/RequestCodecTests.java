@@ -194,6 +194,13 @@ class RequestCodecTests {
     }
 
     @Test
+    void advanceEpochRoundTripsAndRefusesAnEpochThatDoesNotMoveForward() throws Exception {
+        assertRoundTrip(new Request.AdvanceEpoch(9, 3, 41, 6, 7, 1234));
+        ByteBuf backwards = header(OpCode.ADVANCE_EPOCH).writeInt(3).writeInt(41).writeLong(7).writeLong(7).writeLong(0);
+        assertThatThrownBy(() -> RequestCodec.decode(backwards, LIMITS)).hasMessageContaining("fromEpoch < toEpoch");
+    }
+
+    @Test
     void aWriteCannotAskForBothAcknowledgementModes() {
         ByteBuf frame = header(OpCode.DELETE).writeByte(8 | 16).writeInt(1).writeByte('k');
         assertThatThrownBy(() -> RequestCodec.decode(frame, LIMITS)).hasMessageContaining("both SYNC and ASYNC");

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
  * upgraded in turn (SIGTERM drains it, it starts again speaking the current version). While the cluster is mixed,
  * an old node is killed with SIGKILL, so a failover runs between an upgraded node and an old one, and the killed
  * node comes back upgraded. Replication between the two versions only works if the upgraded nodes fall back to
- * the previous version's frames: an old node refuses {@code REPLICATE_BATCH}, so its copies would fall behind and
- * the failover would lose acknowledged writes. No acknowledged write is lost, and the only writes that may fail are
+ * the previous version's frames: an old node refuses the newer frames (today {@code ADVANCE_EPOCH}, with which an
+ * active carries a replica's copy over to a new epoch), so its copies would fall behind and the failover would lose
+ * acknowledged writes. No acknowledged write is lost, and the only writes that may fail are
  * those whose attempts all fell between the kill and the failover: the drained upgrades and the killed node's
  * return reach no writer.
  */
