@@ -195,7 +195,7 @@ public final class FrameFuzz {
     }
 
     private Request validRequest(long id) {
-        switch (random.nextInt(18)) {
+        switch (random.nextInt(19)) {
             case 0:
                 return new Request.Hello(id, RequestCodec.MAGIC, RequestCodec.PROTOCOL_VERSION, "fuzz");
             case 1:
@@ -245,6 +245,11 @@ public final class FrameFuzz {
                             changes()));
                 }
                 return new Request.ReplicateBatch(id, groups);
+            }
+            case 17: {
+                long fromEpoch = random.nextInt(5);
+                return new Request.AdvanceEpoch(id, random.nextInt(80) - 8, random.nextInt(80) - 8, fromEpoch,
+                        fromEpoch + 1 + random.nextInt(3), random.nextInt(100));
             }
             default:
                 return new Request.Auth(id, random.nextBoolean() ? "default" : "user" + random.nextInt(3),

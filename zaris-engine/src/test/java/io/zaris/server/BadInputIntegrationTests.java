@@ -140,15 +140,15 @@ class BadInputIntegrationTests {
     @Test
     void frameNewerThanTheNegotiatedVersionIsRefusedAndTheConnectionStaysUsable() throws IOException {
         try (RawConnection raw = new RawConnection(node.dataAddress())) {
-            raw.send(new Request.Hello(1, io.zaris.protocol.RequestCodec.MAGIC, 1, "release-before"));
+            raw.send(new Request.Hello(1, io.zaris.protocol.RequestCodec.MAGIC, 2, "release-before"));
             RawConnection.Response hello = raw.read();
             assertThat(hello.status()).isEqualTo(KvStatus.OK);
-            assertThat((int) hello.body().readUnsignedByte()).isEqualTo(1);
-            raw.send(new Request.ReplicateBatch(2, List.of()));
+            assertThat((int) hello.body().readUnsignedByte()).isEqualTo(2);
+            raw.send(new Request.AdvanceEpoch(2, 0, 0, 1, 2, 0));
             RawConnection.Response refused = raw.read();
             assertThat(refused.status()).isEqualTo(KvStatus.BAD_REQUEST);
             assertThat(ResponseCodec.readMessage(refused.body()))
-                    .contains("REPLICATE_BATCH is not part of protocol version 1");
+                    .contains("ADVANCE_EPOCH is not part of protocol version 2");
             raw.send(new Request.Get(3, "a".getBytes(StandardCharsets.UTF_8)));
             assertThat(raw.read().status()).isIn(KvStatus.OK, KvStatus.NOT_FOUND, KvStatus.MOVED);
         }
