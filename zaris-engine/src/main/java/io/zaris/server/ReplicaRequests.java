@@ -140,15 +140,23 @@ final class ReplicaRequests {
         }
         int segment = advance.segment();
         SegmentPosition position = store.segmentPosition(segment);
-        long synced = replicaSegments.syncedEpoch(segment);
-        boolean sameCopy = (synced == advance.fromEpoch() || synced == advance.toEpoch())
-                && position.revision() == advance.revision()
-                && (position.newestEpoch() <= advance.fromEpoch() || position.newestEpoch() == advance.toEpoch());
+        boolean sameCopy = isTheCopyTheActiveSynced(replicaSegments.syncedEpoch(segment), position, advance);
         if (sameCopy) {
             replicaSegments.markSynced(segment, advance.toEpoch());
         }
         ResponseCodec.writeHeader(out, advance.id(), sameCopy ? KvStatus.OK : KvStatus.OUT_OF_SYNC);
         out.writeLong(position.revision());
+    }
+
+    /**
+     * Whether a copy at {@code position}, complete under {@code syncedEpoch} ({@code -1}: not complete), is the one the
+     * active asking {@code advance} synced: see {@link #applyAdvanceEpoch}. Pure.
+     */
+    static boolean isTheCopyTheActiveSynced(long syncedEpoch, SegmentPosition position, Request.AdvanceEpoch advance) {
+        boolean completeUnderItsLineage = syncedEpoch >= 0
+                && (syncedEpoch == advance.fromEpoch() || syncedEpoch == advance.toEpoch());
+        boolean noForeignEpoch = position.newestEpoch() <= advance.fromEpoch() || position.newestEpoch() == advance.toEpoch();
+        return completeUnderItsLineage && position.revision() == advance.revision() && noForeignEpoch;
     }
 
     private void applySnapshot(Request.Snapshot snapshot, ByteBuf out) {
