@@ -55,6 +55,7 @@ record ChaosReport(ChaosOptions options, long durationSeconds, String nodes, Map
         row(md, "longest write stall by kind of fault", timeline.longestStallByFault().entrySet().stream()
                 .map(entry -> String.format(Locale.ROOT, "%s %.2f s", entry.getKey(), entry.getValue()))
                 .collect(Collectors.joining(", ")));
+        row(md, "where the longest write stall lay (seconds since the start)", timeline.longestStall());
         appendStallsByKind(md);
         md.append("\nResult: ").append(passed() ? "**PASS**" : "**FAIL**").append("\n");
         for (Finding.Kind kind : Finding.Kind.values()) {

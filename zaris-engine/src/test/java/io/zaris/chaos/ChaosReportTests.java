@@ -73,6 +73,8 @@ class ChaosReportTests {
         assertThat(report.markdown()).contains("| longest write stall by kind of fault | KILL 1.00 s |")
                 .contains("| kind of fault | injected | longest write stall |\n|---|---|---|\n| KILL | 1 | 1.00 s |");
         assertThat(report.json()).contains("\"longestStallByFault\": {\"KILL\": 1.000}");
+        assertThat(report.markdown()).contains("| where the longest write stall lay (seconds since the start) | w0-1 by "
+                + "client 0, invoked at 10.0 s, OK at 11.0 s; KILL of n2 from 10.0 s to 12.0 s |");
     }
 
     private static ChaosReport report(List<Finding> findings, List<Finding> excused) {
@@ -80,7 +82,8 @@ class ChaosReportTests {
                 Path.of("target"));
         Verdict verdict = new Verdict(findings, excused, Map.of(Reply.OK, 90L, Reply.UNAVAILABLE, 3L, Reply.TIMEOUT, 2L),
                 Map.of(Reply.MIGRATING, 4L), new Verdict.Tally(50, 2, 1, 10, 10, 40, 20, 20, 1), 64);
-        Timeline timeline = new Timeline(new long[] {100}, new long[] {0}, List.of(10.0), Map.of("KILL", 1.0), 1.0, 1.0);
+        Timeline timeline = new Timeline(new long[] {100}, new long[] {0}, List.of(10.0), Map.of("KILL", 1.0), 1.0, 1.0,
+                "w0-1 by client 0, invoked at 10.0 s, OK at 11.0 s; KILL of n2 from 10.0 s to 12.0 s");
         return new ChaosReport(options, 60, "3 processes on loopback", Map.of("KILL", 1L),
                 "12 separate client instances, each with default client options", verdict, timeline);
     }
