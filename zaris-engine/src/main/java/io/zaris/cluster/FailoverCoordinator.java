@@ -86,7 +86,8 @@ final class FailoverCoordinator {
     /** Whether this leader confirmed a node's lease within the last lease: a suspended member that renewed serves again. */
     private final Predicate<String> leaseRenewed;
     /**
-     * Node → when this leader last resumed it after a suspension. Nothing heals to a node until it has served a whole
+     * Node → when this leader last resumed it after a suspension, or saw it back in the view. Nothing heals to a node
+     * until it has served a whole
      * heal cooldown since: a flapping link resumes a node in each short up-time, and a partition handed back then
      * goes dark with the next outage until the node is suspended again (one lease and more). Entries older than the
      * cooldown are dropped, so the map holds at most the members resumed within it.
@@ -166,7 +167,12 @@ final class FailoverCoordinator {
         long now = time.nanoTime();
         for (String node : held.partitionMap().nodes()) {
             if (present.contains(node)) {
-                missingSince.remove(node);
+                if (missingSince.remove(node) != null) {
+                    // Back in the view: a node resumed because it left the view (its cooldown ran while it was away)
+                    // must serve a whole cooldown from its return before anything heals to it, or a flapping link
+                    // gets partitions handed back in its short up-time and loses them again with the next outage.
+                    resumedAt.put(node, now);
+                }
             } else {
                 missingSince.putIfAbsent(node, now);
             }

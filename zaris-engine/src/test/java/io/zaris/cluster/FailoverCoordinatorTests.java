@@ -212,6 +212,31 @@ class FailoverCoordinatorTests {
     }
 
     @Test
+    void aNodeBackInTheViewGetsNoHealWithinACooldownOfItsReturn() {
+        // "a" left the view (a flapping link can take it out and back in a few seconds) and comes back: its
+        // partition must not be handed back the moment it returns, only after a whole heal cooldown.
+        Set<String> none = Set.of();
+        FailoverCoordinator leader = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 2),
+                ReplicationSettings.defaults().withEvictionDelay(Duration.ofSeconds(30)), new FakeProbe(), Runnable::run,
+                FakeTime.followingNanos(() -> now), none::contains, none::contains, node -> true);
+        ClusterView view = view(List.of(List.of("a", "b"), List.of("c", "b")),
+                new PartitionRuntime("b", 4, PartitionHealth.DEGRADED), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
+        answers.put("a", Map.of(0, new PartitionState(4, 90, 12, 2)));
+        answers.put("b", Map.of(0, new PartitionState(4, 90, 12, 2, 1), 1, new PartitionState(1, 40, 6, 2)));
+        answers.put("c", Map.of(1, new PartitionState(1, 40, 6, 2, 1)));
+        leader.reconcile(view, Set.of("b", "c"), () -> view, published::add);
+        now += Duration.ofSeconds(10).toNanos();
+
+        leader.reconcile(view, Set.of("a", "b", "c"), () -> view, published::add);
+        assertThat(published).as("nothing heals to a node just back in the view").isEmpty();
+
+        now += ReplicationSettings.DEFAULT_HEAL_COOLDOWN.toNanos();
+        leader.reconcile(view, Set.of("a", "b", "c"), () -> view, published::add);
+        assertThat(published).hasSize(1);
+        assertThat(published.get(0).runtimeMap().get(0)).isEqualTo(new PartitionRuntime("a", 5, PartitionHealth.HEALTHY));
+    }
+
+    @Test
     void aSuspendedMemberKeepsAPartitionNoOtherOwnerCanServe() {
         Set<String> lapsed = Set.of("a", "b");
         FailoverCoordinator leader = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 2),
