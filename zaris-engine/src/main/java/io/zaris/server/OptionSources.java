@@ -1,6 +1,7 @@
 package io.zaris.server;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,11 +67,44 @@ final class OptionSources {
         warnings.add(warning);
     }
 
-    /** Options present, as {@code --name}: the view the option parsers have always read. */
-    Map<String, String> byFlag() {
-        Map<String, String> flags = new LinkedHashMap<>();
-        values.forEach((option, value) -> flags.put(option.flag(), value));
-        return flags;
+    /** The option's text as given, else its constant default from the catalog; {@code null} when neither. */
+    String text(ServerOption option) {
+        String given = values.get(option);
+        return given != null ? given : option.defaultValue().value();
+    }
+
+    /**
+     * A count, port or size option read as its catalog type and bounds: the given value, else the catalog's
+     * constant default.
+     *
+     * @throws IllegalStateException for an option whose default the catalog derives (use {@link #intValue(ServerOption, int)})
+     */
+    int intValue(ServerOption option) {
+        String text = text(option);
+        if (text == null) {
+            throw new IllegalStateException(option.flag() + " has a derived default: the caller must give it");
+        }
+        return (Integer) option.type().read(option.flag(), text);
+    }
+
+    /** A count, port or size option: the given value read as its type and bounds, else {@code derivedDefault}. */
+    int intValue(ServerOption option, int derivedDefault) {
+        String given = values.get(option);
+        return given == null ? derivedDefault : (Integer) option.type().read(option.flag(), given);
+    }
+
+    /**
+     * A duration option in its bounds: the given value, else the catalog's default. A plain number is still read
+     * as milliseconds, with a deprecation warning naming the canonical spelling.
+     */
+    Duration duration(ServerOption option) {
+        String given = values.get(option);
+        if (given != null && Durations.parse(option.flag(), given, "ms").withoutUnit()) {
+            Duration plain = Durations.parse(option.flag(), given, "ms").duration();
+            warn(option.flag() + " " + given.strip() + " has no unit, which is deprecated: write "
+                    + Durations.describe(plain) + " (units: us, ms, s, m, h)");
+        }
+        return (Duration) option.type().read(option.flag(), text(option));
     }
 
     /** Takes the deprecated spellings the last source used, keyed by the current option's name. */
