@@ -150,7 +150,7 @@ public enum ServerOption {
             config -> config.security().requiresAuthentication()),
     USERS_FILE("users-file", "<path>", ValueType.PATH, Default.NONE, "extra users, one per line:"
             + " <name> read-write|read-only <password> (needs a shared password)", null),
-    ALLOW_INSECURE("allow-insecure", null, ValueType.FLAG, Default.value("off"), "bind a non-loopback address"
+    ALLOW_INSECURE("allow-insecure", null, ValueType.FLAG, Default.derived("off"), "bind a non-loopback address"
             + " without a password, or the membership port without a cluster secret (prints a warning)", null),
     LOGIN_TIMEOUT("login-timeout", "<duration>", ValueType.duration(Duration.ofMillis(100), ValueType.FOREVER),
             Default.value(SecurityOptions.DEFAULT_LOGIN_TIMEOUT),
