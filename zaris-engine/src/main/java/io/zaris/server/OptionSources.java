@@ -80,11 +80,21 @@ final class OptionSources {
      * @throws IllegalStateException for an option whose default the catalog derives (use {@link #intValue(ServerOption, int)})
      */
     int intValue(ServerOption option) {
+        return (Integer) value(option);
+    }
+
+    /**
+     * The option read as its catalog type ({@link ServerOption.ValueType#read}): the given value, else the catalog's
+     * constant default.
+     *
+     * @throws IllegalStateException for an option whose default the catalog derives, which the caller must compute
+     */
+    Object value(ServerOption option) {
         String text = text(option);
         if (text == null) {
             throw new IllegalStateException(option.flag() + " has a derived default: the caller must give it");
         }
-        return (Integer) option.type().read(option.flag(), text);
+        return option.type().read(option.flag(), text);
     }
 
     /** A count, port or size option: the given value read as its type and bounds, else {@code derivedDefault}. */
@@ -99,12 +109,14 @@ final class OptionSources {
      */
     Duration duration(ServerOption option) {
         String given = values.get(option);
-        if (given != null && Durations.parse(option.flag(), given, "ms").withoutUnit()) {
-            Duration plain = Durations.parse(option.flag(), given, "ms").duration();
-            warn(option.flag() + " " + given.strip() + " has no unit, which is deprecated: write "
-                    + Durations.describe(plain) + " (units: us, ms, s, m, h)");
+        if (given != null) {
+            Durations.Parsed parsed = Durations.parse(option.flag(), given, "ms");
+            if (parsed.withoutUnit()) {
+                warn(option.flag() + " " + given.strip() + " has no unit, which is deprecated: write "
+                        + Durations.describe(parsed.duration()) + " (units: us, ms, s, m, h)");
+            }
         }
-        return (Duration) option.type().read(option.flag(), text(option));
+        return (Duration) value(option);
     }
 
     /** Takes the deprecated spellings the last source used, keyed by the current option's name. */

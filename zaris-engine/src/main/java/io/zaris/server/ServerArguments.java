@@ -12,7 +12,6 @@ import io.zaris.resp.RespLimits;
 import io.zaris.resp.RespOptions;
 import io.zaris.resp.RespPeerPorts;
 import io.zaris.security.ClusterSecret;
-import io.zaris.security.LoopbackAddresses;
 import io.zaris.security.SecurityOptions;
 import io.zaris.security.TlsOptions;
 import io.zaris.store.EvictionPolicy;
@@ -20,17 +19,16 @@ import io.zaris.store.MemoryOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The standalone server's configuration — command line, environment and configuration file, merged by
- * {@link OptionSources} over the option table {@link ServerOption} — parsed into a {@link NodeConfig} and the rest of
- * a {@link Launch}. Pure apart from the injected {@link FileReader}: errors are {@link IllegalArgumentException}s
- * whose message names the option (and, when it did not come from the command line, where it came from) and the
- * offending value.
+ * {@link OptionSources} over the option catalog {@link ServerOption} — parsed into a {@link NodeConfig} and the rest
+ * of a {@link Launch}. Each option's type, bounds and constant default come from the catalog; this class holds only
+ * what relates options to each other (derived defaults, options that need or exclude others, files and secrets).
+ * Pure apart from the injected {@link FileReader}: errors are {@link IllegalArgumentException}s whose message names
+ * the option (and, when it did not come from the command line, where it came from) and the offending value.
  */
 public final class ServerArguments {
 
@@ -176,8 +174,7 @@ public final class ServerArguments {
         }
         String clusterName = sources.text(ServerOption.CLUSTER_NAME);
         ReplicationSettings replication = new ReplicationSettings(
-                AckMode.valueOf(((String) ServerOption.ACK_MODE.type().read("--ack-mode",
-                        sources.text(ServerOption.ACK_MODE))).toUpperCase(java.util.Locale.ROOT)),
+                AckMode.valueOf(((String) sources.value(ServerOption.ACK_MODE)).toUpperCase(java.util.Locale.ROOT)),
                 sources.intValue(ServerOption.MIN_SYNC_REPLICAS),
                 ReplicationSettings.DEFAULT_ACK_TIMEOUT,
                 sources.duration(ServerOption.HEAL_COOLDOWN),
@@ -307,7 +304,7 @@ public final class ServerArguments {
 
     /** {@code --http-port} and {@code --http-host}; {@code null} when the endpoint is off (the default). */
     static HttpEndpointOptions httpOptions(OptionSources sources, String host) {
-        Object port = ServerOption.HTTP_PORT.type().read("--http-port", sources.text(ServerOption.HTTP_PORT));
+        Object port = sources.value(ServerOption.HTTP_PORT);
         if ("off".equals(port)) {
             if (sources.has(ServerOption.HTTP_HOST)) {
                 throw new IllegalArgumentException("--http-host needs --http-port");
@@ -478,7 +475,7 @@ public final class ServerArguments {
     private static RespOptions respOptions(OptionSources sources, String host, int port, int advertisePort) {
         RespLimits limits = respLimits(sources); // checked even when RESP is off, so a bad value is reported
         boolean explicit = sources.has(ServerOption.RESP_PORT);
-        Object given = explicit ? ServerOption.RESP_PORT.type().read("--resp-port", sources.get(ServerOption.RESP_PORT)) : null;
+        Object given = explicit ? sources.value(ServerOption.RESP_PORT) : null;
         int respPort;
         if ("off".equals(given)) {
             return null;
