@@ -11,8 +11,9 @@ import java.util.Map;
  * The server's option values merged from their three sources, by precedence: the command line, then the
  * environment ({@link ServerOption#environmentVariable()}), then the configuration file named by {@code --config}
  * (or {@code ZARIS_CONFIG}). Deprecated options are rewritten to their replacements here, with a warning, so the
- * parser sees only current names. Pure apart from reading the file through the injected reader; built and read by
- * one thread (the one parsing the command line).
+ * parser sees only current names. The typed readers ({@link #value}, {@link #intValue}, {@link #duration}) read a
+ * value as the catalog's type for its option, falling back to the catalog's constant default. Pure apart from reading
+ * the file through the injected reader; built and read by one thread (the one parsing the command line).
  */
 final class OptionSources {
 
