@@ -1,0 +1,77 @@
+package io.zaris.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs {@link FailoverSimulation} over a range of seeds (or one, with {@code -Dsimulation.seed=N}; more with
+ * {@code -Dsimulation.seeds=COUNT}), and shows that it catches a fault injected on purpose.
+ */
+@Tag("unit")
+class FailoverSimulationTests {
+
+    private static final int DEFAULT_SEEDS = 2_000;
+    private static final Logger COORDINATOR_LOG = (Logger) LoggerFactory.getLogger(FailoverCoordinator.class);
+    private static Level levelBefore;
+
+    @BeforeAll
+    static void quietTheCoordinator() {
+        // thousands of simulated failovers would log hundreds of thousands of lines
+        levelBefore = COORDINATOR_LOG.getLevel();
+        COORDINATOR_LOG.setLevel(Level.WARN);
+    }
+
+    @AfterAll
+    static void restoreTheLog() {
+        COORDINATOR_LOG.setLevel(levelBefore);
+    }
+
+    @Test
+    void everySeedKeepsTheInvariants() {
+        String one = System.getProperty("simulation.seed");
+        long first = one == null ? 1 : Long.parseLong(one);
+        long count = one == null ? Long.getLong("simulation.seeds", DEFAULT_SEEDS) : 1;
+        long writes = 0;
+        long reads = 0;
+        for (long seed = first; seed < first + count; seed++) {
+            FailoverSimulation simulation = new FailoverSimulation(seed);
+            try {
+                simulation.run();
+            } catch (FailoverSimulation.Violation violation) {
+                throw violation;
+            } catch (RuntimeException | AssertionError unexpected) {
+                throw new AssertionError("seed " + seed + " failed; replay: " + FailoverSimulation.replayCommand(seed),
+                        unexpected);
+            }
+            writes += simulation.writesAcknowledged;
+            reads += simulation.readsServed;
+        }
+        // the scenarios do exercise the data path, or the invariants would hold vacuously
+        assertThat(writes).isGreaterThan(count * 50);
+        assertThat(reads).isGreaterThan(count * 20);
+    }
+
+    @Test
+    void catchesAPromotionThatSkipsThePossessionProof() {
+        UnaryOperator<PeerProbe> hidingWhatCopiesHold = MutantProbes::reportingEveryCopyComplete;
+        List<String> caught = new ArrayList<>();
+        for (long seed = 1; seed <= 300 && caught.isEmpty(); seed++) {
+            try {
+                new FailoverSimulation(seed, hidingWhatCopiesHold).run();
+            } catch (FailoverSimulation.Violation violation) {
+                caught.add(violation.getMessage());
+            }
+        }
+        assertThat(caught).as("the simulation reports the mutant's bad promotion").isNotEmpty();
+    }
+}
