@@ -310,6 +310,12 @@ final class FailoverCoordinator {
             if (current.activeNode() != null && view.serves(current.activeNode(), present) && !restarted) {
                 continue; // resolved meanwhile
             }
+            if (current.activeNode() != null && !restarted && view.suspended().contains(current.activeNode())
+                    && present.contains(current.activeNode()) && leaseRenewed.test(current.activeNode())) {
+                // This leader granted the suspended active a lease while the round was out: it may serve again under
+                // its view, so a new active now would serve beside it. The next round resumes it instead.
+                continue;
+            }
             if (current.activeNode() != null && !restarted && reachable.getOrDefault(current.activeNode(), false)) {
                 log.info("node {}: {} left the membership view but its data port still answers; it keeps partition {}",
                         nodeId, current.activeNode(), p);

@@ -26,6 +26,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -79,7 +80,7 @@ final class FailoverSimulation {
     static final long WRITE_TIMEOUT = 500 * MS;
     static final int MAX_PENDING_WRITES = 64;
     static final int MAX_PARKED_MESSAGES = 4_096;
-    static final long RUN_TIME = 12_000 * MS;
+    static final long RUN_TIME = 6_000 * MS;
     static final String LEADER = "n1";
 
     /** A violated invariant, with the seed to replay it. */
@@ -214,7 +215,9 @@ final class FailoverSimulation {
     private long nextWriteId;
     private final Map<String, Long> seenEpochFloor = new HashMap<>();
     private String currentEvent = "start";
-    final List<String> trace = new ArrayList<>();
+    /** The latest steps, formatted only when a violation is reported (formatting every step would dominate a run). */
+    private final ArrayDeque<Supplier<String>> trace = new ArrayDeque<>();
+    private String scenario;
     int writesAcknowledged;
     int readsServed;
 
@@ -269,7 +272,7 @@ final class FailoverSimulation {
             knownIncarnation.put(id, 0);
             adopt(node, published);
         }
-        trace.add("members " + founders + ", replication factor " + replicationFactor + ", loss " + loss
+        scenario = ("members " + founders + ", replication factor " + replicationFactor + ", loss " + loss
                 + ", max delay " + maxDelay / MS + " ms, eviction " + eviction + ", owners " + map.owners());
     }
 
@@ -487,7 +490,8 @@ final class FailoverSimulation {
         }
         copy.confirmed.merge(replica, size, Math::max);
         for (PendingWrite write : active.pending) {
-            if (write.id() == writeId && write.epoch() == epoch) {
+            // past its deadline the client has given up: its own timer runs while this node is paused
+            if (write.id() == writeId && write.epoch() == epoch && now <= write.deadline()) {
                 write.acks().add(replica);
                 if (write.acks().containsAll(write.required())) {
                     acknowledge(write.id(), p);
@@ -498,9 +502,6 @@ final class FailoverSimulation {
     }
 
     private void acknowledge(long id, int p) {
-        if (id == Long.getLong("simulation.debugWrite", -1)) {
-            trace("write " + id + " acknowledged; copies " + nodes.values().stream().map(n -> n.id + "=" + (n.copies.get(p) == null ? null : n.copies.get(p).writes.contains(id))).toList());
-        }
         if (acknowledgedIds.add(id)) {
             acknowledged.get(p).add(id);
             writesAcknowledged++;
@@ -578,8 +579,8 @@ final class FailoverSimulation {
             }
         }
         published = new Envelope(++publications, view, new TreeSet<>(present));
-        trace.add(String.format("%6d ms publish #%d %s owners %s", (now - clock[0]) / MS, publications,
-                view.runtimeMap(), view.partitionMap().owners()));
+        long number = publications;
+        trace(() -> "publish #" + number + " " + view.runtimeMap() + " owners " + view.partitionMap().owners());
         adopt(nodes.get(LEADER), published);
     }
 
@@ -594,7 +595,7 @@ final class FailoverSimulation {
         }
         for (long id : acknowledged.get(p)) {
             if (!surviving.contains(id) && lostToFaults.add(id)) {
-                trace("acknowledged write " + id + " of partition " + p + " lost: no member holds it");
+                trace(() -> "acknowledged write " + id + " of partition " + p + " lost: no member holds it");
             }
         }
     }
@@ -660,7 +661,7 @@ final class FailoverSimulation {
                 send(node.id, nodes.get(LEADER), "states", () -> {
                     if (!answer.isDone() && askedAt == roundAskedAt) {
                         answered.computeIfAbsent(node.id, n -> new HashMap<>()).putAll(held);
-                        trace(node.id + " answers " + states);
+                        trace(() -> node.id + " answers " + states);
                         answer.complete(states);
                     }
                 });
@@ -691,7 +692,7 @@ final class FailoverSimulation {
     // ---------------------------------------------------------------- clients
 
     private void clientStep() {
-        schedule(now + (2 + random.nextInt(20)) * MS, "client", this::clientStep);
+        schedule(now + (5 + random.nextInt(25)) * MS, "client", this::clientStep);
         int p = random.nextInt(PARTITIONS);
         String key = p + ":" + random.nextInt(KEYS_PER_PARTITION);
         String target = published.view().runtimeMap().get(p).activeNode();
@@ -725,7 +726,6 @@ final class FailoverSimulation {
         }
         long epoch = view.runtimeMap().get(p).epoch();
         if (required.isEmpty()) {
-            trace("write " + id + " p" + p + " acknowledged by " + node.id + " alone at epoch " + epoch);
             acknowledge(id, p);
             return;
         }
@@ -751,7 +751,7 @@ final class FailoverSimulation {
     // ---------------------------------------------------------------- faults
 
     private void faultStep() {
-        schedule(now + (300 + random.nextInt(1200)) * MS, "fault", this::faultStep);
+        schedule(now + (200 + random.nextInt(800)) * MS, "fault", this::faultStep);
         List<Node> others = nodes.values().stream().filter(n -> !n.id.equals(LEADER) && n.started).toList();
         Node victim = others.get(random.nextInt(others.size()));
         switch (random.nextInt(9)) {
@@ -834,7 +834,15 @@ final class FailoverSimulation {
     }
 
     private void trace(String line) {
-        trace.add(String.format("%6d ms %s", (now - clock[0]) / MS, line));
+        trace(() -> line);
+    }
+
+    private void trace(Supplier<String> line) {
+        long at = (now - clock[0]) / MS;
+        trace.add(() -> String.format("%6d ms %s", at, line.get()));
+        if (trace.size() > 30) {
+            trace.poll();
+        }
     }
 
     // ---------------------------------------------------------------- invariants
@@ -880,10 +888,9 @@ final class FailoverSimulation {
     }
 
     private Violation violation(String what) {
-        int from = Math.max(0, trace.size() - 25);
         return new Violation("seed " + seed + " at " + (now - clock[0]) / MS + " ms (" + currentEvent + "): " + what
                 + "\n  replay: " + replayCommand(seed) + "\n  last steps:\n    "
-                + String.join("\n    ", trace.subList(from, trace.size())));
+                + scenario + "\n    " + String.join("\n    ", trace.stream().map(Supplier::get).toList()));
     }
 
     static String replayCommand(long seed) {
