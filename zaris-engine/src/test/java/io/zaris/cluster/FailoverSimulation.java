@@ -81,6 +81,8 @@ final class FailoverSimulation {
     static final int MAX_PENDING_WRITES = 64;
     static final int MAX_PARKED_MESSAGES = 4_096;
     static final long RUN_TIME = 6_000 * MS;
+    /** The leader runs a failover round this often (production: every second and on every view change). */
+    static final long ROUND_INTERVAL = 250 * MS;
     static final String LEADER = "n1";
 
     /** A violated invariant, with the seed to replay it. */
@@ -190,6 +192,7 @@ final class FailoverSimulation {
 
     // leader state
     private Envelope published;
+    private long nextRoundAt;
     private long publications;
     private final Map<String, Long> lastBeat = new HashMap<>();
     private final Map<String, Long> lastGrant = new HashMap<>();
@@ -514,9 +517,11 @@ final class FailoverSimulation {
         leader.leaseUntil = now + LEASE;
         lastBeat.put(LEADER, now);
         lastGrant.put(LEADER, now);
-        Set<String> present = present();
-        ClusterView view = published.view();
-        coordinator.reconcile(view, present, () -> published.view(), next -> publish(next, present()));
+        if (now >= nextRoundAt) {
+            nextRoundAt = now + ROUND_INTERVAL;
+            Set<String> present = present();
+            coordinator.reconcile(published.view(), present, () -> published.view(), next -> publish(next, present()));
+        }
         for (Node node : nodes.values()) {
             if (!node.id.equals(LEADER) && node.started) {
                 Envelope envelope = published;

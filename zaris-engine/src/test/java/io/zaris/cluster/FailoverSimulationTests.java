@@ -62,7 +62,7 @@ class FailoverSimulationTests {
     }
 
     /**
-     * Found by this simulation (seed 43): a member paused past its lease is suspended; the round that fails its
+     * Found by this simulation (seed 135; seed 43 before the leader's round interval became 250 ms): a member paused past its lease is suspended; the round that fails its
      * partitions over is still waiting for answers when it resumes and this leader grants it a lease again, with
      * the view that still names it active. The round then promoted another owner, and for as long as the new
      * view took to reach it the resumed member served reads under the old epoch beside the new active, missing
@@ -71,7 +71,7 @@ class FailoverSimulationTests {
      */
     @Test
     void aSuspendedActiveWhoseLeaseIsRenewedDuringTheRoundKeepsItsPartition() {
-        FailoverSimulation simulation = new FailoverSimulation(43).run();
+        FailoverSimulation simulation = new FailoverSimulation(135).run();
         assertThat(simulation.writesAcknowledged).isPositive();
     }
 
