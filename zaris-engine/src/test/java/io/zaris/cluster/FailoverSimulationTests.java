@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -73,6 +74,22 @@ class FailoverSimulationTests {
     void aSuspendedActiveWhoseLeaseIsRenewedDuringTheRoundKeepsItsPartition() {
         FailoverSimulation simulation = new FailoverSimulation(135).run();
         assertThat(simulation.writesAcknowledged).isPositive();
+    }
+
+    /**
+     * Found by this simulation beyond the default seed range, not fixed yet (seeds 5992 and 17622). A drain re-maps a
+     * partition whose active is paused, adding an empty owner; a cut then leaves the replica that holds the
+     * data in the membership but silent. The failover round hears only the empty owner, promotes it DEGRADED
+     * (it is the only candidate that answered), and its takeover catch-up does not wait for the silent replica
+     * once that one is suspended (5992) or gives up on it after its deadline (17622): it serves without
+     * acknowledged writes. The round already refuses to promote a restarted active's empty store while another
+     * serving owner has not answered; a new owner with nothing may need the same rule.
+     */
+    @Disabled("bug found by the failover simulation, seeds 5992 and 17622: an empty new owner is promoted when the holder's answer is lost")
+    @Test
+    void anEmptyNewOwnerIsNotPromotedWhileTheOwnerHoldingTheDataHasNotAnswered() {
+        new FailoverSimulation(5992).run();
+        new FailoverSimulation(17622).run();
     }
 
     @Test
