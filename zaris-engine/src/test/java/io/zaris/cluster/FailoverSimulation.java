@@ -36,17 +36,19 @@ import java.util.function.UnaryOperator;
  * seed replays exactly.
  *
  * <p><b>Modelled.</b> N members plus one spare that joins later; partitions with their owners, epochs and health
- * as the coordinator publishes them; an in-memory message bus with per-message delay (in order per link), loss, and cuts between
- * groups of nodes. Each copy is the set of write ids it applied (a key's value is its highest write id) with
+ * as the coordinator publishes them; an in-memory message bus with per-message delay (in order per link), loss,
+ * and cuts between groups of nodes. Each copy is the set of write ids it applied (a key's value is its highest write id) with
  * the highest epoch it saw and the epoch it is complete under. A write goes to the node the leader's view names
  * active; the active applies it and ships its whole copy to every owner its view says serves; the write is
- * acknowledged (SYNC) only when every one of those replicas applied it, else it fails after a timeout. The
+ * acknowledged (SYNC) only when every one of those replicas applied it within the client's timeout (which runs
+ * while the active is paused), else it fails. The
  * active also ships its copy to every owner each tick (anti-entropy) and counts the replicas that confirmed
  * all of it. A replica refuses a shipment under an epoch older than one it saw (fencing). A node that becomes
  * active under a new epoch pulls from every other owner that serves before it serves (the takeover
  * catch-up), giving up on a silent one after a deadline. Owner leases: the leader grants one on each beat it
- * receives, together with its newest view; a node serves only within its lease, and the leader counts a node present only while its beats
- * arrive, for longer than a lease. Faults: crash, restart with an empty store (the restarted node disowns
+ * receives, together with its newest view; a node serves only within its lease, and the leader counts a node
+ * present only while its beats arrive, for longer than a lease. The leader runs a round every
+ * {@link #ROUND_INTERVAL}. Faults: crash, restart with an empty store (the restarted node disowns
  * its active roles), pause and resume (messages wait for it), message loss and delay, network cuts and heals,
  * a spare node joining and a node being drained, mixed with writes and reads.
  *
@@ -60,7 +62,9 @@ import java.util.function.UnaryOperator;
  * published epochs and each node's seen epochs never go back; a promotion that serves at once (DEGRADED) is
  * not given to a copy lacking an acknowledged write that another owner's answer to that round held (the
  * possession proof); every copy that serves holds every acknowledged write of its partition; a read never
- * returns a value older than the newest write acknowledged before it was sent.
+ * returns a value older than the newest write acknowledged before it was sent. An acknowledged write that no
+ * live, unsuspended member held when its partition changed epoch (every copy crashed, restarted or cut off for
+ * longer than detection: more faults than copies) is counted as lost to the faults and exempt from the last two.
  *
  * <p>Threads: one. The scheduler runs events in (time, sequence) order; the coordinator's events executor
  * schedules onto it.
