@@ -125,7 +125,7 @@ final class RequestExecutor implements AutoCloseable {
         RoutingTable current = topology.table();
         int segment = topology.segmentMapper().segmentOf(operation.routingKey);
         int partition = current.view().layout().partitionOf(segment);
-        operation.routeTo(partition, current);
+        operation.attempts.routedTo(partition, RoutingWatch.Routing.of(current, partition));
         metrics.attemptRouted(operation.observed, partition);
         NodeConnection connection = current.connectionFor(segment);
         if (connection == null) {
@@ -149,7 +149,7 @@ final class RequestExecutor implements AutoCloseable {
         long answerDeadline = System.nanoTime() + Math.min(attemptNanos, left);
         long routedEpoch = current.epochOf(segment);
         connection.send(operation.requestFactory, operation.statusRecordingReader, routedEpoch, deadlineMillis,
-                        answerDeadline, 0, operation.idempotent ? movedAway(operation.partition, operation.routing) : null)
+                        answerDeadline, 0, operation.idempotent ? movedAway(partition, operation.attempts.routing()) : null)
                 .whenComplete((value, error) -> {
                     if (error == null) {
                         if (operation.onAnswer != null) {
@@ -195,23 +195,12 @@ final class RequestExecutor implements AutoCloseable {
             retargeted = topology.applyHint(statusFailure.routingHint(), sentTo);
         }
         long now = ticker.nanoTime();
-        operation.failedOnRouting(now);
-        RetryPolicy.Decision decision = retryPolicy.afterFailure(failure, operation.idempotent, operation.attemptsOnRouting,
-                now, operation.deadline);
-        boolean ownerUnreachable = decision.failureClass() == RetryPolicy.FailureClass.TRANSPORT
-                && !(failure instanceof ZarisTimeoutException);
-        if ((!decision.retry() || ownerUnreachable) && retryPolicy.maxAttempts() > 1) {
-            // Attempts on this routing spent, or nobody to send to: wait on the map for the cluster to move the
-            // partition (see RetryPolicy), unless that gives up while the ordinary decision would still retry.
-            RetryPolicy.Decision waiting = retryPolicy.whileOwnerMoves(decision.failureClass(), operation.stalledSince,
-                    now, operation.deadline, options.mapRefreshWait().toNanos());
-            if (waiting.retry() || !decision.retry()) {
-                decision = waiting;
-            }
-        }
+        operation.attempts.failed(now);
+        RetryPolicy.Decision decision = retryPolicy.nextStep(failure, operation.idempotent,
+                operation.attempts.count(), operation.attempts.stalledSince(), now, operation.deadline,
+                options.mapRefreshWait().toNanos(), retargeted);
         if (!decision.retry()) {
-            if (!operation.idempotent && !RetryPolicy.classify(failure, false).retryable
-                    && RetryPolicy.classify(failure, true).retryable) {
+            if (RetryPolicy.ambiguous(failure, operation.idempotent)) {
                 metrics.ambiguousFailure(operation.op); // final only because repeating it could apply it twice
             }
             operation.result.completeExceptionally(failure);
@@ -220,7 +209,7 @@ final class RequestExecutor implements AutoCloseable {
         metrics.retry(reasonOf(failure));
         long timeLeft = operation.deadline == Long.MAX_VALUE ? Long.MAX_VALUE : operation.deadline - now;
         // The wait for a shared refresh ends at the deadline at the latest; the next attempt then times out.
-        CompletableFuture<Void> mapReady = decision.refreshMap() && !retargeted
+        CompletableFuture<Void> mapReady = decision.refreshMap()
                 ? topology.refresh(RefreshTrigger.REACT, timeLeft) : CompletableFuture.completedFuture(null);
         CompletableFuture<Void> delayElapsed = new CompletableFuture<>();
         try {
@@ -230,7 +219,7 @@ final class RequestExecutor implements AutoCloseable {
             return;
         }
         // A table that routes the partition differently (a push, a hint, a refresh) ends the wait at once.
-        RoutingWatch.Waiter routed = topology.changeOf(operation.partition, operation.routing);
+        RoutingWatch.Waiter routed = topology.changeOf(operation.attempts.partition(), operation.attempts.routing());
         CompletableFuture<Void> next = new CompletableFuture<>();
         routed.changed.thenRun(() -> next.complete(null));
         CompletableFuture.allOf(mapReady, delayElapsed).whenComplete((ignored, error) -> next.complete(null));
@@ -267,17 +256,8 @@ final class RequestExecutor implements AutoCloseable {
         final Answered<T> onAnswer;
         /** What {@link ClientMetrics#operationStarted} returned for this operation (may be {@code null}). */
         final Object observed;
-        /*
-         * The routing of the latest attempt and the count of attempts made on it. Written by whichever thread runs
-         * the attempt and read by the one deciding after it fails; one attempt at a time, each handed over through
-         * a future's completion, so the writes are visible without locks.
-         */
-        int partition;
-        RoutingWatch.Routing routing;
-        int attemptsOnRouting;
-        /** Ticker time of the first failure on {@link #routing}; meaningful only while {@link #stalled}. */
-        long stalledSince;
-        boolean stalled;
+        /** The count of attempts per routing the retry rules decide by. */
+        final RoutingAttempts attempts = new RoutingAttempts();
         /**
          * The status of the last answer read, so meters tell NOT_FOUND and CONFLICT from OK. Written on the
          * event loop of the attempt's connection before {@code result} completes, read after it did.
@@ -299,26 +279,6 @@ final class RequestExecutor implements AutoCloseable {
                 lastStatus = status;
                 return reader.read(status, body);
             };
-        }
-
-        /** An attempt goes out on {@code table}'s routing of {@code partition}: a new routing starts a new count. */
-        void routeTo(int partition, RoutingTable table) {
-            RoutingWatch.Routing now = RoutingWatch.Routing.of(table, partition);
-            if (!now.equals(routing) || partition != this.partition) {
-                this.partition = partition;
-                routing = now;
-                attemptsOnRouting = 0;
-                stalled = false;
-            }
-            attemptsOnRouting++;
-        }
-
-        /** The attempt on the current routing failed at {@code nowNanos}. */
-        void failedOnRouting(long nowNanos) {
-            if (!stalled) {
-                stalled = true;
-                stalledSince = nowNanos;
-            }
         }
     }
 
