@@ -141,12 +141,12 @@ final class RequestExecutor implements AutoCloseable {
         }
         int deadlineMillis = operation.deadline == Long.MAX_VALUE ? 0
                 : (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(operation.deadline - now)));
-        // The connection measures its own timeout on System.nanoTime(); translate the deadline onto it. One
+        // The connection measures its timeout on the same clock (the keeper opens it with this ticker). One
         // attempt waits at most attemptTimeout, so a node that stopped answering costs one timeout, not the
         // whole operation deadline.
         long attemptNanos = options.attemptTimeout().toNanos();
         long left = operation.deadline == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, operation.deadline - now);
-        long answerDeadline = System.nanoTime() + Math.min(attemptNanos, left);
+        long answerDeadline = now + Math.min(attemptNanos, left);
         long routedEpoch = current.epochOf(segment);
         connection.send(operation.requestFactory, operation.statusRecordingReader, routedEpoch, deadlineMillis,
                         answerDeadline, 0, operation.idempotent ? movedAway(partition, operation.attempts.routing()) : null)
@@ -169,8 +169,8 @@ final class RequestExecutor implements AutoCloseable {
      * owner. Asked by the connection's timeout sweep; reads only the volatile table.
      */
     BooleanSupplier movedAway(int partition, RoutingWatch.Routing sentOn) {
-        long sentAt = System.nanoTime();
-        return () -> System.nanoTime() - sentAt > STUCK_ATTEMPT.toNanos()
+        long sentAt = ticker.nanoTime();
+        return () -> ticker.nanoTime() - sentAt > STUCK_ATTEMPT.toNanos()
                 && !Objects.equals(RoutingWatch.Routing.of(topology.table(), partition).activeNode(), sentOn.activeNode());
     }
 

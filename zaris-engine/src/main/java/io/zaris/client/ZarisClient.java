@@ -91,7 +91,7 @@ public final class ZarisClient implements AutoCloseable {
         this.executor = new RequestExecutor(options, ticker, topology);
         this.direct = options.directReadConnectionsPerNode() == 0 ? null
                 : new DirectRequests(options.directReadConnectionsPerNode(), options.clientName(), options.credentials(),
-                        options.connectTimeout(), options.maxFrameBytes(), lostWrites::takenOver);
+                        options.connectTimeout(), options.maxFrameBytes(), lostWrites::takenOver, ticker);
     }
 
     /**
@@ -591,7 +591,7 @@ public final class ZarisClient implements AutoCloseable {
                 throw failure(status, body);
             }
             return ResponseCodec.readScanPage(body);
-        }, 0, 0, options.requestTimeout().deadlineFrom(System.nanoTime()));
+        }, 0, 0, options.requestTimeout().deadlineFrom(ticker.nanoTime()));
     }
 
     // ------------------------------------------------------------------ running operations
