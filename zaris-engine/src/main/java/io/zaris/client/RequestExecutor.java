@@ -47,16 +47,16 @@ final class RequestExecutor implements AutoCloseable {
     private static final Duration STUCK_ATTEMPT = Duration.ofMillis(500);
 
     private final ZarisClientOptions options;
-    private final TimeSource ticker;
+    private final TimeSource time;
     private final RetryPolicy retryPolicy;
     private final ClientMetrics metrics;
     private final TopologyKeeper topology;
     private final ScheduledExecutorService timer;
     private volatile boolean closed;
 
-    RequestExecutor(ZarisClientOptions options, TimeSource ticker, TopologyKeeper topology) {
+    RequestExecutor(ZarisClientOptions options, TimeSource time, TopologyKeeper topology) {
         this.options = options;
-        this.ticker = ticker;
+        this.time = time;
         this.retryPolicy = options.retryPolicy();
         this.metrics = options.metrics();
         this.topology = topology;
@@ -79,14 +79,14 @@ final class RequestExecutor implements AutoCloseable {
                                      LongFunction<Request> requestFactory, ResponseReader<T> reader,
                                      Answered<T> onAnswer) {
 
-        long startNanos = ticker.nanoTime();
+        long startNanos = time.nanoTime();
         long deadline = options.requestTimeout().deadlineFrom(startNanos);
         Operation<T> operation = new Operation<>(op, routingKey, idempotent, requestFactory, reader, deadline, onAnswer,
                 metrics.operationStarted(op));
         if (metrics != ClientMetrics.disabled()) {
             // Without metrics the timing callback is skipped: one completion stage less per request.
             operation.result.whenComplete((value, error) -> metrics.request(op, statusOf(operation, error),
-                    ticker.nanoTime() - startNanos));
+                    time.nanoTime() - startNanos));
         }
         attempt(operation, 1, null);
         return operation.result;
@@ -115,7 +115,7 @@ final class RequestExecutor implements AutoCloseable {
             operation.result.completeExceptionally(new ZarisException("client is closed"));
             return;
         }
-        long now = ticker.nanoTime();
+        long now = time.nanoTime();
         // Checked again right before sending: a map refresh may have used up the time the retry brain saw when
         // it scheduled this attempt.
         if (pastDeadline(now, operation.deadline)) {
@@ -141,7 +141,7 @@ final class RequestExecutor implements AutoCloseable {
         }
         int deadlineMillis = operation.deadline == Long.MAX_VALUE ? 0
                 : (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(operation.deadline - now)));
-        // The connection measures its timeout on the same clock (the keeper opens it with this ticker). One
+        // The connection measures its timeout on the same clock (the keeper opens it with this time). One
         // attempt waits at most attemptTimeout, so a node that stopped answering costs one timeout, not the
         // whole operation deadline.
         long attemptNanos = options.attemptTimeout().toNanos();
@@ -169,8 +169,8 @@ final class RequestExecutor implements AutoCloseable {
      * owner. Asked by the connection's timeout sweep; reads only the volatile table.
      */
     BooleanSupplier movedAway(int partition, RoutingWatch.Routing sentOn) {
-        long sentAt = ticker.nanoTime();
-        return () -> ticker.nanoTime() - sentAt > STUCK_ATTEMPT.toNanos()
+        long sentAt = time.nanoTime();
+        return () -> time.nanoTime() - sentAt > STUCK_ATTEMPT.toNanos()
                 && !Objects.equals(RoutingWatch.Routing.of(topology.table(), partition).activeNode(), sentOn.activeNode());
     }
 
@@ -194,7 +194,7 @@ final class RequestExecutor implements AutoCloseable {
         if (failure instanceof ZarisStatusException statusFailure && statusFailure.routingHint() != null) {
             retargeted = topology.applyHint(statusFailure.routingHint(), sentTo);
         }
-        long now = ticker.nanoTime();
+        long now = time.nanoTime();
         operation.attempts.failed(now);
         RetryPolicy.Decision decision = retryPolicy.nextStep(failure, operation.idempotent,
                 operation.attempts.count(), operation.attempts.stalledSince(), now, operation.deadline,

@@ -121,7 +121,7 @@ final class RetryPolicy {
     /**
      * Decides what follows failed attempt number {@code attempt} (1-based).
      *
-     * @param nowNanos      the ticker's current time
+     * @param nowNanos      the time source's current time
      * @param deadlineNanos the operation's deadline ({@link Long#MAX_VALUE} when infinite)
      */
     Decision afterFailure(Throwable failure, boolean idempotent, int attempt, long nowNanos, long deadlineNanos) {

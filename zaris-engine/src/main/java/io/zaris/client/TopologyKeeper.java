@@ -73,7 +73,7 @@ final class TopologyKeeper implements AutoCloseable {
     private static final Duration BOOTSTRAP_RETRY_DELAY = Duration.ofMillis(200);
 
     private final ZarisClientOptions options;
-    private final TimeSource ticker;
+    private final TimeSource time;
     private final ClientMetrics metrics;
     /** The near cache, {@code null} when off: every connection of a client with one tracks its segments. */
     private final NearCache near;
@@ -95,9 +95,9 @@ final class TopologyKeeper implements AutoCloseable {
      * @param near       the near cache, {@code null} when off; hears the invalidations nodes push
      * @param takenOver  hears the takeovers nodes push
      */
-    TopologyKeeper(ZarisClientOptions options, TimeSource ticker, NearCache near, Consumer<TakeoverRevisions> takenOver) {
+    TopologyKeeper(ZarisClientOptions options, TimeSource time, NearCache near, Consumer<TakeoverRevisions> takenOver) {
         this.options = options;
-        this.ticker = ticker;
+        this.time = time;
         this.metrics = options.metrics();
         this.near = near;
         this.pushListener = new PushListener() {
@@ -119,7 +119,7 @@ final class TopologyKeeper implements AutoCloseable {
             }
         };
         this.maps = Executors.newSingleThreadScheduledExecutor(daemon("zaris-client-maps"));
-        this.refresher = new MapRefresher(this::fetchAndInstall, ticker, options.mapRefreshDebounce(),
+        this.refresher = new MapRefresher(this::fetchAndInstall, time, options.mapRefreshDebounce(),
                 options.mapRefreshWait(), metrics);
     }
 
@@ -314,7 +314,7 @@ final class TopologyKeeper implements AutoCloseable {
      * @throws ZarisTransportException when no seed produced a map in time
      */
     void bootstrap() {
-        long deadline = ticker.nanoTime() + options.bootstrapTimeout().toNanos();
+        long deadline = time.nanoTime() + options.bootstrapTimeout().toNanos();
         List<String> failures = new ArrayList<>();
         while (true) {
             for (NodeAddress seed : options.seeds()) {
@@ -344,7 +344,7 @@ final class TopologyKeeper implements AutoCloseable {
                     throw new ZarisTransportException("interrupted while connecting");
                 }
             }
-            long left = deadline - ticker.nanoTime();
+            long left = deadline - time.nanoTime();
             if (left <= 0) {
                 throw new ZarisTransportException("no seed of " + options.seeds() + " provided a cluster map within "
                         + options.bootstrapTimeout() + "; last errors: "
@@ -375,7 +375,7 @@ final class TopologyKeeper implements AutoCloseable {
         int maxInFlightPerConnection = (options.maxInFlightPerNode() + count - 1) / count;
         return StripedNodeConnections.open(count, () -> NodeConnection.open(address, options.clientName(),
                 options.credentials(), options.tls(), options.connectTimeout(), options.connectTimeout(),
-                maxInFlightPerConnection, options.maxFrameBytes(), pushListener, this::onConnectionLost, ticker)
+                maxInFlightPerConnection, options.maxFrameBytes(), pushListener, this::onConnectionLost, time)
                 .thenCompose(this::trackedIfNearCache));
     }
 
@@ -395,7 +395,7 @@ final class TopologyKeeper implements AutoCloseable {
                         + ResponseCodec.readMessage(body));
             }
             return connection;
-        }, 0, 0, ticker.nanoTime() + options.connectTimeout().toNanos()).whenComplete((ignored, error) -> {
+        }, 0, 0, time.nanoTime() + options.connectTimeout().toNanos()).whenComplete((ignored, error) -> {
             if (error != null) {
                 connection.close();
             }
@@ -408,7 +408,7 @@ final class TopologyKeeper implements AutoCloseable {
                 throw failure(status, body);
             }
             return ClusterViewCodec.decode(body);
-        }, 0, 0, ticker.nanoTime() + options.connectTimeout().toNanos());
+        }, 0, 0, time.nanoTime() + options.connectTimeout().toNanos());
     }
 
     private CompletableFuture<MapFingerprint> fetchFingerprint(NodeConnection connection) {
@@ -417,7 +417,7 @@ final class TopologyKeeper implements AutoCloseable {
                 throw failure(status, body);
             }
             return MapFingerprint.decode(body);
-        }, 0, 0, ticker.nanoTime() + options.connectTimeout().toNanos());
+        }, 0, 0, time.nanoTime() + options.connectTimeout().toNanos());
     }
 
     /**
@@ -437,13 +437,13 @@ final class TopologyKeeper implements AutoCloseable {
         }
         // A node that does not answer (cut off, hung) must not hold the whole table back for a connect timeout:
         // connections not open within INSTALL_CONNECT_WAIT join the table when they open, if it still routes there.
-        long waitUntil = ticker.nanoTime() + INSTALL_CONNECT_WAIT.toNanos();
+        long waitUntil = time.nanoTime() + INSTALL_CONNECT_WAIT.toNanos();
         Map<String, CompletableFuture<StripedNodeConnections>> late = new HashMap<>();
         for (Map.Entry<String, CompletableFuture<StripedNodeConnections>> pending : opening.entrySet()) {
             try {
                 StripedNodeConnections connection;
                 try {
-                    connection = pending.getValue().get(Math.max(0, waitUntil - ticker.nanoTime()), TimeUnit.NANOSECONDS);
+                    connection = pending.getValue().get(Math.max(0, waitUntil - time.nanoTime()), TimeUnit.NANOSECONDS);
                 } catch (TimeoutException e) {
                     late.put(pending.getKey(), pending.getValue());
                     continue;

@@ -69,7 +69,7 @@ public final class ZarisClient implements AutoCloseable {
     private static final int SCAN_PAGE_KEYS = 1000;
 
     private final ZarisClientOptions options;
-    private final TimeSource ticker;
+    private final TimeSource time;
     private final ClientMetrics metrics;
     private final TopologyKeeper topology;
     private final RequestExecutor executor;
@@ -83,15 +83,15 @@ public final class ZarisClient implements AutoCloseable {
 
     private ZarisClient(ZarisClientOptions options) {
         this.options = options;
-        this.ticker = options.ticker();
+        this.time = options.timeSource();
         this.metrics = options.metrics();
         this.lostWrites = new LostWriteReports(options.asyncAckHistory(), metrics, options.lostWriteListener());
         this.near = options.nearCache().enabled() ? new NearCache(options.nearCache()) : null;
-        this.topology = new TopologyKeeper(options, ticker, near, lostWrites::takenOver);
-        this.executor = new RequestExecutor(options, ticker, topology);
+        this.topology = new TopologyKeeper(options, time, near, lostWrites::takenOver);
+        this.executor = new RequestExecutor(options, time, topology);
         this.direct = options.directReadConnectionsPerNode() == 0 ? null
                 : new DirectRequests(options.directReadConnectionsPerNode(), options.clientName(), options.credentials(),
-                        options.connectTimeout(), options.maxFrameBytes(), lostWrites::takenOver, ticker);
+                        options.connectTimeout(), options.maxFrameBytes(), lostWrites::takenOver, time);
     }
 
     /**
@@ -131,7 +131,7 @@ public final class ZarisClient implements AutoCloseable {
         }
         int segment = topology.segmentMapper().segmentOf(k);
         long stamp = near.stampOf(segment);
-        long sentAt = ticker.nanoTime();
+        long sentAt = time.nanoTime();
         return execute(OpCode.GET, k, true, id -> new Request.Get(id, k), ZarisClient::readGet,
                 (answer, connection, epoch) -> near.fill(k, segment, stamp, answer.orElse(null), connection, epoch, sentAt));
     }
@@ -158,7 +158,7 @@ public final class ZarisClient implements AutoCloseable {
         int segment = topology.segmentMapper().segmentOf(key);
         NodeConnection routed = current.connectionFor(segment);
         return routed == null ? null
-                : near.lookup(key, routed, routed.isOpen(), current.epochOf(segment), ticker.nanoTime());
+                : near.lookup(key, routed, routed.isOpen(), current.epochOf(segment), time.nanoTime());
     }
 
     /** Whether blocking reads must take the pipelined path, whose answers fill the near cache. */
@@ -201,7 +201,7 @@ public final class ZarisClient implements AutoCloseable {
         Optional<VersionedValue> answer = meteredOnFailure(OpCode.GET, route,
                 () -> direct.get(route.owner(), route.key(), route.epoch(), route.timeoutMillis(), route.abandoned()));
         if (answer != null) {
-            metrics.request(OpCode.GET, answer.isPresent() ? "ok" : "not_found", ticker.nanoTime() - route.startNanos());
+            metrics.request(OpCode.GET, answer.isPresent() ? "ok" : "not_found", time.nanoTime() - route.startNanos());
         }
         return answer;
     }
@@ -227,7 +227,7 @@ public final class ZarisClient implements AutoCloseable {
         if (done == null) {
             return null;
         }
-        metrics.request(OpCode.PUT, "ok", ticker.nanoTime() - route.startNanos());
+        metrics.request(OpCode.PUT, "ok", time.nanoTime() - route.startNanos());
         acknowledged(route.key(), done.revision(), done.signedAckEpoch());
         return done.revision();
     }
@@ -248,7 +248,7 @@ public final class ZarisClient implements AutoCloseable {
         if (done == null) {
             return null;
         }
-        metrics.request(OpCode.DELETE, done.isPresent() ? "ok" : "not_found", ticker.nanoTime() - route.startNanos());
+        metrics.request(OpCode.DELETE, done.isPresent() ? "ok" : "not_found", time.nanoTime() - route.startNanos());
         done.ifPresent(acknowledgement -> acknowledged(route.key(), acknowledgement.revision(),
                 acknowledgement.signedAckEpoch()));
         return done.isPresent();
@@ -259,7 +259,7 @@ public final class ZarisClient implements AutoCloseable {
         try {
             return request.get();
         } catch (ZarisStatusException e) {
-            metrics.request(op, reasonOf(e), ticker.nanoTime() - route.startNanos());
+            metrics.request(op, reasonOf(e), time.nanoTime() - route.startNanos());
             throw e;
         }
     }
@@ -291,7 +291,7 @@ public final class ZarisClient implements AutoCloseable {
         if (owner == null) {
             return null;
         }
-        long start = ticker.nanoTime();
+        long start = time.nanoTime();
         long deadline = options.requestTimeout().deadlineFrom(start);
         long waitNanos = Math.min(options.attemptTimeout().toNanos(),
                 deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - start);
@@ -591,7 +591,7 @@ public final class ZarisClient implements AutoCloseable {
                 throw failure(status, body);
             }
             return ResponseCodec.readScanPage(body);
-        }, 0, 0, options.requestTimeout().deadlineFrom(ticker.nanoTime()));
+        }, 0, 0, options.requestTimeout().deadlineFrom(time.nanoTime()));
     }
 
     // ------------------------------------------------------------------ running operations

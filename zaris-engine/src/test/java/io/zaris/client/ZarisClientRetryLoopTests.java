@@ -199,7 +199,7 @@ class ZarisClientRetryLoopTests {
     void theWaitForASlowMapRefreshEndsAtTheDeadlineNotAfterTheRefreshWaitBudget() throws Exception {
         StubNode a = singleNode();
         a.fallback(StubNode.status(KvStatus.MOVED));
-        ZarisClient client = connect(a, options -> options.ticker(TimeSource.system())
+        ZarisClient client = connect(a, options -> options.timeSource(TimeSource.system())
                 .requestTimeout(Duration.ofMillis(400)).mapRefreshWait(Duration.ofSeconds(15)));
         a.holdMapAnswersUntil(new CompletableFuture<>()); // the refresh never completes
 
@@ -322,7 +322,7 @@ class ZarisClientRetryLoopTests {
                 ? new PartitionRuntime(null, 1, PartitionHealth.UNAVAILABLE)
                 : new PartitionRuntime("a", 1, PartitionHealth.HEALTHY)));
         // Each look at the clock takes 100 ms of it, so the client's wait on the map runs out.
-        ZarisClient client = connect(a, options -> options.ticker(FakeTime.followingNanos(() -> now.addAndGet(SECOND / 10))));
+        ZarisClient client = connect(a, options -> options.timeSource(FakeTime.followingNanos(() -> now.addAndGet(SECOND / 10))));
 
         assertFailsWithStatus(client.increment(KEY, 1), KvStatus.UNAVAILABLE);
 
@@ -379,7 +379,7 @@ class ZarisClientRetryLoopTests {
     /** A client on the fake clock, with a 1 ms backoff and no periodic poll unless the test asks. */
     private ZarisClient connect(StubNode seed, UnaryOperator<ZarisClientOptions.Builder> customize) {
         ZarisClientOptions.Builder options = ZarisClientOptions.builder().seeds(List.of(seed.address()))
-                .environment(Map.of()).ticker(FakeTime.followingNanos(now::get)).retryBackoff(Duration.ofMillis(1))
+                .environment(Map.of()).timeSource(FakeTime.followingNanos(now::get)).retryBackoff(Duration.ofMillis(1))
                 .mapRefreshInterval(Duration.ofHours(1));
         ZarisClient client = ZarisClient.connect(customize.apply(options).build());
         closeAfter.add(client);
