@@ -29,10 +29,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs one key-addressed operation to completion: routes each attempt by the {@link TopologyKeeper}'s table, sends
- * it on the owner's connection, and after a failure asks {@link RetryPolicy} (its rules: which failure is retried,
- * waited on or surfaced, and how long to wait) what comes next, then acts on the answer: applies a wrong-node
- * answer's hint, asks for a map refresh, waits on the timer and on the map for a new owner, and tries again. The
- * decisions are pure; this class is their I/O.
+ * it on the owner's connection, and after a failure asks {@link RetryPolicy#nextStep} (its rules: which failure is
+ * retried, waited on or surfaced, and how long to wait, by the count of attempts {@link RoutingAttempts} keeps) what
+ * comes next, then acts on the answer: applies a wrong-node answer's hint, asks for a map refresh, waits on the timer
+ * and on the map for a new owner, and tries again. The decisions are pure; this class is their I/O.
  *
  * <p>Threads and state: an {@link Operation} is handed from attempt to attempt: the caller's thread sends the
  * first, the event loop that hears a failure decides the next, the "zaris-client-timer" thread (or the thread that
@@ -78,7 +78,6 @@ final class RequestExecutor implements AutoCloseable {
     <T> CompletableFuture<T> execute(OpCode op, byte[] routingKey, boolean idempotent,
                                      LongFunction<Request> requestFactory, ResponseReader<T> reader,
                                      Answered<T> onAnswer) {
-
         long startNanos = time.nanoTime();
         long deadline = options.requestTimeout().deadlineFrom(startNanos);
         Operation<T> operation = new Operation<>(op, routingKey, idempotent, requestFactory, reader, deadline, onAnswer,

@@ -1,13 +1,14 @@
 package io.zaris.client;
 
 import static io.zaris.client.ClientFailures.failure;
-import static io.zaris.client.ClientFailures.reasonOf;
+import static io.zaris.client.RequestInputs.bytes;
+import static io.zaris.client.RequestInputs.requireValue;
+import static io.zaris.client.RequestInputs.ttlMillis;
 
 import io.netty.buffer.ByteBuf;
 import io.zaris.model.AckMode;
 import io.zaris.model.ClusterView;
 import io.zaris.model.KvStatus;
-import io.zaris.model.NodeAddress;
 import io.zaris.model.VersionedValue;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.MalformedRequestException;
@@ -33,11 +34,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.LongFunction;
-import java.util.function.Supplier;
 
 /**
  * The Zaris client: bootstraps from seed addresses, fetches the cluster map, keeps a small fixed number of
@@ -54,10 +52,9 @@ import java.util.function.Supplier;
  *
  * <p>The jobs behind this facade, each in its own class: the {@link TopologyKeeper} keeps the routing table true
  * (bootstrap, the periodic poll, pushes, hints, installs of fetched maps, waiters for a newer owner); the
- * {@link RequestExecutor} runs the retry loop by the rules of {@link RetryPolicy}; {@link DirectRequests} serve
- * blocking callers on their own threads; {@link LostWriteReports} names acknowledged ASYNC writes a takeover lost.
- * This class encodes requests, reads answers, keeps the near cache in step with this client's own writes, and
- * routes the direct path.
+ * {@link RequestExecutor} runs the retry loop by the rules of {@link RetryPolicy}; the {@link DirectPath} serves
+ * blocking callers on their own threads over {@link DirectRequests}; {@link LostWriteReports} names acknowledged ASYNC writes a takeover lost.
+ * This class encodes requests, reads answers and keeps the near cache in step with this client's own writes.
  *
  * <p>Threads: this class keeps no mutable state of its own but {@code closed} (volatile, set once by
  * {@link #close}); every operation reads the keeper's volatile table, and the near cache, the reports and the
@@ -74,8 +71,8 @@ public final class ZarisClient implements AutoCloseable {
     private final TopologyKeeper topology;
     private final RequestExecutor executor;
     private final LostWriteReports lostWrites;
-    /** Blocking sockets for blocking callers ({@link DirectRequests}), {@code null} when off (or TLS is on). */
-    private final DirectRequests direct;
+    /** The blocking fast path ({@link DirectPath}), {@code null} when off (or TLS is on). */
+    private final DirectPath directPath;
     private final BlockingZarisClient blocking = new BlockingZarisClient(this);
     private volatile boolean closed;
     /** The near cache, {@code null} when off; every connection of a client with one tracks its segments. */
@@ -89,9 +86,11 @@ public final class ZarisClient implements AutoCloseable {
         this.near = options.nearCache().enabled() ? new NearCache(options.nearCache()) : null;
         this.topology = new TopologyKeeper(options, time, near, lostWrites::takenOver);
         this.executor = new RequestExecutor(options, time, topology);
-        this.direct = options.directReadConnectionsPerNode() == 0 ? null
-                : new DirectRequests(options.directReadConnectionsPerNode(), options.clientName(), options.credentials(),
-                        options.connectTimeout(), options.maxFrameBytes(), lostWrites::takenOver, time);
+        this.directPath = options.directReadConnectionsPerNode() == 0 ? null
+                : new DirectPath(options, time, topology, executor, this::acknowledged,
+                        new DirectRequests(options.directReadConnectionsPerNode(), options.clientName(),
+                                options.credentials(), options.connectTimeout(), options.maxFrameBytes(),
+                                lostWrites::takenOver, time));
     }
 
     /**
@@ -187,119 +186,33 @@ public final class ZarisClient implements AutoCloseable {
     }
 
     /**
-     * {@link #get} for a caller that blocks on the answer: read by the calling thread over a direct socket to the
-     * key's owner ({@link DirectRequests}), answered {@code OK} or {@code NOT_FOUND} in one attempt.
+     * {@link #get} for a caller that blocks on the answer, over a direct socket to the key's owner
+     * ({@link DirectPath#get}).
      *
-     * @return the answer, or {@code null} when the caller must use {@link #get} (direct sockets off or busy, no
-     *         connection to the owner in the map, or anything but a plain answer)
+     * @return the answer, or {@code null} when the caller must use {@link #get} (direct sockets off, or with a near
+     *         cache, whose fills take the pipelined path; or as {@link DirectPath#get} says)
      */
     Optional<VersionedValue> tryDirectGet(String key) {
-        DirectRoute route = directRoute(OpCode.GET, key);
-        if (route == null) {
-            return null;
-        }
-        Optional<VersionedValue> answer = meteredOnFailure(OpCode.GET, route,
-                () -> direct.get(route.owner(), route.key(), route.epoch(), route.timeoutMillis(), route.abandoned()));
-        if (answer != null) {
-            metrics.request(OpCode.GET, answer.isPresent() ? "ok" : "not_found", time.nanoTime() - route.startNanos());
-        }
-        return answer;
+        return directPath == null || closed || near != null ? null : directPath.get(key);
     }
 
     /**
-     * {@link #put(String, byte[], Duration, AckMode)} for a caller that blocks on the answer, sent and answered on
-     * the calling thread like {@link #tryDirectGet}; an ASYNC acknowledgement is remembered for loss reports
-     * exactly as on the ordinary path.
+     * {@link #put(String, byte[], Duration, AckMode)} for a caller that blocks on the answer
+     * ({@link DirectPath#put}).
      *
-     * @return the new version, or {@code null} when the caller must use the ordinary path (which may then store
-     *         the value a second time, as its own retry of an unconditional put would)
+     * @return the new version, or {@code null} when the caller must use the ordinary path
      */
     Long tryDirectPut(String key, byte[] value, Duration ttl, AckMode ack) {
-        DirectRoute route = directRoute(OpCode.PUT, key);
-        if (route == null) {
-            return null;
-        }
-        byte[] v = requireValue(value);
-        long ttlMillis = ttlMillis(ttl);
-        DirectRequests.Acknowledged done = meteredOnFailure(OpCode.PUT, route,
-                () -> direct.put(route.owner(), route.key(), v, ttlMillis, ack, route.epoch(), route.timeoutMillis(),
-                        route.abandoned()));
-        if (done == null) {
-            return null;
-        }
-        metrics.request(OpCode.PUT, "ok", time.nanoTime() - route.startNanos());
-        acknowledged(route.key(), done.revision(), done.signedAckEpoch());
-        return done.revision();
+        return directPath == null || closed || near != null ? null : directPath.put(key, value, ttl, ack);
     }
 
     /**
-     * {@link #delete(String, AckMode)} for a caller that blocks on the answer (see {@link #tryDirectPut}).
+     * {@link #delete(String, AckMode)} for a caller that blocks on the answer ({@link DirectPath#delete}).
      *
      * @return whether the key existed, or {@code null} when the caller must use the ordinary path
      */
     Boolean tryDirectDelete(String key, AckMode ack) {
-        DirectRoute route = directRoute(OpCode.DELETE, key);
-        if (route == null) {
-            return null;
-        }
-        Optional<DirectRequests.Acknowledged> done = meteredOnFailure(OpCode.DELETE, route,
-                () -> direct.delete(route.owner(), route.key(), ack, route.epoch(), route.timeoutMillis(),
-                        route.abandoned()));
-        if (done == null) {
-            return null;
-        }
-        metrics.request(OpCode.DELETE, done.isPresent() ? "ok" : "not_found", time.nanoTime() - route.startNanos());
-        done.ifPresent(acknowledgement -> acknowledged(route.key(), acknowledgement.revision(),
-                acknowledgement.signedAckEpoch()));
-        return done.isPresent();
-    }
-
-    /** A final status a direct request threw is metered as the ordinary path meters it, then passed on. */
-    private <T> T meteredOnFailure(OpCode op, DirectRoute route, Supplier<T> request) {
-        try {
-            return request.get();
-        } catch (ZarisStatusException e) {
-            metrics.request(op, reasonOf(e), time.nanoTime() - route.startNanos());
-            throw e;
-        }
-    }
-
-    /**
-     * Where and how long a direct request for a key goes: its owner under the current table, one attempt's wait,
-     * and when to give the attempt up early (its partition moved away while it hung,
-     * {@link RequestExecutor#movedAway}).
-     */
-    private record DirectRoute(byte[] key, NodeAddress owner, long epoch, int timeoutMillis, long startNanos,
-                               BooleanSupplier abandoned) {
-    }
-
-    /**
-     * Where a direct request ({@code op}) for {@code key} goes, with the key's bytes, counted as an attempt; {@code null} when direct sockets are off
-     * (none configured, or the client closed), the client has no map yet or the table names no owner connection.
-     * Those are checked before the key is encoded, so a client without direct sockets encodes it once, on the
-     * ordinary path.
-     */
-    private DirectRoute directRoute(OpCode op, String key) {
-        RoutingTable current = topology.table();
-        if (direct == null || closed || current == null || near != null) {
-            // with a near cache, every request takes the tracked pipelined connections
-            return null;
-        }
-        byte[] k = bytes(key);
-        int segment = topology.segmentMapper().segmentOf(k);
-        NodeConnection owner = current.connectionFor(segment);
-        if (owner == null) {
-            return null;
-        }
-        long start = time.nanoTime();
-        long deadline = options.requestTimeout().deadlineFrom(start);
-        long waitNanos = Math.min(options.attemptTimeout().toNanos(),
-                deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - start);
-        int timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(waitNanos)));
-        int partition = current.view().layout().partitionOf(segment);
-        metrics.attemptRouted(metrics.operationStarted(op), partition);
-        return new DirectRoute(k, owner.address(), current.epochOf(segment), timeoutMillis, start,
-                executor.movedAway(partition, RoutingWatch.Routing.of(current, partition)));
+        return directPath == null || closed || near != null ? null : directPath.delete(key, ack);
     }
 
     /** ASYNC acknowledgements remembered for loss reports now (see {@link AsyncAckLedger}). */
@@ -309,7 +222,7 @@ public final class ZarisClient implements AutoCloseable {
 
     /** Direct read sockets open now (see {@link ZarisClientOptions#directReadConnectionsPerNode()}). */
     int directReadConnections() {
-        return direct == null ? 0 : direct.openConnections();
+        return directPath == null ? 0 : directPath.openConnections();
     }
 
     /** Stores the value without TTL; completes with the key's new version. */
@@ -722,30 +635,6 @@ public final class ZarisClient implements AutoCloseable {
         lostWrites.asyncAcknowledged(key, current.view().layout().partitionOf(segment), segment, -signedEpoch, revision);
     }
 
-    private static byte[] bytes(String key) {
-        if (key == null) {
-            throw new IllegalArgumentException("key must not be null");
-        }
-        return key.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static byte[] requireValue(byte[] value) {
-        if (value == null) {
-            throw new IllegalArgumentException("value must not be null");
-        }
-        return value;
-    }
-
-    private static long ttlMillis(Duration ttl) {
-        if (ttl == null || ttl.isZero()) {
-            return Request.NO_TTL;
-        }
-        if (ttl.isNegative()) {
-            throw new IllegalArgumentException("ttl must not be negative but was " + ttl);
-        }
-        return Math.max(1, ttl.toMillis());
-    }
-
     /** Closes the executor (later attempts fail), the direct sockets and the keeper (poll and connections). */
     @Override
     public void close() {
@@ -754,8 +643,8 @@ public final class ZarisClient implements AutoCloseable {
         }
         closed = true;
         executor.close();
-        if (direct != null) {
-            direct.close();
+        if (directPath != null) {
+            directPath.close();
         }
         topology.close();
     }
