@@ -229,7 +229,9 @@ final class FailoverCoordinator {
         Set<String> departedActives = new HashSet<>();
         for (int p : failover) {
             for (String owner : held.partitionMap().ownersOf(p)) {
-                if (present.contains(owner)) {
+                // A suspended owner cannot be promoted, and being silent (hung, cut off) it would hold the round for
+                // the probe's whole timeout: a SIGSTOP'd node's partitions failed over a second later for its sake.
+                if (present.contains(owner) && !held.suspended().contains(owner)) {
                     questions.computeIfAbsent(owner, k -> new TreeSet<>()).add(p);
                 }
             }
@@ -276,8 +278,16 @@ final class FailoverCoordinator {
         }
         List<CompletableFuture<?>> all = new ArrayList<>(reachability.values());
         all.addAll(answers.values());
+        long asked = time.nanoTime();
         CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) -> events.execute(() -> {
             roundInFlight = false;
+            if (!failover.isEmpty()) {
+                // the round's share of a failover's time, apart from detection and the views' installation
+                log.info("node {}: failover round for {} partition(s): asked {} for their states{}, answered in {} ms",
+                        nodeId, failover.size(), new TreeSet<>(answers.keySet()),
+                        reachability.isEmpty() ? "" : " and probed " + new TreeSet<>(reachability.keySet()),
+                        (time.nanoTime() - asked) / 1_000_000);
+            }
             joinStates(answers).values().forEach(byPartition -> byPartition.forEach(
                     (partition, state) -> observedEpochs.merge(partition, state.highestEpoch(), Math::max)));
             apply(latest.get(), present, failover, heal, degrade, recovered, join(reachability), joinStates(answers), publish);

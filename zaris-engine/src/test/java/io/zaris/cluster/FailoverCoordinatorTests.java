@@ -38,6 +38,8 @@ class FailoverCoordinatorTests {
     private final List<ClusterView> published = new ArrayList<>();
     /** Nodes whose data port no longer answers. */
     private final Set<String> crashed = new java.util.HashSet<>();
+    /** Nodes asked for their partition states, in order. */
+    private final List<String> askedForStates = new java.util.ArrayList<>();
     private long now = 1_000_000_000L;
     /** Evicts after 30 s, so the tests of promotion and degrading see no re-homing. */
     private final FailoverCoordinator coordinator = new FailoverCoordinator("c",
@@ -176,8 +178,11 @@ class FailoverCoordinatorTests {
         assertThat(suspended.partitionMap().version()).as("ordered like a map change").isEqualTo(2);
         assertThat(suspended.runtimeMap()).isEqualTo(view.runtimeMap());
 
+        askedForStates.clear();
         leader.reconcile(suspended, all, () -> suspended, published::add);
         assertThat(published).hasSize(2);
+        assertThat(askedForStates).as("a suspended owner cannot be promoted, and a silent one would hold the round")
+                .doesNotContain("a");
         ClusterView failedOver = published.get(1);
         assertThat(failedOver.runtimeMap().get(0)).as("not given back to the suspended node, which holds more keys")
                 .isEqualTo(new PartitionRuntime("b", 4, PartitionHealth.DEGRADED));
@@ -374,6 +379,7 @@ class FailoverCoordinatorTests {
         @Override
         public CompletableFuture<Map<Integer, PartitionState>> partitionStates(NodeAddress address,
                                                                                   Collection<Integer> partitions) {
+            askedForStates.add(nodeAt(address));
             Map<Integer, PartitionState> states = new HashMap<>(answers.getOrDefault(nodeAt(address), Map.of()));
             states.keySet().retainAll(partitions);
             return CompletableFuture.completedFuture(states);

@@ -4,6 +4,9 @@ import io.zaris.client.ZarisClient;
 import io.zaris.model.VersionedValue;
 import io.zaris.transport.ZarisStatusException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,11 +37,14 @@ final class KeyChains {
     private final AtomicLongArray lastAckNanos;
     private final AtomicLongArray firstAckAfterFault;
     private final AtomicLongArray longestGapAfterFault;
+    /** When each key's longest gap ended (its chain writes it alone, so a plain compare-then-set is safe). */
+    private final AtomicLongArray longestGapEndNanos;
     private final Map<String, LongAdder> exceptions = new ConcurrentHashMap<>();
     private final LongAdder acknowledged = new LongAdder();
     private final CountDownLatch stopped;
     private volatile boolean stopping;
     private volatile long faultNanos = Long.MAX_VALUE;
+    private volatile long faultEpochMillis;
 
     KeyChains(ZarisClient client, int keys) {
         this.client = client;
@@ -47,6 +53,7 @@ final class KeyChains {
         this.lastAckNanos = new AtomicLongArray(keys);
         this.firstAckAfterFault = new AtomicLongArray(keys);
         this.longestGapAfterFault = new AtomicLongArray(keys);
+        this.longestGapEndNanos = new AtomicLongArray(keys);
         this.stopped = new CountDownLatch(keys);
     }
 
@@ -62,6 +69,7 @@ final class KeyChains {
 
     /** From now on, puts count as sent after the fault. */
     void faultNow() {
+        faultEpochMillis = System.currentTimeMillis();
         faultNanos = System.nanoTime();
     }
 
@@ -91,7 +99,10 @@ final class KeyChains {
                 long previous = lastAckNanos.getAndSet(key, now);
                 if (now - fault > 0 && previous != 0) {
                     long gap = now - Math.max(previous, fault);
-                    longestGapAfterFault.accumulateAndGet(key, gap, Math::max);
+                    if (gap > longestGapAfterFault.get(key)) {
+                        longestGapAfterFault.set(key, gap);
+                        longestGapEndNanos.set(key, now);
+                    }
                 }
                 if (sentNanos - fault >= 0) {
                     firstAckAfterFault.compareAndSet(key, 0, now);
@@ -185,6 +196,25 @@ final class KeyChains {
         return String.format("%s: %d writes acknowledged; writable again per key p50 %.2f s, max %.2f s"
                         + " (%d keys never); longest gap per key p50 %.2f s, p99 %.2f s, max %.2f s; exceptions %s",
                 fault, acknowledged(), percentile(writable, 0.5), percentile(writable, 1.0), keysNeverWritableAgain(),
-                percentile(gaps, 0.5), percentile(gaps, 0.99), percentile(gaps, 1.0), exceptions());
+                percentile(gaps, 0.5), percentile(gaps, 0.99), percentile(gaps, 1.0), exceptions()) + longestGapPlace();
+    }
+
+    /** Where the longest gap lay, in wall-clock time too, so it can be found in the nodes' logs. */
+    private String longestGapPlace() {
+        int worst = 0;
+        for (int k = 1; k < keys; k++) {
+            if (longestGapAfterFault.get(k) > longestGapAfterFault.get(worst)) {
+                worst = k;
+            }
+        }
+        long end = longestGapEndNanos.get(worst);
+        if (end == 0) {
+            return "";
+        }
+        long start = end - longestGapAfterFault.get(worst);
+        LocalTime wallStart = LocalTime.ofInstant(
+                Instant.ofEpochMilli(faultEpochMillis + (start - faultNanos) / 1_000_000), ZoneId.systemDefault());
+        return String.format("; the longest gap: %s from %.2f s to %.2f s after the fault (%s)", key(worst),
+                (start - faultNanos) / 1e9, (end - faultNanos) / 1e9, wallStart);
     }
 }
