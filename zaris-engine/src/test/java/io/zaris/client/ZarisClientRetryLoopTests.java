@@ -33,9 +33,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The client's own retry loop ({@code execute}, {@code decideNextAttempt}) against stub nodes over loopback
- * TCP that answer with scripted statuses, on a fake clock: how many attempts go out, what each carries, when
- * the loop stops, and when the map is fetched. The client's connections measure their deadlines on the same fake
+ * The client's own retry loop ({@link RequestExecutor}, deciding by {@link RetryPolicy#nextStep}) against stub
+ * nodes over loopback TCP that answer with scripted statuses, on a fake clock: how many attempts go out, what each
+ * carries, when the loop stops, and when the map is fetched. The client's connections measure their deadlines on the same fake
  * clock, so a test that moves it past a timeout while a request is out lengthens that timeout first.
  */
 @Tag("unit")
