@@ -39,6 +39,7 @@ import org.jgroups.MergeView;
 import org.jgroups.Message;
 import org.jgroups.Receiver;
 import org.jgroups.View;
+import org.jgroups.protocols.pbcast.GMS;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -137,6 +138,13 @@ public final class ClusterMember implements AutoCloseable {
     /** Events thread, while leading: majority checks received and not yet proven by a beat. */
     private final MajorityChecks.Confirmations<Address> majorityConfirmations = new MajorityChecks.Confirmations<>();
     private View view;
+    /**
+     * What a merge this node leads lists first (see {@link MergeOrder}): its own membership view in order while that
+     * view holds a majority, and the member the newest cluster view names leader (unless this node). Written on the
+     * events thread after every membership view and adopted cluster view, read by JGroups' merge; immutable.
+     */
+    private volatile List<Address> majorityViewOrder = List.of();
+    private volatile List<Address> namedLeader = List.of();
     private JChannel channel;
 
     /** Whether this node asked to have its partitions moved away; set on the events thread. */
@@ -213,6 +221,8 @@ public final class ClusterMember implements AutoCloseable {
         JChannel newChannel = new JChannel(new ByteArrayInputStream(
                 membershipConfig.toJGroupsXml().getBytes(StandardCharsets.UTF_8)));
         newChannel.name(nodeId);
+        GMS gms = newChannel.getProtocolStack().findProtocol(GMS.class);
+        gms.setMembershipChangePolicy(new MergeOrder(this::mergePreference));
         if (clusterSecret != null) {
             MembershipEncryption.apply(newChannel, clusterSecret);
         }
@@ -716,6 +726,7 @@ public final class ClusterMember implements AutoCloseable {
         announced.keySet().retainAll(newView.getMembers());
         refreshMajority();
         refreshPresent();
+        refreshMergePreference();
         log.info("node {}: membership view {} with {} member(s){}", nodeId, newView.getViewId(), newView.size(),
                 newView instanceof MergeView ? " (merge)" : "");
         sayHello();
@@ -927,6 +938,7 @@ public final class ClusterMember implements AutoCloseable {
             current = candidate;
         }
         refreshMajority();
+        refreshMergePreference();
         if (held != null && !held.runtimeMap().equals(candidate.runtimeMap())) {
             int changed = 0;
             for (int p = 0; p < candidate.runtimeMap().partitionCount(); p++) {
@@ -1047,6 +1059,27 @@ public final class ClusterMember implements AutoCloseable {
             }
         }
         return count;
+    }
+
+    /** Events thread: keeps what {@link #mergePreference} chooses from current. */
+    private void refreshMergePreference() {
+        majorityViewOrder = view != null && votersInView() * 2 > votingSize() ? List.copyOf(view.getMembers()) : List.of();
+        String leader = current == null ? null : current.leader();
+        namedLeader = announced.entrySet().stream()
+                .filter(member -> !nodeId.equals(leader) && member.getValue().nodeId().equals(leader))
+                .map(Map.Entry::getKey).limit(1).toList();
+    }
+
+    /**
+     * A JGroups thread, merging: the members to list first. This node's own view in order while it holds a majority
+     * and this node's owner lease holds: its coordinator leads the cluster. A node whose lease ran out (back from a
+     * pause or a cut) may hold a view the others left long ago; it prefers the leader its newest cluster view names,
+     * never itself: a node that led before it was cut off must not take the lead back.
+     */
+    private List<Address> mergePreference() {
+        List<Address> ownView = majorityViewOrder;
+        boolean fresh = lease == null || OwnerLease.holds(leaseValidUntil, time.nanoTime());
+        return fresh && !ownView.isEmpty() ? ownView : namedLeader;
     }
 
     private boolean isLeader() {

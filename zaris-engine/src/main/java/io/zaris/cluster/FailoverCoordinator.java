@@ -303,6 +303,7 @@ final class FailoverCoordinator {
         List<PartitionRuntime> runtimes = new ArrayList<>(view.runtimeMap().partitions());
         boolean changed = false;
         long now = time.nanoTime();
+        RoundDecisions decisions = new RoundDecisions();
         for (int p : failover) {
             PartitionRuntime current = runtimes.get(p);
             boolean restarted = isDisowned(p, current);
@@ -346,9 +347,9 @@ final class FailoverCoordinator {
             if (promoted.health() == PartitionHealth.UNAVAILABLE && current.health() == PartitionHealth.UNAVAILABLE) {
                 continue;
             }
-            log.info("node {}: partition {} fails over from {} to {} ({}, epoch {} -> {}); candidates {}", nodeId, p,
-                    current.activeNode(), promoted.activeNode(), promoted.health(), current.epoch(), promoted.epoch(),
-                    describe(candidates));
+            decisions.add("fail over from " + current.activeNode() + " to " + promoted.activeNode() + " ("
+                    + promoted.health() + ")", p + " (epoch " + current.epoch() + " -> " + promoted.epoch() + "; candidates "
+                    + describe(candidates) + ")");
             runtimes.set(p, promoted);
             lastChange.put(p, now);
             changed = true;
@@ -385,8 +386,7 @@ final class FailoverCoordinator {
             String primary = view.partitionMap().primaryOf(p);
             PartitionRuntime healed = PartitionTransitions.change(p, current, PartitionTransitions.Trigger.HEAL, primary,
                     PartitionHealth.HEALTHY, highestObserved);
-            log.info("node {}: partition {} heals: {} serves again (epoch {} -> {})", nodeId, p, primary, current.epoch(),
-                    healed.epoch());
+            decisions.add("heal: " + primary + " serves again", p + " (epoch " + current.epoch() + " -> " + healed.epoch() + ")");
             runtimes.set(p, healed);
             lastChange.put(p, now);
             changed = true;
@@ -405,8 +405,8 @@ final class FailoverCoordinator {
             }
             PartitionRuntime degraded = PartitionTransitions.change(p, current, PartitionTransitions.Trigger.LOSE_REPLICA,
                     current.activeNode(), PartitionHealth.DEGRADED, activeState.highestEpoch());
-            log.info("node {}: partition {} lost a replica; {} keeps serving it {} (epoch {} -> {})", nodeId, p,
-                    current.activeNode(), degraded.health(), current.epoch(), degraded.epoch());
+            decisions.add("lost a replica: " + current.activeNode() + " keeps serving " + degraded.health(),
+                    p + " (epoch " + current.epoch() + " -> " + degraded.epoch() + ")");
             runtimes.set(p, degraded);
             lastChange.put(p, now);
             changed = true;
@@ -422,12 +422,13 @@ final class FailoverCoordinator {
             }
             PartitionRuntime serving = PartitionTransitions.change(p, current, PartitionTransitions.Trigger.RECOVERED,
                     current.activeNode(), PartitionHealth.DEGRADED, activeState.highestEpoch());
-            log.info("node {}: partition {} recovered on {}: it pulled what its fellows held and serves ({}, epoch {} -> {})",
-                    nodeId, p, current.activeNode(), serving.health(), current.epoch(), serving.epoch());
+            decisions.add("recovered on " + current.activeNode() + ": it pulled what its fellows held and serves ("
+                    + serving.health() + ")", p + " (epoch " + current.epoch() + " -> " + serving.epoch() + ")");
             runtimes.set(p, serving);
             lastChange.put(p, now);
             changed = true;
         }
+        decisions.log(log, nodeId);
         if (changed) {
             publish.accept(view.withRuntimeMap(new RuntimeMap(runtimes)));
         }

@@ -280,7 +280,16 @@ public final class EmbeddedCluster implements AutoCloseable {
         return basePort == 0 ? 0 : basePort + number - 1;
     }
 
-    private NodeConfig nodeConfig(int number) {
+    /**
+     * The configuration node {@code number} (1-based, {@code node-<number>}) starts with: what this cluster applies of
+     * the options a standalone server takes. Tests hold it to the server's option catalog.
+     *
+     * @throws IllegalArgumentException for a number below 1
+     */
+    public NodeConfig nodeConfig(int number) {
+        if (number < 1) {
+            throw new IllegalArgumentException("embedded nodes are numbered from 1, not " + number);
+        }
         return NodeConfig.builder(nodeIdOf(number))
                 .resp(resp ? RespOptions.builder().host(host).port(configuredRespPort(respBasePort, number)).limits(respLimits)
                         .peerPorts((id, dataAddress) -> respPortOf(id)).build() : null)

@@ -1,6 +1,7 @@
 package io.zaris.server;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,8 +11,9 @@ import java.util.Map;
  * The server's option values merged from their three sources, by precedence: the command line, then the
  * environment ({@link ServerOption#environmentVariable()}), then the configuration file named by {@code --config}
  * (or {@code ZARIS_CONFIG}). Deprecated options are rewritten to their replacements here, with a warning, so the
- * parser sees only current names. Pure apart from reading the file through the injected reader; built and read by
- * one thread (the one parsing the command line).
+ * parser sees only current names. The typed readers ({@link #value}, {@link #intValue}, {@link #duration}) read a
+ * value as the catalog's type for its option, falling back to the catalog's constant default. Pure apart from reading
+ * the file through the injected reader; built and read by one thread (the one parsing the command line).
  */
 final class OptionSources {
 
@@ -66,11 +68,56 @@ final class OptionSources {
         warnings.add(warning);
     }
 
-    /** Options present, as {@code --name}: the view the option parsers have always read. */
-    Map<String, String> byFlag() {
-        Map<String, String> flags = new LinkedHashMap<>();
-        values.forEach((option, value) -> flags.put(option.flag(), value));
-        return flags;
+    /** The option's text as given, else its constant default from the catalog; {@code null} when neither. */
+    String text(ServerOption option) {
+        String given = values.get(option);
+        return given != null ? given : option.defaultValue().value();
+    }
+
+    /**
+     * A count, port or size option read as its catalog type and bounds: the given value, else the catalog's
+     * constant default.
+     *
+     * @throws IllegalStateException for an option whose default the catalog derives (use {@link #intValue(ServerOption, int)})
+     */
+    int intValue(ServerOption option) {
+        return (Integer) value(option);
+    }
+
+    /**
+     * The option read as its catalog type ({@link ServerOption.ValueType#read}): the given value, else the catalog's
+     * constant default.
+     *
+     * @throws IllegalStateException for an option whose default the catalog derives, which the caller must compute
+     */
+    Object value(ServerOption option) {
+        String text = text(option);
+        if (text == null) {
+            throw new IllegalStateException(option.flag() + " has a derived default: the caller must give it");
+        }
+        return option.type().read(option.flag(), text);
+    }
+
+    /** A count, port or size option: the given value read as its type and bounds, else {@code derivedDefault}. */
+    int intValue(ServerOption option, int derivedDefault) {
+        String given = values.get(option);
+        return given == null ? derivedDefault : (Integer) option.type().read(option.flag(), given);
+    }
+
+    /**
+     * A duration option in its bounds: the given value, else the catalog's default. A plain number is still read
+     * as milliseconds, with a deprecation warning naming the canonical spelling.
+     */
+    Duration duration(ServerOption option) {
+        String given = values.get(option);
+        if (given != null) {
+            Durations.Parsed parsed = Durations.parse(option.flag(), given, "ms");
+            if (parsed.withoutUnit()) {
+                warn(option.flag() + " " + given.strip() + " has no unit, which is deprecated: write "
+                        + Durations.describe(parsed.duration()) + " (units: us, ms, s, m, h)");
+            }
+        }
+        return (Duration) value(option);
     }
 
     /** Takes the deprecated spellings the last source used, keyed by the current option's name. */

@@ -12,7 +12,6 @@ import io.zaris.resp.RespLimits;
 import io.zaris.resp.RespOptions;
 import io.zaris.resp.RespPeerPorts;
 import io.zaris.security.ClusterSecret;
-import io.zaris.security.LoopbackAddresses;
 import io.zaris.security.SecurityOptions;
 import io.zaris.security.TlsOptions;
 import io.zaris.store.EvictionPolicy;
@@ -20,17 +19,16 @@ import io.zaris.store.MemoryOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The standalone server's configuration — command line, environment and configuration file, merged by
- * {@link OptionSources} over the option table {@link ServerOption} — parsed into a {@link NodeConfig} and the rest of
- * a {@link Launch}. Pure apart from the injected {@link FileReader}: errors are {@link IllegalArgumentException}s
- * whose message names the option (and, when it did not come from the command line, where it came from) and the
- * offending value.
+ * {@link OptionSources} over the option catalog {@link ServerOption} — parsed into a {@link NodeConfig} and the rest
+ * of a {@link Launch}. Each option's type, bounds and constant default come from the catalog; this class holds only
+ * what relates options to each other (derived defaults, options that need or exclude others, files and secrets).
+ * Pure apart from the injected {@link FileReader}: errors are {@link IllegalArgumentException}s whose message names
+ * the option (and, when it did not come from the command line, where it came from) and the offending value.
  */
 public final class ServerArguments {
 
@@ -97,11 +95,8 @@ public final class ServerArguments {
      * hand-overs between more threads than there are cores to run them.
      */
     public static int ioThreads(String[] args, int cores) {
-        String option = OptionSources.resolve(args, Map.of(), ServerArguments::readLines).get(ServerOption.IO_THREADS);
-        if (option == null) {
-            return Math.max(1, cores);
-        }
-        return intOption(Map.of("--io-threads", option), "--io-threads", 1, 1, IoLoops.MAX_THREADS);
+        OptionSources sources = OptionSources.resolve(args, Map.of(), ServerArguments::readLines);
+        return sources.intValue(ServerOption.IO_THREADS, Math.max(1, cores));
     }
 
     /**
@@ -111,7 +106,7 @@ public final class ServerArguments {
      */
     public static Duration drainOnStop(String[] args, Map<String, String> environment) {
         OptionSources sources = OptionSources.resolve(args, environment, ServerArguments::readLines);
-        return named(sources, () -> durationOption(sources, ServerOption.DRAIN_ON_STOP, DEFAULT_DRAIN_ON_STOP));
+        return named(sources, () -> sources.duration(ServerOption.DRAIN_ON_STOP));
     }
 
     /**
@@ -122,34 +117,6 @@ public final class ServerArguments {
      */
     static Duration duration(String what, String text) {
         return Durations.parse(what, text, "ms").duration();
-    }
-
-    /**
-     * A duration option in the one syntax; a plain number is still read as milliseconds, with a deprecation
-     * warning, and the option's default when it is not given.
-     */
-    private static Duration durationOption(OptionSources sources, ServerOption option, Duration defaultValue) {
-        String text = sources.get(option);
-        if (text == null) {
-            return defaultValue;
-        }
-        Durations.Parsed parsed = Durations.parse(option.flag(), text, "ms");
-        if (parsed.withoutUnit()) {
-            sources.warn(option.flag() + " " + text.strip() + " has no unit, which is deprecated: write "
-                    + Durations.describe(parsed.duration()) + " (units: us, ms, s, m, h)");
-        }
-        return parsed.duration();
-    }
-
-    /** A duration option bounded to {@code min..max}, named in the message when outside. */
-    private static Duration durationOption(OptionSources sources, ServerOption option, Duration defaultValue,
-                                           Duration min, Duration max) {
-        Duration value = durationOption(sources, option, defaultValue);
-        if (value.compareTo(min) < 0 || value.compareTo(max) > 0) {
-            throw new IllegalArgumentException(option.flag() + " must be between " + Durations.describe(min) + " and "
-                    + Durations.describe(max) + " but was " + Durations.describe(value));
-        }
-        return value;
     }
 
     /**
@@ -181,66 +148,60 @@ public final class ServerArguments {
         return named(sources, () -> launch(sources, environment, files));
     }
 
+    /**
+     * Assembles the node from the catalog's typed values. Each option's type, bounds and constant default come
+     * from {@link ServerOption}; what stays here is what relates options to each other (derived defaults, options
+     * that exclude or need each other, the frame limit that must hold the key and value limits).
+     */
     private static Launch launch(OptionSources sources, Map<String, String> environment, FileReader files) {
-        Map<String, String> values = sources.byFlag();
-        String nodeId = values.get("--node-id");
+        String nodeId = sources.get(ServerOption.NODE_ID);
         if (nodeId == null) {
             throw new IllegalArgumentException("--node-id is required");
         }
-        Duration drainOnStop = durationOption(sources, ServerOption.DRAIN_ON_STOP, DEFAULT_DRAIN_ON_STOP);
-        Integer ioThreads = values.containsKey("--io-threads")
-                ? intOption(values, "--io-threads", 1, 1, IoLoops.MAX_THREADS) : null;
-        String host = values.getOrDefault("--host", NodeConfig.DEFAULT_HOST);
-        int port = intOption(values, "--port", DEFAULT_PORT, 1, 65535);
-        String advertiseHost = values.get("--advertise-host");
-        int advertisePort = intOption(values, "--advertise-port", 0, 1, 65535);
-        String clusterHost = values.getOrDefault("--cluster-host", host);
-        int clusterPort = intOption(values, "--cluster-port", DEFAULT_CLUSTER_PORT, 1, 65535);
-        int replicationFactor = intOption(values, "--replication-factor", ClusterSettings.DEFAULT_REPLICATION_FACTOR, 1, 255);
-        int segments = intOption(values, "--segments", PartitionLayout.DEFAULT_SEGMENT_COUNT, 1, 16384);
-        int partitions = intOption(values, "--partitions", Math.min(PartitionLayout.DEFAULT_PARTITION_COUNT, segments),
-                1, segments);
-        String clusterName = values.getOrDefault("--cluster-name", DEFAULT_CLUSTER_NAME);
-        ReplicationSettings defaults = ReplicationSettings.defaults();
-        AckMode ackMode = defaults.ackMode();
-        if (values.containsKey("--ack-mode")) {
-            String mode = values.get("--ack-mode").trim().toUpperCase(java.util.Locale.ROOT);
-            if (!mode.equals("SYNC") && !mode.equals("ASYNC")) {
-                throw new IllegalArgumentException("--ack-mode must be sync or async but was '" + values.get("--ack-mode") + "'");
-            }
-            ackMode = AckMode.valueOf(mode);
+        Duration drainOnStop = sources.duration(ServerOption.DRAIN_ON_STOP);
+        Integer ioThreads = sources.has(ServerOption.IO_THREADS) ? sources.intValue(ServerOption.IO_THREADS, 1) : null;
+        String host = sources.text(ServerOption.HOST);
+        int port = sources.intValue(ServerOption.PORT);
+        String advertiseHost = sources.get(ServerOption.ADVERTISE_HOST);
+        int advertisePort = sources.intValue(ServerOption.ADVERTISE_PORT, 0);
+        String clusterHost = sources.has(ServerOption.CLUSTER_HOST) ? sources.get(ServerOption.CLUSTER_HOST) : host;
+        int clusterPort = sources.intValue(ServerOption.CLUSTER_PORT);
+        int replicationFactor = sources.intValue(ServerOption.REPLICATION_FACTOR);
+        int segments = sources.intValue(ServerOption.SEGMENTS);
+        int partitions = sources.intValue(ServerOption.PARTITIONS, Math.min(PartitionLayout.DEFAULT_PARTITION_COUNT, segments));
+        if (sources.has(ServerOption.PARTITIONS) && partitions > segments) {
+            throw new IllegalArgumentException("--partitions must be in 1.." + segments + " but was " + partitions);
         }
-        Duration forever = Duration.ofMillis(Integer.MAX_VALUE);
-        ReplicationSettings replication = new ReplicationSettings(ackMode,
-                intOption(values, "--min-sync-replicas", defaults.minSyncReplicas(), 0, 254),
-                defaults.ackTimeout(),
-                durationOption(sources, ServerOption.HEAL_COOLDOWN, defaults.healCooldown(), Duration.ZERO, forever),
-                durationOption(sources, ServerOption.EVICTION_DELAY, defaults.evictionDelay(), Duration.ZERO, forever),
-                durationOption(sources, ServerOption.ASYNC_FLUSH_DELAY, defaults.asyncFlushDelay(), Duration.ZERO,
-                        ReplicationSettings.MAX_ASYNC_FLUSH_DELAY));
-        RespOptions resp = respOptions(values, host, port, advertisePort);
-        SecurityOptions security = securityOptions(values, environment, files)
-                .withLoginTimeout(durationOption(sources, ServerOption.LOGIN_TIMEOUT, SecurityOptions.DEFAULT_LOGIN_TIMEOUT,
-                        Duration.ofMillis(100), forever))
-                .withTls(tlsOptions(values, environment, files))
-                .withClusterSecret(clusterSecret(values, environment, files));
-        HttpEndpointOptions http = httpOptions(values, host);
-        requireSafeBinding(values, UnprotectedPorts.of(host, resp == null ? null : resp.host(), clusterHost,
+        String clusterName = sources.text(ServerOption.CLUSTER_NAME);
+        ReplicationSettings replication = new ReplicationSettings(
+                AckMode.valueOf(((String) sources.value(ServerOption.ACK_MODE)).toUpperCase(java.util.Locale.ROOT)),
+                sources.intValue(ServerOption.MIN_SYNC_REPLICAS),
+                ReplicationSettings.DEFAULT_ACK_TIMEOUT,
+                sources.duration(ServerOption.HEAL_COOLDOWN),
+                sources.duration(ServerOption.EVICTION_DELAY),
+                sources.duration(ServerOption.ASYNC_FLUSH_DELAY));
+        RespOptions resp = respOptions(sources, host, port, advertisePort);
+        SecurityOptions security = securityOptions(sources, environment, files)
+                .withLoginTimeout(sources.duration(ServerOption.LOGIN_TIMEOUT))
+                .withTls(tlsOptions(sources, environment, files))
+                .withClusterSecret(clusterSecret(sources, environment, files));
+        HttpEndpointOptions http = httpOptions(sources, host);
+        requireSafeBinding(sources, UnprotectedPorts.of(host, resp == null ? null : resp.host(), clusterHost,
                 security.requiresAuthentication(), security.clusterSecret() != null));
         // Addresses are checked after the safety of the binds: an unprotected port is the more important refusal.
         if (advertiseHost == null && MembershipConfig.isWildcard(host)) {
             throw new IllegalArgumentException("--host " + host + " binds every interface, an address nobody can"
                     + " connect to: give --advertise-host, the address clients and peer nodes reach this node at");
         }
-        NodeAddress clusterAdvertised = clusterAdvertised(values, clusterHost, clusterPort, advertiseHost);
-        MembershipConfig.DnsDiscovery dns = discovery(values);
+        NodeAddress clusterAdvertised = clusterAdvertised(sources, clusterHost, clusterPort, advertiseHost);
+        MembershipConfig.DnsDiscovery dns = discovery(sources);
         List<NodeAddress> seeds = new ArrayList<>();
-        if (values.containsKey("--seeds")) {
+        if (sources.has(ServerOption.SEEDS)) {
             if (dns != null) {
-                throw new IllegalArgumentException("--seeds and --discovery " + values.get("--discovery")
+                throw new IllegalArgumentException("--seeds and --discovery " + sources.get(ServerOption.DISCOVERY)
                         + " exclude each other: give one way of finding peers");
             }
-            for (String seed : values.get("--seeds").split(",")) {
+            for (String seed : sources.get(ServerOption.SEEDS).split(",")) {
                 try {
                     seeds.add(NodeAddress.parse(unbracketed(seed)));
                 } catch (IllegalArgumentException e) {
@@ -250,17 +211,16 @@ public final class ServerArguments {
         } else if (dns == null) {
             seeds.add(clusterAdvertised == null ? new NodeAddress(clusterHost, clusterPort) : clusterAdvertised);
         }
-        if (dns != null && !values.containsKey("--cluster-size")) {
-            throw new IllegalArgumentException("--discovery " + values.get("--discovery") + " needs --cluster-size: the"
-                    + " first partition map waits for that many nodes, and DNS may not list them all yet");
+        if (dns != null && !sources.has(ServerOption.CLUSTER_SIZE)) {
+            throw new IllegalArgumentException("--discovery " + sources.get(ServerOption.DISCOVERY) + " needs"
+                    + " --cluster-size: the first partition map waits for that many nodes, and DNS may not list them all yet");
         }
-        int clusterSize = intOption(values, "--cluster-size", seeds.size(), 1, 1024);
+        int clusterSize = sources.intValue(ServerOption.CLUSTER_SIZE, seeds.size());
         MembershipConfig.Tcp membership = new MembershipConfig.Tcp(clusterName, clusterHost, clusterPort, seeds,
-                durationOption(sources, ServerOption.ESCALATION_TIMEOUT, MembershipConfig.Tcp.DEFAULT_ESCALATION_TIMEOUT,
-                        Duration.ofSeconds(3), forever), clusterAdvertised, dns);
+                sources.duration(ServerOption.ESCALATION_TIMEOUT), clusterAdvertised, dns);
         NodeConfig node = NodeConfig.builder(nodeId)
-                .memory(memoryOptions(values, Runtime.getRuntime().maxMemory()))
-                .limits(protocolLimits(values))
+                .memory(memoryOptions(sources, Runtime.getRuntime().maxMemory()))
+                .limits(protocolLimits(sources))
                 .security(security)
                 .resp(resp)
                 .replication(replication)
@@ -269,9 +229,7 @@ public final class ServerArguments {
                 .advertisedHost(advertiseHost)
                 .advertisedPort(advertisePort)
                 .clusterSettings(new ClusterSettings(clusterSize, PartitionLayout.of(segments, partitions), replicationFactor,
-                        durationOption(sources, ServerOption.JOIN_SETTLE_DELAY, ClusterSettings.DEFAULT_JOIN_SETTLE_DELAY,
-                                Duration.ZERO, forever),
-                        intOption(values, "--max-concurrent-moves", ClusterSettings.DEFAULT_MAX_CONCURRENT_MOVES, 1, 100_000)))
+                        sources.duration(ServerOption.JOIN_SETTLE_DELAY), sources.intValue(ServerOption.MAX_CONCURRENT_MOVES)))
                 .membership(membership)
                 .build();
         return new Launch(node, drainOnStop, ioThreads, http, sources.warnings());
@@ -282,11 +240,11 @@ public final class ServerArguments {
      * if given; else, for a wildcard (or defaulted) membership bind, the data port's advertised host; else {@code
      * null} (the bind address is announced, as before advertised addresses existed).
      */
-    private static NodeAddress clusterAdvertised(Map<String, String> values, String clusterHost, int clusterPort,
+    private static NodeAddress clusterAdvertised(OptionSources sources, String clusterHost, int clusterPort,
                                                  String advertiseHost) {
-        String host = values.get("--cluster-advertise-host");
+        String host = sources.get(ServerOption.CLUSTER_ADVERTISE_HOST);
         if (host == null && advertiseHost != null
-                && (!values.containsKey("--cluster-host") || MembershipConfig.isWildcard(clusterHost))) {
+                && (!sources.has(ServerOption.CLUSTER_HOST) || MembershipConfig.isWildcard(clusterHost))) {
             host = advertiseHost;
         }
         if (host != null && MembershipConfig.isWildcard(host)) {
@@ -296,7 +254,7 @@ public final class ServerArguments {
             throw new IllegalArgumentException("--cluster-host " + clusterHost + " binds every interface: give"
                     + " --cluster-advertise-host (or --advertise-host), the address peers reach this node's membership at");
         }
-        int port = intOption(values, "--cluster-advertise-port", clusterPort, 1, 65535);
+        int port = sources.intValue(ServerOption.CLUSTER_ADVERTISE_PORT, clusterPort);
         if (host == null && port == clusterPort) {
             return null;
         }
@@ -304,9 +262,9 @@ public final class ServerArguments {
     }
 
     /** {@code --discovery}: {@code seeds} (or absent) is {@code null}; {@code dns:<name>}, {@code dns-srv:<name>}. */
-    static MembershipConfig.DnsDiscovery discovery(Map<String, String> values) {
-        String text = values.get("--discovery");
-        String server = values.get("--dns-server");
+    static MembershipConfig.DnsDiscovery discovery(OptionSources sources) {
+        String text = sources.get(ServerOption.DISCOVERY);
+        String server = sources.get(ServerOption.DNS_SERVER);
         if (text == null || text.strip().equals("seeds")) {
             if (server != null) {
                 throw new IllegalArgumentException("--dns-server needs --discovery dns:<name> or dns-srv:<name>");
@@ -345,24 +303,25 @@ public final class ServerArguments {
     }
 
     /** {@code --http-port} and {@code --http-host}; {@code null} when the endpoint is off (the default). */
-    static HttpEndpointOptions httpOptions(Map<String, String> values, String host) {
-        String text = values.get("--http-port");
-        if (text == null || text.strip().equalsIgnoreCase("off") || text.strip().equals("0")) {
-            if (values.containsKey("--http-host")) {
+    static HttpEndpointOptions httpOptions(OptionSources sources, String host) {
+        Object port = sources.value(ServerOption.HTTP_PORT);
+        if ("off".equals(port)) {
+            if (sources.has(ServerOption.HTTP_HOST)) {
                 throw new IllegalArgumentException("--http-host needs --http-port");
             }
             return null;
         }
-        return new HttpEndpointOptions(values.getOrDefault("--http-host", host), intOption(values, "--http-port", 0, 1, 65535));
+        return new HttpEndpointOptions(sources.has(ServerOption.HTTP_HOST) ? sources.get(ServerOption.HTTP_HOST) : host,
+                (Integer) port);
     }
 
-    private static SecurityOptions securityOptions(Map<String, String> values, Map<String, String> environment,
+    private static SecurityOptions securityOptions(OptionSources sources, Map<String, String> environment,
                                                    FileReader files) {
         String password = null;
-        if (values.containsKey("--password-file")) {
-            List<String> lines = read(files, "--password-file", values.get("--password-file"));
+        if (sources.has(ServerOption.PASSWORD_FILE)) {
+            List<String> lines = read(files, "--password-file", sources.get(ServerOption.PASSWORD_FILE));
             if (lines.isEmpty() || lines.get(0).isEmpty()) {
-                throw new IllegalArgumentException("--password-file " + values.get("--password-file") + " is empty");
+                throw new IllegalArgumentException("--password-file " + sources.get(ServerOption.PASSWORD_FILE) + " is empty");
             }
             password = lines.get(0);
         } else if (environment.get(PASSWORD_VARIABLE) != null) {
@@ -372,12 +331,12 @@ public final class ServerArguments {
             }
         }
         List<String> users = List.of();
-        if (values.containsKey("--users-file")) {
+        if (sources.has(ServerOption.USERS_FILE)) {
             if (password == null) {
                 throw new IllegalArgumentException("--users-file needs a shared password (--password-file or "
                         + PASSWORD_VARIABLE + "): nodes log in to each other with it");
             }
-            users = read(files, "--users-file", values.get("--users-file"));
+            users = read(files, "--users-file", sources.get(ServerOption.USERS_FILE));
         }
         if (password == null) {
             return SecurityOptions.none();
@@ -385,7 +344,7 @@ public final class ServerArguments {
         try {
             return SecurityOptions.of(password, users);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException((values.containsKey("--users-file") ? "--users-file: " : "password: ")
+            throw new IllegalArgumentException((sources.has(ServerOption.USERS_FILE) ? "--users-file: " : "password: ")
                     + e.getMessage(), e);
         }
     }
@@ -394,10 +353,10 @@ public final class ServerArguments {
      * TLS from PEM files ({@code --tls-cert}, {@code --tls-key}) or a key store, trusting {@code --tls-ca} or a
      * trust store; {@code null} when no TLS option is given. A node always needs key material: it serves TLS.
      */
-    static TlsOptions tlsOptions(Map<String, String> values, Map<String, String> environment, FileReader files) {
-        boolean pem = values.containsKey("--tls-cert") || values.containsKey("--tls-key");
-        boolean keyStore = values.containsKey("--tls-keystore");
-        boolean trust = values.containsKey("--tls-ca") || values.containsKey("--tls-truststore");
+    static TlsOptions tlsOptions(OptionSources sources, Map<String, String> environment, FileReader files) {
+        boolean pem = sources.has(ServerOption.TLS_CERT) || sources.has(ServerOption.TLS_KEY);
+        boolean keyStore = sources.has(ServerOption.TLS_KEYSTORE);
+        boolean trust = sources.has(ServerOption.TLS_CA) || sources.has(ServerOption.TLS_TRUSTSTORE);
         if (!pem && !keyStore && !trust) {
             return null;
         }
@@ -405,24 +364,24 @@ public final class ServerArguments {
             throw new IllegalArgumentException("TLS trust is configured but no key material: a node serves TLS, so give"
                     + " --tls-cert and --tls-key, or --tls-keystore");
         }
-        if (pem && !(values.containsKey("--tls-cert") && values.containsKey("--tls-key"))) {
+        if (pem && !(sources.has(ServerOption.TLS_CERT) && sources.has(ServerOption.TLS_KEY))) {
             throw new IllegalArgumentException("--tls-cert and --tls-key go together: give both");
         }
         TlsOptions.Builder tls = TlsOptions.builder();
         try {
             if (pem) {
-                tls.pem(Path.of(values.get("--tls-cert")), Path.of(values.get("--tls-key")));
+                tls.pem(Path.of(sources.get(ServerOption.TLS_CERT)), Path.of(sources.get(ServerOption.TLS_KEY)));
             }
             if (keyStore) {
-                tls.keyStore(Path.of(values.get("--tls-keystore")), secret(values, environment, files,
-                        "--tls-keystore-password-file", TLS_KEYSTORE_PASSWORD_VARIABLE, "--tls-keystore"));
+                tls.keyStore(Path.of(sources.get(ServerOption.TLS_KEYSTORE)), secret(sources, environment, files,
+                        ServerOption.TLS_KEYSTORE_PASSWORD_FILE, TLS_KEYSTORE_PASSWORD_VARIABLE, "--tls-keystore"));
             }
-            if (values.containsKey("--tls-ca")) {
-                tls.trustedCertificates(Path.of(values.get("--tls-ca")));
+            if (sources.has(ServerOption.TLS_CA)) {
+                tls.trustedCertificates(Path.of(sources.get(ServerOption.TLS_CA)));
             }
-            if (values.containsKey("--tls-truststore")) {
-                tls.trustStore(Path.of(values.get("--tls-truststore")), secret(values, environment, files,
-                        "--tls-truststore-password-file", TLS_TRUSTSTORE_PASSWORD_VARIABLE, "--tls-truststore"));
+            if (sources.has(ServerOption.TLS_TRUSTSTORE)) {
+                tls.trustStore(Path.of(sources.get(ServerOption.TLS_TRUSTSTORE)), secret(sources, environment, files,
+                        ServerOption.TLS_TRUSTSTORE_PASSWORD_FILE, TLS_TRUSTSTORE_PASSWORD_VARIABLE, "--tls-truststore"));
             }
             return tls.build();
         } catch (java.nio.file.InvalidPathException e) {
@@ -431,10 +390,10 @@ public final class ServerArguments {
     }
 
     /** The cluster secret from {@code --cluster-secret-file} or {@value #CLUSTER_SECRET_VARIABLE}; {@code null} without. */
-    static ClusterSecret clusterSecret(Map<String, String> values, Map<String, String> environment, FileReader files) {
+    static ClusterSecret clusterSecret(OptionSources sources, Map<String, String> environment, FileReader files) {
         String secret = null;
-        if (values.containsKey("--cluster-secret-file")) {
-            secret = firstLine(files, "--cluster-secret-file", values.get("--cluster-secret-file"));
+        if (sources.has(ServerOption.CLUSTER_SECRET_FILE)) {
+            secret = firstLine(files, "--cluster-secret-file", sources.get(ServerOption.CLUSTER_SECRET_FILE));
         } else if (environment.get(CLUSTER_SECRET_VARIABLE) != null) {
             secret = environment.get(CLUSTER_SECRET_VARIABLE);
         }
@@ -444,20 +403,20 @@ public final class ServerArguments {
         try {
             return ClusterSecret.of(secret);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException((values.containsKey("--cluster-secret-file") ? "--cluster-secret-file: "
+            throw new IllegalArgumentException((sources.has(ServerOption.CLUSTER_SECRET_FILE) ? "--cluster-secret-file: "
                     : CLUSTER_SECRET_VARIABLE + ": ") + e.getMessage(), e);
         }
     }
 
     /** A password from its file option, else its environment variable; required by {@code forOption}. */
-    private static String secret(Map<String, String> values, Map<String, String> environment, FileReader files,
-                                 String fileOption, String variable, String forOption) {
-        if (values.containsKey(fileOption)) {
-            return firstLine(files, fileOption, values.get(fileOption));
+    private static String secret(OptionSources sources, Map<String, String> environment, FileReader files,
+                                 ServerOption fileOption, String variable, String forOption) {
+        if (sources.has(fileOption)) {
+            return firstLine(files, fileOption.flag(), sources.get(fileOption));
         }
         String value = environment.get(variable);
         if (value == null || value.isEmpty()) {
-            throw new IllegalArgumentException(forOption + " needs a password: give " + fileOption + " or set " + variable);
+            throw new IllegalArgumentException(forOption + " needs a password: give " + fileOption.flag() + " or set " + variable);
         }
         return value;
     }
@@ -483,8 +442,8 @@ public final class ServerArguments {
      * so does the membership port, unless {@code --allow-insecure} says the operator means it (the server then
      * logs a warning at start).
      */
-    private static void requireSafeBinding(Map<String, String> values, UnprotectedPorts unprotected) {
-        if (values.containsKey("--allow-insecure")) {
+    private static void requireSafeBinding(OptionSources sources, UnprotectedPorts unprotected) {
+        if (sources.has(ServerOption.ALLOW_INSECURE)) {
             return;
         }
         for (UnprotectedPorts.Exposure exposure : unprotected.exposures()) {
@@ -513,15 +472,15 @@ public final class ServerArguments {
      * that port is taken; an explicit port must bind. Peers are assumed at the same offset from their data
      * ports (nodes do not exchange RESP ports), which is what MOVED and CLUSTER SLOTS name.
      */
-    private static RespOptions respOptions(Map<String, String> values, String host, int port, int advertisePort) {
-        RespLimits limits = respLimits(values); // checked even when RESP is off, so a bad value is reported
-        String text = values.get("--resp-port");
-        boolean explicit = text != null;
+    private static RespOptions respOptions(OptionSources sources, String host, int port, int advertisePort) {
+        RespLimits limits = respLimits(sources); // checked even when RESP is off, so a bad value is reported
+        boolean explicit = sources.has(ServerOption.RESP_PORT);
+        Object given = explicit ? sources.value(ServerOption.RESP_PORT) : null;
         int respPort;
-        if (text != null && (text.trim().equalsIgnoreCase("off") || text.trim().equals("0"))) {
+        if ("off".equals(given)) {
             return null;
         } else if (explicit) {
-            respPort = intOption(values, "--resp-port", 0, 1, 65535);
+            respPort = (Integer) given;
         } else {
             respPort = port + RespOptions.DEFAULT_PORT_OFFSET;
             if (respPort > 65535) {
@@ -529,11 +488,11 @@ public final class ServerArguments {
             }
         }
         return RespOptions.builder()
-                .host(values.getOrDefault("--resp-host", host))
+                .host(sources.has(ServerOption.RESP_HOST) ? sources.get(ServerOption.RESP_HOST) : host)
                 .port(respPort)
                 .required(explicit)
                 .limits(limits)
-                .peerPorts(RespPeerPorts.offset(respAdvertiseOffset(values, respPort, port, advertisePort)))
+                .peerPorts(RespPeerPorts.offset(respAdvertiseOffset(sources, respPort, port, advertisePort)))
                 .build();
     }
 
@@ -541,25 +500,25 @@ public final class ServerArguments {
      * How far the announced RESP port lies from the announced data port (what MOVED and CLUSTER SLOTS name for
      * every node): {@code --resp-advertise-port} less the advertised data port when given, else the bound offset.
      */
-    private static int respAdvertiseOffset(Map<String, String> values, int respPort, int port, int advertisePort) {
-        if (!values.containsKey("--resp-advertise-port")) {
+    private static int respAdvertiseOffset(OptionSources sources, int respPort, int port, int advertisePort) {
+        if (!sources.has(ServerOption.RESP_ADVERTISE_PORT)) {
             return respPort - port;
         }
-        return intOption(values, "--resp-advertise-port", 0, 1, 65535) - (advertisePort == 0 ? port : advertisePort);
+        return sources.intValue(ServerOption.RESP_ADVERTISE_PORT, 0) - (advertisePort == 0 ? port : advertisePort);
     }
 
     /** {@code --resp-max-bulk-bytes}, {@code --resp-max-args} and {@code --resp-max-inline-bytes}; the defaults for the rest. */
-    static RespLimits respLimits(Map<String, String> values) {
+    static RespLimits respLimits(OptionSources sources) {
         return RespLimits.of(
-                sizeOption(values, "--resp-max-bulk-bytes", RespLimits.DEFAULT_MAX_BULK_BYTES, 1, RespLimits.MAX_BULK_BYTES),
-                intOption(values, "--resp-max-args", RespLimits.DEFAULT_MAX_ARRAY_LENGTH, 1, Integer.MAX_VALUE),
-                sizeOption(values, "--resp-max-inline-bytes", RespLimits.DEFAULT_MAX_INLINE_BYTES, 16, RespLimits.MAX_BULK_BYTES));
+                sources.intValue(ServerOption.RESP_MAX_BULK_BYTES),
+                sources.intValue(ServerOption.RESP_MAX_ARGS),
+                sources.intValue(ServerOption.RESP_MAX_INLINE_BYTES));
     }
 
     /** {@code --max-memory} (a size or a share of {@code maxHeapBytes}) and {@code --eviction-policy}. */
-    static MemoryOptions memoryOptions(Map<String, String> values, long maxHeapBytes) {
+    static MemoryOptions memoryOptions(OptionSources sources, long maxHeapBytes) {
         MemoryOptions.Builder memory = MemoryOptions.builder();
-        String maxMemory = values.get("--max-memory");
+        String maxMemory = sources.get(ServerOption.MAX_MEMORY);
         if (maxMemory != null) {
             try {
                 memory.maxBytes(MemoryOptions.parseSize(maxMemory, maxHeapBytes));
@@ -567,13 +526,10 @@ public final class ServerArguments {
                 throw new IllegalArgumentException("--max-memory: " + e.getMessage(), e);
             }
         }
-        String policy = values.get("--eviction-policy");
-        if (policy != null) {
-            try {
-                memory.policy(EvictionPolicy.parse(policy));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("--eviction-policy: " + e.getMessage(), e);
-            }
+        try {
+            memory.policy(EvictionPolicy.parse(sources.text(ServerOption.EVICTION_POLICY)));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--eviction-policy: " + e.getMessage(), e);
         }
         return memory.build();
     }
@@ -588,13 +544,11 @@ public final class ServerArguments {
      * largest key and value (else a request within those limits would close its connection instead of being
      * answered) and node-to-node frames; without {@code --max-frame-bytes} it grows with the key and value limits.
      */
-    static ProtocolLimits protocolLimits(Map<String, String> values) {
-        int maxKey = sizeOption(values, "--max-key-bytes", ProtocolLimits.DEFAULT_MAX_KEY_BYTES, 1, MAX_KEY_BYTES_LIMIT);
-        int maxValue = sizeOption(values, "--max-value-bytes", ProtocolLimits.DEFAULT_MAX_VALUE_BYTES, 1,
-                MAX_VALUE_BYTES_LIMIT);
+    static ProtocolLimits protocolLimits(OptionSources sources) {
+        int maxKey = sources.intValue(ServerOption.MAX_KEY_BYTES);
+        int maxValue = sources.intValue(ServerOption.MAX_VALUE_BYTES);
         int needed = (int) ProtocolLimits.nodeFrameBytesFor(maxKey, maxValue); // both capped: fits an int
-        int maxFrame = sizeOption(values, "--max-frame-bytes", Math.max(ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, needed),
-                ProtocolLimits.MIN_NODE_FRAME_BYTES, Integer.MAX_VALUE);
+        int maxFrame = sources.intValue(ServerOption.MAX_FRAME_BYTES, Math.max(ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, needed));
         if (maxFrame < needed) {
             throw new IllegalArgumentException("--max-frame-bytes " + maxFrame + " cannot carry a key of --max-key-bytes "
                     + maxKey + " and a value of --max-value-bytes " + maxValue + " plus "
@@ -602,47 +556,5 @@ public final class ServerArguments {
                     + ", or lower the key and value limits");
         }
         return new ProtocolLimits(maxFrame, maxKey, maxValue, ProtocolLimits.DEFAULT_MAX_BATCH_KEYS);
-    }
-
-    /** A size in bytes: plain bytes, or a whole number of binary kilo-, mega- or gigabytes ({@code 64k}, {@code 32m}). */
-    static int sizeOption(Map<String, String> values, String name, int defaultValue, int min, int max) {
-        String text = values.get(name);
-        if (text == null) {
-            return defaultValue;
-        }
-        String trimmed = text.trim().toLowerCase(java.util.Locale.ROOT);
-        int shift = trimmed.isEmpty() ? 0 : switch (trimmed.charAt(trimmed.length() - 1)) {
-            case 'k' -> 10;
-            case 'm' -> 20;
-            case 'g' -> 30;
-            default -> 0;
-        };
-        String number = shift == 0 ? trimmed : trimmed.substring(0, trimmed.length() - 1);
-        if (number.isEmpty() || number.length() > 18 || !number.chars().allMatch(Character::isDigit)) {
-            throw new IllegalArgumentException(name + " must be a size such as 65536, 64k or 32m but was '" + text + "'");
-        }
-        long count = Long.parseLong(number);
-        // max is an int, so a count above max >> shift is out of range before the shift could overflow.
-        if (count > (max >> shift) || count << shift < min) {
-            throw new IllegalArgumentException(name + " must be in " + min + ".." + max + " bytes but was '" + text + "'");
-        }
-        return (int) (count << shift);
-    }
-
-    private static int intOption(Map<String, String> values, String name, int defaultValue, int min, int max) {
-        String text = values.get(name);
-        if (text == null) {
-            return defaultValue;
-        }
-        int value;
-        try {
-            value = Integer.parseInt(text.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a whole number but was '" + text + "'");
-        }
-        if (value < min || value > max) {
-            throw new IllegalArgumentException(name + " must be in " + min + ".." + max + " but was " + value);
-        }
-        return value;
     }
 }

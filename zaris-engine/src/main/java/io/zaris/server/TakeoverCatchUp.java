@@ -137,8 +137,14 @@ final class TakeoverCatchUp {
         long started = System.nanoTime();
         return CompletableFuture.allOf(peers.toArray(CompletableFuture[]::new)).handle((ignored, error) -> {
             gate.open(partition, epoch);
-            log.info("node {}: took over partition {} under epoch {}; asked {} for newer changes, done in {} ms", nodeId,
-                    partition, epoch, asked, Duration.ofNanos(System.nanoTime() - started).toMillis());
+            // Nobody to ask is the common case after a crash with two copies; it is worth no line of its own.
+            if (asked.isEmpty()) {
+                log.debug("node {}: took over partition {} under epoch {}; no fellow to ask for newer changes", nodeId,
+                        partition, epoch);
+            } else {
+                log.info("node {}: took over partition {} under epoch {}; asked {} for newer changes, done in {} ms", nodeId,
+                        partition, epoch, asked, Duration.ofNanos(System.nanoTime() - started).toMillis());
+            }
             return null;
         });
     }

@@ -48,7 +48,7 @@ class MembershipConfigTests {
         MembershipConfig.Tcp config = tcp(MembershipConfig.Tcp.DEFAULT_ESCALATION_TIMEOUT);
 
         assertThat(config.heartbeatMillis()).isEqualTo(500);
-        assertThat(config.suspectMillis()).isEqualTo(9500);
+        assertThat(config.suspectMillis()).isEqualTo(9750);
     }
 
     /** JGroups builds and initialises the stack (it checks every attribute name and the protocols' own constraints). */
@@ -62,10 +62,10 @@ class MembershipConfigTests {
             assertThat(transport.getConnExpireTime()).isEqualTo(3000);
             assertThat(transport.getReaperInterval()).isEqualTo(1000);
             FD_ALL3 detector = channel.getProtocolStack().findProtocol(FD_ALL3.class);
-            assertThat(detector.getTimeout()).isEqualTo(9500);
+            assertThat(detector.getTimeout()).isEqualTo(9750);
             assertThat(detector.getInterval()).isEqualTo(500);
             assertThat(channel.getProtocolStack().<VERIFY_SUSPECT2>findProtocol(VERIFY_SUSPECT2.class).getTimeout())
-                    .isEqualTo(500);
+                    .isEqualTo(250);
             assertThat(channel.getProtocolStack().<MERGE3>findProtocol(MERGE3.class).getMaxInterval()).isEqualTo(2000);
             assertThat(channel.getProtocolStack().<FD_SOCK2>findProtocol(FD_SOCK2.class).getBindAddress())
                     .as("FD_SOCK2 names itself by the membership address, not 0.0.0.0")

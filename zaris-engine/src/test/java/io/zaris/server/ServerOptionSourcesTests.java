@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.zaris.cluster.MembershipConfig;
 import io.zaris.model.NodeAddress;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -186,20 +184,6 @@ class ServerOptionSourcesTests {
                 .isEqualTo(new HttpEndpointOptions("127.0.0.1", 9101));
         assertThatThrownBy(() -> ServerArguments.parse(new String[] {"--node-id", "n1", "--http-host", "0.0.0.0"}))
                 .hasMessage("--http-host needs --http-port");
-    }
-
-    @Test
-    void theHelpAndTheReferencePageListEveryOptionAndItsVariable() throws IOException {
-        String usage = ServerArguments.usage();
-        String reference = Files.readString(Path.of("..", "docs", "configuration.md"));
-        for (ServerOption option : ServerOption.values()) {
-            if (option.deprecatedFor().isEmpty()) {
-                assertThat(usage).contains("  " + option.flag() + " ");
-            }
-            assertThat(reference).as("docs/configuration.md names %s", option.flag()).contains("`" + option.flag() + "`");
-            assertThat(reference).as("docs/configuration.md names %s", option.environmentVariable())
-                    .contains("`" + option.environmentVariable() + "`");
-        }
     }
 
     private static NodeConfig parse(Map<String, List<String>> files, String file) {
