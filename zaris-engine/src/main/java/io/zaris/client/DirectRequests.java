@@ -16,6 +16,7 @@ import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.protocol.Wire;
 import io.zaris.security.Credentials;
+import io.zaris.time.TimeSource;
 import io.zaris.transport.ZarisStatusException;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
@@ -82,17 +83,20 @@ final class DirectRequests implements AutoCloseable {
     private final int connectTimeoutMillis;
     private final int maxFrameBytes;
     private final Consumer<TakeoverRevisions> onTakeover;
+    /** Reconnect back-offs and attempt deadlines are measured on it; socket waits are the kernel's. */
+    private final TimeSource time;
     private final Map<NodeAddress, Pool> pools = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     DirectRequests(int connectionsPerNode, String clientName, Credentials credentials, Duration connectTimeout,
-                int maxFrameBytes, Consumer<TakeoverRevisions> onTakeover) {
+                int maxFrameBytes, Consumer<TakeoverRevisions> onTakeover, TimeSource time) {
         this.connectionsPerNode = connectionsPerNode;
         this.clientName = clientName;
         this.credentials = credentials;
         this.connectTimeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()));
         this.maxFrameBytes = maxFrameBytes;
         this.onTakeover = onTakeover;
+        this.time = time;
     }
 
     /**
@@ -238,7 +242,7 @@ final class DirectRequests implements AutoCloseable {
             if (connection != null) {
                 return connection;
             }
-            if (System.nanoTime() - noConnectBefore < 0) {
+            if (time.nanoTime() - noConnectBefore < 0) {
                 return null;
             }
             if (open.incrementAndGet() > connectionsPerNode) {
@@ -249,7 +253,7 @@ final class DirectRequests implements AutoCloseable {
                 return new Connection(node);
             } catch (IOException | MalformedRequestException | RuntimeException e) {
                 open.decrementAndGet();
-                noConnectBefore = System.nanoTime() + RETRY_CONNECT_AFTER_NANOS;
+                noConnectBefore = time.nanoTime() + RETRY_CONNECT_AFTER_NANOS;
                 log.debug("direct connection to {} failed; reads take the pipelined connection for a while", node, e);
                 return null;
             }
@@ -320,7 +324,7 @@ final class DirectRequests implements AutoCloseable {
          */
         ByteBuf send(Request request, long routedEpoch, int timeoutMillis, BooleanSupplier abandoned)
                 throws IOException, MalformedRequestException {
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+            long deadline = time.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
             requestBuffer.clear();
             int start = Frames.begin(requestBuffer);
             RequestCodec.encode(request, routedEpoch, timeoutMillis, requestBuffer);
@@ -338,7 +342,7 @@ final class DirectRequests implements AutoCloseable {
          */
         private void awaitAnswer(long deadline, BooleanSupplier abandoned) throws IOException {
             while (true) {
-                long left = deadline - System.nanoTime();
+                long left = deadline - time.nanoTime();
                 if (left <= 0) {
                     throw new SocketTimeoutException("no answer within the attempt timeout");
                 }

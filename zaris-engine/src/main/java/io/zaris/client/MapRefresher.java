@@ -22,23 +22,23 @@ final class MapRefresher {
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
     private final Supplier<CompletableFuture<Void>> fetch;
-    private final TimeSource ticker;
+    private final TimeSource time;
     private final long debounceNanos;
     private final Duration waitBudget;
     private final ClientMetrics metrics;
     private final AtomicReference<CompletableFuture<Void>> inFlight = new AtomicReference<>();
     private final AtomicLong fetches = new AtomicLong();
-    /** Ticker time the last fetch finished; {@code Long.MIN_VALUE} before the first. */
+    /** Time the last fetch finished; {@code Long.MIN_VALUE} before the first. */
     private volatile long lastFinishedNanos = Long.MIN_VALUE;
 
     /**
      * @param fetch starts one real fetch-and-install and completes when it is done; never called twice
      *              concurrently by this class
      */
-    MapRefresher(Supplier<CompletableFuture<Void>> fetch, TimeSource ticker, Duration debounce, Duration waitBudget,
+    MapRefresher(Supplier<CompletableFuture<Void>> fetch, TimeSource time, Duration debounce, Duration waitBudget,
                  ClientMetrics metrics) {
         this.fetch = fetch;
-        this.ticker = ticker;
+        this.time = time;
         this.debounceNanos = debounce.toNanos();
         this.waitBudget = waitBudget;
         this.metrics = metrics;
@@ -78,7 +78,7 @@ final class MapRefresher {
             return bounded(shared, waitNanos);
         }
         long last = lastFinishedNanos;
-        if (!undebounced && last != Long.MIN_VALUE && ticker.nanoTime() - last < debounceNanos) {
+        if (!undebounced && last != Long.MIN_VALUE && time.nanoTime() - last < debounceNanos) {
             return DONE;
         }
         CompletableFuture<Void> mine = new CompletableFuture<>();
@@ -95,7 +95,7 @@ final class MapRefresher {
             started = CompletableFuture.failedFuture(e);
         }
         started.whenComplete((ignored, error) -> {
-            lastFinishedNanos = ticker.nanoTime();
+            lastFinishedNanos = time.nanoTime();
             inFlight.compareAndSet(mine, null);
             mine.complete(null);
         });

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.zaris.protocol.OpCode;
+import io.zaris.time.TimeSource;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,11 +25,14 @@ import java.util.concurrent.atomic.AtomicLong;
  *       changed)</li>
  *   <li>{@code zaris.client.writes.lost} — acknowledged ASYNC writes a takeover showed lost</li>
  * </ul>
- * Meters are created once per tag combination and cached, so recording is a map lookup and an add.
+ * Meters are created once per tag combination and cached, so recording is a map lookup and an add. The table age
+ * is measured on the {@link TimeSource} given to {@link #create(MeterRegistry, TimeSource)} (the system clock by
+ * default); request durations are measured by the client on its own and handed in.
  */
 public final class MicrometerClientMetrics implements ClientMetrics {
 
     private final MeterRegistry registry;
+    private final TimeSource time;
     private final Map<String, Timer> requestTimers = new ConcurrentHashMap<>();
     private final Map<String, Counter> retryCounters = new ConcurrentHashMap<>();
     private final Map<RefreshTrigger, Counter> refreshCounters = new ConcurrentHashMap<>();
@@ -38,10 +42,12 @@ public final class MicrometerClientMetrics implements ClientMetrics {
     /** The last changed table's figures; written by the client's map and network threads, read by gauges. */
     private final AtomicLong tableVersion = new AtomicLong();
     private final AtomicLong tableEpochSum = new AtomicLong();
-    private final AtomicLong tablePublishedAtMillis = new AtomicLong(System.currentTimeMillis());
+    private final AtomicLong tablePublishedAtNanos;
 
-    private MicrometerClientMetrics(MeterRegistry registry) {
+    private MicrometerClientMetrics(MeterRegistry registry, TimeSource time) {
         this.registry = registry;
+        this.time = time;
+        this.tablePublishedAtNanos = new AtomicLong(time.nanoTime());
         this.coalesced = Counter.builder("zaris.client.map.refresh.coalesced")
                 .description("Callers that waited for a map refresh already in flight").register(registry);
         this.writesLost = Counter.builder("zaris.client.writes.lost")
@@ -51,8 +57,8 @@ public final class MicrometerClientMetrics implements ClientMetrics {
         Gauge.builder("zaris.client.routing.table.epochs", tableEpochSum, AtomicLong::get)
                 .description("Sum of the partition epochs in the client's routing table; rises with every ownership move")
                 .register(registry);
-        Gauge.builder("zaris.client.routing.table.age", tablePublishedAtMillis,
-                        published -> (System.currentTimeMillis() - published.get()) / 1000.0)
+        Gauge.builder("zaris.client.routing.table.age", tablePublishedAtNanos,
+                        published -> (time.nanoTime() - published.get()) / 1e9)
                 .description("Seconds since the routing table last changed").baseUnit("seconds").register(registry);
     }
 
@@ -70,7 +76,12 @@ public final class MicrometerClientMetrics implements ClientMetrics {
     }
 
     public static MicrometerClientMetrics create(MeterRegistry registry) {
-        return new MicrometerClientMetrics(registry);
+        return create(registry, TimeSource.system());
+    }
+
+    /** Meters in {@code registry} whose table age is measured on {@code time}. */
+    public static MicrometerClientMetrics create(MeterRegistry registry, TimeSource time) {
+        return new MicrometerClientMetrics(registry, time);
     }
 
     @Override
@@ -108,6 +119,6 @@ public final class MicrometerClientMetrics implements ClientMetrics {
     public void tablePublished(long mapVersion, long epochSum) {
         tableVersion.set(mapVersion);
         tableEpochSum.set(epochSum);
-        tablePublishedAtMillis.set(System.currentTimeMillis());
+        tablePublishedAtNanos.set(time.nanoTime());
     }
 }

@@ -83,7 +83,7 @@ final class NearCache {
      *
      * @param source      the tracked connection that answered
      * @param epoch       the epoch the read was routed by
-     * @param sentAtNanos ticker time the read was sent: the value's time to live counts from then
+     * @param sentAtNanos time-source time the read was sent: the value's time to live counts from then
      */
     void fill(byte[] key, int segment, long stamp, VersionedValue value, Object source, long epoch, long sentAtNanos) {
         if (value == null) {
@@ -142,7 +142,7 @@ final class NearCache {
     /**
      * One cached value and its provenance: the connection it was read on and the epoch it was routed by.
      *
-     * @param expiresAtNanos ticker time the value expires, {@link Long#MAX_VALUE} for never
+     * @param expiresAtNanos time-source time the value expires, {@link Long#MAX_VALUE} for never
      */
     private record Entry(byte[] value, long version, long expiresAtNanos, Object source, long epoch, long weight) {
     }

@@ -37,8 +37,8 @@ enum NearCacheVerdict {
      * @param routedEpoch    the epoch the client routes the segment by now
      * @param sameConnection whether the client routes the segment to the very connection the entry was read on
      * @param connectionOpen whether that connection is open
-     * @param expiresAtNanos ticker time the value expires, {@link Long#MAX_VALUE} for never
-     * @param nowNanos       ticker time now
+     * @param expiresAtNanos time-source time the value expires, {@link Long#MAX_VALUE} for never
+     * @param nowNanos       time-source time now
      */
     static NearCacheVerdict of(long readEpoch, long routedEpoch, boolean sameConnection, boolean connectionOpen,
                                long expiresAtNanos, long nowNanos) {

@@ -61,7 +61,7 @@ public final class RequestTimeout {
         return duration;
     }
 
-    /** The absolute deadline on the ticker's scale, {@link Long#MAX_VALUE} when infinite. */
+    /** The absolute deadline on the time source's scale, {@link Long#MAX_VALUE} when infinite. */
     long deadlineFrom(long nowNanos) {
         if (duration == null) {
             return Long.MAX_VALUE;

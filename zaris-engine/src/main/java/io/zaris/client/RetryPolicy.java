@@ -121,7 +121,7 @@ final class RetryPolicy {
     /**
      * Decides what follows failed attempt number {@code attempt} (1-based).
      *
-     * @param nowNanos      the ticker's current time
+     * @param nowNanos      the time source's current time
      * @param deadlineNanos the operation's deadline ({@link Long#MAX_VALUE} when infinite)
      */
     Decision afterFailure(Throwable failure, boolean idempotent, int attempt, long nowNanos, long deadlineNanos) {
@@ -159,6 +159,42 @@ final class RetryPolicy {
         return new Decision(true, true, delay, failureClass);
     }
 
+    /**
+     * The whole rule for what follows a failed attempt, as the {@link RequestExecutor} applies it: the ordinary
+     * decision ({@link #afterFailure}) while attempts on the failed attempt's routing are left; once they are spent,
+     * or at once when the owner could not be reached (a transport fault other than a timeout, or no serving owner
+     * in the client's map: sending again cannot help), the wait on the map ({@link #whileOwnerMoves}), unless that
+     * gives up while the ordinary decision would still retry. With one attempt allowed (retries disabled) nothing
+     * waits on the map. A wrong-node answer whose routing hint already re-routed the partition needs no refresh.
+     *
+     * @param attemptsOnRouting attempts made on the failed attempt's routing, the failed one included
+     * @param stalledSinceNanos when the first attempt on that routing failed
+     * @param patienceNanos     how long to wait on the map from {@code stalledSinceNanos} (the map refresh wait)
+     * @param hintRetargeted    whether the failure's routing hint changed how the table routes the partition
+     */
+    Decision nextStep(Throwable failure, boolean idempotent, int attemptsOnRouting, long stalledSinceNanos,
+                      long nowNanos, long deadlineNanos, long patienceNanos, boolean hintRetargeted) {
+        Decision decision = afterFailure(failure, idempotent, attemptsOnRouting, nowNanos, deadlineNanos);
+        boolean ownerUnreachable = decision.failureClass() == FailureClass.TRANSPORT
+                && !(failure instanceof ZarisTimeoutException);
+        if ((!decision.retry() || ownerUnreachable) && maxAttempts > 1) {
+            Decision waiting = whileOwnerMoves(decision.failureClass(), stalledSinceNanos, nowNanos, deadlineNanos,
+                    patienceNanos);
+            if (waiting.retry() || !decision.retry()) {
+                decision = waiting;
+            }
+        }
+        return hintRetargeted && decision.refreshMap() ? decision.withoutRefresh() : decision;
+    }
+
+    /**
+     * Whether a failure handed to the caller is final only because repeating it could apply it twice: a
+     * non-idempotent operation that may have been applied (its outcome is unknown to the caller).
+     */
+    static boolean ambiguous(Throwable failure, boolean idempotent) {
+        return !idempotent && !classify(failure, false).retryable && classify(failure, true).retryable;
+    }
+
     /** How often a client waiting on the map looks again: {@code 8 × backoff} (800 ms by default), at most {@link #MAX_DELAY}. */
     long lookInterval() {
         return delayFor(FailureClass.MIGRATING, 1);
@@ -180,6 +216,11 @@ final class RetryPolicy {
 
         static Decision giveUp(FailureClass failureClass) {
             return new Decision(false, false, 0, failureClass);
+        }
+
+        /** The same retry, on the table as it is. */
+        Decision withoutRefresh() {
+            return new Decision(retry, false, delayNanos, failureClass);
         }
     }
 }

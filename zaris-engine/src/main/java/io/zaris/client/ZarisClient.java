@@ -1,26 +1,23 @@
 package io.zaris.client;
 
+import static io.zaris.client.ClientFailures.failure;
+import static io.zaris.client.RequestInputs.bytes;
+import static io.zaris.client.RequestInputs.requireValue;
+import static io.zaris.client.RequestInputs.ttlMillis;
+
 import io.netty.buffer.ByteBuf;
 import io.zaris.model.AckMode;
 import io.zaris.model.ClusterView;
 import io.zaris.model.KvStatus;
-import io.zaris.model.NodeAddress;
-import io.zaris.model.PartitionRuntime;
 import io.zaris.model.VersionedValue;
 import io.zaris.placement.SegmentMapper;
-import io.zaris.protocol.ClusterViewCodec;
 import io.zaris.protocol.MalformedRequestException;
-import io.zaris.protocol.MapFingerprint;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.ResponseCodec.ScanPage;
-import io.zaris.protocol.RuntimeOwnershipChangedEvent;
-import io.zaris.protocol.SegmentInvalidations;
-import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.time.TimeSource;
 import io.zaris.transport.NodeConnection;
-import io.zaris.transport.PushListener;
 import io.zaris.transport.ResponseReader;
 import io.zaris.transport.ZarisException;
 import io.zaris.transport.ZarisStatusException;
@@ -30,7 +27,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,21 +34,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.LongFunction;
-import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The Zaris client: bootstraps from seed addresses, fetches the cluster map, keeps a small fixed number of
@@ -67,99 +50,47 @@ import org.slf4j.LoggerFactory;
  * {@code CONFLICT}) is handed straight back. What the retries cannot fix fails the future with
  * {@link ZarisStatusException}, {@link ZarisTransportException} or {@link ZarisTimeoutException}.
  *
- * <p>Freshness of the routing table, three layers: <b>push</b> (nodes send ownership changes; applied only
- * if newer), <b>poll</b> (every {@code mapRefreshInterval} one node, round-robin, is asked for its map
- * fingerprint; the full map is fetched only when it differs) and <b>react</b> (the retry brain's refreshes,
- * coalesced by {@link MapRefresher}). Wrong-node answers also carry the partition's current entry, applied
- * like a push.
+ * <p>The jobs behind this facade, each in its own class: the {@link TopologyKeeper} keeps the routing table true
+ * (bootstrap, the periodic poll, pushes, hints, installs of fetched maps, waiters for a newer owner); the
+ * {@link RequestExecutor} runs the retry loop by the rules of {@link RetryPolicy}; the {@link DirectPath} serves
+ * blocking callers on their own threads over {@link DirectRequests}; {@link LostWriteReports} names acknowledged ASYNC writes a takeover lost.
+ * This class encodes requests, reads answers and keeps the near cache in step with this client's own writes.
  *
- * <p>Concurrency: the {@link RoutingTable} is immutable and published through a volatile field. Every
- * change is computed and published under {@code tableLock} (held only for the copy-on-write, never for
- * I/O), so concurrent pushes and refreshes cannot lose each other's updates. Connections are opened and
- * closed only on the single "zaris-client-maps" thread; retry delays run on the "zaris-client-timer"
- * thread, never as sleeps.
+ * <p>Threads: this class keeps no mutable state of its own but {@code closed} (volatile, set once by
+ * {@link #close}); every operation reads the keeper's volatile table, and the near cache, the reports and the
+ * direct sockets guard themselves.
  */
 public final class ZarisClient implements AutoCloseable {
 
-    /**
-     * How long installing a fetched map waits for the connections it opens before it publishes the table; those
-     * still opening join it when they open. Long enough for a live node's connect and handshake.
-     */
-    static final Duration INSTALL_CONNECT_WAIT = Duration.ofSeconds(1);
-
-    private static final Logger log = LoggerFactory.getLogger(ZarisClient.class);
-    /** Pause between rounds over the seeds while a cluster is still forming. */
-    private static final Duration BOOTSTRAP_RETRY_DELAY = Duration.ofMillis(200);
     /** Keys asked for per SCAN round trip. */
     private static final int SCAN_PAGE_KEYS = 1000;
-    /** An idempotent attempt unanswered this long is given up once its partition has another owner ({@link #movedAway}). */
-    private static final Duration STUCK_ATTEMPT = Duration.ofMillis(500);
 
     private final ZarisClientOptions options;
-    private final TimeSource ticker;
-    private final RetryPolicy retryPolicy;
+    private final TimeSource time;
     private final ClientMetrics metrics;
-    private final ScheduledExecutorService maps;
-    private final ScheduledExecutorService timer;
-    private final MapRefresher refresher;
-    /** Blocking sockets for blocking callers ({@link DirectRequests}), {@code null} when off (or TLS is on). */
-    private final DirectRequests direct;
+    private final TopologyKeeper topology;
+    private final RequestExecutor executor;
+    private final LostWriteReports lostWrites;
+    /** The blocking fast path ({@link DirectPath}), {@code null} when off (or TLS is on). */
+    private final DirectPath directPath;
     private final BlockingZarisClient blocking = new BlockingZarisClient(this);
-    private final Object tableLock = new Object();
-    private final RoutingWatch routingWatch = new RoutingWatch();
-    /** Written under {@code tableLock}; read lock-free. */
-    private volatile RoutingTable table;
-    private volatile SegmentMapper segmentMapper;
     private volatile boolean closed;
-    private final AtomicLong mapFetches = new AtomicLong();
-    private final AtomicLong mapPolls = new AtomicLong();
-    /** Maps thread only: which node the next periodic poll asks. */
-    private int pollTurn;
-    private final AsyncAckLedger asyncAcks;
     /** The near cache, {@code null} when off; every connection of a client with one tracks its segments. */
     private final NearCache near;
-    /** Held while a takeover's lost writes are reported (see {@code takenOver}). */
-    private final Object lossReports = new Object();
-    private final PushListener pushListener = new PushListener() {
-        @Override
-        public void ownershipChanged(RuntimeOwnershipChangedEvent event) {
-            onPush(event);
-        }
-
-        /**
-         * The same takeover can arrive on several connections at once (the pipelined one and a direct read
-         * socket); whichever comes second waits until the first has reported, so a read that follows the push on
-         * any connection follows the report too.
-         */
-        @Override
-        public void takenOver(TakeoverRevisions takeover) {
-            synchronized (lossReports) {
-                reportLost(asyncAcks.lostTo(takeover));
-            }
-        }
-
-        @Override
-        public void invalidated(SegmentInvalidations changes) {
-            if (near != null) {
-                near.invalidated(changes);
-            }
-        }
-    };
 
     private ZarisClient(ZarisClientOptions options) {
         this.options = options;
-        this.ticker = options.ticker();
-        this.retryPolicy = options.retryPolicy();
+        this.time = options.timeSource();
         this.metrics = options.metrics();
-        this.asyncAcks = new AsyncAckLedger(options.asyncAckHistory());
+        this.lostWrites = new LostWriteReports(options.asyncAckHistory(), metrics, options.lostWriteListener());
         this.near = options.nearCache().enabled() ? new NearCache(options.nearCache()) : null;
-        this.maps = Executors.newSingleThreadScheduledExecutor(daemon("zaris-client-maps"));
-        this.timer = Executors.newSingleThreadScheduledExecutor(daemon("zaris-client-timer"));
-        this.refresher = new MapRefresher(this::fetchAndInstall, ticker, options.mapRefreshDebounce(),
-                options.mapRefreshWait(), metrics);
-        this.direct = options.directReadConnectionsPerNode() == 0 ? null
-                : new DirectRequests(options.directReadConnectionsPerNode(), options.clientName(), options.credentials(),
-                        options.connectTimeout(), options.maxFrameBytes(), pushListener::takenOver);
+        this.topology = new TopologyKeeper(options, time, near, lostWrites::takenOver);
+        this.executor = new RequestExecutor(options, time, topology);
+        this.directPath = options.directReadConnectionsPerNode() == 0 ? null
+                : new DirectPath(options, time, topology, executor, this::acknowledged,
+                        new DirectRequests(options.directReadConnectionsPerNode(), options.clientName(),
+                                options.credentials(), options.connectTimeout(), options.maxFrameBytes(),
+                                lostWrites::takenOver, time));
     }
 
     /**
@@ -171,13 +102,12 @@ public final class ZarisClient implements AutoCloseable {
     public static ZarisClient connect(ZarisClientOptions options) {
         ZarisClient client = new ZarisClient(options);
         try {
-            client.bootstrap();
+            client.topology.bootstrap();
         } catch (RuntimeException e) {
             client.close();
             throw e;
         }
-        long intervalMillis = options.mapRefreshInterval().toMillis();
-        client.maps.scheduleWithFixedDelay(client::pollMapLoudly, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
+        client.topology.startPolling();
         return client;
     }
 
@@ -198,9 +128,9 @@ public final class ZarisClient implements AutoCloseable {
         if (cached != null) {
             return CompletableFuture.completedFuture(Optional.of(cached));
         }
-        int segment = segmentMapper.segmentOf(k);
+        int segment = topology.segmentMapper().segmentOf(k);
         long stamp = near.stampOf(segment);
-        long sentAt = ticker.nanoTime();
+        long sentAt = time.nanoTime();
         return execute(OpCode.GET, k, true, id -> new Request.Get(id, k), ZarisClient::readGet,
                 (answer, connection, epoch) -> near.fill(k, segment, stamp, answer.orElse(null), connection, epoch, sentAt));
     }
@@ -220,14 +150,14 @@ public final class ZarisClient implements AutoCloseable {
      * (see {@link NearCacheVerdict}); {@code null} otherwise, or without a near cache or a map.
      */
     private VersionedValue nearHit(byte[] key) {
-        RoutingTable current = table;
+        RoutingTable current = topology.table();
         if (near == null || current == null) {
             return null;
         }
-        int segment = segmentMapper.segmentOf(key);
+        int segment = topology.segmentMapper().segmentOf(key);
         NodeConnection routed = current.connectionFor(segment);
         return routed == null ? null
-                : near.lookup(key, routed, routed.isOpen(), current.epochOf(segment), ticker.nanoTime());
+                : near.lookup(key, routed, routed.isOpen(), current.epochOf(segment), time.nanoTime());
     }
 
     /** Whether blocking reads must take the pipelined path, whose answers fill the near cache. */
@@ -247,136 +177,52 @@ public final class ZarisClient implements AutoCloseable {
 
     /** Drops {@code keys} from the near cache: this client writes them. */
     private void forgetOwnWrite(List<byte[]> keys) {
-        if (near != null && segmentMapper != null) {
+        SegmentMapper mapper = topology.segmentMapper();
+        if (near != null && mapper != null) {
             for (byte[] key : keys) {
-                near.invalidate(key, segmentMapper.segmentOf(key));
+                near.invalidate(key, mapper.segmentOf(key));
             }
         }
     }
 
     /**
-     * {@link #get} for a caller that blocks on the answer: read by the calling thread over a direct socket to the
-     * key's owner ({@link DirectRequests}), answered {@code OK} or {@code NOT_FOUND} in one attempt.
+     * {@link #get} for a caller that blocks on the answer, over a direct socket to the key's owner
+     * ({@link DirectPath#get}).
      *
-     * @return the answer, or {@code null} when the caller must use {@link #get} (direct sockets off or busy, no
-     *         connection to the owner in the map, or anything but a plain answer)
+     * @return the answer, or {@code null} when the caller must use {@link #get} (direct sockets off, or with a near
+     *         cache, whose fills take the pipelined path; or as {@link DirectPath#get} says)
      */
     Optional<VersionedValue> tryDirectGet(String key) {
-        DirectRoute route = directRoute(OpCode.GET, key);
-        if (route == null) {
-            return null;
-        }
-        Optional<VersionedValue> answer = meteredOnFailure(OpCode.GET, route,
-                () -> direct.get(route.owner(), route.key(), route.epoch(), route.timeoutMillis(), route.abandoned()));
-        if (answer != null) {
-            metrics.request(OpCode.GET, answer.isPresent() ? "ok" : "not_found", ticker.nanoTime() - route.startNanos());
-        }
-        return answer;
+        return directPath == null || closed || near != null ? null : directPath.get(key);
     }
 
     /**
-     * {@link #put(String, byte[], Duration, AckMode)} for a caller that blocks on the answer, sent and answered on
-     * the calling thread like {@link #tryDirectGet}; an ASYNC acknowledgement is remembered for loss reports
-     * exactly as on the ordinary path.
+     * {@link #put(String, byte[], Duration, AckMode)} for a caller that blocks on the answer
+     * ({@link DirectPath#put}).
      *
-     * @return the new version, or {@code null} when the caller must use the ordinary path (which may then store
-     *         the value a second time, as its own retry of an unconditional put would)
+     * @return the new version, or {@code null} when the caller must use the ordinary path
      */
     Long tryDirectPut(String key, byte[] value, Duration ttl, AckMode ack) {
-        DirectRoute route = directRoute(OpCode.PUT, key);
-        if (route == null) {
-            return null;
-        }
-        byte[] v = requireValue(value);
-        long ttlMillis = ttlMillis(ttl);
-        DirectRequests.Acknowledged done = meteredOnFailure(OpCode.PUT, route,
-                () -> direct.put(route.owner(), route.key(), v, ttlMillis, ack, route.epoch(), route.timeoutMillis(),
-                        route.abandoned()));
-        if (done == null) {
-            return null;
-        }
-        metrics.request(OpCode.PUT, "ok", ticker.nanoTime() - route.startNanos());
-        acknowledged(route.key(), done.revision(), done.signedAckEpoch());
-        return done.revision();
+        return directPath == null || closed || near != null ? null : directPath.put(key, value, ttl, ack);
     }
 
     /**
-     * {@link #delete(String, AckMode)} for a caller that blocks on the answer (see {@link #tryDirectPut}).
+     * {@link #delete(String, AckMode)} for a caller that blocks on the answer ({@link DirectPath#delete}).
      *
      * @return whether the key existed, or {@code null} when the caller must use the ordinary path
      */
     Boolean tryDirectDelete(String key, AckMode ack) {
-        DirectRoute route = directRoute(OpCode.DELETE, key);
-        if (route == null) {
-            return null;
-        }
-        Optional<DirectRequests.Acknowledged> done = meteredOnFailure(OpCode.DELETE, route,
-                () -> direct.delete(route.owner(), route.key(), ack, route.epoch(), route.timeoutMillis(),
-                        route.abandoned()));
-        if (done == null) {
-            return null;
-        }
-        metrics.request(OpCode.DELETE, done.isPresent() ? "ok" : "not_found", ticker.nanoTime() - route.startNanos());
-        done.ifPresent(acknowledgement -> acknowledged(route.key(), acknowledgement.revision(),
-                acknowledgement.signedAckEpoch()));
-        return done.isPresent();
-    }
-
-    /** A final status a direct request threw is metered as the ordinary path meters it, then passed on. */
-    private <T> T meteredOnFailure(OpCode op, DirectRoute route, Supplier<T> request) {
-        try {
-            return request.get();
-        } catch (ZarisStatusException e) {
-            metrics.request(op, reasonOf(e), ticker.nanoTime() - route.startNanos());
-            throw e;
-        }
-    }
-
-    /**
-     * Where and how long a direct request for a key goes: its owner under the current table, one attempt's wait,
-     * and when to give the attempt up early (its partition moved away while it hung, {@link #movedAway}).
-     */
-    private record DirectRoute(byte[] key, NodeAddress owner, long epoch, int timeoutMillis, long startNanos,
-                               BooleanSupplier abandoned) {
-    }
-
-    /**
-     * Where a direct request ({@code op}) for {@code key} goes, with the key's bytes, counted as an attempt; {@code null} when direct sockets are off
-     * (none configured, or the client closed), the client has no map yet or the table names no owner connection.
-     * Those are checked before the key is encoded, so a client without direct sockets encodes it once, on the
-     * ordinary path.
-     */
-    private DirectRoute directRoute(OpCode op, String key) {
-        RoutingTable current = table;
-        if (direct == null || closed || current == null || near != null) {
-            // with a near cache, every request takes the tracked pipelined connections
-            return null;
-        }
-        byte[] k = bytes(key);
-        int segment = segmentMapper.segmentOf(k);
-        NodeConnection owner = current.connectionFor(segment);
-        if (owner == null) {
-            return null;
-        }
-        long start = ticker.nanoTime();
-        long deadline = options.requestTimeout().deadlineFrom(start);
-        long waitNanos = Math.min(options.attemptTimeout().toNanos(),
-                deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - start);
-        int timeoutMillis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(waitNanos)));
-        int partition = current.view().layout().partitionOf(segment);
-        metrics.attemptRouted(metrics.operationStarted(op), partition);
-        return new DirectRoute(k, owner.address(), current.epochOf(segment), timeoutMillis, start,
-                movedAway(partition, RoutingWatch.Routing.of(current, partition)));
+        return directPath == null || closed || near != null ? null : directPath.delete(key, ack);
     }
 
     /** ASYNC acknowledgements remembered for loss reports now (see {@link AsyncAckLedger}). */
     int rememberedAsyncAcknowledgements() {
-        return asyncAcks.size();
+        return lostWrites.remembered();
     }
 
     /** Direct read sockets open now (see {@link ZarisClientOptions#directReadConnectionsPerNode()}). */
     int directReadConnections() {
-        return direct == null ? 0 : direct.openConnections();
+        return directPath == null ? 0 : directPath.openConnections();
     }
 
     /** Stores the value without TTL; completes with the key's new version. */
@@ -658,14 +504,13 @@ public final class ZarisClient implements AutoCloseable {
                 throw failure(status, body);
             }
             return ResponseCodec.readScanPage(body);
-        }, 0, 0, options.requestTimeout().deadlineFrom(System.nanoTime()));
+        }, 0, 0, options.requestTimeout().deadlineFrom(time.nanoTime()));
     }
 
-    // ------------------------------------------------------------------ the retry loop
+    // ------------------------------------------------------------------ running operations
 
     /**
-     * Runs one operation to completion: routes it, sends it, and on failure asks the retry brain whether
-     * and when to try again (after refreshing the map if the brain says the map is wrong).
+     * Runs one operation to completion through the {@link RequestExecutor}.
      *
      * @param idempotent whether repeating it after it may already have been applied is harmless
      */
@@ -676,273 +521,20 @@ public final class ZarisClient implements AutoCloseable {
 
     /**
      * Like {@link #execute(OpCode, byte[], boolean, LongFunction, ResponseReader)}; {@code onAnswer}, when given, hears
-     * the answer that completes the operation, with the connection it came on and the epoch it was routed by, on
-     * that connection's event loop before any later frame of it (a push) is read. A write drops its key from the
+     * the answer that completes the operation (see {@link RequestExecutor#execute}). A write drops its key from the
      * near cache before it is sent and again once it is answered or failed, so this client reads its own writes.
      */
     private <T> CompletableFuture<T> execute(OpCode op, byte[] routingKey, boolean idempotent,
                                              LongFunction<Request> requestFactory, ResponseReader<T> reader,
-                                             Answered<T> onAnswer) {
+                                             RequestExecutor.Answered<T> onAnswer) {
         requireTable();
         if (near != null && op.isWrite()) {
             List<byte[]> written = List.of(routingKey);
             forgetOwnWrite(written);
-            CompletableFuture<T> result = executeRouted(op, routingKey, idempotent, requestFactory, reader, onAnswer);
+            CompletableFuture<T> result = executor.execute(op, routingKey, idempotent, requestFactory, reader, onAnswer);
             return result.whenComplete((value, error) -> forgetOwnWrite(written));
         }
-        return executeRouted(op, routingKey, idempotent, requestFactory, reader, onAnswer);
-    }
-
-    /** What hears the answer that completed an operation (see {@link #execute}). */
-    @FunctionalInterface
-    private interface Answered<T> {
-        void answered(T value, NodeConnection connection, long routedEpoch);
-    }
-
-    private <T> CompletableFuture<T> executeRouted(OpCode op, byte[] routingKey, boolean idempotent,
-                                                   LongFunction<Request> requestFactory, ResponseReader<T> reader,
-                                                   Answered<T> onAnswer) {
-        long startNanos = ticker.nanoTime();
-        long deadline = options.requestTimeout().deadlineFrom(startNanos);
-        Operation<T> operation = new Operation<>(op, routingKey, idempotent, requestFactory, reader, deadline, onAnswer,
-                metrics.operationStarted(op));
-        if (metrics != ClientMetrics.disabled()) {
-            // Without metrics the timing callback is skipped: one completion stage less per request.
-            operation.result.whenComplete((value, error) -> metrics.request(op, statusOf(operation, error),
-                    ticker.nanoTime() - startNanos));
-        }
-        attempt(operation, 1, null);
-        return operation.result;
-    }
-
-    /**
-     * Runs {@link #tryAttempt}; an exception escaping it would otherwise vanish inside a future callback or
-     * a timer task and leave the caller waiting forever, so it fails the operation instead.
-     *
-     * @param lastFailure how the previous attempt failed ({@code null} for the first)
-     */
-    private <T> void attempt(Operation<T> operation, int attempt, Throwable lastFailure) {
-        try {
-            tryAttempt(operation, attempt, lastFailure);
-        } catch (RuntimeException e) {
-            log.error("{} attempt {} failed unexpectedly", operation.op, attempt, e);
-            if (lastFailure != null) {
-                e.addSuppressed(lastFailure);
-            }
-            operation.result.completeExceptionally(e);
-        }
-    }
-
-    private <T> void tryAttempt(Operation<T> operation, int attempt, Throwable lastFailure) {
-        if (closed) {
-            operation.result.completeExceptionally(new ZarisException("client is closed"));
-            return;
-        }
-        long now = ticker.nanoTime();
-        // Checked again right before sending: a map refresh may have used up the time the retry brain saw when
-        // it scheduled this attempt.
-        if (pastDeadline(now, operation.deadline)) {
-            operation.result.completeExceptionally(timedOut(operation, attempt, lastFailure));
-            return;
-        }
-        RoutingTable current = table;
-        int segment = segmentMapper.segmentOf(operation.routingKey);
-        int partition = current.view().layout().partitionOf(segment);
-        operation.routeTo(partition, current);
-        metrics.attemptRouted(operation.observed, partition);
-        NodeConnection connection = current.connectionFor(segment);
-        if (connection == null) {
-            // Never sent, so safe to repeat for any operation; and like a lost node it means the table may
-            // be out of date: the retry brain refreshes it before the next attempt.
-            PartitionRuntime runtime = current.view().runtimeOfSegment(segment);
-            onAttemptFailed(operation, attempt, null, runtime.health().isServing()
-                    ? new ZarisTransportException("no connection to node " + runtime.activeNode() + ", the owner of segment "
-                            + segment, false)
-                    : new NoServingOwnerException("partition " + current.view().layout().partitionOf(segment)
-                            + " has no serving owner (" + runtime.health() + ") in the client's map"));
-            return;
-        }
-        int deadlineMillis = operation.deadline == Long.MAX_VALUE ? 0
-                : (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(operation.deadline - now)));
-        // The connection measures its own timeout on System.nanoTime(); translate the deadline onto it. One
-        // attempt waits at most attemptTimeout, so a node that stopped answering costs one timeout, not the
-        // whole operation deadline.
-        long attemptNanos = options.attemptTimeout().toNanos();
-        long left = operation.deadline == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(0, operation.deadline - now);
-        long answerDeadline = System.nanoTime() + Math.min(attemptNanos, left);
-        long routedEpoch = current.epochOf(segment);
-        connection.send(operation.requestFactory, operation.statusRecordingReader, routedEpoch, deadlineMillis,
-                        answerDeadline, 0, operation.idempotent ? movedAway(operation.partition, operation.routing) : null)
-                .whenComplete((value, error) -> {
-                    if (error == null) {
-                        if (operation.onAnswer != null) {
-                            operation.onAnswer.answered(value, connection, routedEpoch);
-                        }
-                        operation.result.complete(value);
-                    } else {
-                        onAttemptFailed(operation, attempt, connection.nodeId(), unwrap(error));
-                    }
-                });
-    }
-
-    /**
-     * Whether an idempotent attempt still unanswered after {@link #STUCK_ATTEMPT} should be given up because the
-     * table now routes its partition to another owner: a hung owner (paused, cut off) does not answer until long
-     * after the cluster replaced it, and waiting out the attempt timeout would keep the request from the new
-     * owner. Asked by the connection's timeout sweep; reads only the volatile table.
-     */
-    private BooleanSupplier movedAway(int partition, RoutingWatch.Routing sentOn) {
-        long sentAt = System.nanoTime();
-        return () -> System.nanoTime() - sentAt > STUCK_ATTEMPT.toNanos()
-                && !Objects.equals(RoutingWatch.Routing.of(table, partition).activeNode(), sentOn.activeNode());
-    }
-
-    /**
-     * Like {@link #attempt}: whatever goes wrong deciding the next step fails the operation, never strands it.
-     *
-     * @param sentTo the node the failed attempt went to ({@code null} when it was not sent)
-     */
-    private <T> void onAttemptFailed(Operation<T> operation, int attempt, String sentTo, Throwable failure) {
-        try {
-            decideNextAttempt(operation, attempt, sentTo, failure);
-        } catch (RuntimeException e) {
-            log.error("{} attempt {}: deciding the retry failed unexpectedly", operation.op, attempt, e);
-            e.addSuppressed(failure);
-            operation.result.completeExceptionally(e);
-        }
-    }
-
-    private <T> void decideNextAttempt(Operation<T> operation, int attempt, String sentTo, Throwable failure) {
-        boolean retargeted = false;
-        if (failure instanceof ZarisStatusException statusFailure && statusFailure.routingHint() != null) {
-            retargeted = applyOwnershipChange(statusFailure.routingHint(), RefreshTrigger.HINT, sentTo);
-        }
-        long now = ticker.nanoTime();
-        operation.failedOnRouting(now);
-        RetryPolicy.Decision decision = retryPolicy.afterFailure(failure, operation.idempotent, operation.attemptsOnRouting,
-                now, operation.deadline);
-        boolean ownerUnreachable = decision.failureClass() == RetryPolicy.FailureClass.TRANSPORT
-                && !(failure instanceof ZarisTimeoutException);
-        if ((!decision.retry() || ownerUnreachable) && retryPolicy.maxAttempts() > 1) {
-            // Attempts on this routing spent, or nobody to send to: wait on the map for the cluster to move the
-            // partition (see RetryPolicy), unless that gives up while the ordinary decision would still retry.
-            RetryPolicy.Decision waiting = retryPolicy.whileOwnerMoves(decision.failureClass(), operation.stalledSince,
-                    now, operation.deadline, options.mapRefreshWait().toNanos());
-            if (waiting.retry() || !decision.retry()) {
-                decision = waiting;
-            }
-        }
-        if (!decision.retry()) {
-            if (!operation.idempotent && !RetryPolicy.classify(failure, false).retryable
-                    && RetryPolicy.classify(failure, true).retryable) {
-                metrics.ambiguousFailure(operation.op); // final only because repeating it could apply it twice
-            }
-            operation.result.completeExceptionally(failure);
-            return;
-        }
-        metrics.retry(reasonOf(failure));
-        long timeLeft = operation.deadline == Long.MAX_VALUE ? Long.MAX_VALUE : operation.deadline - now;
-        // The wait for a shared refresh ends at the deadline at the latest; the next attempt then times out.
-        CompletableFuture<Void> mapReady = decision.refreshMap() && !retargeted
-                ? refresher.refresh(RefreshTrigger.REACT, timeLeft) : CompletableFuture.completedFuture(null);
-        CompletableFuture<Void> delayElapsed = new CompletableFuture<>();
-        try {
-            timer.schedule(() -> delayElapsed.complete(null), decision.delayNanos(), TimeUnit.NANOSECONDS);
-        } catch (RejectedExecutionException e) {
-            operation.result.completeExceptionally(new ZarisException("client is closed"));
-            return;
-        }
-        // A table that routes the partition differently (a push, a hint, a refresh) ends the wait at once.
-        RoutingWatch.Waiter routed = routingWatch.changeOf(operation.partition, operation.routing, () -> table);
-        CompletableFuture<Void> next = new CompletableFuture<>();
-        routed.changed.thenRun(() -> next.complete(null));
-        CompletableFuture.allOf(mapReady, delayElapsed).whenComplete((ignored, error) -> next.complete(null));
-        next.whenComplete((ignored, error) -> {
-            routingWatch.stopWaiting(routed);
-            attempt(operation, attempt + 1, failure);
-        });
-    }
-
-    private static boolean pastDeadline(long now, long deadline) {
-        return deadline != Long.MAX_VALUE && now - deadline >= 0;
-    }
-
-    /** The deadline passed before attempt number {@code attempt} could start; the last failure travels along. */
-    private ZarisTimeoutException timedOut(Operation<?> operation, int attempt, Throwable lastFailure) {
-        ZarisTimeoutException timeout = new ZarisTimeoutException(operation.op + " did not complete within the request "
-                + "timeout of " + options.requestTimeout() + " (" + (attempt - 1) + " attempt(s) made)");
-        if (lastFailure != null) {
-            timeout.addSuppressed(lastFailure);
-        }
-        return timeout;
-    }
-
-    /** One operation's fixed parts, shared by its attempts. */
-    private static final class Operation<T> {
-        final OpCode op;
-        final byte[] routingKey;
-        final boolean idempotent;
-        final LongFunction<Request> requestFactory;
-        final ResponseReader<T> reader;
-        final long deadline;
-        final CompletableFuture<T> result = new CompletableFuture<>();
-        /** Hears the answer that completes the operation; {@code null} for none. */
-        final Answered<T> onAnswer;
-        /** What {@link ClientMetrics#operationStarted} returned for this operation (may be {@code null}). */
-        final Object observed;
-        /*
-         * The routing of the latest attempt and the count of attempts made on it. Written by whichever thread runs
-         * the attempt and read by the one deciding after it fails; one attempt at a time, each handed over through
-         * a future's completion, so the writes are visible without locks.
-         */
-        int partition;
-        RoutingWatch.Routing routing;
-        int attemptsOnRouting;
-        /** Ticker time of the first failure on {@link #routing}; meaningful only while {@link #stalled}. */
-        long stalledSince;
-        boolean stalled;
-        /**
-         * The status of the last answer read, so meters tell NOT_FOUND and CONFLICT from OK. Written on the
-         * event loop of the attempt's connection before {@code result} completes, read after it did.
-         */
-        volatile KvStatus lastStatus;
-        final ResponseReader<T> statusRecordingReader;
-
-        Operation(OpCode op, byte[] routingKey, boolean idempotent, LongFunction<Request> requestFactory,
-                  ResponseReader<T> reader, long deadline, Answered<T> onAnswer, Object observed) {
-            this.op = op;
-            this.observed = observed;
-            this.onAnswer = onAnswer;
-            this.routingKey = routingKey;
-            this.idempotent = idempotent;
-            this.requestFactory = requestFactory;
-            this.reader = reader;
-            this.deadline = deadline;
-            this.statusRecordingReader = (status, body) -> {
-                lastStatus = status;
-                return reader.read(status, body);
-            };
-        }
-
-        /** An attempt goes out on {@code table}'s routing of {@code partition}: a new routing starts a new count. */
-        void routeTo(int partition, RoutingTable table) {
-            RoutingWatch.Routing now = RoutingWatch.Routing.of(table, partition);
-            if (!now.equals(routing) || partition != this.partition) {
-                this.partition = partition;
-                routing = now;
-                attemptsOnRouting = 0;
-                stalled = false;
-            }
-            attemptsOnRouting++;
-        }
-
-        /** The attempt on the current routing failed at {@code nowNanos}. */
-        void failedOnRouting(long nowNanos) {
-            if (!stalled) {
-                stalled = true;
-                stalledSince = nowNanos;
-            }
-        }
+        return executor.execute(op, routingKey, idempotent, requestFactory, reader, onAnswer);
     }
 
     // ------------------------------------------------------------------ maps and routing
@@ -955,17 +547,17 @@ public final class ZarisClient implements AutoCloseable {
     /** The node id that currently serves the key, per this client's routing table. */
     public String ownerOf(String key) {
         RoutingTable current = requireTable();
-        return current.view().runtimeOfSegment(segmentMapper.segmentOf(bytes(key))).activeNode();
+        return current.view().runtimeOfSegment(topology.segmentMapper().segmentOf(bytes(key))).activeNode();
     }
 
     /** Fetches the cluster map now (coalesced with any refresh in flight) and rebuilds the routing table. */
     public CompletableFuture<ClusterView> refreshMap() {
-        return refresher.refresh(RefreshTrigger.REACT).thenApply(ignored -> requireTable().view());
+        return topology.refresh(RefreshTrigger.REACT).thenApply(ignored -> requireTable().view());
     }
 
     /** Full map fetches this client has made since it connected (bootstrap excluded), by poll or reaction. */
     public long mapFetchCount() {
-        return mapFetches.get();
+        return topology.mapFetchCount();
     }
 
     /** The options this client was connected with. */
@@ -975,7 +567,7 @@ public final class ZarisClient implements AutoCloseable {
 
     /** Fingerprint questions the periodic poll has asked (one node each). */
     long mapPollCount() {
-        return mapPolls.get();
+        return topology.mapPollCount();
     }
 
     /** Blocking variants of every operation. */
@@ -987,450 +579,9 @@ public final class ZarisClient implements AutoCloseable {
         if (closed) {
             throw new ZarisException("client is closed");
         }
-        return table;
+        return topology.table();
     }
 
-    /**
-     * Applies one partition's runtime entry (a push or a wrong-node answer's hint) copy-on-write when it is
-     * newer than the table's. Returns whether the table now routes the partition to a connected node. Also
-     * {@code true} when the entry is not newer but the table already routes the partition to a live owner
-     * other than {@code answeredBy}: the table knows at least what the answering node knows (typically a
-     * push overtook the answer of a request sent before it), so a map fetch could tell nothing more. When
-     * the table's owner is the answering node itself, that node is catching up or behind; a fetch may help.
-     * If the owner named has no connection yet, a refresh opens one.
-     *
-     * @param answeredBy the node whose answer carried the entry; {@code null} for a push
-     */
-    private boolean applyOwnershipChange(RuntimeOwnershipChangedEvent event, RefreshTrigger trigger, String answeredBy) {
-        boolean needsConnection;
-        synchronized (tableLock) {
-            RoutingTable current = table;
-            if (current == null) {
-                return false;
-            }
-            ClusterView updated = ClientViews.apply(current.view(), event);
-            String active = event.runtime().activeNode();
-            StripedNodeConnections connection = active == null ? null : current.connections().get(active);
-            if (updated == null) {
-                String owner = current.liveOwnerOf(event.partition());
-                if (owner != null && !owner.equals(answeredBy)) {
-                    return true;
-                }
-                // The table may name that node without a connection to it (the refresh that should have opened
-                // one was debounced away): every retry would go elsewhere.
-                needsConnection = active != null && (connection == null || !connection.isOpen());
-                if (needsConnection) {
-                    refresher.refreshUndebounced(RefreshTrigger.REACT);
-                }
-                return false;
-            }
-            needsConnection = active != null && (connection == null || !connection.isOpen()
-                    || !connection.address().equals(updated.addresses().get(active)));
-            publish(current.withPartition(event.partition(), updated), trigger);
-        }
-        if (needsConnection) {
-            // A node this client has no connection to (one that just joined, or restarted on a new address):
-            // connect to it straight from the hint, and fetch the map as well (it may tell more).
-            connectDirectly(event.runtime().activeNode(), event.activeAddress());
-            refresher.refreshUndebounced(RefreshTrigger.REACT);
-            return false;
-        }
-        return true;
-    }
-
-    /**
-     * Opens a connection to {@code node} at {@code address}, named by a push or a wrong-node hint, and adds it to
-     * the routing table if the table still names that node there and has no open connection to it (a map
-     * fetch may have opened one meanwhile; then this one is closed). Retries waiting on the map wake up when
-     * the table routes their partition to the new connection.
-     */
-    private void connectDirectly(String node, NodeAddress address) {
-        if (node == null || address == null || closed) {
-            return;
-        }
-        open(address).whenComplete((connection, error) -> {
-            if (error != null) {
-                log.debug("cannot connect to hinted node {} at {}: {}", node, address, rootMessage(error));
-                return;
-            }
-            addIfStillRouted(node, address, connection);
-        });
-    }
-
-    /**
-     * Adds a connection opened after its table was published, if the table still names {@code node} at
-     * {@code address} and has no open connection to it; closes it otherwise.
-     */
-    private void addIfStillRouted(String node, NodeAddress address, StripedNodeConnections connection) {
-        boolean added = false;
-        synchronized (tableLock) {
-            RoutingTable current = table;
-            StripedNodeConnections existing = current == null ? null : current.connections().get(node);
-            if (current != null && !closed && node.equals(connection.nodeId())
-                    && address.equals(current.view().addresses().get(node))
-                    && (existing == null || !existing.isOpen())) {
-                Map<String, StripedNodeConnections> connections = new HashMap<>(current.connections());
-                connections.put(node, connection);
-                publish(RoutingTable.build(current.view(), connections), RefreshTrigger.HINT);
-                added = true;
-            }
-        }
-        if (!added) {
-            connection.close();
-        }
-    }
-
-    /**
-     * Under {@code tableLock}. Every publication counts as a refresh of its trigger; the table gauges hear
-     * only of tables whose fingerprint differs from the previous one, so the age says how long the routing
-     * has been the same, not how long since the last poll.
-     */
-    private void publish(RoutingTable newTable, RefreshTrigger trigger) {
-        RoutingTable previous = table;
-        table = newTable;
-        routingWatch.published(newTable);
-        if (trigger != null) {
-            metrics.refresh(trigger);
-        }
-        MapFingerprint fingerprint = MapFingerprint.of(newTable.view());
-        if (previous == null || !fingerprint.equals(MapFingerprint.of(previous.view()))) {
-            metrics.tablePublished(fingerprint.mapVersion(), fingerprint.epochSum());
-        }
-    }
-
-    private void onPush(RuntimeOwnershipChangedEvent event) {
-        if (options.ownershipPushEnabled() && !closed) {
-            applyOwnershipChange(event, RefreshTrigger.PUSH, null);
-        }
-    }
-
-    /** A node closed its connection (stopped, crashed, restarted): learn at once where things are now. */
-    private void onConnectionLost(NodeConnection connection) {
-        if (near != null) {
-            near.forget(connection);
-        }
-        if (!closed) {
-            log.info("connection to {} lost; refreshing the cluster map", connection);
-            refresher.refresh(RefreshTrigger.REACT);
-        }
-    }
-
-    private void bootstrap() {
-        long deadline = System.nanoTime() + options.bootstrapTimeout().toNanos();
-        List<String> failures = new ArrayList<>();
-        while (true) {
-            for (NodeAddress seed : options.seeds()) {
-                try {
-                    StripedNodeConnections connection = open(seed).get();
-                    try {
-                        ClusterView view = fetchMap(connection.first()).get(options.connectTimeout().toMillis(),
-                                TimeUnit.MILLISECONDS);
-                        Map<String, StripedNodeConnections> connections = new HashMap<>();
-                        connections.put(connection.nodeId(), connection);
-                        install(view, connections, null);
-                        log.info("connected to Zaris cluster: {} nodes, partition map version {}",
-                                view.addresses().size(), view.partitionMap().version());
-                        return;
-                    } catch (ExecutionException | TimeoutException e) {
-                        connection.close();
-                        failures.add(seed + ": " + rootMessage(e));
-                    }
-                } catch (ExecutionException e) {
-                    if (e.getCause() instanceof ZarisStatusException refused && refused.status() == KvStatus.UNAUTHORIZED) {
-                        // A refused login is a request error: retrying would only trip the node's login throttle.
-                        throw refused;
-                    }
-                    failures.add(seed + ": " + rootMessage(e));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new ZarisTransportException("interrupted while connecting");
-                }
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                throw new ZarisTransportException("no seed of " + options.seeds() + " provided a cluster map within "
-                        + options.bootstrapTimeout() + "; last errors: "
-                        + failures.subList(Math.max(0, failures.size() - options.seeds().size()), failures.size()));
-            }
-            try {
-                // Bootstrap is the one blocking call of the client: the caller asked to wait for a cluster.
-                TimeUnit.NANOSECONDS.sleep(Math.min(left, BOOTSTRAP_RETRY_DELAY.toNanos()));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new ZarisTransportException("interrupted while connecting");
-            }
-        }
-    }
-
-    /**
-     * Opens {@link ZarisClientOptions#connectionsPerNode()} connections to the node; the in-flight bound per
-     * node is split evenly over them (rounded up).
-     */
-    private CompletableFuture<StripedNodeConnections> open(NodeAddress address) {
-        int count = options.connectionsPerNode();
-        int maxInFlightPerConnection = (options.maxInFlightPerNode() + count - 1) / count;
-        return StripedNodeConnections.open(count, () -> NodeConnection.open(address, options.clientName(),
-                options.credentials(), options.tls(), options.connectTimeout(), options.connectTimeout(),
-                maxInFlightPerConnection, options.maxFrameBytes(), pushListener, this::onConnectionLost)
-                .thenCompose(this::trackedIfNearCache));
-    }
-
-    /**
-     * With a near cache, asks the node to push the changes of every segment this connection reads
-     * ({@code TRACK_SEGMENTS}) and completes once it agreed. The request goes before any read on the connection,
-     * so the node tracks every read it answers there. A node that refuses fails the connection: a near cache
-     * fed by an untracked connection could not learn of changes.
-     */
-    private CompletableFuture<NodeConnection> trackedIfNearCache(NodeConnection connection) {
-        if (near == null) {
-            return CompletableFuture.completedFuture(connection);
-        }
-        return connection.send(Request.TrackSegments::new, (status, body) -> {
-            if (status != KvStatus.OK) {
-                throw new ZarisStatusException(status, "node " + connection.nodeId() + " refused near-cache tracking: "
-                        + ResponseCodec.readMessage(body));
-            }
-            return connection;
-        }, 0, 0, System.nanoTime() + options.connectTimeout().toNanos()).whenComplete((ignored, error) -> {
-            if (error != null) {
-                connection.close();
-            }
-        });
-    }
-
-    private CompletableFuture<ClusterView> fetchMap(NodeConnection connection) {
-        return connection.send(Request.ClusterMap::new, (status, body) -> {
-            if (status != KvStatus.OK) {
-                throw failure(status, body);
-            }
-            return ClusterViewCodec.decode(body);
-        }, 0, 0, System.nanoTime() + options.connectTimeout().toNanos());
-    }
-
-    private CompletableFuture<MapFingerprint> fetchFingerprint(NodeConnection connection) {
-        return connection.send(Request.MapVersion::new, (status, body) -> {
-            if (status != KvStatus.OK) {
-                throw failure(status, body);
-            }
-            return MapFingerprint.decode(body);
-        }, 0, 0, System.nanoTime() + options.connectTimeout().toNanos());
-    }
-
-    /**
-     * Maps thread (or bootstrap, before the table is shared): opens connections the view needs, merges the
-     * view with whatever the table learned meanwhile, publishes, and closes connections nobody routes to.
-     */
-    private void install(ClusterView fetched, Map<String, StripedNodeConnections> known, RefreshTrigger trigger) {
-        Map<String, StripedNodeConnections> connections = new HashMap<>();
-        Map<String, CompletableFuture<StripedNodeConnections>> opening = new HashMap<>();
-        for (Map.Entry<String, NodeAddress> node : fetched.addresses().entrySet()) {
-            StripedNodeConnections existing = known.get(node.getKey());
-            if (existing != null && existing.isOpen() && existing.address().equals(node.getValue())) {
-                connections.put(node.getKey(), existing);
-            } else {
-                opening.put(node.getKey(), open(node.getValue()));
-            }
-        }
-        // A node that does not answer (cut off, hung) must not hold the whole table back for a connect timeout:
-        // connections not open within INSTALL_CONNECT_WAIT join the table when they open, if it still routes there.
-        long waitUntil = System.nanoTime() + INSTALL_CONNECT_WAIT.toNanos();
-        Map<String, CompletableFuture<StripedNodeConnections>> late = new HashMap<>();
-        for (Map.Entry<String, CompletableFuture<StripedNodeConnections>> pending : opening.entrySet()) {
-            try {
-                StripedNodeConnections connection;
-                try {
-                    connection = pending.getValue().get(Math.max(0, waitUntil - System.nanoTime()), TimeUnit.NANOSECONDS);
-                } catch (java.util.concurrent.TimeoutException e) {
-                    late.put(pending.getKey(), pending.getValue());
-                    continue;
-                } catch (ExecutionException e) {
-                    throw new CompletionException(e.getCause());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new CompletionException(e);
-                }
-                if (!pending.getKey().equals(connection.nodeId())) {
-                    log.warn("address of node {} answered as node {}; not routing to it", pending.getKey(),
-                            connection.nodeId());
-                    connection.close();
-                    continue;
-                }
-                connections.put(pending.getKey(), connection);
-            } catch (CompletionException e) {
-                log.warn("cannot connect to node {}: {}", pending.getKey(), rootMessage(e));
-            }
-        }
-        List<StripedNodeConnections> unused = new ArrayList<>();
-        synchronized (tableLock) {
-            RoutingTable current = table;
-            if (current != null && ClientViews.refounded(current.view(), fetched)) {
-                log.warn("the cluster's partition map was computed anew (version {} after {}): its nodes restarted without "
-                        + "a map, so the data it held before is gone; routing by the new map",
-                        fetched.partitionMap().version(), current.view().partitionMap().version());
-            }
-            ClusterView merged = ClientViews.merge(current == null ? null : current.view(), fetched);
-            if (segmentMapper == null || segmentMapper.segmentCount() != merged.layout().segmentCount()) {
-                segmentMapper = new SegmentMapper(merged.layout().segmentCount());
-            }
-            publish(RoutingTable.build(merged, connections), trigger);
-            for (Map.Entry<String, StripedNodeConnections> old : known.entrySet()) {
-                if (connections.get(old.getKey()) != old.getValue()) {
-                    unused.add(old.getValue());
-                }
-            }
-            if (current != null) {
-                for (Map.Entry<String, StripedNodeConnections> old : current.connections().entrySet()) {
-                    if (connections.get(old.getKey()) != old.getValue() && !unused.contains(old.getValue())) {
-                        unused.add(old.getValue());
-                    }
-                }
-            }
-        }
-        unused.forEach(StripedNodeConnections::close);
-        late.forEach((node, future) -> future.whenComplete((connection, error) -> {
-            if (error != null) {
-                log.warn("cannot connect to node {}: {}", node, rootMessage(error));
-            } else if (!node.equals(connection.nodeId())) {
-                log.warn("address of node {} answered as node {}; not routing to it", node, connection.nodeId());
-                connection.close();
-            } else {
-                addIfStillRouted(node, fetched.addresses().get(node), connection);
-            }
-        }));
-    }
-
-    /** The refresher's fetch: runs on the maps thread, completes when the new table is published. */
-    private CompletableFuture<Void> fetchAndInstall() {
-        return CompletableFuture.runAsync(() -> refreshFrom(RefreshTrigger.REACT), maps);
-    }
-
-    /** A periodic task that throws is silently never run again: say so, at least, before it dies. */
-    private void pollMapLoudly() {
-        try {
-            pollMap();
-        } catch (RuntimeException | Error e) {
-            log.error("periodic map poll failed", e);
-            if (e instanceof Error error) {
-                throw error;
-            }
-        }
-    }
-
-    /**
-     * Maps thread: the backstop poll asks ONE node (round-robin over the open connections) for its map
-     * fingerprint and fetches the full map only when it differs from the table's, when that node does not
-     * answer, or when the table misses a connection.
-     */
-    private void pollMap() {
-        if (closed) {
-            return;
-        }
-        RoutingTable current = table;
-        try {
-            MapFingerprint remote = nextPolledFingerprint(current);
-            if (remote == null) {
-                log.warn("periodic map poll: no answer; fetching the map through the known nodes and seeds");
-            }
-            if (remote == null || !remote.equals(MapFingerprint.of(current.view())) || !allConnected(current)) {
-                refreshFrom(RefreshTrigger.POLL);
-            }
-        } catch (RuntimeException e) {
-            log.warn("periodic cluster map refresh failed: {}", e.getMessage());
-        }
-    }
-
-    /** Maps thread: the fingerprint of the node whose turn it is, or {@code null} when it did not answer. */
-    private MapFingerprint nextPolledFingerprint(RoutingTable current) {
-        List<NodeConnection> open = new ArrayList<>();
-        for (StripedNodeConnections node : new java.util.TreeMap<>(current.connections()).values()) {
-            if (node.first().isOpen()) {
-                open.add(node.first());
-            }
-        }
-        if (open.isEmpty()) {
-            return null;
-        }
-        NodeConnection asked = open.get(Math.floorMod(pollTurn++, open.size()));
-        mapPolls.incrementAndGet();
-        try {
-            return fetchFingerprint(asked).join();
-        } catch (CompletionException e) {
-            log.debug("map poll of {} failed: {}", asked, rootMessage(e));
-            return null;
-        }
-    }
-
-    private static List<NodeConnection> openConnections(RoutingTable current) {
-        List<NodeConnection> open = new ArrayList<>();
-        for (StripedNodeConnections node : current.connections().values()) {
-            if (node.first().isOpen()) {
-                open.add(node.first());
-            }
-        }
-        return open;
-    }
-
-    /**
-     * Maps thread only: asks every open connection for the map at once and installs the first answer
-     * (a node that stopped answering cannot hold the refresh up); falls back to the seeds.
-     */
-    private void refreshFrom(RefreshTrigger trigger) {
-        mapFetches.incrementAndGet();
-        RoutingTable current = table;
-        ClusterView fetched = firstAnswer(openConnections(current), this::fetchMap);
-        if (fetched != null) {
-            install(fetched, new HashMap<>(current.connections()), trigger);
-            return;
-        }
-        for (NodeAddress seed : options.seeds()) {
-            try {
-                StripedNodeConnections connection = open(seed).join();
-                Map<String, StripedNodeConnections> known = new HashMap<>(current.connections());
-                StripedNodeConnections replaced = known.put(connection.nodeId(), connection);
-                install(fetchMap(connection.first()).join(), known, trigger);
-                if (replaced != null && replaced != connection) {
-                    replaced.close();
-                }
-                return;
-            } catch (CompletionException e) {
-                log.debug("map fetch via seed {} failed: {}", seed, rootMessage(e));
-            }
-        }
-        throw new ZarisTransportException("no node or seed could provide a cluster map");
-    }
-
-    /**
-     * Asks every connection at once and returns the first answer, or {@code null} when none answers: a node
-     * that stopped answering cannot hold the question up.
-     */
-    private static <T> T firstAnswer(List<NodeConnection> connections,
-                                     java.util.function.Function<NodeConnection, CompletableFuture<T>> question) {
-        if (connections.isEmpty()) {
-            return null;
-        }
-        CompletableFuture<T> first = new CompletableFuture<>();
-        AtomicInteger failures = new AtomicInteger();
-        for (NodeConnection connection : connections) {
-            question.apply(connection).whenComplete((answer, error) -> {
-                if (error == null) {
-                    first.complete(answer);
-                } else if (failures.incrementAndGet() == connections.size()) {
-                    first.complete(null);
-                }
-            });
-        }
-        return first.join();
-    }
-
-    private static boolean allConnected(RoutingTable current) {
-        for (String node : current.view().addresses().keySet()) {
-            StripedNodeConnections connection = current.connections().get(node);
-            if (connection == null || !connection.isOpen()) {
-                return false;
-            }
-        }
-        return true;
-    }
 
     // ------------------------------------------------------------------ helpers
 
@@ -1442,7 +593,7 @@ public final class ZarisClient implements AutoCloseable {
         int segment = -1;
         for (String name : names) {
             byte[] key = bytes(name);
-            int keySegment = segmentMapper.segmentOf(key);
+            int keySegment = topology.segmentMapper().segmentOf(key);
             if (segment >= 0 && keySegment != segment) {
                 throw new IllegalArgumentException("keys '" + names.get(0) + "' and '" + name
                         + "' map to different segments; multi-key operations need a common {hash tag}");
@@ -1475,124 +626,26 @@ public final class ZarisClient implements AutoCloseable {
      * so a later takeover can name it if it was lost. SYNC acknowledgements survive by construction.
      */
     private void acknowledged(byte[] key, long revision, long signedEpoch) {
-        RoutingTable current = table;
-        SegmentMapper mapper = segmentMapper;
+        RoutingTable current = topology.table();
+        SegmentMapper mapper = topology.segmentMapper();
         if (signedEpoch >= 0 || current == null || mapper == null) {
             return;
         }
         int segment = mapper.segmentOf(key);
-        LostWrite lost = asyncAcks.record(key, current.view().layout().partitionOf(segment), segment, -signedEpoch, revision);
-        if (lost != null) {
-            reportLost(List.of(lost));
-        }
+        lostWrites.asyncAcknowledged(key, current.view().layout().partitionOf(segment), segment, -signedEpoch, revision);
     }
 
-    private void reportLost(List<LostWrite> lost) {
-        if (lost.isEmpty()) {
-            return;
-        }
-        metrics.writesLost(lost.size());
-        log.warn(LostWrite.describe(lost, LostWrite.KEYS_NAMED_IN_LOG));
-        for (LostWrite write : lost) {
-            try {
-                options.lostWriteListener().accept(write);
-            } catch (RuntimeException e) {
-                log.warn("lost-write listener failed: {}", e.toString());
-            }
-        }
-    }
-
-    /** A status that is not an answer; a routing status carries the partition's current entry after the message. */
-    private static ZarisStatusException failure(KvStatus status, ByteBuf body) {
-        String message = ResponseCodec.readMessage(body);
-        RuntimeOwnershipChangedEvent hint = status.isRetryable() ? ResponseCodec.readRoutingHint(body) : null;
-        return new ZarisStatusException(status, message, hint);
-    }
-
-    private static byte[] bytes(String key) {
-        if (key == null) {
-            throw new IllegalArgumentException("key must not be null");
-        }
-        return key.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static byte[] requireValue(byte[] value) {
-        if (value == null) {
-            throw new IllegalArgumentException("value must not be null");
-        }
-        return value;
-    }
-
-    private static long ttlMillis(Duration ttl) {
-        if (ttl == null || ttl.isZero()) {
-            return Request.NO_TTL;
-        }
-        if (ttl.isNegative()) {
-            throw new IllegalArgumentException("ttl must not be negative but was " + ttl);
-        }
-        return Math.max(1, ttl.toMillis());
-    }
-
-    private static Throwable unwrap(Throwable error) {
-        Throwable cause = error;
-        while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause;
-    }
-
-    /** The meters' {@code status} tag: the answer's status (ok, not_found, conflict) or how it failed. */
-    private static String statusOf(Operation<?> operation, Throwable error) {
-        if (error != null) {
-            return reasonOf(unwrap(error));
-        }
-        KvStatus answered = operation.lastStatus;
-        return answered == null ? "ok" : answered.name().toLowerCase(java.util.Locale.ROOT);
-    }
-
-    private static String reasonOf(Throwable failure) {
-        if (failure instanceof ZarisStatusException statusFailure) {
-            return statusFailure.status().name().toLowerCase(java.util.Locale.ROOT);
-        }
-        if (failure instanceof ZarisTimeoutException) {
-            return "timeout";
-        }
-        if (failure instanceof ZarisTransportException) {
-            return "transport";
-        }
-        return "error";
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable cause = e;
-        while ((cause instanceof ExecutionException || cause instanceof CompletionException) && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause.getMessage() != null ? cause.getMessage() : cause.toString();
-    }
-
+    /** Closes the executor (later attempts fail), the direct sockets and the keeper (poll and connections). */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
-        if (direct != null) {
-            direct.close();
+        executor.close();
+        if (directPath != null) {
+            directPath.close();
         }
-        maps.shutdownNow();
-        timer.shutdownNow();
-        RoutingTable current = table;
-        if (current != null) {
-            current.connections().values().forEach(StripedNodeConnections::close);
-        }
+        topology.close();
     }
 }

@@ -85,7 +85,7 @@ public final class ZarisClientOptions {
     private final int asyncAckHistory;
     private final AckMode ackMode;
     private final Consumer<LostWrite> lostWriteListener;
-    private final TimeSource ticker;
+    private final TimeSource timeSource;
     private final Credentials credentials;
     private final TlsOptions tls;
     private final NearCacheOptions nearCache;
@@ -114,7 +114,7 @@ public final class ZarisClientOptions {
         this.asyncAckHistory = builder.asyncAckHistory;
         this.ackMode = builder.ackMode;
         this.lostWriteListener = builder.lostWriteListener;
-        this.ticker = builder.ticker;
+        this.timeSource = builder.timeSource;
         this.credentials = builder.credentials;
         this.tls = builder.tls;
         this.nearCache = builder.nearCache;
@@ -211,8 +211,9 @@ public final class ZarisClientOptions {
         return lostWriteListener;
     }
 
-    TimeSource ticker() {
-        return ticker;
+    /** The clock the client measures deadlines, waits and its connections' timeouts on. */
+    public TimeSource timeSource() {
+        return timeSource;
     }
 
     /** The retry decisions these options imply. */
@@ -264,7 +265,7 @@ public final class ZarisClientOptions {
         private int asyncAckHistory = DEFAULT_ASYNC_ACK_HISTORY;
         private AckMode ackMode;
         private Consumer<LostWrite> lostWriteListener = lost -> { };
-        private TimeSource ticker = TimeSource.system();
+        private TimeSource timeSource = TimeSource.system();
         private Map<String, String> environment = System.getenv();
         private Credentials credentials;
         private TlsOptions tls;
@@ -438,8 +439,12 @@ public final class ZarisClientOptions {
             return this;
         }
 
-        Builder ticker(TimeSource ticker) {
-            this.ticker = Objects.requireNonNull(ticker);
+        /**
+         * The clock the client reads for every deadline, wait and connection timeout (default: the system clock);
+         * tests pass a fake one.
+         */
+        public Builder timeSource(TimeSource timeSource) {
+            this.timeSource = Objects.requireNonNull(timeSource, "timeSource must not be null");
             return this;
         }
 

@@ -23,6 +23,7 @@ import io.zaris.protocol.Wire;
 import io.zaris.security.Credentials;
 import io.zaris.security.TlsOptions;
 import io.zaris.security.TlsTransports;
+import io.zaris.time.TimeSource;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
@@ -57,6 +58,10 @@ import reactor.netty.tcp.TcpClient;
  *
  * <p>Futures complete on the event loop: callers must not block in their continuations.
  *
+ * <p>Time: every deadline and silence is measured on the {@link TimeSource} the connection was opened with (the
+ * system clock unless the opener passes its own), so a caller computes an answer deadline from that same source's
+ * {@link TimeSource#nanoTime()}. The connection's own state is described above; {@code time} is read-only.
+ *
  * <p>Public for the engine's own node-to-node links (replication, probes); applications use
  * {@code ZarisClient}.
  */
@@ -80,6 +85,7 @@ public final class NodeConnection implements AutoCloseable {
     static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
 
     private final NodeAddress address;
+    private final TimeSource time;
     private final Connection connection;
     private final Channel channel;
     private final int maxInFlight;
@@ -105,12 +111,14 @@ public final class NodeConnection implements AutoCloseable {
      * When to send a liveness probe, fed by the 50 ms timeout sweep: coarse, which is all the probe needs, and it
      * costs the request path no clock read. Event loop only.
      */
-    private final LivenessWatch liveness = new LivenessWatch(PROBE_AFTER, System.nanoTime());
+    private final LivenessWatch liveness;
     /** Why this side closed the connection, for the failure of the requests still waiting; {@code null}: closed, no reason. */
     private volatile String closeReason;
 
-    private NodeConnection(NodeAddress address, Connection connection, int maxInFlight) {
+    private NodeConnection(NodeAddress address, Connection connection, int maxInFlight, TimeSource time) {
         this.address = address;
+        this.time = time;
+        this.liveness = new LivenessWatch(PROBE_AFTER, time.nanoTime());
         this.connection = connection;
         this.channel = connection.channel();
         this.maxInFlight = maxInFlight;
@@ -158,6 +166,19 @@ public final class NodeConnection implements AutoCloseable {
                                                   TlsOptions tls, Duration connectTimeout, Duration handshakeTimeout,
                                                   int maxInFlight, int maxFrameBytes, PushListener pushListener,
                                                   Consumer<NodeConnection> onLost) {
+        return open(address, clientName, credentials, tls, connectTimeout, handshakeTimeout, maxInFlight, maxFrameBytes,
+                pushListener, onLost, TimeSource.system());
+    }
+
+    /**
+     * Like {@link #open(NodeAddress, String, Credentials, TlsOptions, Duration, Duration, int, int, PushListener,
+     * Consumer)}, measuring every deadline and silence on {@code time}: answer deadlines handed to {@link #send} must
+     * be readings of it.
+     */
+    public static CompletableFuture<NodeConnection> open(NodeAddress address, String clientName, Credentials credentials,
+                                                  TlsOptions tls, Duration connectTimeout, Duration handshakeTimeout,
+                                                  int maxInFlight, int maxFrameBytes, PushListener pushListener,
+                                                  Consumer<NodeConnection> onLost, TimeSource time) {
         ResponseHandler handler = new ResponseHandler(pushListener);
         return TlsTransports.secure(TcpClient.create().runOn(IoLoops.shared()), tls)
                 .host(address.host())
@@ -173,7 +194,7 @@ public final class NodeConnection implements AutoCloseable {
                     if (error != null) {
                         throw connectFailure(address, error);
                     }
-                    NodeConnection nodeConnection = new NodeConnection(address, connection, maxInFlight);
+                    NodeConnection nodeConnection = new NodeConnection(address, connection, maxInFlight, time);
                     handler.owner = nodeConnection;
                     connection.channel().closeFuture().addListener(closed -> {
                         if (!nodeConnection.closedByClient) {
@@ -222,7 +243,7 @@ public final class NodeConnection implements AutoCloseable {
                         throw new ZarisTransportException("handshake with " + address + ": " + wrongAnswer.getMessage());
                     }
                     return Wire.readString(body, 0, "node id");
-                }, 0, 0, System.nanoTime() + timeout.toNanos());
+                }, 0, 0, time.nanoTime() + timeout.toNanos());
     }
 
     /** The protocol version the handshake agreed on; callers pick only frames it {@link ProtocolVersions#knows}. */
@@ -237,7 +258,7 @@ public final class NodeConnection implements AutoCloseable {
                         + ResponseCodec.readMessage(body));
             }
             return null;
-        }, 0, 0, System.nanoTime() + timeout.toNanos());
+        }, 0, 0, time.nanoTime() + timeout.toNanos());
     }
 
     /**
@@ -245,8 +266,8 @@ public final class NodeConnection implements AutoCloseable {
      *
      * @param routedEpoch    the partition epoch the caller routed by (0 when not routed by key)
      * @param deadlineMillis what the node is told about how long the caller waits (0 = no deadline)
-     * @param answerDeadline {@link System#nanoTime()} after which the request fails with
-     *                       {@link ZarisTimeoutException}; {@link Long#MAX_VALUE} to wait indefinitely
+     * @param answerDeadline the reading of the connection's {@link TimeSource#nanoTime()} after which the request
+     *                       fails with {@link ZarisTimeoutException}; {@link Long#MAX_VALUE} to wait indefinitely
      */
     public <T> CompletableFuture<T> send(LongFunction<Request> requestFactory, ResponseReader<T> reader, long routedEpoch,
                                   int deadlineMillis, long answerDeadline) {
@@ -441,7 +462,7 @@ public final class NodeConnection implements AutoCloseable {
     }
 
     private void expireOverdue() {
-        long now = System.nanoTime();
+        long now = time.nanoTime();
         if (liveness.sweep(now, responsesRead, nodeId != null && !pending.isEmpty())) {
             probe(now);
         }
@@ -496,7 +517,7 @@ public final class NodeConnection implements AutoCloseable {
                 .whenComplete((status, error) -> {
                     liveness.probeAnswered();
                     if (error instanceof ZarisTimeoutException && !closed) {
-                        closeReason = "no response for " + liveness.silentFor(System.nanoTime()).toMillis()
+                        closeReason = "no response for " + liveness.silentFor(time.nanoTime()).toMillis()
                                 + " ms, not even to a liveness probe";
                         log.warn("connection to {}: {}; closing it", describe(), closeReason);
                         closed = true;

@@ -47,7 +47,7 @@ class PackageDependenciesTests {
             "protocol", Set.of("placement", "model"),
             "store", Set.of("model", "time"),
             "security", Set.of("protocol", "time"),
-            "transport", Set.of("model", "protocol", "security"),
+            "transport", Set.of("time", "model", "protocol", "security"),
             "replication", Set.of("placement", "model", "protocol", "store", "security", "transport"),
             "cluster", Set.of("time", "placement", "model", "protocol", "replication", "security"),
             "client", Set.of("time", "placement", "model", "protocol", "security", "transport"),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.zaris.model.VersionedValue;
+import io.zaris.time.TimeSource;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
@@ -32,7 +33,8 @@ class DirectRequestsWaitTests {
     @BeforeEach
     void start() throws Exception {
         node = StubNode.start("n1");
-        direct = new DirectRequests(2, "test", null, Duration.ofSeconds(5), 1 << 20, takeover -> { });
+        direct = new DirectRequests(2, "test", null, Duration.ofSeconds(5), 1 << 20, takeover -> { },
+                TimeSource.system());
     }
 
     @AfterEach

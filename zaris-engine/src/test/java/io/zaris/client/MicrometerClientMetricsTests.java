@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.zaris.protocol.OpCode;
+import io.zaris.time.FakeTime;
+import java.time.Duration;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -53,5 +55,20 @@ class MicrometerClientMetricsTests {
         assertThat(registry.get("zaris.client.routing.table.version").gauge().value()).isEqualTo(7);
         assertThat(registry.get("zaris.client.routing.table.epochs").gauge().value()).isEqualTo(300);
         assertThat(registry.get("zaris.client.routing.table.age").gauge().value()).isGreaterThanOrEqualTo(0);
+    }
+
+    @Test
+    void theTableAgeCountsOnTheGivenClockFromTheLastPublishedTable() {
+        FakeTime clock = new FakeTime();
+        SimpleMeterRegistry ownRegistry = new SimpleMeterRegistry();
+        MicrometerClientMetrics timed = MicrometerClientMetrics.create(ownRegistry, clock);
+        clock.advance(Duration.ofSeconds(3));
+        timed.tablePublished(1, 64);
+        clock.advance(Duration.ofMillis(4_500));
+
+        assertThat(ownRegistry.get("zaris.client.routing.table.age").gauge().value()).isEqualTo(4.5);
+
+        timed.tablePublished(2, 65);
+        assertThat(ownRegistry.get("zaris.client.routing.table.age").gauge().value()).isZero();
     }
 }

@@ -13,6 +13,7 @@ import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.replication.ReplicationSettings;
+import io.zaris.time.TimeSource;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -56,7 +57,7 @@ class TakeoverPushIntegrationTests {
 
             List<TakeoverRevisions> heard = new CopyOnWriteArrayList<>();
             try (DirectRequests reads = new DirectRequests(1, "takeover-test", null, Duration.ofSeconds(5),
-                    ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, heard::add)) {
+                    ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, heard::add, TimeSource.system())) {
                 byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
                 Optional<VersionedValue> answer = reads.get(newActive, keyBytes, runtime.epoch(), 5_000, null);
                 // The listener runs on this thread while the answer is read: whatever it heard came first.

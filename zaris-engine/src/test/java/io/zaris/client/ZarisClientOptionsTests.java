@@ -3,6 +3,8 @@ package io.zaris.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.zaris.time.FakeTime;
+import io.zaris.time.TimeSource;
 import io.zaris.transport.ZarisTransportException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -11,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** Connections per node: the default, the bounds, and a group that cannot open every member. */
+/** Connections per node: the default, the bounds, and a group that cannot open every member; the time source. */
 @Tag("unit")
 class ZarisClientOptionsTests {
 
@@ -34,6 +36,15 @@ class ZarisClientOptionsTests {
                 .hasMessageContaining("connectionsPerNode").hasMessageContaining("0");
         assertThatThrownBy(() -> builder().connectionsPerNode(ZarisClientOptions.MAX_CONNECTIONS_PER_NODE + 1))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void theTimeSourceDefaultsToTheSystemClockAndRefusesNull() {
+        assertThat(builder().build().timeSource()).isSameAs(TimeSource.system());
+        FakeTime fake = new FakeTime();
+        assertThat(builder().timeSource(fake).build().timeSource()).isSameAs(fake);
+        assertThatThrownBy(() -> builder().timeSource(null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("timeSource");
     }
 
     @Test

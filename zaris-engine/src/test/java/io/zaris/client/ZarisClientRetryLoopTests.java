@@ -33,9 +33,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The client's own retry loop ({@code execute}, {@code decideNextAttempt}) against stub nodes over loopback
- * TCP that answer with scripted statuses, on a fake clock: how many attempts go out, what each carries, when
- * the loop stops, and when the map is fetched.
+ * The client's own retry loop ({@link RequestExecutor}, deciding by {@link RetryPolicy#nextStep}) against stub
+ * nodes over loopback TCP that answer with scripted statuses, on a fake clock: how many attempts go out, what each
+ * carries, when the loop stops, and when the map is fetched. The client's connections measure their deadlines on the same fake
+ * clock, so a test that moves it past a timeout while a request is out lengthens that timeout first.
  */
 @Tag("unit")
 class ZarisClientRetryLoopTests {
@@ -167,7 +168,8 @@ class ZarisClientRetryLoopTests {
         StubNode a = singleNode();
         // Every attempt takes a day of the fake clock; without a deadline only maxAttempts ends the loop.
         a.fallback(StubNode.status(KvStatus.UNAVAILABLE).after(() -> now.addAndGet(86_400 * SECOND)));
-        ZarisClient client = connect(a, options -> options.requestTimeout(RequestTimeout.INFINITE).maxAttempts(3));
+        ZarisClient client = connect(a, options -> options.requestTimeout(RequestTimeout.INFINITE).maxAttempts(3)
+                .attemptTimeout(Duration.ofDays(2)));
 
         assertFailsWithStatus(client.get(KEY), KvStatus.UNAVAILABLE);
 
@@ -180,7 +182,8 @@ class ZarisClientRetryLoopTests {
     void aMapRefreshThatOutlastsTheDeadlineEndsTheOperationWithATimeoutBeforeAnotherAttempt() throws Exception {
         StubNode a = singleNode();
         a.fallback(StubNode.status(KvStatus.MOVED));
-        ZarisClient client = connect(a, options -> options.requestTimeout(Duration.ofSeconds(60)));
+        ZarisClient client = connect(a, options -> options.requestTimeout(Duration.ofSeconds(60))
+                .connectTimeout(Duration.ofMinutes(2)));
         a.onMapRequest(() -> now.addAndGet(61 * SECOND)); // the refresh takes 61 s of the fake clock
 
         Throwable failure = failureOf(client.put(KEY, utf8("v")));
@@ -196,7 +199,7 @@ class ZarisClientRetryLoopTests {
     void theWaitForASlowMapRefreshEndsAtTheDeadlineNotAfterTheRefreshWaitBudget() throws Exception {
         StubNode a = singleNode();
         a.fallback(StubNode.status(KvStatus.MOVED));
-        ZarisClient client = connect(a, options -> options.ticker(TimeSource.system())
+        ZarisClient client = connect(a, options -> options.timeSource(TimeSource.system())
                 .requestTimeout(Duration.ofMillis(400)).mapRefreshWait(Duration.ofSeconds(15)));
         a.holdMapAnswersUntil(new CompletableFuture<>()); // the refresh never completes
 
@@ -217,7 +220,7 @@ class ZarisClientRetryLoopTests {
         a.script(StubNode.status(KvStatus.UNAVAILABLE).after(() -> now.addAndGet(59_800_000_000L)),
                 StubNode.value(utf8("found"), 3));
         ZarisClient client = connect(a, options -> options.requestTimeout(Duration.ofSeconds(60))
-                .retryBackoff(Duration.ofSeconds(2)));
+                .attemptTimeout(Duration.ofSeconds(60)).retryBackoff(Duration.ofSeconds(2)));
 
         assertThat(client.get(KEY).get(10, TimeUnit.SECONDS)).isPresent();
 
@@ -319,7 +322,7 @@ class ZarisClientRetryLoopTests {
                 ? new PartitionRuntime(null, 1, PartitionHealth.UNAVAILABLE)
                 : new PartitionRuntime("a", 1, PartitionHealth.HEALTHY)));
         // Each look at the clock takes 100 ms of it, so the client's wait on the map runs out.
-        ZarisClient client = connect(a, options -> options.ticker(FakeTime.followingNanos(() -> now.addAndGet(SECOND / 10))));
+        ZarisClient client = connect(a, options -> options.timeSource(FakeTime.followingNanos(() -> now.addAndGet(SECOND / 10))));
 
         assertFailsWithStatus(client.increment(KEY, 1), KvStatus.UNAVAILABLE);
 
@@ -376,7 +379,7 @@ class ZarisClientRetryLoopTests {
     /** A client on the fake clock, with a 1 ms backoff and no periodic poll unless the test asks. */
     private ZarisClient connect(StubNode seed, UnaryOperator<ZarisClientOptions.Builder> customize) {
         ZarisClientOptions.Builder options = ZarisClientOptions.builder().seeds(List.of(seed.address()))
-                .environment(Map.of()).ticker(FakeTime.followingNanos(now::get)).retryBackoff(Duration.ofMillis(1))
+                .environment(Map.of()).timeSource(FakeTime.followingNanos(now::get)).retryBackoff(Duration.ofMillis(1))
                 .mapRefreshInterval(Duration.ofHours(1));
         ZarisClient client = ZarisClient.connect(customize.apply(options).build());
         closeAfter.add(client);
