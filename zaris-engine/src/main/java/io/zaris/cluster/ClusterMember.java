@@ -49,6 +49,9 @@ import org.slf4j.LoggerFactory;
  * version 1 once every expected member has announced itself, and re-broadcasts the full view after every
  * view change (JGroups does not retransmit messages lost across an exclusion or a merge).
  *
+ * <p>The lease rules live in {@link LeaseKeeper}: this class reads the clock, hands each lease event to it with
+ * the reading, sends the messages it asks for and logs what it reports.
+ *
  * <p>Concurrency: JGroups callbacks only enqueue events; all membership state is confined to one
  * "zaris-cluster" thread, fed by a bounded queue. Only {@link #currentView()} is read from other threads,
  * through a volatile field holding an immutable {@link ClusterView}.
@@ -56,11 +59,6 @@ import org.slf4j.LoggerFactory;
 public final class ClusterMember implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ClusterMember.class);
-    /**
-     * How long past its lease a member's partitions wait for it to renew before they fail over: a node whose
-     * lease requests were merely late (a loaded machine) renews within it and keeps its partitions.
-     */
-    static final Duration LEASE_LAPSE_GRACE = Duration.ofSeconds(1);
     /** Pending membership events; far above what view churn produces, small enough to be harmless. */
     private static final int EVENT_QUEUE_CAPACITY = 10_000;
     /** How often a node that suspects its view is stale asks its peers for theirs. */
@@ -93,7 +91,11 @@ public final class ClusterMember implements AutoCloseable {
     /** Snapshot of {@link #presentNodes()}, refreshed on the events thread after views and hellos and every 250 ms. */
     private volatile Set<String> present = Set.of();
 
-    /** Until when (monotonic nanos) this node may act as an active owner; {@link Long#MAX_VALUE}: no lease. */
+    /**
+     * Until when (monotonic nanos) this node may act as an active owner; {@link Long#MAX_VALUE}: no lease. A copy of
+     * {@link LeaseKeeper#memberLeaseValidUntil()}, written on the events thread after every grant, for the data path
+     * and JGroups' merge.
+     */
     private volatile long leaseValidUntil;
     /** Snapshot of {@code inheritedActives}, for the node's data path. */
     private volatile Map<Integer, Long> inheritedSnapshot = Map.of();
@@ -107,32 +109,13 @@ public final class ClusterMember implements AutoCloseable {
      * changes.
      */
     private final Map<Integer, Long> inheritedActives = new TreeMap<>();
-    /** Owner lease, or {@code null} when the transport needs none; with its bookkeeping below. */
-    private final OwnerLease lease;
-    private final OwnerLease leaderLease;
+    /** Events thread: the owner and leader leases, the beats and the grants (see {@link LeaseKeeper}). */
+    private final LeaseKeeper<Address> leases;
     private final PeerProbe probe;
-    /** Events thread: the coordinator whose beat this node last answered, and when (see {@link #mayConfirmLeader}). */
-    private Address beatLeader;
-    private long beatAnsweredNanos;
     /** Events thread: when this node last asked its peers for a newer view (see {@link #fetchNewerView}). */
     private long lastViewFetchNanos = Long.MIN_VALUE;
     /** Events thread: whether {@link #mayDecide} already said this node leads without a confirmed lease. */
     private boolean leadershipUnconfirmedLogged;
-    private final LeaderBeats beats;
-    private final long[] leaseRequestSentNanos = new long[16];
-    /**
-     * Events thread, while leading: node id → when this node last granted that node's owner lease. A node's lease
-     * runs from the send time of its request, which precedes the grant, so it has surely run out one lease after
-     * the grant recorded here. Forgotten when this node stops leading: another leader may have granted since.
-     */
-    private final Map<String, Long> leaseGrantedNanos = new HashMap<>();
-    /**
-     * Events thread: when each member of the current view entered it (without leaving since). A member that came
-     * back (a healed split keeps its address) may still show an old grant until its first request of this stay.
-     */
-    private final Map<Address, Long> memberSinceNanos = new HashMap<>();
-    private long leaseRequestSequence;
-    private boolean leaseWasHeld;
     /** Events thread: this node's majority checks waiting for the leader's answer. */
     private final MajorityChecks.Requests majorityRequests = new MajorityChecks.Requests();
     /** Events thread, while leading: majority checks received and not yet proven by a beat. */
@@ -202,10 +185,8 @@ public final class ClusterMember implements AutoCloseable {
                     return thread;
                 });
         Duration leaseDuration = membershipConfig.ownerLease();
-        this.lease = leaseDuration == null ? null : new OwnerLease(leaseDuration);
-        this.leaderLease = leaseDuration == null ? null : new OwnerLease(leaseDuration);
-        this.beats = new LeaderBeats();
-        this.leaseValidUntil = leaseDuration == null ? Long.MAX_VALUE : Long.MIN_VALUE;
+        this.leases = leaseDuration == null ? LeaseKeeper.withoutLease() : LeaseKeeper.withLease(leaseDuration);
+        this.leaseValidUntil = leases.memberLeaseValidUntil();
         this.probe = probe;
         this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, this::submit, time,
                 this::ownerLeaseSurelyLapsed, this::leaseLapsedWhileMember, this::leaseRenewed);
@@ -242,7 +223,7 @@ public final class ClusterMember implements AutoCloseable {
         runOnEventsThread(() -> channel = newChannel);
         newChannel.connect(membershipConfig.clusterName());
         timer.scheduleWithFixedDelay(() -> submit(this::reconcileFailover), 250, 250, TimeUnit.MILLISECONDS);
-        if (lease != null) {
+        if (leases.enabled()) {
             long tick = Math.max(100, membershipConfig.ownerLease().toMillis() / 4);
             timer.scheduleWithFixedDelay(() -> submit(this::renewLease), tick, tick, TimeUnit.MILLISECONDS);
         }
@@ -286,15 +267,12 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     /**
-     * Events thread: whether this node may change the runtime map now. Being the coordinator of a majority
-     * view is not enough: a node resumed from a pause still holds its old view in which it was coordinator,
-     * while the others moved on with a new leader. Only a leader whose beats a majority answered within the
-     * lease (members answer only their own view's coordinator) decides, so two leaders never publish
-     * conflicting epochs.
+     * Events thread: whether this node may change the runtime map now: it leads, and a majority confirmed its
+     * leadership within the lease (see {@link LeaseKeeper#leadershipConfirmed}).
      */
     private boolean mayDecide() {
         boolean leader = isLeader();
-        boolean confirmed = leaderLease == null || OwnerLease.holds(leaderLease.validUntil(), time.nanoTime());
+        boolean confirmed = leases.leadershipConfirmed(time.nanoTime());
         if (leader && !confirmed && !leadershipUnconfirmedLogged) {
             log.info("node {}: coordinates its current view, but no majority confirmed its leadership within the "
                     + "lease; it makes no failover decisions until one does", nodeId);
@@ -322,15 +300,13 @@ public final class ClusterMember implements AutoCloseable {
         return present;
     }
 
-    /** Whether this node sees a majority of the cluster (a node that does not must not accept writes). */
     /**
      * Whether this node may act as an active owner now: the leader of a majority confirmed it within the
      * lease (always, when the transport needs no lease). A paused or cut-off node loses it before the
      * majority can promote a replacement, so it never serves stale reads or acknowledges superseded writes.
      */
     public boolean holdsLease() {
-        long validUntil = leaseValidUntil;
-        return validUntil == Long.MAX_VALUE || OwnerLease.holds(validUntil, time.nanoTime());
+        return LeaseKeeper.holds(leaseValidUntil, time.nanoTime());
     }
 
     /**
@@ -342,50 +318,42 @@ public final class ClusterMember implements AutoCloseable {
             return;
         }
         long now = time.nanoTime();
-        boolean held = OwnerLease.holds(leaseValidUntil, now);
-        if (leaseWasHeld && !held) {
+        LeaseKeeper.Renewal renewal = leases.renew(now);
+        if (renewal.expired()) {
             log.warn("node {}: owner lease expired (not confirmed by a leader of a majority for {} ms); it serves "
-                    + "nothing until the leader confirms it again", nodeId, (now - leaseValidUntil) / 1_000_000
-                    + membershipConfig.ownerLease().toMillis());
+                    + "nothing until the leader confirms it again", nodeId, renewal.unconfirmedForMillis());
         }
-        leaseWasHeld = held;
         if (isLeader()) {
-            broadcast(ClusterMessages.encodeLease(ClusterMessages.BEAT, beats.begin(now, votingSize() / 2 + 1)));
+            broadcast(ClusterMessages.encodeLease(ClusterMessages.BEAT, leases.beginBeat(now, votingSize() / 2 + 1)));
         }
-        long sequence = ++leaseRequestSequence;
-        leaseRequestSentNanos[(int) (sequence % leaseRequestSentNanos.length)] = now;
-        send(view.getCoord(), ClusterMessages.encodeLease(ClusterMessages.LEASE_REQUEST, sequence));
+        send(view.getCoord(), ClusterMessages.encodeLease(ClusterMessages.LEASE_REQUEST, renewal.requestNumber()));
     }
 
     /** Events thread. */
     private void onLeaseMessage(Address source, ClusterMessages.LeaseMessage message) {
-        if (lease == null || view == null) {
+        if (!leases.enabled() || view == null) {
             return;
         }
         long number = message.number();
         switch (message.type()) {
             case ClusterMessages.BEAT -> {
                 long now = time.nanoTime();
-                if (source.equals(view.getCoord()) && mayConfirmLeader(source, now)) {
-                    beatLeader = source;
-                    beatAnsweredNanos = now;
+                if (source.equals(view.getCoord()) && leases.answersBeat(source, view::containsMember, now)) {
                     send(source, ClusterMessages.encodeLease(ClusterMessages.BEAT_ACK, number));
                 }
             }
             case ClusterMessages.BEAT_ACK -> {
                 // only members of the leader's view count: an excluded node's answers arrive all the same
-                Long sent = isLeader() && view.containsMember(source) ? beats.answer(number, source) : null;
-                if (sent != null) {
-                    long now = time.nanoTime();
-                    boolean wasConfirmed = OwnerLease.holds(leaderLease.validUntil(), now);
-                    leaderLease.confirmedAt(sent);
-                    if (!wasConfirmed && OwnerLease.holds(leaderLease.validUntil(), now)) {
+                LeaseKeeper.BeatQuorum quorum = isLeader() && view.containsMember(source)
+                        ? leases.onBeatAnswer(number, source, time.nanoTime()) : null;
+                if (quorum != null) {
+                    if (quorum.leadershipJustConfirmed()) {
                         // A new leader's first confirmation: the round its view change skipped runs now, not at the
                         // next tick, so a crashed leader's partitions fail over up to a tick sooner.
                         log.info("node {}: a majority confirmed its leadership; it decides failovers from now on", nodeId);
                         reconcileFailover();
                     }
-                    for (MajorityChecks.Confirmations.Check<Address> check : majorityConfirmations.confirmedBy(sent)) {
+                    for (MajorityChecks.Confirmations.Check<Address> check : majorityConfirmations.confirmedBy(quorum.sentNanos())) {
                         send(check.source(), ClusterMessages.encodeLease(ClusterMessages.MAJORITY_CONFIRMED, check.number()));
                     }
                 }
@@ -396,7 +364,7 @@ public final class ClusterMember implements AutoCloseable {
                     majorityConfirmations.received(source, number, now);
                     // a beat sent now, after the check arrived, is what can prove it; waiting for the next tick
                     // would hold the asking write back for up to a quarter lease
-                    broadcast(ClusterMessages.encodeLease(ClusterMessages.BEAT, beats.begin(now, votingSize() / 2 + 1)));
+                    broadcast(ClusterMessages.encodeLease(ClusterMessages.BEAT, leases.beginBeat(now, votingSize() / 2 + 1)));
                 }
             }
             case ClusterMessages.MAJORITY_CONFIRMED -> {
@@ -406,11 +374,9 @@ public final class ClusterMember implements AutoCloseable {
             }
             case ClusterMessages.LEASE_REQUEST -> {
                 long now = time.nanoTime();
-                if (isLeader() && view.containsMember(source) && OwnerLease.holds(leaderLease.validUntil(), now)) {
-                    ClusterMessages.NodeHello hello = announced.get(source);
-                    if (hello != null) {
-                        leaseGrantedNanos.put(hello.nodeId(), now);
-                    }
+                ClusterMessages.NodeHello hello = announced.get(source);
+                if (isLeader() && view.containsMember(source)
+                        && leases.grant(hello == null ? null : hello.nodeId(), now)) {
                     ClusterView held = current;
                     send(source, ClusterMessages.encodeGrant(number, held == null ? 0 : held.partitionMap().version()));
                 }
@@ -424,17 +390,10 @@ public final class ClusterMember implements AutoCloseable {
                     fetchNewerView();
                     break;
                 }
-                int slot = (int) (number % leaseRequestSentNanos.length);
-                if (source.equals(view.getCoord()) && number > leaseRequestSequence - leaseRequestSentNanos.length
-                        && number <= leaseRequestSequence) {
-                    boolean held = holdsLease();
-                    lease.confirmedAt(leaseRequestSentNanos[slot]);
-                    // A leader's grant to itself lasts no longer than its leader lease: a cut-off leader stops
-                    // serving one lease after the last beat a majority answered, before the others can exclude
-                    // it and promote, rather than one more lease after that.
-                    boolean selfGranted = source.equals(channel.getAddress());
-                    leaseValidUntil = selfGranted ? Math.min(lease.validUntil(), leaderLease.validUntil()) : lease.validUntil();
-                    if (!held && holdsLease()) {
+                if (source.equals(view.getCoord())) {
+                    boolean confirmed = leases.onGrant(number, source.equals(channel.getAddress()), time.nanoTime());
+                    leaseValidUntil = leases.memberLeaseValidUntil();
+                    if (confirmed) {
                         log.info("node {}: owner lease confirmed by the leader; serving as an active owner", nodeId);
                     }
                 }
@@ -444,59 +403,28 @@ public final class ClusterMember implements AutoCloseable {
         }
     }
 
-    /**
-     * Events thread: while the coordinator this member last confirmed is still in its view, it confirms a
-     * different one only once a full lease has passed, so two leaders never hold a majority-confirmed lease
-     * at once (seen in a chaos run while views were merging). A previous leader that left the view (a
-     * graceful stop, a crash, a pause or split long enough for membership to exclude it) cannot be deciding:
-     * its own lease ran out before membership could exclude it, so the new coordinator is confirmed at once.
-     */
-    private boolean mayConfirmLeader(Address coordinator, long nowNanos) {
-        return beatLeader == null || beatLeader.equals(coordinator) || !view.containsMember(beatLeader)
-                || nowNanos - beatAnsweredNanos >= membershipConfig.ownerLease().toNanos();
-    }
-
-    /**
-     * Events thread: whether {@code node}'s owner lease has surely run out because this leader granted it last more
-     * than a lease ago. {@code false} when that is not known (no lease on this transport, or no grant from this
-     * leader: the node may hold one from a previous leader).
-     */
+    /** Events thread: see {@link LeaseKeeper#surelyLapsed}. */
     private boolean ownerLeaseSurelyLapsed(String node) {
-        Long granted = leaseGrantedNanos.get(node);
-        return lease != null && granted != null && time.nanoTime() - granted >= membershipConfig.ownerLease().toNanos();
+        return leases.surelyLapsed(node, time.nanoTime());
     }
 
-    /**
-     * Events thread: whether {@code node}, a member for at least a lease and {@link #LEASE_LAPSE_GRACE} more, has had
-     * no grant from this leader for as long, so it has surely served nothing for that grace, while a majority still
-     * answers this leader (see the failover coordinator). {@code false} when this leader never granted it a lease.
-     */
+    /** Events thread: see {@link LeaseKeeper#lapsedWhileMember}. */
     private boolean leaseLapsedWhileMember(String node) {
-        Long granted = leaseGrantedNanos.get(node);
-        if (lease == null || granted == null) {
-            return false;
-        }
-        long now = time.nanoTime();
-        long patience = membershipConfig.ownerLease().plus(LEASE_LAPSE_GRACE).toNanos();
-        Long since = null;
+        Address address = null;
         for (Map.Entry<Address, ClusterMessages.NodeHello> member : announced.entrySet()) {
             if (member.getValue().nodeId().equals(node)) {
-                since = memberSinceNanos.get(member.getKey());
+                address = member.getKey();
             }
         }
-        // and a majority answered a beat this leader sent after that: a leader cut off from the others sees every
-        // member lapse, but no majority answers it, so it suspends nobody
-        long majorityConfirmedAt = leaderLease.validUntil() - membershipConfig.ownerLease().toNanos();
-        return since != null && now - since >= patience && now - granted >= patience
-                && leaderLease.validUntil() != Long.MIN_VALUE && majorityConfirmedAt - (granted + patience) >= 0;
+        return leases.lapsedWhileMember(node, address, time.nanoTime());
     }
 
-    /** Events thread: whether this leader confirmed {@code node}'s lease within the last lease. */
+    /** Events thread: see {@link LeaseKeeper#renewedWithinLease}. */
     private boolean leaseRenewed(String node) {
-        Long granted = leaseGrantedNanos.get(node);
-        return lease != null && granted != null && time.nanoTime() - granted < membershipConfig.ownerLease().toNanos();
+        return leases.renewedWithinLease(node, time.nanoTime());
     }
 
+    /** Whether this node sees a majority of the cluster (a node that does not must not accept writes). */
     public boolean inMajority() {
         return inMajority;
     }
@@ -508,7 +436,7 @@ public final class ClusterMember implements AutoCloseable {
      * nodes cannot be cut off from each other) it completes at once. See {@link MajorityChecks}.
      */
     public CompletableFuture<Void> confirmMajority() {
-        if (lease == null) {
+        if (!leases.enabled()) {
             return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<Void> confirmed = new CompletableFuture<>();
@@ -717,11 +645,7 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     private void onView(View newView) {
-        long now = time.nanoTime();
-        memberSinceNanos.keySet().retainAll(newView.getMembers());
-        for (Address member : newView.getMembers()) {
-            memberSinceNanos.putIfAbsent(member, now);
-        }
+        leases.viewChanged(newView.getMembers(), time.nanoTime());
         view = newView;
         announced.keySet().retainAll(newView.getMembers());
         refreshMajority();
@@ -742,7 +666,7 @@ public final class ClusterMember implements AutoCloseable {
         }
         maybeComputeInitialMap();
         reconcileFailover();
-        if (lease != null) {
+        if (leases.enabled()) {
             renewLease(); // a new view changes who confirms leases: ask at once rather than at the next tick
         }
     }
@@ -775,7 +699,7 @@ public final class ClusterMember implements AutoCloseable {
         inMajority = majority;
         leading = isLeader();
         if (!leading) {
-            leaseGrantedNanos.clear();
+            leases.notLeading();
             majorityConfirmations.clear();
         }
     }
@@ -1078,7 +1002,7 @@ public final class ClusterMember implements AutoCloseable {
      */
     private List<Address> mergePreference() {
         List<Address> ownView = majorityViewOrder;
-        boolean fresh = lease == null || OwnerLease.holds(leaseValidUntil, time.nanoTime());
+        boolean fresh = !leases.enabled() || LeaseKeeper.holds(leaseValidUntil, time.nanoTime());
         return fresh && !ownView.isEmpty() ? ownView : namedLeader;
     }
 

@@ -1,0 +1,298 @@
+package io.zaris.cluster;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * One node's lease bookkeeping, both sides of it, apart from the channel that carries the lease messages.
+ *
+ * <p>Member side: every node, the leader included, asks the coordinator of its view to confirm its owner lease
+ * ({@link #renew}); a grant answering a request sent at {@code t} makes the lease hold until {@code t} plus the
+ * lease ({@link #onGrant}; see {@link OwnerLease}). It answers the beats of its view's coordinator, but
+ * switches to a different coordinator only under the rule of {@link #answersBeat}.
+ *
+ * <p>Leader side: the leader beats ({@link #beginBeat}); once a majority of the voters answered one beat, its
+ * leader lease is confirmed as of that beat's send time ({@link #onBeatAnswer}), and only while that lease
+ * holds may it decide ({@link #leadershipConfirmed}) and grant owner leases ({@link #grant}). The grants it
+ * made tell it when a member's lease has surely run out ({@link #surelyLapsed}, {@link #lapsedWhileMember},
+ * {@link #renewedWithinLease}).
+ *
+ * <p>Pure: it never reads a clock and never sends anything. Every method takes {@code now} (monotonic nanos
+ * of the node's clock) and returns what to do: which request number to send, whether to answer a beat or
+ * grant a request, whether a lease just expired or was just confirmed (the caller logs it).
+ *
+ * <p>Concurrency: owned by the cluster member's events thread. Every call is made there, one at a time, so
+ * no field needs a lock or {@code volatile}. Other threads never call it; the member publishes
+ * {@link #memberLeaseValidUntil()} through a volatile field of its own for the data path.
+ *
+ * <p>Without a lease (the in-JVM transport: nothing pauses one node of a single JVM) the owner lease always
+ * holds, leadership needs no confirmation, and no member ever counts as lapsed; the message-driven methods
+ * must not be called then.
+ *
+ * @param <A> how membership addresses a node: JGroups' address in the cluster member, plain values in tests
+ */
+final class LeaseKeeper<A> {
+
+    /**
+     * How long past its lease a member's partitions wait for it to renew before they fail over: a node whose
+     * lease requests were merely late (a loaded machine) renews within it and keeps its partitions.
+     */
+    static final Duration LEASE_LAPSE_GRACE = Duration.ofSeconds(1);
+    /** How many of its own lease requests a node remembers; a grant answering an older one renews nothing. */
+    static final int REMEMBERED_REQUESTS = 16;
+
+    /** {@code null}: the transport needs no lease. */
+    private final Duration lease;
+    private final OwnerLease ownerLease;
+    private final OwnerLease leaderLease;
+    private final LeaderBeats beats = new LeaderBeats();
+
+    // --- member side ---
+    private final long[] requestSentNanos = new long[REMEMBERED_REQUESTS];
+    private long requestSequence;
+    /** Until when this node may act as an active owner; {@link Long#MAX_VALUE}: no lease. */
+    private long validUntil;
+    /** Whether the owner lease held at the previous renewal, so its expiry is reported once. */
+    private boolean wasHeld;
+    /** The coordinator whose beat this node last answered, and when (see {@link #answersBeat}). */
+    private A beatLeader;
+    private long beatAnsweredNanos;
+
+    // --- leader side ---
+    /**
+     * While leading: node id → when this node last granted that node's owner lease. A node's lease runs from the
+     * send time of its request, which precedes the grant, so it has surely run out one lease after the grant
+     * recorded here. Forgotten when this node stops leading: another leader may have granted since.
+     */
+    private final Map<String, Long> grantedNanos = new HashMap<>();
+    /**
+     * When each member of the current view entered it (without leaving since). A member that came back (a healed
+     * split keeps its address) may still show an old grant until its first request of this stay.
+     */
+    private final Map<A, Long> memberSinceNanos = new HashMap<>();
+
+    private LeaseKeeper(Duration lease) {
+        this.lease = lease;
+        this.ownerLease = lease == null ? null : new OwnerLease(lease);
+        this.leaderLease = lease == null ? null : new OwnerLease(lease);
+        this.validUntil = lease == null ? Long.MAX_VALUE : Long.MIN_VALUE;
+    }
+
+    /** A keeper for a transport whose owners serve only within a lease of {@code lease} (positive). */
+    static <A> LeaseKeeper<A> withLease(Duration lease) {
+        if (lease == null) {
+            throw new IllegalArgumentException("lease duration must be given; use withoutLease() for none");
+        }
+        return new LeaseKeeper<>(lease);
+    }
+
+    /** A keeper for a transport that needs no lease. */
+    static <A> LeaseKeeper<A> withoutLease() {
+        return new LeaseKeeper<>(null);
+    }
+
+    /** Whether this transport has leases at all. */
+    boolean enabled() {
+        return lease != null;
+    }
+
+    /** The lease duration; only when {@link #enabled()}. */
+    Duration lease() {
+        requireLease("lease");
+        return lease;
+    }
+
+    // ---------------------------------------------------------------------------------------------- member side
+
+    /** Until when (monotonic nanos) this node may act as an active owner; {@link Long#MAX_VALUE}: no lease. */
+    long memberLeaseValidUntil() {
+        return validUntil;
+    }
+
+    /** Whether an owner lease valid until {@code validUntilNanos} (as {@link #memberLeaseValidUntil()}) holds. */
+    static boolean holds(long validUntilNanos, long nowNanos) {
+        return validUntilNanos == Long.MAX_VALUE || OwnerLease.holds(validUntilNanos, nowNanos);
+    }
+
+    /**
+     * What one renewal (every quarter lease, and at every view change) does: ask for a confirmation under
+     * {@code requestNumber}, and report whether the lease ran out since the previous renewal.
+     *
+     * @param unconfirmedForMillis when it expired: how long no leader of a majority has confirmed it
+     */
+    record Renewal(long requestNumber, boolean expired, long unconfirmedForMillis) {
+    }
+
+    /** A lease request is sent at {@code now}; returns its number and whether the lease just expired. */
+    Renewal renew(long now) {
+        requireLease("renew");
+        boolean held = OwnerLease.holds(validUntil, now);
+        boolean expired = wasHeld && !held;
+        long unconfirmedForMillis = expired ? (now - validUntil) / 1_000_000 + lease.toMillis() : 0;
+        wasHeld = held;
+        long sequence = ++requestSequence;
+        requestSentNanos[(int) (sequence % REMEMBERED_REQUESTS)] = now;
+        return new Renewal(sequence, expired, unconfirmedForMillis);
+    }
+
+    /**
+     * A grant from the coordinator of this node's view answered request {@code number}; {@code selfGranted}: this
+     * node is that coordinator. Grants for requests older than the last {@link #REMEMBERED_REQUESTS} (or never
+     * sent) are ignored. Returns whether this grant made a lease hold that did not hold at {@code now}.
+     */
+    boolean onGrant(long number, boolean selfGranted, long now) {
+        requireLease("onGrant");
+        if (number <= requestSequence - REMEMBERED_REQUESTS || number > requestSequence) {
+            return false;
+        }
+        boolean held = holds(validUntil, now);
+        ownerLease.confirmedAt(requestSentNanos[(int) (number % REMEMBERED_REQUESTS)]);
+        // A leader's grant to itself lasts no longer than its leader lease: a cut-off leader stops serving one
+        // lease after the last beat a majority answered, before the others can exclude it and promote, rather
+        // than one more lease after that.
+        validUntil = selfGranted ? Math.min(ownerLease.validUntil(), leaderLease.validUntil()) : ownerLease.validUntil();
+        return !held && holds(validUntil, now);
+    }
+
+    /**
+     * A beat from {@code coordinator}, the coordinator of this node's view, arrived at {@code now}; returns whether
+     * to answer it (and then records the answer). While the coordinator this member last confirmed is still in
+     * its view ({@code inView}), it confirms a different one only once a full lease has passed, so two leaders
+     * never hold a majority-confirmed lease at once (seen in a chaos run while views were merging). A previous
+     * leader that left the view (a graceful stop, a crash, a pause or split long enough for membership to exclude
+     * it) cannot be deciding: its own lease ran out before membership could exclude it, so the new coordinator is
+     * confirmed at once.
+     */
+    boolean answersBeat(A coordinator, Predicate<A> inView, long now) {
+        requireLease("answersBeat");
+        boolean answers = beatLeader == null || beatLeader.equals(coordinator) || !inView.test(beatLeader)
+                || now - beatAnsweredNanos >= lease.toNanos();
+        if (answers) {
+            beatLeader = coordinator;
+            beatAnsweredNanos = now;
+        }
+        return answers;
+    }
+
+    // ---------------------------------------------------------------------------------------------- leader side
+
+    /**
+     * Starts a beat sent at {@code now} that {@code majority} answers confirm (a majority of the voters when it is
+     * sent); returns its round number.
+     */
+    long beginBeat(long now, int majority) {
+        requireLease("beginBeat");
+        return beats.begin(now, majority);
+    }
+
+    /**
+     * A beat's answers completed a majority: the leader lease is confirmed as of {@code sentNanos}, the beat's send
+     * time (majority checks waiting on a beat sent after them are proven by it).
+     *
+     * @param leadershipJustConfirmed the leader lease did not hold before this answer: a new leader's first
+     *                                confirmation, or one after a lapse
+     */
+    record BeatQuorum(long sentNanos, boolean leadershipJustConfirmed) {
+    }
+
+    /**
+     * {@code member}, of this leader's view, answered beat {@code round} at {@code now} (the leader answers its own
+     * beats too); returns the quorum when this answer completes a majority, else {@code null}. An answer to a beat
+     * too old to be remembered counts for nothing.
+     */
+    BeatQuorum onBeatAnswer(long round, A member, long now) {
+        requireLease("onBeatAnswer");
+        Long sent = beats.answer(round, member);
+        if (sent == null) {
+            return null;
+        }
+        boolean wasConfirmed = OwnerLease.holds(leaderLease.validUntil(), now);
+        leaderLease.confirmedAt(sent);
+        return new BeatQuorum(sent, !wasConfirmed && OwnerLease.holds(leaderLease.validUntil(), now));
+    }
+
+    /**
+     * Whether a majority confirmed this node's leadership within the lease (always, without a lease). Being the
+     * coordinator of a majority view is not enough to decide: a node resumed from a pause still holds its old
+     * view in which it was coordinator, while the others moved on with a new leader. Only a leader whose beats a
+     * majority answered within the lease (members answer only their own view's coordinator) decides, so two
+     * leaders never publish conflicting epochs.
+     */
+    boolean leadershipConfirmed(long now) {
+        return lease == null || OwnerLease.holds(leaderLease.validUntil(), now);
+    }
+
+    /**
+     * This leader received a lease request at {@code now} from a member of its view, known as {@code nodeId}
+     * ({@code null}: it has not announced itself yet); returns whether to grant it, which it does only while its
+     * own leadership is confirmed, and records the grant.
+     */
+    boolean grant(String nodeId, long now) {
+        requireLease("grant");
+        if (!leadershipConfirmed(now)) {
+            return false;
+        }
+        if (nodeId != null) {
+            grantedNanos.put(nodeId, now);
+        }
+        return true;
+    }
+
+    /**
+     * Whether {@code node}'s owner lease has surely run out because this leader granted it last more than a lease
+     * ago. {@code false} when that is not known (no lease on this transport, or no grant from this leader: the node
+     * may hold one from a previous leader).
+     */
+    boolean surelyLapsed(String node, long now) {
+        Long granted = grantedNanos.get(node);
+        return lease != null && granted != null && now - granted >= lease.toNanos();
+    }
+
+    /** Whether this leader confirmed {@code node}'s lease within the last lease. */
+    boolean renewedWithinLease(String node, long now) {
+        Long granted = grantedNanos.get(node);
+        return lease != null && granted != null && now - granted < lease.toNanos();
+    }
+
+    /**
+     * Whether {@code node} (a member at membership address {@code address}, {@code null} if it has none), a member
+     * for at least a lease and {@link #LEASE_LAPSE_GRACE} more, has had no grant from this leader for as long, so
+     * it has surely served nothing for that grace, while a majority still answers this leader (see the failover
+     * coordinator). {@code false} when this leader never granted it a lease.
+     */
+    boolean lapsedWhileMember(String node, A address, long now) {
+        Long granted = grantedNanos.get(node);
+        if (lease == null || granted == null) {
+            return false;
+        }
+        long patience = lease.plus(LEASE_LAPSE_GRACE).toNanos();
+        Long since = address == null ? null : memberSinceNanos.get(address);
+        // and a majority answered a beat this leader sent after that: a leader cut off from the others sees every
+        // member lapse, but no majority answers it, so it suspends nobody
+        long majorityConfirmedAt = leaderLease.validUntil() - lease.toNanos();
+        return since != null && now - since >= patience && now - granted >= patience
+                && leaderLease.validUntil() != Long.MIN_VALUE && majorityConfirmedAt - (granted + patience) >= 0;
+    }
+
+    /** A membership view with {@code members} was installed at {@code now}: who entered it when. */
+    void viewChanged(Collection<A> members, long now) {
+        memberSinceNanos.keySet().retainAll(members);
+        for (A member : members) {
+            memberSinceNanos.putIfAbsent(member, now);
+        }
+    }
+
+    /** This node does not lead (any more): its grants are forgotten, since another leader may grant from now on. */
+    void notLeading() {
+        grantedNanos.clear();
+    }
+
+    private void requireLease(String operation) {
+        if (lease == null) {
+            throw new IllegalStateException(operation + " needs an owner lease, and this transport has none");
+        }
+    }
+}

@@ -1,0 +1,271 @@
+package io.zaris.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** The lease keeper on plain monotonic readings: no clock, no channel. Members are named by strings. */
+@Tag("unit")
+class LeaseKeeperTests {
+
+    private static final long SECOND = 1_000_000_000L;
+    private static final long MILLI = 1_000_000L;
+    private static final Duration LEASE = Duration.ofSeconds(3);
+
+    private final LeaseKeeper<String> keeper = LeaseKeeper.withLease(LEASE);
+
+    /** Makes the keeper a leader of three voters whose beat sent at {@code sentAt} two of them answered. */
+    private void confirmLeadershipByABeatSentAt(long sentAt) {
+        long round = keeper.beginBeat(sentAt, 2);
+        keeper.onBeatAnswer(round, "leader", sentAt);
+        assertThat(keeper.onBeatAnswer(round, "member", sentAt + 100 * MILLI)).isNotNull();
+    }
+
+    @Test
+    void aGrantConfirmsTheLeaseUntilTheSendTimeOfItsRequestPlusTheLease() {
+        assertThat(LeaseKeeper.holds(keeper.memberLeaseValidUntil(), 0)).as("never confirmed").isFalse();
+        long request = keeper.renew(10 * SECOND).requestNumber();
+
+        boolean confirmed = keeper.onGrant(request, false, 10 * SECOND + 500 * MILLI);
+
+        assertThat(confirmed).as("reported as just confirmed").isTrue();
+        assertThat(keeper.memberLeaseValidUntil()).isEqualTo(13 * SECOND);
+        assertThat(LeaseKeeper.holds(keeper.memberLeaseValidUntil(), 13 * SECOND - 1)).isTrue();
+        assertThat(LeaseKeeper.holds(keeper.memberLeaseValidUntil(), 13 * SECOND)).isFalse();
+    }
+
+    @Test
+    void aSecondGrantWhileTheLeaseHoldsRenewsItWithoutReportingAConfirmation() {
+        keeper.onGrant(keeper.renew(10 * SECOND).requestNumber(), false, 10 * SECOND);
+        long request = keeper.renew(11 * SECOND).requestNumber();
+
+        assertThat(keeper.onGrant(request, false, 11 * SECOND)).isFalse();
+        assertThat(keeper.memberLeaseValidUntil()).isEqualTo(14 * SECOND);
+    }
+
+    @Test
+    void aGrantAnsweringAnOlderRequestThanTheLastConfirmedExtendsNothing() {
+        long early = keeper.renew(10 * SECOND).requestNumber();
+        long late = keeper.renew(11 * SECOND).requestNumber();
+        keeper.onGrant(late, false, 11 * SECOND);
+
+        keeper.onGrant(early, false, 12 * SECOND); // answered during a pause, sent before it
+
+        assertThat(keeper.memberLeaseValidUntil()).isEqualTo(14 * SECOND);
+    }
+
+    @Test
+    void aLeadersGrantToItselfLastsNoLongerThanItsLeaderLease() {
+        confirmLeadershipByABeatSentAt(10 * SECOND);
+        long request = keeper.renew(11 * SECOND).requestNumber();
+        assertThat(keeper.grant("leader", 11 * SECOND)).isTrue();
+
+        keeper.onGrant(request, true, 11 * SECOND);
+
+        assertThat(keeper.memberLeaseValidUntil()).as("capped at the beat's send time plus the lease")
+                .isEqualTo(13 * SECOND);
+    }
+
+    @Test
+    void aGrantFromAnotherLeaderIsNotCappedByThisNodesLeaderLease() {
+        confirmLeadershipByABeatSentAt(10 * SECOND);
+        long request = keeper.renew(11 * SECOND).requestNumber();
+
+        keeper.onGrant(request, false, 11 * SECOND);
+
+        assertThat(keeper.memberLeaseValidUntil()).isEqualTo(14 * SECOND);
+    }
+
+    @Test
+    void anExpiredLeaseIsReportedOnceWithHowLongItWentUnconfirmed() {
+        assertThat(keeper.renew(10 * SECOND).expired()).as("never held, so never expired").isFalse();
+        keeper.onGrant(1, false, 10 * SECOND);
+        assertThat(keeper.renew(12 * SECOND).expired()).isFalse();
+
+        LeaseKeeper.Renewal lapsed = keeper.renew(13 * SECOND + 500 * MILLI);
+
+        assertThat(lapsed.expired()).isTrue();
+        assertThat(lapsed.unconfirmedForMillis()).isEqualTo(3_500);
+        assertThat(keeper.renew(14 * SECOND).expired()).as("reported once").isFalse();
+        assertThat(keeper.renew(15 * SECOND).expired()).isFalse();
+    }
+
+    @Test
+    void renewalsAreNumberedInOrder() {
+        assertThat(List.of(keeper.renew(0).requestNumber(), keeper.renew(1).requestNumber(),
+                keeper.renew(2).requestNumber())).containsExactly(1L, 2L, 3L);
+    }
+
+    @Test
+    void grantsForRequestNumbersOutsideTheRememberedWindowAreIgnored() {
+        for (int i = 0; i <= LeaseKeeper.REMEMBERED_REQUESTS; i++) {
+            keeper.renew(i * SECOND); // requests 1 to 17
+        }
+        long newest = LeaseKeeper.REMEMBERED_REQUESTS + 1;
+
+        assertThat(keeper.onGrant(newest - LeaseKeeper.REMEMBERED_REQUESTS, false, 17 * SECOND))
+                .as("forgotten request").isFalse();
+        assertThat(keeper.onGrant(newest + 1, false, 17 * SECOND)).as("never sent").isFalse();
+        assertThat(keeper.onGrant(0, false, 17 * SECOND)).as("never sent").isFalse();
+        assertThat(keeper.memberLeaseValidUntil()).isEqualTo(Long.MIN_VALUE);
+
+        keeper.onGrant(newest - LeaseKeeper.REMEMBERED_REQUESTS + 1, false, 17 * SECOND);
+        assertThat(keeper.memberLeaseValidUntil()).as("the oldest remembered request counts: sent at 1 s")
+                .isEqualTo(4 * SECOND);
+    }
+
+    @Test
+    void aNewLeaderDecidesOnlyOnceAMajorityAnsweredOneOfItsBeats() {
+        assertThat(keeper.leadershipConfirmed(10 * SECOND)).isFalse();
+        long round = keeper.beginBeat(10 * SECOND, 2);
+
+        assertThat(keeper.onBeatAnswer(round, "leader", 10 * SECOND)).as("one of three").isNull();
+        assertThat(keeper.onBeatAnswer(round, "leader", 10 * SECOND)).as("the same member twice").isNull();
+        assertThat(keeper.leadershipConfirmed(10 * SECOND)).isFalse();
+
+        LeaseKeeper.BeatQuorum quorum = keeper.onBeatAnswer(round, "member", 10 * SECOND + 200 * MILLI);
+
+        assertThat(quorum).isEqualTo(new LeaseKeeper.BeatQuorum(10 * SECOND, true));
+        assertThat(keeper.onBeatAnswer(round, "third", 10 * SECOND + 300 * MILLI)).as("past the majority").isNull();
+        assertThat(keeper.leadershipConfirmed(13 * SECOND - 1)).as("as of the beat's send time").isTrue();
+        assertThat(keeper.leadershipConfirmed(13 * SECOND)).isFalse();
+    }
+
+    @Test
+    void aLaterQuorumWhileLeadingRenewsWithoutReportingANewConfirmation() {
+        confirmLeadershipByABeatSentAt(10 * SECOND);
+        long round = keeper.beginBeat(11 * SECOND, 2);
+        keeper.onBeatAnswer(round, "leader", 11 * SECOND);
+
+        assertThat(keeper.onBeatAnswer(round, "member", 11 * SECOND))
+                .isEqualTo(new LeaseKeeper.BeatQuorum(11 * SECOND, false));
+        assertThat(keeper.leadershipConfirmed(13 * SECOND)).isTrue();
+    }
+
+    @Test
+    void aLeaderLeaseThatRanOutIsReportedConfirmedAgainByTheNextQuorum() {
+        confirmLeadershipByABeatSentAt(10 * SECOND);
+        long round = keeper.beginBeat(20 * SECOND, 2);
+        keeper.onBeatAnswer(round, "leader", 20 * SECOND);
+
+        assertThat(keeper.onBeatAnswer(round, "member", 20 * SECOND).leadershipJustConfirmed()).isTrue();
+    }
+
+    @Test
+    void anUnconfirmedLeaderGrantsNoLease() {
+        assertThat(keeper.grant("member", 10 * SECOND)).isFalse();
+        assertThat(keeper.surelyLapsed("member", 20 * SECOND)).as("no grant recorded").isFalse();
+    }
+
+    @Test
+    void aGrantOlderThanALeaseMeansTheMembersLeaseSurelyLapsed() {
+        confirmLeadershipByABeatSentAt(19 * SECOND);
+        assertThat(keeper.grant("member", 20 * SECOND)).isTrue();
+
+        assertThat(keeper.surelyLapsed("member", 23 * SECOND - 1)).isFalse();
+        assertThat(keeper.renewedWithinLease("member", 23 * SECOND - 1)).isTrue();
+        assertThat(keeper.surelyLapsed("member", 23 * SECOND)).isTrue();
+        assertThat(keeper.renewedWithinLease("member", 23 * SECOND)).isFalse();
+        assertThat(keeper.surelyLapsed("stranger", 60 * SECOND)).as("never granted by this leader").isFalse();
+    }
+
+    @Test
+    void aLeaderForgetsItsGrantsWhenItStopsLeading() {
+        confirmLeadershipByABeatSentAt(19 * SECOND);
+        keeper.grant("member", 20 * SECOND);
+
+        keeper.notLeading();
+
+        assertThat(keeper.surelyLapsed("member", 30 * SECOND)).isFalse();
+        assertThat(keeper.renewedWithinLease("member", 20 * SECOND)).isFalse();
+        assertThat(keeper.lapsedWhileMember("member", "member-address", 30 * SECOND)).isFalse();
+    }
+
+    @Test
+    void aMemberCountsAsLapsedOnlyAfterALeasePlusTheGraceWithoutAGrant() {
+        long patience = LEASE.plus(LeaseKeeper.LEASE_LAPSE_GRACE).toNanos(); // 4 s
+        keeper.viewChanged(Set.of("leader-address", "member-address"), 0);
+        confirmLeadershipByABeatSentAt(0);
+        keeper.grant("member", SECOND);
+        // a majority still answers this leader, by a beat sent after the member's patience ran out
+        confirmLeadershipByABeatSentAt(SECOND + patience);
+
+        assertThat(keeper.lapsedWhileMember("member", "member-address", SECOND + patience - 1)).isFalse();
+        assertThat(keeper.lapsedWhileMember("member", "member-address", SECOND + patience)).isTrue();
+        assertThat(keeper.lapsedWhileMember("member", null, SECOND + patience)).as("not a member").isFalse();
+    }
+
+    @Test
+    void aMemberDoesNotLapseBeforeItWasInTheViewForALeasePlusTheGrace() {
+        long patience = LEASE.plus(LeaseKeeper.LEASE_LAPSE_GRACE).toNanos();
+        keeper.viewChanged(Set.of("leader-address"), 0);
+        confirmLeadershipByABeatSentAt(0);
+        keeper.grant("member", SECOND);
+        // the member left and came back (a healed split keeps its address): its old grant does not count yet
+        keeper.viewChanged(Set.of("leader-address", "member-address"), 10 * SECOND);
+        confirmLeadershipByABeatSentAt(12 * SECOND);
+
+        assertThat(keeper.lapsedWhileMember("member", "member-address", 12 * SECOND)).isFalse();
+        assertThat(keeper.lapsedWhileMember("member", "member-address", 10 * SECOND + patience)).isTrue();
+    }
+
+    @Test
+    void aLeaderNoMajorityAnsweredSinceTheLapseSuspendsNobody() {
+        long patience = LEASE.plus(LeaseKeeper.LEASE_LAPSE_GRACE).toNanos();
+        keeper.viewChanged(Set.of("leader-address", "member-address"), 0);
+        confirmLeadershipByABeatSentAt(0);
+        keeper.grant("member", SECOND);
+        // cut off: its last answered beat precedes the member's lapse, so every member merely looks lapsed
+        confirmLeadershipByABeatSentAt(SECOND + patience - 1);
+
+        assertThat(keeper.lapsedWhileMember("member", "member-address", 10 * SECOND)).isFalse();
+    }
+
+    @Test
+    void aMemberSwitchesToANewCoordinatorWhileTheOldOneIsInItsViewOnlyAfterAFullLease() {
+        Set<String> view = Set.of("old", "new");
+        assertThat(keeper.answersBeat("old", view::contains, 10 * SECOND)).as("first coordinator").isTrue();
+        assertThat(keeper.answersBeat("new", view::contains, 12 * SECOND)).isFalse();
+        assertThat(keeper.answersBeat("old", view::contains, 12 * SECOND)).as("the same one").isTrue();
+
+        assertThat(keeper.answersBeat("new", view::contains, 15 * SECOND - 1)).isFalse();
+        assertThat(keeper.answersBeat("new", view::contains, 15 * SECOND)).isTrue();
+        assertThat(keeper.answersBeat("old", view::contains, 15 * SECOND)).as("switched to the new one").isFalse();
+    }
+
+    @Test
+    void aMemberSwitchesAtOnceWhenTheOldCoordinatorLeftItsView() {
+        keeper.answersBeat("old", member -> true, 10 * SECOND);
+
+        assertThat(keeper.answersBeat("new", Set.of("new")::contains, 10 * SECOND + MILLI)).isTrue();
+    }
+
+    @Test
+    void withoutALeaseOwnersAlwaysHoldAndLeadersNeedNoConfirmation() {
+        LeaseKeeper<String> none = LeaseKeeper.withoutLease();
+
+        assertThat(none.enabled()).isFalse();
+        assertThat(LeaseKeeper.holds(none.memberLeaseValidUntil(), Long.MIN_VALUE)).isTrue();
+        assertThat(LeaseKeeper.holds(none.memberLeaseValidUntil(), -5 * SECOND)).as("a negative monotonic reading")
+                .isTrue();
+        assertThat(none.leadershipConfirmed(0)).isTrue();
+        assertThat(none.surelyLapsed("member", 60 * SECOND)).isFalse();
+        assertThat(none.renewedWithinLease("member", 0)).isFalse();
+        assertThat(none.lapsedWhileMember("member", "member-address", 60 * SECOND)).isFalse();
+        assertThatThrownBy(() -> none.renew(0)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("renew needs an owner lease");
+        assertThatThrownBy(() -> none.grant("member", 0)).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void aMissingOrNonPositiveLeaseIsRefused() {
+        assertThatThrownBy(() -> LeaseKeeper.withLease(null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> LeaseKeeper.withLease(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must be positive");
+    }
+}
