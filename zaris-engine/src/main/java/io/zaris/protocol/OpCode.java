@@ -59,7 +59,9 @@ public enum OpCode {
     /**
      * Node to node: the active owner, which stays active under a new epoch (a replica of the partition was lost),
      * asks a replica to count its copy of one segment as complete under the new epoch instead of taking a new
-     * snapshot, provided the copy is still the one this active synced (see {@code Replicator}).
+     * snapshot, provided the copy is still the one this active synced (see {@code Replicator}). With both epochs
+     * the same it audits the copy: the replica answers {@code OK} only if it still counts the segment as complete
+     * under that epoch at the active's revision (nodes before this use refuse it as a bad request).
      */
     ADVANCE_EPOCH(0x56, false),
     /**

@@ -338,9 +338,9 @@ public final class RequestCodec {
                 long fromEpoch = Wire.readLong(in, id, "from epoch");
                 long toEpoch = Wire.readLong(in, id, "to epoch");
                 long revision = Wire.readLong(in, id, "revision");
-                if (fromEpoch < 0 || toEpoch <= fromEpoch || revision < 0) {
+                if (fromEpoch < 0 || toEpoch < fromEpoch || revision < 0) {
                     throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "advance-epoch needs 0 <= fromEpoch "
-                            + "< toEpoch and revision >= 0, got " + fromEpoch + ", " + toEpoch + " and " + revision);
+                            + "<= toEpoch and revision >= 0, got " + fromEpoch + ", " + toEpoch + " and " + revision);
                 }
                 return new Request.AdvanceEpoch(id, partition, segment, fromEpoch, toEpoch, revision);
             }

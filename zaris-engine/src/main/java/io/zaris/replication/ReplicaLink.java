@@ -139,8 +139,15 @@ final class ReplicaLink {
         return syncedSegments.get(segment) == 1;
     }
 
+    /**
+     * {@code false}: a snapshot of the segment is about to be sent. Its earlier confirmation goes too, so the
+     * segment counts as confirmed only once the replica answered that snapshot (or a later change).
+     */
     void markSynced(int segment, boolean synced) {
         syncedSegments.set(segment, synced ? 1 : 0);
+        if (!synced) {
+            confirmedSegments.set(segment, 0);
+        }
     }
 
     /** Whether the replica understands {@code ADVANCE_EPOCH} (see {@link #advanceEpoch}). */

@@ -5,6 +5,7 @@ import io.zaris.model.Change;
 import io.zaris.model.ClusterView;
 import io.zaris.model.KvStatus;
 import io.zaris.model.NodeAddress;
+import io.zaris.model.PartitionHealth;
 import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.protocol.PeerConnectionName;
@@ -76,6 +77,9 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      */
     private final Set<String> silentReplicas = ConcurrentHashMap.newKeySet();
     private final Set<String> opening = ConcurrentHashMap.newKeySet();
+    /** Degraded partitions' confirmed replicas waiting for a heal; touched by the replication thread only. */
+    private final ReplicaAudits audits = new ReplicaAudits();
+    private final LongAdder segmentsAuditedOutOfSync = new LongAdder();
     private final ScheduledExecutorService worker;
     private volatile ClusterView view;
     private volatile NodeStore store;
@@ -402,10 +406,16 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                         fullSync(link, p, runtime.epoch());
                     } else {
                         resyncUnconfirmed(link, p, runtime.epoch());
+                        if (runtime.health() == PartitionHealth.DEGRADED && link.advancesEpochs()
+                                && confirmsEverySegment(link, p)
+                                && audits.due(owner, p, runtime.epoch(), System.nanoTime())) {
+                            audit(link, p, runtime.epoch());
+                        }
                     }
                 }
             }
         }
+        audits.endPass();
         for (String peer : needed) {
             ReplicaLink link = links.get(peer);
             NodeAddress address = current.addresses().get(peer);
@@ -544,6 +554,48 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         link.recordSyncedEpoch(partition, toEpoch);
         log.debug("node {}: partition {} carried over to {} from epoch {} to {}", nodeId, partition, link.peer,
                 fromEpoch, toEpoch);
+    }
+
+    private boolean confirmsEverySegment(ReplicaLink link, int partition) {
+        for (int s = layout.firstSegmentOf(partition); s <= layout.lastSegmentOf(partition); s++) {
+            if (!link.isConfirmed(s)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Asks the replica, segment by segment and behind everything shipped before, whether it still counts its copy as
+     * complete under {@code epoch} at this node's revision (see {@link ReplicaAudits}). A segment it does not gets a
+     * snapshot, and the disagreement is logged: it should not happen, and the log is how one would find out why.
+     */
+    private void audit(ReplicaLink link, int partition, long epoch) {
+        NodeStore nodeStore = store;
+        long deadline = System.nanoTime() + settings.ackTimeout().toNanos();
+        for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
+            int s = segment;
+            nodeStore.atPosition(s, position -> link.advanceEpoch(partition, s, epoch, epoch, position.revision(), deadline)
+                    .thenAccept(verdict -> {
+                        if (verdict.status() == KvStatus.OUT_OF_SYNC && link.isConfirmed(s)) {
+                            segmentsAuditedOutOfSync.increment();
+                            log.warn("node {}: replica {} confirmed segment {} of partition {} under epoch {} but no "
+                                    + "longer counts it complete (it is at revision {}, this node at {}); sending a "
+                                    + "snapshot", nodeId, link.peer, s, partition, epoch, verdict.value(), position.revision());
+                            snapshotSegment(link, partition, s, epoch, deadline);
+                        } else if (verdict.status() == KvStatus.FENCED) {
+                            fence.observe(partition, verdict.value()); // a newer epoch exists: this node stops writing
+                        }
+                    }));
+        }
+    }
+
+    /**
+     * Segments an audit found a replica no longer counted complete although it had confirmed them (see
+     * {@link ReplicaAudits}); each got a snapshot. Should stay 0.
+     */
+    public long segmentsAuditedOutOfSync() {
+        return segmentsAuditedOutOfSync.sum();
     }
 
     /** Replaces the replica's copy of one segment with a snapshot; the segment goes live right after it. */

@@ -69,6 +69,7 @@ final class NodeMeters implements AutoCloseable {
         counter(registry, "zaris.node.writes.refused.memory", node, n -> n.memoryStats().outOfMemoryRefusals(), tags);
         counter(registry, "zaris.node.snapshot.bytes.sent", node, ZarisNode::snapshotBytesSent, tags);
         counter(registry, "zaris.node.replica.segments.carried.over", node, ZarisNode::segmentsCarriedOver, tags);
+        counter(registry, "zaris.node.replica.segments.audited.out.of.sync", node, ZarisNode::segmentsAuditedOutOfSync, tags);
         counter(registry, "zaris.node.writes.reduced.redundancy", node, ZarisNode::reducedRedundancyWrites, tags);
         gauge(registry, "zaris.node.partitions.active", node, NodeMeters::activePartitions, tags,
                 "partitions this node serves as active owner");

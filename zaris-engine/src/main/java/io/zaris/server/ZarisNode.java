@@ -527,6 +527,11 @@ public final class ZarisNode implements AutoCloseable {
         return replicator.segmentsCarriedOver();
     }
 
+    /** Segments an audit found a replica no longer counted complete after confirming them (see the replicator). */
+    public long segmentsAuditedOutOfSync() {
+        return replicator.segmentsAuditedOutOfSync();
+    }
+
     /**
      * Changes this node shipped, as an active owner, that succeeded on fewer copies than their partition has
      * assigned replicas: with SYNC acknowledgements, the writes acknowledged with reduced redundancy (a replica
@@ -678,6 +683,11 @@ public final class ZarisNode implements AutoCloseable {
     /** Test hook: this node no longer counts its copy of {@code segment} as complete (as after a missed change). */
     void forgetSynced(int segment) {
         replicaSegments.markUnsynced(segment);
+    }
+
+    /** Test hook: the epoch under which this node counts its copy of {@code segment} complete, {@code -1} if none. */
+    long syncedEpochOf(int segment) {
+        return replicaSegments.syncedEpoch(segment);
     }
 
     Replicator replicator() {

@@ -5,6 +5,7 @@ import io.zaris.client.ZarisClientOptions;
 import io.zaris.model.ClusterView;
 import io.zaris.model.NodeAddress;
 import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
 import io.zaris.server.ServerProcesses;
 import io.zaris.time.TimeSource;
 import java.io.IOException;
@@ -138,18 +139,34 @@ public final class ChaosRun {
      */
     private static void awaitHealthy(ZarisClient client, ChaosCluster processes, int nodes) throws Exception {
         long deadline = System.nanoTime() + HEAL_TIMEOUT.toNanos();
+        String unhealthy = "";
         while (System.nanoTime() < deadline) {
             ClusterView view = client.refreshMap().join();
-            boolean healthy = view.runtimeMap().partitions().stream().allMatch(p -> p.health() == PartitionHealth.HEALTHY);
+            unhealthy = unhealthyPartitions(view);
             boolean joined = true;
             for (ServerProcesses.Node node : processes.nodes()) {
                 joined &= hasJoined(node, nodes);
             }
-            if (healthy && joined) {
+            if (unhealthy.isEmpty() && joined) {
                 return;
             }
             Thread.sleep(500); // polling the cluster's own progress
         }
-        throw new IllegalStateException("the cluster did not return to HEALTHY with every node joined within " + HEAL_TIMEOUT);
+        throw new IllegalStateException("the cluster did not return to HEALTHY with every node joined within " + HEAL_TIMEOUT
+                + (unhealthy.isEmpty() ? "" : "; partitions not HEALTHY: " + unhealthy));
+    }
+
+    /** The partitions of the view that are not HEALTHY, each with its health, active, epoch and owners; "" if none. */
+    static String unhealthyPartitions(ClusterView view) {
+        StringBuilder out = new StringBuilder();
+        for (int p = 0; p < view.layout().partitionCount(); p++) {
+            PartitionRuntime runtime = view.runtimeMap().get(p);
+            if (runtime.health() != PartitionHealth.HEALTHY) {
+                out.append(out.length() == 0 ? "" : ", ").append(p).append(' ').append(runtime.health()).append(" on ")
+                        .append(runtime.activeNode()).append(" (epoch ").append(runtime.epoch()).append(", owners ")
+                        .append(view.partitionMap().ownersOf(p)).append(')');
+            }
+        }
+        return out.toString();
     }
 }

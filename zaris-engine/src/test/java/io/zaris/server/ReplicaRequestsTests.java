@@ -49,4 +49,16 @@ class ReplicaRequestsTests {
         // Written while this node (or another) served epoch 7, which the asking active never saw.
         assertThat(ReplicaRequests.isTheCopyTheActiveSynced(6, new SegmentPosition(120, 0, 7), ADVANCE)).isFalse();
     }
+
+    @Test
+    void anAuditUnderOneEpochPassesOnlyACopyStillCompleteUnderItAtTheActivesRevision() {
+        Request.AdvanceEpoch audit = new Request.AdvanceEpoch(1, 3, 40, 8, 8, 120);
+        assertThat(ReplicaRequests.isTheCopyTheActiveSynced(8, new SegmentPosition(120, 0, 8), audit)).isTrue();
+        assertThat(ReplicaRequests.isTheCopyTheActiveSynced(-1, new SegmentPosition(120, 0, 8), audit))
+                .as("no longer counted complete").isFalse();
+        assertThat(ReplicaRequests.isTheCopyTheActiveSynced(6, new SegmentPosition(120, 0, 6), audit))
+                .as("complete only under an older epoch").isFalse();
+        assertThat(ReplicaRequests.isTheCopyTheActiveSynced(8, new SegmentPosition(118, 0, 8), audit))
+                .as("behind the active").isFalse();
+    }
 }
