@@ -64,7 +64,11 @@ final class FailoverCoordinator {
     /** Partition → epoch whose active owner restarted and asked to be relieved of it (see {@link #disown}). */
     private final Map<Integer, Long> disowned = new HashMap<>();
 
-    /** Partition → disowned epoch for which a round already logged that no owner with the data answered (logged once). */
+    /**
+     * Partition → epoch for which a round already logged that it holds a failover back: the candidate it chose holds
+     * nothing while an owner that may hold the data has not answered (logged once per epoch; see
+     * {@link FailoverDecisions#holdersToAwait}).
+     */
     private final Map<Integer, Long> awaitingHolder = new HashMap<>();
     /** Partition → why its last heal attempt was refused, logged when it changes so a stall explains itself. */
     private final Map<Integer, String> healBlockers = new HashMap<>();
@@ -163,7 +167,7 @@ final class FailoverCoordinator {
             return;
         }
         disowned.entrySet().removeIf(e -> held.runtimeMap().get(e.getKey()).epoch() != e.getValue());
-        awaitingHolder.keySet().retainAll(disowned.keySet());
+        awaitingHolder.entrySet().removeIf(e -> held.runtimeMap().get(e.getKey()).epoch() != e.getValue());
         long now = time.nanoTime();
         for (String node : held.partitionMap().nodes()) {
             if (present.contains(node)) {
@@ -334,20 +338,25 @@ final class FailoverCoordinator {
                     highestObserved = Math.max(highestObserved, state.highestEpoch());
                 }
             }
-            if (restarted && owners.stream().anyMatch(o -> !o.equals(current.activeNode()) && view.serves(o, present))) {
-                // It has nothing. Another serving owner has the data, whether or not its state arrived in time: a
-                // replica whose answer timed out on a loaded machine must not hand the partition to the empty
-                // store (which would then snapshot the replica empty). A lone survivor serves anyway.
-                candidates.remove(current.activeNode());
-                if (candidates.isEmpty()) {
-                    if (!Long.valueOf(current.epoch()).equals(awaitingHolder.put(p, current.epoch()))) {
-                        log.info("node {}: partition {}: {} restarted and gives it up, but no other owner answered; asks again "
-                                + "next round", nodeId, p, current.activeNode());
-                    }
-                    continue;
-                }
+            if (restarted) {
+                // It has nothing, whatever it answered: its previous process's data is gone.
+                candidates.computeIfPresent(current.activeNode(), (node, state) -> FailoverDecisions.restartedEmpty(state));
             }
             FailoverDecisions.Promotion promotion = FailoverDecisions.promote(owners, candidates, Map.of());
+            // An empty copy (a restarted active, an owner the map just added) waits for the serving owners whose
+            // answers did not arrive, whatever the reason (lost, timed out on a loaded machine): made active, it would
+            // snapshot them empty. A lone survivor serves anyway.
+            List<String> servingOwners = owners.stream()
+                    .filter(o -> !o.equals(current.activeNode()) && view.serves(o, present)).toList();
+            Set<String> awaited = FailoverDecisions.holdersToAwait(promotion.node(), candidates, servingOwners);
+            if (!awaited.isEmpty()) {
+                if (!Long.valueOf(current.epoch()).equals(awaitingHolder.put(p, current.epoch()))) {
+                    log.info("node {}: partition {} (epoch {}): {} holds none of its data{} and {} may hold it but did not "
+                            + "answer; asks again next round", nodeId, p, current.epoch(), promotion.node(),
+                            restarted ? " (restarted)" : "", awaited);
+                }
+                continue;
+            }
             PartitionRuntime promoted = PartitionTransitions.change(p, current, PartitionTransitions.Trigger.PROMOTE,
                     promotion.node(), promotion.health(), highestObserved);
             if (promoted.health() == PartitionHealth.UNAVAILABLE && current.health() == PartitionHealth.UNAVAILABLE) {

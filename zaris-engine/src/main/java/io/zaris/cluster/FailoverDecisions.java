@@ -2,9 +2,12 @@ package io.zaris.cluster;
 
 import io.zaris.model.PartitionHealth;
 import io.zaris.protocol.PartitionState;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The leader's failover decisions as pure functions of what it knows, so each is unit-tested without a
@@ -65,6 +68,54 @@ final class FailoverDecisions {
         boolean someoneHoldsMore = otherHolders.values().stream().anyMatch(state -> state.keys() > chosenKeys)
                 || candidates.entrySet().stream().anyMatch(e -> !e.getKey().equals(chosen) && e.getValue().keys() > chosenKeys);
         return new Promotion(chosen, someoneHoldsMore ? PartitionHealth.RECOVERING : PartitionHealth.DEGRADED);
+    }
+
+    /**
+     * The owners a promotion of {@code chosen} has to hear from first; empty when it may go ahead this round.
+     *
+     * <p>A copy that holds none of the partition's history (no revision in any of its segments: an owner the map
+     * just added that no active has shipped to yet, or a restarted process) is never promoted while another owner
+     * that serves, and so may hold the data, has not answered. Its answer may only be lost or late; the empty copy,
+     * once active, would make its emptiness authoritative (its replicas take its snapshot, and its takeover
+     * catch-up no longer waits for an owner that has been suspended or has left meanwhile). The round leaves the
+     * partition as it is and asks again. An owner that stays silent is suspended when its lease lapses, or leaves
+     * the view; then it no longer serves, and the empty copy is a lone survivor and serves what is left.
+     *
+     * <p>A chosen copy that holds something is not held back: the possession proof and its takeover catch-up
+     * compare it with the others. No chosen copy (nobody answered) is not held back either: the partition becomes
+     * {@code UNAVAILABLE}, which serves nothing.
+     *
+     * @param chosen        the candidate {@link #promote} chose, or {@code null}
+     * @param candidates    the answers of the live assigned owners, as passed to {@link #promote}
+     * @param servingOwners the assigned owners that serve under the view (present and not suspended), the departed
+     *                      active excluded
+     */
+    public static Set<String> holdersToAwait(String chosen, Map<String, PartitionState> candidates,
+                                             Collection<String> servingOwners) {
+        if (chosen == null || !holdsNothing(candidates.get(chosen))) {
+            return Set.of();
+        }
+        Set<String> silent = new TreeSet<>(servingOwners);
+        silent.removeAll(candidates.keySet());
+        silent.remove(chosen);
+        return silent;
+    }
+
+    /**
+     * Whether a copy holds none of its partition's history. Revisions are the history's own numbering: a replica
+     * takes the active's revisions with every change and snapshot, and only a copy that never received anything
+     * (or dropped everything) has none. A partition no one ever wrote to reports this from every copy.
+     */
+    public static boolean holdsNothing(PartitionState state) {
+        return state.revisionSum() == 0 && state.keys() == 0;
+    }
+
+    /**
+     * What a restarted process holds of a partition its previous process was active for: nothing, whatever it
+     * answered. Keeps the epoch it reported (the next epoch must be above it).
+     */
+    public static PartitionState restartedEmpty(PartitionState answered) {
+        return new PartitionState(answered.highestEpoch(), 0, 0, 0, 0);
     }
 
     /**

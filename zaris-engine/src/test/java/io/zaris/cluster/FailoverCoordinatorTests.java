@@ -119,6 +119,12 @@ class FailoverCoordinatorTests {
                 new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
     }
 
+    private ClusterView aViewWhoseActiveLeftBeforeItsNewOwnerGotAnything() {
+        crashed.add("a");
+        return view(List.of(List.of("a", "c", "b"), List.of("c", "b")),
+                new PartitionRuntime("a", 2, PartitionHealth.DEGRADED), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
+    }
+
     /** Runs rounds of the default leader over the views it publishes until it publishes nothing more. */
     private ClusterView settle(ClusterView start, Set<String> present) {
         ClusterView held = start;
@@ -299,6 +305,33 @@ class FailoverCoordinatorTests {
         coordinator.reconcile(view, Set.of("a", "b", "c"), () -> view, published::add);
         assertThat(published).hasSize(1);
         assertThat(published.get(0).runtimeMap().get(0)).isEqualTo(new PartitionRuntime("b", 5, PartitionHealth.DEGRADED));
+    }
+
+    @Test
+    void anEmptyNewOwnerIsNotPromotedWhileTheOwnerHoldingTheDataHasNotAnswered() {
+        // a drain re-mapped partition 0 to [a, c, b]: "c" is new and empty, "a" (the active) is gone, "b" holds the
+        // data but its answer is lost
+        ClusterView view = aViewWhoseActiveLeftBeforeItsNewOwnerGotAnything();
+        answers.put("c", Map.of(0, new PartitionState(2, 0, 0, 0)));
+        coordinator.reconcile(view, Set.of("b", "c"), () -> view, published::add);
+        assertThat(published).as("the empty copy must not become the only serving one").isEmpty();
+
+        answers.put("b", Map.of(0, new PartitionState(2, 90, 12, 0))); // the next round hears the holder
+        coordinator.reconcile(view, Set.of("b", "c"), () -> view, published::add);
+        assertThat(published).hasSize(1);
+        assertThat(published.get(0).runtimeMap().get(0)).isEqualTo(new PartitionRuntime("b", 3, PartitionHealth.DEGRADED));
+    }
+
+    @Test
+    void anEmptyNewOwnerServesOnceTheOwnerHoldingTheDataIsGone() {
+        ClusterView view = aViewWhoseActiveLeftBeforeItsNewOwnerGotAnything();
+        answers.put("c", Map.of(0, new PartitionState(2, 0, 0, 0)));
+        coordinator.reconcile(view, Set.of("b", "c"), () -> view, published::add);
+        assertThat(published).isEmpty();
+
+        coordinator.reconcile(view, Set.of("c"), () -> view, published::add); // "b" left the view: "c" is a lone survivor
+        assertThat(published).isNotEmpty();
+        assertThat(published.get(0).runtimeMap().get(0)).isEqualTo(new PartitionRuntime("c", 3, PartitionHealth.DEGRADED));
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.zaris.model.PartitionHealth;
 import io.zaris.protocol.PartitionState;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -70,6 +71,40 @@ class FailoverDecisionsTests {
     void noLiveOwnerMeansUnavailable() {
         FailoverDecisions.Promotion chosen = FailoverDecisions.promote(OWNERS, Map.of(), Map.of());
         assertThat(chosen).isEqualTo(new FailoverDecisions.Promotion(null, PartitionHealth.UNAVAILABLE));
+    }
+
+    @Test
+    void anEmptyCandidateWaitsForEveryServingOwnerThatHasNotAnswered() {
+        // "c" was added by a drain's re-map and never got a shipment; "b" holds the data but its answer was lost
+        Map<String, PartitionState> answered = Map.of("c", new PartitionState(2, 0, 0, 0));
+        String chosen = FailoverDecisions.promote(OWNERS, answered, Map.of()).node();
+        assertThat(chosen).isEqualTo("c");
+        assertThat(FailoverDecisions.holdersToAwait(chosen, answered, Set.of("b", "c"))).containsExactly("b");
+    }
+
+    @Test
+    void anEmptyCandidateGoesAheadOnceEveryServingOwnerAnsweredOrNoneIsLeft() {
+        Map<String, PartitionState> bothEmpty = Map.of("b", new PartitionState(2, 0, 0, 0), "c", new PartitionState(2, 0, 0, 0));
+        assertThat(FailoverDecisions.holdersToAwait("b", bothEmpty, Set.of("b", "c"))).as("a partition nobody wrote to").isEmpty();
+        Map<String, PartitionState> onlyC = Map.of("c", new PartitionState(2, 0, 0, 0));
+        assertThat(FailoverDecisions.holdersToAwait("c", onlyC, Set.of("c"))).as("a lone survivor (b suspended or gone)")
+                .isEmpty();
+    }
+
+    @Test
+    void aCandidateHoldingAnythingOrNoCandidateAtAllDoesNotWait() {
+        Map<String, PartitionState> answered = Map.of("c", new PartitionState(2, 1, 0, 0));
+        assertThat(FailoverDecisions.holdersToAwait("c", answered, Set.of("b", "c")))
+                .as("one revision is history (a put then its delete)").isEmpty();
+        assertThat(FailoverDecisions.holdersToAwait(null, Map.of(), Set.of("b", "c"))).as("UNAVAILABLE serves nothing").isEmpty();
+    }
+
+    @Test
+    void aRestartedProcessHoldsNothingWhateverItAnswersButKeepsItsEpoch() {
+        PartitionState restarted = FailoverDecisions.restartedEmpty(new PartitionState(4, 7, 3, 2, 1));
+        assertThat(restarted).isEqualTo(new PartitionState(4, 0, 0, 0, 0));
+        assertThat(FailoverDecisions.holdsNothing(restarted)).isTrue();
+        assertThat(FailoverDecisions.holdsNothing(new PartitionState(4, 0, 1, 0))).isFalse();
     }
 
     @Test
