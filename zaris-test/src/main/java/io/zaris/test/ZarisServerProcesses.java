@@ -1,6 +1,7 @@
 package io.zaris.test;
 
 import io.zaris.model.NodeAddress;
+import io.zaris.server.ZarisServerMain;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -42,7 +43,7 @@ public final class ZarisServerProcesses implements StartedCluster {
     /** System property naming the directory of the nodes' log files. */
     public static final String LOG_DIRECTORY_PROPERTY = "zaris.test.server-logs";
 
-    private static final String MAIN_CLASS = "io.zaris.server.ZarisServerMain";
+    private static final String MAIN_CLASS = ZarisServerMain.class.getName();
     private static final String HOST = "127.0.0.1";
     /** How long a start (or a restart) waits for the nodes to be ready. */
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(120);
@@ -82,7 +83,9 @@ public final class ZarisServerProcesses implements StartedCluster {
                 "--segments", Integer.toString(spec.segments()), "--partitions", Integer.toString(spec.partitions()),
                 "--join-settle-delay", "1s", "--drain-on-stop", "0", "--resp-port", "off");
         Path logs = Path.of(System.getProperty(LOG_DIRECTORY_PROPERTY, "target/zaris-test-servers")).resolve(clusterName);
-        ZarisServerProcesses cluster = new ZarisServerProcesses(launcher(spec.serverJar()), ports, options, logs);
+        List<String> launcher = launcher(spec.serverJar(), System.getProperty(SERVER_JAR_PROPERTY, ""),
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), System.getProperty("java.class.path"));
+        ZarisServerProcesses cluster = new ZarisServerProcesses(launcher, ports, options, logs);
         try {
             Files.createDirectories(logs);
             synchronized (cluster) {
@@ -101,14 +104,15 @@ public final class ZarisServerProcesses implements StartedCluster {
         }
     }
 
-    /** How to run the server: {@code java -jar <jar>}, or its main class on this JVM's class path. */
-    static List<String> launcher(String annotatedJar) {
-        String jar = annotatedJar.isEmpty() ? System.getProperty(SERVER_JAR_PROPERTY, "") : annotatedJar;
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> jvm = List.of(java, "-Xmx192m", "-XX:+UseSerialGC");
-        List<String> launcher = new ArrayList<>(jvm);
+    /**
+     * How to run the server: {@code java -jar <jar>} with the annotation's jar, else the property's, else its main
+     * class on {@code classPath} (the test JVM's).
+     */
+    static List<String> launcher(String annotatedJar, String propertyJar, String java, String classPath) {
+        String jar = annotatedJar.isEmpty() ? propertyJar : annotatedJar;
+        List<String> launcher = new ArrayList<>(List.of(java, "-Xmx192m", "-XX:+UseSerialGC"));
         if (jar.isEmpty()) {
-            launcher.addAll(List.of("-cp", System.getProperty("java.class.path"), MAIN_CLASS));
+            launcher.addAll(List.of("-cp", classPath, MAIN_CLASS));
         } else {
             if (!Files.isRegularFile(Path.of(jar))) {
                 throw new IllegalStateException("the Zaris server jar '" + jar + "' (from @ZarisCluster(serverJar) or"
