@@ -50,7 +50,8 @@ import org.slf4j.LoggerFactory;
  * view change (JGroups does not retransmit messages lost across an exclusion or a merge).
  *
  * <p>The lease rules live in {@link LeaseKeeper}: this class reads the clock, hands each lease event to it with
- * the reading, sends the messages it asks for and logs what it reports.
+ * the reading, sends the messages it asks for and logs what it reports. The majority checks are kept by a
+ * {@link MajorityCheckRelay}, to which it passes the coordinator, the readings and whether it leads.
  *
  * <p>Concurrency: JGroups callbacks only enqueue events; all membership state is confined to one
  * "zaris-cluster" thread, fed by a bounded queue. Only {@link #currentView()} is read from other threads,
@@ -116,10 +117,8 @@ public final class ClusterMember implements AutoCloseable {
     private long lastViewFetchNanos = Long.MIN_VALUE;
     /** Events thread: whether {@link #mayDecide} already said this node leads without a confirmed lease. */
     private boolean leadershipUnconfirmedLogged;
-    /** Events thread: this node's majority checks waiting for the leader's answer. */
-    private final MajorityChecks.Requests majorityRequests = new MajorityChecks.Requests();
-    /** Events thread, while leading: majority checks received and not yet proven by a beat. */
-    private final MajorityChecks.Confirmations<Address> majorityConfirmations = new MajorityChecks.Confirmations<>();
+    /** Events thread: this node's majority checks, asked and (while leading) received. */
+    private final MajorityCheckRelay<Address> majorityChecks = new MajorityCheckRelay<>(this::send);
     private View view;
     /**
      * What a merge this node leads lists first (see {@link MergeOrder}): its own membership view in order while that
@@ -353,24 +352,20 @@ public final class ClusterMember implements AutoCloseable {
                         log.info("node {}: a majority confirmed its leadership; it decides failovers from now on", nodeId);
                         reconcileFailover();
                     }
-                    for (MajorityChecks.Confirmations.Check<Address> check : majorityConfirmations.confirmedBy(quorum.sentNanos())) {
-                        send(check.source(), ClusterMessages.encodeLease(ClusterMessages.MAJORITY_CONFIRMED, check.number()));
-                    }
+                    majorityChecks.onBeatQuorum(quorum.sentNanos());
                 }
             }
             case ClusterMessages.MAJORITY_CHECK -> {
                 if (isLeader() && view.containsMember(source)) {
                     long now = time.nanoTime();
-                    majorityConfirmations.received(source, number, now);
+                    majorityChecks.onCheck(source, number, now);
                     // a beat sent now, after the check arrived, is what can prove it; waiting for the next tick
                     // would hold the asking write back for up to a quarter lease
                     broadcast(ClusterMessages.encodeLease(ClusterMessages.BEAT, leases.beginBeat(now, votingSize() / 2 + 1)));
                 }
             }
             case ClusterMessages.MAJORITY_CONFIRMED -> {
-                if (source.equals(view.getCoord())) {
-                    majorityRequests.confirmed(number);
-                }
+                majorityChecks.onConfirmed(source, view.getCoord(), number);
             }
             case ClusterMessages.LEASE_REQUEST -> {
                 long now = time.nanoTime();
@@ -441,9 +436,9 @@ public final class ClusterMember implements AutoCloseable {
         }
         CompletableFuture<Void> confirmed = new CompletableFuture<>();
         boolean queued = submit(() -> {
-            if (majorityRequests.await(confirmed) && !submit(this::sendMajorityCheck)) {
+            if (majorityChecks.await(confirmed) && !submit(this::sendMajorityCheck)) {
                 // the send is queued after the waiters already queued, so they share one check
-                majorityRequests.failAll("the cluster events queue is full");
+                majorityChecks.failAll("the cluster events queue is full");
             }
         });
         if (!queued) {
@@ -454,14 +449,7 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Events thread: asks the coordinator of the current view about every waiter added since the last check. */
     private void sendMajorityCheck() {
-        if (view == null || channel == null) {
-            majorityRequests.failAll("node " + nodeId + " has no membership view yet");
-            return;
-        }
-        long number = majorityRequests.send();
-        if (number > 0) {
-            send(view.getCoord(), ClusterMessages.encodeLease(ClusterMessages.MAJORITY_CHECK, number));
-        }
+        majorityChecks.sendCheck(view == null || channel == null ? null : view.getCoord(), nodeId);
     }
 
     /**
@@ -700,7 +688,7 @@ public final class ClusterMember implements AutoCloseable {
         leading = isLeader();
         if (!leading) {
             leases.notLeading();
-            majorityConfirmations.clear();
+            majorityChecks.notLeading();
         }
     }
 
