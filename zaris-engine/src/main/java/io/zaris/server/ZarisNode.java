@@ -89,14 +89,14 @@ public final class ZarisNode implements AutoCloseable {
         this.replicaSegments = new ReplicaSegments(layout.segmentCount());
         this.subscriptions = new SegmentSubscriptions(config.nodeId(), layout.segmentCount());
         this.replicator = new Replicator(config.nodeId(), layout, config.replication(), fence,
-                config.security().nodeCredentials(), config.security().tls(), takeoverGate);
+                config.security().nodeCredentials(), config.security().tls(), takeoverGate, config.timeSource());
         this.store = new NodeStore(layout.segmentCount(), config.timeSource(), NodeStore.DEFAULT_LOG_MAX_CHANGES,
                 NodeStore.logBytesPerSegment(layout.segmentCount()), subscriptions.before(replicator));
         this.memoryGuard = new MemoryGuard(config.nodeId(), new MemoryReclaimer(store, config.memory()), store.memory(),
                 this::currentView, fence, takeoverGate, () -> standing.inMajority() && standing.holdsLease());
         this.takeoverCatchUp = new TakeoverCatchUp(config.nodeId(), store, replicaSegments, takeoverGate,
                 config.security().nodeCredentials(), config.security().tls(), config.limits(), this::presentNodeIds,
-                this::currentView);
+                this::currentView, config.timeSource());
         this.memoryMaintenance = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "zaris-memory-" + config.nodeId());
             thread.setDaemon(true);
@@ -122,7 +122,8 @@ public final class ZarisNode implements AutoCloseable {
             startResp(segmentMapper);
             ClusterMember newMember = new ClusterMember(config.nodeId(), config.advertisedAddress(server.port()),
                     config.clusterSettings(), config.membership(), config.replication(), new DataPortProbe(config.nodeId(),
-                    config.security().nodeCredentials(), config.security().tls()), config.security().clusterSecret(),
+                    config.security().nodeCredentials(), config.security().tls(), config.timeSource()),
+                    config.security().clusterSecret(),
                     config.timeSource());
             NodeServer dataPort = server;
             newMember.onPresenceChanged(replicator::reconcileSoon);
