@@ -112,7 +112,8 @@ public final class ZarisNode implements AutoCloseable {
         replicator.start(store, this::presentNodeIds, this::confirmMajority);
         server = new NodeServer(config.nodeId(), config.host(), config.port(), config.limits(), segmentMapper, store,
                 this::currentView, stats, replicator, fence, replicaSegments, takeoverGate, standing, memoryGuard,
-                config.security(), config.outboundLimits(), adminActions, this::standingTakeovers, subscriptions);
+                config.security(), config.outboundLimits(), adminActions, this::standingTakeovers, subscriptions,
+                config.timeSource());
         long interval = config.memory().maintenanceInterval().toMillis();
         memoryMaintenance.scheduleWithFixedDelay(this::maintainMemoryQuietly, interval, interval, TimeUnit.MILLISECONDS);
         long report = MEMORY_REPORT_INTERVAL.toMillis();
@@ -154,7 +155,7 @@ public final class ZarisNode implements AutoCloseable {
             return;
         }
         RequestHandler handler = new RequestHandler(config.nodeId(), segmentMapper, store, this::currentView, stats,
-                replicator, fence, replicaSegments, takeoverGate, standing, memoryGuard, adminActions);
+                replicator, fence, replicaSegments, takeoverGate, standing, memoryGuard, adminActions, config.timeSource());
         try {
             respServer = RespServer.start(options, new LocalBackend(handler, segmentMapper), new RespSecurity(
                     config.security(), config.outboundLimits(), stats::failedLogin, stats::slowReaderClosed));
