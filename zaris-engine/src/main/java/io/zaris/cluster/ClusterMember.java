@@ -2,7 +2,6 @@ package io.zaris.cluster;
 
 import io.zaris.model.ClusterView;
 import io.zaris.model.NodeAddress;
-import io.zaris.model.PartitionHealth;
 import io.zaris.model.PartitionRuntime;
 import io.zaris.model.RuntimeMap;
 import io.zaris.placement.PartitionMap;
@@ -506,24 +505,18 @@ public final class ClusterMember implements AutoCloseable {
                         + " is not the confirmed leader (or has no map); hand-overs are decided by the leader"));
                 return;
             }
-            if (!held.partitionMap().isAssigned(partition, target)) {
-                result.completeExceptionally(new IllegalStateException("node " + target + " is not assigned partition "
-                        + partition + " (owners " + held.partitionMap().ownersOf(partition) + ")"));
+            HandOver.Decision decision;
+            try {
+                decision = HandOver.decide(held, partition, target);
+            } catch (IllegalStateException e) {
+                result.completeExceptionally(e);
                 return;
             }
-            PartitionRuntime before = held.runtimeMap().get(partition);
-            PartitionHealth health = target.equals(held.partitionMap().primaryOf(partition))
-                    ? PartitionHealth.HEALTHY : PartitionHealth.DEGRADED;
-            PartitionRuntime after = PartitionTransitions.change(partition, before, PartitionTransitions.Trigger.HAND_OVER,
-                    target, health, 0);
-            long epoch = after.epoch();
-            List<PartitionRuntime> runtimes = new ArrayList<>(held.runtimeMap().partitions());
-            runtimes.set(partition, after);
             log.info("node {}: leader hands partition {} from {} to {} (epoch {} -> {})", nodeId, partition,
-                    before.activeNode(), target, before.epoch(), epoch);
-            publish(held.withRuntimeMap(new RuntimeMap(runtimes)));
+                    decision.before().activeNode(), target, decision.before().epoch(), decision.after().epoch());
+            publish(decision.next());
             failover.recordChange(partition);
-            result.complete(epoch);
+            result.complete(decision.after().epoch());
         });
         if (!queued) {
             result.completeExceptionally(new IllegalStateException("node " + nodeId + " is stopping"));
