@@ -2,7 +2,6 @@ package io.zaris.cluster;
 
 import io.zaris.model.ClusterView;
 import io.zaris.model.NodeAddress;
-import io.zaris.model.PartitionRuntime;
 import io.zaris.model.RuntimeMap;
 import io.zaris.placement.PartitionMap;
 import io.zaris.placement.PartitionPlanner;
@@ -50,7 +49,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The lease rules live in {@link LeaseKeeper}: this class reads the clock, hands each lease event to it with
  * the reading, sends the messages it asks for and logs what it reports. The majority checks are kept by a
- * {@link MajorityCheckRelay}, to which it passes the coordinator, the readings and whether it leads.
+ * {@link MajorityCheckRelay}, to which it passes the coordinator, the readings and whether it leads; this node's
+ * drain by {@link DrainProgress}; an operator's hand-over is decided by {@link HandOver}.
  *
  * <p>Concurrency: JGroups callbacks only enqueue events; all membership state is confined to one
  * "zaris-cluster" thread, fed by a bounded queue. Only {@link #currentView()} is read from other threads,
@@ -128,12 +128,8 @@ public final class ClusterMember implements AutoCloseable {
     private volatile List<Address> namedLeader = List.of();
     private JChannel channel;
 
-    /** Whether this node asked to have its partitions moved away; set on the events thread. */
-    private volatile boolean draining;
-    /** Completes once a drain left this node with no role in the adopted view. */
-    private final CompletableFuture<Void> drained = new CompletableFuture<>();
-    /** Events thread: when this node last repeated its drain request. */
-    private long lastDrainRequestNanos = Long.MIN_VALUE;
+    /** This node's own drain: asked or not, its repeats and its future (written on the events thread). */
+    private final DrainProgress drain = new DrainProgress();
 
     /** Last adopted view; written on the events thread only. */
     private volatile ClusterView current;
@@ -534,15 +530,13 @@ public final class ClusterMember implements AutoCloseable {
      */
     public CompletableFuture<Void> drain() {
         submit(() -> {
-            if (!draining) {
-                draining = true;
+            if (drain.request()) {
                 log.info("node {}: draining — asking the leader to move its partitions to the other nodes", nodeId);
             }
-            lastDrainRequestNanos = Long.MIN_VALUE;
             repeatDrainRequest();
             checkDrained();
         });
-        return drained;
+        return drain.future();
     }
 
     /** The rebalance this node runs as leader; {@link RebalanceStatus#IDLE} when none runs or it does not lead. */
@@ -552,7 +546,7 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Whether {@link #drain} was called. */
     public boolean isDraining() {
-        return draining;
+        return drain.isRequested();
     }
 
     /**
@@ -573,32 +567,21 @@ public final class ClusterMember implements AutoCloseable {
      * running stays out of the map (its request would otherwise lapse and it would be planned back in).
      */
     private void repeatDrainRequest() {
-        long now = time.nanoTime();
-        if (!draining || channel == null || view == null
-                || (lastDrainRequestNanos != Long.MIN_VALUE && now - lastDrainRequestNanos < 1_000_000_000L)) {
+        if (!drain.isRequested() || channel == null || view == null || !drain.requestDue(time.nanoTime())) {
             return;
         }
-        lastDrainRequestNanos = now;
         broadcast(ClusterMessages.encodePlanRequest(new ClusterMessages.PlanRequest(ClusterMessages.DRAIN, nodeId)));
         checkDrained();
     }
 
-    /** Events thread: completes the drain once the held view gives this node no role. */
+    /** Events thread: settles the drain once the held view gives this node no role (see {@link DrainProgress}). */
     private void checkDrained() {
         ClusterView held = current;
-        if (!draining || drained.isDone() || held == null) {
+        if (!drain.isRequested() || held == null) {
             return;
         }
-        boolean active = false;
-        for (PartitionRuntime runtime : held.runtimeMap().partitions()) {
-            active |= nodeId.equals(runtime.activeNode());
-        }
-        if (!active && !held.partitionMap().nodes().contains(nodeId)) {
+        if (drain.settle(held, nodeId, presentNodes()) == DrainProgress.Outcome.DRAINED) {
             log.info("node {}: drained — map version {} gives it no partition", nodeId, held.partitionMap().version());
-            drained.complete(null);
-        } else if (presentNodes().equals(Set.of(nodeId))) {
-            drained.completeExceptionally(new IllegalStateException("node " + nodeId
-                    + " cannot drain: no other node is present to take its partitions"));
         }
     }
 
@@ -1042,7 +1025,7 @@ public final class ClusterMember implements AutoCloseable {
     @Override
     public void close() {
         leaving = true;
-        drained.completeExceptionally(new IllegalStateException("node " + nodeId + " stopped before it was drained"));
+        drain.stopped(nodeId);
         try {
             runOnEventsThread(() -> {
                 if (channel != null) {
