@@ -15,6 +15,7 @@ import io.zaris.security.TlsOptions;
 import io.zaris.store.ChangeSink;
 import io.zaris.store.NodeStore;
 import io.zaris.store.SegmentSnapshot;
+import io.zaris.time.TimeSource;
 import io.zaris.transport.NodeConnection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -96,6 +97,11 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     private final TakeoverGate gate;
     /** TLS towards replicas' data ports; {@code null} for plaintext. */
     private final TlsOptions tls;
+    /**
+     * The node's clock: shipment, snapshot and audit deadlines and the audit cadence are read from it, and the
+     * links are opened with it, so each deadline is enforced on the clock it was computed on.
+     */
+    private final TimeSource time;
 
     public Replicator(String nodeId, PartitionLayout layout, ReplicationSettings settings, EpochFence fence) {
         this(nodeId, layout, settings, fence, null, null, new TakeoverGate());
@@ -108,6 +114,18 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      */
     public Replicator(String nodeId, PartitionLayout layout, ReplicationSettings settings, EpochFence fence,
                       Credentials peerCredentials, TlsOptions tls, TakeoverGate gate) {
+        this(nodeId, layout, settings, fence, peerCredentials, tls, gate, TimeSource.system());
+    }
+
+    /**
+     * @param peerCredentials what replication links log in with on replicas; {@code null} without authentication
+     * @param tls             TLS towards replicas' data ports; {@code null} for plaintext
+     * @param gate            partitions still catching up after a takeover, which this node does not sync from yet
+     * @param time            the node's clock (see the field)
+     */
+    public Replicator(String nodeId, PartitionLayout layout, ReplicationSettings settings, EpochFence fence,
+                      Credentials peerCredentials, TlsOptions tls, TakeoverGate gate, TimeSource time) {
+        this.time = time;
         this.peerCredentials = peerCredentials;
         this.tls = tls;
         this.gate = gate;
@@ -264,7 +282,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         }
         int partition = layout.partitionOf(segment);
         long epoch = changes.get(0).epoch();
-        long deadline = System.nanoTime() + settings.ackTimeout().toNanos();
+        long deadline = time.nanoTime() + settings.ackTimeout().toNanos();
         long flushDelayNanos = settings.asyncFlushDelay().toNanos();
         List<String> owners = current.partitionMap().ownersOf(partition);
         List<ReplicaLink> targets = new ArrayList<>(owners.size());
@@ -358,7 +376,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
 
     private void catchUp(ReplicaLink link, int partition, int segment, long epoch, long fromRevision) {
         NodeStore nodeStore = store;
-        long deadline = System.nanoTime() + settings.ackTimeout().toNanos();
+        long deadline = time.nanoTime() + settings.ackTimeout().toNanos();
         nodeStore.catchUp(segment, fromRevision, epoch,
                 tail -> {
                     if (!tail.isEmpty()) {
@@ -408,7 +426,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                         resyncUnconfirmed(link, p, runtime.epoch());
                         if (runtime.health() == PartitionHealth.DEGRADED && link.advancesEpochs()
                                 && confirmsEverySegment(link, p)
-                                && audits.due(owner, p, runtime.epoch(), System.nanoTime())) {
+                                && audits.due(owner, p, runtime.epoch(), time.nanoTime())) {
                             audit(link, p, runtime.epoch());
                         }
                     }
@@ -450,7 +468,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
 
     private void open(String peer, NodeAddress address) {
         NodeConnection.open(address, PeerConnectionName.of("replication", nodeId), peerCredentials, tls, Duration.ofSeconds(2), Duration.ofSeconds(2), 1_000_000,
-                        ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { })
+                        ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { }, time)
                 .whenComplete((connection, error) -> {
                     opening.remove(peer);
                     if (error != null) {
@@ -505,7 +523,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      */
     private void resyncUnconfirmed(ReplicaLink link, int partition, long epoch) {
         NodeStore nodeStore = store;
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        long deadline = time.nanoTime() + Duration.ofSeconds(30).toNanos();
         for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
             int s = segment;
             if (!link.isSynced(s) || link.isConfirmed(s) || !link.startResync(s)) {
@@ -531,7 +549,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      */
     private void carryOver(ReplicaLink link, int partition, long fromEpoch, long toEpoch) {
         NodeStore nodeStore = store;
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        long deadline = time.nanoTime() + Duration.ofSeconds(30).toNanos();
         for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
             int s = segment;
             nodeStore.atPosition(s, position -> {
@@ -572,7 +590,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      */
     private void audit(ReplicaLink link, int partition, long epoch) {
         NodeStore nodeStore = store;
-        long deadline = System.nanoTime() + settings.ackTimeout().toNanos();
+        long deadline = time.nanoTime() + settings.ackTimeout().toNanos();
         for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
             int s = segment;
             nodeStore.atPosition(s, position -> link.advanceEpoch(partition, s, epoch, epoch, position.revision(), deadline)
@@ -619,7 +637,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     /** Snapshots every segment of the partition to the link; each segment goes live right after its snapshot. */
     private void fullSync(ReplicaLink link, int partition, long epoch) {
         NodeStore nodeStore = store;
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        long deadline = time.nanoTime() + Duration.ofSeconds(30).toNanos();
         for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
             int s = segment;
             link.markSynced(s, false);

@@ -23,6 +23,7 @@ import io.zaris.store.MultiWriteResult;
 import io.zaris.store.NodeStore;
 import io.zaris.store.ValueReader;
 import io.zaris.store.WriteResult;
+import io.zaris.time.TimeSource;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,12 +59,16 @@ final class RequestHandler {
     private final AdminActions admin;
     /** The requests only other nodes send: replica apply, snapshots, pulls, partition state and digests. */
     private final ReplicaRequests replicaRequests;
+    /** The node's clock: it stamps a frame's arrival (see {@link #time()}) and judges its deadline here. */
+    private final TimeSource time;
     /** Faults a test asked this JVM to inject; none unless a system property armed one. */
     private final TestFaults faults = TestFaults.fromSystemProperties();
 
     RequestHandler(String nodeId, SegmentMapper segmentMapper, NodeStore store, Supplier<ClusterView> currentView,
                    NodeStats stats, Replicator replicator, EpochFence fence, ReplicaSegments replicaSegments,
-                   TakeoverGate gate, NodeStanding standing, MemoryGuard memoryGuard, AdminActions admin) {
+                   TakeoverGate gate, NodeStanding standing, MemoryGuard memoryGuard, AdminActions admin,
+                   TimeSource time) {
+        this.time = time;
         this.gate = gate;
         this.admin = admin;
         this.nodeId = nodeId;
@@ -83,18 +88,23 @@ final class RequestHandler {
         }
     }
 
+    /** The clock deadlines passed to {@link #handle} are measured on; connections stamp arrivals with it. */
+    TimeSource time() {
+        return time;
+    }
+
     /**
      * Handles one request and writes its response into {@code out}.
      *
      * @param routedEpoch   the partition epoch the client routed by (0 = not routed by key)
-     * @param deadlineNanos when the client stops waiting, on this JVM's {@link System#nanoTime()} scale
+     * @param deadlineNanos when the client stops waiting, on {@link #time()} ({@link RequestDeadline#NONE}: never)
      * @return {@link #DONE} when {@code out} holds the complete response; {@link #DROPPED} when the request
      *         was dropped unanswered because nobody waits for it any more; otherwise a future that decides
      *         the response of a SYNC write: on success {@code out} (which holds the OK response) is sent, on
      *         failure the write is refused with {@code UNAVAILABLE}
      */
     CompletableFuture<Void> handle(Request request, long routedEpoch, long deadlineNanos, ByteBuf out) {
-        if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
+        if (RequestDeadline.passed(time.nanoTime(), deadlineNanos)) {
             stats.expired();
             return DROPPED;
         }
