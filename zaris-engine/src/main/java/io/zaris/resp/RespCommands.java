@@ -550,6 +550,12 @@ final class RespCommands {
         return call(request, slot, reply -> reply.status() == KvStatus.OK ? RespReply.ONE : RespReply.ZERO);
     }
 
+    /** The type of {@code key} as this node has it ({@code none} also when this node does not serve it now). */
+    private String typeName(byte[] key) throws MalformedRequestException {
+        Answer answer = now(typeOf(key));
+        return answer.status() == KvStatus.OK ? text(ResponseCodec.readHashAnswer(answer.body()).items().get(0)) : "none";
+    }
+
     private static Request.Hash typeOf(byte[] key) {
         return new Request.Hash(0, key, HashOp.TYPE, List.of());
     }
@@ -1067,9 +1073,10 @@ final class RespCommands {
     }
 
     /**
-     * SCAN over the segments this node serves: the cursor is the next segment, 0 when done. Every key is a
-     * string, so {@code TYPE string} filters nothing and any other type matches no key (the cursor still
-     * advances, so a client's iteration ends as usual).
+     * SCAN over the segments this node serves: the cursor is the next segment, 0 when done. {@code TYPE} keeps
+     * the keys of that type, asking each key's type of this node (a key that changed type or left since the page
+     * was read is judged as it is now); an unknown type matches no key (the cursor still advances, so a client's
+     * iteration ends as usual).
      */
     private RespReply scan(List<byte[]> a) {
         Long cursor = parseLong(a.get(1));
@@ -1077,7 +1084,7 @@ final class RespCommands {
             return RespReply.error("ERR invalid cursor");
         }
         byte[] pattern = null;
-        boolean onlyOtherTypes = false;
+        String type = null;
         long count = 10;
         for (int i = 2; i < a.size(); i++) {
             String option = text(a.get(i)).toUpperCase(Locale.ROOT);
@@ -1096,7 +1103,7 @@ final class RespCommands {
                 }
                 count = value;
             } else if (option.equals("TYPE")) {
-                onlyOtherTypes = !text(a.get(++i)).equalsIgnoreCase("string");
+                type = text(a.get(++i)).toLowerCase(Locale.ROOT);
             } else {
                 return SYNTAX;
             }
@@ -1112,7 +1119,7 @@ final class RespCommands {
             ResponseCodec.ScanPage page = ResponseCodec.readScanPage(answer.body());
             List<RespReply> keys = new ArrayList<>();
             for (byte[] key : page.keys()) {
-                if (!onlyOtherTypes && (pattern == null || Glob.matches(pattern, key))) {
+                if ((pattern == null || Glob.matches(pattern, key)) && (type == null || type.equals(typeName(key)))) {
                     keys.add(new RespReply.Bulk(key));
                 }
             }
