@@ -11,6 +11,7 @@ import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.ClusterViewCodec;
 import io.zaris.protocol.MapFingerprint;
+import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
@@ -151,6 +152,13 @@ final class RequestHandler {
             ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "SYNC write to partition " + partition
                     + " refused: " + replicator.connectedReplicas(partition) + " replica(s) connected, fewer than the strict"
                     + " min-sync-replicas setting requires");
+            return DONE;
+        }
+        if (request.op() == OpCode.HASH_WRITE && !replicator.replicasKnow(partition, OpCode.HASH_WRITE)) {
+            stats.rejected();
+            ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "hash write to partition " + partition
+                    + " refused: a replica speaks a protocol version without hashes; it is accepted once every node"
+                    + " is upgraded");
             return DONE;
         }
         if (write && MemoryGuard.addsData(request) && memoryGuard.admitWrite(partition) != KvStatus.OK) {
