@@ -21,7 +21,7 @@ import java.util.List;
  * PUT, DELETE, TOUCH  OK version:int64 · ack;  CONFLICT current version:int64 (0 = absent)
  * INCREMENT    OK        value:int64 · version:int64 · ack
  * HASH_READ    OK        count:int64 · n:int32 · (present:u8 · [bytes])*n   (see HashOp)
- * HASH_WRITE   OK        count:int64 · n:int32 · (present:u8 · [bytes])*n · ack
+ * HASH_WRITE   OK        count:int64 · n:int32 · (present:u8 · [bytes])*n · version:int64 (0 = nothing changed) · ack
  * MULTI_GET    OK        n:int32 · (found:u8 · [value-entry])*n
  * MULTI_PUT    OK        n:int32 · version:int64*n · ack
  * MULTI_PUT_IF_ABSENT  OK n:int32 · version:int64*n · ack;  CONFLICT (empty: a key existed, nothing was written)

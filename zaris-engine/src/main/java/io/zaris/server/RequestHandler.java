@@ -336,6 +336,7 @@ final class RequestHandler {
         ResponseCodec.writeHeader(out, id, KvStatus.OK);
         ResponseCodec.writeHashAnswer(out, reply.count(), reply.items());
         if (hash.hashOp().isWrite()) {
+            out.writeLong(reply.version());
             writeAck(out, epoch, ack);
         }
         return reply.replicated();

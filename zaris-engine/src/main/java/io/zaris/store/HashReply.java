@@ -7,7 +7,7 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Outcome of a {@link io.zaris.model.HashOp}: on {@code OK} a count and items as the op's table says; on
  * {@code WRONG_TYPE} (or {@code BAD_REQUEST}) the reason in {@code error}; {@code OWNERSHIP_CHANGING} when the
- * copy was retired. {@code version} is the segment's revision after a write. {@code replicated} completes when
+ * copy was retired. {@code version} is the revision of a write's last change, 0 when it changed nothing. {@code replicated} completes when
  * a write's changes are acknowledged as the acknowledgement mode requires.
  */
 public record HashReply(KvStatus status, long count, List<byte[]> items, String error, long version,

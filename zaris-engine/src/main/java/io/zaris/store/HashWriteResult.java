@@ -4,8 +4,8 @@ import io.zaris.model.KvStatus;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Outcome of a hash write: {@code OK} with what the command answers and the segment's revision after it (the
- * hash's version when it changed), or {@code OWNERSHIP_CHANGING} when the copy was retired and nothing changed.
+ * Outcome of a hash write: {@code OK} with what the command answers and the revision of its last change (0 when
+ * it changed nothing), or {@code OWNERSHIP_CHANGING} when the copy was retired and nothing changed.
  * {@code replicated} completes when the changes are acknowledged as the acknowledgement mode requires.
  */
 public record HashWriteResult<R>(KvStatus status, R result, long version, CompletableFuture<Void> replicated) {

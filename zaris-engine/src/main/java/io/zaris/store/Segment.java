@@ -814,8 +814,8 @@ final class Segment {
             }
             HashWriter writer = new HashWriter(k, epoch, now, changes);
             R result = edit.edit((HashEntry) stored, writer);
-            return new HashWriteResult<>(KvStatus.OK, result, revision,
-                    changes.isEmpty() ? WriteResult.NOTHING_TO_REPLICATE : ship(changes));
+            return changes.isEmpty() ? new HashWriteResult<>(KvStatus.OK, result, 0, WriteResult.NOTHING_TO_REPLICATE)
+                    : new HashWriteResult<>(KvStatus.OK, result, revision, ship(changes));
         }
     }
 
