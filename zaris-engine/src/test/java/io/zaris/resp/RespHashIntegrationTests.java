@@ -1,6 +1,7 @@
 package io.zaris.resp;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.model.NodeAddress;
@@ -258,6 +259,21 @@ class RespHashIntegrationTests {
         assertThat(hashes).contains("{t}scan:h").doesNotContain("{t}scan:s");
         String strings = exchange("SCAN 0 COUNT 100000 MATCH {t}scan:* TYPE string\r\nQUIT\r\n");
         assertThat(strings).contains("{t}scan:s").doesNotContain("{t}scan:h");
+    }
+
+    /** redis-cli, which speaks RESP arrays (not inline commands) and prints replies its own way. */
+    @Test
+    void redisCliSeesHashesAsRedisShowsThem() throws Exception {
+        assumeThat(RedisCli.installed()).as(RedisCli.MISSING).isTrue();
+        NodeAddress address = cluster.respSeeds().get(0);
+        assertThat(RedisCli.at(address, "HSET", "{t}cli", "name", "zaris", "kind", "cache")).isEqualTo("2");
+        assertThat(RedisCli.at(address, "HGETALL", "{t}cli")).isEqualTo("name\nzaris\nkind\ncache");
+        assertThat(RedisCli.at(address, "HINCRBYFLOAT", "{t}cli", "score", "2.5")).isEqualTo("2.5");
+        assertThat(RedisCli.at(address, "TYPE", "{t}cli")).isEqualTo("hash");
+        assertThat(RedisCli.at(address, "GET", "{t}cli"))
+                .isEqualTo("WRONGTYPE Operation against a key holding the wrong kind of value");
+        assertThat(RedisCli.at(address, "DEL", "{t}cli")).isEqualTo("1");
+        assertThat(RedisCli.at(address, "HGETALL", "{t}cli")).isEmpty();
     }
 
     /** Sends each line as an inline command and compares every reply; lines are joined with CRLF. */
