@@ -36,9 +36,15 @@ import java.util.random.RandomGenerator;
  * eviction ({@link #evict}) — so replicas hold exactly what their active owner holds and never remove
  * anything on their own.
  *
+ * <p>Hashes: a key holds a string ({@link StoredEntry} in a slab slot) or a hash ({@link HashEntry}, changed in
+ * place field by field). String reads stay lock-free and answer {@link WrongTypeException} for a hash; hash reads
+ * and writes take {@code writeLock} ({@link #readHash}, {@link #writeHash}), and every field change is a change of
+ * its own in the op log and to replication.
+ *
  * <p>Memory: every mutation of {@code entries} goes through {@link #install} or {@link #discard} (or the
- * snapshot clear), which keep {@code bytes}, the node-wide {@link StoreMemory} and the two sampling arrays
- * ({@code allKeys}, {@code ttlKeys}) in step with the map, in O(1). All four are guarded by {@code writeLock}.
+ * snapshot clear, or {@link #installHash} and a hash's field changes, which charge their bytes the same way),
+ * which keep {@code bytes}, the node-wide {@link StoreMemory} and the two sampling arrays ({@code allKeys},
+ * {@code ttlKeys}) in step with the map, in O(1). All four are guarded by {@code writeLock}.
  * Values live in the segment's {@link ValueSlabs}, also guarded by {@code writeLock}: {@link #install} stores
  * the new value before it frees the replaced one's slot.
  */
@@ -813,9 +819,16 @@ final class Segment {
                 throw new WrongTypeException();
             }
             HashWriter writer = new HashWriter(k, epoch, now, changes);
-            R result = edit.edit((HashEntry) stored, writer);
-            return changes.isEmpty() ? new HashWriteResult<>(KvStatus.OK, result, 0, WriteResult.NOTHING_TO_REPLICATE)
-                    : new HashWriteResult<>(KvStatus.OK, result, revision, ship(changes));
+            R result = null;
+            CompletableFuture<Void> replicated = WriteResult.NOTHING_TO_REPLICATE;
+            try {
+                result = edit.edit((HashEntry) stored, writer);
+            } finally { // whatever was changed and logged is shipped, even if the edit failed half way
+                if (!changes.isEmpty()) {
+                    replicated = ship(changes);
+                }
+            }
+            return new HashWriteResult<>(KvStatus.OK, result, changes.isEmpty() ? 0 : revision, replicated);
         }
     }
 
