@@ -137,6 +137,8 @@ final class CommandTable {
                 "hash", "2.0.0", "O(1)", "Increments the integer value of a field of a hash by a number.");
         add("hincrbyfloat", 4, "write", 1, 1, 1,
                 "hash", "2.6.0", "O(1)", "Increments the floating-point value of a field of a hash by a number.");
+        add("hscan", -3, "readonly", 1, 1, 1,
+                "hash", "2.8.0", "O(N) for N fields", "Iterates over the fields of a hash: one call returns them all, with cursor 0.");
         add("scan", -2, "readonly", 0, 0, 0,
                 "generic", "2.8.0", "O(1) per call, O(N) for a full iteration over N keys", "Iterates over the keys of the slots this node serves.");
         add("keys", 2, "readonly", 0, 0, 0,

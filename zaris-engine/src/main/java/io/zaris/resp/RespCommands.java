@@ -304,6 +304,8 @@ final class RespCommands {
                     return new Write(joined, current == null ? Request.NO_TTL : current.ttlRemainingMillis());
                 }, (current, written) -> RespReply.integer((current == null ? 0 : current.value().length) + suffix.length));
             }
+            case "hscan":
+                return hscan(a, slot);
             case "hset", "hmset", "hsetnx", "hget", "hmget", "hdel", "hgetall", "hkeys", "hvals", "hlen", "hexists",
                  "hstrlen", "hincrby", "hincrbyfloat":
                 return hashCommand(name, a, slot);
@@ -608,6 +610,64 @@ final class RespCommands {
                 default -> RespReply.integer(reply.count());
             };
         });
+    }
+
+    /**
+     * HSCAN answers every field (matching MATCH) in one reply with cursor 0, which Redis allows (COUNT is a hint;
+     * Redis does the same for a small hash): each field present throughout is returned, once. {@code NOVALUES}
+     * leaves the values out, as in Redis 7.4.
+     */
+    private CompletableFuture<RespReply> hscan(List<byte[]> a, int slot) {
+        if (parseUnsigned(a.get(2)) == null) {
+            return done(RespReply.error("ERR invalid cursor"));
+        }
+        byte[] pattern = null;
+        boolean values = true;
+        for (int i = 3; i < a.size(); i++) {
+            String option = text(a.get(i)).toUpperCase(Locale.ROOT);
+            if (option.equals("NOVALUES")) {
+                values = false;
+            } else if (i + 1 >= a.size()) {
+                return done(SYNTAX);
+            } else if (option.equals("MATCH")) {
+                pattern = a.get(++i);
+            } else if (option.equals("COUNT")) {
+                Long count = parseLong(a.get(++i));
+                if (count == null) {
+                    return done(NOT_INTEGER);
+                }
+                if (count < 1) {
+                    return done(SYNTAX);
+                }
+            } else {
+                return done(SYNTAX);
+            }
+        }
+        byte[] match = pattern;
+        boolean withValues = values;
+        return call(new Request.Hash(0, a.get(1), HashOp.HGETALL, List.of()), slot, answer -> {
+            List<byte[]> items = ResponseCodec.readHashAnswer(answer.body()).items();
+            List<RespReply> found = new ArrayList<>();
+            for (int i = 0; i + 1 < items.size(); i += 2) {
+                if (match == null || Glob.matches(match, items.get(i))) {
+                    found.add(new RespReply.Bulk(items.get(i)));
+                    if (withValues) {
+                        found.add(new RespReply.Bulk(items.get(i + 1)));
+                    }
+                }
+            }
+            return RespReply.array(List.of(RespReply.bulk("0"), RespReply.array(found)));
+        });
+    }
+
+    /** A cursor: a decimal number from 0 to 2^64 − 1, as Redis takes it; {@code null} otherwise. */
+    private static java.math.BigInteger parseUnsigned(byte[] text) {
+        String s = text(text);
+        if (s.isEmpty() || s.length() > 20 || !s.chars().allMatch(Character::isDigit)) {
+            return null;
+        }
+        java.math.BigInteger value = new java.math.BigInteger(s);
+        return value.bitLength() > 64 ? null : value;
     }
 
     private static RespReply.Array bulks(List<byte[]> items) {

@@ -261,6 +261,64 @@ class RespHashIntegrationTests {
         assertThat(strings).contains("{t}scan:s").doesNotContain("{t}scan:h");
     }
 
+    @Test
+    void hscanAnswersEveryMatchingFieldInOneCall() throws IOException {
+        assertReplies("""
+                HSET {t}sc a 1 b 2 c 3
+                HSCAN {t}sc 0
+                HSCAN {t}sc 0 MATCH a* COUNT 10
+                HSCAN {t}sc 0 NOVALUES
+                HSCAN {t}sc x
+                HSCAN {t}sc 0 COUNT 0
+                HSCAN {t}nothing 0
+                SET {t}sc-string v
+                HSCAN {t}sc-string 0
+                """, """
+                :3
+                *2
+                $1
+                0
+                *6
+                $1
+                a
+                $1
+                1
+                $1
+                b
+                $1
+                2
+                $1
+                c
+                $1
+                3
+                *2
+                $1
+                0
+                *2
+                $1
+                a
+                $1
+                1
+                *2
+                $1
+                0
+                *3
+                $1
+                a
+                $1
+                b
+                $1
+                c
+                -ERR invalid cursor
+                -ERR syntax error
+                *2
+                $1
+                0
+                *0
+                +OK
+                """ + WRONGTYPE);
+    }
+
     /** redis-cli, which speaks RESP arrays (not inline commands) and prints replies its own way. */
     @Test
     void redisCliSeesHashesAsRedisShowsThem() throws Exception {
