@@ -8,6 +8,7 @@ import io.zaris.model.NodeAddress;
 import io.zaris.model.PartitionHealth;
 import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.PartitionLayout;
+import io.zaris.protocol.OpCode;
 import io.zaris.protocol.PeerConnectionName;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.security.Credentials;
@@ -229,6 +230,24 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         Set<String> serving = new HashSet<>(members);
         serving.removeAll(current.suspended());
         return serving;
+    }
+
+    /**
+     * Whether every replica of the partition this node has a link to speaks a protocol version with {@code op}: a
+     * hash write's field changes reach a replica of the version before (mid-upgrade) in no frame it can read.
+     */
+    public boolean replicasKnow(int partition, OpCode op) {
+        ClusterView current = view;
+        if (current == null) {
+            return true;
+        }
+        for (String owner : current.partitionMap().ownersOf(partition)) {
+            ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
+            if (link != null && !link.knows(op)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Replicas of the partition this node has an open link to. */

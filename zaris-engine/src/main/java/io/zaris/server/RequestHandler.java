@@ -11,6 +11,7 @@ import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.ClusterViewCodec;
 import io.zaris.protocol.MapFingerprint;
+import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
@@ -18,7 +19,9 @@ import io.zaris.replication.EpochFence;
 import io.zaris.replication.ReplicaSegments;
 import io.zaris.replication.Replicator;
 import io.zaris.replication.TakeoverGate;
+import io.zaris.store.HashReply;
 import io.zaris.store.IncrementResult;
+import io.zaris.store.WrongTypeException;
 import io.zaris.store.MultiWriteResult;
 import io.zaris.store.NodeStore;
 import io.zaris.store.ValueReader;
@@ -161,6 +164,13 @@ final class RequestHandler {
                     + " min-sync-replicas setting requires");
             return DONE;
         }
+        if (request.op() == OpCode.HASH_WRITE && !replicator.replicasKnow(partition, OpCode.HASH_WRITE)) {
+            stats.rejected();
+            ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "hash write to partition " + partition
+                    + " refused: a replica speaks a protocol version without hashes; it is accepted once every node"
+                    + " is upgraded");
+            return DONE;
+        }
         if (write && MemoryGuard.addsData(request) && memoryGuard.admitWrite(partition) != KvStatus.OK) {
             stats.refusedForMemory();
             ResponseCodec.writeError(out, request.id(), KvStatus.OUT_OF_MEMORY, memoryGuard.refusalMessage());
@@ -244,9 +254,15 @@ final class RequestHandler {
         boolean removeExpired = standing.inMajority();
         if (request instanceof Request.Get get) {
             int start = out.writerIndex();
-            if (!store.read(segment, get.key(), removeExpired, epoch, new ValueResponse(out, id))) {
+            try {
+                if (!store.read(segment, get.key(), removeExpired, epoch, new ValueResponse(out, id))) {
+                    out.writerIndex(start);
+                    ResponseCodec.writeHeader(out, id, KvStatus.NOT_FOUND);
+                }
+            } catch (WrongTypeException e) {
                 out.writerIndex(start);
-                ResponseCodec.writeHeader(out, id, KvStatus.NOT_FOUND);
+                stats.rejected();
+                ResponseCodec.writeError(out, id, KvStatus.WRONG_TYPE, e.getMessage());
             }
             return DONE;
         } else if (request instanceof Request.Put put) {
@@ -272,6 +288,8 @@ final class RequestHandler {
             stats.rejected();
             ResponseCodec.writeError(out, id, result.status(), result.error());
             return DONE;
+        } else if (request instanceof Request.Hash hash) {
+            return hashAnswer(out, id, epoch, ack, hash, store.hash(segment, hash.key(), hash.hashOp(), hash.args(), epoch));
         } else if (request instanceof Request.Touch touch) {
             return writeResult(out, id, epoch, ack, store.touch(segment, touch.key(), touch.ttlMillis(), epoch));
         } else if (request instanceof Request.MultiGet multiGet) {
@@ -313,6 +331,25 @@ final class RequestHandler {
         stats.rejected();
         ResponseCodec.writeError(out, id, KvStatus.BAD_REQUEST, request.op() + " is not a data operation");
         return DONE;
+    }
+
+    private CompletableFuture<Void> hashAnswer(ByteBuf out, long id, long epoch, AckMode ack, Request.Hash hash,
+                                               HashReply reply) {
+        if (reply.status() == KvStatus.OWNERSHIP_CHANGING) {
+            return writeRetired(out, id);
+        }
+        if (reply.status() != KvStatus.OK) {
+            stats.rejected();
+            ResponseCodec.writeError(out, id, reply.status(), reply.error());
+            return DONE;
+        }
+        ResponseCodec.writeHeader(out, id, KvStatus.OK);
+        ResponseCodec.writeHashAnswer(out, reply.count(), reply.items());
+        if (hash.hashOp().isWrite()) {
+            out.writeLong(reply.version());
+            writeAck(out, epoch, ack);
+        }
+        return reply.replicated();
     }
 
     private CompletableFuture<Void> writeResult(ByteBuf out, long id, long epoch, AckMode ack, WriteResult result) {
@@ -372,6 +409,8 @@ final class RequestHandler {
             return segmentMapper.segmentOf(increment.key());
         } else if (request instanceof Request.Touch touch) {
             return segmentMapper.segmentOf(touch.key());
+        } else if (request instanceof Request.Hash hash) {
+            return segmentMapper.segmentOf(hash.key());
         } else if (request instanceof Request.MultiGet multiGet) {
             return commonSegment(multiGet.keys());
         } else if (request instanceof Request.MultiPut multiPut) {
