@@ -112,9 +112,9 @@ final class TopologyKeeper implements AutoCloseable {
             }
 
             @Override
-            public void invalidated(SegmentInvalidations changes) {
+            public void invalidated(SegmentInvalidations changes, NodeConnection source) {
                 if (near != null) {
-                    near.invalidated(changes);
+                    near.invalidated(changes, source);
                 }
             }
         };

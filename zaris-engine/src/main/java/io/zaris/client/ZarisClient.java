@@ -15,6 +15,7 @@ import io.zaris.protocol.MalformedRequestException;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
+import io.zaris.protocol.SegmentTrackAnswer;
 import io.zaris.protocol.ResponseCodec.ScanPage;
 import io.zaris.time.TimeSource;
 import io.zaris.transport.NodeConnection;
@@ -124,15 +125,53 @@ public final class ZarisClient implements AutoCloseable {
         if (near == null) {
             return execute(OpCode.GET, k, true, id -> new Request.Get(id, k), ZarisClient::readGet, null);
         }
-        VersionedValue cached = nearHit(k);
-        if (cached != null) {
-            return CompletableFuture.completedFuture(Optional.of(cached));
-        }
+        RoutingTable current = requireTable();
         int segment = topology.segmentMapper().segmentOf(k);
+        NodeConnection routed = current.connectionFor(segment);
+        long generation = SegmentStreams.NO_GENERATION;
+        if (routed != null) {
+            long epoch = current.epochOf(segment);
+            VersionedValue cached = near.lookup(k, segment, routed, routed.isOpen(), epoch, time.nanoTime());
+            if (cached != null) {
+                return CompletableFuture.completedFuture(Optional.of(cached));
+            }
+            if (routed.isOpen()) {
+                startTracking(segment, routed, epoch);
+            }
+            generation = near.generationFor(segment, routed, epoch);
+        }
         long stamp = near.stampOf(segment);
         long sentAt = time.nanoTime();
+        long fillGeneration = generation;
         return execute(OpCode.GET, k, true, id -> new Request.Get(id, k), ZarisClient::readGet,
-                (answer, connection, epoch) -> near.fill(k, segment, stamp, answer.orElse(null), connection, epoch, sentAt));
+                (answer, connection, epoch) -> near.fill(k, segment, stamp, fillGeneration, answer.orElse(null),
+                        connection, sentAt));
+    }
+
+    /**
+     * Unless {@code segment}'s stream already runs (or is starting) on {@code routed}, sends {@code TRACK_SEGMENT}
+     * there, ahead of the read that follows on the same connection: the node subscribes the connection and answers
+     * from where, resuming from the stream's last position when its history reaches back (see {@link NearCache#tracked}).
+     * The answer is applied on the connection's event loop, before any push that follows it.
+     */
+    private void startTracking(int segment, NodeConnection routed, long epoch) {
+        SegmentStreams.Track track = near.beginTrack(segment, routed, epoch);
+        if (track == null) {
+            return;
+        }
+        routed.send(id -> new Request.TrackSegment(id, segment, track.sinceRevision(), track.sinceEpoch()),
+                (status, body) -> {
+                    if (status != KvStatus.OK) {
+                        throw failure(status, body);
+                    }
+                    near.tracked(segment, track, SegmentTrackAnswer.decode(body));
+                    return null;
+                }, epoch, 0, time.nanoTime() + options.attemptTimeout().toNanos())
+                .whenComplete((ignored, error) -> {
+                    if (error != null) {
+                        near.trackFailed(segment, track.generation());
+                    }
+                });
     }
 
     private static Optional<VersionedValue> readGet(KvStatus status, ByteBuf body) throws MalformedRequestException {
@@ -143,21 +182,6 @@ public final class ZarisClient implements AutoCloseable {
             return Optional.empty();
         }
         throw failure(status, body);
-    }
-
-    /**
-     * The near cache's value for {@code key} if the stream it was read on is still the one the key is routed to
-     * (see {@link NearCacheVerdict}); {@code null} otherwise, or without a near cache or a map.
-     */
-    private VersionedValue nearHit(byte[] key) {
-        RoutingTable current = topology.table();
-        if (near == null || current == null) {
-            return null;
-        }
-        int segment = topology.segmentMapper().segmentOf(key);
-        NodeConnection routed = current.connectionFor(segment);
-        return routed == null ? null
-                : near.lookup(key, routed, routed.isOpen(), current.epochOf(segment), time.nanoTime());
     }
 
     /** Whether blocking reads must take the pipelined path, whose answers fill the near cache. */

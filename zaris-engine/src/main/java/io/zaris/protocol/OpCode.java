@@ -35,6 +35,11 @@ public enum OpCode {
      * the key's segment ({@link SegmentInvalidations}), pushed until the connection closes.
      */
     TRACK_SEGMENTS(0x42, false),
+    /**
+     * Near cache: subscribes this tracking connection to the invalidations of one segment, resuming from the
+     * position the client last saw when the node's op log still reaches back to it ({@link SegmentTrackAnswer}).
+     */
+    TRACK_SEGMENT(0x43, false),
     /** Node to node: changes of one segment, shipped by the active owner in revision order. */
     REPLICATE(0x50, false),
     /** Node to node: one chunk of a segment snapshot from the active owner. */

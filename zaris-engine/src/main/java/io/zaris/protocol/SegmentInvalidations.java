@@ -13,17 +13,19 @@ import java.util.List;
  * order; the keys of a frame are listed in the order they changed.
  *
  * <pre>
- * segment:int32 · n:int32 · (revision:int64 · key:bytes) * n
+ * segment:int32 · epoch:int64 · n:int32 · (revision:int64 · key:bytes) * n
  * </pre>
  *
+ * @param epoch     the epoch the batch was written under (one write, one epoch): with the last revision, the
+ *                  position a client resumes from after a failover ({@link OpCode#TRACK_SEGMENT})
  * @param revisions the segment revision of each key's change, index for index with {@code keys}
  */
-public record SegmentInvalidations(int segment, long[] revisions, List<byte[]> keys) {
+public record SegmentInvalidations(int segment, long epoch, long[] revisions, List<byte[]> keys) {
 
     /** Push frame kind byte for this event. */
     public static final int PUSH_KIND = 3;
     /** Bytes of a frame besides its keys: kind, segment, count. */
-    private static final int FIXED_BYTES = 1 + 4 + 4;
+    private static final int FIXED_BYTES = 1 + 4 + 8 + 4;
 
     public SegmentInvalidations {
         if (segment < 0) {
@@ -38,6 +40,7 @@ public record SegmentInvalidations(int segment, long[] revisions, List<byte[]> k
     /** Writes the body of a push of {@code changes} of {@code segment}, straight from the changes. */
     public static void encode(ByteBuf out, int segment, List<Change> changes) {
         out.writeInt(segment);
+        out.writeLong(changes.isEmpty() ? -1 : changes.get(changes.size() - 1).epoch());
         out.writeInt(changes.size());
         for (Change change : changes) {
             out.writeLong(change.revision());
@@ -59,6 +62,7 @@ public record SegmentInvalidations(int segment, long[] revisions, List<byte[]> k
         if (segment < 0) {
             throw new MalformedRequestException(0, KvStatus.BAD_REQUEST, "negative segment " + segment);
         }
+        long epoch = Wire.readLong(in, 0, "epoch");
         // every key costs at least its revision and length prefix
         int count = Wire.readCount(in, in.readableBytes() / (Long.BYTES + Integer.BYTES), 0, "invalidated key count");
         long[] revisions = new long[count];
@@ -67,6 +71,6 @@ public record SegmentInvalidations(int segment, long[] revisions, List<byte[]> k
             revisions[i] = Wire.readLong(in, 0, "revision");
             keys.add(Wire.readBytes(in, in.readableBytes(), 0, "invalidated key"));
         }
-        return new SegmentInvalidations(segment, revisions, keys);
+        return new SegmentInvalidations(segment, epoch, revisions, keys);
     }
 }

@@ -8,7 +8,10 @@ import io.zaris.model.Change;
 import io.zaris.protocol.Frames;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.SegmentInvalidations;
+import io.zaris.protocol.SegmentTrackAnswer;
 import io.zaris.store.ChangeSink;
+import io.zaris.store.NodeStore;
+import io.zaris.store.TrackStart;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
@@ -49,6 +52,8 @@ final class SegmentSubscriptions {
     private static final Channel[] NONE = new Channel[0];
 
     private final String nodeId;
+    /** Set once by {@link #bind} before the node serves. */
+    private volatile NodeStore store;
     /** Per segment, the channels tracking it; replaced under {@code this}, read lock-free. */
     private final AtomicReferenceArray<Channel[]> subscribers;
     private final AtomicLong pushedFrames = new AtomicLong();
@@ -71,6 +76,26 @@ final class SegmentSubscriptions {
             ship(segment, changes);
             return next.ship(segment, changes);
         };
+    }
+
+    /** Once, before the node serves: the store whose segments trackers subscribe to. */
+    void bind(NodeStore nodeStore) {
+        this.store = nodeStore;
+    }
+
+    /**
+     * Event loop of {@code channel}: subscribes it to {@code segment} (when {@code fresh}) under the segment's write
+     * lock, and reads where its stream starts in the same hold (see {@link NodeStore#track}): every change before
+     * is in the answer, every change after is pushed, and its push is queued behind the answer (the writer hands
+     * it to this event loop, which is busy writing the answer now).
+     */
+    SegmentTrackAnswer track(int segment, Channel channel, boolean fresh, long sinceRevision, long sinceEpoch) {
+        TrackStart start = store.track(segment, sinceRevision, sinceEpoch, () -> {
+            if (fresh) {
+                subscribe(segment, channel);
+            }
+        });
+        return new SegmentTrackAnswer(start.resumed(), start.revision(), start.epoch(), start.changedKeys());
     }
 
     /** Event loop of {@code channel}: from now on changes of {@code segment} are pushed to it. */

@@ -640,6 +640,41 @@ final class Segment {
         }
     }
 
+    /**
+     * Subscribes a near-cache tracker ({@code subscribe} runs under the write lock) and tells it where it starts.
+     * A tracker that had seen this segment up to {@code sinceRevision}, whose change there was written under
+     * {@code sinceEpoch}, resumes when this copy holds that very change and every one after it: one writer per
+     * epoch makes the change at a revision unique, and a copy's history is a prefix of its active's, so the
+     * same (revision, epoch) means the same history up to there. Revision 0 (nothing seen) is every copy's
+     * common start. Because subscribing and reading the log are one hold of the lock, every later change is
+     * pushed to the tracker and every earlier one is in the answer.
+     *
+     * @param sinceRevision {@code -1} for a tracker with no position (it starts fresh, nothing to resume)
+     */
+    TrackStart track(long sinceRevision, long sinceEpoch, Runnable subscribe) {
+        synchronized (writeLock) {
+            subscribe.run();
+            long epochNow = epochStarts.newest();
+            if (sinceRevision < 0) {
+                return new TrackStart(false, revision, epochNow, List.of());
+            }
+            boolean sameHistory = sinceRevision == 0
+                    || (sinceEpoch >= 0 && sinceRevision <= revision && log.epochAt(sinceRevision) == sinceEpoch);
+            List<LoggedChange> tail = sameHistory ? log.since(sinceRevision, revision) : null;
+            if (tail == null) {
+                return new TrackStart(false, revision, epochNow, List.of());
+            }
+            Set<ByteKey> distinct = new HashSet<>();
+            List<byte[]> keys = new ArrayList<>();
+            for (LoggedChange change : tail) {
+                if (distinct.add(change.key())) {
+                    keys.add(change.key().bytes());
+                }
+            }
+            return new TrackStart(true, revision, epochNow, keys);
+        }
+    }
+
     /** The revision before this segment's first change of {@code epoch} (see {@link EpochStarts#startOf}). */
     long startOfEpoch(long epoch) {
         synchronized (writeLock) {

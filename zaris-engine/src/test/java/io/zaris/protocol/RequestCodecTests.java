@@ -41,6 +41,8 @@ class RequestCodecTests {
         assertRoundTrip(new Request.ClusterMap(13));
         assertRoundTrip(new Request.MapVersion(14));
         assertRoundTrip(new Request.TrackSegments(16));
+        assertRoundTrip(new Request.TrackSegment(17, 3, 41, 6));
+        assertRoundTrip(new Request.TrackSegment(18, 3, -1, -1));
     }
 
     @Test

@@ -28,6 +28,7 @@ class SegmentInvalidationsTests {
         assertThat(out.readableBytes() + 1).isEqualTo(SegmentInvalidations.encodedBytes(changes));
         SegmentInvalidations decoded = assertDecodes(out);
         assertThat(decoded.segment()).isEqualTo(12);
+        assertThat(decoded.epoch()).as("the batch's epoch, for the position a client resumes from").isEqualTo(2);
         assertThat(decoded.revisions()).containsExactly(7, 8);
         assertThat(decoded.keys()).containsExactly(bytes("a"), bytes("bb"));
     }
@@ -36,6 +37,7 @@ class SegmentInvalidationsTests {
     void aCountLargerThanTheFrameIsRefusedBeforeAllocating() {
         ByteBuf out = Unpooled.buffer();
         out.writeInt(1);
+        out.writeLong(2);
         out.writeInt(1_000_000);
         assertThatThrownBy(() -> SegmentInvalidations.decode(out)).isInstanceOf(MalformedRequestException.class)
                 .hasMessageContaining("invalidated key count");
@@ -54,11 +56,32 @@ class SegmentInvalidationsTests {
     void aTruncatedKeyIsRefused() {
         ByteBuf out = Unpooled.buffer();
         out.writeInt(3);
+        out.writeLong(2);
         out.writeInt(1);
         out.writeLong(5);
         out.writeInt(10);
         out.writeByte(1);
         assertThatThrownBy(() -> SegmentInvalidations.decode(out)).isInstanceOf(MalformedRequestException.class);
+    }
+
+    @Test
+    void aTrackAnswerEncodesAndDecodesBack() throws MalformedRequestException {
+        ByteBuf out = Unpooled.buffer();
+        new SegmentTrackAnswer(true, 41, 6, List.of(bytes("a"), bytes("bc"))).encode(out);
+
+        SegmentTrackAnswer decoded = SegmentTrackAnswer.decode(out);
+        assertThat(decoded.resumed()).isTrue();
+        assertThat(decoded.revision()).isEqualTo(41);
+        assertThat(decoded.epoch()).isEqualTo(6);
+        assertThat(decoded.changedKeys()).containsExactly(bytes("a"), bytes("bc"));
+    }
+
+    @Test
+    void aTrackAnswerCutShortIsRefused() {
+        ByteBuf out = Unpooled.buffer();
+        out.writeByte(0);
+        out.writeLong(41);
+        assertThatThrownBy(() -> SegmentTrackAnswer.decode(out)).isInstanceOf(MalformedRequestException.class);
     }
 
     private static SegmentInvalidations assertDecodes(ByteBuf in) {
