@@ -31,8 +31,8 @@ public enum OpCode {
     /** The fingerprint of the node's maps, so a poll fetches the full map only when it changed. */
     MAP_VERSION(0x41, false),
     /**
-     * Near cache: from now on every GET on this connection subscribes the connection to the invalidations of
-     * the key's segment ({@link SegmentInvalidations}), pushed until the connection closes.
+     * Near cache: turns this connection into a tracking one; from then on {@link #TRACK_SEGMENT} subscribes it to
+     * the invalidations of one segment ({@link SegmentInvalidations}), pushed until the connection closes.
      */
     TRACK_SEGMENTS(0x42, false),
     /**

@@ -24,16 +24,16 @@ import org.slf4j.LoggerFactory;
  * Which data-port connections track which segments for their near caches, and the push of every change of a
  * tracked segment to them (see {@link SegmentInvalidations}).
  *
- * <p><b>Why segments, not keys.</b> A connection that asked for tracking subscribes to a segment by reading
- * any key of it; the node keeps no per-key state. Memory is therefore bounded by
+ * <p><b>Why segments, not keys.</b> A connection that asked for tracking subscribes to a segment with
+ * {@code TRACK_SEGMENT} ({@link #track}) before it reads there; the node keeps no per-key state. Memory is therefore bounded by
  * {@code segments × tracking connections} slots whatever the clients read, at the price of pushing every
  * change of a tracked segment, also of keys the client never cached (it ignores those).
  *
- * <p><b>No lost invalidation.</b> A GET subscribes its connection <em>before</em> it reads the value
- * ({@link #subscribe}, a volatile write), and a write reads the subscribers <em>after</em> it changed the
- * value ({@link #ship}, called by the segment under its write lock once the change is visible, a volatile
- * read). Whatever order the two take, either the read saw the new value or the write saw the subscriber.
- * The push of a change whose read came first is queued on the reader's channel behind the read's answer.
+ * <p><b>No lost invalidation.</b> {@link #track} subscribes the connection and reads the segment's position and
+ * op-log tail under the segment's write lock, and a write reads the subscribers ({@link #ship}) under the same lock
+ * once its change is visible: every change is either in the track answer (or before the position) or pushed. The
+ * client sends its reads of the segment after the track, on the same connection, so each read is answered after
+ * the subscription; the push of a change that followed the read is queued on the channel behind the read's answer.
  *
  * <p><b>No silent skip.</b> A tracking connection that has more than {@link #MAX_PENDING_BYTES} unsent
  * (its client stopped reading) is closed rather than skipped: its client then stops serving what it cached
