@@ -1,8 +1,10 @@
 package io.zaris.client;
 
 import io.zaris.model.VersionedValue;
+import io.zaris.protocol.SegmentChange;
 import io.zaris.protocol.SegmentInvalidations;
 import io.zaris.protocol.SegmentTrackAnswer;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
@@ -107,8 +109,8 @@ final class NearCache {
         if (!streams.tracking(segment, track.generation())) {
             return;
         }
-        for (byte[] key : answer.changedKeys()) {
-            invalidate(key, segment);
+        for (SegmentChange change : answer.changes()) {
+            invalidate(change.key(), segment);
         }
         if (!answer.resumed() && track.sinceRevision() >= 0) {
             dropSegment(segment);
@@ -169,12 +171,12 @@ final class NearCache {
      */
     void invalidated(SegmentInvalidations changes, Object source) {
         int segment = changes.segment();
-        for (byte[] key : changes.keys()) {
-            invalidate(key, segment);
+        List<SegmentChange> list = changes.changes();
+        for (SegmentChange change : list) {
+            invalidate(change.key(), segment);
         }
-        long[] revisions = changes.revisions();
-        if (revisions.length > 0 && streams.pushed(segment, source, revisions[0], revisions[revisions.length - 1],
-                changes.epoch())) {
+        if (!list.isEmpty() && streams.pushed(segment, source, list.get(0).revision(),
+                list.get(list.size() - 1).revision(), changes.epoch())) {
             dropSegment(segment);
             dropped.increment();
         }

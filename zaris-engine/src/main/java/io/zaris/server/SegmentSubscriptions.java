@@ -8,6 +8,7 @@ import io.zaris.model.Change;
 import io.zaris.protocol.Frames;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.SegmentInvalidations;
+import io.zaris.protocol.SegmentChange;
 import io.zaris.protocol.SegmentTrackAnswer;
 import io.zaris.store.ChangeSink;
 import io.zaris.store.NodeStore;
@@ -95,7 +96,9 @@ final class SegmentSubscriptions {
                 subscribe(segment, channel);
             }
         });
-        return new SegmentTrackAnswer(start.resumed(), start.revision(), start.epoch(), start.changedKeys());
+        List<SegmentChange> changes = start.changes().stream()
+                .map(change -> new SegmentChange(change.revision(), change.removal(), change.key())).toList();
+        return new SegmentTrackAnswer(start.resumed(), start.revision(), start.epoch(), changes);
     }
 
     /** Event loop of {@code channel}: from now on changes of {@code segment} are pushed to it. */

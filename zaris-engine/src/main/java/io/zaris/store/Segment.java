@@ -647,7 +647,7 @@ final class Segment {
      * epoch makes the change at a revision unique, and a copy's history is a prefix of its active's, so the
      * same (revision, epoch) means the same history up to there. Revision 0 (nothing seen) is every copy's
      * common start. Because subscribing and reading the log are one hold of the lock, every later change is
-     * pushed to the tracker and every earlier one is in the answer.
+     * pushed to the tracker and every one after the position is in the answer, in revision order.
      *
      * @param sinceRevision {@code -1} for a tracker with no position (it starts fresh, nothing to resume)
      */
@@ -664,14 +664,12 @@ final class Segment {
             if (tail == null) {
                 return new TrackStart(false, revision, epochNow, List.of());
             }
-            Set<ByteKey> distinct = new HashSet<>();
-            List<byte[]> keys = new ArrayList<>();
+            List<TrackStart.Change> changes = new ArrayList<>(tail.size());
             for (LoggedChange change : tail) {
-                if (distinct.add(change.key())) {
-                    keys.add(change.key().bytes());
-                }
+                changes.add(new TrackStart.Change(change.revision(), change.key().bytes(),
+                        change.kind() == LoggedChange.Kind.REMOVAL));
             }
-            return new TrackStart(true, revision, epochNow, keys);
+            return new TrackStart(true, revision, epochNow, changes);
         }
     }
 

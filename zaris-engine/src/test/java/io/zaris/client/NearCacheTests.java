@@ -3,6 +3,7 @@ package io.zaris.client;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.model.VersionedValue;
+import io.zaris.protocol.SegmentChange;
 import io.zaris.protocol.SegmentInvalidations;
 import io.zaris.protocol.SegmentTrackAnswer;
 import java.nio.charset.StandardCharsets;
@@ -47,6 +48,10 @@ class NearCacheTests {
         cache.tracked(segment, track, new SegmentTrackAnswer(false, revision, epoch, List.of()));
     }
 
+    private static SegmentChange change(long revision, byte[] key) {
+        return new SegmentChange(revision, false, key);
+    }
+
     private VersionedValue lookup(String key) {
         return lookup(key, SEGMENT, CONNECTION, EPOCH);
     }
@@ -79,7 +84,7 @@ class NearCacheTests {
     void anInvalidationBetweenSendAndAnswerKeepsTheAnswerOut() {
         long stamp = near.stampOf(SEGMENT);
         long generation = near.generationFor(SEGMENT, CONNECTION, EPOCH);
-        near.invalidated(new SegmentInvalidations(SEGMENT, EPOCH, new long[] {11}, List.of(bytes("k"))), CONNECTION);
+        near.invalidated(new SegmentInvalidations(SEGMENT, EPOCH, List.of(change(11, bytes("k")))), CONNECTION);
         near.fill(bytes("k"), SEGMENT, stamp, generation, value("old", 9), CONNECTION, 0);
 
         assertThat(lookup("k")).as("the read may have seen the value before the change").isNull();
@@ -89,7 +94,7 @@ class NearCacheTests {
     @Test
     void anInvalidationDropsACachedKey() {
         fill("k", value("v", 1));
-        near.invalidated(new SegmentInvalidations(SEGMENT, EPOCH, new long[] {11}, List.of(bytes("k"))), CONNECTION);
+        near.invalidated(new SegmentInvalidations(SEGMENT, EPOCH, List.of(change(11, bytes("k")))), CONNECTION);
 
         assertThat(lookup("k")).isNull();
         assertThat(near.stats().entries()).isZero();
@@ -109,7 +114,7 @@ class NearCacheTests {
     void underANewEpochAnEntryWaitsForTheResumeAndIsServedAgainAfterIt() {
         fill("kept", value("v", 1));
         fill("changed", value("v", 2));
-        near.invalidated(new SegmentInvalidations(SEGMENT, EPOCH, new long[] {11, 12}, List.of(bytes("x"), bytes("y"))),
+        near.invalidated(new SegmentInvalidations(SEGMENT, EPOCH, List.of(change(11, bytes("x")), change(12, bytes("y")))),
                 CONNECTION);
 
         assertThat(lookup("kept", SEGMENT, NEW_OWNER, EPOCH + 1)).as("routed elsewhere: not served").isNull();
@@ -119,7 +124,7 @@ class NearCacheTests {
         assertThat(near.beginTrack(SEGMENT, NEW_OWNER, EPOCH + 1)).as("one track at a time").isNull();
         assertThat(lookup("kept", SEGMENT, NEW_OWNER, EPOCH + 1)).as("while resuming: not served").isNull();
 
-        near.tracked(SEGMENT, track, new SegmentTrackAnswer(true, 14, EPOCH + 1, List.of(bytes("changed"))));
+        near.tracked(SEGMENT, track, new SegmentTrackAnswer(true, 14, EPOCH + 1, List.of(change(13, bytes("changed")))));
 
         assertThat(lookup("kept", SEGMENT, NEW_OWNER, EPOCH + 1)).isNotNull();
         assertThat(lookup("changed", SEGMENT, NEW_OWNER, EPOCH + 1)).isNull();
@@ -181,10 +186,10 @@ class NearCacheTests {
     @Test
     void aPushThatSkipsARevisionDropsTheSegment() {
         fill("k", value("v", 1));
-        near.invalidated(new SegmentInvalidations(SEGMENT, EPOCH, new long[] {11}, List.of(bytes("x"))), CONNECTION);
+        near.invalidated(new SegmentInvalidations(SEGMENT, EPOCH, List.of(change(11, bytes("x")))), CONNECTION);
         assertThat(lookup("k")).isNotNull();
 
-        near.invalidated(new SegmentInvalidations(SEGMENT, EPOCH, new long[] {13}, List.of(bytes("y"))), CONNECTION);
+        near.invalidated(new SegmentInvalidations(SEGMENT, EPOCH, List.of(change(13, bytes("y")))), CONNECTION);
 
         assertThat(lookup("k")).as("revision 12 was never heard").isNull();
         assertThat(near.stats().entries()).isZero();
@@ -193,7 +198,7 @@ class NearCacheTests {
     @Test
     void aPushOnAnotherConnectionInvalidatesButDoesNotMoveThePosition() {
         fill("k", value("v", 1));
-        near.invalidated(new SegmentInvalidations(SEGMENT, EPOCH, new long[] {30}, List.of(bytes("k"))), NEW_OWNER);
+        near.invalidated(new SegmentInvalidations(SEGMENT, EPOCH, List.of(change(30, bytes("k")))), NEW_OWNER);
 
         assertThat(lookup("k")).isNull();
         assertThat(near.beginTrack(SEGMENT, NEW_OWNER, EPOCH + 1).sinceRevision()).isEqualTo(10);

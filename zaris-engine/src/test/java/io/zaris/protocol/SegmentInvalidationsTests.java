@@ -29,8 +29,9 @@ class SegmentInvalidationsTests {
         SegmentInvalidations decoded = assertDecodes(out);
         assertThat(decoded.segment()).isEqualTo(12);
         assertThat(decoded.epoch()).as("the batch's epoch, for the position a client resumes from").isEqualTo(2);
-        assertThat(decoded.revisions()).containsExactly(7, 8);
-        assertThat(decoded.keys()).containsExactly(bytes("a"), bytes("bb"));
+        assertThat(decoded.changes()).extracting(SegmentChange::revision).containsExactly(7L, 8L);
+        assertThat(decoded.changes()).extracting(SegmentChange::key).containsExactly(bytes("a"), bytes("bb"));
+        assertThat(decoded.changes()).extracting(SegmentChange::removed).containsExactly(false, true);
     }
 
     @Test
@@ -59,6 +60,7 @@ class SegmentInvalidationsTests {
         out.writeLong(2);
         out.writeInt(1);
         out.writeLong(5);
+        out.writeByte(0);
         out.writeInt(10);
         out.writeByte(1);
         assertThatThrownBy(() -> SegmentInvalidations.decode(out)).isInstanceOf(MalformedRequestException.class);
@@ -67,13 +69,16 @@ class SegmentInvalidationsTests {
     @Test
     void aTrackAnswerEncodesAndDecodesBack() throws MalformedRequestException {
         ByteBuf out = Unpooled.buffer();
-        new SegmentTrackAnswer(true, 41, 6, List.of(bytes("a"), bytes("bc"))).encode(out);
+        new SegmentTrackAnswer(true, 41, 6, List.of(new SegmentChange(40, false, bytes("a")),
+                new SegmentChange(41, true, bytes("bc")))).encode(out);
 
         SegmentTrackAnswer decoded = SegmentTrackAnswer.decode(out);
         assertThat(decoded.resumed()).isTrue();
         assertThat(decoded.revision()).isEqualTo(41);
         assertThat(decoded.epoch()).isEqualTo(6);
-        assertThat(decoded.changedKeys()).containsExactly(bytes("a"), bytes("bc"));
+        assertThat(decoded.changes()).extracting(SegmentChange::key).containsExactly(bytes("a"), bytes("bc"));
+        assertThat(decoded.changes()).extracting(SegmentChange::revision).containsExactly(40L, 41L);
+        assertThat(decoded.changes()).extracting(SegmentChange::removed).containsExactly(false, true);
     }
 
     @Test

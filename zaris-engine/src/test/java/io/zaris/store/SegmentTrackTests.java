@@ -42,7 +42,7 @@ class SegmentTrackTests {
     }
 
     private static List<String> keys(TrackStart start) {
-        return start.changedKeys().stream().map(k -> new String(k, StandardCharsets.UTF_8)).toList();
+        return start.changes().stream().map(c -> new String(c.key(), StandardCharsets.UTF_8)).toList();
     }
 
     @Test
@@ -55,21 +55,24 @@ class SegmentTrackTests {
         assertThat(start.resumed()).isFalse();
         assertThat(start.revision()).isEqualTo(2);
         assertThat(start.epoch()).isEqualTo(3);
-        assertThat(start.changedKeys()).isEmpty();
+        assertThat(start.changes()).isEmpty();
         assertThat(subscribed).as("subscribed under the same hold of the lock").hasValue(1);
     }
 
     @Test
-    void aTrackerResumesWithEachKeyChangedSinceItsPositionOnce() {
+    void aTrackerResumesWithEveryChangeSinceItsPositionInOrder() {
         put(active, "a", 3);
         put(active, "b", 3);
         put(active, "a", 3);
+        active.delete(0, key("b"), Request.ANY_VERSION, 3);
 
         TrackStart start = track(active, 1, 3);
 
         assertThat(start.resumed()).isTrue();
-        assertThat(start.revision()).isEqualTo(3);
-        assertThat(keys(start)).containsExactly("b", "a");
+        assertThat(start.revision()).isEqualTo(4);
+        assertThat(keys(start)).containsExactly("b", "a", "b");
+        assertThat(start.changes()).extracting(TrackStart.Change::revision).containsExactly(2L, 3L, 4L);
+        assertThat(start.changes()).extracting(TrackStart.Change::removal).containsExactly(false, false, true);
     }
 
     @Test
@@ -79,7 +82,7 @@ class SegmentTrackTests {
         TrackStart start = track(active, 1, 3);
 
         assertThat(start.resumed()).isTrue();
-        assertThat(start.changedKeys()).isEmpty();
+        assertThat(start.changes()).isEmpty();
     }
 
     @Test
@@ -99,7 +102,7 @@ class SegmentTrackTests {
 
         assertThat(start.resumed()).as("the log keeps revisions 3..6 only").isFalse();
         assertThat(start.revision()).isEqualTo(6);
-        assertThat(start.changedKeys()).isEmpty();
+        assertThat(start.changes()).isEmpty();
     }
 
     @Test
