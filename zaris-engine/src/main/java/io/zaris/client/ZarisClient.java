@@ -78,6 +78,8 @@ public final class ZarisClient implements AutoCloseable {
     private volatile boolean closed;
     /** The near cache, {@code null} when off; every connection of a client with one tracks its segments. */
     private final NearCache near;
+    /** Key watches; they share the nodes' per-segment streams with the near cache, with positions of their own. */
+    private final KeyWatches watches;
 
     private ZarisClient(ZarisClientOptions options) {
         this.options = options;
@@ -86,6 +88,8 @@ public final class ZarisClient implements AutoCloseable {
         this.lostWrites = new LostWriteReports(options.asyncAckHistory(), metrics, options.lostWriteListener());
         this.near = options.nearCache().enabled() ? new NearCache(options.nearCache()) : null;
         this.topology = new TopologyKeeper(options, time, near, lostWrites::takenOver);
+        this.watches = new KeyWatches(topology::table, topology::segmentMapper, time, options.attemptTimeout());
+        topology.watches(watches);
         this.executor = new RequestExecutor(options, time, topology);
         this.directPath = options.directReadConnectionsPerNode() == 0 ? null
                 : new DirectPath(options, time, topology, executor, this::acknowledged,
@@ -172,6 +176,29 @@ public final class ZarisClient implements AutoCloseable {
                         near.trackFailed(segment, track.generation());
                     }
                 });
+    }
+
+    /**
+     * Hands every change of {@code key} to {@code listener} (key, new version, deleted or not), in the order its owner
+     * applied them, from when the watch is live ({@link KeyWatch#isLive()}) until it is closed. After a failover or a
+     * planned move the watch resumes on the new owner from the last change it delivered; changes it cannot deliver
+     * are reported through {@link KeyWatchListener#onFellBehind}, never skipped silently.
+     */
+    public KeyWatch watch(String key, KeyWatchListener listener) {
+        return startWatch(key, false, listener);
+    }
+
+    /** Like {@link #watch}, for every key that starts with {@code prefix} (the empty prefix watches every key). */
+    public KeyWatch watchPrefix(String prefix, KeyWatchListener listener) {
+        return startWatch(prefix, true, listener);
+    }
+
+    private KeyWatch startWatch(String key, boolean prefix, KeyWatchListener listener) {
+        if (listener == null) {
+            throw new IllegalArgumentException("listener must not be null");
+        }
+        requireTable();
+        return watches.watch(bytes(key), prefix, listener);
     }
 
     private static Optional<VersionedValue> readGet(KvStatus status, ByteBuf body) throws MalformedRequestException {
@@ -671,5 +698,6 @@ public final class ZarisClient implements AutoCloseable {
             directPath.close();
         }
         topology.close();
+        watches.close();
     }
 }

@@ -363,17 +363,15 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
      * its stream starts: resumed from the client's position with the keys changed since, or fresh.
      */
     private void trackSegment(ChannelHandlerContext ctx, Request.TrackSegment request) {
-        if (tracked == null) {
-            stats.rejected();
-            respondError(ctx, request.id(), KvStatus.BAD_REQUEST, "TRACK_SEGMENT needs TRACK_SEGMENTS first");
-            return;
-        }
         int segment = request.segment();
         if (segment >= segmentMapper.segmentCount()) {
             stats.rejected();
             respondError(ctx, request.id(), KvStatus.BAD_REQUEST, "segment " + segment + " does not exist; there are "
                     + segmentMapper.segmentCount());
             return;
+        }
+        if (tracked == null) {
+            tracked = new BitSet(segmentMapper.segmentCount()); // a watcher's connection tracks without TRACK_SEGMENTS
         }
         boolean fresh = !tracked.get(segment);
         tracked.set(segment);
