@@ -239,7 +239,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         if (request instanceof Request.TrackSegment trackSegment) {
-            trackSegment(ctx, trackSegment);
+            trackSegment(ctx, trackSegment, envelope.routedEpoch());
             return;
         }
         long deadlineNanos = envelope.deadlineMillis() == 0 ? Long.MAX_VALUE
@@ -360,9 +360,10 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
 
     /**
      * Subscribes this connection to one segment (once; asking again only re-reads the position) and answers where
-     * its stream starts: resumed from the client's position with the keys changed since, or fresh.
+     * its stream starts: resumed from the client's position with the changes since, or fresh. Refused, as a read
+     * would be, unless this node serves the segment under the epoch the client routed by.
      */
-    private void trackSegment(ChannelHandlerContext ctx, Request.TrackSegment request) {
+    private void trackSegment(ChannelHandlerContext ctx, Request.TrackSegment request, long routedEpoch) {
         int segment = request.segment();
         if (segment >= segmentMapper.segmentCount()) {
             stats.rejected();
@@ -370,17 +371,19 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
                     + segmentMapper.segmentCount());
             return;
         }
-        if (tracked == null) {
-            tracked = new BitSet(segmentMapper.segmentCount()); // a watcher's connection tracks without TRACK_SEGMENTS
-        }
-        boolean fresh = !tracked.get(segment);
-        tracked.set(segment);
-        SegmentTrackAnswer answer = subscriptions.track(segment, ctx.channel(), fresh, request.sinceRevision(),
-                request.sinceEpoch());
         ByteBuf out = ctx.alloc().buffer();
         int start = Frames.begin(out);
-        ResponseCodec.writeHeader(out, request.id(), KvStatus.OK);
-        answer.encode(out);
+        if (!requestHandler.refusesTracking(request.id(), segment, routedEpoch, out)) {
+            if (tracked == null) {
+                tracked = new BitSet(segmentMapper.segmentCount()); // a watcher's connection tracks without TRACK_SEGMENTS
+            }
+            boolean fresh = !tracked.get(segment);
+            tracked.set(segment);
+            SegmentTrackAnswer answer = subscriptions.track(segment, ctx.channel(), fresh, request.sinceRevision(),
+                    request.sinceEpoch());
+            ResponseCodec.writeHeader(out, request.id(), KvStatus.OK);
+            answer.encode(out);
+        }
         Frames.finish(out, start);
         ctx.write(out, ctx.voidPromise());
     }
