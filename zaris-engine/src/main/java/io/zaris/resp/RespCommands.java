@@ -14,7 +14,7 @@ import io.zaris.protocol.ResponseCodec;
 import io.zaris.security.Credentials;
 import io.zaris.security.LoginSession;
 import io.zaris.security.Principal;
-import io.zaris.store.HashNumbers;
+import io.zaris.model.HashNumbers;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
