@@ -206,7 +206,7 @@ final class RespCommands {
         switch (name) {
             case "get":
                 return call(new Request.Get(0, key), slot, answer -> answer.status() == KvStatus.OK
-                        ? new RespReply.Bulk(ResponseCodec.readValue(answer.body()).value()) : RespReply.NULL);
+                        ? new RespReply.BufferBulk(ResponseCodec.readValueSlice(answer.body())) : RespReply.NULL);
             case "set":
                 return set(a, slot);
             case "setnx":
