@@ -60,6 +60,8 @@ public final class NetworkBed implements AutoCloseable {
     private static final String NETWORK = "10.213.";
     /** Host {@code i} gets {@code .(HOST_OFFSET + i)}. */
     private static final int HOST_OFFSET = 10;
+    /** Host {@code i}'s second address, when a test adds one, is {@code .(SECOND_ADDRESS_OFFSET + i)}. */
+    private static final int SECOND_ADDRESS_OFFSET = 100;
     private static final int MAX_HOSTS = 20;
     /** Why a bed cannot be built on this machine, once asked; {@code null} until then. */
     private static volatile Optional<String> missing;
@@ -205,6 +207,20 @@ public final class NetworkBed implements AutoCloseable {
     public String address(int host) {
         requireHostOrHostSide(host);
         return NETWORK + subnet + "." + (host == HOST_SIDE ? 1 : HOST_OFFSET + host);
+    }
+
+    /**
+     * Gives host {@code host} a second address on its link, in the bed's subnet, and returns it: an address the
+     * host side and every other host reach it at, distinct from {@link #address}. The packet filters ({@link
+     * #isolate}, {@link #dropOneWay}, {@link #lose}) do not match it, so tests that use it apply none of them.
+     * Removed with the namespace.
+     */
+    public String addSecondAddress(int host) {
+        requireOpen();
+        requireHost(host);
+        String second = NETWORK + subnet + "." + (SECOND_ADDRESS_OFFSET + host);
+        ip("-n", namespace(host), "addr", "add", second + "/24", "dev", "eth0");
+        return second;
     }
 
     public String namespace(int host) {
