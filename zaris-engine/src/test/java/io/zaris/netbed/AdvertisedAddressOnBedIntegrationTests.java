@@ -11,6 +11,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -29,6 +31,8 @@ class AdvertisedAddressOnBedIntegrationTests {
 
     private static final int HOSTS = 3;
     private static final int KEYS_PER_NODE = 25;
+    /** {@code 10.0.0.1:7101} or, from a dual-stack socket, {@code [::ffff:10.0.0.1]:7101}. */
+    private static final Pattern ENDPOINT = Pattern.compile("\\[?(?:::ffff:)?(\\d+\\.\\d+\\.\\d+\\.\\d+)]?:(\\d+)");
 
     @BeforeAll
     static void requireNamespaces() {
@@ -79,10 +83,13 @@ class AdvertisedAddressOnBedIntegrationTests {
 
                 String hostSide = bed.address(NetworkBed.HOST_SIDE);
                 int membershipConnections = 0;
+                int clientConnections = 0;
                 for (int host : bed.hostNumbers()) {
                     List<Socket> sockets = established(bed, host);
                     membershipConnections += (int) sockets.stream()
                             .filter(socket -> socket.localPort() == BedCluster.CLUSTER_PORT).count();
+                    clientConnections += (int) sockets.stream().filter(socket -> socket.localPort() == BedCluster.DATA_PORT
+                            && socket.peerHost().equals(hostSide)).count();
                     assertThat(sockets).as("n%d's data port has the client's connections, all at its advertised address",
                             host).filteredOn(socket -> socket.localPort() == BedCluster.DATA_PORT
                                     && socket.peerHost().equals(hostSide))
@@ -98,7 +105,9 @@ class AdvertisedAddressOnBedIntegrationTests {
                 assertThat(membershipConnections).as("membership connections the peers opened to each other").isPositive();
                 System.out.printf("advertised addresses on the bed: %d nodes bound to 0.0.0.0, every partition healthy"
                         + " %.1f s after launch; %d keys (%d owned by each node) written and read one hop through the"
-                        + " advertised addresses, seeded with %s only%n", HOSTS, healthy, keys.size(), KEYS_PER_NODE, seed);
+                        + " advertised addresses, seeded with %s only; the nodes' sockets: %d client and %d membership"
+                        + " connections, all at advertised addresses%n", HOSTS, healthy, keys.size(), KEYS_PER_NODE, seed,
+                        clientConnections, membershipConnections);
             }
         }
     }
@@ -111,27 +120,30 @@ class AdvertisedAddressOnBedIntegrationTests {
     record Socket(String localHost, int localPort, String peerHost, int peerPort) {
     }
 
-    /** The established TCP connections inside host {@code host}'s namespace ({@code ss}). */
+    /**
+     * The established TCP connections inside host {@code host}'s namespace ({@code ss}). Java's dual-stack sockets
+     * show IPv4 peers as {@code [::ffff:a.b.c.d]:port}; both spellings become {@code a.b.c.d}. A line that is not two
+     * IPv4 endpoints fails the test rather than being skipped.
+     */
     private static List<Socket> established(NetworkBed bed, int host) {
         String output = Shell.run(List.of("ip", "netns", "exec", bed.namespace(host), "ss", "-H", "-t", "-n", "state",
                 "established")).orThrow().output();
         List<Socket> sockets = new ArrayList<>();
         for (String line : output.split("\n")) {
-            List<String> endpoints = java.util.Arrays.stream(line.strip().split("\\s+"))
-                    .filter(field -> field.matches("[0-9.]+:\\d+")).toList();
-            if (endpoints.size() == 2) {
-                sockets.add(new Socket(hostOf(endpoints.get(0)), portOf(endpoints.get(0)), hostOf(endpoints.get(1)),
-                        portOf(endpoints.get(1))));
+            if (line.isBlank()) {
+                continue;
             }
+            List<Matcher> endpoints = new ArrayList<>();
+            for (String field : line.strip().split("\\s+")) {
+                Matcher endpoint = ENDPOINT.matcher(field);
+                if (endpoint.matches()) {
+                    endpoints.add(endpoint);
+                }
+            }
+            assertThat(endpoints).as("local and peer IPv4 endpoints in ss's line '%s'", line).hasSize(2);
+            sockets.add(new Socket(endpoints.get(0).group(1), Integer.parseInt(endpoints.get(0).group(2)),
+                    endpoints.get(1).group(1), Integer.parseInt(endpoints.get(1).group(2))));
         }
         return sockets;
-    }
-
-    private static String hostOf(String endpoint) {
-        return endpoint.substring(0, endpoint.lastIndexOf(':'));
-    }
-
-    private static int portOf(String endpoint) {
-        return Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
     }
 }
