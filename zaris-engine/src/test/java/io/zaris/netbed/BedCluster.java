@@ -21,7 +21,8 @@ import java.util.stream.Collectors;
  * to its host's address as a production node would be: with a password, and with a cluster secret unless the test
  * asks for an insecure cluster. Started from the server jar the build made (system property {@code
  * zaris.server.jar}, set by failsafe). Every node runs with the server's defaults apart from {@code --drain-on-stop
- * 0} (a killed node leaves at once), no RESP port, and whatever arguments the test adds.
+ * 0} (a killed node leaves at once), no RESP port, and whatever arguments the test adds. Unless a test gives its own
+ * {@link Addressing}, node {@code n<i>} binds its host's address and has every host's membership port as seeds.
  */
 final class BedCluster implements AutoCloseable {
 
@@ -33,6 +34,9 @@ final class BedCluster implements AutoCloseable {
     private final Path logDirectory;
     private final boolean clusterSecret;
     private final List<String> serverArguments;
+    private Addressing addressing;
+    private Path passwordFile;
+    private Path secretFile;
     private final Path jar;
     private final String clusterName = "zaris-netbed-" + UUID.randomUUID();
     private final String password = "netbed-" + UUID.randomUUID();
@@ -56,6 +60,15 @@ final class BedCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * The arguments that say where node {@code n<host>} listens, what it announces and how it finds its peers (e.g.
+     * {@code --host}, {@code --advertise-host}, {@code --seeds} or {@code --discovery}).
+     */
+    @FunctionalInterface
+    interface Addressing {
+        List<String> arguments(int host);
+    }
+
     private BedCluster(NetworkBed bed, Path logDirectory, Membership membership, List<String> serverArguments) {
         String jarProperty = System.getProperty("zaris.server.jar");
         if (jarProperty == null || !Files.isRegularFile(Path.of(jarProperty))) {
@@ -67,6 +80,9 @@ final class BedCluster implements AutoCloseable {
         this.logDirectory = logDirectory.toAbsolutePath();
         this.clusterSecret = membership == Membership.CLUSTER_SECRET;
         this.serverArguments = List.copyOf(serverArguments);
+        String seeds = bed.hostNumbers().stream().map(host -> bed.address(host) + ":" + CLUSTER_PORT)
+                .collect(Collectors.joining(","));
+        this.addressing = host -> List.of("--host", bed.address(host), "--seeds", seeds);
     }
 
     /**
@@ -82,29 +98,58 @@ final class BedCluster implements AutoCloseable {
         return create(bed, logDirectory, Membership.CLUSTER_SECRET);
     }
 
+    /** Replaces how nodes are addressed (see {@link Addressing}); call before starting any node. */
+    BedCluster addressedBy(Addressing addressing) {
+        if (!processes.isEmpty()) {
+            throw new IllegalStateException("addressing must be chosen before the first node starts");
+        }
+        this.addressing = addressing;
+        return this;
+    }
+
     /** Starts one node per host of the bed, all seeds of each other, and waits until each has started. */
     List<NodeAddress> start() throws IOException, InterruptedException {
-        Files.createDirectories(logDirectory);
-        Path passwordFile = secretFile("password", password);
-        Path secretFile = clusterSecret ? secretFile("cluster-secret", "netbed-secret-" + UUID.randomUUID()) : null;
-        String seeds = bed.hostNumbers().stream().map(host -> bed.address(host) + ":" + CLUSTER_PORT)
-                .collect(Collectors.joining(","));
-        for (int host : bed.hostNumbers()) {
-            String nodeId = nodeId(host);
-            List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC", "-jar",
-                    jar.toString(), "--node-id", nodeId, "--host", bed.address(host), "--port", Integer.toString(DATA_PORT),
-                    "--cluster-port", Integer.toString(CLUSTER_PORT), "--seeds", seeds, "--cluster-name", clusterName,
-                    "--resp-port", "off", "--drain-on-stop", "0", "--password-file", passwordFile.toString()));
-            if (secretFile != null) {
-                command.addAll(List.of("--cluster-secret-file", secretFile.toString()));
-            } else {
-                command.add("--allow-insecure");
-            }
-            command.addAll(serverArguments);
-            processes.put(nodeId, bed.start(host, command, log(nodeId)));
+        return start(bed.hostNumbers());
+    }
+
+    /** Starts a node on each of {@code hosts} (a bed may keep hosts for nodes started later), waits until each started. */
+    List<NodeAddress> start(List<Integer> hosts) throws IOException, InterruptedException {
+        for (int host : hosts) {
+            launch(host);
         }
         awaitStarted();
         return dataAddresses();
+    }
+
+    /** Starts one more node, on {@code host}, while the others run; waits until it has started. */
+    void startNode(int host) throws IOException, InterruptedException {
+        launch(host);
+        awaitStarted();
+    }
+
+    private void launch(int host) throws IOException {
+        String nodeId = nodeId(host);
+        if (processes.containsKey(nodeId)) {
+            throw new IllegalStateException(nodeId + " was started already");
+        }
+        if (passwordFile == null) {
+            Files.createDirectories(logDirectory);
+            passwordFile = secretFile("password", password);
+            secretFile = clusterSecret ? secretFile("cluster-secret", "netbed-secret-" + UUID.randomUUID()) : null;
+        }
+        List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC", "-jar",
+                jar.toString(), "--node-id", nodeId));
+        command.addAll(addressing.arguments(host));
+        command.addAll(List.of("--port", Integer.toString(DATA_PORT), "--cluster-port", Integer.toString(CLUSTER_PORT),
+                "--cluster-name", clusterName, "--resp-port", "off", "--drain-on-stop", "0",
+                "--password-file", passwordFile.toString()));
+        if (secretFile != null) {
+            command.addAll(List.of("--cluster-secret-file", secretFile.toString()));
+        } else {
+            command.add("--allow-insecure");
+        }
+        command.addAll(serverArguments);
+        processes.put(nodeId, bed.start(host, command, log(nodeId)));
     }
 
     private Path secretFile(String name, String content) throws IOException {
@@ -131,15 +176,16 @@ final class BedCluster implements AutoCloseable {
         }
     }
 
+    /** The started nodes' data addresses on their hosts' bed addresses, in the order they started. */
     List<NodeAddress> dataAddresses() {
-        return bed.hostNumbers().stream().map(host -> new NodeAddress(bed.address(host), DATA_PORT)).toList();
+        return List.copyOf(dataAddressesById().values());
     }
 
-    /** Each node's data address, by node id. */
+    /** Each started node's data address on its host's bed address, by node id. */
     Map<String, NodeAddress> dataAddressesById() {
         Map<String, NodeAddress> byId = new LinkedHashMap<>();
-        for (int host : bed.hostNumbers()) {
-            byId.put(nodeId(host), new NodeAddress(bed.address(host), DATA_PORT));
+        for (String nodeId : processes.keySet()) {
+            byId.put(nodeId, new NodeAddress(bed.address(hostOf(nodeId)), DATA_PORT));
         }
         return byId;
     }

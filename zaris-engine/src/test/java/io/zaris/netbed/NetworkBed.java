@@ -45,10 +45,15 @@ import org.junit.jupiter.api.Assumptions;
  * </ul>
  * See {@link PacketFilter} for where the drops are enforced.
  *
- * <p>Isolation from other runs and from the machine: every name (bridge, veths, namespaces) carries a random id,
- * so a crashed run cannot block the next, and the subnet is one the machine does not use yet. Traffic only ever
- * goes to the hosts the bed created. {@link #close()} kills every process still running in the namespaces and
- * removes every namespace, veth and the bridge; a shutdown hook does the same when the JVM exits first.
+ * <p>Addresses besides each host's own, for the address tests: {@link #addSecondAddress} (one more address on the
+ * host's link) and {@link #translateAddress} (an address no host owns, rewritten to the host's by NAT rules in every
+ * sender's output path, the host side's included). The packet-filter faults know neither.
+ *
+ * <p>Isolation from other runs and from the machine: every name (bridge, veths, namespaces) carries a random id, so
+ * a crashed run cannot block the next, and the subnet is one the machine does not use yet. Traffic only ever goes
+ * to the hosts the bed created. {@link #close()} kills every process still running in the namespaces and removes
+ * every namespace, veth, the bridge and the host side's NAT table; a shutdown hook does the same when the JVM exits
+ * first.
  *
  * <p>Not thread-safe: one test thread drives a bed.
  */
@@ -60,6 +65,10 @@ public final class NetworkBed implements AutoCloseable {
     private static final String NETWORK = "10.213.";
     /** Host {@code i} gets {@code .(HOST_OFFSET + i)}. */
     private static final int HOST_OFFSET = 10;
+    /** Host {@code i}'s second address, when a test adds one, is {@code .(SECOND_ADDRESS_OFFSET + i)}. */
+    private static final int SECOND_ADDRESS_OFFSET = 100;
+    /** Host {@code i}'s translated address, when a test gives one, is {@code .(TRANSLATED_OFFSET + i)}: no host owns it. */
+    private static final int TRANSLATED_OFFSET = 200;
     private static final int MAX_HOSTS = 20;
     /** Why a bed cannot be built on this machine, once asked; {@code null} until then. */
     private static volatile Optional<String> missing;
@@ -72,6 +81,8 @@ public final class NetworkBed implements AutoCloseable {
     private final Set<Integer> linksDown = new TreeSet<>();
     private final Map<Integer, Double> lossPercent = new TreeMap<>();
     private final Set<Integer> delayed = new TreeSet<>();
+    /** Hosts reached through a translated address ({@link #translateAddress}); owned by the test thread. */
+    private final Set<Integer> translated = new TreeSet<>();
     private final Thread cleanupOnExit;
     private boolean closed;
 
@@ -205,6 +216,82 @@ public final class NetworkBed implements AutoCloseable {
     public String address(int host) {
         requireHostOrHostSide(host);
         return NETWORK + subnet + "." + (host == HOST_SIDE ? 1 : HOST_OFFSET + host);
+    }
+
+    /**
+     * Gives host {@code host} a second address on its link, in the bed's subnet, and returns it: an address the
+     * host side and every other host reach it at, distinct from {@link #address}. The packet filters ({@link
+     * #isolate}, {@link #dropOneWay}, {@link #lose}) do not match it, so tests that use it apply none of them.
+     * Removed with the namespace.
+     */
+    public String addSecondAddress(int host) {
+        requireOpen();
+        requireHost(host);
+        String second = NETWORK + subnet + "." + (SECOND_ADDRESS_OFFSET + host);
+        ip("-n", namespace(host), "addr", "add", second + "/24", "dev", "eth0");
+        return second;
+    }
+
+    /**
+     * Gives host {@code host} an address it does not own, as a NAT gateway or a Kubernetes Service gives a pod, and
+     * returns it: whatever the host side or any host sends to it is rewritten on the way out (nftables DNAT in the
+     * sender's output path) to the host's own {@link #address}, and the answers are rewritten back. The host side's
+     * rules live in a table of its own in the machine's namespace, removed by {@link #close()}; the hosts' rules
+     * go with their namespaces. {@link #translatedConnections} counts the connections opened through each.
+     */
+    public String translateAddress(int host) {
+        requireOpen();
+        requireHost(host);
+        translated.add(host);
+        String script = natScript();
+        Shell.run(List.of("nft", "-f", "-"), script).orThrow();
+        for (int each = 1; each <= hosts; each++) {
+            Shell.run(List.of("ip", "netns", "exec", namespace(each), "nft", "-f", "-"), script).orThrow();
+        }
+        return translatedAddress(host);
+    }
+
+    private String translatedAddress(int host) {
+        return NETWORK + subnet + "." + (TRANSLATED_OFFSET + host);
+    }
+
+    /** One transaction that replaces the NAT table (creating it first so the delete cannot fail). */
+    private String natScript() {
+        StringBuilder script = new StringBuilder().append("table ip ").append(natTable()).append('\n')
+                .append("delete table ip ").append(natTable()).append('\n')
+                .append("table ip ").append(natTable()).append(" {\n  chain out {\n")
+                .append("    type nat hook output priority -100;\n");
+        for (int host : translated) {
+            script.append("    ip daddr ").append(translatedAddress(host)).append(" counter dnat to ")
+                    .append(address(host)).append('\n');
+        }
+        return script.append("  }\n}\n").toString();
+    }
+
+    /**
+     * Connections {@code from} (a host, or {@link #HOST_SIDE}) opened to host {@code to}'s translated address: the
+     * NAT rule's counter, which sees only each connection's first packet (conntrack rewrites the rest).
+     */
+    public long translatedConnections(int from, int to) {
+        requireOpen();
+        requireHostOrHostSide(from);
+        requireHost(to);
+        List<String> list = new ArrayList<>();
+        if (from != HOST_SIDE) {
+            list.addAll(List.of("ip", "netns", "exec", namespace(from)));
+        }
+        list.addAll(List.of("nft", "list", "table", "ip", natTable()));
+        String rules = Shell.run(list).orThrow().output();
+        java.util.regex.Matcher counter = java.util.regex.Pattern.compile("ip daddr "
+                + translatedAddress(to).replace(".", "\\.") + " counter packets (\\d+) ").matcher(rules);
+        if (!counter.find()) {
+            throw new IllegalStateException("host " + to + " has no translated address: " + rules);
+        }
+        return Long.parseLong(counter.group(1));
+    }
+
+    private String natTable() {
+        return "zb" + id + "nat";
     }
 
     public String namespace(int host) {
@@ -375,6 +462,9 @@ public final class NetworkBed implements AutoCloseable {
             if (namespaceExists(namespace(host))) {
                 record(failures, Shell.run(List.of("ip", "netns", "del", namespace(host))));
             }
+        }
+        if (!translated.isEmpty() && Shell.run(List.of("nft", "list", "table", "ip", natTable())).succeeded()) {
+            record(failures, Shell.run(List.of("nft", "delete", "table", "ip", natTable())));
         }
         if (exists("link", bridge())) {
             record(failures, Shell.run(List.of("ip", "link", "del", bridge())));
