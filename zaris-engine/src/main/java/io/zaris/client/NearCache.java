@@ -214,6 +214,26 @@ final class NearCache {
         store.removeIf(entry -> entry.segment == segment);
     }
 
+    /**
+     * How the streams of the segments this near cache has read stand now: live where the segment is routed
+     * ({@code routedLive} says whether a stream is live on the connection and epoch the segment is routed to now),
+     * resuming (a track sent, not answered yet), or down (nothing of the segment served until its next read resumes
+     * it).
+     */
+    NearCacheStreams streams(java.util.function.BiPredicate<Integer, SegmentStreams.Stream> routedLive) {
+        int[] counts = new int[3];
+        streams.forEach((segment, stream) -> {
+            if (stream.state() == SegmentStreams.State.RESUMING) {
+                counts[1]++;
+            } else if (stream.state() == SegmentStreams.State.LIVE && routedLive.test(segment, stream)) {
+                counts[0]++;
+            } else {
+                counts[2]++;
+            }
+        });
+        return new NearCacheStreams(counts[0], counts[1], counts[2], resumed.sum(), dropped.sum());
+    }
+
     NearCacheStats stats() {
         return new NearCacheStats(hits.sum(), misses.sum(), invalidations.sum(), store.evictions(), store.size(),
                 store.weight(), resumed.sum(), dropped.sum());

@@ -263,6 +263,25 @@ public final class ZarisClient implements AutoCloseable {
         return near == null ? NearCacheStats.NONE : near.stats();
     }
 
+    /**
+     * How the near cache's segment streams stand now (see {@link NearCacheStreams}); {@link NearCacheStreams#NONE}
+     * without a near cache. A stream counts as live only while it runs on the connection and epoch its segment is
+     * routed to now, over an open connection: what a read of the segment would be served from.
+     */
+    public NearCacheStreams nearCacheStreams() {
+        if (near == null) {
+            return NearCacheStreams.NONE;
+        }
+        RoutingTable current = closed ? null : topology.table();
+        return near.streams((segment, stream) -> {
+            if (current == null) {
+                return false;
+            }
+            NodeConnection routed = current.connectionFor(segment);
+            return routed != null && routed.isOpen() && stream.liveOn(routed, current.epochOf(segment));
+        });
+    }
+
     /** Drops {@code keys} from the near cache again once {@code write} of them completed, however it did. */
     private <T> CompletableFuture<T> forgetWhenDone(List<byte[]> keys, CompletableFuture<T> write) {
         return near == null ? write : write.whenComplete((value, error) -> forgetOwnWrite(keys));

@@ -96,6 +96,17 @@ class NearCacheTests {
     }
 
     @Test
+    void streamsAreCountedLiveResumingOrDownAsTheirRouteSays() {
+        near.beginTrack(7, CONNECTION, EPOCH);
+        assertThat(near.streams((segment, stream) -> true))
+                .isEqualTo(new NearCacheStreams(2, 1, 0, 0, 0));
+        assertThat(near.streams((segment, stream) -> segment != OTHER_SEGMENT))
+                .as("a live stream its segment is no longer routed to serves nothing").isEqualTo(new NearCacheStreams(1, 1, 1, 0, 0));
+        near.forget(CONNECTION);
+        assertThat(near.streams((segment, stream) -> true)).isEqualTo(new NearCacheStreams(0, 0, 3, 0, 0));
+    }
+
+    @Test
     void anInvalidationBetweenSendAndAnswerKeepsTheAnswerOut() {
         long stamp = near.stampOf(SEGMENT);
         long generation = near.generationFor(SEGMENT, CONNECTION, EPOCH);
