@@ -34,6 +34,17 @@ public final class BlockingZarisClient {
         return direct != null ? direct : await(client.get(key));
     }
 
+    /** See {@link ZarisClient#read}. */
+    public ReadResult read(String key, NearCacheRead how) {
+        if (!client.nearCacheEnabled() && how != null) {
+            Optional<VersionedValue> direct = client.tryDirectGet(key);
+            if (direct != null) {
+                return new ReadResult(direct, false);
+            }
+        }
+        return await(client.read(key, how));
+    }
+
     public long put(String key, byte[] value) {
         return put(key, value, null);
     }

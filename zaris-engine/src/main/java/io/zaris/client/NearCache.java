@@ -64,6 +64,17 @@ final class NearCache {
      * @param routedEpoch the epoch the client routes the segment by now
      */
     VersionedValue lookup(byte[] key, int segment, Object routed, boolean routedOpen, long routedEpoch, long nowNanos) {
+        return lookup(key, segment, routed, routedOpen, routedEpoch, nowNanos, NearCacheRead.NO_MAX_AGE);
+    }
+
+    /**
+     * Like {@link #lookup(byte[], int, Object, boolean, long, long)}, but an entry filled {@code maxAgeNanos} or
+     * longer ago is not served either (a read with its own time to live for near entries, see
+     * {@link NearCacheRead#maxAge}). Such an entry stays: the read's answer replaces it, and reads without that limit
+     * may still serve it.
+     */
+    VersionedValue lookup(byte[] key, int segment, Object routed, boolean routedOpen, long routedEpoch, long nowNanos,
+                          long maxAgeNanos) {
         NearKey k = new NearKey(key);
         Entry entry = store.get(k);
         if (entry == null) {
@@ -78,6 +89,10 @@ final class NearCache {
             if (verdict == NearCacheVerdict.EXPIRED) {
                 store.remove(k, entry);
             }
+            misses.increment();
+            return null;
+        }
+        if (nowNanos - entry.filledAtNanos >= maxAgeNanos) {
             misses.increment();
             return null;
         }
@@ -147,7 +162,7 @@ final class NearCache {
         long expiresAt = value.ttlRemainingMillis() <= 0 ? Long.MAX_VALUE
                 : sentAtNanos + TimeUnit.MILLISECONDS.toNanos(value.ttlRemainingMillis());
         NearKey k = new NearKey(key);
-        Entry entry = new Entry(value.value(), value.version(), expiresAt, segment,
+        Entry entry = new Entry(value.value(), value.version(), expiresAt, sentAtNanos, segment,
                 (long) ENTRY_OVERHEAD_BYTES + key.length + value.value().length);
         int stripe = stripe(segment);
         if (stamps.get(stripe) != stamp) {
@@ -199,6 +214,26 @@ final class NearCache {
         store.removeIf(entry -> entry.segment == segment);
     }
 
+    /**
+     * How the streams of the segments this near cache has read stand now: live where the segment is routed
+     * ({@code routedLive} says whether a stream is live on the connection and epoch the segment is routed to now),
+     * resuming (a track sent, not answered yet), or down (nothing of the segment served until its next read resumes
+     * it).
+     */
+    NearCacheStreams streams(java.util.function.BiPredicate<Integer, SegmentStreams.Stream> routedLive) {
+        int[] counts = new int[3];
+        streams.forEach((segment, stream) -> {
+            if (stream.state() == SegmentStreams.State.RESUMING) {
+                counts[1]++;
+            } else if (stream.state() == SegmentStreams.State.LIVE && routedLive.test(segment, stream)) {
+                counts[0]++;
+            } else {
+                counts[2]++;
+            }
+        });
+        return new NearCacheStreams(counts[0], counts[1], counts[2], resumed.sum(), dropped.sum());
+    }
+
     NearCacheStats stats() {
         return new NearCacheStats(hits.sum(), misses.sum(), invalidations.sum(), store.evictions(), store.size(),
                 store.weight(), resumed.sum(), dropped.sum());
@@ -212,7 +247,9 @@ final class NearCache {
      * One cached value and the segment whose stream vouches for it.
      *
      * @param expiresAtNanos time-source time the value expires, {@link Long#MAX_VALUE} for never
+     * @param filledAtNanos  time-source time the read that fetched it was sent: its age counts from then
      */
-    private record Entry(byte[] value, long version, long expiresAtNanos, int segment, long weight) {
+    private record Entry(byte[] value, long version, long expiresAtNanos, long filledAtNanos, int segment,
+                         long weight) {
     }
 }

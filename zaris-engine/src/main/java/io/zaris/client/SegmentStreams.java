@@ -48,6 +48,11 @@ final class SegmentStreams {
 
     private final Map<Integer, Stream> streams = new ConcurrentHashMap<>();
 
+    /** Hands every segment that has had a stream, and its stream now, to {@code visitor} (a moment's view). */
+    void forEach(java.util.function.BiConsumer<Integer, Stream> visitor) {
+        streams.forEach(visitor);
+    }
+
     Stream of(int segment) {
         return streams.getOrDefault(segment, NONE);
     }

@@ -128,18 +128,59 @@ public final class ZarisClient implements AutoCloseable {
     public CompletableFuture<Optional<VersionedValue>> get(String key) {
         byte[] k = bytes(key);
         if (near == null) {
-            return execute(OpCode.GET, k, true, id -> new Request.Get(id, k), ZarisClient::readGet, null);
+            return remoteGet(k);
         }
         RoutingTable current = requireTable();
         int segment = topology.segmentMapper().segmentOf(k);
+        VersionedValue cached = nearLookup(k, segment, current, NearCacheRead.NO_MAX_AGE);
+        if (cached != null) {
+            return CompletableFuture.completedFuture(Optional.of(cached));
+        }
+        return trackedGet(k, segment, current);
+    }
+
+    /**
+     * Like {@link #get}, using the near cache as {@code how} says (see {@link NearCacheRead}), and telling whether the
+     * near cache answered.
+     */
+    public CompletableFuture<ReadResult> read(String key, NearCacheRead how) {
+        if (how == null) {
+            throw new IllegalArgumentException("how must not be null; use NearCacheRead.DEFAULT");
+        }
+        byte[] k = bytes(key);
+        if (near == null || !how.usesNearCache()) {
+            return remoteGet(k).thenApply(ReadResult::remote);
+        }
+        RoutingTable current = requireTable();
+        int segment = topology.segmentMapper().segmentOf(k);
+        VersionedValue cached = nearLookup(k, segment, current, how.maxAgeNanos());
+        if (cached != null) {
+            return CompletableFuture.completedFuture(new ReadResult(Optional.of(cached), true));
+        }
+        return trackedGet(k, segment, current).thenApply(ReadResult::remote);
+    }
+
+    /** A GET from the key's owner that leaves the near cache alone. */
+    private CompletableFuture<Optional<VersionedValue>> remoteGet(byte[] k) {
+        return execute(OpCode.GET, k, true, id -> new Request.Get(id, k), ZarisClient::readGet, null);
+    }
+
+    /** The near cache's entry for {@code k} if it is servable and younger than {@code maxAgeNanos}, else null. */
+    private VersionedValue nearLookup(byte[] k, int segment, RoutingTable current, long maxAgeNanos) {
+        NodeConnection routed = current.connectionFor(segment);
+        if (routed == null) {
+            return null;
+        }
+        return near.lookup(k, segment, routed, routed.isOpen(), current.epochOf(segment), time.nanoTime(),
+                maxAgeNanos);
+    }
+
+    /** A GET from the key's owner whose answer fills the near cache, with the segment's stream started first. */
+    private CompletableFuture<Optional<VersionedValue>> trackedGet(byte[] k, int segment, RoutingTable current) {
         NodeConnection routed = current.connectionFor(segment);
         long generation = SegmentStreams.NO_GENERATION;
         if (routed != null) {
             long epoch = current.epochOf(segment);
-            VersionedValue cached = near.lookup(k, segment, routed, routed.isOpen(), epoch, time.nanoTime());
-            if (cached != null) {
-                return CompletableFuture.completedFuture(Optional.of(cached));
-            }
             if (routed.isOpen()) {
                 startTracking(segment, routed, epoch);
             }
@@ -220,6 +261,25 @@ public final class ZarisClient implements AutoCloseable {
     /** The near cache's counts now; {@link NearCacheStats#NONE} without one. */
     public NearCacheStats nearCacheStats() {
         return near == null ? NearCacheStats.NONE : near.stats();
+    }
+
+    /**
+     * How the near cache's segment streams stand now (see {@link NearCacheStreams}); {@link NearCacheStreams#NONE}
+     * without a near cache. A stream counts as live only while it runs on the connection and epoch its segment is
+     * routed to now, over an open connection: what a read of the segment would be served from.
+     */
+    public NearCacheStreams nearCacheStreams() {
+        if (near == null) {
+            return NearCacheStreams.NONE;
+        }
+        RoutingTable current = closed ? null : topology.table();
+        return near.streams((segment, stream) -> {
+            if (current == null) {
+                return false;
+            }
+            NodeConnection routed = current.connectionFor(segment);
+            return routed != null && routed.isOpen() && stream.liveOn(routed, current.epochOf(segment));
+        });
     }
 
     /** Drops {@code keys} from the near cache again once {@code write} of them completed, however it did. */

@@ -71,6 +71,46 @@ class NearCacheIntegrationTests {
     }
 
     @Test
+    void aReadSaysWhetherTheNearCacheAnsweredAndABypassingReadNeitherServesNorFills() {
+        try (ZarisClient reader = nearClient(NearCacheOptions.create()); ZarisClient writer = plainClient()) {
+            writer.sync().put("read-source", utf8("v1"));
+            writer.sync().put("read-bypass", utf8("b1"));
+
+            assertThat(reader.sync().read("read-source", NearCacheRead.DEFAULT).local()).isFalse();
+            ReadResult second = reader.sync().read("read-source", NearCacheRead.DEFAULT);
+            assertThat(second.local()).isTrue();
+            assertThat(second.value().map(ClusterScenario::text)).contains("v1");
+            assertThat(reader.sync().read("read-source", NearCacheRead.BYPASS).local())
+                    .as("a bypassing read goes to the owner even for a cached key").isFalse();
+
+            NearCacheStats before = reader.nearCacheStats();
+            for (int i = 0; i < 3; i++) {
+                ReadResult bypass = reader.sync().read("read-bypass", NearCacheRead.BYPASS);
+                assertThat(bypass.local()).isFalse();
+                assertThat(bypass.value().map(ClusterScenario::text)).contains("b1");
+            }
+            NearCacheStats after = reader.nearCacheStats();
+            assertThat(after.entries()).as("nothing filled").isEqualTo(before.entries());
+            assertThat(after.hits() + after.misses()).as("no counts moved").isEqualTo(before.hits() + before.misses());
+            assertThat(reader.read("read-bypass", NearCacheRead.DEFAULT).join().local()).isFalse();
+        }
+    }
+
+    @Test
+    void aReadWithAMaxAgeGoesToTheOwnerOnceTheEntryIsThatOld() {
+        try (ZarisClient reader = nearClient(NearCacheOptions.create()); ZarisClient writer = plainClient()) {
+            writer.sync().put("read-aged", utf8("v1"));
+            NearCacheRead young = NearCacheRead.maxAge(Duration.ofMinutes(10));
+            reader.sync().read("read-aged", young);
+            assertThat(reader.sync().read("read-aged", young).local()).isTrue();
+
+            NearCacheRead tiny = NearCacheRead.maxAge(Duration.ofNanos(1));
+            assertThat(reader.sync().read("read-aged", tiny).local()).as("every entry is at least 1 ns old").isFalse();
+            assertThat(reader.sync().read("read-aged", NearCacheRead.DEFAULT).local()).isTrue();
+        }
+    }
+
+    @Test
     void anotherClientsWriteReachesTheCachingClientWithinABoundedPoll() {
         try (ZarisClient reader = nearClient(NearCacheOptions.create()); ZarisClient writer = plainClient()) {
             writer.sync().put("shared", utf8("old"));

@@ -30,6 +30,18 @@ class NearCacheOptionsTests {
     }
 
     @Test
+    void aReadsMaxAgeMustBePositive() {
+        assertThatThrownBy(() -> NearCacheRead.maxAge(java.time.Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxAge");
+        assertThatThrownBy(() -> NearCacheRead.maxAge(java.time.Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxAge");
+        assertThatThrownBy(() -> NearCacheRead.maxAge(null)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(NearCacheRead.maxAge(java.time.Duration.ofSeconds(5)).maxAge()).hasSeconds(5);
+        assertThat(NearCacheRead.DEFAULT.maxAge()).isNull();
+        assertThat(NearCacheRead.BYPASS.usesNearCache()).isFalse();
+    }
+
+    @Test
     void boundsBelowOneAreRefusedWithTheirName() {
         assertThatThrownBy(() -> NearCacheOptions.builder().maxEntries(0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxEntries");

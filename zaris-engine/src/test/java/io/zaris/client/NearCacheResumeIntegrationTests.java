@@ -104,6 +104,8 @@ class NearCacheResumeIntegrationTests {
             writeAndCache(writer, reader, "move");
             int partition = ClusterScenario.partitionOf(reader, key("move", 0));
             String before = activeOf(reader, key("move", 0));
+            assertThat(reader.nearCacheStreams()).as("one segment read, its stream live")
+                    .isEqualTo(new NearCacheStreams(1, 0, 0, 0, 0));
 
             ClusterScenario.handOver(cluster, partition);
             await().atMost(BOUND).until(() -> !before.equals(writer.refreshMap().join().runtimeMap()
@@ -111,8 +113,12 @@ class NearCacheResumeIntegrationTests {
             writer.sync().put(key("move", 3), utf8("changed"), null, AckMode.SYNC);
             await().atMost(BOUND).until(() -> !before.equals(reader.refreshMap().join().runtimeMap()
                     .get(partition).activeNode()));
+            assertThat(reader.nearCacheStreams()).as("routed elsewhere now, not read since: down")
+                    .isEqualTo(new NearCacheStreams(0, 0, 1, 0, 0));
 
             assertResumedKeepingUnchangedKeys(reader, "move", 3);
+            assertThat(reader.nearCacheStreams()).as("resumed on the new owner")
+                    .isEqualTo(new NearCacheStreams(1, 0, 0, 1, 0));
         }
     }
 

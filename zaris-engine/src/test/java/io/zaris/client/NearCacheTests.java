@@ -81,6 +81,32 @@ class NearCacheTests {
     }
 
     @Test
+    void anEntryAsOldAsTheReadsMaxAgeIsNotServedToThatReadButStays() {
+        near.fill(bytes("k"), SEGMENT, near.stampOf(SEGMENT), near.generationFor(SEGMENT, CONNECTION, EPOCH),
+                value("v", 9), CONNECTION, 1_000);
+
+        assertThat(near.lookup(bytes("k"), SEGMENT, CONNECTION, true, EPOCH, 1_999, 1_000)).isNotNull();
+        assertThat(near.lookup(bytes("k"), SEGMENT, CONNECTION, true, EPOCH, 2_000, 1_000))
+                .as("fetched 1000 ns ago, the read's limit").isNull();
+        assertThat(near.lookup(bytes("k"), SEGMENT, CONNECTION, true, EPOCH, 2_000, NearCacheRead.NO_MAX_AGE))
+                .as("a read without a limit still serves it").isNotNull();
+        assertThat(near.stats().hits()).isEqualTo(2);
+        assertThat(near.stats().misses()).isEqualTo(1);
+        assertThat(near.stats().entries()).isEqualTo(1);
+    }
+
+    @Test
+    void streamsAreCountedLiveResumingOrDownAsTheirRouteSays() {
+        near.beginTrack(7, CONNECTION, EPOCH);
+        assertThat(near.streams((segment, stream) -> true))
+                .isEqualTo(new NearCacheStreams(2, 1, 0, 0, 0));
+        assertThat(near.streams((segment, stream) -> segment != OTHER_SEGMENT))
+                .as("a live stream its segment is no longer routed to serves nothing").isEqualTo(new NearCacheStreams(1, 1, 1, 0, 0));
+        near.forget(CONNECTION);
+        assertThat(near.streams((segment, stream) -> true)).isEqualTo(new NearCacheStreams(0, 0, 3, 0, 0));
+    }
+
+    @Test
     void anInvalidationBetweenSendAndAnswerKeepsTheAnswerOut() {
         long stamp = near.stampOf(SEGMENT);
         long generation = near.generationFor(SEGMENT, CONNECTION, EPOCH);

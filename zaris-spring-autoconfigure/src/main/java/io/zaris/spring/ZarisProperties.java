@@ -716,8 +716,8 @@ public class ZarisProperties {
 
         /**
          * Per-cache overrides of zaris.cache.defaults, by cache name: ttl (or time-to-live), ttl-function,
-         * time-to-idle, ttl-jitter, cache-null-values, cluster-wide-sync, loader-lease-time, serializer. Any other
-         * key fails start-up.
+         * time-to-idle, ttl-jitter, cache-null-values, cluster-wide-sync, loader-lease-time, serializer,
+         * near-cache.enabled, near-cache.time-to-live. Any other key fails start-up.
          */
         private Map<String, CacheSpec> caches = new LinkedHashMap<>();
 
@@ -917,6 +917,12 @@ public class ZarisProperties {
          */
         private Duration loaderLeaseTime;
 
+        /**
+         * How this cache's reads use the client's near cache (one per client, turned on by
+         * zaris.cache.near-cache.enabled).
+         */
+        private final CacheNearCache nearCache = new CacheNearCache();
+
         static CacheSpec withDefaults() {
             CacheSpec spec = new CacheSpec();
             spec.timeToLive = Duration.ZERO;
@@ -1006,6 +1012,48 @@ public class ZarisProperties {
 
         public void setSerializer(String serializer) {
             this.serializer = serializer;
+        }
+
+        public CacheNearCache getNearCache() {
+            return nearCache;
+        }
+    }
+
+    /**
+     * How one cache's reads use the client's near cache. The near cache itself is one per client, with the bounds of
+     * zaris.cache.near-cache.*; a cache can opt out of it or give its near entries a time to live of their own.
+     * Unset fields fall back to zaris.cache.defaults.near-cache, then to zaris.cache.near-cache.
+     */
+    public static class CacheNearCache {
+
+        /**
+         * Whether this cache's reads are answered from the client's near cache when it can (and fill it). False
+         * sends every read of the cache to the key's owner and leaves the near cache to others. Defaults to
+         * zaris.cache.near-cache.enabled; true needs that on.
+         */
+        private Boolean enabled;
+
+        /**
+         * How long after it was fetched a near-cache entry may answer this cache's reads; an older one is read
+         * from the owner again. 0 means as long as the near cache can vouch for it (its owner pushes every
+         * change).
+         */
+        private Duration timeToLive;
+
+        public Boolean getEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(Boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Duration getTimeToLive() {
+            return timeToLive;
+        }
+
+        public void setTimeToLive(Duration timeToLive) {
+            this.timeToLive = timeToLive;
         }
     }
 

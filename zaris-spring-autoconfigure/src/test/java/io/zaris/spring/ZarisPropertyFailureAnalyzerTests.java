@@ -47,6 +47,11 @@ class ZarisPropertyFailureAnalyzerTests {
                         "zaris.embedded.resp.enabled=true"),
                 Arguments.of(new String[] {seeds, "zaris.cache.defaults.ttl=10m", "zaris.cache.defaults.time-to-live=5m"},
                         "zaris.cache.defaults.ttl", "Remove zaris.cache.defaults.ttl or zaris.cache.defaults.time-to-live"),
+                Arguments.of(new String[] {seeds, "zaris.cache.caches.books.near-cache.enabled=true"},
+                        "zaris.cache.caches.books.near-cache.enabled", "Set zaris.cache.near-cache.enabled=true"),
+                Arguments.of(new String[] {seeds, "zaris.cache.near-cache.enabled=true",
+                        "zaris.cache.defaults.near-cache.time-to-live=-5s"},
+                        "zaris.cache.defaults.near-cache.time-to-live", "Set zaris.cache.defaults.near-cache.time-to-live"),
                 // something required is missing or malformed
                 Arguments.of(new String[] {"zaris.mode=client"}, "zaris.client.seeds", "zaris.client.seeds=10.0.0.1:7101"),
                 Arguments.of(new String[] {"zaris.client.seeds=no-port-here"}, "zaris.client.seeds", "host:port"),

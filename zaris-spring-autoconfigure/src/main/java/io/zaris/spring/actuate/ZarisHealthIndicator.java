@@ -1,5 +1,8 @@
 package io.zaris.spring.actuate;
 
+import io.zaris.client.NearCacheRead;
+import io.zaris.client.NearCacheStats;
+import io.zaris.client.NearCacheStreams;
 import io.zaris.client.ZarisClient;
 import io.zaris.cluster.RebalanceStatus;
 import io.zaris.model.ClusterView;
@@ -23,7 +26,8 @@ import org.springframework.boot.health.contributor.Status;
 
 /**
  * The {@code zaris} health component: partitions by state, nodes (and whether this application reaches
- * them), leader, partition-map version, epoch sum, rebalance progress and the client's routing-table age.
+ * them), leader, partition-map version, epoch sum, rebalance progress, the client's routing-table age and, when
+ * the client has a near cache, its segment streams ({@link #nearCache}).
  *
  * <p>Status ({@link #statusOf}):
  * <pre>
@@ -121,7 +125,29 @@ public final class ZarisHealthIndicator extends AbstractHealthIndicator {
             table.put("ageSeconds", routingTableWatch.age().toMillis() / 1000.0);
             builder.withDetail("routingTable", table);
         }
+        if (client.options().nearCache().enabled()) {
+            builder.withDetail("nearCache", nearCache(client.nearCacheStreams(), client.nearCacheStats()));
+        }
         return builder;
+    }
+
+    /**
+     * The near cache's detail: its segment streams by state now, the streams that moved and resumed or dropped
+     * since the client connected, and what it holds. Informational: a stream that is down only sends its
+     * segment's reads to the owner, so it does not change the status. A pure function.
+     */
+    static Map<String, Object> nearCache(NearCacheStreams streams, NearCacheStats stats) {
+        Map<String, Object> counts = new LinkedHashMap<>();
+        counts.put("live", streams.live());
+        counts.put("resuming", streams.resuming());
+        counts.put("down", streams.down());
+        Map<String, Object> near = new LinkedHashMap<>();
+        near.put("streams", counts);
+        near.put("resumed", streams.resumedTotal());
+        near.put("dropped", streams.droppedTotal());
+        near.put("entries", stats.entries());
+        near.put("bytes", stats.bytes());
+        return near;
     }
 
     /**
@@ -227,7 +253,8 @@ public final class ZarisHealthIndicator extends AbstractHealthIndicator {
             }
         }
         Map<String, CompletableFuture<Boolean>> probes = new TreeMap<>();
-        probeKeys.forEach((node, key) -> probes.put(node, client.get(key)
+        // Past the near cache: a probe measures the round trip, and starts no segment stream.
+        probeKeys.forEach((node, key) -> probes.put(node, client.read(key, NearCacheRead.BYPASS)
                 .orTimeout(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
                 .handle((value, error) -> error == null)));
         return CompletableFuture.allOf(probes.values().toArray(CompletableFuture[]::new)).thenApply(done -> {

@@ -1,5 +1,7 @@
 package io.zaris.spring.cache;
 
+import io.zaris.client.NearCacheRead;
+import io.zaris.client.ReadResult;
 import io.zaris.client.WriteOutcome;
 import io.zaris.client.ZarisClient;
 import io.zaris.model.VersionedValue;
@@ -88,7 +90,11 @@ import org.springframework.cache.support.NullValue;
  * written during the clear may survive it.
  *
  * <p><b>Statistics</b> (hits, misses, puts, evictions) count what this JVM did, for Boot's cache metrics;
- * the entry count is unknown without a scan and is not reported.
+ * the entry count is unknown without a scan and is not reported. Of the hits, those the client's near cache
+ * answered without a round trip are counted apart as well.
+ *
+ * <p><b>Near cache.</b> Every read of this cache uses the client's near cache as the configuration's
+ * {@link NearCacheSettings} say: as it is, with a time to live of this cache's own, or not at all.
  *
  * <p><b>Concurrency.</b> Thread-safe. {@code loads} is the only mutable shared state besides the
  * statistics and the {@code touchesInFlight} semaphore; an entry is added by the loading caller and removed
@@ -140,7 +146,11 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     private final Clock clock;
     private final ZarisOperationObserver observer;
     private final ConcurrentMap<String, CompletableFuture<Object>> loads = new ConcurrentHashMap<>();
+    /** How every read of this cache uses the client's near cache (from {@code configuration}). */
+    private final NearCacheRead nearRead;
     private final LongAdder hits = new LongAdder();
+    /** The hits the client's near cache answered, without a round trip; a part of {@code hits}. */
+    private final LongAdder nearHits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private final LongAdder puts = new LongAdder();
     private final LongAdder evictions = new LongAdder();
@@ -167,6 +177,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         this.client = Objects.requireNonNull(client, "client must not be null");
         this.serializer = Objects.requireNonNull(serializer, "serializer must not be null");
         this.configuration = configuration;
+        this.nearRead = configuration.nearCache().read();
         this.keyPrefix = keyPrefix + name + "::";
         this.leaseMarker = leaseMarker(leaseOwner);
         this.random = random;
@@ -206,7 +217,11 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
 
     @Override
     protected Object lookup(Object key) {
-        return count(read(key));
+        String storeKey = storeKey(key);
+        ReadResult result = blocking("get", () -> client.sync().read(storeKey, nearRead));
+        Object storeValue = result.value().map(stored -> decode(key, stored.value())).orElse(null);
+        touchIfIdleExpiring(storeKey, storeValue, result.value());
+        return count(storeValue, result);
     }
 
     @Override
@@ -237,8 +252,9 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     @Override
     public CompletableFuture<?> retrieve(Object key) {
         String storeKey = storeKey(key);
-        return observed("get", () -> client.get(storeKey)).thenApplyAsync(found -> {
-            Object value = count(found.map(stored -> decode(key, stored.value())).orElse(null));
+        return observed("get", () -> client.read(storeKey, nearRead)).thenApplyAsync(result -> {
+            Optional<VersionedValue> found = result.value();
+            Object value = count(found.map(stored -> decode(key, stored.value())).orElse(null), result);
             touchIfIdleExpiring(storeKey, value, found);
             if (value == null) {
                 return null;
@@ -251,8 +267,9 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     @SuppressWarnings("unchecked")
     public <T> CompletableFuture<T> retrieve(Object key, Supplier<CompletableFuture<T>> valueLoader) {
         String storeKey = storeKey(key);
-        return observed("get", () -> client.get(storeKey)).thenComposeAsync(found -> {
-            Object cached = count(found.map(stored -> decode(key, stored.value())).orElse(null));
+        return observed("get", () -> client.read(storeKey, nearRead)).thenComposeAsync(result -> {
+            Optional<VersionedValue> found = result.value();
+            Object cached = count(found.map(stored -> decode(key, stored.value())).orElse(null), result);
             touchIfIdleExpiring(storeKey, cached, found);
             if (cached != null) {
                 return CompletableFuture.completedFuture((T) fromStoreValue(cached));
@@ -293,7 +310,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         Encoded entry = encode(key, storeValue);
         WriteOutcome outcome = blocking("put_if_absent", () -> client.sync().putIfAbsent(storeKey, entry.bytes(), entry.ttl()));
         if (!outcome.applied()) {
-            Optional<VersionedValue> current = blocking("get", () -> client.sync().get(storeKey));
+            Optional<VersionedValue> current = blocking("get", () -> client.sync().read(storeKey, nearRead)).value();
             // A lease holds no value, and neither does an entry past its lifetime that the node still keeps.
             if (current.isPresent() && (isLease(current.get().value()) || isPastLifetime(current.get().value()))) {
                 outcome = blocking("put_if_version",
@@ -355,6 +372,11 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         return hits.sum();
     }
 
+    /** Hits the client's near cache answered without a round trip (a part of {@link #hitCount()}). */
+    long nearHitCount() {
+        return nearHits.sum();
+    }
+
     long missCount() {
         return misses.sum();
     }
@@ -393,7 +415,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     /** The stored value (a store value: {@link NullValue} for a cached null), or {@code null} on a miss. */
     private Object read(Object key) {
         String storeKey = storeKey(key);
-        Optional<VersionedValue> found = blocking("get", () -> client.sync().get(storeKey));
+        Optional<VersionedValue> found = blocking("get", () -> client.sync().read(storeKey, nearRead)).value();
         Object storeValue = found.map(stored -> decode(key, stored.value())).orElse(null);
         touchIfIdleExpiring(storeKey, storeValue, found);
         return storeValue;
@@ -431,13 +453,22 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         }
     }
 
-    private Object count(Object storeValue) {
+    /** Counts a lookup's outcome: a hit, of the near cache when it answered, or a miss. */
+    private Object count(Object storeValue, ReadResult result) {
         if (storeValue == null) {
             misses.increment();
         } else {
             hits.increment();
+            if (result.local()) {
+                nearHits.increment();
+            }
         }
         return storeValue;
+    }
+
+    /** A read of this cache that is not a lookup (not counted), using the near cache as the cache's settings say. */
+    private CompletableFuture<Optional<VersionedValue>> get(String storeKey) {
+        return client.read(storeKey, nearRead).thenApply(ReadResult::value);
     }
 
     private void write(Object key, Object storeValue) {
@@ -514,7 +545,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     private <T> CompletableFuture<Object> loadUnderLeaseAsync(Object key, Supplier<CompletableFuture<T>> valueLoader,
                                                               long pollsLeft) {
         String storeKey = storeKey(key);
-        return observed("get", () -> client.get(storeKey)).thenComposeAsync(found -> {
+        return observed("get", () -> get(storeKey)).thenComposeAsync(found -> {
             Object cached = found.map(stored -> decode(key, stored.value())).orElse(null);
             if (cached != null) {
                 return CompletableFuture.completedFuture(cached);
@@ -560,7 +591,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
      */
     private <T> CompletableFuture<Object> loadHereAsync(Object key, Supplier<CompletableFuture<T>> valueLoader) {
         String storeKey = storeKey(key);
-        return observed("get", () -> client.get(storeKey)).thenComposeAsync(found -> {
+        return observed("get", () -> get(storeKey)).thenComposeAsync(found -> {
             Object cached = found.map(stored -> decode(key, stored.value())).orElse(null);
             if (cached != null) {
                 return CompletableFuture.completedFuture(cached);

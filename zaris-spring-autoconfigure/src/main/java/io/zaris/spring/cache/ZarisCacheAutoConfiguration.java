@@ -10,6 +10,7 @@ import io.zaris.spring.ZarisProperties.Serialization.Format;
 import io.zaris.spring.ZarisSerializerFormats;
 import io.zaris.spring.observation.ZarisOperationObserver;
 import io.zaris.spring.serialization.ZarisSerializer;
+import java.time.Duration;
 import java.util.stream.Collectors;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanNotOfRequiredTypeException;
@@ -55,7 +56,8 @@ public final class ZarisCacheAutoConfiguration {
 
     /** The keys a cache's settings take, for the message about a key that is none of them. */
     static final String CACHE_SETTINGS = "ttl (or time-to-live), ttl-function, time-to-idle, ttl-jitter,"
-            + " cache-null-values, cluster-wide-sync, loader-lease-time, serializer";
+            + " cache-null-values, cluster-wide-sync, loader-lease-time, serializer, near-cache.enabled,"
+            + " near-cache.time-to-live";
 
     @Bean
     @ConditionalOnMissingBean(CacheManager.class)
@@ -67,6 +69,7 @@ public final class ZarisCacheAutoConfiguration {
         requireOnlyCacheSettings(environment);
         ZarisProperties.Cache cache = properties.getCache();
         CacheBeans beans = new CacheBeans(properties, beanFactory);
+        boolean clientNearCache = client.options().nearCache().enabled();
         ZarisCacheConfiguration defaults = configuration("zaris.cache.defaults", cache.getDefaults(),
                 ZarisCacheConfiguration.defaults(), beans);
         try {
@@ -82,10 +85,26 @@ public final class ZarisCacheAutoConfiguration {
                 .initialCacheNames(cache.getCacheNames())
                 .entrySizes(entrySizes.getIfAvailable(EntrySizeSample::new))
                 .operationObserver(observer.getIfUnique(ZarisOperationObserver::none));
-        cache.getCaches().forEach((name, spec) -> builder.withCacheConfiguration(name,
-                configuration("zaris.cache.caches." + name, spec, defaults, beans)));
+        requireClientNearCache("zaris.cache.defaults", cache.getDefaults(), clientNearCache);
+        cache.getCaches().forEach((name, spec) -> {
+            requireClientNearCache("zaris.cache.caches." + name, spec, clientNearCache);
+            builder.withCacheConfiguration(name, configuration("zaris.cache.caches." + name, spec, defaults, beans));
+        });
         builderCustomizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return new CacheManagerCustomizers(customizers.orderedStream().toList()).customize(builder.build());
+    }
+
+    /**
+     * A cache that asks for the near cache when the client has none would silently read every key from its owner:
+     * that fails start-up instead.
+     */
+    private static void requireClientNearCache(String prefix, CacheSpec spec, boolean clientNearCache) {
+        if (Boolean.TRUE.equals(spec.getNearCache().getEnabled()) && !clientNearCache) {
+            String property = prefix + ".near-cache.enabled";
+            throw new InvalidZarisPropertyException(property, property + " is true but the client has no near cache"
+                    + " (zaris.cache.near-cache.enabled is false)", "Set zaris.cache.near-cache.enabled=true (and its"
+                    + " bounds, max-entries and max-bytes), or remove " + property + ".");
+        }
     }
 
     /** A cache name from {@code property} that the manager would refuse, reported as that property's fault. */
@@ -138,6 +157,12 @@ public final class ZarisCacheAutoConfiguration {
             throw new InvalidZarisPropertyException(prefix + ".ttl", prefix + ": ttl and time-to-live are the same"
                     + " setting; set only one", "Remove " + prefix + ".ttl or " + prefix + ".time-to-live.");
         }
+        Duration nearTimeToLive = spec.getNearCache().getTimeToLive();
+        if (nearTimeToLive != null && nearTimeToLive.isNegative()) {
+            String property = prefix + ".near-cache.time-to-live";
+            throw new InvalidZarisPropertyException(property, property + " must be >= 0 but was " + nearTimeToLive,
+                    "Set " + property + " to a positive duration, or 0 for no limit of its own.");
+        }
         if (spec.getTtlFunction() != null && spec.getTimeToLive() != null) {
             throw new InvalidZarisPropertyException(prefix + ".ttl-function", prefix + ": ttl-function and ttl both"
                     + " set the time to live; set only one", "Remove " + prefix + ".ttl-function or " + prefix + ".ttl.");
@@ -160,7 +185,10 @@ public final class ZarisCacheAutoConfiguration {
                     spec.getClusterWideSync() != null ? spec.getClusterWideSync() : fallback.clusterWideSync(),
                     spec.getLoaderLeaseTime() != null ? spec.getLoaderLeaseTime() : fallback.loaderLeaseTime(),
                     spec.getTimeToIdle() != null ? spec.getTimeToIdle() : fallback.timeToIdle(),
-                    configuration.ttlFunction(), configuration.serializer());
+                    configuration.ttlFunction(), configuration.serializer(),
+                    new NearCacheSettings(spec.getNearCache().getEnabled() != null ? spec.getNearCache().getEnabled()
+                            : fallback.nearCache().enabled(),
+                            nearTimeToLive != null ? nearTimeToLive : fallback.nearCache().timeToLive()));
         } catch (IllegalArgumentException e) {
             if (e instanceof InvalidZarisPropertyException) {
                 throw e;

@@ -24,10 +24,12 @@ import java.util.Objects;
  *                        no idle expiry
  * @param ttlFunction     lifetime computed from key and value per write, or {@code null} for the fixed one
  * @param serializer      this cache's serializer, or {@code null} for the cache manager's
+ * @param nearCache       how this cache's reads use the client's near cache (see {@link NearCacheSettings})
  */
 public record ZarisCacheConfiguration(Duration timeToLive, double ttlJitter, boolean cacheNullValues,
                                       boolean clusterWideSync, Duration loaderLeaseTime, Duration timeToIdle,
-                                      ZarisCacheTtlFunction ttlFunction, ZarisSerializer serializer) {
+                                      ZarisCacheTtlFunction ttlFunction, ZarisSerializer serializer,
+                                      NearCacheSettings nearCache) {
 
     /** Loader lease TTL when not configured. */
     public static final Duration DEFAULT_LOADER_LEASE_TIME = Duration.ofSeconds(30);
@@ -56,6 +58,15 @@ public record ZarisCacheConfiguration(Duration timeToLive, double ttlJitter, boo
         if (timeToIdle.isNegative()) {
             throw new IllegalArgumentException("timeToIdle must be >= 0 but was " + timeToIdle);
         }
+        Objects.requireNonNull(nearCache, "nearCache must not be null; use NearCacheSettings.DEFAULT");
+    }
+
+    /** Settings that use the client's near cache as it is ({@link NearCacheSettings#DEFAULT}). */
+    public ZarisCacheConfiguration(Duration timeToLive, double ttlJitter, boolean cacheNullValues,
+                                   boolean clusterWideSync, Duration loaderLeaseTime, Duration timeToIdle,
+                                   ZarisCacheTtlFunction ttlFunction, ZarisSerializer serializer) {
+        this(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime, timeToIdle, ttlFunction,
+                serializer, NearCacheSettings.DEFAULT);
     }
 
     /** Settings without idle expiry, TTL function or own serializer. */
@@ -70,54 +81,73 @@ public record ZarisCacheConfiguration(Duration timeToLive, double ttlJitter, boo
         this(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime, timeToIdle, null, null);
     }
 
-    /** No expiry, no jitter, nulls cached, per-JVM sync, no idle expiry, the manager's serializer. */
+    /**
+     * No expiry, no jitter, nulls cached, per-JVM sync, no idle expiry, the manager's serializer, the client's near
+     * cache used as it is.
+     */
     public static ZarisCacheConfiguration defaults() {
         return new ZarisCacheConfiguration(Duration.ZERO, 0, true, false, DEFAULT_LOADER_LEASE_TIME, Duration.ZERO,
-                null, null);
+                null, null, NearCacheSettings.DEFAULT);
     }
 
     /** A fixed time to live; replaces a TTL function. */
     public ZarisCacheConfiguration withTimeToLive(Duration timeToLive) {
         return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime,
-                timeToIdle, null, serializer);
+                timeToIdle, null, serializer, nearCache);
     }
 
     /** A time to live computed per entry; replaces the fixed one. */
     public ZarisCacheConfiguration withTtlFunction(ZarisCacheTtlFunction ttlFunction) {
         Objects.requireNonNull(ttlFunction, "ttlFunction must not be null");
         return new ZarisCacheConfiguration(Duration.ZERO, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime,
-                timeToIdle, ttlFunction, serializer);
+                timeToIdle, ttlFunction, serializer, nearCache);
     }
 
     public ZarisCacheConfiguration withTtlJitter(double ttlJitter) {
         return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime,
-                timeToIdle, ttlFunction, serializer);
+                timeToIdle, ttlFunction, serializer, nearCache);
     }
 
     public ZarisCacheConfiguration withCacheNullValues(boolean cacheNullValues) {
         return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime,
-                timeToIdle, ttlFunction, serializer);
+                timeToIdle, ttlFunction, serializer, nearCache);
     }
 
     public ZarisCacheConfiguration withClusterWideSync(boolean clusterWideSync) {
         return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime,
-                timeToIdle, ttlFunction, serializer);
+                timeToIdle, ttlFunction, serializer, nearCache);
     }
 
     public ZarisCacheConfiguration withLoaderLeaseTime(Duration loaderLeaseTime) {
         return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime,
-                timeToIdle, ttlFunction, serializer);
+                timeToIdle, ttlFunction, serializer, nearCache);
     }
 
     public ZarisCacheConfiguration withTimeToIdle(Duration timeToIdle) {
         return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime,
-                timeToIdle, ttlFunction, serializer);
+                timeToIdle, ttlFunction, serializer, nearCache);
     }
 
     /** This cache's own serializer; {@code null} gives it the cache manager's again. */
     public ZarisCacheConfiguration withSerializer(ZarisSerializer serializer) {
         return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime,
-                timeToIdle, ttlFunction, serializer);
+                timeToIdle, ttlFunction, serializer, nearCache);
+    }
+
+    /** How this cache's reads use the client's near cache. */
+    public ZarisCacheConfiguration withNearCache(NearCacheSettings nearCache) {
+        return new ZarisCacheConfiguration(timeToLive, ttlJitter, cacheNullValues, clusterWideSync, loaderLeaseTime,
+                timeToIdle, ttlFunction, serializer, nearCache);
+    }
+
+    /** Whether this cache's reads may be answered from, and fill, the client's near cache. */
+    public ZarisCacheConfiguration withNearCache(boolean enabled) {
+        return withNearCache(nearCache.withEnabled(enabled));
+    }
+
+    /** How long after it was fetched a near entry may answer this cache's reads; zero for no limit. */
+    public ZarisCacheConfiguration withNearCacheTimeToLive(Duration timeToLive) {
+        return withNearCache(nearCache.withTimeToLive(timeToLive));
     }
 
     /** Whether reads slide the entry's expiry ({@code timeToIdle} is set). */

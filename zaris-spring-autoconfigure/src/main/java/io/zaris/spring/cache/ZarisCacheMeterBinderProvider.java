@@ -1,5 +1,6 @@
 package io.zaris.spring.cache;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -8,8 +9,10 @@ import org.springframework.boot.cache.metrics.CacheMeterBinderProvider;
 
 /**
  * Boot's cache metrics for {@link ZarisCache}: {@code cache.gets{result=hit|miss}}, {@code cache.puts} and
- * {@code cache.evictions}, counted by this JVM. {@code cache.size} is not reported: counting one cache's
- * entries would need a scan of the whole cluster.
+ * {@code cache.evictions}, counted by this JVM, and {@code cache.hits{source=near|remote}}: the hits the client's
+ * near cache answered without a round trip, and those the key's owner answered (together the same as
+ * {@code cache.gets{result=hit}}). {@code cache.size} is not reported: counting one cache's entries would need a
+ * scan of the whole cluster.
  */
 public final class ZarisCacheMeterBinderProvider implements CacheMeterBinderProvider<ZarisCache> {
 
@@ -51,6 +54,15 @@ public final class ZarisCacheMeterBinderProvider implements CacheMeterBinderProv
 
         @Override
         protected void bindImplementationSpecificMetrics(MeterRegistry registry) {
+            ZarisCache cache = getCache();
+            FunctionCounter.builder("cache.hits", cache, ZarisCache::nearHitCount)
+                    .tags(getTagsWithCacheName()).tag("source", "near")
+                    .description("Cache hits the client's near cache answered, without a round trip")
+                    .register(registry);
+            FunctionCounter.builder("cache.hits", cache, c -> c.hitCount() - c.nearHitCount())
+                    .tags(getTagsWithCacheName()).tag("source", "remote")
+                    .description("Cache hits the key's owner answered")
+                    .register(registry);
         }
     }
 }

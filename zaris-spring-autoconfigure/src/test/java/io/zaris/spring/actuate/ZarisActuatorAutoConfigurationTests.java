@@ -263,6 +263,31 @@ class ZarisActuatorAutoConfigurationTests {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void healthShouldShowTheNearCachesStreamsWhenTheClientHasOne() {
+        runner.withPropertyValues(SMALL_EMBEDDED).withPropertyValues("zaris.cache.near-cache.enabled=true")
+                .run(context -> {
+                    ZarisClient client = context.getBean(ZarisClient.class);
+                    client.sync().put("near-health", new byte[] {1});
+                    client.sync().get("near-health"); // starts the segment's stream
+                    client.sync().get("near-health");
+
+                    Map<String, Object> near = (Map<String, Object>) health(context).getDetails().get("nearCache");
+                    assertThat(near).containsEntry("resumed", 0L).containsEntry("dropped", 0L)
+                            .containsEntry("entries", 1);
+                    assertThat((Map<String, Object>) near.get("streams")).containsEntry("live", 1)
+                            .containsEntry("resuming", 0).containsEntry("down", 0);
+                    assertThat((Long) near.get("bytes")).isPositive();
+                });
+    }
+
+    @Test
+    void healthShouldLeaveOutTheNearCacheWhenTheClientHasNone() {
+        runner.withPropertyValues(SMALL_EMBEDDED)
+                .run(context -> assertThat(health(context).getDetails()).doesNotContainKey("nearCache"));
+    }
+
+    @Test
     void runWithoutNearCacheShouldNotRegisterItsMeters() {
         runner.withPropertyValues(SMALL_EMBEDDED).withBean(SimpleMeterRegistry.class).run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);

@@ -465,6 +465,138 @@ class ZarisCacheAutoConfigurationTests {
                 });
     }
 
+    @Test
+    void runWithNearCacheOffForOneCacheShouldSendThatCachesReadsToTheOwner() {
+        runner.withUserConfiguration(CachingEnabled.class).withBean(BookService.class)
+                .withPropertyValues("zaris.cache.near-cache.enabled=true",
+                        "zaris.cache.caches.books.near-cache.enabled=false").run(context -> {
+                    BookService books = context.getBean(BookService.class);
+                    io.zaris.client.ZarisClient client = context.getBean(io.zaris.client.ZarisClient.class);
+                    ZarisCacheManager manager = context.getBean(ZarisCacheManager.class);
+                    String id = UUID.randomUUID().toString();
+
+                    books.title(id);
+                    books.title(id);
+                    io.zaris.client.NearCacheStats before = client.nearCacheStats();
+                    books.title(id);
+                    books.title(id);
+
+                    assertThat(books.calls()).as("still cached, in the cluster").isEqualTo(1);
+                    assertThat(client.nearCacheStats().hits()).isEqualTo(before.hits());
+                    assertThat(client.nearCacheStats().entries()).as("nothing of books kept").isZero();
+                    assertThat(manager.getCache("books").nearHitCount()).isZero();
+                    assertThat(manager.getCache("books").hitCount()).isEqualTo(3);
+                    assertThat(manager.configurationOf("books").nearCache()).isEqualTo(NearCacheSettings.DISABLED);
+                    assertThat(manager.configurationOf("books-sync").nearCache()).isEqualTo(NearCacheSettings.DEFAULT);
+
+                    String other = UUID.randomUUID().toString();
+                    books.titleSync(other);
+                    books.titleSync(other);
+                    books.titleSync(other);
+                    assertThat(manager.getCache("books-sync").nearHitCount()).as("other caches still use it")
+                            .isEqualTo(1);
+                });
+    }
+
+    @Test
+    void runWithANearCacheTimeToLiveShouldServeNoNearEntryOlderThanThat() {
+        runner.withUserConfiguration(CachingEnabled.class).withBean(BookService.class)
+                .withPropertyValues("zaris.cache.near-cache.enabled=true",
+                        "zaris.cache.defaults.near-cache.time-to-live=10m",
+                        "zaris.cache.caches.books.near-cache.time-to-live=1ns").run(context -> {
+                    BookService books = context.getBean(BookService.class);
+                    ZarisCacheManager manager = context.getBean(ZarisCacheManager.class);
+                    String id = UUID.randomUUID().toString();
+
+                    for (int i = 0; i < 4; i++) {
+                        books.title(id);
+                        books.titleSync(id);
+                    }
+
+                    assertThat(manager.configurationOf("books").nearCache())
+                            .isEqualTo(new NearCacheSettings(true, Duration.ofNanos(1)));
+                    assertThat(manager.configurationOf("books-sync").nearCache())
+                            .isEqualTo(new NearCacheSettings(true, Duration.ofMinutes(10)));
+                    assertThat(manager.getCache("books").hitCount()).isEqualTo(3);
+                    assertThat(manager.getCache("books").nearHitCount()).as("every near entry is older than 1 ns")
+                            .isZero();
+                    assertThat(manager.getCache("books-sync").nearHitCount()).isEqualTo(2);
+                });
+    }
+
+    @Test
+    void runWithACacheAskingForTheNearCacheWhileTheClientHasNoneShouldFailNamingTheProperty() {
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withPropertyValues("zaris.cache.caches.books.near-cache.enabled=true").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause()
+                            .isInstanceOf(io.zaris.spring.InvalidZarisPropertyException.class)
+                            .hasMessageContaining("zaris.cache.caches.books.near-cache.enabled is true but the client"
+                                    + " has no near cache");
+                });
+    }
+
+    @Test
+    void runWithANegativeNearCacheTimeToLiveShouldFailNamingTheProperty() {
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withPropertyValues("zaris.cache.near-cache.enabled=true",
+                        "zaris.cache.caches.books.near-cache.time-to-live=-1s").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause()
+                            .isInstanceOf(io.zaris.spring.InvalidZarisPropertyException.class)
+                            .hasMessageContaining("zaris.cache.caches.books.near-cache.time-to-live must be >= 0");
+                });
+        runner.withUserConfiguration(CachingEnabled.class)
+                .withPropertyValues("zaris.cache.near-cache.enabled=true",
+                        "zaris.cache.caches.books.near-cache.max-entries=5").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).hasStackTraceContaining(
+                            "zaris.cache.caches.books.near-cache.max-entries: not a cache setting");
+                });
+    }
+
+    @Test
+    void runWithABuilderCustomizerShouldSetACachesNearCacheInCode() {
+        runner.withUserConfiguration(CachingEnabled.class).withBean(BookService.class)
+                .withBean(ZarisCacheManagerBuilderCustomizer.class, () -> builder -> builder.withCacheConfiguration(
+                        "books", ZarisCacheConfiguration.defaults().withNearCache(false)))
+                .withPropertyValues("zaris.cache.near-cache.enabled=true").run(context -> {
+                    BookService books = context.getBean(BookService.class);
+                    ZarisCacheManager manager = context.getBean(ZarisCacheManager.class);
+                    String id = UUID.randomUUID().toString();
+                    for (int i = 0; i < 3; i++) {
+                        books.title(id);
+                    }
+                    assertThat(manager.configurationOf("books").nearCache().enabled()).isFalse();
+                    assertThat(manager.getCache("books").hitCount()).isEqualTo(2);
+                    assertThat(manager.getCache("books").nearHitCount()).isZero();
+                });
+    }
+
+    @Test
+    void cacheMetricsShouldShowNearHitsApartFromRemoteHits() {
+        runner.withUserConfiguration(CachingEnabled.class).withBean(BookService.class)
+                .withConfiguration(AutoConfigurations.of(ZarisCacheMetricsAutoConfiguration.class,
+                        CacheMetricsAutoConfiguration.class))
+                .withBean(SimpleMeterRegistry.class)
+                .withPropertyValues("zaris.cache.near-cache.enabled=true", "zaris.cache.cache-names=books")
+                .run(context -> {
+                    BookService books = context.getBean(BookService.class);
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    String id = UUID.randomUUID().toString();
+                    for (int i = 0; i < 4; i++) {
+                        books.title(id); // a miss, a remote hit (kept), then near hits
+                    }
+
+                    assertThat(registry.get("cache.gets").tags("cache", "books", "result", "hit").functionCounter()
+                            .count()).isEqualTo(3);
+                    assertThat(registry.get("cache.hits").tags("cache", "books", "source", "near").functionCounter()
+                            .count()).isEqualTo(2);
+                    assertThat(registry.get("cache.hits").tags("cache", "books", "source", "remote").functionCounter()
+                            .count()).isEqualTo(1);
+                });
+    }
+
     @Configuration(proxyBeanMethods = false)
     @EnableCaching
     static class CachingEnabled {
