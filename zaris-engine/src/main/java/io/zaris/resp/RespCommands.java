@@ -644,11 +644,15 @@ final class RespCommands {
         // Redis checks the count before it looks at the key.
         if (withCount) {
             Long count = parseLong(rest.get(0));
-            if (count == null || (op == HashOp.SRANDMEMBER && count == Long.MIN_VALUE)) {
+            if (op == HashOp.SPOP && (count == null || count < 0)) {
+                return done(RespReply.error("ERR value is out of range, must be positive"));
+            }
+            if (count == null) {
                 return done(NOT_INTEGER);
             }
-            if (op == HashOp.SPOP && count < 0) {
-                return done(RespReply.error("ERR value is out of range, must be positive"));
+            if (count == Long.MIN_VALUE) {
+                return done(RespReply.error("ERR value is out of range, value must between " + -Long.MAX_VALUE + " and "
+                        + Long.MAX_VALUE));
             }
         }
         if (op == HashOp.SRANDMEMBER && !withCount) {
