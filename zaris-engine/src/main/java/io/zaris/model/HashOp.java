@@ -25,6 +25,8 @@ package io.zaris.model;
  *   <tr><td>SMISMEMBER</td><td>member+</td><td>0 · each member itself when present, else absent</td></tr>
  *   <tr><td>SCARD</td><td>none</td><td>number of members · none</td></tr>
  *   <tr><td>SPOP</td><td>[count ≥ 0]</td><td>0 · the members removed, chosen at random</td></tr>
+ *   <tr><td>SSTORE</td><td>member*</td><td>members stored · none (whatever the key held, of any type, is
+ *       replaced by a set of the members; none leaves the key absent: the STORE forms of SINTER, SUNION, SDIFF)</td></tr>
  *   <tr><td>SRANDMEMBER</td><td>count</td><td>0 · up to count distinct members at random; for a negative count,
  *       −count members that may repeat</td></tr>
  * </table>
@@ -47,7 +49,8 @@ public enum HashOp {
     SMISMEMBER(14, false, 1, Integer.MAX_VALUE),
     SCARD(15, false, 0, 0),
     SPOP(16, true, 0, 1),
-    SRANDMEMBER(17, false, 1, 1);
+    SRANDMEMBER(17, false, 1, 1),
+    SSTORE(18, true, 0, Integer.MAX_VALUE);
 
     private static final HashOp[] BY_CODE = values();
 
@@ -85,14 +88,14 @@ public enum HashOp {
         return switch (this) {
             case HSET -> index % 2 == 0;
             case HSETNX, HINCRBY, HINCRBYFLOAT -> index == 0;
-            case HMGET, HDEL, SADD, SREM, SMISMEMBER -> true;
+            case HMGET, HDEL, SADD, SREM, SMISMEMBER, SSTORE -> true;
             default -> false;
         };
     }
 
     /** Whether a successful call may add data (so it is admitted by the memory guard first). */
     public boolean addsData() {
-        return this == HSET || this == HSETNX || this == HINCRBY || this == HINCRBYFLOAT || this == SADD;
+        return this == HSET || this == HSETNX || this == HINCRBY || this == HINCRBYFLOAT || this == SADD || this == SSTORE;
     }
 
     /** Whether the operation works on a set (and meets a hash or string with WRONGTYPE). */

@@ -163,6 +163,12 @@ final class CommandTable {
                 "set", "1.0.0", "O(N) for N members in all", "Returns the members any given set holds; the keys share one slot.");
         add("sdiff", -2, "readonly", 1, -1, 1,
                 "set", "1.0.0", "O(N) for N members in all", "Returns the members of the first set the others lack; the keys share one slot.");
+        add("sinterstore", -3, "write", 1, -1, 1,
+                "set", "1.0.0", "O(N*M)", "Stores the members every given set holds at the destination; the keys share one slot.");
+        add("sunionstore", -3, "write", 1, -1, 1,
+                "set", "1.0.0", "O(N) for N members in all", "Stores the members any given set holds at the destination; the keys share one slot.");
+        add("sdiffstore", -3, "write", 1, -1, 1,
+                "set", "1.0.0", "O(N) for N members in all", "Stores the members of the first set the others lack at the destination; the keys share one slot.");
         add("scan", -2, "readonly", 0, 0, 0,
                 "generic", "2.8.0", "O(1) per call, O(N) for a full iteration over N keys", "Iterates over the keys of the slots this node serves.");
         add("keys", 2, "readonly", 0, 0, 0,

@@ -313,7 +313,7 @@ final class RespCommands {
                 return setCommand(name, a, slot);
             case "sscan":
                 return sscan(a, slot);
-            case "sinter", "sunion", "sdiff":
+            case "sinter", "sunion", "sdiff", "sinterstore", "sunionstore", "sdiffstore":
                 return setAlgebra(name, a, slot);
             case "strlen":
                 return call(new Request.Get(0, key), slot, answer -> RespReply.integer(
@@ -726,15 +726,17 @@ final class RespCommands {
 
     /**
      * SINTER, SUNION and SDIFF on keys of one slot (CROSSSLOT otherwise, as Redis Cluster answers): one SMEMBERS per
-     * key (reads answer at once on the slot's owner), then the algebra here. A key of another type is WRONGTYPE even
+     * key (reads answer at once on the slot's owner), then the algebra here. Their STORE forms replace the
+     * destination (of any type) by the result in one write (SSTORE), and answer its size. A key of another type is WRONGTYPE even
      * when an earlier key is missing, as in Redis. Weaker than Redis: the reads are not one atomic step, so a write
      * between two of them may be seen by one and not the other.
      */
     private CompletableFuture<RespReply> setAlgebra(String name, List<byte[]> a, int slot) {
-        List<byte[]> keys = a.subList(1, a.size());
-        if (!sameSlot(keys)) {
+        if (!sameSlot(a.subList(1, a.size()))) {
             return done(CROSSSLOT);
         }
+        boolean store = name.endsWith("store");
+        List<byte[]> keys = a.subList(store ? 2 : 1, a.size());
         List<List<byte[]>> sets = new ArrayList<>(keys.size());
         for (byte[] key : keys) {
             Answer answer = now(new Request.Hash(0, key, HashOp.SMEMBERS, List.of()));
@@ -747,7 +749,12 @@ final class RespCommands {
                 return done(RespReply.error("ERR unreadable engine reply: " + e.getMessage()));
             }
         }
-        return done(bulks(SetAlgebra.apply(name, sets)));
+        List<byte[]> result = SetAlgebra.apply(store ? name.substring(0, name.length() - "store".length()) : name, sets);
+        if (!store) {
+            return done(bulks(result));
+        }
+        return call(new Request.Hash(0, a.get(1), HashOp.SSTORE, result), slot,
+                answer -> RespReply.integer(ResponseCodec.readHashAnswer(answer.body()).count()));
     }
 
     /**

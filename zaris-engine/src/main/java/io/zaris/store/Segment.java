@@ -899,6 +899,40 @@ final class Segment {
         return writeCollection(key, true, epoch, now, (current, writer) -> edit.edit((SetEntry) current, writer));
     }
 
+    /**
+     * Replaces whatever is at {@code key} (any type, as SINTERSTORE and its kin do) by a set of {@code members}, under
+     * one hold of the write lock: the old value's removal, then one member put per member, all shipped together. No
+     * members leaves the key absent.
+     */
+    HashWriteResult<Long> replaceWithSet(byte[] key, List<byte[]> members, long epoch, long now) {
+        ByteKey k = new ByteKey(key);
+        synchronized (writeLock) {
+            if (epoch < retiredBelow) {
+                return HashWriteResult.retired();
+            }
+            List<Change> changes = new ArrayList<>();
+            StoredEntry stored = entries.get(k);
+            if (stored != null) {
+                changes.add(remove(k, epoch));
+            }
+            HashWriter writer = new HashWriter(k, epoch, now, changes);
+            long added = 0;
+            CompletableFuture<Void> replicated = WriteResult.NOTHING_TO_REPLICATE;
+            try {
+                for (byte[] member : members) {
+                    if (writer.add(member)) {
+                        added++;
+                    }
+                }
+            } finally { // whatever was changed and logged is shipped, even if the edit failed half way
+                if (!changes.isEmpty()) {
+                    replicated = ship(changes);
+                }
+            }
+            return new HashWriteResult<>(KvStatus.OK, added, changes.isEmpty() ? 0 : revision, replicated);
+        }
+    }
+
     private <R> HashWriteResult<R> writeCollection(byte[] key, boolean set, long epoch, long now, HashEdit<R> edit) {
         ByteKey k = new ByteKey(key);
         synchronized (writeLock) {

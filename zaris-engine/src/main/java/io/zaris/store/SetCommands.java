@@ -65,6 +65,13 @@ final class SetCommands {
                 return HashReply.error(KvStatus.BAD_REQUEST, NOT_POSITIVE);
             }
         }
+        if (op == HashOp.SSTORE) {
+            HashWriteResult<Long> stored = segment.replaceWithSet(key, args, epoch, now);
+            if (stored.status() != KvStatus.OK) {
+                return HashReply.error(stored.status(), "the partition was just taken over by another node");
+            }
+            return new HashReply(KvStatus.OK, stored.result(), List.of(), null, stored.version(), stored.replicated());
+        }
         long count = popCount == null ? 1 : popCount;
         HashWriteResult<HashReply> result = segment.writeSet(key, epoch, now, (set, writer) -> switch (op) {
             case SADD -> {

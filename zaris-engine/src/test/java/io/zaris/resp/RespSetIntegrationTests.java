@@ -139,6 +139,25 @@ class RespSetIntegrationTests {
             SRANDMEMBER {t}large 500
             SPOP {t}large 500
             EXISTS {t}large
+            SADD {t}x a b c
+            SADD {t}y b c d
+            SINTERSTORE {t}dst {t}x {t}y
+            SMEMBERS {t}dst
+            SUNIONSTORE {t}dst {t}x {t}y
+            SMEMBERS {t}dst
+            SDIFFSTORE {t}dst {t}x {t}y
+            SMEMBERS {t}dst
+            SET {t}dstr v
+            SINTERSTORE {t}dstr {t}x {t}y
+            TYPE {t}dstr
+            SDIFFSTORE {t}dstr {t}x {t}x
+            EXISTS {t}dstr
+            SUNIONSTORE {t}dst {t}none
+            EXISTS {t}dst
+            SINTERSTORE {t}dst {t}x {t}str
+            SUNIONSTORE {t}dst
+            SINTERSTORE {t}x {t}x {t}y
+            SMEMBERS {t}x
             """;
 
     private static EmbeddedCluster cluster;
@@ -238,6 +257,7 @@ class RespSetIntegrationTests {
                 SINTER {t}k other
                 SUNION {t}k {other}
                 SDIFF {t}k other
+                SINTERSTORE {t}dest {t}k other
                 SADD {t}str m
                 GET {t}k
                 SCAN 0 COUNT 100000 MATCH {t}k TYPE set
@@ -245,6 +265,7 @@ class RespSetIntegrationTests {
                 """, """
                 :1
                 +OK
+                -CROSSSLOT Keys in request don't hash to the same slot
                 -CROSSSLOT Keys in request don't hash to the same slot
                 -CROSSSLOT Keys in request don't hash to the same slot
                 -CROSSSLOT Keys in request don't hash to the same slot

@@ -164,7 +164,7 @@ class SetStoreTests {
         active.catchUp(0, -1, 1, tail -> { }, snapshots::add);
         List<Change> entries = snapshots.get(0).entries();
         assertThat(entries).extracting(Change::kind).contains(Change.Kind.MEMBER_PUT)
-                .containsOnly(Change.Kind.PUT, Change.Kind.FIELD_PUT, Change.Kind.MEMBER_PUT);
+                .containsOnly(Change.Kind.FIELD_PUT, Change.Kind.MEMBER_PUT);
         NodeStore replica = new NodeStore(1, FakeTime.followingMillis(() -> now));
 
         for (int i = 0; i < entries.size(); i++) { // one change per chunk: a set split across chunks
@@ -195,6 +195,21 @@ class SetStoreTests {
     }
 
     @Test
+    void aStoreReplacesTheKeyOfAnyTypeInOneWrite() {
+        active.put(0, bytes("d"), bytes("string"), Request.NO_TTL, false, Request.ANY_VERSION, 1);
+        shipped.clear();
+
+        assertThat(store(HashOp.SSTORE, "d", "a", "b", "a").count()).isEqualTo(2);
+
+        assertThat(type("d")).isEqualTo("set");
+        assertThat(texts(set(HashOp.SMEMBERS, "d").items())).containsExactly("a", "b");
+        assertThat(shipped).extracting(Change::kind).as("the string's removal, then each member")
+                .containsExactly(Change.Kind.REMOVAL, Change.Kind.MEMBER_PUT, Change.Kind.MEMBER_PUT);
+        assertThat(store(HashOp.SSTORE, "d").count()).isZero();
+        assertThat(type("d")).as("an empty result leaves the key absent").isEqualTo("none");
+    }
+
+    @Test
     void aSetAndAHashWithTheSameFieldsDigestApart() {
         set(HashOp.SADD, "k", "a");
         NodeStore other = new NodeStore(1, FakeTime.followingMillis(() -> now));
@@ -218,6 +233,11 @@ class SetStoreTests {
         set(HashOp.SADD, "gone", "x");
         active.delete(0, bytes("gone"), Request.ANY_VERSION, 1);
         store(HashOp.HSET, "h", "f", "v");
+        store(HashOp.SSTORE, "str", "x", "y");
+        store(HashOp.SSTORE, "dest", "p");
+        store(HashOp.SSTORE, "dest", "q", "r");
+        store(HashOp.SSTORE, "emptied", "z");
+        store(HashOp.SSTORE, "emptied");
     }
 
     private HashReply set(HashOp op, String key, String... args) {
