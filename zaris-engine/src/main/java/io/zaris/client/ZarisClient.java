@@ -30,6 +30,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -514,6 +515,55 @@ public final class ZarisClient implements AutoCloseable {
     public CompletableFuture<Long> hashIncrement(String key, String field, long delta) {
         List<byte[]> args = List.of(bytes(field), Long.toString(delta).getBytes(StandardCharsets.US_ASCII));
         return hashWrite(key, HashOp.HINCRBY, args, false).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    // ------------------------------------------------------------------ sets
+
+    /**
+     * Adds members to the set at the key (creating it; a set keeps its TTL) and completes with how many were new. One
+     * request, applied atomically by the key's active owner and replicated member by member. Retried like an
+     * idempotent write: after an unanswered attempt the set is the same, but the count is what the retry added. A key
+     * holding a string or a hash fails with {@code WRONG_TYPE}.
+     */
+    public CompletableFuture<Long> setAdd(String key, String... members) {
+        return hashWrite(key, HashOp.SADD, members(members, "setAdd"), true).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /** Removes members of the set at the key (the set goes with its last member); completes with how many were there. */
+    public CompletableFuture<Long> setRemove(String key, String... members) {
+        return hashWrite(key, HashOp.SREM, members(members, "setRemove"), true).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /** Every member of the set at the key, in the order they were first added; empty when the key is absent. */
+    public CompletableFuture<Set<String>> setMembers(String key) {
+        return hashRead(key, HashOp.SMEMBERS, List.of()).thenApply(answer -> {
+            Set<String> members = new LinkedHashSet<>();
+            for (byte[] member : answer.items()) {
+                members.add(new String(member, StandardCharsets.UTF_8));
+            }
+            return members;
+        });
+    }
+
+    /** Whether the set at the key holds the member ({@code false} when the key is absent). */
+    public CompletableFuture<Boolean> setContains(String key, String member) {
+        return hashRead(key, HashOp.SMISMEMBER, List.of(bytes(member))).thenApply(answer -> answer.items().get(0) != null);
+    }
+
+    /** How many members the set at the key holds (0 when the key is absent). */
+    public CompletableFuture<Long> setSize(String key) {
+        return hashRead(key, HashOp.SCARD, List.of()).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    private List<byte[]> members(String[] members, String operation) {
+        if (members.length == 0) {
+            throw new IllegalArgumentException(operation + " needs at least one member");
+        }
+        List<byte[]> args = new ArrayList<>(members.length);
+        for (String member : members) {
+            args.add(bytes(member));
+        }
+        return args;
     }
 
     private CompletableFuture<ResponseCodec.HashAnswer> hashRead(String key, HashOp op, List<byte[]> args) {

@@ -13,12 +13,14 @@ package io.zaris.model;
  * <p>A hash changes field by field: a {@link Kind#FIELD_PUT} sets one field (creating the hash when the key is
  * absent), a {@link Kind#FIELD_REMOVAL} removes one (a hash left without fields no longer exists), an
  * {@link Kind#EXPIRY} sets the whole key's expiry. So a write to a large hash ships what it changed, not the hash.
+ * A set changes member by member the same way: a {@link Kind#MEMBER_PUT} adds one member (creating the set when the
+ * key is absent) and a {@link Kind#FIELD_REMOVAL} removes one (its field is the member).
  *
  * @param revision        the segment revision this change received; also the key's new version
  * @param epoch           the partition epoch under which the active owner made the change
  * @param kind            what the change does
  * @param key             the key changed
- * @param field           the hash field of a field change, else {@code null}
+ * @param field           the hash field of a field change, the set member of a member put, else {@code null}
  * @param value           the new value of a put or field put, else {@code null}
  * @param expiresAtMillis the key's wall-clock expiry after the change ({@code 0} for none); ignored by removals
  */
@@ -40,7 +42,9 @@ public record Change(long revision, long epoch, Kind kind, byte[] key, byte[] fi
         /** One field of the hash at the key is removed; a hash without fields is removed. */
         FIELD_REMOVAL,
         /** The key keeps its value and gets a new expiry. */
-        EXPIRY
+        EXPIRY,
+        /** One member (the field, without a value) of the set at the key is added; an absent key becomes a set. */
+        MEMBER_PUT
     }
 
     /** A put (with {@code value}) or a removal (with {@code null}). */
@@ -56,7 +60,7 @@ public record Change(long revision, long epoch, Kind kind, byte[] key, byte[] fi
         if (needsValue != (value != null)) {
             throw new IllegalArgumentException("a " + kind + " change " + (needsValue ? "needs" : "carries no") + " value");
         }
-        boolean needsField = kind == Kind.FIELD_PUT || kind == Kind.FIELD_REMOVAL;
+        boolean needsField = kind == Kind.FIELD_PUT || kind == Kind.FIELD_REMOVAL || kind == Kind.MEMBER_PUT;
         if (needsField != (field != null)) {
             throw new IllegalArgumentException("a " + kind + " change " + (needsField ? "needs" : "carries no") + " field");
         }
@@ -72,7 +76,12 @@ public record Change(long revision, long epoch, Kind kind, byte[] key, byte[] fi
         return new Change(revision, epoch, Kind.FIELD_PUT, key, field, value, expiresAtMillis);
     }
 
-    /** Removes {@code field} of the hash at {@code key}. */
+    /** Adds {@code member} to the set at {@code key}, which expires at {@code expiresAtMillis} (0: never). */
+    public static Change memberPut(long revision, long epoch, byte[] key, byte[] member, long expiresAtMillis) {
+        return new Change(revision, epoch, Kind.MEMBER_PUT, key, member, null, expiresAtMillis);
+    }
+
+    /** Removes {@code field} of the hash (or member of the set) at {@code key}. */
     public static Change fieldRemoval(long revision, long epoch, byte[] key, byte[] field) {
         return new Change(revision, epoch, Kind.FIELD_REMOVAL, key, field, null, 0);
     }

@@ -1,14 +1,14 @@
 package io.zaris.model;
 
 /**
- * The operations on a hash (and {@link #TYPE}, which asks any key its type) that the {@code HASH_READ} and
- * {@code HASH_WRITE} frames carry. Arguments are raw bytes; numbers among them are decimal text, as Redis takes
+ * The operations on a hash or a set (and {@link #TYPE}, which asks any key its type) that the {@code HASH_READ} and
+ * {@code HASH_WRITE} frames carry; the set operations (SADD and after) came with the hashes in protocol version 4. Arguments are raw bytes; numbers among them are decimal text, as Redis takes
  * them. The wire code of each constant is part of the protocol and must never change.
  *
  * <table>
  *   <caption>Arguments and answers</caption>
  *   <tr><th>op</th><th>arguments</th><th>answer (count · items)</th></tr>
- *   <tr><td>TYPE</td><td>none</td><td>TTL left in ms (0 = none) · [type: none, string or hash]</td></tr>
+ *   <tr><td>TYPE</td><td>none</td><td>TTL left in ms (0 = none) · [type: none, string, hash or set]</td></tr>
  *   <tr><td>HSET</td><td>(field, value)+</td><td>fields added · none</td></tr>
  *   <tr><td>HSETNX</td><td>field, value</td><td>1 when set, 0 when the field existed · none</td></tr>
  *   <tr><td>HMGET</td><td>field+</td><td>0 · each field's value or absent</td></tr>
@@ -19,6 +19,16 @@ package io.zaris.model;
  *   <tr><td>HLEN</td><td>none</td><td>number of fields · none</td></tr>
  *   <tr><td>HINCRBY</td><td>field, delta</td><td>the new value · none</td></tr>
  *   <tr><td>HINCRBYFLOAT</td><td>field, delta</td><td>0 · [the new value as text]</td></tr>
+ *   <tr><td>SADD</td><td>member+</td><td>members added · none</td></tr>
+ *   <tr><td>SREM</td><td>member+</td><td>members removed · none</td></tr>
+ *   <tr><td>SMEMBERS</td><td>none</td><td>0 · members</td></tr>
+ *   <tr><td>SMISMEMBER</td><td>member+</td><td>0 · each member itself when present, else absent</td></tr>
+ *   <tr><td>SCARD</td><td>none</td><td>number of members · none</td></tr>
+ *   <tr><td>SPOP</td><td>[count ≥ 0]</td><td>0 · the members removed, chosen at random</td></tr>
+ *   <tr><td>SSTORE</td><td>member*</td><td>members stored · none (whatever the key held, of any type, is
+ *       replaced by a set of the members; none leaves the key absent: the STORE forms of SINTER, SUNION, SDIFF)</td></tr>
+ *   <tr><td>SRANDMEMBER</td><td>count</td><td>0 · up to count distinct members at random; for a negative count,
+ *       −count members that may repeat</td></tr>
  * </table>
  */
 public enum HashOp {
@@ -32,7 +42,15 @@ public enum HashOp {
     HVALS(7, false, 0, 0),
     HLEN(8, false, 0, 0),
     HINCRBY(9, true, 2, 2),
-    HINCRBYFLOAT(10, true, 2, 2);
+    HINCRBYFLOAT(10, true, 2, 2),
+    SADD(11, true, 1, Integer.MAX_VALUE),
+    SREM(12, true, 1, Integer.MAX_VALUE),
+    SMEMBERS(13, false, 0, 0),
+    SMISMEMBER(14, false, 1, Integer.MAX_VALUE),
+    SCARD(15, false, 0, 0),
+    SPOP(16, true, 0, 1),
+    SRANDMEMBER(17, false, 1, 1),
+    SSTORE(18, true, 0, Integer.MAX_VALUE);
 
     private static final HashOp[] BY_CODE = values();
 
@@ -70,14 +88,19 @@ public enum HashOp {
         return switch (this) {
             case HSET -> index % 2 == 0;
             case HSETNX, HINCRBY, HINCRBYFLOAT -> index == 0;
-            case HMGET, HDEL -> true;
+            case HMGET, HDEL, SADD, SREM, SMISMEMBER, SSTORE -> true;
             default -> false;
         };
     }
 
     /** Whether a successful call may add data (so it is admitted by the memory guard first). */
     public boolean addsData() {
-        return this == HSET || this == HSETNX || this == HINCRBY || this == HINCRBYFLOAT;
+        return this == HSET || this == HSETNX || this == HINCRBY || this == HINCRBYFLOAT || this == SADD || this == SSTORE;
+    }
+
+    /** Whether the operation works on a set (and meets a hash or string with WRONGTYPE). */
+    public boolean onSet() {
+        return code >= SADD.code;
     }
 
     /** Decodes a wire code; {@code null} for codes this version does not know. */

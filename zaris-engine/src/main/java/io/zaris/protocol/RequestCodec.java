@@ -45,7 +45,8 @@ import java.util.List;
  * ADMIN_DRAIN  (empty)
  * ADMIN_REBALANCE (empty)
  * change = revision:int64 · epoch:int64 · key · kind:u8 (0 removed, 1 value, 2 superseded; since version 4: 3 field
- *          value, 4 field removed, 5 expiry) · [field if 3 or 4] · [value if 1 or 3] · expiresAt:int64
+ *          value, 4 field (or set member) removed, 5 expiry, 6 set member added) · [field if 3, 4 or 6]
+ *          · [value if 1 or 3] · expiresAt:int64
  * </pre>
  *
  * Decoding never trusts a length: see {@link Wire}. Trailing bytes after a body are an error, so two
@@ -73,6 +74,8 @@ public final class RequestCodec {
     private static final int CHANGE_FIELD_REMOVED = 4;
     /** Since protocol version 4: a key's expiry set, its value kept. */
     private static final int CHANGE_EXPIRY = 5;
+    /** Since protocol version 4, as the set operations: one member of a set added (a field without a value). */
+    private static final int CHANGE_MEMBER_ADDED = 6;
 
     private static final int FLAG_IF_ABSENT = 1;
     private static final int FLAG_IF_MATCH = 2;
@@ -440,6 +443,7 @@ public final class RequestCodec {
             case FIELD_PUT -> CHANGE_FIELD_VALUE;
             case FIELD_REMOVAL -> CHANGE_FIELD_REMOVED;
             case EXPIRY -> CHANGE_EXPIRY;
+            case MEMBER_PUT -> CHANGE_MEMBER_ADDED;
         };
     }
 
@@ -502,10 +506,10 @@ public final class RequestCodec {
             long epoch = Wire.readLong(in, id, "epoch");
             byte[] key = readKey(in, limits, id);
             int kind = Wire.readUnsignedByte(in, id, "change kind");
-            if (kind > CHANGE_EXPIRY) {
+            if (kind > CHANGE_MEMBER_ADDED) {
                 throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "unknown change kind " + kind);
             }
-            boolean fieldChange = kind == CHANGE_FIELD_VALUE || kind == CHANGE_FIELD_REMOVED;
+            boolean fieldChange = kind == CHANGE_FIELD_VALUE || kind == CHANGE_FIELD_REMOVED || kind == CHANGE_MEMBER_ADDED;
             byte[] field = fieldChange ? readKey(in, limits, id) : null;
             byte[] value = kind == CHANGE_VALUE || kind == CHANGE_FIELD_VALUE
                     ? Wire.readBytes(in, limits.maxValueBytes(), id, "value", values) : null;
@@ -515,6 +519,7 @@ public final class RequestCodec {
                 case CHANGE_FIELD_VALUE -> Change.fieldPut(revision, epoch, key, field, value, expiresAt);
                 case CHANGE_FIELD_REMOVED -> Change.fieldRemoval(revision, epoch, key, field);
                 case CHANGE_EXPIRY -> Change.expiry(revision, epoch, key, expiresAt);
+                case CHANGE_MEMBER_ADDED -> Change.memberPut(revision, epoch, key, field, expiresAt);
                 default -> new Change(revision, epoch, key, value, expiresAt);
             });
         }

@@ -16,7 +16,7 @@ final class CommandTable {
     record Spec(String name, int arity, List<String> flags, int firstKey, int lastKey, int step, Docs docs) {
     }
 
-    /** What {@code COMMAND DOCS} says of a command; the group is Redis's (connection, server, cluster, string, hash, generic). */
+    /** What {@code COMMAND DOCS} says of a command; the group is Redis's (connection, server, cluster, string, hash, set, generic). */
     record Docs(String group, String since, String complexity, String summary) {
     }
 
@@ -82,7 +82,7 @@ final class CommandTable {
         add("exists", -2, "readonly", 1, -1, 1,
                 "generic", "1.0.0", "O(N) for N keys", "Counts how many of the keys exist.");
         add("type", 2, "readonly", 1, 1, 1,
-                "generic", "1.0.0", "O(1)", "Returns the type of a key: string, hash, or none.");
+                "generic", "1.0.0", "O(1)", "Returns the type of a key: string, hash, set, or none.");
         add("expire", -3, "write", 1, 1, 1,
                 "generic", "1.0.0", "O(1)", "Sets the expiry of a key in seconds.");
         add("pexpire", -3, "write", 1, 1, 1,
@@ -139,6 +139,36 @@ final class CommandTable {
                 "hash", "2.6.0", "O(1)", "Increments the floating-point value of a field of a hash by a number.");
         add("hscan", -3, "readonly", 1, 1, 1,
                 "hash", "2.8.0", "O(N) for N fields", "Iterates over the fields of a hash: one call returns them all, with cursor 0.");
+        add("sadd", -3, "write", 1, 1, 1,
+                "set", "1.0.0", "O(N) for N members", "Adds members to a set; returns how many were added.");
+        add("srem", -3, "write", 1, 1, 1,
+                "set", "1.0.0", "O(N) for N members", "Removes members of a set; a set without members is removed.");
+        add("smembers", 2, "readonly", 1, 1, 1,
+                "set", "1.0.0", "O(N) for N members", "Returns every member of a set.");
+        add("sismember", 3, "readonly", 1, 1, 1,
+                "set", "1.0.0", "O(1)", "Returns whether a member is in a set.");
+        add("smismember", -3, "readonly", 1, 1, 1,
+                "set", "6.2.0", "O(N) for N members", "Returns whether each of several members is in a set.");
+        add("scard", 2, "readonly", 1, 1, 1,
+                "set", "1.0.0", "O(1)", "Returns the number of members of a set.");
+        add("spop", -2, "write", 1, 1, 1,
+                "set", "1.0.0", "O(N) for a set of N members", "Removes and returns one or more members of a set at random.");
+        add("srandmember", -2, "readonly", 1, 1, 1,
+                "set", "1.0.0", "O(N) for a set of N members", "Returns one or more members of a set at random.");
+        add("sscan", -3, "readonly", 1, 1, 1,
+                "set", "2.8.0", "O(N) for N members", "Iterates over the members of a set: one call returns them all, with cursor 0.");
+        add("sinter", -2, "readonly", 1, -1, 1,
+                "set", "1.0.0", "O(N*M)", "Returns the members every given set holds; the keys share one slot.");
+        add("sunion", -2, "readonly", 1, -1, 1,
+                "set", "1.0.0", "O(N) for N members in all", "Returns the members any given set holds; the keys share one slot.");
+        add("sdiff", -2, "readonly", 1, -1, 1,
+                "set", "1.0.0", "O(N) for N members in all", "Returns the members of the first set the others lack; the keys share one slot.");
+        add("sinterstore", -3, "write", 1, -1, 1,
+                "set", "1.0.0", "O(N*M)", "Stores the members every given set holds at the destination; the keys share one slot.");
+        add("sunionstore", -3, "write", 1, -1, 1,
+                "set", "1.0.0", "O(N) for N members in all", "Stores the members any given set holds at the destination; the keys share one slot.");
+        add("sdiffstore", -3, "write", 1, -1, 1,
+                "set", "1.0.0", "O(N) for N members in all", "Stores the members of the first set the others lack at the destination; the keys share one slot.");
         add("scan", -2, "readonly", 0, 0, 0,
                 "generic", "2.8.0", "O(1) per call, O(N) for a full iteration over N keys", "Iterates over the keys of the slots this node serves.");
         add("keys", 2, "readonly", 0, 0, 0,

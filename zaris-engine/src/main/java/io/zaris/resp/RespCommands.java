@@ -271,7 +271,7 @@ final class RespCommands {
                     return RespReply.integer(ttl == 0 ? -1 : name.equals("ttl") ? (ttl + 500) / 1000 : ttl);
                 });
             case "persist":
-                if (isHash(key)) {
+                if (isCollection(key)) {
                     return hashExpiry(key, slot, (ttl) -> ttl == 0 ? null : Request.NO_TTL);
                 }
                 return compareAndSet(key, slot, current -> current == null || current.ttlRemainingMillis() == 0 ? null
@@ -309,6 +309,12 @@ final class RespCommands {
             case "hset", "hmset", "hsetnx", "hget", "hmget", "hdel", "hgetall", "hkeys", "hvals", "hlen", "hexists",
                  "hstrlen", "hincrby", "hincrbyfloat":
                 return hashCommand(name, a, slot);
+            case "sadd", "srem", "smembers", "sismember", "smismember", "scard", "spop", "srandmember":
+                return setCommand(name, a, slot);
+            case "sscan":
+                return sscan(a, slot);
+            case "sinter", "sunion", "sdiff", "sinterstore", "sunionstore", "sdiffstore":
+                return setAlgebra(name, a, slot);
             case "strlen":
                 return call(new Request.Get(0, key), slot, answer -> RespReply.integer(
                         answer.status() == KvStatus.OK ? ResponseCodec.readValue(answer.body()).value().length : 0));
@@ -505,7 +511,7 @@ final class RespCommands {
             return call(new Request.Touch(0, key, ttl), slot,
                     answer -> answer.status() == KvStatus.OK ? RespReply.ONE : RespReply.ZERO);
         }
-        if (isHash(key)) {
+        if (isCollection(key)) {
             return hashExpiry(key, slot, ttlNow -> flags.allows(ttlNow, newTtl) ? (Long) (newTtl <= 0 ? -1L : newTtl) : null);
         }
         return compareAndSet(key, slot, current -> {
@@ -516,12 +522,15 @@ final class RespCommands {
         }, (current, written) -> written ? RespReply.ONE : RespReply.ZERO);
     }
 
-    /** Whether the key holds a hash now (a routing error reads as not: the string path then reports it). */
-    private boolean isHash(byte[] key) {
+    /** Whether the key holds a hash or a set now (a routing error reads as not: the string path then reports it). */
+    private boolean isCollection(byte[] key) {
         Answer answer = now(typeOf(key));
         try {
-            return answer.status() == KvStatus.OK
-                    && text(ResponseCodec.readHashAnswer(answer.body()).items().get(0)).equals("hash");
+            if (answer.status() != KvStatus.OK) {
+                return false;
+            }
+            String type = text(ResponseCodec.readHashAnswer(answer.body()).items().get(0));
+            return type.equals("hash") || type.equals("set");
         } catch (MalformedRequestException e) {
             return false;
         }
@@ -610,6 +619,142 @@ final class RespCommands {
                 default -> RespReply.integer(reply.count());
             };
         });
+    }
+
+    /**
+     * The single-key set commands: each is one engine request that the segment's active owner runs under one hold
+     * of the segment's write lock, so each is atomic like Redis's (SPOP's random choice included).
+     */
+    private CompletableFuture<RespReply> setCommand(String name, List<byte[]> a, int slot) {
+        byte[] key = a.get(1);
+        List<byte[]> rest = List.copyOf(a.subList(2, a.size()));
+        if ((name.equals("spop") || name.equals("srandmember")) && rest.size() > 1) {
+            return done(SYNTAX);
+        }
+        HashOp op = switch (name) {
+            case "sadd" -> HashOp.SADD;
+            case "srem" -> HashOp.SREM;
+            case "smembers" -> HashOp.SMEMBERS;
+            case "sismember", "smismember" -> HashOp.SMISMEMBER;
+            case "scard" -> HashOp.SCARD;
+            case "spop" -> HashOp.SPOP;
+            default -> HashOp.SRANDMEMBER;
+        };
+        boolean withCount = !rest.isEmpty() && (op == HashOp.SPOP || op == HashOp.SRANDMEMBER);
+        // Redis checks the count before it looks at the key.
+        if (withCount) {
+            Long count = parseLong(rest.get(0));
+            if (op == HashOp.SPOP && (count == null || count < 0)) {
+                return done(RespReply.error("ERR value is out of range, must be positive"));
+            }
+            if (count == null) {
+                return done(NOT_INTEGER);
+            }
+            if (count == Long.MIN_VALUE) {
+                return done(RespReply.error("ERR value is out of range, value must between " + -Long.MAX_VALUE + " and "
+                        + Long.MAX_VALUE));
+            }
+        }
+        if (op == HashOp.SRANDMEMBER && !withCount) {
+            rest = List.of(new byte[] {'1'});
+        }
+        if (!op.takes(rest.size())) {
+            return done(RespReply.error("ERR wrong number of arguments for '" + name + "' command"));
+        }
+        for (int i = 0; i < rest.size(); i++) {
+            if (op.isFieldArgument(i) && rest.get(i).length > backend.limits().maxKeyBytes()) {
+                return done(RespReply.error("ERR set member is larger than " + backend.limits().maxKeyBytes() + " bytes"));
+            }
+        }
+        return call(new Request.Hash(0, key, op, rest), slot, answer -> {
+            ResponseCodec.HashAnswer reply = ResponseCodec.readHashAnswer(answer.body());
+            List<byte[]> items = reply.items();
+            return switch (name) {
+                case "smembers" -> bulks(items);
+                case "sismember" -> items.get(0) == null ? RespReply.ZERO : RespReply.ONE;
+                case "smismember" -> {
+                    List<RespReply> flags = new ArrayList<>(items.size());
+                    for (byte[] item : items) {
+                        flags.add(item == null ? RespReply.ZERO : RespReply.ONE);
+                    }
+                    yield RespReply.array(flags);
+                }
+                case "spop", "srandmember" -> withCount ? bulks(items)
+                        : items.isEmpty() ? RespReply.NULL : new RespReply.Bulk(items.get(0));
+                default -> RespReply.integer(reply.count());
+            };
+        });
+    }
+
+    /**
+     * SSCAN answers every member (matching MATCH) in one reply with cursor 0, as HSCAN does (COUNT is a hint).
+     */
+    private CompletableFuture<RespReply> sscan(List<byte[]> a, int slot) {
+        if (parseUnsigned(a.get(2)) == null) {
+            return done(RespReply.error("ERR invalid cursor"));
+        }
+        byte[] pattern = null;
+        for (int i = 3; i < a.size(); i++) {
+            String option = text(a.get(i)).toUpperCase(Locale.ROOT);
+            if (i + 1 >= a.size()) {
+                return done(SYNTAX);
+            } else if (option.equals("MATCH")) {
+                pattern = a.get(++i);
+            } else if (option.equals("COUNT")) {
+                Long count = parseLong(a.get(++i));
+                if (count == null) {
+                    return done(NOT_INTEGER);
+                }
+                if (count < 1) {
+                    return done(SYNTAX);
+                }
+            } else {
+                return done(SYNTAX);
+            }
+        }
+        byte[] match = pattern;
+        return call(new Request.Hash(0, a.get(1), HashOp.SMEMBERS, List.of()), slot, answer -> {
+            List<RespReply> found = new ArrayList<>();
+            for (byte[] member : ResponseCodec.readHashAnswer(answer.body()).items()) {
+                if (match == null || Glob.matches(match, member)) {
+                    found.add(new RespReply.Bulk(member));
+                }
+            }
+            return RespReply.array(List.of(RespReply.bulk("0"), RespReply.array(found)));
+        });
+    }
+
+    /**
+     * SINTER, SUNION and SDIFF on keys of one slot (CROSSSLOT otherwise, as Redis Cluster answers): one SMEMBERS per
+     * key (reads answer at once on the slot's owner), then the algebra here. Their STORE forms replace the
+     * destination (of any type) by the result in one write (SSTORE), and answer its size. A key of another type is WRONGTYPE even
+     * when an earlier key is missing, as in Redis. Weaker than Redis: the reads are not one atomic step, so a write
+     * between two of them may be seen by one and not the other.
+     */
+    private CompletableFuture<RespReply> setAlgebra(String name, List<byte[]> a, int slot) {
+        if (!sameSlot(a.subList(1, a.size()))) {
+            return done(CROSSSLOT);
+        }
+        boolean store = name.endsWith("store");
+        List<byte[]> keys = a.subList(store ? 2 : 1, a.size());
+        List<List<byte[]>> sets = new ArrayList<>(keys.size());
+        for (byte[] key : keys) {
+            Answer answer = now(new Request.Hash(0, key, HashOp.SMEMBERS, List.of()));
+            if (answer.status() != KvStatus.OK) {
+                return done(routingError(answer, slot));
+            }
+            try {
+                sets.add(ResponseCodec.readHashAnswer(answer.body()).items());
+            } catch (MalformedRequestException e) {
+                return done(RespReply.error("ERR unreadable engine reply: " + e.getMessage()));
+            }
+        }
+        List<byte[]> result = SetAlgebra.apply(store ? name.substring(0, name.length() - "store".length()) : name, sets);
+        if (!store) {
+            return done(bulks(result));
+        }
+        return call(new Request.Hash(0, a.get(1), HashOp.SSTORE, result), slot,
+                answer -> RespReply.integer(ResponseCodec.readHashAnswer(answer.body()).count()));
     }
 
     /**

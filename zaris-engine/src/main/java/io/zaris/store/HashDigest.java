@@ -8,12 +8,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A hash's content as one byte string for {@link ContentDigest}: a type marker, then each field and value with its
+ * A hash's (or set's) content as one byte string for {@link ContentDigest}: a type marker, then each field and value with its
  * length, fields in byte order, so two copies holding the same fields digest alike whatever order they were set in.
  */
 final class HashDigest {
 
     private static final byte HASH_MARKER = 'H';
+    /** A set digests as a hash of members without values, under its own marker. */
+    private static final byte SET_MARKER = 'S';
 
     private HashDigest() {
     }
@@ -23,7 +25,7 @@ final class HashDigest {
         hash.fields().forEach(fields::add);
         fields.sort((a, b) -> Arrays.compareUnsigned(a.getKey().bytes(), b.getKey().bytes()));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(HASH_MARKER);
+        out.write(hash.isSet() ? SET_MARKER : HASH_MARKER);
         for (Map.Entry<ByteKey, byte[]> field : fields) {
             writeSized(out, field.getKey().bytes());
             writeSized(out, field.getValue());

@@ -16,7 +16,7 @@ import java.util.Map;
  *
  * <p>Fields keep insertion order (as Redis's small hashes do), so HGETALL on every copy lists them alike.
  */
-final class HashEntry extends StoredEntry {
+class HashEntry extends StoredEntry {
 
     /**
      * Bytes charged per field on top of its name and value: a {@link LinkedHashMap} entry (header, hash, key,
@@ -45,6 +45,11 @@ final class HashEntry extends StoredEntry {
     @Override
     boolean isHash() {
         return true;
+    }
+
+    /** Whether this is a {@link SetEntry}: members only, each a field without a value. */
+    boolean isSet() {
+        return false;
     }
 
     /** The field's value, or {@code null}. */

@@ -39,10 +39,12 @@ import java.util.random.RandomGenerator;
  * <p>Hashes: a key holds a string ({@link StoredEntry} in a slab slot) or a hash ({@link HashEntry}, changed in
  * place field by field). String reads stay lock-free and answer {@link WrongTypeException} for a hash; hash reads
  * and writes take {@code writeLock} ({@link #readHash}, {@link #writeHash}), and every field change is a change of
- * its own in the op log and to replication.
+ * its own in the op log and to replication. A set ({@link SetEntry}) is a hash whose fields are its members,
+ * without values: read and written the same way ({@link #readSet}, {@link #writeSet}), each member added or
+ * removed one change. A hash command on a set, or a set command on a hash, meets {@link WrongTypeException}.
  *
  * <p>Memory: every mutation of {@code entries} goes through {@link #install} or {@link #discard} (or the
- * snapshot clear, or {@link #installHash} and a hash's field changes, which charge their bytes the same way),
+ * snapshot clear, or {@link #installCollection} and a hash's (or set's) field changes, which charge their bytes the same way),
  * which keep {@code bytes}, the node-wide {@link StoreMemory} and the two sampling arrays ({@code allKeys},
  * {@code ttlKeys}) in step with the map, in O(1). All four are guarded by {@code writeLock}.
  * Values live in the segment's {@link ValueSlabs}, also guarded by {@code writeLock}: {@link #install} stores
@@ -385,6 +387,10 @@ final class Segment {
                         applyFieldRemoval(k, field, change.revision(), now);
                         kind = LoggedChange.Kind.FIELD_REMOVAL;
                     }
+                    case MEMBER_PUT -> {
+                        applyMemberPut(k, field, change.revision(), change.expiresAtMillis(), now);
+                        kind = LoggedChange.Kind.MEMBER_PUT;
+                    }
                     case EXPIRY -> {
                         applyExpiry(k, change.expiresAtMillis(), change.revision(), now);
                         kind = LoggedChange.Kind.EXPIRY;
@@ -409,11 +415,14 @@ final class Segment {
             if (first) {
                 clearCopy();
             }
-            for (Change entry : chunk) { // a snapshot holds values only: strings, and hashes field by field
+            for (Change entry : chunk) { // a snapshot holds values only: strings, hashes field by field, sets member by member
                 if (entry.kind() == Change.Kind.PUT) {
                     store(new ByteKey(entry.key()), entry.value(), entry.revision(), entry.expiresAtMillis(), now);
                 } else if (entry.kind() == Change.Kind.FIELD_PUT) {
                     applyFieldPut(new ByteKey(entry.key()), new ByteKey(entry.field()), entry.value(), entry.revision(),
+                            entry.expiresAtMillis(), now);
+                } else if (entry.kind() == Change.Kind.MEMBER_PUT) {
+                    applyMemberPut(new ByteKey(entry.key()), new ByteKey(entry.field()), entry.revision(),
                             entry.expiresAtMillis(), now);
                 }
             }
@@ -466,7 +475,12 @@ final class Segment {
                 if (stored.isExpired(now)) {
                     continue;
                 }
-                if (stored instanceof HashEntry hash) { // field by field, so the snapshot's chunks stay bounded
+                if (stored instanceof SetEntry set) { // member by member, so the snapshot's chunks stay bounded
+                    for (Map.Entry<ByteKey, byte[]> member : set.fields()) {
+                        all.add(Change.memberPut(stored.version(), epoch, entry.getKey().bytes(), member.getKey().bytes(),
+                                stored.expiresAtMillis()));
+                    }
+                } else if (stored instanceof HashEntry hash) { // field by field, so the snapshot's chunks stay bounded
                     for (Map.Entry<ByteKey, byte[]> field : hash.fields()) {
                         all.add(Change.fieldPut(stored.version(), epoch, entry.getKey().bytes(), field.getKey().bytes(),
                                 field.getValue(), stored.expiresAtMillis()));
@@ -534,11 +548,25 @@ final class Segment {
                         tail[i] = Change.superseded(change.revision(), change.epoch(), k);
                     } else {
                         StoredEntry entry = entries.get(key);
-                        byte[] value = entry instanceof HashEntry hash ? hash.get(change.field()) : null;
+                        byte[] value = entry instanceof HashEntry hash && !hash.isSet() ? hash.get(change.field()) : null;
                         if (value == null) {
                             return null;
                         }
                         tail[i] = Change.fieldPut(change.revision(), change.epoch(), k, change.field().bytes(), value,
+                                change.expiresAtMillis());
+                    }
+                }
+                case MEMBER_PUT -> {
+                    boolean overwrittenLater = replacedLater.contains(key)
+                            || !fieldsChangedLater.add(new FieldOf(key, change.field()));
+                    touchedLater.add(key);
+                    if (overwrittenLater) {
+                        tail[i] = Change.superseded(change.revision(), change.epoch(), k);
+                    } else {
+                        if (!(entries.get(key) instanceof SetEntry set) || !set.contains(change.field())) {
+                            return null;
+                        }
+                        tail[i] = Change.memberPut(change.revision(), change.epoch(), k, change.field().bytes(),
                                 change.expiresAtMillis());
                     }
                 }
@@ -792,20 +820,37 @@ final class Segment {
      * Runs {@code read} under the write lock on the live hash at {@code key} ({@code null} when the key is absent or
      * expired), so a read of several fields sees one state of the hash.
      *
-     * @throws WrongTypeException when the key holds a string
+     * @throws WrongTypeException when the key holds a string or a set
      */
     <R> R readHash(byte[] key, long now, java.util.function.Function<HashEntry, R> read) {
-        ByteKey k = new ByteKey(key);
-        synchronized (writeLock) {
-            StoredEntry current = live(k, now);
-            if (current != null && !current.isHash()) {
-                throw new WrongTypeException();
-            }
-            if (current != null) {
-                current.recordAccess(now);
-            }
-            return read.apply((HashEntry) current);
+        synchronized (writeLock) { // held across the read, so it sees one state of the hash
+            return read.apply(liveCollection(key, now, false));
         }
+    }
+
+    /**
+     * Runs {@code read} under the write lock on the live set at {@code key} ({@code null} when the key is absent or
+     * expired), so a read of several members sees one state of the set.
+     *
+     * @throws WrongTypeException when the key holds a string or a hash
+     */
+    <R> R readSet(byte[] key, long now, java.util.function.Function<SetEntry, R> read) {
+        synchronized (writeLock) { // held across the read, so it sees one state of the set
+            return read.apply((SetEntry) liveCollection(key, now, true));
+        }
+    }
+
+    /** Under the lock: the live hash (or set) at {@code key}, {@code null} when none; recorded as accessed. */
+    private HashEntry liveCollection(byte[] key, long now, boolean set) {
+        StoredEntry current = live(new ByteKey(key), now);
+        if (current == null) {
+            return null;
+        }
+        if (!(current instanceof HashEntry collection) || collection.isSet() != set) {
+            throw new WrongTypeException();
+        }
+        current.recordAccess(now);
+        return collection;
     }
 
     /** Under the lock, inside a {@link #writeHash} edit: the hash at {@code key} now ({@code null} when none). */
@@ -816,7 +861,7 @@ final class Segment {
     /** Lock-free: the type of the live value at {@code key} and its TTL left, as {@link HashOp#TYPE} answers. */
     HashReply typeOf(byte[] key, long now) {
         StoredEntry entry = live(new ByteKey(key), now);
-        String type = entry == null ? "none" : entry.isHash() ? "hash" : "string";
+        String type = entry == null ? "none" : entry instanceof SetEntry ? "set" : entry.isHash() ? "hash" : "string";
         return HashReply.read(entry == null ? 0 : entry.ttlRemainingMillis(now),
                 List.of(type.getBytes(StandardCharsets.US_ASCII)));
     }
@@ -833,9 +878,62 @@ final class Segment {
      * field the edit sets or removes is one change, and all of them are shipped together.
      *
      * @return {@code null} as the result and {@code OWNERSHIP_CHANGING} when this copy was retired
-     * @throws WrongTypeException when the key holds a string
+     * @throws WrongTypeException when the key holds a string or a set
      */
     <R> HashWriteResult<R> writeHash(byte[] key, long epoch, long now, HashEdit<R> edit) {
+        return writeCollection(key, false, epoch, now, edit);
+    }
+
+    /** What a set write decides, given the live set ({@code null} when absent) and a way to change it. */
+    @FunctionalInterface
+    interface SetEdit<R> {
+        R edit(SetEntry current, HashWriter writer);
+    }
+
+    /**
+     * {@link #writeHash} for a set: each member the edit adds ({@link HashWriter#add}) or removes is one change.
+     *
+     * @throws WrongTypeException when the key holds a string or a hash
+     */
+    <R> HashWriteResult<R> writeSet(byte[] key, long epoch, long now, SetEdit<R> edit) {
+        return writeCollection(key, true, epoch, now, (current, writer) -> edit.edit((SetEntry) current, writer));
+    }
+
+    /**
+     * Replaces whatever is at {@code key} (any type, as SINTERSTORE and its kin do) by a set of {@code members}, under
+     * one hold of the write lock: the old value's removal, then one member put per member, all shipped together. No
+     * members leaves the key absent.
+     */
+    HashWriteResult<Long> replaceWithSet(byte[] key, List<byte[]> members, long epoch, long now) {
+        ByteKey k = new ByteKey(key);
+        synchronized (writeLock) {
+            if (epoch < retiredBelow) {
+                return HashWriteResult.retired();
+            }
+            List<Change> changes = new ArrayList<>();
+            StoredEntry stored = entries.get(k);
+            if (stored != null) {
+                changes.add(remove(k, epoch));
+            }
+            HashWriter writer = new HashWriter(k, epoch, now, changes);
+            long added = 0;
+            CompletableFuture<Void> replicated = WriteResult.NOTHING_TO_REPLICATE;
+            try {
+                for (byte[] member : members) {
+                    if (writer.add(member)) {
+                        added++;
+                    }
+                }
+            } finally { // whatever was changed and logged is shipped, even if the edit failed half way
+                if (!changes.isEmpty()) {
+                    replicated = ship(changes);
+                }
+            }
+            return new HashWriteResult<>(KvStatus.OK, added, changes.isEmpty() ? 0 : revision, replicated);
+        }
+    }
+
+    private <R> HashWriteResult<R> writeCollection(byte[] key, boolean set, long epoch, long now, HashEdit<R> edit) {
         ByteKey k = new ByteKey(key);
         synchronized (writeLock) {
             if (epoch < retiredBelow) {
@@ -848,7 +946,7 @@ final class Segment {
                 memory.expired(1);
                 stored = null;
             }
-            if (stored != null && !stored.isHash()) {
+            if (stored != null && (!(stored instanceof HashEntry collection) || collection.isSet() != set)) {
                 throw new WrongTypeException();
             }
             HashWriter writer = new HashWriter(k, epoch, now, changes);
@@ -894,7 +992,23 @@ final class Segment {
             changes.add(Change.fieldPut(version, epoch, key.bytes(), field, value, expiresAt));
         }
 
-        /** Removes a field if present (the hash goes with its last field); whether it was. */
+        /** Adds a member to the set, creating it (without a TTL) when the key is absent; whether it was new. */
+        boolean add(byte[] member) {
+            StoredEntry current = entries.get(key);
+            ByteKey m = new ByteKey(member);
+            if (current instanceof SetEntry set && set.contains(m)) {
+                return false;
+            }
+            long version = ++revision;
+            long expiresAt = current == null ? 0 : current.expiresAtMillis();
+            applyMemberPut(key, m, version, expiresAt, now);
+            epochStarts.onChange(epoch, version);
+            log.append(version, epoch, key, m, LoggedChange.Kind.MEMBER_PUT, expiresAt);
+            changes.add(Change.memberPut(version, epoch, key.bytes(), member, expiresAt));
+            return true;
+        }
+
+        /** Removes a field (or set member) if present (the key goes with its last one); whether it was. */
         boolean remove(byte[] field) {
             StoredEntry current = entries.get(key);
             ByteKey f = new ByteKey(field);
@@ -917,17 +1031,33 @@ final class Segment {
     private void applyFieldPut(ByteKey key, ByteKey field, byte[] value, long version, long expiresAt, long now) {
         StoredEntry current = entries.get(key);
         HashEntry hash;
-        if (current instanceof HashEntry existing) {
+        if (current instanceof HashEntry existing && !existing.isSet()) {
             hash = existing;
             setHashExpiry(key, hash, expiresAt);
         } else {
-            hash = installHash(key, version, expiresAt, now);
+            hash = installCollection(key, new HashEntry(version, expiresAt, now));
         }
         account(hash.put(field, value));
         hash.changedAt(version, now);
     }
 
-    /** Under the lock: removes a field of the hash at {@code key}; a hash left without fields is removed. */
+    /**
+     * Under the lock: adds a member to the set at {@code key}, which then expires at {@code expiresAt}; anything else
+     * at the key (a string, a hash, nothing) is replaced by a new set. The set takes {@code version}.
+     */
+    private void applyMemberPut(ByteKey key, ByteKey member, long version, long expiresAt, long now) {
+        SetEntry set;
+        if (entries.get(key) instanceof SetEntry existing) {
+            set = existing;
+            setHashExpiry(key, set, expiresAt);
+        } else {
+            set = (SetEntry) installCollection(key, new SetEntry(version, expiresAt, now));
+        }
+        account(set.add(member));
+        set.changedAt(version, now);
+    }
+
+    /** Under the lock: removes a field of the hash (or member of the set) at {@code key}; an empty one is removed. */
     private void applyFieldRemoval(ByteKey key, ByteKey field, long version, long now) {
         if (!(entries.get(key) instanceof HashEntry hash)) {
             return;
@@ -951,12 +1081,11 @@ final class Segment {
         }
     }
 
-    /** Under the lock: a new, empty hash at {@code key} in place of whatever was there. */
-    private HashEntry installHash(ByteKey key, long version, long expiresAt, long now) {
+    /** Under the lock: a new, empty hash (or set) at {@code key} in place of whatever was there. */
+    private HashEntry installCollection(ByteKey key, HashEntry hash) {
         if (entries.containsKey(key)) {
             discard(key);
         }
-        HashEntry hash = new HashEntry(version, expiresAt, now);
         hash.keySlot = allKeys.add(key);
         if (hash.hasTtl()) {
             hash.ttlSlot(ttlKeys.add(key));

@@ -257,7 +257,7 @@ public final class FrameFuzz {
                 HashOp op = ops[random.nextInt(ops.length)];
                 List<byte[]> args = new ArrayList<>();
                 int count = op == HashOp.HSET ? 2 * (1 + random.nextInt(3))
-                        : op.takes(2) ? 2 : op.takes(1) ? 1 + random.nextInt(3) : 0;
+                        : op.takes(2) ? 2 : op.takes(3) ? 1 + random.nextInt(3) : op.takes(1) ? 1 : 0;
                 for (int i = 0; i < count; i++) {
                     args.add(op.isFieldArgument(i) ? ("f" + random.nextInt(10)).getBytes(java.nio.charset.StandardCharsets.UTF_8)
                             : random.nextBoolean() ? Integer.toString(random.nextInt(100)).getBytes(java.nio.charset.StandardCharsets.UTF_8)
@@ -276,10 +276,11 @@ public final class FrameFuzz {
         for (int i = random.nextInt(4); i > 0; i--) {
             long expiresAt = random.nextInt(3) == 0 ? System.currentTimeMillis() + 60_000 : 0;
             byte[] field = ("f" + random.nextInt(10)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            changes.add(switch (random.nextInt(5)) {
+            changes.add(switch (random.nextInt(6)) {
                 case 0 -> Change.fieldPut(random.nextInt(50), random.nextInt(5), key(), field, value(), expiresAt);
                 case 1 -> Change.fieldRemoval(random.nextInt(50), random.nextInt(5), key(), field);
                 case 2 -> Change.expiry(random.nextInt(50), random.nextInt(5), key(), expiresAt);
+                case 3 -> Change.memberPut(random.nextInt(50), random.nextInt(5), key(), field, expiresAt);
                 default -> new Change(random.nextInt(50), random.nextInt(5), key(), random.nextBoolean() ? value() : null,
                         expiresAt);
             });

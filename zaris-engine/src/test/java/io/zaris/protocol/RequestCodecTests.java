@@ -44,6 +44,9 @@ class RequestCodecTests {
         assertRoundTrip(new Request.TrackSegments(16));
         assertRoundTrip(new Request.Hash(17, bytes("h"), HashOp.HSET, List.of(bytes("f"), bytes("v"))));
         assertRoundTrip(new Request.Hash(18, bytes("h"), HashOp.HGETALL, List.of()));
+        assertRoundTrip(new Request.Hash(19, bytes("s"), HashOp.SADD, List.of(bytes("m1"), bytes("m2"))));
+        assertRoundTrip(new Request.Hash(20, bytes("s"), HashOp.SPOP, List.of()));
+        assertRoundTrip(new Request.Hash(21, bytes("s"), HashOp.SRANDMEMBER, List.of(bytes("-3"))));
         assertRoundTrip(new Request.TrackSegment(17, 3, 41, 6));
         assertRoundTrip(new Request.TrackSegment(18, 3, -1, -1));
     }
@@ -61,14 +64,15 @@ class RequestCodecTests {
         List<Change> changes = List.of(new Change(7, 2, bytes("a"), bytes("v"), 1234),
                 new Change(8, 2, bytes("b"), null, 0), Change.superseded(9, 2, bytes("a")), new Change(10, 2, bytes("a"), new byte[0], 0),
                 Change.fieldPut(11, 2, bytes("h"), bytes("f"), bytes("x"), 99), Change.fieldRemoval(12, 2, bytes("h"), bytes("f")),
-                Change.expiry(13, 2, bytes("h"), 5678));
+                Change.expiry(13, 2, bytes("h"), 5678), Change.memberPut(14, 2, bytes("s"), bytes("m"), 77),
+                Change.fieldRemoval(15, 2, bytes("s"), bytes("m")));
         assertRoundTrip(new Request.Replicate(16, 1, 2, 3, changes));
 
         ByteBuf frame = encode(new Request.Replicate(17, 1, 2, 3, List.of(new Change(7, 2, bytes("a"), null, 0))));
         int kindAt = frame.writerIndex() - 8 - 1;
-        frame.setByte(kindAt, 6);
+        frame.setByte(kindAt, 7);
         assertThatThrownBy(() -> RequestCodec.decode(frame, LIMITS)).isInstanceOf(MalformedRequestException.class)
-                .hasMessageContaining("unknown change kind 6");
+                .hasMessageContaining("unknown change kind 7");
     }
 
     @Test

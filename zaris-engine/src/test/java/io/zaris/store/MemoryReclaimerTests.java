@@ -249,6 +249,50 @@ class MemoryReclaimerTests {
         assertThat(store.memory().usedBytes()).isZero();
     }
 
+    @Test
+    void setsAreChargedPerMemberEvictedWholeAndExpiredWhole() {
+        MemoryReclaimer reclaimer = reclaimer(EvictionPolicy.ALLKEYS_LRU, 50 * setBytes(200));
+        for (int i = 0; i < 100; i++) {
+            putSet(i, 200);
+        }
+        assertThat(store.memory().usedBytes()).isEqualTo(100 * setBytes(200));
+
+        reclaimer.evict(allActive, Integer.MAX_VALUE, random);
+
+        assertThat(store.memory().usedBytes()).isLessThanOrEqualTo(50 * setBytes(200));
+        assertThat(store.size()).isEqualTo(50);
+        long removals = shippedBySegment.stream().flatMap(List::stream).filter(Change::isRemoval).count();
+        assertThat(removals).as("one removal per evicted set, not one per member").isEqualTo(50);
+
+        for (int i = 0; i < 100; i++) {
+            store.touch(segmentOf(i), key(i), 1_000, EPOCH);
+        }
+        now += 1_000;
+        int expired = 0;
+        for (int round = 0; round < 20 && store.size() > 0; round++) {
+            expired += reclaimer.expire(allActive, 100, random);
+        }
+        assertThat(expired).isEqualTo(50);
+        assertThat(store.memory().usedBytes()).isZero();
+    }
+
+    /** What a set of {@code members} members named {@code member-0}… is charged under a 5-byte key. */
+    private static long setBytes(int members) {
+        long bytes = EntrySize.OVERHEAD_BYTES + 5;
+        for (int m = 0; m < members; m++) {
+            bytes += HashEntry.FIELD_OVERHEAD_BYTES + ("member-" + m).length();
+        }
+        return bytes;
+    }
+
+    private void putSet(int i, int members) {
+        List<byte[]> args = new ArrayList<>();
+        for (int m = 0; m < members; m++) {
+            args.add(("member-" + m).getBytes(StandardCharsets.US_ASCII));
+        }
+        store.hash(segmentOf(i), key(i), HashOp.SADD, args, EPOCH);
+    }
+
     /** What a hash of {@code fields} fields named {@code f0}… with 100-byte values is charged under a 5-byte key. */
     private static long hashBytes(int fields) {
         long bytes = EntrySize.OVERHEAD_BYTES + 5;
