@@ -40,6 +40,7 @@ import org.jgroups.Message;
 import org.jgroups.Receiver;
 import org.jgroups.View;
 import org.jgroups.protocols.pbcast.GMS;
+import org.jgroups.stack.ProtocolStack;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -129,6 +130,8 @@ public final class ClusterMember implements AutoCloseable {
     private volatile List<Address> majorityViewOrder = List.of();
     private volatile List<Address> namedLeader = List.of();
     private JChannel channel;
+    /** Set with the channel (events thread); see {@link MembershipGate}. */
+    private MembershipGate membershipGate;
 
     /** Whether this node asked to have its partitions moved away; set on the events thread. */
     private volatile boolean draining;
@@ -204,6 +207,8 @@ public final class ClusterMember implements AutoCloseable {
         newChannel.name(nodeId);
         GMS gms = newChannel.getProtocolStack().findProtocol(GMS.class);
         gms.setMembershipChangePolicy(new MergeOrder(this::mergePreference));
+        MembershipGate gate = new MembershipGate(nodeId, membershipConfig.viewHoldLimit(), time::nanoTime);
+        newChannel.getProtocolStack().insertProtocol(gate, ProtocolStack.Position.BELOW, GMS.class);
         if (clusterSecret != null) {
             MembershipEncryption.apply(newChannel, clusterSecret);
         }
@@ -220,7 +225,10 @@ public final class ClusterMember implements AutoCloseable {
                 submit(() -> onMessage(source, payload, message.getOffset(), message.getLength()));
             }
         });
-        runOnEventsThread(() -> channel = newChannel);
+        runOnEventsThread(() -> {
+            channel = newChannel;
+            membershipGate = gate;
+        });
         newChannel.connect(membershipConfig.clusterName());
         timer.scheduleWithFixedDelay(() -> submit(this::reconcileFailover), 250, 250, TimeUnit.MILLISECONDS);
         if (leases.enabled()) {
@@ -782,6 +790,8 @@ public final class ClusterMember implements AutoCloseable {
                     failover.rebalanceRequested(request.nodeId());
                 }
             }
+        } else if (message instanceof ClusterMessages.Goodbye) {
+            membershipGate.memberLeaving(source);
         } else if (message instanceof ClusterMessages.Disown disown && mayDecide() && current != null) {
             failover.disown(disown.nodeId(), disown.partitions(), current);
             reconcileFailover();
@@ -1065,6 +1075,8 @@ public final class ClusterMember implements AutoCloseable {
         try {
             runOnEventsThread(() -> {
                 if (channel != null) {
+                    // before the view without this node: a member this node coordinates installs it only so
+                    broadcast(ClusterMessages.encodeGoodbye());
                     channel.close();
                 }
             });

@@ -25,6 +25,15 @@ public sealed interface MembershipConfig {
         return null;
     }
 
+    /**
+     * How long a member holds back a membership view that leaves out the coordinator it follows, waiting for its own
+     * failure detection to suspect that coordinator (see {@code CoordinatorLoyalty}): failure detection's bound and a
+     * margin.
+     */
+    default Duration viewHoldLimit() {
+        return Duration.ofSeconds(10);
+    }
+
     record InJvm(String clusterName) implements MembershipConfig {
 
         @Override
@@ -170,6 +179,12 @@ public sealed interface MembershipConfig {
         @Override
         public Duration ownerLease() {
             return escalationTimeout.dividedBy(2);
+        }
+
+        /** The escalation timeout, by which a silent coordinator is suspected, and a second for a loaded machine. */
+        @Override
+        public Duration viewHoldLimit() {
+            return escalationTimeout.plusSeconds(1);
         }
 
         /** How often every member multicasts a heartbeat, and how often silence is checked. */
