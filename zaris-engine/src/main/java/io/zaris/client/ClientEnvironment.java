@@ -16,7 +16,9 @@ public final class ClientEnvironment {
     public static final String REQUEST_TIMEOUT = "ZARIS_REQUEST_TIMEOUT";
     /** {@code true}: every operation makes exactly one attempt. */
     public static final String DISABLE_RETRIES = "ZARIS_DISABLE_RETRIES";
-    /** Milliseconds a caller waits for a shared map refresh before retrying with the map it has. */
+    /** How long a caller waits for a shared map refresh before retrying with the map it has: {@code 15s}, {@code 1500ms}. */
+    public static final String MAP_REFRESH_WAIT = "ZARIS_CLIENT_MAP_REFRESH_WAIT";
+    /** Deprecated spelling of {@link #MAP_REFRESH_WAIT} in plain milliseconds; read only when that one is unset. */
     public static final String MAP_REFRESH_WAIT_MS = "ZARIS_CLIENT_MAP_REFRESH_WAIT_MS";
     /** The password the client logs in with (the cluster's shared password, or {@link #USER}'s). */
     public static final String PASSWORD = "ZARIS_PASSWORD";
@@ -39,20 +41,46 @@ public final class ClientEnvironment {
         if (disable != null) {
             builder.disableRetries(parseBoolean(DISABLE_RETRIES, disable));
         }
-        String wait = environment.get(MAP_REFRESH_WAIT_MS);
+        Duration wait = mapRefreshWait(environment.get(MAP_REFRESH_WAIT), environment.get(MAP_REFRESH_WAIT_MS));
         if (wait != null) {
-            long millis;
-            try {
-                millis = Long.parseLong(wait.trim());
-            } catch (NumberFormatException e) {
-                throw invalid(MAP_REFRESH_WAIT_MS, wait, "15000");
-            }
-            if (millis <= 0) {
-                throw invalid(MAP_REFRESH_WAIT_MS, wait, "15000");
-            }
-            builder.mapRefreshWait(Duration.ofMillis(millis));
+            builder.mapRefreshWait(wait);
         }
         applyCredentials(builder, environment.get(USER), environment.get(PASSWORD));
+    }
+
+    /**
+     * The map refresh wait the two variables give, {@code null} when neither is set: {@link #MAP_REFRESH_WAIT} as a
+     * positive duration ({@code 15s}, {@code 1500ms}, or a plain number of milliseconds), else the deprecated
+     * {@link #MAP_REFRESH_WAIT_MS} as a positive whole number of milliseconds.
+     *
+     * @throws IllegalArgumentException naming the variable and its value when the one read is not such a value
+     */
+    public static Duration mapRefreshWait(String wait, String deprecatedMillis) {
+        if (wait != null) {
+            RequestTimeout parsed;
+            try {
+                parsed = RequestTimeout.valueOf(wait);
+            } catch (IllegalArgumentException e) {
+                throw invalid(MAP_REFRESH_WAIT, wait, "15s or 1500ms");
+            }
+            if (parsed.isInfinite()) {
+                throw invalid(MAP_REFRESH_WAIT, wait, "15s or 1500ms");
+            }
+            return parsed.duration();
+        }
+        if (deprecatedMillis == null) {
+            return null;
+        }
+        long millis;
+        try {
+            millis = Long.parseLong(deprecatedMillis.trim());
+        } catch (NumberFormatException e) {
+            throw invalid(MAP_REFRESH_WAIT_MS, deprecatedMillis, "15000 (or " + MAP_REFRESH_WAIT + "=15s)");
+        }
+        if (millis <= 0) {
+            throw invalid(MAP_REFRESH_WAIT_MS, deprecatedMillis, "15000 (or " + MAP_REFRESH_WAIT + "=15s)");
+        }
+        return Duration.ofMillis(millis);
     }
 
     private static void applyCredentials(ZarisClientOptions.Builder builder, String user, String password) {

@@ -8,6 +8,7 @@ import static io.zaris.client.RequestInputs.ttlMillis;
 import io.netty.buffer.ByteBuf;
 import io.zaris.model.AckMode;
 import io.zaris.model.ClusterView;
+import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import io.zaris.model.VersionedValue;
 import io.zaris.placement.SegmentMapper;
@@ -342,6 +343,91 @@ public final class ZarisClient implements AutoCloseable {
                 return false;
             }
             throw failure(status, body);
+        });
+    }
+
+    // ------------------------------------------------------------------ hashes
+
+    /**
+     * Sets fields of the hash at the key (creating it; a hash keeps its TTL) and completes with how many fields were
+     * new. One request, applied atomically by the key's active owner and replicated field by field. Retried like an
+     * idempotent write: after an unanswered attempt the data is the same, but the count is what the retry added.
+     * A key holding a string fails with {@code WRONG_TYPE}.
+     */
+    public CompletableFuture<Long> hashSet(String key, Map<String, byte[]> fields) {
+        if (fields.isEmpty()) {
+            throw new IllegalArgumentException("hashSet needs at least one field");
+        }
+        List<byte[]> args = new ArrayList<>(fields.size() * 2);
+        fields.forEach((field, value) -> {
+            args.add(bytes(field));
+            args.add(requireValue(value));
+        });
+        return hashWrite(key, HashOp.HSET, args, true).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /** The value of a field of the hash at the key, or {@code null} when the field or the key is absent. */
+    public CompletableFuture<byte[]> hashGet(String key, String field) {
+        return hashRead(key, HashOp.HMGET, List.of(bytes(field))).thenApply(answer -> answer.items().get(0));
+    }
+
+    /** Every field of the hash at the key with its value, in the order the fields were first set; empty when absent. */
+    public CompletableFuture<Map<String, byte[]>> hashGetAll(String key) {
+        return hashRead(key, HashOp.HGETALL, List.of()).thenApply(answer -> {
+            Map<String, byte[]> fields = new LinkedHashMap<>();
+            List<byte[]> items = answer.items();
+            for (int i = 0; i + 1 < items.size(); i += 2) {
+                fields.put(new String(items.get(i), StandardCharsets.UTF_8), items.get(i + 1));
+            }
+            return fields;
+        });
+    }
+
+    /** Removes fields of the hash at the key (the hash goes with its last field); completes with how many were there. */
+    public CompletableFuture<Long> hashDelete(String key, String... fields) {
+        if (fields.length == 0) {
+            throw new IllegalArgumentException("hashDelete needs at least one field");
+        }
+        List<byte[]> args = new ArrayList<>(fields.length);
+        for (String field : fields) {
+            args.add(bytes(field));
+        }
+        return hashWrite(key, HashOp.HDEL, args, true).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /**
+     * Atomically adds {@code delta} to the decimal integer in a field of the hash at the key (absent counts as 0)
+     * and completes with the new value; a field that is not an integer fails with {@code WRONG_TYPE}. Not retried
+     * once it may have been applied, like {@link #increment}.
+     */
+    public CompletableFuture<Long> hashIncrement(String key, String field, long delta) {
+        List<byte[]> args = List.of(bytes(field), Long.toString(delta).getBytes(StandardCharsets.US_ASCII));
+        return hashWrite(key, HashOp.HINCRBY, args, false).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    private CompletableFuture<ResponseCodec.HashAnswer> hashRead(String key, HashOp op, List<byte[]> args) {
+        byte[] k = bytes(key);
+        return execute(OpCode.HASH_READ, k, true, id -> new Request.Hash(id, k, op, args), (status, body) -> {
+            if (status != KvStatus.OK) {
+                throw failure(status, body);
+            }
+            return ResponseCodec.readHashAnswer(body);
+        });
+    }
+
+    private CompletableFuture<ResponseCodec.HashAnswer> hashWrite(String key, HashOp op, List<byte[]> args,
+                                                                  boolean idempotent) {
+        byte[] k = bytes(key);
+        return execute(OpCode.HASH_WRITE, k, idempotent, id -> new Request.Hash(id, k, op, args), (status, body) -> {
+            if (status != KvStatus.OK) {
+                throw failure(status, body);
+            }
+            ResponseCodec.HashAnswer answer = ResponseCodec.readHashAnswer(body);
+            long version = body.readLong();
+            if (version != 0) {
+                acknowledged(k, version, body);
+            }
+            return answer;
         });
     }
 

@@ -2,8 +2,6 @@ package io.zaris.cluster;
 
 import io.zaris.model.ClusterView;
 import io.zaris.model.NodeAddress;
-import io.zaris.model.PartitionHealth;
-import io.zaris.model.PartitionRuntime;
 import io.zaris.model.RuntimeMap;
 import io.zaris.placement.PartitionMap;
 import io.zaris.placement.PartitionPlanner;
@@ -51,7 +49,9 @@ import org.slf4j.LoggerFactory;
  * view change (JGroups does not retransmit messages lost across an exclusion or a merge).
  *
  * <p>The lease rules live in {@link LeaseKeeper}: this class reads the clock, hands each lease event to it with
- * the reading, sends the messages it asks for and logs what it reports.
+ * the reading, sends the messages it asks for and logs what it reports. The majority checks are kept by a
+ * {@link MajorityCheckRelay}, to which it passes the coordinator, the readings and whether it leads; this node's
+ * drain by {@link DrainProgress}; an operator's hand-over is decided by {@link HandOver}.
  *
  * <p>Concurrency: JGroups callbacks only enqueue events; all membership state is confined to one
  * "zaris-cluster" thread, fed by a bounded queue. Only {@link #currentView()} is read from other threads,
@@ -117,10 +117,8 @@ public final class ClusterMember implements AutoCloseable {
     private long lastViewFetchNanos = Long.MIN_VALUE;
     /** Events thread: whether {@link #mayDecide} already said this node leads without a confirmed lease. */
     private boolean leadershipUnconfirmedLogged;
-    /** Events thread: this node's majority checks waiting for the leader's answer. */
-    private final MajorityChecks.Requests majorityRequests = new MajorityChecks.Requests();
-    /** Events thread, while leading: majority checks received and not yet proven by a beat. */
-    private final MajorityChecks.Confirmations<Address> majorityConfirmations = new MajorityChecks.Confirmations<>();
+    /** Events thread: this node's majority checks, asked and (while leading) received. */
+    private final MajorityCheckRelay<Address> majorityChecks = new MajorityCheckRelay<>(this::send);
     private View view;
     /**
      * What a merge this node leads lists first (see {@link MergeOrder}): its own membership view in order while that
@@ -133,12 +131,8 @@ public final class ClusterMember implements AutoCloseable {
     /** Set with the channel (events thread); see {@link MembershipGate}. */
     private MembershipGate membershipGate;
 
-    /** Whether this node asked to have its partitions moved away; set on the events thread. */
-    private volatile boolean draining;
-    /** Completes once a drain left this node with no role in the adopted view. */
-    private final CompletableFuture<Void> drained = new CompletableFuture<>();
-    /** Events thread: when this node last repeated its drain request. */
-    private long lastDrainRequestNanos = Long.MIN_VALUE;
+    /** This node's own drain: asked or not, its repeats and its future (written on the events thread). */
+    private final DrainProgress drain = new DrainProgress();
 
     /** Last adopted view; written on the events thread only. */
     private volatile ClusterView current;
@@ -361,24 +355,20 @@ public final class ClusterMember implements AutoCloseable {
                         log.info("node {}: a majority confirmed its leadership; it decides failovers from now on", nodeId);
                         reconcileFailover();
                     }
-                    for (MajorityChecks.Confirmations.Check<Address> check : majorityConfirmations.confirmedBy(quorum.sentNanos())) {
-                        send(check.source(), ClusterMessages.encodeLease(ClusterMessages.MAJORITY_CONFIRMED, check.number()));
-                    }
+                    majorityChecks.onBeatQuorum(quorum.sentNanos());
                 }
             }
             case ClusterMessages.MAJORITY_CHECK -> {
                 if (isLeader() && view.containsMember(source)) {
                     long now = time.nanoTime();
-                    majorityConfirmations.received(source, number, now);
+                    majorityChecks.onCheck(source, number, now);
                     // a beat sent now, after the check arrived, is what can prove it; waiting for the next tick
                     // would hold the asking write back for up to a quarter lease
                     broadcast(ClusterMessages.encodeLease(ClusterMessages.BEAT, leases.beginBeat(now, votingSize() / 2 + 1)));
                 }
             }
             case ClusterMessages.MAJORITY_CONFIRMED -> {
-                if (source.equals(view.getCoord())) {
-                    majorityRequests.confirmed(number);
-                }
+                majorityChecks.onConfirmed(source, view.getCoord(), number);
             }
             case ClusterMessages.LEASE_REQUEST -> {
                 long now = time.nanoTime();
@@ -449,9 +439,9 @@ public final class ClusterMember implements AutoCloseable {
         }
         CompletableFuture<Void> confirmed = new CompletableFuture<>();
         boolean queued = submit(() -> {
-            if (majorityRequests.await(confirmed) && !submit(this::sendMajorityCheck)) {
+            if (majorityChecks.await(confirmed) && !submit(this::sendMajorityCheck)) {
                 // the send is queued after the waiters already queued, so they share one check
-                majorityRequests.failAll("the cluster events queue is full");
+                majorityChecks.failAll("the cluster events queue is full");
             }
         });
         if (!queued) {
@@ -462,14 +452,7 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Events thread: asks the coordinator of the current view about every waiter added since the last check. */
     private void sendMajorityCheck() {
-        if (view == null || channel == null) {
-            majorityRequests.failAll("node " + nodeId + " has no membership view yet");
-            return;
-        }
-        long number = majorityRequests.send();
-        if (number > 0) {
-            send(view.getCoord(), ClusterMessages.encodeLease(ClusterMessages.MAJORITY_CHECK, number));
-        }
+        majorityChecks.sendCheck(view == null || channel == null ? null : view.getCoord(), nodeId);
     }
 
     /**
@@ -526,24 +509,18 @@ public final class ClusterMember implements AutoCloseable {
                         + " is not the confirmed leader (or has no map); hand-overs are decided by the leader"));
                 return;
             }
-            if (!held.partitionMap().isAssigned(partition, target)) {
-                result.completeExceptionally(new IllegalStateException("node " + target + " is not assigned partition "
-                        + partition + " (owners " + held.partitionMap().ownersOf(partition) + ")"));
+            HandOver.Decision decision;
+            try {
+                decision = HandOver.decide(held, partition, target);
+            } catch (IllegalStateException e) {
+                result.completeExceptionally(e);
                 return;
             }
-            PartitionRuntime before = held.runtimeMap().get(partition);
-            PartitionHealth health = target.equals(held.partitionMap().primaryOf(partition))
-                    ? PartitionHealth.HEALTHY : PartitionHealth.DEGRADED;
-            PartitionRuntime after = PartitionTransitions.change(partition, before, PartitionTransitions.Trigger.HAND_OVER,
-                    target, health, 0);
-            long epoch = after.epoch();
-            List<PartitionRuntime> runtimes = new ArrayList<>(held.runtimeMap().partitions());
-            runtimes.set(partition, after);
             log.info("node {}: leader hands partition {} from {} to {} (epoch {} -> {})", nodeId, partition,
-                    before.activeNode(), target, before.epoch(), epoch);
-            publish(held.withRuntimeMap(new RuntimeMap(runtimes)));
+                    decision.before().activeNode(), target, decision.before().epoch(), decision.after().epoch());
+            publish(decision.next());
             failover.recordChange(partition);
-            result.complete(epoch);
+            result.complete(decision.after().epoch());
         });
         if (!queued) {
             result.completeExceptionally(new IllegalStateException("node " + nodeId + " is stopping"));
@@ -561,15 +538,13 @@ public final class ClusterMember implements AutoCloseable {
      */
     public CompletableFuture<Void> drain() {
         submit(() -> {
-            if (!draining) {
-                draining = true;
+            if (drain.request()) {
                 log.info("node {}: draining — asking the leader to move its partitions to the other nodes", nodeId);
             }
-            lastDrainRequestNanos = Long.MIN_VALUE;
             repeatDrainRequest();
             checkDrained();
         });
-        return drained;
+        return drain.future();
     }
 
     /** The rebalance this node runs as leader; {@link RebalanceStatus#IDLE} when none runs or it does not lead. */
@@ -579,7 +554,7 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Whether {@link #drain} was called. */
     public boolean isDraining() {
-        return draining;
+        return drain.isRequested();
     }
 
     /**
@@ -600,32 +575,21 @@ public final class ClusterMember implements AutoCloseable {
      * running stays out of the map (its request would otherwise lapse and it would be planned back in).
      */
     private void repeatDrainRequest() {
-        long now = time.nanoTime();
-        if (!draining || channel == null || view == null
-                || (lastDrainRequestNanos != Long.MIN_VALUE && now - lastDrainRequestNanos < 1_000_000_000L)) {
+        if (!drain.isRequested() || channel == null || view == null || !drain.requestDue(time.nanoTime())) {
             return;
         }
-        lastDrainRequestNanos = now;
         broadcast(ClusterMessages.encodePlanRequest(new ClusterMessages.PlanRequest(ClusterMessages.DRAIN, nodeId)));
         checkDrained();
     }
 
-    /** Events thread: completes the drain once the held view gives this node no role. */
+    /** Events thread: settles the drain once the held view gives this node no role (see {@link DrainProgress}). */
     private void checkDrained() {
         ClusterView held = current;
-        if (!draining || drained.isDone() || held == null) {
+        if (!drain.isRequested() || held == null) {
             return;
         }
-        boolean active = false;
-        for (PartitionRuntime runtime : held.runtimeMap().partitions()) {
-            active |= nodeId.equals(runtime.activeNode());
-        }
-        if (!active && !held.partitionMap().nodes().contains(nodeId)) {
+        if (drain.settle(held, nodeId, presentNodes()) == DrainProgress.Outcome.DRAINED) {
             log.info("node {}: drained — map version {} gives it no partition", nodeId, held.partitionMap().version());
-            drained.complete(null);
-        } else if (presentNodes().equals(Set.of(nodeId))) {
-            drained.completeExceptionally(new IllegalStateException("node " + nodeId
-                    + " cannot drain: no other node is present to take its partitions"));
         }
     }
 
@@ -708,7 +672,7 @@ public final class ClusterMember implements AutoCloseable {
         leading = isLeader();
         if (!leading) {
             leases.notLeading();
-            majorityConfirmations.clear();
+            majorityChecks.notLeading();
         }
     }
 
@@ -1071,7 +1035,7 @@ public final class ClusterMember implements AutoCloseable {
     @Override
     public void close() {
         leaving = true;
-        drained.completeExceptionally(new IllegalStateException("node " + nodeId + " stopped before it was drained"));
+        drain.stopped(nodeId);
         try {
             runOnEventsThread(() -> {
                 if (channel != null) {

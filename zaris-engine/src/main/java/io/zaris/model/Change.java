@@ -2,50 +2,102 @@ package io.zaris.model;
 
 /**
  * One change of one key, as replication ships it: the effect, not the command, so applying it is
- * deterministic on every replica (an INCREMENT ships the resulting value).
+ * deterministic on every replica (an INCREMENT ships the resulting value, an HINCRBY the field's new value).
  *
- * <p>A change shipped from the op log may be <em>superseded</em>: the key changed again later in the same
- * tail, and the op log, which does not keep values, can no longer say what this change wrote. Applying it
- * only advances the revision; the later change sets the key. A tail is applied whole under one lock, or
- * cut only where no superseded change waits for a later one ({@code TailCut}), so nobody sees the key between.
+ * <p>A change shipped from the op log may be <em>superseded</em>: the key (or, for a field change, the field)
+ * changed again later in the same tail, and the op log, which does not keep values, can no longer say what this
+ * change wrote. Applying it only advances the revision; the later change sets the key. A tail is applied whole
+ * under one lock, or cut only where no superseded change waits for a later one ({@code TailCut}), so nobody sees
+ * the key between.
+ *
+ * <p>A hash changes field by field: a {@link Kind#FIELD_PUT} sets one field (creating the hash when the key is
+ * absent), a {@link Kind#FIELD_REMOVAL} removes one (a hash left without fields no longer exists), an
+ * {@link Kind#EXPIRY} sets the whole key's expiry. So a write to a large hash ships what it changed, not the hash.
  *
  * @param revision        the segment revision this change received; also the key's new version
  * @param epoch           the partition epoch under which the active owner made the change
- * @param value           the new value, or {@code null} when the key was removed or the change is superseded
- * @param expiresAtMillis wall-clock expiry, {@code 0} for none
- * @param superseded      the key changed again later in the same tail; {@code value} is {@code null}
+ * @param kind            what the change does
+ * @param key             the key changed
+ * @param field           the hash field of a field change, else {@code null}
+ * @param value           the new value of a put or field put, else {@code null}
+ * @param expiresAtMillis the key's wall-clock expiry after the change ({@code 0} for none); ignored by removals
  */
-public record Change(long revision, long epoch, byte[] key, byte[] value, long expiresAtMillis, boolean superseded) {
+public record Change(long revision, long epoch, Kind kind, byte[] key, byte[] field, byte[] value, long expiresAtMillis) {
 
-    /** Bookkeeping bytes per change beyond key and value, for accounting what a tail or snapshot holds. */
+    /** Bookkeeping bytes per change beyond key, field and value, for accounting what a tail or snapshot holds. */
     public static final int OVERHEAD_BYTES = 64;
+
+    /** What a change does to its key. */
+    public enum Kind {
+        /** The key holds a string value (whatever it held before). */
+        PUT,
+        /** The key no longer exists, whatever its type. */
+        REMOVAL,
+        /** A later change of the same tail sets the key (or field): only the revision advances. */
+        SUPERSEDED,
+        /** One field of the hash at the key is set; an absent key becomes a hash. */
+        FIELD_PUT,
+        /** One field of the hash at the key is removed; a hash without fields is removed. */
+        FIELD_REMOVAL,
+        /** The key keeps its value and gets a new expiry. */
+        EXPIRY
+    }
 
     /** A put (with {@code value}) or a removal (with {@code null}). */
     public Change(long revision, long epoch, byte[] key, byte[] value, long expiresAtMillis) {
-        this(revision, epoch, key, value, expiresAtMillis, false);
+        this(revision, epoch, value == null ? Kind.REMOVAL : Kind.PUT, key, null, value, expiresAtMillis);
     }
 
     public Change {
-        if (superseded && value != null) {
-            throw new IllegalArgumentException("a superseded change carries no value");
+        if (kind == null || key == null) {
+            throw new IllegalArgumentException("a change needs a kind and a key");
+        }
+        boolean needsValue = kind == Kind.PUT || kind == Kind.FIELD_PUT;
+        if (needsValue != (value != null)) {
+            throw new IllegalArgumentException("a " + kind + " change " + (needsValue ? "needs" : "carries no") + " value");
+        }
+        boolean needsField = kind == Kind.FIELD_PUT || kind == Kind.FIELD_REMOVAL;
+        if (needsField != (field != null)) {
+            throw new IllegalArgumentException("a " + kind + " change " + (needsField ? "needs" : "carries no") + " field");
         }
     }
 
     /** A change of {@code key} that a later change in the same tail overwrites. */
     public static Change superseded(long revision, long epoch, byte[] key) {
-        return new Change(revision, epoch, key, null, 0, true);
+        return new Change(revision, epoch, Kind.SUPERSEDED, key, null, null, 0);
     }
 
+    /** Sets {@code field} of the hash at {@code key}, which expires at {@code expiresAtMillis} (0: never). */
+    public static Change fieldPut(long revision, long epoch, byte[] key, byte[] field, byte[] value, long expiresAtMillis) {
+        return new Change(revision, epoch, Kind.FIELD_PUT, key, field, value, expiresAtMillis);
+    }
+
+    /** Removes {@code field} of the hash at {@code key}. */
+    public static Change fieldRemoval(long revision, long epoch, byte[] key, byte[] field) {
+        return new Change(revision, epoch, Kind.FIELD_REMOVAL, key, field, null, 0);
+    }
+
+    /** Gives the value at {@code key} the expiry {@code expiresAtMillis} (0: never). */
+    public static Change expiry(long revision, long epoch, byte[] key, long expiresAtMillis) {
+        return new Change(revision, epoch, Kind.EXPIRY, key, null, null, expiresAtMillis);
+    }
+
+    public boolean superseded() {
+        return kind == Kind.SUPERSEDED;
+    }
+
+    /** The whole key is removed. */
     public boolean isRemoval() {
-        return value == null && !superseded;
+        return kind == Kind.REMOVAL;
     }
 
+    /** The change carries a value: a put or a field put. */
     public boolean hasValue() {
         return value != null;
     }
 
     /** Approximate heap footprint, for bounding the op log by bytes. */
     public long sizeBytes() {
-        return OVERHEAD_BYTES + key.length + (value == null ? 0 : value.length);
+        return OVERHEAD_BYTES + key.length + (field == null ? 0 : field.length) + (value == null ? 0 : value.length);
     }
 }

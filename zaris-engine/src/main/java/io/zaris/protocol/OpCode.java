@@ -18,6 +18,10 @@ public enum OpCode {
     DELETE(0x12, true),
     INCREMENT(0x13, true),
     TOUCH(0x14, true),
+    /** A read of a hash ({@code HGET}, {@code HGETALL} …) or of a key's type; since protocol version 4. */
+    HASH_READ(0x15, false),
+    /** A write of a hash ({@code HSET}, {@code HDEL} …), shipped to replicas field by field; since protocol version 4. */
+    HASH_WRITE(0x16, true),
     MULTI_GET(0x20, false),
     MULTI_PUT(0x21, true),
     MULTI_DELETE(0x22, true),

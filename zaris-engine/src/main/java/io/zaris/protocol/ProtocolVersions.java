@@ -20,6 +20,8 @@ package io.zaris.protocol;
  *       {@code SEGMENT_DIGESTS}: a digest of each segment of a partition, to compare copies</td></tr>
  *   <tr><td>3</td><td>{@code ADVANCE_EPOCH}: an active that keeps its partition under a new epoch carries its
  *       replicas' copies over instead of snapshotting them again</td></tr>
+ *   <tr><td>4</td><td>{@code HASH_READ}, {@code HASH_WRITE}: hash operations; changes of replication, snapshots and
+ *       pulls gain the kinds field value, field removed and expiry (a hash is shipped field by field)</td></tr>
  * </table>
  *
  * <p><b>Speaking an older version.</b> For upgrade tests a process can be told to speak an older version with the
@@ -29,7 +31,7 @@ package io.zaris.protocol;
 public final class ProtocolVersions {
 
     /** The newest version this build speaks. */
-    public static final int CURRENT = 3;
+    public static final int CURRENT = 4;
     /** The oldest version this build still speaks: a build talks to its own release and the one before. */
     public static final int OLDEST_SUPPORTED = CURRENT - 1;
     /** System property that makes this process speak an older version (upgrade tests only). */
@@ -88,6 +90,9 @@ public final class ProtocolVersions {
 
     /** The protocol version that introduced {@code op}. */
     public static int introducedIn(OpCode op) {
+        if (op == OpCode.HASH_READ || op == OpCode.HASH_WRITE) {
+            return 4;
+        }
         if (op == OpCode.ADVANCE_EPOCH) {
             return 3;
         }

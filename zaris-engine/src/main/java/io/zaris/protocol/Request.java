@@ -2,6 +2,7 @@ package io.zaris.protocol;
 
 import io.zaris.model.AckMode;
 import io.zaris.model.Change;
+import io.zaris.model.HashOp;
 import io.zaris.model.VersionedValue;
 import java.util.List;
 
@@ -80,6 +81,16 @@ public sealed interface Request {
     record Increment(long id, byte[] key, long delta) implements Request {
         public OpCode op() {
             return OpCode.INCREMENT;
+        }
+    }
+
+    /**
+     * A {@link HashOp} on the hash at {@code key} (or {@link HashOp#TYPE} of any key). Sent as {@code HASH_WRITE}
+     * when the op may change the hash, else as {@code HASH_READ}; both since protocol version 4.
+     */
+    record Hash(long id, byte[] key, HashOp hashOp, List<byte[]> args) implements Request {
+        public OpCode op() {
+            return hashOp.isWrite() ? OpCode.HASH_WRITE : OpCode.HASH_READ;
         }
     }
 

@@ -3,6 +3,7 @@ package io.zaris.protocol;
 import io.netty.buffer.ByteBuf;
 import io.zaris.model.AckMode;
 import io.zaris.model.Change;
+import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,6 +24,7 @@ import java.util.List;
  * DELETE       flags:u8 (2 = if-match, 8 = ack SYNC, 16 = ack ASYNC) · key · [version:int64]
  *              (neither ack flag: the node's configured acknowledgement mode)
  * INCREMENT    key · delta:int64
+ * HASH_READ, HASH_WRITE  key · op:u8 · n:int32 · argument*n   (see HashOp; since version 4)
  * TOUCH        key · ttl:int64 (0 = persist)
  * MULTI_GET    n:int32 · key*n
  * MULTI_PUT    n:int32 · (key · value)*n · ttl:int64
@@ -41,7 +43,8 @@ import java.util.List;
  * ADVANCE_EPOCH partition:int32 · segment:int32 · fromEpoch:int64 · toEpoch:int64 · revision:int64
  * ADMIN_DRAIN  (empty)
  * ADMIN_REBALANCE (empty)
- * change = revision:int64 · epoch:int64 · key · kind:u8 (0 removed, 1 value, 2 superseded) · [value] · expiresAt:int64
+ * change = revision:int64 · epoch:int64 · key · kind:u8 (0 removed, 1 value, 2 superseded; since version 4: 3 field
+ *          value, 4 field removed, 5 expiry) · [field if 3 or 4] · [value if 1 or 3] · expiresAt:int64
  * </pre>
  *
  * Decoding never trusts a length: see {@link Wire}. Trailing bytes after a body are an error, so two
@@ -63,6 +66,12 @@ public final class RequestCodec {
     private static final int CHANGE_REMOVED = 0;
     private static final int CHANGE_VALUE = 1;
     private static final int CHANGE_SUPERSEDED = 2;
+    /** Since protocol version 4, as the hash frames: one field of a hash set. */
+    private static final int CHANGE_FIELD_VALUE = 3;
+    /** Since protocol version 4: one field of a hash removed. */
+    private static final int CHANGE_FIELD_REMOVED = 4;
+    /** Since protocol version 4: a key's expiry set, its value kept. */
+    private static final int CHANGE_EXPIRY = 5;
 
     private static final int FLAG_IF_ABSENT = 1;
     private static final int FLAG_IF_MATCH = 2;
@@ -136,6 +145,13 @@ public final class RequestCodec {
         } else if (request instanceof Request.Increment increment) {
             Wire.writeBytes(out, increment.key());
             out.writeLong(increment.delta());
+        } else if (request instanceof Request.Hash hash) {
+            Wire.writeBytes(out, hash.key());
+            out.writeByte(hash.hashOp().code());
+            out.writeInt(hash.args().size());
+            for (byte[] arg : hash.args()) {
+                Wire.writeBytes(out, arg);
+            }
         } else if (request instanceof Request.Touch touch) {
             Wire.writeBytes(out, touch.key());
             out.writeLong(touch.ttlMillis());
@@ -269,6 +285,27 @@ public final class RequestCodec {
             }
             case INCREMENT:
                 return new Request.Increment(id, readKey(in, limits, id), Wire.readLong(in, id, "delta"));
+            case HASH_READ:
+            case HASH_WRITE: {
+                byte[] key = readKey(in, limits, id);
+                int code = Wire.readUnsignedByte(in, id, "hash op");
+                HashOp hashOp = HashOp.fromCode(code);
+                if (hashOp == null || hashOp.isWrite() != (op == OpCode.HASH_WRITE)) {
+                    throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "unknown hash op " + code + " in " + op);
+                }
+                // Each argument takes at least its 4-byte length, which bounds the count by the frame.
+                int count = Wire.readCount(in, in.readableBytes() / 4, id, "argument count");
+                if (!hashOp.takes(count)) {
+                    throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, hashOp + " does not take " + count
+                            + " arguments");
+                }
+                List<byte[]> args = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    args.add(hashOp.isFieldArgument(i) ? Wire.readBytes(in, limits.maxKeyBytes(), id, "field")
+                            : Wire.readBytes(in, limits.maxValueBytes(), id, "argument"));
+                }
+                return new Request.Hash(id, key, hashOp, args);
+            }
             case TOUCH: {
                 byte[] key = readKey(in, limits, id);
                 long ttl = Wire.readLong(in, id, "ttl");
@@ -369,12 +406,26 @@ public final class RequestCodec {
             out.writeLong(change.revision());
             out.writeLong(change.epoch());
             Wire.writeBytes(out, change.key());
-            out.writeByte(change.hasValue() ? CHANGE_VALUE : change.superseded() ? CHANGE_SUPERSEDED : CHANGE_REMOVED);
+            out.writeByte(kindCode(change.kind()));
+            if (change.field() != null) {
+                Wire.writeBytes(out, change.field());
+            }
             if (change.hasValue()) {
                 Wire.writeBytes(out, change.value());
             }
             out.writeLong(change.expiresAtMillis());
         }
+    }
+
+    private static int kindCode(Change.Kind kind) {
+        return switch (kind) {
+            case PUT -> CHANGE_VALUE;
+            case REMOVAL -> CHANGE_REMOVED;
+            case SUPERSEDED -> CHANGE_SUPERSEDED;
+            case FIELD_PUT -> CHANGE_FIELD_VALUE;
+            case FIELD_REMOVAL -> CHANGE_FIELD_REMOVED;
+            case EXPIRY -> CHANGE_EXPIRY;
+        };
     }
 
     private static Request.Replicate readReplicateGroup(ByteBuf in, ProtocolLimits limits, long id, ValueArrays values)
@@ -436,13 +487,21 @@ public final class RequestCodec {
             long epoch = Wire.readLong(in, id, "epoch");
             byte[] key = readKey(in, limits, id);
             int kind = Wire.readUnsignedByte(in, id, "change kind");
-            if (kind > CHANGE_SUPERSEDED) {
+            if (kind > CHANGE_EXPIRY) {
                 throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "unknown change kind " + kind);
             }
-            byte[] value = kind == CHANGE_VALUE ? Wire.readBytes(in, limits.maxValueBytes(), id, "value", values) : null;
+            boolean fieldChange = kind == CHANGE_FIELD_VALUE || kind == CHANGE_FIELD_REMOVED;
+            byte[] field = fieldChange ? readKey(in, limits, id) : null;
+            byte[] value = kind == CHANGE_VALUE || kind == CHANGE_FIELD_VALUE
+                    ? Wire.readBytes(in, limits.maxValueBytes(), id, "value", values) : null;
             long expiresAt = Wire.readLong(in, id, "expiry");
-            changes.add(kind == CHANGE_SUPERSEDED ? Change.superseded(revision, epoch, key)
-                    : new Change(revision, epoch, key, value, expiresAt));
+            changes.add(switch (kind) {
+                case CHANGE_SUPERSEDED -> Change.superseded(revision, epoch, key);
+                case CHANGE_FIELD_VALUE -> Change.fieldPut(revision, epoch, key, field, value, expiresAt);
+                case CHANGE_FIELD_REMOVED -> Change.fieldRemoval(revision, epoch, key, field);
+                case CHANGE_EXPIRY -> Change.expiry(revision, epoch, key, expiresAt);
+                default -> new Change(revision, epoch, key, value, expiresAt);
+            });
         }
         return changes;
     }

@@ -20,6 +20,8 @@ import java.util.List;
  * GET          OK        value-entry
  * PUT, DELETE, TOUCH  OK version:int64 · ack;  CONFLICT current version:int64 (0 = absent)
  * INCREMENT    OK        value:int64 · version:int64 · ack
+ * HASH_READ    OK        count:int64 · n:int32 · (present:u8 · [bytes])*n   (see HashOp)
+ * HASH_WRITE   OK        count:int64 · n:int32 · (present:u8 · [bytes])*n · version:int64 (0 = nothing changed) · ack
  * MULTI_GET    OK        n:int32 · (found:u8 · [value-entry])*n
  * MULTI_PUT    OK        n:int32 · version:int64*n · ack
  * MULTI_PUT_IF_ABSENT  OK n:int32 · version:int64*n · ack;  CONFLICT (empty: a key existed, nothing was written)
@@ -137,6 +139,33 @@ public final class ResponseCodec {
             values.add(Wire.readUnsignedByte(in, 0, "found flag") == 0 ? null : readValue(in));
         }
         return values;
+    }
+
+    /** The body of a hash answer before its acknowledgement: a count and optional items (see {@code HashOp}). */
+    public static void writeHashAnswer(ByteBuf out, long count, List<byte[]> items) {
+        out.writeLong(count);
+        out.writeInt(items.size());
+        for (byte[] item : items) {
+            out.writeByte(item == null ? 0 : 1);
+            if (item != null) {
+                Wire.writeBytes(out, item);
+            }
+        }
+    }
+
+    /** A hash answer's count and items; {@code null} items where a field was absent. */
+    public record HashAnswer(long count, List<byte[]> items) {
+    }
+
+    public static HashAnswer readHashAnswer(ByteBuf in) throws MalformedRequestException {
+        long count = Wire.readLong(in, 0, "count");
+        int n = Wire.readCount(in, in.readableBytes(), 0, "item count");
+        List<byte[]> items = new ArrayList<>(Math.min(n, 1024));
+        for (int i = 0; i < n; i++) {
+            items.add(Wire.readUnsignedByte(in, 0, "present flag") == 0 ? null
+                    : Wire.readBytes(in, Integer.MAX_VALUE, 0, "item"));
+        }
+        return new HashAnswer(count, items);
     }
 
     public static void writeLongs(ByteBuf out, long[] values) {

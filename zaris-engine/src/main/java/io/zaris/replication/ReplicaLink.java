@@ -150,6 +150,11 @@ final class ReplicaLink {
         }
     }
 
+    /** Whether the replica's protocol version has {@code op} (and the change kinds that came with it). */
+    boolean knows(OpCode op) {
+        return ProtocolVersions.knows(connection.protocolVersion(), op);
+    }
+
     /** Whether the replica understands {@code ADVANCE_EPOCH} (see {@link #advanceEpoch}). */
     boolean advancesEpochs() {
         return advancesKnown;

@@ -8,6 +8,7 @@ import io.zaris.model.NodeAddress;
 import io.zaris.model.PartitionHealth;
 import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.PartitionLayout;
+import io.zaris.protocol.OpCode;
 import io.zaris.protocol.PeerConnectionName;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.security.Credentials;
@@ -15,6 +16,7 @@ import io.zaris.security.TlsOptions;
 import io.zaris.store.ChangeSink;
 import io.zaris.store.NodeStore;
 import io.zaris.store.SegmentSnapshot;
+import io.zaris.time.TimeSource;
 import io.zaris.transport.NodeConnection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -96,6 +98,11 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     private final TakeoverGate gate;
     /** TLS towards replicas' data ports; {@code null} for plaintext. */
     private final TlsOptions tls;
+    /**
+     * The node's clock: shipment, snapshot and audit deadlines and the audit cadence are read from it, and the
+     * links are opened with it, so each deadline is enforced on the clock it was computed on.
+     */
+    private final TimeSource time;
 
     public Replicator(String nodeId, PartitionLayout layout, ReplicationSettings settings, EpochFence fence) {
         this(nodeId, layout, settings, fence, null, null, new TakeoverGate());
@@ -108,6 +115,18 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      */
     public Replicator(String nodeId, PartitionLayout layout, ReplicationSettings settings, EpochFence fence,
                       Credentials peerCredentials, TlsOptions tls, TakeoverGate gate) {
+        this(nodeId, layout, settings, fence, peerCredentials, tls, gate, TimeSource.system());
+    }
+
+    /**
+     * @param peerCredentials what replication links log in with on replicas; {@code null} without authentication
+     * @param tls             TLS towards replicas' data ports; {@code null} for plaintext
+     * @param gate            partitions still catching up after a takeover, which this node does not sync from yet
+     * @param time            the node's clock (see the field)
+     */
+    public Replicator(String nodeId, PartitionLayout layout, ReplicationSettings settings, EpochFence fence,
+                      Credentials peerCredentials, TlsOptions tls, TakeoverGate gate, TimeSource time) {
+        this.time = time;
         this.peerCredentials = peerCredentials;
         this.tls = tls;
         this.gate = gate;
@@ -213,6 +232,24 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         return serving;
     }
 
+    /**
+     * Whether every replica of the partition this node has a link to speaks a protocol version with {@code op}: a
+     * hash write's field changes reach a replica of the version before (mid-upgrade) in no frame it can read.
+     */
+    public boolean replicasKnow(int partition, OpCode op) {
+        ClusterView current = view;
+        if (current == null) {
+            return true;
+        }
+        for (String owner : current.partitionMap().ownersOf(partition)) {
+            ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
+            if (link != null && !link.knows(op)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Replicas of the partition this node has an open link to. */
     public int connectedReplicas(int partition) {
         ClusterView current = view;
@@ -264,7 +301,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         }
         int partition = layout.partitionOf(segment);
         long epoch = changes.get(0).epoch();
-        long deadline = System.nanoTime() + settings.ackTimeout().toNanos();
+        long deadline = time.nanoTime() + settings.ackTimeout().toNanos();
         long flushDelayNanos = settings.asyncFlushDelay().toNanos();
         List<String> owners = current.partitionMap().ownersOf(partition);
         List<ReplicaLink> targets = new ArrayList<>(owners.size());
@@ -358,7 +395,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
 
     private void catchUp(ReplicaLink link, int partition, int segment, long epoch, long fromRevision) {
         NodeStore nodeStore = store;
-        long deadline = System.nanoTime() + settings.ackTimeout().toNanos();
+        long deadline = time.nanoTime() + settings.ackTimeout().toNanos();
         nodeStore.catchUp(segment, fromRevision, epoch,
                 tail -> {
                     if (!tail.isEmpty()) {
@@ -408,7 +445,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                         resyncUnconfirmed(link, p, runtime.epoch());
                         if (runtime.health() == PartitionHealth.DEGRADED && link.advancesEpochs()
                                 && confirmsEverySegment(link, p)
-                                && audits.due(owner, p, runtime.epoch(), System.nanoTime())) {
+                                && audits.due(owner, p, runtime.epoch(), time.nanoTime())) {
                             audit(link, p, runtime.epoch());
                         }
                     }
@@ -450,7 +487,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
 
     private void open(String peer, NodeAddress address) {
         NodeConnection.open(address, PeerConnectionName.of("replication", nodeId), peerCredentials, tls, Duration.ofSeconds(2), Duration.ofSeconds(2), 1_000_000,
-                        ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { })
+                        ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { }, time)
                 .whenComplete((connection, error) -> {
                     opening.remove(peer);
                     if (error != null) {
@@ -505,7 +542,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      */
     private void resyncUnconfirmed(ReplicaLink link, int partition, long epoch) {
         NodeStore nodeStore = store;
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        long deadline = time.nanoTime() + Duration.ofSeconds(30).toNanos();
         for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
             int s = segment;
             if (!link.isSynced(s) || link.isConfirmed(s) || !link.startResync(s)) {
@@ -531,7 +568,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      */
     private void carryOver(ReplicaLink link, int partition, long fromEpoch, long toEpoch) {
         NodeStore nodeStore = store;
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        long deadline = time.nanoTime() + Duration.ofSeconds(30).toNanos();
         for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
             int s = segment;
             nodeStore.atPosition(s, position -> {
@@ -572,7 +609,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      */
     private void audit(ReplicaLink link, int partition, long epoch) {
         NodeStore nodeStore = store;
-        long deadline = System.nanoTime() + settings.ackTimeout().toNanos();
+        long deadline = time.nanoTime() + settings.ackTimeout().toNanos();
         for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
             int s = segment;
             nodeStore.atPosition(s, position -> link.advanceEpoch(partition, s, epoch, epoch, position.revision(), deadline)
@@ -619,7 +656,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     /** Snapshots every segment of the partition to the link; each segment goes live right after its snapshot. */
     private void fullSync(ReplicaLink link, int partition, long epoch) {
         NodeStore nodeStore = store;
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        long deadline = time.nanoTime() + Duration.ofSeconds(30).toNanos();
         for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
             int s = segment;
             link.markSynced(s, false);

@@ -16,7 +16,7 @@ final class CommandTable {
     record Spec(String name, int arity, List<String> flags, int firstKey, int lastKey, int step, Docs docs) {
     }
 
-    /** What {@code COMMAND DOCS} says of a command; the group is Redis's (connection, server, cluster, string, generic). */
+    /** What {@code COMMAND DOCS} says of a command; the group is Redis's (connection, server, cluster, string, hash, generic). */
     record Docs(String group, String since, String complexity, String summary) {
     }
 
@@ -82,7 +82,7 @@ final class CommandTable {
         add("exists", -2, "readonly", 1, -1, 1,
                 "generic", "1.0.0", "O(N) for N keys", "Counts how many of the keys exist.");
         add("type", 2, "readonly", 1, 1, 1,
-                "generic", "1.0.0", "O(1)", "Returns the type of a key: string, or none.");
+                "generic", "1.0.0", "O(1)", "Returns the type of a key: string, hash, or none.");
         add("expire", -3, "write", 1, 1, 1,
                 "generic", "1.0.0", "O(1)", "Sets the expiry of a key in seconds.");
         add("pexpire", -3, "write", 1, 1, 1,
@@ -109,6 +109,36 @@ final class CommandTable {
                 "string", "2.0.0", "O(1)", "Appends to the value of a key.");
         add("strlen", 2, "readonly", 1, 1, 1,
                 "string", "2.2.0", "O(1)", "Returns the length of the value of a key.");
+        add("hset", -4, "write", 1, 1, 1,
+                "hash", "2.0.0", "O(N) for N fields", "Sets fields of a hash; returns how many were added.");
+        add("hmset", -4, "write", 1, 1, 1,
+                "hash", "2.0.0", "O(N) for N fields", "Sets fields of a hash; answers OK.");
+        add("hsetnx", 4, "write", 1, 1, 1,
+                "hash", "2.0.0", "O(1)", "Sets a field of a hash only if it does not exist.");
+        add("hget", 3, "readonly", 1, 1, 1,
+                "hash", "2.0.0", "O(1)", "Returns the value of a field of a hash.");
+        add("hmget", -3, "readonly", 1, 1, 1,
+                "hash", "2.0.0", "O(N) for N fields", "Returns the values of fields of a hash.");
+        add("hdel", -3, "write", 1, 1, 1,
+                "hash", "2.0.0", "O(N) for N fields", "Removes fields of a hash; a hash without fields is removed.");
+        add("hgetall", 2, "readonly", 1, 1, 1,
+                "hash", "2.0.0", "O(N) for N fields", "Returns every field and value of a hash.");
+        add("hkeys", 2, "readonly", 1, 1, 1,
+                "hash", "2.0.0", "O(N) for N fields", "Returns the fields of a hash.");
+        add("hvals", 2, "readonly", 1, 1, 1,
+                "hash", "2.0.0", "O(N) for N fields", "Returns the values of a hash.");
+        add("hlen", 2, "readonly", 1, 1, 1,
+                "hash", "2.0.0", "O(1)", "Returns the number of fields of a hash.");
+        add("hexists", 3, "readonly", 1, 1, 1,
+                "hash", "2.0.0", "O(1)", "Returns whether a field of a hash exists.");
+        add("hstrlen", 3, "readonly", 1, 1, 1,
+                "hash", "3.2.0", "O(1)", "Returns the length of the value of a field of a hash.");
+        add("hincrby", 4, "write", 1, 1, 1,
+                "hash", "2.0.0", "O(1)", "Increments the integer value of a field of a hash by a number.");
+        add("hincrbyfloat", 4, "write", 1, 1, 1,
+                "hash", "2.6.0", "O(1)", "Increments the floating-point value of a field of a hash by a number.");
+        add("hscan", -3, "readonly", 1, 1, 1,
+                "hash", "2.8.0", "O(N) for N fields", "Iterates over the fields of a hash: one call returns them all, with cursor 0.");
         add("scan", -2, "readonly", 0, 0, 0,
                 "generic", "2.8.0", "O(1) per call, O(N) for a full iteration over N keys", "Iterates over the keys of the slots this node serves.");
         add("keys", 2, "readonly", 0, 0, 0,

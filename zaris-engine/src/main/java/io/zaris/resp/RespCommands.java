@@ -2,6 +2,7 @@ package io.zaris.resp;
 
 import io.netty.buffer.ByteBuf;
 import io.zaris.model.ClusterView;
+import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import io.zaris.model.NodeAddress;
 import io.zaris.model.PartitionRuntime;
@@ -13,6 +14,7 @@ import io.zaris.protocol.ResponseCodec;
 import io.zaris.security.Credentials;
 import io.zaris.security.LoginSession;
 import io.zaris.security.Principal;
+import io.zaris.store.HashNumbers;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -251,8 +253,8 @@ final class RespCommands {
             case "exists":
                 return exists(a, slot);
             case "type":
-                return call(new Request.Get(0, key), slot, answer ->
-                        new RespReply.Simple(answer.status() == KvStatus.OK ? "string" : "none"));
+                return call(typeOf(key), slot, answer -> new RespReply.Simple(text(ResponseCodec.readHashAnswer(answer.body())
+                        .items().get(0))));
             case "expire":
             case "pexpire":
             case "expireat":
@@ -260,14 +262,18 @@ final class RespCommands {
                 return expire(name, a, slot);
             case "ttl":
             case "pttl":
-                return call(new Request.Get(0, key), slot, answer -> {
-                    if (answer.status() != KvStatus.OK) {
+                return call(typeOf(key), slot, answer -> {
+                    ResponseCodec.HashAnswer type = ResponseCodec.readHashAnswer(answer.body());
+                    if (text(type.items().get(0)).equals("none")) {
                         return RespReply.integer(-2);
                     }
-                    long ttl = ResponseCodec.readValue(answer.body()).ttlRemainingMillis();
+                    long ttl = type.count();
                     return RespReply.integer(ttl == 0 ? -1 : name.equals("ttl") ? (ttl + 500) / 1000 : ttl);
                 });
             case "persist":
+                if (isHash(key)) {
+                    return hashExpiry(key, slot, (ttl) -> ttl == 0 ? null : Request.NO_TTL);
+                }
                 return compareAndSet(key, slot, current -> current == null || current.ttlRemainingMillis() == 0 ? null
                                 : new Write(current.value(), Request.NO_TTL),
                         (current, written) -> written ? RespReply.ONE : RespReply.ZERO);
@@ -298,6 +304,11 @@ final class RespCommands {
                     return new Write(joined, current == null ? Request.NO_TTL : current.ttlRemainingMillis());
                 }, (current, written) -> RespReply.integer((current == null ? 0 : current.value().length) + suffix.length));
             }
+            case "hscan":
+                return hscan(a, slot);
+            case "hset", "hmset", "hsetnx", "hget", "hmget", "hdel", "hgetall", "hkeys", "hvals", "hlen", "hexists",
+                 "hstrlen", "hincrby", "hincrbyfloat":
+                return hashCommand(name, a, slot);
             case "strlen":
                 return call(new Request.Get(0, key), slot, answer -> RespReply.integer(
                         answer.status() == KvStatus.OK ? ResponseCodec.readValue(answer.body()).value().length : 0));
@@ -440,20 +451,27 @@ final class RespCommands {
         return call(new Request.MultiDelete(0, List.copyOf(keys)), slot, answer -> RespReply.integer(answer.body().readInt()));
     }
 
+    /** One TYPE read per key (reads answer at once); a key of any type counts, as in Redis. */
     private CompletableFuture<RespReply> exists(List<byte[]> a, int slot) {
         List<byte[]> keys = a.subList(1, a.size());
         if (!sameSlot(keys)) {
             return done(CROSSSLOT);
         }
-        return call(new Request.MultiGet(0, List.copyOf(keys)), slot, answer -> {
-            long count = 0;
-            for (VersionedValue value : ResponseCodec.readOptionalValues(answer.body())) {
-                if (value != null) {
+        long count = 0;
+        for (byte[] key : keys) {
+            Answer answer = now(typeOf(key));
+            if (answer.status() != KvStatus.OK) {
+                return done(routingError(answer, slot));
+            }
+            try {
+                if (!text(ResponseCodec.readHashAnswer(answer.body()).items().get(0)).equals("none")) {
                     count++;
                 }
+            } catch (MalformedRequestException e) {
+                return done(RespReply.error("ERR unreadable engine reply: " + e.getMessage()));
             }
-            return RespReply.integer(count);
-        });
+        }
+        return done(RespReply.integer(count));
     }
 
     private CompletableFuture<RespReply> expire(String name, List<byte[]> a, int slot) {
@@ -487,12 +505,177 @@ final class RespCommands {
             return call(new Request.Touch(0, key, ttl), slot,
                     answer -> answer.status() == KvStatus.OK ? RespReply.ONE : RespReply.ZERO);
         }
+        if (isHash(key)) {
+            return hashExpiry(key, slot, ttlNow -> flags.allows(ttlNow, newTtl) ? (Long) (newTtl <= 0 ? -1L : newTtl) : null);
+        }
         return compareAndSet(key, slot, current -> {
             if (current == null || !flags.allows(current.ttlRemainingMillis(), newTtl)) {
                 return null;
             }
             return newTtl <= 0 ? Write.DELETE : new Write(current.value(), newTtl);
         }, (current, written) -> written ? RespReply.ONE : RespReply.ZERO);
+    }
+
+    /** Whether the key holds a hash now (a routing error reads as not: the string path then reports it). */
+    private boolean isHash(byte[] key) {
+        Answer answer = now(typeOf(key));
+        try {
+            return answer.status() == KvStatus.OK
+                    && text(ResponseCodec.readHashAnswer(answer.body()).items().get(0)).equals("hash");
+        } catch (MalformedRequestException e) {
+            return false;
+        }
+    }
+
+    /**
+     * PERSIST and EXPIRE with a condition on a hash: {@code decide} maps the TTL left (0 = none) to the new TTL
+     * ({@link Request#NO_TTL} to persist, negative to delete), or {@code null} to leave the key alone. Weaker
+     * than Redis: the TTL read and the TOUCH are two requests, so a write between them is not seen by the condition.
+     */
+    private CompletableFuture<RespReply> hashExpiry(byte[] key, int slot, java.util.function.LongFunction<Long> decide) {
+        Answer answer = now(typeOf(key));
+        if (answer.status() != KvStatus.OK) {
+            return done(routingError(answer, slot));
+        }
+        long ttlNow;
+        try {
+            ttlNow = ResponseCodec.readHashAnswer(answer.body()).count();
+        } catch (MalformedRequestException e) {
+            return done(RespReply.error("ERR unreadable engine reply: " + e.getMessage()));
+        }
+        Long ttl = decide.apply(ttlNow);
+        if (ttl == null) {
+            return done(RespReply.ZERO);
+        }
+        Request request = ttl < 0 ? new Request.Delete(0, key, Request.ANY_VERSION)
+                : new Request.Touch(0, key, ttl);
+        return call(request, slot, reply -> reply.status() == KvStatus.OK ? RespReply.ONE : RespReply.ZERO);
+    }
+
+    /** The type of {@code key} as this node has it ({@code none} also when this node does not serve it now). */
+    private String typeName(byte[] key) throws MalformedRequestException {
+        Answer answer = now(typeOf(key));
+        return answer.status() == KvStatus.OK ? text(ResponseCodec.readHashAnswer(answer.body()).items().get(0)) : "none";
+    }
+
+    private static Request.Hash typeOf(byte[] key) {
+        return new Request.Hash(0, key, HashOp.TYPE, List.of());
+    }
+
+    /**
+     * The hash commands: each is one engine request ({@code HASH_READ} or {@code HASH_WRITE}) that the segment's
+     * active owner runs under one hold of the segment's write lock, so each is atomic like Redis's.
+     */
+    private CompletableFuture<RespReply> hashCommand(String name, List<byte[]> a, int slot) {
+        byte[] key = a.get(1);
+        List<byte[]> rest = List.copyOf(a.subList(2, a.size()));
+        HashOp op = switch (name) {
+            case "hset", "hmset" -> HashOp.HSET;
+            case "hsetnx" -> HashOp.HSETNX;
+            case "hget", "hmget", "hexists", "hstrlen" -> HashOp.HMGET;
+            case "hdel" -> HashOp.HDEL;
+            case "hgetall" -> HashOp.HGETALL;
+            case "hkeys" -> HashOp.HKEYS;
+            case "hvals" -> HashOp.HVALS;
+            case "hlen" -> HashOp.HLEN;
+            case "hincrby" -> HashOp.HINCRBY;
+            default -> HashOp.HINCRBYFLOAT;
+        };
+        if (!op.takes(rest.size())) {
+            return done(RespReply.error("ERR wrong number of arguments for '" + name + "' command"));
+        }
+        for (int i = 0; i < rest.size(); i++) {
+            if (op.isFieldArgument(i) && rest.get(i).length > backend.limits().maxKeyBytes()) {
+                return done(RespReply.error("ERR hash field is larger than " + backend.limits().maxKeyBytes() + " bytes"));
+            }
+        }
+        // Redis checks the increment before it looks at the key.
+        if (op == HashOp.HINCRBY && parseLong(rest.get(1)) == null) {
+            return done(NOT_INTEGER);
+        }
+        if (op == HashOp.HINCRBYFLOAT && HashNumbers.parseFloat(rest.get(1)) == null) {
+            return done(RespReply.error("ERR value is not a valid float"));
+        }
+        return call(new Request.Hash(0, key, op, rest), slot, answer -> {
+            ResponseCodec.HashAnswer reply = ResponseCodec.readHashAnswer(answer.body());
+            List<byte[]> items = reply.items();
+            return switch (name) {
+                case "hmset" -> RespReply.OK;
+                case "hget" -> RespReply.bulkOrNull(items.get(0));
+                case "hexists" -> items.get(0) == null ? RespReply.ZERO : RespReply.ONE;
+                case "hstrlen" -> RespReply.integer(items.get(0) == null ? 0 : items.get(0).length);
+                case "hmget", "hkeys", "hvals" -> bulks(items);
+                case "hgetall" -> RespReply.map(bulks(items).items());
+                case "hincrbyfloat" -> new RespReply.Bulk(items.get(0));
+                default -> RespReply.integer(reply.count());
+            };
+        });
+    }
+
+    /**
+     * HSCAN answers every field (matching MATCH) in one reply with cursor 0, which Redis allows (COUNT is a hint;
+     * Redis does the same for a small hash): each field present throughout is returned, once. {@code NOVALUES}
+     * leaves the values out, as in Redis 7.4.
+     */
+    private CompletableFuture<RespReply> hscan(List<byte[]> a, int slot) {
+        if (parseUnsigned(a.get(2)) == null) {
+            return done(RespReply.error("ERR invalid cursor"));
+        }
+        byte[] pattern = null;
+        boolean values = true;
+        for (int i = 3; i < a.size(); i++) {
+            String option = text(a.get(i)).toUpperCase(Locale.ROOT);
+            if (option.equals("NOVALUES")) {
+                values = false;
+            } else if (i + 1 >= a.size()) {
+                return done(SYNTAX);
+            } else if (option.equals("MATCH")) {
+                pattern = a.get(++i);
+            } else if (option.equals("COUNT")) {
+                Long count = parseLong(a.get(++i));
+                if (count == null) {
+                    return done(NOT_INTEGER);
+                }
+                if (count < 1) {
+                    return done(SYNTAX);
+                }
+            } else {
+                return done(SYNTAX);
+            }
+        }
+        byte[] match = pattern;
+        boolean withValues = values;
+        return call(new Request.Hash(0, a.get(1), HashOp.HGETALL, List.of()), slot, answer -> {
+            List<byte[]> items = ResponseCodec.readHashAnswer(answer.body()).items();
+            List<RespReply> found = new ArrayList<>();
+            for (int i = 0; i + 1 < items.size(); i += 2) {
+                if (match == null || Glob.matches(match, items.get(i))) {
+                    found.add(new RespReply.Bulk(items.get(i)));
+                    if (withValues) {
+                        found.add(new RespReply.Bulk(items.get(i + 1)));
+                    }
+                }
+            }
+            return RespReply.array(List.of(RespReply.bulk("0"), RespReply.array(found)));
+        });
+    }
+
+    /** A cursor: a decimal number from 0 to 2^64 − 1, as Redis takes it; {@code null} otherwise. */
+    private static java.math.BigInteger parseUnsigned(byte[] text) {
+        String s = text(text);
+        if (s.isEmpty() || s.length() > 20 || !s.chars().allMatch(Character::isDigit)) {
+            return null;
+        }
+        java.math.BigInteger value = new java.math.BigInteger(s);
+        return value.bitLength() > 64 ? null : value;
+    }
+
+    private static RespReply.Array bulks(List<byte[]> items) {
+        List<RespReply> replies = new ArrayList<>(items.size());
+        for (byte[] item : items) {
+            replies.add(RespReply.bulkOrNull(item));
+        }
+        return new RespReply.Array(replies);
     }
 
     private CompletableFuture<RespReply> increment(byte[] key, int slot, long delta) {
@@ -646,7 +829,8 @@ final class RespCommands {
                 return RespReply.error("NOREPLICAS " + message);
             }
             case WRONG_TYPE, BAD_REQUEST, TOO_LARGE -> {
-                return RespReply.error("ERR " + message);
+                // Redis's WRONGTYPE error has its own prefix, which clients match on.
+                return RespReply.error(message.startsWith("WRONGTYPE ") ? message : "ERR " + message);
             }
             case UNAUTHORIZED -> {
                 return RespReply.error("NOAUTH " + message);
@@ -949,9 +1133,10 @@ final class RespCommands {
     }
 
     /**
-     * SCAN over the segments this node serves: the cursor is the next segment, 0 when done. Every key is a
-     * string, so {@code TYPE string} filters nothing and any other type matches no key (the cursor still
-     * advances, so a client's iteration ends as usual).
+     * SCAN over the segments this node serves: the cursor is the next segment, 0 when done. {@code TYPE} keeps
+     * the keys of that type, asking each key's type of this node (a key that changed type or left since the page
+     * was read is judged as it is now); an unknown type matches no key (the cursor still advances, so a client's
+     * iteration ends as usual).
      */
     private RespReply scan(List<byte[]> a) {
         Long cursor = parseLong(a.get(1));
@@ -959,7 +1144,7 @@ final class RespCommands {
             return RespReply.error("ERR invalid cursor");
         }
         byte[] pattern = null;
-        boolean onlyOtherTypes = false;
+        String type = null;
         long count = 10;
         for (int i = 2; i < a.size(); i++) {
             String option = text(a.get(i)).toUpperCase(Locale.ROOT);
@@ -978,7 +1163,7 @@ final class RespCommands {
                 }
                 count = value;
             } else if (option.equals("TYPE")) {
-                onlyOtherTypes = !text(a.get(++i)).equalsIgnoreCase("string");
+                type = text(a.get(++i)).toLowerCase(Locale.ROOT);
             } else {
                 return SYNTAX;
             }
@@ -994,7 +1179,7 @@ final class RespCommands {
             ResponseCodec.ScanPage page = ResponseCodec.readScanPage(answer.body());
             List<RespReply> keys = new ArrayList<>();
             for (byte[] key : page.keys()) {
-                if (!onlyOtherTypes && (pattern == null || Glob.matches(pattern, key))) {
+                if ((pattern == null || Glob.matches(pattern, key)) && (type == null || type.equals(typeName(key)))) {
                     keys.add(new RespReply.Bulk(key));
                 }
             }

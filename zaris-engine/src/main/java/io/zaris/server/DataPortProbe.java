@@ -12,6 +12,7 @@ import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.security.Credentials;
 import io.zaris.security.TlsOptions;
+import io.zaris.time.TimeSource;
 import io.zaris.transport.NodeConnection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,12 +36,16 @@ final class DataPortProbe implements PeerProbe {
 
     private final Credentials credentials;
     private final TlsOptions tls;
+    /** The node's clock: answer deadlines are computed on it and its connections enforce them on it. */
+    private final TimeSource time;
 
     /**
      * @param credentials what the probe logs in with; {@code null} without authentication
      * @param tls         TLS towards peers' data ports; {@code null} for plaintext
+     * @param time        the node's clock
      */
-    DataPortProbe(String nodeId, Credentials credentials, TlsOptions tls) {
+    DataPortProbe(String nodeId, Credentials credentials, TlsOptions tls, TimeSource time) {
+        this.time = time;
         this.nodeId = nodeId;
         this.credentials = credentials;
         this.tls = tls;
@@ -59,7 +64,7 @@ final class DataPortProbe implements PeerProbe {
     @Override
     public CompletableFuture<Map<Integer, PartitionState>> partitionStates(NodeAddress address, Collection<Integer> partitions) {
         return open(address).thenCompose(connection -> {
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            long deadline = time.nanoTime() + TIMEOUT.toNanos();
             List<Integer> asked = new ArrayList<>(partitions);
             List<CompletableFuture<PartitionState>> answers = new ArrayList<>();
             for (int partition : asked) {
@@ -91,13 +96,13 @@ final class DataPortProbe implements PeerProbe {
                         throw new IllegalStateException(status + ": " + ResponseCodec.readMessage(body));
                     }
                     return ClusterViewCodec.decode(body);
-                }, 0, 0, System.nanoTime() + TIMEOUT.toNanos())
+                }, 0, 0, time.nanoTime() + TIMEOUT.toNanos())
                 .whenComplete((view, error) -> connection.close()))
                 .exceptionally(error -> null);
     }
 
     private CompletableFuture<NodeConnection> open(NodeAddress address) {
         return NodeConnection.open(address, PeerConnectionName.of("probe", nodeId), credentials, tls, TIMEOUT, TIMEOUT, 100_000,
-                ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { });
+                ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { }, time);
     }
 }

@@ -86,7 +86,8 @@ final class MemoryGuard {
     /** Writes that make the node hold more: refused when full. Deletes and TTL changes always pass. */
     static boolean addsData(Request request) {
         return request instanceof Request.Put || request instanceof Request.Increment || request instanceof Request.MultiPut
-                || request instanceof Request.MultiPutIfAbsent;
+                || request instanceof Request.MultiPutIfAbsent
+                || (request instanceof Request.Hash hash && hash.hashOp().addsData());
     }
 
     /**

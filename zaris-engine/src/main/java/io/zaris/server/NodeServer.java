@@ -23,6 +23,7 @@ import io.zaris.security.OutboundLimits;
 import io.zaris.security.SecurityOptions;
 import io.zaris.security.TlsTransports;
 import io.zaris.store.NodeStore;
+import io.zaris.time.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,11 +54,11 @@ final class NodeServer implements AutoCloseable {
                NodeStore store, Supplier<ClusterView> currentView, NodeStats stats, Replicator replicator, EpochFence fence,
                ReplicaSegments replicaSegments, TakeoverGate gate, NodeStanding standing, MemoryGuard memoryGuard,
                SecurityOptions security, OutboundLimits outboundLimits, AdminActions admin,
-               Supplier<List<TakeoverRevisions>> standingTakeovers, SegmentSubscriptions subscriptions) {
+               Supplier<List<TakeoverRevisions>> standingTakeovers, SegmentSubscriptions subscriptions, TimeSource time) {
         this.stats = stats;
         this.standingTakeovers = standingTakeovers;
         RequestHandler requestHandler = new RequestHandler(nodeId, segmentMapper, store, currentView, stats, replicator,
-                fence, replicaSegments, gate, standing, memoryGuard, admin);
+                fence, replicaSegments, gate, standing, memoryGuard, admin, time);
         this.server = TlsTransports.secure(TcpServer.create().runOn(IoLoops.shared()), security.tls())
                 .host(host)
                 .port(port)

@@ -11,6 +11,7 @@ import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.ClusterViewCodec;
 import io.zaris.protocol.MapFingerprint;
+import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
@@ -18,11 +19,14 @@ import io.zaris.replication.EpochFence;
 import io.zaris.replication.ReplicaSegments;
 import io.zaris.replication.Replicator;
 import io.zaris.replication.TakeoverGate;
+import io.zaris.store.HashReply;
 import io.zaris.store.IncrementResult;
+import io.zaris.store.WrongTypeException;
 import io.zaris.store.MultiWriteResult;
 import io.zaris.store.NodeStore;
 import io.zaris.store.ValueReader;
 import io.zaris.store.WriteResult;
+import io.zaris.time.TimeSource;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,12 +62,16 @@ final class RequestHandler {
     private final AdminActions admin;
     /** The requests only other nodes send: replica apply, snapshots, pulls, partition state and digests. */
     private final ReplicaRequests replicaRequests;
+    /** The node's clock: it stamps a frame's arrival (see {@link #time()}) and judges its deadline here. */
+    private final TimeSource time;
     /** Faults a test asked this JVM to inject; none unless a system property armed one. */
     private final TestFaults faults = TestFaults.fromSystemProperties();
 
     RequestHandler(String nodeId, SegmentMapper segmentMapper, NodeStore store, Supplier<ClusterView> currentView,
                    NodeStats stats, Replicator replicator, EpochFence fence, ReplicaSegments replicaSegments,
-                   TakeoverGate gate, NodeStanding standing, MemoryGuard memoryGuard, AdminActions admin) {
+                   TakeoverGate gate, NodeStanding standing, MemoryGuard memoryGuard, AdminActions admin,
+                   TimeSource time) {
+        this.time = time;
         this.gate = gate;
         this.admin = admin;
         this.nodeId = nodeId;
@@ -83,18 +91,23 @@ final class RequestHandler {
         }
     }
 
+    /** The clock deadlines passed to {@link #handle} are measured on; connections stamp arrivals with it. */
+    TimeSource time() {
+        return time;
+    }
+
     /**
      * Handles one request and writes its response into {@code out}.
      *
      * @param routedEpoch   the partition epoch the client routed by (0 = not routed by key)
-     * @param deadlineNanos when the client stops waiting, on this JVM's {@link System#nanoTime()} scale
+     * @param deadlineNanos when the client stops waiting, on {@link #time()} ({@link RequestDeadline#NONE}: never)
      * @return {@link #DONE} when {@code out} holds the complete response; {@link #DROPPED} when the request
      *         was dropped unanswered because nobody waits for it any more; otherwise a future that decides
      *         the response of a SYNC write: on success {@code out} (which holds the OK response) is sent, on
      *         failure the write is refused with {@code UNAVAILABLE}
      */
     CompletableFuture<Void> handle(Request request, long routedEpoch, long deadlineNanos, ByteBuf out) {
-        if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
+        if (RequestDeadline.passed(time.nanoTime(), deadlineNanos)) {
             stats.expired();
             return DROPPED;
         }
@@ -149,6 +162,13 @@ final class RequestHandler {
             ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "SYNC write to partition " + partition
                     + " refused: " + replicator.connectedReplicas(partition) + " replica(s) connected, fewer than the strict"
                     + " min-sync-replicas setting requires");
+            return DONE;
+        }
+        if (request.op() == OpCode.HASH_WRITE && !replicator.replicasKnow(partition, OpCode.HASH_WRITE)) {
+            stats.rejected();
+            ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "hash write to partition " + partition
+                    + " refused: a replica speaks a protocol version without hashes; it is accepted once every node"
+                    + " is upgraded");
             return DONE;
         }
         if (write && MemoryGuard.addsData(request) && memoryGuard.admitWrite(partition) != KvStatus.OK) {
@@ -234,9 +254,15 @@ final class RequestHandler {
         boolean removeExpired = standing.inMajority();
         if (request instanceof Request.Get get) {
             int start = out.writerIndex();
-            if (!store.read(segment, get.key(), removeExpired, epoch, new ValueResponse(out, id))) {
+            try {
+                if (!store.read(segment, get.key(), removeExpired, epoch, new ValueResponse(out, id))) {
+                    out.writerIndex(start);
+                    ResponseCodec.writeHeader(out, id, KvStatus.NOT_FOUND);
+                }
+            } catch (WrongTypeException e) {
                 out.writerIndex(start);
-                ResponseCodec.writeHeader(out, id, KvStatus.NOT_FOUND);
+                stats.rejected();
+                ResponseCodec.writeError(out, id, KvStatus.WRONG_TYPE, e.getMessage());
             }
             return DONE;
         } else if (request instanceof Request.Put put) {
@@ -262,6 +288,8 @@ final class RequestHandler {
             stats.rejected();
             ResponseCodec.writeError(out, id, result.status(), result.error());
             return DONE;
+        } else if (request instanceof Request.Hash hash) {
+            return hashAnswer(out, id, epoch, ack, hash, store.hash(segment, hash.key(), hash.hashOp(), hash.args(), epoch));
         } else if (request instanceof Request.Touch touch) {
             return writeResult(out, id, epoch, ack, store.touch(segment, touch.key(), touch.ttlMillis(), epoch));
         } else if (request instanceof Request.MultiGet multiGet) {
@@ -303,6 +331,25 @@ final class RequestHandler {
         stats.rejected();
         ResponseCodec.writeError(out, id, KvStatus.BAD_REQUEST, request.op() + " is not a data operation");
         return DONE;
+    }
+
+    private CompletableFuture<Void> hashAnswer(ByteBuf out, long id, long epoch, AckMode ack, Request.Hash hash,
+                                               HashReply reply) {
+        if (reply.status() == KvStatus.OWNERSHIP_CHANGING) {
+            return writeRetired(out, id);
+        }
+        if (reply.status() != KvStatus.OK) {
+            stats.rejected();
+            ResponseCodec.writeError(out, id, reply.status(), reply.error());
+            return DONE;
+        }
+        ResponseCodec.writeHeader(out, id, KvStatus.OK);
+        ResponseCodec.writeHashAnswer(out, reply.count(), reply.items());
+        if (hash.hashOp().isWrite()) {
+            out.writeLong(reply.version());
+            writeAck(out, epoch, ack);
+        }
+        return reply.replicated();
     }
 
     private CompletableFuture<Void> writeResult(ByteBuf out, long id, long epoch, AckMode ack, WriteResult result) {
@@ -362,6 +409,8 @@ final class RequestHandler {
             return segmentMapper.segmentOf(increment.key());
         } else if (request instanceof Request.Touch touch) {
             return segmentMapper.segmentOf(touch.key());
+        } else if (request instanceof Request.Hash hash) {
+            return segmentMapper.segmentOf(hash.key());
         } else if (request instanceof Request.MultiGet multiGet) {
             return commonSegment(multiGet.keys());
         } else if (request instanceof Request.MultiPut multiPut) {

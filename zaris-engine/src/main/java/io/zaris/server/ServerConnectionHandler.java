@@ -98,7 +98,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
      */
     private final ArrayDeque<Parked> backlog = new ArrayDeque<>();
     /**
-     * When the socket read now delivering frames happened ({@link System#nanoTime()}): every frame decoded
+     * When the socket read now delivering frames happened (on the request handler's clock): every frame decoded
      * from one read arrived then, however long the frames before it took. Set by the first frame of a read,
      * cleared by {@link #channelReadComplete}.
      */
@@ -151,7 +151,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
         ByteBuf frame = (ByteBuf) msg;
         if (!readInProgress) {
             readInProgress = true;
-            readArrivedNanos = System.nanoTime();
+            readArrivedNanos = requestHandler.time().nanoTime();
         }
         if (closing) {
             frame.release();
@@ -239,8 +239,7 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
         if (tracked != null && request instanceof Request.Get get) {
             track(ctx.channel(), segmentMapper.segmentOf(get.key()));
         }
-        long deadlineNanos = envelope.deadlineMillis() == 0 ? Long.MAX_VALUE
-                : arrivedNanos + envelope.deadlineMillis() * 1_000_000L;
+        long deadlineNanos = RequestDeadline.of(arrivedNanos, envelope.deadlineMillis());
         ByteBuf out = ctx.alloc().buffer();
         int start = Frames.begin(out);
         CompletableFuture<Void> outcome;

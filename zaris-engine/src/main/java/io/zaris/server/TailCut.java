@@ -52,7 +52,8 @@ final class TailCut {
         ByteBuffer key = ByteBuffer.wrap(change.key()); // compares contents
         if (change.superseded()) {
             waiting.putIfAbsent(key, index);
-        } else {
+        } else if (change.kind() != Change.Kind.EXPIRY) { // a new expiry sets no value a superseded change waits for
+
             waiting.remove(key);
         }
     }

@@ -15,6 +15,7 @@ import io.zaris.security.Credentials;
 import io.zaris.security.TlsOptions;
 import io.zaris.store.ApplyResult;
 import io.zaris.store.NodeStore;
+import io.zaris.time.TimeSource;
 import io.zaris.transport.NodeConnection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,6 +80,18 @@ final class TakeoverCatchUp {
     private final Supplier<Set<String>> present;
     /** The node's current view: a view that moved on while a catch-up runs changes the epoch it pulls under. */
     private final Supplier<ClusterView> currentView;
+    /** The node's clock: the give-up time, attempt deadlines and the retry decision read it; pulls run on it too. */
+    private final TimeSource time;
+
+    /** What follows an attempt at a fellow that failed. */
+    enum AfterFailure {
+        /** A newer view gave the partition to another node: nothing to catch up for any more. */
+        OBSOLETE,
+        /** The fellow is still a member and a retry fits before the give-up time: ask again after {@link #RETRY_DELAY}. */
+        RETRY,
+        /** The fellow left the membership view, or the give-up time is (nearly) reached: go on without it. */
+        GIVE_UP
+    }
 
     /**
      * @param credentials what pulls log in with on peers; {@code null} without authentication
@@ -86,7 +99,8 @@ final class TakeoverCatchUp {
      */
     TakeoverCatchUp(String nodeId, NodeStore store, ReplicaSegments replicaSegments, TakeoverGate gate, Credentials credentials,
                     TlsOptions tls, ProtocolLimits limits, Supplier<Set<String>> present,
-                    Supplier<ClusterView> currentView) {
+                    Supplier<ClusterView> currentView, TimeSource time) {
+        this.time = time;
         this.limits = limits;
         this.currentView = currentView;
         this.tls = tls;
@@ -116,7 +130,7 @@ final class TakeoverCatchUp {
         for (int s = first; s <= last; s++) {
             lineage[s - first] = replicaSegments.syncedEpoch(s);
         }
-        Takeover takeover = new Takeover(partition, epoch, previousActive, System.nanoTime() + GIVE_UP_AFTER.toNanos());
+        Takeover takeover = new Takeover(partition, epoch, previousActive, giveUpAt(time.nanoTime()));
         List<CompletableFuture<Void>> peers = new ArrayList<>();
         List<String> asked = new ArrayList<>();
         // The previous active too, owner or not (a migration moves the partition off it): it holds every change
@@ -134,7 +148,7 @@ final class TakeoverCatchUp {
                 peers.add(pullFrom(peer, address, takeover, first, lineage));
             }
         }
-        long started = System.nanoTime();
+        long started = time.nanoTime();
         return CompletableFuture.allOf(peers.toArray(CompletableFuture[]::new)).handle((ignored, error) -> {
             gate.open(partition, epoch);
             // Nobody to ask is the common case after a crash with two copies; it is worth no line of its own.
@@ -143,7 +157,7 @@ final class TakeoverCatchUp {
                         partition, epoch);
             } else {
                 log.info("node {}: took over partition {} under epoch {}; asked {} for newer changes, done in {} ms", nodeId,
-                        partition, epoch, asked, Duration.ofNanos(System.nanoTime() - started).toMillis());
+                        partition, epoch, asked, Duration.ofNanos(time.nanoTime() - started).toMillis());
             }
             return null;
         });
@@ -151,9 +165,9 @@ final class TakeoverCatchUp {
 
     /** One attempt at {@code peer}; a failed one is repeated while the peer is a member and time is left. */
     private CompletableFuture<Void> pullFrom(String peer, NodeAddress address, Takeover takeover, int first, long[] lineage) {
-        long deadline = Math.min(System.nanoTime() + ATTEMPT_TIMEOUT.toNanos(), takeover.giveUpNanos());
+        long deadline = attemptDeadline(time.nanoTime(), takeover.giveUpNanos());
         return NodeConnection.open(address, PeerConnectionName.of("takeover", nodeId), credentials, tls, ATTEMPT_TIMEOUT, ATTEMPT_TIMEOUT,
-                        10_000, limits.maxFrameBytes(), event -> { }, lost -> { })
+                        10_000, limits.maxFrameBytes(), event -> { }, lost -> { }, time)
                 .thenCompose(connection -> {
                     List<CompletableFuture<Void>> segments = new ArrayList<>();
                     for (int i = 0; i < lineage.length; i++) {
@@ -171,12 +185,13 @@ final class TakeoverCatchUp {
                     }
                     ClusterView now = currentView.get();
                     boolean member = present.get().contains(peer) && (now == null || !now.suspended().contains(peer));
-                    if (isObsolete(takeover)) {
+                    AfterFailure next = afterFailure(isObsolete(takeover), member, time.nanoTime(), takeover.giveUpNanos());
+                    if (next == AfterFailure.OBSOLETE) {
                         log.info("node {}: stops catching partition {} up from {}: a newer view gave the partition to another "
                                 + "node", nodeId, takeover.partition(), peer);
                         return CompletableFuture.<Void>completedFuture(null);
                     }
-                    if (member && System.nanoTime() + RETRY_DELAY.toNanos() < takeover.giveUpNanos()) {
+                    if (next == AfterFailure.RETRY) {
                         log.info("node {}: {} did not answer the catch-up of partition {} ({}); asking again", nodeId, peer,
                                 takeover.partition(), error.toString());
                         Executor later = CompletableFuture.delayedExecutor(RETRY_DELAY.toMillis(), TimeUnit.MILLISECONDS);
@@ -187,6 +202,27 @@ final class TakeoverCatchUp {
                             peer, member ? "no answer within " + GIVE_UP_AFTER : "it left the membership view", error.toString());
                     return CompletableFuture.<Void>completedFuture(null);
                 });
+    }
+
+    /** When a takeover started at {@code nowNanos} gives up on the fellows that have not answered. */
+    static long giveUpAt(long nowNanos) {
+        return nowNanos + GIVE_UP_AFTER.toNanos();
+    }
+
+    /** The deadline of an attempt started at {@code nowNanos}: {@link #ATTEMPT_TIMEOUT}, never past the give-up time. */
+    static long attemptDeadline(long nowNanos, long giveUpNanos) {
+        return Math.min(nowNanos + ATTEMPT_TIMEOUT.toNanos(), giveUpNanos);
+    }
+
+    /**
+     * After an attempt at a fellow failed at {@code nowNanos}: stop when the takeover is obsolete, retry while the
+     * fellow is a member and the retry starts before the give-up time, else give it up.
+     */
+    static AfterFailure afterFailure(boolean obsolete, boolean member, long nowNanos, long giveUpNanos) {
+        if (obsolete) {
+            return AfterFailure.OBSOLETE;
+        }
+        return member && nowNanos + RETRY_DELAY.toNanos() - giveUpNanos < 0 ? AfterFailure.RETRY : AfterFailure.GIVE_UP;
     }
 
     /** Pulls until the peer has nothing newer, refuses, or the tail does not apply; then completes. */

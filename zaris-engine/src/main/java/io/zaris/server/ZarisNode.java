@@ -89,14 +89,14 @@ public final class ZarisNode implements AutoCloseable {
         this.replicaSegments = new ReplicaSegments(layout.segmentCount());
         this.subscriptions = new SegmentSubscriptions(config.nodeId(), layout.segmentCount());
         this.replicator = new Replicator(config.nodeId(), layout, config.replication(), fence,
-                config.security().nodeCredentials(), config.security().tls(), takeoverGate);
+                config.security().nodeCredentials(), config.security().tls(), takeoverGate, config.timeSource());
         this.store = new NodeStore(layout.segmentCount(), config.timeSource(), NodeStore.DEFAULT_LOG_MAX_CHANGES,
                 NodeStore.logBytesPerSegment(layout.segmentCount()), subscriptions.before(replicator));
         this.memoryGuard = new MemoryGuard(config.nodeId(), new MemoryReclaimer(store, config.memory()), store.memory(),
                 this::currentView, fence, takeoverGate, () -> standing.inMajority() && standing.holdsLease());
         this.takeoverCatchUp = new TakeoverCatchUp(config.nodeId(), store, replicaSegments, takeoverGate,
                 config.security().nodeCredentials(), config.security().tls(), config.limits(), this::presentNodeIds,
-                this::currentView);
+                this::currentView, config.timeSource());
         this.memoryMaintenance = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "zaris-memory-" + config.nodeId());
             thread.setDaemon(true);
@@ -112,7 +112,8 @@ public final class ZarisNode implements AutoCloseable {
         replicator.start(store, this::presentNodeIds, this::confirmMajority);
         server = new NodeServer(config.nodeId(), config.host(), config.port(), config.limits(), segmentMapper, store,
                 this::currentView, stats, replicator, fence, replicaSegments, takeoverGate, standing, memoryGuard,
-                config.security(), config.outboundLimits(), adminActions, this::standingTakeovers, subscriptions);
+                config.security(), config.outboundLimits(), adminActions, this::standingTakeovers, subscriptions,
+                config.timeSource());
         long interval = config.memory().maintenanceInterval().toMillis();
         memoryMaintenance.scheduleWithFixedDelay(this::maintainMemoryQuietly, interval, interval, TimeUnit.MILLISECONDS);
         long report = MEMORY_REPORT_INTERVAL.toMillis();
@@ -122,33 +123,15 @@ public final class ZarisNode implements AutoCloseable {
             startResp(segmentMapper);
             ClusterMember newMember = new ClusterMember(config.nodeId(), config.advertisedAddress(server.port()),
                     config.clusterSettings(), config.membership(), config.replication(), new DataPortProbe(config.nodeId(),
-                    config.security().nodeCredentials(), config.security().tls()), config.security().clusterSecret(),
+                    config.security().nodeCredentials(), config.security().tls(), config.timeSource()),
+                    config.security().clusterSecret(),
                     config.timeSource());
             NodeServer dataPort = server;
             newMember.onPresenceChanged(replicator::reconcileSoon);
-            newMember.onViewAdopted((previous, adopted) -> {
-                for (int p = 0; p < adopted.runtimeMap().partitionCount(); p++) {
-                    fence.observe(p, adopted.runtimeMap().get(p).epoch());
-                }
-                // Roles from before a restart: fencing their epoch makes this node neither serve them
-                // (requests get OWNERSHIP_CHANGING) nor replicate its empty segments over its replicas.
-                newMember.inheritedActives().forEach((partition, epoch) -> fence.observe(partition, epoch + 1));
-                // Gates close before the replicator sees the view, so nothing is synced over a fellow replica
-                // that may still hold acknowledged writes this node lacks.
-                List<Integer> takenOver = OwnershipChanges.takenOverBy(config.nodeId(), previous, adopted);
-                markKeptRolesComplete(previous, adopted, takenOver, newMember.inheritedActives());
-                for (int partition : takenOver) {
-                    long epoch = adopted.runtimeMap().get(partition).epoch();
-                    takeoverCatchUp.start(partition, previous, adopted)
-                            .thenCompose(caughtUp -> publishTakeover(dataPort, partition, adopted)).thenRun(() -> {
-                        // under the newest epoch this node still serves it by: the view may have moved on meanwhile
-                        markComplete(adopted.layout(), partition, Math.max(epoch, activeEpoch(partition)));
-                        replicator.reconcileSoon();
-                    });
-                }
-                replicator.onView(adopted);
-                dataPort.push(OwnershipChanges.between(previous, adopted));
-            });
+            newMember.onViewAdopted(new ViewAdoption(config.nodeId(), fence, takeoverGate, replicaSegments,
+                    takeoverCatchUp, replicator, newMember::inheritedActives,
+                    (partition, adopted) -> publishTakeover(dataPort, partition, adopted), dataPort::push,
+                    this::currentView));
             member = newMember;
             newMember.start();
         } catch (Exception e) {
@@ -162,44 +145,6 @@ public final class ZarisNode implements AutoCloseable {
     }
 
     /**
-     * An active owner's copy is by definition the whole history of the epoch it serves under, so it answers
-     * takeover pulls of that lineage (a planned hand-over pulls from the previous active). Marked for roles
-     * kept under a new epoch, and for a first map's roles; a taken-over role once its catch-up is done; never
-     * for roles a restarted process inherited without their data.
-     */
-    private void markKeptRolesComplete(ClusterView previous, ClusterView adopted, List<Integer> takenOver,
-                                       Map<Integer, Long> inherited) {
-        for (int p = 0; p < adopted.runtimeMap().partitionCount(); p++) {
-            PartitionRuntime now = adopted.runtimeMap().get(p);
-            if (!now.isServedBy(config.nodeId()) || takenOver.contains(p) || inherited.containsKey(p)
-                    || takeoverGate.isCatchingUp(p)) {
-                continue; // a catch-up still running marks its partition when it ends
-            }
-            PartitionRuntime before = previous == null || previous.runtimeMap().partitionCount() <= p ? null
-                    : previous.runtimeMap().get(p);
-            if (before == null || before.epoch() != now.epoch()) {
-                markComplete(adopted.layout(), p, now.epoch());
-            }
-        }
-    }
-
-    /** The epoch under which the current view names this node the partition's active owner, else 0. */
-    private long activeEpoch(int partition) {
-        ClusterView view = currentView();
-        if (view == null || partition >= view.runtimeMap().partitionCount()
-                || !config.nodeId().equals(view.runtimeMap().get(partition).activeNode())) {
-            return 0;
-        }
-        return view.runtimeMap().get(partition).epoch();
-    }
-
-    private void markComplete(PartitionLayout layout, int partition, long epoch) {
-        for (int s = layout.firstSegmentOf(partition); s <= layout.lastSegmentOf(partition); s++) {
-            replicaSegments.markSynced(s, epoch);
-        }
-    }
-
-    /**
      * Opens the RESP listener. It runs every command through a {@link RequestHandler} of its own (the
      * handler holds no state; its collaborators are this node's), so a Redis client's request takes exactly
      * the data port's path. A port the options do not require is given up with a warning when taken.
@@ -210,7 +155,7 @@ public final class ZarisNode implements AutoCloseable {
             return;
         }
         RequestHandler handler = new RequestHandler(config.nodeId(), segmentMapper, store, this::currentView, stats,
-                replicator, fence, replicaSegments, takeoverGate, standing, memoryGuard, adminActions);
+                replicator, fence, replicaSegments, takeoverGate, standing, memoryGuard, adminActions, config.timeSource());
         try {
             respServer = RespServer.start(options, new LocalBackend(handler, segmentMapper), new RespSecurity(
                     config.security(), config.outboundLimits(), stats::failedLogin, stats::slowReaderClosed));

@@ -1,5 +1,6 @@
 package io.zaris.store;
 
+import io.zaris.model.HashOp;
 import io.zaris.model.Change;
 import io.zaris.model.SegmentDigest;
 import io.zaris.model.VersionedValue;
@@ -114,6 +115,14 @@ public final class NodeStore {
 
     public WriteResult touch(int segment, byte[] key, long ttlMillis, long epoch) {
         return segments[segment].touch(key, ttlMillis, epoch, time.currentTimeMillis());
+    }
+
+    /**
+     * A hash operation (or {@link HashOp#TYPE}) on {@code key}; a write is made as the active owner under
+     * {@code epoch}. See {@link HashOp} for arguments and answers.
+     */
+    public HashReply hash(int segment, byte[] key, HashOp op, List<byte[]> args, long epoch) {
+        return HashCommands.execute(segments[segment], key, op, args, epoch, time.currentTimeMillis());
     }
 
     public List<VersionedValue> multiGet(int segment, List<byte[]> keys) {

@@ -33,6 +33,8 @@ final class OpLog {
     private final long maxBytes;
     private final int maxSlots;
     private ByteKey[] keys;
+    /** The hash field of a field change, {@code null} for a change of a whole key. */
+    private ByteKey[] fields;
     private long[] revisions;
     private long[] epochs;
     private long[] expiries;
@@ -55,14 +57,20 @@ final class OpLog {
     }
 
     void append(long revision, long epoch, ByteKey key, LoggedChange.Kind kind, long expiresAtMillis) {
+        append(revision, epoch, key, null, kind, expiresAtMillis);
+    }
+
+    /** @param field the hash field of a field change, else {@code null} */
+    void append(long revision, long epoch, ByteKey key, ByteKey field, LoggedChange.Kind kind, long expiresAtMillis) {
         if (count == maxChanges) {
             dropOldest();
         } else if (count == keys.length) {
             grow();
         }
         int slot = (head + count) & (keys.length - 1);
-        int size = LoggedChange.sizeBytes(key.bytes().length);
+        int size = LoggedChange.sizeBytes(key.bytes().length, field == null ? 0 : field.bytes().length);
         keys[slot] = key;
+        fields[slot] = field;
         revisions[slot] = revision;
         epochs[slot] = epoch;
         expiries[slot] = expiresAtMillis;
@@ -96,7 +104,8 @@ final class OpLog {
         List<LoggedChange> tail = new ArrayList<>(newer);
         for (int i = count - newer; i < count; i++) {
             int slot = (head + i) & mask;
-            tail.add(new LoggedChange(revisions[slot], epochs[slot], keys[slot], KINDS[kinds[slot]], expiries[slot]));
+            tail.add(new LoggedChange(revisions[slot], epochs[slot], keys[slot], fields[slot],
+                    KINDS[kinds[slot]], expiries[slot]));
         }
         return tail;
     }
@@ -120,6 +129,7 @@ final class OpLog {
     private void dropOldest() {
         bytes -= sizes[head];
         keys[head] = null;
+        fields[head] = null;
         head = (head + 1) & (keys.length - 1);
         count--;
     }
@@ -127,6 +137,7 @@ final class OpLog {
     /** Doubles the ring, moving the retained changes to the front in order. */
     private void grow() {
         ByteKey[] oldKeys = keys;
+        ByteKey[] oldFields = fields;
         long[] oldRevisions = revisions;
         long[] oldEpochs = epochs;
         long[] oldExpiries = expiries;
@@ -137,6 +148,7 @@ final class OpLog {
         for (int i = 0; i < count; i++) {
             int from = (head + i) & mask;
             keys[i] = oldKeys[from];
+            fields[i] = oldFields[from];
             revisions[i] = oldRevisions[from];
             epochs[i] = oldEpochs[from];
             expiries[i] = oldExpiries[from];
@@ -148,6 +160,7 @@ final class OpLog {
 
     private void allocate(int slots) {
         keys = new ByteKey[slots];
+        fields = new ByteKey[slots];
         revisions = new long[slots];
         epochs = new long[slots];
         expiries = new long[slots];

@@ -1,6 +1,7 @@
 package io.zaris.store;
 
 import io.zaris.model.Change;
+import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import io.zaris.model.SegmentDigest;
 import io.zaris.model.VersionedValue;
@@ -35,9 +36,15 @@ import java.util.random.RandomGenerator;
  * eviction ({@link #evict}) — so replicas hold exactly what their active owner holds and never remove
  * anything on their own.
  *
+ * <p>Hashes: a key holds a string ({@link StoredEntry} in a slab slot) or a hash ({@link HashEntry}, changed in
+ * place field by field). String reads stay lock-free and answer {@link WrongTypeException} for a hash; hash reads
+ * and writes take {@code writeLock} ({@link #readHash}, {@link #writeHash}), and every field change is a change of
+ * its own in the op log and to replication.
+ *
  * <p>Memory: every mutation of {@code entries} goes through {@link #install} or {@link #discard} (or the
- * snapshot clear), which keep {@code bytes}, the node-wide {@link StoreMemory} and the two sampling arrays
- * ({@code allKeys}, {@code ttlKeys}) in step with the map, in O(1). All four are guarded by {@code writeLock}.
+ * snapshot clear, or {@link #installHash} and a hash's field changes, which charge their bytes the same way),
+ * which keep {@code bytes}, the node-wide {@link StoreMemory} and the two sampling arrays ({@code allKeys},
+ * {@code ttlKeys}) in step with the map, in O(1). All four are guarded by {@code writeLock}.
  * Values live in the segment's {@link ValueSlabs}, also guarded by {@code writeLock}: {@link #install} stores
  * the new value before it frees the replaced one's slot.
  */
@@ -106,6 +113,9 @@ final class Segment {
                     removeExpired(k, entry, epoch);
                 }
                 return false;
+            }
+            if (entry.isHash()) {
+                throw new WrongTypeException();
             }
             int stamp = entry.readStamp();
             if ((stamp & 1) != 0) {
@@ -207,6 +217,9 @@ final class Segment {
             }
             StoredEntry current = live(k, now);
             long base = 0;
+            if (current != null && current.isHash()) {
+                return IncrementResult.wrongType(WrongTypeException.MESSAGE);
+            }
             if (current != null) {
                 Long parsed = DecimalCounter.parse(current.value());
                 if (parsed == null) {
@@ -236,6 +249,14 @@ final class Segment {
             if (current == null) {
                 return new WriteResult(KvStatus.NOT_FOUND, 0);
             }
+            if (current.isHash()) { // a hash keeps its fields and ships only its new expiry
+                long version = ++revision;
+                long expiresAt = expiry(ttlMillis, now);
+                applyExpiry(k, expiresAt, version, now);
+                epochStarts.onChange(epoch, version);
+                log.append(version, epoch, k, LoggedChange.Kind.EXPIRY, expiresAt);
+                return new WriteResult(KvStatus.OK, version, ship(List.of(Change.expiry(version, epoch, key, expiresAt))));
+            }
             Change change = upsert(k, current.value(), expiry(ttlMillis, now), epoch, now);
             return new WriteResult(KvStatus.OK, change.revision(), ship(List.of(change)));
         }
@@ -244,7 +265,7 @@ final class Segment {
     List<VersionedValue> multiGet(List<byte[]> keys, long now) {
         List<VersionedValue> values = new ArrayList<>(keys.size());
         for (byte[] key : keys) {
-            values.add(get(key, now));
+            values.add(stringOrNull(() -> get(key, now)));
         }
         return values;
     }
@@ -253,9 +274,18 @@ final class Segment {
     List<VersionedValue> multiGetRemovingExpired(List<byte[]> keys, long epoch, long now) {
         List<VersionedValue> values = new ArrayList<>(keys.size());
         for (byte[] key : keys) {
-            values.add(getRemovingExpired(key, epoch, now));
+            values.add(stringOrNull(() -> getRemovingExpired(key, epoch, now)));
         }
         return values;
+    }
+
+    /** A multi-key read answers a key of another type as absent, as Redis's MGET does. */
+    private static VersionedValue stringOrNull(java.util.function.Supplier<VersionedValue> read) {
+        try {
+            return read.get();
+        } catch (WrongTypeException e) {
+            return null;
+        }
     }
 
     /** All entries are written under one hold of the lock: no other write of the segment interleaves. */
@@ -335,19 +365,35 @@ final class Segment {
                     return new ApplyResult(true, revision);
                 }
                 ByteKey k = new ByteKey(change.key());
+                ByteKey field = change.field() == null ? null : new ByteKey(change.field());
                 LoggedChange.Kind kind;
-                if (change.superseded()) {
-                    kind = LoggedChange.Kind.SUPERSEDED; // a later change of the same tail sets the key
-                } else if (change.isRemoval()) {
-                    discard(k);
-                    kind = LoggedChange.Kind.REMOVAL;
-                } else {
-                    k = store(k, change.value(), change.revision(), change.expiresAtMillis(), now);
-                    kind = LoggedChange.Kind.PUT;
+                switch (change.kind()) {
+                    case SUPERSEDED -> kind = LoggedChange.Kind.SUPERSEDED; // a later change of the same tail sets the key
+                    case REMOVAL -> {
+                        discard(k);
+                        kind = LoggedChange.Kind.REMOVAL;
+                    }
+                    case PUT -> {
+                        k = store(k, change.value(), change.revision(), change.expiresAtMillis(), now);
+                        kind = LoggedChange.Kind.PUT;
+                    }
+                    case FIELD_PUT -> {
+                        applyFieldPut(k, field, change.value(), change.revision(), change.expiresAtMillis(), now);
+                        kind = LoggedChange.Kind.FIELD_PUT;
+                    }
+                    case FIELD_REMOVAL -> {
+                        applyFieldRemoval(k, field, change.revision(), now);
+                        kind = LoggedChange.Kind.FIELD_REMOVAL;
+                    }
+                    case EXPIRY -> {
+                        applyExpiry(k, change.expiresAtMillis(), change.revision(), now);
+                        kind = LoggedChange.Kind.EXPIRY;
+                    }
+                    default -> throw new IllegalStateException("unknown change kind " + change.kind());
                 }
                 revision = change.revision();
                 epochStarts.onChange(change.epoch(), change.revision());
-                log.append(change.revision(), change.epoch(), k, kind, change.expiresAtMillis());
+                log.append(change.revision(), change.epoch(), k, field, kind, change.expiresAtMillis());
             }
             return new ApplyResult(false, revision);
         }
@@ -363,9 +409,12 @@ final class Segment {
             if (first) {
                 clearCopy();
             }
-            for (Change entry : chunk) {
-                if (entry.hasValue()) { // a snapshot holds values only
+            for (Change entry : chunk) { // a snapshot holds values only: strings, and hashes field by field
+                if (entry.kind() == Change.Kind.PUT) {
                     store(new ByteKey(entry.key()), entry.value(), entry.revision(), entry.expiresAtMillis(), now);
+                } else if (entry.kind() == Change.Kind.FIELD_PUT) {
+                    applyFieldPut(new ByteKey(entry.key()), new ByteKey(entry.field()), entry.value(), entry.revision(),
+                            entry.expiresAtMillis(), now);
                 }
             }
             if (last) {
@@ -414,7 +463,15 @@ final class Segment {
             List<Change> all = new ArrayList<>(entries.size());
             for (Map.Entry<ByteKey, StoredEntry> entry : entries.entrySet()) {
                 StoredEntry stored = entry.getValue();
-                if (!stored.isExpired(now)) {
+                if (stored.isExpired(now)) {
+                    continue;
+                }
+                if (stored instanceof HashEntry hash) { // field by field, so the snapshot's chunks stay bounded
+                    for (Map.Entry<ByteKey, byte[]> field : hash.fields()) {
+                        all.add(Change.fieldPut(stored.version(), epoch, entry.getKey().bytes(), field.getKey().bytes(),
+                                field.getValue(), stored.expiresAtMillis()));
+                    }
+                } else {
                     all.add(new Change(stored.version(), epoch, entry.getKey().bytes(), stored.value(), stored.expiresAtMillis()));
                 }
             }
@@ -448,24 +505,72 @@ final class Segment {
             return null;
         }
         Change[] tail = new Change[logged.size()];
-        Set<ByteKey> changedLater = new HashSet<>();
+        // Walking back from the newest: keys a later put or removal replaced whole, keys any later change set a
+        // value of (those and field changes), and hash fields a later field change set or removed.
+        Set<ByteKey> replacedLater = new HashSet<>();
+        Set<ByteKey> touchedLater = new HashSet<>();
+        Set<FieldOf> fieldsChangedLater = new HashSet<>();
         for (int i = logged.size() - 1; i >= 0; i--) {
             LoggedChange change = logged.get(i);
             ByteKey key = change.key();
-            boolean overwrittenLater = !changedLater.add(key);
-            if (change.kind() == LoggedChange.Kind.REMOVAL) {
-                tail[i] = new Change(change.revision(), change.epoch(), key.bytes(), null, 0);
-            } else if (overwrittenLater) {
-                tail[i] = Change.superseded(change.revision(), change.epoch(), key.bytes());
-            } else {
-                StoredEntry entry = entries.get(key);
-                if (change.kind() != LoggedChange.Kind.PUT || entry == null || entry.version() != change.revision()) {
-                    return null;
+            byte[] k = key.bytes();
+            switch (change.kind()) {
+                case REMOVAL -> {
+                    tail[i] = new Change(change.revision(), change.epoch(), k, null, 0);
+                    replacedLater.add(key);
+                    touchedLater.add(key);
                 }
-                tail[i] = new Change(change.revision(), change.epoch(), key.bytes(), entry.value(), change.expiresAtMillis());
+                case EXPIRY -> tail[i] = Change.expiry(change.revision(), change.epoch(), k, change.expiresAtMillis());
+                case FIELD_REMOVAL -> {
+                    tail[i] = Change.fieldRemoval(change.revision(), change.epoch(), k, change.field().bytes());
+                    fieldsChangedLater.add(new FieldOf(key, change.field()));
+                    touchedLater.add(key);
+                }
+                case FIELD_PUT -> {
+                    boolean overwrittenLater = replacedLater.contains(key)
+                            || !fieldsChangedLater.add(new FieldOf(key, change.field()));
+                    touchedLater.add(key);
+                    if (overwrittenLater) {
+                        tail[i] = Change.superseded(change.revision(), change.epoch(), k);
+                    } else {
+                        StoredEntry entry = entries.get(key);
+                        byte[] value = entry instanceof HashEntry hash ? hash.get(change.field()) : null;
+                        if (value == null) {
+                            return null;
+                        }
+                        tail[i] = Change.fieldPut(change.revision(), change.epoch(), k, change.field().bytes(), value,
+                                change.expiresAtMillis());
+                    }
+                }
+                case SUPERSEDED -> {
+                    // Received superseded: the change that superseded it follows in this log, unless the store changed
+                    // the key without logging it; then the replica gets a snapshot instead of a hole.
+                    if (!touchedLater.contains(key)) {
+                        return null;
+                    }
+                    tail[i] = Change.superseded(change.revision(), change.epoch(), k);
+                }
+                case PUT -> {
+                    boolean overwrittenLater = !touchedLater.add(key);
+                    replacedLater.add(key);
+                    if (overwrittenLater) {
+                        tail[i] = Change.superseded(change.revision(), change.epoch(), k);
+                    } else {
+                        StoredEntry entry = entries.get(key);
+                        if (entry == null || entry.isHash() || entry.version() != change.revision()) {
+                            return null;
+                        }
+                        tail[i] = new Change(change.revision(), change.epoch(), k, entry.value(), change.expiresAtMillis());
+                    }
+                }
+                default -> throw new IllegalStateException("unknown logged change " + change.kind());
             }
         }
         return Arrays.asList(tail);
+    }
+
+    /** A field of the hash at a key, as a set element. */
+    private record FieldOf(ByteKey key, ByteKey field) {
     }
 
     /**
@@ -634,7 +739,8 @@ final class Segment {
             ContentDigest content = new ContentDigest();
             for (Map.Entry<ByteKey, StoredEntry> entry : entries.entrySet()) {
                 StoredEntry stored = entry.getValue();
-                content.add(entry.getKey().bytes(), stored.value(), stored.version(), stored.expiresAtMillis());
+                byte[] value = stored instanceof HashEntry hash ? HashDigest.of(hash) : stored.value();
+                content.add(entry.getKey().bytes(), value, stored.version(), stored.expiresAtMillis());
             }
             return new SegmentDigest(index, content.entries(), revision, content.value());
         }
@@ -645,6 +751,203 @@ final class Segment {
         synchronized (writeLock) {
             return epochStarts.startOf(epoch, revision);
         }
+    }
+
+    // ------------------------------------------------------------------ hashes
+
+    /**
+     * Runs {@code read} under the write lock on the live hash at {@code key} ({@code null} when the key is absent or
+     * expired), so a read of several fields sees one state of the hash.
+     *
+     * @throws WrongTypeException when the key holds a string
+     */
+    <R> R readHash(byte[] key, long now, java.util.function.Function<HashEntry, R> read) {
+        ByteKey k = new ByteKey(key);
+        synchronized (writeLock) {
+            StoredEntry current = live(k, now);
+            if (current != null && !current.isHash()) {
+                throw new WrongTypeException();
+            }
+            if (current != null) {
+                current.recordAccess(now);
+            }
+            return read.apply((HashEntry) current);
+        }
+    }
+
+    /** Under the lock, inside a {@link #writeHash} edit: the hash at {@code key} now ({@code null} when none). */
+    HashEntry hashAt(byte[] key) {
+        return entries.get(new ByteKey(key)) instanceof HashEntry hash ? hash : null;
+    }
+
+    /** Lock-free: the type of the live value at {@code key} and its TTL left, as {@link HashOp#TYPE} answers. */
+    HashReply typeOf(byte[] key, long now) {
+        StoredEntry entry = live(new ByteKey(key), now);
+        String type = entry == null ? "none" : entry.isHash() ? "hash" : "string";
+        return HashReply.read(entry == null ? 0 : entry.ttlRemainingMillis(now),
+                List.of(type.getBytes(StandardCharsets.US_ASCII)));
+    }
+
+    /** What a hash write decides, given the live hash ({@code null} when absent) and a way to change it. */
+    @FunctionalInterface
+    interface HashEdit<R> {
+        R edit(HashEntry current, HashWriter writer);
+    }
+
+    /**
+     * Runs {@code edit} under the write lock, as the active owner under {@code epoch}. An expired value at the key is
+     * first removed as an ordinary logged removal (so replicas drop it too, instead of adding fields to it); each
+     * field the edit sets or removes is one change, and all of them are shipped together.
+     *
+     * @return {@code null} as the result and {@code OWNERSHIP_CHANGING} when this copy was retired
+     * @throws WrongTypeException when the key holds a string
+     */
+    <R> HashWriteResult<R> writeHash(byte[] key, long epoch, long now, HashEdit<R> edit) {
+        ByteKey k = new ByteKey(key);
+        synchronized (writeLock) {
+            if (epoch < retiredBelow) {
+                return HashWriteResult.retired();
+            }
+            List<Change> changes = new ArrayList<>();
+            StoredEntry stored = entries.get(k);
+            if (stored != null && stored.isExpired(now)) {
+                changes.add(remove(k, epoch));
+                memory.expired(1);
+                stored = null;
+            }
+            if (stored != null && !stored.isHash()) {
+                throw new WrongTypeException();
+            }
+            HashWriter writer = new HashWriter(k, epoch, now, changes);
+            R result = null;
+            CompletableFuture<Void> replicated = WriteResult.NOTHING_TO_REPLICATE;
+            try {
+                result = edit.edit((HashEntry) stored, writer);
+            } finally { // whatever was changed and logged is shipped, even if the edit failed half way
+                if (!changes.isEmpty()) {
+                    replicated = ship(changes);
+                }
+            }
+            return new HashWriteResult<>(KvStatus.OK, result, changes.isEmpty() ? 0 : revision, replicated);
+        }
+    }
+
+    /**
+     * The changes of one hash write, made under the write lock by the thread holding it ({@link #writeHash});
+     * confined to that call.
+     */
+    final class HashWriter {
+        private final ByteKey key;
+        private final long epoch;
+        private final long now;
+        private final List<Change> changes;
+
+        private HashWriter(ByteKey key, long epoch, long now, List<Change> changes) {
+            this.key = key;
+            this.epoch = epoch;
+            this.now = now;
+            this.changes = changes;
+        }
+
+        /** Sets a field, creating the hash (without a TTL) when the key is absent; a hash keeps its expiry. */
+        void put(byte[] field, byte[] value) {
+            long version = ++revision;
+            StoredEntry current = entries.get(key);
+            long expiresAt = current == null ? 0 : current.expiresAtMillis();
+            ByteKey f = new ByteKey(field);
+            applyFieldPut(key, f, value, version, expiresAt, now);
+            epochStarts.onChange(epoch, version);
+            log.append(version, epoch, key, f, LoggedChange.Kind.FIELD_PUT, expiresAt);
+            changes.add(Change.fieldPut(version, epoch, key.bytes(), field, value, expiresAt));
+        }
+
+        /** Removes a field if present (the hash goes with its last field); whether it was. */
+        boolean remove(byte[] field) {
+            StoredEntry current = entries.get(key);
+            ByteKey f = new ByteKey(field);
+            if (!(current instanceof HashEntry hash) || hash.get(f) == null) {
+                return false;
+            }
+            long version = ++revision;
+            applyFieldRemoval(key, f, version, now);
+            epochStarts.onChange(epoch, version);
+            log.append(version, epoch, key, f, LoggedChange.Kind.FIELD_REMOVAL, 0);
+            changes.add(Change.fieldRemoval(version, epoch, key.bytes(), field));
+            return true;
+        }
+    }
+
+    /**
+     * Under the lock: sets a field of the hash at {@code key}, which then expires at {@code expiresAt}; anything
+     * else at the key (a string, nothing) is replaced by a new hash. The hash takes {@code version}.
+     */
+    private void applyFieldPut(ByteKey key, ByteKey field, byte[] value, long version, long expiresAt, long now) {
+        StoredEntry current = entries.get(key);
+        HashEntry hash;
+        if (current instanceof HashEntry existing) {
+            hash = existing;
+            setHashExpiry(key, hash, expiresAt);
+        } else {
+            hash = installHash(key, version, expiresAt, now);
+        }
+        account(hash.put(field, value));
+        hash.changedAt(version, now);
+    }
+
+    /** Under the lock: removes a field of the hash at {@code key}; a hash left without fields is removed. */
+    private void applyFieldRemoval(ByteKey key, ByteKey field, long version, long now) {
+        if (!(entries.get(key) instanceof HashEntry hash)) {
+            return;
+        }
+        account(-hash.remove(field));
+        if (hash.size() == 0) {
+            discard(key);
+        } else {
+            hash.changedAt(version, now);
+        }
+    }
+
+    /** Under the lock: the value at {@code key}, if any, keeps its content and expires at {@code expiresAt}. */
+    private void applyExpiry(ByteKey key, long expiresAt, long version, long now) {
+        StoredEntry current = entries.get(key);
+        if (current instanceof HashEntry hash) {
+            setHashExpiry(key, hash, expiresAt);
+            hash.changedAt(version, now);
+        } else if (current != null) {
+            store(key, current.value(), version, expiresAt, now, current);
+        }
+    }
+
+    /** Under the lock: a new, empty hash at {@code key} in place of whatever was there. */
+    private HashEntry installHash(ByteKey key, long version, long expiresAt, long now) {
+        if (entries.containsKey(key)) {
+            discard(key);
+        }
+        HashEntry hash = new HashEntry(version, expiresAt, now);
+        hash.keySlot = allKeys.add(key);
+        if (hash.hasTtl()) {
+            hash.ttlSlot(ttlKeys.add(key));
+        }
+        entries.put(key, hash);
+        account(hash.sizeBytes(key));
+        return hash;
+    }
+
+    /** Under the lock: a hash's expiry, with its place among the keys with a TTL kept in step. */
+    private void setHashExpiry(ByteKey key, HashEntry hash, long expiresAt) {
+        boolean had = hash.hasTtl();
+        hash.expiresAt(expiresAt);
+        if (!had && hash.hasTtl()) {
+            hash.ttlSlot(ttlKeys.add(key));
+        } else if (had && !hash.hasTtl()) {
+            releaseTtlSlot(hash.ttlSlot());
+        }
+    }
+
+    /** Under the lock: {@code delta} more bytes charged for this segment's entries. */
+    private void account(long delta) {
+        bytes = bytes + delta;
+        memory.add(delta);
     }
 
     /** Under the lock. */
@@ -684,6 +987,10 @@ final class Segment {
 
     /** Under the lock: {@link #store(ByteKey, byte[], long, long, long)} when the caller just looked the key up. */
     private ByteKey store(ByteKey key, byte[] value, long version, long expiresAt, long now, StoredEntry previous) {
+        if (previous != null && previous.isHash()) { // a string replaces the whole hash
+            discard(key);
+            previous = null;
+        }
         long previousBytes = previous == null ? 0 : previous.sizeBytes(key); // before a rewrite in place changes it
         StoredEntry entry = slabs.store(key, value, version, expiresAt, now, previous);
         ByteKey kept = entry.chunk().owner(entry.slot());
@@ -725,7 +1032,9 @@ final class Segment {
         long size = previous.sizeBytes(key);
         bytes = bytes - size;
         memory.add(-size);
-        slabs.free(previous); // last: it may move other entries of the map
+        if (!previous.isHash()) {
+            slabs.free(previous); // last: it may move other entries of the map
+        }
     }
 
     /** Under the lock. */

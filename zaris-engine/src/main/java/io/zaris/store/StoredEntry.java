@@ -75,6 +75,24 @@ class StoredEntry {
         ACCESSED_AT.setOpaque(this, nowMillis);
     }
 
+    /** A {@link HashEntry}: no slab slot, its fields live in the entry itself. */
+    StoredEntry(long version, long nowMillis) {
+        this.chunk = null;
+        this.version = version;
+        ACCESSED_AT.setOpaque(this, nowMillis);
+    }
+
+    /** Whether the entry holds a hash rather than a string. */
+    boolean isHash() {
+        return false;
+    }
+
+    /** Under the write lock: a hash changed in place takes the revision of the change as its version. */
+    void changedAt(long newVersion, long nowMillis) {
+        version = newVersion;
+        ACCESSED_AT.setOpaque(this, nowMillis);
+    }
+
     /**
      * Made by {@link ValueSlabs}, which copied the value into {@code chunk}'s {@code slot}.
      *

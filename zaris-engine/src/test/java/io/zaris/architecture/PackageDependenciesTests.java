@@ -48,7 +48,7 @@ class PackageDependenciesTests {
             "store", Set.of("model", "time"),
             "security", Set.of("protocol", "time"),
             "transport", Set.of("time", "model", "protocol", "security"),
-            "replication", Set.of("placement", "model", "protocol", "store", "security", "transport"),
+            "replication", Set.of("time", "placement", "model", "protocol", "store", "security", "transport"),
             "cluster", Set.of("time", "placement", "model", "protocol", "replication", "security"),
             "client", Set.of("time", "placement", "model", "protocol", "security", "transport"),
             "resp", Set.of("time", "placement", "model", "protocol", "security"),

@@ -63,8 +63,8 @@ public final class ChaosRun {
         }
         List<String> serverArguments = List.of("--partitions", "32", "--segments", "512",
                 "--ack-mode", options.ackMode().name().toLowerCase(java.util.Locale.ROOT),
-                "--escalation-timeout-ms", Long.toString(options.escalationTimeout().toMillis()),
-                "--heal-cooldown-ms", "2000", "--join-settle-delay-ms", "3000");
+                "--escalation-timeout", options.escalationTimeout().toMillis() + "ms",
+                "--heal-cooldown", "2s", "--join-settle-delay", "3s");
         Path logs = options.outputDirectory().resolve("logs");
         try (ChaosCluster processes = options.network() == ChaosOptions.Network.BED
                 ? new BedChaosCluster(logs, options.nodes(), options.replicationFactor(), serverArguments)

@@ -33,6 +33,18 @@ class ClientEnvironmentTests {
     }
 
     @Test
+    void mapRefreshWaitTakesADurationWithAUnitAndWinsOverTheDeprecatedMillisecondsSpelling() {
+        assertThat(builder().environment(Map.of("ZARIS_CLIENT_MAP_REFRESH_WAIT", "3s")).build().mapRefreshWait())
+                .isEqualTo(Duration.ofSeconds(3));
+        assertThat(builder().environment(Map.of("ZARIS_CLIENT_MAP_REFRESH_WAIT", "1500ms",
+                "ZARIS_CLIENT_MAP_REFRESH_WAIT_MS", "9000")).build().mapRefreshWait()).isEqualTo(Duration.ofMillis(1500));
+        assertThatThrownBy(() -> builder().environment(Map.of("ZARIS_CLIENT_MAP_REFRESH_WAIT", "infinite")).build())
+                .hasMessageContaining("ZARIS_CLIENT_MAP_REFRESH_WAIT='infinite'").hasMessageContaining("15s");
+        assertThatThrownBy(() -> builder().environment(Map.of("ZARIS_CLIENT_MAP_REFRESH_WAIT", "0s")).build())
+                .hasMessageContaining("ZARIS_CLIENT_MAP_REFRESH_WAIT='0s'");
+    }
+
+    @Test
     void defaultsApplyWithoutEnvironment() {
         ZarisClientOptions options = builder().environment(Map.of()).build();
         assertThat(options.requestTimeout().duration()).isEqualTo(Duration.ofSeconds(60));

@@ -3,6 +3,7 @@ package io.zaris.protocol;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.zaris.model.Change;
+import io.zaris.model.HashOp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -195,7 +196,7 @@ public final class FrameFuzz {
     }
 
     private Request validRequest(long id) {
-        switch (random.nextInt(19)) {
+        switch (random.nextInt(20)) {
             case 0:
                 return new Request.Hello(id, RequestCodec.MAGIC, RequestCodec.PROTOCOL_VERSION, "fuzz");
             case 1:
@@ -251,6 +252,19 @@ public final class FrameFuzz {
                 return new Request.AdvanceEpoch(id, random.nextInt(80) - 8, random.nextInt(80) - 8, fromEpoch,
                         fromEpoch + 1 + random.nextInt(3), random.nextInt(100));
             }
+            case 18: {
+                HashOp[] ops = HashOp.values();
+                HashOp op = ops[random.nextInt(ops.length)];
+                List<byte[]> args = new ArrayList<>();
+                int count = op == HashOp.HSET ? 2 * (1 + random.nextInt(3))
+                        : op.takes(2) ? 2 : op.takes(1) ? 1 + random.nextInt(3) : 0;
+                for (int i = 0; i < count; i++) {
+                    args.add(op.isFieldArgument(i) ? ("f" + random.nextInt(10)).getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                            : random.nextBoolean() ? Integer.toString(random.nextInt(100)).getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                            : value());
+                }
+                return new Request.Hash(id, key(), op, args);
+            }
             default:
                 return new Request.Auth(id, random.nextBoolean() ? "default" : "user" + random.nextInt(3),
                         noise(random.nextInt(20)));
@@ -260,8 +274,15 @@ public final class FrameFuzz {
     private List<Change> changes() {
         List<Change> changes = new ArrayList<>();
         for (int i = random.nextInt(4); i > 0; i--) {
-            changes.add(new Change(random.nextInt(50), random.nextInt(5), key(), random.nextBoolean() ? value() : null,
-                    random.nextInt(3) == 0 ? System.currentTimeMillis() + 60_000 : 0));
+            long expiresAt = random.nextInt(3) == 0 ? System.currentTimeMillis() + 60_000 : 0;
+            byte[] field = ("f" + random.nextInt(10)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            changes.add(switch (random.nextInt(5)) {
+                case 0 -> Change.fieldPut(random.nextInt(50), random.nextInt(5), key(), field, value(), expiresAt);
+                case 1 -> Change.fieldRemoval(random.nextInt(50), random.nextInt(5), key(), field);
+                case 2 -> Change.expiry(random.nextInt(50), random.nextInt(5), key(), expiresAt);
+                default -> new Change(random.nextInt(50), random.nextInt(5), key(), random.nextBoolean() ? value() : null,
+                        expiresAt);
+            });
         }
         return changes;
     }

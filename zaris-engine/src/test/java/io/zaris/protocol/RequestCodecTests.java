@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.zaris.model.AckMode;
 import io.zaris.model.Change;
+import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -41,19 +42,31 @@ class RequestCodecTests {
         assertRoundTrip(new Request.ClusterMap(13));
         assertRoundTrip(new Request.MapVersion(14));
         assertRoundTrip(new Request.TrackSegments(16));
+        assertRoundTrip(new Request.Hash(17, bytes("h"), HashOp.HSET, List.of(bytes("f"), bytes("v"))));
+        assertRoundTrip(new Request.Hash(18, bytes("h"), HashOp.HGETALL, List.of()));
+    }
+
+    @Test
+    void aHashFrameWithArgumentsTheOpDoesNotTakeIsRefused() throws Exception {
+        ByteBuf frame = encode(new Request.Hash(19, bytes("h"), HashOp.HSET, List.of(bytes("f"), bytes("v"))));
+        frame.setInt(frame.writerIndex() - 2 * (4 + 1) - 4, 1); // one argument: HSET takes pairs
+        assertThatThrownBy(() -> RequestCodec.decode(frame, LIMITS)).isInstanceOf(MalformedRequestException.class)
+                .hasMessageContaining("HSET does not take 1 arguments");
     }
 
     @Test
     void replicatedChangesKeepTheirKindValueRemovalOrSuperseded() throws Exception {
         List<Change> changes = List.of(new Change(7, 2, bytes("a"), bytes("v"), 1234),
-                new Change(8, 2, bytes("b"), null, 0), Change.superseded(9, 2, bytes("a")), new Change(10, 2, bytes("a"), new byte[0], 0));
+                new Change(8, 2, bytes("b"), null, 0), Change.superseded(9, 2, bytes("a")), new Change(10, 2, bytes("a"), new byte[0], 0),
+                Change.fieldPut(11, 2, bytes("h"), bytes("f"), bytes("x"), 99), Change.fieldRemoval(12, 2, bytes("h"), bytes("f")),
+                Change.expiry(13, 2, bytes("h"), 5678));
         assertRoundTrip(new Request.Replicate(16, 1, 2, 3, changes));
 
         ByteBuf frame = encode(new Request.Replicate(17, 1, 2, 3, List.of(new Change(7, 2, bytes("a"), null, 0))));
         int kindAt = frame.writerIndex() - 8 - 1;
-        frame.setByte(kindAt, 3);
+        frame.setByte(kindAt, 6);
         assertThatThrownBy(() -> RequestCodec.decode(frame, LIMITS)).isInstanceOf(MalformedRequestException.class)
-                .hasMessageContaining("unknown change kind 3");
+                .hasMessageContaining("unknown change kind 6");
     }
 
     @Test

@@ -45,7 +45,7 @@ class AsyncLossReportIntegrationTests {
     void aTakeoverNamesExactlyTheAcknowledgedAsyncWritesItLost() throws Exception {
         try (ServerProcesses processes = new ServerProcesses(Path.of("target", "async-loss-logs"))) {
             List<NodeAddress> seeds = processes.start(3, 2, "--partitions", "8", "--segments", "64",
-                    "--ack-mode", "async", "--eviction-delay-ms", "600000", "--heal-cooldown-ms", "600000");
+                    "--ack-mode", "async", "--eviction-delay", "10m", "--heal-cooldown", "10m");
             Set<String> reportedLost = ConcurrentHashMap.newKeySet();
             try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
                     .bootstrapTimeout(Duration.ofSeconds(90))

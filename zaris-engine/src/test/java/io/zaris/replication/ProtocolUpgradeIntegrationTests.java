@@ -42,7 +42,7 @@ class ProtocolUpgradeIntegrationTests {
         try (ServerProcesses processes = new ServerProcesses(Path.of("target", "protocol-upgrade-logs"))
                 .drainingOnStop().withJvmOptions(SPEAK_PREVIOUS)) {
             List<NodeAddress> seeds = processes.start(3, 2, "--partitions", "16", "--segments", "256",
-                    "--join-settle-delay", "1s", "--heal-cooldown-ms", "1000");
+                    "--join-settle-delay", "1s", "--heal-cooldown", "1s");
             try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
                     .bootstrapTimeout(Duration.ofSeconds(90)).environment(Map.of()).build())) {
                 ServerProcesses.awaitEveryPartitionWritable(client);

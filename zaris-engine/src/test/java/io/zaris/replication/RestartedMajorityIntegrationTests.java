@@ -40,7 +40,7 @@ class RestartedMajorityIntegrationTests {
     void twoRestartedProcessesAdoptTheSurvivorsMapAndLoseNothingItHeld() throws Exception {
         try (ServerProcesses processes = new ServerProcesses(Path.of("target", "restarted-majority-logs"))) {
             List<NodeAddress> seeds = processes.start(3, 3, "--partitions", "16", "--segments", "256",
-                    "--heal-cooldown-ms", "1000");
+                    "--heal-cooldown", "1s");
             try (ZarisClient client = ServerProcesses.defaultClient(seeds)) {
                 for (int i = 0; i < KEYS; i++) {
                     client.sync().put(key(i), value(i));

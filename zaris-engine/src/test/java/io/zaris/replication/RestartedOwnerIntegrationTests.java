@@ -30,7 +30,7 @@ class RestartedOwnerIntegrationTests {
     void anOwnerRestartedBeforeFailoverNeverServesOrSpreadsItsEmptyStore() throws Exception {
         try (ServerProcesses processes = new ServerProcesses(Path.of("target", "restart-logs"))) {
             List<NodeAddress> seeds = processes.start(3, 2, "--partitions", "16", "--segments", "256",
-                    "--heal-cooldown-ms", "1000");
+                    "--heal-cooldown", "1s");
             try (ZarisClient client = ServerProcesses.defaultClient(seeds)) {
                 ClusterView before = client.clusterView();
                 SegmentMapper mapper = new SegmentMapper(before.layout().segmentCount());

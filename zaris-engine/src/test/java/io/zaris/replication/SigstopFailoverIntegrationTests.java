@@ -32,7 +32,7 @@ class SigstopFailoverIntegrationTests {
     void aHungOwnerIsReplacedAfterTheEscalationAndRejoinsAsAFencedReplica() throws Exception {
         try (ServerProcesses processes = new ServerProcesses(Path.of("target", "sigstop-logs"))) {
             List<NodeAddress> seeds = processes.start(3, 3, "--partitions", "16", "--segments", "256",
-                    "--escalation-timeout-ms", "6000", "--heal-cooldown-ms", "2000");
+                    "--escalation-timeout", "6s", "--heal-cooldown", "2s");
             // Default client options: the writer's blocking puts go over direct sockets, and an attempt stuck at
             // the hung owner is given up once its partition moves, so writes resume during the pause.
             try (ZarisClient client = ServerProcesses.defaultClient(seeds)) {

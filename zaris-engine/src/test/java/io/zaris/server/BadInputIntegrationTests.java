@@ -8,6 +8,7 @@ import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
 import io.zaris.cluster.ClusterSettings;
 import io.zaris.cluster.MembershipConfig;
+import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.protocol.ProtocolLimits;
@@ -140,15 +141,15 @@ class BadInputIntegrationTests {
     @Test
     void frameNewerThanTheNegotiatedVersionIsRefusedAndTheConnectionStaysUsable() throws IOException {
         try (RawConnection raw = new RawConnection(node.dataAddress())) {
-            raw.send(new Request.Hello(1, io.zaris.protocol.RequestCodec.MAGIC, 2, "release-before"));
+            raw.send(new Request.Hello(1, io.zaris.protocol.RequestCodec.MAGIC, 3, "release-before"));
             RawConnection.Response hello = raw.read();
             assertThat(hello.status()).isEqualTo(KvStatus.OK);
-            assertThat((int) hello.body().readUnsignedByte()).isEqualTo(2);
-            raw.send(new Request.AdvanceEpoch(2, 0, 0, 1, 2, 0));
+            assertThat((int) hello.body().readUnsignedByte()).isEqualTo(3);
+            raw.send(new Request.Hash(2, "a".getBytes(StandardCharsets.UTF_8), HashOp.HLEN, List.of()));
             RawConnection.Response refused = raw.read();
             assertThat(refused.status()).isEqualTo(KvStatus.BAD_REQUEST);
             assertThat(ResponseCodec.readMessage(refused.body()))
-                    .contains("ADVANCE_EPOCH is not part of protocol version 2");
+                    .contains("HASH_READ is not part of protocol version 3");
             raw.send(new Request.Get(3, "a".getBytes(StandardCharsets.UTF_8)));
             assertThat(raw.read().status()).isIn(KvStatus.OK, KvStatus.NOT_FOUND, KvStatus.MOVED);
         }

@@ -4,24 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.zaris.client.ZarisClient;
-import io.zaris.client.ZarisClientOptions;
-import io.zaris.cluster.ClusterSettings;
-import io.zaris.cluster.MembershipConfig;
 import io.zaris.model.Change;
 import io.zaris.model.ClusterView;
-import io.zaris.model.NodeAddress;
 import io.zaris.model.PartitionHealth;
 import io.zaris.model.PartitionRuntime;
-import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.store.ApplyResult;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -179,38 +171,18 @@ class TakeoverCatchUpIntegrationTests {
      * replicas both hold every change the active shipped (so a divergence the check injects is all there is).
      */
     private void withCluster(Duration healCooldown, ClusterCheck check) throws Exception {
-        String cluster = "zaris-catchup-" + UUID.randomUUID();
-        ClusterSettings settings = new ClusterSettings(3, PartitionLayout.of(64, 8), 3);
         ReplicationSettings replication = ReplicationSettings.defaults().withHealCooldown(healCooldown)
                 .withEvictionDelay(Duration.ofMinutes(10));
-        List<ZarisNode> nodes = new ArrayList<>();
-        try {
-            for (String id : List.of("n1", "n2", "n3")) {
-                nodes.add(new ZarisNode(NodeConfig.builder(id).host("127.0.0.1").port(0).clusterSettings(settings)
-                        .membership(new MembershipConfig.InJvm(cluster)).replication(replication).build()).start());
-            }
-            for (ZarisNode node : nodes) {
-                node.awaitReady(Duration.ofSeconds(30));
-            }
-            await().atMost(Duration.ofSeconds(30)).until(() -> nodes.stream().allMatch(ZarisNode::isReplicationReady));
-            List<NodeAddress> seeds = nodes.stream().map(ZarisNode::dataAddress).toList();
-            try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds)
-                    .environment(Map.of()).build())) {
-                for (int i = 0; i < KEYS; i++) {
-                    client.sync().put("key-" + i, utf8("value-" + i));
-                }
-                ClusterView before = client.clusterView();
-                ZarisNode leader = nodes.stream().filter(ZarisNode::isLeader).findFirst().orElseThrow();
-                int partition = partitionServedByNonLeader(before, leader.nodeId());
-                PartitionRuntime runtime = before.runtimeMap().get(partition);
-                ZarisNode active = node(nodes, runtime.activeNode());
-                await().atMost(Duration.ofSeconds(30)).until(() -> active.confirmedReplicas(partition) == 2);
-                check.run(client, nodes, leader, partition, runtime, new SegmentMapper(before.layout().segmentCount()));
-            }
-        } finally {
-            for (ZarisNode node : nodes) {
-                node.close();
-            }
+        try (InJvmCluster cluster = InJvmCluster.startThree("zaris-catchup", 3, replication)) {
+            List<ZarisNode> nodes = cluster.nodes();
+            ZarisClient client = cluster.seededClient(KEYS);
+            ClusterView before = client.clusterView();
+            ZarisNode leader = cluster.leader();
+            int partition = partitionServedByNonLeader(before, leader.nodeId());
+            PartitionRuntime runtime = before.runtimeMap().get(partition);
+            ZarisNode active = node(nodes, runtime.activeNode());
+            await().atMost(Duration.ofSeconds(30)).until(() -> active.confirmedReplicas(partition) == 2);
+            check.run(client, nodes, leader, partition, runtime, new SegmentMapper(before.layout().segmentCount()));
         }
     }
 
@@ -296,7 +268,7 @@ class TakeoverCatchUpIntegrationTests {
     }
 
     private static ZarisNode node(List<ZarisNode> nodes, String id) {
-        return nodes.stream().filter(n -> n.nodeId().equals(id)).findFirst().orElseThrow();
+        return InJvmCluster.node(nodes, id);
     }
 
     private static String text(byte[] bytes) {
@@ -304,6 +276,6 @@ class TakeoverCatchUpIntegrationTests {
     }
 
     private static byte[] utf8(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
+        return InJvmCluster.utf8(text);
     }
 }

@@ -3,6 +3,7 @@ package io.zaris.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.model.Change;
+import io.zaris.model.HashOp;
 import io.zaris.protocol.Request;
 import io.zaris.time.FakeTime;
 import java.nio.charset.StandardCharsets;
@@ -217,6 +218,53 @@ class MemoryReclaimerTests {
             assertThat(replica.segmentBytes(s)).isEqualTo(store.segmentBytes(s));
         }
         assertThat(store.memory().evictions()).isPositive();
+    }
+
+    @Test
+    void hashesAreChargedPerFieldEvictedWholeAndExpiredWhole() {
+        MemoryReclaimer reclaimer = reclaimer(EvictionPolicy.ALLKEYS_LRU, 50 * hashBytes(10));
+        for (int i = 0; i < 100; i++) {
+            putHash(i, 10);
+        }
+        assertThat(store.memory().usedBytes()).isEqualTo(100 * hashBytes(10));
+
+        reclaimer.evict(allActive, Integer.MAX_VALUE, random);
+
+        assertThat(store.memory().usedBytes()).isLessThanOrEqualTo(50 * hashBytes(10));
+        assertThat(store.size()).isEqualTo(50);
+        assertThat(store.memory().evictions()).isEqualTo(50);
+        long removals = shippedBySegment.stream().flatMap(List::stream).filter(Change::isRemoval).count();
+        assertThat(removals).as("one removal per evicted hash, not one per field").isEqualTo(50);
+
+        for (int i = 0; i < 100; i++) {
+            store.touch(segmentOf(i), key(i), 1_000, EPOCH); // the survivors get a TTL; evicted ones are not found
+        }
+        now += 1_000;
+        int expired = 0;
+        for (int round = 0; round < 20 && store.size() > 0; round++) {
+            expired += reclaimer.expire(allActive, 100, random);
+        }
+        assertThat(expired).isEqualTo(50);
+        assertThat(store.size()).isZero();
+        assertThat(store.memory().usedBytes()).isZero();
+    }
+
+    /** What a hash of {@code fields} fields named {@code f0}… with 100-byte values is charged under a 5-byte key. */
+    private static long hashBytes(int fields) {
+        long bytes = EntrySize.OVERHEAD_BYTES + 5;
+        for (int f = 0; f < fields; f++) {
+            bytes += HashEntry.FIELD_OVERHEAD_BYTES + ("f" + f).length() + VALUE_BYTES;
+        }
+        return bytes;
+    }
+
+    private void putHash(int i, int fields) {
+        List<byte[]> args = new ArrayList<>();
+        for (int f = 0; f < fields; f++) {
+            args.add(("f" + f).getBytes(StandardCharsets.US_ASCII));
+            args.add(new byte[VALUE_BYTES]);
+        }
+        store.hash(segmentOf(i), key(i), HashOp.HSET, args, EPOCH);
     }
 
     private MemoryReclaimer reclaimer(EvictionPolicy policy, long maxBytes) {

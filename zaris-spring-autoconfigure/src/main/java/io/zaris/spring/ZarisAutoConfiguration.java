@@ -22,6 +22,7 @@ import io.zaris.spring.serialization.ZarisSerializer;
 import io.zaris.spring.template.ZarisTemplate;
 import io.zaris.store.EvictionPolicy;
 import io.zaris.store.MemoryOptions;
+import io.zaris.transport.ZarisException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -109,6 +110,7 @@ public final class ZarisAutoConfiguration {
             ObjectProvider<SslBundles> sslBundles, ObjectProvider<ZarisOperationObserver> observer,
             ObjectProvider<ZarisConnectionDetails> connectionDetails) {
         ZarisConnectionDetails connection = connectionDetails.getIfAvailable();
+        boolean embedded = connection == null && properties.resolveMode() == Mode.EMBEDDED;
         ClientMetrics clientMetrics = observer.getIfUnique(ZarisOperationObserver::none)
                 .hearingAttempts(routingTableWatch.observing(metrics.getIfUnique(ClientMetrics::disabled)));
         ZarisClientOptions.Builder builder;
@@ -125,7 +127,17 @@ public final class ZarisAutoConfiguration {
                     new ZarisSslBundles(properties, sslBundles.getIfAvailable()).clientTls());
         }
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-        return ZarisClient.connect(builder.build());
+        ZarisClientOptions options = builder.build();
+        try {
+            return ZarisClient.connect(options);
+        } catch (ZarisException e) {
+            if (embedded) {
+                throw e;
+            }
+            String source = connection != null ? "the ZarisConnectionDetails bean " + connection.getClass().getName()
+                    : "zaris.client.seeds";
+            throw new ZarisClusterUnreachableException(source, options.seeds(), e);
+        }
     }
 
     /**

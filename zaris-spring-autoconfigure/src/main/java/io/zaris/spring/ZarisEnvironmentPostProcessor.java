@@ -20,7 +20,8 @@ import org.springframework.core.env.StandardEnvironment;
  * variable                           property                        example
  * ZARIS_REQUEST_TIMEOUT              zaris.request-timeout           60s, 1500ms, 15000, infinite
  * ZARIS_DISABLE_RETRIES              zaris.client.disable-retries    true, false
- * ZARIS_CLIENT_MAP_REFRESH_WAIT_MS   zaris.client.map-refresh-wait   15000 (milliseconds)
+ * ZARIS_CLIENT_MAP_REFRESH_WAIT      zaris.client.map-refresh-wait   15s, 1500ms
+ * ZARIS_CLIENT_MAP_REFRESH_WAIT_MS   zaris.client.map-refresh-wait   15000 (deprecated: milliseconds; when the one above is unset)
  * ZARIS_PASSWORD                     zaris.security.password         the password to log in with
  * ZARIS_USER                         zaris.security.username         the user to log in as
  * </pre>
@@ -102,19 +103,20 @@ public final class ZarisEnvironmentPostProcessor implements EnvironmentPostProce
             }
             properties.put("zaris.client.disable-retries", normalized);
         }
-        String wait = variables.apply(ClientEnvironment.MAP_REFRESH_WAIT_MS);
-        if (wait != null) {
-            long millis;
+        String wait = variables.apply(ClientEnvironment.MAP_REFRESH_WAIT);
+        String waitMillis = variables.apply(ClientEnvironment.MAP_REFRESH_WAIT_MS);
+        if (wait != null || waitMillis != null) {
             try {
-                millis = Long.parseLong(wait.trim());
-            } catch (NumberFormatException e) {
-                millis = -1;
+                properties.put("zaris.client.map-refresh-wait",
+                        ClientEnvironment.mapRefreshWait(wait, waitMillis).toMillis() + "ms");
+            } catch (IllegalArgumentException e) {
+                throw wait != null
+                        ? new InvalidZarisEnvironmentVariableException(ClientEnvironment.MAP_REFRESH_WAIT, wait,
+                                "a positive duration such as 15s or 1500ms", ClientEnvironment.MAP_REFRESH_WAIT + "=15s")
+                        : new InvalidZarisEnvironmentVariableException(ClientEnvironment.MAP_REFRESH_WAIT_MS, waitMillis,
+                                "a positive whole number of milliseconds (or " + ClientEnvironment.MAP_REFRESH_WAIT
+                                        + " with a unit)", ClientEnvironment.MAP_REFRESH_WAIT_MS + "=15000");
             }
-            if (millis <= 0) {
-                throw new InvalidZarisEnvironmentVariableException(ClientEnvironment.MAP_REFRESH_WAIT_MS, wait,
-                        "a positive whole number of milliseconds", ClientEnvironment.MAP_REFRESH_WAIT_MS + "=15000");
-            }
-            properties.put("zaris.client.map-refresh-wait", millis + "ms");
         }
         String password = variables.apply(ClientEnvironment.PASSWORD);
         if (password != null) {

@@ -30,7 +30,7 @@ import org.springframework.util.unit.DataSize;
  * </pre>
  *
  * <p>The environment variables {@code ZARIS_REQUEST_TIMEOUT}, {@code ZARIS_DISABLE_RETRIES} and
- * {@code ZARIS_CLIENT_MAP_REFRESH_WAIT_MS} land on {@code zaris.request-timeout},
+ * {@code ZARIS_CLIENT_MAP_REFRESH_WAIT} (or its deprecated {@code _MS} spelling) land on {@code zaris.request-timeout},
  * {@code zaris.client.disable-retries} and {@code zaris.client.map-refresh-wait} (see
  * {@link ZarisEnvironmentPostProcessor}), so they override {@code application.yml}.
  */
@@ -568,7 +568,7 @@ public class ZarisProperties {
 
         /**
          * How long a request waits for a shared cluster-map refresh before retrying with the map it has.
-         * Overridden by the ZARIS_CLIENT_MAP_REFRESH_WAIT_MS environment variable (milliseconds).
+         * Overridden by the ZARIS_CLIENT_MAP_REFRESH_WAIT environment variable (e.g. 5s).
          */
         private Duration mapRefreshWait = Duration.ofMillis(15_000);
 

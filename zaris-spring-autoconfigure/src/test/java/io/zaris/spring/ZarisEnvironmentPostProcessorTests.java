@@ -71,6 +71,19 @@ class ZarisEnvironmentPostProcessorTests {
     }
 
     @Test
+    void mapRefreshWaitWithAUnitShouldWinOverTheDeprecatedMillisecondsVariable(CapturedOutput output) {
+        try (ConfigurableApplicationContext context = run(Map.of("ZARIS_CLIENT_MAP_REFRESH_WAIT", "2s",
+                "ZARIS_CLIENT_MAP_REFRESH_WAIT_MS", "9000"))) {
+            assertThat(context.getBean(ZarisProperties.class).getClient().getMapRefreshWait())
+                    .isEqualTo(Duration.ofSeconds(2));
+        }
+        assertThatExceptionOfType(InvalidZarisEnvironmentVariableException.class)
+                .isThrownBy(() -> run(Map.of("ZARIS_CLIENT_MAP_REFRESH_WAIT", "soon")));
+        assertThat(output).contains("ZARIS_CLIENT_MAP_REFRESH_WAIT is set to 'soon'")
+                .contains("ZARIS_CLIENT_MAP_REFRESH_WAIT=15s");
+    }
+
+    @Test
     void badMapRefreshWaitShouldStopStartUpWithAReportNamingTheVariable(CapturedOutput output) {
         assertThatExceptionOfType(InvalidZarisEnvironmentVariableException.class)
                 .isThrownBy(() -> run(Map.of("ZARIS_CLIENT_MAP_REFRESH_WAIT_MS", "-5")));

@@ -50,6 +50,8 @@ class ZarisPropertyFailureAnalyzerTests {
                 // something required is missing or malformed
                 Arguments.of(new String[] {"zaris.mode=client"}, "zaris.client.seeds", "zaris.client.seeds=10.0.0.1:7101"),
                 Arguments.of(new String[] {"zaris.client.seeds=no-port-here"}, "zaris.client.seeds", "host:port"),
+                Arguments.of(new String[] {seeds, "zaris.cache.cache-names=books,a::b"}, "zaris.cache.cache-names",
+                        "Set zaris.cache.cache-names"),
                 Arguments.of(new String[] {"zaris.serialization.allowed-classes=!com.evil.*"},
                         "zaris.serialization.allowed-classes", "Set zaris.serialization.allowed-classes"),
                 // a name that points at nothing

@@ -5,13 +5,15 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionConfigurationException;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
  * The JUnit 5 side of {@link ZarisCluster}: starts (or finds) the class's cluster before its tests, and hands it
- * to test methods and constructors that declare an {@link EmbeddedCluster} parameter. Starting it here, before
- * Spring's extension builds the application context, keeps the start-up out of the first test's time.
+ * to test methods and constructors that declare a parameter of the type it was launched as: an
+ * {@link EmbeddedCluster} or a {@link ZarisServerProcesses}. Starting it here, before Spring's extension builds
+ * the application context, keeps the start-up out of the first test's time.
  */
 public final class ZarisClusterExtension implements BeforeAllCallback, ParameterResolver {
 
@@ -22,12 +24,21 @@ public final class ZarisClusterExtension implements BeforeAllCallback, Parameter
 
     @Override
     public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-        return parameter.getParameter().getType() == EmbeddedCluster.class;
+        Class<?> type = parameter.getParameter().getType();
+        return type == EmbeddedCluster.class || type == ZarisServerProcesses.class;
     }
 
     @Override
     public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-        return ZarisTestClusters.obtain(spec(context));
+        ZarisClusterSpec spec = spec(context);
+        Object cluster = ZarisTestClusters.obtain(spec).handle();
+        Class<?> wanted = parameter.getParameter().getType();
+        if (!wanted.isInstance(cluster)) {
+            throw new ParameterResolutionException(parameter.getDeclaringExecutable() + " takes a "
+                    + wanted.getSimpleName() + " but the @ZarisCluster is launched as " + spec.launch() + ", which"
+                    + " gives a " + cluster.getClass().getSimpleName());
+        }
+        return cluster;
     }
 
     private static ZarisClusterSpec spec(ExtensionContext context) {

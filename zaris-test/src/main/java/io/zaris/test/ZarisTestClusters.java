@@ -1,6 +1,5 @@
 package io.zaris.test;
 
-import io.zaris.embedded.EmbeddedCluster;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -14,7 +13,7 @@ import java.util.Map;
 final class ZarisTestClusters {
 
     /** Guarded by the class lock. */
-    private static final Map<ZarisClusterSpec, EmbeddedCluster> CLUSTERS = new LinkedHashMap<>();
+    private static final Map<ZarisClusterSpec, StartedCluster> CLUSTERS = new LinkedHashMap<>();
 
     /** Guarded by the class lock. */
     private static boolean hookAdded;
@@ -23,10 +22,10 @@ final class ZarisTestClusters {
     }
 
     /** The running cluster for {@code spec}, started now if it is the first ask. */
-    static synchronized EmbeddedCluster obtain(ZarisClusterSpec spec) {
-        EmbeddedCluster cluster = CLUSTERS.get(spec);
+    static synchronized StartedCluster obtain(ZarisClusterSpec spec) {
+        StartedCluster cluster = CLUSTERS.get(spec);
         if (cluster == null) {
-            cluster = spec.build().start();
+            cluster = spec.start();
             CLUSTERS.put(spec, cluster);
             if (!hookAdded) {
                 Runtime.getRuntime().addShutdownHook(new Thread(ZarisTestClusters::closeAll, "zaris-test-clusters-stop"));
@@ -37,7 +36,7 @@ final class ZarisTestClusters {
     }
 
     private static synchronized void closeAll() {
-        CLUSTERS.values().forEach(EmbeddedCluster::close);
+        CLUSTERS.values().forEach(StartedCluster::close);
         CLUSTERS.clear();
     }
 }

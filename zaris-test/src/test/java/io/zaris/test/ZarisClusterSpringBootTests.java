@@ -47,7 +47,8 @@ class ZarisClusterSpringBootTests {
 
     @Test
     void theClusterShouldBeSharedByEveryTestWithTheSameAttributes(EmbeddedCluster cluster) {
-        assertThat(ZarisTestClusters.obtain(new ZarisClusterSpec(3, 2, 64, 16))).isSameAs(cluster);
+        assertThat(ZarisTestClusters.obtain(new ZarisClusterSpec(3, 2, 64, 16, ZarisCluster.Launch.EMBEDDED, ""))
+                .handle()).isSameAs(cluster);
     }
 
     @SpringBootConfiguration

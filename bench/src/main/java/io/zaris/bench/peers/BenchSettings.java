@@ -58,7 +58,7 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
               --keys         keys per value size instead of 100000 (a focused run)
               --no-memory    skip the memory row (a focused run)
             Environment: ZARIS_BENCH_NODE_OPTS adds JVM options to every Zaris node (e.g. a flight recording);
-            ZARIS_BENCH_NODE_ARGS adds server arguments to every Zaris node (e.g. --async-flush-delay-us 4000).""";
+            ZARIS_BENCH_NODE_ARGS adds server arguments to every Zaris node (e.g. --async-flush-delay 4ms).""";
 
     static BenchSettings parse(String[] args, Path repositoryRoot) {
         boolean quick = false;

@@ -83,7 +83,7 @@ final class ZarisServerCluster implements PeerCluster {
     static final String IO_THREADS = System.getProperty("zaris.bench.io-threads", "1");
     /** Extra JVM options for every node, e.g. a flight recording while profiling one workload. */
     static final String NODE_OPTIONS_VARIABLE = "ZARIS_BENCH_NODE_OPTS";
-    /** Extra server arguments for every node (e.g. {@code --async-flush-delay-us 2000}), after the benchmark's own. */
+    /** Extra server arguments for every node (e.g. {@code --async-flush-delay 2ms}), after the benchmark's own. */
     static final String NODE_ARGUMENTS_VARIABLE = "ZARIS_BENCH_NODE_ARGS";
     private static final int NODES = 3;
     /** What the benchmark runs Zaris with unless a variant keeps one copy: each entry on two nodes. */

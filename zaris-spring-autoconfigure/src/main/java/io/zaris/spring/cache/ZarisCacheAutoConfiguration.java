@@ -74,6 +74,8 @@ public final class ZarisCacheAutoConfiguration {
         } catch (IllegalArgumentException e) {
             throw InvalidZarisPropertyException.badValue("zaris.cache.key-prefix", e.getMessage(), e);
         }
+        cache.getCacheNames().forEach(name -> requireUsableCacheName("zaris.cache.cache-names", name));
+        cache.getCaches().keySet().forEach(name -> requireUsableCacheName("zaris.cache.caches", name));
         ZarisCacheManager.Builder builder = ZarisCacheManager.builder(client, serializer)
                 .keyPrefix(cache.getKeyPrefix())
                 .cacheDefaults(defaults)
@@ -84,6 +86,15 @@ public final class ZarisCacheAutoConfiguration {
                 configuration("zaris.cache.caches." + name, spec, defaults, beans)));
         builderCustomizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return new CacheManagerCustomizers(customizers.orderedStream().toList()).customize(builder.build());
+    }
+
+    /** A cache name from {@code property} that the manager would refuse, reported as that property's fault. */
+    private static void requireUsableCacheName(String property, String name) {
+        try {
+            ZarisCacheManager.requireUsableCacheName(name);
+        } catch (IllegalArgumentException e) {
+            throw InvalidZarisPropertyException.badValue(property, e.getMessage(), e);
+        }
     }
 
     /**

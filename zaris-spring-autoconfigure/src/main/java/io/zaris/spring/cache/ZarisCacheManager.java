@@ -189,12 +189,18 @@ public class ZarisCacheManager implements CacheManager {
         return keyPrefix;
     }
 
-    private ZarisCache createCache(String name) {
+    /** A cache name that is blank, holds {@code ::} or ends with {@code :} would blur one cache's keys with another's. */
+    static String requireUsableCacheName(String name) {
         if (name == null || name.isBlank() || name.contains("::") || name.endsWith(":")) {
             throw new IllegalArgumentException("'" + name + "' is not a usable cache name: it must not be blank,"
                     + " contain '::' or end with ':' (that would blur the line between its keys and another"
                     + " cache's)");
         }
+        return name;
+    }
+
+    private ZarisCache createCache(String name) {
+        requireUsableCacheName(name);
         ZarisCacheConfiguration configuration = configurationOf(name);
         ZarisSerializer own = configuration.serializer();
         return new ZarisCache(name, client, own != null ? own : serializer, configuration, keyPrefix, leaseOwner,

@@ -1,0 +1,87 @@
+package io.zaris.model;
+
+/**
+ * The operations on a hash (and {@link #TYPE}, which asks any key its type) that the {@code HASH_READ} and
+ * {@code HASH_WRITE} frames carry. Arguments are raw bytes; numbers among them are decimal text, as Redis takes
+ * them. The wire code of each constant is part of the protocol and must never change.
+ *
+ * <table>
+ *   <caption>Arguments and answers</caption>
+ *   <tr><th>op</th><th>arguments</th><th>answer (count · items)</th></tr>
+ *   <tr><td>TYPE</td><td>none</td><td>TTL left in ms (0 = none) · [type: none, string or hash]</td></tr>
+ *   <tr><td>HSET</td><td>(field, value)+</td><td>fields added · none</td></tr>
+ *   <tr><td>HSETNX</td><td>field, value</td><td>1 when set, 0 when the field existed · none</td></tr>
+ *   <tr><td>HMGET</td><td>field+</td><td>0 · each field's value or absent</td></tr>
+ *   <tr><td>HDEL</td><td>field+</td><td>fields removed · none</td></tr>
+ *   <tr><td>HGETALL</td><td>none</td><td>0 · field, value, field, value …</td></tr>
+ *   <tr><td>HKEYS</td><td>none</td><td>0 · fields</td></tr>
+ *   <tr><td>HVALS</td><td>none</td><td>0 · values</td></tr>
+ *   <tr><td>HLEN</td><td>none</td><td>number of fields · none</td></tr>
+ *   <tr><td>HINCRBY</td><td>field, delta</td><td>the new value · none</td></tr>
+ *   <tr><td>HINCRBYFLOAT</td><td>field, delta</td><td>0 · [the new value as text]</td></tr>
+ * </table>
+ */
+public enum HashOp {
+    TYPE(0, false, 0, 0),
+    HSET(1, true, 2, Integer.MAX_VALUE),
+    HSETNX(2, true, 2, 2),
+    HMGET(3, false, 1, Integer.MAX_VALUE),
+    HDEL(4, true, 1, Integer.MAX_VALUE),
+    HGETALL(5, false, 0, 0),
+    HKEYS(6, false, 0, 0),
+    HVALS(7, false, 0, 0),
+    HLEN(8, false, 0, 0),
+    HINCRBY(9, true, 2, 2),
+    HINCRBYFLOAT(10, true, 2, 2);
+
+    private static final HashOp[] BY_CODE = values();
+
+    private final int code;
+    private final boolean write;
+    private final int minArgs;
+    private final int maxArgs;
+
+    HashOp(int code, boolean write, int minArgs, int maxArgs) {
+        this.code = code;
+        this.write = write;
+        this.minArgs = minArgs;
+        this.maxArgs = maxArgs;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    /** Whether the operation may change the hash (so only the active owner serves it). */
+    public boolean isWrite() {
+        return write;
+    }
+
+    /** Whether {@code count} arguments fit the operation (HSET takes pairs). */
+    public boolean takes(int count) {
+        return count >= minArgs && count <= maxArgs && (this != HSET || count % 2 == 0);
+    }
+
+    /**
+     * Whether argument {@code index} names a field, which is bounded like a key (a field travels beside its key in a
+     * replicated change), rather than a value or a number.
+     */
+    public boolean isFieldArgument(int index) {
+        return switch (this) {
+            case HSET -> index % 2 == 0;
+            case HSETNX, HINCRBY, HINCRBYFLOAT -> index == 0;
+            case HMGET, HDEL -> true;
+            default -> false;
+        };
+    }
+
+    /** Whether a successful call may add data (so it is admitted by the memory guard first). */
+    public boolean addsData() {
+        return this == HSET || this == HSETNX || this == HINCRBY || this == HINCRBYFLOAT;
+    }
+
+    /** Decodes a wire code; {@code null} for codes this version does not know. */
+    public static HashOp fromCode(int code) {
+        return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+    }
+}

@@ -1,0 +1,38 @@
+package io.zaris.store;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A hash's content as one byte string for {@link ContentDigest}: a type marker, then each field and value with its
+ * length, fields in byte order, so two copies holding the same fields digest alike whatever order they were set in.
+ */
+final class HashDigest {
+
+    private static final byte HASH_MARKER = 'H';
+
+    private HashDigest() {
+    }
+
+    static byte[] of(HashEntry hash) {
+        List<Map.Entry<ByteKey, byte[]>> fields = new ArrayList<>();
+        hash.fields().forEach(fields::add);
+        fields.sort((a, b) -> Arrays.compareUnsigned(a.getKey().bytes(), b.getKey().bytes()));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(HASH_MARKER);
+        for (Map.Entry<ByteKey, byte[]> field : fields) {
+            writeSized(out, field.getKey().bytes());
+            writeSized(out, field.getValue());
+        }
+        return out.toByteArray();
+    }
+
+    private static void writeSized(ByteArrayOutputStream out, byte[] bytes) {
+        out.writeBytes(ByteBuffer.allocate(4).putInt(bytes.length).array());
+        out.writeBytes(bytes);
+    }
+}

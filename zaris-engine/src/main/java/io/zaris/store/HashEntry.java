@@ -1,0 +1,144 @@
+package io.zaris.store;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A key holding a hash: its fields, its expiry, and the bytes they are charged for. Unlike a string, a hash is
+ * changed in place, field by field, so a write to a large hash costs (and ships) what it changed.
+ *
+ * <p>Concurrency: the fields, their byte count and the TTL sampling slot are read and written only under the
+ * segment's write lock (hash reads take it too: a multi-field read sees one state of the hash). The expiry is
+ * volatile because a lock-free string read meets the entry and asks whether it has expired before it answers
+ * that the key holds the wrong type.
+ *
+ * <p>Fields keep insertion order (as Redis's small hashes do), so HGETALL on every copy lists them alike.
+ */
+final class HashEntry extends StoredEntry {
+
+    /**
+     * Bytes charged per field on top of its name and value: a {@link LinkedHashMap} entry (header, hash, key,
+     * value, next, before, after: 40), its share of the table (8), the field's {@link ByteKey} (24) and the two
+     * array headers with alignment (2 × 20).
+     */
+    static final int FIELD_OVERHEAD_BYTES = 112;
+
+    /** Guarded by the segment's write lock. */
+    private final Map<ByteKey, byte[]> fields = new LinkedHashMap<>();
+    /** Charged bytes of the fields; guarded by the segment's write lock. */
+    private long fieldBytes;
+    private volatile long expiresAtMillis;
+    /** Position in the segment's array of keys with a TTL while the hash has one; under the segment's write lock. */
+    private int ttlSlot = -1;
+
+    HashEntry(long version, long expiresAtMillis, long nowMillis) {
+        super(version, nowMillis);
+        this.expiresAtMillis = expiresAtMillis;
+    }
+
+    static long fieldBytes(ByteKey field, byte[] value) {
+        return FIELD_OVERHEAD_BYTES + field.bytes().length + value.length;
+    }
+
+    @Override
+    boolean isHash() {
+        return true;
+    }
+
+    /** The field's value, or {@code null}. */
+    byte[] get(ByteKey field) {
+        return fields.get(field);
+    }
+
+    /** Sets a field; returns the change of the charged bytes. */
+    long put(ByteKey field, byte[] value) {
+        byte[] previous = fields.put(field, value);
+        long delta = fieldBytes(field, value) - (previous == null ? 0 : fieldBytes(field, previous));
+        fieldBytes += delta;
+        return delta;
+    }
+
+    /** Removes a field; returns the bytes freed, 0 when it was absent. */
+    long remove(ByteKey field) {
+        byte[] previous = fields.remove(field);
+        if (previous == null) {
+            return 0;
+        }
+        long freed = fieldBytes(field, previous);
+        fieldBytes -= freed;
+        return freed;
+    }
+
+    int size() {
+        return fields.size();
+    }
+
+    /** Field names and values alternately, in insertion order. */
+    List<byte[]> flatten() {
+        List<byte[]> out = new ArrayList<>(fields.size() * 2);
+        for (Map.Entry<ByteKey, byte[]> field : fields.entrySet()) {
+            out.add(field.getKey().bytes());
+            out.add(field.getValue());
+        }
+        return out;
+    }
+
+    Iterable<Map.Entry<ByteKey, byte[]>> fields() {
+        return fields.entrySet();
+    }
+
+    /** Under the write lock; the segment keeps the TTL sampling slot in step. */
+    void expiresAt(long expiresAt) {
+        this.expiresAtMillis = expiresAt;
+    }
+
+    @Override
+    byte[] value() {
+        throw new IllegalStateException("a hash has no string value");
+    }
+
+    @Override
+    boolean canRewrite(int length) {
+        return false;
+    }
+
+    @Override
+    long expiresAtMillis() {
+        return expiresAtMillis;
+    }
+
+    @Override
+    boolean hasTtl() {
+        return expiresAtMillis != 0;
+    }
+
+    @Override
+    boolean isExpired(long nowMillis) {
+        long expiresAt = expiresAtMillis;
+        return expiresAt != 0 && nowMillis >= expiresAt;
+    }
+
+    @Override
+    int ttlSlot() {
+        return ttlSlot;
+    }
+
+    @Override
+    void ttlSlot(int slot) {
+        ttlSlot = slot;
+    }
+
+    @Override
+    long ttlRemainingMillis(long nowMillis) {
+        long expiresAt = expiresAtMillis;
+        return expiresAt == 0 ? 0 : Math.max(1, expiresAt - nowMillis);
+    }
+
+    /** The key, the entry's own overhead and every field. */
+    @Override
+    long sizeBytes(ByteKey key) {
+        return EntrySize.OVERHEAD_BYTES + key.bytes().length + fieldBytes;
+    }
+}
