@@ -128,7 +128,7 @@ public final class ClusterMember implements AutoCloseable {
     private volatile List<Address> majorityViewOrder = List.of();
     private volatile List<Address> namedLeader = List.of();
     private JChannel channel;
-    /** Set with the channel (events thread); see {@link MembershipGate}. */
+    /** Set with the channel (events thread); see {@link MembershipGate}. {@code null} on the in-JVM transport. */
     private MembershipGate membershipGate;
 
     /** This node's own drain: asked or not, its repeats and its future (written on the events thread). */
@@ -201,8 +201,11 @@ public final class ClusterMember implements AutoCloseable {
         newChannel.name(nodeId);
         GMS gms = newChannel.getProtocolStack().findProtocol(GMS.class);
         gms.setMembershipChangePolicy(new MergeOrder(this::mergePreference));
-        MembershipGate gate = new MembershipGate(nodeId, membershipConfig.viewHoldLimit(), time::nanoTime);
-        newChannel.getProtocolStack().insertProtocol(gate, ProtocolStack.Position.BELOW, GMS.class);
+        MembershipGate gate = membershipConfig.viewHoldLimit() == null ? null
+                : new MembershipGate(nodeId, membershipConfig.viewHoldLimit(), time::nanoTime);
+        if (gate != null) {
+            newChannel.getProtocolStack().insertProtocol(gate, ProtocolStack.Position.BELOW, GMS.class);
+        }
         if (clusterSecret != null) {
             MembershipEncryption.apply(newChannel, clusterSecret);
         }
@@ -755,7 +758,9 @@ public final class ClusterMember implements AutoCloseable {
                 }
             }
         } else if (message instanceof ClusterMessages.Goodbye) {
-            membershipGate.memberLeaving(source);
+            if (membershipGate != null) {
+                membershipGate.memberLeaving(source);
+            }
         } else if (message instanceof ClusterMessages.Disown disown && mayDecide() && current != null) {
             failover.disown(disown.nodeId(), disown.partitions(), current);
             reconcileFailover();
