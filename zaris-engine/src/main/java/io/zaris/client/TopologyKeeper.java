@@ -77,6 +77,8 @@ final class TopologyKeeper implements AutoCloseable {
     private final ClientMetrics metrics;
     /** The near cache, {@code null} when off: every connection of a client with one tracks its segments. */
     private final NearCache near;
+    /** The key watches, set once right after construction; hear pushes, new tables and lost connections. */
+    private volatile KeyWatches watches;
     private final PushListener pushListener;
     private final ScheduledExecutorService maps;
     private final MapRefresher refresher;
@@ -112,9 +114,13 @@ final class TopologyKeeper implements AutoCloseable {
             }
 
             @Override
-            public void invalidated(SegmentInvalidations changes) {
+            public void invalidated(SegmentInvalidations changes, NodeConnection source) {
                 if (near != null) {
-                    near.invalidated(changes);
+                    near.invalidated(changes, source);
+                }
+                KeyWatches keyWatches = watches;
+                if (keyWatches != null) {
+                    keyWatches.pushed(changes, source);
                 }
             }
         };
@@ -126,6 +132,11 @@ final class TopologyKeeper implements AutoCloseable {
     // ------------------------------------------------------------------ what the client reads
 
     /** The table now; {@code null} before {@link #bootstrap} installed the first. Lock-free. */
+    /** Once, by the client, before it connects. */
+    void watches(KeyWatches keyWatches) {
+        this.watches = keyWatches;
+    }
+
     RoutingTable table() {
         return table;
     }
@@ -279,6 +290,10 @@ final class TopologyKeeper implements AutoCloseable {
         RoutingTable previous = table;
         table = newTable;
         routingWatch.published(newTable);
+        KeyWatches keyWatches = watches;
+        if (keyWatches != null) {
+            keyWatches.routeChanged();
+        }
         if (trigger != null) {
             metrics.refresh(trigger);
         }
@@ -298,6 +313,10 @@ final class TopologyKeeper implements AutoCloseable {
     private void onConnectionLost(NodeConnection connection) {
         if (near != null) {
             near.forget(connection);
+        }
+        KeyWatches keyWatches = watches;
+        if (keyWatches != null) {
+            keyWatches.lost(connection);
         }
         if (!closed) {
             log.info("connection to {} lost; refreshing the cluster map", connection);

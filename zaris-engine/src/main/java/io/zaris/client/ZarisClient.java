@@ -16,6 +16,7 @@ import io.zaris.protocol.MalformedRequestException;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
+import io.zaris.protocol.SegmentTrackAnswer;
 import io.zaris.protocol.ResponseCodec.ScanPage;
 import io.zaris.time.TimeSource;
 import io.zaris.transport.NodeConnection;
@@ -78,6 +79,8 @@ public final class ZarisClient implements AutoCloseable {
     private volatile boolean closed;
     /** The near cache, {@code null} when off; every connection of a client with one tracks its segments. */
     private final NearCache near;
+    /** Key watches; they share the nodes' per-segment streams with the near cache, with positions of their own. */
+    private final KeyWatches watches;
 
     private ZarisClient(ZarisClientOptions options) {
         this.options = options;
@@ -86,6 +89,8 @@ public final class ZarisClient implements AutoCloseable {
         this.lostWrites = new LostWriteReports(options.asyncAckHistory(), metrics, options.lostWriteListener());
         this.near = options.nearCache().enabled() ? new NearCache(options.nearCache()) : null;
         this.topology = new TopologyKeeper(options, time, near, lostWrites::takenOver);
+        this.watches = new KeyWatches(topology::table, topology::segmentMapper, time, options.attemptTimeout());
+        topology.watches(watches);
         this.executor = new RequestExecutor(options, time, topology);
         this.directPath = options.directReadConnectionsPerNode() == 0 ? null
                 : new DirectPath(options, time, topology, executor, this::acknowledged,
@@ -125,15 +130,76 @@ public final class ZarisClient implements AutoCloseable {
         if (near == null) {
             return execute(OpCode.GET, k, true, id -> new Request.Get(id, k), ZarisClient::readGet, null);
         }
-        VersionedValue cached = nearHit(k);
-        if (cached != null) {
-            return CompletableFuture.completedFuture(Optional.of(cached));
-        }
+        RoutingTable current = requireTable();
         int segment = topology.segmentMapper().segmentOf(k);
+        NodeConnection routed = current.connectionFor(segment);
+        long generation = SegmentStreams.NO_GENERATION;
+        if (routed != null) {
+            long epoch = current.epochOf(segment);
+            VersionedValue cached = near.lookup(k, segment, routed, routed.isOpen(), epoch, time.nanoTime());
+            if (cached != null) {
+                return CompletableFuture.completedFuture(Optional.of(cached));
+            }
+            if (routed.isOpen()) {
+                startTracking(segment, routed, epoch);
+            }
+            generation = near.generationFor(segment, routed, epoch);
+        }
         long stamp = near.stampOf(segment);
         long sentAt = time.nanoTime();
+        long fillGeneration = generation;
         return execute(OpCode.GET, k, true, id -> new Request.Get(id, k), ZarisClient::readGet,
-                (answer, connection, epoch) -> near.fill(k, segment, stamp, answer.orElse(null), connection, epoch, sentAt));
+                (answer, connection, epoch) -> near.fill(k, segment, stamp, fillGeneration, answer.orElse(null),
+                        connection, sentAt));
+    }
+
+    /**
+     * Unless {@code segment}'s stream already runs (or is starting) on {@code routed}, sends {@code TRACK_SEGMENT}
+     * there, ahead of the read that follows on the same connection: the node subscribes the connection and answers
+     * from where, resuming from the stream's last position when its history reaches back (see {@link NearCache#tracked}).
+     * The answer is applied on the connection's event loop, before any push that follows it.
+     */
+    private void startTracking(int segment, NodeConnection routed, long epoch) {
+        SegmentStreams.Track track = near.beginTrack(segment, routed, epoch);
+        if (track == null) {
+            return;
+        }
+        routed.send(id -> new Request.TrackSegment(id, segment, track.sinceRevision(), track.sinceEpoch()),
+                (status, body) -> {
+                    if (status != KvStatus.OK) {
+                        throw failure(status, body);
+                    }
+                    near.tracked(segment, track, SegmentTrackAnswer.decode(body));
+                    return null;
+                }, epoch, 0, time.nanoTime() + options.attemptTimeout().toNanos())
+                .whenComplete((ignored, error) -> {
+                    if (error != null) {
+                        near.trackFailed(segment, track.generation());
+                    }
+                });
+    }
+
+    /**
+     * Hands every change of {@code key} to {@code listener} (key, new version, deleted or not), in the order its owner
+     * applied them, from when the watch is live ({@link KeyWatch#isLive()}) until it is closed. After a failover or a
+     * planned move the watch resumes on the new owner from the last change it delivered; changes it cannot deliver
+     * are reported through {@link KeyWatchListener#onFellBehind}, never skipped silently.
+     */
+    public KeyWatch watch(String key, KeyWatchListener listener) {
+        return startWatch(key, false, listener);
+    }
+
+    /** Like {@link #watch}, for every key that starts with {@code prefix} (the empty prefix watches every key). */
+    public KeyWatch watchPrefix(String prefix, KeyWatchListener listener) {
+        return startWatch(prefix, true, listener);
+    }
+
+    private KeyWatch startWatch(String key, boolean prefix, KeyWatchListener listener) {
+        if (listener == null) {
+            throw new IllegalArgumentException("listener must not be null");
+        }
+        requireTable();
+        return watches.watch(bytes(key), prefix, listener);
     }
 
     private static Optional<VersionedValue> readGet(KvStatus status, ByteBuf body) throws MalformedRequestException {
@@ -144,21 +210,6 @@ public final class ZarisClient implements AutoCloseable {
             return Optional.empty();
         }
         throw failure(status, body);
-    }
-
-    /**
-     * The near cache's value for {@code key} if the stream it was read on is still the one the key is routed to
-     * (see {@link NearCacheVerdict}); {@code null} otherwise, or without a near cache or a map.
-     */
-    private VersionedValue nearHit(byte[] key) {
-        RoutingTable current = topology.table();
-        if (near == null || current == null) {
-            return null;
-        }
-        int segment = topology.segmentMapper().segmentOf(key);
-        NodeConnection routed = current.connectionFor(segment);
-        return routed == null ? null
-                : near.lookup(key, routed, routed.isOpen(), current.epochOf(segment), time.nanoTime());
     }
 
     /** Whether blocking reads must take the pipelined path, whose answers fill the near cache. */
@@ -733,5 +784,6 @@ public final class ZarisClient implements AutoCloseable {
             directPath.close();
         }
         topology.close();
+        watches.close();
     }
 }

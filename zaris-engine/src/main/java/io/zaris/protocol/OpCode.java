@@ -35,10 +35,15 @@ public enum OpCode {
     /** The fingerprint of the node's maps, so a poll fetches the full map only when it changed. */
     MAP_VERSION(0x41, false),
     /**
-     * Near cache: from now on every GET on this connection subscribes the connection to the invalidations of
-     * the key's segment ({@link SegmentInvalidations}), pushed until the connection closes.
+     * Near cache: turns this connection into a tracking one; from then on {@link #TRACK_SEGMENT} subscribes it to
+     * the invalidations of one segment ({@link SegmentInvalidations}), pushed until the connection closes.
      */
     TRACK_SEGMENTS(0x42, false),
+    /**
+     * Near cache: subscribes this tracking connection to the invalidations of one segment, resuming from the
+     * position the client last saw when the node's op log still reaches back to it ({@link SegmentTrackAnswer}).
+     */
+    TRACK_SEGMENT(0x43, false),
     /** Node to node: changes of one segment, shipped by the active owner in revision order. */
     REPLICATE(0x50, false),
     /** Node to node: one chunk of a segment snapshot from the active owner. */

@@ -222,6 +222,16 @@ public sealed interface Request {
         }
     }
 
+    /**
+     * Subscribes the connection to {@code segment}'s invalidations, resuming after {@code sinceRevision} (whose
+     * change was written under {@code sinceEpoch}); {@code sinceRevision = -1} starts fresh.
+     */
+    record TrackSegment(long id, int segment, long sinceRevision, long sinceEpoch) implements Request {
+        public OpCode op() {
+            return OpCode.TRACK_SEGMENT;
+        }
+    }
+
     record MapVersion(long id) implements Request {
         public OpCode op() {
             return OpCode.MAP_VERSION;

@@ -41,6 +41,7 @@ import java.util.List;
  * SEGMENT_DIGESTS partition:int32
  * PULL         partition:int32 · epoch:int64 · segment:int32 · fromRevision:int64 · lineageEpoch:int64 · maxBytes:int32
  * ADVANCE_EPOCH partition:int32 · segment:int32 · fromEpoch:int64 · toEpoch:int64 · revision:int64
+ * TRACK_SEGMENT segment:int32 · sinceRevision:int64 (-1 = fresh) · sinceEpoch:int64
  * ADMIN_DRAIN  (empty)
  * ADMIN_REBALANCE (empty)
  * change = revision:int64 · epoch:int64 · key · kind:u8 (0 removed, 1 value, 2 superseded; since version 4: 3 field
@@ -191,6 +192,10 @@ public final class RequestCodec {
             out.writeLong(pull.fromRevision());
             out.writeLong(pull.lineageEpoch());
             out.writeInt(pull.maxBytes());
+        } else if (request instanceof Request.TrackSegment track) {
+            out.writeInt(track.segment());
+            out.writeLong(track.sinceRevision());
+            out.writeLong(track.sinceEpoch());
         } else if (request instanceof Request.AdvanceEpoch advance) {
             out.writeInt(advance.partition());
             out.writeInt(advance.segment());
@@ -369,6 +374,16 @@ public final class RequestCodec {
                 return new Request.PartitionState(id, Wire.readInt(in, id, "partition"));
             case SEGMENT_DIGESTS:
                 return new Request.SegmentDigests(id, Wire.readInt(in, id, "partition"));
+            case TRACK_SEGMENT: {
+                int segment = Wire.readInt(in, id, "segment");
+                long sinceRevision = Wire.readLong(in, id, "since revision");
+                long sinceEpoch = Wire.readLong(in, id, "since epoch");
+                if (segment < 0 || sinceRevision < -1) {
+                    throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "track-segment needs segment >= 0 and "
+                            + "sinceRevision >= -1, got " + segment + " and " + sinceRevision);
+                }
+                return new Request.TrackSegment(id, segment, sinceRevision, sinceEpoch);
+            }
             case ADVANCE_EPOCH: {
                 int partition = Wire.readInt(in, id, "partition");
                 int segment = Wire.readInt(in, id, "segment");

@@ -114,6 +114,21 @@ public final class ResponseCodec {
         out.writeBytes(source, offset, length);
     }
 
+    /**
+     * The value of a {@link #writeValue} layout as a slice of {@code in} (shares its bytes, no copy), skipping the
+     * version and the TTL; {@code in}'s reader index moves past it.
+     */
+    public static ByteBuf readValueSlice(ByteBuf in) throws MalformedRequestException {
+        Wire.readLong(in, 0, "version");
+        Wire.readLong(in, 0, "ttl");
+        int length = Wire.readInt(in, 0, "value");
+        if (length < 0 || in.readableBytes() < length) {
+            throw new MalformedRequestException(0, KvStatus.BAD_REQUEST, "value of " + length + " bytes in a response with "
+                    + in.readableBytes() + " left");
+        }
+        return in.readSlice(length);
+    }
+
     public static VersionedValue readValue(ByteBuf in) throws MalformedRequestException {
         long version = Wire.readLong(in, 0, "version");
         long ttl = Wire.readLong(in, 0, "ttl");

@@ -14,7 +14,7 @@ import io.zaris.protocol.ResponseCodec;
 import io.zaris.security.Credentials;
 import io.zaris.security.LoginSession;
 import io.zaris.security.Principal;
-import io.zaris.store.HashNumbers;
+import io.zaris.model.HashNumbers;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -206,7 +206,7 @@ final class RespCommands {
         switch (name) {
             case "get":
                 return call(new Request.Get(0, key), slot, answer -> answer.status() == KvStatus.OK
-                        ? new RespReply.Bulk(ResponseCodec.readValue(answer.body()).value()) : RespReply.NULL);
+                        ? new RespReply.BufferBulk(ResponseCodec.readValueSlice(answer.body())) : RespReply.NULL);
             case "set":
                 return set(a, slot);
             case "setnx":

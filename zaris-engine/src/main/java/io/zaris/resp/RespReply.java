@@ -1,5 +1,6 @@
 package io.zaris.resp;
 
+import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -31,6 +32,15 @@ sealed interface RespReply {
 
     /** A binary-safe string; never null (see {@link Null}). */
     record Bulk(byte[] bytes) implements RespReply {
+    }
+
+    /**
+     * A bulk string whose bytes are the readable bytes of {@code bytes}: a GET's value, sliced out of the engine's
+     * response instead of copied into an array (with 10 KiB values that copy and its garbage were a visible share of
+     * a GET's cost). The buffer is a heap buffer nobody releases ({@link RespBackend#execute}'s payload); the reply
+     * is written once, without moving the slice's indices.
+     */
+    record BufferBulk(ByteBuf bytes) implements RespReply {
     }
 
     /** No value: RESP2 {@code $-1} (the null bulk string), RESP3 {@code _}. */

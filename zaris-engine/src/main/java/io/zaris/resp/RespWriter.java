@@ -22,6 +22,11 @@ final class RespWriter {
             line(out, '$', Integer.toString(bulk.bytes().length));
             out.writeBytes(bulk.bytes());
             out.writeBytes(CRLF);
+        } else if (reply instanceof RespReply.BufferBulk bulk) {
+            ByteBuf bytes = bulk.bytes();
+            line(out, '$', Integer.toString(bytes.readableBytes()));
+            out.writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
+            out.writeBytes(CRLF);
         } else if (reply instanceof RespReply.Null) {
             out.writeBytes(protocol >= 3 ? "_\r\n".getBytes(StandardCharsets.US_ASCII)
                     : "$-1\r\n".getBytes(StandardCharsets.US_ASCII));

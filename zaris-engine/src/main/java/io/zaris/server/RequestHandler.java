@@ -189,6 +189,31 @@ final class RequestHandler {
         return replicated;
     }
 
+    /**
+     * Whether this node must refuse to track {@code segment} for a client that routed it here by {@code routedEpoch}:
+     * only the segment's serving owner pushes its changes, so a stream on any other node would fall silent. When it
+     * refuses, the refusal (the same a read gets) is written to {@code out}.
+     */
+    boolean refusesTracking(long requestId, int segment, long routedEpoch, ByteBuf out) {
+        ClusterView view = currentView.get();
+        if (view == null) {
+            stats.wrongNode();
+            ResponseCodec.writeError(out, requestId, KvStatus.UNAVAILABLE, "node " + nodeId + " has no cluster map yet");
+            return true;
+        }
+        int partition = view.layout().partitionOf(segment);
+        PartitionRuntime runtime = view.runtimeMap().get(partition);
+        OwnershipDecision.Verdict verdict = OwnershipDecision.decide(nodeId, view.partitionMap(), runtime, partition,
+                new OwnershipDecision.Facts(false, routedEpoch, fence.isStale(partition, runtime.epoch()),
+                        catchUpOf(partition), standing.holdsLease(), standing.inMajority()));
+        if (verdict == OwnershipDecision.Verdict.SERVE) {
+            return false;
+        }
+        stats.wrongNode();
+        refuse(requestId, verdict, view, runtime, partition, segment, out);
+        return true;
+    }
+
     private OwnershipDecision.CatchUp catchUpOf(int partition) {
         if (!gate.isCatchingUp(partition)) {
             return OwnershipDecision.CatchUp.NONE;

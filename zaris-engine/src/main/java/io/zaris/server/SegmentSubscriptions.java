@@ -8,7 +8,11 @@ import io.zaris.model.Change;
 import io.zaris.protocol.Frames;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.SegmentInvalidations;
+import io.zaris.protocol.SegmentChange;
+import io.zaris.protocol.SegmentTrackAnswer;
 import io.zaris.store.ChangeSink;
+import io.zaris.store.NodeStore;
+import io.zaris.store.TrackStart;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
@@ -21,16 +25,16 @@ import org.slf4j.LoggerFactory;
  * Which data-port connections track which segments for their near caches, and the push of every change of a
  * tracked segment to them (see {@link SegmentInvalidations}).
  *
- * <p><b>Why segments, not keys.</b> A connection that asked for tracking subscribes to a segment by reading
- * any key of it; the node keeps no per-key state. Memory is therefore bounded by
+ * <p><b>Why segments, not keys.</b> A connection that asked for tracking subscribes to a segment with
+ * {@code TRACK_SEGMENT} ({@link #track}) before it reads there; the node keeps no per-key state. Memory is therefore bounded by
  * {@code segments × tracking connections} slots whatever the clients read, at the price of pushing every
  * change of a tracked segment, also of keys the client never cached (it ignores those).
  *
- * <p><b>No lost invalidation.</b> A GET subscribes its connection <em>before</em> it reads the value
- * ({@link #subscribe}, a volatile write), and a write reads the subscribers <em>after</em> it changed the
- * value ({@link #ship}, called by the segment under its write lock once the change is visible, a volatile
- * read). Whatever order the two take, either the read saw the new value or the write saw the subscriber.
- * The push of a change whose read came first is queued on the reader's channel behind the read's answer.
+ * <p><b>No lost invalidation.</b> {@link #track} subscribes the connection and reads the segment's position and
+ * op-log tail under the segment's write lock, and a write reads the subscribers ({@link #ship}) under the same lock
+ * once its change is visible: every change is either in the track answer (or before the position) or pushed. The
+ * client sends its reads of the segment after the track, on the same connection, so each read is answered after
+ * the subscription; the push of a change that followed the read is queued on the channel behind the read's answer.
  *
  * <p><b>No silent skip.</b> A tracking connection that has more than {@link #MAX_PENDING_BYTES} unsent
  * (its client stopped reading) is closed rather than skipped: its client then stops serving what it cached
@@ -49,6 +53,8 @@ final class SegmentSubscriptions {
     private static final Channel[] NONE = new Channel[0];
 
     private final String nodeId;
+    /** Set once by {@link #bind} before the node serves. */
+    private volatile NodeStore store;
     /** Per segment, the channels tracking it; replaced under {@code this}, read lock-free. */
     private final AtomicReferenceArray<Channel[]> subscribers;
     private final AtomicLong pushedFrames = new AtomicLong();
@@ -71,6 +77,28 @@ final class SegmentSubscriptions {
             ship(segment, changes);
             return next.ship(segment, changes);
         };
+    }
+
+    /** Once, before the node serves: the store whose segments trackers subscribe to. */
+    void bind(NodeStore nodeStore) {
+        this.store = nodeStore;
+    }
+
+    /**
+     * Event loop of {@code channel}: subscribes it to {@code segment} (when {@code fresh}) under the segment's write
+     * lock, and reads where its stream starts in the same hold (see {@link NodeStore#track}): every change before
+     * is in the answer, every change after is pushed, and its push is queued behind the answer (the writer hands
+     * it to this event loop, which is busy writing the answer now).
+     */
+    SegmentTrackAnswer track(int segment, Channel channel, boolean fresh, long sinceRevision, long sinceEpoch) {
+        TrackStart start = store.track(segment, sinceRevision, sinceEpoch, () -> {
+            if (fresh) {
+                subscribe(segment, channel);
+            }
+        });
+        List<SegmentChange> changes = start.changes().stream()
+                .map(change -> new SegmentChange(change.revision(), change.removal(), change.key())).toList();
+        return new SegmentTrackAnswer(start.resumed(), start.revision(), start.epoch(), changes);
     }
 
     /** Event loop of {@code channel}: from now on changes of {@code segment} are pushed to it. */

@@ -17,6 +17,7 @@ import io.zaris.protocol.ProtocolVersions;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.RequestCodec;
 import io.zaris.protocol.ResponseCodec;
+import io.zaris.protocol.SegmentTrackAnswer;
 import io.zaris.protocol.Wire;
 import io.zaris.security.Access;
 import io.zaris.security.LoginSession;
@@ -64,9 +65,10 @@ import org.slf4j.LoggerFactory;
  * it is handled: one that waited in {@code backlog} or behind other frames of its read past its deadline is
  * dropped unanswered by {@link RequestHandler} (counted in {@link NodeStats#expiredRequests()}).
  *
- * <p><b>Near-cache tracking.</b> After {@code TRACK_SEGMENTS}, every GET first subscribes this connection to
- * its key's segment ({@link SegmentSubscriptions}), then reads: from then on the node pushes the segment's
- * changes here. {@code tracked} remembers the segments, so each is subscribed once and all are dropped on close.
+ * <p><b>Near-cache tracking.</b> After {@code TRACK_SEGMENTS}, the client subscribes this connection to one
+ * segment at a time with {@code TRACK_SEGMENT} ({@link SegmentSubscriptions#track}), resuming from the position
+ * it last saw: from then on the node pushes the segment's changes here. {@code tracked} remembers the segments,
+ * so each is subscribed once and all are dropped on close.
  *
  * <p>Confined to the channel's event loop; its fields need no synchronisation.
  */
@@ -236,8 +238,9 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
             startTracking(ctx, request.id());
             return;
         }
-        if (tracked != null && request instanceof Request.Get get) {
-            track(ctx.channel(), segmentMapper.segmentOf(get.key()));
+        if (request instanceof Request.TrackSegment trackSegment) {
+            trackSegment(ctx, trackSegment, envelope.routedEpoch());
+            return;
         }
         long deadlineNanos = RequestDeadline.of(arrivedNanos, envelope.deadlineMillis());
         ByteBuf out = ctx.alloc().buffer();
@@ -354,12 +357,34 @@ final class ServerConnectionHandler extends ChannelInboundHandlerAdapter {
         ctx.write(out, ctx.voidPromise());
     }
 
-    /** Subscribes this connection to {@code segment} the first time it reads there; before the read itself. */
-    private void track(Channel channel, int segment) {
-        if (!tracked.get(segment)) {
-            tracked.set(segment);
-            subscriptions.subscribe(segment, channel);
+    /**
+     * Subscribes this connection to one segment (once; asking again only re-reads the position) and answers where
+     * its stream starts: resumed from the client's position with the changes since, or fresh. Refused, as a read
+     * would be, unless this node serves the segment under the epoch the client routed by.
+     */
+    private void trackSegment(ChannelHandlerContext ctx, Request.TrackSegment request, long routedEpoch) {
+        int segment = request.segment();
+        if (segment >= segmentMapper.segmentCount()) {
+            stats.rejected();
+            respondError(ctx, request.id(), KvStatus.BAD_REQUEST, "segment " + segment + " does not exist; there are "
+                    + segmentMapper.segmentCount());
+            return;
         }
+        ByteBuf out = ctx.alloc().buffer();
+        int start = Frames.begin(out);
+        if (!requestHandler.refusesTracking(request.id(), segment, routedEpoch, out)) {
+            if (tracked == null) {
+                tracked = new BitSet(segmentMapper.segmentCount()); // a watcher's connection tracks without TRACK_SEGMENTS
+            }
+            boolean fresh = !tracked.get(segment);
+            tracked.set(segment);
+            SegmentTrackAnswer answer = subscriptions.track(segment, ctx.channel(), fresh, request.sinceRevision(),
+                    request.sinceEpoch());
+            ResponseCodec.writeHeader(out, request.id(), KvStatus.OK);
+            answer.encode(out);
+        }
+        Frames.finish(out, start);
+        ctx.write(out, ctx.voidPromise());
     }
 
     private void login(ChannelHandlerContext ctx, Request.Auth auth) {

@@ -92,6 +92,7 @@ public final class ZarisNode implements AutoCloseable {
                 config.security().nodeCredentials(), config.security().tls(), takeoverGate, config.timeSource());
         this.store = new NodeStore(layout.segmentCount(), config.timeSource(), NodeStore.DEFAULT_LOG_MAX_CHANGES,
                 NodeStore.logBytesPerSegment(layout.segmentCount()), subscriptions.before(replicator));
+        subscriptions.bind(store);
         this.memoryGuard = new MemoryGuard(config.nodeId(), new MemoryReclaimer(store, config.memory()), store.memory(),
                 this::currentView, fence, takeoverGate, () -> standing.inMajority() && standing.holdsLease());
         this.takeoverCatchUp = new TakeoverCatchUp(config.nodeId(), store, replicaSegments, takeoverGate,

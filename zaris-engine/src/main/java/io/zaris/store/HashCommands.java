@@ -1,5 +1,6 @@
 package io.zaris.store;
 
+import io.zaris.model.HashNumbers;
 import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import java.nio.charset.StandardCharsets;

@@ -61,6 +61,11 @@ public final class NodeStore {
     }
 
     /** A read that leaves an expired entry in place (it reads as absent). */
+    /** Subscribes a near-cache tracker of {@code segment} and tells it where it starts (see {@link Segment#track}). */
+    public TrackStart track(int segment, long sinceRevision, long sinceEpoch, Runnable subscribe) {
+        return segments[segment].track(sinceRevision, sinceEpoch, subscribe);
+    }
+
     public VersionedValue get(int segment, byte[] key) {
         return segments[segment].get(key, time.currentTimeMillis());
     }

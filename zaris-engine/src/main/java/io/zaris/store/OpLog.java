@@ -110,6 +110,25 @@ final class OpLog {
         return tail;
     }
 
+    /**
+     * The epoch the retained change at {@code revision} was written under, or {@code -1} when the log does not
+     * hold that revision (dropped, never reached, or cleared by a snapshot). Scans from the newest: a resuming
+     * reader is usually close behind.
+     */
+    long epochAt(long revision) {
+        int mask = keys.length - 1;
+        for (int i = count - 1; i >= 0; i--) {
+            int slot = (head + i) & mask;
+            if (revisions[slot] == revision) {
+                return epochs[slot];
+            }
+            if (revisions[slot] < revision) {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
     /** Forgets everything (the segment's content was replaced by a snapshot). */
     void clear() {
         allocate(Math.min(INITIAL_SLOTS, maxSlots));

@@ -746,6 +746,39 @@ final class Segment {
         }
     }
 
+    /**
+     * Subscribes a near-cache tracker ({@code subscribe} runs under the write lock) and tells it where it starts.
+     * A tracker that had seen this segment up to {@code sinceRevision}, whose change there was written under
+     * {@code sinceEpoch}, resumes when this copy holds that very change and every one after it: one writer per
+     * epoch makes the change at a revision unique, and a copy's history is a prefix of its active's, so the
+     * same (revision, epoch) means the same history up to there. Revision 0 (nothing seen) is every copy's
+     * common start. Because subscribing and reading the log are one hold of the lock, every later change is
+     * pushed to the tracker and every one after the position is in the answer, in revision order.
+     *
+     * @param sinceRevision {@code -1} for a tracker with no position (it starts fresh, nothing to resume)
+     */
+    TrackStart track(long sinceRevision, long sinceEpoch, Runnable subscribe) {
+        synchronized (writeLock) {
+            subscribe.run();
+            long epochNow = epochStarts.newest();
+            if (sinceRevision < 0) {
+                return new TrackStart(false, revision, epochNow, List.of());
+            }
+            boolean sameHistory = sinceRevision == 0
+                    || (sinceEpoch >= 0 && sinceRevision <= revision && log.epochAt(sinceRevision) == sinceEpoch);
+            List<LoggedChange> tail = sameHistory ? log.since(sinceRevision, revision) : null;
+            if (tail == null) {
+                return new TrackStart(false, revision, epochNow, List.of());
+            }
+            List<TrackStart.Change> changes = new ArrayList<>(tail.size());
+            for (LoggedChange change : tail) {
+                changes.add(new TrackStart.Change(change.revision(), change.key().bytes(),
+                        change.kind() == LoggedChange.Kind.REMOVAL));
+            }
+            return new TrackStart(true, revision, epochNow, changes);
+        }
+    }
+
     /** The revision before this segment's first change of {@code epoch} (see {@link EpochStarts#startOf}). */
     long startOfEpoch(long epoch) {
         synchronized (writeLock) {

@@ -593,7 +593,7 @@ public final class NodeConnection implements AutoCloseable {
                 } else if (kind == TakeoverRevisions.PUSH_KIND) {
                     pushListener.takenOver(TakeoverRevisions.decode(frame));
                 } else if (kind == SegmentInvalidations.PUSH_KIND) {
-                    pushListener.invalidated(SegmentInvalidations.decode(frame));
+                    pushListener.invalidated(SegmentInvalidations.decode(frame), owner);
                 }
             } catch (MalformedRequestException | RuntimeException e) {
                 if (kind == SegmentInvalidations.PUSH_KIND) {

@@ -14,7 +14,11 @@ public interface PushListener {
     default void takenOver(TakeoverRevisions takeover) {
     }
 
-    /** Keys of a segment this connection tracks changed; ignored unless the listener keeps a near cache. */
-    default void invalidated(SegmentInvalidations changes) {
+    /**
+     * Keys of a segment {@code source} tracks changed; ignored unless the listener keeps a near cache.
+     *
+     * @param source the connection the push came on ({@code null} only before its handshake was sent)
+     */
+    default void invalidated(SegmentInvalidations changes, NodeConnection source) {
     }
 }

@@ -91,6 +91,8 @@ class NearCacheFailoverIntegrationTests {
                 }
                 assertThat(regressions).as("reads older than one already seen").isEmpty();
                 assertThat(reader.nearCacheStats().hits()).isPositive();
+                assertThat(reader.nearCacheStats().resumedStreams())
+                        .as("the killed owner's segments resumed on their new owners").isPositive();
             }
         }
     }

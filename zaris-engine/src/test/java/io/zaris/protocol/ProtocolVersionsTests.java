@@ -42,12 +42,12 @@ class ProtocolVersionsTests {
     @Test
     void eachFrameBelongsToTheVersionThatIntroducedIt() {
         for (OpCode op : OpCode.values()) {
-            boolean hash = op == OpCode.HASH_READ || op == OpCode.HASH_WRITE;
+            boolean sinceVersion4 = op == OpCode.HASH_READ || op == OpCode.HASH_WRITE || op == OpCode.TRACK_SEGMENT;
             assertThat(ProtocolVersions.knows(4, op)).as("%s in version 4", op).isTrue();
-            assertThat(ProtocolVersions.knows(3, op)).as("%s in version 3", op).isEqualTo(!hash);
+            assertThat(ProtocolVersions.knows(3, op)).as("%s in version 3", op).isEqualTo(!sinceVersion4);
             assertThat(ProtocolVersions.knows(2, op)).as("%s in version 2", op)
-                    .isEqualTo(!hash && op != OpCode.ADVANCE_EPOCH);
-            assertThat(ProtocolVersions.knows(1, op)).as("%s in version 1", op).isEqualTo(!hash
+                    .isEqualTo(!sinceVersion4 && op != OpCode.ADVANCE_EPOCH);
+            assertThat(ProtocolVersions.knows(1, op)).as("%s in version 1", op).isEqualTo(!sinceVersion4
                     && op != OpCode.REPLICATE_BATCH && op != OpCode.SEGMENT_DIGESTS && op != OpCode.ADVANCE_EPOCH);
         }
     }

@@ -44,6 +44,8 @@ class RequestCodecTests {
         assertRoundTrip(new Request.TrackSegments(16));
         assertRoundTrip(new Request.Hash(17, bytes("h"), HashOp.HSET, List.of(bytes("f"), bytes("v"))));
         assertRoundTrip(new Request.Hash(18, bytes("h"), HashOp.HGETALL, List.of()));
+        assertRoundTrip(new Request.TrackSegment(17, 3, 41, 6));
+        assertRoundTrip(new Request.TrackSegment(18, 3, -1, -1));
     }
 
     @Test

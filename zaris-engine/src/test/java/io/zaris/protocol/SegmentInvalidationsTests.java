@@ -28,14 +28,17 @@ class SegmentInvalidationsTests {
         assertThat(out.readableBytes() + 1).isEqualTo(SegmentInvalidations.encodedBytes(changes));
         SegmentInvalidations decoded = assertDecodes(out);
         assertThat(decoded.segment()).isEqualTo(12);
-        assertThat(decoded.revisions()).containsExactly(7, 8);
-        assertThat(decoded.keys()).containsExactly(bytes("a"), bytes("bb"));
+        assertThat(decoded.epoch()).as("the batch's epoch, for the position a client resumes from").isEqualTo(2);
+        assertThat(decoded.changes()).extracting(SegmentChange::revision).containsExactly(7L, 8L);
+        assertThat(decoded.changes()).extracting(SegmentChange::key).containsExactly(bytes("a"), bytes("bb"));
+        assertThat(decoded.changes()).extracting(SegmentChange::removed).containsExactly(false, true);
     }
 
     @Test
     void aCountLargerThanTheFrameIsRefusedBeforeAllocating() {
         ByteBuf out = Unpooled.buffer();
         out.writeInt(1);
+        out.writeLong(2);
         out.writeInt(1_000_000);
         assertThatThrownBy(() -> SegmentInvalidations.decode(out)).isInstanceOf(MalformedRequestException.class)
                 .hasMessageContaining("invalidated key count");
@@ -54,11 +57,36 @@ class SegmentInvalidationsTests {
     void aTruncatedKeyIsRefused() {
         ByteBuf out = Unpooled.buffer();
         out.writeInt(3);
+        out.writeLong(2);
         out.writeInt(1);
         out.writeLong(5);
+        out.writeByte(0);
         out.writeInt(10);
         out.writeByte(1);
         assertThatThrownBy(() -> SegmentInvalidations.decode(out)).isInstanceOf(MalformedRequestException.class);
+    }
+
+    @Test
+    void aTrackAnswerEncodesAndDecodesBack() throws MalformedRequestException {
+        ByteBuf out = Unpooled.buffer();
+        new SegmentTrackAnswer(true, 41, 6, List.of(new SegmentChange(40, false, bytes("a")),
+                new SegmentChange(41, true, bytes("bc")))).encode(out);
+
+        SegmentTrackAnswer decoded = SegmentTrackAnswer.decode(out);
+        assertThat(decoded.resumed()).isTrue();
+        assertThat(decoded.revision()).isEqualTo(41);
+        assertThat(decoded.epoch()).isEqualTo(6);
+        assertThat(decoded.changes()).extracting(SegmentChange::key).containsExactly(bytes("a"), bytes("bc"));
+        assertThat(decoded.changes()).extracting(SegmentChange::revision).containsExactly(40L, 41L);
+        assertThat(decoded.changes()).extracting(SegmentChange::removed).containsExactly(false, true);
+    }
+
+    @Test
+    void aTrackAnswerCutShortIsRefused() {
+        ByteBuf out = Unpooled.buffer();
+        out.writeByte(0);
+        out.writeLong(41);
+        assertThatThrownBy(() -> SegmentTrackAnswer.decode(out)).isInstanceOf(MalformedRequestException.class);
     }
 
     private static SegmentInvalidations assertDecodes(ByteBuf in) {

@@ -42,8 +42,9 @@ class SegmentSubscriptionsTests {
         assertThat(frame.readUnsignedByte()).isEqualTo((short) SegmentInvalidations.PUSH_KIND);
         SegmentInvalidations pushed = SegmentInvalidations.decode(frame);
         assertThat(pushed.segment()).isEqualTo(3);
-        assertThat(pushed.revisions()).containsExactly(17);
-        assertThat(new String(pushed.keys().get(0), StandardCharsets.UTF_8)).isEqualTo("k");
+        assertThat(pushed.changes()).hasSize(1);
+        assertThat(pushed.changes().get(0).revision()).isEqualTo(17);
+        assertThat(new String(pushed.changes().get(0).key(), StandardCharsets.UTF_8)).isEqualTo("k");
         frame.release();
         assertThat((Object) elsewhere.readOutbound()).isNull();
         assertThat(subscriptions.pushedFrames()).isEqualTo(1);

@@ -295,6 +295,14 @@ public final class ZarisMeterBinder implements MeterBinder, AutoCloseable {
         FunctionCounter.builder("zaris.client.near.cache.evictions", client, c -> c.nearCacheStats().evictions())
                 .description("Entries dropped from the near cache to keep its bounds")
                 .register(registry);
+        FunctionCounter.builder("zaris.client.near.cache.streams", client, c -> c.nearCacheStats().resumedStreams())
+                .description("Segment streams that moved to a new owner, epoch or connection: resumed from the last "
+                        + "revision heard (entries kept) or dropped (the segment's entries dropped)")
+                .tag("result", "resumed").register(registry);
+        FunctionCounter.builder("zaris.client.near.cache.streams", client, c -> c.nearCacheStats().droppedStreams())
+                .description("Segment streams that moved to a new owner, epoch or connection: resumed from the last "
+                        + "revision heard (entries kept) or dropped (the segment's entries dropped)")
+                .tag("result", "dropped").register(registry);
         Gauge.builder("zaris.client.near.cache.entries", client, c -> c.nearCacheStats().entries())
                 .description("Entries the near cache holds")
                 .register(registry);

@@ -1,5 +1,6 @@
 package io.zaris.spring.template;
 
+import io.zaris.client.KeyChange;
 import io.zaris.client.ZarisClient;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.observation.ZarisOperationObserver;
@@ -12,6 +13,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import reactor.core.publisher.Flux;
 
 /**
  * Typed access to Zaris for application code: values go through the configured {@link ZarisSerializer};
@@ -27,11 +29,14 @@ import java.util.concurrent.CompletionException;
  * compare-and-set, IfAbsent and increments whose outcome is unknown are not. A compare-and-set conflict
  * is returned as a {@link CasOutcome}, never retried.
  *
+ * <p>{@link #watch} and {@link #watchPrefix} are the exception: they return a {@link Flux} of key changes.
+ *
  * <p>Thread-safe; holds no state but its client and serializer.
  */
 public final class ZarisTemplate {
 
     private final AsyncZarisTemplate async;
+    private final ZarisClient client;
 
     public ZarisTemplate(ZarisClient client, ZarisSerializer serializer) {
         this(client, serializer, new EntrySizeSample());
@@ -46,6 +51,7 @@ public final class ZarisTemplate {
     public ZarisTemplate(ZarisClient client, ZarisSerializer serializer, EntrySizeSample entrySizes,
             ZarisOperationObserver observer) {
         this.async = new AsyncZarisTemplate(client, serializer, entrySizes, observer);
+        this.client = client;
     }
 
     /** The same operations, non-blocking. */
@@ -121,6 +127,20 @@ public final class ZarisTemplate {
 
     public Set<String> scanPrefix(String prefix) {
         return await(async.scanPrefix(prefix));
+    }
+
+    /**
+     * Every change of {@code key} (key, new version, deleted or not), in order, from when the watch is live; one
+     * client watch per subscription ({@link ZarisClient#watch}). Ends with {@link ZarisWatchGapException} when
+     * changes were missed, never skipping them silently.
+     */
+    public Flux<KeyChange> watch(String key) {
+        return KeyChangeFlux.of(client, key, false);
+    }
+
+    /** Like {@link #watch}, for every key that starts with {@code prefix}. */
+    public Flux<KeyChange> watchPrefix(String prefix) {
+        return KeyChangeFlux.of(client, prefix, true);
     }
 
     private static <T> T await(CompletableFuture<T> future) {

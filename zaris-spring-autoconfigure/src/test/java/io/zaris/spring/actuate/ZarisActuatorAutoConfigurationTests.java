@@ -255,6 +255,10 @@ class ZarisActuatorAutoConfigurationTests {
                     assertThat(registry.get("zaris.client.near.cache.entries").gauge().value()).isEqualTo(1);
                     assertThat(registry.get("zaris.client.near.cache.size").gauge().value()).isPositive();
                     assertThat(registry.get("zaris.client.near.cache.evictions").functionCounter().count()).isZero();
+                    assertThat(registry.get("zaris.client.near.cache.streams").tag("result", "resumed").functionCounter()
+                            .count()).as("no stream moved").isZero();
+                    assertThat(registry.get("zaris.client.near.cache.streams").tag("result", "dropped").functionCounter()
+                            .count()).isZero();
                 });
     }
 

@@ -3,7 +3,13 @@ package io.zaris.spring.template;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 
+import io.zaris.client.KeyChange;
+import io.zaris.client.KeyWatch;
+import io.zaris.client.KeyWatchListener;
+import io.zaris.client.WatchGap;
+import io.zaris.client.ZarisClient;
 import io.zaris.spring.SharedTestCluster;
 import io.zaris.spring.serialization.ClassAllowList;
 import io.zaris.spring.serialization.JdkZarisSerializer;
@@ -14,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -34,6 +41,38 @@ class ZarisTemplateTests {
         assertThat(read.version()).isEqualTo(version);
         assertThat(read.timeToLive()).isBetween(Duration.ofMinutes(4), Duration.ofMinutes(5));
         assertThat(template.get(p + "missing", User.class)).isEmpty();
+    }
+
+    @Test
+    void watchShouldEmitEveryChangeOfTheKeyInOrder() {
+        String key = p + "watched";
+        CompletableFuture<List<KeyChange>> heard = template.watch(key).take(3)
+                .collectList().toFuture();
+        ZarisClient client = SharedTestCluster.client();
+        try (KeyWatch probe = client.watch(key, new KeyWatchListener() {
+            @Override
+            public void onChange(KeyChange change) {
+            }
+
+            @Override
+            public void onFellBehind(WatchGap gap) {
+            }
+        })) {
+            // the flux's watch shares the client's per-segment stream: live once the probe's is
+            await().atMost(Duration.ofSeconds(30)).until(probe::isLive);
+        }
+        long first = template.put(key, new User("ada", 36));
+        long second = template.put(key, new User("ada", 37));
+        template.delete(key);
+
+        List<KeyChange> changes = heard.orTimeout(30, TimeUnit.SECONDS).join();
+        assertThat(changes).extracting(KeyChange::version).startsWith(first, second);
+        assertThat(changes).extracting(KeyChange::deleted).containsExactly(false, false, true);
+    }
+
+    @Test
+    void watchShouldRefuseANullKey() {
+        assertThatIllegalArgumentException().isThrownBy(() -> template.watch(null)).withMessageContaining("key");
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.zaris.store;
+package io.zaris.model;
 
 import java.math.BigDecimal;
 import java.math.MathContext;

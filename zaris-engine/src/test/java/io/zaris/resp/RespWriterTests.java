@@ -1,0 +1,49 @@
+package io.zaris.resp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.zaris.protocol.MalformedRequestException;
+import io.zaris.protocol.ResponseCodec;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/** A GET's value written from a slice of the engine's response: the same bytes as from an array, nothing moved. */
+@Tag("unit")
+class RespWriterTests {
+
+    @Test
+    void aSlicedBulkIsWrittenLikeAnArrayBulkAndItsSliceIsLeftAsItWas() throws MalformedRequestException {
+        byte[] value = new byte[10 * 1024];
+        Arrays.fill(value, (byte) 'v');
+        value[0] = '\r';
+        ByteBuf response = Unpooled.buffer(16);
+        ResponseCodec.writeValue(response, value, 0, value.length, 7, -1);
+        ByteBuf slice = ResponseCodec.readValueSlice(response);
+
+        ByteBuf fromSlice = Unpooled.buffer();
+        ByteBuf fromArray = Unpooled.buffer();
+        RespWriter.write(new RespReply.BufferBulk(slice), 2, fromSlice);
+        RespWriter.write(new RespReply.BufferBulk(slice), 2, fromSlice);
+        RespWriter.write(new RespReply.Bulk(value), 2, fromArray);
+        RespWriter.write(new RespReply.Bulk(value), 2, fromArray);
+
+        assertThat(fromSlice).isEqualTo(fromArray);
+        assertThat(fromSlice.toString(0, 8, StandardCharsets.US_ASCII)).isEqualTo("$10240\r\n");
+        assertThat(slice.readableBytes()).isEqualTo(value.length);
+        assertThat(response.readableBytes()).isZero();
+    }
+
+    @Test
+    void aResponseShorterThanItsValueLengthIsMalformed() {
+        ByteBuf response = Unpooled.buffer();
+        response.writeLong(1).writeLong(-1).writeInt(100).writeBytes(new byte[99]);
+
+        assertThatThrownBy(() -> ResponseCodec.readValueSlice(response)).isInstanceOf(MalformedRequestException.class)
+                .hasMessageContaining("value of 100 bytes in a response with 99 left");
+    }
+}
