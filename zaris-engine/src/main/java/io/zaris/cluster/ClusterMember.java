@@ -37,6 +37,7 @@ import org.jgroups.MergeView;
 import org.jgroups.Message;
 import org.jgroups.Receiver;
 import org.jgroups.View;
+import org.jgroups.protocols.FD_ALL3;
 import org.jgroups.protocols.pbcast.GMS;
 import org.jgroups.stack.ProtocolStack;
 import org.slf4j.Logger;
@@ -201,11 +202,15 @@ public final class ClusterMember implements AutoCloseable {
         newChannel.name(nodeId);
         GMS gms = newChannel.getProtocolStack().findProtocol(GMS.class);
         gms.setMembershipChangePolicy(new MergeOrder(this::mergePreference));
-        MembershipGate gate = membershipConfig.viewHoldLimit() == null ? null
-                : new MembershipGate(nodeId, membershipConfig.viewHoldLimit(), time::nanoTime);
-        if (gate != null) {
+        MembershipGate gate = null;
+        if (membershipConfig.viewHoldLimit() != null) {
+            HeardFrom heardFrom = new HeardFrom(time::nanoTime);
+            gate = new MembershipGate(nodeId, membershipConfig.viewHoldLimit(), membershipConfig.coordinatorSilence(),
+                    heardFrom, time::nanoTime);
+            newChannel.getProtocolStack().insertProtocol(heardFrom, ProtocolStack.Position.BELOW, FD_ALL3.class);
             newChannel.getProtocolStack().insertProtocol(gate, ProtocolStack.Position.BELOW, GMS.class);
         }
+        MembershipGate insertedGate = gate;
         if (clusterSecret != null) {
             MembershipEncryption.apply(newChannel, clusterSecret);
         }
@@ -224,7 +229,7 @@ public final class ClusterMember implements AutoCloseable {
         });
         runOnEventsThread(() -> {
             channel = newChannel;
-            membershipGate = gate;
+            membershipGate = insertedGate;
         });
         newChannel.connect(membershipConfig.clusterName());
         timer.scheduleWithFixedDelay(() -> submit(this::reconcileFailover), 250, 250, TimeUnit.MILLISECONDS);

@@ -1,29 +1,28 @@
 package io.zaris.cluster;
 
 import java.util.Collection;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
 
 /**
  * Whether a member installs a membership view that leaves out the coordinator of its current view, which leads it.
- * A member follows such a view only once its own failure detection has confirmed that coordinator as suspected; until
- * then it holds the view back (a regular view) or refuses it (a merge view).
+ * It does while it has not heard from that coordinator for {@code silence} (its heartbeats come every half second), or
+ * once the coordinator said goodbye; until then it holds the view back (a regular view) or refuses it (a merge view).
  *
  * <p><b>Why.</b> Failure detection is per member and links can fail one way. When one node's packets to the leader are
- * dropped, the leader excludes that node, which then hears nobody, confirms the leader as suspected and forms a view
- * with the third node; a later merge JGroups runs with it installed a view of those two on the third node (network
- * test bed, 5 of 8 runs). The third node still heard the leader and was led by it, yet left it for a view without a
- * confirmed leader: every owner lease lapsed, the cluster served nothing for seconds and merged back only 11-16 s after
- * the link healed. The node that cannot be heard is the one that must go, not the leader.
+ * dropped, the leader excludes that node, which then hears nobody, suspects the leader and forms a view with the third
+ * node; a later merge JGroups ran with it installed a view of those two on the third node (network test bed, 5 of 8
+ * runs). The third node still heard the leader and was led by it, yet left it for a view without a confirmed leader:
+ * every owner lease lapsed, the cluster served nothing for seconds and merged back only 11-16 s after the link healed.
+ * The node that cannot be heard is the one that must go, not the leader.
  *
- * <p><b>Why waiting is safe.</b> A coordinator that is really gone (crashed, hung, cut off from this member) is
- * suspected here too, within the escalation timeout of the node that suspected it first; after a crash usually within
- * milliseconds of it, since the crash detection is broadcast and each member verifies it for itself. A held view is
- * then installed at once. A view kept out for good is one whose creator cannot reach this member's coordinator while
- * this member can: the next merge, once the link is back, includes that coordinator.
+ * <p><b>Why silence, not suspicion.</b> JGroups' failure detectors pass a suspicion up only on the member that would
+ * coordinate next; the others never learn of it and simply install the new coordinator's view. So a member judges by
+ * what it hears itself. A coordinator that is really gone (crashed, hung, cut off from this member) falls silent here
+ * too: a view that leaves it out waits at most until its silence reaches {@code silence}, which after a crash is a
+ * fraction of a second. A view kept out for good is one whose creator cannot hear this member's coordinator while this
+ * member can: the next merge, once the link is back, includes that coordinator.
  *
- * <p>Pure and single-threaded: {@link MembershipGate} owns an instance and calls it under its lock.
+ * <p>Pure: every reading of time and of what was heard is passed in. {@link MembershipGate} owns an instance and calls
+ * it under its lock.
  *
  * @param <A> how membership addresses a node: JGroups' address in the gate, plain values in tests
  */
@@ -31,58 +30,63 @@ final class CoordinatorLoyalty<A> {
 
     /** What to do with an arriving view. */
     enum Verdict {
-        /** It keeps this member's coordinator, or that coordinator is suspected here, or this member coordinates. */
+        /** It keeps this member's coordinator, or that coordinator is silent here or left, or this member coordinates. */
         INSTALL,
-        /** It leaves out this member's coordinator, which this member has not suspected: wait for a suspicion. */
-        WAIT_FOR_SUSPICION
+        /** It leaves out this member's coordinator, which this member still hears: wait for its silence. */
+        WAIT
     }
 
     private final A self;
+    private final long silenceNanos;
     private A coordinator;
-    /** Members this member's failure detection confirmed as suspected since its current view was installed. */
-    private final Set<A> suspected = new HashSet<>();
-
-    CoordinatorLoyalty(A self) {
-        this.self = self;
-    }
-
-    /** A view led by {@code newCoordinator} was installed here: suspicions start over. */
-    void viewInstalled(A newCoordinator) {
-        coordinator = newCoordinator;
-        suspected.clear();
-    }
+    private A departed;
 
     /**
-     * Failure detection confirmed {@code members} as suspected; returns whether this member's coordinator is among
-     * them (a view held back for it may now be installed).
+     * @param self         this member
+     * @param silenceNanos how long this member must have heard nothing from its coordinator before it follows a view
+     *                     without it
      */
-    boolean suspected(Collection<A> members) {
-        suspected.addAll(members);
-        return coordinator != null && members.contains(coordinator);
+    CoordinatorLoyalty(A self, long silenceNanos) {
+        this.self = self;
+        this.silenceNanos = silenceNanos;
     }
 
-    /** {@code member} answered after all. */
-    void unsuspected(A member) {
-        suspected.remove(member);
+    /** A view led by {@code newCoordinator} was installed here. */
+    void viewInstalled(A newCoordinator) {
+        coordinator = newCoordinator;
+        departed = null;
+    }
+
+    /** {@code member} said it leaves on purpose; returns whether it is this member's coordinator. */
+    boolean left(A member) {
+        if (member.equals(coordinator)) {
+            departed = member;
+            return true;
+        }
+        return false;
     }
 
     /**
      * The verdict on a view of {@code members} (for a view sent as a change to the current one: the members it does
-     * not remove) that removes {@code removed}.
+     * not remove) that removes {@code removed}, at {@code now}, this member having last heard its coordinator at
+     * {@code coordinatorHeardNanos} ({@link Long#MIN_VALUE}: never).
      */
-    Verdict judge(Collection<A> members, Collection<A> removed) {
+    Verdict judge(Collection<A> members, Collection<A> removed, long coordinatorHeardNanos, long now) {
         boolean leavesOutCoordinator = coordinator != null && !coordinator.equals(self)
                 && (removed.contains(coordinator) || !members.isEmpty() && !members.contains(coordinator));
-        return leavesOutCoordinator && !suspected.contains(coordinator) ? Verdict.WAIT_FOR_SUSPICION : Verdict.INSTALL;
+        if (!leavesOutCoordinator || coordinator.equals(departed)) {
+            return Verdict.INSTALL;
+        }
+        return silent(coordinatorHeardNanos, now) ? Verdict.INSTALL : Verdict.WAIT;
+    }
+
+    /** Whether a coordinator last heard at {@code heardNanos} has been silent long enough at {@code now}. */
+    boolean silent(long heardNanos, long now) {
+        return heardNanos == Long.MIN_VALUE || now - heardNanos >= silenceNanos;
     }
 
     /** The coordinator of this member's current view ({@code null} before the first view). */
     A coordinator() {
         return coordinator;
-    }
-
-    /** For tests and logs: the members suspected here since the current view. */
-    List<A> suspectedMembers() {
-        return List.copyOf(suspected);
     }
 }

@@ -35,6 +35,14 @@ public sealed interface MembershipConfig {
         return null;
     }
 
+    /**
+     * How long a member must have heard nothing from the coordinator it follows before it installs a view without it
+     * (see {@code CoordinatorLoyalty}); only where {@link #viewHoldLimit()} is not {@code null}.
+     */
+    default Duration coordinatorSilence() {
+        return null;
+    }
+
     record InJvm(String clusterName) implements MembershipConfig {
 
         @Override
@@ -191,10 +199,19 @@ public sealed interface MembershipConfig {
             return escalationTimeout.dividedBy(2);
         }
 
-        /** The escalation timeout, by which a silent coordinator is suspected, and a second for a loaded machine. */
+        /** The escalation timeout, by which a silent coordinator is excluded, and a second for a loaded machine. */
         @Override
         public Duration viewHoldLimit() {
             return escalationTimeout.plusSeconds(1);
+        }
+
+        /**
+         * Two heartbeat intervals: a live coordinator is heard at least every interval (its heartbeats), and after a
+         * crash the view without it arrives a quarter to half a second later, so it waits little beyond that.
+         */
+        @Override
+        public Duration coordinatorSilence() {
+            return Duration.ofMillis(2 * heartbeatMillis());
         }
 
         /** How often every member multicasts a heartbeat, and how often silence is checked. */

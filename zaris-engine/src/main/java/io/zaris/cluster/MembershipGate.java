@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.jgroups.Address;
 import org.jgroups.EmptyMessage;
@@ -20,44 +22,54 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A protocol right below {@code GMS} that keeps a member with the coordinator it still hears: a view that leaves that
- * coordinator out reaches {@code GMS} only once this member's own failure detection (below) has confirmed the
- * coordinator as suspected. The rule and why are in {@link CoordinatorLoyalty}; this class only applies it to
- * JGroups' messages and events.
+ * coordinator out reaches {@code GMS} only once this member has heard nothing from the coordinator for a while
+ * ({@link HeardFrom}), or the coordinator said goodbye. The rule and why are in {@link CoordinatorLoyalty}; this class
+ * only applies it to JGroups' messages.
  *
  * <ul>
- *   <li>A regular view ({@code VIEW}) is held back, the newest one only, for at most {@code holdLimit}: a suspicion
- *       of the coordinator arriving meanwhile passes it up (after a crash the suspicion and the view arrive within
- *       milliseconds of each other, in either order); otherwise it is dropped when it expires or a view is installed.
- *       Its sender stops waiting for this member's acknowledgement after its own timeout.</li>
+ *   <li>A regular view ({@code VIEW}) is held back, the newest one only, and checked every
+ *       {@value #RECHECK_MILLIS} ms: it is passed up once the coordinator is silent (after a crash, within a fraction
+ *       of a second) and dropped after {@code holdLimit} or when another view is installed. Its sender stops waiting
+ *       for this member's acknowledgement after its own timeout.</li>
  *   <li>A merge view ({@code INSTALL_MERGE_VIEW}) is refused: this member cancels its part in that merge, and
  *       {@code MERGE3} starts another within seconds, with this member's coordinator if it is reachable.</li>
  * </ul>
  *
- * <p>Threads: JGroups calls {@code up} and {@code down} from many threads at once; every field is guarded by
- * {@code this}, and messages are passed up outside the lock.
+ * <p>Threads: JGroups calls {@code up} and {@code down} from many threads at once, the re-check runs on JGroups' timer
+ * and {@link #memberLeaving} on the cluster member's events thread; every field is guarded by {@code this}, and
+ * messages are passed up outside the lock.
  */
 final class MembershipGate extends Protocol {
 
     private static final Logger log = LoggerFactory.getLogger(MembershipGate.class);
     private static final short GMS_ID = ClassConfigurator.getProtocolId(GMS.class);
+    /** How often a held view is checked against its coordinator's silence. */
+    private static final long RECHECK_MILLIS = 100;
 
     private final String nodeId;
     private final long holdLimitNanos;
+    private final long silenceNanos;
+    private final HeardFrom heardFrom;
     private final LongSupplier nanoTime;
 
     private CoordinatorLoyalty<Address> loyalty;
     private Message held;
     private long heldSinceNanos;
+    private Future<?> recheck;
 
     /**
      * @param nodeId    this node, for logs
-     * @param holdLimit how long a view waits for this member to suspect the coordinator it leaves out: the escalation
-     *                  timeout and a margin, by which failure detection here confirms any coordinator that is gone
+     * @param holdLimit how long a view is held at most: the escalation timeout and a margin, by which failure detection
+     *                  would have excluded a coordinator that is gone
+     * @param silence   how long this member must have heard nothing from its coordinator to follow a view without it
+     * @param heardFrom when this member last heard each other member
      * @param nanoTime  the node's monotonic clock
      */
-    MembershipGate(String nodeId, Duration holdLimit, LongSupplier nanoTime) {
+    MembershipGate(String nodeId, Duration holdLimit, Duration silence, HeardFrom heardFrom, LongSupplier nanoTime) {
         this.nodeId = nodeId;
         this.holdLimitNanos = holdLimit.toNanos();
+        this.silenceNanos = silence.toNanos();
+        this.heardFrom = heardFrom;
         this.nanoTime = nanoTime;
     }
 
@@ -77,78 +89,43 @@ final class MembershipGate extends Protocol {
         if (view == null) {
             return up_prot.up(message); // GMS reports what it cannot read
         }
-        Message expired;
         CoordinatorLoyalty.Verdict verdict;
         Address coordinator;
         synchronized (this) {
-            expired = takeExpired();
             CoordinatorLoyalty<Address> current = loyalty();
-            verdict = current.judge(membersOf(view), removedBy(view));
             coordinator = current.coordinator();
-            if (verdict == CoordinatorLoyalty.Verdict.WAIT_FOR_SUSPICION && type == GMS.GmsHeader.VIEW) {
-                held = message;
-                heldSinceNanos = nanoTime.getAsLong();
+            verdict = current.judge(membersOf(view), removedBy(view), heardFrom.lastHeard(coordinator), nanoTime.getAsLong());
+            if (verdict == CoordinatorLoyalty.Verdict.WAIT && type == GMS.GmsHeader.VIEW) {
+                hold(message);
             }
         }
-        logExpired(expired);
         if (verdict == CoordinatorLoyalty.Verdict.INSTALL) {
             return up_prot.up(message);
         }
         if (type == GMS.GmsHeader.VIEW) {
             log.info("node {}: holds back membership view {} from {}: it leaves out {}, the coordinator this node still "
-                            + "hears and follows; it is installed only if this node's failure detection confirms {} as "
-                            + "suspected", nodeId, view.getViewId(), message.getSrc(), coordinator, coordinator);
+                    + "hears and follows", nodeId, view.getViewId(), message.getSrc(), coordinator);
             return null;
         }
         log.info("node {}: refuses merge view {} from {}: it leaves out {}, the coordinator this node still hears and "
                 + "follows", nodeId, view.getViewId(), message.getSrc(), coordinator);
         // This node answered the merge request and waits for this view with other merges refused; cancelling frees it
-        // at once rather than after the merge's own timeout (10 s), so the merge that follows a healed link goes ahead.
+        // at once rather than after the merge's own timeout, so the merge that follows a healed link goes ahead.
         GMS.GmsHeader header = message.getHeader(GMS_ID);
         up_prot.up(new EmptyMessage(getAddress()).setSrc(message.getSrc())
                 .putHeader(GMS_ID, new GMS.GmsHeader(GMS.GmsHeader.CANCEL_MERGE).mergeId(header.getMergeId())));
         return null;
     }
 
-    @Override
-    public Object up(Event event) {
-        Message release = null;
-        Message expired = null;
-        if (event.getType() == Event.SUSPECT) {
-            Collection<Address> members = event.getArg();
-            synchronized (this) {
-                expired = takeExpired();
-                if (loyalty().suspected(members) && held != null) {
-                    release = held;
-                    held = null;
-                }
-            }
-        } else if (event.getType() == Event.UNSUSPECT) {
-            synchronized (this) {
-                loyalty().unsuspected(event.getArg());
-            }
-        }
-        logExpired(expired);
-        Object result = up_prot.up(event);
-        if (release != null) {
-            log.info("node {}: its failure detection confirmed the coordinator it followed as suspected; installs the "
-                    + "membership view it held back", nodeId);
-            up_prot.up(release);
-        }
-        return result;
-    }
-
     /**
-     * {@code member} said it leaves the membership on purpose: a view without it is installed at once, as after a
-     * suspicion. Called on the cluster member's events thread.
+     * {@code member} said it leaves the membership on purpose: a view without it is installed at once. Called on the
+     * cluster member's events thread.
      */
     void memberLeaving(Address member) {
-        Message release;
+        Message release = null;
         synchronized (this) {
-            boolean coordinatorLeaves = loyalty().suspected(List.of(member));
-            release = coordinatorLeaves ? held : null;
-            if (release != null) {
-                held = null;
+            if (loyalty().left(member) && held != null) {
+                release = takeHeld();
             }
         }
         if (release != null) {
@@ -162,39 +139,76 @@ final class MembershipGate extends Protocol {
     public Object down(Event event) {
         if (event.getType() == Event.VIEW_CHANGE) {
             View installed = event.getArg();
-            Message expired;
             synchronized (this) {
-                expired = takeExpired();
                 loyalty().viewInstalled(installed.getCoord());
-                held = null; // a newer view than the one held, or the same: GMS would discard it
+                takeHeld(); // a newer view than the one held, or the same: GMS would discard it
             }
-            logExpired(expired);
         }
         return down_prot.down(event);
     }
 
+    @Override
+    public void stop() {
+        synchronized (this) {
+            takeHeld();
+        }
+        super.stop();
+    }
+
+    /** Timer thread: passes the held view up once its coordinator is silent, drops it once it waited too long. */
+    private void recheckHeld() {
+        Message release = null;
+        boolean expired = false;
+        Address coordinator;
+        synchronized (this) {
+            if (held == null) {
+                return;
+            }
+            long now = nanoTime.getAsLong();
+            coordinator = loyalty().coordinator();
+            if (loyalty().silent(heardFrom.lastHeard(coordinator), now)) {
+                release = takeHeld();
+            } else if (now - heldSinceNanos >= holdLimitNanos) {
+                takeHeld();
+                expired = true;
+            }
+        }
+        if (release != null) {
+            log.info("node {}: hears no more from {}, the coordinator it followed; installs the membership view it held "
+                    + "back", nodeId, coordinator);
+            up_prot.up(release);
+        } else if (expired) {
+            log.info("node {}: drops the membership view it held back: {} was still heard after {} ms", nodeId, coordinator,
+                    holdLimitNanos / 1_000_000);
+        }
+    }
+
+    /** Under the lock: holds {@code message}, the newest view to wait for, and starts the re-check if needed. */
+    private void hold(Message message) {
+        held = message;
+        heldSinceNanos = nanoTime.getAsLong();
+        if (recheck == null) {
+            recheck = getTransport().getTimer().scheduleWithFixedDelay(this::recheckHeld, RECHECK_MILLIS, RECHECK_MILLIS,
+                    TimeUnit.MILLISECONDS, false);
+        }
+    }
+
+    /** Under the lock: the held view, if any, no longer held; the re-check stops. */
+    private Message takeHeld() {
+        Message taken = held;
+        held = null;
+        if (recheck != null) {
+            recheck.cancel(false);
+            recheck = null;
+        }
+        return taken;
+    }
+
     private CoordinatorLoyalty<Address> loyalty() {
         if (loyalty == null) {
-            loyalty = new CoordinatorLoyalty<>(getAddress());
+            loyalty = new CoordinatorLoyalty<>(getAddress(), silenceNanos);
         }
         return loyalty;
-    }
-
-    /** Under the lock: the held view if it waited too long (it is dropped), else {@code null}. */
-    private Message takeExpired() {
-        if (held == null || nanoTime.getAsLong() - heldSinceNanos < holdLimitNanos) {
-            return null;
-        }
-        Message expired = held;
-        held = null;
-        return expired;
-    }
-
-    private void logExpired(Message expired) {
-        if (expired != null) {
-            log.info("node {}: drops the membership view held back from {}: the coordinator it leaves out was not "
-                    + "suspected here within {} ms", nodeId, expired.getSrc(), holdLimitNanos / 1_000_000);
-        }
     }
 
     /** {@code VIEW} or {@code INSTALL_MERGE_VIEW} for a message carrying a view to install, else 0. */
