@@ -385,6 +385,11 @@ public final class ClusterMember implements AutoCloseable {
                         && leases.grant(hello == null ? null : hello.nodeId(), now)) {
                     ClusterView held = current;
                     send(source, ClusterMessages.encodeGrant(number, held == null ? 0 : held.partitionMap().version()));
+                } else if (isLeader() && view.containsMember(source) && !leases.leadershipConfirmed(now)) {
+                    // A member asks as soon as it installs this leader's view, which it may have held back a while
+                    // (MembershipGate) and so missed the beat sent at the view change: a beat now lets its answer
+                    // confirm this leadership at once instead of at the next tick, a quarter lease later.
+                    broadcast(ClusterMessages.encodeLease(ClusterMessages.BEAT, leases.beginBeat(now, votingSize() / 2 + 1)));
                 }
             }
             case ClusterMessages.LEASE_GRANT -> {
