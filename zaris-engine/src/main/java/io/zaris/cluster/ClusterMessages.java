@@ -29,6 +29,7 @@ import java.util.TreeMap;
  *   <li>{@code 10} MajorityCheck: sequence:int64 — a node asks the leader to prove it still heads a majority;
  *       the leader beats at once and, when a majority answered a beat sent after the check arrived, answers
  *       {@code 11} MajorityConfirmed: sequence:int64.</li>
+ *   <li>{@code 12} Goodbye (no body) — the sender leaves the membership on purpose, right now.</li>
  * </ul>
  */
 final class ClusterMessages {
@@ -48,6 +49,12 @@ final class ClusterMessages {
     static final int MAJORITY_CHECK = 10;
     /** The leader's answer: a beat it sent after check {@code number} arrived was answered by a majority. */
     static final int MAJORITY_CONFIRMED = 11;
+    /**
+     * A node leaves the membership on purpose, right before it closes its channel: the others install a view without
+     * it even while it still coordinated theirs (see {@link CoordinatorLoyalty}). Nodes that predate it log it as
+     * unreadable and wait for failure detection instead.
+     */
+    static final int GOODBYE = 12;
 
     private ClusterMessages() {
     }
@@ -77,6 +84,14 @@ final class ClusterMessages {
         LeaseMessage(int type, long number) {
             this(type, number, 0);
         }
+    }
+
+    /** The {@link #GOODBYE} a leaving node sends. */
+    record Goodbye() {
+    }
+
+    static byte[] encodeGoodbye() {
+        return new byte[] {GOODBYE};
     }
 
     /** A LeaseGrant: the request's sequence and the map version the granting leader holds. */
@@ -132,7 +147,10 @@ final class ClusterMessages {
         return toArray(out);
     }
 
-    /** A {@link NodeHello}, a {@link ClusterView}, a {@link Disown}, a {@link PlanRequest} or a {@link LeaseMessage}. */
+    /**
+     * A {@link NodeHello}, a {@link ClusterView}, a {@link Disown}, a {@link PlanRequest}, a {@link LeaseMessage} or a
+     * {@link Goodbye}.
+     */
     static Object decode(byte[] bytes) throws MalformedRequestException {
         ByteBuf in = Unpooled.wrappedBuffer(bytes);
         int type = Wire.readUnsignedByte(in, 0, "message type");
@@ -163,6 +181,8 @@ final class ClusterMessages {
                 return new LeaseMessage(type, Wire.readLong(in, 0, "number"));
             case CLUSTER_VIEW:
                 return ClusterViewCodec.decode(in);
+            case GOODBYE:
+                return new Goodbye();
             default:
                 throw new MalformedRequestException(0, io.zaris.model.KvStatus.BAD_REQUEST,
                         "unknown cluster message type " + type);

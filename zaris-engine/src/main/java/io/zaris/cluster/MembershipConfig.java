@@ -25,6 +25,24 @@ public sealed interface MembershipConfig {
         return null;
     }
 
+    /**
+     * How long a member holds back a membership view that leaves out the coordinator it follows, waiting for its own
+     * failure detection to suspect that coordinator (see {@code CoordinatorLoyalty}): failure detection's bound and a
+     * margin. {@code null} when the transport has no failure detection and no links to fail one way (in one JVM a node
+     * leaves only by closing its channel): views are installed as they come.
+     */
+    default Duration viewHoldLimit() {
+        return null;
+    }
+
+    /**
+     * How long a member must have heard nothing from the coordinator it follows before it installs a view without it
+     * (see {@code CoordinatorLoyalty}); only where {@link #viewHoldLimit()} is not {@code null}.
+     */
+    default Duration coordinatorSilence() {
+        return null;
+    }
+
     record InJvm(String clusterName) implements MembershipConfig {
 
         @Override
@@ -122,6 +140,15 @@ public sealed interface MembershipConfig {
         static final long CONNECTION_EXPIRY_MILLIS = 3000;
         /** How often connections are checked for expiry. */
         static final long REAPER_INTERVAL_MILLIS = 1000;
+        /**
+         * How long a merge leader waits for the subgroups' coordinators to answer (JGroups' default is 5 s). A node
+         * that answered a merge request refuses every other merge until the merge view arrives or twice this has
+         * passed. A request sent during a partition reaches its target only when the link heals (it is retransmitted),
+         * long after its merge ended, so the healed coordinator then refused the merge that would have healed the
+         * cluster: 10 s of the 12-16 s a one-way partition took to merge back after healing. Answers take
+         * milliseconds on a working network; a merge that misses one is retried within seconds.
+         */
+        static final long MERGE_TIMEOUT_MILLIS = 2000;
         /** Shortest wait between two rounds of looking for other subgroups to merge with. */
         static final long MERGE_MIN_INTERVAL_MILLIS = 1000;
         /** Longest wait between two such rounds; views are compared every 1.6 times this. */
@@ -172,6 +199,21 @@ public sealed interface MembershipConfig {
             return escalationTimeout.dividedBy(2);
         }
 
+        /** The escalation timeout, by which a silent coordinator is excluded, and a second for a loaded machine. */
+        @Override
+        public Duration viewHoldLimit() {
+            return escalationTimeout.plusSeconds(1);
+        }
+
+        /**
+         * Two heartbeat intervals: a live coordinator is heard at least every interval (its heartbeats), and after a
+         * crash the view without it arrives a quarter to half a second later, so it waits little beyond that.
+         */
+        @Override
+        public Duration coordinatorSilence() {
+            return Duration.ofMillis(2 * heartbeatMillis());
+        }
+
         /** How often every member multicasts a heartbeat, and how often silence is checked. */
         long heartbeatMillis() {
             return Math.min(HEARTBEAT_MILLIS, (escalationTimeout.toMillis() - VERIFY_MILLIS) / 4);
@@ -206,7 +248,10 @@ public sealed interface MembershipConfig {
                     + "  <pbcast.STABLE/>\n"
                     // A node restarting while the coordinator is hung or not yet excluded must not retry its
                     // JOIN for long: after 3 tries it starts alone and MERGE3 merges it within seconds.
-                    + "  <pbcast.GMS print_local_addr=\"false\" join_timeout=\"2000\" max_join_attempts=\"3\"/>\n"
+                    // A merge waits MERGE_TIMEOUT_MILLIS for the subgroups' answers, and a node that answered gives the
+                    // merge up twice that long after; see the constant.
+                    + "  <pbcast.GMS print_local_addr=\"false\" join_timeout=\"2000\" max_join_attempts=\"3\""
+                    + " merge_timeout=\"" + MERGE_TIMEOUT_MILLIS + "\"/>\n"
                     + "  <FRAG2/>\n"
                     + "</config>\n";
         }

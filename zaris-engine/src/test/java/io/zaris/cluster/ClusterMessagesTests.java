@@ -69,4 +69,9 @@ class ClusterMessagesTests {
         assertThat(ClusterMessages.decode(ClusterMessages.encodeLease(ClusterMessages.MAJORITY_CONFIRMED, 5)))
                 .isEqualTo(new ClusterMessages.LeaseMessage(ClusterMessages.MAJORITY_CONFIRMED, 5));
     }
+
+    @Test
+    void aGoodbyeRoundTrips() throws MalformedRequestException {
+        assertThat(ClusterMessages.decode(ClusterMessages.encodeGoodbye())).isEqualTo(new ClusterMessages.Goodbye());
+    }
 }

@@ -11,10 +11,11 @@ import java.time.Duration;
 import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The link of a node that is not the leader flaps: down for {@link #DOWN}, up for {@link #UP}, {@value #CYCLES}
@@ -39,8 +40,12 @@ class FlappingLinkIntegrationTests {
         NetworkBed.assumeAvailable();
     }
 
+    static Stream<BedCluster.Membership> memberships() {
+        return BedCluster.Membership.toRun(BedCluster.Membership.INSECURE);
+    }
+
     @ParameterizedTest(name = "{0}")
-    @EnumSource(value = BedCluster.Membership.class, names = "INSECURE")
+    @MethodSource("memberships")
     void aFlappingLinkNeverLeavesTwoOwnersOrAKeyUnwritableBeyondTheBound(BedCluster.Membership membership)
             throws Exception {
         try (NetworkBed bed = NetworkBed.create(3);
