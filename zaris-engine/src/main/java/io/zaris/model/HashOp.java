@@ -52,7 +52,20 @@ public enum HashOp {
     SRANDMEMBER(17, false, 1, 1),
     SSTORE(18, true, 0, Integer.MAX_VALUE);
 
-    private static final HashOp[] BY_CODE = values();
+    /**
+     * Wire code → op. Codes are reserved by family so types can be added side by side without renumbering:
+     * 0–31 the type probe, hashes and sets; 32–63 lists; 64–127 sorted sets.
+     */
+    private static final HashOp[] BY_CODE = new HashOp[128];
+
+    static {
+        for (HashOp op : values()) {
+            if (BY_CODE[op.code] != null) {
+                throw new IllegalStateException("two ops share wire code " + op.code);
+            }
+            BY_CODE[op.code] = op;
+        }
+    }
 
     private final int code;
     private final boolean write;
@@ -100,7 +113,7 @@ public enum HashOp {
 
     /** Whether the operation works on a set (and meets a hash or string with WRONGTYPE). */
     public boolean onSet() {
-        return code >= SADD.code;
+        return code >= SADD.code && code <= SSTORE.code;
     }
 
     /** Decodes a wire code; {@code null} for codes this version does not know. */
