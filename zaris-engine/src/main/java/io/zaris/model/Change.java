@@ -15,12 +15,16 @@ package io.zaris.model;
  * {@link Kind#EXPIRY} sets the whole key's expiry. So a write to a large hash ships what it changed, not the hash.
  * A set changes member by member the same way: a {@link Kind#MEMBER_PUT} adds one member (creating the set when the
  * key is absent) and a {@link Kind#FIELD_REMOVAL} removes one (its field is the member).
+ * A list changes by position: a {@link Kind#LIST_INSERT} puts one element at an index, a {@link Kind#LIST_REMOVE}
+ * removes a run of elements, a {@link Kind#LIST_SET} replaces one; the positions (see {@link ListPosition}) are
+ * absolute, so a replica at the same revision, holding the same list, makes the same change.
  *
  * @param revision        the segment revision this change received; also the key's new version
  * @param epoch           the partition epoch under which the active owner made the change
  * @param kind            what the change does
  * @param key             the key changed
- * @param field           the hash field of a field change, the set member of a member put, else {@code null}
+ * @param field           the hash field of a field change, the set member of a member put, the position of a list
+ *                        change, else {@code null}
  * @param value           the new value of a put or field put, else {@code null}
  * @param expiresAtMillis the key's wall-clock expiry after the change ({@code 0} for none); ignored by removals
  */
@@ -44,7 +48,16 @@ public record Change(long revision, long epoch, Kind kind, byte[] key, byte[] fi
         /** The key keeps its value and gets a new expiry. */
         EXPIRY,
         /** One member (the field, without a value) of the set at the key is added; an absent key becomes a set. */
-        MEMBER_PUT
+        MEMBER_PUT,
+        /**
+         * One element (the value) is inserted into the list at the key before the index the field names (the
+         * length: at the tail); an absent key becomes a list.
+         */
+        LIST_INSERT,
+        /** A run of elements (the field names its first index and its length) leaves the list; an emptied list is removed. */
+        LIST_REMOVE,
+        /** The element at the index the field names is replaced by the value. */
+        LIST_SET
     }
 
     /** A put (with {@code value}) or a removal (with {@code null}). */
@@ -56,11 +69,12 @@ public record Change(long revision, long epoch, Kind kind, byte[] key, byte[] fi
         if (kind == null || key == null) {
             throw new IllegalArgumentException("a change needs a kind and a key");
         }
-        boolean needsValue = kind == Kind.PUT || kind == Kind.FIELD_PUT;
+        boolean needsValue = kind == Kind.PUT || kind == Kind.FIELD_PUT || kind == Kind.LIST_INSERT || kind == Kind.LIST_SET;
         if (needsValue != (value != null)) {
             throw new IllegalArgumentException("a " + kind + " change " + (needsValue ? "needs" : "carries no") + " value");
         }
-        boolean needsField = kind == Kind.FIELD_PUT || kind == Kind.FIELD_REMOVAL || kind == Kind.MEMBER_PUT;
+        boolean needsField = kind == Kind.FIELD_PUT || kind == Kind.FIELD_REMOVAL || kind == Kind.MEMBER_PUT
+                || kind == Kind.LIST_INSERT || kind == Kind.LIST_REMOVE || kind == Kind.LIST_SET;
         if (needsField != (field != null)) {
             throw new IllegalArgumentException("a " + kind + " change " + (needsField ? "needs" : "carries no") + " field");
         }
@@ -84,6 +98,21 @@ public record Change(long revision, long epoch, Kind kind, byte[] key, byte[] fi
     /** Removes {@code field} of the hash (or member of the set) at {@code key}. */
     public static Change fieldRemoval(long revision, long epoch, byte[] key, byte[] field) {
         return new Change(revision, epoch, Kind.FIELD_REMOVAL, key, field, null, 0);
+    }
+
+    /** Inserts {@code element} before {@code index} of the list at {@code key} (which expires at {@code expiresAtMillis}). */
+    public static Change listInsert(long revision, long epoch, byte[] key, long index, byte[] element, long expiresAtMillis) {
+        return new Change(revision, epoch, Kind.LIST_INSERT, key, ListPosition.of(index), element, expiresAtMillis);
+    }
+
+    /** Removes {@code count} elements from {@code index} of the list at {@code key}. */
+    public static Change listRemove(long revision, long epoch, byte[] key, long index, long count) {
+        return new Change(revision, epoch, Kind.LIST_REMOVE, key, ListPosition.of(index, count), null, 0);
+    }
+
+    /** Replaces the element at {@code index} of the list at {@code key} by {@code element}. */
+    public static Change listSet(long revision, long epoch, byte[] key, long index, byte[] element, long expiresAtMillis) {
+        return new Change(revision, epoch, Kind.LIST_SET, key, ListPosition.of(index), element, expiresAtMillis);
     }
 
     /** Gives the value at {@code key} the expiry {@code expiresAtMillis} (0: never). */

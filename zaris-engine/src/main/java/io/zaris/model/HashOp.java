@@ -8,7 +8,7 @@ package io.zaris.model;
  * <table>
  *   <caption>Arguments and answers</caption>
  *   <tr><th>op</th><th>arguments</th><th>answer (count · items)</th></tr>
- *   <tr><td>TYPE</td><td>none</td><td>TTL left in ms (0 = none) · [type: none, string, hash or set]</td></tr>
+ *   <tr><td>TYPE</td><td>none</td><td>TTL left in ms (0 = none) · [type: none, string, hash, set or list]</td></tr>
  *   <tr><td>HSET</td><td>(field, value)+</td><td>fields added · none</td></tr>
  *   <tr><td>HSETNX</td><td>field, value</td><td>1 when set, 0 when the field existed · none</td></tr>
  *   <tr><td>HMGET</td><td>field+</td><td>0 · each field's value or absent</td></tr>
@@ -27,6 +27,21 @@ package io.zaris.model;
  *   <tr><td>SPOP</td><td>[count ≥ 0]</td><td>0 · the members removed, chosen at random</td></tr>
  *   <tr><td>SSTORE</td><td>member*</td><td>members stored · none (whatever the key held, of any type, is
  *       replaced by a set of the members; none leaves the key absent: the STORE forms of SINTER, SUNION, SDIFF)</td></tr>
+ *   <tr><td>LPUSH, RPUSH</td><td>element+</td><td>the list's length after · none</td></tr>
+ *   <tr><td>LPUSHX, RPUSHX</td><td>element+</td><td>the length after, 0 (nothing pushed) when the key is absent · none</td></tr>
+ *   <tr><td>LPOP, RPOP</td><td>[count ≥ 0]</td><td>1 when the key held a list, else 0 · the elements removed</td></tr>
+ *   <tr><td>LRANGE</td><td>start, stop</td><td>0 · the elements from start to stop (negative: from the end)</td></tr>
+ *   <tr><td>LLEN</td><td>none</td><td>the list's length · none</td></tr>
+ *   <tr><td>LINDEX</td><td>index</td><td>0 · [the element or absent]</td></tr>
+ *   <tr><td>LSET</td><td>index, element</td><td>0 · none (no such key, index out of range: errors)</td></tr>
+ *   <tr><td>LREM</td><td>count, element</td><td>elements removed · none</td></tr>
+ *   <tr><td>LTRIM</td><td>start, stop</td><td>0 · none</td></tr>
+ *   <tr><td>LMOVE</td><td>destination (of the same slot), LEFT|RIGHT, LEFT|RIGHT</td><td>0 · [the element moved or
+ *       absent]</td></tr>
+ *   <tr><td>LINSERT</td><td>BEFORE|AFTER, pivot, element</td><td>the length after, −1 without the pivot, 0 without
+ *       the key · none</td></tr>
+ *   <tr><td>LPOS</td><td>element, rank (≠ 0), count (0 = all, −1 = the first only), maxlen (0 = all)</td><td>0 · the
+ *       matching indexes as decimal text</td></tr>
  *   <tr><td>SRANDMEMBER</td><td>count</td><td>0 · up to count distinct members at random; for a negative count,
  *       −count members that may repeat</td></tr>
  * </table>
@@ -50,7 +65,22 @@ public enum HashOp {
     SCARD(15, false, 0, 0),
     SPOP(16, true, 0, 1),
     SRANDMEMBER(17, false, 1, 1),
-    SSTORE(18, true, 0, Integer.MAX_VALUE);
+    SSTORE(18, true, 0, Integer.MAX_VALUE),
+    LPUSH(32, true, 1, Integer.MAX_VALUE),
+    RPUSH(33, true, 1, Integer.MAX_VALUE),
+    LPUSHX(34, true, 1, Integer.MAX_VALUE),
+    RPUSHX(35, true, 1, Integer.MAX_VALUE),
+    LPOP(36, true, 0, 1),
+    RPOP(37, true, 0, 1),
+    LRANGE(38, false, 2, 2),
+    LLEN(39, false, 0, 0),
+    LINDEX(40, false, 1, 1),
+    LSET(41, true, 2, 2),
+    LREM(42, true, 2, 2),
+    LTRIM(43, true, 2, 2),
+    LMOVE(44, true, 3, 3),
+    LINSERT(45, true, 3, 3),
+    LPOS(46, false, 4, 4);
 
     /**
      * Wire code → op. Codes are reserved by family so types can be added side by side without renumbering:
@@ -102,18 +132,25 @@ public enum HashOp {
             case HSET -> index % 2 == 0;
             case HSETNX, HINCRBY, HINCRBYFLOAT -> index == 0;
             case HMGET, HDEL, SADD, SREM, SMISMEMBER, SSTORE -> true;
+            case LMOVE -> index == 0; // the destination key
             default -> false;
         };
     }
 
     /** Whether a successful call may add data (so it is admitted by the memory guard first). */
     public boolean addsData() {
-        return this == HSET || this == HSETNX || this == HINCRBY || this == HINCRBYFLOAT || this == SADD || this == SSTORE;
+        return this == HSET || this == HSETNX || this == HINCRBY || this == HINCRBYFLOAT || this == SADD || this == SSTORE
+                || this == LPUSH || this == RPUSH || this == LPUSHX || this == RPUSHX || this == LSET || this == LINSERT;
     }
 
     /** Whether the operation works on a set (and meets a hash or string with WRONGTYPE). */
     public boolean onSet() {
         return code >= SADD.code && code <= SSTORE.code;
+    }
+
+    /** Whether the operation works on a list (codes 32–63; it meets any other type with WRONGTYPE). */
+    public boolean onList() {
+        return code >= 32 && code <= 63;
     }
 
     /** Decodes a wire code; {@code null} for codes this version does not know. */

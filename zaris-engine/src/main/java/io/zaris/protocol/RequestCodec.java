@@ -3,6 +3,7 @@ package io.zaris.protocol;
 import io.netty.buffer.ByteBuf;
 import io.zaris.model.AckMode;
 import io.zaris.model.Change;
+import io.zaris.model.ListPosition;
 import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import java.util.ArrayList;
@@ -46,7 +47,9 @@ import java.util.List;
  * ADMIN_REBALANCE (empty)
  * change = revision:int64 · epoch:int64 · key · kind:u8 (0 removed, 1 value, 2 superseded; since version 4: 3 field
  *          value, 4 field (or set member) removed, 5 expiry, 6 set member added) · [field if 3, 4 or 6]
- *          · [value if 1 or 3] · expiresAt:int64
+ *          · [value if 1 or 3] · expiresAt:int64; also since version 4, the list changes (numbered apart, from 16,
+ *          so other types' kinds fit below): 16 element inserted, 17 elements removed, 18 element set, each with its
+ *          position as the field (decimal text: "index", or "index count" for 17) and the element as the value (16, 18)
  * </pre>
  *
  * Decoding never trusts a length: see {@link Wire}. Trailing bytes after a body are an error, so two
@@ -76,6 +79,12 @@ public final class RequestCodec {
     private static final int CHANGE_EXPIRY = 5;
     /** Since protocol version 4, as the set operations: one member of a set added (a field without a value). */
     private static final int CHANGE_MEMBER_ADDED = 6;
+    /** Since protocol version 4, as the list operations: one element inserted at an absolute index. */
+    private static final int CHANGE_LIST_INSERT = 16;
+    /** Since protocol version 4: a run of list elements removed. */
+    private static final int CHANGE_LIST_REMOVE = 17;
+    /** Since protocol version 4: one list element replaced. */
+    private static final int CHANGE_LIST_SET = 18;
 
     private static final int FLAG_IF_ABSENT = 1;
     private static final int FLAG_IF_MATCH = 2;
@@ -444,6 +453,9 @@ public final class RequestCodec {
             case FIELD_REMOVAL -> CHANGE_FIELD_REMOVED;
             case EXPIRY -> CHANGE_EXPIRY;
             case MEMBER_PUT -> CHANGE_MEMBER_ADDED;
+            case LIST_INSERT -> CHANGE_LIST_INSERT;
+            case LIST_REMOVE -> CHANGE_LIST_REMOVE;
+            case LIST_SET -> CHANGE_LIST_SET;
         };
     }
 
@@ -506,13 +518,16 @@ public final class RequestCodec {
             long epoch = Wire.readLong(in, id, "epoch");
             byte[] key = readKey(in, limits, id);
             int kind = Wire.readUnsignedByte(in, id, "change kind");
-            if (kind > CHANGE_MEMBER_ADDED) {
+            boolean listChange = kind >= CHANGE_LIST_INSERT && kind <= CHANGE_LIST_SET;
+            if (kind > CHANGE_MEMBER_ADDED && !listChange) {
                 throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "unknown change kind " + kind);
             }
-            boolean fieldChange = kind == CHANGE_FIELD_VALUE || kind == CHANGE_FIELD_REMOVED || kind == CHANGE_MEMBER_ADDED;
+            boolean fieldChange = kind == CHANGE_FIELD_VALUE || kind == CHANGE_FIELD_REMOVED || kind == CHANGE_MEMBER_ADDED
+                    || listChange;
             byte[] field = fieldChange ? readKey(in, limits, id) : null;
-            byte[] value = kind == CHANGE_VALUE || kind == CHANGE_FIELD_VALUE
-                    ? Wire.readBytes(in, limits.maxValueBytes(), id, "value", values) : null;
+            byte[] value = kind == CHANGE_VALUE || kind == CHANGE_FIELD_VALUE || kind == CHANGE_LIST_INSERT
+                    || kind == CHANGE_LIST_SET ? Wire.readBytes(in, limits.maxValueBytes(), id, "value", values) : null;
+            long[] position = listChange ? readListPosition(field, kind == CHANGE_LIST_REMOVE ? 2 : 1, id) : null;
             long expiresAt = Wire.readLong(in, id, "expiry");
             changes.add(switch (kind) {
                 case CHANGE_SUPERSEDED -> Change.superseded(revision, epoch, key);
@@ -520,10 +535,26 @@ public final class RequestCodec {
                 case CHANGE_FIELD_REMOVED -> Change.fieldRemoval(revision, epoch, key, field);
                 case CHANGE_EXPIRY -> Change.expiry(revision, epoch, key, expiresAt);
                 case CHANGE_MEMBER_ADDED -> Change.memberPut(revision, epoch, key, field, expiresAt);
+                case CHANGE_LIST_INSERT -> Change.listInsert(revision, epoch, key, position[0], value, expiresAt);
+                case CHANGE_LIST_REMOVE -> Change.listRemove(revision, epoch, key, position[0], position[1]);
+                case CHANGE_LIST_SET -> Change.listSet(revision, epoch, key, position[0], value, expiresAt);
                 default -> new Change(revision, epoch, key, value, expiresAt);
             });
         }
         return changes;
+    }
+
+    /** A list change's position, which must hold {@code numbers} numbers. */
+    private static long[] readListPosition(byte[] field, int numbers, long id) throws MalformedRequestException {
+        try {
+            long[] position = ListPosition.parse(field);
+            if (position.length == numbers) {
+                return position;
+            }
+        } catch (IllegalArgumentException e) {
+            // answered below
+        }
+        throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "bad list position in a change");
     }
 
     private static void writeKeys(ByteBuf out, List<byte[]> keys) {

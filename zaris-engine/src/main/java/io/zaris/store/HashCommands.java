@@ -9,7 +9,7 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * What each hash {@link HashOp} does to one segment's hash (set ops go on to {@link SetCommands}), with Redis's answers and errors. Reads run under the
+ * What each hash {@link HashOp} does to one segment's hash (set ops go on to {@link SetCommands}, list ops to {@link ListCommands}), with Redis's answers and errors. Reads run under the
  * segment's lock ({@link Segment#readHash}); writes decide and change under one hold of it
  * ({@link Segment#writeHash}), so an HINCRBY or HSETNX is atomic like Redis's. Stateless.
  */
@@ -30,6 +30,9 @@ final class HashCommands {
             return HashReply.error(KvStatus.BAD_REQUEST, "wrong number of arguments for " + op);
         }
         try {
+            if (op.onList()) {
+                return ListCommands.execute(segment, key, op, args, epoch, now);
+            }
             if (op.onSet()) {
                 return SetCommands.execute(segment, key, op, args, epoch, now);
             }

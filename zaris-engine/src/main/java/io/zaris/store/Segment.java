@@ -42,6 +42,9 @@ import java.util.random.RandomGenerator;
  * its own in the op log and to replication. A set ({@link SetEntry}) is a hash whose fields are its members,
  * without values: read and written the same way ({@link #readSet}, {@link #writeSet}), each member added or
  * removed one change. A hash command on a set, or a set command on a hash, meets {@link WrongTypeException}.
+ * A list ({@link ListEntry}) is changed in place by position ({@link #readList}, {@link #writeList}): each element
+ * inserted, run removed or element set is one change, and its op log entry keeps the element itself (a list's
+ * changes replay only in order, so a tail ships them all rather than reading values back from the entry).
  *
  * <p>Memory: every mutation of {@code entries} goes through {@link #install} or {@link #discard} (or the
  * snapshot clear, or {@link #installCollection} and a hash's (or set's) field changes, which charge their bytes the same way),
@@ -395,6 +398,10 @@ final class Segment {
                         applyExpiry(k, change.expiresAtMillis(), change.revision(), now);
                         kind = LoggedChange.Kind.EXPIRY;
                     }
+                    case LIST_INSERT, LIST_REMOVE, LIST_SET -> {
+                        kind = applyListChange(k, change, now);
+                        field = ListLog.field(change);
+                    }
                     default -> throw new IllegalStateException("unknown change kind " + change.kind());
                 }
                 revision = change.revision();
@@ -424,6 +431,8 @@ final class Segment {
                 } else if (entry.kind() == Change.Kind.MEMBER_PUT) {
                     applyMemberPut(new ByteKey(entry.key()), new ByteKey(entry.field()), entry.revision(),
                             entry.expiresAtMillis(), now);
+                } else if (entry.kind() == Change.Kind.LIST_INSERT) { // element by element, in order
+                    applyListChange(new ByteKey(entry.key()), entry, now);
                 }
             }
             if (last) {
@@ -475,7 +484,12 @@ final class Segment {
                 if (stored.isExpired(now)) {
                     continue;
                 }
-                if (stored instanceof SetEntry set) { // member by member, so the snapshot's chunks stay bounded
+                if (stored instanceof ListEntry list) { // element by element, in order, so the chunks stay bounded
+                    for (int i = 0; i < list.size(); i++) {
+                        all.add(Change.listInsert(stored.version(), epoch, entry.getKey().bytes(), i, list.get(i),
+                                stored.expiresAtMillis()));
+                    }
+                } else if (stored instanceof SetEntry set) { // member by member, so the snapshot's chunks stay bounded
                     for (Map.Entry<ByteKey, byte[]> member : set.fields()) {
                         all.add(Change.memberPut(stored.version(), epoch, entry.getKey().bytes(), member.getKey().bytes(),
                                 stored.expiresAtMillis()));
@@ -569,6 +583,11 @@ final class Segment {
                         tail[i] = Change.memberPut(change.revision(), change.epoch(), k, change.field().bytes(),
                                 change.expiresAtMillis());
                     }
+                }
+                case LIST_INSERT, LIST_REMOVE, LIST_SET -> {
+                    // A list change replays only after the ones before it: shipped as logged, element included.
+                    tail[i] = ListLog.change(change);
+                    touchedLater.add(key);
                 }
                 case SUPERSEDED -> {
                     // Received superseded: the change that superseded it follows in this log, unless the store changed
@@ -767,7 +786,8 @@ final class Segment {
             ContentDigest content = new ContentDigest();
             for (Map.Entry<ByteKey, StoredEntry> entry : entries.entrySet()) {
                 StoredEntry stored = entry.getValue();
-                byte[] value = stored instanceof HashEntry hash ? HashDigest.of(hash) : stored.value();
+                byte[] value = stored instanceof HashEntry hash ? HashDigest.of(hash)
+                        : stored instanceof ListEntry list ? list.digest() : stored.value();
                 content.add(entry.getKey().bytes(), value, stored.version(), stored.expiresAtMillis());
             }
             return new SegmentDigest(index, content.entries(), revision, content.value());
@@ -861,7 +881,8 @@ final class Segment {
     /** Lock-free: the type of the live value at {@code key} and its TTL left, as {@link HashOp#TYPE} answers. */
     HashReply typeOf(byte[] key, long now) {
         StoredEntry entry = live(new ByteKey(key), now);
-        String type = entry == null ? "none" : entry instanceof SetEntry ? "set" : entry.isHash() ? "hash" : "string";
+        String type = entry == null ? "none" : entry instanceof SetEntry ? "set" : entry instanceof ListEntry ? "list"
+                : entry.isHash() ? "hash" : "string";
         return HashReply.read(entry == null ? 0 : entry.ttlRemainingMillis(now),
                 List.of(type.getBytes(StandardCharsets.US_ASCII)));
     }
@@ -1051,7 +1072,7 @@ final class Segment {
             set = existing;
             setHashExpiry(key, set, expiresAt);
         } else {
-            set = (SetEntry) installCollection(key, new SetEntry(version, expiresAt, now));
+            set = installCollection(key, new SetEntry(version, expiresAt, now));
         }
         account(set.add(member));
         set.changedAt(version, now);
@@ -1076,13 +1097,16 @@ final class Segment {
         if (current instanceof HashEntry hash) {
             setHashExpiry(key, hash, expiresAt);
             hash.changedAt(version, now);
+        } else if (current instanceof ListEntry list) {
+            setListExpiry(key, list, expiresAt);
+            list.changedAt(version, now);
         } else if (current != null) {
             store(key, current.value(), version, expiresAt, now, current);
         }
     }
 
     /** Under the lock: a new, empty hash (or set) at {@code key} in place of whatever was there. */
-    private HashEntry installCollection(ByteKey key, HashEntry hash) {
+    private <E extends StoredEntry> E installCollection(ByteKey key, E hash) {
         if (entries.containsKey(key)) {
             discard(key);
         }
@@ -1093,6 +1117,178 @@ final class Segment {
         entries.put(key, hash);
         account(hash.sizeBytes(key));
         return hash;
+    }
+
+    // ------------------------------------------------------------------ lists
+
+    /**
+     * Runs {@code read} under the write lock on the live list at {@code key} ({@code null} when the key is absent or
+     * expired), so a range read sees one state of the list.
+     *
+     * @throws WrongTypeException when the key holds another type
+     */
+    <R> R readList(byte[] key, long now, java.util.function.Function<ListEntry, R> read) {
+        synchronized (writeLock) { // held across the read, so it sees one state of the list
+            StoredEntry current = live(new ByteKey(key), now);
+            if (current != null && !(current instanceof ListEntry)) {
+                throw new WrongTypeException();
+            }
+            if (current != null) {
+                current.recordAccess(now);
+            }
+            return read.apply((ListEntry) current);
+        }
+    }
+
+    /** What a list write decides and does through its writer (which may touch several keys of this segment). */
+    @FunctionalInterface
+    interface ListEdit<R> {
+        R edit(ListWriter writer);
+    }
+
+    /**
+     * Runs {@code edit} under the write lock, as the active owner under {@code epoch}: every element it inserts,
+     * run it removes and element it sets is one change, all shipped together, even if the edit fails half way.
+     *
+     * @return {@code null} as the result and {@code OWNERSHIP_CHANGING} when this copy was retired
+     * @throws WrongTypeException when a key the edit asks for ({@link ListWriter#list}) holds another type
+     */
+    <R> HashWriteResult<R> writeList(long epoch, long now, ListEdit<R> edit) {
+        synchronized (writeLock) {
+            if (epoch < retiredBelow) {
+                return HashWriteResult.retired();
+            }
+            List<Change> changes = new ArrayList<>();
+            R result = null;
+            CompletableFuture<Void> replicated = WriteResult.NOTHING_TO_REPLICATE;
+            try {
+                result = edit.edit(new ListWriter(epoch, now, changes));
+            } finally { // whatever was changed and logged is shipped, even if the edit failed half way
+                if (!changes.isEmpty()) {
+                    replicated = ship(changes);
+                }
+            }
+            return new HashWriteResult<>(KvStatus.OK, result, changes.isEmpty() ? 0 : revision, replicated);
+        }
+    }
+
+    /**
+     * The changes of one list write, made under the write lock by the thread holding it ({@link #writeList});
+     * confined to that call. Indexes are absolute and must lie within the list (the caller has checked them).
+     */
+    final class ListWriter {
+        private final long epoch;
+        private final long now;
+        private final List<Change> changes;
+
+        private ListWriter(long epoch, long now, List<Change> changes) {
+            this.epoch = epoch;
+            this.now = now;
+            this.changes = changes;
+        }
+
+        /**
+         * The live list at {@code key}, {@code null} when none. An expired value there is first removed as an
+         * ordinary logged removal (so replicas drop it too, instead of pushing onto it).
+         *
+         * @throws WrongTypeException when the key holds another type
+         */
+        ListEntry list(byte[] key) {
+            ByteKey k = new ByteKey(key);
+            StoredEntry stored = entries.get(k);
+            if (stored != null && stored.isExpired(now)) {
+                changes.add(Segment.this.remove(k, epoch));
+                memory.expired(1);
+                stored = null;
+            }
+            if (stored != null && !(stored instanceof ListEntry)) {
+                throw new WrongTypeException();
+            }
+            return (ListEntry) stored;
+        }
+
+        /** Inserts {@code element} before {@code index} (the length: at the tail), creating the list when absent. */
+        void insert(byte[] key, int index, byte[] element) {
+            StoredEntry current = entries.get(new ByteKey(key));
+            long expiresAt = current == null ? 0 : current.expiresAtMillis();
+            record(Change.listInsert(revision + 1, epoch, key, index, element, expiresAt));
+        }
+
+        /** Removes {@code count} elements from {@code index}; the list goes with its last element. */
+        void remove(byte[] key, int index, int count) {
+            record(Change.listRemove(revision + 1, epoch, key, index, count));
+        }
+
+        /** Replaces the element at {@code index}. */
+        void set(byte[] key, int index, byte[] element) {
+            StoredEntry current = entries.get(new ByteKey(key));
+            record(Change.listSet(revision + 1, epoch, key, index, element, current.expiresAtMillis()));
+        }
+
+        private void record(Change change) {
+            long version = ++revision;
+            ByteKey k = new ByteKey(change.key());
+            LoggedChange.Kind kind = applyListChange(k, change, now);
+            epochStarts.onChange(epoch, version);
+            log.append(version, epoch, k, ListLog.field(change), kind, change.expiresAtMillis());
+            changes.add(change);
+        }
+    }
+
+    /**
+     * Under the lock: makes a list change (local, replicated, or a snapshot's element) at its revision. An insert
+     * into a key that holds no list replaces whatever is there by a new list. Positions outside the list (a copy that
+     * diverged, which the digests report) are clamped rather than thrown on, so one bad change cannot stall a
+     * replica's stream.
+     */
+    private LoggedChange.Kind applyListChange(ByteKey key, Change change, long now) {
+        long[] position = io.zaris.model.ListPosition.parse(change.field());
+        StoredEntry current = entries.get(key);
+        switch (change.kind()) {
+            case LIST_INSERT -> {
+                ListEntry list;
+                if (current instanceof ListEntry existing) {
+                    list = existing;
+                    setListExpiry(key, list, change.expiresAtMillis());
+                } else {
+                    list = installCollection(key, new ListEntry(change.revision(), change.expiresAtMillis(), now));
+                }
+                account(list.insert((int) Math.min(position[0], list.size()), change.value()));
+                list.changedAt(change.revision(), now);
+                return LoggedChange.Kind.LIST_INSERT;
+            }
+            case LIST_REMOVE -> {
+                if (current instanceof ListEntry list) {
+                    int from = (int) Math.min(position[0], list.size());
+                    account(-list.remove(from, (int) Math.min(position[1], list.size() - from)));
+                    if (list.size() == 0) {
+                        discard(key);
+                    } else {
+                        list.changedAt(change.revision(), now);
+                    }
+                }
+                return LoggedChange.Kind.LIST_REMOVE;
+            }
+            case LIST_SET -> {
+                if (current instanceof ListEntry list && position[0] < list.size()) {
+                    account(list.set((int) position[0], change.value()));
+                    list.changedAt(change.revision(), now);
+                }
+                return LoggedChange.Kind.LIST_SET;
+            }
+            default -> throw new IllegalArgumentException(change.kind() + " is not a list change");
+        }
+    }
+
+    /** Under the lock: a list's expiry, with its place among the keys with a TTL kept in step. */
+    private void setListExpiry(ByteKey key, ListEntry list, long expiresAt) {
+        boolean had = list.hasTtl();
+        list.expiresAt(expiresAt);
+        if (!had && list.hasTtl()) {
+            list.ttlSlot(ttlKeys.add(key));
+        } else if (had && !list.hasTtl()) {
+            releaseTtlSlot(list.ttlSlot());
+        }
     }
 
     /** Under the lock: a hash's expiry, with its place among the keys with a TTL kept in step. */
