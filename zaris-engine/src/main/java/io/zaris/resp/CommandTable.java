@@ -16,7 +16,7 @@ final class CommandTable {
     record Spec(String name, int arity, List<String> flags, int firstKey, int lastKey, int step, Docs docs) {
     }
 
-    /** What {@code COMMAND DOCS} says of a command; the group is Redis's (connection, server, cluster, string, hash, set, generic). */
+    /** What {@code COMMAND DOCS} says of a command; the group is Redis's (connection, server, cluster, string, hash, set, list, generic). */
     record Docs(String group, String since, String complexity, String summary) {
     }
 
@@ -169,6 +169,36 @@ final class CommandTable {
                 "set", "1.0.0", "O(N) for N members in all", "Stores the members any given set holds at the destination; the keys share one slot.");
         add("sdiffstore", -3, "write", 1, -1, 1,
                 "set", "1.0.0", "O(N) for N members in all", "Stores the members of the first set the others lack at the destination; the keys share one slot.");
+        add("lpush", -3, "write", 1, 1, 1,
+                "list", "1.0.0", "O(N) for N elements", "Pushes elements at the head of a list, one after the other; returns its length.");
+        add("rpush", -3, "write", 1, 1, 1,
+                "list", "1.0.0", "O(N) for N elements", "Pushes elements at the tail of a list; returns its length.");
+        add("lpushx", -3, "write", 1, 1, 1,
+                "list", "2.2.0", "O(N) for N elements", "Pushes elements at the head of a list only if it exists.");
+        add("rpushx", -3, "write", 1, 1, 1,
+                "list", "2.2.0", "O(N) for N elements", "Pushes elements at the tail of a list only if it exists.");
+        add("lpop", -2, "write", 1, 1, 1,
+                "list", "1.0.0", "O(N) for N elements popped", "Removes and returns elements from the head of a list; an emptied list is removed.");
+        add("rpop", -2, "write", 1, 1, 1,
+                "list", "1.0.0", "O(N) for N elements popped", "Removes and returns elements from the tail of a list; an emptied list is removed.");
+        add("lrange", 4, "readonly", 1, 1, 1,
+                "list", "1.0.0", "O(S+N)", "Returns the elements of a list from start to stop (negative: from the end).");
+        add("llen", 2, "readonly", 1, 1, 1,
+                "list", "1.0.0", "O(1)", "Returns the length of a list.");
+        add("lindex", 3, "readonly", 1, 1, 1,
+                "list", "1.0.0", "O(1)", "Returns the element at an index of a list.");
+        add("lset", 4, "write", 1, 1, 1,
+                "list", "1.0.0", "O(1)", "Replaces the element at an index of a list.");
+        add("lrem", 4, "write", 1, 1, 1,
+                "list", "1.0.0", "O(N+M)", "Removes occurrences of an element from a list, from the head or the tail.");
+        add("ltrim", 4, "write", 1, 1, 1,
+                "list", "1.0.0", "O(N) for N elements removed", "Keeps only the elements of a list from start to stop.");
+        add("lmove", 5, "write", 1, 2, 1,
+                "list", "6.2.0", "O(1)", "Pops an element from one end of a list and pushes it at an end of another of the same slot.");
+        add("linsert", 5, "write", 1, 1, 1,
+                "list", "2.2.0", "O(N)", "Inserts an element before or after the first occurrence of a pivot.");
+        add("lpos", -3, "readonly", 1, 1, 1,
+                "list", "6.0.6", "O(N)", "Returns the indexes of an element in a list (RANK, COUNT, MAXLEN).");
         add("scan", -2, "readonly", 0, 0, 0,
                 "generic", "2.8.0", "O(1) per call, O(N) for a full iteration over N keys", "Iterates over the keys of the slots this node serves.");
         add("keys", 2, "readonly", 0, 0, 0,

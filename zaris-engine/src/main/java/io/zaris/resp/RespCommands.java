@@ -313,6 +313,12 @@ final class RespCommands {
                 return setCommand(name, a, slot);
             case "sscan":
                 return sscan(a, slot);
+            case "lpush", "rpush", "lpushx", "rpushx", "lpop", "rpop", "lrange", "llen", "lindex", "lset", "lrem", "ltrim",
+                 "lmove", "linsert", "lpos": {
+                RespListCommands.Call list = RespListCommands.prepare(name, a);
+                return list.refusal() != null ? done(list.refusal())
+                        : call(list.request(), slot, answer -> list.reply().apply(ResponseCodec.readHashAnswer(answer.body())));
+            }
             case "sinter", "sunion", "sdiff", "sinterstore", "sunionstore", "sdiffstore":
                 return setAlgebra(name, a, slot);
             case "strlen":
@@ -530,7 +536,7 @@ final class RespCommands {
                 return false;
             }
             String type = text(ResponseCodec.readHashAnswer(answer.body()).items().get(0));
-            return type.equals("hash") || type.equals("set");
+            return !type.equals("string") && !type.equals("none"); // a hash, set, list… keeps its content
         } catch (MalformedRequestException e) {
             return false;
         }

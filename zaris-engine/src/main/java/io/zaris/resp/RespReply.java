@@ -13,6 +13,8 @@ sealed interface RespReply {
 
     RespReply OK = new Simple("OK");
     RespReply NULL = new Null();
+    /** The null array ({@code *-1} in RESP2), which Redis answers e.g. for LPOP with a count on a missing key. */
+    RespReply NULL_ARRAY = new NullArray();
     RespReply ZERO = new Int(0);
     RespReply ONE = new Int(1);
 
@@ -45,6 +47,10 @@ sealed interface RespReply {
 
     /** No value: RESP2 {@code $-1} (the null bulk string), RESP3 {@code _}. */
     record Null() implements RespReply {
+    }
+
+    /** {@code *-1} in RESP2, {@code _} in RESP3. */
+    record NullArray() implements RespReply {
     }
 
     record Array(List<RespReply> items) implements RespReply {

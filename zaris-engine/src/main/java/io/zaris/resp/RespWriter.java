@@ -30,6 +30,9 @@ final class RespWriter {
         } else if (reply instanceof RespReply.Null) {
             out.writeBytes(protocol >= 3 ? "_\r\n".getBytes(StandardCharsets.US_ASCII)
                     : "$-1\r\n".getBytes(StandardCharsets.US_ASCII));
+        } else if (reply instanceof RespReply.NullArray) {
+            out.writeBytes(protocol >= 3 ? "_\r\n".getBytes(StandardCharsets.US_ASCII)
+                    : "*-1\r\n".getBytes(StandardCharsets.US_ASCII));
         } else if (reply instanceof RespReply.Array array) {
             line(out, '*', Integer.toString(array.items().size()));
             for (RespReply item : array.items()) {

@@ -45,16 +45,17 @@ final class ListCommands {
                     return HashReply.read(0, range == null ? List.of() : list.range(range[0], range[1]));
                 });
             }
-            case LINDEX -> {
+            case LINDEX -> segment.readList(key, now, list -> { // Redis looks at the key before the index
+                if (list == null) {
+                    return HashReply.read(0, Collections.singletonList(null));
+                }
                 Long index = DecimalCounter.parse(args.get(0));
                 if (index == null) {
-                    yield HashReply.error(KvStatus.BAD_REQUEST, BAD_INTEGER);
+                    return HashReply.error(KvStatus.BAD_REQUEST, BAD_INTEGER);
                 }
-                yield segment.readList(key, now, list -> {
-                    int at = list == null ? -1 : index(index, list.size());
-                    return HashReply.read(0, Collections.singletonList(at < 0 ? null : list.get(at)));
-                });
-            }
+                int at = index(index, list.size());
+                return HashReply.read(0, Collections.singletonList(at < 0 ? null : list.get(at)));
+            });
             case LPOS -> position(segment, key, args, now);
             default -> throw new IllegalArgumentException(op + " is not a list read");
         };
@@ -110,7 +111,7 @@ final class ListCommands {
         HashWriteResult<HashReply> result = segment.writeList(epoch, now, writer -> switch (op) {
             case LPUSH, RPUSH, LPUSHX, RPUSHX -> push(writer, key, op, args);
             case LPOP, RPOP -> pop(writer, key, op == HashOp.LPOP, args.isEmpty() ? null : DecimalCounter.parse(args.get(0)));
-            case LSET -> set(writer, key, DecimalCounter.parse(args.get(0)), args.get(1));
+            case LSET -> set(writer, key, args.get(0), args.get(1));
             case LREM -> removeMatching(writer, key, DecimalCounter.parse(args.get(0)), args.get(1));
             case LTRIM -> trim(writer, key, DecimalCounter.parse(args.get(0)), DecimalCounter.parse(args.get(1)));
             case LMOVE -> move(writer, key, args.get(0), isLeft(args.get(1)), isLeft(args.get(2)));
@@ -136,7 +137,7 @@ final class ListCommands {
                     }
                 }
             }
-            case LSET, LREM -> {
+            case LREM -> {
                 if (DecimalCounter.parse(args.get(0)) == null) {
                     return HashReply.error(KvStatus.BAD_REQUEST, BAD_INTEGER);
                 }
@@ -197,10 +198,15 @@ final class ListCommands {
         return HashReply.read(1, popped);
     }
 
-    private static HashReply set(Segment.ListWriter writer, byte[] key, long index, byte[] element) {
+    /** LSET: Redis looks at the key before the index. */
+    private static HashReply set(Segment.ListWriter writer, byte[] key, byte[] indexText, byte[] element) {
         ListEntry list = writer.list(key);
         if (list == null) {
             return HashReply.error(KvStatus.BAD_REQUEST, NO_SUCH_KEY);
+        }
+        Long index = DecimalCounter.parse(indexText);
+        if (index == null) {
+            return HashReply.error(KvStatus.BAD_REQUEST, BAD_INTEGER);
         }
         int at = index(index, list.size());
         if (at < 0) {

@@ -1,0 +1,423 @@
+package io.zaris.resp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.model.NodeAddress;
+import io.zaris.placement.PartitionLayout;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The list commands on the RESP port: hand-written expectations (Redis 7's replies and errors) on a one-node cluster
+ * serving every slot, and command sequences (a fixed one with every edge case, and seeded random ones) sent to a real
+ * {@code redis-server} (started by the test when it is installed) with every reply compared. Keys share the hash tag
+ * {@code {t}} so LMOVE's two keys stay in one slot.
+ */
+@Tag("in-process-cluster")
+class RespListIntegrationTests {
+
+    private static final String WRONGTYPE = "-WRONGTYPE Operation against a key holding the wrong kind of value\n";
+    /** Random sequences the comparison runs, each of {@link #RANDOM_LENGTH} commands; a seed replays one. */
+    private static final int RANDOM_SEQUENCES = 100;
+    private static final int RANDOM_LENGTH = 100;
+
+    /** Every list command with its edge cases: missing keys, other types, bad numbers and keywords, wrong counts. */
+    private static final String SEQUENCE = """
+            RPUSH {t}l a b c
+            LPUSH {t}l x y
+            LRANGE {t}l 0 -1
+            LRANGE {t}l -2 100
+            LRANGE {t}l 3 1
+            LRANGE {t}l -100 0
+            LRANGE {t}l 5 10
+            LRANGE {t}l x 1
+            LRANGE {t}none 0 -1
+            LLEN {t}l
+            LLEN {t}none
+            LINDEX {t}l 0
+            LINDEX {t}l -1
+            LINDEX {t}l 5
+            LINDEX {t}l -6
+            LINDEX {t}l x
+            LINDEX {t}none x
+            LPOP {t}l
+            RPOP {t}l
+            LPOP {t}l 2
+            RPOP {t}l 0
+            LPOP {t}l -1
+            LPOP {t}l x
+            LPOP {t}l 1 2
+            LPOP {t}none
+            LPOP {t}none 2
+            LPOP {t}none 0
+            RPOP {t}l 5
+            EXISTS {t}l
+            LPUSHX {t}l a
+            RPUSHX {t}l a b
+            RPUSH {t}l a b a c a d a
+            LPUSHX {t}l z
+            RPUSHX {t}l z
+            LREM {t}l 2 a
+            LREM {t}l -1 a
+            LREM {t}l 0 z
+            LREM {t}l 0 nope
+            LREM {t}l x a
+            LREM {t}none 1 a
+            LRANGE {t}l 0 -1
+            LSET {t}l 0 first
+            LSET {t}l -1 last
+            LSET {t}l 9 x
+            LSET {t}l x v
+            LSET {t}none 0 v
+            LSET {t}none x v
+            LINSERT {t}l BEFORE c C
+            LINSERT {t}l after c D
+            LINSERT {t}l AFTER nope x
+            LINSERT {t}l ABOVE c x
+            LINSERT {t}none BEFORE a b
+            LRANGE {t}l 0 -1
+            LPOS {t}l c
+            LPOS {t}l nope
+            LPOS {t}l a COUNT 0
+            RPUSH {t}l c c
+            LPOS {t}l c RANK 2
+            LPOS {t}l c RANK -1 COUNT 2
+            LPOS {t}l c COUNT 0 MAXLEN 4
+            LPOS {t}l c RANK 0
+            LPOS {t}l c RANK x
+            LPOS {t}l c COUNT -1
+            LPOS {t}l c COUNT x
+            LPOS {t}l c MAXLEN -1
+            LPOS {t}l c FOO 1
+            LPOS {t}l c RANK
+            LPOS {t}none c
+            LPOS {t}none c COUNT 0
+            LTRIM {t}l 1 -2
+            LRANGE {t}l 0 -1
+            LTRIM {t}l x 1
+            LTRIM {t}none 0 1
+            LMOVE {t}l {t}d LEFT RIGHT
+            LMOVE {t}l {t}d right left
+            LRANGE {t}d 0 -1
+            LMOVE {t}d {t}d LEFT RIGHT
+            LRANGE {t}d 0 -1
+            LMOVE {t}d {t}d RIGHT RIGHT
+            LMOVE {t}none {t}d LEFT LEFT
+            LMOVE {t}l {t}d UP LEFT
+            LMOVE {t}l {t}d LEFT
+            RPUSH {t}one only
+            LMOVE {t}one {t}one LEFT RIGHT
+            LRANGE {t}one 0 -1
+            LMOVE {t}one {t}two RIGHT LEFT
+            EXISTS {t}one
+            LRANGE {t}two 0 -1
+            LTRIM {t}l 5 10
+            EXISTS {t}l
+            SET {t}str v
+            HSET {t}h f v
+            SADD {t}s m
+            LPUSH {t}str a
+            RPUSH {t}h a
+            LPUSHX {t}s a
+            LPOP {t}str
+            LPOP {t}str x
+            LPOP {t}str 0
+            LRANGE {t}str 0 -1
+            LRANGE {t}str x 1
+            LLEN {t}h
+            LINDEX {t}s x
+            LSET {t}str x v
+            LREM {t}str 0 a
+            LTRIM {t}str 0 1
+            LINSERT {t}str BEFORE a b
+            LPOS {t}str a
+            LPOS {t}str a COUNT x
+            LMOVE {t}str {t}d LEFT LEFT
+            LMOVE {t}d {t}str LEFT LEFT
+            LMOVE {t}none {t}str LEFT LEFT
+            LRANGE {t}d 0 -1
+            RPUSH {t}k 1 2 3
+            GET {t}k
+            HGET {t}k f
+            SMEMBERS {t}k
+            INCR {t}k
+            MGET {t}k {t}str
+            TYPE {t}k
+            EXISTS {t}k {t}none
+            TTL {t}k
+            EXPIRE {t}k 100
+            TTL {t}k
+            RPUSH {t}k 4
+            TTL {t}k
+            PERSIST {t}k
+            TTL {t}k
+            SET {t}k v
+            TYPE {t}k
+            RPUSH {t}k2 a
+            DEL {t}k2
+            LLEN {t}k2
+            LPUSH {t}n 3 -1 10 2.5 007
+            LRANGE {t}n 0 -1
+            LPUSH {t}e ""
+            """;
+
+    private static EmbeddedCluster cluster;
+
+    @BeforeAll
+    static void start() {
+        cluster = EmbeddedCluster.builder().nodes(1).replicationFactor(1).layout(PartitionLayout.of(64, 8)).resp(true)
+                .build().start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void pushPopRangeAndTheirEdges() throws IOException {
+        assertReplies("""
+                RPUSH {t}pa x y
+                LPUSH {t}pa w
+                LRANGE {t}pa 0 -1
+                LPOP {t}pa 5
+                LPOP {t}pa
+                LPOP {t}pa 1
+                TYPE {t}pa
+                LLEN {t}pa
+                """, """
+                :2
+                :3
+                *3
+                $1
+                w
+                $1
+                x
+                $1
+                y
+                *3
+                $1
+                w
+                $1
+                x
+                $1
+                y
+                $-1
+                *-1
+                +none
+                :0
+                """);
+    }
+
+    @Test
+    void keysOfDifferentSlotsAreRefusedAndTypesMeetAsRedisHasThem() throws IOException {
+        assertReplies("""
+                RPUSH {t}slot m
+                SET {t}str9 v
+                LMOVE {t}slot other LEFT LEFT
+                LPUSH {t}str9 m
+                GET {t}slot
+                SCAN 0 COUNT 100000 MATCH {t}slot TYPE list
+                SCAN 0 COUNT 100000 MATCH {t}slot TYPE string
+                """, """
+                :1
+                +OK
+                -CROSSSLOT Keys in request don't hash to the same slot
+                """ + WRONGTYPE + WRONGTYPE + """
+                *2
+                $1
+                0
+                *1
+                $7
+                {t}slot
+                *2
+                $1
+                0
+                *0
+                """);
+    }
+
+    @Test
+    void aListExpiresWhole() {
+        assertThat(exchangeLines(zaris(), "RPUSH {t}exp a b\nPEXPIRE {t}exp 1\n")).isEqualTo(":2\r\n:1\r\n+OK\r\n");
+        Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(exchangeLines(zaris(), "LRANGE {t}exp 0 -1\nTTL {t}exp\nTYPE {t}exp\n"))
+                        .isEqualTo("*0\r\n:-2\r\n+none\r\n+OK\r\n"));
+    }
+
+    /** The same sequence on a real Redis and on Zaris: every reply alike. */
+    @Test
+    void everyReplyMatchesARealRedis() throws Exception {
+        assumeThat(RedisServer.installed()).as(RedisServer.MISSING).isTrue();
+        try (RedisServer server = RedisServer.start()) {
+            compareWithRedis(server, SEQUENCE.lines().toList(), "the fixed sequence");
+        }
+    }
+
+    /**
+     * Seeded random sequences of list commands over a few keys (and a string among them), each compared reply by reply
+     * with a real Redis. A failure names its seed; {@code -Dzaris.lists.seed=N} runs that one sequence alone.
+     */
+    @Test
+    void seededRandomSequencesMatchARealRedis() throws Exception {
+        assumeThat(RedisServer.installed()).as(RedisServer.MISSING).isTrue();
+        String only = System.getProperty("zaris.lists.seed");
+        long first = only == null ? 1 : Long.parseLong(only);
+        long last = only == null ? RANDOM_SEQUENCES : first;
+        try (RedisServer server = RedisServer.start()) {
+            for (long seed = first; seed <= last; seed++) {
+                List<String> commands = new ArrayList<>(randomSequence(seed));
+                commands.add("DEL {t}r0 {t}r1 {t}r2 {t}rs"); // the next sequence starts from nothing on both
+                compareWithRedis(server, commands, "seed " + seed + " (replay: mvn -pl zaris-engine verify -Dit.test="
+                        + "RespListIntegrationTests#seededRandomSequencesMatchARealRedis -Dzaris.lists.seed=" + seed + ")");
+            }
+        }
+    }
+
+    /** redis-cli, which speaks RESP arrays (not inline commands) and prints replies its own way. */
+    @Test
+    void redisCliSeesListsAsRedisShowsThem() throws Exception {
+        assumeThat(RedisCli.installed()).as(RedisCli.MISSING).isTrue();
+        NodeAddress address = zaris();
+        assertThat(RedisCli.at(address, "RPUSH", "{t}cli", "red", "green")).isEqualTo("2");
+        assertThat(RedisCli.at(address, "LRANGE", "{t}cli", "0", "-1")).isEqualTo("red\ngreen");
+        assertThat(RedisCli.at(address, "TYPE", "{t}cli")).isEqualTo("list");
+        assertThat(RedisCli.at(address, "HGETALL", "{t}cli"))
+                .isEqualTo("WRONGTYPE Operation against a key holding the wrong kind of value");
+        assertThat(RedisCli.at(address, "DEL", "{t}cli")).isEqualTo("1");
+        assertThat(RedisCli.at(address, "LRANGE", "{t}cli", "0", "-1")).isEmpty();
+    }
+
+    static List<String> randomSequence(long seed) {
+        Random random = new Random(seed);
+        List<String> commands = new ArrayList<>();
+        commands.add("SET {t}rs v");
+        for (int i = 0; i < RANDOM_LENGTH; i++) {
+            String key = random.nextInt(10) == 0 ? "{t}rs" : "{t}r" + random.nextInt(3);
+            String element = "e" + random.nextInt(5);
+            String index = Integer.toString(random.nextInt(14) - 7);
+            String side = random.nextBoolean() ? "LEFT" : "RIGHT";
+            commands.add(switch (random.nextInt(16)) {
+                case 0, 1 -> "LPUSH " + key + " " + element + " e" + random.nextInt(5);
+                case 2, 3 -> "RPUSH " + key + " " + element;
+                case 4 -> (random.nextBoolean() ? "LPUSHX " : "RPUSHX ") + key + " " + element;
+                case 5 -> "LPOP " + key + (random.nextBoolean() ? "" : " " + (random.nextInt(5) - 1));
+                case 6 -> "RPOP " + key + (random.nextBoolean() ? "" : " " + random.nextInt(4));
+                case 7 -> "LRANGE " + key + " " + index + " " + (random.nextInt(14) - 7);
+                case 8 -> "LINDEX " + key + " " + index;
+                case 9 -> "LSET " + key + " " + index + " " + element;
+                case 10 -> "LREM " + key + " " + index + " " + element;
+                case 11 -> "LTRIM " + key + " " + index + " " + (random.nextInt(14) - 4);
+                case 12 -> "LMOVE " + key + " {t}r" + random.nextInt(3) + " " + side + " " + (random.nextBoolean() ? "LEFT" : "RIGHT");
+                case 13 -> "LINSERT " + key + " " + (random.nextBoolean() ? "BEFORE " : "AFTER ") + element + " i" + random.nextInt(3);
+                case 14 -> "LPOS " + key + " " + element + (random.nextBoolean() ? "" : " RANK " + (random.nextInt(5) - 2))
+                        + (random.nextBoolean() ? "" : " COUNT " + random.nextInt(3))
+                        + (random.nextBoolean() ? "" : " MAXLEN " + random.nextInt(4));
+                default -> "LLEN " + key;
+            });
+        }
+        return commands;
+    }
+
+    private static void compareWithRedis(RedisServer server, List<String> commands, String what) throws IOException {
+        List<String> redis = replies(server.address(), commands);
+        List<String> zaris = replies(zaris(), commands);
+        assertThat(redis).as("Redis answered every command of %s", what).hasSameSizeAs(commands).doesNotContainNull();
+        for (int i = 0; i < commands.size(); i++) {
+            assertThat(zaris.get(i)).as("reply to %s in %s", commands.get(i), what).isEqualTo(redis.get(i));
+        }
+    }
+
+    private static List<String> replies(NodeAddress address, List<String> commands) throws IOException {
+        RespReplyReader reader = new RespReplyReader(exchange(address, String.join("\r\n", commands) + "\r\nQUIT\r\n"));
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < commands.size(); i++) {
+            out.add(reader.next(false));
+        }
+        return out;
+    }
+
+    private static NodeAddress zaris() {
+        return cluster.respSeeds().get(0);
+    }
+
+    /** Sends each line as an inline command and compares every reply; lines are joined with CRLF. */
+    private static void assertReplies(String commands, String expected) {
+        assertThat(exchangeLines(zaris(), commands)).isEqualTo(expected.replace("\n", "\r\n") + "+OK\r\n");
+    }
+
+    private static String exchangeLines(NodeAddress address, String commands) {
+        try {
+            return new String(exchange(address, commands.replace("\n", "\r\n") + "QUIT\r\n"), StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
+            throw new AssertionError("no exchange with " + address, e);
+        }
+    }
+
+    private static byte[] exchange(NodeAddress address, String input) throws IOException {
+        try (Socket socket = new Socket(address.host(), address.port())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(input.getBytes(StandardCharsets.ISO_8859_1));
+            socket.shutdownOutput();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            socket.getInputStream().transferTo(out);
+            return out.toByteArray();
+        }
+    }
+
+    /** A standalone {@code redis-server} (Debian package redis-server) on a free loopback port, without persistence. */
+    private record RedisServer(Process process, NodeAddress address) implements AutoCloseable {
+
+        static final String MISSING = "redis-server is not installed (Debian package redis-server); skipping the"
+                + " comparison with a real Redis";
+
+        static boolean installed() {
+            try {
+                Process process = new ProcessBuilder("redis-server", "--version").redirectErrorStream(true).start();
+                return process.waitFor(10, TimeUnit.SECONDS) && process.exitValue() == 0;
+            } catch (IOException | InterruptedException e) {
+                return false;
+            }
+        }
+
+        static RedisServer start() throws IOException {
+            int port;
+            try (ServerSocket probe = new ServerSocket(0)) {
+                port = probe.getLocalPort();
+            }
+            Process process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                    "--save", "", "--appendonly", "no").redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            NodeAddress address = new NodeAddress("127.0.0.1", port);
+            RedisServer server = new RedisServer(process, address);
+            Awaitility.await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+                    .until(() -> exchangeLines(address, "PING\n").equals("+PONG\r\n+OK\r\n"));
+            return server;
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.destroy();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+    }
+}
