@@ -199,6 +199,12 @@ final class CommandTable {
                 "list", "2.2.0", "O(N)", "Inserts an element before or after the first occurrence of a pivot.");
         add("lpos", -3, "readonly", 1, 1, 1,
                 "list", "6.0.6", "O(N)", "Returns the indexes of an element in a list (RANK, COUNT, MAXLEN).");
+        add("blpop", -3, "write", 1, -2, 1,
+                "list", "2.0.0", "O(N) for N keys", "Pops the head of the first non-empty list of keys in one slot, blocking until one has an element or the timeout.");
+        add("brpop", -3, "write", 1, -2, 1,
+                "list", "2.0.0", "O(N) for N keys", "Pops the tail of the first non-empty list of keys in one slot, blocking until one has an element or the timeout.");
+        add("blmove", 6, "write", 1, 2, 1,
+                "list", "6.2.0", "O(1)", "LMOVE, blocking while the source list is empty, until the timeout.");
         add("scan", -2, "readonly", 0, 0, 0,
                 "generic", "2.8.0", "O(1) per call, O(N) for a full iteration over N keys", "Iterates over the keys of the slots this node serves.");
         add("keys", 2, "readonly", 0, 0, 0,

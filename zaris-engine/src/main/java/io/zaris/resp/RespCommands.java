@@ -65,6 +65,7 @@ final class RespCommands {
     private final IntSupplier connectedClients;
     private final long startedMillis;
     private final Runnable onFailedLogin;
+    private final BlockedClients blocked = new BlockedClients();
 
     RespCommands(RespBackend backend, RespOptions options, IntSupplier connectedClients, Runnable onFailedLogin) {
         this.onFailedLogin = onFailedLogin;
@@ -135,7 +136,7 @@ final class RespCommands {
             case "keys":
                 return done(keys(a.get(1)));
             default:
-                return keyCommand(name, a);
+                return keyCommand(name, a, session);
         }
     }
 
@@ -196,7 +197,7 @@ final class RespCommands {
 
     // ------------------------------------------------------------------ key commands
 
-    private CompletableFuture<RespReply> keyCommand(String name, List<byte[]> a) {
+    private CompletableFuture<RespReply> keyCommand(String name, List<byte[]> a, RespSession session) {
         byte[] key = a.get(1);
         RespReply tooLarge = checkSizes(name, a);
         if (tooLarge != null) {
@@ -316,9 +317,22 @@ final class RespCommands {
             case "lpush", "rpush", "lpushx", "rpushx", "lpop", "rpop", "lrange", "llen", "lindex", "lset", "lrem", "ltrim",
                  "lmove", "linsert", "lpos": {
                 RespListCommands.Call list = RespListCommands.prepare(name, a);
-                return list.refusal() != null ? done(list.refusal())
-                        : call(list.request(), slot, answer -> list.reply().apply(ResponseCodec.readHashAnswer(answer.body())));
+                if (list.refusal() != null) {
+                    return done(list.refusal());
+                }
+                byte[] pushedTo = RespListCommands.pushedKey(name, a);
+                return call(list.request(), slot, answer -> {
+                    RespReply reply = list.reply().apply(ResponseCodec.readHashAnswer(answer.body()));
+                    if (pushedTo != null && !(reply instanceof RespReply.Error) && !BlockedClients.nothing(reply)) {
+                        blocked.pushed(pushedTo); // clients blocked on the key retry their pop
+                    }
+                    return reply;
+                });
             }
+            case "blpop", "brpop":
+                return blockingPop(name, a, slot, session);
+            case "blmove":
+                return blockingMove(a, slot, session);
             case "sinter", "sunion", "sdiff", "sinterstore", "sunionstore", "sdiffstore":
                 return setAlgebra(name, a, slot);
             case "strlen":
@@ -910,6 +924,76 @@ final class RespCommands {
         return status == KvStatus.CONFLICT || status == KvStatus.NOT_FOUND;
     }
 
+    // ------------------------------------------------------------------ blocking list commands
+
+    /**
+     * BLPOP and BRPOP on keys of one slot: the first key holding a list gives its head (tail) element, answered as
+     * [key, element]; with none, the client blocks in {@link BlockedClients} until one does, the timeout passes (the
+     * null array) or its slot's ownership moves away ({@code -MOVED}, which a cluster client follows).
+     */
+    private CompletableFuture<RespReply> blockingPop(String name, List<byte[]> a, int slot, RespSession session) {
+        Long timeout = RespListCommands.timeoutMillis(a.get(a.size() - 1));
+        if (timeout == null || timeout < 0) {
+            return done(RespReply.error(timeout == null ? "ERR timeout is not a float or out of range" : "ERR timeout is negative"));
+        }
+        List<byte[]> keys = List.copyOf(a.subList(1, a.size() - 1));
+        if (!sameSlot(keys)) {
+            return done(CROSSSLOT);
+        }
+        boolean head = name.equals("blpop");
+        return blockUnlessPopped(keys, timeout, () -> popFirst(keys, 0, head, slot), RespReply.NULL_ARRAY, session);
+    }
+
+    /** BLMOVE source destination LEFT|RIGHT LEFT|RIGHT timeout: LMOVE, blocking while the source is empty. */
+    private CompletableFuture<RespReply> blockingMove(List<byte[]> a, int slot, RespSession session) {
+        if (!RespListCommands.isSide(a.get(3)) || !RespListCommands.isSide(a.get(4))) {
+            return done(SYNTAX);
+        }
+        Long timeout = RespListCommands.timeoutMillis(a.get(5));
+        if (timeout == null || timeout < 0) {
+            return done(RespReply.error(timeout == null ? "ERR timeout is not a float or out of range" : "ERR timeout is negative"));
+        }
+        if (SegmentMapper.slot(a.get(1)) != SegmentMapper.slot(a.get(2))) {
+            return done(CROSSSLOT);
+        }
+        Request.Hash move = new Request.Hash(0, a.get(1), HashOp.LMOVE, List.copyOf(a.subList(2, 5)));
+        byte[] destination = a.get(2);
+        BlockedClients.Attempt attempt = () -> call(move, slot, answer -> {
+            byte[] element = ResponseCodec.readHashAnswer(answer.body()).items().get(0);
+            if (element == null) {
+                return null;
+            }
+            blocked.pushed(destination);
+            return new RespReply.Bulk(element);
+        });
+        return blockUnlessPopped(List.of(a.get(1)), timeout, attempt, RespReply.NULL, session);
+    }
+
+    /** Tries once at once; blocks only when that found nothing to pop. */
+    private CompletableFuture<RespReply> blockUnlessPopped(List<byte[]> keys, long timeoutMillis,
+                                                          BlockedClients.Attempt attempt, RespReply onTimeout,
+                                                          RespSession session) {
+        return attempt.run().thenCompose(reply -> reply != null ? CompletableFuture.completedFuture(reply)
+                : blocked.block(keys, timeoutMillis, attempt, onTimeout, () -> session.closed));
+    }
+
+    /** Pops from the first of {@code keys} (from {@code index} on) that holds a list: [key, element], or null for none. */
+    private CompletableFuture<RespReply> popFirst(List<byte[]> keys, int index, boolean head, int slot) {
+        if (index == keys.size()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        byte[] key = keys.get(index);
+        return call(new Request.Hash(0, key, head ? HashOp.LPOP : HashOp.RPOP, List.of()), slot, answer -> {
+            List<byte[]> items = ResponseCodec.readHashAnswer(answer.body()).items();
+            return items.isEmpty() ? null : RespReply.array(List.of(new RespReply.Bulk(key), new RespReply.Bulk(items.get(0))));
+        }).thenCompose(reply -> reply != null ? CompletableFuture.completedFuture(reply) : popFirst(keys, index + 1, head, slot));
+    }
+
+    /** Stops the blocked clients' timer; their commands are answered with an error. */
+    void close() {
+        blocked.close();
+    }
+
     // ------------------------------------------------------------------ engine replies
 
     /** A decoded native response: status and the body after the header. */
@@ -1208,7 +1292,8 @@ final class RespCommands {
                     .append("uptime_in_seconds:").append((now - startedMillis) / 1000).append("\r\n\r\n");
         }
         if (all || sections.contains("clients")) {
-            text.append("# Clients\r\nconnected_clients:").append(connectedClients.getAsInt()).append("\r\n\r\n");
+            text.append("# Clients\r\nconnected_clients:").append(connectedClients.getAsInt())
+                    .append("\r\nblocked_clients:").append(blocked.blocked()).append("\r\n\r\n");
         }
         RespBackend.Memory memory = backend.memory();
         if (all || sections.contains("memory")) {
@@ -1369,7 +1454,7 @@ final class RespCommands {
 
     private RespReply checkSizes(String name, List<byte[]> a) {
         CommandTable.Spec spec = CommandTable.COMMANDS.get(name);
-        int last = spec.lastKey() < 0 ? a.size() - 1 : spec.lastKey();
+        int last = spec.lastKey() < 0 ? a.size() + spec.lastKey() : spec.lastKey(); // -1: the last argument, -2: the one before
         if ((last - spec.firstKey()) / Math.max(1, spec.step()) + 1 > backend.limits().maxBatchKeys()) {
             return RespReply.error("ERR too many keys in one command (at most " + backend.limits().maxBatchKeys() + ")");
         }

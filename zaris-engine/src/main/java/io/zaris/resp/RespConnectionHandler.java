@@ -114,6 +114,7 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
         connections.decrementAndGet();
+        session.closed = true; // a command blocked for it stops waiting
         slowReaderGuard.closed();
         if (batch != null) {
             batch.release();

@@ -135,6 +135,43 @@ final class RespListCommands {
         });
     }
 
+    /** The key a successful push names (whose blocked clients then retry), or {@code null} for other commands. */
+    static byte[] pushedKey(String name, List<byte[]> a) {
+        return switch (name) {
+            case "lpush", "rpush", "lpushx", "rpushx" -> a.get(1);
+            case "lmove" -> a.get(2);
+            default -> null;
+        };
+    }
+
+    /** LEFT or RIGHT, in any case. */
+    static boolean isSide(byte[] word) {
+        String text = new String(word, StandardCharsets.US_ASCII);
+        return text.equalsIgnoreCase("LEFT") || text.equalsIgnoreCase("RIGHT");
+    }
+
+    /**
+     * A blocking command's timeout in seconds (a decimal, fractions allowed) as milliseconds; {@code null} when it is
+     * not a finite number, negative when it is negative. 0 waits for ever.
+     */
+    static Long timeoutMillis(byte[] seconds) {
+        String text = new String(seconds, StandardCharsets.US_ASCII);
+        if (text.isEmpty() || !text.chars().allMatch(c -> (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+'
+                || c == 'e' || c == 'E')) {
+            return null;
+        }
+        double value;
+        try {
+            value = Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        if (!Double.isFinite(value) || Math.abs(value) > Long.MAX_VALUE / 1000.0) {
+            return null;
+        }
+        return value < 0 ? -1 : (long) Math.ceil(value * 1000);
+    }
+
     private static Request.Hash request(byte[] key, HashOp op, List<byte[]> args) {
         return new Request.Hash(0, key, op, args);
     }

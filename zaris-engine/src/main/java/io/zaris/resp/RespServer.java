@@ -21,6 +21,7 @@ import reactor.netty.tcp.TcpServer;
 public final class RespServer implements AutoCloseable {
 
     private final DisposableServer server;
+    private final RespCommands commands;
     private final String host;
     private final AtomicInteger connections = new AtomicInteger();
     private final AtomicLong sessionIds = new AtomicLong();
@@ -29,6 +30,7 @@ public final class RespServer implements AutoCloseable {
 
     private RespServer(RespOptions options, RespBackend backend, RespSecurity security) {
         RespCommands commands = new RespCommands(backend, options, connections::get, security.onFailedLogin());
+        this.commands = commands;
         this.host = options.host();
         this.server = TlsTransports.secure(TcpServer.create().runOn(IoLoops.shared()), security.security().tls())
                 .host(options.host())
@@ -74,5 +76,6 @@ public final class RespServer implements AutoCloseable {
     public void close() {
         channels.close();
         server.disposeNow(Duration.ofSeconds(5));
+        commands.close();
     }
 }

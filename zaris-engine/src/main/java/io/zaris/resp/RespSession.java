@@ -2,7 +2,7 @@ package io.zaris.resp;
 
 import io.zaris.security.LoginSession;
 
-/** Per-connection state that commands change: protocol version, client name, library info, login. Event-loop confined. */
+/** Per-connection state that commands change: protocol version, client name, library info, login. Event-loop confined, but for {@code closed}. */
 final class RespSession {
 
     final long id;
@@ -13,6 +13,8 @@ final class RespSession {
     boolean readOnly;
     /** Set when the connection is registered (it needs the peer's address); see {@link RespConnectionHandler}. */
     LoginSession login;
+    /** Set by the event loop when the connection is gone; read by {@link BlockedClients}' thread, hence volatile. */
+    volatile boolean closed;
 
     RespSession(long id) {
         this.id = id;

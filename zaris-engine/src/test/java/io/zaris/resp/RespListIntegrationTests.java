@@ -36,7 +36,10 @@ class RespListIntegrationTests {
     private static final int RANDOM_SEQUENCES = 100;
     private static final int RANDOM_LENGTH = 100;
 
-    /** Every list command with its edge cases: missing keys, other types, bad numbers and keywords, wrong counts. */
+    /**
+     * Every list command with its edge cases: missing keys, other types, bad numbers and keywords, wrong counts. The
+     * blocking commands appear only where they answer at once: Redis drops a blocked client whose input has ended.
+     */
     private static final String SEQUENCE = """
             RPUSH {t}l a b c
             LPUSH {t}l x y
@@ -174,6 +177,19 @@ class RespListIntegrationTests {
             LPUSH {t}n 3 -1 10 2.5 007
             LRANGE {t}n 0 -1
             LPUSH {t}e ""
+            RPUSH {t}b1 x y
+            BLPOP {t}bnone {t}b1 1
+            BRPOP {t}b1 1
+            BLPOP {t}bnone -1
+            BLPOP {t}bnone abc
+            BLPOP {t}str 1
+            RPUSH {t}b2 a b
+            BLMOVE {t}b2 {t}b3 RIGHT LEFT 1
+            BLMOVE {t}b2 {t}b3 LEFT LEFT 0
+            BLMOVE {t}b3 {t}b3 UP LEFT 1
+            BLMOVE {t}b3 {t}b3 LEFT LEFT -2
+            BLMOVE {t}b3 {t}str LEFT LEFT 1
+            LRANGE {t}b3 0 -1
             """;
 
     private static EmbeddedCluster cluster;
@@ -260,6 +276,94 @@ class RespListIntegrationTests {
         Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(exchangeLines(zaris(), "LRANGE {t}exp 0 -1\nTTL {t}exp\nTYPE {t}exp\n"))
                         .isEqualTo("*0\r\n:-2\r\n+none\r\n+OK\r\n"));
+    }
+
+    @Test
+    void aBlockedPopIsAnsweredByAPushFromAnotherConnection() throws Exception {
+        try (Socket consumer = open(zaris())) {
+            send(consumer, "BLPOP {t}q1 {t}q2 0\r\n");
+            awaitBlocked(1);
+            assertThat(exchangeLines(zaris(), "RPUSH {t}q2 first second\n")).isEqualTo(":2\r\n+OK\r\n");
+            assertThat(readReply(consumer)).isEqualTo("*2\r\n$5\r\n{t}q2\r\n$5\r\nfirst\r\n");
+            awaitBlocked(0);
+            assertThat(exchangeLines(zaris(), "LRANGE {t}q2 0 -1\n")).isEqualTo("*1\r\n$6\r\nsecond\r\n+OK\r\n");
+
+            send(consumer, "BLMOVE {t}q3 {t}q2 LEFT LEFT 0\r\n");
+            awaitBlocked(1);
+            assertThat(exchangeLines(zaris(), "LPUSH {t}q3 moved\n")).isEqualTo(":1\r\n+OK\r\n");
+            assertThat(readReply(consumer)).isEqualTo("$5\r\nmoved\r\n");
+            assertThat(exchangeLines(zaris(), "LRANGE {t}q2 0 -1\nEXISTS {t}q3\n"))
+                    .isEqualTo("*2\r\n$5\r\nmoved\r\n$6\r\nsecond\r\n:0\r\n+OK\r\n");
+
+            send(consumer, "BRPOP {t}q4 0.2\r\nPING\r\n");
+            assertThat(readReply(consumer)).as("the timeout answers the null array").isEqualTo("*-1\r\n");
+            assertThat(readReply(consumer)).as("later commands wait behind the blocked one").isEqualTo("+PONG\r\n");
+        }
+    }
+
+    @Test
+    void aClientThatLeavesStopsWaitingAndKeysOfTwoSlotsAreRefused() throws Exception {
+        awaitBlocked(0);
+        try (Socket consumer = open(zaris())) {
+            send(consumer, "BLPOP {t}gone 0\r\n");
+            awaitBlocked(1);
+        }
+        awaitBlocked(0);
+        assertThat(exchangeLines(zaris(), "RPUSH {t}gone kept\nBLPOP {t}gone other 0\nBLMOVE {t}gone other LEFT LEFT 0\n"))
+                .as("the pop of a client that left took nothing")
+                .isEqualTo(":1\r\n-CROSSSLOT Keys in request don't hash to the same slot\r\n"
+                        + "-CROSSSLOT Keys in request don't hash to the same slot\r\n+OK\r\n");
+    }
+
+    private static void awaitBlocked(int clients) {
+        Awaitility.await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                assertThat(exchangeLines(zaris(), "INFO clients\n")).contains("blocked_clients:" + clients + "\r\n"));
+    }
+
+    private static Socket open(NodeAddress address) throws IOException {
+        Socket socket = new Socket(address.host(), address.port());
+        socket.setSoTimeout(20_000);
+        return socket;
+    }
+
+    private static void send(Socket socket, String commands) throws IOException {
+        socket.getOutputStream().write(commands.getBytes(StandardCharsets.ISO_8859_1));
+        socket.getOutputStream().flush();
+    }
+
+    /** One whole reply, as raw text. */
+    private static String readReply(Socket socket) throws IOException {
+        java.io.InputStream in = socket.getInputStream();
+        StringBuilder out = new StringBuilder();
+        readValue(in, out);
+        return out.toString();
+    }
+
+    private static void readValue(java.io.InputStream in, StringBuilder out) throws IOException {
+        String line = readLine(in);
+        out.append(line).append("\r\n");
+        char type = line.charAt(0);
+        int n = type == '*' || type == '$' ? Integer.parseInt(line.substring(1)) : -1;
+        if (type == '$' && n >= 0) {
+            out.append(new String(in.readNBytes(n + 2), StandardCharsets.ISO_8859_1));
+        } else if (type == '*') {
+            for (int i = 0; i < n; i++) {
+                readValue(in, out);
+            }
+        }
+    }
+
+    private static String readLine(java.io.InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        int c;
+        while ((c = in.read()) != '\r') {
+            if (c < 0) {
+                throw new IOException("connection closed after " + line);
+            }
+            line.append((char) c);
+        }
+        in.read(); // the LF
+        return line.toString();
     }
 
     /** The same sequence on a real Redis and on Zaris: every reply alike. */
