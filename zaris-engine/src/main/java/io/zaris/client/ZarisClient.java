@@ -555,6 +555,46 @@ public final class ZarisClient implements AutoCloseable {
         return hashRead(key, HashOp.SCARD, List.of()).thenApply(ResponseCodec.HashAnswer::count);
     }
 
+    // ------------------------------------------------------------------ lists
+
+    /**
+     * Pushes elements at one end of the list at the key (creating it; a list keeps its TTL), one after the other, and
+     * completes with the list's length after. One request, applied atomically by the key's active owner and replicated
+     * element by element. Not repeated once it may have been applied (a repeat would push twice), like
+     * {@link #increment}. A key holding another type fails with {@code WRONG_TYPE}.
+     */
+    public CompletableFuture<Long> listPush(String key, ListEnd end, byte[]... elements) {
+        if (elements.length == 0) {
+            throw new IllegalArgumentException("listPush needs at least one element");
+        }
+        return hashWrite(key, end == ListEnd.HEAD ? HashOp.LPUSH : HashOp.RPUSH, List.of(elements), false)
+                .thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /**
+     * Removes and returns up to {@code count} elements from one end of the list at the key, nearest the end first
+     * (the list goes with its last element); empty when the key is absent. Not repeated once it may have been applied.
+     */
+    public CompletableFuture<List<byte[]>> listPop(String key, ListEnd end, int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("listPop takes a count of 0 or more, not " + count);
+        }
+        return hashWrite(key, end == ListEnd.HEAD ? HashOp.LPOP : HashOp.RPOP,
+                List.of(Integer.toString(count).getBytes(StandardCharsets.US_ASCII)), false)
+                .thenApply(ResponseCodec.HashAnswer::items);
+    }
+
+    /** The elements from {@code start} to {@code stop}, inclusive, negative indexes counting from the end (as LRANGE). */
+    public CompletableFuture<List<byte[]>> listRange(String key, long start, long stop) {
+        return hashRead(key, HashOp.LRANGE, List.of(Long.toString(start).getBytes(StandardCharsets.US_ASCII),
+                Long.toString(stop).getBytes(StandardCharsets.US_ASCII))).thenApply(ResponseCodec.HashAnswer::items);
+    }
+
+    /** How many elements the list at the key holds (0 when the key is absent). */
+    public CompletableFuture<Long> listLength(String key) {
+        return hashRead(key, HashOp.LLEN, List.of()).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
     private List<byte[]> members(String[] members, String operation) {
         if (members.length == 0) {
             throw new IllegalArgumentException(operation + " needs at least one member");
