@@ -16,10 +16,9 @@ import java.util.function.BooleanSupplier;
  * The clients of this node blocked in BLPOP, BRPOP or BLMOVE, each waiting for an element to pop from one of its keys.
  *
  * <p><b>How a wait ends.</b> A waiter retries its pop (an ordinary LPOP, RPOP or LMOVE through the node's request
- * path, so ownership, epochs and acknowledgement apply as to any write) when a push on this node's RESP port names one
- * of its keys ({@link #pushed}), and at least every {@link #RECHECK_MILLIS} whatever happens: that bounds how late it
- * sees a push made through the native port, and how late it learns that its slot's ownership moved away, which its pop
- * then answers with {@code -MOVED} (a cluster client follows it and blocks again on the new owner). A pop that finds an
+ * path, so ownership, epochs and acknowledgement apply as to any write) when a local write, through either port,
+ * inserts an element into one of its keys ({@link #pushed}), and at least every {@link #RECHECK_MILLIS} whatever
+ * happens: that bounds how late it learns that its slot's ownership moved away, which its pop then answers with {@code -MOVED} (a cluster client follows it and blocks again on the new owner). A pop that finds an
  * element, an error, the deadline, or the client gone ends the wait.
  *
  * <p><b>No lost wake-up.</b> A waiter is registered before its first retry: a push after the registration wakes it, a
@@ -27,8 +26,8 @@ import java.util.function.BooleanSupplier;
  *
  * <p><b>Bounded.</b> At most {@link #MAX_BLOCKED} clients wait at once; one more is answered with an error at once.
  *
- * <p>Threads: {@link #block} and {@link #pushed} run on connections' event loops and only touch the concurrent
- * registry; everything a waiter holds is confined to the single {@code timer} thread, which runs its retries,
+ * <p>Threads: {@link #block} runs on connections' event loops and {@link #pushed} on writers' threads (under a
+ * segment's write lock); both only touch the concurrent registry and hand work to the timer; everything a waiter holds is confined to the single {@code timer} thread, which runs its retries,
  * deadline and rechecks, so no two retries of one waiter overlap.
  */
 final class BlockedClients implements AutoCloseable {
@@ -88,12 +87,22 @@ final class BlockedClients implements AutoCloseable {
         return waiter.reply;
     }
 
-    /** A push named {@code key}: its waiters retry. */
+    /**
+     * A local write inserted an element into the list at {@code key}: its waiters retry. Called by writers under their
+     * segment's lock: it only looks the key up and hands the retries to the timer thread.
+     */
     void pushed(byte[] key) {
+        if (byKey.isEmpty()) {
+            return;
+        }
         Set<Waiter> waiters = byKey.get(ByteBuffer.wrap(key));
         if (waiters != null) {
             for (Waiter waiter : waiters) {
-                timer.execute(waiter::retry);
+                try {
+                    timer.execute(waiter::retry);
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    return; // stopping: every waiter has been answered
+                }
             }
         }
     }
@@ -179,10 +188,5 @@ final class BlockedClients implements AutoCloseable {
                 });
             }
         }
-    }
-
-    /** Whether a pop's reply says it found nothing (nil or the null array), so the wait goes on. */
-    static boolean nothing(RespReply reply) {
-        return reply instanceof RespReply.Null || reply instanceof RespReply.NullArray;
     }
 }

@@ -320,14 +320,7 @@ final class RespCommands {
                 if (list.refusal() != null) {
                     return done(list.refusal());
                 }
-                byte[] pushedTo = RespListCommands.pushedKey(name, a);
-                return call(list.request(), slot, answer -> {
-                    RespReply reply = list.reply().apply(ResponseCodec.readHashAnswer(answer.body()));
-                    if (pushedTo != null && !(reply instanceof RespReply.Error) && !BlockedClients.nothing(reply)) {
-                        blocked.pushed(pushedTo); // clients blocked on the key retry their pop
-                    }
-                    return reply;
-                });
+                return call(list.request(), slot, answer -> list.reply().apply(ResponseCodec.readHashAnswer(answer.body())));
             }
             case "blpop", "brpop":
                 return blockingPop(name, a, slot, session);
@@ -957,14 +950,9 @@ final class RespCommands {
             return done(CROSSSLOT);
         }
         Request.Hash move = new Request.Hash(0, a.get(1), HashOp.LMOVE, List.copyOf(a.subList(2, 5)));
-        byte[] destination = a.get(2);
         BlockedClients.Attempt attempt = () -> call(move, slot, answer -> {
             byte[] element = ResponseCodec.readHashAnswer(answer.body()).items().get(0);
-            if (element == null) {
-                return null;
-            }
-            blocked.pushed(destination);
-            return new RespReply.Bulk(element);
+            return element == null ? null : new RespReply.Bulk(element);
         });
         return blockUnlessPopped(List.of(a.get(1)), timeout, attempt, RespReply.NULL, session);
     }
@@ -987,6 +975,11 @@ final class RespCommands {
             List<byte[]> items = ResponseCodec.readHashAnswer(answer.body()).items();
             return items.isEmpty() ? null : RespReply.array(List.of(new RespReply.Bulk(key), new RespReply.Bulk(items.get(0))));
         }).thenCompose(reply -> reply != null ? CompletableFuture.completedFuture(reply) : popFirst(keys, index + 1, head, slot));
+    }
+
+    /** A local write inserted an element into the list at {@code key} (any port): its blocked clients retry. */
+    void listPushed(byte[] key) {
+        blocked.pushed(key);
     }
 
     /** Stops the blocked clients' timer; their commands are answered with an error. */

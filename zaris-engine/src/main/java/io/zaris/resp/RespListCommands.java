@@ -135,15 +135,6 @@ final class RespListCommands {
         });
     }
 
-    /** The key a successful push names (whose blocked clients then retry), or {@code null} for other commands. */
-    static byte[] pushedKey(String name, List<byte[]> a) {
-        return switch (name) {
-            case "lpush", "rpush", "lpushx", "rpushx" -> a.get(1);
-            case "lmove" -> a.get(2);
-            default -> null;
-        };
-    }
-
     /** LEFT or RIGHT, in any case. */
     static boolean isSide(byte[] word) {
         String text = new String(word, StandardCharsets.US_ASCII);

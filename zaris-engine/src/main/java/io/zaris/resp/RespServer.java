@@ -62,6 +62,11 @@ public final class RespServer implements AutoCloseable {
         return server.port();
     }
 
+    /** A local write inserted an element into the list at {@code key}: clients blocked on it retry their pop. */
+    public void listPushed(byte[] key) {
+        commands.listPushed(key);
+    }
+
     /** Open client connections. */
     public int connections() {
         return connections.get();

@@ -22,6 +22,8 @@ import io.zaris.resp.RespBackend;
 import io.zaris.resp.RespOptions;
 import io.zaris.resp.RespSecurity;
 import io.zaris.resp.RespServer;
+import io.zaris.model.Change;
+import io.zaris.store.ChangeSink;
 import io.zaris.store.MemoryReclaimer;
 import io.zaris.store.NodeStore;
 import io.zaris.time.TimeSource;
@@ -91,7 +93,7 @@ public final class ZarisNode implements AutoCloseable {
         this.replicator = new Replicator(config.nodeId(), layout, config.replication(), fence,
                 config.security().nodeCredentials(), config.security().tls(), takeoverGate, config.timeSource());
         this.store = new NodeStore(layout.segmentCount(), config.timeSource(), NodeStore.DEFAULT_LOG_MAX_CHANGES,
-                NodeStore.logBytesPerSegment(layout.segmentCount()), subscriptions.before(replicator));
+                NodeStore.logBytesPerSegment(layout.segmentCount()), listPushes(subscriptions.before(replicator)));
         subscriptions.bind(store);
         this.memoryGuard = new MemoryGuard(config.nodeId(), new MemoryReclaimer(store, config.memory()), store.memory(),
                 this::currentView, fence, takeoverGate, () -> standing.inMajority() && standing.holdsLease());
@@ -242,6 +244,25 @@ public final class ZarisNode implements AutoCloseable {
     }
 
     /** The RESP listener's view of this node: the data port's request path, this node's view and limits. */
+    /**
+     * The store's sink: tells the RESP port of every element a local write inserted into a list (clients blocked in
+     * BLPOP and kin on its key retry), then hands the changes to {@code next}. Runs under the segment's write lock;
+     * {@link RespServer#listPushed} only wakes waiters and never blocks.
+     */
+    private ChangeSink listPushes(ChangeSink next) {
+        return (segment, changes) -> {
+            RespServer resp = respServer;
+            if (resp != null) {
+                for (Change change : changes) {
+                    if (change.kind() == Change.Kind.LIST_INSERT) {
+                        resp.listPushed(change.key());
+                    }
+                }
+            }
+            return next.ship(segment, changes);
+        };
+    }
+
     private final class LocalBackend implements RespBackend {
 
         /** First capacity of a GET's response: status, version, TTL and a value of up to about 220 bytes. */

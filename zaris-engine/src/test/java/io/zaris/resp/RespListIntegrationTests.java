@@ -302,6 +302,19 @@ class RespListIntegrationTests {
     }
 
     @Test
+    void aPushThroughTheNativeClientWakesABlockedPop() throws Exception {
+        try (Socket consumer = open(zaris());
+             io.zaris.client.ZarisClient client = io.zaris.client.ZarisClient.connect(io.zaris.client.ZarisClientOptions
+                     .builder().seeds(cluster.seeds()).environment(java.util.Map.of()).build())) {
+            send(consumer, "BRPOP {t}native 0\r\n");
+            awaitBlocked(1);
+            assertThat(client.listPush("{t}native", io.zaris.client.ListEnd.HEAD, "job".getBytes(StandardCharsets.UTF_8))
+                    .join()).isEqualTo(1);
+            assertThat(readReply(consumer)).isEqualTo("*2\r\n$9\r\n{t}native\r\n$3\r\njob\r\n");
+        }
+    }
+
+    @Test
     void aClientThatLeavesStopsWaitingAndKeysOfTwoSlotsAreRefused() throws Exception {
         awaitBlocked(0);
         try (Socket consumer = open(zaris())) {
