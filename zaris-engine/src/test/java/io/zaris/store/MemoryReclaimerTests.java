@@ -276,6 +276,50 @@ class MemoryReclaimerTests {
         assertThat(store.memory().usedBytes()).isZero();
     }
 
+    @Test
+    void listsAreChargedPerElementEvictedWholeAndExpiredWhole() {
+        MemoryReclaimer reclaimer = reclaimer(EvictionPolicy.ALLKEYS_LRU, 50 * listBytes(200));
+        for (int i = 0; i < 100; i++) {
+            putList(i, 200);
+        }
+        assertThat(store.memory().usedBytes()).isEqualTo(100 * listBytes(200));
+
+        reclaimer.evict(allActive, Integer.MAX_VALUE, random);
+
+        assertThat(store.memory().usedBytes()).isLessThanOrEqualTo(50 * listBytes(200));
+        assertThat(store.size()).isEqualTo(50);
+        long removals = shippedBySegment.stream().flatMap(List::stream).filter(Change::isRemoval).count();
+        assertThat(removals).as("one removal per evicted list, not one per element").isEqualTo(50);
+
+        for (int i = 0; i < 100; i++) {
+            store.touch(segmentOf(i), key(i), 1_000, EPOCH);
+        }
+        now += 1_000;
+        int expired = 0;
+        for (int round = 0; round < 20 && store.size() > 0; round++) {
+            expired += reclaimer.expire(allActive, 100, random);
+        }
+        assertThat(expired).isEqualTo(50);
+        assertThat(store.memory().usedBytes()).isZero();
+    }
+
+    /** What a list of {@code elements} elements {@code element-0}… is charged under a 5-byte key. */
+    private static long listBytes(int elements) {
+        long bytes = EntrySize.OVERHEAD_BYTES + 5;
+        for (int e = 0; e < elements; e++) {
+            bytes += ListEntry.ELEMENT_OVERHEAD_BYTES + ("element-" + e).length();
+        }
+        return bytes;
+    }
+
+    private void putList(int i, int elements) {
+        List<byte[]> args = new ArrayList<>();
+        for (int e = 0; e < elements; e++) {
+            args.add(("element-" + e).getBytes(StandardCharsets.US_ASCII));
+        }
+        store.hash(segmentOf(i), key(i), HashOp.RPUSH, args, EPOCH);
+    }
+
     /** What a set of {@code members} members named {@code member-0}… is charged under a 5-byte key. */
     private static long setBytes(int members) {
         long bytes = EntrySize.OVERHEAD_BYTES + 5;
