@@ -1,16 +1,14 @@
 package io.zaris.resp;
 
+import static io.zaris.resp.RedisCli.WRONGTYPE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.model.NodeAddress;
 import io.zaris.placement.PartitionLayout;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +29,6 @@ import org.junit.jupiter.api.Test;
 @Tag("in-process-cluster")
 class RespSetIntegrationTests {
 
-    private static final String WRONGTYPE = "-WRONGTYPE Operation against a key holding the wrong kind of value\n";
     /** Commands whose reply order Redis leaves unspecified: their arrays are compared sorted. */
     private static final Set<String> UNORDERED = Set.of("SMEMBERS", "SINTER", "SUNION", "SDIFF", "SSCAN", "SPOP",
             "SRANDMEMBER");
@@ -284,10 +281,10 @@ class RespSetIntegrationTests {
     }
 
     @Test
-    void aSetExpiresWhole() {
-        assertThat(exchangeLines(zaris(), "SADD {t}e a b\nPEXPIRE {t}e 1\n")).isEqualTo(":2\r\n:1\r\n+OK\r\n");
+    void aSetExpiresWhole() throws IOException {
+        assertThat(RedisCli.exchangeLines(zaris(), "SADD {t}e a b\nPEXPIRE {t}e 1\n")).isEqualTo(":2\r\n:1\r\n+OK\r\n");
         Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(exchangeLines(zaris(), "SMEMBERS {t}e\nTTL {t}e\nTYPE {t}e\n"))
+                assertThat(RedisCli.exchangeLines(zaris(), "SMEMBERS {t}e\nTTL {t}e\nTYPE {t}e\n"))
                         .isEqualTo("*0\r\n:-2\r\n+none\r\n+OK\r\n"));
     }
 
@@ -324,7 +321,8 @@ class RespSetIntegrationTests {
     }
 
     private static List<String> replies(NodeAddress address, List<String> commands) throws IOException {
-        RespReplyReader reader = new RespReplyReader(exchange(address, String.join("\r\n", commands) + "\r\nQUIT\r\n"));
+        RespReplyReader reader = new RespReplyReader(
+                RedisCli.exchange(address, String.join("\r\n", commands) + "\r\nQUIT\r\n"));
         List<String> out = new ArrayList<>();
         for (String command : commands) {
             String name = command.split(" ")[0].toUpperCase(Locale.ROOT);
@@ -337,28 +335,8 @@ class RespSetIntegrationTests {
         return cluster.respSeeds().get(0);
     }
 
-    /** Sends each line as an inline command and compares every reply; lines are joined with CRLF. */
-    private static void assertReplies(String commands, String expected) {
-        assertThat(exchangeLines(zaris(), commands)).isEqualTo(expected.replace("\n", "\r\n") + "+OK\r\n");
-    }
-
-    private static String exchangeLines(NodeAddress address, String commands) {
-        try {
-            return new String(exchange(address, commands.replace("\n", "\r\n") + "QUIT\r\n"), StandardCharsets.ISO_8859_1);
-        } catch (IOException e) {
-            throw new AssertionError("no exchange with " + address, e);
-        }
-    }
-
-    private static byte[] exchange(NodeAddress address, String input) throws IOException {
-        try (Socket socket = new Socket(address.host(), address.port())) {
-            socket.setSoTimeout(10_000);
-            socket.getOutputStream().write(input.getBytes(StandardCharsets.ISO_8859_1));
-            socket.shutdownOutput();
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            socket.getInputStream().transferTo(out);
-            return out.toByteArray();
-        }
+    private static void assertReplies(String commands, String expected) throws IOException {
+        RedisCli.assertReplies(zaris(), commands, expected);
     }
 
     /** A standalone {@code redis-server} (Debian package redis-server) on a free loopback port, without persistence. */
@@ -387,7 +365,7 @@ class RespSetIntegrationTests {
             NodeAddress address = new NodeAddress("127.0.0.1", port);
             RedisServer server = new RedisServer(process, address);
             Awaitility.await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
-                    .until(() -> exchangeLines(address, "PING\n").equals("+PONG\r\n+OK\r\n"));
+                    .until(() -> RedisCli.exchangeLines(address, "PING\n").equals("+PONG\r\n+OK\r\n"));
             return server;
         }
 
