@@ -3,19 +3,7 @@ package io.zaris.resp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.cluster.ClusterClientOptions;
-import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
-import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
-import io.zaris.embedded.EmbeddedCluster;
-import io.zaris.model.ClusterView;
-import io.zaris.model.NodeAddress;
-import io.zaris.placement.PartitionLayout;
-import io.zaris.placement.SegmentMapper;
-import io.zaris.replication.ReplicationSettings;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,102 +22,70 @@ import org.junit.jupiter.api.Test;
 @Tag("in-process-cluster")
 class ListFailoverIntegrationTests {
 
-    private static final ReplicationSettings FAST = ReplicationSettings.defaults()
-            .withEvictionDelay(Duration.ofSeconds(2))
-            .withHealCooldown(Duration.ofSeconds(1));
     private static final int LISTS = 100;
     private static final int ELEMENTS = 40;
     private static final int BIG_ELEMENTS = 5_000;
 
     @Test
     void everyListReadsBackInOrderFromTheNewOwner() throws Exception {
-        try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(3)
-                .layout(PartitionLayout.of(64, 8)).replication(FAST).resp(true).build().start()) {
-            RedisClusterClient client = RedisClusterClient.create(seeds(cluster));
-            client.setOptions(ClusterClientOptions.builder()
-                    .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                            .enableAllAdaptiveRefreshTriggers()
-                            .adaptiveRefreshTriggersTimeout(Duration.ofMillis(500))
-                            .refreshTriggersReconnectAttempts(2)
-                            .build())
-                    .build());
-            try (StatefulRedisClusterConnection<String, String> connection = client.connect()) {
-                RedisAdvancedClusterCommands<String, String> redis = connection.sync();
-                Map<String, List<String>> expected = new LinkedHashMap<>();
-                for (int l = 0; l < LISTS; l++) {
-                    String key = "{list-" + l + "}";
-                    List<String> elements = new ArrayList<>();
-                    for (int e = 0; e < ELEMENTS; e++) {
-                        elements.add("element-" + l + "-" + e);
-                    }
-                    assertThat(redis.rpush(key, elements.toArray(new String[0]))).isEqualTo(ELEMENTS);
-                    // One of each change on every list, mirrored on the expected copy.
-                    redis.lpush(key, "head");
-                    elements.add(0, "head");
-                    assertThat(redis.rpop(key)).isEqualTo(elements.remove(elements.size() - 1));
-                    redis.lset(key, 5, "set");
-                    elements.set(5, "set");
-                    redis.rpush(key, "dup", "x", "dup");
-                    elements.addAll(List.of("dup", "x", "dup"));
-                    assertThat(redis.lrem(key, 0, "dup")).isEqualTo(2);
-                    elements.removeIf("dup"::equals);
-                    redis.ltrim(key, 1, -2);
-                    elements = new ArrayList<>(elements.subList(1, elements.size() - 1));
-                    assertThat(redis.linsert(key, true, "set", "inserted")).isEqualTo(elements.size() + 1);
-                    elements.add(elements.indexOf("set"), "inserted");
-                    redis.rpush(key + "moved", "m");
-                    assertThat(redis.lmove(key, key + "moved", io.lettuce.core.LMoveArgs.Builder.leftRight()))
-                            .isEqualTo(elements.remove(0));
-                    expected.put(key, elements);
+        try (RespFailoverCluster cluster = RespFailoverCluster.start()) {
+            RedisAdvancedClusterCommands<String, String> redis = cluster.redis();
+            Map<String, List<String>> expected = new LinkedHashMap<>();
+            for (int l = 0; l < LISTS; l++) {
+                String key = "{list-" + l + "}";
+                List<String> elements = new ArrayList<>();
+                for (int e = 0; e < ELEMENTS; e++) {
+                    elements.add("element-" + l + "-" + e);
                 }
-                List<String> big = new ArrayList<>();
-                for (int from = 0; from < BIG_ELEMENTS; from += 500) {
-                    List<String> batch = new ArrayList<>();
-                    for (int e = from; e < from + 500; e++) {
-                        batch.add("e" + e);
-                    }
-                    assertThat(redis.rpush("big", batch.toArray(new String[0]))).isEqualTo(from + 500);
-                    big.addAll(batch);
-                }
-                expected.put("big", big);
-                assertThat(redis.expire("{list-1}", 3_600)).isTrue();
-
-                String victim = cluster.nodes().stream().filter(n -> !n.isLeader()).findFirst().orElseThrow().nodeId();
-                ClusterView before = cluster.leader().currentView();
-                SegmentMapper mapper = new SegmentMapper(before.layout().segmentCount());
-                long victimLists = expected.keySet().stream().filter(key -> victim.equals(
-                        before.runtimeOfSegment(mapper.segmentOf(key.getBytes(StandardCharsets.UTF_8))).activeNode())).count();
-                assertThat(victimLists).as("the stopped node actively owns some of the lists").isPositive();
-
-                cluster.stopNode(victim);
-
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-                        .untilAsserted(() -> {
-                            for (Map.Entry<String, List<String>> list : expected.entrySet()) {
-                                assertThat(redis.lrange(list.getKey(), 0, -1)).as(list.getKey()).isEqualTo(list.getValue());
-                            }
-                        });
-                assertThat(redis.llen("big")).isEqualTo(BIG_ELEMENTS);
-                assertThat(redis.ttl("{list-1}")).as("the list kept its TTL").isBetween(3_000L, 3_600L);
-                assertThat(redis.type("{list-2}")).isEqualTo("list");
-                assertThat(redis.lrange("{list-3}moved", 0, -1)).containsExactly("m", "element-3-0");
-                assertThat(redis.rpush("{list-0}", "after")).as("pushes go on from the list")
-                        .isEqualTo(expected.get("{list-0}").size() + 1);
-                assertThat(redis.lpop("big", 2)).containsExactly("e0", "e1");
-                assertThat(redis.lindex("big", 0)).isEqualTo("e2");
-                assertThat(redis.llen("big")).isEqualTo(BIG_ELEMENTS - 2);
-            } finally {
-                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                assertThat(redis.rpush(key, elements.toArray(new String[0]))).isEqualTo(ELEMENTS);
+                // One of each change on every list, mirrored on the expected copy.
+                redis.lpush(key, "head");
+                elements.add(0, "head");
+                assertThat(redis.rpop(key)).isEqualTo(elements.remove(elements.size() - 1));
+                redis.lset(key, 5, "set");
+                elements.set(5, "set");
+                redis.rpush(key, "dup", "x", "dup");
+                elements.addAll(List.of("dup", "x", "dup"));
+                assertThat(redis.lrem(key, 0, "dup")).isEqualTo(2);
+                elements.removeIf("dup"::equals);
+                redis.ltrim(key, 1, -2);
+                elements = new ArrayList<>(elements.subList(1, elements.size() - 1));
+                assertThat(redis.linsert(key, true, "set", "inserted")).isEqualTo(elements.size() + 1);
+                elements.add(elements.indexOf("set"), "inserted");
+                redis.rpush(key + "moved", "m");
+                assertThat(redis.lmove(key, key + "moved", io.lettuce.core.LMoveArgs.Builder.leftRight()))
+                        .isEqualTo(elements.remove(0));
+                expected.put(key, elements);
             }
-        }
-    }
+            List<String> big = new ArrayList<>();
+            for (int from = 0; from < BIG_ELEMENTS; from += 500) {
+                List<String> batch = new ArrayList<>();
+                for (int e = from; e < from + 500; e++) {
+                    batch.add("e" + e);
+                }
+                assertThat(redis.rpush("big", batch.toArray(new String[0]))).isEqualTo(from + 500);
+                big.addAll(batch);
+            }
+            expected.put("big", big);
+            assertThat(redis.expire("{list-1}", 3_600)).isTrue();
 
-    private static List<RedisURI> seeds(EmbeddedCluster cluster) {
-        List<RedisURI> seeds = new ArrayList<>();
-        for (NodeAddress address : cluster.respSeeds()) {
-            seeds.add(RedisURI.builder().withHost(address.host()).withPort(address.port())
-                    .withTimeout(Duration.ofSeconds(3)).build());
+            cluster.stopActiveOwnerOfSome(expected.keySet(), "lists");
+
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                    .untilAsserted(() -> {
+                        for (Map.Entry<String, List<String>> list : expected.entrySet()) {
+                            assertThat(redis.lrange(list.getKey(), 0, -1)).as(list.getKey()).isEqualTo(list.getValue());
+                        }
+                    });
+            assertThat(redis.llen("big")).isEqualTo(BIG_ELEMENTS);
+            assertThat(redis.ttl("{list-1}")).as("the list kept its TTL").isBetween(3_000L, 3_600L);
+            assertThat(redis.type("{list-2}")).isEqualTo("list");
+            assertThat(redis.lrange("{list-3}moved", 0, -1)).containsExactly("m", "element-3-0");
+            assertThat(redis.rpush("{list-0}", "after")).as("pushes go on from the list")
+                    .isEqualTo(expected.get("{list-0}").size() + 1);
+            assertThat(redis.lpop("big", 2)).containsExactly("e0", "e1");
+            assertThat(redis.lindex("big", 0)).isEqualTo("e2");
+            assertThat(redis.llen("big")).isEqualTo(BIG_ELEMENTS - 2);
         }
-        return seeds;
     }
 }

@@ -6,16 +6,14 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.model.NodeAddress;
 import io.zaris.placement.PartitionLayout;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
+import java.util.Set;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,7 +29,7 @@ import org.junit.jupiter.api.Test;
 @Tag("in-process-cluster")
 class RespListIntegrationTests {
 
-    private static final String WRONGTYPE = "-WRONGTYPE Operation against a key holding the wrong kind of value\n";
+    private static final String WRONGTYPE = RedisCli.WRONGTYPE;
     /** Random sequences the comparison runs, each of {@link #RANDOM_LENGTH} commands; a seed replays one. */
     private static final int RANDOM_SEQUENCES = 100;
     private static final int RANDOM_LENGTH = 100;
@@ -271,7 +269,7 @@ class RespListIntegrationTests {
     }
 
     @Test
-    void aListExpiresWhole() {
+    void aListExpiresWhole() throws IOException {
         assertThat(exchangeLines(zaris(), "RPUSH {t}exp a b\nPEXPIRE {t}exp 1\n")).isEqualTo(":2\r\n:1\r\n+OK\r\n");
         Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(exchangeLines(zaris(), "LRANGE {t}exp 0 -1\nTTL {t}exp\nTYPE {t}exp\n"))
@@ -383,9 +381,7 @@ class RespListIntegrationTests {
     @Test
     void everyReplyMatchesARealRedis() throws Exception {
         assumeThat(RedisServer.installed()).as(RedisServer.MISSING).isTrue();
-        try (RedisServer server = RedisServer.start()) {
-            compareWithRedis(server, SEQUENCE.lines().toList(), "the fixed sequence");
-        }
+        RedisServer.assertSameReplies(zaris(), SEQUENCE.lines().toList(), Set.of());
     }
 
     /**
@@ -454,87 +450,23 @@ class RespListIntegrationTests {
     }
 
     private static void compareWithRedis(RedisServer server, List<String> commands, String what) throws IOException {
-        List<String> redis = replies(server.address(), commands);
-        List<String> zaris = replies(zaris(), commands);
+        List<String> redis = RedisServer.replies(server.address(), commands, Set.of());
+        List<String> zaris = RedisServer.replies(zaris(), commands, Set.of());
         assertThat(redis).as("Redis answered every command of %s", what).hasSameSizeAs(commands).doesNotContainNull();
         for (int i = 0; i < commands.size(); i++) {
             assertThat(zaris.get(i)).as("reply to %s in %s", commands.get(i), what).isEqualTo(redis.get(i));
         }
     }
 
-    private static List<String> replies(NodeAddress address, List<String> commands) throws IOException {
-        RespReplyReader reader = new RespReplyReader(exchange(address, String.join("\r\n", commands) + "\r\nQUIT\r\n"));
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < commands.size(); i++) {
-            out.add(reader.next(false));
-        }
-        return out;
-    }
-
     private static NodeAddress zaris() {
         return cluster.respSeeds().get(0);
     }
 
-    /** Sends each line as an inline command and compares every reply; lines are joined with CRLF. */
-    private static void assertReplies(String commands, String expected) {
-        assertThat(exchangeLines(zaris(), commands)).isEqualTo(expected.replace("\n", "\r\n") + "+OK\r\n");
+    private static void assertReplies(String commands, String expected) throws IOException {
+        RedisCli.assertReplies(zaris(), commands, expected);
     }
 
-    private static String exchangeLines(NodeAddress address, String commands) {
-        try {
-            return new String(exchange(address, commands.replace("\n", "\r\n") + "QUIT\r\n"), StandardCharsets.ISO_8859_1);
-        } catch (IOException e) {
-            throw new AssertionError("no exchange with " + address, e);
-        }
-    }
-
-    private static byte[] exchange(NodeAddress address, String input) throws IOException {
-        try (Socket socket = new Socket(address.host(), address.port())) {
-            socket.setSoTimeout(10_000);
-            socket.getOutputStream().write(input.getBytes(StandardCharsets.ISO_8859_1));
-            socket.shutdownOutput();
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            socket.getInputStream().transferTo(out);
-            return out.toByteArray();
-        }
-    }
-
-    /** A standalone {@code redis-server} (Debian package redis-server) on a free loopback port, without persistence. */
-    private record RedisServer(Process process, NodeAddress address) implements AutoCloseable {
-
-        static final String MISSING = "redis-server is not installed (Debian package redis-server); skipping the"
-                + " comparison with a real Redis";
-
-        static boolean installed() {
-            try {
-                Process process = new ProcessBuilder("redis-server", "--version").redirectErrorStream(true).start();
-                return process.waitFor(10, TimeUnit.SECONDS) && process.exitValue() == 0;
-            } catch (IOException | InterruptedException e) {
-                return false;
-            }
-        }
-
-        static RedisServer start() throws IOException {
-            int port;
-            try (ServerSocket probe = new ServerSocket(0)) {
-                port = probe.getLocalPort();
-            }
-            Process process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "no").redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            NodeAddress address = new NodeAddress("127.0.0.1", port);
-            RedisServer server = new RedisServer(process, address);
-            Awaitility.await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
-                    .until(() -> exchangeLines(address, "PING\n").equals("+PONG\r\n+OK\r\n"));
-            return server;
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            process.destroy();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
-        }
+    private static String exchangeLines(NodeAddress address, String commands) throws IOException {
+        return RedisCli.exchangeLines(address, commands);
     }
 }

@@ -7,13 +7,8 @@ import io.zaris.model.Change;
 import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import io.zaris.protocol.Request;
-import io.zaris.time.FakeTime;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -21,12 +16,9 @@ import org.junit.jupiter.api.Test;
 @Tag("unit")
 class ListStoreTests {
 
-    private long now = 1_000_000;
-    private final List<Change> shipped = new ArrayList<>();
-    private final NodeStore active = new NodeStore(1, FakeTime.followingMillis(() -> now), 10_000, 1 << 24, (segment, changes) -> {
-        shipped.addAll(changes);
-        return CompletableFuture.completedFuture(null);
-    });
+    private final RecordingStore store = new RecordingStore();
+    private final NodeStore active = store.active();
+    private final List<Change> shipped = store.shipped();
 
     @Test
     void pushPopAndRangeAnswerAsRedisDoes() {
@@ -115,7 +107,7 @@ class ListStoreTests {
         list(HashOp.RPUSH, "l", "kept");
         assertThat(list(HashOp.TYPE, "l").count()).as("a push keeps the list's TTL").isEqualTo(5_000);
 
-        now += 5_000;
+        store.advance(5_000);
         assertThat(type("l")).isEqualTo("none");
         shipped.clear();
         list(HashOp.RPUSH, "l", "new");
@@ -167,37 +159,16 @@ class ListStoreTests {
         }
         assertThat(range("k0")).as("the history left lists to compare").isNotEmpty();
 
-        NodeStore streamed = new NodeStore(1, FakeTime.followingMillis(() -> now));
-        assertThat(streamed.applyReplicated(0, shipped).gap()).isFalse();
-        assertThat(streamed.segmentDigest(0)).isEqualTo(active.segmentDigest(0));
-        assertThat(streamed.segmentBytes(0)).isEqualTo(active.segmentBytes(0));
-
-        List<Change> tail = active.changesSince(0, 0);
-        assertThat(tail).as("the log still reaches back to the start").isNotNull();
-        NodeStore follower = new NodeStore(1, FakeTime.followingMillis(() -> now), 10_000, 1 << 24, ChangeSink.NONE);
-        assertThat(follower.applyReplicated(0, tail).gap()).isFalse();
-        assertThat(follower.segmentDigest(0)).isEqualTo(active.segmentDigest(0));
-        List<Change> shippedOn = follower.changesSince(0, 0);
-        NodeStore third = new NodeStore(1, FakeTime.followingMillis(() -> now));
-        assertThat(third.applyReplicated(0, shippedOn).gap()).isFalse();
-        assertThat(third.segmentDigest(0)).as("a follower ships its own log on").isEqualTo(active.segmentDigest(0));
-
-        List<SegmentSnapshot> snapshots = new ArrayList<>();
-        active.catchUp(0, -1, 1, t -> { }, snapshots::add);
-        List<Change> entries = snapshots.get(0).entries();
-        NodeStore installed = new NodeStore(1, FakeTime.followingMillis(() -> now));
-        for (int i = 0; i < entries.size(); i++) { // one change per chunk: lists split across chunks
-            installed.installSnapshotChunk(0, i == 0, i == entries.size() - 1, snapshots.get(0).revision(),
-                    entries.subList(i, i + 1));
-        }
-        assertThat(installed.segmentDigest(0)).isEqualTo(active.segmentDigest(0));
+        store.assertShippedChangesMakeTheSameCopy();
+        store.assertTailShipsOnThroughAFollower("element");
+        NodeStore installed = store.assertSnapshotInstalledChunkByChunkMakesTheSameCopy(store.snapshot());
         assertThat(installed.segmentBytes(0)).isEqualTo(active.segmentBytes(0));
     }
 
     @Test
     void aListAndAStringDigestApart() {
         list(HashOp.RPUSH, "k", "a", "b");
-        NodeStore reordered = new NodeStore(1, FakeTime.followingMillis(() -> now));
+        NodeStore reordered = store.newStore();
         reordered.hash(0, bytes("k"), HashOp.RPUSH, List.of(bytes("b"), bytes("a")), 1);
         assertThat(reordered.segmentDigest(0)).as("order counts").isNotEqualTo(active.segmentDigest(0));
     }
@@ -228,7 +199,7 @@ class ListStoreTests {
     }
 
     private HashReply list(HashOp op, String key, String... args) {
-        return active.hash(0, bytes(key), op, Arrays.stream(args).map(ListStoreTests::bytes).toList(), 1);
+        return store.run(op, key, args);
     }
 
     private List<String> range(String key) {
@@ -236,18 +207,18 @@ class ListStoreTests {
     }
 
     private String type(String key) {
-        return text(list(HashOp.TYPE, key).items().get(0));
+        return store.type(key);
     }
 
     private static List<String> texts(List<byte[]> items) {
-        return items.stream().map(ListStoreTests::text).toList();
+        return RecordingStore.texts(items);
     }
 
     private static String text(byte[] bytes) {
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+        return RecordingStore.text(bytes);
     }
 
     private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
+        return RecordingStore.bytes(text);
     }
 }
