@@ -957,10 +957,16 @@ final class RespCommands {
         return blockUnlessPopped(List.of(a.get(1)), timeout, attempt, RespReply.NULL, session);
     }
 
-    /** Tries once at once; blocks only when that found nothing to pop. */
+    /**
+     * Tries once at once; blocks only when that found nothing to pop. A pop refused because the slot's ownership is
+     * changing ({@code -TRYAGAIN}) counts as nothing yet: the client stays blocked and its next retry, once the move is
+     * done, pops or answers {@code -MOVED} to the new owner, which cluster clients follow.
+     */
     private CompletableFuture<RespReply> blockUnlessPopped(List<byte[]> keys, long timeoutMillis,
-                                                          BlockedClients.Attempt attempt, RespReply onTimeout,
+                                                          BlockedClients.Attempt pop, RespReply onTimeout,
                                                           RespSession session) {
+        BlockedClients.Attempt attempt = () -> pop.run().thenApply(reply ->
+                reply instanceof RespReply.Error error && error.text().startsWith("TRYAGAIN ") ? null : reply);
         return attempt.run().thenCompose(reply -> reply != null ? CompletableFuture.completedFuture(reply)
                 : blocked.block(keys, timeoutMillis, attempt, onTimeout, () -> session.closed));
     }
