@@ -432,6 +432,11 @@ public final class ZarisNode implements AutoCloseable {
         return config.nodeId();
     }
 
+    /** The node's clock (its {@link NodeConfig#timeSource()}): what the node's own waits are measured on. */
+    TimeSource time() {
+        return config.timeSource();
+    }
+
     /** The data address this node announces (its advertised address; the bind address without one). */
     public NodeAddress dataAddress() {
         return config.advertisedAddress(server.port());
