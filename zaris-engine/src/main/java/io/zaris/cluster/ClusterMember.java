@@ -2,9 +2,6 @@ package io.zaris.cluster;
 
 import io.zaris.model.ClusterView;
 import io.zaris.model.NodeAddress;
-import io.zaris.model.RuntimeMap;
-import io.zaris.placement.PartitionMap;
-import io.zaris.placement.PartitionPlanner;
 import io.zaris.protocol.MalformedRequestException;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.security.ClusterSecret;
@@ -12,10 +9,6 @@ import io.zaris.time.TimeSource;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -103,7 +96,8 @@ public final class ClusterMember implements AutoCloseable {
     private volatile Map<Integer, Long> inheritedSnapshot = Map.of();
 
     // --- confined to the events thread ---
-    private final Map<Address, ClusterMessages.NodeHello> announced = new HashMap<>();
+    /** Events thread: the membership view and what its members announced. */
+    private final MembershipRoster<Address> roster = new MembershipRoster<>();
     /**
      * Partitions the first view this process adopted named it active for, by epoch, although it is not
      * the incarnation the map was founded with: roles of the process before a restart, whose data this
@@ -111,23 +105,15 @@ public final class ClusterMember implements AutoCloseable {
      * changes.
      */
     private final Map<Integer, Long> inheritedActives = new TreeMap<>();
-    /** Events thread: the owner and leader leases, the beats and the grants (see {@link LeaseKeeper}). */
-    private final LeaseKeeper<Address> leases;
+    /** Events thread: the lease messages, the leases (its {@link LeaseKeeper}) and the majority checks. */
+    private final LeaseRelay<Address> leases;
     private final PeerProbe probe;
-    /** Events thread: when this node last asked its peers for a newer view (see {@link #fetchNewerView}). */
-    private long lastViewFetchNanos = Long.MIN_VALUE;
+    /** Events thread: when this node last asked its peers for a cluster view. */
+    private final ViewFetchPacer viewFetches = new ViewFetchPacer(VIEW_FETCH_INTERVAL);
     /** Events thread: whether {@link #mayDecide} already said this node leads without a confirmed lease. */
     private boolean leadershipUnconfirmedLogged;
-    /** Events thread: this node's majority checks, asked and (while leading) received. */
-    private final MajorityCheckRelay<Address> majorityChecks = new MajorityCheckRelay<>(this::send);
-    private View view;
-    /**
-     * What a merge this node leads lists first (see {@link MergeOrder}): its own membership view in order while that
-     * view holds a majority, and the member the newest cluster view names leader (unless this node). Written on the
-     * events thread after every membership view and adopted cluster view, read by JGroups' merge; immutable.
-     */
-    private volatile List<Address> majorityViewOrder = List.of();
-    private volatile List<Address> namedLeader = List.of();
+    /** What a merge this node leads lists first; refreshed on the events thread, read by JGroups' merge. */
+    private final MergePreference<Address> mergePreference = new MergePreference<>();
     private JChannel channel;
     /** Set with the channel (events thread); see {@link MembershipGate}. {@code null} on the in-JVM transport. */
     private MembershipGate membershipGate;
@@ -183,11 +169,15 @@ public final class ClusterMember implements AutoCloseable {
                     return thread;
                 });
         Duration leaseDuration = membershipConfig.ownerLease();
-        this.leases = leaseDuration == null ? LeaseKeeper.withoutLease() : LeaseKeeper.withLease(leaseDuration);
-        this.leaseValidUntil = leases.memberLeaseValidUntil();
+        this.leases = new LeaseRelay<>(leaseDuration == null ? LeaseKeeper.withoutLease()
+                : LeaseKeeper.withLease(leaseDuration), new LeaseEffects());
+        this.leaseValidUntil = leases.keeper().memberLeaseValidUntil();
         this.probe = probe;
+        LeaseKeeper<Address> keeper = leases.keeper();
         this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, this::submit, time,
-                this::ownerLeaseSurelyLapsed, this::leaseLapsedWhileMember, this::leaseRenewed);
+                node -> keeper.surelyLapsed(node, time.nanoTime()),
+                node -> keeper.lapsedWhileMember(node, roster.addressOf(node), time.nanoTime()),
+                node -> keeper.renewedWithinLease(node, time.nanoTime()));
         this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "zaris-cluster-timer-" + nodeId);
             thread.setDaemon(true);
@@ -201,7 +191,8 @@ public final class ClusterMember implements AutoCloseable {
                 membershipConfig.toJGroupsXml().getBytes(StandardCharsets.UTF_8)));
         newChannel.name(nodeId);
         GMS gms = newChannel.getProtocolStack().findProtocol(GMS.class);
-        gms.setMembershipChangePolicy(new MergeOrder(this::mergePreference));
+        gms.setMembershipChangePolicy(new MergeOrder(() -> mergePreference.preferred(
+                !leases.keeper().enabled() || LeaseKeeper.holds(leaseValidUntil, time.nanoTime()))));
         MembershipGate gate = null;
         if (membershipConfig.viewHoldLimit() != null) {
             HeardFrom heardFrom = new HeardFrom(time::nanoTime);
@@ -233,7 +224,7 @@ public final class ClusterMember implements AutoCloseable {
         });
         newChannel.connect(membershipConfig.clusterName());
         timer.scheduleWithFixedDelay(() -> submit(this::reconcileFailover), 250, 250, TimeUnit.MILLISECONDS);
-        if (leases.enabled()) {
+        if (leases.keeper().enabled()) {
             long tick = Math.max(100, membershipConfig.ownerLease().toMillis() / 4);
             timer.scheduleWithFixedDelay(() -> submit(this::renewLease), tick, tick, TimeUnit.MILLISECONDS);
         }
@@ -282,7 +273,7 @@ public final class ClusterMember implements AutoCloseable {
      */
     private boolean mayDecide() {
         boolean leader = isLeader();
-        boolean confirmed = leases.leadershipConfirmed(time.nanoTime());
+        boolean confirmed = leases.keeper().leadershipConfirmed(time.nanoTime());
         if (leader && !confirmed && !leadershipUnconfirmedLogged) {
             log.info("node {}: coordinates its current view, but no majority confirmed its leadership within the "
                     + "lease; it makes no failover decisions until one does", nodeId);
@@ -293,16 +284,7 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Events thread: ids of the nodes in the current view that announced themselves. */
     private Set<String> presentNodes() {
-        Set<String> present = new HashSet<>();
-        if (view != null) {
-            for (Address member : view.getMembers()) {
-                ClusterMessages.NodeHello hello = announced.get(member);
-                if (hello != null) {
-                    present.add(hello.nodeId());
-                }
-            }
-        }
-        return present;
+        return roster.presentNodes();
     }
 
     /** Node ids in the current membership view that announced themselves; an immutable snapshot. */
@@ -319,120 +301,57 @@ public final class ClusterMember implements AutoCloseable {
         return LeaseKeeper.holds(leaseValidUntil, time.nanoTime());
     }
 
-    /**
-     * Events thread, every quarter lease: the leader beats (members answer; a majority of answers confirms
-     * its own lease) and every node, the leader included, asks the leader to confirm its lease.
-     */
+    /** Events thread, every quarter lease and at every view change: see {@link LeaseRelay#renew}. */
     private void renewLease() {
-        if (view == null || channel == null) {
+        if (!roster.hasView() || channel == null) {
             return;
         }
-        long now = time.nanoTime();
-        LeaseKeeper.Renewal renewal = leases.renew(now);
+        LeaseKeeper.Renewal renewal = leases.renew(seat(), time.nanoTime());
         if (renewal.expired()) {
             log.warn("node {}: owner lease expired (not confirmed by a leader of a majority for {} ms); it serves "
                     + "nothing until the leader confirms it again", nodeId, renewal.unconfirmedForMillis());
         }
-        if (isLeader()) {
-            broadcast(ClusterMessages.encodeLease(ClusterMessages.BEAT, leases.beginBeat(now, votingSize() / 2 + 1)));
-        }
-        send(view.getCoord(), ClusterMessages.encodeLease(ClusterMessages.LEASE_REQUEST, renewal.requestNumber()));
     }
 
-    /** Events thread. */
-    private void onLeaseMessage(Address source, ClusterMessages.LeaseMessage message) {
-        if (!leases.enabled() || view == null) {
-            return;
-        }
-        long number = message.number();
-        switch (message.type()) {
-            case ClusterMessages.BEAT -> {
-                long now = time.nanoTime();
-                if (source.equals(view.getCoord()) && leases.answersBeat(source, view::containsMember, now)) {
-                    send(source, ClusterMessages.encodeLease(ClusterMessages.BEAT_ACK, number));
-                }
-            }
-            case ClusterMessages.BEAT_ACK -> {
-                // only members of the leader's view count: an excluded node's answers arrive all the same
-                LeaseKeeper.BeatQuorum quorum = isLeader() && view.containsMember(source)
-                        ? leases.onBeatAnswer(number, source, time.nanoTime()) : null;
-                if (quorum != null) {
-                    if (quorum.leadershipJustConfirmed()) {
-                        // A new leader's first confirmation: the round its view change skipped runs now, not at the
-                        // next tick, so a crashed leader's partitions fail over up to a tick sooner.
-                        log.info("node {}: a majority confirmed its leadership; it decides failovers from now on", nodeId);
-                        reconcileFailover();
-                    }
-                    majorityChecks.onBeatQuorum(quorum.sentNanos());
-                }
-            }
-            case ClusterMessages.MAJORITY_CHECK -> {
-                if (isLeader() && view.containsMember(source)) {
-                    long now = time.nanoTime();
-                    majorityChecks.onCheck(source, number, now);
-                    // a beat sent now, after the check arrived, is what can prove it; waiting for the next tick
-                    // would hold the asking write back for up to a quarter lease
-                    broadcast(ClusterMessages.encodeLease(ClusterMessages.BEAT, leases.beginBeat(now, votingSize() / 2 + 1)));
-                }
-            }
-            case ClusterMessages.MAJORITY_CONFIRMED -> {
-                majorityChecks.onConfirmed(source, view.getCoord(), number);
-            }
-            case ClusterMessages.LEASE_REQUEST -> {
-                long now = time.nanoTime();
-                ClusterMessages.NodeHello hello = announced.get(source);
-                if (isLeader() && view.containsMember(source)
-                        && leases.grant(hello == null ? null : hello.nodeId(), now)) {
-                    ClusterView held = current;
-                    send(source, ClusterMessages.encodeGrant(number, held == null ? 0 : held.partitionMap().version()));
-                } else if (isLeader() && view.containsMember(source) && !leases.leadershipConfirmed(now)) {
-                    // A member asks as soon as it installs this leader's view, which it may have held back a while
-                    // (MembershipGate) and so missed the beat sent at the view change: a beat now lets its answer
-                    // confirm this leadership at once instead of at the next tick, a quarter lease later.
-                    broadcast(ClusterMessages.encodeLease(ClusterMessages.BEAT, leases.beginBeat(now, votingSize() / 2 + 1)));
-                }
-            }
-            case ClusterMessages.LEASE_GRANT -> {
-                ClusterView heldView = current;
-                if (heldView != null && message.mapVersion() > heldView.partitionMap().version()) {
-                    // The leader holds a newer map: this node may have missed a view that moved its partitions away
-                    // (it was suspended while its link was down, and no membership change re-broadcast views since).
-                    // Serving on its old view would answer reads of partitions another node now owns.
-                    fetchNewerView();
-                    break;
-                }
-                if (source.equals(view.getCoord())) {
-                    boolean confirmed = leases.onGrant(number, source.equals(channel.getAddress()), time.nanoTime());
-                    leaseValidUntil = leases.memberLeaseValidUntil();
-                    if (confirmed) {
-                        log.info("node {}: owner lease confirmed by the leader; serving as an active owner", nodeId);
-                    }
-                }
-            }
-            default -> {
-            }
-        }
+    /** Events thread: where this node stands, for its lease relay. */
+    private LeaseRelay.Seat<Address> seat() {
+        return new LeaseRelay.Seat<>(channel == null ? null : channel.getAddress(), roster, current,
+                settings.clusterSize());
     }
 
-    /** Events thread: see {@link LeaseKeeper#surelyLapsed}. */
-    private boolean ownerLeaseSurelyLapsed(String node) {
-        return leases.surelyLapsed(node, time.nanoTime());
-    }
+    /** What the lease relay asks of this node (called on the events thread). */
+    private final class LeaseEffects implements LeaseRelay.Effects<Address> {
 
-    /** Events thread: see {@link LeaseKeeper#lapsedWhileMember}. */
-    private boolean leaseLapsedWhileMember(String node) {
-        Address address = null;
-        for (Map.Entry<Address, ClusterMessages.NodeHello> member : announced.entrySet()) {
-            if (member.getValue().nodeId().equals(node)) {
-                address = member.getKey();
+        @Override
+        public void send(Address destination, byte[] message) {
+            ClusterMember.this.send(destination, message);
+        }
+
+        @Override
+        public void broadcast(byte[] message) {
+            ClusterMember.this.broadcast(message);
+        }
+
+        @Override
+        public void leadershipConfirmed() {
+            // A new leader's first confirmation: the round its view change skipped runs now, not at the next tick,
+            // so a crashed leader's partitions fail over up to a tick sooner.
+            log.info("node {}: a majority confirmed its leadership; it decides failovers from now on", nodeId);
+            reconcileFailover();
+        }
+
+        @Override
+        public void newerMapHeld() {
+            fetchNewerView();
+        }
+
+        @Override
+        public void leaseGranted(long validUntil, boolean justConfirmed) {
+            leaseValidUntil = validUntil;
+            if (justConfirmed) {
+                log.info("node {}: owner lease confirmed by the leader; serving as an active owner", nodeId);
             }
         }
-        return leases.lapsedWhileMember(node, address, time.nanoTime());
-    }
-
-    /** Events thread: see {@link LeaseKeeper#renewedWithinLease}. */
-    private boolean leaseRenewed(String node) {
-        return leases.renewedWithinLease(node, time.nanoTime());
     }
 
     /** Whether this node sees a majority of the cluster (a node that does not must not accept writes). */
@@ -447,14 +366,14 @@ public final class ClusterMember implements AutoCloseable {
      * nodes cannot be cut off from each other) it completes at once. See {@link MajorityChecks}.
      */
     public CompletableFuture<Void> confirmMajority() {
-        if (!leases.enabled()) {
+        if (!leases.keeper().enabled()) {
             return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<Void> confirmed = new CompletableFuture<>();
         boolean queued = submit(() -> {
-            if (majorityChecks.await(confirmed) && !submit(this::sendMajorityCheck)) {
+            if (leases.majorityChecks().await(confirmed) && !submit(this::sendMajorityCheck)) {
                 // the send is queued after the waiters already queued, so they share one check
-                majorityChecks.failAll("the cluster events queue is full");
+                leases.majorityChecks().failAll("the cluster events queue is full");
             }
         });
         if (!queued) {
@@ -465,7 +384,7 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Events thread: asks the coordinator of the current view about every waiter added since the last check. */
     private void sendMajorityCheck() {
-        majorityChecks.sendCheck(view == null || channel == null ? null : view.getCoord(), nodeId);
+        leases.majorityChecks().sendCheck(channel == null ? null : roster.coordinator(), nodeId);
     }
 
     /**
@@ -478,12 +397,9 @@ public final class ClusterMember implements AutoCloseable {
     public void fetchNewerView() {
         submit(() -> {
             ClusterView held = current;
-            long now = time.nanoTime();
-            if (held == null || (lastViewFetchNanos != Long.MIN_VALUE
-                    && now - lastViewFetchNanos < VIEW_FETCH_INTERVAL.toNanos())) {
+            if (held == null || !viewFetches.tryFetch(time.nanoTime())) {
                 return;
             }
-            lastViewFetchNanos = now;
             held.addresses().forEach((node, address) -> {
                 if (!node.equals(nodeId)) {
                     probe.clusterView(address).thenAccept(view -> {
@@ -577,7 +493,7 @@ public final class ClusterMember implements AutoCloseable {
     public void requestRebalance() {
         submit(() -> {
             byte[] request = ClusterMessages.encodePlanRequest(new ClusterMessages.PlanRequest(ClusterMessages.REBALANCE, nodeId));
-            if (view != null && channel != null) {
+            if (roster.hasView() && channel != null) {
                 broadcast(request);
             }
         });
@@ -588,7 +504,7 @@ public final class ClusterMember implements AutoCloseable {
      * running stays out of the map (its request would otherwise lapse and it would be planned back in).
      */
     private void repeatDrainRequest() {
-        if (!drain.isRequested() || channel == null || view == null || !drain.requestDue(time.nanoTime())) {
+        if (!drain.isRequested() || channel == null || !roster.hasView() || !drain.requestDue(time.nanoTime())) {
             return;
         }
         broadcast(ClusterMessages.encodePlanRequest(new ClusterMessages.PlanRequest(ClusterMessages.DRAIN, nodeId)));
@@ -630,9 +546,8 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     private void onView(View newView) {
-        leases.viewChanged(newView.getMembers(), time.nanoTime());
-        view = newView;
-        announced.keySet().retainAll(newView.getMembers());
+        leases.keeper().viewChanged(newView.getMembers(), time.nanoTime());
+        roster.viewChanged(newView.getMembers());
         refreshMajority();
         refreshPresent();
         refreshMergePreference();
@@ -651,7 +566,7 @@ public final class ClusterMember implements AutoCloseable {
         }
         maybeComputeInitialMap();
         reconcileFailover();
-        if (leases.enabled()) {
+        if (leases.keeper().enabled()) {
             renewLease(); // a new view changes who confirms leases: ask at once rather than at the next tick
         }
     }
@@ -668,11 +583,12 @@ public final class ClusterMember implements AutoCloseable {
      * nodes, and whether it leads.
      */
     private void refreshMajority() {
-        int voters = votersInView();
-        int size = votingSize();
+        ClusterView held = current;
+        int voters = roster.votersInView(held);
+        int size = MembershipRoster.votingSize(held, settings.clusterSize());
         boolean majority = voters * 2 > size;
         if (inMajority && !majority) {
-            int withoutHello = membersWithoutHello();
+            int withoutHello = roster.membersWithoutHello();
             if (LeaderRule.mayOnlyAwaitHellos(voters, withoutHello, size)) {
                 log.info("node {}: counts {} of {} nodes until the hellos of {} more member(s) arrive; accepts no "
                         + "writes until then", nodeId, voters, size, withoutHello);
@@ -684,53 +600,9 @@ public final class ClusterMember implements AutoCloseable {
         inMajority = majority;
         leading = isLeader();
         if (!leading) {
-            leases.notLeading();
-            majorityChecks.notLeading();
+            leases.keeper().notLeading();
+            leases.majorityChecks().notLeading();
         }
-    }
-
-    /**
-     * Events thread: how many nodes a majority is counted over — the view's voters once there is a map (the
-     * map's nodes and the nodes whose copies were re-homed but keep their vote, see {@link VoterRetention}; a
-     * node that joined but holds nothing yet does not vote), else the configured cluster size.
-     */
-    private int votingSize() {
-        ClusterView held = current;
-        return held == null ? settings.clusterSize() : held.voters().size();
-    }
-
-    /** Events thread: members of the membership view this node has no hello from yet. */
-    private int membersWithoutHello() {
-        if (view == null) {
-            return 0;
-        }
-        int without = 0;
-        for (Address member : view.getMembers()) {
-            if (!announced.containsKey(member)) {
-                without++;
-            }
-        }
-        return without;
-    }
-
-    /** Events thread: how many voting nodes the membership view holds (see {@link #votingSize}). */
-    private int votersInView() {
-        if (view == null) {
-            return 0;
-        }
-        ClusterView held = current;
-        if (held == null) {
-            return view.size();
-        }
-        Set<String> voters = held.voters();
-        int count = 0;
-        for (Address member : view.getMembers()) {
-            ClusterMessages.NodeHello hello = announced.get(member);
-            if (hello != null && voters.contains(hello.nodeId())) {
-                count++;
-            }
-        }
-        return count;
     }
 
     private void onMessage(Address source, byte[] payload, int offset, int length) {
@@ -744,7 +616,7 @@ public final class ClusterMember implements AutoCloseable {
             return;
         }
         if (message instanceof ClusterMessages.NodeHello hello) {
-            announced.put(source, hello);
+            roster.announced(source, hello);
             refreshMajority();
             if (current != null && !hello.dataAddress().equals(current.addresses().get(hello.nodeId()))) {
                 if (isLeader()) {
@@ -758,7 +630,7 @@ public final class ClusterMember implements AutoCloseable {
         } else if (message instanceof ClusterView published) {
             adopt(published);
         } else if (message instanceof ClusterMessages.LeaseMessage leaseMessage) {
-            onLeaseMessage(source, leaseMessage);
+            leases.onMessage(source, leaseMessage, seat(), time.nanoTime());
         } else if (message instanceof ClusterMessages.PlanRequest request) {
             if (mayDecide()) {
                 if (request.type() == ClusterMessages.DRAIN) {
@@ -777,32 +649,20 @@ public final class ClusterMember implements AutoCloseable {
         }
     }
 
+    /** Events thread: publishes the first map when this node is the one to compute it (see {@link FirstMap}). */
     private void maybeComputeInitialMap() {
-        if (view == null || !LeaderRule.shouldComputeInitialMap(isLeader(), current != null, announcedInView(),
-                view.size(), settings.clusterSize(), !mapHoldersInView().isEmpty())) {
-            return;
+        ClusterView initial = FirstMap.plan(isLeader(), current, roster, settings, nodeId);
+        if (initial != null) {
+            log.info("node {}: leader computed partition map version {} for members {}", nodeId,
+                    initial.partitionMap().version(), initial.founders().keySet());
+            publish(initial);
         }
-        List<String> members = new ArrayList<>();
-        for (Address member : view.getMembers()) {
-            members.add(announced.get(member).nodeId());
-        }
-        PartitionMap map = PartitionPlanner.plan(members, settings.layout().partitionCount(),
-                settings.replicationFactor(), null);
-        Map<String, String> founders = new HashMap<>();
-        for (Address member : view.getMembers()) {
-            ClusterMessages.NodeHello hello = announced.get(member);
-            founders.put(hello.nodeId(), hello.incarnation());
-        }
-        ClusterView initial = new ClusterView(settings.layout(), map, RuntimeMap.initial(map, 1),
-                mergedAddresses(null), nodeId, founders);
-        log.info("node {}: leader computed partition map version {} for members {}", nodeId, map.version(), members);
-        publish(initial);
     }
 
     /** Adopts the view (with announced addresses, stamped with this leader's id) and broadcasts what was adopted. */
     private void publish(ClusterView newView) {
         ClusterView stamped = newView.withLeader(nodeId);
-        stamped = stamped.withAddresses(mergedAddresses(stamped));
+        stamped = stamped.withAddresses(roster.mergedAddresses(stamped));
         // Sent before this node installs it: installing runs the view listener (takeover gates, catch-ups,
         // client pushes), which took 0.2 s on a loaded machine, and the other members' installs need not wait
         // for it. Members adopt a view at different moments anyway; epochs fence every copy meanwhile.
@@ -818,21 +678,21 @@ public final class ClusterMember implements AutoCloseable {
      */
     private void adopt(ClusterView published) {
         ClusterView held = current;
-        ClusterView candidate = published.withAddresses(mergedAddresses(published)).withLeader(leaderFor(published));
-        if (held != null && !ViewOrdering.isAtLeastAsNew(candidate, held)) {
-            RuntimeMap merged = ViewOrdering.merge(held, candidate);
-            if (merged == null || merged.equals(held.runtimeMap())) {
-                log.debug("node {}: ignoring stale cluster view version {}", nodeId, candidate.partitionMap().version());
-                return;
-            }
-            // Newer here for some partitions, there for others (coordinators acted on both sides of a split):
-            // keep the newest entry of each and tell everyone, or the two sides would never converge.
-            log.info("node {}: merging a concurrent view of map version {}", nodeId, candidate.partitionMap().version());
-            install(held, candidate.withRuntimeMap(merged));
-            broadcast(ClusterMessages.encodeView(current));
+        String coordinator = roster.majorityCoordinatorId(held, settings.clusterSize());
+        ClusterView candidate = published.withAddresses(roster.mergedAddresses(published))
+                .withLeader(coordinator != null ? coordinator : published.leader());
+        ViewOrdering.Adoption adoption = ViewOrdering.adoption(held, candidate);
+        if (adoption == null) {
+            log.debug("node {}: ignoring stale cluster view version {}", nodeId, candidate.partitionMap().version());
             return;
         }
-        install(held, candidate);
+        if (adoption.merged()) {
+            log.info("node {}: merging a concurrent view of map version {}", nodeId, candidate.partitionMap().version());
+        }
+        install(held, adoption.view());
+        if (adoption.merged()) {
+            broadcast(ClusterMessages.encodeView(current));
+        }
     }
 
     /**
@@ -853,14 +713,9 @@ public final class ClusterMember implements AutoCloseable {
         refreshMajority();
         refreshMergePreference();
         if (held != null && !held.runtimeMap().equals(candidate.runtimeMap())) {
-            int changed = 0;
-            for (int p = 0; p < candidate.runtimeMap().partitionCount(); p++) {
-                if (!candidate.runtimeMap().get(p).equals(held.runtimeMap().get(p))) {
-                    changed++;
-                }
-            }
             log.info("node {}: adopted map version {} with {} changed partition(s)", nodeId,
-                    candidate.partitionMap().version(), changed);
+                    candidate.partitionMap().version(),
+                    ViewOrdering.changedPartitions(held.runtimeMap(), candidate.runtimeMap()));
         }
         if (held == null) {
             log.info("node {}: adopted partition map version {} ({} partitions, {} segments)", nodeId,
@@ -906,42 +761,6 @@ public final class ClusterMember implements AutoCloseable {
         return inheritedSnapshot;
     }
 
-    private Map<String, NodeAddress> mergedAddresses(ClusterView base) {
-        Map<String, NodeAddress> addresses = new HashMap<>(base == null ? Map.of() : base.addresses());
-        for (ClusterMessages.NodeHello hello : announced.values()) {
-            addresses.put(hello.nodeId(), hello.dataAddress());
-        }
-        return addresses;
-    }
-
-    /**
-     * Events thread: the node id of the coordinator of the current membership view when that view holds a
-     * majority and the coordinator has announced itself; otherwise the leader the published view names.
-     */
-    private String leaderFor(ClusterView published) {
-        if (view != null && LeaderRule.isLeader(true, votersInView(), votingSize())) {
-            ClusterMessages.NodeHello coordinator = announced.get(view.getCoord());
-            if (coordinator != null) {
-                return coordinator.nodeId();
-            }
-        }
-        return published.leader();
-    }
-
-    /** Events thread: node id → data address of the members of the current view that announced holding a map. */
-    private Map<String, NodeAddress> mapHoldersInView() {
-        Map<String, NodeAddress> holders = new TreeMap<>();
-        if (view != null) {
-            for (Address member : view.getMembers()) {
-                ClusterMessages.NodeHello hello = announced.get(member);
-                if (hello != null && hello.holdsMap() && !hello.nodeId().equals(nodeId)) {
-                    holders.put(hello.nodeId(), hello.dataAddress());
-                }
-            }
-        }
-        return holders;
-    }
-
     /**
      * Events thread, every round while this node holds no map: asks the members that announced one for it
      * (at most once per {@link #VIEW_FETCH_INTERVAL}). They re-broadcast their view after every membership
@@ -949,13 +768,10 @@ public final class ClusterMember implements AutoCloseable {
      * the next view change to learn the cluster's (it may not compute its own while they hold one).
      */
     private void fetchFirstView() {
-        Map<String, NodeAddress> holders = mapHoldersInView();
-        long now = time.nanoTime();
-        if (current != null || holders.isEmpty() || (lastViewFetchNanos != Long.MIN_VALUE
-                && now - lastViewFetchNanos < VIEW_FETCH_INTERVAL.toNanos())) {
+        Map<String, NodeAddress> holders = roster.mapHolders(nodeId);
+        if (current != null || holders.isEmpty() || !viewFetches.tryFetch(time.nanoTime())) {
             return;
         }
-        lastViewFetchNanos = now;
         log.info("node {}: holds no partition map yet; asks {} for theirs", nodeId, holders.keySet());
         holders.values().forEach(address -> probe.clusterView(address).thenAccept(fetched -> {
             if (fetched != null) {
@@ -964,41 +780,14 @@ public final class ClusterMember implements AutoCloseable {
         }));
     }
 
-    private int announcedInView() {
-        int count = 0;
-        for (Address member : view.getMembers()) {
-            if (announced.containsKey(member)) {
-                count++;
-            }
-        }
-        return count;
-    }
-
-    /** Events thread: keeps what {@link #mergePreference} chooses from current. */
+    /** Events thread: see {@link MergePreference}. */
     private void refreshMergePreference() {
-        majorityViewOrder = view != null && votersInView() * 2 > votingSize() ? List.copyOf(view.getMembers()) : List.of();
-        String leader = current == null ? null : current.leader();
-        namedLeader = announced.entrySet().stream()
-                .filter(member -> !nodeId.equals(leader) && member.getValue().nodeId().equals(leader))
-                .map(Map.Entry::getKey).limit(1).toList();
+        mergePreference.refresh(roster, current, settings.clusterSize(), nodeId);
     }
 
-    /**
-     * A JGroups thread, merging: the members to list first. This node's own view in order while it holds a majority
-     * and this node's owner lease holds: its coordinator leads the cluster. A node whose lease ran out (back from a
-     * pause or a cut) may hold a view the others left long ago; it prefers the leader its newest cluster view names,
-     * never itself: a node that led before it was cut off must not take the lead back.
-     */
-    private List<Address> mergePreference() {
-        List<Address> ownView = majorityViewOrder;
-        boolean fresh = !leases.enabled() || LeaseKeeper.holds(leaseValidUntil, time.nanoTime());
-        return fresh && !ownView.isEmpty() ? ownView : namedLeader;
-    }
-
+    /** Events thread: whether this node coordinates a membership view that holds a majority. */
     private boolean isLeader() {
-        return view != null && channel != null
-                && LeaderRule.isLeader(channel.getAddress() != null && channel.getAddress().equals(view.getCoord()),
-                votersInView(), votingSize());
+        return channel != null && roster.leads(channel.getAddress(), current, settings.clusterSize());
     }
 
     private void send(Address destination, byte[] message) {
