@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -70,7 +69,6 @@ public final class ClusterMember implements AutoCloseable {
     /** The node's clock; every reading of time here goes through it (read on the events and timer threads). */
     private final TimeSource time;
     private final ThreadPoolExecutor events;
-    private final CompletableFuture<ClusterView> firstView = new CompletableFuture<>();
 
     private final FailoverCoordinator failover;
     private final ScheduledExecutorService timer;
@@ -92,19 +90,12 @@ public final class ClusterMember implements AutoCloseable {
      * and JGroups' merge.
      */
     private volatile long leaseValidUntil;
-    /** Snapshot of {@code inheritedActives}, for the node's data path. */
-    private volatile Map<Integer, Long> inheritedSnapshot = Map.of();
 
     // --- confined to the events thread ---
     /** Events thread: the membership view and what its members announced. */
     private final MembershipRoster<Address> roster = new MembershipRoster<>();
-    /**
-     * Partitions the first view this process adopted named it active for, by epoch, although it is not
-     * the incarnation the map was founded with: roles of the process before a restart, whose data this
-     * one does not have. It must not serve them, and it asks the leader to move them, until their epoch
-     * changes.
-     */
-    private final Map<Integer, Long> inheritedActives = new TreeMap<>();
+    /** The held cluster view and how a new one replaces it (see {@link HeldView} for its threads). */
+    private final HeldView<Address> views;
     /** Events thread: the lease messages, the leases (its {@link LeaseKeeper}) and the majority checks. */
     private final LeaseRelay<Address> leases;
     private final PeerProbe probe;
@@ -121,15 +112,8 @@ public final class ClusterMember implements AutoCloseable {
     /** This node's own drain: asked or not, its repeats and its future (written on the events thread). */
     private final DrainProgress drain = new DrainProgress();
 
-    /** Last adopted view; written on the events thread only. */
-    private volatile ClusterView current;
     /** Whether this node leads, as of the last view; written on the events thread, read anywhere. */
     private volatile boolean leading;
-    /**
-     * Told (on the events thread) about every adopted view: (previous or null, adopted), before
-     * {@link #currentView()} returns it.
-     */
-    private volatile BiConsumer<ClusterView, ClusterView> viewListener = (previous, adopted) -> { };
     private volatile Runnable presenceListener = () -> { };
 
     public ClusterMember(String nodeId, NodeAddress dataAddress, ClusterSettings settings,
@@ -173,6 +157,7 @@ public final class ClusterMember implements AutoCloseable {
                 : LeaseKeeper.withLease(leaseDuration), new LeaseEffects());
         this.leaseValidUntil = leases.keeper().memberLeaseValidUntil();
         this.probe = probe;
+        this.views = new HeldView<>(nodeId, incarnation, roster, settings.clusterSize(), new ViewHooks());
         LeaseKeeper<Address> keeper = leases.keeper();
         this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, this::submit, time,
                 node -> keeper.surelyLapsed(node, time.nanoTime()),
@@ -236,8 +221,8 @@ public final class ClusterMember implements AutoCloseable {
         fetchFirstView();
         askToDisown();
         repeatDrainRequest();
-        if (mayDecide() && current != null) {
-            failover.reconcile(current, presentNodes(), () -> current, this::publishIfStillLeading);
+        if (mayDecide() && views.current() != null) {
+            failover.reconcile(views.current(), presentNodes(), views::current, this::publishIfStillLeading);
         } else {
             failover.forgetAbsences();
         }
@@ -261,7 +246,7 @@ public final class ClusterMember implements AutoCloseable {
      */
     private void publishIfStillLeading(ClusterView decided) {
         if (mayDecide()) {
-            publish(decided);
+            views.publish(decided);
         } else {
             log.warn("node {}: drops a failover decision: its leadership lapsed while the round ran", nodeId);
         }
@@ -315,7 +300,7 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Events thread: where this node stands, for its lease relay. */
     private LeaseRelay.Seat<Address> seat() {
-        return new LeaseRelay.Seat<>(channel == null ? null : channel.getAddress(), roster, current,
+        return new LeaseRelay.Seat<>(channel == null ? null : channel.getAddress(), roster, views.current(),
                 settings.clusterSize());
     }
 
@@ -396,7 +381,7 @@ public final class ClusterMember implements AutoCloseable {
      */
     public void fetchNewerView() {
         submit(() -> {
-            ClusterView held = current;
+            ClusterView held = views.current();
             if (held == null || !viewFetches.tryFetch(time.nanoTime())) {
                 return;
             }
@@ -404,7 +389,7 @@ public final class ClusterMember implements AutoCloseable {
                 if (!node.equals(nodeId)) {
                     probe.clusterView(address).thenAccept(view -> {
                         if (view != null) {
-                            submit(() -> adopt(view));
+                            submit(() -> views.adopt(view));
                         }
                     });
                 }
@@ -419,7 +404,7 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Registers the one listener told about adopted views; call before {@link #start()}. */
     public void onViewAdopted(BiConsumer<ClusterView, ClusterView> listener) {
-        this.viewListener = listener;
+        views.onInstalled(listener);
     }
 
     /**
@@ -432,7 +417,7 @@ public final class ClusterMember implements AutoCloseable {
     public CompletableFuture<Long> handOver(int partition, String target) {
         CompletableFuture<Long> result = new CompletableFuture<>();
         boolean queued = submit(() -> {
-            ClusterView held = current;
+            ClusterView held = views.current();
             if (!mayDecide() || held == null) {
                 result.completeExceptionally(new IllegalStateException("node " + nodeId
                         + " is not the confirmed leader (or has no map); hand-overs are decided by the leader"));
@@ -447,7 +432,7 @@ public final class ClusterMember implements AutoCloseable {
             }
             log.info("node {}: leader hands partition {} from {} to {} (epoch {} -> {})", nodeId, partition,
                     decision.before().activeNode(), target, decision.before().epoch(), decision.after().epoch());
-            publish(decision.next());
+            views.publish(decision.next());
             failover.recordChange(partition);
             result.complete(decision.after().epoch());
         });
@@ -513,7 +498,7 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Events thread: settles the drain once the held view gives this node no role (see {@link DrainProgress}). */
     private void checkDrained() {
-        ClusterView held = current;
+        ClusterView held = views.current();
         if (!drain.isRequested() || held == null) {
             return;
         }
@@ -524,13 +509,13 @@ public final class ClusterMember implements AutoCloseable {
 
     /** The latest adopted cluster view, or {@code null} before the first map is known. */
     public ClusterView currentView() {
-        return current;
+        return views.current();
     }
 
     /** Completes with the first adopted view. */
     public ClusterView awaitFirstView(Duration timeout) throws InterruptedException, TimeoutException {
         try {
-            return firstView.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return views.firstView().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             throw new IllegalStateException("cluster member " + nodeId + " failed", e.getCause());
         }
@@ -554,14 +539,14 @@ public final class ClusterMember implements AutoCloseable {
         log.info("node {}: membership view {} with {} member(s){}", nodeId, newView.getViewId(), newView.size(),
                 newView instanceof MergeView ? " (merge)" : "");
         sayHello();
-        if (current != null) {
+        if (views.current() != null) {
             // Everyone re-broadcasts what it holds: messages across an exclusion are lost, and after a
             // merge the coordinator may be the side with the stale view. Receivers keep the newest
             // (ViewOrdering), so the newest view wins everywhere, the new leader included.
             if (isLeader()) {
-                publish(current);
+                views.publish(views.current());
             } else {
-                broadcast(ClusterMessages.encodeView(current));
+                broadcast(ClusterMessages.encodeView(views.current()));
             }
         }
         maybeComputeInitialMap();
@@ -573,7 +558,7 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Events thread: announces this node's data address, incarnation and the map version it holds. */
     private void sayHello() {
-        ClusterView held = current;
+        ClusterView held = views.current();
         long mapVersion = held == null ? 0 : held.partitionMap().version();
         broadcast(ClusterMessages.encodeHello(new ClusterMessages.NodeHello(nodeId, dataAddress, incarnation, mapVersion)));
     }
@@ -583,7 +568,7 @@ public final class ClusterMember implements AutoCloseable {
      * nodes, and whether it leads.
      */
     private void refreshMajority() {
-        ClusterView held = current;
+        ClusterView held = views.current();
         int voters = roster.votersInView(held);
         int size = MembershipRoster.votingSize(held, settings.clusterSize());
         boolean majority = voters * 2 > size;
@@ -618,17 +603,17 @@ public final class ClusterMember implements AutoCloseable {
         if (message instanceof ClusterMessages.NodeHello hello) {
             roster.announced(source, hello);
             refreshMajority();
-            if (current != null && !hello.dataAddress().equals(current.addresses().get(hello.nodeId()))) {
+            if (views.current() != null && !hello.dataAddress().equals(views.current().addresses().get(hello.nodeId()))) {
                 if (isLeader()) {
-                    publish(current);
+                    views.publish(views.current());
                 } else {
-                    adopt(current);
+                    views.adopt(views.current());
                 }
             }
             maybeComputeInitialMap();
             reconcileFailover();
         } else if (message instanceof ClusterView published) {
-            adopt(published);
+            views.adopt(published);
         } else if (message instanceof ClusterMessages.LeaseMessage leaseMessage) {
             leases.onMessage(source, leaseMessage, seat(), time.nanoTime());
         } else if (message instanceof ClusterMessages.PlanRequest request) {
@@ -643,113 +628,55 @@ public final class ClusterMember implements AutoCloseable {
             if (membershipGate != null) {
                 membershipGate.memberLeaving(source);
             }
-        } else if (message instanceof ClusterMessages.Disown disown && mayDecide() && current != null) {
-            failover.disown(disown.nodeId(), disown.partitions(), current);
+        } else if (message instanceof ClusterMessages.Disown disown && mayDecide() && views.current() != null) {
+            failover.disown(disown.nodeId(), disown.partitions(), views.current());
             reconcileFailover();
         }
     }
 
     /** Events thread: publishes the first map when this node is the one to compute it (see {@link FirstMap}). */
     private void maybeComputeInitialMap() {
-        ClusterView initial = FirstMap.plan(isLeader(), current, roster, settings, nodeId);
+        ClusterView initial = FirstMap.plan(isLeader(), views.current(), roster, settings, nodeId);
         if (initial != null) {
             log.info("node {}: leader computed partition map version {} for members {}", nodeId,
                     initial.partitionMap().version(), initial.founders().keySet());
-            publish(initial);
+            views.publish(initial);
         }
-    }
-
-    /** Adopts the view (with announced addresses, stamped with this leader's id) and broadcasts what was adopted. */
-    private void publish(ClusterView newView) {
-        ClusterView stamped = newView.withLeader(nodeId);
-        stamped = stamped.withAddresses(roster.mergedAddresses(stamped));
-        // Sent before this node installs it: installing runs the view listener (takeover gates, catch-ups,
-        // client pushes), which took 0.2 s on a loaded machine, and the other members' installs need not wait
-        // for it. Members adopt a view at different moments anyway; epochs fence every copy meanwhile.
-        broadcast(ClusterMessages.encodeView(stamped));
-        adopt(stamped);
-    }
-
-    /**
-     * Adopts a view unless it is older than the one held (lower map version or any lower epoch). The data
-     * addresses members announced themselves override the view's: a peer re-broadcasting an equally new view
-     * may carry the address a restarted node had before, and heal probes and clients must not go there.
-     * For the same reason the leader this node sees in its own membership view overrides the stamped one.
-     */
-    private void adopt(ClusterView published) {
-        ClusterView held = current;
-        String coordinator = roster.majorityCoordinatorId(held, settings.clusterSize());
-        ClusterView candidate = published.withAddresses(roster.mergedAddresses(published))
-                .withLeader(coordinator != null ? coordinator : published.leader());
-        ViewOrdering.Adoption adoption = ViewOrdering.adoption(held, candidate);
-        if (adoption == null) {
-            log.debug("node {}: ignoring stale cluster view version {}", nodeId, candidate.partitionMap().version());
-            return;
-        }
-        if (adoption.merged()) {
-            log.info("node {}: merging a concurrent view of map version {}", nodeId, candidate.partitionMap().version());
-        }
-        install(held, adoption.view());
-        if (adoption.merged()) {
-            broadcast(ClusterMessages.encodeView(current));
-        }
-    }
-
-    /**
-     * Events thread: tells the listener, then makes {@code candidate} the held view. In that order: the node's
-     * data path routes by {@link #currentView()}, and the listener first closes the takeover gates of the
-     * partitions the view hands this node — visible the other way round, a request arriving in between was
-     * served from a copy that had not pulled its fellows' last changes yet (a chaos run read a stale value so).
-     */
-    private void install(ClusterView held, ClusterView candidate) {
-        trackInheritedActives(held, candidate);
-        try {
-            viewListener.accept(held, candidate);
-        } catch (RuntimeException e) {
-            log.error("node {}: view listener failed", nodeId, e);
-        } finally {
-            current = candidate;
-        }
-        refreshMajority();
-        refreshMergePreference();
-        if (held != null && !held.runtimeMap().equals(candidate.runtimeMap())) {
-            log.info("node {}: adopted map version {} with {} changed partition(s)", nodeId,
-                    candidate.partitionMap().version(),
-                    ViewOrdering.changedPartitions(held.runtimeMap(), candidate.runtimeMap()));
-        }
-        if (held == null) {
-            log.info("node {}: adopted partition map version {} ({} partitions, {} segments)", nodeId,
-                    candidate.partitionMap().version(), candidate.layout().partitionCount(),
-                    candidate.layout().segmentCount());
-        }
-        firstView.complete(candidate);
-        if (held == null && channel != null) {
-            sayHello(); // members deciding whether to compute a first map must know this node holds one now
-        }
-        checkDrained();
-    }
-
-    /**
-     * Events thread: finds the active roles of an earlier process of this node in a view that starts a
-     * lineage for this process, and forgets those whose epoch changed (see {@link InheritedRoles}).
-     */
-    private void trackInheritedActives(ClusterView held, ClusterView candidate) {
-        Map<Integer, Long> next = InheritedRoles.afterAdopting(inheritedActives, held, candidate, nodeId, incarnation);
-        if (InheritedRoles.startsLineage(held, candidate) && !next.isEmpty()) {
-            log.warn("node {}: restarted; the cluster{} still names it active for partitions {}; it does not serve them "
-                    + "(it has none of their data) and asks the leader to fail them over", nodeId,
-                    held == null ? "" : " (a map founded by other processes than the one it held)", next.keySet());
-        }
-        inheritedActives.clear();
-        inheritedActives.putAll(next);
-        inheritedSnapshot = Map.copyOf(inheritedActives);
-        askToDisown();
     }
 
     /** Events thread: repeats the request until the leader moved every inherited role (messages can be lost). */
     private void askToDisown() {
-        if (!inheritedActives.isEmpty() && channel != null) {
-            broadcast(ClusterMessages.encodeDisown(new ClusterMessages.Disown(nodeId, Map.copyOf(inheritedActives))));
+        byte[] request = views.disownRequest();
+        if (request != null && channel != null) {
+            broadcast(request);
+        }
+    }
+
+    /** What installing a view asks of this node (on the events thread). */
+    private final class ViewHooks implements HeldView.Hooks {
+
+        @Override
+        public void broadcast(byte[] message) {
+            ClusterMember.this.broadcast(message);
+        }
+
+        @Override
+        public void inheritedTracked() {
+            askToDisown();
+        }
+
+        @Override
+        public void standingChanged() {
+            refreshMajority();
+            refreshMergePreference();
+        }
+
+        @Override
+        public void installed(ClusterView held, ClusterView adopted) {
+            if (held == null && channel != null) {
+                sayHello(); // members deciding whether to compute a first map must know this node holds one now
+            }
+            checkDrained();
         }
     }
 
@@ -758,7 +685,7 @@ public final class ClusterMember implements AutoCloseable {
      * restarted: the node must neither serve nor replicate them; they are failed over to an owner with data.
      */
     public Map<Integer, Long> inheritedActives() {
-        return inheritedSnapshot;
+        return views.inheritedActives();
     }
 
     /**
@@ -769,25 +696,25 @@ public final class ClusterMember implements AutoCloseable {
      */
     private void fetchFirstView() {
         Map<String, NodeAddress> holders = roster.mapHolders(nodeId);
-        if (current != null || holders.isEmpty() || !viewFetches.tryFetch(time.nanoTime())) {
+        if (views.current() != null || holders.isEmpty() || !viewFetches.tryFetch(time.nanoTime())) {
             return;
         }
         log.info("node {}: holds no partition map yet; asks {} for theirs", nodeId, holders.keySet());
         holders.values().forEach(address -> probe.clusterView(address).thenAccept(fetched -> {
             if (fetched != null) {
-                submit(() -> adopt(fetched));
+                submit(() -> views.adopt(fetched));
             }
         }));
     }
 
     /** Events thread: see {@link MergePreference}. */
     private void refreshMergePreference() {
-        mergePreference.refresh(roster, current, settings.clusterSize(), nodeId);
+        mergePreference.refresh(roster, views.current(), settings.clusterSize(), nodeId);
     }
 
     /** Events thread: whether this node coordinates a membership view that holds a majority. */
     private boolean isLeader() {
-        return channel != null && roster.leads(channel.getAddress(), current, settings.clusterSize());
+        return channel != null && roster.leads(channel.getAddress(), views.current(), settings.clusterSize());
     }
 
     private void send(Address destination, byte[] message) {
