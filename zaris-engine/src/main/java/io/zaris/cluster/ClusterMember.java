@@ -109,8 +109,8 @@ public final class ClusterMember implements AutoCloseable {
     /** Set with the channel (events thread); see {@link MembershipGate}. {@code null} on the in-JVM transport. */
     private MembershipGate membershipGate;
 
-    /** This node's own drain: asked or not, its repeats and its future (written on the events thread). */
-    private final DrainProgress drain = new DrainProgress();
+    /** An operator's hand-overs, this node's drain and rebalance requests (see {@link OperatorRequests}). */
+    private final OperatorRequests requests;
 
     /** Whether this node leads, as of the last view; written on the events thread, read anywhere. */
     private volatile boolean leading;
@@ -158,6 +158,7 @@ public final class ClusterMember implements AutoCloseable {
         this.leaseValidUntil = leases.keeper().memberLeaseValidUntil();
         this.probe = probe;
         this.views = new HeldView<>(nodeId, incarnation, roster, settings.clusterSize(), new ViewHooks());
+        this.requests = new OperatorRequests(nodeId, new RequestHooks());
         LeaseKeeper<Address> keeper = leases.keeper();
         this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, this::submit, time,
                 node -> keeper.surelyLapsed(node, time.nanoTime()),
@@ -220,7 +221,7 @@ public final class ClusterMember implements AutoCloseable {
         refreshPresent();
         fetchFirstView();
         askToDisown();
-        repeatDrainRequest();
+        requests.repeatDrainRequest(time.nanoTime());
         if (mayDecide() && views.current() != null) {
             failover.reconcile(views.current(), presentNodes(), views::current, this::publishIfStillLeading);
         } else {
@@ -417,24 +418,11 @@ public final class ClusterMember implements AutoCloseable {
     public CompletableFuture<Long> handOver(int partition, String target) {
         CompletableFuture<Long> result = new CompletableFuture<>();
         boolean queued = submit(() -> {
-            ClusterView held = views.current();
-            if (!mayDecide() || held == null) {
-                result.completeExceptionally(new IllegalStateException("node " + nodeId
-                        + " is not the confirmed leader (or has no map); hand-overs are decided by the leader"));
-                return;
-            }
-            HandOver.Decision decision;
             try {
-                decision = HandOver.decide(held, partition, target);
+                result.complete(requests.handOver(partition, target));
             } catch (IllegalStateException e) {
                 result.completeExceptionally(e);
-                return;
             }
-            log.info("node {}: leader hands partition {} from {} to {} (epoch {} -> {})", nodeId, partition,
-                    decision.before().activeNode(), target, decision.before().epoch(), decision.after().epoch());
-            views.publish(decision.next());
-            failover.recordChange(partition);
-            result.complete(decision.after().epoch());
         });
         if (!queued) {
             result.completeExceptionally(new IllegalStateException("node " + nodeId + " is stopping"));
@@ -451,14 +439,8 @@ public final class ClusterMember implements AutoCloseable {
      *         to take its partitions, or when this node stops first
      */
     public CompletableFuture<Void> drain() {
-        submit(() -> {
-            if (drain.request()) {
-                log.info("node {}: draining — asking the leader to move its partitions to the other nodes", nodeId);
-            }
-            repeatDrainRequest();
-            checkDrained();
-        });
-        return drain.future();
+        submit(() -> requests.drain(time.nanoTime()));
+        return requests.drainFuture();
     }
 
     /** The rebalance this node runs as leader; {@link RebalanceStatus#IDLE} when none runs or it does not lead. */
@@ -468,7 +450,7 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Whether {@link #drain} was called. */
     public boolean isDraining() {
-        return drain.isRequested();
+        return requests.isDraining();
     }
 
     /**
@@ -476,34 +458,45 @@ public final class ClusterMember implements AutoCloseable {
      * delay; a balanced map is left as it is.
      */
     public void requestRebalance() {
-        submit(() -> {
-            byte[] request = ClusterMessages.encodePlanRequest(new ClusterMessages.PlanRequest(ClusterMessages.REBALANCE, nodeId));
-            if (roster.hasView() && channel != null) {
-                broadcast(request);
-            }
-        });
+        submit(requests::requestRebalance);
     }
 
-    /**
-     * Events thread: at most once a second while draining — also once drained, so a drained node that keeps
-     * running stays out of the map (its request would otherwise lapse and it would be planned back in).
-     */
-    private void repeatDrainRequest() {
-        if (!drain.isRequested() || channel == null || !roster.hasView() || !drain.requestDue(time.nanoTime())) {
-            return;
-        }
-        broadcast(ClusterMessages.encodePlanRequest(new ClusterMessages.PlanRequest(ClusterMessages.DRAIN, nodeId)));
-        checkDrained();
-    }
+    /** What an operator's requests need of this node (on the events thread). */
+    private final class RequestHooks implements OperatorRequests.Member {
 
-    /** Events thread: settles the drain once the held view gives this node no role (see {@link DrainProgress}). */
-    private void checkDrained() {
-        ClusterView held = views.current();
-        if (!drain.isRequested() || held == null) {
-            return;
+        @Override
+        public boolean mayDecide() {
+            return ClusterMember.this.mayDecide();
         }
-        if (drain.settle(held, nodeId, presentNodes()) == DrainProgress.Outcome.DRAINED) {
-            log.info("node {}: drained — map version {} gives it no partition", nodeId, held.partitionMap().version());
+
+        @Override
+        public ClusterView held() {
+            return views.current();
+        }
+
+        @Override
+        public void publish(ClusterView decided) {
+            views.publish(decided);
+        }
+
+        @Override
+        public void recordChange(int partition) {
+            failover.recordChange(partition);
+        }
+
+        @Override
+        public boolean canBroadcast() {
+            return roster.hasView() && channel != null;
+        }
+
+        @Override
+        public void broadcast(byte[] message) {
+            ClusterMember.this.broadcast(message);
+        }
+
+        @Override
+        public Set<String> presentNodes() {
+            return ClusterMember.this.presentNodes();
         }
     }
 
@@ -676,7 +669,7 @@ public final class ClusterMember implements AutoCloseable {
             if (held == null && channel != null) {
                 sayHello(); // members deciding whether to compute a first map must know this node holds one now
             }
-            checkDrained();
+            requests.checkDrained();
         }
     }
 
@@ -766,7 +759,7 @@ public final class ClusterMember implements AutoCloseable {
     @Override
     public void close() {
         leaving = true;
-        drain.stopped(nodeId);
+        requests.stopped();
         try {
             runOnEventsThread(() -> {
                 if (channel != null) {
