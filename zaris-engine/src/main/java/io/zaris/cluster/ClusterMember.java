@@ -36,19 +36,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A node's seat in the cluster: joins the JGroups channel, announces the node's data address, and holds
- * the {@link ClusterView} the leader publishes. When this node is the leader it computes partition map
- * version 1 once every expected member has announced itself, and re-broadcasts the full view after every
- * view change (JGroups does not retransmit messages lost across an exclusion or a merge).
+ * A node's seat in the cluster: the JGroups adapter. It owns the channel (with the membership gate, the merge order
+ * and the encryption it installs), turns JGroups' callbacks into events on one thread, reads the clock, and wires
+ * the parts that decide, each of which knows no JGroups and takes the time as a value:
  *
- * <p>The lease rules live in {@link LeaseKeeper}: this class reads the clock, hands each lease event to it with
- * the reading, sends the messages it asks for and logs what it reports. The majority checks are kept by a
- * {@link MajorityCheckRelay}, to which it passes the coordinator, the readings and whether it leads; this node's
- * drain by {@link DrainProgress}; an operator's hand-over is decided by {@link HandOver}.
+ * <ul>
+ *   <li>{@link MembershipRoster}: the membership view and what each member announced; majority and leadership.</li>
+ *   <li>{@link LeaseRelay}: the lease messages, beats and majority checks (rules in {@link LeaseKeeper}).</li>
+ *   <li>{@link FirstMap}: who computes the first partition map, and when.</li>
+ *   <li>{@link HeldView}: the held cluster view and how a published, broadcast or fetched one replaces it (the
+ *       merge of concurrent views, {@link ViewOrdering}); {@link MergePreference}: what a JGroups merge lists
+ *       first.</li>
+ *   <li>{@link OperatorRequests}: hand-overs, this node's drain and rebalance requests.</li>
+ *   <li>{@link FailoverCoordinator}: the leader's failover, heal, eviction and rebalance rounds.</li>
+ * </ul>
  *
- * <p>Concurrency: JGroups callbacks only enqueue events; all membership state is confined to one
- * "zaris-cluster" thread, fed by a bounded queue. Only {@link #currentView()} is read from other threads,
- * through a volatile field holding an immutable {@link ClusterView}.
+ * <p>After every membership view it re-broadcasts the full cluster view (JGroups does not retransmit messages lost
+ * across an exclusion or a merge).
+ *
+ * <p>Concurrency: JGroups callbacks and the timers only enqueue events; all membership state is confined to one
+ * "zaris-cluster" thread, fed by a bounded queue, which is the only thread that calls the parts above. Other threads
+ * read volatile snapshots only: the held view, the present nodes, the lease's end, the majority and the leadership.
  */
 public final class ClusterMember implements AutoCloseable {
 
