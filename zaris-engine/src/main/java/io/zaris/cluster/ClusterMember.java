@@ -80,8 +80,8 @@ public final class ClusterMember implements AutoCloseable {
 
     private final FailoverCoordinator failover;
     private final ScheduledExecutorService timer;
-    /** Whether the last view holds a majority of the configured cluster size; writes need it. */
-    private volatile boolean inMajority;
+    /** The majority and the leadership, as of the last refresh (see {@link Standing} for its threads). */
+    private final Standing standing = new Standing();
     /**
      * Set by {@link #close()} before the channel closes. The views and messages JGroups delivers while this node
      * leaves (its own departure, down to a view of itself) are not acted on: the node no longer broadcasts,
@@ -109,8 +109,6 @@ public final class ClusterMember implements AutoCloseable {
     private final PeerProbe probe;
     /** Events thread: when this node last asked its peers for a cluster view. */
     private final ViewFetchPacer viewFetches = new ViewFetchPacer(VIEW_FETCH_INTERVAL);
-    /** Events thread: whether {@link #mayDecide} already said this node leads without a confirmed lease. */
-    private boolean leadershipUnconfirmedLogged;
     /** What a merge this node leads lists first; refreshed on the events thread, read by JGroups' merge. */
     private final MergePreference<Address> mergePreference = new MergePreference<>();
     private JChannel channel;
@@ -120,8 +118,6 @@ public final class ClusterMember implements AutoCloseable {
     /** An operator's hand-overs, this node's drain and rebalance requests (see {@link OperatorRequests}). */
     private final OperatorRequests requests;
 
-    /** Whether this node leads, as of the last view; written on the events thread, read anywhere. */
-    private volatile boolean leading;
     private volatile Runnable presenceListener = () -> { };
 
     public ClusterMember(String nodeId, NodeAddress dataAddress, ClusterSettings settings,
@@ -266,14 +262,13 @@ public final class ClusterMember implements AutoCloseable {
      * leadership within the lease (see {@link LeaseKeeper#leadershipConfirmed}).
      */
     private boolean mayDecide() {
-        boolean leader = isLeader();
-        boolean confirmed = leases.keeper().leadershipConfirmed(time.nanoTime());
-        if (leader && !confirmed && !leadershipUnconfirmedLogged) {
+        Standing.Authority authority = standing.mayDecide(isLeader(),
+                leases.keeper().leadershipConfirmed(time.nanoTime()));
+        if (authority.unconfirmedNow()) {
             log.info("node {}: coordinates its current view, but no majority confirmed its leadership within the "
                     + "lease; it makes no failover decisions until one does", nodeId);
         }
-        leadershipUnconfirmedLogged = leader && !confirmed;
-        return leader && confirmed;
+        return authority.decides();
     }
 
     /** Events thread: ids of the nodes in the current view that announced themselves. */
@@ -350,7 +345,7 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Whether this node sees a majority of the cluster (a node that does not must not accept writes). */
     public boolean inMajority() {
-        return inMajority;
+        return standing.inMajority();
     }
 
     /**
@@ -453,7 +448,7 @@ public final class ClusterMember implements AutoCloseable {
 
     /** The rebalance this node runs as leader; {@link RebalanceStatus#IDLE} when none runs or it does not lead. */
     public RebalanceStatus rebalanceStatus() {
-        return leading ? failover.rebalanceStatus() : RebalanceStatus.IDLE;
+        return standing.leading() ? failover.rebalanceStatus() : RebalanceStatus.IDLE;
     }
 
     /** Whether {@link #drain} was called. */
@@ -528,7 +523,7 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Whether this node is the leader (coordinator of a majority view) as of the last view change. */
     public boolean isLeading() {
-        return leading;
+        return standing.leading();
     }
 
     private void onView(View newView) {
@@ -572,20 +567,16 @@ public final class ClusterMember implements AutoCloseable {
         ClusterView held = views.current();
         int voters = roster.votersInView(held);
         int size = MembershipRoster.votingSize(held, settings.clusterSize());
-        boolean majority = voters * 2 > size;
-        if (inMajority && !majority) {
-            int withoutHello = roster.membersWithoutHello();
-            if (LeaderRule.mayOnlyAwaitHellos(voters, withoutHello, size)) {
-                log.info("node {}: counts {} of {} nodes until the hellos of {} more member(s) arrive; accepts no "
-                        + "writes until then", nodeId, voters, size, withoutHello);
-            } else {
-                log.warn("node {}: sees only {} of {} nodes; stops accepting writes until a majority is back", nodeId,
-                        voters, size);
+        int withoutHello = roster.membersWithoutHello();
+        switch (standing.refresh(voters, size, withoutHello, isLeader())) {
+            case AWAITING_HELLOS -> log.info("node {}: counts {} of {} nodes until the hellos of {} more member(s) "
+                    + "arrive; accepts no writes until then", nodeId, voters, size, withoutHello);
+            case LOST -> log.warn("node {}: sees only {} of {} nodes; stops accepting writes until a majority is back",
+                    nodeId, voters, size);
+            case NONE -> {
             }
         }
-        inMajority = majority;
-        leading = isLeader();
-        if (!leading) {
+        if (!standing.leading()) {
             leases.keeper().notLeading();
             leases.majorityChecks().notLeading();
         }
