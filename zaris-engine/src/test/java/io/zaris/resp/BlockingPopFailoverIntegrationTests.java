@@ -62,6 +62,7 @@ class BlockingPopFailoverIntegrationTests {
             List<String> received = new CopyOnWriteArrayList<>();
             Set<String> seen = ConcurrentHashMap.newKeySet();
             List<String> duplicates = new CopyOnWriteArrayList<>();
+            List<String> consumerErrors = new CopyOnWriteArrayList<>(); // shown if the consumer stops receiving
             AtomicBoolean running = new AtomicBoolean(true);
             String key = queue;
             Thread consumer = new Thread(() -> {
@@ -78,6 +79,7 @@ class BlockingPopFailoverIntegrationTests {
                         }
                     } catch (RuntimeException e) {
                         // the node under the connection went away: connect again, through the refreshed topology
+                        consumerErrors.add(System.currentTimeMillis() % 100_000 + " ms: " + e);
                     }
                 }
             }, "blpop-consumer");
@@ -108,8 +110,8 @@ class BlockingPopFailoverIntegrationTests {
                     acknowledged.add(pushed.stream().filter(e -> e.startsWith(prefix)).reduce((a, b) -> b).orElseThrow());
                 }
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                        .untilAsserted(() -> assertThat(received).as("every acknowledged element pushed after the stop")
-                                .containsAll(acknowledged));
+                        .untilAsserted(() -> assertThat(received).as("every acknowledged element pushed after the stop;"
+                                        + " the consumer's errors: %s", consumerErrors).containsAll(acknowledged));
                 assertThat(duplicates).as("no element popped twice").isEmpty();
                 assertThat(received.stream().filter(acknowledged::contains).toList()).as("in push order")
                         .isEqualTo(acknowledged);
