@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -18,8 +19,10 @@ import java.util.function.BooleanSupplier;
  * <p><b>How a wait ends.</b> A waiter retries its pop (an ordinary LPOP, RPOP or LMOVE through the node's request
  * path, so ownership, epochs and acknowledgement apply as to any write) when a local write, through either port,
  * inserts an element into one of its keys ({@link #pushed}), and at least every {@link #RECHECK_MILLIS} whatever
- * happens: that bounds how late it learns that its slot's ownership moved away, which its pop then answers with {@code -MOVED} (a cluster client follows it and blocks again on the new owner). A pop that finds an
- * element, an error, the deadline, or the client gone ends the wait.
+ * happens: that bounds how late it learns that its slot's ownership moved away, which its pop then answers with
+ * {@code -MOVED} (a cluster client follows it and blocks again on the new owner). A pop that finds an element, an
+ * error, the deadline, or the client gone ends the wait; a deadline that passes while a pop runs waits for that pop,
+ * so an element it took is answered, never dropped.
  *
  * <p><b>No lost wake-up.</b> A waiter is registered before its first retry: a push after the registration wakes it, a
  * push before it is found by that retry.
@@ -27,8 +30,9 @@ import java.util.function.BooleanSupplier;
  * <p><b>Bounded.</b> At most {@link #MAX_BLOCKED} clients wait at once; one more is answered with an error at once.
  *
  * <p>Threads: {@link #block} runs on connections' event loops and {@link #pushed} on writers' threads (under a
- * segment's write lock); both only touch the concurrent registry and hand work to the timer; everything a waiter holds is confined to the single {@code timer} thread, which runs its retries,
- * deadline and rechecks, so no two retries of one waiter overlap.
+ * segment's write lock); both only touch the concurrent registry and hand work to the timer. Everything a waiter
+ * holds is confined to the single {@code timer} thread, which runs its retries, deadline and rechecks, so no two
+ * retries of one waiter overlap.
  */
 final class BlockedClients implements AutoCloseable {
 
@@ -52,7 +56,7 @@ final class BlockedClients implements AutoCloseable {
     private final Map<ByteBuffer, Set<Waiter>> byKey = new ConcurrentHashMap<>();
     private final Set<Waiter> all = ConcurrentHashMap.newKeySet();
     /** Waiters admitted and not yet finished: the bound is checked and taken in one step. */
-    private final java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger count = new AtomicInteger();
 
     BlockedClients() {
         timer.scheduleWithFixedDelay(() -> all.forEach(Waiter::retry), RECHECK_MILLIS, RECHECK_MILLIS, TimeUnit.MILLISECONDS);
@@ -80,7 +84,7 @@ final class BlockedClients implements AutoCloseable {
         }
         timer.execute(() -> {
             if (timeoutMillis > 0) {
-                waiter.deadline = timer.schedule(() -> waiter.finish(onTimeout), timeoutMillis, TimeUnit.MILLISECONDS);
+                waiter.deadline = timer.schedule(waiter::expire, timeoutMillis, TimeUnit.MILLISECONDS);
             }
             waiter.retry();
         });
@@ -130,6 +134,8 @@ final class BlockedClients implements AutoCloseable {
         private ScheduledFuture<?> deadline;
         private boolean running;
         private boolean again;
+        /** The deadline passed while a pop was running: that pop's outcome decides the reply. */
+        private boolean expired;
 
         Waiter(List<byte[]> keys, Attempt attempt, RespReply onTimeout, BooleanSupplier gone) {
             this.keys = keys;
@@ -163,12 +169,23 @@ final class BlockedClients implements AutoCloseable {
                 if (failure != null) {
                     finish(RespReply.error("ERR internal error: " + failure));
                 } else if (popped != null) {
-                    finish(popped);
+                    finish(popped); // even past the deadline: the element has left the list, so the client gets it
+                } else if (expired) {
+                    finish(onTimeout);
                 } else if (again) {
                     again = false;
                     retry();
                 }
             }));
+        }
+
+        /** Timer thread: the deadline passed; a pop under way may still have taken an element, so it answers first. */
+        void expire() {
+            if (running) {
+                expired = true;
+            } else {
+                finish(onTimeout);
+            }
         }
 
         /** Timer thread: ends the wait with {@code answer} (once) and drops the waiter. */
