@@ -144,6 +144,8 @@ public final class ClusterMember implements AutoCloseable {
      * {@link #currentView()} returns it.
      */
     private volatile BiConsumer<ClusterView, ClusterView> viewListener = (previous, adopted) -> { };
+    /** Told once a view is the one {@link #currentView()} returns (after {@link #viewListener}). */
+    private volatile BiConsumer<ClusterView, ClusterView> installedListener = (previous, installed) -> { };
     private volatile Runnable presenceListener = () -> { };
 
     public ClusterMember(String nodeId, NodeAddress dataAddress, ClusterSettings settings,
@@ -507,6 +509,14 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     /**
+     * Registers the one listener told, on the events thread, once an adopted view is the one {@link #currentView()}
+     * returns (the data path routes by it); call before {@link #start()}.
+     */
+    public void onViewInstalled(BiConsumer<ClusterView, ClusterView> listener) {
+        this.installedListener = listener;
+    }
+
+    /**
      * Leader only: makes {@code target} (an assigned owner of the partition) its active owner with a new
      * epoch, and publishes the change to every node. The runtime map is the only thing that moves.
      *
@@ -849,6 +859,11 @@ public final class ClusterMember implements AutoCloseable {
             log.error("node {}: view listener failed", nodeId, e);
         } finally {
             current = candidate;
+        }
+        try {
+            installedListener.accept(held, candidate);
+        } catch (RuntimeException e) {
+            log.error("node {}: view-installed listener failed", nodeId, e);
         }
         refreshMajority();
         refreshMergePreference();

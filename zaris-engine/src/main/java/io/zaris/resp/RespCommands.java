@@ -65,8 +65,16 @@ final class RespCommands {
     private final IntSupplier connectedClients;
     private final long startedMillis;
     private final Runnable onFailedLogin;
+    /** {@code CLIENT TRACKING}; {@code null} where the node has none (then tracking is refused). */
+    private final RespTracking tracking;
 
     RespCommands(RespBackend backend, RespOptions options, IntSupplier connectedClients, Runnable onFailedLogin) {
+        this(backend, options, connectedClients, onFailedLogin, null);
+    }
+
+    RespCommands(RespBackend backend, RespOptions options, IntSupplier connectedClients, Runnable onFailedLogin,
+                 RespTracking tracking) {
+        this.tracking = tracking;
         this.onFailedLogin = onFailedLogin;
         this.backend = backend;
         this.options = options;
@@ -87,10 +95,17 @@ final class RespCommands {
         if (refusal != null) {
             return done(refusal);
         }
+        if (session.tracking != null) {
+            tracking.beforeCommand(name, spec, args, session);
+        }
         try {
             return dispatch(name, args, session);
         } catch (RuntimeException e) {
             return done(RespReply.error("ERR internal error: " + e));
+        } finally {
+            if (session.tracking != null) {
+                tracking.afterCommand(session);
+            }
         }
     }
 
@@ -1053,6 +1068,9 @@ final class RespCommands {
         }
         session.protocol = protocol;
         session.name = name;
+        if (protocol < 3 && tracking != null) {
+            tracking.off(session); // RESP2 cannot carry its pushes
+        }
         return RespReply.map(List.of(
                 RespReply.bulk("server"), RespReply.bulk("redis"),
                 RespReply.bulk("version"), RespReply.bulk(VERSION),
@@ -1104,6 +1122,10 @@ final class RespCommands {
                         + session.protocol + " lib-name=" + (session.libName == null ? "" : session.libName)
                         + " lib-ver=" + (session.libVersion == null ? "" : session.libVersion) + "\n";
                 return RespReply.bulk(line);
+            }
+            case "TRACKING", "TRACKINGINFO", "CACHING" -> {
+                return tracking == null ? RespReply.error("ERR CLIENT " + sub + " is not available on this listener")
+                        : tracking.command(sub, a, session);
             }
             case "NO-EVICT", "NO-TOUCH", "REPLY" -> {
                 return RespReply.OK;
@@ -1422,7 +1444,7 @@ final class RespCommands {
         }
     }
 
-    private static String text(byte[] bytes) {
+    static String text(byte[] bytes) {
         return new String(bytes, StandardCharsets.UTF_8);
     }
 

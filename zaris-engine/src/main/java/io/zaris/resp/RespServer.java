@@ -27,8 +27,8 @@ public final class RespServer implements AutoCloseable {
     /** Open connections (closed channels remove themselves), closed with the listener so clients notice a stop. */
     private final ChannelGroup channels = new DefaultChannelGroup("zaris-resp", GlobalEventExecutor.INSTANCE);
 
-    private RespServer(RespOptions options, RespBackend backend, RespSecurity security) {
-        RespCommands commands = new RespCommands(backend, options, connections::get, security.onFailedLogin());
+    private RespServer(RespOptions options, RespBackend backend, RespSecurity security, RespTracking tracking) {
+        RespCommands commands = new RespCommands(backend, options, connections::get, security.onFailedLogin(), tracking);
         this.host = options.host();
         this.server = TlsTransports.secure(TcpServer.create().runOn(IoLoops.shared()), security.security().tls())
                 .host(options.host())
@@ -36,7 +36,7 @@ public final class RespServer implements AutoCloseable {
                 .doOnConnection(connection -> {
                     channels.add(connection.channel());
                     connection.addHandlerLast("zaris-resp", new RespConnectionHandler(backend.nodeId(), options.limits(),
-                            commands::execute, sessionIds.incrementAndGet(), connections, security));
+                            commands::execute, sessionIds.incrementAndGet(), connections, security, tracking));
                 })
                 .handle((inbound, outbound) -> Mono.never())
                 .bindNow(Duration.ofSeconds(10));
@@ -49,7 +49,16 @@ public final class RespServer implements AutoCloseable {
 
     /** Binds the listener with authentication and slow-reader bounds; throws when the port cannot be bound. */
     public static RespServer start(RespOptions options, RespBackend backend, RespSecurity security) {
-        return new RespServer(options, backend, security);
+        return start(options, backend, security, null);
+    }
+
+    /**
+     * Binds the listener with {@code CLIENT TRACKING} fed by {@code tracking}, which must be hooked into the node's
+     * change stream ({@link RespTracking#before}) and view installs ({@link RespTracking#viewInstalled}); with
+     * {@code null}, {@code CLIENT TRACKING} is refused.
+     */
+    public static RespServer start(RespOptions options, RespBackend backend, RespSecurity security, RespTracking tracking) {
+        return new RespServer(options, backend, security, tracking);
     }
 
     public NodeAddress address() {
