@@ -21,6 +21,8 @@ import reactor.netty.tcp.TcpServer;
 public final class RespServer implements AutoCloseable {
 
     private final DisposableServer server;
+    /** {@code CLIENT TRACKING}, or {@code null} when refused. */
+    private final RespTracking tracking;
     private final String host;
     private final AtomicInteger connections = new AtomicInteger();
     private final AtomicLong sessionIds = new AtomicLong();
@@ -30,6 +32,7 @@ public final class RespServer implements AutoCloseable {
     private RespServer(RespOptions options, RespBackend backend, RespSecurity security, RespTracking tracking) {
         RespCommands commands = new RespCommands(backend, options, connections::get, security.onFailedLogin(), tracking);
         this.host = options.host();
+        this.tracking = tracking;
         this.server = TlsTransports.secure(TcpServer.create().runOn(IoLoops.shared()), security.security().tls())
                 .host(options.host())
                 .port(options.port())
@@ -81,6 +84,10 @@ public final class RespServer implements AutoCloseable {
 
     @Override
     public void close() {
+        if (tracking != null) {
+            // Queued on each connection's event loop before the close below, so the invalidations leave first.
+            tracking.closing();
+        }
         channels.close();
         server.disposeNow(Duration.ofSeconds(5));
     }

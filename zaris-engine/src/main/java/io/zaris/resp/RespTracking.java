@@ -66,6 +66,7 @@ public final class RespTracking {
     private static final ThreadLocal<Client> NOLOOP_WRITER = new ThreadLocal<>();
 
     private final String nodeId;
+    private final int segmentCount;
     private final SegmentMapper segments;
     private final Supplier<ClusterView> view;
     private final TrackingTable table;
@@ -73,9 +74,12 @@ public final class RespTracking {
     private final Map<Long, Client> clients = new ConcurrentHashMap<>();
     /** BCAST connections; an immutable snapshot replaced under {@code this}, read lock-free by the change hook. */
     private volatile Client[] broadcasters = NO_CLIENTS;
+    /** Set by {@link #closing}: the listener stops, so reads are invalidated as they are answered. */
+    private volatile boolean closing;
 
     RespTracking(String nodeId, int segmentCount, Supplier<ClusterView> view, int maxKeys) {
         this.nodeId = nodeId;
+        this.segmentCount = segmentCount;
         this.segments = new SegmentMapper(segmentCount);
         this.view = view;
         this.table = new TrackingTable(maxKeys);
@@ -149,6 +153,27 @@ public final class RespTracking {
         }
     }
 
+    /**
+     * The listener is about to close its connections (the node stops): every tracked key is pushed to its readers, and
+     * every BCAST connection a flush, queued before the close so they leave first. A client that does not notice a
+     * closed connection (Jedis checks for pushes only when it uses an entry) would otherwise go on answering values
+     * whose later changes happen on the new owner. From now on a read is invalidated as it is answered.
+     */
+    void closing() {
+        closing = true;
+        BitSet all = new BitSet(segmentCount);
+        all.set(0, segmentCount);
+        for (TrackingTable.Invalidation invalidation : table.dropSegments(all)) {
+            Client client = clients.get(invalidation.clientId());
+            if (client != null) {
+                client.invalidate(invalidation.keys());
+            }
+        }
+        for (Client client : broadcasters) {
+            client.invalidateAll();
+        }
+    }
+
     /** The segments of partitions {@code nodeId} actively served under {@code previous} and does not under {@code adopted}. */
     static BitSet lostSegments(String nodeId, ClusterView previous, ClusterView adopted) {
         BitSet lost = new BitSet();
@@ -192,6 +217,10 @@ public final class RespTracking {
         int last = spec.lastKey() < 0 ? args.size() + spec.lastKey() : Math.min(spec.lastKey(), args.size() - 1);
         for (int i = spec.firstKey(); i <= last; i += Math.max(1, spec.step())) {
             byte[] key = args.get(i);
+            if (closing) {
+                client.invalidate(List.of(key)); // queued behind this read's reply: nobody will tell of later changes
+                continue;
+            }
             int segment = segments.segmentOf(key);
             if (current == null || !nodeId.equals(current.runtimeOfSegment(segment).activeNode())) {
                 continue; // answered MOVED: nothing to cache

@@ -163,6 +163,24 @@ class RespTrackingTests {
     }
 
     @Test
+    void aClosingListenerPushesEveryTrackedKeyAndInvalidatesLaterReadsAsTheyAreAnswered() {
+        Connection reader = connection(1, 3);
+        Connection bcast = connection(2, 3);
+        client(reader, "TRACKING", "on");
+        client(bcast, "TRACKING", "on", "BCAST");
+        read(reader, "get", keyOfPartition(0));
+        read(reader, "get", keyOfPartition(1));
+
+        tracking.closing();
+
+        assertThat(reader.pushed).containsExactly("invalidate [" + keyOfPartition(0) + ", " + keyOfPartition(1) + "]");
+        assertThat(bcast.pushed).containsExactly("invalidate null");
+        read(reader, "get", "late");
+        assertThat(reader.pushed).last().isEqualTo("invalidate [late]");
+        assertThat(tracking.trackedKeys()).isZero();
+    }
+
+    @Test
     void lostSegmentsAreThoseOfPartitionsThisNodeStoppedServing() {
         BitSet lost = RespTracking.lostSegments("a", view("a", "a"), view("b", "a"));
         assertThat(lost.stream().toArray()).containsExactly(LAYOUT.firstSegmentOf(0), LAYOUT.lastSegmentOf(0));

@@ -1,0 +1,285 @@
+package io.zaris.resp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.TrackingArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.support.caching.CacheAccessor;
+import io.lettuce.core.support.caching.CacheFrontend;
+import io.lettuce.core.support.caching.ClientSideCaching;
+import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.model.NodeAddress;
+import io.zaris.placement.PartitionLayout;
+import io.zaris.placement.SegmentMapper;
+import io.zaris.replication.ReplicationSettings;
+import io.zaris.server.ZarisNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisClientConfig;
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.RedisProtocol;
+import redis.clients.jedis.csc.Cache;
+import redis.clients.jedis.csc.DefaultCache;
+
+/**
+ * The real client-side caches of Lettuce ({@code ClientSideCaching} over RESP3) and Jedis ({@code JedisCluster} with
+ * a {@code Cache}, RESP3) against an in-process cluster with {@code CLIENT TRACKING}: another client's write
+ * invalidates the cached value, a partition moved away from a live node pushes its cached keys, and after the owner is
+ * stopped the cache does not answer the old value once a new one was written through the new owner.
+ */
+@Tag("in-process-cluster")
+class RespClientTrackingIntegrationTests {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+    private static final ReplicationSettings FAST = ReplicationSettings.defaults()
+            .withEvictionDelay(Duration.ofSeconds(2))
+            .withHealCooldown(Duration.ofSeconds(1));
+
+    @Test
+    void lettucesCacheDropsAValueAnotherClientChanged() {
+        try (EmbeddedCluster cluster = cluster()) {
+            String key = "lettuce:tracked";
+            RedisClusterClient writerClient = clusterClient(cluster);
+            RedisClient cachingClient = RedisClient.create(respUri(cluster, ownerOf(cluster, key)));
+            try (StatefulRedisClusterConnection<String, String> writer = writerClient.connect();
+                 StatefulRedisConnection<String, String> connection = cachingClient.connect()) {
+                writer.sync().set(key, "v1");
+                Map<String, String> cached = new ConcurrentHashMap<>();
+                CacheFrontend<String, String> frontend = ClientSideCaching.enable(CacheAccessor.forMap(cached), connection,
+                        TrackingArgs.Builder.enabled());
+
+                assertThat(frontend.get(key)).isEqualTo("v1");
+                assertThat(cached).containsEntry(key, "v1");
+                assertThat(frontend.get(key)).as("answered from the cache").isEqualTo("v1");
+
+                writer.sync().set(key, "v2");
+
+                await().atMost(DEADLINE).until(() -> !cached.containsKey(key));
+                assertThat(frontend.get(key)).isEqualTo("v2");
+                assertThat(cached).containsEntry(key, "v2");
+
+                writer.sync().del(key);
+                await().atMost(DEADLINE).until(() -> !cached.containsKey(key));
+                frontend.close();
+            } finally {
+                cachingClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                writerClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    @Test
+    void aPartitionMovedAwayFromALiveNodePushesTheKeysLettuceCachedThere() throws Exception {
+        try (EmbeddedCluster cluster = cluster()) {
+            String key = "moving:tracked";
+            String owner = ownerOf(cluster, key);
+            RedisClusterClient writerClient = clusterClient(cluster);
+            RedisClient cachingClient = RedisClient.create(respUri(cluster, owner));
+            try (StatefulRedisClusterConnection<String, String> writer = writerClient.connect();
+                 StatefulRedisConnection<String, String> connection = cachingClient.connect()) {
+                writer.sync().set(key, "v1");
+                Map<String, String> cached = new ConcurrentHashMap<>();
+                CacheFrontend<String, String> frontend = ClientSideCaching.enable(CacheAccessor.forMap(cached), connection,
+                        TrackingArgs.Builder.enabled());
+                assertThat(frontend.get(key)).isEqualTo("v1");
+
+                // A planned drain: the node keeps running (and its connection open) while its partitions move away.
+                cluster.node(owner).drain().get(60, TimeUnit.SECONDS);
+
+                await().atMost(DEADLINE).until(() -> !cached.containsKey(key));
+                assertThat(connection.isOpen()).as("pushed, not disconnected").isTrue();
+                await().atMost(DEADLINE).ignoreExceptions().until(() -> "OK".equals(writer.sync().set(key, "v2")));
+                try {
+                    assertThat(frontend.get(key)).as("never the old value").isEqualTo("v2");
+                } catch (RedisCommandExecutionException e) {
+                    assertThat(e).as("the old owner sends the read on").hasMessageStartingWith("MOVED");
+                }
+                assertThat(cached).doesNotContainEntry(key, "v1");
+                frontend.close();
+            } finally {
+                cachingClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                writerClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    @Test
+    void aStoppingOwnerPushesTheKeysLettuceCachedSoTheOldValueIsNotAnsweredAfterTheFailover() {
+        try (EmbeddedCluster cluster = cluster()) {
+            String key = "stopping:tracked";
+            String owner = ownerOf(cluster, key);
+            RedisClusterClient writerClient = clusterClient(cluster);
+            RedisClient cachingClient = RedisClient.create(respUri(cluster, owner));
+            try (StatefulRedisClusterConnection<String, String> writer = writerClient.connect();
+                 StatefulRedisConnection<String, String> connection = cachingClient.connect()) {
+                writer.sync().set(key, "v1");
+                Map<String, String> cached = new ConcurrentHashMap<>();
+                CacheFrontend<String, String> frontend = ClientSideCaching.enable(CacheAccessor.forMap(cached), connection,
+                        TrackingArgs.Builder.enabled());
+                assertThat(frontend.get(key)).isEqualTo("v1");
+
+                cluster.stopNode(owner);
+
+                // Lettuce's cache keeps entries when its connection drops; the stopping node pushed this one first.
+                await().atMost(DEADLINE).until(() -> !cached.containsKey(key));
+                await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                        .until(() -> "OK".equals(writer.sync().set(key, "v2")));
+                assertThat(cached).doesNotContainKey(key);
+                frontend.close();
+            } finally {
+                cachingClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                writerClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    @Test
+    void jedissCacheDropsAValueAnotherClientChanged() {
+        try (EmbeddedCluster cluster = cluster()) {
+            String key = "jedis:tracked";
+            Cache cache = jedisCache();
+            RedisClusterClient writerClient = clusterClient(cluster);
+            try (JedisCluster jedis = new JedisCluster(jedisSeeds(cluster), jedisConfig(), cache);
+                 StatefulRedisClusterConnection<String, String> writer = writerClient.connect()) {
+                writer.sync().set(key, "v1");
+
+                assertThat(jedis.get(key)).isEqualTo("v1");
+                assertThat(jedis.get(key)).isEqualTo("v1");
+                assertThat(cache.getStats().getHitCount()).as("the second read was answered by the cache").isEqualTo(1);
+
+                writer.sync().set(key, "v2");
+
+                await().atMost(DEADLINE).until(() -> "v2".equals(jedis.get(key)));
+                assertThat(cache.getStats().getInvalidationCount()).isPositive();
+                jedis.set(key, "v3");
+                assertThat(jedis.get(key)).as("its own write").isEqualTo("v3");
+            } finally {
+                writerClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    @Test
+    void afterTheOwnerStopsJedissCacheNeverAnswersTheOldValueOnceTheNewOwnerTookANewOne() {
+        try (EmbeddedCluster cluster = cluster()) {
+            String key = "failover:tracked";
+            Cache cache = jedisCache();
+            RedisClusterClient writerClient = clusterClient(cluster);
+            try (JedisCluster jedis = new JedisCluster(jedisSeeds(cluster), jedisConfig(), cache, 5, Duration.ofSeconds(5));
+                 StatefulRedisClusterConnection<String, String> writer = writerClient.connect()) {
+                writer.sync().set(key, "v1");
+                assertThat(jedis.get(key)).isEqualTo("v1");
+                assertThat(jedis.get(key)).isEqualTo("v1");
+                assertThat(cache.getSize()).isPositive();
+                String owner = ownerOf(cluster, key);
+
+                cluster.stopNode(owner);
+                await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                        .until(() -> "OK".equals(writer.sync().set(key, "v2")));
+                assertThat(ownerOf(cluster, key)).isNotEqualTo(owner);
+
+                List<String> reads = new ArrayList<>();
+                List<String> failures = new ArrayList<>();
+                try {
+                    await().atMost(Duration.ofSeconds(60)).until(() -> {
+                        try {
+                            String read = jedis.get(key);
+                            reads.add(read);
+                            return "v2".equals(read);
+                        } catch (RuntimeException e) {
+                            if (failures.size() < 20) { // the old owner's connection fails until Jedis learns the new one
+                                failures.add(e.toString());
+                            }
+                            return false;
+                        }
+                    });
+                } catch (ConditionTimeoutException e) {
+                    throw new AssertionError("reads " + reads + ", failures " + failures, e);
+                }
+                assertThat(reads).as("reads after the new owner acknowledged v2").doesNotContain("v1");
+            } finally {
+                writerClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ fixtures
+
+    private static EmbeddedCluster cluster() {
+        return EmbeddedCluster.builder().nodes(3).replicationFactor(3).layout(PartitionLayout.of(64, 8))
+                .replication(FAST).resp(true).build().start();
+    }
+
+    private static String ownerOf(EmbeddedCluster cluster, String key) {
+        ZarisNode leader = cluster.leader();
+        int segment = new SegmentMapper(leader.currentView().layout().segmentCount()).segmentOf(key);
+        return leader.currentView().runtimeOfSegment(segment).activeNode();
+    }
+
+    private static RedisURI respUri(EmbeddedCluster cluster, String nodeId) {
+        NodeAddress address = cluster.node(nodeId).respAddress();
+        return RedisURI.builder().withHost(address.host()).withPort(address.port()).withTimeout(Duration.ofSeconds(5)).build();
+    }
+
+    /** A Lettuce cluster client that follows failovers (as {@link RespFailoverIntegrationTests} sets it up). */
+    private static RedisClusterClient clusterClient(EmbeddedCluster cluster) {
+        List<RedisURI> seeds = new ArrayList<>();
+        for (NodeAddress address : cluster.respSeeds()) {
+            seeds.add(RedisURI.builder().withHost(address.host()).withPort(address.port())
+                    .withTimeout(Duration.ofSeconds(3)).build());
+        }
+        RedisClusterClient client = RedisClusterClient.create(seeds);
+        client.setOptions(ClusterClientOptions.builder()
+                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                        .enableAllAdaptiveRefreshTriggers()
+                        .adaptiveRefreshTriggersTimeout(Duration.ofMillis(500))
+                        .refreshTriggersReconnectAttempts(2)
+                        .build())
+                .build());
+        return client;
+    }
+
+    private static Set<HostAndPort> jedisSeeds(EmbeddedCluster cluster) {
+        Set<HostAndPort> seeds = new HashSet<>();
+        for (NodeAddress address : cluster.respSeeds()) {
+            seeds.add(new HostAndPort(address.host(), address.port()));
+        }
+        return seeds;
+    }
+
+    private static JedisClientConfig jedisConfig() {
+        return DefaultJedisClientConfig.builder().protocol(RedisProtocol.RESP3).timeoutMillis(3000).build();
+    }
+
+    /**
+     * Jedis's own cache, in compatibility mode: Jedis enables client-side caching only on a server that says it is
+     * Redis 7.4 or later, and a node says 7.0.0 (see docs/redis-protocol.md).
+     */
+    private static Cache jedisCache() {
+        return new DefaultCache(1000) {
+            @Override
+            public boolean compatibilityMode() {
+                return true;
+            }
+        };
+    }
+}
