@@ -93,7 +93,13 @@ public final class RespTracking {
     /** The store's sink: pushes the changes to the connections tracking them, then hands them to {@code next}. */
     public ChangeSink before(ChangeSink next) {
         return (segment, changes) -> {
-            changed(segment, changes);
+            try {
+                changed(segment, changes);
+            } catch (RuntimeException e) {
+                // The change is applied: failing here would fail a write that happened. A connection that could not
+                // be pushed to is closing (its event loop refused the task), and its client starts over.
+                log.warn("node {}: pushing invalidations of segment {} failed: {}", nodeId, segment, e.toString());
+            }
             return next.ship(segment, changes);
         };
     }

@@ -88,6 +88,43 @@ class RespClientTrackingIntegrationTests {
     }
 
     @Test
+    void aBcastConnectionIsPushedEveryChangeUnderItsPrefixAndAHashFieldWriteInvalidatesItsKey() {
+        try (EmbeddedCluster cluster = cluster()) {
+            String key = "p:{bcast}1";
+            String owner = ownerOf(cluster, key);
+            RedisClusterClient writerClient = clusterClient(cluster);
+            RedisClient listenerClient = RedisClient.create(respUri(cluster, owner));
+            try (StatefulRedisClusterConnection<String, String> writer = writerClient.connect();
+                 StatefulRedisConnection<String, String> connection = listenerClient.connect()) {
+                List<String> invalidated = new java.util.concurrent.CopyOnWriteArrayList<>();
+                connection.addListener(message -> {
+                    if (message.getType().equals("invalidate")) {
+                        Object keys = message.getContent(io.lettuce.core.codec.StringCodec.UTF8::decodeKey).get(1);
+                        invalidated.add(String.valueOf(keys));
+                    }
+                });
+                assertThat(connection.sync().clientTracking(TrackingArgs.Builder.enabled().bcast().prefixes("p:")))
+                        .isEqualTo("OK");
+                io.lettuce.core.TrackingInfo info = connection.sync().clientTrackinginfo();
+                assertThat(info.getFlags()).containsExactlyInAnyOrder(io.lettuce.core.TrackingInfo.TrackingFlag.ON,
+                        io.lettuce.core.TrackingInfo.TrackingFlag.BCAST);
+                assertThat(info.getPrefixes()).containsExactly("p:");
+
+                writer.sync().set(key, "v1");
+                writer.sync().set("q:{bcast}1", "ignored");
+                writer.sync().hset("p:{bcast}hash", Map.of("f1", "1", "f2", "2"));
+
+                await().atMost(DEADLINE).until(() -> invalidated.size() >= 2);
+                assertThat(invalidated).as("one push per changed key under the prefix")
+                        .containsExactly("[" + key + "]", "[p:{bcast}hash]");
+            } finally {
+                listenerClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                writerClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    @Test
     void aPartitionMovedAwayFromALiveNodePushesTheKeysLettuceCachedThere() throws Exception {
         try (EmbeddedCluster cluster = cluster()) {
             String key = "moving:tracked";
