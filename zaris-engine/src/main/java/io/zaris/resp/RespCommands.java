@@ -95,7 +95,8 @@ final class RespCommands {
         if (refusal != null) {
             return done(refusal);
         }
-        if (session.tracking != null) {
+        boolean tracked = session.tracking != null;
+        if (tracked) {
             tracking.beforeCommand(name, spec, args, session);
         }
         try {
@@ -103,8 +104,8 @@ final class RespCommands {
         } catch (RuntimeException e) {
             return done(RespReply.error("ERR internal error: " + e));
         } finally {
-            if (session.tracking != null) {
-                tracking.afterCommand(session);
+            if (tracked) {
+                tracking.afterCommand();
             }
         }
     }

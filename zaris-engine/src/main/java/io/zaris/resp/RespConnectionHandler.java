@@ -142,6 +142,7 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
         connections.decrementAndGet();
         slowReaderGuard.closed();
+        closing = true; // pushes still on their way are dropped, not written to a closed channel
         if (tracking != null) {
             tracking.off(session);
         }

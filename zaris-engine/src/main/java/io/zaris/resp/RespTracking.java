@@ -240,12 +240,9 @@ public final class RespTracking {
         }
     }
 
-    /** Event loop, after the command of {@link #beforeCommand} returned. */
-    void afterCommand(RespSession session) {
-        Client client = session.tracking;
-        if (client != null && client.mode.noLoop()) {
-            NOLOOP_WRITER.remove();
-        }
+    /** Event loop, after the command of {@link #beforeCommand} returned (even if it turned tracking off). */
+    void afterCommand() {
+        NOLOOP_WRITER.remove();
     }
 
     /** {@code CLIENT TRACKING|TRACKINGINFO|CACHING ...} ({@code a.get(1)} is the subcommand). */

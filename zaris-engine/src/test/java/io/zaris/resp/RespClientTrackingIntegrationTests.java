@@ -215,6 +215,58 @@ class RespClientTrackingIntegrationTests {
         }
     }
 
+    /**
+     * Reads race writes: a lost invalidation (a read remembered too late, or a push overtaking the reply it
+     * invalidates) would leave Jedis's cache answering an old value for ever. Jedis files a reply's value before it
+     * reads the pushes that follow it, so it relies on exactly the order the node promises.
+     */
+    @Test
+    void jedissCacheNeverGoesBackAndEndsOnTheLastValueWhileAnotherClientKeepsWriting() throws Exception {
+        try (EmbeddedCluster cluster = cluster()) {
+            int keys = 8;
+            int writes = 400;
+            Cache cache = jedisCache();
+            RedisClusterClient writerClient = clusterClient(cluster);
+            try (JedisCluster jedis = new JedisCluster(jedisSeeds(cluster), jedisConfig(), cache);
+                 StatefulRedisClusterConnection<String, String> writer = writerClient.connect()) {
+                for (int k = 0; k < keys; k++) {
+                    writer.sync().set("race:" + k, "0");
+                }
+                java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean(true);
+                Thread writerThread = new Thread(() -> {
+                    for (int i = 1; i <= writes; i++) {
+                        writer.sync().set("race:" + (i % keys), Integer.toString(i));
+                    }
+                    writing.set(false);
+                }, "tracking-writer");
+                long[] seen = new long[keys];
+                List<String> wentBack = new ArrayList<>();
+                writerThread.start();
+                while (writing.get()) {
+                    for (int k = 0; k < keys; k++) {
+                        long value = Long.parseLong(jedis.get("race:" + k));
+                        if (value < seen[k]) {
+                            wentBack.add("race:" + k + " " + seen[k] + " -> " + value);
+                        }
+                        seen[k] = value;
+                    }
+                }
+                writerThread.join(60_000);
+
+                assertThat(wentBack).isEmpty();
+                assertThat(cache.getStats().getHitCount()).as("the cache answered reads").isPositive();
+                assertThat(cache.getStats().getInvalidationCount()).isPositive();
+                for (int k = 0; k < keys; k++) {
+                    String key = "race:" + k;
+                    String last = Integer.toString(writes - Math.floorMod(writes - k, keys)); // the last i with i % keys == k
+                    await().atMost(DEADLINE).alias(key).until(() -> last.equals(jedis.get(key)));
+                }
+            } finally {
+                writerClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
     @Test
     void afterTheOwnerStopsJedissCacheNeverAnswersTheOldValueOnceTheNewOwnerTookANewOne() {
         try (EmbeddedCluster cluster = cluster()) {

@@ -83,7 +83,7 @@ class RespTrackingTests {
         CommandTable.Spec set = CommandTable.COMMANDS.get("set");
         tracking.beforeCommand("set", set, RespCommandsTests.args("SET", "k", "v"), reader.session);
         change("k");
-        tracking.afterCommand(reader.session);
+        tracking.afterCommand();
         assertThat(reader.pushed).isEmpty();
         assertThat(writer.pushed).containsExactly("invalidate [k]");
     }
@@ -281,7 +281,7 @@ class RespTrackingTests {
         String name = words[0];
         List<byte[]> args = RespCommandsTests.args(words);
         tracking.beforeCommand(name, CommandTable.COMMANDS.get(name), args, connection.session);
-        tracking.afterCommand(connection.session);
+        tracking.afterCommand();
     }
 
     private void change(String key) {
