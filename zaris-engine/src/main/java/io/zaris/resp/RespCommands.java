@@ -1225,7 +1225,8 @@ final class RespCommands {
                     .append("uptime_in_seconds:").append((now - startedMillis) / 1000).append("\r\n\r\n");
         }
         if (all || sections.contains("clients")) {
-            text.append("# Clients\r\nconnected_clients:").append(connectedClients.getAsInt()).append("\r\n\r\n");
+            text.append("# Clients\r\nconnected_clients:").append(connectedClients.getAsInt()).append("\r\n")
+                    .append("tracking_clients:").append(tracking == null ? 0 : tracking.trackingClients()).append("\r\n\r\n");
         }
         RespBackend.Memory memory = backend.memory();
         if (all || sections.contains("memory")) {
@@ -1237,7 +1238,8 @@ final class RespCommands {
         }
         if (all || sections.contains("stats")) {
             text.append("# Stats\r\nevicted_keys:").append(memory.evictions()).append("\r\n")
-                    .append("expired_keys:").append(memory.expirations()).append("\r\n\r\n");
+                    .append("expired_keys:").append(memory.expirations()).append("\r\n")
+                    .append("tracking_total_keys:").append(tracking == null ? 0 : tracking.trackedKeys()).append("\r\n\r\n");
         }
         if (all || sections.contains("cluster")) {
             text.append("# Cluster\r\ncluster_enabled:1\r\n\r\n");

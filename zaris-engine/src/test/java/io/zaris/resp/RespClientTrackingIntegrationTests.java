@@ -70,6 +70,8 @@ class RespClientTrackingIntegrationTests {
                 assertThat(frontend.get(key)).isEqualTo("v1");
                 assertThat(cached).containsEntry(key, "v1");
                 assertThat(frontend.get(key)).as("answered from the cache").isEqualTo("v1");
+                assertThat(connection.sync().info("clients")).contains("tracking_clients:1");
+                assertThat(connection.sync().info("stats")).contains("tracking_total_keys:1");
 
                 writer.sync().set(key, "v2");
 
