@@ -164,7 +164,7 @@ class RespClientTrackingIntegrationTests {
     @Test
     void aStoppingOwnerPushesTheKeysLettuceCachedSoTheOldValueIsNotAnsweredAfterTheFailover() {
         try (EmbeddedCluster cluster = cluster()) {
-            String key = "stopping:tracked";
+            String key = keyNotOwnedByTheLeader(cluster, "stopping:tracked:");
             String owner = ownerOf(cluster, key);
             RedisClusterClient writerClient = clusterClient(cluster);
             RedisClient cachingClient = RedisClient.create(respUri(cluster, owner));
@@ -272,7 +272,7 @@ class RespClientTrackingIntegrationTests {
     @Test
     void afterTheOwnerStopsJedissCacheNeverAnswersTheOldValueOnceTheNewOwnerTookANewOne() {
         try (EmbeddedCluster cluster = cluster()) {
-            String key = "failover:tracked";
+            String key = keyNotOwnedByTheLeader(cluster, "failover:tracked:");
             Cache cache = jedisCache();
             RedisClusterClient writerClient = clusterClient(cluster);
             try (JedisCluster jedis = new JedisCluster(jedisSeeds(cluster), jedisConfig(), cache, 5, Duration.ofSeconds(5));
@@ -324,6 +324,16 @@ class RespClientTrackingIntegrationTests {
         ZarisNode leader = cluster.leader();
         int segment = new SegmentMapper(leader.currentView().layout().segmentCount()).segmentOf(key);
         return leader.currentView().runtimeOfSegment(segment).activeNode();
+    }
+
+    /** A key whose owner is not the leader: stopping it fails over without a leader election first. */
+    private static String keyNotOwnedByTheLeader(EmbeddedCluster cluster, String prefix) {
+        String leader = cluster.leader().nodeId();
+        for (int i = 0; ; i++) {
+            if (!ownerOf(cluster, prefix + i).equals(leader)) {
+                return prefix + i;
+            }
+        }
     }
 
     private static RedisURI respUri(EmbeddedCluster cluster, String nodeId) {
