@@ -127,6 +127,33 @@ class RespClientTrackingIntegrationTests {
     }
 
     @Test
+    void trackingOverResp2IsRefusedWithAReasonAndRedirectIsRefusedOverResp3() {
+        try (EmbeddedCluster cluster = cluster()) {
+            String node = cluster.nodes().get(0).nodeId();
+            RedisClient resp2Client = RedisClient.create(respUri(cluster, node));
+            resp2Client.setOptions(io.lettuce.core.ClientOptions.builder()
+                    .protocolVersion(io.lettuce.core.protocol.ProtocolVersion.RESP2).build());
+            RedisClient resp3Client = RedisClient.create(respUri(cluster, node));
+            try (StatefulRedisConnection<String, String> resp2 = resp2Client.connect();
+                 StatefulRedisConnection<String, String> resp3 = resp3Client.connect()) {
+                org.assertj.core.api.Assertions.assertThatThrownBy(
+                                () -> resp2.sync().clientTracking(TrackingArgs.Builder.enabled()))
+                        .isInstanceOf(RedisCommandExecutionException.class)
+                        .hasMessageContaining("CLIENT TRACKING needs RESP3 (HELLO 3)");
+                org.assertj.core.api.Assertions.assertThatThrownBy(
+                                () -> resp3.sync().clientTracking(TrackingArgs.Builder.enabled().redirect(7)))
+                        .isInstanceOf(RedisCommandExecutionException.class)
+                        .hasMessageContaining("REDIRECT is not supported");
+                assertThat(resp3.sync().clientTrackinginfo().getFlags())
+                        .containsExactly(io.lettuce.core.TrackingInfo.TrackingFlag.OFF);
+            } finally {
+                resp2Client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                resp3Client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
+    }
+
+    @Test
     void aPartitionMovedAwayFromALiveNodePushesTheKeysLettuceCachedThere() throws Exception {
         try (EmbeddedCluster cluster = cluster()) {
             String key = "moving:tracked";
