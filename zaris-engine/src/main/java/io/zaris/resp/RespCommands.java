@@ -65,8 +65,16 @@ final class RespCommands {
     private final IntSupplier connectedClients;
     private final long startedMillis;
     private final Runnable onFailedLogin;
+    /** {@code CLIENT TRACKING}; {@code null} where the node has none (then tracking is refused). */
+    private final RespTracking tracking;
 
     RespCommands(RespBackend backend, RespOptions options, IntSupplier connectedClients, Runnable onFailedLogin) {
+        this(backend, options, connectedClients, onFailedLogin, null);
+    }
+
+    RespCommands(RespBackend backend, RespOptions options, IntSupplier connectedClients, Runnable onFailedLogin,
+                 RespTracking tracking) {
+        this.tracking = tracking;
         this.onFailedLogin = onFailedLogin;
         this.backend = backend;
         this.options = options;
@@ -87,10 +95,18 @@ final class RespCommands {
         if (refusal != null) {
             return done(refusal);
         }
+        boolean tracked = session.tracking != null;
+        if (tracked) {
+            tracking.beforeCommand(name, spec, args, session);
+        }
         try {
             return dispatch(name, args, session);
         } catch (RuntimeException e) {
             return done(RespReply.error("ERR internal error: " + e));
+        } finally {
+            if (tracked) {
+                tracking.afterCommand();
+            }
         }
     }
 
@@ -1053,6 +1069,9 @@ final class RespCommands {
         }
         session.protocol = protocol;
         session.name = name;
+        if (protocol < 3 && tracking != null) {
+            tracking.off(session); // RESP2 cannot carry its pushes
+        }
         return RespReply.map(List.of(
                 RespReply.bulk("server"), RespReply.bulk("redis"),
                 RespReply.bulk("version"), RespReply.bulk(VERSION),
@@ -1104,6 +1123,10 @@ final class RespCommands {
                         + session.protocol + " lib-name=" + (session.libName == null ? "" : session.libName)
                         + " lib-ver=" + (session.libVersion == null ? "" : session.libVersion) + "\n";
                 return RespReply.bulk(line);
+            }
+            case "TRACKING", "TRACKINGINFO", "CACHING" -> {
+                return tracking == null ? RespReply.error("ERR CLIENT " + sub + " is not available on this listener")
+                        : tracking.command(sub, a, session);
             }
             case "NO-EVICT", "NO-TOUCH", "REPLY" -> {
                 return RespReply.OK;
@@ -1202,7 +1225,8 @@ final class RespCommands {
                     .append("uptime_in_seconds:").append((now - startedMillis) / 1000).append("\r\n\r\n");
         }
         if (all || sections.contains("clients")) {
-            text.append("# Clients\r\nconnected_clients:").append(connectedClients.getAsInt()).append("\r\n\r\n");
+            text.append("# Clients\r\nconnected_clients:").append(connectedClients.getAsInt()).append("\r\n")
+                    .append("tracking_clients:").append(tracking == null ? 0 : tracking.trackingClients()).append("\r\n\r\n");
         }
         RespBackend.Memory memory = backend.memory();
         if (all || sections.contains("memory")) {
@@ -1214,7 +1238,8 @@ final class RespCommands {
         }
         if (all || sections.contains("stats")) {
             text.append("# Stats\r\nevicted_keys:").append(memory.evictions()).append("\r\n")
-                    .append("expired_keys:").append(memory.expirations()).append("\r\n\r\n");
+                    .append("expired_keys:").append(memory.expirations()).append("\r\n")
+                    .append("tracking_total_keys:").append(tracking == null ? 0 : tracking.trackedKeys()).append("\r\n\r\n");
         }
         if (all || sections.contains("cluster")) {
             text.append("# Cluster\r\ncluster_enabled:1\r\n\r\n");
@@ -1422,7 +1447,7 @@ final class RespCommands {
         }
     }
 
-    private static String text(byte[] bytes) {
+    static String text(byte[] bytes) {
         return new String(bytes, StandardCharsets.UTF_8);
     }
 

@@ -45,6 +45,11 @@ final class RespWriter {
             for (RespReply item : map.keysAndValues()) {
                 write(item, protocol, out);
             }
+        } else if (reply instanceof RespReply.Push push) {
+            line(out, protocol >= 3 ? '>' : '*', Integer.toString(push.items().size()));
+            for (RespReply item : push.items()) {
+                write(item, protocol, out);
+            }
         } else if (reply instanceof RespReply.ThenClose thenClose) {
             write(thenClose.reply(), protocol, out);
         }

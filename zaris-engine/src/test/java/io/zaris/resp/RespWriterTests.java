@@ -46,4 +46,20 @@ class RespWriterTests {
         assertThatThrownBy(() -> ResponseCodec.readValueSlice(response)).isInstanceOf(MalformedRequestException.class)
                 .hasMessageContaining("value of 100 bytes in a response with 99 left");
     }
+
+    @Test
+    void aPushIsARESP3PushAndAnArrayInRESP2() {
+        RespReply push = new RespReply.Push(java.util.List.of(RespReply.bulk("invalidate"),
+                RespReply.array(java.util.List.of(RespReply.bulk("k")))));
+        ByteBuf resp3 = Unpooled.buffer();
+        ByteBuf resp2 = Unpooled.buffer();
+        RespWriter.write(push, 3, resp3);
+        RespWriter.write(push, 2, resp2);
+        RespWriter.write(new RespReply.Push(java.util.List.of(RespReply.bulk("invalidate"), RespReply.NULL)), 3, resp3);
+
+        assertThat(resp3.toString(StandardCharsets.US_ASCII))
+                .isEqualTo(">2\r\n$10\r\ninvalidate\r\n*1\r\n$1\r\nk\r\n>2\r\n$10\r\ninvalidate\r\n_\r\n");
+        assertThat(resp2.toString(StandardCharsets.US_ASCII)).isEqualTo("*2\r\n$10\r\ninvalidate\r\n*1\r\n$1\r\nk\r\n");
+        assertThatThrownBy(() -> new RespReply.Push(java.util.List.of())).isInstanceOf(IllegalArgumentException.class);
+    }
 }
