@@ -30,7 +30,12 @@ final class RespWriter {
         } else if (reply instanceof RespReply.BufferBulk bulk) {
             ByteBuf bytes = bulk.bytes();
             number(out, '$', bytes.readableBytes());
-            out.writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
+            if (bytes.hasArray()) {
+                // From the backing array: copying buffer to buffer made two NIO views per value on a direct output.
+                out.writeBytes(bytes.array(), bytes.arrayOffset() + bytes.readerIndex(), bytes.readableBytes());
+            } else {
+                out.writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
+            }
             out.writeBytes(CRLF);
         } else if (reply instanceof RespReply.Null) {
             out.writeBytes(protocol >= 3 ? NULL_RESP3 : NULL_RESP2);
