@@ -5,7 +5,9 @@ import io.zaris.model.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.model.AckMode;
 import io.zaris.replication.ReplicationSettings;
+import io.zaris.server.ZarisNode;
 import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -23,6 +25,11 @@ import java.util.Locale;
  * ({@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes}) are read before and after. The count is of
  * bytes, not time, so it does not depend on the machine's load; the membership's own timers add a few bytes per
  * millisecond, which the per-command figure carries divided by the commands of a pass (see the idle row).
+ *
+ * <p>Beside the bytes, each pass counts the TCP data segments the kernel sent on loopback during its last round
+ * ({@code ss -ti}'s {@code data_segs_out}), per command: from the node to the client (with small replies, one per
+ * flush of the connection), from the owner to the replica (one per flush of the replication link: how many commands
+ * share a replication batch) and back (the replica's answers).
  *
  * <p>Usage: {@code RespAllocationBenchmark [commands per pass] [rounds]} (defaults 200000 and 3); prints, per
  * ack mode and pass, the bytes per command of each round. The first round also warms the JIT, whose escape
@@ -42,13 +49,15 @@ public final class RespAllocationBenchmark {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         System.out.printf(Locale.ROOT, "RESP allocation per command: 2 in-process nodes, replication factor 2, %d-byte values,"
                 + " %d commands per pass, %d rounds%n", VALUE_BYTES, commands, rounds);
-        System.out.println("| ack | pass | bytes/command per round |");
-        System.out.println("|---|---|---|");
+        System.out.println("| ack | pass | bytes/command per round | segments/command, last round: to client,"
+                + " owner to replica, replica to owner |");
+        System.out.println("|---|---|---|---|");
         for (AckMode mode : new AckMode[] {AckMode.ASYNC, AckMode.SYNC}) {
             try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(2).replicationFactor(2)
                     .layout(PartitionLayout.of(64, 8)).replication(ReplicationSettings.defaults().withAckMode(mode))
                     .resp(true).build().start();
                  Connection connection = Connection.toOwner(cluster.respSeeds())) {
+                Segments segments = Segments.of(cluster, connection.port());
                 byte[][] sets = new byte[KEYS][];
                 byte[][] gets = new byte[KEYS][];
                 byte[] value = new byte[VALUE_BYTES];
@@ -58,14 +67,14 @@ public final class RespAllocationBenchmark {
                     sets[i] = Connection.command("SET".getBytes(StandardCharsets.US_ASCII), key.getBytes(StandardCharsets.US_ASCII), value);
                     gets[i] = Connection.command("GET".getBytes(StandardCharsets.US_ASCII), key.getBytes(StandardCharsets.US_ASCII));
                 }
-                report(mode, "idle 1 s (bytes/ms)", rounds, () -> {
+                report(mode, "idle 1 s (bytes/ms)", rounds, segments, () -> {
                     Thread.sleep(1000);
                     return 1000;
                 });
-                report(mode, "SET", rounds, () -> connection.run(sets, commands, 1));
-                report(mode, "GET", rounds, () -> connection.run(gets, commands, 1));
-                report(mode, "SET -P " + PIPELINE, rounds, () -> connection.run(sets, commands, PIPELINE));
-                report(mode, "GET -P " + PIPELINE, rounds, () -> connection.run(gets, commands, PIPELINE));
+                report(mode, "SET", rounds, segments, () -> connection.run(sets, commands, 1));
+                report(mode, "GET", rounds, segments, () -> connection.run(gets, commands, 1));
+                report(mode, "SET -P " + PIPELINE, rounds, segments, () -> connection.run(sets, commands, PIPELINE));
+                report(mode, "GET -P " + PIPELINE, rounds, segments, () -> connection.run(gets, commands, PIPELINE));
             }
         }
     }
@@ -76,15 +85,62 @@ public final class RespAllocationBenchmark {
         int run() throws Exception;
     }
 
-    private static void report(AckMode mode, String name, int rounds, Pass pass) throws Exception {
+    private static void report(AckMode mode, String name, int rounds, Segments segments, Pass pass) throws Exception {
         StringBuilder row = new StringBuilder();
+        long[] segmentsBefore = null;
+        long[] segmentsAfter = null;
+        int count = 1;
         for (int round = 0; round < rounds; round++) {
+            segmentsBefore = segments.read();
             long before = allocatedByOtherThreads();
-            int count = pass.run();
+            count = pass.run();
             long after = allocatedByOtherThreads();
+            segmentsAfter = segments.read();
             row.append(round == 0 ? "" : ", ").append(Math.round((after - before) / (double) count));
         }
-        System.out.printf(Locale.ROOT, "| %s | %s | %s |%n", mode, name, row);
+        StringBuilder perCommand = new StringBuilder();
+        for (int i = 0; i < segmentsAfter.length; i++) {
+            perCommand.append(i == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.3f",
+                    (segmentsAfter[i] - segmentsBefore[i]) / (double) count));
+        }
+        System.out.printf(Locale.ROOT, "| %s | %s | %s | %s |%n", mode, name, row, perCommand);
+    }
+
+    /** TCP data segments sent so far on the benchmark's connections, read with {@code ss}. */
+    private record Segments(int respPort, int ownerDataPort, int replicaDataPort) {
+
+        static Segments of(EmbeddedCluster cluster, int respPort) {
+            ZarisNode owner = cluster.nodes().stream().filter(node -> node.respAddress().port() == respPort)
+                    .findFirst().orElseThrow();
+            ZarisNode replica = cluster.nodes().stream().filter(node -> node != owner).findFirst().orElseThrow();
+            return new Segments(respPort, owner.dataAddress().port(), replica.dataAddress().port());
+        }
+
+        /** To the client, owner to replica, replica to owner. */
+        long[] read() throws IOException, InterruptedException {
+            return new long[] {sent("sport = :" + respPort), sent("dport = :" + replicaDataPort),
+                    sent("sport = :" + replicaDataPort)};
+        }
+
+        /**
+         * Data segments sent by the sockets {@code ss} selects with {@code filter} (a connection from the replica to
+         * the owner's data port is not one of them: only the owner's links towards the replica are counted).
+         */
+        private static long sent(String filter) throws IOException, InterruptedException {
+            Process ss = new ProcessBuilder("ss", "-tinH", "state", "established", "( " + filter + " )")
+                    .redirectErrorStream(true).start();
+            String output = new String(ss.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            if (ss.waitFor() != 0) {
+                throw new IOException("ss failed: " + output);
+            }
+            long total = 0;
+            for (String word : output.split("\\s+")) {
+                if (word.startsWith("data_segs_out:")) {
+                    total += Long.parseLong(word.substring("data_segs_out:".length()));
+                }
+            }
+            return total;
+        }
     }
 
     /** Bytes allocated so far by every live thread but this one. */
@@ -106,13 +162,16 @@ public final class RespAllocationBenchmark {
     private static final class Connection implements AutoCloseable {
 
         private final Socket socket;
+        private final int port;
         private final OutputStream out;
         private final InputStream in;
 
         private Connection(NodeAddress address) throws IOException {
             socket = new Socket(address.host(), address.port());
+            port = address.port();
             socket.setTcpNoDelay(true);
-            out = socket.getOutputStream();
+            // Buffered: a pipeline leaves in one write, as redis-benchmark sends it.
+            out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
             in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
         }
 
@@ -120,6 +179,7 @@ public final class RespAllocationBenchmark {
         static Connection toOwner(List<NodeAddress> seeds) throws IOException {
             Connection first = new Connection(seeds.get(0));
             first.out.write(command("GET".getBytes(StandardCharsets.US_ASCII), "{b}probe".getBytes(StandardCharsets.US_ASCII)));
+            first.out.flush();
             String reply = first.readReply();
             if (!reply.startsWith("-MOVED")) {
                 return first;
@@ -128,6 +188,10 @@ public final class RespAllocationBenchmark {
             String target = reply.substring(reply.lastIndexOf(' ') + 1);
             int colon = target.lastIndexOf(':');
             return new Connection(new NodeAddress(target.substring(0, colon), Integer.parseInt(target.substring(colon + 1))));
+        }
+
+        int port() {
+            return port;
         }
 
         static byte[] command(byte[]... words) {
