@@ -184,6 +184,19 @@ final class CommandTable {
         COMMANDS.put(name, new Spec(name, arity, List.of(flag), first, last, step, new Docs(group, since, complexity, summary)));
     }
 
+    /**
+     * The command named by {@code name} (ASCII letters in any case, as Redis compares them), or {@code null}: found
+     * without building a string, since every command a client sends is looked up.
+     */
+    static Spec lookup(byte[] name) {
+        return ByName.INDEX.find(name);
+    }
+
+    /** Built on first lookup, after the static block above has added every command. */
+    private static final class ByName {
+        static final NameIndex INDEX = new NameIndex(COMMANDS.values());
+    }
+
     static boolean arityOk(Spec spec, int argc) {
         return spec.arity() >= 0 ? argc == spec.arity() : argc >= -spec.arity();
     }

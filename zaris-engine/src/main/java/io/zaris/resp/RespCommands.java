@@ -83,11 +83,11 @@ final class RespCommands {
     }
 
     CompletableFuture<RespReply> execute(List<byte[]> args, RespSession session) {
-        String name = new String(args.get(0), StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
-        CommandTable.Spec spec = CommandTable.COMMANDS.get(name);
+        CommandTable.Spec spec = CommandTable.lookup(args.get(0));
         if (spec == null) {
             return done(unknownCommand(args));
         }
+        String name = spec.name();
         if (!CommandTable.arityOk(spec, args.size())) {
             return done(RespReply.error("ERR wrong number of arguments for '" + name + "' command"));
         }
@@ -942,21 +942,26 @@ final class RespCommands {
     }
 
     private CompletableFuture<RespReply> translate(CompletableFuture<ByteBuf> outcome, int slot, OnAnswer onAnswer) {
-        return outcome.handle((payload, failure) -> {
-            if (failure != null) {
-                return RespReply.error("NOREPLICAS write applied on the active owner but not acknowledged by enough replicas: "
-                        + rootMessage(failure));
-            }
-            Answer answer = Answer.decode(payload);
-            if (!answer.status().isAnswer()) {
-                return routingError(answer, slot);
-            }
-            try {
-                return onAnswer.apply(answer);
-            } catch (MalformedRequestException | RuntimeException e) {
-                return RespReply.error("ERR unreadable engine reply: " + e.getMessage());
-            }
-        });
+        if (outcome.isDone() && !outcome.isCompletedExceptionally()) {
+            // Reads, ASYNC writes and refusals: answered here, without a dependent future per command.
+            return done(reply(outcome.join(), slot, onAnswer));
+        }
+        return outcome.handle((payload, failure) -> failure != null
+                ? RespReply.error("NOREPLICAS write applied on the active owner but not acknowledged by enough replicas: "
+                        + rootMessage(failure))
+                : reply(payload, slot, onAnswer));
+    }
+
+    private RespReply reply(ByteBuf payload, int slot, OnAnswer onAnswer) {
+        Answer answer = Answer.decode(payload);
+        if (!answer.status().isAnswer()) {
+            return routingError(answer, slot);
+        }
+        try {
+            return onAnswer.apply(answer);
+        } catch (MalformedRequestException | RuntimeException e) {
+            return RespReply.error("ERR unreadable engine reply: " + e.getMessage());
+        }
     }
 
     /** A read answers at once; so does every refused or conditional write that failed its precondition. */
@@ -1473,7 +1478,18 @@ final class RespCommands {
         return cause.getMessage() == null ? cause.toString() : cause.getMessage();
     }
 
+    /*
+     * Completed futures of the commonest replies, shared by every connection: a completed future never changes
+     * (nothing here calls obtrudeValue), and the connection handler only reads them.
+     */
+    private static final CompletableFuture<RespReply> DONE_OK = CompletableFuture.completedFuture(RespReply.OK);
+    private static final CompletableFuture<RespReply> DONE_NULL = CompletableFuture.completedFuture(RespReply.NULL);
+    private static final CompletableFuture<RespReply> DONE_ZERO = CompletableFuture.completedFuture(RespReply.ZERO);
+    private static final CompletableFuture<RespReply> DONE_ONE = CompletableFuture.completedFuture(RespReply.ONE);
+
     private static CompletableFuture<RespReply> done(RespReply reply) {
-        return CompletableFuture.completedFuture(reply);
+        return reply == RespReply.OK ? DONE_OK : reply == RespReply.NULL ? DONE_NULL
+                : reply == RespReply.ZERO ? DONE_ZERO : reply == RespReply.ONE ? DONE_ONE
+                : CompletableFuture.completedFuture(reply);
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -100,6 +101,11 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
     private volatile ChannelHandlerContext context;
     /** Tracking of this connection's reads ({@code CLIENT TRACKING}); turned off when it closes. */
     private final RespTracking tracking;
+    /**
+     * What a late reply's completion runs, and the drain it schedules: made once per connection (in
+     * {@link #handlerAdded}) rather than as two lambdas per waiting command.
+     */
+    private BiConsumer<RespReply, Throwable> onLateReply;
 
     RespConnectionHandler(String nodeId, RespLimits limits, Executor commands, long sessionId, AtomicInteger connections,
                           RespSecurity security) {
@@ -130,6 +136,12 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         slowReaderGuard.install(ctx.channel());
         // Reactor Netty reads only on demand of a reactive subscriber; this handler consumes the bytes itself.
         ctx.channel().config().setAutoRead(true);
+        Runnable drain = () -> drain(ctx);
+        onLateReply = (ignored, failure) -> {
+            if (drainScheduled.compareAndSet(false, true)) {
+                ctx.executor().execute(drain);
+            }
+        };
         ctx.read();
     }
 
@@ -197,11 +209,7 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         if (pending.size() > MAX_PENDING) {
             ctx.channel().config().setAutoRead(false);
         }
-        reply.whenComplete((ignored, failure) -> {
-            if (drainScheduled.compareAndSet(false, true)) {
-                ctx.executor().execute(() -> drain(ctx));
-            }
-        });
+        reply.whenComplete(onLateReply);
     }
 
     private void drain(ChannelHandlerContext ctx) {

@@ -258,8 +258,11 @@ public final class ZarisNode implements AutoCloseable {
 
         /** First capacity of a GET's response: status, version, TTL and a value of up to about 220 bytes. */
         private static final int READ_RESPONSE_BYTES = 256;
-        /** First capacity of any other response: a status, a version, an acknowledgement. */
-        private static final int WRITE_RESPONSE_BYTES = 64;
+        /**
+         * First capacity of any other response: a successful write's header (10 bytes), version (8) and acknowledgement
+         * (9) fit; longer answers (errors with a message, multi-key results) grow it.
+         */
+        private static final int WRITE_RESPONSE_BYTES = 32;
 
         private final RequestHandler handler;
         private final SegmentMapper segmentMapper;
