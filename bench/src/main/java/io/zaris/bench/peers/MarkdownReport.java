@@ -67,8 +67,10 @@ final class MarkdownReport {
         results.configurations.entrySet().stream().sorted(Comparator.comparingInt(e -> results.orderOf(e.getKey())))
                 .forEach(e -> line(out, "- **%s**: %s.", e.getKey(), e.getValue()));
         line(out, "");
-        renderThroughput(out, results);
-        renderTargets(out, results);
+        if (!results.throughput.isEmpty()) { // a --spring-only run has none
+            renderThroughput(out, results);
+            renderTargets(out, results);
+        }
         renderMemory(out, results);
         renderSpring(out, results);
         line(out, "## Regression check");

@@ -36,7 +36,7 @@ final class NearClientGetBench {
                 client.put(keys[i], value).join();
                 client.get(keys[i]).join();
             }
-            interval(client, keys, settings.warmup());
+            interval(client, keys, SpringCacheBench.warmup(settings));
             List<Double> microsPerOp = new ArrayList<>();
             Histogram latencies = new Histogram(TimeUnit.SECONDS.toNanos(30), 3);
             for (int i = 0; i < settings.iterations(); i++) {

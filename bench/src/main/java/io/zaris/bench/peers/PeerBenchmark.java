@@ -55,6 +55,9 @@ public final class PeerBenchmark {
         if (settings.springOnly()) {
             for (String system : settings.systems()) {
                 try (PeerCluster cluster = start(system, settings, work)) {
+                    // Connecting the system's own client waits (with its long bootstrap timeout) until the cluster
+                    // serves, which the Spring applications' default start-up timeouts would not.
+                    cluster.connect().close();
                     results.labels.put(system, cluster.system());
                     results.configurations.put(cluster.system(), cluster.configuration());
                     measureSpring(system, cluster, settings, results);
