@@ -14,13 +14,16 @@ import org.HdrHistogram.Histogram;
 /**
  * Cost of a near-cache hit through {@code ZarisClient.get} from one thread, with no Spring in between: the floor under
  * the {@code @Cacheable} near-cache row. The same 1,000 keys and 100-character values as the Spring rows; every key
- * is read once to fill the near cache, then read in turn. The client's near-cache hit count checks every measured call
- * was answered locally.
+ * is read once to fill the near cache, then read in turn. The client's near-cache hit count says how many measured
+ * calls were answered locally (the row's label gives the share): on a loaded machine a connection can be closed as
+ * silent, and its segments' reads then go to their owners until the streams resume. Below {@link #MIN_LOCAL_SHARE}
+ * the row would not measure a near-cache hit, and the run fails.
  */
 final class NearClientGetBench {
 
     static final String LABEL = "ZarisClient.get, near-cache hit";
     private static final int KEYS = 1000;
+    static final double MIN_LOCAL_SHARE = 0.99;
 
     private NearClientGetBench() {
     }
@@ -39,12 +42,21 @@ final class NearClientGetBench {
             interval(client, keys, SpringCacheBench.warmup(settings));
             List<Double> microsPerOp = new ArrayList<>();
             Histogram latencies = new Histogram(TimeUnit.SECONDS.toNanos(30), 3);
+            long calls = 0;
+            long local = 0;
             for (int i = 0; i < settings.iterations(); i++) {
                 Interval measured = interval(client, keys, settings.measure());
                 microsPerOp.add(measured.microsPerOp());
                 latencies.add(measured.latencies());
+                calls += measured.calls();
+                local += measured.local();
             }
-            return new SpringRow(LABEL, "hit", microsPerOp, latencies);
+            double share = (double) local / calls;
+            if (share < MIN_LOCAL_SHARE) {
+                throw new IllegalStateException("near-cache get: only " + local + " of " + calls + " calls answered locally");
+            }
+            return new SpringRow(String.format(java.util.Locale.ROOT, "%s (%.3f %% answered locally)", LABEL, 100 * share),
+                    "hit", microsPerOp, latencies);
         }
     }
 
@@ -65,12 +77,9 @@ final class NearClientGetBench {
             calls++;
         }
         long hits = client.nearCacheStats().hits() - hitsBefore;
-        if (hits != calls) {
-            throw new IllegalStateException("near-cache get: " + hits + " of " + calls + " calls answered locally");
-        }
-        return new Interval((now - start) / 1000.0 / calls, latencies);
+        return new Interval((now - start) / 1000.0 / calls, latencies, calls, hits);
     }
 
-    private record Interval(double microsPerOp, Histogram latencies) {
+    private record Interval(double microsPerOp, Histogram latencies, long calls, long local) {
     }
 }
