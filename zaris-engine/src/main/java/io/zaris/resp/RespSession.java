@@ -1,6 +1,7 @@
 package io.zaris.resp;
 
 import io.zaris.security.LoginSession;
+import java.util.function.Consumer;
 
 /** Per-connection state that commands change: protocol version, client name, library info, login. Event-loop confined, but for {@code closed}. */
 final class RespSession {
@@ -15,6 +16,10 @@ final class RespSession {
     LoginSession login;
     /** Set by the event loop when the connection is gone; read by {@link BlockedClients}' thread, hence volatile. */
     volatile boolean closed;
+    /** {@code CLIENT TRACKING} state while tracking is on, else {@code null}; see {@link RespTracking}. */
+    RespTracking.Client tracking;
+    /** The connection's out-of-band path ({@link RespConnectionHandler#push}); callable from any thread. */
+    Consumer<RespReply.Push> pushes = push -> { };
 
     RespSession(long id) {
         this.id = id;
