@@ -693,30 +693,16 @@ final class RespCommands {
         if (parseUnsigned(a.get(2)) == null) {
             return done(RespReply.error("ERR invalid cursor"));
         }
-        byte[] pattern = null;
-        for (int i = 3; i < a.size(); i++) {
-            String option = text(a.get(i)).toUpperCase(Locale.ROOT);
-            if (i + 1 >= a.size()) {
-                return done(SYNTAX);
-            } else if (option.equals("MATCH")) {
-                pattern = a.get(++i);
-            } else if (option.equals("COUNT")) {
-                Long count = parseLong(a.get(++i));
-                if (count == null) {
-                    return done(NOT_INTEGER);
-                }
-                if (count < 1) {
-                    return done(SYNTAX);
-                }
-            } else {
-                return done(SYNTAX);
-            }
+        ScanOptions options;
+        try {
+            options = ScanOptions.parse(a, 3, ScanOptions.Extra.NONE);
+        } catch (ScanOptions.Invalid e) {
+            return done(scanError(e));
         }
-        byte[] match = pattern;
         return call(new Request.Hash(0, a.get(1), HashOp.SMEMBERS, List.of()), slot, answer -> {
             List<RespReply> found = new ArrayList<>();
             for (byte[] member : ResponseCodec.readHashAnswer(answer.body()).items()) {
-                if (match == null || Glob.matches(match, member)) {
+                if (options.matches(member)) {
                     found.add(new RespReply.Bulk(member));
                 }
             }
@@ -766,43 +752,29 @@ final class RespCommands {
         if (parseUnsigned(a.get(2)) == null) {
             return done(RespReply.error("ERR invalid cursor"));
         }
-        byte[] pattern = null;
-        boolean values = true;
-        for (int i = 3; i < a.size(); i++) {
-            String option = text(a.get(i)).toUpperCase(Locale.ROOT);
-            if (option.equals("NOVALUES")) {
-                values = false;
-            } else if (i + 1 >= a.size()) {
-                return done(SYNTAX);
-            } else if (option.equals("MATCH")) {
-                pattern = a.get(++i);
-            } else if (option.equals("COUNT")) {
-                Long count = parseLong(a.get(++i));
-                if (count == null) {
-                    return done(NOT_INTEGER);
-                }
-                if (count < 1) {
-                    return done(SYNTAX);
-                }
-            } else {
-                return done(SYNTAX);
-            }
+        ScanOptions options;
+        try {
+            options = ScanOptions.parse(a, 3, ScanOptions.Extra.NOVALUES);
+        } catch (ScanOptions.Invalid e) {
+            return done(scanError(e));
         }
-        byte[] match = pattern;
-        boolean withValues = values;
         return call(new Request.Hash(0, a.get(1), HashOp.HGETALL, List.of()), slot, answer -> {
             List<byte[]> items = ResponseCodec.readHashAnswer(answer.body()).items();
             List<RespReply> found = new ArrayList<>();
             for (int i = 0; i + 1 < items.size(); i += 2) {
-                if (match == null || Glob.matches(match, items.get(i))) {
+                if (options.matches(items.get(i))) {
                     found.add(new RespReply.Bulk(items.get(i)));
-                    if (withValues) {
+                    if (options.values()) {
                         found.add(new RespReply.Bulk(items.get(i + 1)));
                     }
                 }
             }
             return RespReply.array(List.of(RespReply.bulk("0"), RespReply.array(found)));
         });
+    }
+
+    private static RespReply scanError(ScanOptions.Invalid invalid) {
+        return invalid.notInteger() ? NOT_INTEGER : SYNTAX;
     }
 
     /** A cursor: a decimal number from 0 to 2^64 − 1, as Redis takes it; {@code null} otherwise. */
@@ -1288,35 +1260,16 @@ final class RespCommands {
         if (cursor == null || cursor < 0) {
             return RespReply.error("ERR invalid cursor");
         }
-        byte[] pattern = null;
-        String type = null;
-        long count = 10;
-        for (int i = 2; i < a.size(); i++) {
-            String option = text(a.get(i)).toUpperCase(Locale.ROOT);
-            if (i + 1 >= a.size()) {
-                return SYNTAX;
-            }
-            if (option.equals("MATCH")) {
-                pattern = a.get(++i);
-            } else if (option.equals("COUNT")) {
-                Long value = parseLong(a.get(++i));
-                if (value == null) {
-                    return NOT_INTEGER;
-                }
-                if (value < 1) {
-                    return SYNTAX;
-                }
-                count = value;
-            } else if (option.equals("TYPE")) {
-                type = text(a.get(++i)).toLowerCase(Locale.ROOT);
-            } else {
-                return SYNTAX;
-            }
+        ScanOptions options;
+        try {
+            options = ScanOptions.parse(a, 2, ScanOptions.Extra.TYPE);
+        } catch (ScanOptions.Invalid e) {
+            return scanError(e);
         }
         if (cursor > Integer.MAX_VALUE) {
             return RespReply.array(List.of(RespReply.bulk("0"), RespReply.array(List.of())));
         }
-        Answer answer = now(new Request.Scan(0, cursor.intValue(), (int) Math.min(count, 100_000)));
+        Answer answer = now(new Request.Scan(0, cursor.intValue(), (int) Math.min(options.count(), 100_000)));
         if (answer.status() != KvStatus.OK) {
             return routingError(answer, 0);
         }
@@ -1324,7 +1277,7 @@ final class RespCommands {
             ResponseCodec.ScanPage page = ResponseCodec.readScanPage(answer.body());
             List<RespReply> keys = new ArrayList<>();
             for (byte[] key : page.keys()) {
-                if ((pattern == null || Glob.matches(pattern, key)) && (type == null || type.equals(typeName(key)))) {
+                if (options.matches(key) && (options.type() == null || options.type().equals(typeName(key)))) {
                     keys.add(new RespReply.Bulk(key));
                 }
             }
