@@ -14,7 +14,9 @@ package io.zaris.model;
  * absent), a {@link Kind#FIELD_REMOVAL} removes one (a hash left without fields no longer exists), an
  * {@link Kind#EXPIRY} sets the whole key's expiry. So a write to a large hash ships what it changed, not the hash.
  * A set changes member by member the same way: a {@link Kind#MEMBER_PUT} adds one member (creating the set when the
- * key is absent) and a {@link Kind#FIELD_REMOVAL} removes one (its field is the member).
+ * key is absent) and a {@link Kind#FIELD_REMOVAL} removes one (its field is the member). A sorted set likewise: a
+ * {@link Kind#SCORE_PUT} sets one member's score, whatever command decided it (ZADD, ZINCRBY), and a
+ * {@link Kind#FIELD_REMOVAL} removes one member (ZREM, ZPOPMIN, ZREMRANGEBYSCORE ship each removal they made).
  *
  * @param revision        the segment revision this change received; also the key's new version
  * @param epoch           the partition epoch under which the active owner made the change
@@ -44,7 +46,12 @@ public record Change(long revision, long epoch, Kind kind, byte[] key, byte[] fi
         /** The key keeps its value and gets a new expiry. */
         EXPIRY,
         /** One member (the field, without a value) of the set at the key is added; an absent key becomes a set. */
-        MEMBER_PUT
+        MEMBER_PUT,
+        /**
+         * One member of the sorted set at the key gets a score (the value: its 8 IEEE 754 bytes); an absent key becomes
+         * a sorted set.
+         */
+        SCORE_PUT
     }
 
     /** A put (with {@code value}) or a removal (with {@code null}). */
@@ -56,11 +63,12 @@ public record Change(long revision, long epoch, Kind kind, byte[] key, byte[] fi
         if (kind == null || key == null) {
             throw new IllegalArgumentException("a change needs a kind and a key");
         }
-        boolean needsValue = kind == Kind.PUT || kind == Kind.FIELD_PUT;
+        boolean needsValue = kind == Kind.PUT || kind == Kind.FIELD_PUT || kind == Kind.SCORE_PUT;
         if (needsValue != (value != null)) {
             throw new IllegalArgumentException("a " + kind + " change " + (needsValue ? "needs" : "carries no") + " value");
         }
-        boolean needsField = kind == Kind.FIELD_PUT || kind == Kind.FIELD_REMOVAL || kind == Kind.MEMBER_PUT;
+        boolean needsField = kind == Kind.FIELD_PUT || kind == Kind.FIELD_REMOVAL || kind == Kind.MEMBER_PUT
+                || kind == Kind.SCORE_PUT;
         if (needsField != (field != null)) {
             throw new IllegalArgumentException("a " + kind + " change " + (needsField ? "needs" : "carries no") + " field");
         }
@@ -79,6 +87,11 @@ public record Change(long revision, long epoch, Kind kind, byte[] key, byte[] fi
     /** Adds {@code member} to the set at {@code key}, which expires at {@code expiresAtMillis} (0: never). */
     public static Change memberPut(long revision, long epoch, byte[] key, byte[] member, long expiresAtMillis) {
         return new Change(revision, epoch, Kind.MEMBER_PUT, key, member, null, expiresAtMillis);
+    }
+
+    /** Gives {@code member} of the sorted set at {@code key} a score (its 8 bytes), the key expiring at {@code expiresAtMillis}. */
+    public static Change scorePut(long revision, long epoch, byte[] key, byte[] member, byte[] score, long expiresAtMillis) {
+        return new Change(revision, epoch, Kind.SCORE_PUT, key, member, score, expiresAtMillis);
     }
 
     /** Removes {@code field} of the hash (or member of the set) at {@code key}. */

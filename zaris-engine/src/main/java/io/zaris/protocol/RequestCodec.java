@@ -76,6 +76,11 @@ public final class RequestCodec {
     private static final int CHANGE_EXPIRY = 5;
     /** Since protocol version 4, as the set operations: one member of a set added (a field without a value). */
     private static final int CHANGE_MEMBER_ADDED = 6;
+    /**
+     * Since protocol version 4, as the sorted-set operations: one member of a sorted set given a score (its 8 bytes as
+     * the value). Codes are reserved by family like {@link io.zaris.model.HashOp}'s: 7–15 for lists, 16–23 sorted sets.
+     */
+    private static final int CHANGE_SCORE_SET = 16;
 
     private static final int FLAG_IF_ABSENT = 1;
     private static final int FLAG_IF_MATCH = 2;
@@ -444,6 +449,7 @@ public final class RequestCodec {
             case FIELD_REMOVAL -> CHANGE_FIELD_REMOVED;
             case EXPIRY -> CHANGE_EXPIRY;
             case MEMBER_PUT -> CHANGE_MEMBER_ADDED;
+            case SCORE_PUT -> CHANGE_SCORE_SET;
         };
     }
 
@@ -506,13 +512,20 @@ public final class RequestCodec {
             long epoch = Wire.readLong(in, id, "epoch");
             byte[] key = readKey(in, limits, id);
             int kind = Wire.readUnsignedByte(in, id, "change kind");
-            if (kind > CHANGE_MEMBER_ADDED) {
+            if (kind > CHANGE_MEMBER_ADDED && kind != CHANGE_SCORE_SET) {
                 throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "unknown change kind " + kind);
             }
-            boolean fieldChange = kind == CHANGE_FIELD_VALUE || kind == CHANGE_FIELD_REMOVED || kind == CHANGE_MEMBER_ADDED;
+            boolean fieldChange = kind == CHANGE_FIELD_VALUE || kind == CHANGE_FIELD_REMOVED || kind == CHANGE_MEMBER_ADDED
+                    || kind == CHANGE_SCORE_SET;
             byte[] field = fieldChange ? readKey(in, limits, id) : null;
             byte[] value = kind == CHANGE_VALUE || kind == CHANGE_FIELD_VALUE
                     ? Wire.readBytes(in, limits.maxValueBytes(), id, "value", values) : null;
+            if (kind == CHANGE_SCORE_SET) {
+                value = Wire.readBytes(in, Double.BYTES, id, "score");
+                if (value.length != Double.BYTES) {
+                    throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "a score is " + Double.BYTES + " bytes");
+                }
+            }
             long expiresAt = Wire.readLong(in, id, "expiry");
             changes.add(switch (kind) {
                 case CHANGE_SUPERSEDED -> Change.superseded(revision, epoch, key);
@@ -520,6 +533,7 @@ public final class RequestCodec {
                 case CHANGE_FIELD_REMOVED -> Change.fieldRemoval(revision, epoch, key, field);
                 case CHANGE_EXPIRY -> Change.expiry(revision, epoch, key, expiresAt);
                 case CHANGE_MEMBER_ADDED -> Change.memberPut(revision, epoch, key, field, expiresAt);
+                case CHANGE_SCORE_SET -> Change.scorePut(revision, epoch, key, field, value, expiresAt);
                 default -> new Change(revision, epoch, key, value, expiresAt);
             });
         }

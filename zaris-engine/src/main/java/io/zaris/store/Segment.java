@@ -41,7 +41,10 @@ import java.util.random.RandomGenerator;
  * and writes take {@code writeLock} ({@link #readHash}, {@link #writeHash}), and every field change is a change of
  * its own in the op log and to replication. A set ({@link SetEntry}) is a hash whose fields are its members,
  * without values: read and written the same way ({@link #readSet}, {@link #writeSet}), each member added or
- * removed one change. A hash command on a set, or a set command on a hash, meets {@link WrongTypeException}.
+ * removed one change. A hash command on a set, or a set command on a hash, meets {@link WrongTypeException}. A
+ * sorted set ({@link SortedSetEntry}) is a hash whose fields are its members and whose values their scores, plus their
+ * order: read and written the same way ({@link #readSortedSet}, {@link #writeSortedSet}), each score set one change
+ * carrying the score itself. Every collection type meets every other with {@link WrongTypeException}.
  *
  * <p>Memory: every mutation of {@code entries} goes through {@link #install} or {@link #discard} (or the
  * snapshot clear, or {@link #installCollection} and a hash's (or set's) field changes, which charge their bytes the same way),
@@ -391,6 +394,10 @@ final class Segment {
                         applyMemberPut(k, field, change.revision(), change.expiresAtMillis(), now);
                         kind = LoggedChange.Kind.MEMBER_PUT;
                     }
+                    case SCORE_PUT -> {
+                        applyScorePut(k, field, change.value(), change.revision(), change.expiresAtMillis(), now);
+                        kind = LoggedChange.Kind.SCORE_PUT;
+                    }
                     case EXPIRY -> {
                         applyExpiry(k, change.expiresAtMillis(), change.revision(), now);
                         kind = LoggedChange.Kind.EXPIRY;
@@ -423,6 +430,9 @@ final class Segment {
                             entry.expiresAtMillis(), now);
                 } else if (entry.kind() == Change.Kind.MEMBER_PUT) {
                     applyMemberPut(new ByteKey(entry.key()), new ByteKey(entry.field()), entry.revision(),
+                            entry.expiresAtMillis(), now);
+                } else if (entry.kind() == Change.Kind.SCORE_PUT) {
+                    applyScorePut(new ByteKey(entry.key()), new ByteKey(entry.field()), entry.value(), entry.revision(),
                             entry.expiresAtMillis(), now);
                 }
             }
@@ -475,7 +485,12 @@ final class Segment {
                 if (stored.isExpired(now)) {
                     continue;
                 }
-                if (stored instanceof SetEntry set) { // member by member, so the snapshot's chunks stay bounded
+                if (stored instanceof SortedSetEntry sorted) { // member by member with its score, in bounded chunks
+                    for (Map.Entry<ByteKey, byte[]> member : sorted.fields()) {
+                        all.add(Change.scorePut(stored.version(), epoch, entry.getKey().bytes(), member.getKey().bytes(),
+                                member.getValue(), stored.expiresAtMillis()));
+                    }
+                } else if (stored instanceof SetEntry set) { // member by member, so the snapshot's chunks stay bounded
                     for (Map.Entry<ByteKey, byte[]> member : set.fields()) {
                         all.add(Change.memberPut(stored.version(), epoch, entry.getKey().bytes(), member.getKey().bytes(),
                                 stored.expiresAtMillis()));
@@ -548,7 +563,8 @@ final class Segment {
                         tail[i] = Change.superseded(change.revision(), change.epoch(), k);
                     } else {
                         StoredEntry entry = entries.get(key);
-                        byte[] value = entry instanceof HashEntry hash && !hash.isSet() ? hash.get(change.field()) : null;
+                        byte[] value = entry != null && entry.getClass() == HashEntry.class
+                                ? ((HashEntry) entry).get(change.field()) : null;
                         if (value == null) {
                             return null;
                         }
@@ -567,6 +583,21 @@ final class Segment {
                             return null;
                         }
                         tail[i] = Change.memberPut(change.revision(), change.epoch(), k, change.field().bytes(),
+                                change.expiresAtMillis());
+                    }
+                }
+                case SCORE_PUT -> {
+                    boolean overwrittenLater = replacedLater.contains(key)
+                            || !fieldsChangedLater.add(new FieldOf(key, change.field()));
+                    touchedLater.add(key);
+                    if (overwrittenLater) {
+                        tail[i] = Change.superseded(change.revision(), change.epoch(), k);
+                    } else {
+                        byte[] score = entries.get(key) instanceof SortedSetEntry sorted ? sorted.get(change.field()) : null;
+                        if (score == null) {
+                            return null;
+                        }
+                        tail[i] = Change.scorePut(change.revision(), change.epoch(), k, change.field().bytes(), score,
                                 change.expiresAtMillis());
                     }
                 }
@@ -824,7 +855,7 @@ final class Segment {
      */
     <R> R readHash(byte[] key, long now, java.util.function.Function<HashEntry, R> read) {
         synchronized (writeLock) { // held across the read, so it sees one state of the hash
-            return read.apply(liveCollection(key, now, false));
+            return read.apply(liveCollection(key, now, HashEntry.class));
         }
     }
 
@@ -836,21 +867,33 @@ final class Segment {
      */
     <R> R readSet(byte[] key, long now, java.util.function.Function<SetEntry, R> read) {
         synchronized (writeLock) { // held across the read, so it sees one state of the set
-            return read.apply((SetEntry) liveCollection(key, now, true));
+            return read.apply((SetEntry) liveCollection(key, now, SetEntry.class));
         }
     }
 
-    /** Under the lock: the live hash (or set) at {@code key}, {@code null} when none; recorded as accessed. */
-    private HashEntry liveCollection(byte[] key, long now, boolean set) {
+    /**
+     * Runs {@code read} under the write lock on the live sorted set at {@code key} ({@code null} when the key is absent
+     * or expired), so a range or rank sees one state of the set.
+     *
+     * @throws WrongTypeException when the key holds another type
+     */
+    <R> R readSortedSet(byte[] key, long now, java.util.function.Function<SortedSetEntry, R> read) {
+        synchronized (writeLock) { // held across the read, so it sees one state of the sorted set
+            return read.apply((SortedSetEntry) liveCollection(key, now, SortedSetEntry.class));
+        }
+    }
+
+    /** Under the lock: the live hash (set, sorted set) at {@code key}, {@code null} when none; recorded as accessed. */
+    private HashEntry liveCollection(byte[] key, long now, Class<? extends HashEntry> type) {
         StoredEntry current = live(new ByteKey(key), now);
         if (current == null) {
             return null;
         }
-        if (!(current instanceof HashEntry collection) || collection.isSet() != set) {
+        if (current.getClass() != type) {
             throw new WrongTypeException();
         }
         current.recordAccess(now);
-        return collection;
+        return (HashEntry) current;
     }
 
     /** Under the lock, inside a {@link #writeHash} edit: the hash at {@code key} now ({@code null} when none). */
@@ -861,7 +904,8 @@ final class Segment {
     /** Lock-free: the type of the live value at {@code key} and its TTL left, as {@link HashOp#TYPE} answers. */
     HashReply typeOf(byte[] key, long now) {
         StoredEntry entry = live(new ByteKey(key), now);
-        String type = entry == null ? "none" : entry instanceof SetEntry ? "set" : entry.isHash() ? "hash" : "string";
+        String type = entry == null ? "none" : entry instanceof SetEntry ? "set" : entry instanceof SortedSetEntry ? "zset"
+                : entry.isHash() ? "hash" : "string";
         return HashReply.read(entry == null ? 0 : entry.ttlRemainingMillis(now),
                 List.of(type.getBytes(StandardCharsets.US_ASCII)));
     }
@@ -881,7 +925,7 @@ final class Segment {
      * @throws WrongTypeException when the key holds a string or a set
      */
     <R> HashWriteResult<R> writeHash(byte[] key, long epoch, long now, HashEdit<R> edit) {
-        return writeCollection(key, false, epoch, now, edit);
+        return writeCollection(key, HashEntry.class, epoch, now, edit);
     }
 
     /** What a set write decides, given the live set ({@code null} when absent) and a way to change it. */
@@ -896,7 +940,24 @@ final class Segment {
      * @throws WrongTypeException when the key holds a string or a hash
      */
     <R> HashWriteResult<R> writeSet(byte[] key, long epoch, long now, SetEdit<R> edit) {
-        return writeCollection(key, true, epoch, now, (current, writer) -> edit.edit((SetEntry) current, writer));
+        return writeCollection(key, SetEntry.class, epoch, now, (current, writer) -> edit.edit((SetEntry) current, writer));
+    }
+
+    /** What a sorted-set write decides, given the live sorted set ({@code null} when absent) and a way to change it. */
+    @FunctionalInterface
+    interface SortedSetEdit<R> {
+        R edit(SortedSetEntry current, HashWriter writer);
+    }
+
+    /**
+     * {@link #writeHash} for a sorted set: each score the edit sets ({@link HashWriter#score}) and each member it removes
+     * is one change, so replicas apply the outcome, never the command.
+     *
+     * @throws WrongTypeException when the key holds another type
+     */
+    <R> HashWriteResult<R> writeSortedSet(byte[] key, long epoch, long now, SortedSetEdit<R> edit) {
+        return writeCollection(key, SortedSetEntry.class, epoch, now,
+                (current, writer) -> edit.edit((SortedSetEntry) current, writer));
     }
 
     /**
@@ -933,7 +994,8 @@ final class Segment {
         }
     }
 
-    private <R> HashWriteResult<R> writeCollection(byte[] key, boolean set, long epoch, long now, HashEdit<R> edit) {
+    private <R> HashWriteResult<R> writeCollection(byte[] key, Class<? extends HashEntry> type, long epoch, long now,
+                                                   HashEdit<R> edit) {
         ByteKey k = new ByteKey(key);
         synchronized (writeLock) {
             if (epoch < retiredBelow) {
@@ -946,7 +1008,7 @@ final class Segment {
                 memory.expired(1);
                 stored = null;
             }
-            if (stored != null && (!(stored instanceof HashEntry collection) || collection.isSet() != set)) {
+            if (stored != null && stored.getClass() != type) {
                 throw new WrongTypeException();
             }
             HashWriter writer = new HashWriter(k, epoch, now, changes);
@@ -1008,6 +1070,30 @@ final class Segment {
             return true;
         }
 
+        /** The score of a member of the sorted set at the key now, as this write left it; {@code null} when none. */
+        Double scoreOf(byte[] member) {
+            return entries.get(key) instanceof SortedSetEntry sorted ? sorted.score(new ByteKey(member)) : null;
+        }
+
+        /**
+         * Gives a sorted-set member {@code score}, creating the sorted set (without a TTL) when the key is absent; a
+         * member already holding that very score (the same 8 bytes) is no change.
+         */
+        void score(byte[] member, double score) {
+            StoredEntry current = entries.get(key);
+            ByteKey m = new ByteKey(member);
+            byte[] bits = io.zaris.model.SortedSetScores.encode(score);
+            if (current instanceof SortedSetEntry sorted && Arrays.equals(sorted.get(m), bits)) {
+                return;
+            }
+            long version = ++revision;
+            long expiresAt = current == null ? 0 : current.expiresAtMillis();
+            applyScorePut(key, m, bits, version, expiresAt, now);
+            epochStarts.onChange(epoch, version);
+            log.append(version, epoch, key, m, LoggedChange.Kind.SCORE_PUT, expiresAt);
+            changes.add(Change.scorePut(version, epoch, key.bytes(), member, bits, expiresAt));
+        }
+
         /** Removes a field (or set member) if present (the key goes with its last one); whether it was. */
         boolean remove(byte[] field) {
             StoredEntry current = entries.get(key);
@@ -1031,8 +1117,8 @@ final class Segment {
     private void applyFieldPut(ByteKey key, ByteKey field, byte[] value, long version, long expiresAt, long now) {
         StoredEntry current = entries.get(key);
         HashEntry hash;
-        if (current instanceof HashEntry existing && !existing.isSet()) {
-            hash = existing;
+        if (current != null && current.getClass() == HashEntry.class) {
+            hash = (HashEntry) current;
             setHashExpiry(key, hash, expiresAt);
         } else {
             hash = installCollection(key, new HashEntry(version, expiresAt, now));
@@ -1055,6 +1141,22 @@ final class Segment {
         }
         account(set.add(member));
         set.changedAt(version, now);
+    }
+
+    /**
+     * Under the lock: gives a member of the sorted set at {@code key} a score (8 bytes), the key then expiring at
+     * {@code expiresAt}; anything else at the key is replaced by a new sorted set. The sorted set takes {@code version}.
+     */
+    private void applyScorePut(ByteKey key, ByteKey member, byte[] score, long version, long expiresAt, long now) {
+        SortedSetEntry sorted;
+        if (entries.get(key) instanceof SortedSetEntry existing) {
+            sorted = existing;
+            setHashExpiry(key, sorted, expiresAt);
+        } else {
+            sorted = (SortedSetEntry) installCollection(key, new SortedSetEntry(version, expiresAt, now));
+        }
+        account(sorted.put(member, score));
+        sorted.changedAt(version, now);
     }
 
     /** Under the lock: removes a field of the hash (or member of the set) at {@code key}; an empty one is removed. */

@@ -276,11 +276,13 @@ public final class FrameFuzz {
         for (int i = random.nextInt(4); i > 0; i--) {
             long expiresAt = random.nextInt(3) == 0 ? System.currentTimeMillis() + 60_000 : 0;
             byte[] field = ("f" + random.nextInt(10)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            changes.add(switch (random.nextInt(6)) {
+            changes.add(switch (random.nextInt(7)) {
                 case 0 -> Change.fieldPut(random.nextInt(50), random.nextInt(5), key(), field, value(), expiresAt);
                 case 1 -> Change.fieldRemoval(random.nextInt(50), random.nextInt(5), key(), field);
                 case 2 -> Change.expiry(random.nextInt(50), random.nextInt(5), key(), expiresAt);
                 case 3 -> Change.memberPut(random.nextInt(50), random.nextInt(5), key(), field, expiresAt);
+                case 4 -> Change.scorePut(random.nextInt(50), random.nextInt(5), key(), field,
+                        io.zaris.model.SortedSetScores.encode(random.nextDouble()), expiresAt);
                 default -> new Change(random.nextInt(50), random.nextInt(5), key(), random.nextBoolean() ? value() : null,
                         expiresAt);
             });

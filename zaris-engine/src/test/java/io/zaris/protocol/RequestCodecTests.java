@@ -47,6 +47,9 @@ class RequestCodecTests {
         assertRoundTrip(new Request.Hash(19, bytes("s"), HashOp.SADD, List.of(bytes("m1"), bytes("m2"))));
         assertRoundTrip(new Request.Hash(20, bytes("s"), HashOp.SPOP, List.of()));
         assertRoundTrip(new Request.Hash(21, bytes("s"), HashOp.SRANDMEMBER, List.of(bytes("-3"))));
+        assertRoundTrip(new Request.Hash(22, bytes("z"), HashOp.ZADD, List.of(bytes("NC"), bytes("1.5"), bytes("m"))));
+        assertRoundTrip(new Request.Hash(23, bytes("z"), HashOp.ZRANGE,
+                List.of(bytes("SCORE"), bytes("1"), bytes("(1"), bytes("+inf"), bytes("0"), bytes("-1"))));
         assertRoundTrip(new Request.TrackSegment(17, 3, 41, 6));
         assertRoundTrip(new Request.TrackSegment(18, 3, -1, -1));
     }
@@ -65,7 +68,8 @@ class RequestCodecTests {
                 new Change(8, 2, bytes("b"), null, 0), Change.superseded(9, 2, bytes("a")), new Change(10, 2, bytes("a"), new byte[0], 0),
                 Change.fieldPut(11, 2, bytes("h"), bytes("f"), bytes("x"), 99), Change.fieldRemoval(12, 2, bytes("h"), bytes("f")),
                 Change.expiry(13, 2, bytes("h"), 5678), Change.memberPut(14, 2, bytes("s"), bytes("m"), 77),
-                Change.fieldRemoval(15, 2, bytes("s"), bytes("m")));
+                Change.fieldRemoval(15, 2, bytes("s"), bytes("m")),
+                Change.scorePut(16, 2, bytes("z"), bytes("m"), io.zaris.model.SortedSetScores.encode(-2.5), 0));
         assertRoundTrip(new Request.Replicate(16, 1, 2, 3, changes));
 
         ByteBuf frame = encode(new Request.Replicate(17, 1, 2, 3, List.of(new Change(7, 2, bytes("a"), null, 0))));
