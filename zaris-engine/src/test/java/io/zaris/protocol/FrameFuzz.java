@@ -256,8 +256,13 @@ public final class FrameFuzz {
                 HashOp[] ops = HashOp.values();
                 HashOp op = ops[random.nextInt(ops.length)];
                 List<byte[]> args = new ArrayList<>();
-                int count = op == HashOp.HSET ? 2 * (1 + random.nextInt(3))
-                        : op.takes(2) ? 2 : op.takes(3) ? 1 + random.nextInt(3) : op.takes(1) ? 1 : 0;
+                List<Integer> counts = new ArrayList<>(); // every argument count up to 7 the op takes
+                for (int c = 0; c <= 7; c++) {
+                    if (op.takes(c)) {
+                        counts.add(c);
+                    }
+                }
+                int count = counts.get(random.nextInt(counts.size()));
                 for (int i = 0; i < count; i++) {
                     args.add(op.isFieldArgument(i) ? ("f" + random.nextInt(10)).getBytes(java.nio.charset.StandardCharsets.UTF_8)
                             : random.nextBoolean() ? Integer.toString(random.nextInt(100)).getBytes(java.nio.charset.StandardCharsets.UTF_8)
