@@ -315,6 +315,10 @@ final class RespCommands {
                 return sscan(a, slot);
             case "sinter", "sunion", "sdiff", "sinterstore", "sunionstore", "sdiffstore":
                 return setAlgebra(name, a, slot);
+            case "zadd", "zincrby", "zrem", "zscore", "zmscore", "zcard", "zcount", "zrank", "zrevrank", "zrange",
+                 "zrangebyscore", "zrevrangebyscore", "zrevrange", "zrangebylex", "zrevrangebylex", "zremrangebyscore",
+                 "zremrangebyrank", "zremrangebylex", "zpopmin", "zpopmax", "zscan":
+                return sortedSetCommand(name, a, slot);
             case "strlen":
                 return call(new Request.Get(0, key), slot, answer -> RespReply.integer(
                         answer.status() == KvStatus.OK ? ResponseCodec.readValue(answer.body()).value().length : 0));
@@ -522,7 +526,7 @@ final class RespCommands {
         }, (current, written) -> written ? RespReply.ONE : RespReply.ZERO);
     }
 
-    /** Whether the key holds a hash or a set now (a routing error reads as not: the string path then reports it). */
+    /** Whether the key holds a collection now (a routing error reads as not: the string path then reports it). */
     private boolean isCollection(byte[] key) {
         Answer answer = now(typeOf(key));
         try {
@@ -530,7 +534,7 @@ final class RespCommands {
                 return false;
             }
             String type = text(ResponseCodec.readHashAnswer(answer.body()).items().get(0));
-            return type.equals("hash") || type.equals("set");
+            return !type.equals("string") && !type.equals("none"); // a hash, set, sorted set or any later type
         } catch (MalformedRequestException e) {
             return false;
         }
@@ -684,6 +688,16 @@ final class RespCommands {
                 default -> RespReply.integer(reply.count());
             };
         });
+    }
+
+    /** The sorted-set commands: planned by {@link RespSortedSetCommands}, each one engine request. */
+    private CompletableFuture<RespReply> sortedSetCommand(String name, List<byte[]> a, int slot) {
+        RespSortedSetCommands.Plan plan = RespSortedSetCommands.plan(name, a, backend.limits().maxKeyBytes());
+        if (plan.immediate() != null) {
+            return done(plan.immediate());
+        }
+        return call(new Request.Hash(0, a.get(1), plan.op(), plan.args()), slot,
+                answer -> plan.reply().apply(ResponseCodec.readHashAnswer(answer.body())));
     }
 
     /**

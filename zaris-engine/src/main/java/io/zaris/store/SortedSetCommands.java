@@ -132,7 +132,8 @@ final class SortedSetCommands {
      * or updates its member as the flags allow. Redis's rules: NX adds only, XX updates only, GT/LT update only to a
      * higher/lower score (a new member is still added), an update to an equal score changes nothing, CH counts
      * updates beside additions; INCR adds the increment to the member's score (0 when absent) and answers the new
-     * score, or none when a condition kept it.
+     * score, or none when a condition kept it. A score of −0 is stored as 0 (Redis reads it back so), though an INCR
+     * answers the sum it computed ({@code + 0.0} turns −0 into 0 and leaves every other double as it is).
      */
     private static HashReply zadd(Segment segment, byte[] key, List<byte[]> args, long epoch, long now) {
         ZaddFlags flags = ZaddFlags.fromLetters(new String(args.get(0), StandardCharsets.US_ASCII));
@@ -168,7 +169,7 @@ final class SortedSetCommands {
                     if (xx) {
                         continue;
                     }
-                    writer.score(member, scores[i]);
+                    writer.score(member, scores[i] + 0.0);
                     incremented = scores[i];
                     added++;
                     continue;
@@ -185,7 +186,7 @@ final class SortedSetCommands {
                 }
                 incremented = next;
                 if (next != current) { // numerically: −0 and 0 are one score, as in Redis
-                    writer.score(member, next);
+                    writer.score(member, next + 0.0);
                     changed++;
                 }
             }

@@ -106,6 +106,14 @@ class SortedSetStoreTests {
     }
 
     @Test
+    void aNegativeZeroIsStoredAsZeroButAnIncrementAnswersItsSum() {
+        assertThat(texts(z(HashOp.ZADD, "z", "I", "-0", "m").items())).containsExactly("-0");
+        assertThat(score("m")).isEqualTo("0");
+        z(HashOp.ZADD, "z", "", "-0", "n");
+        assertThat(score("n")).isEqualTo("0");
+    }
+
+    @Test
     void anIncrementShipsTheResultingScoreNotTheIncrement() {
         z(HashOp.ZADD, "z", "", "1.25", "m");
         shipped.clear();
@@ -168,7 +176,8 @@ class SortedSetStoreTests {
         assertThat(replica.segmentDigest(0)).isEqualTo(active.segmentDigest(0));
         assertThat(replica.segmentBytes(0)).isEqualTo(active.segmentBytes(0));
         assertThat(texts(store(replica, HashOp.ZRANGE, "z", "RANK", "0", "0", "-1", "0", "-1").items()))
-                .as("b (-0) and d (0) tie on score: b, first by its bytes, was popped").containsExactly("d", "0", "c", "3", "a", "11");
+                .as("b (-0, stored as 0) and d (0) tie on score: b, first by its bytes, was popped")
+                .containsExactly("d", "0", "c", "3", "a", "11");
 
         List<SegmentSnapshot> snapshots = new ArrayList<>();
         active.catchUp(0, -1, 1, tail -> { }, snapshots::add);
