@@ -206,7 +206,10 @@ final class FailoverCoordinator {
                 degrade.add(p);
             } else if (runtime.health() != PartitionHealth.HEALTHY && allServe(held, owners, present)
                     && stableFor(p, now) >= settings.healCooldown().toNanos()
-                    && owners.stream().noneMatch(resumedAt::containsKey)) {
+                    && owners.stream().noneMatch(resumedAt::containsKey)
+                    // an owner whose lease this leader knows ran out serves nothing: a heal handed to it (a flapping
+                    // node between its suspensions) would leave the partition dark until the next failover
+                    && owners.stream().noneMatch(ownerLeaseLapsed)) {
                 heal.add(p);
             }
         }

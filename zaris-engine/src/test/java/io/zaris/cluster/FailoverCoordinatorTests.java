@@ -248,6 +248,32 @@ class FailoverCoordinatorTests {
     }
 
     @Test
+    void nothingHealsToAnOwnerWhoseLeaseThisLeaderKnowsRanOut() {
+        // "a" was resumed in an up window of a flapping link and has served a whole cooldown since, but its link
+        // went down again: its last grant is more than a lease old, though not yet long enough to suspend it.
+        Set<String> lapsed = new java.util.HashSet<>(Set.of("a"));
+        Set<String> none = Set.of();
+        FailoverCoordinator leader = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 2),
+                ReplicationSettings.defaults().withEvictionDelay(Duration.ofSeconds(30)), new FakeProbe(), Runnable::run,
+                FakeTime.followingNanos(() -> now), lapsed::contains, none::contains, node -> true);
+        ClusterView view = view(List.of(List.of("a", "b"), List.of("c", "b")),
+                new PartitionRuntime("b", 4, PartitionHealth.DEGRADED), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
+        answers.put("a", Map.of(0, new PartitionState(4, 90, 12, 2)));
+        answers.put("b", Map.of(0, new PartitionState(4, 90, 12, 2, 1), 1, new PartitionState(1, 40, 6, 2)));
+        answers.put("c", Map.of(1, new PartitionState(1, 40, 6, 2, 1)));
+        Set<String> all = Set.of("a", "b", "c");
+        now += ReplicationSettings.DEFAULT_HEAL_COOLDOWN.toNanos() * 2;
+
+        leader.reconcile(view, all, () -> view, published::add);
+        assertThat(published).as("partition 0 stays on b, which serves it").isEmpty();
+
+        lapsed.clear(); // a renewed: its lease holds again
+        leader.reconcile(view, all, () -> view, published::add);
+        assertThat(published).hasSize(1);
+        assertThat(published.get(0).runtimeMap().get(0)).isEqualTo(new PartitionRuntime("a", 5, PartitionHealth.HEALTHY));
+    }
+
+    @Test
     void aSuspendedMemberKeepsAPartitionNoOtherOwnerCanServe() {
         Set<String> lapsed = Set.of("a", "b");
         FailoverCoordinator leader = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 2),

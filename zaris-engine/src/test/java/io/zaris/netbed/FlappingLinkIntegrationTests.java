@@ -41,7 +41,7 @@ class FlappingLinkIntegrationTests {
     }
 
     static Stream<BedCluster.Membership> memberships() {
-        return BedCluster.Membership.toRun(BedCluster.Membership.INSECURE);
+        return BedCluster.Membership.toRun(BedCluster.Membership.CLUSTER_SECRET);
     }
 
     @ParameterizedTest(name = "{0}")

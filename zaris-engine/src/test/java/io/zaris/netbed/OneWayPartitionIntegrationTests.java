@@ -71,6 +71,25 @@ class OneWayPartitionIntegrationTests {
         });
     }
 
+    static Stream<BedCluster.Membership> intoTheLeader() {
+        return BedCluster.Membership.toRun(BedCluster.Membership.CLUSTER_SECRET);
+    }
+
+    /**
+     * The other two nodes' packets no longer reach the leader; the leader's still reach them. The leader hears nobody
+     * and can confirm no lease, while the others still hear it: they must stop following it rather than wait with it.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("intoTheLeader")
+    void aLeaderThatHearsNobodyIsReplacedByTheOthers(BedCluster.Membership membership) throws Exception {
+        run(membership, "one-way-into-leader", (bed, leader, others) -> {
+            for (String other : others) {
+                bed.dropOneWay(BedCluster.hostOf(other), BedCluster.hostOf(leader));
+            }
+            return others + " -> " + leader;
+        });
+    }
+
     /** Applies a one-way fault given the leader and the other nodes; says which way it drops. */
     @FunctionalInterface
     private interface OneWayFault {

@@ -3,19 +3,7 @@ package io.zaris.resp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.cluster.ClusterClientOptions;
-import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
-import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
-import io.zaris.embedded.EmbeddedCluster;
-import io.zaris.model.ClusterView;
-import io.zaris.model.NodeAddress;
-import io.zaris.placement.PartitionLayout;
-import io.zaris.placement.SegmentMapper;
-import io.zaris.replication.ReplicationSettings;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,84 +22,52 @@ import org.junit.jupiter.api.Test;
 @Tag("in-process-cluster")
 class HashFailoverIntegrationTests {
 
-    private static final ReplicationSettings FAST = ReplicationSettings.defaults()
-            .withEvictionDelay(Duration.ofSeconds(2))
-            .withHealCooldown(Duration.ofSeconds(1));
     private static final int HASHES = 100;
     private static final int FIELDS = 40;
     private static final int BIG_FIELDS = 5_000;
 
     @Test
     void everyFieldOfEveryHashReadsBackFromTheNewOwner() throws Exception {
-        try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(3)
-                .layout(PartitionLayout.of(64, 8)).replication(FAST).resp(true).build().start()) {
-            RedisClusterClient client = RedisClusterClient.create(seeds(cluster));
-            client.setOptions(ClusterClientOptions.builder()
-                    .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                            .enableAllAdaptiveRefreshTriggers()
-                            .adaptiveRefreshTriggersTimeout(Duration.ofMillis(500))
-                            .refreshTriggersReconnectAttempts(2)
-                            .build())
-                    .build());
-            try (StatefulRedisClusterConnection<String, String> connection = client.connect()) {
-                RedisAdvancedClusterCommands<String, String> redis = connection.sync();
-                Map<String, Map<String, String>> expected = new LinkedHashMap<>();
-                for (int h = 0; h < HASHES; h++) {
-                    Map<String, String> fields = new LinkedHashMap<>();
-                    for (int f = 0; f < FIELDS; f++) {
-                        fields.put("field-" + f, "value-" + h + "-" + f);
-                    }
-                    assertThat(redis.hset("hash-" + h, fields)).isEqualTo(FIELDS);
-                    expected.put("hash-" + h, fields);
+        try (RespFailoverCluster failover = RespFailoverCluster.start()) {
+            RedisAdvancedClusterCommands<String, String> redis = failover.redis();
+            Map<String, Map<String, String>> expected = new LinkedHashMap<>();
+            for (int h = 0; h < HASHES; h++) {
+                Map<String, String> fields = new LinkedHashMap<>();
+                for (int f = 0; f < FIELDS; f++) {
+                    fields.put("field-" + f, "value-" + h + "-" + f);
                 }
-                Map<String, String> big = new LinkedHashMap<>();
-                for (int f = 0; f < BIG_FIELDS; f++) {
-                    big.put("f" + f, "v" + f);
-                }
-                List<String> names = new ArrayList<>(big.keySet());
-                for (int from = 0; from < BIG_FIELDS; from += 500) {
-                    Map<String, String> batch = new HashMap<>();
-                    names.subList(from, from + 500).forEach(name -> batch.put(name, big.get(name)));
-                    redis.hset("big", batch);
-                }
-                expected.put("big", big);
-                assertThat(redis.hincrby("hash-0", "counter", 41)).isEqualTo(41);
-                expected.get("hash-0").put("counter", "41");
-                assertThat(redis.expire("hash-1", 3_600)).isTrue();
-
-                String victim = cluster.nodes().stream().filter(n -> !n.isLeader()).findFirst().orElseThrow().nodeId();
-                ClusterView before = cluster.leader().currentView();
-                SegmentMapper mapper = new SegmentMapper(before.layout().segmentCount());
-                long victimHashes = expected.keySet().stream().filter(key -> victim.equals(
-                        before.runtimeOfSegment(mapper.segmentOf(key.getBytes(StandardCharsets.UTF_8))).activeNode())).count();
-                assertThat(victimHashes).as("the stopped node actively owns some of the hashes").isPositive();
-
-                cluster.stopNode(victim);
-
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-                        .untilAsserted(() -> {
-                            for (Map.Entry<String, Map<String, String>> hash : expected.entrySet()) {
-                                assertThat(redis.hgetall(hash.getKey())).as(hash.getKey()).isEqualTo(hash.getValue());
-                            }
-                        });
-                assertThat(redis.hlen("big")).isEqualTo(BIG_FIELDS);
-                assertThat(redis.ttl("hash-1")).as("the hash kept its TTL").isBetween(3_000L, 3_600L);
-                assertThat(redis.type("hash-2")).isEqualTo("hash");
-                assertThat(redis.hincrby("hash-0", "counter", 1)).as("the counter goes on from its value").isEqualTo(42);
-                assertThat(redis.hdel("big", "f0", "f1")).isEqualTo(2);
-                assertThat(redis.hlen("big")).isEqualTo(BIG_FIELDS - 2);
-            } finally {
-                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                assertThat(redis.hset("hash-" + h, fields)).isEqualTo(FIELDS);
+                expected.put("hash-" + h, fields);
             }
-        }
-    }
+            Map<String, String> big = new LinkedHashMap<>();
+            for (int f = 0; f < BIG_FIELDS; f++) {
+                big.put("f" + f, "v" + f);
+            }
+            List<String> names = new ArrayList<>(big.keySet());
+            for (int from = 0; from < BIG_FIELDS; from += 500) {
+                Map<String, String> batch = new HashMap<>();
+                names.subList(from, from + 500).forEach(name -> batch.put(name, big.get(name)));
+                redis.hset("big", batch);
+            }
+            expected.put("big", big);
+            assertThat(redis.hincrby("hash-0", "counter", 41)).isEqualTo(41);
+            expected.get("hash-0").put("counter", "41");
+            assertThat(redis.expire("hash-1", 3_600)).isTrue();
 
-    private static List<RedisURI> seeds(EmbeddedCluster cluster) {
-        List<RedisURI> seeds = new ArrayList<>();
-        for (NodeAddress address : cluster.respSeeds()) {
-            seeds.add(RedisURI.builder().withHost(address.host()).withPort(address.port())
-                    .withTimeout(Duration.ofSeconds(3)).build());
+            failover.stopActiveOwnerOfSome(expected.keySet(), "hashes");
+
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                    .untilAsserted(() -> {
+                        for (Map.Entry<String, Map<String, String>> hash : expected.entrySet()) {
+                            assertThat(redis.hgetall(hash.getKey())).as(hash.getKey()).isEqualTo(hash.getValue());
+                        }
+                    });
+            assertThat(redis.hlen("big")).isEqualTo(BIG_FIELDS);
+            assertThat(redis.ttl("hash-1")).as("the hash kept its TTL").isBetween(3_000L, 3_600L);
+            assertThat(redis.type("hash-2")).isEqualTo("hash");
+            assertThat(redis.hincrby("hash-0", "counter", 1)).as("the counter goes on from its value").isEqualTo(42);
+            assertThat(redis.hdel("big", "f0", "f1")).isEqualTo(2);
+            assertThat(redis.hlen("big")).isEqualTo(BIG_FIELDS - 2);
         }
-        return seeds;
     }
 }

@@ -3,13 +3,19 @@ package io.zaris.resp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.zaris.model.NodeAddress;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Runs Debian's {@code redis-cli} (package redis-tools) for the tests that check Zaris against it. */
+/**
+ * Talks to a RESP port the two ways a Redis user does from a shell, for the tests that check Zaris's replies: Debian's
+ * {@code redis-cli} (package redis-tools), which sends RESP arrays and prints replies its own way, and inline commands
+ * written to a plain socket (as {@code nc} would), whose raw replies the tests compare byte for byte.
+ */
 final class RedisCli {
 
     /** What one run printed (stdout and stderr together) and its exit code. */
@@ -17,6 +23,12 @@ final class RedisCli {
     }
 
     static final String MISSING = "redis-cli is not installed (Debian package redis-tools); skipping";
+
+    /** Redis's reply to a command on a key of another type, as one line of a test's expected replies. */
+    static final String WRONGTYPE = "-WRONGTYPE Operation against a key holding the wrong kind of value\n";
+
+    /** How long an inline exchange waits for the server to answer and close. */
+    private static final int EXCHANGE_TIMEOUT_MILLIS = 10_000;
 
     private RedisCli() {
     }
@@ -48,5 +60,30 @@ final class RedisCli {
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("redis-cli " + String.join(" ", args) + " finished").isTrue();
         return new Result(process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Sends each line of {@code commands} ({@code \n}-terminated) as an inline command, then QUIT, and asserts the
+     * whole answer: {@code expected} (its lines {@code \n}-terminated) followed by QUIT's {@code +OK}.
+     */
+    static void assertReplies(NodeAddress address, String commands, String expected) throws IOException {
+        assertThat(exchangeLines(address, commands)).isEqualTo(expected.replace("\n", "\r\n") + "+OK\r\n");
+    }
+
+    /** Sends each line of {@code commands} as an inline command (lines joined with CRLF), then QUIT: every reply. */
+    static String exchangeLines(NodeAddress address, String commands) throws IOException {
+        return new String(exchange(address, commands.replace("\n", "\r\n") + "QUIT\r\n"), StandardCharsets.ISO_8859_1);
+    }
+
+    /** Writes {@code input} as it is, closes the sending side and reads until the server closes: its raw replies. */
+    static byte[] exchange(NodeAddress address, String input) throws IOException {
+        try (Socket socket = new Socket(address.host(), address.port())) {
+            socket.setSoTimeout(EXCHANGE_TIMEOUT_MILLIS);
+            socket.getOutputStream().write(input.getBytes(StandardCharsets.ISO_8859_1));
+            socket.shutdownOutput();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            socket.getInputStream().transferTo(out);
+            return out.toByteArray();
+        }
     }
 }

@@ -1,15 +1,13 @@
 package io.zaris.resp;
 
+import static io.zaris.resp.RedisCli.WRONGTYPE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.model.NodeAddress;
 import io.zaris.placement.PartitionLayout;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -22,8 +20,6 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("in-process-cluster")
 class RespHashIntegrationTests {
-
-    private static final String WRONGTYPE = "-WRONGTYPE Operation against a key holding the wrong kind of value\n";
 
     private static EmbeddedCluster cluster;
 
@@ -255,9 +251,10 @@ class RespHashIntegrationTests {
                 :1
                 +OK
                 """);
-        String hashes = exchange("SCAN 0 COUNT 100000 MATCH {t}scan:* TYPE hash\r\nQUIT\r\n");
+        NodeAddress address = cluster.respSeeds().get(0);
+        String hashes = RedisCli.exchangeLines(address, "SCAN 0 COUNT 100000 MATCH {t}scan:* TYPE hash\n");
         assertThat(hashes).contains("{t}scan:h").doesNotContain("{t}scan:s");
-        String strings = exchange("SCAN 0 COUNT 100000 MATCH {t}scan:* TYPE string\r\nQUIT\r\n");
+        String strings = RedisCli.exchangeLines(address, "SCAN 0 COUNT 100000 MATCH {t}scan:* TYPE string\n");
         assertThat(strings).contains("{t}scan:s").doesNotContain("{t}scan:h");
     }
 
@@ -334,21 +331,7 @@ class RespHashIntegrationTests {
         assertThat(RedisCli.at(address, "HGETALL", "{t}cli")).isEmpty();
     }
 
-    /** Sends each line as an inline command and compares every reply; lines are joined with CRLF. */
     private static void assertReplies(String commands, String expected) throws IOException {
-        String input = commands.replace("\n", "\r\n") + "QUIT\r\n";
-        assertThat(exchange(input)).isEqualTo(expected.replace("\n", "\r\n") + "+OK\r\n");
-    }
-
-    private static String exchange(String input) throws IOException {
-        NodeAddress address = cluster.respSeeds().get(0);
-        try (Socket socket = new Socket(address.host(), address.port())) {
-            socket.setSoTimeout(10_000);
-            socket.getOutputStream().write(input.getBytes(StandardCharsets.US_ASCII));
-            socket.shutdownOutput();
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            socket.getInputStream().transferTo(out);
-            return out.toString(StandardCharsets.ISO_8859_1);
-        }
+        RedisCli.assertReplies(cluster.respSeeds().get(0), commands, expected);
     }
 }

@@ -1,22 +1,15 @@
 package io.zaris.resp;
 
+import static io.zaris.resp.RedisCli.WRONGTYPE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.model.NodeAddress;
 import io.zaris.placement.PartitionLayout;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,7 +24,6 @@ import org.junit.jupiter.api.Test;
 @Tag("in-process-cluster")
 class RespSetIntegrationTests {
 
-    private static final String WRONGTYPE = "-WRONGTYPE Operation against a key holding the wrong kind of value\n";
     /** Commands whose reply order Redis leaves unspecified: their arrays are compared sorted. */
     private static final Set<String> UNORDERED = Set.of("SMEMBERS", "SINTER", "SUNION", "SDIFF", "SSCAN", "SPOP",
             "SRANDMEMBER");
@@ -284,10 +276,10 @@ class RespSetIntegrationTests {
     }
 
     @Test
-    void aSetExpiresWhole() {
-        assertThat(exchangeLines(zaris(), "SADD {t}e a b\nPEXPIRE {t}e 1\n")).isEqualTo(":2\r\n:1\r\n+OK\r\n");
+    void aSetExpiresWhole() throws IOException {
+        assertThat(RedisCli.exchangeLines(zaris(), "SADD {t}e a b\nPEXPIRE {t}e 1\n")).isEqualTo(":2\r\n:1\r\n+OK\r\n");
         Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(exchangeLines(zaris(), "SMEMBERS {t}e\nTTL {t}e\nTYPE {t}e\n"))
+                assertThat(RedisCli.exchangeLines(zaris(), "SMEMBERS {t}e\nTTL {t}e\nTYPE {t}e\n"))
                         .isEqualTo("*0\r\n:-2\r\n+none\r\n+OK\r\n"));
     }
 
@@ -295,17 +287,7 @@ class RespSetIntegrationTests {
     @Test
     void everyReplyMatchesARealRedis() throws Exception {
         assumeThat(RedisServer.installed()).as(RedisServer.MISSING).isTrue();
-        List<String> commands = SEQUENCE.lines().toList();
-        List<String> zaris;
-        List<String> redis;
-        try (RedisServer server = RedisServer.start()) {
-            redis = replies(server.address(), commands);
-        }
-        zaris = replies(zaris(), commands);
-        assertThat(redis).as("Redis answered every command").hasSameSizeAs(commands).doesNotContainNull();
-        for (int i = 0; i < commands.size(); i++) {
-            assertThat(zaris.get(i)).as("reply to %s", commands.get(i)).isEqualTo(redis.get(i));
-        }
+        RedisServer.assertSameReplies(zaris(), SEQUENCE.lines().toList(), UNORDERED);
     }
 
     /** redis-cli, which speaks RESP arrays (not inline commands) and prints replies its own way. */
@@ -323,80 +305,11 @@ class RespSetIntegrationTests {
         assertThat(RedisCli.at(address, "SMEMBERS", "{t}cli")).isEmpty();
     }
 
-    private static List<String> replies(NodeAddress address, List<String> commands) throws IOException {
-        RespReplyReader reader = new RespReplyReader(exchange(address, String.join("\r\n", commands) + "\r\nQUIT\r\n"));
-        List<String> out = new ArrayList<>();
-        for (String command : commands) {
-            String name = command.split(" ")[0].toUpperCase(Locale.ROOT);
-            out.add(reader.next(UNORDERED.contains(name)));
-        }
-        return out;
-    }
-
     private static NodeAddress zaris() {
         return cluster.respSeeds().get(0);
     }
 
-    /** Sends each line as an inline command and compares every reply; lines are joined with CRLF. */
-    private static void assertReplies(String commands, String expected) {
-        assertThat(exchangeLines(zaris(), commands)).isEqualTo(expected.replace("\n", "\r\n") + "+OK\r\n");
-    }
-
-    private static String exchangeLines(NodeAddress address, String commands) {
-        try {
-            return new String(exchange(address, commands.replace("\n", "\r\n") + "QUIT\r\n"), StandardCharsets.ISO_8859_1);
-        } catch (IOException e) {
-            throw new AssertionError("no exchange with " + address, e);
-        }
-    }
-
-    private static byte[] exchange(NodeAddress address, String input) throws IOException {
-        try (Socket socket = new Socket(address.host(), address.port())) {
-            socket.setSoTimeout(10_000);
-            socket.getOutputStream().write(input.getBytes(StandardCharsets.ISO_8859_1));
-            socket.shutdownOutput();
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            socket.getInputStream().transferTo(out);
-            return out.toByteArray();
-        }
-    }
-
-    /** A standalone {@code redis-server} (Debian package redis-server) on a free loopback port, without persistence. */
-    private record RedisServer(Process process, NodeAddress address) implements AutoCloseable {
-
-        static final String MISSING = "redis-server is not installed (Debian package redis-server); skipping the"
-                + " comparison with a real Redis";
-
-        static boolean installed() {
-            try {
-                Process process = new ProcessBuilder("redis-server", "--version").redirectErrorStream(true).start();
-                return process.waitFor(10, TimeUnit.SECONDS) && process.exitValue() == 0;
-            } catch (IOException | InterruptedException e) {
-                return false;
-            }
-        }
-
-        static RedisServer start() throws IOException {
-            int port;
-            try (ServerSocket probe = new ServerSocket(0)) {
-                port = probe.getLocalPort();
-            }
-            Process process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "no").redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            NodeAddress address = new NodeAddress("127.0.0.1", port);
-            RedisServer server = new RedisServer(process, address);
-            Awaitility.await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
-                    .until(() -> exchangeLines(address, "PING\n").equals("+PONG\r\n+OK\r\n"));
-            return server;
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            process.destroy();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
-        }
+    private static void assertReplies(String commands, String expected) throws IOException {
+        RedisCli.assertReplies(zaris(), commands, expected);
     }
 }

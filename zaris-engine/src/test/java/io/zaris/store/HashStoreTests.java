@@ -1,5 +1,8 @@
 package io.zaris.store;
 
+import static io.zaris.store.RecordingStore.bytes;
+import static io.zaris.store.RecordingStore.text;
+import static io.zaris.store.RecordingStore.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,12 +10,7 @@ import io.zaris.model.Change;
 import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import io.zaris.protocol.Request;
-import io.zaris.time.FakeTime;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -20,12 +18,9 @@ import org.junit.jupiter.api.Test;
 @Tag("unit")
 class HashStoreTests {
 
-    private long now = 1_000_000;
-    private final List<Change> shipped = new ArrayList<>();
-    private final NodeStore active = new NodeStore(1, FakeTime.followingMillis(() -> now), 10_000, 1 << 24, (segment, changes) -> {
-        shipped.addAll(changes);
-        return CompletableFuture.completedFuture(null);
-    });
+    private final RecordingStore store = new RecordingStore();
+    private final NodeStore active = store.active();
+    private final List<Change> shipped = store.shipped();
 
     @Test
     void hashCommandsAnswerAsRedisDoes() {
@@ -90,7 +85,7 @@ class HashStoreTests {
         hash(HashOp.HSET, "h", "kept", "2");
         assertThat(hash(HashOp.TYPE, "h").count()).as("a field write keeps the hash's TTL").isEqualTo(5_000);
 
-        now += 5_000;
+        store.advance(5_000);
         assertThat(type("h")).isEqualTo("none");
         shipped.clear();
         hash(HashOp.HSET, "h", "new", "3");
@@ -138,12 +133,9 @@ class HashStoreTests {
     @Test
     void aReplicaApplyingTheShippedChangesHoldsTheSameCopy() {
         writeMixedHistory();
-        NodeStore replica = new NodeStore(1, FakeTime.followingMillis(() -> now));
 
-        assertThat(replica.applyReplicated(0, shipped).gap()).isFalse();
+        NodeStore replica = store.assertShippedChangesMakeTheSameCopy();
 
-        assertThat(replica.segmentDigest(0)).isEqualTo(active.segmentDigest(0));
-        assertThat(replica.segmentBytes(0)).isEqualTo(active.segmentBytes(0));
         assertThat(texts(replica.hash(0, bytes("h"), HashOp.HGETALL, List.of(), 0).items()))
                 .containsExactly("a", "1", "c", "3", "d", "4");
     }
@@ -151,36 +143,19 @@ class HashStoreTests {
     @Test
     void aSnapshotCarriesAHashFieldByFieldAndInstallsTheSameCopy() {
         writeMixedHistory();
-        List<SegmentSnapshot> snapshots = new ArrayList<>();
-        active.catchUp(0, -1, 1, tail -> { }, snapshots::add);
-        List<Change> entries = snapshots.get(0).entries();
-        assertThat(entries).extracting(Change::kind).containsOnly(Change.Kind.PUT, Change.Kind.FIELD_PUT);
-        NodeStore replica = new NodeStore(1, FakeTime.followingMillis(() -> now));
+        SegmentSnapshot snapshot = store.snapshot();
+        assertThat(snapshot.entries()).extracting(Change::kind).containsOnly(Change.Kind.PUT, Change.Kind.FIELD_PUT);
 
-        for (int i = 0; i < entries.size(); i++) { // one change per chunk: a hash split across chunks
-            replica.installSnapshotChunk(0, i == 0, i == entries.size() - 1, snapshots.get(0).revision(),
-                    entries.subList(i, i + 1));
-        }
+        NodeStore replica = store.assertSnapshotInstalledChunkByChunkMakesTheSameCopy(snapshot);
 
-        assertThat(replica.segmentDigest(0)).isEqualTo(active.segmentDigest(0));
-        assertThat(hash(replica, HashOp.TYPE, "h").count()).isEqualTo(60_000);
+        assertThat(RecordingStore.run(replica, HashOp.TYPE, "h").count()).isEqualTo(60_000);
     }
 
     @Test
     void aTailShipsFieldsChangedAgainLaterAsSupersededAndAFollowerCanShipItOn() {
         writeMixedHistory();
-        List<Change> tail = active.changesSince(0, 0);
-        assertThat(tail).hasSameSizeAs(shipped);
-        NodeStore follower = new NodeStore(1, FakeTime.followingMillis(() -> now), 10_000, 1 << 24, ChangeSink.NONE);
 
-        assertThat(follower.applyReplicated(0, tail).gap()).isFalse();
-        assertThat(follower.segmentDigest(0)).isEqualTo(active.segmentDigest(0));
-
-        List<Change> shippedOn = follower.changesSince(0, 0);
-        assertThat(shippedOn).as("the follower reads every value back").isNotNull();
-        NodeStore third = new NodeStore(1, FakeTime.followingMillis(() -> now));
-        assertThat(third.applyReplicated(0, shippedOn).gap()).isFalse();
-        assertThat(third.segmentDigest(0)).isEqualTo(active.segmentDigest(0));
+        store.assertTailShipsOnThroughAFollower("value");
     }
 
     /** Field puts overwritten later, a field removed, a string replaced by a hash and back, an expiry. */
@@ -199,26 +174,10 @@ class HashStoreTests {
     }
 
     private HashReply hash(HashOp op, String key, String... args) {
-        return hash(active, op, key, args);
-    }
-
-    private static HashReply hash(NodeStore store, HashOp op, String key, String... args) {
-        return store.hash(0, bytes(key), op, Arrays.stream(args).map(HashStoreTests::bytes).toList(), 1);
+        return store.run(op, key, args);
     }
 
     private String type(String key) {
-        return text(hash(HashOp.TYPE, key).items().get(0));
-    }
-
-    private static List<String> texts(List<byte[]> items) {
-        return items.stream().map(HashStoreTests::text).toList();
-    }
-
-    private static String text(byte[] bytes) {
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
+        return store.type(key);
     }
 }

@@ -1,5 +1,8 @@
 package io.zaris.store;
 
+import static io.zaris.store.RecordingStore.bytes;
+import static io.zaris.store.RecordingStore.text;
+import static io.zaris.store.RecordingStore.texts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,14 +10,9 @@ import io.zaris.model.Change;
 import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import io.zaris.protocol.Request;
-import io.zaris.time.FakeTime;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -22,12 +20,9 @@ import org.junit.jupiter.api.Test;
 @Tag("unit")
 class SetStoreTests {
 
-    private long now = 1_000_000;
-    private final List<Change> shipped = new ArrayList<>();
-    private final NodeStore active = new NodeStore(1, FakeTime.followingMillis(() -> now), 10_000, 1 << 24, (segment, changes) -> {
-        shipped.addAll(changes);
-        return CompletableFuture.completedFuture(null);
-    });
+    private final RecordingStore store = new RecordingStore();
+    private final NodeStore active = store.active();
+    private final List<Change> shipped = store.shipped();
 
     @Test
     void setCommandsAnswerAsRedisDoes() {
@@ -74,13 +69,13 @@ class SetStoreTests {
     void aCommandOnTheOtherTypeIsRefused() {
         active.put(0, bytes("str"), bytes("v"), Request.NO_TTL, false, Request.ANY_VERSION, 1);
         set(HashOp.SADD, "s", "m");
-        store(HashOp.HSET, "h", "f", "v");
+        store.run(HashOp.HSET, "h", "f", "v");
 
         assertThat(set(HashOp.SADD, "str", "m").status()).isEqualTo(KvStatus.WRONG_TYPE);
         assertThat(set(HashOp.SADD, "h", "m").error()).startsWith("WRONGTYPE ");
         assertThat(set(HashOp.SMEMBERS, "h").status()).isEqualTo(KvStatus.WRONG_TYPE);
-        assertThat(store(HashOp.HSET, "s", "f", "v").status()).isEqualTo(KvStatus.WRONG_TYPE);
-        assertThat(store(HashOp.HGETALL, "s").error()).startsWith("WRONGTYPE ");
+        assertThat(store.run(HashOp.HSET, "s", "f", "v").status()).isEqualTo(KvStatus.WRONG_TYPE);
+        assertThat(store.run(HashOp.HGETALL, "s").error()).startsWith("WRONGTYPE ");
         assertThatThrownBy(() -> active.get(0, bytes("s"))).isInstanceOf(WrongTypeException.class);
         assertThat(active.increment(0, bytes("s"), 1, 1).status()).isEqualTo(KvStatus.WRONG_TYPE);
         assertThat(texts(set(HashOp.SMEMBERS, "s").items())).as("unchanged by the refused writes").containsExactly("m");
@@ -95,15 +90,15 @@ class SetStoreTests {
         assertThat(active.touch(0, bytes("s"), 5_000, 1).status()).isEqualTo(KvStatus.OK);
         assertThat(shipped.get(shipped.size() - 1).kind()).as("only the expiry ships").isEqualTo(Change.Kind.EXPIRY);
         set(HashOp.SADD, "s", "kept");
-        assertThat(store(HashOp.TYPE, "s").count()).as("an add keeps the set's TTL").isEqualTo(5_000);
+        assertThat(store.run(HashOp.TYPE, "s").count()).as("an add keeps the set's TTL").isEqualTo(5_000);
 
-        now += 5_000;
+        store.advance(5_000);
         assertThat(type("s")).isEqualTo("none");
         shipped.clear();
         set(HashOp.SADD, "s", "new");
 
         assertThat(texts(set(HashOp.SMEMBERS, "s").items())).containsExactly("new");
-        assertThat(store(HashOp.TYPE, "s").count()).isZero();
+        assertThat(store.run(HashOp.TYPE, "s").count()).isZero();
         assertThat(shipped).extracting(Change::kind).as("replicas drop the expired set before the new member")
                 .containsExactly(Change.Kind.REMOVAL, Change.Kind.MEMBER_PUT);
     }
@@ -147,51 +142,31 @@ class SetStoreTests {
     @Test
     void aReplicaApplyingTheShippedChangesHoldsTheSameCopy() {
         writeMixedHistory();
-        NodeStore replica = new NodeStore(1, FakeTime.followingMillis(() -> now));
 
-        assertThat(replica.applyReplicated(0, shipped).gap()).isFalse();
+        NodeStore replica = store.assertShippedChangesMakeTheSameCopy();
 
-        assertThat(replica.segmentDigest(0)).isEqualTo(active.segmentDigest(0));
-        assertThat(replica.segmentBytes(0)).isEqualTo(active.segmentBytes(0));
-        assertThat(texts(set(replica, HashOp.SMEMBERS, "s").items())).containsExactly("a", "c", "d");
-        assertThat(text(store(replica, HashOp.TYPE, "flip").items().get(0))).isEqualTo("set");
+        assertThat(texts(RecordingStore.run(replica, HashOp.SMEMBERS, "s").items())).containsExactly("a", "c", "d");
+        assertThat(text(RecordingStore.run(replica, HashOp.TYPE, "flip").items().get(0))).isEqualTo("set");
     }
 
     @Test
     void aSnapshotCarriesASetMemberByMemberAndInstallsTheSameCopy() {
         writeMixedHistory();
-        List<SegmentSnapshot> snapshots = new ArrayList<>();
-        active.catchUp(0, -1, 1, tail -> { }, snapshots::add);
-        List<Change> entries = snapshots.get(0).entries();
-        assertThat(entries).extracting(Change::kind).contains(Change.Kind.MEMBER_PUT)
+        SegmentSnapshot snapshot = store.snapshot();
+        assertThat(snapshot.entries()).extracting(Change::kind).contains(Change.Kind.MEMBER_PUT)
                 .containsOnly(Change.Kind.FIELD_PUT, Change.Kind.MEMBER_PUT);
-        NodeStore replica = new NodeStore(1, FakeTime.followingMillis(() -> now));
 
-        for (int i = 0; i < entries.size(); i++) { // one change per chunk: a set split across chunks
-            replica.installSnapshotChunk(0, i == 0, i == entries.size() - 1, snapshots.get(0).revision(),
-                    entries.subList(i, i + 1));
-        }
+        NodeStore replica = store.assertSnapshotInstalledChunkByChunkMakesTheSameCopy(snapshot);
 
-        assertThat(replica.segmentDigest(0)).isEqualTo(active.segmentDigest(0));
-        assertThat(store(replica, HashOp.TYPE, "s").count()).isEqualTo(60_000);
-        assertThat(text(store(replica, HashOp.TYPE, "s").items().get(0))).isEqualTo("set");
+        assertThat(RecordingStore.run(replica, HashOp.TYPE, "s").count()).isEqualTo(60_000);
+        assertThat(text(RecordingStore.run(replica, HashOp.TYPE, "s").items().get(0))).isEqualTo("set");
     }
 
     @Test
     void aTailShipsMembersChangedAgainLaterAsSupersededAndAFollowerCanShipItOn() {
         writeMixedHistory();
-        List<Change> tail = active.changesSince(0, 0);
-        assertThat(tail).hasSameSizeAs(shipped);
-        NodeStore follower = new NodeStore(1, FakeTime.followingMillis(() -> now), 10_000, 1 << 24, ChangeSink.NONE);
 
-        assertThat(follower.applyReplicated(0, tail).gap()).isFalse();
-        assertThat(follower.segmentDigest(0)).isEqualTo(active.segmentDigest(0));
-
-        List<Change> shippedOn = follower.changesSince(0, 0);
-        assertThat(shippedOn).as("the follower reads every member back").isNotNull();
-        NodeStore third = new NodeStore(1, FakeTime.followingMillis(() -> now));
-        assertThat(third.applyReplicated(0, shippedOn).gap()).isFalse();
-        assertThat(third.segmentDigest(0)).isEqualTo(active.segmentDigest(0));
+        store.assertTailShipsOnThroughAFollower("member");
     }
 
     @Test
@@ -199,20 +174,20 @@ class SetStoreTests {
         active.put(0, bytes("d"), bytes("string"), Request.NO_TTL, false, Request.ANY_VERSION, 1);
         shipped.clear();
 
-        assertThat(store(HashOp.SSTORE, "d", "a", "b", "a").count()).isEqualTo(2);
+        assertThat(store.run(HashOp.SSTORE, "d", "a", "b", "a").count()).isEqualTo(2);
 
         assertThat(type("d")).isEqualTo("set");
         assertThat(texts(set(HashOp.SMEMBERS, "d").items())).containsExactly("a", "b");
         assertThat(shipped).extracting(Change::kind).as("the string's removal, then each member")
                 .containsExactly(Change.Kind.REMOVAL, Change.Kind.MEMBER_PUT, Change.Kind.MEMBER_PUT);
-        assertThat(store(HashOp.SSTORE, "d").count()).isZero();
+        assertThat(store.run(HashOp.SSTORE, "d").count()).isZero();
         assertThat(type("d")).as("an empty result leaves the key absent").isEqualTo("none");
     }
 
     @Test
     void aSetAndAHashWithTheSameFieldsDigestApart() {
         set(HashOp.SADD, "k", "a");
-        NodeStore other = new NodeStore(1, FakeTime.followingMillis(() -> now));
+        NodeStore other = store.newStore();
         other.hash(0, bytes("k"), HashOp.HSET, List.of(bytes("a"), new byte[0]), 1);
 
         assertThat(other.segmentDigest(0)).isNotEqualTo(active.segmentDigest(0));
@@ -226,49 +201,25 @@ class SetStoreTests {
         set(HashOp.SADD, "s", "b", "d");
         set(HashOp.SREM, "s", "b");
         active.touch(0, bytes("s"), 60_000, 1);
-        store(HashOp.HSET, "flip", "x", "1");
+        store.run(HashOp.HSET, "flip", "x", "1");
         active.delete(0, bytes("flip"), Request.ANY_VERSION, 1);
         set(HashOp.SADD, "flip", "x");
         active.put(0, bytes("str"), bytes("string"), Request.NO_TTL, false, Request.ANY_VERSION, 1);
         set(HashOp.SADD, "gone", "x");
         active.delete(0, bytes("gone"), Request.ANY_VERSION, 1);
-        store(HashOp.HSET, "h", "f", "v");
-        store(HashOp.SSTORE, "str", "x", "y");
-        store(HashOp.SSTORE, "dest", "p");
-        store(HashOp.SSTORE, "dest", "q", "r");
-        store(HashOp.SSTORE, "emptied", "z");
-        store(HashOp.SSTORE, "emptied");
+        store.run(HashOp.HSET, "h", "f", "v");
+        store.run(HashOp.SSTORE, "str", "x", "y");
+        store.run(HashOp.SSTORE, "dest", "p");
+        store.run(HashOp.SSTORE, "dest", "q", "r");
+        store.run(HashOp.SSTORE, "emptied", "z");
+        store.run(HashOp.SSTORE, "emptied");
     }
 
     private HashReply set(HashOp op, String key, String... args) {
-        return store(active, op, key, args);
-    }
-
-    private HashReply store(HashOp op, String key, String... args) {
-        return store(active, op, key, args);
-    }
-
-    private static HashReply set(NodeStore store, HashOp op, String key, String... args) {
-        return store(store, op, key, args);
-    }
-
-    private static HashReply store(NodeStore store, HashOp op, String key, String... args) {
-        return store.hash(0, bytes(key), op, Arrays.stream(args).map(SetStoreTests::bytes).toList(), 1);
+        return store.run(op, key, args);
     }
 
     private String type(String key) {
-        return text(store(HashOp.TYPE, key).items().get(0));
-    }
-
-    private static List<String> texts(List<byte[]> items) {
-        return items.stream().map(SetStoreTests::text).toList();
-    }
-
-    private static String text(byte[] bytes) {
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
+        return store.type(key);
     }
 }
