@@ -6,15 +6,10 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.model.NodeAddress;
 import io.zaris.placement.PartitionLayout;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Set;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,8 +23,6 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("in-process-cluster")
 class RespSortedSetIntegrationTests {
-
-    private static final String WRONGTYPE = "-WRONGTYPE Operation against a key holding the wrong kind of value\n";
 
     /**
      * Every sorted-set command with its edge cases: each ZADD option and their conflicts, scores Redis prints in
@@ -225,6 +218,11 @@ class RespSortedSetIntegrationTests {
             ZCARD {t}large
             """;
 
+    /** Sequences generated with {@link #SEEDS} seeds from {@link #FIRST_SEED}, each of {@link #SEQUENCE_LENGTH} commands. */
+    private static final int SEEDS = Integer.getInteger("zaris.zset.seeds", 40);
+    private static final long FIRST_SEED = Long.getLong("zaris.zset.seed", 1);
+    private static final int SEQUENCE_LENGTH = 150;
+
     private static EmbeddedCluster cluster;
 
     @BeforeAll
@@ -241,7 +239,7 @@ class RespSortedSetIntegrationTests {
     }
 
     @Test
-    void addScoreRangeAndRemoveMembers() {
+    void addScoreRangeAndRemoveMembers() throws IOException {
         assertReplies("""
                 ZADD {t}a 2 two 1 one 3 three
                 ZSCORE {t}a two
@@ -287,7 +285,7 @@ class RespSortedSetIntegrationTests {
     }
 
     @Test
-    void typesMeetAsRedisHasThem() {
+    void typesMeetAsRedisHasThem() throws IOException {
         assertReplies("""
                 ZADD {t}k 1 m
                 SET {t}kstr v
@@ -298,7 +296,7 @@ class RespSortedSetIntegrationTests {
                 """, """
                 :1
                 +OK
-                """ + WRONGTYPE + WRONGTYPE + """
+                """ + RedisCli.WRONGTYPE + RedisCli.WRONGTYPE + """
                 *2
                 $1
                 0
@@ -313,10 +311,10 @@ class RespSortedSetIntegrationTests {
     }
 
     @Test
-    void aSortedSetExpiresWhole() {
-        assertThat(exchangeLines(zaris(), "ZADD {t}e 1 a 2 b\nPEXPIRE {t}e 1\n")).isEqualTo(":2\r\n:1\r\n+OK\r\n");
+    void aSortedSetExpiresWhole() throws IOException {
+        assertThat(RedisCli.exchangeLines(zaris(), "ZADD {t}e 1 a 2 b\nPEXPIRE {t}e 1\n")).isEqualTo(":2\r\n:1\r\n+OK\r\n");
         Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(exchangeLines(zaris(), "ZRANGE {t}e 0 -1\nTTL {t}e\nTYPE {t}e\n"))
+                assertThat(RedisCli.exchangeLines(zaris(), "ZRANGE {t}e 0 -1\nTTL {t}e\nTYPE {t}e\n"))
                         .isEqualTo("*0\r\n:-2\r\n+none\r\n+OK\r\n"));
     }
 
@@ -324,22 +322,8 @@ class RespSortedSetIntegrationTests {
     @Test
     void everyReplyMatchesARealRedis() throws Exception {
         assumeThat(RedisServer.installed()).as(RedisServer.MISSING).isTrue();
-        List<String> commands = SEQUENCE.lines().toList();
-        List<String> redis;
-        try (RedisServer server = RedisServer.start()) {
-            redis = replies(server.address(), commands);
-        }
-        List<String> zaris = replies(zaris(), commands);
-        assertThat(redis).as("Redis answered every command").hasSameSizeAs(commands).doesNotContainNull();
-        for (int i = 0; i < commands.size(); i++) {
-            assertThat(zaris.get(i)).as("reply to %s", commands.get(i)).isEqualTo(redis.get(i));
-        }
+        RedisServer.assertSameReplies(zaris(), SEQUENCE.lines().toList(), Set.of());
     }
-
-    /** Sequences generated with {@link #SEEDS} seeds from {@link #FIRST_SEED}, each of {@link #SEQUENCE_LENGTH} commands. */
-    private static final int SEEDS = Integer.getInteger("zaris.zset.seeds", 40);
-    private static final long FIRST_SEED = Long.getLong("zaris.zset.seed", 1);
-    private static final int SEQUENCE_LENGTH = 150;
 
     /**
      * Seeded random sequences ({@link SortedSetSequences}) on a real Redis and on Zaris: every reply alike. A
@@ -351,8 +335,8 @@ class RespSortedSetIntegrationTests {
         try (RedisServer server = RedisServer.start()) {
             for (long seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
                 List<String> commands = new SortedSetSequences(seed).next(SEQUENCE_LENGTH);
-                List<String> redis = replies(server.address(), commands);
-                List<String> zaris = replies(zaris(), commands);
+                List<String> redis = RedisServer.replies(server.address(), commands, Set.of());
+                List<String> zaris = RedisServer.replies(zaris(), commands, Set.of());
                 assertThat(redis).as("Redis answered every command").hasSameSizeAs(commands).doesNotContainNull();
                 for (int i = 0; i < commands.size(); i++) {
                     assertThat(zaris.get(i)).as("seed %d, command %d: %s (replay: mvn -o -pl zaris-engine verify"
@@ -375,79 +359,11 @@ class RespSortedSetIntegrationTests {
         assertThat(RedisCli.at(address, "DEL", "{t}cli")).isEqualTo("1");
     }
 
-    private static List<String> replies(NodeAddress address, List<String> commands) throws IOException {
-        RespReplyReader reader = new RespReplyReader(exchange(address, String.join("\r\n", commands) + "\r\nQUIT\r\n"));
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < commands.size(); i++) {
-            out.add(reader.next(false));
-        }
-        return out;
-    }
-
     private static NodeAddress zaris() {
         return cluster.respSeeds().get(0);
     }
 
-    /** Sends each line as an inline command and compares every reply; lines are joined with CRLF. */
-    private static void assertReplies(String commands, String expected) {
-        assertThat(exchangeLines(zaris(), commands)).isEqualTo(expected.replace("\n", "\r\n") + "+OK\r\n");
-    }
-
-    private static String exchangeLines(NodeAddress address, String commands) {
-        try {
-            return new String(exchange(address, commands.replace("\n", "\r\n") + "QUIT\r\n"), StandardCharsets.ISO_8859_1);
-        } catch (IOException e) {
-            throw new AssertionError("no exchange with " + address, e);
-        }
-    }
-
-    private static byte[] exchange(NodeAddress address, String input) throws IOException {
-        try (Socket socket = new Socket(address.host(), address.port())) {
-            socket.setSoTimeout(10_000);
-            socket.getOutputStream().write(input.getBytes(StandardCharsets.ISO_8859_1));
-            socket.shutdownOutput();
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            socket.getInputStream().transferTo(out);
-            return out.toByteArray();
-        }
-    }
-
-    /** A standalone {@code redis-server} on a free loopback port, without persistence. */
-    private record RedisServer(Process process, NodeAddress address) implements AutoCloseable {
-
-        static final String MISSING = "redis-server is not installed (Debian package redis-server); skipping the"
-                + " comparison with a real Redis";
-
-        static boolean installed() {
-            try {
-                Process process = new ProcessBuilder("redis-server", "--version").redirectErrorStream(true).start();
-                return process.waitFor(10, TimeUnit.SECONDS) && process.exitValue() == 0;
-            } catch (IOException | InterruptedException e) {
-                return false;
-            }
-        }
-
-        static RedisServer start() throws IOException {
-            int port;
-            try (ServerSocket probe = new ServerSocket(0)) {
-                port = probe.getLocalPort();
-            }
-            Process process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "no").redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            NodeAddress address = new NodeAddress("127.0.0.1", port);
-            RedisServer server = new RedisServer(process, address);
-            Awaitility.await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
-                    .until(() -> exchangeLines(address, "PING\n").equals("+PONG\r\n+OK\r\n"));
-            return server;
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            process.destroy();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
-        }
+    private static void assertReplies(String commands, String expected) throws IOException {
+        RedisCli.assertReplies(zaris(), commands, expected);
     }
 }

@@ -4,20 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.lettuce.core.Range;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScoredValue;
-import io.lettuce.core.cluster.ClusterClientOptions;
-import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
-import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
-import io.zaris.embedded.EmbeddedCluster;
-import io.zaris.model.ClusterView;
-import io.zaris.model.NodeAddress;
-import io.zaris.placement.PartitionLayout;
-import io.zaris.placement.SegmentMapper;
-import io.zaris.replication.ReplicationSettings;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -37,88 +25,65 @@ import org.junit.jupiter.api.Test;
 @Tag("in-process-cluster")
 class SortedSetFailoverIntegrationTests {
 
-    private static final ReplicationSettings FAST = ReplicationSettings.defaults()
-            .withEvictionDelay(Duration.ofSeconds(2))
-            .withHealCooldown(Duration.ofSeconds(1));
     private static final int BOARDS = 100;
     private static final int PLAYERS = 40;
     private static final int BIG_MEMBERS = 5_000;
 
     @Test
     void everyMemberOfEveryLeaderboardReadsBackWithItsScoreFromTheNewOwner() throws Exception {
-        try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(3)
-                .layout(PartitionLayout.of(64, 8)).replication(FAST).resp(true).build().start()) {
-            RedisClusterClient client = RedisClusterClient.create(seeds(cluster));
-            client.setOptions(ClusterClientOptions.builder()
-                    .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                            .enableAllAdaptiveRefreshTriggers()
-                            .adaptiveRefreshTriggersTimeout(Duration.ofMillis(500))
-                            .refreshTriggersReconnectAttempts(2)
-                            .build())
-                    .build());
-            try (StatefulRedisClusterConnection<String, String> connection = client.connect()) {
-                RedisAdvancedClusterCommands<String, String> redis = connection.sync();
-                Map<String, Map<String, Double>> expected = new LinkedHashMap<>();
-                for (int b = 0; b < BOARDS; b++) {
-                    Map<String, Double> board = new LinkedHashMap<>();
-                    List<ScoredValue<String>> players = new ArrayList<>();
-                    for (int p = 0; p < PLAYERS; p++) {
-                        double score = (p * 37 + b) % 101 + 0.25 * (p % 4);
-                        board.put("player-" + b + "-" + p, score);
-                        players.add(ScoredValue.just(score, "player-" + b + "-" + p));
-                    }
-                    @SuppressWarnings("unchecked")
-                    ScoredValue<String>[] values = players.toArray(new ScoredValue[0]);
-                    assertThat(redis.zadd("board-" + b, (Object[]) values)).isEqualTo(PLAYERS);
-                    expected.put("board-" + b, board);
+        try (RespFailoverCluster cluster = RespFailoverCluster.start()) {
+            RedisAdvancedClusterCommands<String, String> redis = cluster.redis();
+            Map<String, Map<String, Double>> expected = new LinkedHashMap<>();
+            for (int b = 0; b < BOARDS; b++) {
+                Map<String, Double> board = new LinkedHashMap<>();
+                List<ScoredValue<String>> players = new ArrayList<>();
+                for (int p = 0; p < PLAYERS; p++) {
+                    double score = (p * 37 + b) % 101 + 0.25 * (p % 4);
+                    board.put("player-" + b + "-" + p, score);
+                    players.add(ScoredValue.just(score, "player-" + b + "-" + p));
                 }
-                Map<String, Double> big = new LinkedHashMap<>();
-                for (int from = 0; from < BIG_MEMBERS; from += 500) {
-                    List<Object> batch = new ArrayList<>();
-                    for (int m = from; m < from + 500; m++) {
-                        batch.add(ScoredValue.just(m % 997, "m" + m));
-                        big.put("m" + m, (double) (m % 997));
-                    }
-                    assertThat(redis.zadd("big", batch.toArray())).isEqualTo(500);
-                }
-                expected.put("big", big);
-
-                assertThat(redis.zincrby("board-0", 1000.5, "player-0-3")).isEqualTo(expected.get("board-0").get("player-0-3") + 1000.5);
-                expected.get("board-0").merge("player-0-3", 1000.5, Double::sum);
-                ScoredValue<String> lowest = redis.zpopmin("board-1");
-                assertThat(expected.get("board-1").remove(lowest.getValue())).isEqualTo(lowest.getScore());
-                long removed = redis.zremrangebyscore("board-2", Range.create(0.0, 20.0));
-                assertThat(removed).isPositive();
-                expected.get("board-2").values().removeIf(score -> score <= 20.0);
-                assertThat(redis.expire("board-3", 3_600)).isTrue();
-
-                String victim = cluster.nodes().stream().filter(n -> !n.isLeader()).findFirst().orElseThrow().nodeId();
-                ClusterView before = cluster.leader().currentView();
-                SegmentMapper mapper = new SegmentMapper(before.layout().segmentCount());
-                long victimBoards = expected.keySet().stream().filter(key -> victim.equals(
-                        before.runtimeOfSegment(mapper.segmentOf(key.getBytes(StandardCharsets.UTF_8))).activeNode())).count();
-                assertThat(victimBoards).as("the stopped node actively owns some of the sorted sets").isPositive();
-
-                cluster.stopNode(victim);
-
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-                        .untilAsserted(() -> {
-                            for (Map.Entry<String, Map<String, Double>> board : expected.entrySet()) {
-                                assertThat(render(redis.zrangeWithScores(board.getKey(), 0, -1)))
-                                        .as(board.getKey()).isEqualTo(ordered(board.getValue()));
-                            }
-                        });
-                assertThat(redis.zcard("big")).isEqualTo(BIG_MEMBERS);
-                assertThat(redis.zrevrank("board-0", "player-0-3")).as("the incremented player leads").isZero();
-                assertThat(redis.ttl("board-3")).as("the sorted set kept its TTL").isBetween(3_000L, 3_600L);
-                assertThat(redis.type("board-4")).isEqualTo("zset");
-                assertThat(redis.zscore("board-1", lowest.getValue())).as("the popped member stays removed").isNull();
-                assertThat(redis.zadd("board-1", 1.0, lowest.getValue())).as("adds go on").isEqualTo(1);
-                assertThat(redis.zincrby("big", 0.5, "m0")).isEqualTo(0.5);
-                assertThat(redis.zrangebyscore("big", Range.create(0.0, 0.75))).as("equal scores order by member bytes").containsExactly("m1994", "m2991", "m3988", "m4985", "m997", "m0");
-            } finally {
-                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                @SuppressWarnings("unchecked")
+                ScoredValue<String>[] values = players.toArray(new ScoredValue[0]);
+                assertThat(redis.zadd("board-" + b, (Object[]) values)).isEqualTo(PLAYERS);
+                expected.put("board-" + b, board);
             }
+            Map<String, Double> big = new LinkedHashMap<>();
+            for (int from = 0; from < BIG_MEMBERS; from += 500) {
+                List<Object> batch = new ArrayList<>();
+                for (int m = from; m < from + 500; m++) {
+                    batch.add(ScoredValue.just(m % 997, "m" + m));
+                    big.put("m" + m, (double) (m % 997));
+                }
+                assertThat(redis.zadd("big", batch.toArray())).isEqualTo(500);
+            }
+            expected.put("big", big);
+
+            assertThat(redis.zincrby("board-0", 1000.5, "player-0-3")).isEqualTo(expected.get("board-0").get("player-0-3") + 1000.5);
+            expected.get("board-0").merge("player-0-3", 1000.5, Double::sum);
+            ScoredValue<String> lowest = redis.zpopmin("board-1");
+            assertThat(expected.get("board-1").remove(lowest.getValue())).isEqualTo(lowest.getScore());
+            long removed = redis.zremrangebyscore("board-2", Range.create(0.0, 20.0));
+            assertThat(removed).isPositive();
+            expected.get("board-2").values().removeIf(score -> score <= 20.0);
+            assertThat(redis.expire("board-3", 3_600)).isTrue();
+
+            cluster.stopActiveOwnerOfSome(expected.keySet(), "sorted sets");
+
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                    .untilAsserted(() -> {
+                        for (Map.Entry<String, Map<String, Double>> board : expected.entrySet()) {
+                            assertThat(render(redis.zrangeWithScores(board.getKey(), 0, -1)))
+                                    .as(board.getKey()).isEqualTo(ordered(board.getValue()));
+                        }
+                    });
+            assertThat(redis.zcard("big")).isEqualTo(BIG_MEMBERS);
+            assertThat(redis.zrevrank("board-0", "player-0-3")).as("the incremented player leads").isZero();
+            assertThat(redis.ttl("board-3")).as("the sorted set kept its TTL").isBetween(3_000L, 3_600L);
+            assertThat(redis.type("board-4")).isEqualTo("zset");
+            assertThat(redis.zscore("board-1", lowest.getValue())).as("the popped member stays removed").isNull();
+            assertThat(redis.zadd("board-1", 1.0, lowest.getValue())).as("adds go on").isEqualTo(1);
+            assertThat(redis.zincrby("big", 0.5, "m0")).isEqualTo(0.5);
+            assertThat(redis.zrangebyscore("big", Range.create(0.0, 0.75))).as("equal scores order by member bytes").containsExactly("m1994", "m2991", "m3988", "m4985", "m997", "m0");
         }
     }
 
@@ -131,14 +96,5 @@ class SortedSetFailoverIntegrationTests {
 
     private static List<String> render(List<ScoredValue<String>> values) {
         return values.stream().map(value -> value.getValue() + "=" + value.getScore()).toList();
-    }
-
-    private static List<RedisURI> seeds(EmbeddedCluster cluster) {
-        List<RedisURI> seeds = new ArrayList<>();
-        for (NodeAddress address : cluster.respSeeds()) {
-            seeds.add(RedisURI.builder().withHost(address.host()).withPort(address.port())
-                    .withTimeout(Duration.ofSeconds(3)).build());
-        }
-        return seeds;
     }
 }

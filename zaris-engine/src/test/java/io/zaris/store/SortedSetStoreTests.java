@@ -7,12 +7,8 @@ import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import io.zaris.model.SortedSetScores;
 import io.zaris.protocol.Request;
-import io.zaris.time.FakeTime;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -20,12 +16,9 @@ import org.junit.jupiter.api.Test;
 @Tag("unit")
 class SortedSetStoreTests {
 
-    private long now = 1_000_000;
-    private final List<Change> shipped = new ArrayList<>();
-    private final NodeStore active = new NodeStore(1, FakeTime.followingMillis(() -> now), 10_000, 1 << 24, (segment, changes) -> {
-        shipped.addAll(changes);
-        return CompletableFuture.completedFuture(null);
-    });
+    private final RecordingStore store = new RecordingStore();
+    private final NodeStore active = store.active();
+    private final List<Change> shipped = store.shipped();
 
     @Test
     void membersOrderByScoreThenByTheirBytes() {
@@ -157,7 +150,7 @@ class SortedSetStoreTests {
         assertThat(active.memory().usedBytes()).isEqualTo(two);
 
         assertThat(active.touch(0, bytes("z"), 5_000, 1).status()).isEqualTo(KvStatus.OK);
-        now += 5_000;
+        store.advance(5_000);
         assertThat(type("z")).isEqualTo("none");
         shipped.clear();
         z(HashOp.ZADD, "z", "", "7", "fresh");
@@ -171,39 +164,22 @@ class SortedSetStoreTests {
     void aReplicaASnapshotAndAFollowerHoldTheSameCopy() {
         writeMixedHistory();
 
-        NodeStore replica = new NodeStore(1, FakeTime.followingMillis(() -> now));
-        assertThat(replica.applyReplicated(0, shipped).gap()).isFalse();
-        assertThat(replica.segmentDigest(0)).isEqualTo(active.segmentDigest(0));
-        assertThat(replica.segmentBytes(0)).isEqualTo(active.segmentBytes(0));
-        assertThat(texts(store(replica, HashOp.ZRANGE, "z", "RANK", "0", "0", "-1", "0", "-1").items()))
+        NodeStore replica = store.assertShippedChangesMakeTheSameCopy();
+        assertThat(texts(RecordingStore.run(replica, HashOp.ZRANGE, "z", "RANK", "0", "0", "-1", "0", "-1").items()))
                 .as("b (-0, stored as 0) and d (0) tie on score: b, first by its bytes, was popped")
                 .containsExactly("d", "0", "c", "3", "a", "11");
 
-        List<SegmentSnapshot> snapshots = new ArrayList<>();
-        active.catchUp(0, -1, 1, tail -> { }, snapshots::add);
-        List<Change> entries = snapshots.get(0).entries();
-        assertThat(entries).extracting(Change::kind).contains(Change.Kind.SCORE_PUT);
-        NodeStore fromSnapshot = new NodeStore(1, FakeTime.followingMillis(() -> now));
-        for (int i = 0; i < entries.size(); i++) { // one change per chunk: a sorted set split across chunks
-            fromSnapshot.installSnapshotChunk(0, i == 0, i == entries.size() - 1, snapshots.get(0).revision(),
-                    entries.subList(i, i + 1));
-        }
-        assertThat(fromSnapshot.segmentDigest(0)).isEqualTo(active.segmentDigest(0));
+        SegmentSnapshot snapshot = store.snapshot();
+        assertThat(snapshot.entries()).extracting(Change::kind).contains(Change.Kind.SCORE_PUT);
+        store.assertSnapshotInstalledChunkByChunkMakesTheSameCopy(snapshot);
 
-        List<Change> tail = active.changesSince(0, 0);
-        assertThat(tail).hasSameSizeAs(shipped);
-        NodeStore follower = new NodeStore(1, FakeTime.followingMillis(() -> now), 10_000, 1 << 24, ChangeSink.NONE);
-        assertThat(follower.applyReplicated(0, tail).gap()).isFalse();
-        assertThat(follower.segmentDigest(0)).isEqualTo(active.segmentDigest(0));
-        NodeStore third = new NodeStore(1, FakeTime.followingMillis(() -> now));
-        assertThat(third.applyReplicated(0, follower.changesSince(0, 0)).gap()).isFalse();
-        assertThat(third.segmentDigest(0)).isEqualTo(active.segmentDigest(0));
+        store.assertTailShipsOnThroughAFollower("score");
     }
 
     @Test
     void aSortedSetAndAHashWithTheSameBytesDigestApart() {
         z(HashOp.ZADD, "k", "", "1", "a");
-        NodeStore other = new NodeStore(1, FakeTime.followingMillis(() -> now));
+        NodeStore other = store.newStore();
         other.hash(0, bytes("k"), HashOp.HSET, List.of(bytes("a"), SortedSetScores.encode(1)), 1);
 
         assertThat(other.segmentDigest(0)).isNotEqualTo(active.segmentDigest(0));
@@ -240,26 +216,22 @@ class SortedSetStoreTests {
     }
 
     private HashReply z(HashOp op, String key, String... args) {
-        return store(active, op, key, args);
-    }
-
-    private static HashReply store(NodeStore store, HashOp op, String key, String... args) {
-        return store.hash(0, bytes(key), op, Arrays.stream(args).map(SortedSetStoreTests::bytes).toList(), 1);
+        return store.run(op, key, args);
     }
 
     private String type(String key) {
-        return text(z(HashOp.TYPE, key).items().get(0));
+        return store.type(key);
     }
 
     private static List<String> texts(List<byte[]> items) {
-        return items.stream().map(SortedSetStoreTests::text).toList();
+        return RecordingStore.texts(items);
     }
 
     private static String text(byte[] bytes) {
-        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+        return RecordingStore.text(bytes);
     }
 
     private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
+        return RecordingStore.bytes(text);
     }
 }
