@@ -63,6 +63,23 @@ sealed interface RespReply {
         }
     }
 
+    /** A sorted-set score as Redis prints it ({@code 1.5}, {@code inf}): a bulk string in RESP2, a double in RESP3. */
+    record Score(byte[] text) implements RespReply {
+    }
+
+    /**
+     * Member, score, member, score …: a flat array in RESP2, an array of [member, score] pairs in RESP3, as Redis
+     * answers ZRANGE … WITHSCORES.
+     */
+    record Pairs(List<RespReply> flat) implements RespReply {
+        public Pairs {
+            if (flat.size() % 2 != 0) {
+                throw new IllegalArgumentException("pairs need an even number of items");
+            }
+            flat = List.copyOf(flat);
+        }
+    }
+
     /** A reply after which the connection is closed (QUIT). */
     record ThenClose(RespReply reply) implements RespReply {
     }

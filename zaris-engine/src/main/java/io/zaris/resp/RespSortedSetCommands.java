@@ -16,7 +16,8 @@ import java.util.function.Function;
  * order; errors that depend on the arguments' numbers (a score that is not a float, a bad range) come from the store,
  * which checks them before it looks at the key, as Redis does. Pure: {@link RespCommands} sends the request.
  *
- * <p>Scores are printed as Redis 7.0 prints them, in RESP2's form (a bulk string) also under RESP3.
+ * <p>Scores are printed as Redis 7.0 prints them: bulk strings in RESP2; in RESP3 doubles, and WITHSCORES pairs
+ * nested, as Redis answers there ({@link RespReply.Score}, {@link RespReply.Pairs}); ZSCAN's stay flat bulk strings.
  */
 final class RespSortedSetCommands {
 
@@ -49,10 +50,10 @@ final class RespSortedSetCommands {
         return switch (name) {
             case "zadd" -> zadd(rest, maxMemberBytes);
             case "zincrby" -> ask(HashOp.ZADD, List.of(bytes(ZaddFlags.INCREMENT.letters()), rest.get(0), rest.get(1)),
-                    maxMemberBytes, answer -> RespReply.bulkOrNull(answer.items().get(0)));
+                    maxMemberBytes, answer -> scoreOrNull(answer.items().get(0)));
             case "zrem" -> ask(HashOp.ZREM, rest, maxMemberBytes, answer -> RespReply.integer(answer.count()));
-            case "zscore" -> Plan.ask(HashOp.ZMSCORE, rest, answer -> RespReply.bulkOrNull(answer.items().get(0)));
-            case "zmscore" -> Plan.ask(HashOp.ZMSCORE, rest, answer -> bulksOrNulls(answer.items()));
+            case "zscore" -> Plan.ask(HashOp.ZMSCORE, rest, answer -> scoreOrNull(answer.items().get(0)));
+            case "zmscore" -> Plan.ask(HashOp.ZMSCORE, rest, answer -> scoresOrNulls(answer.items()));
             case "zcard" -> Plan.ask(HashOp.ZCARD, rest, answer -> RespReply.integer(answer.count()));
             case "zcount" -> Plan.ask(HashOp.ZCOUNT, rest, answer -> RespReply.integer(answer.count()));
             case "zrank", "zrevrank" -> zrank(name.equals("zrevrank"), rest);
@@ -108,7 +109,7 @@ final class RespSortedSetCommands {
         args.add(bytes(flags.letters()));
         args.addAll(pairs);
         return ask(HashOp.ZADD, args, maxMemberBytes, flags.incr()
-                ? answer -> RespReply.bulkOrNull(answer.items().get(0)) : answer -> RespReply.integer(answer.count()));
+                ? answer -> scoreOrNull(answer.items().get(0)) : answer -> RespReply.integer(answer.count()));
     }
 
     /** ZRANK key member [WITHSCORE] (WITHSCORE as Redis 7.2 has it). */
@@ -122,7 +123,7 @@ final class RespSortedSetCommands {
                 return RespReply.NULL;
             }
             RespReply rank = RespReply.integer(answer.count());
-            return withScore ? RespReply.array(List.of(rank, new RespReply.Bulk(answer.items().get(0)))) : rank;
+            return withScore ? RespReply.array(List.of(rank, new RespReply.Score(answer.items().get(0)))) : rank;
         });
     }
 
@@ -197,7 +198,9 @@ final class RespSortedSetCommands {
             }
             count = rest.get(0);
         }
-        return Plan.ask(HashOp.ZPOP, List.of(max ? ONE : ZERO, count), answer -> pairs(answer.items(), true));
+        boolean counted = rest.size() == 1; // without a count: one flat [member, score], as Redis answers in RESP3 too
+        return Plan.ask(HashOp.ZPOP, List.of(max ? ONE : ZERO, count), answer -> counted ? pairs(answer.items(), true)
+                : RespReply.array(((RespReply.Pairs) pairs(answer.items(), true)).flat()));
     }
 
     /** ZSCAN answers every member (matching MATCH) with its score in one reply with cursor 0, as HSCAN does. */
@@ -235,22 +238,29 @@ final class RespSortedSetCommands {
         return Plan.ask(op, args, reply);
     }
 
-    /** Members, and each one's score after it when {@code withScores}, from the engine's member, score pairs. */
+    /**
+     * Members, and each one's score after it when {@code withScores} (as {@link RespReply.Pairs}, which RESP3 nests),
+     * from the engine's member, score pairs.
+     */
     private static RespReply pairs(List<byte[]> items, boolean withScores) {
         List<RespReply> out = new ArrayList<>(withScores ? items.size() : items.size() / 2);
         for (int i = 0; i + 1 < items.size(); i += 2) {
             out.add(new RespReply.Bulk(items.get(i)));
             if (withScores) {
-                out.add(new RespReply.Bulk(items.get(i + 1)));
+                out.add(new RespReply.Score(items.get(i + 1)));
             }
         }
-        return RespReply.array(out);
+        return withScores ? new RespReply.Pairs(out) : RespReply.array(out);
     }
 
-    private static RespReply bulksOrNulls(List<byte[]> items) {
+    private static RespReply scoreOrNull(byte[] score) {
+        return score == null ? RespReply.NULL : new RespReply.Score(score);
+    }
+
+    private static RespReply scoresOrNulls(List<byte[]> items) {
         List<RespReply> out = new ArrayList<>(items.size());
         for (byte[] item : items) {
-            out.add(RespReply.bulkOrNull(item));
+            out.add(scoreOrNull(item));
         }
         return RespReply.array(out);
     }

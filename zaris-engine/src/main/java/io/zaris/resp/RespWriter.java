@@ -2,6 +2,7 @@ package io.zaris.resp;
 
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /** Writes {@link RespReply} values in RESP2 or RESP3. Stateless. */
 final class RespWriter {
@@ -44,6 +45,29 @@ final class RespWriter {
             }
             for (RespReply item : map.keysAndValues()) {
                 write(item, protocol, out);
+            }
+        } else if (reply instanceof RespReply.Score score) {
+            if (protocol >= 3) {
+                line(out, ',', new String(score.text(), StandardCharsets.US_ASCII));
+            } else {
+                line(out, '$', Integer.toString(score.text().length));
+                out.writeBytes(score.text());
+                out.writeBytes(CRLF);
+            }
+        } else if (reply instanceof RespReply.Pairs pairs) {
+            List<RespReply> flat = pairs.flat();
+            if (protocol >= 3) {
+                line(out, '*', Integer.toString(flat.size() / 2));
+                for (int i = 0; i < flat.size(); i += 2) {
+                    line(out, '*', "2");
+                    write(flat.get(i), protocol, out);
+                    write(flat.get(i + 1), protocol, out);
+                }
+            } else {
+                line(out, '*', Integer.toString(flat.size()));
+                for (RespReply item : flat) {
+                    write(item, protocol, out);
+                }
             }
         } else if (reply instanceof RespReply.ThenClose thenClose) {
             write(thenClose.reply(), protocol, out);

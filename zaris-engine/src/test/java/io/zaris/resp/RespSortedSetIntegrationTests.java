@@ -348,6 +348,27 @@ class RespSortedSetIntegrationTests {
         }
     }
 
+    /**
+     * The same sequence after {@code HELLO 3} (whose server facts differ and are not compared): scores as RESP3
+     * doubles, WITHSCORES as nested pairs, nulls as RESP3's, every reply alike.
+     */
+    @Test
+    void everyResp3ReplyMatchesARealRedis() throws Exception {
+        assumeThat(RedisServer.installed()).as(RedisServer.MISSING).isTrue();
+        List<String> commands = new java.util.ArrayList<>();
+        commands.add("HELLO 3");
+        SEQUENCE.lines().map(line -> line.replace("{t}", "{t}3")).forEach(commands::add);
+        List<String> redis;
+        try (RedisServer server = RedisServer.start()) {
+            redis = RedisServer.replies(server.address(), commands, Set.of());
+        }
+        List<String> zaris = RedisServer.replies(zaris(), commands, Set.of());
+        assertThat(redis).as("Redis answered every command").hasSameSizeAs(commands).doesNotContainNull();
+        for (int i = 1; i < commands.size(); i++) {
+            assertThat(zaris.get(i)).as("reply to %s", commands.get(i)).isEqualTo(redis.get(i));
+        }
+    }
+
     /** redis-cli, which speaks RESP arrays (not inline commands) and prints replies its own way. */
     @Test
     void redisCliSeesSortedSetsAsRedisShowsThem() throws Exception {
