@@ -2,9 +2,6 @@ package io.zaris.cluster;
 
 import io.zaris.model.ClusterView;
 import io.zaris.model.NodeAddress;
-import io.zaris.model.RuntimeMap;
-import io.zaris.placement.PartitionMap;
-import io.zaris.placement.PartitionPlanner;
 import io.zaris.protocol.MalformedRequestException;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.security.ClusterSecret;
@@ -12,13 +9,8 @@ import io.zaris.time.TimeSource;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -44,19 +36,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A node's seat in the cluster: joins the JGroups channel, announces the node's data address, and holds
- * the {@link ClusterView} the leader publishes. When this node is the leader it computes partition map
- * version 1 once every expected member has announced itself, and re-broadcasts the full view after every
- * view change (JGroups does not retransmit messages lost across an exclusion or a merge).
+ * A node's seat in the cluster: the JGroups adapter. It owns the channel (with the membership gate, the merge order
+ * and the encryption it installs), turns JGroups' callbacks into events on one thread, reads the clock, and wires
+ * the parts that decide, each of which knows no JGroups and takes the time as a value:
  *
- * <p>The lease rules live in {@link LeaseKeeper}: this class reads the clock, hands each lease event to it with
- * the reading, sends the messages it asks for and logs what it reports. The majority checks are kept by a
- * {@link MajorityCheckRelay}, to which it passes the coordinator, the readings and whether it leads; this node's
- * drain by {@link DrainProgress}; an operator's hand-over is decided by {@link HandOver}.
+ * <ul>
+ *   <li>{@link MembershipRoster}: the membership view and what each member announced; majority and leadership.</li>
+ *   <li>{@link LeaseRelay}: the lease messages, beats and majority checks (rules in {@link LeaseKeeper}).</li>
+ *   <li>{@link FirstMap}: who computes the first partition map, and when.</li>
+ *   <li>{@link HeldView}: the held cluster view and how a published, broadcast or fetched one replaces it (the
+ *       merge of concurrent views, {@link ViewOrdering}); {@link MergePreference}: what a JGroups merge lists
+ *       first.</li>
+ *   <li>{@link OperatorRequests}: hand-overs, this node's drain and rebalance requests.</li>
+ *   <li>{@link FailoverCoordinator}: the leader's failover, heal, eviction and rebalance rounds.</li>
+ * </ul>
  *
- * <p>Concurrency: JGroups callbacks only enqueue events; all membership state is confined to one
- * "zaris-cluster" thread, fed by a bounded queue. Only {@link #currentView()} is read from other threads,
- * through a volatile field holding an immutable {@link ClusterView}.
+ * <p>After every membership view it re-broadcasts the full cluster view (JGroups does not retransmit messages lost
+ * across an exclusion or a merge).
+ *
+ * <p>Concurrency: JGroups callbacks and the timers only enqueue events; all membership state is confined to one
+ * "zaris-cluster" thread, fed by a bounded queue, which is the only thread that calls the parts above. Other threads
+ * read volatile snapshots only: the held view, the present nodes, the lease's end, the majority and the leadership.
  */
 public final class ClusterMember implements AutoCloseable {
 
@@ -77,12 +77,11 @@ public final class ClusterMember implements AutoCloseable {
     /** The node's clock; every reading of time here goes through it (read on the events and timer threads). */
     private final TimeSource time;
     private final ThreadPoolExecutor events;
-    private final CompletableFuture<ClusterView> firstView = new CompletableFuture<>();
 
     private final FailoverCoordinator failover;
     private final ScheduledExecutorService timer;
-    /** Whether the last view holds a majority of the configured cluster size; writes need it. */
-    private volatile boolean inMajority;
+    /** The majority and the leadership, as of the last refresh (see {@link Standing} for its threads). */
+    private final Standing standing = new Standing();
     /**
      * Set by {@link #close()} before the channel closes. The views and messages JGroups delivers while this node
      * leaves (its own departure, down to a view of itself) are not acted on: the node no longer broadcasts,
@@ -99,51 +98,28 @@ public final class ClusterMember implements AutoCloseable {
      * and JGroups' merge.
      */
     private volatile long leaseValidUntil;
-    /** Snapshot of {@code inheritedActives}, for the node's data path. */
-    private volatile Map<Integer, Long> inheritedSnapshot = Map.of();
 
     // --- confined to the events thread ---
-    private final Map<Address, ClusterMessages.NodeHello> announced = new HashMap<>();
-    /**
-     * Partitions the first view this process adopted named it active for, by epoch, although it is not
-     * the incarnation the map was founded with: roles of the process before a restart, whose data this
-     * one does not have. It must not serve them, and it asks the leader to move them, until their epoch
-     * changes.
-     */
-    private final Map<Integer, Long> inheritedActives = new TreeMap<>();
-    /** Events thread: the owner and leader leases, the beats and the grants (see {@link LeaseKeeper}). */
-    private final LeaseKeeper<Address> leases;
+    /** Events thread: the membership view and what its members announced. */
+    private final MembershipRoster<Address> roster = new MembershipRoster<>();
+    /** The held cluster view and how a new one replaces it (see {@link HeldView} for its threads). */
+    private final HeldView<Address> views;
+    /** Events thread: the lease messages, the leases (its {@link LeaseKeeper}) and the majority checks. */
+    private final LeaseRelay<Address> leases;
     private final PeerProbe probe;
-    /** Events thread: when this node last asked its peers for a newer view (see {@link #fetchNewerView}). */
-    private long lastViewFetchNanos = Long.MIN_VALUE;
-    /** Events thread: whether {@link #mayDecide} already said this node leads without a confirmed lease. */
-    private boolean leadershipUnconfirmedLogged;
-    /** Events thread: this node's majority checks, asked and (while leading) received. */
-    private final MajorityCheckRelay<Address> majorityChecks = new MajorityCheckRelay<>(this::send);
-    private View view;
-    /**
-     * What a merge this node leads lists first (see {@link MergeOrder}): its own membership view in order while that
-     * view holds a majority, and the member the newest cluster view names leader (unless this node). Written on the
-     * events thread after every membership view and adopted cluster view, read by JGroups' merge; immutable.
-     */
-    private volatile List<Address> majorityViewOrder = List.of();
-    private volatile List<Address> namedLeader = List.of();
+    /** Events thread: when this node last asked its peers for a cluster view. */
+    private final ViewFetchPacer viewFetches = new ViewFetchPacer(VIEW_FETCH_INTERVAL);
+    /** What a merge this node leads lists first; refreshed on the events thread, read by JGroups' merge. */
+    private final MergePreference<Address> mergePreference = new MergePreference<>();
     private JChannel channel;
     /** Set with the channel (events thread); see {@link MembershipGate}. {@code null} on the in-JVM transport. */
     private MembershipGate membershipGate;
+    /** Events thread: the coordinator of the current membership view this node stopped following, if it did. */
+    private Address desertedCoordinator;
 
-    /** This node's own drain: asked or not, its repeats and its future (written on the events thread). */
-    private final DrainProgress drain = new DrainProgress();
+    /** An operator's hand-overs, this node's drain and rebalance requests (see {@link OperatorRequests}). */
+    private final OperatorRequests requests;
 
-    /** Last adopted view; written on the events thread only. */
-    private volatile ClusterView current;
-    /** Whether this node leads, as of the last view; written on the events thread, read anywhere. */
-    private volatile boolean leading;
-    /**
-     * Told (on the events thread) about every adopted view: (previous or null, adopted), before
-     * {@link #currentView()} returns it.
-     */
-    private volatile BiConsumer<ClusterView, ClusterView> viewListener = (previous, adopted) -> { };
     private volatile Runnable presenceListener = () -> { };
 
     public ClusterMember(String nodeId, NodeAddress dataAddress, ClusterSettings settings,
@@ -183,11 +159,17 @@ public final class ClusterMember implements AutoCloseable {
                     return thread;
                 });
         Duration leaseDuration = membershipConfig.ownerLease();
-        this.leases = leaseDuration == null ? LeaseKeeper.withoutLease() : LeaseKeeper.withLease(leaseDuration);
-        this.leaseValidUntil = leases.memberLeaseValidUntil();
+        this.leases = new LeaseRelay<>(leaseDuration == null ? LeaseKeeper.withoutLease()
+                : LeaseKeeper.withLease(leaseDuration), new LeaseEffects());
+        this.leaseValidUntil = leases.keeper().memberLeaseValidUntil();
         this.probe = probe;
+        this.views = new HeldView<>(nodeId, incarnation, roster, settings.clusterSize(), new ViewHooks());
+        this.requests = new OperatorRequests(nodeId, new RequestHooks());
+        LeaseKeeper<Address> keeper = leases.keeper();
         this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, this::submit, time,
-                this::ownerLeaseSurelyLapsed, this::leaseLapsedWhileMember, this::leaseRenewed);
+                node -> keeper.surelyLapsed(node, time.nanoTime()),
+                node -> keeper.lapsedWhileMember(node, roster.addressOf(node), time.nanoTime()),
+                node -> keeper.renewedWithinLease(node, time.nanoTime()));
         this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "zaris-cluster-timer-" + nodeId);
             thread.setDaemon(true);
@@ -201,7 +183,8 @@ public final class ClusterMember implements AutoCloseable {
                 membershipConfig.toJGroupsXml().getBytes(StandardCharsets.UTF_8)));
         newChannel.name(nodeId);
         GMS gms = newChannel.getProtocolStack().findProtocol(GMS.class);
-        gms.setMembershipChangePolicy(new MergeOrder(this::mergePreference));
+        gms.setMembershipChangePolicy(new MergeOrder(() -> mergePreference.preferred(
+                !leases.keeper().enabled() || LeaseKeeper.holds(leaseValidUntil, time.nanoTime()))));
         MembershipGate gate = null;
         if (membershipConfig.viewHoldLimit() != null) {
             HeardFrom heardFrom = new HeardFrom(time::nanoTime);
@@ -233,7 +216,7 @@ public final class ClusterMember implements AutoCloseable {
         });
         newChannel.connect(membershipConfig.clusterName());
         timer.scheduleWithFixedDelay(() -> submit(this::reconcileFailover), 250, 250, TimeUnit.MILLISECONDS);
-        if (leases.enabled()) {
+        if (leases.keeper().enabled()) {
             long tick = Math.max(100, membershipConfig.ownerLease().toMillis() / 4);
             timer.scheduleWithFixedDelay(() -> submit(this::renewLease), tick, tick, TimeUnit.MILLISECONDS);
         }
@@ -244,9 +227,9 @@ public final class ClusterMember implements AutoCloseable {
         refreshPresent();
         fetchFirstView();
         askToDisown();
-        repeatDrainRequest();
-        if (mayDecide() && current != null) {
-            failover.reconcile(current, presentNodes(), () -> current, this::publishIfStillLeading);
+        requests.repeatDrainRequest(time.nanoTime());
+        if (mayDecide() && views.current() != null) {
+            failover.reconcile(views.current(), presentNodes(), views::current, this::publishIfStillLeading);
         } else {
             failover.forgetAbsences();
         }
@@ -270,7 +253,7 @@ public final class ClusterMember implements AutoCloseable {
      */
     private void publishIfStillLeading(ClusterView decided) {
         if (mayDecide()) {
-            publish(decided);
+            views.publish(decided);
         } else {
             log.warn("node {}: drops a failover decision: its leadership lapsed while the round ran", nodeId);
         }
@@ -281,28 +264,18 @@ public final class ClusterMember implements AutoCloseable {
      * leadership within the lease (see {@link LeaseKeeper#leadershipConfirmed}).
      */
     private boolean mayDecide() {
-        boolean leader = isLeader();
-        boolean confirmed = leases.leadershipConfirmed(time.nanoTime());
-        if (leader && !confirmed && !leadershipUnconfirmedLogged) {
+        Standing.Authority authority = standing.mayDecide(isLeader(),
+                leases.keeper().leadershipConfirmed(time.nanoTime()));
+        if (authority.unconfirmedNow()) {
             log.info("node {}: coordinates its current view, but no majority confirmed its leadership within the "
                     + "lease; it makes no failover decisions until one does", nodeId);
         }
-        leadershipUnconfirmedLogged = leader && !confirmed;
-        return leader && confirmed;
+        return authority.decides();
     }
 
     /** Events thread: ids of the nodes in the current view that announced themselves. */
     private Set<String> presentNodes() {
-        Set<String> present = new HashSet<>();
-        if (view != null) {
-            for (Address member : view.getMembers()) {
-                ClusterMessages.NodeHello hello = announced.get(member);
-                if (hello != null) {
-                    present.add(hello.nodeId());
-                }
-            }
-        }
-        return present;
+        return roster.presentNodes();
     }
 
     /** Node ids in the current membership view that announced themselves; an immutable snapshot. */
@@ -319,125 +292,82 @@ public final class ClusterMember implements AutoCloseable {
         return LeaseKeeper.holds(leaseValidUntil, time.nanoTime());
     }
 
-    /**
-     * Events thread, every quarter lease: the leader beats (members answer; a majority of answers confirms
-     * its own lease) and every node, the leader included, asks the leader to confirm its lease.
-     */
+    /** Events thread, every quarter lease and at every view change: see {@link LeaseRelay#renew}. */
     private void renewLease() {
-        if (view == null || channel == null) {
+        if (!roster.hasView() || channel == null) {
             return;
         }
         long now = time.nanoTime();
-        LeaseKeeper.Renewal renewal = leases.renew(now);
+        LeaseKeeper.Renewal renewal = leases.renew(seat(), now);
         if (renewal.expired()) {
             log.warn("node {}: owner lease expired (not confirmed by a leader of a majority for {} ms); it serves "
                     + "nothing until the leader confirms it again", nodeId, renewal.unconfirmedForMillis());
         }
-        if (isLeader()) {
-            broadcast(ClusterMessages.encodeLease(ClusterMessages.BEAT, leases.beginBeat(now, votingSize() / 2 + 1)));
-        }
-        send(view.getCoord(), ClusterMessages.encodeLease(ClusterMessages.LEASE_REQUEST, renewal.requestNumber()));
+        stopFollowingAnUnresponsiveCoordinator(now);
     }
 
-    /** Events thread. */
-    private void onLeaseMessage(Address source, ClusterMessages.LeaseMessage message) {
-        if (!leases.enabled() || view == null) {
+    /**
+     * Events thread: a coordinator this node still hears but that answered none of its lease requests for a lease
+     * (it hears nobody: the others' packets to it are dropped) is no longer followed while this node's view holds a
+     * majority; see {@link MembershipGate#coordinatorDeserted}. Once per coordinator and view.
+     */
+    private void stopFollowingAnUnresponsiveCoordinator(long now) {
+        Address coordinator = roster.coordinator();
+        if (membershipGate == null || coordinator == null || coordinator.equals(channel.getAddress())
+                || coordinator.equals(desertedCoordinator) || !standing.inMajority()
+                || !leases.keeper().coordinatorUnresponsive(now)) {
             return;
         }
-        long number = message.number();
-        switch (message.type()) {
-            case ClusterMessages.BEAT -> {
-                long now = time.nanoTime();
-                if (source.equals(view.getCoord()) && leases.answersBeat(source, view::containsMember, now)) {
-                    send(source, ClusterMessages.encodeLease(ClusterMessages.BEAT_ACK, number));
-                }
-            }
-            case ClusterMessages.BEAT_ACK -> {
-                // only members of the leader's view count: an excluded node's answers arrive all the same
-                LeaseKeeper.BeatQuorum quorum = isLeader() && view.containsMember(source)
-                        ? leases.onBeatAnswer(number, source, time.nanoTime()) : null;
-                if (quorum != null) {
-                    if (quorum.leadershipJustConfirmed()) {
-                        // A new leader's first confirmation: the round its view change skipped runs now, not at the
-                        // next tick, so a crashed leader's partitions fail over up to a tick sooner.
-                        log.info("node {}: a majority confirmed its leadership; it decides failovers from now on", nodeId);
-                        reconcileFailover();
-                    }
-                    majorityChecks.onBeatQuorum(quorum.sentNanos());
-                }
-            }
-            case ClusterMessages.MAJORITY_CHECK -> {
-                if (isLeader() && view.containsMember(source)) {
-                    long now = time.nanoTime();
-                    majorityChecks.onCheck(source, number, now);
-                    // a beat sent now, after the check arrived, is what can prove it; waiting for the next tick
-                    // would hold the asking write back for up to a quarter lease
-                    broadcast(ClusterMessages.encodeLease(ClusterMessages.BEAT, leases.beginBeat(now, votingSize() / 2 + 1)));
-                }
-            }
-            case ClusterMessages.MAJORITY_CONFIRMED -> {
-                majorityChecks.onConfirmed(source, view.getCoord(), number);
-            }
-            case ClusterMessages.LEASE_REQUEST -> {
-                long now = time.nanoTime();
-                ClusterMessages.NodeHello hello = announced.get(source);
-                if (isLeader() && view.containsMember(source)
-                        && leases.grant(hello == null ? null : hello.nodeId(), now)) {
-                    ClusterView held = current;
-                    send(source, ClusterMessages.encodeGrant(number, held == null ? 0 : held.partitionMap().version()));
-                } else if (isLeader() && view.containsMember(source) && !leases.leadershipConfirmed(now)) {
-                    // A member asks as soon as it installs this leader's view, which it may have held back a while
-                    // (MembershipGate) and so missed the beat sent at the view change: a beat now lets its answer
-                    // confirm this leadership at once instead of at the next tick, a quarter lease later.
-                    broadcast(ClusterMessages.encodeLease(ClusterMessages.BEAT, leases.beginBeat(now, votingSize() / 2 + 1)));
-                }
-            }
-            case ClusterMessages.LEASE_GRANT -> {
-                ClusterView heldView = current;
-                if (heldView != null && message.mapVersion() > heldView.partitionMap().version()) {
-                    // The leader holds a newer map: this node may have missed a view that moved its partitions away
-                    // (it was suspended while its link was down, and no membership change re-broadcast views since).
-                    // Serving on its old view would answer reads of partitions another node now owns.
-                    fetchNewerView();
-                    break;
-                }
-                if (source.equals(view.getCoord())) {
-                    boolean confirmed = leases.onGrant(number, source.equals(channel.getAddress()), time.nanoTime());
-                    leaseValidUntil = leases.memberLeaseValidUntil();
-                    if (confirmed) {
-                        log.info("node {}: owner lease confirmed by the leader; serving as an active owner", nodeId);
-                    }
-                }
-            }
-            default -> {
+        desertedCoordinator = coordinator;
+        log.warn("node {}: the coordinator {} has confirmed none of its lease requests for {} ms although its view holds"
+                + " a majority; stops following it", nodeId, coordinator, leases.keeper().lease().toMillis());
+        membershipGate.coordinatorDeserted(coordinator);
+    }
+
+    /** Events thread: where this node stands, for its lease relay. */
+    private LeaseRelay.Seat<Address> seat() {
+        return new LeaseRelay.Seat<>(channel == null ? null : channel.getAddress(), roster, views.current(),
+                settings.clusterSize());
+    }
+
+    /** What the lease relay asks of this node (called on the events thread). */
+    private final class LeaseEffects implements LeaseRelay.Effects<Address> {
+
+        @Override
+        public void send(Address destination, byte[] message) {
+            ClusterMember.this.send(destination, message);
+        }
+
+        @Override
+        public void broadcast(byte[] message) {
+            ClusterMember.this.broadcast(message);
+        }
+
+        @Override
+        public void leadershipConfirmed() {
+            // A new leader's first confirmation: the round its view change skipped runs now, not at the next tick,
+            // so a crashed leader's partitions fail over up to a tick sooner.
+            log.info("node {}: a majority confirmed its leadership; it decides failovers from now on", nodeId);
+            reconcileFailover();
+        }
+
+        @Override
+        public void newerMapHeld() {
+            fetchNewerView();
+        }
+
+        @Override
+        public void leaseGranted(long validUntil, boolean justConfirmed) {
+            leaseValidUntil = validUntil;
+            if (justConfirmed) {
+                log.info("node {}: owner lease confirmed by the leader; serving as an active owner", nodeId);
             }
         }
-    }
-
-    /** Events thread: see {@link LeaseKeeper#surelyLapsed}. */
-    private boolean ownerLeaseSurelyLapsed(String node) {
-        return leases.surelyLapsed(node, time.nanoTime());
-    }
-
-    /** Events thread: see {@link LeaseKeeper#lapsedWhileMember}. */
-    private boolean leaseLapsedWhileMember(String node) {
-        Address address = null;
-        for (Map.Entry<Address, ClusterMessages.NodeHello> member : announced.entrySet()) {
-            if (member.getValue().nodeId().equals(node)) {
-                address = member.getKey();
-            }
-        }
-        return leases.lapsedWhileMember(node, address, time.nanoTime());
-    }
-
-    /** Events thread: see {@link LeaseKeeper#renewedWithinLease}. */
-    private boolean leaseRenewed(String node) {
-        return leases.renewedWithinLease(node, time.nanoTime());
     }
 
     /** Whether this node sees a majority of the cluster (a node that does not must not accept writes). */
     public boolean inMajority() {
-        return inMajority;
+        return standing.inMajority();
     }
 
     /**
@@ -447,14 +377,14 @@ public final class ClusterMember implements AutoCloseable {
      * nodes cannot be cut off from each other) it completes at once. See {@link MajorityChecks}.
      */
     public CompletableFuture<Void> confirmMajority() {
-        if (!leases.enabled()) {
+        if (!leases.keeper().enabled()) {
             return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<Void> confirmed = new CompletableFuture<>();
         boolean queued = submit(() -> {
-            if (majorityChecks.await(confirmed) && !submit(this::sendMajorityCheck)) {
+            if (leases.majorityChecks().await(confirmed) && !submit(this::sendMajorityCheck)) {
                 // the send is queued after the waiters already queued, so they share one check
-                majorityChecks.failAll("the cluster events queue is full");
+                leases.majorityChecks().failAll("the cluster events queue is full");
             }
         });
         if (!queued) {
@@ -465,7 +395,7 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Events thread: asks the coordinator of the current view about every waiter added since the last check. */
     private void sendMajorityCheck() {
-        majorityChecks.sendCheck(view == null || channel == null ? null : view.getCoord(), nodeId);
+        leases.majorityChecks().sendCheck(channel == null ? null : roster.coordinator(), nodeId);
     }
 
     /**
@@ -477,18 +407,15 @@ public final class ClusterMember implements AutoCloseable {
      */
     public void fetchNewerView() {
         submit(() -> {
-            ClusterView held = current;
-            long now = time.nanoTime();
-            if (held == null || (lastViewFetchNanos != Long.MIN_VALUE
-                    && now - lastViewFetchNanos < VIEW_FETCH_INTERVAL.toNanos())) {
+            ClusterView held = views.current();
+            if (held == null || !viewFetches.tryFetch(time.nanoTime())) {
                 return;
             }
-            lastViewFetchNanos = now;
             held.addresses().forEach((node, address) -> {
                 if (!node.equals(nodeId)) {
                     probe.clusterView(address).thenAccept(view -> {
                         if (view != null) {
-                            submit(() -> adopt(view));
+                            submit(() -> views.adopt(view));
                         }
                     });
                 }
@@ -503,7 +430,7 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Registers the one listener told about adopted views; call before {@link #start()}. */
     public void onViewAdopted(BiConsumer<ClusterView, ClusterView> listener) {
-        this.viewListener = listener;
+        views.onInstalled(listener);
     }
 
     /**
@@ -516,24 +443,11 @@ public final class ClusterMember implements AutoCloseable {
     public CompletableFuture<Long> handOver(int partition, String target) {
         CompletableFuture<Long> result = new CompletableFuture<>();
         boolean queued = submit(() -> {
-            ClusterView held = current;
-            if (!mayDecide() || held == null) {
-                result.completeExceptionally(new IllegalStateException("node " + nodeId
-                        + " is not the confirmed leader (or has no map); hand-overs are decided by the leader"));
-                return;
-            }
-            HandOver.Decision decision;
             try {
-                decision = HandOver.decide(held, partition, target);
+                result.complete(requests.handOver(partition, target));
             } catch (IllegalStateException e) {
                 result.completeExceptionally(e);
-                return;
             }
-            log.info("node {}: leader hands partition {} from {} to {} (epoch {} -> {})", nodeId, partition,
-                    decision.before().activeNode(), target, decision.before().epoch(), decision.after().epoch());
-            publish(decision.next());
-            failover.recordChange(partition);
-            result.complete(decision.after().epoch());
         });
         if (!queued) {
             result.completeExceptionally(new IllegalStateException("node " + nodeId + " is stopping"));
@@ -550,24 +464,18 @@ public final class ClusterMember implements AutoCloseable {
      *         to take its partitions, or when this node stops first
      */
     public CompletableFuture<Void> drain() {
-        submit(() -> {
-            if (drain.request()) {
-                log.info("node {}: draining — asking the leader to move its partitions to the other nodes", nodeId);
-            }
-            repeatDrainRequest();
-            checkDrained();
-        });
-        return drain.future();
+        submit(() -> requests.drain(time.nanoTime()));
+        return requests.drainFuture();
     }
 
     /** The rebalance this node runs as leader; {@link RebalanceStatus#IDLE} when none runs or it does not lead. */
     public RebalanceStatus rebalanceStatus() {
-        return leading ? failover.rebalanceStatus() : RebalanceStatus.IDLE;
+        return standing.leading() ? failover.rebalanceStatus() : RebalanceStatus.IDLE;
     }
 
     /** Whether {@link #drain} was called. */
     public boolean isDraining() {
-        return drain.isRequested();
+        return requests.isDraining();
     }
 
     /**
@@ -575,46 +483,57 @@ public final class ClusterMember implements AutoCloseable {
      * delay; a balanced map is left as it is.
      */
     public void requestRebalance() {
-        submit(() -> {
-            byte[] request = ClusterMessages.encodePlanRequest(new ClusterMessages.PlanRequest(ClusterMessages.REBALANCE, nodeId));
-            if (view != null && channel != null) {
-                broadcast(request);
-            }
-        });
+        submit(requests::requestRebalance);
     }
 
-    /**
-     * Events thread: at most once a second while draining — also once drained, so a drained node that keeps
-     * running stays out of the map (its request would otherwise lapse and it would be planned back in).
-     */
-    private void repeatDrainRequest() {
-        if (!drain.isRequested() || channel == null || view == null || !drain.requestDue(time.nanoTime())) {
-            return;
-        }
-        broadcast(ClusterMessages.encodePlanRequest(new ClusterMessages.PlanRequest(ClusterMessages.DRAIN, nodeId)));
-        checkDrained();
-    }
+    /** What an operator's requests need of this node (on the events thread). */
+    private final class RequestHooks implements OperatorRequests.Member {
 
-    /** Events thread: settles the drain once the held view gives this node no role (see {@link DrainProgress}). */
-    private void checkDrained() {
-        ClusterView held = current;
-        if (!drain.isRequested() || held == null) {
-            return;
+        @Override
+        public boolean mayDecide() {
+            return ClusterMember.this.mayDecide();
         }
-        if (drain.settle(held, nodeId, presentNodes()) == DrainProgress.Outcome.DRAINED) {
-            log.info("node {}: drained — map version {} gives it no partition", nodeId, held.partitionMap().version());
+
+        @Override
+        public ClusterView held() {
+            return views.current();
+        }
+
+        @Override
+        public void publish(ClusterView decided) {
+            views.publish(decided);
+        }
+
+        @Override
+        public void recordChange(int partition) {
+            failover.recordChange(partition);
+        }
+
+        @Override
+        public boolean canBroadcast() {
+            return roster.hasView() && channel != null;
+        }
+
+        @Override
+        public void broadcast(byte[] message) {
+            ClusterMember.this.broadcast(message);
+        }
+
+        @Override
+        public Set<String> presentNodes() {
+            return ClusterMember.this.presentNodes();
         }
     }
 
     /** The latest adopted cluster view, or {@code null} before the first map is known. */
     public ClusterView currentView() {
-        return current;
+        return views.current();
     }
 
     /** Completes with the first adopted view. */
     public ClusterView awaitFirstView(Duration timeout) throws InterruptedException, TimeoutException {
         try {
-            return firstView.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return views.firstView().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             throw new IllegalStateException("cluster member " + nodeId + " failed", e.getCause());
         }
@@ -626,39 +545,39 @@ public final class ClusterMember implements AutoCloseable {
 
     /** Whether this node is the leader (coordinator of a majority view) as of the last view change. */
     public boolean isLeading() {
-        return leading;
+        return standing.leading();
     }
 
     private void onView(View newView) {
-        leases.viewChanged(newView.getMembers(), time.nanoTime());
-        view = newView;
-        announced.keySet().retainAll(newView.getMembers());
+        desertedCoordinator = null;
+        leases.keeper().viewChanged(newView.getMembers(), time.nanoTime());
+        roster.viewChanged(newView.getMembers());
         refreshMajority();
         refreshPresent();
         refreshMergePreference();
         log.info("node {}: membership view {} with {} member(s){}", nodeId, newView.getViewId(), newView.size(),
                 newView instanceof MergeView ? " (merge)" : "");
         sayHello();
-        if (current != null) {
+        if (views.current() != null) {
             // Everyone re-broadcasts what it holds: messages across an exclusion are lost, and after a
             // merge the coordinator may be the side with the stale view. Receivers keep the newest
             // (ViewOrdering), so the newest view wins everywhere, the new leader included.
             if (isLeader()) {
-                publish(current);
+                views.publish(views.current());
             } else {
-                broadcast(ClusterMessages.encodeView(current));
+                broadcast(ClusterMessages.encodeView(views.current()));
             }
         }
         maybeComputeInitialMap();
         reconcileFailover();
-        if (leases.enabled()) {
+        if (leases.keeper().enabled()) {
             renewLease(); // a new view changes who confirms leases: ask at once rather than at the next tick
         }
     }
 
     /** Events thread: announces this node's data address, incarnation and the map version it holds. */
     private void sayHello() {
-        ClusterView held = current;
+        ClusterView held = views.current();
         long mapVersion = held == null ? 0 : held.partitionMap().version();
         broadcast(ClusterMessages.encodeHello(new ClusterMessages.NodeHello(nodeId, dataAddress, incarnation, mapVersion)));
     }
@@ -668,69 +587,22 @@ public final class ClusterMember implements AutoCloseable {
      * nodes, and whether it leads.
      */
     private void refreshMajority() {
-        int voters = votersInView();
-        int size = votingSize();
-        boolean majority = voters * 2 > size;
-        if (inMajority && !majority) {
-            int withoutHello = membersWithoutHello();
-            if (LeaderRule.mayOnlyAwaitHellos(voters, withoutHello, size)) {
-                log.info("node {}: counts {} of {} nodes until the hellos of {} more member(s) arrive; accepts no "
-                        + "writes until then", nodeId, voters, size, withoutHello);
-            } else {
-                log.warn("node {}: sees only {} of {} nodes; stops accepting writes until a majority is back", nodeId,
-                        voters, size);
+        ClusterView held = views.current();
+        int voters = roster.votersInView(held);
+        int size = MembershipRoster.votingSize(held, settings.clusterSize());
+        int withoutHello = roster.membersWithoutHello();
+        switch (standing.refresh(voters, size, withoutHello, isLeader())) {
+            case AWAITING_HELLOS -> log.info("node {}: counts {} of {} nodes until the hellos of {} more member(s) "
+                    + "arrive; accepts no writes until then", nodeId, voters, size, withoutHello);
+            case LOST -> log.warn("node {}: sees only {} of {} nodes; stops accepting writes until a majority is back",
+                    nodeId, voters, size);
+            case NONE -> {
             }
         }
-        inMajority = majority;
-        leading = isLeader();
-        if (!leading) {
-            leases.notLeading();
-            majorityChecks.notLeading();
+        if (!standing.leading()) {
+            leases.keeper().notLeading();
+            leases.majorityChecks().notLeading();
         }
-    }
-
-    /**
-     * Events thread: how many nodes a majority is counted over — the view's voters once there is a map (the
-     * map's nodes and the nodes whose copies were re-homed but keep their vote, see {@link VoterRetention}; a
-     * node that joined but holds nothing yet does not vote), else the configured cluster size.
-     */
-    private int votingSize() {
-        ClusterView held = current;
-        return held == null ? settings.clusterSize() : held.voters().size();
-    }
-
-    /** Events thread: members of the membership view this node has no hello from yet. */
-    private int membersWithoutHello() {
-        if (view == null) {
-            return 0;
-        }
-        int without = 0;
-        for (Address member : view.getMembers()) {
-            if (!announced.containsKey(member)) {
-                without++;
-            }
-        }
-        return without;
-    }
-
-    /** Events thread: how many voting nodes the membership view holds (see {@link #votingSize}). */
-    private int votersInView() {
-        if (view == null) {
-            return 0;
-        }
-        ClusterView held = current;
-        if (held == null) {
-            return view.size();
-        }
-        Set<String> voters = held.voters();
-        int count = 0;
-        for (Address member : view.getMembers()) {
-            ClusterMessages.NodeHello hello = announced.get(member);
-            if (hello != null && voters.contains(hello.nodeId())) {
-                count++;
-            }
-        }
-        return count;
     }
 
     private void onMessage(Address source, byte[] payload, int offset, int length) {
@@ -744,21 +616,21 @@ public final class ClusterMember implements AutoCloseable {
             return;
         }
         if (message instanceof ClusterMessages.NodeHello hello) {
-            announced.put(source, hello);
+            roster.announced(source, hello);
             refreshMajority();
-            if (current != null && !hello.dataAddress().equals(current.addresses().get(hello.nodeId()))) {
+            if (views.current() != null && !hello.dataAddress().equals(views.current().addresses().get(hello.nodeId()))) {
                 if (isLeader()) {
-                    publish(current);
+                    views.publish(views.current());
                 } else {
-                    adopt(current);
+                    views.adopt(views.current());
                 }
             }
             maybeComputeInitialMap();
             reconcileFailover();
         } else if (message instanceof ClusterView published) {
-            adopt(published);
+            views.adopt(published);
         } else if (message instanceof ClusterMessages.LeaseMessage leaseMessage) {
-            onLeaseMessage(source, leaseMessage);
+            leases.onMessage(source, leaseMessage, seat(), time.nanoTime());
         } else if (message instanceof ClusterMessages.PlanRequest request) {
             if (mayDecide()) {
                 if (request.type() == ClusterMessages.DRAIN) {
@@ -771,130 +643,55 @@ public final class ClusterMember implements AutoCloseable {
             if (membershipGate != null) {
                 membershipGate.memberLeaving(source);
             }
-        } else if (message instanceof ClusterMessages.Disown disown && mayDecide() && current != null) {
-            failover.disown(disown.nodeId(), disown.partitions(), current);
+        } else if (message instanceof ClusterMessages.Disown disown && mayDecide() && views.current() != null) {
+            failover.disown(disown.nodeId(), disown.partitions(), views.current());
             reconcileFailover();
         }
     }
 
+    /** Events thread: publishes the first map when this node is the one to compute it (see {@link FirstMap}). */
     private void maybeComputeInitialMap() {
-        if (view == null || !LeaderRule.shouldComputeInitialMap(isLeader(), current != null, announcedInView(),
-                view.size(), settings.clusterSize(), !mapHoldersInView().isEmpty())) {
-            return;
+        ClusterView initial = FirstMap.plan(isLeader(), views.current(), roster, settings, nodeId);
+        if (initial != null) {
+            log.info("node {}: leader computed partition map version {} for members {}", nodeId,
+                    initial.partitionMap().version(), initial.founders().keySet());
+            views.publish(initial);
         }
-        List<String> members = new ArrayList<>();
-        for (Address member : view.getMembers()) {
-            members.add(announced.get(member).nodeId());
-        }
-        PartitionMap map = PartitionPlanner.plan(members, settings.layout().partitionCount(),
-                settings.replicationFactor(), null);
-        Map<String, String> founders = new HashMap<>();
-        for (Address member : view.getMembers()) {
-            ClusterMessages.NodeHello hello = announced.get(member);
-            founders.put(hello.nodeId(), hello.incarnation());
-        }
-        ClusterView initial = new ClusterView(settings.layout(), map, RuntimeMap.initial(map, 1),
-                mergedAddresses(null), nodeId, founders);
-        log.info("node {}: leader computed partition map version {} for members {}", nodeId, map.version(), members);
-        publish(initial);
-    }
-
-    /** Adopts the view (with announced addresses, stamped with this leader's id) and broadcasts what was adopted. */
-    private void publish(ClusterView newView) {
-        ClusterView stamped = newView.withLeader(nodeId);
-        stamped = stamped.withAddresses(mergedAddresses(stamped));
-        // Sent before this node installs it: installing runs the view listener (takeover gates, catch-ups,
-        // client pushes), which took 0.2 s on a loaded machine, and the other members' installs need not wait
-        // for it. Members adopt a view at different moments anyway; epochs fence every copy meanwhile.
-        broadcast(ClusterMessages.encodeView(stamped));
-        adopt(stamped);
-    }
-
-    /**
-     * Adopts a view unless it is older than the one held (lower map version or any lower epoch). The data
-     * addresses members announced themselves override the view's: a peer re-broadcasting an equally new view
-     * may carry the address a restarted node had before, and heal probes and clients must not go there.
-     * For the same reason the leader this node sees in its own membership view overrides the stamped one.
-     */
-    private void adopt(ClusterView published) {
-        ClusterView held = current;
-        ClusterView candidate = published.withAddresses(mergedAddresses(published)).withLeader(leaderFor(published));
-        if (held != null && !ViewOrdering.isAtLeastAsNew(candidate, held)) {
-            RuntimeMap merged = ViewOrdering.merge(held, candidate);
-            if (merged == null || merged.equals(held.runtimeMap())) {
-                log.debug("node {}: ignoring stale cluster view version {}", nodeId, candidate.partitionMap().version());
-                return;
-            }
-            // Newer here for some partitions, there for others (coordinators acted on both sides of a split):
-            // keep the newest entry of each and tell everyone, or the two sides would never converge.
-            log.info("node {}: merging a concurrent view of map version {}", nodeId, candidate.partitionMap().version());
-            install(held, candidate.withRuntimeMap(merged));
-            broadcast(ClusterMessages.encodeView(current));
-            return;
-        }
-        install(held, candidate);
-    }
-
-    /**
-     * Events thread: tells the listener, then makes {@code candidate} the held view. In that order: the node's
-     * data path routes by {@link #currentView()}, and the listener first closes the takeover gates of the
-     * partitions the view hands this node — visible the other way round, a request arriving in between was
-     * served from a copy that had not pulled its fellows' last changes yet (a chaos run read a stale value so).
-     */
-    private void install(ClusterView held, ClusterView candidate) {
-        trackInheritedActives(held, candidate);
-        try {
-            viewListener.accept(held, candidate);
-        } catch (RuntimeException e) {
-            log.error("node {}: view listener failed", nodeId, e);
-        } finally {
-            current = candidate;
-        }
-        refreshMajority();
-        refreshMergePreference();
-        if (held != null && !held.runtimeMap().equals(candidate.runtimeMap())) {
-            int changed = 0;
-            for (int p = 0; p < candidate.runtimeMap().partitionCount(); p++) {
-                if (!candidate.runtimeMap().get(p).equals(held.runtimeMap().get(p))) {
-                    changed++;
-                }
-            }
-            log.info("node {}: adopted map version {} with {} changed partition(s)", nodeId,
-                    candidate.partitionMap().version(), changed);
-        }
-        if (held == null) {
-            log.info("node {}: adopted partition map version {} ({} partitions, {} segments)", nodeId,
-                    candidate.partitionMap().version(), candidate.layout().partitionCount(),
-                    candidate.layout().segmentCount());
-        }
-        firstView.complete(candidate);
-        if (held == null && channel != null) {
-            sayHello(); // members deciding whether to compute a first map must know this node holds one now
-        }
-        checkDrained();
-    }
-
-    /**
-     * Events thread: finds the active roles of an earlier process of this node in a view that starts a
-     * lineage for this process, and forgets those whose epoch changed (see {@link InheritedRoles}).
-     */
-    private void trackInheritedActives(ClusterView held, ClusterView candidate) {
-        Map<Integer, Long> next = InheritedRoles.afterAdopting(inheritedActives, held, candidate, nodeId, incarnation);
-        if (InheritedRoles.startsLineage(held, candidate) && !next.isEmpty()) {
-            log.warn("node {}: restarted; the cluster{} still names it active for partitions {}; it does not serve them "
-                    + "(it has none of their data) and asks the leader to fail them over", nodeId,
-                    held == null ? "" : " (a map founded by other processes than the one it held)", next.keySet());
-        }
-        inheritedActives.clear();
-        inheritedActives.putAll(next);
-        inheritedSnapshot = Map.copyOf(inheritedActives);
-        askToDisown();
     }
 
     /** Events thread: repeats the request until the leader moved every inherited role (messages can be lost). */
     private void askToDisown() {
-        if (!inheritedActives.isEmpty() && channel != null) {
-            broadcast(ClusterMessages.encodeDisown(new ClusterMessages.Disown(nodeId, Map.copyOf(inheritedActives))));
+        byte[] request = views.disownRequest();
+        if (request != null && channel != null) {
+            broadcast(request);
+        }
+    }
+
+    /** What installing a view asks of this node (on the events thread). */
+    private final class ViewHooks implements HeldView.Hooks {
+
+        @Override
+        public void broadcast(byte[] message) {
+            ClusterMember.this.broadcast(message);
+        }
+
+        @Override
+        public void inheritedTracked() {
+            askToDisown();
+        }
+
+        @Override
+        public void standingChanged() {
+            refreshMajority();
+            refreshMergePreference();
+        }
+
+        @Override
+        public void installed(ClusterView held, ClusterView adopted) {
+            if (held == null && channel != null) {
+                sayHello(); // members deciding whether to compute a first map must know this node holds one now
+            }
+            requests.checkDrained();
         }
     }
 
@@ -903,43 +700,7 @@ public final class ClusterMember implements AutoCloseable {
      * restarted: the node must neither serve nor replicate them; they are failed over to an owner with data.
      */
     public Map<Integer, Long> inheritedActives() {
-        return inheritedSnapshot;
-    }
-
-    private Map<String, NodeAddress> mergedAddresses(ClusterView base) {
-        Map<String, NodeAddress> addresses = new HashMap<>(base == null ? Map.of() : base.addresses());
-        for (ClusterMessages.NodeHello hello : announced.values()) {
-            addresses.put(hello.nodeId(), hello.dataAddress());
-        }
-        return addresses;
-    }
-
-    /**
-     * Events thread: the node id of the coordinator of the current membership view when that view holds a
-     * majority and the coordinator has announced itself; otherwise the leader the published view names.
-     */
-    private String leaderFor(ClusterView published) {
-        if (view != null && LeaderRule.isLeader(true, votersInView(), votingSize())) {
-            ClusterMessages.NodeHello coordinator = announced.get(view.getCoord());
-            if (coordinator != null) {
-                return coordinator.nodeId();
-            }
-        }
-        return published.leader();
-    }
-
-    /** Events thread: node id → data address of the members of the current view that announced holding a map. */
-    private Map<String, NodeAddress> mapHoldersInView() {
-        Map<String, NodeAddress> holders = new TreeMap<>();
-        if (view != null) {
-            for (Address member : view.getMembers()) {
-                ClusterMessages.NodeHello hello = announced.get(member);
-                if (hello != null && hello.holdsMap() && !hello.nodeId().equals(nodeId)) {
-                    holders.put(hello.nodeId(), hello.dataAddress());
-                }
-            }
-        }
-        return holders;
+        return views.inheritedActives();
     }
 
     /**
@@ -949,56 +710,26 @@ public final class ClusterMember implements AutoCloseable {
      * the next view change to learn the cluster's (it may not compute its own while they hold one).
      */
     private void fetchFirstView() {
-        Map<String, NodeAddress> holders = mapHoldersInView();
-        long now = time.nanoTime();
-        if (current != null || holders.isEmpty() || (lastViewFetchNanos != Long.MIN_VALUE
-                && now - lastViewFetchNanos < VIEW_FETCH_INTERVAL.toNanos())) {
+        Map<String, NodeAddress> holders = roster.mapHolders(nodeId);
+        if (views.current() != null || holders.isEmpty() || !viewFetches.tryFetch(time.nanoTime())) {
             return;
         }
-        lastViewFetchNanos = now;
         log.info("node {}: holds no partition map yet; asks {} for theirs", nodeId, holders.keySet());
         holders.values().forEach(address -> probe.clusterView(address).thenAccept(fetched -> {
             if (fetched != null) {
-                submit(() -> adopt(fetched));
+                submit(() -> views.adopt(fetched));
             }
         }));
     }
 
-    private int announcedInView() {
-        int count = 0;
-        for (Address member : view.getMembers()) {
-            if (announced.containsKey(member)) {
-                count++;
-            }
-        }
-        return count;
-    }
-
-    /** Events thread: keeps what {@link #mergePreference} chooses from current. */
+    /** Events thread: see {@link MergePreference}. */
     private void refreshMergePreference() {
-        majorityViewOrder = view != null && votersInView() * 2 > votingSize() ? List.copyOf(view.getMembers()) : List.of();
-        String leader = current == null ? null : current.leader();
-        namedLeader = announced.entrySet().stream()
-                .filter(member -> !nodeId.equals(leader) && member.getValue().nodeId().equals(leader))
-                .map(Map.Entry::getKey).limit(1).toList();
+        mergePreference.refresh(roster, views.current(), settings.clusterSize(), nodeId);
     }
 
-    /**
-     * A JGroups thread, merging: the members to list first. This node's own view in order while it holds a majority
-     * and this node's owner lease holds: its coordinator leads the cluster. A node whose lease ran out (back from a
-     * pause or a cut) may hold a view the others left long ago; it prefers the leader its newest cluster view names,
-     * never itself: a node that led before it was cut off must not take the lead back.
-     */
-    private List<Address> mergePreference() {
-        List<Address> ownView = majorityViewOrder;
-        boolean fresh = !leases.enabled() || LeaseKeeper.holds(leaseValidUntil, time.nanoTime());
-        return fresh && !ownView.isEmpty() ? ownView : namedLeader;
-    }
-
+    /** Events thread: whether this node coordinates a membership view that holds a majority. */
     private boolean isLeader() {
-        return view != null && channel != null
-                && LeaderRule.isLeader(channel.getAddress() != null && channel.getAddress().equals(view.getCoord()),
-                votersInView(), votingSize());
+        return channel != null && roster.leads(channel.getAddress(), views.current(), settings.clusterSize());
     }
 
     private void send(Address destination, byte[] message) {
@@ -1050,7 +781,7 @@ public final class ClusterMember implements AutoCloseable {
     @Override
     public void close() {
         leaving = true;
-        drain.stopped(nodeId);
+        requests.stopped();
         try {
             runOnEventsThread(() -> {
                 if (channel != null) {

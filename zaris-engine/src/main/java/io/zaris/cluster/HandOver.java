@@ -11,7 +11,7 @@ import java.util.List;
  * An operator's hand-over decided from values: the partition's active owner becomes {@code target}, one of its
  * assigned owners, under the next epoch ({@link PartitionTransitions.Trigger#HAND_OVER}); HEALTHY when the target is
  * the partition's primary, DEGRADED otherwise (a heal moves it back later). Only the runtime map changes. Pure; the
- * leader's {@link ClusterMember} checks that it may decide, publishes the result and tells its coordinator.
+ * leader's {@link OperatorRequests} checks that it may decide, publishes the result and tells its coordinator.
  */
 final class HandOver {
 

@@ -8,7 +8,7 @@ import java.util.TreeMap;
 /**
  * Which active roles an adopted view gives a node that belong to an earlier process of the same node: that
  * process held their data, this one does not, so it must neither serve nor replicate them until the
- * leader moves them. Pure; {@link ClusterMember} keeps the result on its events thread.
+ * leader moves them. Pure; {@link HeldView} keeps the result on the events thread.
  */
 final class InheritedRoles {
 

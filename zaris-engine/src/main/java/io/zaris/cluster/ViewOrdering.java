@@ -34,6 +34,43 @@ final class ViewOrdering {
     }
 
     /**
+     * What a node installs when {@code candidate} arrives while it holds {@code held}.
+     *
+     * @param view   the view to install
+     * @param merged {@code view} merges the two (each was newer for some partitions): the node must tell everyone,
+     *               or the two sides of a split would never converge
+     */
+    record Adoption(ClusterView view, boolean merged) {
+    }
+
+    /**
+     * The merge handling of a node receiving a view: {@code candidate} whole when it is at least as new as {@code held}
+     * ({@code null}: none held); else their {@link #merge} when that changes what is held; else {@code null}: the
+     * candidate is stale and ignored.
+     */
+    static Adoption adoption(ClusterView held, ClusterView candidate) {
+        if (held == null || isAtLeastAsNew(candidate, held)) {
+            return new Adoption(candidate, false);
+        }
+        RuntimeMap merged = merge(held, candidate);
+        if (merged == null || merged.equals(held.runtimeMap())) {
+            return null;
+        }
+        return new Adoption(candidate.withRuntimeMap(merged), true);
+    }
+
+    /** How many partitions {@code next}'s runtime map changes from {@code held}'s (of the same partition count). */
+    static int changedPartitions(RuntimeMap held, RuntimeMap next) {
+        int changed = 0;
+        for (int p = 0; p < next.partitionCount(); p++) {
+            if (!next.get(p).equals(held.get(p))) {
+                changed++;
+            }
+        }
+        return changed;
+    }
+
+    /**
      * Two views of the same partition map version that each hold a newer entry for some partitions (two
      * coordinators acted on both sides of a membership split) merge partition by partition: the entry
      * with the higher epoch wins, and on an equal epoch the one whose active node id sorts first, so

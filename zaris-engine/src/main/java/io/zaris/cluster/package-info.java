@@ -1,7 +1,9 @@
 /**
  * Membership and the decisions about ownership: the JGroups adapter ({@code ClusterMember}), the leader's
- * failover coordinator and its pure decisions, rebalancing. The owner and leader leases are kept by the pure
- * {@code LeaseKeeper} (no clock, no channel), which {@code ClusterMember} drives from its events thread.
+ * failover coordinator and its pure decisions, rebalancing. Everything but the adapter runs without JGroups and
+ * takes the time as a value: the membership roster, the leases ({@code LeaseRelay} around the pure
+ * {@code LeaseKeeper}), the first map, the held view and its merges, an operator's requests; {@code ClusterMember}
+ * drives them from its events thread.
  *
  * <p>May import: time, placement, model (views and runtime entries), protocol, security and replication (its
  * settings).

@@ -15,6 +15,7 @@ import io.zaris.security.TlsOptions;
 import io.zaris.server.NodeConfig;
 import io.zaris.server.ZarisNode;
 import io.zaris.store.MemoryOptions;
+import io.zaris.time.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,6 +43,8 @@ public final class EmbeddedCluster implements AutoCloseable {
     /** How long {@link #start()} waits for every node to hold the first partition map. */
     public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(30);
     private static final long REPLICATION_POLL_MILLIS = 20;
+    /** What the start-up waits are measured on (see {@link #start()}). */
+    private static final TimeSource START_WAIT_CLOCK = TimeSource.system();
 
     private final int nodeCount;
     private final ClusterSettings settings;
@@ -99,7 +102,9 @@ public final class EmbeddedCluster implements AutoCloseable {
             for (int i = 1; i <= nodeCount; i++) {
                 nodes.add(new ZarisNode(nodeConfig(i)).start());
             }
-            long deadline = System.nanoTime() + startTimeout.toNanos();
+            // The system clock, not a node's: the start timeout bounds real waits of this thread (the first-map
+            // futures and the polls' sleeps), so its deadline must be read on the clock those waits run on.
+            long deadline = START_WAIT_CLOCK.nanoTime() + startTimeout.toNanos();
             for (ZarisNode node : nodes) {
                 node.awaitReady(startTimeout);
             }
@@ -131,7 +136,7 @@ public final class EmbeddedCluster implements AutoCloseable {
      */
     private void awaitReplicationLinks(long deadlineNanos) throws InterruptedException, TimeoutException {
         while (!nodes.stream().allMatch(node -> seesEveryOtherNode(node) && node.isReplicationReady())) {
-            if (System.nanoTime() - deadlineNanos > 0) {
+            if (START_WAIT_CLOCK.nanoTime() - deadlineNanos > 0) {
                 throw new TimeoutException("replication links not synced within " + startTimeout);
             }
             Thread.sleep(REPLICATION_POLL_MILLIS);

@@ -12,6 +12,7 @@ import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.security.Credentials;
 import io.zaris.security.TlsOptions;
+import io.zaris.time.TimeSource;
 import io.zaris.transport.NodeConnection;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -129,16 +130,23 @@ final class AdminCommand {
         Node connect(Options options) throws Exception;
     }
 
-    /** Time as the wait loops see it, so tests run them on a fake clock. */
-    interface Clock {
-        long nanoTime();
-
+    /**
+     * Time as the command sees it: the engine's {@link TimeSource}, which the wait loops and the request deadlines
+     * read, and the sleep between two polls, so tests run the loops on a fake clock.
+     */
+    interface Clock extends TimeSource {
         void sleep(Duration duration) throws InterruptedException;
 
+        /** The system clock, and a real sleep of the command's own thread between polls. */
         Clock SYSTEM = new Clock() {
             @Override
             public long nanoTime() {
-                return System.nanoTime();
+                return TimeSource.system().nanoTime();
+            }
+
+            @Override
+            public long currentTimeMillis() {
+                return TimeSource.system().currentTimeMillis();
             }
 
             @Override
@@ -150,7 +158,9 @@ final class AdminCommand {
 
     /** Runs {@code admin} with the arguments after it; returns the exit status. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        return run(args, System.getenv(), AdminCommand::readLines, DataPortNode::connect, Clock.SYSTEM, out, err);
+        Clock clock = Clock.SYSTEM;
+        return run(args, System.getenv(), AdminCommand::readLines, options -> DataPortNode.connect(options, clock), clock,
+                out, err);
     }
 
     static int run(String[] args, Map<String, String> environment, ServerArguments.FileReader files, Connector connector,
@@ -630,15 +640,18 @@ final class AdminCommand {
 
         private final Options options;
         private final TlsOptions tls;
+        /** The connection's clock: it measures the answer deadlines, which are readings of it. */
+        private final TimeSource time;
         private NodeConnection connection;
         private String nodeId;
 
-        private DataPortNode(Options options, TlsOptions tls) {
+        private DataPortNode(Options options, TlsOptions tls, TimeSource time) {
             this.options = options;
             this.tls = tls;
+            this.time = time;
         }
 
-        static Node connect(Options options) throws Exception {
+        static Node connect(Options options, TimeSource time) throws Exception {
             TlsOptions tls = null;
             if (options.tls()) {
                 TlsOptions.Builder builder = TlsOptions.builder();
@@ -647,7 +660,7 @@ final class AdminCommand {
                 }
                 tls = builder.build();
             }
-            DataPortNode node = new DataPortNode(options, tls);
+            DataPortNode node = new DataPortNode(options, tls, time);
             node.connection();
             return node;
         }
@@ -659,7 +672,7 @@ final class AdminCommand {
                 }
                 connection = await(NodeConnection.open(options.node(), "zaris-admin", options.credentials(), tls,
                         CONNECT_TIMEOUT, CONNECT_TIMEOUT, 16, ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { },
-                        lost -> { }), CONNECT_TIMEOUT.plus(CONNECT_TIMEOUT));
+                        lost -> { }, time), CONNECT_TIMEOUT.plus(CONNECT_TIMEOUT));
                 nodeId = connection.nodeId();
             }
             return connection;
@@ -693,7 +706,8 @@ final class AdminCommand {
                             + ResponseCodec.readMessage(body));
                 }
                 return readsMap ? ClusterViewCodec.decode(body) : null;
-            }, 0, (int) REQUEST_TIMEOUT.toMillis(), System.nanoTime() + REQUEST_TIMEOUT.toNanos()), REQUEST_TIMEOUT.plusSeconds(1));
+            }, 0, (int) REQUEST_TIMEOUT.toMillis(), time.nanoTime() + REQUEST_TIMEOUT.toNanos()),
+                    REQUEST_TIMEOUT.plusSeconds(1));
         }
 
         private static <T> T await(CompletableFuture<T> future, Duration timeout) throws Exception {

@@ -50,25 +50,162 @@ final class NodeServer implements AutoCloseable {
     private final NodeStats stats;
     private final Supplier<List<TakeoverRevisions>> standingTakeovers;
 
-    NodeServer(String nodeId, String host, int port, ProtocolLimits limits, SegmentMapper segmentMapper,
-               NodeStore store, Supplier<ClusterView> currentView, NodeStats stats, Replicator replicator, EpochFence fence,
-               ReplicaSegments replicaSegments, TakeoverGate gate, NodeStanding standing, MemoryGuard memoryGuard,
-               SecurityOptions security, OutboundLimits outboundLimits, AdminActions admin,
-               Supplier<List<TakeoverRevisions>> standingTakeovers, SegmentSubscriptions subscriptions, TimeSource time) {
-        this.stats = stats;
-        this.standingTakeovers = standingTakeovers;
-        RequestHandler requestHandler = new RequestHandler(nodeId, segmentMapper, store, currentView, stats, replicator,
-                fence, replicaSegments, gate, standing, memoryGuard, admin, time);
-        this.server = TlsTransports.secure(TcpServer.create().runOn(IoLoops.shared()), security.tls())
-                .host(host)
-                .port(port)
+    private NodeServer(Builder parts) {
+        this.stats = parts.stats;
+        this.standingTakeovers = parts.standingTakeovers;
+        RequestHandler requestHandler = new RequestHandler(parts.nodeId, parts.segmentMapper, parts.store,
+                parts.currentView, parts.stats, parts.replicator, parts.fence, parts.replicaSegments, parts.gate,
+                parts.standing, parts.memoryGuard, parts.admin, parts.time);
+        this.server = TlsTransports.secure(TcpServer.create().runOn(IoLoops.shared()), parts.security.tls())
+                .host(parts.host)
+                .port(parts.port)
                 .doOnConnection(connection -> connection
-                        .addHandlerLast("zaris-frame-decoder", Frames.decoder(limits.maxFrameBytes()))
+                        .addHandlerLast("zaris-frame-decoder", Frames.decoder(parts.limits.maxFrameBytes()))
                         .addHandlerLast("zaris-requests",
-                                new ServerConnectionHandler(nodeId, limits, requestHandler, stats, security, outboundLimits,
-                                        this::welcome, segmentMapper, subscriptions)))
+                                new ServerConnectionHandler(parts.nodeId, parts.limits, requestHandler, parts.stats,
+                                        parts.security, parts.outboundLimits, this::welcome, parts.segmentMapper,
+                                        parts.subscriptions)))
                 .handle((inbound, outbound) -> Mono.never())
                 .bindNow(Duration.ofSeconds(10));
+    }
+
+    /** A builder for the data port of node {@code nodeId}; every part must be set before {@link Builder#bind()}. */
+    static Builder builder(String nodeId) {
+        return new Builder(nodeId);
+    }
+
+    /**
+     * What a data port is made of: where and how it listens (host, port, limits, security, the node's clock) and
+     * the node's parts its requests reach. Set each once, then {@link #bind()}; a part left unset fails the bind
+     * naming it. Used on the thread that starts the node only.
+     */
+    static final class Builder {
+
+        private final String nodeId;
+        private String host;
+        private Integer port;
+        private ProtocolLimits limits;
+        private SecurityOptions security;
+        private OutboundLimits outboundLimits;
+        private TimeSource time;
+        private SegmentMapper segmentMapper;
+        private NodeStore store;
+        private Supplier<ClusterView> currentView;
+        private NodeStats stats;
+        private Replicator replicator;
+        private EpochFence fence;
+        private ReplicaSegments replicaSegments;
+        private TakeoverGate gate;
+        private NodeStanding standing;
+        private MemoryGuard memoryGuard;
+        private AdminActions admin;
+        private Supplier<List<TakeoverRevisions>> standingTakeovers;
+        private SegmentSubscriptions subscriptions;
+
+        private Builder(String nodeId) {
+            this.nodeId = required(nodeId, "nodeId");
+        }
+
+        /** The address to bind and the port ({@code 0}: any free one). */
+        Builder listenOn(String host, int port) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("port must be within 0..65535, was " + port);
+            }
+            this.host = required(host, "host");
+            this.port = port;
+            return this;
+        }
+
+        /** Frame limits, TLS and login, and the cap on bytes queued for one client. */
+        Builder protocol(ProtocolLimits limits, SecurityOptions security, OutboundLimits outboundLimits) {
+            this.limits = required(limits, "limits");
+            this.security = required(security, "security");
+            this.outboundLimits = required(outboundLimits, "outboundLimits");
+            return this;
+        }
+
+        /** The node's clock: request deadlines are stamped and judged on it. */
+        Builder time(TimeSource time) {
+            this.time = required(time, "time");
+            return this;
+        }
+
+        /** The node's store, how keys map to its segments, and its counters. */
+        Builder store(NodeStore store, SegmentMapper segmentMapper, NodeStats stats) {
+            this.store = required(store, "store");
+            this.segmentMapper = required(segmentMapper, "segmentMapper");
+            this.stats = required(stats, "stats");
+            return this;
+        }
+
+        /** The view requests are routed by, and the node's standing (majority, lease) that writes need. */
+        Builder cluster(Supplier<ClusterView> currentView, NodeStanding standing) {
+            this.currentView = required(currentView, "currentView");
+            this.standing = required(standing, "standing");
+            return this;
+        }
+
+        /** Replication: the outgoing stream, the epoch fence, the copies this node keeps and the takeover gate. */
+        Builder replication(Replicator replicator, EpochFence fence, ReplicaSegments replicaSegments, TakeoverGate gate) {
+            this.replicator = required(replicator, "replicator");
+            this.fence = required(fence, "fence");
+            this.replicaSegments = required(replicaSegments, "replicaSegments");
+            this.gate = required(gate, "gate");
+            return this;
+        }
+
+        /** The memory guard that refuses writes over budget. */
+        Builder memoryGuard(MemoryGuard memoryGuard) {
+            this.memoryGuard = required(memoryGuard, "memoryGuard");
+            return this;
+        }
+
+        /** What the admin commands act on. */
+        Builder admin(AdminActions admin) {
+            this.admin = required(admin, "admin");
+            return this;
+        }
+
+        /**
+         * Client pushes: the takeovers behind the epochs served now (sent to every client as it is admitted) and
+         * the segment subscriptions of near caches and key watches.
+         */
+        Builder pushes(Supplier<List<TakeoverRevisions>> standingTakeovers, SegmentSubscriptions subscriptions) {
+            this.standingTakeovers = required(standingTakeovers, "standingTakeovers");
+            this.subscriptions = required(subscriptions, "subscriptions");
+            return this;
+        }
+
+        /**
+         * Binds the port and returns the server.
+         *
+         * @throws IllegalStateException naming the first part not set
+         */
+        NodeServer bind() {
+            requireSet(host, "listenOn");
+            requireSet(limits, "protocol");
+            requireSet(time, "time");
+            requireSet(store, "store");
+            requireSet(currentView, "cluster");
+            requireSet(replicator, "replication");
+            requireSet(memoryGuard, "memoryGuard");
+            requireSet(admin, "admin");
+            requireSet(standingTakeovers, "pushes");
+            return new NodeServer(this);
+        }
+
+        private void requireSet(Object part, String setter) {
+            if (part == null) {
+                throw new IllegalStateException("the data port of node " + nodeId + " needs " + setter + "(...)");
+            }
+        }
+
+        private static <T> T required(T value, String name) {
+            if (value == null) {
+                throw new IllegalArgumentException(name + " must not be null");
+            }
+            return value;
+        }
     }
 
     int port() {

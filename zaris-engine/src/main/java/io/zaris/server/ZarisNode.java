@@ -111,10 +111,17 @@ public final class ZarisNode implements AutoCloseable {
         }
         SegmentMapper segmentMapper = new SegmentMapper(config.clusterSettings().layout().segmentCount());
         replicator.start(store, this::presentNodeIds, this::confirmMajority);
-        server = new NodeServer(config.nodeId(), config.host(), config.port(), config.limits(), segmentMapper, store,
-                this::currentView, stats, replicator, fence, replicaSegments, takeoverGate, standing, memoryGuard,
-                config.security(), config.outboundLimits(), adminActions, this::standingTakeovers, subscriptions,
-                config.timeSource());
+        server = NodeServer.builder(config.nodeId())
+                .listenOn(config.host(), config.port())
+                .protocol(config.limits(), config.security(), config.outboundLimits())
+                .time(config.timeSource())
+                .store(store, segmentMapper, stats)
+                .cluster(this::currentView, standing)
+                .replication(replicator, fence, replicaSegments, takeoverGate)
+                .memoryGuard(memoryGuard)
+                .admin(adminActions)
+                .pushes(this::standingTakeovers, subscriptions)
+                .bind();
         long interval = config.memory().maintenanceInterval().toMillis();
         memoryMaintenance.scheduleWithFixedDelay(this::maintainMemoryQuietly, interval, interval, TimeUnit.MILLISECONDS);
         long report = MEMORY_REPORT_INTERVAL.toMillis();
@@ -423,6 +430,11 @@ public final class ZarisNode implements AutoCloseable {
 
     public String nodeId() {
         return config.nodeId();
+    }
+
+    /** The node's clock (its {@link NodeConfig#timeSource()}): what the node's own waits are measured on. */
+    TimeSource time() {
+        return config.timeSource();
     }
 
     /** The data address this node announces (its advertised address; the bind address without one). */

@@ -3,6 +3,7 @@ package io.zaris.server;
 import io.zaris.model.ClusterView;
 import io.zaris.protocol.IoLoops;
 import io.zaris.protocol.ProtocolVersions;
+import io.zaris.time.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -220,11 +221,13 @@ public final class ZarisServerMain {
         }
         log.info("node {}: draining before it stops: {} partitions to move to {}, waiting up to {}", nodeId,
                 AdminCommand.partitionsOn(view, nodeId), others, AdminCommand.describe(limit));
-        long start = System.nanoTime();
+        // measured on the node's clock; the waits in between are real ones of this (the stopping) thread
+        TimeSource time = node.time();
+        long start = time.nanoTime();
         long deadline = start + limit.toNanos();
         CompletableFuture<Void> drained = node.drain();
         while (true) {
-            long left = deadline - System.nanoTime();
+            long left = deadline - time.nanoTime();
             if (left <= 0) {
                 ClusterView now = node.currentView();
                 log.warn("node {}: not drained within {} ({}); stopping anyway, the rest fails over", nodeId,
@@ -233,7 +236,7 @@ public final class ZarisServerMain {
             }
             try {
                 drained.get(Math.min(left, DRAIN_PROGRESS_INTERVAL.toNanos()), TimeUnit.NANOSECONDS);
-                log.info("node {}: drained in {} ms", nodeId, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+                log.info("node {}: drained in {} ms", nodeId, TimeUnit.NANOSECONDS.toMillis(time.nanoTime() - start));
                 return true;
             } catch (TimeoutException e) {
                 ClusterView now = node.currentView();

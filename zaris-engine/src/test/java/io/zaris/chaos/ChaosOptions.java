@@ -39,7 +39,11 @@ public record ChaosOptions(Duration duration, int nodes, int replicationFactor, 
         long seed = System.currentTimeMillis();
         Path out = Path.of("target", "chaos");
         Network network = Network.LOOPBACK;
-        for (int i = 0; i + 1 < args.length; i += 2) {
+        for (int i = 0; i < args.length; i += 2) {
+            if (i + 1 == args.length) { // a trailing option without its value was once ignored, and the run went on
+                throw new IllegalArgumentException("option " + args[i] + " needs a value (use --minutes|--seconds|"
+                        + "--nodes|--rf|--ack|--seed|--out|--network, each followed by its value)");
+            }
             String value = args[i + 1];
             switch (args[i]) {
                 case "--minutes" -> seconds = Long.parseLong(value) * 60;

@@ -51,6 +51,33 @@ class ViewOrderingTests {
         assertThat(ViewOrdering.merge(view(1, 5, 1), view(2, 1, 7))).isNull();
     }
 
+    @Test
+    void aViewAtLeastAsNewIsAdoptedWholeAndAnyViewWhenNoneIsHeld() {
+        assertThat(ViewOrdering.adoption(null, view(1, 1, 1))).isEqualTo(new ViewOrdering.Adoption(view(1, 1, 1), false));
+        assertThat(ViewOrdering.adoption(view(1, 1, 1), view(2, 1, 1)))
+                .isEqualTo(new ViewOrdering.Adoption(view(2, 1, 1), false));
+    }
+
+    @Test
+    void aConcurrentViewIsMergedAndFlaggedForRebroadcast() {
+        ViewOrdering.Adoption adoption = ViewOrdering.adoption(view(1, 5, 1), view(1, 1, 7));
+
+        assertThat(adoption.merged()).isTrue();
+        assertThat(adoption.view().runtimeMap()).isEqualTo(ViewOrdering.merge(view(1, 5, 1), view(1, 1, 7)));
+    }
+
+    @Test
+    void aStaleViewIsIgnored() {
+        assertThat(ViewOrdering.adoption(view(2, 1, 1), view(1, 9, 9))).as("older map version").isNull();
+        assertThat(ViewOrdering.adoption(view(1, 5, 7), view(1, 1, 7))).as("older in one, equal in the other").isNull();
+    }
+
+    @Test
+    void changedPartitionsCountsTheEntriesThatDiffer() {
+        assertThat(ViewOrdering.changedPartitions(view(1, 1, 1).runtimeMap(), view(1, 2, 1).runtimeMap())).isEqualTo(1);
+        assertThat(ViewOrdering.changedPartitions(view(1, 1, 1).runtimeMap(), view(1, 1, 1).runtimeMap())).isZero();
+    }
+
     private static ClusterView withRuntime(ClusterView view, PartitionRuntime partition0) {
         return view.withRuntimeMap(new RuntimeMap(List.of(partition0, view.runtimeMap().get(1))));
     }

@@ -155,7 +155,7 @@ class AdminCommandIntegrationTests {
                 throw new NoSuchFileException(path);
             }
             return List.of(files.get(path));
-        }, AdminCommand.DataPortNode::connect, AdminCommand.Clock.SYSTEM,
+        }, options -> AdminCommand.DataPortNode.connect(options, AdminCommand.Clock.SYSTEM), AdminCommand.Clock.SYSTEM,
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

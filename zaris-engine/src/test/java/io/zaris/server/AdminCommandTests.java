@@ -369,6 +369,11 @@ class AdminCommandTests {
         }
 
         @Override
+        public long currentTimeMillis() {
+            return now / 1_000_000;
+        }
+
+        @Override
         public void sleep(Duration duration) {
             now += duration.toNanos();
             slept = slept.plus(duration);
