@@ -39,6 +39,7 @@ package io.zaris.model;
  *   <tr><td>ZRANGE</td><td>by (RANK, SCORE or LEX), reverse (0 or 1), start, stop, offset, limit (−1: all)</td>
  *       <td>0 · member, score, member, score … in the range's order</td></tr>
  *   <tr><td>ZREMRANGE</td><td>by (RANK, SCORE or LEX), start, stop</td><td>members removed · none</td></tr>
+ *   <tr><td>ZLEXCOUNT</td><td>min, max (member bounds)</td><td>members within · none</td></tr>
  *   <tr><td>ZPOP</td><td>max (0 or 1), count ≥ 0</td><td>0 · member, score … removed from the lowest (highest) end</td></tr>
  * </table>
  *
@@ -73,7 +74,8 @@ public enum HashOp {
     ZRANK(69, false, 2, 2),
     ZRANGE(70, false, 6, 6),
     ZREMRANGE(71, true, 3, 3),
-    ZPOP(72, true, 2, 2);
+    ZPOP(72, true, 2, 2),
+    ZLEXCOUNT(73, false, 2, 2);
 
     /**
      * Wire code → op. Codes are reserved by family so types can be added side by side without renumbering:

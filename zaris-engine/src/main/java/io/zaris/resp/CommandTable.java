@@ -183,6 +183,8 @@ final class CommandTable {
                 "sorted-set", "1.2.0", "O(1)", "Returns the number of members.");
         add("zcount", 4, "readonly", 1, 1, 1,
                 "sorted-set", "2.0.0", "O(log(N)+M) for M members in the range", "Counts the members with scores within a range.");
+        add("zlexcount", 4, "readonly", 1, 1, 1,
+                "sorted-set", "2.8.9", "O(N)", "Counts the members within a range of members (of one score).");
         add("zrank", -3, "readonly", 1, 1, 1,
                 "sorted-set", "2.0.0", "O(rank)", "Returns the rank of a member, lowest score first (WITHSCORE: and its score).");
         add("zrevrank", -3, "readonly", 1, 1, 1,

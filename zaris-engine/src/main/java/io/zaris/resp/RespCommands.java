@@ -315,7 +315,7 @@ final class RespCommands {
                 return sscan(a, slot);
             case "sinter", "sunion", "sdiff", "sinterstore", "sunionstore", "sdiffstore":
                 return setAlgebra(name, a, slot);
-            case "zadd", "zincrby", "zrem", "zscore", "zmscore", "zcard", "zcount", "zrank", "zrevrank", "zrange",
+            case "zadd", "zincrby", "zrem", "zscore", "zmscore", "zcard", "zcount", "zlexcount", "zrank", "zrevrank", "zrange",
                  "zrangebyscore", "zrevrangebyscore", "zrevrange", "zrangebylex", "zrevrangebylex", "zremrangebyscore",
                  "zremrangebyrank", "zremrangebylex", "zpopmin", "zpopmax", "zscan":
                 return sortedSetCommand(name, a, slot);

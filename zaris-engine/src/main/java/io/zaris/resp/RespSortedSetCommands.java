@@ -56,6 +56,7 @@ final class RespSortedSetCommands {
             case "zmscore" -> Plan.ask(HashOp.ZMSCORE, rest, answer -> scoresOrNulls(answer.items()));
             case "zcard" -> Plan.ask(HashOp.ZCARD, rest, answer -> RespReply.integer(answer.count()));
             case "zcount" -> Plan.ask(HashOp.ZCOUNT, rest, answer -> RespReply.integer(answer.count()));
+            case "zlexcount" -> Plan.ask(HashOp.ZLEXCOUNT, rest, answer -> RespReply.integer(answer.count()));
             case "zrank", "zrevrank" -> zrank(name.equals("zrevrank"), rest);
             case "zrange" -> zrange(rest, null, false);
             case "zrangebyscore" -> zrange(rest, "SCORE", false);

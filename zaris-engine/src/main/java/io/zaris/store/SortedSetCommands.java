@@ -62,6 +62,14 @@ final class SortedSetCommands {
                 Selection all = new Selection(By.SCORE, false, 0, 0, range, null, 0, -1);
                 yield segment.readSortedSet(key, now, set -> HashReply.read(set == null ? 0 : all.select(set).size(), List.of()));
             }
+            case ZLEXCOUNT -> {
+                LexRange range = LexRange.parse(args.get(0), args.get(1));
+                if (range == null) {
+                    yield HashReply.error(KvStatus.BAD_REQUEST, LexRange.NOT_VALID);
+                }
+                Selection all = new Selection(By.LEX, false, 0, 0, null, range, 0, -1);
+                yield segment.readSortedSet(key, now, set -> HashReply.read(set == null ? 0 : all.select(set).size(), List.of()));
+            }
             case ZRANK -> {
                 Boolean reverse = flag(args.get(1));
                 if (reverse == null) {

@@ -136,6 +136,11 @@ class RespSortedSetIntegrationTests {
             ZRANGEBYLEX {t}l - [c
             ZREVRANGEBYLEX {t}l [c -
             ZRANGEBYLEX {t}l -- +
+            ZLEXCOUNT {t}l - +
+            ZLEXCOUNT {t}l (b [ff
+            ZLEXCOUNT {t}l [z +
+            ZLEXCOUNT {t}l a +
+            ZLEXCOUNT {t}none - +
             ZREMRANGEBYLEX {t}l [e +
             ZRANGE {t}l 0 -1
             ZREMRANGEBYRANK {t}l 0 0
@@ -186,6 +191,8 @@ class RespSortedSetIntegrationTests {
             ZCARD {t}set
             ZCOUNT {t}str 0 1
             ZCOUNT {t}str x 1
+            ZLEXCOUNT {t}str - +
+            ZLEXCOUNT {t}str x +
             ZPOPMIN {t}str
             ZPOPMIN {t}str 0
             ZREM {t}h f

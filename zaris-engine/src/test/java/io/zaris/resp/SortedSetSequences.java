@@ -130,11 +130,12 @@ final class SortedSetSequences {
     /** Lex commands on one key whose members all score 0. */
     private String lex() {
         String key = prefix + "lex";
-        return switch (random.nextInt(6)) {
+        return switch (random.nextInt(7)) {
             case 0, 1 -> "ZADD " + key + " 0 " + one(MEMBERS) + " 0 " + one(MEMBERS);
             case 2 -> "ZRANGEBYLEX " + key + " " + one(LEX_BOUNDS) + " " + one(LEX_BOUNDS)
                     + (random.nextBoolean() ? "" : " LIMIT " + one(RANKS) + " " + one(COUNTS));
             case 3 -> "ZREVRANGEBYLEX " + key + " " + one(LEX_BOUNDS) + " " + one(LEX_BOUNDS);
+            case 5 -> "ZLEXCOUNT " + key + " " + one(LEX_BOUNDS) + " " + one(LEX_BOUNDS);
             case 4 -> "ZRANGE " + key + " " + one(LEX_BOUNDS) + " " + one(LEX_BOUNDS) + " BYLEX" + options("REV", "WITHSCORES");
             default -> "ZREMRANGEBYLEX " + key + " " + one(LEX_BOUNDS) + " " + one(LEX_BOUNDS);
         };
