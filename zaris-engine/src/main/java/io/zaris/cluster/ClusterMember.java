@@ -434,6 +434,14 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     /**
+     * Registers the one listener told, on the events thread, once an adopted view is the one {@link #currentView()}
+     * returns (the data path routes by it); call before {@link #start()}.
+     */
+    public void onViewInstalled(BiConsumer<ClusterView, ClusterView> listener) {
+        views.onCurrent(listener);
+    }
+
+    /**
      * Leader only: makes {@code target} (an assigned owner of the partition) its active owner with a new
      * epoch, and publishes the change to every node. The runtime map is the only thing that moves.
      *

@@ -60,6 +60,8 @@ final class HeldView<A> {
     private final Hooks hooks;
     private final CompletableFuture<ClusterView> firstView = new CompletableFuture<>();
     private volatile BiConsumer<ClusterView, ClusterView> listener = (previous, adopted) -> { };
+    /** Told once an installed view is {@link #current()} (after {@link #listener}). */
+    private volatile BiConsumer<ClusterView, ClusterView> currentListener = (previous, installed) -> { };
 
     /** The last installed view; {@code null} before the first. */
     private volatile ClusterView current;
@@ -82,6 +84,14 @@ final class HeldView<A> {
         this.roster = roster;
         this.clusterSize = clusterSize;
         this.hooks = hooks;
+    }
+
+    /**
+     * Registers the one listener told, on the events thread, once an installed view is {@link #current()} (the data
+     * path routes by it): (previous or null, installed); before any view.
+     */
+    void onCurrent(BiConsumer<ClusterView, ClusterView> newListener) {
+        this.currentListener = newListener;
     }
 
     /** Registers the one listener told about installed views: (previous or null, adopted); before any view. */
@@ -150,6 +160,11 @@ final class HeldView<A> {
             log.error("node {}: view listener failed", nodeId, e);
         } finally {
             current = candidate;
+        }
+        try {
+            currentListener.accept(held, candidate);
+        } catch (RuntimeException e) {
+            log.error("node {}: view-installed listener failed", nodeId, e);
         }
         hooks.standingChanged();
         if (held != null && !held.runtimeMap().equals(candidate.runtimeMap())) {

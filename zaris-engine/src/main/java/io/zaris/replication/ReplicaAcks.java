@@ -2,7 +2,7 @@ package io.zaris.replication;
 
 import io.zaris.model.AckMode;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.Supplier;
 
 /**
@@ -29,9 +29,20 @@ import java.util.function.Supplier;
  * applied than the partition has assigned replicas is reported to {@code reducedRedundancy}.
  *
  * <p>Thread-safe: verdicts arrive on the replication links' event loops. Each counter increment happens
- * before its {@code awaiting} decrement, so whoever takes {@code awaiting} to zero sees every verdict.
+ * before its {@code awaiting} decrement, so whoever takes {@code awaiting} to zero sees every verdict. The counters
+ * are volatile fields changed through field updaters rather than four atomic objects: one of these is made per
+ * replicated write.
  */
 final class ReplicaAcks {
+
+    private static final AtomicIntegerFieldUpdater<ReplicaAcks> AWAITING =
+            AtomicIntegerFieldUpdater.newUpdater(ReplicaAcks.class, "awaiting");
+    private static final AtomicIntegerFieldUpdater<ReplicaAcks> APPLIED =
+            AtomicIntegerFieldUpdater.newUpdater(ReplicaAcks.class, "applied");
+    private static final AtomicIntegerFieldUpdater<ReplicaAcks> REFUSED =
+            AtomicIntegerFieldUpdater.newUpdater(ReplicaAcks.class, "refused");
+    private static final AtomicIntegerFieldUpdater<ReplicaAcks> FENCED =
+            AtomicIntegerFieldUpdater.newUpdater(ReplicaAcks.class, "fenced");
 
     private final CompletableFuture<Void> result = new CompletableFuture<>();
     private final int partition;
@@ -39,10 +50,10 @@ final class ReplicaAcks {
     private final int assigned;
     private final Runnable reducedRedundancy;
     private final Supplier<CompletableFuture<Void>> majorityCheck;
-    private final AtomicInteger awaiting;
-    private final AtomicInteger applied = new AtomicInteger();
-    private final AtomicInteger refused = new AtomicInteger();
-    private final AtomicInteger fenced = new AtomicInteger();
+    private volatile int awaiting;
+    private volatile int applied;
+    private volatile int refused;
+    private volatile int fenced;
 
     /**
      * @param shipped           replicas the changes were shipped to: exactly this many {@link #onVerdict} calls follow
@@ -68,8 +79,8 @@ final class ReplicaAcks {
         this.assigned = assigned;
         this.reducedRedundancy = reducedRedundancy;
         this.majorityCheck = majorityCheck;
-        this.awaiting = new AtomicInteger(shipped);
-        this.refused.set(silent);
+        this.refused = silent;
+        this.awaiting = shipped;
         if (shipped == 0) {
             finish();
         }
@@ -77,13 +88,13 @@ final class ReplicaAcks {
 
     void onVerdict(ReplicaLink.Verdict verdict) {
         if (verdict.applied()) {
-            applied.incrementAndGet();
+            APPLIED.incrementAndGet(this);
         } else if (verdict.fenced()) {
-            fenced.incrementAndGet();
+            FENCED.incrementAndGet(this);
         } else if (!verdict.replicaGone()) {
-            refused.incrementAndGet();
+            REFUSED.incrementAndGet(this);
         }
-        if (awaiting.decrementAndGet() == 0) {
+        if (AWAITING.decrementAndGet(this) == 0) {
             finish();
         }
     }
@@ -93,22 +104,22 @@ final class ReplicaAcks {
     }
 
     private void finish() {
-        int count = applied.get();
-        if (fenced.get() > 0) {
+        int count = applied;
+        if (fenced > 0) {
             result.completeExceptionally(new ReplicationException("a replica of partition " + partition
                     + " knows a newer epoch: this node no longer owns it"));
         } else if (count < required) {
             result.completeExceptionally(new ReplicationException(count + " of " + required
                     + " required replicas applied the write to partition " + partition));
-        } else if (count == 0 && refused.get() > 0) {
-            result.completeExceptionally(new ReplicationException(refused.get() + " connected replica(s) of partition "
+        } else if (count == 0 && refused > 0) {
+            result.completeExceptionally(new ReplicationException(refused + " connected replica(s) of partition "
                     + partition + " did not apply the write and no other copy did"));
-        } else if (refused.get() > 0) {
+        } else if (refused > 0) {
             majorityCheck.get().whenComplete((confirmed, error) -> {
                 if (error == null) {
                     succeed(count);
                 } else {
-                    result.completeExceptionally(new ReplicationException(refused.get() + " connected replica(s) of partition "
+                    result.completeExceptionally(new ReplicationException(refused + " connected replica(s) of partition "
                             + partition + " did not apply the write and the leader did not confirm that this node still "
                             + "belongs to a majority (" + describe(error) + "): it may be cut off with the copies that did"));
                 }

@@ -55,6 +55,11 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     private final AtomicLong snapshotBytesSent = new AtomicLong();
     private final LongAdder segmentsCarriedOver = new LongAdder();
     private final LongAdder reducedRedundancyShipments = new LongAdder();
+    /** Made once, not per shipment: every write's {@link ReplicaAcks} gets the same two callbacks. */
+    private final Runnable countReducedRedundancy = reducedRedundancyShipments::increment;
+    /** Asks the majority confirmation when the check runs (it is set once, by {@link #start}). */
+    private final Supplier<CompletableFuture<Void>> majorityCheck =
+            () -> this.majorityConfirmation.get().orTimeout(MAJORITY_CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
 
     private static final Logger log = LoggerFactory.getLogger(Replicator.class);
     /** How often links are checked (opened, re-synced, closed). */
@@ -327,11 +332,10 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         // write (the node's mode or its own) does not wait; the ships below go out all the same.
         int required = requiredReplicas(partition);
         int assigned = owners.contains(nodeId) ? owners.size() - 1 : owners.size();
-        Supplier<CompletableFuture<Void>> confirmation = majorityConfirmation;
-        ReplicaAcks acks = new ReplicaAcks(partition, targets.size(), silent, required, assigned,
-                reducedRedundancyShipments::increment,
-                () -> confirmation.get().orTimeout(MAJORITY_CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
-        for (ReplicaLink link : targets) {
+        ReplicaAcks acks = new ReplicaAcks(partition, targets.size(), silent, required, assigned, countReducedRedundancy,
+                majorityCheck);
+        for (int i = 0; i < targets.size(); i++) {
+            ReplicaLink link = targets.get(i);
             link.replicateBatched(partition, epoch, segment, changes, deadline, flushDelayNanos).thenAccept(verdict -> {
                 try {
                     react(link, partition, segment, epoch, verdict);

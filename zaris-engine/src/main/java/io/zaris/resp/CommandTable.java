@@ -34,7 +34,8 @@ final class CommandTable {
         add("select", 2, "fast", 0, 0, 0,
                 "connection", "1.0.0", "O(1)", "Selects database 0, the only one in cluster mode.");
         add("client", -2, "admin", 0, 0, 0,
-                "connection", "2.4.0", "depends on the subcommand", "Names and describes this connection (SETNAME, GETNAME, ID, SETINFO, INFO, LIST).");
+                "connection", "2.4.0", "depends on the subcommand", "Names and describes this connection (SETNAME, GETNAME, ID, SETINFO, INFO, LIST) and turns on "
+                        + "server-assisted client-side caching over RESP3 (TRACKING, TRACKINGINFO, CACHING).");
         add("command", -1, "loading", 0, 0, 0,
                 "server", "2.8.13", "O(N) for N commands", "Describes the commands this node understands (COUNT, DOCS, INFO, LIST).");
         add("info", -1, "loading", 0, 0, 0,
@@ -225,6 +226,19 @@ final class CommandTable {
     private static void add(String name, int arity, String flag, int first, int last, int step,
                             String group, String since, String complexity, String summary) {
         COMMANDS.put(name, new Spec(name, arity, List.of(flag), first, last, step, new Docs(group, since, complexity, summary)));
+    }
+
+    /**
+     * The command named by {@code name} (ASCII letters in any case, as Redis compares them), or {@code null}: found
+     * without building a string, since every command a client sends is looked up.
+     */
+    static Spec lookup(byte[] name) {
+        return ByName.INDEX.find(name);
+    }
+
+    /** Built on first lookup, after the static block above has added every command. */
+    private static final class ByName {
+        static final NameIndex INDEX = new NameIndex(COMMANDS.values());
     }
 
     static boolean arityOk(Spec spec, int argc) {

@@ -65,8 +65,16 @@ final class RespCommands {
     private final IntSupplier connectedClients;
     private final long startedMillis;
     private final Runnable onFailedLogin;
+    /** {@code CLIENT TRACKING}; {@code null} where the node has none (then tracking is refused). */
+    private final RespTracking tracking;
 
     RespCommands(RespBackend backend, RespOptions options, IntSupplier connectedClients, Runnable onFailedLogin) {
+        this(backend, options, connectedClients, onFailedLogin, null);
+    }
+
+    RespCommands(RespBackend backend, RespOptions options, IntSupplier connectedClients, Runnable onFailedLogin,
+                 RespTracking tracking) {
+        this.tracking = tracking;
         this.onFailedLogin = onFailedLogin;
         this.backend = backend;
         this.options = options;
@@ -75,11 +83,11 @@ final class RespCommands {
     }
 
     CompletableFuture<RespReply> execute(List<byte[]> args, RespSession session) {
-        String name = new String(args.get(0), StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
-        CommandTable.Spec spec = CommandTable.COMMANDS.get(name);
+        CommandTable.Spec spec = CommandTable.lookup(args.get(0));
         if (spec == null) {
             return done(unknownCommand(args));
         }
+        String name = spec.name();
         if (!CommandTable.arityOk(spec, args.size())) {
             return done(RespReply.error("ERR wrong number of arguments for '" + name + "' command"));
         }
@@ -87,10 +95,18 @@ final class RespCommands {
         if (refusal != null) {
             return done(refusal);
         }
+        boolean tracked = session.tracking != null;
+        if (tracked) {
+            tracking.beforeCommand(name, spec, args, session);
+        }
         try {
             return dispatch(name, args, session);
         } catch (RuntimeException e) {
             return done(RespReply.error("ERR internal error: " + e));
+        } finally {
+            if (tracked) {
+                tracking.afterCommand();
+            }
         }
     }
 
@@ -912,21 +928,26 @@ final class RespCommands {
     }
 
     private CompletableFuture<RespReply> translate(CompletableFuture<ByteBuf> outcome, int slot, OnAnswer onAnswer) {
-        return outcome.handle((payload, failure) -> {
-            if (failure != null) {
-                return RespReply.error("NOREPLICAS write applied on the active owner but not acknowledged by enough replicas: "
-                        + rootMessage(failure));
-            }
-            Answer answer = Answer.decode(payload);
-            if (!answer.status().isAnswer()) {
-                return routingError(answer, slot);
-            }
-            try {
-                return onAnswer.apply(answer);
-            } catch (MalformedRequestException | RuntimeException e) {
-                return RespReply.error("ERR unreadable engine reply: " + e.getMessage());
-            }
-        });
+        if (outcome.isDone() && !outcome.isCompletedExceptionally()) {
+            // Reads, ASYNC writes and refusals: answered here, without a dependent future per command.
+            return done(reply(outcome.join(), slot, onAnswer));
+        }
+        return outcome.handle((payload, failure) -> failure != null
+                ? RespReply.error("NOREPLICAS write applied on the active owner but not acknowledged by enough replicas: "
+                        + rootMessage(failure))
+                : reply(payload, slot, onAnswer));
+    }
+
+    private RespReply reply(ByteBuf payload, int slot, OnAnswer onAnswer) {
+        Answer answer = Answer.decode(payload);
+        if (!answer.status().isAnswer()) {
+            return routingError(answer, slot);
+        }
+        try {
+            return onAnswer.apply(answer);
+        } catch (MalformedRequestException | RuntimeException e) {
+            return RespReply.error("ERR unreadable engine reply: " + e.getMessage());
+        }
     }
 
     /** A read answers at once; so does every refused or conditional write that failed its precondition. */
@@ -1039,6 +1060,9 @@ final class RespCommands {
         }
         session.protocol = protocol;
         session.name = name;
+        if (protocol < 3 && tracking != null) {
+            tracking.off(session); // RESP2 cannot carry its pushes
+        }
         return RespReply.map(List.of(
                 RespReply.bulk("server"), RespReply.bulk("redis"),
                 RespReply.bulk("version"), RespReply.bulk(VERSION),
@@ -1090,6 +1114,10 @@ final class RespCommands {
                         + session.protocol + " lib-name=" + (session.libName == null ? "" : session.libName)
                         + " lib-ver=" + (session.libVersion == null ? "" : session.libVersion) + "\n";
                 return RespReply.bulk(line);
+            }
+            case "TRACKING", "TRACKINGINFO", "CACHING" -> {
+                return tracking == null ? RespReply.error("ERR CLIENT " + sub + " is not available on this listener")
+                        : tracking.command(sub, a, session);
             }
             case "NO-EVICT", "NO-TOUCH", "REPLY" -> {
                 return RespReply.OK;
@@ -1188,7 +1216,8 @@ final class RespCommands {
                     .append("uptime_in_seconds:").append((now - startedMillis) / 1000).append("\r\n\r\n");
         }
         if (all || sections.contains("clients")) {
-            text.append("# Clients\r\nconnected_clients:").append(connectedClients.getAsInt()).append("\r\n\r\n");
+            text.append("# Clients\r\nconnected_clients:").append(connectedClients.getAsInt()).append("\r\n")
+                    .append("tracking_clients:").append(tracking == null ? 0 : tracking.trackingClients()).append("\r\n\r\n");
         }
         RespBackend.Memory memory = backend.memory();
         if (all || sections.contains("memory")) {
@@ -1200,7 +1229,8 @@ final class RespCommands {
         }
         if (all || sections.contains("stats")) {
             text.append("# Stats\r\nevicted_keys:").append(memory.evictions()).append("\r\n")
-                    .append("expired_keys:").append(memory.expirations()).append("\r\n\r\n");
+                    .append("expired_keys:").append(memory.expirations()).append("\r\n")
+                    .append("tracking_total_keys:").append(tracking == null ? 0 : tracking.trackedKeys()).append("\r\n\r\n");
         }
         if (all || sections.contains("cluster")) {
             text.append("# Cluster\r\ncluster_enabled:1\r\n\r\n");
@@ -1389,7 +1419,7 @@ final class RespCommands {
         }
     }
 
-    private static String text(byte[] bytes) {
+    static String text(byte[] bytes) {
         return new String(bytes, StandardCharsets.UTF_8);
     }
 
@@ -1415,7 +1445,18 @@ final class RespCommands {
         return cause.getMessage() == null ? cause.toString() : cause.getMessage();
     }
 
+    /*
+     * Completed futures of the commonest replies, shared by every connection: a completed future never changes
+     * (nothing here calls obtrudeValue), and the connection handler only reads them.
+     */
+    private static final CompletableFuture<RespReply> DONE_OK = CompletableFuture.completedFuture(RespReply.OK);
+    private static final CompletableFuture<RespReply> DONE_NULL = CompletableFuture.completedFuture(RespReply.NULL);
+    private static final CompletableFuture<RespReply> DONE_ZERO = CompletableFuture.completedFuture(RespReply.ZERO);
+    private static final CompletableFuture<RespReply> DONE_ONE = CompletableFuture.completedFuture(RespReply.ONE);
+
     private static CompletableFuture<RespReply> done(RespReply reply) {
-        return CompletableFuture.completedFuture(reply);
+        return reply == RespReply.OK ? DONE_OK : reply == RespReply.NULL ? DONE_NULL
+                : reply == RespReply.ZERO ? DONE_ZERO : reply == RespReply.ONE ? DONE_ONE
+                : CompletableFuture.completedFuture(reply);
     }
 }

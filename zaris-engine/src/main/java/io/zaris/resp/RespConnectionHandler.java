@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +44,16 @@ import org.slf4j.LoggerFactory;
  * already read stay undecoded in the cumulation buffer until the client reads again. A connection that stays
  * unwritable longer than the outbound limit allows is closed ({@link SlowReaderGuard}).
  *
- * <p>Confined to the channel's event loop, but for {@code drainScheduled}, which completions set from any thread.
+ * <p><b>Pushes.</b> Messages that answer no command (RESP3 {@code >}: tracking's invalidations, later pub/sub) come
+ * from other threads through {@link #push}: a bounded queue ({@link RespPushQueue}) the event loop drains, writing each
+ * push behind the replies of the commands that already ran, so an invalidation never overtakes the reply it
+ * invalidates. A client that does not read them is disconnected, as Redis's output-buffer limit does: more than
+ * {@link RespPushQueue#MAX_QUEUED} pushes waiting for the event loop, or more than {@link #MAX_PUSH_BACKLOG_BYTES}
+ * unsent when more arrive. Dropping pushes instead would leave its cache serving values it was never told changed; a
+ * closed connection makes a client-side cache start over.
+ *
+ * <p>Confined to the channel's event loop, but for {@code drainScheduled}, {@code pushDrainScheduled} and the push
+ * queue, which other threads touch, and {@code context}, which they read.
  */
 final class RespConnectionHandler extends ByteToMessageDecoder {
 
@@ -54,6 +64,8 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
     static final int BATCH_WRITE_BYTES = 64 * 1024;
     /** First capacity of a batch buffer: a few small replies; larger batches grow it. */
     private static final int BATCH_INITIAL_BYTES = 512;
+    /** Unsent bytes past which a connection that is pushed more is closed rather than let grow. */
+    static final long MAX_PUSH_BACKLOG_BYTES = 8L * 1024 * 1024;
 
     private record Pending(CompletableFuture<RespReply> reply, int protocol) {
     }
@@ -81,13 +93,33 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
      * they share one drain, hence one flush. The only field touched off the event loop.
      */
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
+    /** Pushes from other threads, drained by the event loop; see {@link #push}. */
+    private final RespPushQueue pushes = new RespPushQueue(RespPushQueue.MAX_QUEUED);
+    /** Set by the first push that asks the event loop to drain the push queue, cleared by that drain. */
+    private final AtomicBoolean pushDrainScheduled = new AtomicBoolean();
+    /** Set once the handler is added; read by {@link #push} from any thread. */
+    private volatile ChannelHandlerContext context;
+    /** Tracking of this connection's reads ({@code CLIENT TRACKING}); turned off when it closes. */
+    private final RespTracking tracking;
+    /**
+     * What a late reply's completion runs, and the drain it schedules: made once per connection (in
+     * {@link #handlerAdded}) rather than as two lambdas per waiting command.
+     */
+    private BiConsumer<RespReply, Throwable> onLateReply;
 
     RespConnectionHandler(String nodeId, RespLimits limits, Executor commands, long sessionId, AtomicInteger connections,
                           RespSecurity security) {
+        this(nodeId, limits, commands, sessionId, connections, security, null);
+    }
+
+    RespConnectionHandler(String nodeId, RespLimits limits, Executor commands, long sessionId, AtomicInteger connections,
+                          RespSecurity security, RespTracking tracking) {
         this.nodeId = nodeId;
+        this.tracking = tracking;
         this.reader = new RespReader(limits);
         this.commands = commands;
         this.session = new RespSession(sessionId);
+        this.session.pushes = this::push;
         this.connections = connections;
         this.security = security;
         this.slowReaderGuard = new SlowReaderGuard(nodeId, "RESP", security.outboundLimits(), security.onSlowReaderClosed());
@@ -96,6 +128,7 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
         super.handlerAdded(ctx);
+        context = ctx;
         connections.incrementAndGet();
         session.login = new LoginSession(security.security().users(), security.security().limiter(), peerOf(ctx));
         LoginSession login = session.login;
@@ -103,6 +136,12 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         slowReaderGuard.install(ctx.channel());
         // Reactor Netty reads only on demand of a reactive subscriber; this handler consumes the bytes itself.
         ctx.channel().config().setAutoRead(true);
+        Runnable drain = () -> drain(ctx);
+        onLateReply = (ignored, failure) -> {
+            if (drainScheduled.compareAndSet(false, true)) {
+                ctx.executor().execute(drain);
+            }
+        };
         ctx.read();
     }
 
@@ -115,6 +154,13 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
     protected void handlerRemoved0(ChannelHandlerContext ctx) {
         connections.decrementAndGet();
         slowReaderGuard.closed();
+        closing = true; // pushes still on their way are dropped, not written to a closed channel
+        if (tracking != null) {
+            tracking.off(session);
+        }
+        while (pushes.poll() != null) {
+            // dropped with the connection: its client-side cache starts over
+        }
         if (batch != null) {
             batch.release();
             batch = null;
@@ -163,11 +209,7 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         if (pending.size() > MAX_PENDING) {
             ctx.channel().config().setAutoRead(false);
         }
-        reply.whenComplete((ignored, failure) -> {
-            if (drainScheduled.compareAndSet(false, true)) {
-                ctx.executor().execute(() -> drain(ctx));
-            }
-        });
+        reply.whenComplete(onLateReply);
     }
 
     private void drain(ChannelHandlerContext ctx) {
@@ -210,6 +252,60 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
             ctx.write(batch, ctx.voidPromise());
             batch = null;
         }
+    }
+
+    /**
+     * Any thread: queues {@code push} for this connection, to be written after the replies of the commands that already
+     * ran. Closes the connection when its client does not read its pushes (see the class comment).
+     */
+    void push(RespReply.Push push) {
+        ChannelHandlerContext ctx = context;
+        if (ctx == null) {
+            return;
+        }
+        if (!pushes.offer(push)) {
+            ctx.executor().execute(() -> closeForBacklog(ctx, RespPushQueue.MAX_QUEUED + " pushes queued"));
+            return;
+        }
+        if (pushDrainScheduled.compareAndSet(false, true)) {
+            ctx.executor().execute(() -> drainPushes(ctx));
+        }
+    }
+
+    private void drainPushes(ChannelHandlerContext ctx) {
+        // Cleared before polling: a push offered after this point schedules a drain of its own.
+        pushDrainScheduled.set(false);
+        if (closing) {
+            while (pushes.poll() != null) {
+                // the connection is closing; nobody will read them
+            }
+            return;
+        }
+        if (io.zaris.security.OutboundBytes.pending(List.of(ctx.channel())) > MAX_PUSH_BACKLOG_BYTES) {
+            closeForBacklog(ctx, "more than " + MAX_PUSH_BACKLOG_BYTES + " bytes unsent");
+            return;
+        }
+        RespReply.Push push;
+        while ((push = pushes.poll()) != null) {
+            if (pending.isEmpty()) {
+                write(ctx, push, session.protocol);
+            } else {
+                // Behind replies still waiting for their writes: a reply read before the change must arrive first.
+                pending.add(new Pending(CompletableFuture.completedFuture(push), session.protocol));
+            }
+        }
+        flushBatch(ctx);
+    }
+
+    private void closeForBacklog(ChannelHandlerContext ctx, String why) {
+        if (closing) {
+            return;
+        }
+        log.warn("node {}: closing RESP connection {}: its client does not read its pushes ({})", nodeId,
+                ctx.channel().remoteAddress(), why);
+        closing = true;
+        flushBatch(ctx);
+        ctx.close();
     }
 
     /** Writes the replies rendered so far, if any, and flushes the channel (once, whatever was written). */

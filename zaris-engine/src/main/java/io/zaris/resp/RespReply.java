@@ -80,6 +80,19 @@ sealed interface RespReply {
         }
     }
 
+    /**
+     * An out-of-band message (RESP3 {@code >}), sent on a connection outside its command flow: the first item names
+     * the kind ({@code invalidate}, later pub/sub's {@code message}). Written as an array on a RESP2 connection.
+     */
+    record Push(List<RespReply> items) implements RespReply {
+        public Push {
+            if (items.isEmpty()) {
+                throw new IllegalArgumentException("a push needs at least its kind");
+            }
+            items = List.copyOf(items);
+        }
+    }
+
     /** A reply after which the connection is closed (QUIT). */
     record ThenClose(RespReply reply) implements RespReply {
     }

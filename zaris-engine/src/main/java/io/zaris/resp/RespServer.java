@@ -21,22 +21,25 @@ import reactor.netty.tcp.TcpServer;
 public final class RespServer implements AutoCloseable {
 
     private final DisposableServer server;
+    /** {@code CLIENT TRACKING}, or {@code null} when refused. */
+    private final RespTracking tracking;
     private final String host;
     private final AtomicInteger connections = new AtomicInteger();
     private final AtomicLong sessionIds = new AtomicLong();
     /** Open connections (closed channels remove themselves), closed with the listener so clients notice a stop. */
     private final ChannelGroup channels = new DefaultChannelGroup("zaris-resp", GlobalEventExecutor.INSTANCE);
 
-    private RespServer(RespOptions options, RespBackend backend, RespSecurity security) {
-        RespCommands commands = new RespCommands(backend, options, connections::get, security.onFailedLogin());
+    private RespServer(RespOptions options, RespBackend backend, RespSecurity security, RespTracking tracking) {
+        RespCommands commands = new RespCommands(backend, options, connections::get, security.onFailedLogin(), tracking);
         this.host = options.host();
+        this.tracking = tracking;
         this.server = TlsTransports.secure(TcpServer.create().runOn(IoLoops.shared()), security.security().tls())
                 .host(options.host())
                 .port(options.port())
                 .doOnConnection(connection -> {
                     channels.add(connection.channel());
                     connection.addHandlerLast("zaris-resp", new RespConnectionHandler(backend.nodeId(), options.limits(),
-                            commands::execute, sessionIds.incrementAndGet(), connections, security));
+                            commands::execute, sessionIds.incrementAndGet(), connections, security, tracking));
                 })
                 .handle((inbound, outbound) -> Mono.never())
                 .bindNow(Duration.ofSeconds(10));
@@ -49,7 +52,16 @@ public final class RespServer implements AutoCloseable {
 
     /** Binds the listener with authentication and slow-reader bounds; throws when the port cannot be bound. */
     public static RespServer start(RespOptions options, RespBackend backend, RespSecurity security) {
-        return new RespServer(options, backend, security);
+        return start(options, backend, security, null);
+    }
+
+    /**
+     * Binds the listener with {@code CLIENT TRACKING} fed by {@code tracking}, which must be hooked into the node's
+     * change stream ({@link RespTracking#before}) and view installs ({@link RespTracking#viewInstalled}); with
+     * {@code null}, {@code CLIENT TRACKING} is refused.
+     */
+    public static RespServer start(RespOptions options, RespBackend backend, RespSecurity security, RespTracking tracking) {
+        return new RespServer(options, backend, security, tracking);
     }
 
     public NodeAddress address() {
@@ -72,6 +84,10 @@ public final class RespServer implements AutoCloseable {
 
     @Override
     public void close() {
+        if (tracking != null) {
+            // Queued on each connection's event loop before the close below, so the invalidations leave first.
+            tracking.closing();
+        }
         channels.close();
         server.disposeNow(Duration.ofSeconds(5));
     }

@@ -1,6 +1,7 @@
 package io.zaris.resp;
 
 import io.zaris.security.LoginSession;
+import java.util.function.Consumer;
 
 /** Per-connection state that commands change: protocol version, client name, library info, login. Event-loop confined. */
 final class RespSession {
@@ -13,6 +14,10 @@ final class RespSession {
     boolean readOnly;
     /** Set when the connection is registered (it needs the peer's address); see {@link RespConnectionHandler}. */
     LoginSession login;
+    /** {@code CLIENT TRACKING} state while tracking is on, else {@code null}; see {@link RespTracking}. */
+    RespTracking.Client tracking;
+    /** The connection's out-of-band path ({@link RespConnectionHandler#push}); callable from any thread. */
+    Consumer<RespReply.Push> pushes = push -> { };
 
     RespSession(long id) {
         this.id = id;

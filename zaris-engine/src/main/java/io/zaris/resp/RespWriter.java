@@ -4,10 +4,15 @@ import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-/** Writes {@link RespReply} values in RESP2 or RESP3. Stateless. */
+/**
+ * Writes {@link RespReply} values in RESP2 or RESP3. Stateless. Lengths and integers are written digit by digit and
+ * fixed replies from constants, so rendering a reply allocates nothing beyond its output buffer.
+ */
 final class RespWriter {
 
     private static final byte[] CRLF = {'\r', '\n'};
+    private static final byte[] NULL_RESP3 = "_\r\n".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] NULL_RESP2 = "$-1\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private RespWriter() {
     }
@@ -18,60 +23,88 @@ final class RespWriter {
         } else if (reply instanceof RespReply.Error error) {
             line(out, '-', error.text());
         } else if (reply instanceof RespReply.Int integer) {
-            line(out, ':', Long.toString(integer.value()));
+            number(out, ':', integer.value());
         } else if (reply instanceof RespReply.Bulk bulk) {
-            line(out, '$', Integer.toString(bulk.bytes().length));
+            number(out, '$', bulk.bytes().length);
             out.writeBytes(bulk.bytes());
             out.writeBytes(CRLF);
         } else if (reply instanceof RespReply.BufferBulk bulk) {
             ByteBuf bytes = bulk.bytes();
-            line(out, '$', Integer.toString(bytes.readableBytes()));
-            out.writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
+            number(out, '$', bytes.readableBytes());
+            if (bytes.hasArray()) {
+                // From the backing array: copying buffer to buffer made two NIO views per value on a direct output.
+                out.writeBytes(bytes.array(), bytes.arrayOffset() + bytes.readerIndex(), bytes.readableBytes());
+            } else {
+                out.writeBytes(bytes, bytes.readerIndex(), bytes.readableBytes());
+            }
             out.writeBytes(CRLF);
         } else if (reply instanceof RespReply.Null) {
-            out.writeBytes(protocol >= 3 ? "_\r\n".getBytes(StandardCharsets.US_ASCII)
-                    : "$-1\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.writeBytes(protocol >= 3 ? NULL_RESP3 : NULL_RESP2);
         } else if (reply instanceof RespReply.Array array) {
-            line(out, '*', Integer.toString(array.items().size()));
+            number(out, '*', array.items().size());
             for (RespReply item : array.items()) {
                 write(item, protocol, out);
             }
         } else if (reply instanceof RespReply.MapReply map) {
             int size = map.keysAndValues().size();
             if (protocol >= 3) {
-                line(out, '%', Integer.toString(size / 2));
+                number(out, '%', size / 2);
             } else {
-                line(out, '*', Integer.toString(size));
+                number(out, '*', size);
             }
             for (RespReply item : map.keysAndValues()) {
                 write(item, protocol, out);
             }
         } else if (reply instanceof RespReply.Score score) {
             if (protocol >= 3) {
-                line(out, ',', new String(score.text(), StandardCharsets.US_ASCII));
+                out.writeByte(',');
             } else {
-                line(out, '$', Integer.toString(score.text().length));
-                out.writeBytes(score.text());
-                out.writeBytes(CRLF);
+                number(out, '$', score.text().length);
             }
+            out.writeBytes(score.text());
+            out.writeBytes(CRLF);
         } else if (reply instanceof RespReply.Pairs pairs) {
             List<RespReply> flat = pairs.flat();
-            if (protocol >= 3) {
-                line(out, '*', Integer.toString(flat.size() / 2));
-                for (int i = 0; i < flat.size(); i += 2) {
-                    line(out, '*', "2");
-                    write(flat.get(i), protocol, out);
-                    write(flat.get(i + 1), protocol, out);
+            number(out, '*', protocol >= 3 ? flat.size() / 2 : flat.size());
+            for (int i = 0; i < flat.size(); i++) {
+                if (protocol >= 3 && i % 2 == 0) {
+                    number(out, '*', 2);
                 }
-            } else {
-                line(out, '*', Integer.toString(flat.size()));
-                for (RespReply item : flat) {
-                    write(item, protocol, out);
-                }
+                write(flat.get(i), protocol, out);
+            }
+        } else if (reply instanceof RespReply.Push push) {
+            line(out, protocol >= 3 ? '>' : '*', Integer.toString(push.items().size()));
+            for (RespReply item : push.items()) {
+                write(item, protocol, out);
             }
         } else if (reply instanceof RespReply.ThenClose thenClose) {
             write(thenClose.reply(), protocol, out);
         }
+    }
+
+    /** {@code type}, {@code value} in decimal, CRLF. */
+    static void number(ByteBuf out, char type, long value) {
+        out.writeByte(type);
+        if (value == Long.MIN_VALUE) {
+            out.writeCharSequence(Long.toString(value), StandardCharsets.US_ASCII);
+        } else {
+            if (value < 0) {
+                out.writeByte('-');
+                value = -value;
+            }
+            int digits = 1;
+            for (long rest = value / 10; rest > 0; rest /= 10) {
+                digits++;
+            }
+            int end = out.writerIndex() + digits;
+            out.ensureWritable(digits);
+            for (int i = end - 1; i >= end - digits; i--) {
+                out.setByte(i, (int) ('0' + value % 10));
+                value /= 10;
+            }
+            out.writerIndex(end);
+        }
+        out.writeBytes(CRLF);
     }
 
     private static void line(ByteBuf out, char type, String text) {

@@ -16,6 +16,7 @@ import io.zaris.store.TrackStart;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.slf4j.Logger;
@@ -145,11 +146,29 @@ final class SegmentSubscriptions {
                     channel.close();
                     continue;
                 }
-                channel.writeAndFlush(frame.retainedDuplicate(), channel.voidPromise());
+                push(channel, frame.retainedDuplicate());
                 pushedFrames.incrementAndGet();
             }
         } finally {
             frame.release();
+        }
+    }
+
+    /**
+     * Queues {@code frame} on the channel's event loop, behind every push queued there before. A write from the event
+     * loop's own thread would go out at once, ahead of a push another writer's thread queued earlier for the same
+     * channel under the segment's lock: the client would see a revision skipped (and drop the segment, or tell its
+     * watches of a gap), then the skipped change too late.
+     */
+    private static void push(Channel channel, ByteBuf frame) {
+        if (!channel.eventLoop().inEventLoop()) {
+            channel.writeAndFlush(frame, channel.voidPromise()); // queued on the event loop, in lock order
+            return;
+        }
+        try {
+            channel.eventLoop().execute(() -> channel.writeAndFlush(frame, channel.voidPromise()));
+        } catch (RejectedExecutionException shuttingDown) {
+            frame.release(); // the channel goes with its event loop: nothing to tell it any more
         }
     }
 

@@ -22,6 +22,7 @@ import io.zaris.resp.RespBackend;
 import io.zaris.resp.RespOptions;
 import io.zaris.resp.RespSecurity;
 import io.zaris.resp.RespServer;
+import io.zaris.resp.RespTracking;
 import io.zaris.store.MemoryReclaimer;
 import io.zaris.store.NodeStore;
 import io.zaris.time.TimeSource;
@@ -80,6 +81,8 @@ public final class ZarisNode implements AutoCloseable {
     private volatile boolean running;
     /** Near-cache trackers of this node's segments; fed by the store's change sink. */
     private final SegmentSubscriptions subscriptions;
+    /** RESP connections' {@code CLIENT TRACKING}; fed by the store's change sink and by installed views. */
+    private final RespTracking respTracking;
 
     public ZarisNode(NodeConfig config) {
         this.orphanedCopies = new OrphanedCopies(config.nodeId());
@@ -88,10 +91,11 @@ public final class ZarisNode implements AutoCloseable {
         this.fence = new EpochFence(layout.partitionCount());
         this.replicaSegments = new ReplicaSegments(layout.segmentCount());
         this.subscriptions = new SegmentSubscriptions(config.nodeId(), layout.segmentCount());
+        this.respTracking = RespTracking.create(config.nodeId(), layout.segmentCount(), this::currentView);
         this.replicator = new Replicator(config.nodeId(), layout, config.replication(), fence,
                 config.security().nodeCredentials(), config.security().tls(), takeoverGate, config.timeSource());
         this.store = new NodeStore(layout.segmentCount(), config.timeSource(), NodeStore.DEFAULT_LOG_MAX_CHANGES,
-                NodeStore.logBytesPerSegment(layout.segmentCount()), subscriptions.before(replicator));
+                NodeStore.logBytesPerSegment(layout.segmentCount()), subscriptions.before(respTracking.before(replicator)));
         subscriptions.bind(store);
         this.memoryGuard = new MemoryGuard(config.nodeId(), new MemoryReclaimer(store, config.memory()), store.memory(),
                 this::currentView, fence, takeoverGate, () -> standing.inMajority() && standing.holdsLease());
@@ -140,6 +144,7 @@ public final class ZarisNode implements AutoCloseable {
                     takeoverCatchUp, replicator, newMember::inheritedActives,
                     (partition, adopted) -> publishTakeover(dataPort, partition, adopted), dataPort::push,
                     this::currentView));
+            newMember.onViewInstalled(respTracking::viewInstalled);
             member = newMember;
             newMember.start();
         } catch (Exception e) {
@@ -166,7 +171,7 @@ public final class ZarisNode implements AutoCloseable {
                 replicator, fence, replicaSegments, takeoverGate, standing, memoryGuard, adminActions, config.timeSource());
         try {
             respServer = RespServer.start(options, new LocalBackend(handler, segmentMapper), new RespSecurity(
-                    config.security(), config.outboundLimits(), stats::failedLogin, stats::slowReaderClosed));
+                    config.security(), config.outboundLimits(), stats::failedLogin, stats::slowReaderClosed), respTracking);
             log.info("node {}: Redis protocol on {}:{}", config.nodeId(), options.host(), respServer.port());
         } catch (RuntimeException e) {
             if (options.required()) {
@@ -253,8 +258,11 @@ public final class ZarisNode implements AutoCloseable {
 
         /** First capacity of a GET's response: status, version, TTL and a value of up to about 220 bytes. */
         private static final int READ_RESPONSE_BYTES = 256;
-        /** First capacity of any other response: a status, a version, an acknowledgement. */
-        private static final int WRITE_RESPONSE_BYTES = 64;
+        /**
+         * First capacity of any other response: a successful write's header (10 bytes), version (8) and acknowledgement
+         * (9) fit; longer answers (errors with a message, multi-key results) grow it.
+         */
+        private static final int WRITE_RESPONSE_BYTES = 32;
 
         private final RequestHandler handler;
         private final SegmentMapper segmentMapper;

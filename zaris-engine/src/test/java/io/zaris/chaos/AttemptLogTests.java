@@ -46,7 +46,7 @@ class AttemptLogTests {
         attempts.retry("unavailable");
         attempts.retry("timeout");
 
-        assertThat(recorder.history(AckMode.SYNC).retriedAttempts())
+        assertThat(recorder.history(AckMode.SYNC, 0).retriedAttempts())
                 .containsEntry(Reply.UNAVAILABLE, 2L).containsEntry(Reply.TIMEOUT, 1L).hasSize(2);
     }
 }

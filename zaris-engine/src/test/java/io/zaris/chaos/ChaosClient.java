@@ -1,6 +1,9 @@
 package io.zaris.chaos;
 
 import io.zaris.client.CounterValue;
+import io.zaris.client.NearCacheOptions;
+import io.zaris.client.NearCacheRead;
+import io.zaris.client.ReadResult;
 import io.zaris.client.WriteOutcome;
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
@@ -21,7 +24,9 @@ import java.util.concurrent.CompletionException;
  * environment is ignored (so no {@code ZARIS_*} variable changes a default), and two observers are added: a
  * lost-write listener and the {@link AttemptLog}.
  *
- * <p>Reads take the blocking API (direct sockets first, as an application's blocking reads do). Writes take
+ * <p>Reads take the blocking API (direct sockets first, as an application's blocking reads do); a client with a
+ * near cache ({@link #connectWithNearCache}) reads through {@link ZarisClient#read}, which says whether the near
+ * cache answered, and the history keeps that. Writes take
  * the pipelined API and wait on it: the blocking PUT and DELETE first try a direct socket and, after a timeout
  * there, silently fall back to the pipelined path, so an attempt that may have been applied would go unseen
  * and a later refusal would look determinate.
@@ -47,10 +52,23 @@ final class ChaosClient implements AutoCloseable {
         return new ChaosClient(id, client, attempts, recorder);
     }
 
+    /** Connects with the default options and a near cache of the default bounds (it holds every workload key). */
+    static ChaosClient connectWithNearCache(int id, List<NodeAddress> seeds, String password, HistoryRecorder recorder) {
+        AttemptLog attempts = new AttemptLog(recorder);
+        ZarisClient client = ZarisClient.connect(builder(seeds, password, "chaos-near-" + id, attempts, recorder)
+                .nearCache(NearCacheOptions.builder().build()).build());
+        return new ChaosClient(id, client, attempts, recorder);
+    }
+
     static ZarisClientOptions options(List<NodeAddress> seeds, String password, String name, AttemptLog attempts,
                                       HistoryRecorder recorder) {
+        return builder(seeds, password, name, attempts, recorder).build();
+    }
+
+    private static ZarisClientOptions.Builder builder(List<NodeAddress> seeds, String password, String name,
+                                                      AttemptLog attempts, HistoryRecorder recorder) {
         return ZarisClientOptions.builder().seeds(seeds).password(password).clientName(name).environment(Map.of())
-                .metrics(attempts).lostWriteListener(recorder::namedLost).build();
+                .metrics(attempts).lostWriteListener(recorder::namedLost);
     }
 
     /** How the report states the chaos clients' options, read from the options themselves. */
@@ -109,16 +127,24 @@ final class ChaosClient implements AutoCloseable {
         long invoked = begin();
         Reply reply;
         VersionedRead read = null;
+        boolean local = false;
         try {
-            Optional<VersionedValue> value = client.sync().get(key);
+            Optional<VersionedValue> value;
+            if (client.options().nearCache().enabled()) {
+                ReadResult result = client.read(key, NearCacheRead.DEFAULT).join();
+                value = result.value();
+                local = result.local();
+            } else {
+                value = client.sync().get(key);
+            }
             read = new VersionedRead(value.map(v -> new String(v.value(), StandardCharsets.UTF_8)).orElse(null),
                     value.map(VersionedValue::version).orElse(0L));
             reply = value.isPresent() ? Reply.OK : Reply.NOT_FOUND;
         } catch (RuntimeException e) {
             reply = Reply.of(unwrap(e));
         }
-        recorder.record(new Op.Read(id, key, read == null ? null : read.value(), afterHealing, invoked, recorder.now(),
-                reply));
+        recorder.record(new Op.Read(id, key, read == null ? null : read.value(), afterHealing, local, invoked,
+                recorder.now(), reply));
         return read;
     }
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The short chaos run: 3 server processes, RF 2, SYNC, about 2 minutes of faults under a live workload whose
- * clients use the default client options, then the checker. The long runs are {@code chaos/run}.
+ * clients use the default client options (some with a near cache, some watching keys), then the checker. The long runs are {@code chaos/run}.
  *
  * <p>Part of the default suite; {@code -Dzaris.chaos=false} skips it (e.g. for a quick local build), and
  * {@code -Dzaris.chaos.seed} / {@code -Dzaris.chaos.seconds} vary it.
@@ -43,6 +43,11 @@ class ChaosHarnessIntegrationTests {
         assertThat(verdict.of(Finding.Kind.DIVERGED_REPLICA)).as("diverged replica copies").isEmpty();
         assertThat(verdict.of(Finding.Kind.UNCOMPARED_REPLICA)).as("replica copies not compared").isEmpty();
         assertThat(verdict.segmentCopiesCompared()).as("segment copies compared").isEqualTo(512);
+        assertThat(verdict.nearReads().localReads()).as("reads the near caches answered").isPositive();
+        assertThat(verdict.of(Finding.Kind.STALE_NEAR_READ)).as("near-cache reads staler than the bound").isEmpty();
+        assertThat(verdict.watching().owed()).as("acknowledged changes owed to the watches").isPositive();
+        assertThat(verdict.of(Finding.Kind.WATCH_SKIPPED_CHANGE)).as("watched changes skipped silently").isEmpty();
+        assertThat(verdict.of(Finding.Kind.WATCH_OUT_OF_ORDER)).as("watched changes out of order").isEmpty();
         // Statuses that reached the application are counted and printed, not failed on: this run's faults overlap
         // on 3 nodes, where two faults at once leave no majority and a request may wait out the client's map wait.
         // A single fault surfaces none (SingleFaultIntegrationTests), and overlapping faults on 5 nodes none

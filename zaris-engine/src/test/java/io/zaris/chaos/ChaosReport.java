@@ -43,6 +43,16 @@ record ChaosReport(ChaosOptions options, long durationSeconds, String nodes, Map
         row(md, "CAS updates acknowledged", tally.casUpdatesAcknowledged());
         row(md, "increments acknowledged", tally.incrementsAcknowledged());
         row(md, "reads answered during the run", tally.readsAnswered());
+        Verdict.NearReads near = verdict.nearReads();
+        row(md, "near-cache reads answered locally", near.localReads());
+        row(md, "local reads older than a write acknowledged before they began: within / beyond the bound of "
+                + seconds(near.boundNanos()), near.staleWithinBound() + " / " + near.staleBeyondBound());
+        row(md, "staleness of those reads, from the acknowledgement they missed (max / p99)",
+                millis(near.maxStalenessNanos()) + " / " + millis(near.p99StalenessNanos()));
+        Verdict.Watching watching = verdict.watching();
+        row(md, "key watches: changes handed on / gap notices by reason", watching.changes() + " / " + watching.gaps());
+        row(md, "acknowledged PUTs owed to the watches: handed on / covered by a gap notice / missing", watching.delivered()
+                + " / " + watching.coveredByGap() + " / " + watching.missing());
         row(md, "keys written / read back after healing", tally.keysWritten() + " / " + tally.keysReadAfterHealing());
         row(md, "segment copies compared with their active's after healing", verdict.segmentCopiesCompared());
         row(md, "acknowledged ASYNC writes named lost to the client", tally.namedLosses());
@@ -84,6 +94,19 @@ record ChaosReport(ChaosOptions options, long durationSeconds, String nodes, Map
         field(json, "casUpdatesAcknowledged", tally.casUpdatesAcknowledged());
         field(json, "incrementsAcknowledged", tally.incrementsAcknowledged());
         field(json, "readsAnswered", tally.readsAnswered());
+        Verdict.NearReads near = verdict.nearReads();
+        field(json, "nearLocalReads", near.localReads());
+        field(json, "nearStaleWithinBound", near.staleWithinBound());
+        field(json, "nearStaleBeyondBound", near.staleBeyondBound());
+        field(json, "nearMaxStalenessMillis", String.format(Locale.ROOT, "%.3f", near.maxStalenessNanos() / 1e6));
+        field(json, "nearP99StalenessMillis", String.format(Locale.ROOT, "%.3f", near.p99StalenessNanos() / 1e6));
+        field(json, "nearStalenessBoundSeconds", String.format(Locale.ROOT, "%.3f", near.boundNanos() / 1e9));
+        Verdict.Watching watching = verdict.watching();
+        field(json, "watchChanges", watching.changes());
+        field(json, "watchGaps", jsonMap(watching.gaps()));
+        field(json, "watchOwed", watching.owed());
+        field(json, "watchDelivered", watching.delivered());
+        field(json, "watchCoveredByGap", watching.coveredByGap());
         field(json, "keysWritten", tally.keysWritten());
         field(json, "keysReadAfterHealing", tally.keysReadAfterHealing());
         field(json, "segmentCopiesCompared", verdict.segmentCopiesCompared());
@@ -144,6 +167,14 @@ record ChaosReport(ChaosOptions options, long durationSeconds, String nodes, Map
         md.append("\n| kind of fault | injected | longest write stall |\n|---|---|---|\n");
         faultsByKind.forEach((kind, count) -> md.append(String.format(Locale.ROOT, "| %s | %d | %.2f s |%n", kind, count,
                 timeline.longestStallByFault().getOrDefault(kind, 0.0))));
+    }
+
+    private static String seconds(long nanos) {
+        return String.format(Locale.ROOT, "%.1f s", nanos / 1e9);
+    }
+
+    private static String millis(long nanos) {
+        return String.format(Locale.ROOT, "%.1f ms", nanos / 1e6);
     }
 
     private static void row(StringBuilder md, String figure, Object value) {

@@ -77,11 +77,31 @@ class ChaosReportTests {
                 + "client 0, invoked at 10.0 s, OK at 11.0 s; KILL of n2 from 10.0 s to 12.0 s |");
     }
 
+    @Test
+    void theReportGivesTheNearCacheReadsStalenessAndWhatTheWatchesWereHanded() {
+        ChaosReport report = report(List.of(), List.of());
+
+        assertThat(report.markdown())
+                .contains("| near-cache reads answered locally | 30 |")
+                .contains("| local reads older than a write acknowledged before they began: within / beyond the bound "
+                        + "of 20.0 s | 4 / 0 |")
+                .contains("| staleness of those reads, from the acknowledgement they missed (max / p99) | 2.5 ms / 2.0 ms |")
+                .contains("| key watches: changes handed on / gap notices by reason | 80 / {HISTORY_LOST=1} |")
+                .contains("| acknowledged PUTs owed to the watches: handed on / covered by a gap notice / missing "
+                        + "| 66 / 4 / 0 |")
+                .contains("| near-cache reads staler than the bound | 0 |")
+                .contains("| watched changes skipped without a gap notice | 0 |");
+        assertThat(report.json()).contains("\"nearLocalReads\": 30").contains("\"nearMaxStalenessMillis\": 2.500")
+                .contains("\"watchGaps\": {\"HISTORY_LOST\": 1}").contains("\"watchOwed\": 70");
+    }
+
     private static ChaosReport report(List<Finding> findings, List<Finding> excused) {
         ChaosOptions options = new ChaosOptions(Duration.ofMinutes(1), 3, 2, AckMode.ASYNC, 1, Duration.ofSeconds(6),
                 Path.of("target"));
         Verdict verdict = new Verdict(findings, excused, Map.of(Reply.OK, 90L, Reply.UNAVAILABLE, 3L, Reply.TIMEOUT, 2L),
-                Map.of(Reply.MIGRATING, 4L), new Verdict.Tally(50, 2, 1, 10, 10, 40, 20, 20, 1), 64);
+                Map.of(Reply.MIGRATING, 4L), new Verdict.Tally(50, 2, 1, 10, 10, 40, 20, 20, 1), 64,
+                new Verdict.NearReads(30, 4, 0, 2_500_000, 2_000_000, 20_000_000_000L),
+                new Verdict.Watching(2, 80, Map.of("HISTORY_LOST", 1L), 70, 66, 4));
         Timeline timeline = new Timeline(new long[] {100}, new long[] {0}, List.of(10.0), Map.of("KILL", 1.0), 1.0, 1.0,
                 "w0-1 by client 0, invoked at 10.0 s, OK at 11.0 s; KILL of n2 from 10.0 s to 12.0 s");
         return new ChaosReport(options, 60, "3 processes on loopback", Map.of("KILL", 1L),

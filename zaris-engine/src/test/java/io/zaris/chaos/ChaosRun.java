@@ -36,6 +36,8 @@ public final class ChaosRun {
      */
     static final Duration REPLICA_CONVERGENCE_TIMEOUT = Duration.ofSeconds(30);
     /** A node's log line for a membership view; group 1 is its member count. */
+    /** Segments of the run's cluster (its {@code --segments}). */
+    static final int SEGMENTS = 512;
     private static final java.util.regex.Pattern VIEW_LINE = java.util.regex.Pattern.compile("membership view \\S+ with (\\d+) member");
 
     private ChaosRun() {
@@ -61,7 +63,7 @@ public final class ChaosRun {
         if (options.network() == ChaosOptions.Network.BED && !nodeJvmOptions.isEmpty()) {
             throw new IllegalArgumentException("extra node JVM options are for loopback runs, not the bed: " + nodeJvmOptions);
         }
-        List<String> serverArguments = List.of("--partitions", "32", "--segments", "512",
+        List<String> serverArguments = List.of("--partitions", "32", "--segments", String.valueOf(SEGMENTS),
                 "--ack-mode", options.ackMode().name().toLowerCase(java.util.Locale.ROOT),
                 "--escalation-timeout", options.escalationTimeout().toMillis() + "ms",
                 "--heal-cooldown", "2s", "--join-settle-delay", "3s");
@@ -77,39 +79,45 @@ public final class ChaosRun {
                     .password(processes.password()).clientName("chaos-control").environment(Map.of()).build())) {
                 Workload workload = new Workload(seeds, processes.password(), recorder, options.ackMode(), options.seed());
                 Nemesis nemesis = new Nemesis(processes, control, options);
-                long start = recorder.now();
-                workload.start();
-                nemesis.start();
-                log.info("chaos: running for {} with {} nodes, RF {}, {}, seed {}", options.duration(), options.nodes(),
-                        options.replicationFactor(), options.ackMode(), options.seed());
-                Thread.sleep(options.duration().toMillis());
-                List<Nemesis.Fault> faults = nemesis.heal();
-                workload.stop();
-                long end = recorder.now();
-                awaitHealthy(control, processes, options.nodes());
-                String clients;
-                try (ChaosClient reader = ChaosClient.connect(Workload.clientCount(), seeds,
+                try (ChaosWatchers watchers = ChaosWatchers.start(Workload.clientCount() + 1, seeds,
                         processes.password(), recorder)) {
-                    FinalReads.readAll(reader, Workload.keys());
-                    clients = describeClients(reader.options());
+                    long start = recorder.now();
+                    workload.start();
+                    nemesis.start();
+                    log.info("chaos: running for {} with {} nodes, RF {}, {}, seed {}", options.duration(), options.nodes(),
+                            options.replicationFactor(), options.ackMode(), options.seed());
+                    Thread.sleep(options.duration().toMillis());
+                    List<Nemesis.Fault> faults = nemesis.heal();
+                    workload.stop();
+                    long end = recorder.now();
+                    awaitHealthy(control, processes, options.nodes());
+                    String clients;
+                    try (ChaosClient reader = ChaosClient.connect(Workload.clientCount(), seeds,
+                            processes.password(), recorder)) {
+                        FinalReads.readAll(reader, Workload.keys());
+                        clients = describeClients(reader.options());
+                    }
+                    watchers.catchUpAndClose(options.ackMode(), SEGMENTS);
+                    ReplicaCopies copies = ReplicaDigests.awaitConverged(control, processes.password(),
+                            REPLICA_CONVERGENCE_TIMEOUT);
+                    History history = recorder.history(options.ackMode(), SEGMENTS);
+                    ChaosReport report = new ChaosReport(options, TimeUnit.NANOSECONDS.toSeconds(end - start),
+                            processes.describe(), faultsByKind(faults), clients, Checker.check(history, copies),
+                            Timeline.of(history.ops(), faults, start, end));
+                    report.writeTo(options.outputDirectory());
+                    return report;
                 }
-                ReplicaCopies copies = ReplicaDigests.awaitConverged(control, processes.password(), REPLICA_CONVERGENCE_TIMEOUT);
-                History history = recorder.history(options.ackMode());
-                ChaosReport report = new ChaosReport(options, TimeUnit.NANOSECONDS.toSeconds(end - start),
-                        processes.describe(), faultsByKind(faults), clients, Checker.check(history, copies),
-                        Timeline.of(history.ops(), faults, start, end));
-                report.writeTo(options.outputDirectory());
-                return report;
             }
         }
     }
 
     /** How the report describes the clients: how many, where they run, and their options. */
     static String describeClients(ZarisClientOptions options) {
-        return (Workload.clientCount() + 1) + " separate client instances in the workload's JVM, one per thread ("
-                + Workload.WRITERS + " writers, " + Workload.READERS + " readers, " + Workload.CAS_THREADS + " CAS, "
-                + Workload.COUNTER_THREADS + " counters, 1 for the reads after healing), each with "
-                + ChaosClient.describe(options);
+        return (Workload.clientCount() + 1 + ChaosWatchers.WATCHERS) + " separate client instances in the workload's "
+                + "JVM (" + Workload.WRITERS + " writers, " + Workload.READERS + " readers, " + Workload.CAS_THREADS
+                + " CAS, " + Workload.COUNTER_THREADS + " counters, " + Workload.NEAR_READERS + " near-cache readers "
+                + "with a near cache of the default bounds, " + ChaosWatchers.WATCHERS + " key watchers of the prefix '"
+                + ChaosWatchers.PREFIX + "', 1 for the reads after healing), each with " + ChaosClient.describe(options);
     }
 
     private static Map<String, Long> faultsByKind(List<Nemesis.Fault> faults) {

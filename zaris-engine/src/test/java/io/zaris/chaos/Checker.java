@@ -9,7 +9,10 @@ import java.util.Map;
  *
  * <ul>
  *   <li>single-writer keys: every answered read against real-time order ({@link RegisterCheck}), including
- *       the read of every written key after healing, which finds lost writes;</li>
+ *       the read of every written key after healing, which finds lost writes; a read a near cache answered may be
+ *       stale up to {@link NearReadStaleness#BOUND};</li>
+ *   <li>key watches: each watch was handed every acknowledged change of the single-writer keys it watched, or told
+ *       of a gap, and each key's changes in order ({@link WatchCheck});</li>
  *   <li>compare-and-set keys: forks, the values the CAS loops read, and every acknowledged update on the
  *       final value's history ({@link CasCheck});</li>
  *   <li>counters: acknowledged increments exactly, indeterminate ones as an upper bound
@@ -41,9 +44,11 @@ final class Checker {
         long origin = history.ops().stream().mapToLong(Op::invokedNanos).min().orElse(0);
         Findings findings = new Findings(origin);
         AsyncLosses losses = new AsyncLosses(history.ackMode(), history.namedLosses());
+        NearReadStaleness near = new NearReadStaleness(NearReadStaleness.BOUND);
         long keysWritten = 0;
         long keysReadAfterHealing = 0;
-        for (KeyOps key : KeyOps.byKey(history.ops()).values()) {
+        Map<String, KeyOps> keys = KeyOps.byKey(history.ops());
+        for (KeyOps key : keys.values()) {
             Op.Read afterHealing = key.answeredAfterHealing();
             if (key.written()) {
                 keysWritten++;
@@ -65,10 +70,11 @@ final class Checker {
                 CounterCheck.check(key.key, key.increments, key.reads, afterHealing, losses, findings);
             } else {
                 RegisterCheck check = new RegisterCheck(key.key, key.writes);
-                key.reads.forEach(read -> check.check(read, losses, findings));
-                key.readsAfterHealing.forEach(read -> check.check(read, losses, findings));
+                key.reads.forEach(read -> check.check(read, losses, findings, near));
+                key.readsAfterHealing.forEach(read -> check.check(read, losses, findings, near));
             }
         }
+        Verdict.Watching watching = WatchCheck.check(history.watches(), keys, losses, findings);
         long segmentCopiesCompared = ReplicaCheck.check(copies, findings);
         Map<Reply, Long> replies = new EnumMap<>(Reply.class);
         for (Op op : history.ops()) {
@@ -79,7 +85,7 @@ final class Checker {
             }
         }
         return new Verdict(findings.found(), findings.excused(), replies, history.retriedAttempts(),
-                tally(history, keysWritten, keysReadAfterHealing), segmentCopiesCompared);
+                tally(history, keysWritten, keysReadAfterHealing), segmentCopiesCompared, near.summary(), watching);
     }
 
     private static Verdict.Tally tally(History history, long keysWritten, long keysReadAfterHealing) {

@@ -13,6 +13,15 @@ record Finding(Kind kind, String key, String detail) {
         /** During the run, a read returned a value older than a write acknowledged before the read began. */
         STALE_READ("stale reads"),
         /**
+         * A read the near cache answered returned a value older than a write acknowledged before the read began,
+         * longer after that acknowledgement than the near cache's staleness bound ({@link NearReadStaleness}).
+         */
+        STALE_NEAR_READ("near-cache reads staler than the bound"),
+        /** A key watch was never handed an acknowledged change of a key it watched, nor told of a gap covering it. */
+        WATCH_SKIPPED_CHANGE("watched changes skipped without a gap notice"),
+        /** A key watch was handed a key's versions out of order, or one twice. */
+        WATCH_OUT_OF_ORDER("watched changes out of order"),
+        /**
          * A read returned a value no write could have produced then: never written, written by a write that
          * was refused, or written by a write invoked after the read completed.
          */

@@ -18,12 +18,16 @@ import java.util.Set;
 final class HistoryBuilder {
 
     private static final long SECOND = 1_000_000_000L;
+    /** The segments of the synthetic cluster, which gap notices name. */
+    static final int SEGMENTS = 512;
 
     private final AckMode ackMode;
     private final List<Op> ops = new ArrayList<>();
     private final Set<String> namedLosses = new HashSet<>();
     private final Map<String, Long> revisions = new HashMap<>();
     private final Map<Reply, Long> retried = new EnumMap<>(Reply.class);
+    private final List<WatchEvent.Span> watchSpans = new ArrayList<>();
+    private final List<WatchEvent> watchEvents = new ArrayList<>();
 
     HistoryBuilder(AckMode ackMode) {
         this.ackMode = ackMode;
@@ -54,20 +58,44 @@ final class HistoryBuilder {
 
     /** An answered read during the run ({@code value} {@code null}: absent). */
     HistoryBuilder read(int client, String key, String value, long from, long to) {
-        ops.add(new Op.Read(client, key, value, false, from * SECOND, to * SECOND,
+        ops.add(new Op.Read(client, key, value, false, false, from * SECOND, to * SECOND,
                 value == null ? Reply.NOT_FOUND : Reply.OK));
+        return this;
+    }
+
+    /** A read during the run that the client's near cache answered (it always holds a value). */
+    HistoryBuilder localRead(int client, String key, String value, long from, long to) {
+        ops.add(new Op.Read(client, key, value, false, true, from * SECOND, to * SECOND, Reply.OK));
+        return this;
+    }
+
+    /** A watch of {@code prefix} by {@code watcher}, live from {@code live} until closed at {@code closed}. */
+    HistoryBuilder watch(int watcher, String prefix, long live, long closed) {
+        watchSpans.add(new WatchEvent.Span(watcher, prefix, live * SECOND, closed * SECOND));
+        return this;
+    }
+
+    /** {@code watcher} was handed a change of {@code key} to {@code version} at {@code at}. */
+    HistoryBuilder watched(int watcher, String key, long version, boolean deleted, long at) {
+        watchEvents.add(new WatchEvent.Change(watcher, key, version, deleted, at * SECOND));
+        return this;
+    }
+
+    /** {@code watcher} was told of a gap at {@code at}. */
+    HistoryBuilder gap(int watcher, io.zaris.client.WatchGap.Reason reason, int segment, long after, long upTo, long at) {
+        watchEvents.add(new WatchEvent.Gap(watcher, reason, segment, after, upTo, at * SECOND));
         return this;
     }
 
     /** A read during the run that failed with {@code reply}. */
     HistoryBuilder failedRead(int client, String key, long from, long to, Reply reply) {
-        ops.add(new Op.Read(client, key, null, false, from * SECOND, to * SECOND, reply));
+        ops.add(new Op.Read(client, key, null, false, false, from * SECOND, to * SECOND, reply));
         return this;
     }
 
     /** An answered read once the cluster healed. */
     HistoryBuilder readAfterHealing(String key, String value, long from, long to) {
-        ops.add(new Op.Read(99, key, value, true, from * SECOND, to * SECOND,
+        ops.add(new Op.Read(99, key, value, true, false, from * SECOND, to * SECOND,
                 value == null ? Reply.NOT_FOUND : Reply.OK));
         return this;
     }
@@ -99,7 +127,8 @@ final class HistoryBuilder {
     }
 
     History build() {
-        return new History(ackMode, ops, namedLosses, retried);
+        return new History(ackMode, ops, namedLosses, retried,
+                new History.Watches(SEGMENTS, watchSpans, watchEvents));
     }
 
     private long revisionIf(String key, boolean acknowledged) {

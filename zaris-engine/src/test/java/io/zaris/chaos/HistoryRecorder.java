@@ -24,6 +24,9 @@ final class HistoryRecorder {
     private final ConcurrentLinkedQueue<Op> ops = new ConcurrentLinkedQueue<>();
     private final Set<String> namedLosses = ConcurrentHashMap.newKeySet();
     private final Map<Reply, LongAdder> retriedAttempts = new ConcurrentHashMap<>();
+    /** Appended by each watcher's delivery thread, so each watcher's events stay in delivery order. */
+    private final ConcurrentLinkedQueue<WatchEvent> watchEvents = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<WatchEvent.Span> watchSpans = new ConcurrentLinkedQueue<>();
 
     HistoryRecorder(TimeSource clock) {
         this.clock = clock;
@@ -37,6 +40,14 @@ final class HistoryRecorder {
         ops.add(op);
     }
 
+    void watched(WatchEvent event) {
+        watchEvents.add(event);
+    }
+
+    void watchSpan(WatchEvent.Span span) {
+        watchSpans.add(span);
+    }
+
     /** A client's lost-write listener (called on a network thread). */
     void namedLost(LostWrite lost) {
         namedLosses.add(History.lossName(lost.key(), lost.revision()));
@@ -47,10 +58,11 @@ final class HistoryRecorder {
         retriedAttempts.computeIfAbsent(kind, k -> new LongAdder()).increment();
     }
 
-    /** The history so far. */
-    History history(AckMode ackMode) {
+    /** The history so far; {@code segmentCount}: the cluster's segments, which watch gap notices name. */
+    History history(AckMode ackMode, int segmentCount) {
         Map<Reply, Long> retried = new EnumMap<>(Reply.class);
         retriedAttempts.forEach((kind, count) -> retried.put(kind, count.sum()));
-        return new History(ackMode, new ArrayList<>(ops), Set.copyOf(namedLosses), retried);
+        return new History(ackMode, new ArrayList<>(ops), Set.copyOf(namedLosses), retried,
+                new History.Watches(segmentCount, new ArrayList<>(watchSpans), new ArrayList<>(watchEvents)));
     }
 }

@@ -45,9 +45,11 @@ sealed interface Op {
      * A GET that read {@code value} ({@code null}: absent, or the read failed; see {@link #reply()}).
      *
      * @param afterHealing whether it is one of the reads of every written key once the cluster healed
+     * @param local        whether the client's near cache answered it (no round trip); such a read may be stale
+     *                     within the near cache's bound, see {@link RegisterCheck}
      */
-    record Read(int client, String key, String value, boolean afterHealing, long invokedNanos, long completedNanos,
-                Reply reply) implements Op {
+    record Read(int client, String key, String value, boolean afterHealing, boolean local, long invokedNanos,
+                long completedNanos, Reply reply) implements Op {
 
         /** Whether the read was answered, so {@link #value()} is what the key held. */
         boolean answered() {

@@ -21,6 +21,10 @@ import java.util.Map;
  * the same: a timed-out write is assumed not to take effect after its writer's next acknowledged write
  * (nodes drop requests past their deadline, and epochs fence a paused owner).
  *
+ * <p>A read the near cache answered ({@link Op.Read#local()}) may be stale within a bound: it is a finding only when
+ * it began longer after the acknowledgement of the first acknowledged write newer than its value than
+ * {@link NearReadStaleness} allows. The other rules hold for it as for any read.
+ *
  * <p>Under ASYNC a stale value is excused when every acknowledged write between it and A was named lost by
  * key and revision.
  */
@@ -66,9 +70,13 @@ final class RegisterCheck {
     }
 
     /** Checks one read of the key; a read that was not answered says nothing and is skipped. */
-    void check(Op.Read read, AsyncLosses losses, Findings findings) {
+    void check(Op.Read read, AsyncLosses losses, Findings findings, NearReadStaleness near) {
         if (!read.answered()) {
             return;
+        }
+        boolean local = read.local() && !read.afterHealing();
+        if (local) {
+            near.local();
         }
         int source;
         if (read.value() == null) {
@@ -103,11 +111,33 @@ final class RegisterCheck {
         }
         Op.Write expected = writes.get(newest);
         Finding.Kind kind = read.afterHealing() ? Finding.Kind.LOST_WRITE : Finding.Kind.STALE_READ;
+        String bound = "";
+        if (local) {
+            Op.Write missed = firstAcknowledgedAfter(source);
+            long staleness = read.invokedNanos() - missed.completedNanos();
+            near.stale(staleness);
+            if (near.withinBound(staleness)) {
+                return;
+            }
+            kind = Finding.Kind.STALE_NEAR_READ;
+            bound = String.format(java.util.Locale.ROOT, "; answered by the near cache %.3f s after %s was acknowledged, "
+                    + "the bound is %.3f s", staleness / 1e9, describe(missed.value()), near.boundNanos() / 1e9);
+        }
         String detail = "read " + describe(read.value()) + " " + findings.during(read) + " by client " + read.client()
                 + ", but " + describe(expected.value()) + " was acknowledged at " + findings.at(expected.completedNanos())
                 + " (revision " + expected.revision() + "), " + lostRevisions.size()
-                + " acknowledged write(s) newer than the value read";
+                + " acknowledged write(s) newer than the value read" + bound;
         findings.add(new Finding(kind, key, detail), losses.excuse(key, lostRevisions));
+    }
+
+    /** The first acknowledged write after the write at {@code index} ({@code -1}: the initial state); one exists. */
+    private Op.Write firstAcknowledgedAfter(int index) {
+        for (int acked : acknowledged) {
+            if (acked > index) {
+                return writes.get(acked);
+            }
+        }
+        throw new IllegalStateException(key + ": no acknowledged write after " + index);
     }
 
     /**

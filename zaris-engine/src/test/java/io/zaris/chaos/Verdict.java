@@ -12,9 +12,12 @@ import java.util.Map;
  * @param replies         every reply an operation's caller got, by kind
  * @param retriedAttempts failed attempts the clients retried without telling the caller, by kind
  * @param segmentCopiesCompared replica copies of segments compared with their active's after healing
+ * @param nearReads       what the reads the near cache answered showed
+ * @param watching        what the key watches were handed, and what they owed
  */
 record Verdict(List<Finding> findings, List<Finding> excused, Map<Reply, Long> replies,
-               Map<Reply, Long> retriedAttempts, Tally tally, long segmentCopiesCompared) {
+               Map<Reply, Long> retriedAttempts, Tally tally, long segmentCopiesCompared, NearReads nearReads,
+               Watching watching) {
 
     Verdict {
         findings = List.copyOf(findings);
@@ -49,6 +52,48 @@ record Verdict(List<Finding> findings, List<Finding> excused, Map<Reply, Long> r
             sum += replies.getOrDefault(kind, 0L);
         }
         return sum;
+    }
+
+    /**
+     * The reads near caches answered (single-writer keys only).
+     *
+     * @param localReads        answered locally during the run
+     * @param staleWithinBound  of those, returned a value older than a write acknowledged before the read began, no
+     *                          later than the bound allows
+     * @param staleBeyondBound  ... later than the bound allows (each is a finding unless a named ASYNC loss excuses it)
+     * @param maxStalenessNanos the stalest local read: its start minus the acknowledgement it missed (0 when none)
+     * @param p99StalenessNanos the 99th percentile of that over the stale local reads (0 when none)
+     * @param boundNanos        the bound the checker held them to
+     */
+    record NearReads(long localReads, long staleWithinBound, long staleBeyondBound, long maxStalenessNanos,
+                     long p99StalenessNanos, long boundNanos) {
+
+        static final NearReads NONE = new NearReads(0, 0, 0, 0, 0, 0);
+    }
+
+    /**
+     * What the key watches were handed and owed.
+     *
+     * @param watchers       watches of the run
+     * @param changes        changes handed to them
+     * @param gaps           gap notices handed to them, by reason
+     * @param owed           acknowledged PUTs of a watched key, invoked while a watch was live: owed to each watch
+     *                       (counted once per watch)
+     * @param delivered      of those, handed on with their version
+     * @param coveredByGap   ... not handed on, but a gap notice covers them
+     */
+    record Watching(long watchers, long changes, Map<String, Long> gaps, long owed, long delivered, long coveredByGap) {
+
+        static final Watching NONE = new Watching(0, 0, Map.of(), 0, 0, 0);
+
+        Watching {
+            gaps = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(gaps));
+        }
+
+        /** Owed, neither handed on nor covered by a gap: a finding each, unless excused. */
+        long missing() {
+            return owed - delivered - coveredByGap;
+        }
     }
 
     /**

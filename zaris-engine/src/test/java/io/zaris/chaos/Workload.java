@@ -21,8 +21,11 @@ import java.util.function.Function;
  *       write;</li>
  *   <li>CAS: read a shared key, then replace the value read, at the version read, by a unique value;</li>
  *   <li>counters: INCREMENT of shared counters by a random delta, so a lost increment cannot pass for an
- *       indeterminate one of the same size.</li>
+ *       indeterminate one of the same size;</li>
+ *   <li>near-cache readers: clients with a near cache reading single-writer keys at random, so most reads are
+ *       answered locally and the checker sees how stale such a read can be ({@link NearReadStaleness}).</li>
  * </ul>
+ * Key watches run beside the workload, on clients of their own ({@link ChaosWatchers}).
  * ASYNC runs issue no DELETE: its acknowledgement returns no revision, so a lost DELETE could never be matched
  * to a loss the client named.
  *
@@ -38,6 +41,7 @@ final class Workload {
     static final int CAS_KEYS = 4;
     static final int COUNTER_THREADS = 2;
     static final int COUNTERS = 4;
+    static final int NEAR_READERS = 2;
     /** Increments add 1 to this much. */
     static final int MAX_DELTA = 1_000_000;
     /** One write in this many is a DELETE (SYNC only). */
@@ -69,7 +73,7 @@ final class Workload {
 
     /** How many clients the workload runs; client ids are {@code 0} to this minus one. */
     static int clientCount() {
-        return WRITERS + READERS + CAS_THREADS + COUNTER_THREADS;
+        return WRITERS + READERS + CAS_THREADS + COUNTER_THREADS + NEAR_READERS;
     }
 
     /** Every key the workload may write. */
@@ -130,6 +134,11 @@ final class Workload {
             int index = c;
             add("chaos-counter-" + c, id++, client -> () -> counterLoop(client, new Random(seed + 200 + index)));
         }
+        for (int r = 0; r < NEAR_READERS; r++) {
+            int index = r;
+            ChaosClient client = ChaosClient.connectWithNearCache(id++, seeds, password, recorder);
+            add("chaos-near-reader-" + r, client, () -> nearReadLoop(client, new Random(seed + 300 + index)));
+        }
     }
 
     /** Stops every thread after its current call, then closes the clients. */
@@ -143,8 +152,12 @@ final class Workload {
 
     private void add(String name, int id, Function<ChaosClient, Runnable> body) {
         ChaosClient client = ChaosClient.connect(id, seeds, password, recorder);
+        add(name, client, body.apply(client));
+    }
+
+    private void add(String name, ChaosClient client, Runnable body) {
         clients.add(client);
-        Thread thread = new Thread(body.apply(client), name);
+        Thread thread = new Thread(body, name);
         thread.setDaemon(true);
         threads.add(thread);
     }
@@ -168,6 +181,17 @@ final class Workload {
                     : pick == 1 ? counterKey(random.nextInt(COUNTERS))
                     : writerKey(random.nextInt(WRITERS), random.nextInt(KEYS_PER_WRITER));
             client.read(key, false);
+            LockSupport.parkNanos(READ_PAUSE_NANOS); // pacing the load, not a synchronisation
+        }
+    }
+
+    /**
+     * Single-writer keys only: the near cache keeps what it read, and a key is rewritten every few seconds, so most
+     * reads are answered locally, some just after the key changed.
+     */
+    private void nearReadLoop(ChaosClient client, Random random) {
+        while (running.get()) {
+            client.read(writerKey(random.nextInt(WRITERS), random.nextInt(KEYS_PER_WRITER)), false);
             LockSupport.parkNanos(READ_PAUSE_NANOS); // pacing the load, not a synchronisation
         }
     }

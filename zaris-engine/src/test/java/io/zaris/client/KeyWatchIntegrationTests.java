@@ -135,6 +135,48 @@ class KeyWatchIntegrationTests {
         }
     }
 
+    /**
+     * Writers on several connections change one segment at once; the node serves them on different event loops, one
+     * of which may be the watcher's. Every change reaches the watch in revision order and none is reported missing: a
+     * push shipped on the tracking connection's own event loop must not overtake one another thread queued earlier.
+     */
+    @Test
+    void concurrentWritersOfOneSegmentReachAWatchInRevisionOrderWithoutAGap() throws Exception {
+        int writers = 6;
+        int writesEach = 300;
+        List<ZarisClient> clients = new java.util.ArrayList<>();
+        try (ZarisClient watcher = client(cluster)) {
+            Recorder heard = new Recorder();
+            try (KeyWatch watch = watcher.watchPrefix("{hot}", heard)) {
+                await().atMost(BOUND).until(watch::isLive);
+                List<Thread> threads = new java.util.ArrayList<>();
+                for (int w = 0; w < writers; w++) {
+                    ZarisClient writer = client(cluster);
+                    clients.add(writer);
+                    int id = w;
+                    // one hash tag: every key in one slot, so one segment
+                    Thread thread = new Thread(() -> {
+                        for (int n = 0; n < writesEach; n++) {
+                            writer.sync().put("{hot}w" + id + "-" + n, utf8("v"));
+                        }
+                    }, "watch-writer-" + id);
+                    thread.start();
+                    threads.add(thread);
+                }
+                for (Thread thread : threads) {
+                    thread.join(BOUND.toMillis());
+                }
+
+                await().atMost(BOUND).until(() -> heard.changes.size() == writers * writesEach || !heard.gaps.isEmpty());
+                assertThat(heard.gaps).isEmpty();
+                assertThat(heard.changes).hasSize(writers * writesEach);
+                assertThat(heard.changes).extracting(KeyChange::version).isSorted().doesNotHaveDuplicates();
+            }
+        } finally {
+            clients.forEach(ZarisClient::close);
+        }
+    }
+
     @Test
     void aWatchNeedsAListener() {
         try (ZarisClient watcher = client(cluster)) {

@@ -147,6 +147,52 @@ class RespConnectionHandlerTests {
         }
     }
 
+    @Test
+    void aPushWaitsBehindARepliesStillPendingAndGoesAtOnceOtherwise() {
+        CompletableFuture<RespReply> slow = new CompletableFuture<>();
+        List<RespSession> sessions = new ArrayList<>();
+        EmbeddedChannel channel = channel((command, session) -> {
+            sessions.add(session);
+            return word(command.get(0)).equals("SLOW") ? slow : CompletableFuture.completedFuture(RespReply.bulk("v"));
+        });
+        channel.writeInbound(ascii("HELLO\r\n"));
+        sessions.get(0).protocol = 3;
+        assertThat(written(channel)).isEqualTo("$1\r\nv\r\n");
+
+        sessions.get(0).pushes.accept(invalidate("a"));
+        channel.runPendingTasks();
+        assertThat(written(channel)).isEqualTo(">2\r\n$10\r\ninvalidate\r\n*1\r\n$1\r\na\r\n");
+
+        channel.writeInbound(ascii("SLOW\r\nGET\r\n"));
+        sessions.get(0).pushes.accept(invalidate("b"));
+        channel.runPendingTasks();
+        assertThat(written(channel)).as("the push of a change after GET ran waits behind GET's reply").isEmpty();
+        slow.complete(RespReply.OK);
+        channel.runPendingTasks();
+        assertThat(written(channel)).isEqualTo("+OK\r\n$1\r\nv\r\n>2\r\n$10\r\ninvalidate\r\n*1\r\n$1\r\nb\r\n");
+        assertThat(channel.isOpen()).isTrue();
+    }
+
+    @Test
+    void aConnectionWhosePushesPileUpIsClosedNotLetGrow() {
+        List<RespSession> sessions = new ArrayList<>();
+        EmbeddedChannel channel = channel((command, session) -> {
+            sessions.add(session);
+            return CompletableFuture.completedFuture(RespReply.OK);
+        });
+        channel.writeInbound(ascii("PING\r\n"));
+        written(channel);
+        for (int i = 0; i <= RespPushQueue.MAX_QUEUED; i++) {
+            sessions.get(0).pushes.accept(invalidate("k" + i));
+        }
+        channel.runPendingTasks();
+        assertThat(channel.isOpen()).as("one push past the bound closes the connection").isFalse();
+    }
+
+    private static RespReply.Push invalidate(String key) {
+        return new RespReply.Push(List.of(RespReply.bulk("invalidate"), RespReply.array(List.of(RespReply.bulk(key)))));
+    }
+
     private static RespConnectionHandler.Executor echo() {
         return (command, session) -> CompletableFuture.completedFuture(new RespReply.Bulk(command.get(command.size() - 1)));
     }

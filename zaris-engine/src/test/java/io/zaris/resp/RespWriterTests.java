@@ -13,11 +13,27 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * A GET's value written from a slice of the engine's response: the same bytes as from an array, nothing moved; and
- * the replies whose form depends on the protocol (sorted-set scores and pairs).
+ * A GET's value written from a slice of the engine's response: the same bytes as from an array, nothing moved; integers
+ * and lengths written digit by digit read as Java prints them, at every width and sign; and the replies whose form
+ * depends on the protocol (sorted-set scores and pairs).
  */
 @Tag("unit")
 class RespWriterTests {
+
+    @Test
+    void integersAndLengthsAreWrittenInDecimalAtEveryWidthAndSign() {
+        long[] values = {0, 1, -1, 9, 10, -10, 99, 100, 12345, Integer.MAX_VALUE, Integer.MIN_VALUE, 1_000_000_000_000L,
+                Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1};
+        for (long value : values) {
+            ByteBuf out = Unpooled.buffer(1);
+            RespWriter.write(new RespReply.Int(value), 2, out);
+            assertThat(out.toString(StandardCharsets.US_ASCII)).isEqualTo(":" + value + "\r\n");
+        }
+        ByteBuf out = Unpooled.buffer(1);
+        RespWriter.write(RespReply.array(java.util.List.of(new RespReply.Bulk(new byte[12]), RespReply.NULL)), 2, out);
+        RespWriter.write(RespReply.NULL, 3, out);
+        assertThat(out.toString(StandardCharsets.US_ASCII)).isEqualTo("*2\r\n$12\r\n" + "\0".repeat(12) + "\r\n$-1\r\n_\r\n");
+    }
 
     @Test
     void aSlicedBulkIsWrittenLikeAnArrayBulkAndItsSliceIsLeftAsItWas() throws MalformedRequestException {
@@ -74,5 +90,21 @@ class RespWriterTests {
 
         assertThatThrownBy(() -> ResponseCodec.readValueSlice(response)).isInstanceOf(MalformedRequestException.class)
                 .hasMessageContaining("value of 100 bytes in a response with 99 left");
+    }
+
+    @Test
+    void aPushIsARESP3PushAndAnArrayInRESP2() {
+        RespReply push = new RespReply.Push(java.util.List.of(RespReply.bulk("invalidate"),
+                RespReply.array(java.util.List.of(RespReply.bulk("k")))));
+        ByteBuf resp3 = Unpooled.buffer();
+        ByteBuf resp2 = Unpooled.buffer();
+        RespWriter.write(push, 3, resp3);
+        RespWriter.write(push, 2, resp2);
+        RespWriter.write(new RespReply.Push(java.util.List.of(RespReply.bulk("invalidate"), RespReply.NULL)), 3, resp3);
+
+        assertThat(resp3.toString(StandardCharsets.US_ASCII))
+                .isEqualTo(">2\r\n$10\r\ninvalidate\r\n*1\r\n$1\r\nk\r\n>2\r\n$10\r\ninvalidate\r\n_\r\n");
+        assertThat(resp2.toString(StandardCharsets.US_ASCII)).isEqualTo("*2\r\n$10\r\ninvalidate\r\n*1\r\n$1\r\nk\r\n");
+        assertThatThrownBy(() -> new RespReply.Push(java.util.List.of())).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -34,6 +34,7 @@ class SegmentSubscriptionsTests {
         subscriptions.subscribe(4, elsewhere);
 
         subscriptions.ship(3, changeOf("k", 17));
+        tracker.runPendingTasks(); // shipped on the channel's own event loop: queued there
 
         ByteBuf frame = tracker.readOutbound();
         assertThat(frame).isNotNull();
@@ -48,6 +49,28 @@ class SegmentSubscriptionsTests {
         frame.release();
         assertThat((Object) elsewhere.readOutbound()).isNull();
         assertThat(subscriptions.pushedFrames()).isEqualTo(1);
+    }
+
+    @Test
+    void aPushShippedOnTheTrackersOwnEventLoopGoesOutBehindWhatWasQueuedThereBefore() throws MalformedRequestException {
+        EmbeddedChannel tracker = new EmbeddedChannel();
+        subscriptions.subscribe(3, tracker);
+        ByteBuf earlier = Unpooled.buffer().writeByte(42);
+        // an earlier push another writer's thread handed to the event loop, not yet written
+        tracker.eventLoop().execute(() -> tracker.writeAndFlush(earlier));
+
+        subscriptions.ship(3, changeOf("k", 18)); // the test thread is the embedded channel's event loop
+        tracker.runPendingTasks();
+
+        ByteBuf first = tracker.readOutbound();
+        assertThat(first).isSameAs(earlier);
+        first.release();
+        ByteBuf second = tracker.readOutbound();
+        second.readInt();
+        second.readUnsignedByte();
+        second.readUnsignedByte();
+        assertThat(SegmentInvalidations.decode(second).changes().get(0).revision()).isEqualTo(18);
+        second.release();
     }
 
     @Test
@@ -93,6 +116,7 @@ class SegmentSubscriptionsTests {
         }).ship(0, changeOf("k", 1)).join();
 
         assertThat(pushedWhenReplicated[0]).isEqualTo(1);
+        tracker.runPendingTasks();
         ByteBuf frame = tracker.readOutbound();
         assertThat(frame.readableBytes()).isGreaterThan(Frames.LENGTH_PREFIX_BYTES);
         frame.release();

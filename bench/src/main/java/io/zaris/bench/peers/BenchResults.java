@@ -13,6 +13,8 @@ final class BenchResults {
     final List<ThroughputRow> throughput = new ArrayList<>();
     final List<MemoryRow> memory = new ArrayList<>();
     final List<SpringRow> spring = new ArrayList<>();
+    /** Near-cache hits through {@code ZarisClient.get}, no Spring in between ({@link NearClientGetBench}). */
+    final List<SpringRow> nearClientGets = new ArrayList<>();
     /** System name → how it was configured. */
     final Map<String, String> configurations = new LinkedHashMap<>();
     /** The systems the run was asked for, by id ({@code zaris-async}), in the order asked: a workload's rows' order. */
@@ -56,10 +58,18 @@ final class BenchResults {
                 .max((a, b) -> Double.compare(a.medianOpsPerSecond(), b.medianOpsPerSecond()));
     }
 
-    /** The cheapest other cache manager on the same path. */
+    /** The cheapest other product's cache manager on the same path. */
     Optional<SpringRow> bestPeer(SpringRow row) {
-        return spring.stream().filter(other -> other.path().equals(row.path()) && !other.provider().equals(row.provider()))
+        String product = SpringCacheProvider.productOf(row.provider());
+        return spring.stream().filter(other -> other.path().equals(row.path())
+                        && !SpringCacheProvider.productOf(other.provider()).equals(product))
                 .min((a, b) -> Double.compare(a.medianMicros(), b.medianMicros()));
+    }
+
+    /** The Caffeine row of {@code path}, the in-process lower bound. */
+    Optional<SpringRow> caffeine(String path) {
+        return spring.stream().filter(other -> other.path().equals(path)
+                && other.provider().equals(SpringCacheProvider.CAFFEINE.label())).findFirst();
     }
 
     /** The system with the fewest bytes per stored copy among the others. */

@@ -26,10 +26,13 @@ import java.util.Set;
  * @param measure length of one measured interval
  * @param iterations measured intervals per row (the table shows their median and spread)
  * @param memoryEntries entries of the memory row; 0 skips it
+ * @param springOnly only the {@code @Cacheable} rows and the near-cache {@code ZarisClient.get} row: no workload rows,
+ *                   no memory row (a focused run)
  */
 record BenchSettings(String mode, String arguments, Duration warmup, Duration warmupAfterLoad,
                      Duration warmupAfterLoadLimit, Duration measure, int iterations, int keys, int[] valueSizes,
-                     int[] inFlight, Set<Op> ops, int memoryEntries, Set<String> systems, boolean spring, Path serverJar,
+                     int[] inFlight, Set<Op> ops, int memoryEntries, Set<String> systems, boolean spring,
+                     boolean springOnly, Path serverJar,
                      Path reportDirectory, Path historyDirectory, Path workDirectory) {
 
     /** What a run measures unless {@code --systems} says otherwise. */
@@ -42,7 +45,7 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
 
     static final String USAGE = """
             usage: bench/run [--quick] [--systems zaris-async,zaris-sync,zaris-async-1copy,redis,redis-replicas,hazelcast]
-                             [--no-spring]
+                             [--no-spring | --spring-only]
                              [--ops GET,PUT,MIX] [--values 100,10240] [--in-flight 1,16,128] [--seconds N] [--keys N]
                              [--no-memory]
               --quick        one short interval per row and a 200k-entry memory row (about 5 minutes);
@@ -52,6 +55,9 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
                              in flight; zaris-async-1copy, Zaris ASYNC with replication factor 1, every row at 16
                              and 128 in flight)
               --no-spring    skip the @Cacheable rows
+              --spring-only  only the @Cacheable rows (Zaris with the near cache off and on, Boot's Redis and
+                             Caffeine) and the near-cache ZarisClient.get row, for the systems zaris-async and redis
+                             (a focused run: reported under bench/target/)
               --ops, --values, --in-flight
                              measure only these workloads (a focused run: reported under bench/target/)
               --seconds      length of each measured interval (a focused run)
@@ -64,6 +70,7 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
         boolean quick = false;
         boolean focused = false;
         boolean spring = true;
+        boolean springOnly = false;
         boolean memory = true;
         Set<String> systems = new LinkedHashSet<>(DEFAULT_SYSTEMS);
         Set<Op> ops = EnumSet.allOf(Op.class);
@@ -76,6 +83,10 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
             switch (argument) {
                 case "--quick" -> quick = true;
                 case "--no-spring" -> spring = false;
+                case "--spring-only" -> {
+                    springOnly = true;
+                    focused = true;
+                }
                 case "--no-memory" -> {
                     memory = false;
                     focused = true;
@@ -112,6 +123,12 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
                 default -> throw new IllegalArgumentException("unknown argument " + argument);
             }
         }
+        if (springOnly && !spring) {
+            throw new IllegalArgumentException("--spring-only and --no-spring exclude each other");
+        }
+        if (springOnly) {
+            systems.retainAll(List.of("zaris-async", "redis"));
+        }
         Path serverJar = Path.of(System.getProperty("zaris.server.jar", "missing"));
         Path target = repositoryRoot.resolve("bench").resolve("target");
         Path history = repositoryRoot.resolve("docs").resolve("benchmarks");
@@ -119,13 +136,13 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
         if (measure == null) {
             measure = quick ? Duration.ofSeconds(1) : Duration.ofSeconds(2);
         }
-        int memoryEntries = !memory ? 0 : quick ? 200_000 : 1_000_000;
+        int memoryEntries = !memory || springOnly ? 0 : quick ? 200_000 : 1_000_000;
         // Half a second per row is enough once the warm-up after each load has run (the window only has to fill
         // and the previous row's requests to drain); it keeps a full run under 15 minutes on 2 cores.
         return new BenchSettings(mode, String.join(" ", args), Duration.ofMillis(500),
                 quick ? Duration.ofSeconds(2) : Duration.ofSeconds(4), quick ? Duration.ofSeconds(4) : Duration.ofSeconds(10),
                 measure, quick ? 1 : 3,
-                keys, valueSizes, inFlight, ops, memoryEntries, systems, spring, serverJar,
+                keys, valueSizes, inFlight, ops, memoryEntries, systems, spring, springOnly, serverJar,
                 mode.equals("full") ? history : target, history, target.resolve("run"));
     }
 

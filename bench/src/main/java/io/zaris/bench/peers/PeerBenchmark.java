@@ -38,7 +38,7 @@ public final class PeerBenchmark {
         BenchResults results = new BenchResults();
         Path work = Files.createDirectories(settings.workDirectory());
         results.systemIds.addAll(settings.systems());
-        for (List<String> group : SideBySide.groups(settings.systems())) {
+        for (List<String> group : settings.springOnly() ? List.<List<String>>of() : SideBySide.groups(settings.systems())) {
             for (String system : group) {
                 if (BenchSettings.MEMORY_ROW_SYSTEMS.contains(system) && settings.memoryEntries() > 0) {
                     // The memory row gets a cluster of its own, stopped before the workloads: its million entries
@@ -51,6 +51,18 @@ public final class PeerBenchmark {
                 }
             }
             measureGroup(group, settings, work, results);
+        }
+        if (settings.springOnly()) {
+            for (String system : settings.systems()) {
+                try (PeerCluster cluster = start(system, settings, work)) {
+                    // Connecting the system's own client waits (with its long bootstrap timeout) until the cluster
+                    // serves, which the Spring applications' default start-up timeouts would not.
+                    cluster.connect().close();
+                    results.labels.put(system, cluster.system());
+                    results.configurations.put(cluster.system(), cluster.configuration());
+                    measureSpring(system, cluster, settings, results);
+                }
+            }
         }
         if (settings.spring()) {
             results.spring.addAll(SpringCacheBench.measure(SpringCacheProvider.CAFFEINE, List.of(), settings));
@@ -124,6 +136,8 @@ public final class PeerBenchmark {
             throws InterruptedException {
         if (cluster instanceof ZarisServerCluster zaris && system.equals("zaris-async")) {
             results.spring.addAll(SpringCacheBench.measure(SpringCacheProvider.ZARIS, zaris.seeds(), settings));
+            results.spring.addAll(SpringCacheBench.measure(SpringCacheProvider.ZARIS_NEAR, zaris.seeds(), settings));
+            results.nearClientGets.add(NearClientGetBench.measure(zaris.seeds(), settings));
         } else if (cluster instanceof RedisClusterProcesses redis && !redis.hasReplicas()) {
             results.spring.addAll(SpringCacheBench.measure(SpringCacheProvider.REDIS, redis.hostPorts(), settings));
         }

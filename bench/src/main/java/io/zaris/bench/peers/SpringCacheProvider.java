@@ -12,13 +12,14 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The three cache managers the Spring rows compare, each an application with only the auto-configuration
- * it needs: Zaris' cache manager (client mode), Boot's Redis cache manager (Lettuce, cluster mode) and
+ * The cache managers the Spring rows compare, each an application with only the auto-configuration it needs: Zaris'
+ * cache manager (client mode) with the near cache off and on, Boot's Redis cache manager (Lettuce, cluster mode) and
  * Boot's Caffeine cache manager (in-process: the lower bound). Every one keeps its default serialization.
  */
 enum SpringCacheProvider {
 
     ZARIS("Zaris cache manager", ZarisApplication.class),
+    ZARIS_NEAR("Zaris cache manager, near cache", ZarisApplication.class),
     REDIS("Boot Redis cache manager", RedisApplication.class),
     CAFFEINE("Caffeine (in-process)", CaffeineApplication.class);
 
@@ -28,6 +29,11 @@ enum SpringCacheProvider {
     SpringCacheProvider(String label, Class<?> application) {
         this.label = label;
         this.application = application;
+    }
+
+    /** The product, for picking a row's best peer among the other products. */
+    static String productOf(String label) {
+        return label.split(" ")[0];
     }
 
     String label() {
@@ -43,6 +49,8 @@ enum SpringCacheProvider {
         String joined = String.join(",", seeds);
         return switch (this) {
             case ZARIS -> Map.of("zaris.mode", "client", "zaris.client.seeds", joined);
+            case ZARIS_NEAR -> Map.of("zaris.mode", "client", "zaris.client.seeds", joined,
+                    "zaris.cache.near-cache.enabled", "true");
             case REDIS -> Map.of("spring.cache.type", "redis", "spring.data.redis.cluster.nodes", joined,
                     "spring.data.redis.timeout", LettuceClusterKvClient.COMMAND_TIMEOUT.toMillis() + "ms",
                     "spring.data.redis.lettuce.cluster.refresh.adaptive", "true",

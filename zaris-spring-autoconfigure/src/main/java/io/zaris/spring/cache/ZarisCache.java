@@ -136,6 +136,8 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     private final String name;
     private final ZarisClient client;
     private final ZarisSerializer serializer;
+    /** Immutable values decoded from near-cache hits, by the near entry's bytes. */
+    private final NearDecodedValues nearDecoded = new NearDecodedValues();
     private final ZarisCacheConfiguration configuration;
     private final String keyPrefix;
     private final byte[] leaseMarker;
@@ -219,7 +221,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     protected Object lookup(Object key) {
         String storeKey = storeKey(key);
         ReadResult result = blocking("get", () -> client.sync().read(storeKey, nearRead));
-        Object storeValue = result.value().map(stored -> decode(key, stored.value())).orElse(null);
+        Object storeValue = decodeRead(key, result);
         touchIfIdleExpiring(storeKey, storeValue, result.value());
         return count(storeValue, result);
     }
@@ -254,7 +256,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         String storeKey = storeKey(key);
         return observed("get", () -> client.read(storeKey, nearRead)).thenApplyAsync(result -> {
             Optional<VersionedValue> found = result.value();
-            Object value = count(found.map(stored -> decode(key, stored.value())).orElse(null), result);
+            Object value = count(decodeRead(key, result), result);
             touchIfIdleExpiring(storeKey, value, found);
             if (value == null) {
                 return null;
@@ -269,7 +271,7 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
         String storeKey = storeKey(key);
         return observed("get", () -> client.read(storeKey, nearRead)).thenComposeAsync(result -> {
             Optional<VersionedValue> found = result.value();
-            Object cached = count(found.map(stored -> decode(key, stored.value())).orElse(null), result);
+            Object cached = count(decodeRead(key, result), result);
             touchIfIdleExpiring(storeKey, cached, found);
             if (cached != null) {
                 return CompletableFuture.completedFuture((T) fromStoreValue(cached));
@@ -767,6 +769,31 @@ public final class ZarisCache extends AbstractValueAdaptingCache {
     }
 
     /** The store value, or {@code null} for a loader lease (no value yet). */
+    /**
+     * Decodes what a read found ({@code null}: nothing). A near-cache hit reuses the value decoded from the same near
+     * entry when it is immutable ({@link NearDecodedValues}), once its lifetime is checked as {@link #decode} does.
+     */
+    private Object decodeRead(Object key, ReadResult result) {
+        if (result.value().isEmpty()) {
+            return null;
+        }
+        byte[] stored = result.value().get().value();
+        if (!result.local()) {
+            return decode(key, stored);
+        }
+        long lifetimeEnd = lifetimeEnd(stored);
+        if (lifetimeEnd != NO_LIFETIME_END && clock.millis() >= lifetimeEnd) {
+            return null;
+        }
+        Object kept = nearDecoded.get(stored);
+        if (kept != null) {
+            return kept;
+        }
+        Object decoded = decode(key, stored);
+        nearDecoded.put(stored, decoded);
+        return decoded;
+    }
+
     private Object decode(Object key, byte[] bytes) {
         long lifetimeEnd = lifetimeEnd(bytes);
         if (lifetimeEnd != NO_LIFETIME_END) {

@@ -466,6 +466,31 @@ class ZarisCacheAutoConfigurationTests {
     }
 
     @Test
+    void runWithNearCacheShouldDecodeAnImmutableValueOncePerNearEntryAndAMutableOneOnEveryHit() {
+        runner.withUserConfiguration(CachingEnabled.class).withBean(BookService.class)
+                .withPropertyValues("zaris.cache.near-cache.enabled=true").run(context -> {
+                    BookService books = context.getBean(BookService.class);
+                    io.zaris.client.ZarisClient client = context.getBean(io.zaris.client.ZarisClient.class);
+                    String id = UUID.randomUUID().toString();
+                    books.title(id); // miss: runs, then stores
+                    books.title(id); // remote hit: kept in the near cache
+                    books.tags(id);
+                    books.tags(id);
+                    long nearHits = client.nearCacheStats().hits();
+
+                    String title = books.title(id);
+                    java.util.ArrayList<String> tags = books.tags(id);
+
+                    assertThat(client.nearCacheStats().hits()).isEqualTo(nearHits + 2);
+                    assertThat(books.title(id)).isSameAs(title).isEqualTo("title-" + id);
+                    assertThat(books.tags(id)).isNotSameAs(tags).isEqualTo(List.of("tag-" + id));
+                    tags.add("changed by one caller");
+                    assertThat(books.tags(id)).isEqualTo(List.of("tag-" + id));
+                    assertThat(books.calls()).isEqualTo(2);
+                });
+    }
+
+    @Test
     void runWithNearCacheOffForOneCacheShouldSendThatCachesReadsToTheOwner() {
         runner.withUserConfiguration(CachingEnabled.class).withBean(BookService.class)
                 .withPropertyValues("zaris.cache.near-cache.enabled=true",
@@ -626,6 +651,12 @@ class ZarisCacheAutoConfigurationTests {
         public String title(String id) {
             calls.incrementAndGet();
             return "title-" + id;
+        }
+
+        @Cacheable("books-tags")
+        public java.util.ArrayList<String> tags(String id) {
+            calls.incrementAndGet();
+            return new java.util.ArrayList<>(List.of("tag-" + id));
         }
 
         @Cacheable(cacheNames = "books-sync", sync = true)

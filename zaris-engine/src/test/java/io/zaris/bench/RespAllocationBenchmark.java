@@ -1,0 +1,276 @@
+package io.zaris.bench;
+
+import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.model.NodeAddress;
+import io.zaris.placement.PartitionLayout;
+import io.zaris.model.AckMode;
+import io.zaris.replication.ReplicationSettings;
+import io.zaris.server.ZarisNode;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Heap bytes a node allocates per RESP command: one connection to an in-process cluster of two nodes (replication
+ * factor 2, so every SET is also shipped to the other node) sends N commands of 100-byte values, unpipelined or
+ * {@code depth} at a time, and the allocation counters of every thread but its own
+ * ({@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes}) are read before and after. The count is of
+ * bytes, not time, so it does not depend on the machine's load; the membership's own timers add a few bytes per
+ * millisecond, which the per-command figure carries divided by the commands of a pass (see the idle row).
+ *
+ * <p>Beside the bytes, each pass counts the TCP data segments the kernel sent on loopback during its last round
+ * ({@code ss -ti}'s {@code data_segs_out}), per command: from the node to the client (with small replies, one per
+ * flush of the connection), from the owner to the replica (one per flush of the replication link: how many commands
+ * share a replication batch) and back (the replica's answers).
+ *
+ * <p>Usage: {@code RespAllocationBenchmark [commands per pass] [rounds]} (defaults 200000 and 3); prints, per
+ * ack mode and pass, the bytes per command of each round. The first round also warms the JIT, whose escape
+ * analysis removes some allocations once a path is compiled, so the last rounds are the ones to compare.
+ */
+public final class RespAllocationBenchmark {
+
+    private static final int VALUE_BYTES = 100;
+    private static final int KEYS = 10_000;
+    private static final int PIPELINE = 16;
+
+    private RespAllocationBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int commands = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        System.out.printf(Locale.ROOT, "RESP allocation per command: 2 in-process nodes, replication factor 2, %d-byte values,"
+                + " %d commands per pass, %d rounds%n", VALUE_BYTES, commands, rounds);
+        System.out.println("| ack | pass | bytes/command per round | segments/command, last round: to client,"
+                + " owner to replica, replica to owner |");
+        System.out.println("|---|---|---|---|");
+        for (AckMode mode : new AckMode[] {AckMode.ASYNC, AckMode.SYNC}) {
+            try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(2).replicationFactor(2)
+                    .layout(PartitionLayout.of(64, 8)).replication(ReplicationSettings.defaults().withAckMode(mode))
+                    .resp(true).build().start();
+                 Connection connection = Connection.toOwner(cluster.respSeeds())) {
+                Segments segments = Segments.of(cluster, connection.port());
+                byte[][] sets = new byte[KEYS][];
+                byte[][] gets = new byte[KEYS][];
+                byte[] value = new byte[VALUE_BYTES];
+                Arrays.fill(value, (byte) 'v');
+                for (int i = 0; i < KEYS; i++) {
+                    String key = String.format(Locale.ROOT, "{b}key:%06d", i);
+                    sets[i] = Connection.command("SET".getBytes(StandardCharsets.US_ASCII), key.getBytes(StandardCharsets.US_ASCII), value);
+                    gets[i] = Connection.command("GET".getBytes(StandardCharsets.US_ASCII), key.getBytes(StandardCharsets.US_ASCII));
+                }
+                report(mode, "idle 1 s (bytes/ms)", rounds, segments, () -> {
+                    Thread.sleep(1000);
+                    return 1000;
+                });
+                report(mode, "SET", rounds, segments, () -> connection.run(sets, commands, 1));
+                report(mode, "GET", rounds, segments, () -> connection.run(gets, commands, 1));
+                report(mode, "SET -P " + PIPELINE, rounds, segments, () -> connection.run(sets, commands, PIPELINE));
+                report(mode, "GET -P " + PIPELINE, rounds, segments, () -> connection.run(gets, commands, PIPELINE));
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface Pass {
+        /** Runs the pass on this thread; returns what the allocated bytes are divided by. */
+        int run() throws Exception;
+    }
+
+    private static void report(AckMode mode, String name, int rounds, Segments segments, Pass pass) throws Exception {
+        StringBuilder row = new StringBuilder();
+        long[] segmentsBefore = null;
+        long[] segmentsAfter = null;
+        int count = 1;
+        for (int round = 0; round < rounds; round++) {
+            segmentsBefore = segments.read();
+            long before = allocatedByOtherThreads();
+            count = pass.run();
+            long after = allocatedByOtherThreads();
+            segmentsAfter = segments.read();
+            row.append(round == 0 ? "" : ", ").append(Math.round((after - before) / (double) count));
+        }
+        StringBuilder perCommand = new StringBuilder();
+        for (int i = 0; i < segmentsAfter.length; i++) {
+            perCommand.append(i == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.3f",
+                    (segmentsAfter[i] - segmentsBefore[i]) / (double) count));
+        }
+        System.out.printf(Locale.ROOT, "| %s | %s | %s | %s |%n", mode, name, row, perCommand);
+    }
+
+    /** TCP data segments sent so far on the benchmark's connections, read with {@code ss}. */
+    private record Segments(int respPort, int ownerDataPort, int replicaDataPort) {
+
+        static Segments of(EmbeddedCluster cluster, int respPort) {
+            ZarisNode owner = cluster.nodes().stream().filter(node -> node.respAddress().port() == respPort)
+                    .findFirst().orElseThrow();
+            ZarisNode replica = cluster.nodes().stream().filter(node -> node != owner).findFirst().orElseThrow();
+            return new Segments(respPort, owner.dataAddress().port(), replica.dataAddress().port());
+        }
+
+        /** To the client, owner to replica, replica to owner. */
+        long[] read() throws IOException, InterruptedException {
+            return new long[] {sent("sport = :" + respPort), sent("dport = :" + replicaDataPort),
+                    sent("sport = :" + replicaDataPort)};
+        }
+
+        /**
+         * Data segments sent by the sockets {@code ss} selects with {@code filter} (a connection from the replica to
+         * the owner's data port is not one of them: only the owner's links towards the replica are counted).
+         */
+        private static long sent(String filter) throws IOException, InterruptedException {
+            Process ss = new ProcessBuilder("ss", "-tinH", "state", "established", "( " + filter + " )")
+                    .redirectErrorStream(true).start();
+            String output = new String(ss.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            if (ss.waitFor() != 0) {
+                throw new IOException("ss failed: " + output);
+            }
+            long total = 0;
+            for (String word : output.split("\\s+")) {
+                if (word.startsWith("data_segs_out:")) {
+                    total += Long.parseLong(word.substring("data_segs_out:".length()));
+                }
+            }
+            return total;
+        }
+    }
+
+    /** Bytes allocated so far by every live thread but this one. */
+    private static long allocatedByOtherThreads() {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long self = Thread.currentThread().getId();
+        long[] ids = threads.getAllThreadIds();
+        long[] bytes = threads.getThreadAllocatedBytes(ids);
+        long total = 0;
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] != self && bytes[i] > 0) {
+                total += bytes[i];
+            }
+        }
+        return total;
+    }
+
+    /** A blocking RESP client on one socket that sends prepared commands and checks each reply's type. */
+    private static final class Connection implements AutoCloseable {
+
+        private final Socket socket;
+        private final int port;
+        private final OutputStream out;
+        private final InputStream in;
+
+        private Connection(NodeAddress address) throws IOException {
+            socket = new Socket(address.host(), address.port());
+            port = address.port();
+            socket.setTcpNoDelay(true);
+            // Buffered: a pipeline leaves in one write, as redis-benchmark sends it.
+            out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
+            in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+        }
+
+        /** A connection to the node that owns the benchmark's hash tag (following one MOVED). */
+        static Connection toOwner(List<NodeAddress> seeds) throws IOException {
+            Connection first = new Connection(seeds.get(0));
+            first.out.write(command("GET".getBytes(StandardCharsets.US_ASCII), "{b}probe".getBytes(StandardCharsets.US_ASCII)));
+            first.out.flush();
+            String reply = first.readReply();
+            if (!reply.startsWith("-MOVED")) {
+                return first;
+            }
+            first.close();
+            String target = reply.substring(reply.lastIndexOf(' ') + 1);
+            int colon = target.lastIndexOf(':');
+            return new Connection(new NodeAddress(target.substring(0, colon), Integer.parseInt(target.substring(colon + 1))));
+        }
+
+        int port() {
+            return port;
+        }
+
+        static byte[] command(byte[]... words) {
+            int size = 0;
+            for (byte[] word : words) {
+                size += word.length + 16;
+            }
+            byte[] bytes = new byte[size + 16];
+            int at = 0;
+            at = put(bytes, at, ("*" + words.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            for (byte[] word : words) {
+                at = put(bytes, at, ("$" + word.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                at = put(bytes, at, word);
+                at = put(bytes, at, new byte[] {'\r', '\n'});
+            }
+            return Arrays.copyOf(bytes, at);
+        }
+
+        private static int put(byte[] to, int at, byte[] from) {
+            System.arraycopy(from, 0, to, at, from.length);
+            return at + from.length;
+        }
+
+        /** Sends {@code count} commands cycling over {@code commands}, {@code depth} in flight; returns count. */
+        int run(byte[][] commands, int count, int depth) throws IOException {
+            int sent = 0;
+            while (sent < count) {
+                int batch = Math.min(depth, count - sent);
+                for (int i = 0; i < batch; i++) {
+                    out.write(commands[(sent + i) % commands.length]);
+                }
+                out.flush();
+                for (int i = 0; i < batch; i++) {
+                    skipReply();
+                }
+                sent += batch;
+            }
+            return count;
+        }
+
+        /** Reads one simple, error, integer or bulk reply; fails on an error reply. */
+        private void skipReply() throws IOException {
+            int type = in.read();
+            if (type == '$') {
+                int length = Integer.parseInt(line());
+                if (length >= 0) {
+                    in.skipNBytes(length + 2L);
+                }
+            } else if (type == '+' || type == ':') {
+                line();
+            } else {
+                throw new IOException("unexpected reply: " + (char) type + line());
+            }
+        }
+
+        private String readReply() throws IOException {
+            int type = in.read();
+            String line = line();
+            if (type == '$' && Integer.parseInt(line) >= 0) {
+                in.skipNBytes(Integer.parseInt(line) + 2L);
+            }
+            return (char) type + line;
+        }
+
+        private String line() throws IOException {
+            StringBuilder line = new StringBuilder();
+            for (int b = in.read(); b != '\r'; b = in.read()) {
+                if (b < 0) {
+                    throw new IOException("connection closed");
+                }
+                line.append((char) b);
+            }
+            in.read();
+            return line.toString();
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+}
