@@ -10,6 +10,7 @@ import io.zaris.model.AckMode;
 import io.zaris.model.ClusterView;
 import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
+import io.zaris.model.SortedSetScores;
 import io.zaris.model.VersionedValue;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.MalformedRequestException;
@@ -593,6 +594,106 @@ public final class ZarisClient implements AutoCloseable {
     /** How many elements the list at the key holds (0 when the key is absent). */
     public CompletableFuture<Long> listLength(String key) {
         return hashRead(key, HashOp.LLEN, List.of()).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    // ------------------------------------------------------------------ sorted sets
+
+    /**
+     * Gives each member its score in the sorted set at the key (creating it; a sorted set keeps its TTL) and completes
+     * with how many members were new. One request, applied atomically by the key's active owner and replicated member
+     * by member with each resulting score. Retried like an idempotent write: a retry leaves the same scores, its count
+     * is what the retry added. A NaN score is refused here; a key of another type fails with {@code WRONG_TYPE}.
+     */
+    public CompletableFuture<Long> sortedSetAdd(String key, Map<String, Double> scores) {
+        if (scores.isEmpty()) {
+            throw new IllegalArgumentException("sortedSetAdd needs at least one member");
+        }
+        List<byte[]> args = new ArrayList<>(1 + 2 * scores.size());
+        args.add(new byte[0]); // no ZADD conditions
+        for (Map.Entry<String, Double> entry : scores.entrySet()) {
+            args.add(score(entry.getValue(), "sortedSetAdd"));
+            args.add(bytes(entry.getKey()));
+        }
+        return hashWrite(key, HashOp.ZADD, args, true).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /**
+     * Adds {@code delta} to the member's score (0 when absent) and completes with the new score, as ZINCRBY. Not
+     * idempotent, so it is not retried after an unanswered attempt; a sum that is NaN (∞ − ∞) fails with
+     * {@code BAD_REQUEST}.
+     */
+    public CompletableFuture<Double> sortedSetIncrement(String key, String member, double delta) {
+        List<byte[]> args = List.of(new byte[] {'I'}, score(delta, "sortedSetIncrement"), bytes(member));
+        return hashWrite(key, HashOp.ZADD, args, false).thenApply(answer -> parseScore(answer.items().get(0)));
+    }
+
+    /** The member's score, or {@code null} when the member or the key is absent. */
+    public CompletableFuture<Double> sortedSetScore(String key, String member) {
+        return hashRead(key, HashOp.ZMSCORE, List.of(bytes(member))).thenApply(answer -> {
+            byte[] score = answer.items().get(0);
+            return score == null ? null : parseScore(score);
+        });
+    }
+
+    /**
+     * The member's rank (0 for the lowest score; for the highest when {@code reverse}), or {@code null} when the member
+     * or the key is absent.
+     */
+    public CompletableFuture<Long> sortedSetRank(String key, String member, boolean reverse) {
+        List<byte[]> args = List.of(bytes(member), new byte[] {(byte) (reverse ? '1' : '0')});
+        return hashRead(key, HashOp.ZRANK, args).thenApply(answer -> answer.items().isEmpty() ? null : answer.count());
+    }
+
+    /**
+     * The members ranked {@code start} to {@code stop} (inclusive; negative ranks count from the highest, as
+     * ZRANGE's) with their scores, lowest first; empty when the key is absent.
+     */
+    public CompletableFuture<List<ScoredMember>> sortedSetRange(String key, long start, long stop) {
+        return range(key, "RANK", bytes(Long.toString(start)), bytes(Long.toString(stop)));
+    }
+
+    /** The members whose scores lie within {@code min} and {@code max} (inclusive, may be infinite), lowest first. */
+    public CompletableFuture<List<ScoredMember>> sortedSetRangeByScore(String key, double min, double max) {
+        return range(key, "SCORE", score(min, "sortedSetRangeByScore"), score(max, "sortedSetRangeByScore"));
+    }
+
+    /** Removes members of the sorted set at the key (it goes with its last member); completes with how many were there. */
+    public CompletableFuture<Long> sortedSetRemove(String key, String... members) {
+        return hashWrite(key, HashOp.ZREM, members(members, "sortedSetRemove"), true)
+                .thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /** How many members the sorted set at the key holds (0 when the key is absent). */
+    public CompletableFuture<Long> sortedSetSize(String key) {
+        return hashRead(key, HashOp.ZCARD, List.of()).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    private CompletableFuture<List<ScoredMember>> range(String key, String by, byte[] start, byte[] stop) {
+        List<byte[]> args = List.of(bytes(by), new byte[] {'0'}, start, stop, new byte[] {'0'}, bytes("-1"));
+        return hashRead(key, HashOp.ZRANGE, args).thenApply(answer -> {
+            List<byte[]> items = answer.items();
+            List<ScoredMember> out = new ArrayList<>(items.size() / 2);
+            for (int i = 0; i + 1 < items.size(); i += 2) {
+                out.add(new ScoredMember(new String(items.get(i), StandardCharsets.UTF_8), parseScore(items.get(i + 1))));
+            }
+            return out;
+        });
+    }
+
+    /** A score as the sorted-set ops take it: Redis's text, exact for every double ({@code %.17g}). */
+    private static byte[] score(double score, String operation) {
+        if (Double.isNaN(score)) {
+            throw new IllegalArgumentException(operation + " takes no NaN score");
+        }
+        return SortedSetScores.formatBytes(score);
+    }
+
+    private static double parseScore(byte[] text) {
+        Double score = SortedSetScores.parse(text);
+        if (score == null) {
+            throw new IllegalStateException("unreadable score " + new String(text, StandardCharsets.US_ASCII));
+        }
+        return score;
     }
 
     private List<byte[]> members(String[] members, String operation) {

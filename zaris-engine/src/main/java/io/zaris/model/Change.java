@@ -18,6 +18,9 @@ package io.zaris.model;
  * A list changes by position: a {@link Kind#LIST_INSERT} puts one element at an index, a {@link Kind#LIST_REMOVE}
  * removes a run of elements, a {@link Kind#LIST_SET} replaces one; the positions (see {@link ListPosition}) are
  * absolute, so a replica at the same revision, holding the same list, makes the same change.
+ * A sorted set likewise: a
+ * {@link Kind#SCORE_PUT} sets one member's score, whatever command decided it (ZADD, ZINCRBY), and a
+ * {@link Kind#FIELD_REMOVAL} removes one member (ZREM, ZPOPMIN, ZREMRANGEBYSCORE ship each removal they made).
  *
  * @param revision        the segment revision this change received; also the key's new version
  * @param epoch           the partition epoch under which the active owner made the change
@@ -57,7 +60,12 @@ public record Change(long revision, long epoch, Kind kind, byte[] key, byte[] fi
         /** A run of elements (the field names its first index and its length) leaves the list; an emptied list is removed. */
         LIST_REMOVE,
         /** The element at the index the field names is replaced by the value. */
-        LIST_SET
+        LIST_SET,
+        /**
+         * One member of the sorted set at the key gets a score (the value: its 8 IEEE 754 bytes); an absent key becomes
+         * a sorted set.
+         */
+        SCORE_PUT
     }
 
     /** A put (with {@code value}) or a removal (with {@code null}). */
@@ -69,12 +77,13 @@ public record Change(long revision, long epoch, Kind kind, byte[] key, byte[] fi
         if (kind == null || key == null) {
             throw new IllegalArgumentException("a change needs a kind and a key");
         }
-        boolean needsValue = kind == Kind.PUT || kind == Kind.FIELD_PUT || kind == Kind.LIST_INSERT || kind == Kind.LIST_SET;
+        boolean needsValue = kind == Kind.PUT || kind == Kind.FIELD_PUT || kind == Kind.LIST_INSERT || kind == Kind.LIST_SET
+                || kind == Kind.SCORE_PUT;
         if (needsValue != (value != null)) {
             throw new IllegalArgumentException("a " + kind + " change " + (needsValue ? "needs" : "carries no") + " value");
         }
         boolean needsField = kind == Kind.FIELD_PUT || kind == Kind.FIELD_REMOVAL || kind == Kind.MEMBER_PUT
-                || kind == Kind.LIST_INSERT || kind == Kind.LIST_REMOVE || kind == Kind.LIST_SET;
+                || kind == Kind.LIST_INSERT || kind == Kind.LIST_REMOVE || kind == Kind.LIST_SET || kind == Kind.SCORE_PUT;
         if (needsField != (field != null)) {
             throw new IllegalArgumentException("a " + kind + " change " + (needsField ? "needs" : "carries no") + " field");
         }
@@ -93,6 +102,11 @@ public record Change(long revision, long epoch, Kind kind, byte[] key, byte[] fi
     /** Adds {@code member} to the set at {@code key}, which expires at {@code expiresAtMillis} (0: never). */
     public static Change memberPut(long revision, long epoch, byte[] key, byte[] member, long expiresAtMillis) {
         return new Change(revision, epoch, Kind.MEMBER_PUT, key, member, null, expiresAtMillis);
+    }
+
+    /** Gives {@code member} of the sorted set at {@code key} a score (its 8 bytes), the key expiring at {@code expiresAtMillis}. */
+    public static Change scorePut(long revision, long epoch, byte[] key, byte[] member, byte[] score, long expiresAtMillis) {
+        return new Change(revision, epoch, Kind.SCORE_PUT, key, member, score, expiresAtMillis);
     }
 
     /** Removes {@code field} of the hash (or member of the set) at {@code key}. */

@@ -1,7 +1,7 @@
 package io.zaris.model;
 
 /**
- * The operations on a hash or a set (and {@link #TYPE}, which asks any key its type) that the {@code HASH_READ} and
+ * The operations on a hash, a set or a sorted set (and {@link #TYPE}, which asks any key its type) that the {@code HASH_READ} and
  * {@code HASH_WRITE} frames carry; the set operations (SADD and after) came with the hashes in protocol version 4. Arguments are raw bytes; numbers among them are decimal text, as Redis takes
  * them. The wire code of each constant is part of the protocol and must never change.
  *
@@ -44,7 +44,22 @@ package io.zaris.model;
  *       matching indexes as decimal text</td></tr>
  *   <tr><td>SRANDMEMBER</td><td>count</td><td>0 · up to count distinct members at random; for a negative count,
  *       −count members that may repeat</td></tr>
+ *   <tr><td>ZADD</td><td>flags, (score, member)+</td><td>members added (and changed, with C) · with I, [the member's
+ *       new score, or absent when a condition kept it]; flags: any of N (NX), X (XX), G (GT), L (LT), C (CH), I (INCR)</td></tr>
+ *   <tr><td>ZREM</td><td>member+</td><td>members removed · none</td></tr>
+ *   <tr><td>ZMSCORE</td><td>member+</td><td>0 · each member's score, or absent</td></tr>
+ *   <tr><td>ZCARD</td><td>none</td><td>number of members · none</td></tr>
+ *   <tr><td>ZCOUNT</td><td>min, max (score bounds)</td><td>members within · none</td></tr>
+ *   <tr><td>ZRANK</td><td>member, reverse (0 or 1)</td><td>the member's rank · [its score], none when absent</td></tr>
+ *   <tr><td>ZRANGE</td><td>by (RANK, SCORE or LEX), reverse (0 or 1), start, stop, offset, limit (−1: all)</td>
+ *       <td>0 · member, score, member, score … in the range's order</td></tr>
+ *   <tr><td>ZREMRANGE</td><td>by (RANK, SCORE or LEX), start, stop</td><td>members removed · none</td></tr>
+ *   <tr><td>ZLEXCOUNT</td><td>min, max (member bounds)</td><td>members within · none</td></tr>
+ *   <tr><td>ZPOP</td><td>max (0 or 1), count ≥ 0</td><td>0 · member, score … removed from the lowest (highest) end</td></tr>
  * </table>
+ *
+ * <p>Sorted-set scores travel as text, as Redis prints them ({@link SortedSetScores#format}); a score range as Redis
+ * writes one ({@link ScoreRange}, {@link LexRange}).
  */
 public enum HashOp {
     TYPE(0, false, 0, 0),
@@ -80,7 +95,17 @@ public enum HashOp {
     LTRIM(43, true, 2, 2),
     LMOVE(44, true, 3, 3),
     LINSERT(45, true, 3, 3),
-    LPOS(46, false, 4, 4);
+    LPOS(46, false, 4, 4),
+    ZADD(64, true, 3, Integer.MAX_VALUE),
+    ZREM(65, true, 1, Integer.MAX_VALUE),
+    ZMSCORE(66, false, 1, Integer.MAX_VALUE),
+    ZCARD(67, false, 0, 0),
+    ZCOUNT(68, false, 2, 2),
+    ZRANK(69, false, 2, 2),
+    ZRANGE(70, false, 6, 6),
+    ZREMRANGE(71, true, 3, 3),
+    ZPOP(72, true, 2, 2),
+    ZLEXCOUNT(73, false, 2, 2);
 
     /**
      * Wire code → op. Codes are reserved by family so types can be added side by side without renumbering:
@@ -120,7 +145,7 @@ public enum HashOp {
 
     /** Whether {@code count} arguments fit the operation (HSET takes pairs). */
     public boolean takes(int count) {
-        return count >= minArgs && count <= maxArgs && (this != HSET || count % 2 == 0);
+        return count >= minArgs && count <= maxArgs && (this != HSET || count % 2 == 0) && (this != ZADD || count % 2 == 1);
     }
 
     /**
@@ -131,7 +156,9 @@ public enum HashOp {
         return switch (this) {
             case HSET -> index % 2 == 0;
             case HSETNX, HINCRBY, HINCRBYFLOAT -> index == 0;
-            case HMGET, HDEL, SADD, SREM, SMISMEMBER, SSTORE -> true;
+            case HMGET, HDEL, SADD, SREM, SMISMEMBER, SSTORE, ZREM, ZMSCORE -> true;
+            case ZADD -> index > 0 && index % 2 == 0;
+            case ZRANK -> index == 0;
             case LMOVE -> index == 0; // the destination key
             default -> false;
         };
@@ -140,7 +167,8 @@ public enum HashOp {
     /** Whether a successful call may add data (so it is admitted by the memory guard first). */
     public boolean addsData() {
         return this == HSET || this == HSETNX || this == HINCRBY || this == HINCRBYFLOAT || this == SADD || this == SSTORE
-                || this == LPUSH || this == RPUSH || this == LPUSHX || this == RPUSHX || this == LSET || this == LINSERT;
+                || this == LPUSH || this == RPUSH || this == LPUSHX || this == RPUSHX || this == LSET || this == LINSERT
+                || this == ZADD;
     }
 
     /** Whether the operation works on a set (and meets a hash or string with WRONGTYPE). */
@@ -151,6 +179,11 @@ public enum HashOp {
     /** Whether the operation works on a list (codes 32–63; it meets any other type with WRONGTYPE). */
     public boolean onList() {
         return code >= 32 && code <= 63;
+    }
+
+    /** Whether the operation works on a sorted set (and meets any other type with WRONGTYPE). */
+    public boolean onSortedSet() {
+        return code >= 64 && code < 128;
     }
 
     /** Decodes a wire code; {@code null} for codes this version does not know. */

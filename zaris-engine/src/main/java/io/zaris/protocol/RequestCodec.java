@@ -47,9 +47,9 @@ import java.util.List;
  * ADMIN_REBALANCE (empty)
  * change = revision:int64 · epoch:int64 · key · kind:u8 (0 removed, 1 value, 2 superseded; since version 4: 3 field
  *          value, 4 field (or set member) removed, 5 expiry, 6 set member added) · [field if 3, 4 or 6]
- *          · [value if 1 or 3] · expiresAt:int64; also since version 4, the list changes (numbered apart, from 16,
- *          so other types' kinds fit below): 16 element inserted, 17 elements removed, 18 element set, each with its
- *          position as the field (decimal text: "index", or "index count" for 17) and the element as the value (16, 18)
+ *          · [value if 1 or 3] · expiresAt:int64; also since version 4, the list changes (codes 7–15 are the
+ *          lists'): 7 element inserted, 8 elements removed, 9 element set, each with its position as the field
+ *          (decimal text: "index", or "index count" for 8) and the element as the value (7, 9)
  * </pre>
  *
  * Decoding never trusts a length: see {@link Wire}. Trailing bytes after a body are an error, so two
@@ -79,12 +79,17 @@ public final class RequestCodec {
     private static final int CHANGE_EXPIRY = 5;
     /** Since protocol version 4, as the set operations: one member of a set added (a field without a value). */
     private static final int CHANGE_MEMBER_ADDED = 6;
+    /**
+     * Since protocol version 4, as the sorted-set operations: one member of a sorted set given a score (its 8 bytes as
+     * the value). Codes are reserved by family like {@link io.zaris.model.HashOp}'s: 7–15 for lists, 16–23 sorted sets.
+     */
+    private static final int CHANGE_SCORE_SET = 16;
     /** Since protocol version 4, as the list operations: one element inserted at an absolute index. */
-    private static final int CHANGE_LIST_INSERT = 16;
+    private static final int CHANGE_LIST_INSERT = 7;
     /** Since protocol version 4: a run of list elements removed. */
-    private static final int CHANGE_LIST_REMOVE = 17;
+    private static final int CHANGE_LIST_REMOVE = 8;
     /** Since protocol version 4: one list element replaced. */
-    private static final int CHANGE_LIST_SET = 18;
+    private static final int CHANGE_LIST_SET = 9;
 
     private static final int FLAG_IF_ABSENT = 1;
     private static final int FLAG_IF_MATCH = 2;
@@ -456,6 +461,7 @@ public final class RequestCodec {
             case LIST_INSERT -> CHANGE_LIST_INSERT;
             case LIST_REMOVE -> CHANGE_LIST_REMOVE;
             case LIST_SET -> CHANGE_LIST_SET;
+            case SCORE_PUT -> CHANGE_SCORE_SET;
         };
     }
 
@@ -519,14 +525,20 @@ public final class RequestCodec {
             byte[] key = readKey(in, limits, id);
             int kind = Wire.readUnsignedByte(in, id, "change kind");
             boolean listChange = kind >= CHANGE_LIST_INSERT && kind <= CHANGE_LIST_SET;
-            if (kind > CHANGE_MEMBER_ADDED && !listChange) {
+            if (kind > CHANGE_MEMBER_ADDED && !listChange && kind != CHANGE_SCORE_SET) {
                 throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "unknown change kind " + kind);
             }
             boolean fieldChange = kind == CHANGE_FIELD_VALUE || kind == CHANGE_FIELD_REMOVED || kind == CHANGE_MEMBER_ADDED
-                    || listChange;
+                    || listChange || kind == CHANGE_SCORE_SET;
             byte[] field = fieldChange ? readKey(in, limits, id) : null;
             byte[] value = kind == CHANGE_VALUE || kind == CHANGE_FIELD_VALUE || kind == CHANGE_LIST_INSERT
                     || kind == CHANGE_LIST_SET ? Wire.readBytes(in, limits.maxValueBytes(), id, "value", values) : null;
+            if (kind == CHANGE_SCORE_SET) {
+                value = Wire.readBytes(in, Double.BYTES, id, "score");
+                if (value.length != Double.BYTES) {
+                    throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "a score is " + Double.BYTES + " bytes");
+                }
+            }
             long[] position = listChange ? readListPosition(field, kind == CHANGE_LIST_REMOVE ? 2 : 1, id) : null;
             long expiresAt = Wire.readLong(in, id, "expiry");
             changes.add(switch (kind) {
@@ -538,6 +550,7 @@ public final class RequestCodec {
                 case CHANGE_LIST_INSERT -> Change.listInsert(revision, epoch, key, position[0], value, expiresAt);
                 case CHANGE_LIST_REMOVE -> Change.listRemove(revision, epoch, key, position[0], position[1]);
                 case CHANGE_LIST_SET -> Change.listSet(revision, epoch, key, position[0], value, expiresAt);
+                case CHANGE_SCORE_SET -> Change.scorePut(revision, epoch, key, field, value, expiresAt);
                 default -> new Change(revision, epoch, key, value, expiresAt);
             });
         }

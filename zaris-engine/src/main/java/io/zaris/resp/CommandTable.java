@@ -16,7 +16,7 @@ final class CommandTable {
     record Spec(String name, int arity, List<String> flags, int firstKey, int lastKey, int step, Docs docs) {
     }
 
-    /** What {@code COMMAND DOCS} says of a command; the group is Redis's (connection, server, cluster, string, hash, set, list, generic). */
+    /** What {@code COMMAND DOCS} says of a command; the group is Redis's (connection, server, cluster, string, hash, set, sorted-set, list, generic). */
     record Docs(String group, String since, String complexity, String summary) {
     }
 
@@ -206,6 +206,50 @@ final class CommandTable {
                 "list", "2.0.0", "O(N) for N keys", "Pops the tail of the first non-empty list of keys in one slot, blocking until one has an element or the timeout.");
         add("blmove", 6, "write", 1, 2, 1,
                 "list", "6.2.0", "O(1)", "LMOVE, blocking while the source list is empty, until the timeout.");
+        add("zadd", -4, "write", 1, 1, 1,
+                "sorted-set", "1.2.0", "O(log(N)) per member added or updated", "Adds members with scores, or updates their scores (NX, XX, GT, LT, CH, INCR); returns how many were added.");
+        add("zincrby", 4, "write", 1, 1, 1,
+                "sorted-set", "1.2.0", "O(log(N))", "Increments the score of a member; returns its new score.");
+        add("zrem", -3, "write", 1, 1, 1,
+                "sorted-set", "1.2.0", "O(M*log(N)) for M members", "Removes members; a sorted set without members is removed.");
+        add("zscore", 3, "readonly", 1, 1, 1,
+                "sorted-set", "1.2.0", "O(1)", "Returns the score of a member.");
+        add("zmscore", -3, "readonly", 1, 1, 1,
+                "sorted-set", "6.2.0", "O(N) for N members", "Returns the score of each of several members.");
+        add("zcard", 2, "readonly", 1, 1, 1,
+                "sorted-set", "1.2.0", "O(1)", "Returns the number of members.");
+        add("zcount", 4, "readonly", 1, 1, 1,
+                "sorted-set", "2.0.0", "O(log(N)+M) for M members in the range", "Counts the members with scores within a range.");
+        add("zlexcount", 4, "readonly", 1, 1, 1,
+                "sorted-set", "2.8.9", "O(N)", "Counts the members within a range of members (of one score).");
+        add("zrank", -3, "readonly", 1, 1, 1,
+                "sorted-set", "2.0.0", "O(rank)", "Returns the rank of a member, lowest score first (WITHSCORE: and its score).");
+        add("zrevrank", -3, "readonly", 1, 1, 1,
+                "sorted-set", "2.0.0", "O(rank)", "Returns the rank of a member, highest score first (WITHSCORE: and its score).");
+        add("zrange", -4, "readonly", 1, 1, 1,
+                "sorted-set", "1.2.0", "O(start+M) for M members returned", "Returns members in a range of ranks, scores (BYSCORE) or members (BYLEX), optionally reversed, limited and with scores.");
+        add("zrangebyscore", -4, "readonly", 1, 1, 1,
+                "sorted-set", "1.0.5", "O(log(N)+M) for M members returned", "Returns members within a range of scores.");
+        add("zrevrangebyscore", -4, "readonly", 1, 1, 1,
+                "sorted-set", "2.2.0", "O(log(N)+M) for M members returned", "Returns members within a range of scores, highest first.");
+        add("zrevrange", -4, "readonly", 1, 1, 1,
+                "sorted-set", "1.2.0", "O(start+M) for M members returned", "Returns members in a range of ranks, highest score first.");
+        add("zrangebylex", -4, "readonly", 1, 1, 1,
+                "sorted-set", "2.8.9", "O(N)", "Returns members within a range of members (of one score).");
+        add("zrevrangebylex", -4, "readonly", 1, 1, 1,
+                "sorted-set", "2.8.9", "O(N)", "Returns members within a range of members (of one score), highest first.");
+        add("zremrangebyscore", 4, "write", 1, 1, 1,
+                "sorted-set", "1.2.0", "O(log(N)+M) for M members removed", "Removes the members within a range of scores; each removal is replicated.");
+        add("zremrangebyrank", 4, "write", 1, 1, 1,
+                "sorted-set", "2.0.0", "O(start+M) for M members removed", "Removes the members within a range of ranks; each removal is replicated.");
+        add("zremrangebylex", 4, "write", 1, 1, 1,
+                "sorted-set", "2.8.9", "O(N)", "Removes the members within a range of members; each removal is replicated.");
+        add("zpopmin", -2, "write", 1, 1, 1,
+                "sorted-set", "5.0.0", "O(M*log(N)) for M members popped", "Removes and returns the members with the lowest scores.");
+        add("zpopmax", -2, "write", 1, 1, 1,
+                "sorted-set", "5.0.0", "O(M*log(N)) for M members popped", "Removes and returns the members with the highest scores.");
+        add("zscan", -3, "readonly", 1, 1, 1,
+                "sorted-set", "2.8.0", "O(N) for N members", "Iterates over the members and scores of a sorted set: one call returns them all, with cursor 0.");
         add("scan", -2, "readonly", 0, 0, 0,
                 "generic", "2.8.0", "O(1) per call, O(N) for a full iteration over N keys", "Iterates over the keys of the slots this node serves.");
         add("keys", 2, "readonly", 0, 0, 0,

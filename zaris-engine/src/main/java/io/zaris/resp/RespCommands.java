@@ -344,6 +344,10 @@ final class RespCommands {
                 return blockingMove(a, slot, session);
             case "sinter", "sunion", "sdiff", "sinterstore", "sunionstore", "sdiffstore":
                 return setAlgebra(name, a, slot);
+            case "zadd", "zincrby", "zrem", "zscore", "zmscore", "zcard", "zcount", "zlexcount", "zrank", "zrevrank", "zrange",
+                 "zrangebyscore", "zrevrangebyscore", "zrevrange", "zrangebylex", "zrevrangebylex", "zremrangebyscore",
+                 "zremrangebyrank", "zremrangebylex", "zpopmin", "zpopmax", "zscan":
+                return sortedSetCommand(name, a, slot);
             case "strlen":
                 return call(new Request.Get(0, key), slot, answer -> RespReply.integer(
                         answer.status() == KvStatus.OK ? ResponseCodec.readValue(answer.body()).value().length : 0));
@@ -551,7 +555,7 @@ final class RespCommands {
         }, (current, written) -> written ? RespReply.ONE : RespReply.ZERO);
     }
 
-    /** Whether the key holds a hash or a set now (a routing error reads as not: the string path then reports it). */
+    /** Whether the key holds a collection now (a routing error reads as not: the string path then reports it). */
     private boolean isCollection(byte[] key) {
         Answer answer = now(typeOf(key));
         try {
@@ -559,7 +563,7 @@ final class RespCommands {
                 return false;
             }
             String type = text(ResponseCodec.readHashAnswer(answer.body()).items().get(0));
-            return !type.equals("string") && !type.equals("none"); // a hash, set, list… keeps its content
+            return !type.equals("string") && !type.equals("none"); // a hash, set, list, sorted set or any later type
         } catch (MalformedRequestException e) {
             return false;
         }
@@ -715,6 +719,16 @@ final class RespCommands {
         });
     }
 
+    /** The sorted-set commands: planned by {@link RespSortedSetCommands}, each one engine request. */
+    private CompletableFuture<RespReply> sortedSetCommand(String name, List<byte[]> a, int slot) {
+        RespSortedSetCommands.Plan plan = RespSortedSetCommands.plan(name, a, backend.limits().maxKeyBytes());
+        if (plan.immediate() != null) {
+            return done(plan.immediate());
+        }
+        return call(new Request.Hash(0, a.get(1), plan.op(), plan.args()), slot,
+                answer -> plan.reply().apply(ResponseCodec.readHashAnswer(answer.body())));
+    }
+
     /**
      * SSCAN answers every member (matching MATCH) in one reply with cursor 0, as HSCAN does (COUNT is a hint).
      */
@@ -722,30 +736,16 @@ final class RespCommands {
         if (parseUnsigned(a.get(2)) == null) {
             return done(RespReply.error("ERR invalid cursor"));
         }
-        byte[] pattern = null;
-        for (int i = 3; i < a.size(); i++) {
-            String option = text(a.get(i)).toUpperCase(Locale.ROOT);
-            if (i + 1 >= a.size()) {
-                return done(SYNTAX);
-            } else if (option.equals("MATCH")) {
-                pattern = a.get(++i);
-            } else if (option.equals("COUNT")) {
-                Long count = parseLong(a.get(++i));
-                if (count == null) {
-                    return done(NOT_INTEGER);
-                }
-                if (count < 1) {
-                    return done(SYNTAX);
-                }
-            } else {
-                return done(SYNTAX);
-            }
+        ScanOptions options;
+        try {
+            options = ScanOptions.parse(a, 3, ScanOptions.Extra.NONE);
+        } catch (ScanOptions.Invalid e) {
+            return done(scanError(e));
         }
-        byte[] match = pattern;
         return call(new Request.Hash(0, a.get(1), HashOp.SMEMBERS, List.of()), slot, answer -> {
             List<RespReply> found = new ArrayList<>();
             for (byte[] member : ResponseCodec.readHashAnswer(answer.body()).items()) {
-                if (match == null || Glob.matches(match, member)) {
+                if (options.matches(member)) {
                     found.add(new RespReply.Bulk(member));
                 }
             }
@@ -795,43 +795,29 @@ final class RespCommands {
         if (parseUnsigned(a.get(2)) == null) {
             return done(RespReply.error("ERR invalid cursor"));
         }
-        byte[] pattern = null;
-        boolean values = true;
-        for (int i = 3; i < a.size(); i++) {
-            String option = text(a.get(i)).toUpperCase(Locale.ROOT);
-            if (option.equals("NOVALUES")) {
-                values = false;
-            } else if (i + 1 >= a.size()) {
-                return done(SYNTAX);
-            } else if (option.equals("MATCH")) {
-                pattern = a.get(++i);
-            } else if (option.equals("COUNT")) {
-                Long count = parseLong(a.get(++i));
-                if (count == null) {
-                    return done(NOT_INTEGER);
-                }
-                if (count < 1) {
-                    return done(SYNTAX);
-                }
-            } else {
-                return done(SYNTAX);
-            }
+        ScanOptions options;
+        try {
+            options = ScanOptions.parse(a, 3, ScanOptions.Extra.NOVALUES);
+        } catch (ScanOptions.Invalid e) {
+            return done(scanError(e));
         }
-        byte[] match = pattern;
-        boolean withValues = values;
         return call(new Request.Hash(0, a.get(1), HashOp.HGETALL, List.of()), slot, answer -> {
             List<byte[]> items = ResponseCodec.readHashAnswer(answer.body()).items();
             List<RespReply> found = new ArrayList<>();
             for (int i = 0; i + 1 < items.size(); i += 2) {
-                if (match == null || Glob.matches(match, items.get(i))) {
+                if (options.matches(items.get(i))) {
                     found.add(new RespReply.Bulk(items.get(i)));
-                    if (withValues) {
+                    if (options.values()) {
                         found.add(new RespReply.Bulk(items.get(i + 1)));
                     }
                 }
             }
             return RespReply.array(List.of(RespReply.bulk("0"), RespReply.array(found)));
         });
+    }
+
+    private static RespReply scanError(ScanOptions.Invalid invalid) {
+        return invalid.notInteger() ? NOT_INTEGER : SYNTAX;
     }
 
     /** A cursor: a decimal number from 0 to 2^64 − 1, as Redis takes it; {@code null} otherwise. */
@@ -1408,35 +1394,16 @@ final class RespCommands {
         if (cursor == null || cursor < 0) {
             return RespReply.error("ERR invalid cursor");
         }
-        byte[] pattern = null;
-        String type = null;
-        long count = 10;
-        for (int i = 2; i < a.size(); i++) {
-            String option = text(a.get(i)).toUpperCase(Locale.ROOT);
-            if (i + 1 >= a.size()) {
-                return SYNTAX;
-            }
-            if (option.equals("MATCH")) {
-                pattern = a.get(++i);
-            } else if (option.equals("COUNT")) {
-                Long value = parseLong(a.get(++i));
-                if (value == null) {
-                    return NOT_INTEGER;
-                }
-                if (value < 1) {
-                    return SYNTAX;
-                }
-                count = value;
-            } else if (option.equals("TYPE")) {
-                type = text(a.get(++i)).toLowerCase(Locale.ROOT);
-            } else {
-                return SYNTAX;
-            }
+        ScanOptions options;
+        try {
+            options = ScanOptions.parse(a, 2, ScanOptions.Extra.TYPE);
+        } catch (ScanOptions.Invalid e) {
+            return scanError(e);
         }
         if (cursor > Integer.MAX_VALUE) {
             return RespReply.array(List.of(RespReply.bulk("0"), RespReply.array(List.of())));
         }
-        Answer answer = now(new Request.Scan(0, cursor.intValue(), (int) Math.min(count, 100_000)));
+        Answer answer = now(new Request.Scan(0, cursor.intValue(), (int) Math.min(options.count(), 100_000)));
         if (answer.status() != KvStatus.OK) {
             return routingError(answer, 0);
         }
@@ -1444,7 +1411,7 @@ final class RespCommands {
             ResponseCodec.ScanPage page = ResponseCodec.readScanPage(answer.body());
             List<RespReply> keys = new ArrayList<>();
             for (byte[] key : page.keys()) {
-                if ((pattern == null || Glob.matches(pattern, key)) && (type == null || type.equals(typeName(key)))) {
+                if (options.matches(key) && (options.type() == null || options.type().equals(typeName(key)))) {
                     keys.add(new RespReply.Bulk(key));
                 }
             }

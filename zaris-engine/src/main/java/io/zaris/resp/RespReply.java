@@ -69,6 +69,23 @@ sealed interface RespReply {
         }
     }
 
+    /** A sorted-set score as Redis prints it ({@code 1.5}, {@code inf}): a bulk string in RESP2, a double in RESP3. */
+    record Score(byte[] text) implements RespReply {
+    }
+
+    /**
+     * Member, score, member, score …: a flat array in RESP2, an array of [member, score] pairs in RESP3, as Redis
+     * answers ZRANGE … WITHSCORES.
+     */
+    record Pairs(List<RespReply> flat) implements RespReply {
+        public Pairs {
+            if (flat.size() % 2 != 0) {
+                throw new IllegalArgumentException("pairs need an even number of items");
+            }
+            flat = List.copyOf(flat);
+        }
+    }
+
     /**
      * An out-of-band message (RESP3 {@code >}), sent on a connection outside its command flow: the first item names
      * the kind ({@code invalidate}, later pub/sub's {@code message}). Written as an array on a RESP2 connection.

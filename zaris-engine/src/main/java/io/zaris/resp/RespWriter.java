@@ -2,6 +2,7 @@ package io.zaris.resp;
 
 import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * Writes {@link RespReply} values in RESP2 or RESP3. Stateless. Lengths and integers are written digit by digit and
@@ -56,6 +57,23 @@ final class RespWriter {
             }
             for (RespReply item : map.keysAndValues()) {
                 write(item, protocol, out);
+            }
+        } else if (reply instanceof RespReply.Score score) {
+            if (protocol >= 3) {
+                out.writeByte(',');
+            } else {
+                number(out, '$', score.text().length);
+            }
+            out.writeBytes(score.text());
+            out.writeBytes(CRLF);
+        } else if (reply instanceof RespReply.Pairs pairs) {
+            List<RespReply> flat = pairs.flat();
+            number(out, '*', protocol >= 3 ? flat.size() / 2 : flat.size());
+            for (int i = 0; i < flat.size(); i++) {
+                if (protocol >= 3 && i % 2 == 0) {
+                    number(out, '*', 2);
+                }
+                write(flat.get(i), protocol, out);
             }
         } else if (reply instanceof RespReply.Push push) {
             line(out, protocol >= 3 ? '>' : '*', Integer.toString(push.items().size()));

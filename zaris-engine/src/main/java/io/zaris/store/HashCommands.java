@@ -9,7 +9,7 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * What each hash {@link HashOp} does to one segment's hash (set ops go on to {@link SetCommands}, list ops to {@link ListCommands}), with Redis's answers and errors. Reads run under the
+ * What each hash {@link HashOp} does to one segment's hash (set ops go on to {@link SetCommands}, list ops to {@link ListCommands}, sorted-set ops to {@link SortedSetCommands}), with Redis's answers and errors. Reads run under the
  * segment's lock ({@link Segment#readHash}); writes decide and change under one hold of it
  * ({@link Segment#writeHash}), so an HINCRBY or HSETNX is atomic like Redis's. Stateless.
  */
@@ -35,6 +35,9 @@ final class HashCommands {
             }
             if (op.onSet()) {
                 return SetCommands.execute(segment, key, op, args, epoch, now);
+            }
+            if (op.onSortedSet()) {
+                return SortedSetCommands.execute(segment, key, op, args, epoch, now);
             }
             return op.isWrite() ? write(segment, key, op, args, epoch, now) : read(segment, key, op, args, now);
         } catch (WrongTypeException e) {

@@ -16,6 +16,8 @@ final class HashDigest {
     private static final byte HASH_MARKER = 'H';
     /** A set digests as a hash of members without values, under its own marker. */
     private static final byte SET_MARKER = 'S';
+    /** A sorted set digests as a hash of members and their 8-byte scores, under its own marker. */
+    private static final byte SORTED_SET_MARKER = 'Z';
 
     private HashDigest() {
     }
@@ -25,7 +27,7 @@ final class HashDigest {
         hash.fields().forEach(fields::add);
         fields.sort((a, b) -> Arrays.compareUnsigned(a.getKey().bytes(), b.getKey().bytes()));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.write(hash.isSet() ? SET_MARKER : HASH_MARKER);
+        out.write(hash.isSortedSet() ? SORTED_SET_MARKER : hash.isSet() ? SET_MARKER : HASH_MARKER);
         for (Map.Entry<ByteKey, byte[]> field : fields) {
             writeSized(out, field.getKey().bytes());
             writeSized(out, field.getValue());

@@ -52,6 +52,11 @@ class HashEntry extends StoredEntry {
         return false;
     }
 
+    /** Whether this is a {@link SortedSetEntry}: members with scores. */
+    boolean isSortedSet() {
+        return false;
+    }
+
     /** The field's value, or {@code null}. */
     byte[] get(ByteKey field) {
         return fields.get(field);

@@ -11,8 +11,8 @@ package io.zaris.store;
  * @param revision        the segment revision of the change; a put's entry carries it as its version
  * @param epoch           the partition epoch the change was made under
  * @param key             the key changed
- * @param field           the hash field of a field change, the set member of a member put, a list change's position
- *                        and element ({@link ListLog}), else {@code null}
+ * @param field           the hash field of a field change, the set member of a member put, the sorted-set member of a
+ *                        score put, a list change's position and element ({@link ListLog}), else {@code null}
  * @param kind            a put, a removal, a field put or removal, an expiry, or a change a replica received
  *                        already superseded
  * @param expiresAtMillis the key's wall-clock expiry after a put, field put or expiry, {@code 0} for none
@@ -22,7 +22,8 @@ record LoggedChange(long revision, long epoch, ByteKey key, ByteKey field, Kind 
     /** Bookkeeping bytes per logged change beyond its key and field, for the log's byte bound. */
     static final int OVERHEAD_BYTES = 48;
 
-    enum Kind { PUT, REMOVAL, SUPERSEDED, FIELD_PUT, FIELD_REMOVAL, EXPIRY, MEMBER_PUT, LIST_INSERT, LIST_REMOVE, LIST_SET }
+    enum Kind { PUT, REMOVAL, SUPERSEDED, FIELD_PUT, FIELD_REMOVAL, EXPIRY, MEMBER_PUT, LIST_INSERT, LIST_REMOVE, LIST_SET,
+        SCORE_PUT }
 
     long sizeBytes() {
         return sizeBytes(key.bytes().length, field == null ? 0 : field.bytes().length);

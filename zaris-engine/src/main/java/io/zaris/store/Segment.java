@@ -45,6 +45,10 @@ import java.util.random.RandomGenerator;
  * A list ({@link ListEntry}) is changed in place by position ({@link #readList}, {@link #writeList}): each element
  * inserted, run removed or element set is one change, and its op log entry keeps the element itself (a list's
  * changes replay only in order, so a tail ships them all rather than reading values back from the entry).
+ * A
+ * sorted set ({@link SortedSetEntry}) is a hash whose fields are its members and whose values their scores, plus their
+ * order: read and written the same way ({@link #readSortedSet}, {@link #writeSortedSet}), each score set one change
+ * carrying the score itself. Every collection type meets every other with {@link WrongTypeException}.
  *
  * <p>Memory: every mutation of {@code entries} goes through {@link #install} or {@link #discard} (or the
  * snapshot clear, or {@link #installCollection} and a hash's (or set's) field changes, which charge their bytes the same way),
@@ -394,6 +398,10 @@ final class Segment {
                         applyMemberPut(k, field, change.revision(), change.expiresAtMillis(), now);
                         kind = LoggedChange.Kind.MEMBER_PUT;
                     }
+                    case SCORE_PUT -> {
+                        applyScorePut(k, field, change.value(), change.revision(), change.expiresAtMillis(), now);
+                        kind = LoggedChange.Kind.SCORE_PUT;
+                    }
                     case EXPIRY -> {
                         applyExpiry(k, change.expiresAtMillis(), change.revision(), now);
                         kind = LoggedChange.Kind.EXPIRY;
@@ -433,6 +441,9 @@ final class Segment {
                             entry.expiresAtMillis(), now);
                 } else if (entry.kind() == Change.Kind.LIST_INSERT) { // element by element, in order
                     applyListChange(new ByteKey(entry.key()), entry, now);
+                } else if (entry.kind() == Change.Kind.SCORE_PUT) {
+                    applyScorePut(new ByteKey(entry.key()), new ByteKey(entry.field()), entry.value(), entry.revision(),
+                            entry.expiresAtMillis(), now);
                 }
             }
             if (last) {
@@ -488,6 +499,11 @@ final class Segment {
                     for (int i = 0; i < list.size(); i++) {
                         all.add(Change.listInsert(stored.version(), epoch, entry.getKey().bytes(), i, list.get(i),
                                 stored.expiresAtMillis()));
+                    }
+                } else if (stored instanceof SortedSetEntry sorted) { // member by member with its score, in bounded chunks
+                    for (Map.Entry<ByteKey, byte[]> member : sorted.fields()) {
+                        all.add(Change.scorePut(stored.version(), epoch, entry.getKey().bytes(), member.getKey().bytes(),
+                                member.getValue(), stored.expiresAtMillis()));
                     }
                 } else if (stored instanceof SetEntry set) { // member by member, so the snapshot's chunks stay bounded
                     for (Map.Entry<ByteKey, byte[]> member : set.fields()) {
@@ -562,7 +578,8 @@ final class Segment {
                         tail[i] = Change.superseded(change.revision(), change.epoch(), k);
                     } else {
                         StoredEntry entry = entries.get(key);
-                        byte[] value = entry instanceof HashEntry hash && !hash.isSet() ? hash.get(change.field()) : null;
+                        byte[] value = entry != null && entry.getClass() == HashEntry.class
+                                ? ((HashEntry) entry).get(change.field()) : null;
                         if (value == null) {
                             return null;
                         }
@@ -588,6 +605,21 @@ final class Segment {
                     // A list change replays only after the ones before it: shipped as logged, element included.
                     tail[i] = ListLog.change(change);
                     touchedLater.add(key);
+                }
+                case SCORE_PUT -> {
+                    boolean overwrittenLater = replacedLater.contains(key)
+                            || !fieldsChangedLater.add(new FieldOf(key, change.field()));
+                    touchedLater.add(key);
+                    if (overwrittenLater) {
+                        tail[i] = Change.superseded(change.revision(), change.epoch(), k);
+                    } else {
+                        byte[] score = entries.get(key) instanceof SortedSetEntry sorted ? sorted.get(change.field()) : null;
+                        if (score == null) {
+                            return null;
+                        }
+                        tail[i] = Change.scorePut(change.revision(), change.epoch(), k, change.field().bytes(), score,
+                                change.expiresAtMillis());
+                    }
                 }
                 case SUPERSEDED -> {
                     // Received superseded: the change that superseded it follows in this log, unless the store changed
@@ -844,7 +876,7 @@ final class Segment {
      */
     <R> R readHash(byte[] key, long now, java.util.function.Function<HashEntry, R> read) {
         synchronized (writeLock) { // held across the read, so it sees one state of the hash
-            return read.apply(liveCollection(key, now, false));
+            return read.apply(liveCollection(key, now, HashEntry.class));
         }
     }
 
@@ -856,21 +888,33 @@ final class Segment {
      */
     <R> R readSet(byte[] key, long now, java.util.function.Function<SetEntry, R> read) {
         synchronized (writeLock) { // held across the read, so it sees one state of the set
-            return read.apply((SetEntry) liveCollection(key, now, true));
+            return read.apply((SetEntry) liveCollection(key, now, SetEntry.class));
         }
     }
 
-    /** Under the lock: the live hash (or set) at {@code key}, {@code null} when none; recorded as accessed. */
-    private HashEntry liveCollection(byte[] key, long now, boolean set) {
+    /**
+     * Runs {@code read} under the write lock on the live sorted set at {@code key} ({@code null} when the key is absent
+     * or expired), so a range or rank sees one state of the set.
+     *
+     * @throws WrongTypeException when the key holds another type
+     */
+    <R> R readSortedSet(byte[] key, long now, java.util.function.Function<SortedSetEntry, R> read) {
+        synchronized (writeLock) { // held across the read, so it sees one state of the sorted set
+            return read.apply((SortedSetEntry) liveCollection(key, now, SortedSetEntry.class));
+        }
+    }
+
+    /** Under the lock: the live hash (set, sorted set) at {@code key}, {@code null} when none; recorded as accessed. */
+    private HashEntry liveCollection(byte[] key, long now, Class<? extends HashEntry> type) {
         StoredEntry current = live(new ByteKey(key), now);
         if (current == null) {
             return null;
         }
-        if (!(current instanceof HashEntry collection) || collection.isSet() != set) {
+        if (current.getClass() != type) {
             throw new WrongTypeException();
         }
         current.recordAccess(now);
-        return collection;
+        return (HashEntry) current;
     }
 
     /** Under the lock, inside a {@link #writeHash} edit: the hash at {@code key} now ({@code null} when none). */
@@ -881,7 +925,8 @@ final class Segment {
     /** Lock-free: the type of the live value at {@code key} and its TTL left, as {@link HashOp#TYPE} answers. */
     HashReply typeOf(byte[] key, long now) {
         StoredEntry entry = live(new ByteKey(key), now);
-        String type = entry == null ? "none" : entry instanceof SetEntry ? "set" : entry instanceof ListEntry ? "list"
+        String type = entry == null ? "none" : entry instanceof SetEntry ? "set" : entry instanceof SortedSetEntry ? "zset"
+                : entry instanceof ListEntry ? "list"
                 : entry.isHash() ? "hash" : "string";
         return HashReply.read(entry == null ? 0 : entry.ttlRemainingMillis(now),
                 List.of(type.getBytes(StandardCharsets.US_ASCII)));
@@ -902,7 +947,7 @@ final class Segment {
      * @throws WrongTypeException when the key holds a string or a set
      */
     <R> HashWriteResult<R> writeHash(byte[] key, long epoch, long now, HashEdit<R> edit) {
-        return writeCollection(key, false, epoch, now, edit);
+        return writeCollection(key, HashEntry.class, epoch, now, edit);
     }
 
     /** What a set write decides, given the live set ({@code null} when absent) and a way to change it. */
@@ -917,7 +962,24 @@ final class Segment {
      * @throws WrongTypeException when the key holds a string or a hash
      */
     <R> HashWriteResult<R> writeSet(byte[] key, long epoch, long now, SetEdit<R> edit) {
-        return writeCollection(key, true, epoch, now, (current, writer) -> edit.edit((SetEntry) current, writer));
+        return writeCollection(key, SetEntry.class, epoch, now, (current, writer) -> edit.edit((SetEntry) current, writer));
+    }
+
+    /** What a sorted-set write decides, given the live sorted set ({@code null} when absent) and a way to change it. */
+    @FunctionalInterface
+    interface SortedSetEdit<R> {
+        R edit(SortedSetEntry current, HashWriter writer);
+    }
+
+    /**
+     * {@link #writeHash} for a sorted set: each score the edit sets ({@link HashWriter#score}) and each member it removes
+     * is one change, so replicas apply the outcome, never the command.
+     *
+     * @throws WrongTypeException when the key holds another type
+     */
+    <R> HashWriteResult<R> writeSortedSet(byte[] key, long epoch, long now, SortedSetEdit<R> edit) {
+        return writeCollection(key, SortedSetEntry.class, epoch, now,
+                (current, writer) -> edit.edit((SortedSetEntry) current, writer));
     }
 
     /**
@@ -954,7 +1016,8 @@ final class Segment {
         }
     }
 
-    private <R> HashWriteResult<R> writeCollection(byte[] key, boolean set, long epoch, long now, HashEdit<R> edit) {
+    private <R> HashWriteResult<R> writeCollection(byte[] key, Class<? extends HashEntry> type, long epoch, long now,
+                                                   HashEdit<R> edit) {
         ByteKey k = new ByteKey(key);
         synchronized (writeLock) {
             if (epoch < retiredBelow) {
@@ -967,7 +1030,7 @@ final class Segment {
                 memory.expired(1);
                 stored = null;
             }
-            if (stored != null && (!(stored instanceof HashEntry collection) || collection.isSet() != set)) {
+            if (stored != null && stored.getClass() != type) {
                 throw new WrongTypeException();
             }
             HashWriter writer = new HashWriter(k, epoch, now, changes);
@@ -1029,6 +1092,30 @@ final class Segment {
             return true;
         }
 
+        /** The score of a member of the sorted set at the key now, as this write left it; {@code null} when none. */
+        Double scoreOf(byte[] member) {
+            return entries.get(key) instanceof SortedSetEntry sorted ? sorted.score(new ByteKey(member)) : null;
+        }
+
+        /**
+         * Gives a sorted-set member {@code score}, creating the sorted set (without a TTL) when the key is absent; a
+         * member already holding that very score (the same 8 bytes) is no change.
+         */
+        void score(byte[] member, double score) {
+            StoredEntry current = entries.get(key);
+            ByteKey m = new ByteKey(member);
+            byte[] bits = io.zaris.model.SortedSetScores.encode(score);
+            if (current instanceof SortedSetEntry sorted && Arrays.equals(sorted.get(m), bits)) {
+                return;
+            }
+            long version = ++revision;
+            long expiresAt = current == null ? 0 : current.expiresAtMillis();
+            applyScorePut(key, m, bits, version, expiresAt, now);
+            epochStarts.onChange(epoch, version);
+            log.append(version, epoch, key, m, LoggedChange.Kind.SCORE_PUT, expiresAt);
+            changes.add(Change.scorePut(version, epoch, key.bytes(), member, bits, expiresAt));
+        }
+
         /** Removes a field (or set member) if present (the key goes with its last one); whether it was. */
         boolean remove(byte[] field) {
             StoredEntry current = entries.get(key);
@@ -1052,8 +1139,8 @@ final class Segment {
     private void applyFieldPut(ByteKey key, ByteKey field, byte[] value, long version, long expiresAt, long now) {
         StoredEntry current = entries.get(key);
         HashEntry hash;
-        if (current instanceof HashEntry existing && !existing.isSet()) {
-            hash = existing;
+        if (current != null && current.getClass() == HashEntry.class) {
+            hash = (HashEntry) current;
             setHashExpiry(key, hash, expiresAt);
         } else {
             hash = installCollection(key, new HashEntry(version, expiresAt, now));
@@ -1076,6 +1163,22 @@ final class Segment {
         }
         account(set.add(member));
         set.changedAt(version, now);
+    }
+
+    /**
+     * Under the lock: gives a member of the sorted set at {@code key} a score (8 bytes), the key then expiring at
+     * {@code expiresAt}; anything else at the key is replaced by a new sorted set. The sorted set takes {@code version}.
+     */
+    private void applyScorePut(ByteKey key, ByteKey member, byte[] score, long version, long expiresAt, long now) {
+        SortedSetEntry sorted;
+        if (entries.get(key) instanceof SortedSetEntry existing) {
+            sorted = existing;
+            setHashExpiry(key, sorted, expiresAt);
+        } else {
+            sorted = (SortedSetEntry) installCollection(key, new SortedSetEntry(version, expiresAt, now));
+        }
+        account(sorted.put(member, score));
+        sorted.changedAt(version, now);
     }
 
     /** Under the lock: removes a field of the hash (or member of the set) at {@code key}; an empty one is removed. */

@@ -51,7 +51,7 @@ class PackageDependenciesTests {
             "replication", Set.of("time", "placement", "model", "protocol", "store", "security", "transport"),
             "cluster", Set.of("time", "placement", "model", "protocol", "replication", "security"),
             "client", Set.of("time", "placement", "model", "protocol", "security", "transport"),
-            "resp", Set.of("time", "placement", "model", "protocol", "security"),
+            "resp", Set.of("time", "placement", "model", "protocol", "security", "store"),
             "server", Set.of("time", "placement", "model", "protocol", "store", "security", "transport",
                     "replication", "cluster", "resp"),
             "embedded", Set.of("time", "placement", "model", "protocol", "store", "security", "replication",

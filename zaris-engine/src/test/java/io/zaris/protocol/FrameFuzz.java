@@ -256,13 +256,13 @@ public final class FrameFuzz {
                 HashOp[] ops = HashOp.values();
                 HashOp op = ops[random.nextInt(ops.length)];
                 List<byte[]> args = new ArrayList<>();
-                List<Integer> counts = new ArrayList<>(); // the counts the op takes, up to 4
-                for (int n = 0; n <= 4; n++) {
-                    if (op.takes(n)) {
-                        counts.add(n);
+                List<Integer> counts = new ArrayList<>(); // every argument count up to 7 the op takes
+                for (int c = 0; c <= 7; c++) {
+                    if (op.takes(c)) {
+                        counts.add(c);
                     }
                 }
-                int count = op == HashOp.HSET ? 2 * (1 + random.nextInt(3)) : counts.get(random.nextInt(counts.size()));
+                int count = counts.get(random.nextInt(counts.size()));
                 for (int i = 0; i < count; i++) {
                     args.add(op.isFieldArgument(i) ? ("f" + random.nextInt(10)).getBytes(java.nio.charset.StandardCharsets.UTF_8)
                             : random.nextBoolean() ? Integer.toString(random.nextInt(100)).getBytes(java.nio.charset.StandardCharsets.UTF_8)
@@ -281,14 +281,16 @@ public final class FrameFuzz {
         for (int i = random.nextInt(4); i > 0; i--) {
             long expiresAt = random.nextInt(3) == 0 ? System.currentTimeMillis() + 60_000 : 0;
             byte[] field = ("f" + random.nextInt(10)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            changes.add(switch (random.nextInt(9)) {
-                case 5 -> Change.listInsert(random.nextInt(50), random.nextInt(5), key(), random.nextInt(10), value(), expiresAt);
-                case 6 -> Change.listRemove(random.nextInt(50), random.nextInt(5), key(), random.nextInt(10), 1 + random.nextInt(3));
-                case 7 -> Change.listSet(random.nextInt(50), random.nextInt(5), key(), random.nextInt(10), value(), expiresAt);
+            changes.add(switch (random.nextInt(10)) {
+                case 7 -> Change.listInsert(random.nextInt(50), random.nextInt(5), key(), random.nextInt(10), value(), expiresAt);
+                case 8 -> Change.listRemove(random.nextInt(50), random.nextInt(5), key(), random.nextInt(10), 1 + random.nextInt(3));
+                case 9 -> Change.listSet(random.nextInt(50), random.nextInt(5), key(), random.nextInt(10), value(), expiresAt);
                 case 0 -> Change.fieldPut(random.nextInt(50), random.nextInt(5), key(), field, value(), expiresAt);
                 case 1 -> Change.fieldRemoval(random.nextInt(50), random.nextInt(5), key(), field);
                 case 2 -> Change.expiry(random.nextInt(50), random.nextInt(5), key(), expiresAt);
                 case 3 -> Change.memberPut(random.nextInt(50), random.nextInt(5), key(), field, expiresAt);
+                case 4 -> Change.scorePut(random.nextInt(50), random.nextInt(5), key(), field,
+                        io.zaris.model.SortedSetScores.encode(random.nextDouble()), expiresAt);
                 default -> new Change(random.nextInt(50), random.nextInt(5), key(), random.nextBoolean() ? value() : null,
                         expiresAt);
             });

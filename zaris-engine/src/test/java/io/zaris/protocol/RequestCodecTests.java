@@ -50,6 +50,9 @@ class RequestCodecTests {
         assertRoundTrip(new Request.Hash(22, bytes("l"), HashOp.LPUSH, List.of(bytes("a"), bytes("b"))));
         assertRoundTrip(new Request.Hash(23, bytes("l"), HashOp.LMOVE, List.of(bytes("d"), bytes("LEFT"), bytes("RIGHT"))));
         assertRoundTrip(new Request.Hash(24, bytes("l"), HashOp.LRANGE, List.of(bytes("0"), bytes("-1"))));
+        assertRoundTrip(new Request.Hash(25, bytes("z"), HashOp.ZADD, List.of(bytes("NC"), bytes("1.5"), bytes("m"))));
+        assertRoundTrip(new Request.Hash(26, bytes("z"), HashOp.ZRANGE,
+                List.of(bytes("SCORE"), bytes("1"), bytes("(1"), bytes("+inf"), bytes("0"), bytes("-1"))));
         assertRoundTrip(new Request.TrackSegment(17, 3, 41, 6));
         assertRoundTrip(new Request.TrackSegment(18, 3, -1, -1));
     }
@@ -69,14 +72,15 @@ class RequestCodecTests {
                 Change.fieldPut(11, 2, bytes("h"), bytes("f"), bytes("x"), 99), Change.fieldRemoval(12, 2, bytes("h"), bytes("f")),
                 Change.expiry(13, 2, bytes("h"), 5678), Change.memberPut(14, 2, bytes("s"), bytes("m"), 77),
                 Change.fieldRemoval(15, 2, bytes("s"), bytes("m")), Change.listInsert(16, 2, bytes("l"), 0, bytes("e"), 88),
-                Change.listRemove(17, 2, bytes("l"), 3, 2), Change.listSet(18, 2, bytes("l"), 1, new byte[0], 0));
+                Change.listRemove(17, 2, bytes("l"), 3, 2), Change.listSet(18, 2, bytes("l"), 1, new byte[0], 0),
+                Change.scorePut(19, 2, bytes("z"), bytes("m"), io.zaris.model.SortedSetScores.encode(-2.5), 0));
         assertRoundTrip(new Request.Replicate(16, 1, 2, 3, changes));
 
         ByteBuf frame = encode(new Request.Replicate(17, 1, 2, 3, List.of(new Change(7, 2, bytes("a"), null, 0))));
         int kindAt = frame.writerIndex() - 8 - 1;
-        frame.setByte(kindAt, 7);
+        frame.setByte(kindAt, 10);
         assertThatThrownBy(() -> RequestCodec.decode(frame, LIMITS)).isInstanceOf(MalformedRequestException.class)
-                .hasMessageContaining("unknown change kind 7");
+                .hasMessageContaining("unknown change kind 10");
     }
 
     @Test

@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads raw RESP2 replies into one text line each, for comparing two servers' replies: a bulk string is its text
- * in quotes, an array its elements in brackets. {@code unordered} sorts an array's elements (and the elements of an
+ * Reads raw RESP2 replies (and RESP3's doubles, nulls and maps) into one text line each, for comparing two servers'
+ * replies: a bulk string is its text in quotes, an array its elements in brackets, a map its pairs in braces. {@code unordered} sorts an array's elements (and the elements of an
  * array nested in it), for the replies whose order Redis leaves unspecified.
  */
 final class RespReplyReader {
@@ -29,8 +29,18 @@ final class RespReplyReader {
         char type = line.charAt(0);
         String rest = line.substring(1);
         switch (type) {
-            case '+', '-', ':':
+            case '+', '-', ':', ',':
                 return line;
+            case '_':
+                return "_"; // RESP3's null, told apart from RESP2's nil
+            case '%': {
+                int count = Integer.parseInt(rest);
+                List<String> items = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    items.add(next(unordered) + "=" + next(unordered));
+                }
+                return "{" + String.join(", ", items) + "}";
+            }
             case '$': {
                 int length = Integer.parseInt(rest);
                 if (length < 0) {
@@ -55,7 +65,7 @@ final class RespReplyReader {
                 return items.toString();
             }
             default:
-                throw new IOException("not a RESP2 reply: " + line);
+                throw new IOException("not a RESP2 or RESP3 reply: " + line);
         }
     }
 

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A GET's value written from a slice of the engine's response: the same bytes as from an array, nothing moved; integers
- * and lengths written digit by digit read as Java prints them, at every width and sign.
+ * and lengths written digit by digit read as Java prints them, at every width and sign; and the replies whose form
+ * depends on the protocol (sorted-set scores and pairs).
  */
 @Tag("unit")
 class RespWriterTests {
@@ -54,6 +55,32 @@ class RespWriterTests {
         assertThat(fromSlice.toString(0, 8, StandardCharsets.US_ASCII)).isEqualTo("$10240\r\n");
         assertThat(slice.readableBytes()).isEqualTo(value.length);
         assertThat(response.readableBytes()).isZero();
+    }
+
+    @Test
+    void aScoreIsABulkStringInResp2AndADoubleInResp3() {
+        RespReply score = new RespReply.Score("-inf".getBytes(StandardCharsets.US_ASCII));
+
+        assertThat(written(score, 2)).isEqualTo("$4\r\n-inf\r\n");
+        assertThat(written(score, 3)).isEqualTo(",-inf\r\n");
+    }
+
+    @Test
+    void pairsAreFlatInResp2AndNestedInResp3() {
+        RespReply pairs = new RespReply.Pairs(java.util.List.of(RespReply.bulk("a"),
+                new RespReply.Score("1.5".getBytes(StandardCharsets.US_ASCII)), RespReply.bulk("b"),
+                new RespReply.Score("2".getBytes(StandardCharsets.US_ASCII))));
+
+        assertThat(written(pairs, 2)).isEqualTo("*4\r\n$1\r\na\r\n$3\r\n1.5\r\n$1\r\nb\r\n$1\r\n2\r\n");
+        assertThat(written(pairs, 3)).isEqualTo("*2\r\n*2\r\n$1\r\na\r\n,1.5\r\n*2\r\n$1\r\nb\r\n,2\r\n");
+        assertThatThrownBy(() -> new RespReply.Pairs(java.util.List.of(RespReply.bulk("odd"))))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static String written(RespReply reply, int protocol) {
+        ByteBuf out = Unpooled.buffer();
+        RespWriter.write(reply, protocol, out);
+        return out.toString(StandardCharsets.US_ASCII);
     }
 
     @Test

@@ -277,6 +277,53 @@ class MemoryReclaimerTests {
     }
 
     @Test
+    void sortedSetsAreChargedPerMemberEvictedWholeAndExpiredWhole() {
+        MemoryReclaimer reclaimer = reclaimer(EvictionPolicy.ALLKEYS_LRU, 50 * sortedSetBytes(200));
+        for (int i = 0; i < 100; i++) {
+            putSortedSet(i, 200);
+        }
+        assertThat(store.memory().usedBytes()).isEqualTo(100 * sortedSetBytes(200));
+
+        reclaimer.evict(allActive, Integer.MAX_VALUE, random);
+
+        assertThat(store.memory().usedBytes()).isLessThanOrEqualTo(50 * sortedSetBytes(200));
+        assertThat(store.size()).isEqualTo(50);
+        long removals = shippedBySegment.stream().flatMap(List::stream).filter(Change::isRemoval).count();
+        assertThat(removals).as("one removal per evicted sorted set, not one per member").isEqualTo(50);
+
+        for (int i = 0; i < 100; i++) {
+            store.touch(segmentOf(i), key(i), 1_000, EPOCH);
+        }
+        now += 1_000;
+        int expired = 0;
+        for (int round = 0; round < 20 && store.size() > 0; round++) {
+            expired += reclaimer.expire(allActive, 100, random);
+        }
+        assertThat(expired).isEqualTo(50);
+        assertThat(store.memory().usedBytes()).isZero();
+    }
+
+    /** What a sorted set of {@code members} members named {@code member-0}… is charged under a 5-byte key. */
+    private static long sortedSetBytes(int members) {
+        long bytes = EntrySize.OVERHEAD_BYTES + 5;
+        for (int m = 0; m < members; m++) {
+            bytes += HashEntry.FIELD_OVERHEAD_BYTES + SortedSetEntry.ORDER_OVERHEAD_BYTES + ("member-" + m).length()
+                    + Double.BYTES;
+        }
+        return bytes;
+    }
+
+    private void putSortedSet(int i, int members) {
+        List<byte[]> args = new ArrayList<>();
+        args.add(new byte[0]);
+        for (int m = 0; m < members; m++) {
+            args.add(Integer.toString(m).getBytes(StandardCharsets.US_ASCII));
+            args.add(("member-" + m).getBytes(StandardCharsets.US_ASCII));
+        }
+        store.hash(segmentOf(i), key(i), HashOp.ZADD, args, EPOCH);
+    }
+
+    @Test
     void listsAreChargedPerElementEvictedWholeAndExpiredWhole() {
         MemoryReclaimer reclaimer = reclaimer(EvictionPolicy.ALLKEYS_LRU, 50 * listBytes(200));
         for (int i = 0; i < 100; i++) {

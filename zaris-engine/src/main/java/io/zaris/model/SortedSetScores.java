@@ -1,0 +1,141 @@
+package io.zaris.model;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
+
+/**
+ * How sorted-set scores are read, printed and carried, as Redis 7.0 does: a score is a double; ZADD takes a decimal
+ * number or {@code inf}/{@code -inf} (never NaN, nor a number that overflows or underflows to zero); a reply prints
+ * it as C's {@code %.17g} ({@code 0.1} is {@code 0.10000000000000001}, {@code 3} is {@code 3}, {@code 1e+20}), and
+ * {@code inf}/{@code -inf}. Replication carries the score's 8 IEEE 754 bytes, so every copy holds the same double.
+ * Pure functions.
+ */
+public final class SortedSetScores {
+
+    private static final Pattern DECIMAL = Pattern.compile("[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
+    private static final MathContext SEVENTEEN_DIGITS = new MathContext(17, RoundingMode.HALF_EVEN);
+
+    private SortedSetScores() {
+    }
+
+    /** A score as ZADD and ZINCRBY take it; {@code null} when Redis answers "value is not a valid float". */
+    public static Double parse(byte[] text) {
+        String s = new String(text, StandardCharsets.US_ASCII);
+        if (s.isEmpty() || s.length() > 5000 || isCSpace(s.charAt(0))) {
+            return null;
+        }
+        Double infinity = infinity(s);
+        if (infinity != null) {
+            return infinity;
+        }
+        if (!DECIMAL.matcher(s).matches()) {
+            return null;
+        }
+        double value = Double.parseDouble(s);
+        if (Double.isInfinite(value) || (value == 0 && hasNonZeroDigit(s))) {
+            return null; // strtod's ERANGE: Redis refuses an overflow and an underflow to zero
+        }
+        return value;
+    }
+
+    /**
+     * A score bound as ZRANGEBYSCORE and its kin read one (after any {@code (}): like strtod alone, leading spaces are
+     * skipped, an empty text is 0, an overflow is infinite; {@code null} for anything else that is not a number, or NaN.
+     */
+    public static Double parseBound(String s) {
+        int start = 0;
+        while (start < s.length() && isCSpace(s.charAt(start))) {
+            start++;
+        }
+        String t = s.substring(start);
+        if (t.isEmpty()) {
+            return s.isEmpty() ? 0.0 : null; // strtod reads nothing, then Redis sees the spaces left over
+        }
+        Double infinity = infinity(t);
+        if (infinity != null) {
+            return infinity;
+        }
+        if (t.length() > 5000 || !DECIMAL.matcher(t).matches()) {
+            return null;
+        }
+        return Double.parseDouble(t);
+    }
+
+    private static Double infinity(String s) {
+        String lower = s.toLowerCase(java.util.Locale.ROOT);
+        boolean negative = lower.startsWith("-");
+        String body = lower.startsWith("-") || lower.startsWith("+") ? lower.substring(1) : lower;
+        if (body.equals("inf") || body.equals("infinity")) {
+            return negative ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY;
+        }
+        return null;
+    }
+
+    private static boolean hasNonZeroDigit(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == 'e' || c == 'E') {
+                return false;
+            }
+            if (c >= '1' && c <= '9') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** C's isspace in the "C" locale. */
+    private static boolean isCSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
+    }
+
+    /** The score as Redis 7.0 prints it in a reply: {@code inf}, {@code -inf}, else C's {@code %.17g}. */
+    public static String format(double score) {
+        if (Double.isInfinite(score)) {
+            return score > 0 ? "inf" : "-inf";
+        }
+        if (score == 0) {
+            return 1 / score < 0 ? "-0" : "0";
+        }
+        BigDecimal rounded = new BigDecimal(score).round(SEVENTEEN_DIGITS);
+        int exponent = rounded.precision() - rounded.scale() - 1;
+        BigDecimal stripped = rounded.stripTrailingZeros();
+        if (exponent >= -4 && exponent < 17) {
+            return stripped.toPlainString();
+        }
+        String digits = stripped.unscaledValue().abs().toString();
+        StringBuilder out = new StringBuilder(score < 0 ? "-" : "");
+        out.append(digits.charAt(0));
+        if (digits.length() > 1) {
+            out.append('.').append(digits, 1, digits.length());
+        }
+        out.append('e').append(exponent < 0 ? '-' : '+');
+        int magnitude = Math.abs(exponent);
+        if (magnitude < 10) {
+            out.append('0');
+        }
+        return out.append(magnitude).toString();
+    }
+
+    /** {@link #format} as ASCII bytes. */
+    public static byte[] formatBytes(double score) {
+        return format(score).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** The 8 bytes a score is stored and replicated as. */
+    public static byte[] encode(double score) {
+        return ByteBuffer.allocate(Double.BYTES).putDouble(score).array();
+    }
+
+    /** Reads {@link #encode}'s bytes back. */
+    public static double decode(byte[] bytes) {
+        if (bytes.length != Double.BYTES) {
+            throw new IllegalArgumentException("a score is " + Double.BYTES + " bytes, got " + bytes.length);
+        }
+        return ByteBuffer.wrap(bytes).getDouble();
+    }
+}

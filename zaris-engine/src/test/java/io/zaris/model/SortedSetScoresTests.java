@@ -1,0 +1,70 @@
+package io.zaris.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+@Tag("unit")
+class SortedSetScoresTests {
+
+    @Test
+    void formatsAsCPercentSeventeenG() {
+        assertThat(SortedSetScores.format(3)).isEqualTo("3");
+        assertThat(SortedSetScores.format(-2.5)).isEqualTo("-2.5");
+        assertThat(SortedSetScores.format(0.1)).isEqualTo("0.10000000000000001");
+        assertThat(SortedSetScores.format(1e20)).isEqualTo("1e+20");
+        assertThat(SortedSetScores.format(1e16)).isEqualTo("10000000000000000");
+        assertThat(SortedSetScores.format(1e17)).isEqualTo("1e+17");
+        assertThat(SortedSetScores.format(0.0001)).isEqualTo("0.0001");
+        assertThat(SortedSetScores.format(0.00001)).isEqualTo("1.0000000000000001e-05");
+        assertThat(SortedSetScores.format(1.5e-7)).isEqualTo("1.4999999999999999e-07");
+        assertThat(SortedSetScores.format(-1e300)).isEqualTo("-1.0000000000000001e+300");
+        assertThat(SortedSetScores.format(Double.POSITIVE_INFINITY)).isEqualTo("inf");
+        assertThat(SortedSetScores.format(Double.NEGATIVE_INFINITY)).isEqualTo("-inf");
+        assertThat(SortedSetScores.format(-0.0)).isEqualTo("-0");
+        assertThat(SortedSetScores.format(0.0)).isEqualTo("0");
+    }
+
+    @Test
+    void parsesScoresAsZaddDoes() {
+        assertThat(SortedSetScores.parse(b("1.5"))).isEqualTo(1.5);
+        assertThat(SortedSetScores.parse(b("+inf"))).isEqualTo(Double.POSITIVE_INFINITY);
+        assertThat(SortedSetScores.parse(b("-Infinity"))).isEqualTo(Double.NEGATIVE_INFINITY);
+        assertThat(SortedSetScores.parse(b(".5e1"))).isEqualTo(5.0);
+        assertThat(SortedSetScores.parse(b("1."))).isEqualTo(1.0);
+        assertThat(SortedSetScores.parse(b("0e5"))).isEqualTo(0.0);
+        assertThat(SortedSetScores.parse(b("nan"))).isNull();
+        assertThat(SortedSetScores.parse(b(""))).isNull();
+        assertThat(SortedSetScores.parse(b(" 1"))).isNull();
+        assertThat(SortedSetScores.parse(b("1 "))).isNull();
+        assertThat(SortedSetScores.parse(b("1e400"))).as("overflow").isNull();
+        assertThat(SortedSetScores.parse(b("1e-400"))).as("underflow to zero").isNull();
+        assertThat(SortedSetScores.parse(b("1d"))).isNull();
+        assertThat(SortedSetScores.parse(b("."))).isNull();
+    }
+
+    @Test
+    void boundsReadAsStrtodAlone() {
+        assertThat(SortedSetScores.parseBound("")).isEqualTo(0.0);
+        assertThat(SortedSetScores.parseBound(" 5")).isEqualTo(5.0);
+        assertThat(SortedSetScores.parseBound(" ")).isNull();
+        assertThat(SortedSetScores.parseBound("1e400")).isEqualTo(Double.POSITIVE_INFINITY);
+        assertThat(SortedSetScores.parseBound("nan")).isNull();
+        ScoreRange range = ScoreRange.parse(b("(1"), b("+inf"));
+        assertThat(range.contains(1)).isFalse();
+        assertThat(range.contains(1.0000001)).isTrue();
+        assertThat(ScoreRange.parse(b("(x"), b("1"))).isNull();
+    }
+
+    @Test
+    void scoresTravelAsTheirEightBytes() {
+        assertThat(SortedSetScores.decode(SortedSetScores.encode(-0.0))).isEqualTo(-0.0);
+        assertThat(SortedSetScores.encode(0.1)).hasSize(8);
+    }
+
+    private static byte[] b(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
+    }
+}
