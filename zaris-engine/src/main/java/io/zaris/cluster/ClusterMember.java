@@ -187,7 +187,7 @@ public final class ClusterMember implements AutoCloseable {
                 !leases.keeper().enabled() || LeaseKeeper.holds(leaseValidUntil, time.nanoTime()))));
         MembershipGate gate = null;
         if (membershipConfig.viewHoldLimit() != null) {
-            HeardFrom heardFrom = new HeardFrom(time::nanoTime, membershipConfig.coordinatorSilence());
+            HeardFrom heardFrom = new HeardFrom(time::nanoTime);
             gate = new MembershipGate(nodeId, membershipConfig.viewHoldLimit(), membershipConfig.coordinatorSilence(),
                     heardFrom, time::nanoTime);
             newChannel.getProtocolStack().insertProtocol(heardFrom, ProtocolStack.Position.BELOW, FD_ALL3.class);
@@ -316,9 +316,8 @@ public final class ClusterMember implements AutoCloseable {
         if (membershipGate == null || coordinator == null || coordinator.equals(channel.getAddress())
                 || coordinator.equals(desertedCoordinator) || !standing.inMajority()
                 || !leases.keeper().coordinatorUnresponsive(now)
-                // and this node is not the one cut off: with the members it heard all through the last lease it
-                // makes a majority. A node on a cut or flapping link hears nobody, or only since its link came back,
-                // so it keeps following its coordinator and is left to the leader.
+                // and this node is not the one cut off: with the members it hears now it makes a majority. A node on
+                // a cut or flapping link hears nobody, keeps following its coordinator and is left to the leader.
                 || !hearsAMajorityWithout(coordinator, now)) {
             return;
         }
@@ -329,14 +328,14 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     /**
-     * Events thread: whether this node and the members of its view it heard without a silence all through the last
-     * lease, leaving out {@code coordinator}, are a majority of the voting size.
+     * Events thread: whether this node and the members of its view it heard within the coordinator silence, leaving
+     * out {@code coordinator}, are a majority of the voting size.
      */
     private boolean hearsAMajorityWithout(Address coordinator, long now) {
         int heard = 1; // this node
         for (Address member : roster.members()) {
             if (!member.equals(coordinator) && !member.equals(channel.getAddress())
-                    && membershipGate.heardThroughout(member, now - leases.keeper().lease().toNanos(), now)) {
+                    && membershipGate.hearsNow(member, now)) {
                 heard++;
             }
         }
