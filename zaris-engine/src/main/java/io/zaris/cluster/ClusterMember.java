@@ -187,7 +187,7 @@ public final class ClusterMember implements AutoCloseable {
                 !leases.keeper().enabled() || LeaseKeeper.holds(leaseValidUntil, time.nanoTime()))));
         MembershipGate gate = null;
         if (membershipConfig.viewHoldLimit() != null) {
-            HeardFrom heardFrom = new HeardFrom(time::nanoTime);
+            HeardFrom heardFrom = new HeardFrom(time::nanoTime, membershipConfig.coordinatorSilence());
             gate = new MembershipGate(nodeId, membershipConfig.viewHoldLimit(), membershipConfig.coordinatorSilence(),
                     heardFrom, time::nanoTime);
             newChannel.getProtocolStack().insertProtocol(heardFrom, ProtocolStack.Position.BELOW, FD_ALL3.class);
@@ -307,7 +307,7 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     /**
-     * Events thread: a coordinator that answered none of this node's lease requests for a lease
+     * Events thread: a coordinator this node has heard all along but that answered none of its lease requests for a lease
      * (it hears nobody: the others' packets to it are dropped) is no longer followed while this node's view holds a
      * majority; see {@link MembershipGate#coordinatorDeserted}. Once per coordinator and view.
      */
@@ -316,30 +316,15 @@ public final class ClusterMember implements AutoCloseable {
         if (membershipGate == null || coordinator == null || coordinator.equals(channel.getAddress())
                 || coordinator.equals(desertedCoordinator) || !standing.inMajority()
                 || !leases.keeper().coordinatorUnresponsive(now)
-                // and this node is not the one cut off: with the members it hears now it makes a majority. A node on
-                // a cut or flapping link hears nobody, keeps following its coordinator and is left to the leader.
-                || !hearsAMajorityWithout(coordinator, now)) {
+                // heard all along: a node that cannot hear the coordinator (a cut or flapping link) leaves it to the
+                // silence rule and failure detection, and keeps following it in every up-time of its link
+                || !membershipGate.heardThroughout(coordinator, now - leases.keeper().lease().toNanos(), now)) {
             return;
         }
         desertedCoordinator = coordinator;
         log.warn("node {}: the coordinator {} has confirmed none of its lease requests for {} ms although its view holds"
                 + " a majority; stops following it", nodeId, coordinator, leases.keeper().lease().toMillis());
         membershipGate.coordinatorDeserted(coordinator);
-    }
-
-    /**
-     * Events thread: whether this node and the members of its view it heard within the coordinator silence, leaving
-     * out {@code coordinator}, are a majority of the voting size.
-     */
-    private boolean hearsAMajorityWithout(Address coordinator, long now) {
-        int heard = 1; // this node
-        for (Address member : roster.members()) {
-            if (!member.equals(coordinator) && !member.equals(channel.getAddress())
-                    && membershipGate.hearsNow(member, now)) {
-                heard++;
-            }
-        }
-        return heard * 2 > MembershipRoster.votingSize(views.current(), settings.clusterSize());
     }
 
     /** Events thread: where this node stands, for its lease relay. */

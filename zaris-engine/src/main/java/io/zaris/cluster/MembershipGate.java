@@ -135,10 +135,14 @@ final class MembershipGate extends Protocol {
         }
     }
 
-    /** Whether this member heard {@code member} within the coordinator silence before {@code now}. Any thread. */
-    boolean hearsNow(Address member, long now) {
+    /**
+     * Whether this member has heard {@code member} since {@code sinceNanos} with no silence of the coordinator
+     * silence or more, and still hears it at {@code now}. Any thread.
+     */
+    boolean heardThroughout(Address member, long sinceNanos, long now) {
         long lastHeard = heardFrom.lastHeard(member);
-        return lastHeard != Long.MIN_VALUE && now - lastHeard < silenceNanos;
+        return heardFrom.heardWithoutGapSince(member) <= sinceNanos && lastHeard != Long.MIN_VALUE
+                && now - lastHeard < silenceNanos;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.zaris.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import org.jgroups.Address;
 import org.jgroups.EmptyMessage;
 import org.jgroups.Message;
@@ -10,14 +11,14 @@ import org.jgroups.util.UUID;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** When a member last heard each other member. */
+/** What a member last heard of each other member, and since when it has heard it without a silence. */
 @Tag("unit")
 class HeardFromTests {
 
     private static final long SECOND = 1_000_000_000L;
 
     private long now = 10 * SECOND;
-    private final HeardFrom heardFrom = new HeardFrom(() -> now);
+    private final HeardFrom heardFrom = new HeardFrom(() -> now, Duration.ofSeconds(1));
     private final Address coordinator = UUID.randomUUID();
 
     HeardFromTests() {
@@ -34,15 +35,27 @@ class HeardFromTests {
     }
 
     @Test
-    void aMemberNeverHeardWasNeverHeard() {
+    void aMemberNeverHeardHasNoStretch() {
         assertThat(heardFrom.lastHeard(coordinator)).isEqualTo(Long.MIN_VALUE);
+        assertThat(heardFrom.heardWithoutGapSince(coordinator)).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
-    void everyMessageMovesTheLastHeardTime() {
+    void heartbeatsEveryHalfSecondKeepOneStretch() {
+        long start = now;
+        for (int i = 0; i < 20; i++) {
+            hear();
+            now += SECOND / 2;
+        }
+        assertThat(heardFrom.heardWithoutGapSince(coordinator)).isEqualTo(start);
+        assertThat(heardFrom.lastHeard(coordinator)).isEqualTo(now - SECOND / 2);
+    }
+
+    @Test
+    void aSilenceOfTheGapStartsANewStretch() {
         hear();
-        now += SECOND / 2;
+        now += SECOND * 6; // a link down for six seconds, then up again
         hear();
-        assertThat(heardFrom.lastHeard(coordinator)).isEqualTo(now);
+        assertThat(heardFrom.heardWithoutGapSince(coordinator)).isEqualTo(now);
     }
 }
