@@ -187,7 +187,7 @@ public final class ClusterMember implements AutoCloseable {
                 !leases.keeper().enabled() || LeaseKeeper.holds(leaseValidUntil, time.nanoTime()))));
         MembershipGate gate = null;
         if (membershipConfig.viewHoldLimit() != null) {
-            HeardFrom heardFrom = new HeardFrom(time::nanoTime, membershipConfig.coordinatorSilence());
+            HeardFrom heardFrom = new HeardFrom(time::nanoTime);
             gate = new MembershipGate(nodeId, membershipConfig.viewHoldLimit(), membershipConfig.coordinatorSilence(),
                     heardFrom, time::nanoTime);
             newChannel.getProtocolStack().insertProtocol(heardFrom, ProtocolStack.Position.BELOW, FD_ALL3.class);
@@ -307,7 +307,7 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     /**
-     * Events thread: a coordinator this node has heard all along but that answered none of its lease requests for a lease
+     * Events thread: a coordinator this node still hears but that answered none of its lease requests for a lease
      * (it hears nobody: the others' packets to it are dropped) is no longer followed while this node's view holds a
      * majority; see {@link MembershipGate#coordinatorDeserted}. Once per coordinator and view.
      */
@@ -315,10 +315,7 @@ public final class ClusterMember implements AutoCloseable {
         Address coordinator = roster.coordinator();
         if (membershipGate == null || coordinator == null || coordinator.equals(channel.getAddress())
                 || coordinator.equals(desertedCoordinator) || !standing.inMajority()
-                || !leases.keeper().coordinatorUnresponsive(now)
-                // heard all along: a node that cannot hear the coordinator (a cut or flapping link) leaves it to the
-                // silence rule and failure detection, and keeps following it in every up-time of its link
-                || !membershipGate.heardThroughout(coordinator, now - leases.keeper().lease().toNanos(), now)) {
+                || !leases.keeper().coordinatorUnresponsive(now)) {
             return;
         }
         desertedCoordinator = coordinator;

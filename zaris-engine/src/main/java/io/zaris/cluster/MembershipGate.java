@@ -136,16 +136,6 @@ final class MembershipGate extends Protocol {
     }
 
     /**
-     * Whether this member has heard {@code member} since {@code sinceNanos} with no silence of the coordinator
-     * silence or more, and still hears it at {@code now}. Any thread.
-     */
-    boolean heardThroughout(Address member, long sinceNanos, long now) {
-        long lastHeard = heardFrom.lastHeard(member);
-        return heardFrom.heardWithoutGapSince(member) <= sinceNanos && lastHeard != Long.MIN_VALUE
-                && now - lastHeard < silenceNanos;
-    }
-
-    /**
      * This member stops following {@code coordinator}, which confirms none of its lease requests although it is still
      * heard (it hears nobody). A held view without it is installed; otherwise {@code GMS} is told to suspect it, so
      * the member next in line takes over at once rather than after failure detection. Called on the cluster member's
