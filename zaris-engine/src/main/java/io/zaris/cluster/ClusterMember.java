@@ -114,8 +114,6 @@ public final class ClusterMember implements AutoCloseable {
     private JChannel channel;
     /** Set with the channel (events thread); see {@link MembershipGate}. {@code null} on the in-JVM transport. */
     private MembershipGate membershipGate;
-    /** Events thread: the coordinator of the current membership view this node stopped following, if it did. */
-    private Address desertedCoordinator;
 
     /** An operator's hand-overs, this node's drain and rebalance requests (see {@link OperatorRequests}). */
     private final OperatorRequests requests;
@@ -297,31 +295,11 @@ public final class ClusterMember implements AutoCloseable {
         if (!roster.hasView() || channel == null) {
             return;
         }
-        long now = time.nanoTime();
-        LeaseKeeper.Renewal renewal = leases.renew(seat(), now);
+        LeaseKeeper.Renewal renewal = leases.renew(seat(), time.nanoTime());
         if (renewal.expired()) {
             log.warn("node {}: owner lease expired (not confirmed by a leader of a majority for {} ms); it serves "
                     + "nothing until the leader confirms it again", nodeId, renewal.unconfirmedForMillis());
         }
-        stopFollowingAnUnresponsiveCoordinator(now);
-    }
-
-    /**
-     * Events thread: a coordinator this node still hears but that answered none of its lease requests for a lease
-     * (it hears nobody: the others' packets to it are dropped) is no longer followed while this node's view holds a
-     * majority; see {@link MembershipGate#coordinatorDeserted}. Once per coordinator and view.
-     */
-    private void stopFollowingAnUnresponsiveCoordinator(long now) {
-        Address coordinator = roster.coordinator();
-        if (membershipGate == null || coordinator == null || coordinator.equals(channel.getAddress())
-                || coordinator.equals(desertedCoordinator) || !standing.inMajority()
-                || !leases.keeper().coordinatorUnresponsive(now)) {
-            return;
-        }
-        desertedCoordinator = coordinator;
-        log.warn("node {}: the coordinator {} has confirmed none of its lease requests for {} ms although its view holds"
-                + " a majority; stops following it", nodeId, coordinator, leases.keeper().lease().toMillis());
-        membershipGate.coordinatorDeserted(coordinator);
     }
 
     /** Events thread: where this node stands, for its lease relay. */
@@ -557,7 +535,6 @@ public final class ClusterMember implements AutoCloseable {
     }
 
     private void onView(View newView) {
-        desertedCoordinator = null;
         leases.keeper().viewChanged(newView.getMembers(), time.nanoTime());
         roster.viewChanged(newView.getMembers());
         refreshMajority();
