@@ -1141,7 +1141,7 @@ final class Segment {
         HashEntry hash;
         if (current != null && current.getClass() == HashEntry.class) {
             hash = (HashEntry) current;
-            setHashExpiry(key, hash, expiresAt);
+            setCollectionExpiry(key, hash, expiresAt);
         } else {
             hash = installCollection(key, new HashEntry(version, expiresAt, now));
         }
@@ -1157,7 +1157,7 @@ final class Segment {
         SetEntry set;
         if (entries.get(key) instanceof SetEntry existing) {
             set = existing;
-            setHashExpiry(key, set, expiresAt);
+            setCollectionExpiry(key, set, expiresAt);
         } else {
             set = installCollection(key, new SetEntry(version, expiresAt, now));
         }
@@ -1173,7 +1173,7 @@ final class Segment {
         SortedSetEntry sorted;
         if (entries.get(key) instanceof SortedSetEntry existing) {
             sorted = existing;
-            setHashExpiry(key, sorted, expiresAt);
+            setCollectionExpiry(key, sorted, expiresAt);
         } else {
             sorted = (SortedSetEntry) installCollection(key, new SortedSetEntry(version, expiresAt, now));
         }
@@ -1197,12 +1197,9 @@ final class Segment {
     /** Under the lock: the value at {@code key}, if any, keeps its content and expires at {@code expiresAt}. */
     private void applyExpiry(ByteKey key, long expiresAt, long version, long now) {
         StoredEntry current = entries.get(key);
-        if (current instanceof HashEntry hash) {
-            setHashExpiry(key, hash, expiresAt);
-            hash.changedAt(version, now);
-        } else if (current instanceof ListEntry list) {
-            setListExpiry(key, list, expiresAt);
-            list.changedAt(version, now);
+        if (current instanceof CollectionEntry collection) {
+            setCollectionExpiry(key, collection, expiresAt);
+            collection.changedAt(version, now);
         } else if (current != null) {
             store(key, current.value(), version, expiresAt, now, current);
         }
@@ -1352,7 +1349,7 @@ final class Segment {
                 ListEntry list;
                 if (current instanceof ListEntry existing) {
                     list = existing;
-                    setListExpiry(key, list, change.expiresAtMillis());
+                    setCollectionExpiry(key, list, change.expiresAtMillis());
                 } else {
                     list = installCollection(key, new ListEntry(change.revision(), change.expiresAtMillis(), now));
                 }
@@ -1383,25 +1380,14 @@ final class Segment {
         }
     }
 
-    /** Under the lock: a list's expiry, with its place among the keys with a TTL kept in step. */
-    private void setListExpiry(ByteKey key, ListEntry list, long expiresAt) {
-        boolean had = list.hasTtl();
-        list.expiresAt(expiresAt);
-        if (!had && list.hasTtl()) {
-            list.ttlSlot(ttlKeys.add(key));
-        } else if (had && !list.hasTtl()) {
-            releaseTtlSlot(list.ttlSlot());
-        }
-    }
-
-    /** Under the lock: a hash's expiry, with its place among the keys with a TTL kept in step. */
-    private void setHashExpiry(ByteKey key, HashEntry hash, long expiresAt) {
-        boolean had = hash.hasTtl();
-        hash.expiresAt(expiresAt);
-        if (!had && hash.hasTtl()) {
-            hash.ttlSlot(ttlKeys.add(key));
-        } else if (had && !hash.hasTtl()) {
-            releaseTtlSlot(hash.ttlSlot());
+    /** Under the lock: a collection's expiry, with its place among the keys with a TTL kept in step. */
+    private void setCollectionExpiry(ByteKey key, CollectionEntry collection, long expiresAt) {
+        boolean had = collection.hasTtl();
+        collection.expiresAt(expiresAt);
+        if (!had && collection.hasTtl()) {
+            collection.ttlSlot(ttlKeys.add(key));
+        } else if (had && !collection.hasTtl()) {
+            releaseTtlSlot(collection.ttlSlot());
         }
     }
 
