@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -999,20 +1000,15 @@ final class Segment {
                 changes.add(remove(k, epoch));
             }
             HashWriter writer = new HashWriter(k, epoch, now, changes);
-            long added = 0;
-            CompletableFuture<Void> replicated = WriteResult.NOTHING_TO_REPLICATE;
-            try {
+            return editAndShip(changes, () -> {
+                long added = 0;
                 for (byte[] member : members) {
                     if (writer.add(member)) {
                         added++;
                     }
                 }
-            } finally { // whatever was changed and logged is shipped, even if the edit failed half way
-                if (!changes.isEmpty()) {
-                    replicated = ship(changes);
-                }
-            }
-            return new HashWriteResult<>(KvStatus.OK, added, changes.isEmpty() ? 0 : revision, replicated);
+                return added;
+            });
         }
     }
 
@@ -1034,17 +1030,27 @@ final class Segment {
                 throw new WrongTypeException();
             }
             HashWriter writer = new HashWriter(k, epoch, now, changes);
-            R result = null;
-            CompletableFuture<Void> replicated = WriteResult.NOTHING_TO_REPLICATE;
-            try {
-                result = edit.edit((HashEntry) stored, writer);
-            } finally { // whatever was changed and logged is shipped, even if the edit failed half way
-                if (!changes.isEmpty()) {
-                    replicated = ship(changes);
-                }
-            }
-            return new HashWriteResult<>(KvStatus.OK, result, changes.isEmpty() ? 0 : revision, replicated);
+            HashEntry current = (HashEntry) stored;
+            return editAndShip(changes, () -> edit.edit(current, writer));
         }
+    }
+
+    /**
+     * Under the write lock: runs {@code edit}, which logs each change it makes into {@code changes}, then ships what
+     * it logged, together. What was changed and logged is shipped even if the edit fails half way (its exception
+     * then goes on to the caller).
+     */
+    private <R> HashWriteResult<R> editAndShip(List<Change> changes, Supplier<R> edit) {
+        R result = null;
+        CompletableFuture<Void> replicated = WriteResult.NOTHING_TO_REPLICATE;
+        try {
+            result = edit.get();
+        } finally {
+            if (!changes.isEmpty()) {
+                replicated = ship(changes);
+            }
+        }
+        return new HashWriteResult<>(KvStatus.OK, result, changes.isEmpty() ? 0 : revision, replicated);
     }
 
     /**
@@ -1259,16 +1265,8 @@ final class Segment {
                 return HashWriteResult.retired();
             }
             List<Change> changes = new ArrayList<>();
-            R result = null;
-            CompletableFuture<Void> replicated = WriteResult.NOTHING_TO_REPLICATE;
-            try {
-                result = edit.edit(new ListWriter(epoch, now, changes));
-            } finally { // whatever was changed and logged is shipped, even if the edit failed half way
-                if (!changes.isEmpty()) {
-                    replicated = ship(changes);
-                }
-            }
-            return new HashWriteResult<>(KvStatus.OK, result, changes.isEmpty() ? 0 : revision, replicated);
+            ListWriter writer = new ListWriter(epoch, now, changes);
+            return editAndShip(changes, () -> edit.edit(writer));
         }
     }
 
