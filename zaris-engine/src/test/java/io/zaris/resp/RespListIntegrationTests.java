@@ -270,10 +270,7 @@ class RespListIntegrationTests {
 
     @Test
     void aListExpiresWhole() throws IOException {
-        assertThat(exchangeLines(zaris(), "RPUSH {t}exp a b\nPEXPIRE {t}exp 1\n")).isEqualTo(":2\r\n:1\r\n+OK\r\n");
-        Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(exchangeLines(zaris(), "LRANGE {t}exp 0 -1\nTTL {t}exp\nTYPE {t}exp\n"))
-                        .isEqualTo("*0\r\n:-2\r\n+none\r\n+OK\r\n"));
+        RedisCli.assertExpiresWhole(zaris(), "{t}exp", "RPUSH {t}exp a b", "LRANGE {t}exp 0 -1");
     }
 
     @Test
