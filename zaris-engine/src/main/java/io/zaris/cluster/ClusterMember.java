@@ -78,22 +78,6 @@ public final class ClusterMember implements AutoCloseable {
     /** Set with the channel; see {@link MembershipGate}. {@code null} on the in-JVM transport. */
     private MembershipGate membershipGate;
 
-    public ClusterMember(String nodeId, NodeAddress dataAddress, ClusterSettings settings,
-                         MembershipConfig membershipConfig, ReplicationSettings replicationSettings, PeerProbe probe) {
-        this(nodeId, dataAddress, settings, membershipConfig, replicationSettings, probe, null);
-    }
-
-    /**
-     * @param clusterSecret authenticates and encrypts the membership traffic ({@link MembershipEncryption});
-     *                      {@code null} for neither
-     */
-    public ClusterMember(String nodeId, NodeAddress dataAddress, ClusterSettings settings,
-                         MembershipConfig membershipConfig, ReplicationSettings replicationSettings, PeerProbe probe,
-                         ClusterSecret clusterSecret) {
-        this(nodeId, dataAddress, settings, membershipConfig, replicationSettings, probe, clusterSecret,
-                TimeSource.system());
-    }
-
     /**
      * @param clusterSecret authenticates and encrypts the membership traffic ({@link MembershipEncryption});
      *                      {@code null} for neither
