@@ -85,6 +85,11 @@ final class MemberReactions<A> {
     private final PeerProbe probe;
     /** Re-enters the events thread with what completed on another one (a fetched view, a probe's answer). */
     private final Executor events;
+    /**
+     * Read only where a decision completes after its event: the failover coordinator (its rounds' probes and the
+     * lease questions it asks then) and the publication of a round's result.
+     */
+    private final TimeSource time;
 
     private final FailoverCoordinator failover;
     /** The majority and the leadership, as of the last refresh (see {@link Standing} for its threads). */
@@ -119,8 +124,6 @@ final class MemberReactions<A> {
      * parts' callbacks within it (a lease message that confirms the leadership runs the round at that time).
      */
     private long eventNow;
-    /** Read only where a decision completes after its event: a failover round's publication. */
-    private final TimeSource time;
 
     /**
      * @param leaseDuration the owner lease; {@code null} where the transport needs none (one JVM)
