@@ -174,7 +174,10 @@ public final class AsyncZarisTemplate {
         return observed("hash_put", () -> client.hashSet(key, bytes));
     }
 
-    /** Sets one field of the hash at the key; completes with whether the field is new. */
+    /**
+     * Sets one field of the hash at the key; completes with whether the field is new (as the last attempt saw it: after
+     * an unanswered attempt the client's retry may find the field already set).
+     */
     public CompletableFuture<Boolean> hashPut(String key, String field, Object value) {
         byte[] bytes = serializeElement(key, "field '" + field + "'", value);
         return observed("hash_put", () -> client.hashSet(key, Map.of(field, bytes))).thenApply(added -> added == 1);
@@ -278,7 +281,7 @@ public final class AsyncZarisTemplate {
         return observed("sorted_set_add", () -> client.sortedSetAdd(key, scores));
     }
 
-    /** Gives one member its score; completes with whether the member is new. */
+    /** Gives one member its score; completes with whether the member is new (as the last attempt saw it). */
     public CompletableFuture<Boolean> sortedSetAdd(String key, String member, double score) {
         return observed("sorted_set_add", () -> client.sortedSetAdd(key, Map.of(member, score))).thenApply(added -> added == 1);
     }
