@@ -95,7 +95,8 @@ public final class ChaosRun {
                     try (ChaosClient reader = ChaosClient.connect(Workload.clientCount(), seeds,
                             processes.password(), recorder)) {
                         FinalReads.readAll(reader, Workload.keys());
-                        clients = describeClients(reader.options());
+                        workload.readCollectionsBack(reader);
+                        clients = describeClients(reader.options(), workload.collections());
                     }
                     watchers.catchUpAndClose(options.ackMode(), SEGMENTS);
                     ReplicaCopies copies = ReplicaDigests.awaitConverged(control, processes.password(),
@@ -112,12 +113,17 @@ public final class ChaosRun {
     }
 
     /** How the report describes the clients: how many, where they run, and their options. */
-    static String describeClients(ZarisClientOptions options) {
-        return (Workload.clientCount() + 1 + ChaosWatchers.WATCHERS) + " separate client instances in the workload's "
+    static String describeClients(ZarisClientOptions options, boolean collections) {
+        return (Workload.clientCount() - (collections ? 0 : Workload.COLLECTION_CLIENTS) + 1 + ChaosWatchers.WATCHERS)
+                + " separate client instances in the workload's "
                 + "JVM (" + Workload.WRITERS + " writers, " + Workload.READERS + " readers, " + Workload.CAS_THREADS
                 + " CAS, " + Workload.COUNTER_THREADS + " counters, " + Workload.NEAR_READERS + " near-cache readers "
                 + "with a near cache of the default bounds, " + ChaosWatchers.WATCHERS + " key watchers of the prefix '"
-                + ChaosWatchers.PREFIX + "', 1 for the reads after healing), each with " + ChaosClient.describe(options);
+                + ChaosWatchers.PREFIX + "', 1 for the reads after healing" + (collections ? ", "
+                + Workload.SET_ADDERS + " set adders, 1 list producer and 1 list consumer; the counter threads also "
+                + "increment hash fields and sorted-set scores, the readers also read those and the sets" : "")
+                + "), each with "
+                + ChaosClient.describe(options);
     }
 
     private static Map<String, Long> faultsByKind(List<Nemesis.Fault> faults) {
