@@ -90,7 +90,7 @@ public final class ChaosRun {
                     List<Nemesis.Fault> faults = nemesis.heal();
                     workload.stop();
                     long end = recorder.now();
-                    awaitHealthy(control, processes, options.nodes());
+                    awaitHealthy(control, processes, options.nodes(), options.replicationFactor());
                     String clients;
                     try (ChaosClient reader = ChaosClient.connect(Workload.clientCount(), seeds,
                             processes.password(), recorder)) {
@@ -149,14 +149,17 @@ public final class ChaosRun {
 
     /**
      * Waits until every process is back in one membership view holding every node, has adopted a map since
-     * its last start, and every partition is HEALTHY.
+     * its last start, and every partition is HEALTHY with exactly {@code replicationFactor} owners: a rebalance that
+     * follows a node's return moves a partition by adding its new owner first, and the copies compared after healing
+     * are those of a settled map.
      */
-    private static void awaitHealthy(ZarisClient client, ChaosCluster processes, int nodes) throws Exception {
+    private static void awaitHealthy(ZarisClient client, ChaosCluster processes, int nodes, int replicationFactor)
+            throws Exception {
         long deadline = System.nanoTime() + HEAL_TIMEOUT.toNanos();
         String unhealthy = "";
         while (System.nanoTime() < deadline) {
             ClusterView view = client.refreshMap().join();
-            unhealthy = unhealthyPartitions(view);
+            unhealthy = unhealthyPartitions(view) + movingPartitions(view, replicationFactor);
             boolean joined = true;
             for (ServerProcesses.Node node : processes.nodes()) {
                 joined &= hasJoined(node, nodes);
@@ -167,7 +170,19 @@ public final class ChaosRun {
             Thread.sleep(500); // polling the cluster's own progress
         }
         throw new IllegalStateException("the cluster did not return to HEALTHY with every node joined within " + HEAL_TIMEOUT
-                + (unhealthy.isEmpty() ? "" : "; partitions not HEALTHY: " + unhealthy));
+                + (unhealthy.isEmpty() ? "" : "; partitions not HEALTHY, or with other than " + replicationFactor + " owners: " + unhealthy));
+    }
+
+    /** The partitions of the view with other than {@code replicationFactor} owners, as " moving: ..."; "" if none. */
+    static String movingPartitions(ClusterView view, int replicationFactor) {
+        StringBuilder out = new StringBuilder();
+        for (int p = 0; p < view.layout().partitionCount(); p++) {
+            List<String> owners = view.partitionMap().ownersOf(p);
+            if (owners.size() != replicationFactor) {
+                out.append(out.length() == 0 ? " moving: " : ", ").append(p).append(' ').append(owners);
+            }
+        }
+        return out.toString();
     }
 
     /** The partitions of the view that are not HEALTHY, each with its health, active, epoch and owners; "" if none. */
