@@ -182,19 +182,22 @@ final class ChaosClient implements AutoCloseable {
         recorder.record(new Op.Increment(id, key, delta, result, revision, invoked, recorder.now(), reply, ambiguousBefore()));
     }
 
-    /** HINCRBY of the hash's counter field {@link Workload#HASH_FIELD}. Its API returns no revision. */
+    /** HINCRBY of the hash's counter field {@link Workload#HASH_FIELD}, recorded with the revision it names. */
     void hashIncrement(String key, long delta) {
         long invoked = begin();
         Reply reply;
         long result = 0;
+        long revision = -1;
         try {
-            result = client.hashIncrement(key, Workload.HASH_FIELD, delta).join();
+            CounterValue counted = client.hashIncrementVersioned(key, Workload.HASH_FIELD, delta).join();
+            result = counted.value();
+            revision = counted.version();
             reply = Reply.OK;
         } catch (RuntimeException e) {
             reply = Reply.of(unwrap(e));
         }
-        recorder.record(new Op.Increment(id, key, delta, result, -1, invoked, recorder.now(), reply, ambiguousBefore(),
-                Op.Increment.Target.HASH_FIELD));
+        recorder.record(new Op.Increment(id, key, delta, result, revision, invoked, recorder.now(), reply,
+                ambiguousBefore(), Op.Increment.Target.HASH_FIELD));
     }
 
     /**

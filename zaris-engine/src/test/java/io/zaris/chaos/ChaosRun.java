@@ -121,7 +121,8 @@ public final class ChaosRun {
                 + "with a near cache of the default bounds, " + ChaosWatchers.WATCHERS + " key watchers of the prefix '"
                 + ChaosWatchers.PREFIX + "', 1 for the reads after healing" + (collections ? ", "
                 + Workload.SET_ADDERS + " set adders, 1 list producer and 1 list consumer; the counter threads also "
-                + "increment hash fields and sorted-set scores, the readers also read those and the sets" : "")
+                + "increment hash fields and sorted-set scores, the readers also read those and the sets"
+                : "; the counter threads also increment hash fields, the readers also read them")
                 + "), each with "
                 + ChaosClient.describe(options);
     }

@@ -150,6 +150,26 @@ class CollectionCheckTests {
     }
 
     @Test
+    void underAsyncALostHashFieldIncrementIsExcusedOnlyWhenItsRevisionWasNamed() {
+        HistoryBuilder named = new HistoryBuilder(AckMode.ASYNC)
+                .increment(8, HASH, Op.Increment.Target.HASH_FIELD, 5, 5, 1, 2)
+                .increment(9, HASH, Op.Increment.Target.HASH_FIELD, 7, 12, 3, 4)
+                .readAfterHealing(HASH, "5", 100, 101)
+                .namedLoss(HASH, 2);
+        HistoryBuilder otherNamed = new HistoryBuilder(AckMode.ASYNC)
+                .increment(8, HASH, Op.Increment.Target.HASH_FIELD, 5, 5, 1, 2)
+                .increment(9, HASH, Op.Increment.Target.HASH_FIELD, 7, 12, 3, 4)
+                .readAfterHealing(HASH, "5", 100, 101)
+                .namedLoss(HASH, 1);
+
+        Verdict excused = Checker.check(named.build());
+        assertThat(excused.findings()).isEmpty();
+        assertThat(excused.excused()).isNotEmpty()
+                .allSatisfy(finding -> assertThat(finding.kind()).isEqualTo(Finding.Kind.LOST_INCREMENT));
+        assertOnly(Checker.check(otherNamed.build()), Finding.Kind.LOST_INCREMENT);
+    }
+
+    @Test
     void aLostScoreIncrementIsFlagged() {
         History history = new HistoryBuilder(AckMode.SYNC)
                 .increment(8, SCORE, Op.Increment.Target.SORTED_SET_SCORE, 5, 5, 1, 2)

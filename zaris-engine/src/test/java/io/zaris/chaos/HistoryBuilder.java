@@ -120,10 +120,15 @@ final class HistoryBuilder {
         return this;
     }
 
-    /** An increment of {@code target} by {@code delta} that returned {@code result} (its API names no revision). */
+    /**
+     * An acknowledged increment of {@code target} by {@code delta} that returned {@code result}; a ZINCRBY names no
+     * revision, as with the real API.
+     */
     HistoryBuilder increment(int client, String key, Op.Increment.Target target, long delta, long result, long from,
                              long to) {
-        ops.add(new Op.Increment(client, key, delta, result, -1, from * SECOND, to * SECOND, Reply.OK, false, target));
+        long revision = target == Op.Increment.Target.SORTED_SET_SCORE ? -1 : revisionIf(key, true);
+        ops.add(new Op.Increment(client, key, delta, result, revision, from * SECOND, to * SECOND, Reply.OK, false,
+                target));
         return this;
     }
 

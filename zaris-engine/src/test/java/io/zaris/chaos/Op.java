@@ -77,7 +77,7 @@ sealed interface Op {
      * member's score, as {@code target} says. Each counter key holds one counter, read back the same way.
      *
      * @param revision the revision of the acknowledged change, {@code -1} when not acknowledged or when the
-     *                 operation's API returns none (the hash and sorted-set ones)
+     *                 operation's API returns none (the sorted-set one)
      */
     record Increment(int client, String key, long delta, long result, long revision, long invokedNanos,
                      long completedNanos, Reply reply, boolean ambiguousAttemptBefore, Target target)

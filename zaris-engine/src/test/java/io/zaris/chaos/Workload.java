@@ -25,15 +25,17 @@ import java.util.function.Function;
  *       indeterminate one of the same size;</li>
  *   <li>near-cache readers: clients with a near cache reading single-writer keys at random, so most reads are
  *       answered locally and the checker sees how stale such a read can be ({@link NearReadStaleness});</li>
- *   <li>collections (SYNC only): the counter threads also HINCRBY a hash's counter field and ZINCRBY a sorted-set
- *       member's score, checked like the counters; set adders SADD members they never repeat, two adders to the same
+ *   <li>a hash's counter field: the counter threads also HINCRBY it, checked like the counters (under ASYNC too:
+ *       {@code hashIncrementVersioned} names each change's revision);</li>
+ *   <li>collections (SYNC only): the counter threads also ZINCRBY a sorted-set member's score, checked like the
+ *       counters; set adders SADD members they never repeat, two adders to the same
  *       sets, a set taking {@value #MEMBERS_PER_SET} members before the adders move on to the next, and the readers
  *       read the latest sets with SMEMBERS ({@link SetCheck}); one producer RPUSHes unique elements onto
  *       {@value #QUEUES} lists which one consumer LPOPs ({@link QueueCheck}).</li>
  * </ul>
  * Key watches run beside the workload, on clients of their own ({@link ChaosWatchers}).
- * ASYNC runs issue no DELETE and no collection operation: their acknowledgements return no revision, so a lost one
- * could never be matched to a loss the client named.
+ * ASYNC runs issue no DELETE and no collection operation but HINCRBY: their acknowledgements return no revision, so
+ * a lost one could never be matched to a loss the client named.
  *
  * <p>Threads run until {@link #stop()}; each call is bounded by the client's own deadline, so they stop
  * promptly. Seeded: the choices of keys, deltas and deletes replay; timing does not.
@@ -103,7 +105,7 @@ final class Workload {
         return WRITERS + READERS + CAS_THREADS + COUNTER_THREADS + NEAR_READERS + COLLECTION_CLIENTS;
     }
 
-    /** Whether the run issues collection operations: under SYNC only (see the class comment). */
+    /** Whether the run issues collection operations other than HINCRBY: under SYNC only (see the class comment). */
     boolean collections() {
         return ackMode == AckMode.SYNC;
     }
@@ -158,12 +160,12 @@ final class Workload {
      * or {@link FinalReads#TRIES} times. Call after {@link #stop()}.
      */
     void readCollectionsBack(ChaosClient reader) throws InterruptedException {
-        if (!collections()) {
-            return;
-        }
         for (int k = 0; k < HASH_COUNTERS; k++) {
             String key = hashCounterKey(k);
             FinalReads.untilAnswered(() -> reader.readHashCounter(key, true));
+        }
+        if (!collections()) {
+            return;
         }
         for (int k = 0; k < SCORE_COUNTERS; k++) {
             String key = scoreCounterKey(k);
@@ -259,7 +261,7 @@ final class Workload {
 
     private void readLoop(ChaosClient client, Random random) {
         while (running.get()) {
-            int pick = random.nextInt(collections() ? 13 : 10);
+            int pick = random.nextInt(collections() ? 13 : 11);
             if (pick == 10) {
                 client.readHashCounter(hashCounterKey(random.nextInt(HASH_COUNTERS)), false);
             } else if (pick == 11) {
@@ -302,7 +304,7 @@ final class Workload {
 
     private void counterLoop(ChaosClient client, Random random) {
         while (running.get()) {
-            int pick = collections() ? random.nextInt(3) : 0;
+            int pick = random.nextInt(collections() ? 3 : 2);
             long delta = 1 + random.nextInt(MAX_DELTA);
             if (pick == 0) {
                 client.increment(counterKey(random.nextInt(COUNTERS)), delta);
