@@ -6,6 +6,8 @@ import io.zaris.model.ClusterView;
 import io.zaris.model.NodeAddress;
 import io.zaris.model.PartitionHealth;
 import io.zaris.model.PartitionRuntime;
+import io.zaris.placement.PartitionMap;
+import io.zaris.placement.PartitionPlanner;
 import io.zaris.server.ServerProcesses;
 import io.zaris.time.TimeSource;
 import java.io.IOException;
@@ -150,9 +152,10 @@ public final class ChaosRun {
 
     /**
      * Waits until every process is back in one membership view holding every node, has adopted a map since
-     * its last start, and every partition is HEALTHY with exactly {@code replicationFactor} owners: a rebalance that
-     * follows a node's return moves a partition by adding its new owner first, and the copies compared after healing
-     * are those of a settled map.
+     * its last start, every partition is HEALTHY, and the map is the one the leader's planner makes for every node: no
+     * rebalance is pending or under way. A rebalance begins a join-settle delay after a node returns and moves a
+     * partition by adding its new owners first, so without that the copies compared after healing could be those of
+     * a map in motion, with more owners than the replication factor.
      */
     private static void awaitHealthy(ZarisClient client, ChaosCluster processes, int nodes, int replicationFactor)
             throws Exception {
@@ -160,7 +163,7 @@ public final class ChaosRun {
         String unhealthy = "";
         while (System.nanoTime() < deadline) {
             ClusterView view = client.refreshMap().join();
-            unhealthy = unhealthyPartitions(view) + movingPartitions(view, replicationFactor);
+            unhealthy = unhealthyPartitions(view) + unplannedPartitions(view, processes, replicationFactor);
             boolean joined = true;
             for (ServerProcesses.Node node : processes.nodes()) {
                 joined &= hasJoined(node, nodes);
@@ -171,16 +174,22 @@ public final class ChaosRun {
             Thread.sleep(500); // polling the cluster's own progress
         }
         throw new IllegalStateException("the cluster did not return to HEALTHY with every node joined within " + HEAL_TIMEOUT
-                + (unhealthy.isEmpty() ? "" : "; partitions not HEALTHY, or with other than " + replicationFactor + " owners: " + unhealthy));
+                + (unhealthy.isEmpty() ? "" : "; partitions not HEALTHY, or not yet where the planner puts them: " + unhealthy));
     }
 
-    /** The partitions of the view with other than {@code replicationFactor} owners, as " moving: ..."; "" if none. */
-    static String movingPartitions(ClusterView view, int replicationFactor) {
+    /**
+     * The partitions whose owners differ from what the planner plans for every node of the run, as
+     * " to move: p [owners] -> [planned]"; "" if none.
+     */
+    static String unplannedPartitions(ClusterView view, ChaosCluster processes, int replicationFactor) {
+        List<String> nodes = processes.nodes().stream().map(ServerProcesses.Node::nodeId).toList();
+        PartitionMap map = view.partitionMap();
+        PartitionMap planned = PartitionPlanner.plan(nodes, map.partitionCount(), replicationFactor, map);
         StringBuilder out = new StringBuilder();
-        for (int p = 0; p < view.layout().partitionCount(); p++) {
-            List<String> owners = view.partitionMap().ownersOf(p);
-            if (owners.size() != replicationFactor) {
-                out.append(out.length() == 0 ? " moving: " : ", ").append(p).append(' ').append(owners);
+        for (int p = 0; p < map.partitionCount(); p++) {
+            if (!map.ownersOf(p).equals(planned.ownersOf(p))) {
+                out.append(out.length() == 0 ? " to move: " : ", ").append(p).append(' ').append(map.ownersOf(p))
+                        .append(" -> ").append(planned.ownersOf(p));
             }
         }
         return out.toString();
