@@ -79,6 +79,14 @@ public final class RespServer implements AutoCloseable {
         commands.listPushed(key);
     }
 
+    /**
+     * Membership events thread, once {@code adopted} is the view requests are routed by: sharded pub/sub subscribers
+     * of slots this node no longer serves are pushed {@code sunsubscribe}.
+     */
+    public void viewInstalled(io.zaris.model.ClusterView previous, io.zaris.model.ClusterView adopted) {
+        commands.viewInstalled(previous, adopted);
+    }
+
     /** Open client connections. */
     public int connections() {
         return connections.get();

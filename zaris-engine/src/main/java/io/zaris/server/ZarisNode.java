@@ -147,7 +147,13 @@ public final class ZarisNode implements AutoCloseable {
                     takeoverCatchUp, replicator, newMember::inheritedActives,
                     (partition, adopted) -> publishTakeover(dataPort, partition, adopted), dataPort::push,
                     this::currentView));
-            newMember.onViewInstalled(respTracking::viewInstalled);
+            newMember.onViewInstalled((previous, adopted) -> {
+                respTracking.viewInstalled(previous, adopted);
+                RespServer resp = respServer;
+                if (resp != null) {
+                    resp.viewInstalled(previous, adopted);
+                }
+            });
             member = newMember;
             newMember.start();
         } catch (Exception e) {
