@@ -16,7 +16,7 @@ final class CommandTable {
     record Spec(String name, int arity, List<String> flags, int firstKey, int lastKey, int step, Docs docs) {
     }
 
-    /** What {@code COMMAND DOCS} says of a command; the group is Redis's (connection, server, cluster, string, hash, set, sorted-set, list, generic). */
+    /** What {@code COMMAND DOCS} says of a command; the group is Redis's (connection, server, cluster, string, hash, set, sorted-set, list, generic, pubsub). */
     record Docs(String group, String since, String complexity, String summary) {
     }
 

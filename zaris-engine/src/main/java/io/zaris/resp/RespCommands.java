@@ -78,7 +78,7 @@ final class RespCommands {
     RespCommands(RespBackend backend, RespOptions options, IntSupplier connectedClients, Runnable onFailedLogin,
                  RespTracking tracking) {
         this.tracking = tracking;
-        this.pubSub = new RespPubSub(backend.nodeId(), backend::currentView, options.peerPorts(),
+        this.pubSub = new RespPubSub(backend.nodeId(), backend::currentView, options.peerPorts(), backend::publishToPeers,
                 new PubSubRegistry(PubSubRegistry.DEFAULT_MAX_PER_CONNECTION, PubSubRegistry.DEFAULT_MAX_PER_NODE));
         this.onFailedLogin = onFailedLogin;
         this.backend = backend;
@@ -1188,6 +1188,16 @@ final class RespCommands {
         session.name = null;
         session.readOnly = false;
         return new RespReply.Simple("RESET");
+    }
+
+    /** A message another node relayed, for this node's subscribers. */
+    void deliverRelayed(byte[] channel, byte[] message) {
+        pubSub.registry().deliver(channel, message, false);
+    }
+
+    /** The listener closes: every shard channel subscriber is pushed {@code sunsubscribe} first. */
+    void closing() {
+        pubSub.closing();
     }
 
     /** A node's view changed: shard channels of slots it no longer serves are unsubscribed. */

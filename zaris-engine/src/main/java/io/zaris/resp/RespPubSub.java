@@ -20,9 +20,11 @@ import org.slf4j.LoggerFactory;
  * the sharded {@code SSUBSCRIBE SUNSUBSCRIBE SPUBLISH}, {@code PUBSUB CHANNELS|NUMSUB|NUMPAT|SHARDCHANNELS|SHARDNUMSUB}.
  *
  * <p><b>Delivery.</b> A message goes to the connections of this node subscribed to its channel (or a matching pattern),
- * through each connection's bounded push path ({@link RespConnectionHandler#push}): at most once, never waiting for a
- * subscriber; a subscriber that does not read its messages is disconnected, as Redis's
- * {@code client-output-buffer-limit pubsub} does. {@code PUBLISH} answers the deliveries made on this node.
+ * through each connection's bounded push path ({@link RespConnectionHandler#push}), and is relayed to every other
+ * node, which delivers it to its own subscribers: at most once, never waiting for a subscriber or a node; a node that
+ * is down misses it. A subscriber that does not read its messages is disconnected, as Redis's
+ * {@code client-output-buffer-limit pubsub} does. {@code PUBLISH} answers the deliveries made on this node, as a
+ * Redis Cluster node does.
  *
  * <p><b>Sharded channels</b> are routed by the channel's slot like a key: {@code SSUBSCRIBE} and {@code SPUBLISH} run
  * on the slot's active owner only ({@code -MOVED} elsewhere, {@code -CROSSSLOT} for channels of different slots).
@@ -49,8 +51,12 @@ final class RespPubSub {
     private final Supplier<ClusterView> view;
     private final RespPeerPorts peerPorts;
     private final PubSubRegistry registry;
+    /** Hands a PUBLISH made here to the other nodes (at most once, never blocking). */
+    private final java.util.function.BiConsumer<byte[], byte[]> peers;
 
-    RespPubSub(String nodeId, Supplier<ClusterView> view, RespPeerPorts peerPorts, PubSubRegistry registry) {
+    RespPubSub(String nodeId, Supplier<ClusterView> view, RespPeerPorts peerPorts,
+               java.util.function.BiConsumer<byte[], byte[]> peers, PubSubRegistry registry) {
+        this.peers = peers;
         this.nodeId = nodeId;
         this.view = view;
         this.peerPorts = peerPorts;
@@ -98,7 +104,7 @@ final class RespPubSub {
             case "unsubscribe" -> unsubscribe(Kind.CHANNEL, a, session);
             case "punsubscribe" -> unsubscribe(Kind.PATTERN, a, session);
             case "sunsubscribe" -> unsubscribe(Kind.SHARD, a, session);
-            case "publish" -> RespReply.integer(registry.deliver(a.get(1), a.get(2), false));
+            case "publish" -> publish(a.get(1), a.get(2));
             case "spublish" -> spublish(a);
             case "pubsub" -> pubsub(a);
             default -> throw new IllegalArgumentException("not a pub/sub command: " + name);
@@ -180,6 +186,13 @@ final class RespPubSub {
             return lostMeanwhile;
         }
         return confirmations;
+    }
+
+    /** Delivered here, relayed to the other nodes; answers this node's deliveries, as a Redis Cluster node does. */
+    private RespReply publish(byte[] channel, byte[] message) {
+        int delivered = registry.deliver(channel, message, false);
+        peers.accept(channel, message);
+        return RespReply.integer(delivered);
     }
 
     private RespReply spublish(List<byte[]> a) {
@@ -283,6 +296,15 @@ final class RespPubSub {
             log.info("node {}: {} segment(s) served elsewhere now; unsubscribed {} shard channel subscription(s)",
                     nodeId, lost.cardinality(), dropped);
         }
+    }
+
+    /**
+     * The node stops serving every slot (its listener closes): each shard channel subscriber is pushed
+     * {@code sunsubscribe}, queued before the close, so a cluster client subscribes again at the slots' new owners
+     * instead of waiting to notice the closed connection.
+     */
+    void closing() {
+        registry.dropShardChannels(slot -> true);
     }
 
     PubSubRegistry registry() {

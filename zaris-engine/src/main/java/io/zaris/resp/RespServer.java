@@ -87,6 +87,11 @@ public final class RespServer implements AutoCloseable {
         commands.viewInstalled(previous, adopted);
     }
 
+    /** A {@code PUBLISH} another node relayed: delivered to this node's channel and pattern subscribers. */
+    public void deliverRelayed(byte[] channel, byte[] message) {
+        commands.deliverRelayed(channel, message);
+    }
+
     /** Open client connections. */
     public int connections() {
         return connections.get();
@@ -103,6 +108,8 @@ public final class RespServer implements AutoCloseable {
             // Queued on each connection's event loop before the close below, so the invalidations leave first.
             tracking.closing();
         }
+        // Likewise queued before the close: sharded subscribers learn to subscribe at the slots' next owners.
+        commands.closing();
         channels.close();
         server.disposeNow(Duration.ofSeconds(5));
         commands.close();

@@ -55,7 +55,7 @@ final class NodeServer implements AutoCloseable {
         this.standingTakeovers = parts.standingTakeovers;
         RequestHandler requestHandler = new RequestHandler(parts.nodeId, parts.segmentMapper, parts.store,
                 parts.currentView, parts.stats, parts.replicator, parts.fence, parts.replicaSegments, parts.gate,
-                parts.standing, parts.memoryGuard, parts.admin, parts.time);
+                parts.standing, parts.memoryGuard, parts.admin, parts.time, parts.relayedPublishes);
         this.server = TlsTransports.secure(TcpServer.create().runOn(IoLoops.shared()), parts.security.tls())
                 .host(parts.host)
                 .port(parts.port)
@@ -99,6 +99,7 @@ final class NodeServer implements AutoCloseable {
         private NodeStanding standing;
         private MemoryGuard memoryGuard;
         private AdminActions admin;
+        private java.util.function.Consumer<io.zaris.protocol.Request.Publish> relayedPublishes = publish -> { };
         private Supplier<List<TakeoverRevisions>> standingTakeovers;
         private SegmentSubscriptions subscriptions;
 
@@ -157,6 +158,12 @@ final class NodeServer implements AutoCloseable {
         /** The memory guard that refuses writes over budget. */
         Builder memoryGuard(MemoryGuard memoryGuard) {
             this.memoryGuard = required(memoryGuard, "memoryGuard");
+            return this;
+        }
+
+        /** Where RESP messages other nodes relay go (this node's RESP subscribers); none by default. */
+        Builder relayedPublishes(java.util.function.Consumer<io.zaris.protocol.Request.Publish> relayedPublishes) {
+            this.relayedPublishes = required(relayedPublishes, "relayedPublishes");
             return this;
         }
 

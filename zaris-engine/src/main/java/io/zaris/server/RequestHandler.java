@@ -60,6 +60,8 @@ final class RequestHandler {
     private final MemoryGuard memoryGuard;
     /** What operator commands do on this node. */
     private final AdminActions admin;
+    /** Delivers a RESP message another node relayed to this node's subscribers; never blocks. */
+    private final java.util.function.Consumer<Request.Publish> relayedPublishes;
     /** The requests only other nodes send: replica apply, snapshots, pulls, partition state and digests. */
     private final ReplicaRequests replicaRequests;
     /** The node's clock: it stamps a frame's arrival (see {@link #time()}) and judges its deadline here. */
@@ -71,6 +73,16 @@ final class RequestHandler {
                    NodeStats stats, Replicator replicator, EpochFence fence, ReplicaSegments replicaSegments,
                    TakeoverGate gate, NodeStanding standing, MemoryGuard memoryGuard, AdminActions admin,
                    TimeSource time) {
+        this(nodeId, segmentMapper, store, currentView, stats, replicator, fence, replicaSegments, gate, standing,
+                memoryGuard, admin, time, publish -> { });
+    }
+
+    /** @param relayedPublishes where a {@code PUBLISH} another node relayed goes: this node's RESP subscribers */
+    RequestHandler(String nodeId, SegmentMapper segmentMapper, NodeStore store, Supplier<ClusterView> currentView,
+                   NodeStats stats, Replicator replicator, EpochFence fence, ReplicaSegments replicaSegments,
+                   TakeoverGate gate, NodeStanding standing, MemoryGuard memoryGuard, AdminActions admin,
+                   TimeSource time, java.util.function.Consumer<Request.Publish> relayedPublishes) {
+        this.relayedPublishes = relayedPublishes;
         this.time = time;
         this.gate = gate;
         this.admin = admin;
@@ -126,6 +138,11 @@ final class RequestHandler {
         }
         if (request instanceof Request.AdminDrain || request instanceof Request.AdminRebalance) {
             answerAdmin(request, view, out);
+            return DONE;
+        }
+        if (request instanceof Request.Publish publish) {
+            relayedPublishes.accept(publish);
+            ResponseCodec.writeHeader(out, request.id(), KvStatus.OK);
             return DONE;
         }
         if (view == null) {
