@@ -93,11 +93,26 @@ final class PeerPublishes implements AutoCloseable {
         if (current == null || closed) {
             return;
         }
-        for (Map.Entry<String, NodeAddress> peer : current.addresses().entrySet()) {
+        Map<String, NodeAddress> addresses = current.addresses();
+        for (Map.Entry<String, NodeAddress> peer : addresses.entrySet()) {
             if (!peer.getKey().equals(nodeId)) {
                 relay(peer.getKey(), peer.getValue(), channel, message);
             }
         }
+        if (links.size() >= addresses.size()) {
+            forgetDeparted(addresses);
+        }
+    }
+
+    /** Closes the links of nodes the view no longer names, so the map holds at most one link per present peer. */
+    private void forgetDeparted(Map<String, NodeAddress> addresses) {
+        links.entrySet().removeIf(entry -> {
+            if (addresses.containsKey(entry.getKey())) {
+                return false;
+            }
+            entry.getValue().connection.thenAccept(NodeConnection::close);
+            return true;
+        });
     }
 
     private void relay(String peer, NodeAddress address, byte[] channel, byte[] message) {
