@@ -122,17 +122,19 @@ public final class ZarisNode implements AutoCloseable {
         }
         SegmentMapper segmentMapper = new SegmentMapper(config.clusterSettings().layout().segmentCount());
         replicator.start(store, this::presentNodeIds, this::confirmMajority);
-        server = NodeServer.builder(config.nodeId())
-                .listenOn(config.host(), config.port())
-                .protocol(config.limits(), config.security(), config.outboundLimits())
+        RequestHandler.Builder requests = RequestHandler.builder(config.nodeId())
                 .time(config.timeSource())
                 .store(store, segmentMapper, stats)
                 .cluster(this::currentView, standing)
                 .replication(replicator, fence, replicaSegments, takeoverGate)
                 .memoryGuard(memoryGuard)
                 .admin(adminActions)
+                .relayedPublishes(this::deliverRelayed);
+        server = NodeServer.builder(config.nodeId())
+                .listenOn(config.host(), config.port())
+                .protocol(config.limits(), config.security(), config.outboundLimits())
+                .requests(requests.build())
                 .pushes(this::standingTakeovers, subscriptions)
-                .relayedPublishes(this::deliverRelayed)
                 .bind();
         long interval = config.memory().maintenanceInterval().toMillis();
         memoryMaintenance.scheduleWithFixedDelay(this::maintainMemoryQuietly, interval, interval, TimeUnit.MILLISECONDS);
@@ -140,7 +142,7 @@ public final class ZarisNode implements AutoCloseable {
         memoryMaintenance.scheduleAtFixedRate(this::reportMemory, report, report, TimeUnit.MILLISECONDS);
         try {
             // Every listening port is bound before the node joins: peers may name it as soon as it is a member.
-            startResp(segmentMapper);
+            startResp(requests, segmentMapper);
             ClusterMember newMember = new ClusterMember(config.nodeId(), config.advertisedAddress(server.port()),
                     config.clusterSettings(), config.membership(), config.replication(), new DataPortProbe(config.nodeId(),
                     config.security().nodeCredentials(), config.security().tls(), config.timeSource()),
@@ -176,13 +178,12 @@ public final class ZarisNode implements AutoCloseable {
      * handler holds no state; its collaborators are this node's), so a Redis client's request takes exactly
      * the data port's path. A port the options do not require is given up with a warning when taken.
      */
-    private void startResp(SegmentMapper segmentMapper) throws Exception {
+    private void startResp(RequestHandler.Builder requests, SegmentMapper segmentMapper) throws Exception {
         RespOptions options = config.resp();
         if (options == null) {
             return;
         }
-        RequestHandler handler = new RequestHandler(config.nodeId(), segmentMapper, store, this::currentView, stats,
-                replicator, fence, replicaSegments, takeoverGate, standing, memoryGuard, adminActions, config.timeSource());
+        RequestHandler handler = requests.build();
         try {
             respServer = RespServer.start(options, new LocalBackend(handler, segmentMapper), new RespSecurity(
                     config.security(), config.outboundLimits(), stats::failedLogin, stats::slowReaderClosed), respTracking);

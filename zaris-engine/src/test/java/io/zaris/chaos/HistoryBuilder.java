@@ -33,6 +33,17 @@ final class HistoryBuilder {
         this.ackMode = ackMode;
     }
 
+    /**
+     * The history a read rule is shown against (SYNC): client 0's acknowledged PUTs of {@code key}, 'w0:0' over
+     * [1, 2] and 'w0:1' over [3, 4], and 'w0:1' read back after healing at 100; the caller adds the read it judges.
+     */
+    static HistoryBuilder overwritten(String key) {
+        return new HistoryBuilder(AckMode.SYNC)
+                .put(0, key, "w0:0", 1, 2)
+                .put(0, key, "w0:1", 3, 4)
+                .readAfterHealing(key, "w0:1", 100, 101);
+    }
+
     /** An acknowledged PUT. */
     HistoryBuilder put(int client, String key, String value, long from, long to) {
         return put(client, key, value, from, to, Reply.OK, false);

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.model.KvStatus;
 import io.zaris.placement.PartitionLayout;
-import io.zaris.transport.ZarisStatusException;
+import io.zaris.transport.ZarisWrongTypeException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -48,10 +48,10 @@ class ClientHashIntegrationTests {
 
             client.put("plain", bytes("v")).join();
             assertThatThrownBy(() -> client.hashGet("plain", "f").join()).isInstanceOf(CompletionException.class)
-                    .cause().isInstanceOfSatisfying(ZarisStatusException.class,
+                    .cause().isInstanceOfSatisfying(ZarisWrongTypeException.class,
                             e -> assertThat(e.status()).isEqualTo(KvStatus.WRONG_TYPE));
             assertThatThrownBy(() -> client.get("user:1").join()).cause()
-                    .isInstanceOfSatisfying(ZarisStatusException.class, e -> assertThat(e.getMessage()).contains("WRONGTYPE"));
+                    .isInstanceOfSatisfying(ZarisWrongTypeException.class, e -> assertThat(e.getMessage()).contains("WRONGTYPE"));
         }
     }
 
