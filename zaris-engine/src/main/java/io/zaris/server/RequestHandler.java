@@ -59,6 +59,8 @@ final class RequestHandler {
     private final MemoryGuard memoryGuard;
     /** The cluster map, its fingerprint and the operator commands. */
     private final MapAndAdminRequests mapAndAdmin;
+    /** Delivers a RESP message another node relayed to this node's subscribers; never blocks. */
+    private final java.util.function.Consumer<Request.Publish> relayedPublishes;
     /** The requests only other nodes send: replica apply, snapshots, pulls, partition state and digests. */
     private final ReplicaRequests replicaRequests;
     /** The node's clock: it stamps a frame's arrival (see {@link #time()}) and judges its deadline here. */
@@ -79,6 +81,7 @@ final class RequestHandler {
         this.standing = parts.standing;
         this.memoryGuard = parts.memoryGuard;
         this.mapAndAdmin = new MapAndAdminRequests(nodeId, currentView, stats, parts.admin);
+        this.relayedPublishes = parts.relayedPublishes;
         this.replicaRequests = new ReplicaRequests(nodeId,
                 PartitionLayout.of(segmentMapper.segmentCount(), fence.partitionCount()), store, currentView, stats,
                 replicator, fence, parts.replicaSegments);
@@ -112,6 +115,7 @@ final class RequestHandler {
         private TakeoverGate gate;
         private MemoryGuard memoryGuard;
         private AdminActions admin;
+        private java.util.function.Consumer<Request.Publish> relayedPublishes = publish -> { };
 
         private Builder(String nodeId) {
             this.nodeId = required(nodeId, "nodeId");
@@ -156,6 +160,12 @@ final class RequestHandler {
         /** What the admin commands act on. */
         Builder admin(AdminActions admin) {
             this.admin = required(admin, "admin");
+            return this;
+        }
+
+        /** Where RESP messages other nodes relay go (this node's RESP subscribers); optional, none by default. */
+        Builder relayedPublishes(java.util.function.Consumer<Request.Publish> relayedPublishes) {
+            this.relayedPublishes = required(relayedPublishes, "relayedPublishes");
             return this;
         }
 
@@ -232,6 +242,11 @@ final class RequestHandler {
             return DONE;
         }
         if (mapAndAdmin.handle(request, out)) {
+            return DONE;
+        }
+        if (request instanceof Request.Publish publish) {
+            relayedPublishes.accept(publish);
+            ResponseCodec.writeHeader(out, request.id(), KvStatus.OK);
             return DONE;
         }
         ClusterView view = currentView.get();

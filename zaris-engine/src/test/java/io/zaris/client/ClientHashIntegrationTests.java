@@ -33,6 +33,13 @@ class ClientHashIntegrationTests {
                 fields.put("visits", bytes("1"));
                 assertThat(client.hashSet("user:" + h, fields).join()).isEqualTo(2);
                 assertThat(client.hashIncrement("user:" + h, "visits", h).join()).isEqualTo(1 + h);
+                CounterValue first = client.hashIncrementVersioned("user:" + h, "visits", 1).join();
+                CounterValue second = client.hashIncrementVersioned("user:" + h, "visits", -1).join();
+                assertThat(first.value()).isEqualTo(2 + h);
+                assertThat(second.value()).isEqualTo(1 + h);
+                assertThat(second.version()).as("each change names its own, later version")
+                        .isGreaterThan(first.version());
+                assertThat(first.version()).isPositive();
             }
             for (int h = 0; h < 20; h++) {
                 Map<String, byte[]> all = client.hashGetAll("user:" + h).join();
