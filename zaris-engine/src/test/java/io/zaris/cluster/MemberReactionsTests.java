@@ -304,6 +304,16 @@ class MemberReactionsTests {
         public void memberLeaving(String member) {
             sent.add("leaving " + member);
         }
+
+        @Override
+        public boolean heardThroughout(String member, long fromNanos, long toNanos) {
+            return false;
+        }
+
+        @Override
+        public void coordinatorDeserted(String coordinator) {
+            sent.add("deserted " + coordinator);
+        }
     }
 
     /** Answers view requests with a set view; the leader's probes are never reached in these tests. */
