@@ -114,7 +114,7 @@ public final class ClusterMember implements AutoCloseable {
         gms.setMembershipChangePolicy(new MergeOrder(() -> reactions.mergePreferred(time.nanoTime())));
         MembershipGate gate = null;
         if (membershipConfig.viewHoldLimit() != null) {
-            HeardFrom heardFrom = new HeardFrom(time::nanoTime);
+            HeardFrom heardFrom = new HeardFrom(time::nanoTime, membershipConfig.coordinatorSilence());
             gate = new MembershipGate(nodeId, membershipConfig.viewHoldLimit(), membershipConfig.coordinatorSilence(),
                     heardFrom, time::nanoTime);
             newChannel.getProtocolStack().insertProtocol(heardFrom, ProtocolStack.Position.BELOW, FD_ALL3.class);
@@ -182,6 +182,18 @@ public final class ClusterMember implements AutoCloseable {
         public void memberLeaving(Address member) {
             if (membershipGate != null) {
                 membershipGate.memberLeaving(member);
+            }
+        }
+
+        @Override
+        public boolean heardThroughout(Address member, long fromNanos, long toNanos) {
+            return membershipGate != null && membershipGate.heardThroughout(member, fromNanos, toNanos);
+        }
+
+        @Override
+        public void coordinatorDeserted(Address coordinator) {
+            if (membershipGate != null) {
+                membershipGate.coordinatorDeserted(coordinator);
             }
         }
     }

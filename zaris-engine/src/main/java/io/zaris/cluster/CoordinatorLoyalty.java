@@ -21,6 +21,12 @@ import java.util.Collection;
  * fraction of a second. A view kept out for good is one whose creator cannot hear this member's coordinator while this
  * member can: the next merge, once the link is back, includes that coordinator.
  *
+ * <p><b>A coordinator that no longer leads.</b> The mirror case: this member hears the coordinator, but the coordinator
+ * hears nobody (the others' packets to it are dropped), so it confirms no lease. Then the member stops following it
+ * ({@link #left}, called by the cluster member once its lease requests went unanswered for a lease while its view
+ * holds a majority), and the next in line is told to suspect it; otherwise the others would wait until the deaf
+ * coordinator's own failure detection excluded them and it fell silent, the escalation timeout.
+ *
  * <p>Pure: every reading of time and of what was heard is passed in. {@link MembershipGate} owns an instance and calls
  * it under its lock.
  *
@@ -57,7 +63,10 @@ final class CoordinatorLoyalty<A> {
         departed = null;
     }
 
-    /** {@code member} said it leaves on purpose; returns whether it is this member's coordinator. */
+    /**
+     * {@code member} said it leaves on purpose, or this member stopped following it (it confirms no lease here any
+     * more although it is still heard); returns whether it is this member's coordinator.
+     */
     boolean left(A member) {
         if (member.equals(coordinator)) {
             departed = member;

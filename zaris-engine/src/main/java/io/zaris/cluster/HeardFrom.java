@@ -1,5 +1,6 @@
 package io.zaris.cluster;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
@@ -18,10 +19,26 @@ import org.jgroups.util.MessageBatch;
 final class HeardFrom extends Protocol {
 
     private final LongSupplier nanoTime;
+    private final long gapNanos;
     private final Map<Address, Long> lastHeardNanos = new ConcurrentHashMap<>();
+    /** When the stretch began in which each member was heard with no silence of {@link #gapNanos} or more. */
+    private final Map<Address, Long> heardSinceNanos = new ConcurrentHashMap<>();
 
-    HeardFrom(LongSupplier nanoTime) {
+    /**
+     * @param nanoTime the node's monotonic clock
+     * @param gap      a silence this long ends a stretch of hearing a member (see {@link #heardWithoutGapSince})
+     */
+    HeardFrom(LongSupplier nanoTime, Duration gap) {
         this.nanoTime = nanoTime;
+        this.gapNanos = gap.toNanos();
+    }
+
+    /**
+     * Since when this member has heard {@code member} with no silence of the gap or more, up to its last message;
+     * {@link Long#MAX_VALUE}: never heard. A member on a flapping link starts a new stretch with every up-time.
+     */
+    long heardWithoutGapSince(Address member) {
+        return member == null ? Long.MAX_VALUE : heardSinceNanos.getOrDefault(member, Long.MAX_VALUE);
     }
 
     /** When this member last received anything from {@code member}; {@link Long#MIN_VALUE}: never. */
@@ -43,7 +60,11 @@ final class HeardFrom extends Protocol {
 
     private void note(Address sender) {
         if (sender != null) {
-            lastHeardNanos.put(sender, nanoTime.getAsLong());
+            long now = nanoTime.getAsLong();
+            Long previous = lastHeardNanos.put(sender, now);
+            if (previous == null || now - previous >= gapNanos) {
+                heardSinceNanos.put(sender, now); // written only when a silence ends, not per message
+            }
         }
     }
 }

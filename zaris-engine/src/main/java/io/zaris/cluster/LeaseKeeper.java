@@ -57,6 +57,13 @@ final class LeaseKeeper<A> {
     private long validUntil;
     /** Whether the owner lease held at the previous renewal, so its expiry is reported once. */
     private boolean wasHeld;
+    /**
+     * When this node sent the oldest of its lease requests that no grant has answered since ({@link Long#MIN_VALUE}:
+     * none outstanding), so it knows how long it has asked in vain (see {@link #coordinatorUnresponsive}).
+     */
+    private long unansweredSinceNanos = Long.MIN_VALUE;
+    /** The coordinator of this node's view, which its lease requests go to ({@link #viewChanged}). */
+    private A askedCoordinator;
     /** The coordinator whose beat this node last answered, and when (see {@link #answersBeat}). */
     private A beatLeader;
     private long beatAnsweredNanos;
@@ -135,6 +142,9 @@ final class LeaseKeeper<A> {
         wasHeld = held;
         long sequence = ++requestSequence;
         requestSentNanos[(int) (sequence % REMEMBERED_REQUESTS)] = now;
+        if (unansweredSinceNanos == Long.MIN_VALUE) {
+            unansweredSinceNanos = now;
+        }
         return new Renewal(sequence, expired, unconfirmedForMillis);
     }
 
@@ -149,12 +159,24 @@ final class LeaseKeeper<A> {
             return false;
         }
         boolean held = holds(validUntil, now);
+        unansweredSinceNanos = Long.MIN_VALUE;
         ownerLease.confirmedAt(requestSentNanos[(int) (number % REMEMBERED_REQUESTS)]);
         // A leader's grant to itself lasts no longer than its leader lease: a cut-off leader stops serving one
         // lease after the last beat a majority answered, before the others can exclude it and promote, rather
         // than one more lease after that.
         validUntil = selfGranted ? Math.min(ownerLease.validUntil(), leaderLease.validUntil()) : ownerLease.validUntil();
         return !held && holds(validUntil, now);
+    }
+
+    /**
+     * Whether the coordinator this node asks for its lease has stopped answering it: the lease held once and ran out
+     * {@link #LEASE_LAPSE_GRACE} ago or more, and every request this node sent for a whole lease went unanswered. A
+     * node back from a pause has asked only since it woke, so it waits a lease for the answer a live leader gives.
+     * Always {@code false} without a lease.
+     */
+    boolean coordinatorUnresponsive(long now) {
+        return lease != null && validUntil != Long.MIN_VALUE && now - validUntil >= LEASE_LAPSE_GRACE.toNanos()
+                && unansweredSinceNanos != Long.MIN_VALUE && now - unansweredSinceNanos >= lease.toNanos();
     }
 
     /**
@@ -279,6 +301,12 @@ final class LeaseKeeper<A> {
 
     /** A membership view with {@code members} was installed at {@code now}: who entered it when. */
     void viewChanged(Collection<A> members, long now) {
+        A coordinator = members.isEmpty() ? null : members.iterator().next();
+        if (coordinator != null && !coordinator.equals(askedCoordinator)) {
+            // a new coordinator is asked from the next request on: the silence of the previous one is not its own
+            askedCoordinator = coordinator;
+            unansweredSinceNanos = Long.MIN_VALUE;
+        }
         memberSinceNanos.keySet().retainAll(members);
         for (A member : members) {
             memberSinceNanos.putIfAbsent(member, now);

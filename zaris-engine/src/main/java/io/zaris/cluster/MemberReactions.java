@@ -70,6 +70,15 @@ final class MemberReactions<A> {
 
         /** The member said goodbye: it leaves, and its absence needs no waiting (see {@link MembershipGate}). */
         void memberLeaving(A member);
+
+        /**
+         * Whether this node heard {@code member} from {@code fromNanos} to {@code toNanos} without a silence (see
+         * {@link MembershipGate#heardThroughout}); {@code false} where the transport cannot tell.
+         */
+        boolean heardThroughout(A member, long fromNanos, long toNanos);
+
+        /** This node stops following {@code coordinator} (see {@link MembershipGate#coordinatorDeserted}). */
+        void coordinatorDeserted(A coordinator);
     }
 
     /** Logs under the member's name: operators' filters and the orderly-leave check know that name. */
@@ -124,6 +133,8 @@ final class MemberReactions<A> {
      * parts' callbacks within it (a lease message that confirms the leadership runs the round at that time).
      */
     private long eventNow;
+    /** Events thread: the coordinator of the current membership view this node stopped following, if it did. */
+    private A desertedCoordinator;
 
     /**
      * @param leaseDuration the owner lease; {@code null} where the transport needs none (one JVM)
@@ -162,6 +173,7 @@ final class MemberReactions<A> {
     /** A new membership view: {@code members} in JGroups' order, the coordinator first. */
     void onView(List<A> members, Object viewId, boolean merge, long now) {
         eventNow = now;
+        desertedCoordinator = null;
         leases.keeper().viewChanged(members, now);
         roster.viewChanged(members);
         refreshMajority();
@@ -257,6 +269,43 @@ final class MemberReactions<A> {
             log.warn("node {}: owner lease expired (not confirmed by a leader of a majority for {} ms); it serves "
                     + "nothing until the leader confirms it again", nodeId, renewal.unconfirmedForMillis());
         }
+        stopFollowingAnUnresponsiveCoordinator(now);
+    }
+
+    /**
+     * A coordinator that answered none of this node's lease requests for a lease (it hears nobody: the others' packets
+     * to it are dropped) is no longer followed while this node's view holds a majority; see
+     * {@link MembershipGate#coordinatorDeserted}. Once per coordinator and view.
+     */
+    private void stopFollowingAnUnresponsiveCoordinator(long now) {
+        A coordinator = roster.coordinator();
+        if (coordinator == null || coordinator.equals(link.self()) || coordinator.equals(desertedCoordinator)
+                || !standing.inMajority() || !leases.keeper().coordinatorUnresponsive(now)
+                // and this node is not the one cut off: with the members it heard all through the last lease it
+                // makes a majority. A node on a cut or flapping link hears nobody, or only since its link came back,
+                // so it keeps following its coordinator and is left to the leader.
+                || !hearsAMajorityWithout(coordinator, now)) {
+            return;
+        }
+        desertedCoordinator = coordinator;
+        log.warn("node {}: the coordinator {} has confirmed none of its lease requests for {} ms although its view holds"
+                + " a majority; stops following it", nodeId, coordinator, leases.keeper().lease().toMillis());
+        link.coordinatorDeserted(coordinator);
+    }
+
+    /**
+     * Whether this node and the members of its view it heard without a silence all through the last lease, leaving
+     * out {@code coordinator}, are a majority of the voting size.
+     */
+    private boolean hearsAMajorityWithout(A coordinator, long now) {
+        int heard = 1; // this node
+        for (A member : roster.members()) {
+            if (!member.equals(coordinator) && !member.equals(link.self())
+                    && link.heardThroughout(member, now - leases.keeper().lease().toNanos(), now)) {
+                heard++;
+            }
+        }
+        return heard * 2 > MembershipRoster.votingSize(views.current(), settings.clusterSize());
     }
 
     /** A view fetched from a peer: adopted exactly as if it had been broadcast. */

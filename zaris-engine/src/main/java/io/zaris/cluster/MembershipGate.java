@@ -135,6 +135,45 @@ final class MembershipGate extends Protocol {
         }
     }
 
+    /**
+     * Whether this member has heard {@code member} since {@code sinceNanos} with no silence of the coordinator silence
+     * or more, and still hears it at {@code now}. Any thread.
+     */
+    boolean heardThroughout(Address member, long sinceNanos, long now) {
+        long lastHeard = heardFrom.lastHeard(member);
+        return lastHeard != Long.MIN_VALUE && now - lastHeard < silenceNanos
+                && heardFrom.heardWithoutGapSince(member) <= sinceNanos;
+    }
+
+    /**
+     * This member stops following {@code coordinator}, which confirms none of its lease requests although it is still
+     * heard (it hears nobody). A held view without it is installed; otherwise {@code GMS} is told to suspect it, so
+     * the member next in line takes over at once rather than after failure detection. Called on the cluster member's
+     * events thread.
+     */
+    void coordinatorDeserted(Address coordinator) {
+        Message release = null;
+        boolean followed;
+        synchronized (this) {
+            followed = loyalty().left(coordinator);
+            if (followed && held != null) {
+                release = takeHeld();
+            }
+        }
+        if (!followed) {
+            return;
+        }
+        if (release != null) {
+            log.info("node {}: no longer follows {}, which confirms no lease; installs the membership view it held back",
+                    nodeId, coordinator);
+            up_prot.up(release);
+            return;
+        }
+        log.info("node {}: no longer follows {}, which confirms no lease although it is heard; suspects it", nodeId,
+                coordinator);
+        up_prot.up(new Event(Event.SUSPECT, List.of(coordinator)));
+    }
+
     @Override
     public Object down(Event event) {
         if (event.getType() == Event.VIEW_CHANGE) {

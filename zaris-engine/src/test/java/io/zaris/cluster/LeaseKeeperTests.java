@@ -246,6 +246,56 @@ class LeaseKeeperTests {
     }
 
     @Test
+    void aCoordinatorIsUnresponsiveOnceTheLeaseLapsedAGraceAgoAndRequestsWentUnansweredForALease() {
+        keeper.viewChanged(List.of("leader", "self"), 0);
+        long granted = keeper.renew(0).requestNumber();
+        keeper.onGrant(granted, false, 10 * MILLI); // holds until 3 s
+        long grace = LeaseKeeper.LEASE_LAPSE_GRACE.toNanos();
+        for (long t = SECOND * 3 / 4; t <= 3 * SECOND + grace; t += SECOND * 3 / 4) { // the leader hears nothing more
+            keeper.renew(t);
+        }
+        assertThat(keeper.coordinatorUnresponsive(3 * SECOND + grace - 1)).as("the grace has not passed").isFalse();
+        assertThat(keeper.coordinatorUnresponsive(3 * SECOND + grace))
+                .as("lapsed a grace ago, unanswered since 0.75 s").isTrue();
+    }
+
+    @Test
+    void aNodeBackFromAPauseAsksForALeaseBeforeItCallsTheCoordinatorUnresponsive() {
+        keeper.viewChanged(List.of("leader", "self"), 0);
+        keeper.onGrant(keeper.renew(0).requestNumber(), false, 10 * MILLI);
+        long woke = 20 * SECOND; // paused from 0.5 s to 20 s: its lease lapsed long ago, but it asked nobody meanwhile
+        keeper.renew(woke);
+        assertThat(keeper.coordinatorUnresponsive(woke + LEASE.toNanos() - 1)).isFalse();
+        assertThat(keeper.coordinatorUnresponsive(woke + LEASE.toNanos())).as("a whole lease unanswered").isTrue();
+        keeper.onGrant(keeper.renew(woke + SECOND).requestNumber(), false, woke + 2 * SECOND);
+        assertThat(keeper.coordinatorUnresponsive(woke + LEASE.toNanos())).as("a grant answers").isFalse();
+    }
+
+    @Test
+    void aNodeThatNeverHeldALeaseCallsNoCoordinatorUnresponsive() {
+        keeper.viewChanged(List.of("leader", "self"), 0);
+        for (long t = 0; t <= 60 * SECOND; t += SECOND) { // a slow first map: no lease yet
+            keeper.renew(t);
+        }
+        assertThat(keeper.coordinatorUnresponsive(60 * SECOND)).isFalse();
+    }
+
+    @Test
+    void aNewCoordinatorIsGivenAWholeLeaseToAnswerWhateverTheOldOneDid() {
+        keeper.viewChanged(List.of("leader", "self"), 0);
+        keeper.onGrant(keeper.renew(0).requestNumber(), false, 10 * MILLI);
+        for (long t = SECOND; t <= 10 * SECOND; t += SECOND) {
+            keeper.renew(t);
+        }
+        assertThat(keeper.coordinatorUnresponsive(10 * SECOND)).isTrue();
+        keeper.viewChanged(List.of("next", "self"), 10 * SECOND);
+        keeper.renew(10 * SECOND);
+        assertThat(keeper.coordinatorUnresponsive(10 * SECOND + LEASE.toNanos() - 1)).isFalse();
+        keeper.viewChanged(List.of("next", "self", "joiner"), 11 * SECOND); // same coordinator: the wait goes on
+        assertThat(keeper.coordinatorUnresponsive(10 * SECOND + LEASE.toNanos())).isTrue();
+    }
+
+    @Test
     void withoutALeaseOwnersAlwaysHoldAndLeadersNeedNoConfirmation() {
         LeaseKeeper<String> none = LeaseKeeper.withoutLease();
 

@@ -43,6 +43,8 @@ class MemberReactionsTests {
     /** Tasks handed back to the events thread; run by {@link #runEvents()}. */
     private final Queue<Runnable> events = new ArrayDeque<>();
     private final RecordingProbe probe = new RecordingProbe();
+    /** Members the link says this node heard without a silence over the asked span. */
+    private final java.util.Set<String> heard = new java.util.HashSet<>();
 
     @Test
     void theCoordinatorComputesAndBroadcastsTheFirstMapOnceEveryMemberAnnouncedItself() {
@@ -142,6 +144,38 @@ class MemberReactionsTests {
         b.onMessage("a", ClusterMessages.encodeGrant(1, 0), now(10.5));
         assertThat(b.holdsLease(now(12.9))).isTrue();
         assertThat(b.holdsLease(now(13.1))).as("3 s after the request was sent").isFalse();
+    }
+
+    @Test
+    void aFollowerWhoseCoordinatorAnswersNoLeaseRequestStopsFollowingItOnceWhileItHearsAMajorityWithoutIt() {
+        MemberReactions<String> b = member("b", LEASE);
+        b.onView(MEMBERS, "a|1", false, now(0));
+        b.onMessage("a", ClusterMessages.encodeGrant(1, 0), now(0.1)); // then "a" answers nothing more
+        heard.add("c");
+
+        for (double t = 0.75; t < 4.4; t += 0.75) {
+            b.onLeaseTick(now(t));
+        }
+        assertThat(sent).as("its lease lapsed at 3 s; not yet a second past it with a lease of unanswered requests")
+                .noneMatch(line -> line.startsWith("deserted"));
+
+        for (double t = 4.5; t <= 9; t += 0.75) {
+            b.onLeaseTick(now(t));
+        }
+        assertThat(sent).filteredOn(line -> line.startsWith("deserted")).containsExactly("deserted a");
+    }
+
+    @Test
+    void aFollowerThatHearsNoMajorityWithoutItsCoordinatorKeepsFollowingIt() {
+        // the follower itself is the one cut off: it hears nobody, so it is left to the leader
+        MemberReactions<String> b = member("b", LEASE);
+        b.onView(MEMBERS, "a|1", false, now(0));
+        b.onMessage("a", ClusterMessages.encodeGrant(1, 0), now(0.1));
+
+        for (double t = 0.75; t <= 9; t += 0.75) {
+            b.onLeaseTick(now(t));
+        }
+        assertThat(sent).noneMatch(line -> line.startsWith("deserted"));
     }
 
     @Test
@@ -303,6 +337,16 @@ class MemberReactionsTests {
         @Override
         public void memberLeaving(String member) {
             sent.add("leaving " + member);
+        }
+
+        @Override
+        public boolean heardThroughout(String member, long fromNanos, long toNanos) {
+            return heard.contains(member);
+        }
+
+        @Override
+        public void coordinatorDeserted(String coordinator) {
+            sent.add("deserted " + coordinator);
         }
     }
 

@@ -82,11 +82,6 @@ class OneWayPartitionIntegrationTests {
     @ParameterizedTest(name = "{0}")
     @MethodSource("intoTheLeader")
     void aLeaderThatHearsNobodyIsReplacedByTheOthers(BedCluster.Membership membership) throws Exception {
-        // Its keys go 12.1-12.95 s without a write, at the 13 s bound (failure detection at the escalation timeout):
-        // too close to the bound for every build, so only the run with every setting takes it; see the network
-        // partitions page for the rule that shortened it and why it was reverted.
-        org.junit.jupiter.api.Assumptions.assumeTrue(Boolean.getBoolean("zaris.netbed.all-settings"),
-                "a leader that hears nobody runs only with -Dzaris.netbed.all-settings=true (its gap sits at the bound)");
         run(membership, "one-way-into-leader", (bed, leader, others) -> {
             for (String other : others) {
                 bed.dropOneWay(BedCluster.hostOf(other), BedCluster.hostOf(leader));
