@@ -1390,7 +1390,7 @@ final class RespCommands {
      * iteration ends as usual).
      */
     private RespReply scan(List<byte[]> a) {
-        Long cursor = parseLong(a.get(1));
+        Long cursor = parseCursor(a.get(1));
         if (cursor == null || cursor < 0) {
             return RespReply.error("ERR invalid cursor");
         }
@@ -1498,7 +1498,36 @@ final class RespCommands {
         }
     }
 
+    /**
+     * A signed 64-bit integer argument as Redis reads one (its string2ll): an optional '-' and digits without a
+     * leading zero, so "+1", "01", "0000" and "-0" are refused as Redis refuses them; {@code null} when not one.
+     */
     static Long parseLong(byte[] bytes) {
+        int length = bytes.length;
+        if (length == 0 || length > 20) {
+            return null;
+        }
+        boolean negative = bytes[0] == '-';
+        int start = negative ? 1 : 0;
+        if (start == length || (bytes[start] == '0' && (length - start > 1 || negative))) {
+            return null;
+        }
+        long value = 0; // accumulated negatively so Long.MIN_VALUE parses without overflow
+        for (int i = start; i < length; i++) {
+            int digit = bytes[i] - '0';
+            if (digit < 0 || digit > 9 || value < (Long.MIN_VALUE + digit) / 10) {
+                return null;
+            }
+            value = value * 10 - digit;
+        }
+        if (negative) {
+            return value;
+        }
+        return value == Long.MIN_VALUE ? null : -value;
+    }
+
+    /** A SCAN cursor as Redis reads one (strtoul: leading zeros and '+' allowed); {@code null} when not one. */
+    private static Long parseCursor(byte[] bytes) {
         if (bytes.length == 0 || bytes.length > 20) {
             return null;
         }
