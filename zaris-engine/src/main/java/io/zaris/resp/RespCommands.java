@@ -235,7 +235,7 @@ final class RespCommands {
                 if (amount == null) {
                     return done(NOT_INTEGER);
                 }
-                long ttl = name.equals("setex") ? multiply(amount, 1000) : amount;
+                long ttl = fromNow(name.equals("setex") ? multiply(amount, 1000) : amount, backend.time().currentTimeMillis());
                 if (ttl <= 0) {
                     return done(RespReply.error("ERR invalid expire time in '" + name + "' command"));
                 }
@@ -363,8 +363,8 @@ final class RespCommands {
         boolean xx = false;
         boolean get = false;
         boolean keepTtl = false;
-        long ttl = Request.NO_TTL;
-        boolean expirySet = false;
+        String expiry = null;
+        byte[] amountText = null;
         for (int i = 3; i < a.size(); i++) {
             String option = text(a.get(i)).toUpperCase(Locale.ROOT);
             switch (option) {
@@ -373,30 +373,47 @@ final class RespCommands {
                 case "GET" -> get = true;
                 case "KEEPTTL" -> keepTtl = true;
                 case "EX", "PX", "EXAT", "PXAT" -> {
-                    if (expirySet || i + 1 >= a.size()) {
+                    if (expiry != null || i + 1 >= a.size()) {
                         return done(SYNTAX);
                     }
-                    Long amount = parseLong(a.get(++i));
-                    if (amount == null) {
-                        return done(NOT_INTEGER);
-                    }
-                    ttl = ttlMillis(option, amount);
-                    if (ttl == Long.MIN_VALUE) {
-                        return done(RespReply.error("ERR invalid expire time in 'set' command"));
-                    }
-                    expirySet = true;
+                    expiry = option;
+                    amountText = a.get(++i);
                 }
                 default -> {
                     return done(SYNTAX);
                 }
             }
         }
-        if ((nx && xx) || (keepTtl && expirySet)) {
+        if ((nx && xx) || (keepTtl && expiry != null)) {
             return done(SYNTAX);
+        }
+        // As Redis: every option is read before the expiry's number, so a syntax error wins over a bad number.
+        long ttl = Request.NO_TTL;
+        if (expiry != null) {
+            Long amount = parseLong(amountText);
+            if (amount == null) {
+                return done(NOT_INTEGER);
+            }
+            ttl = ttlMillis(expiry, amount);
+            if (ttl == Long.MIN_VALUE) {
+                return done(RespReply.error("ERR invalid expire time in 'set' command"));
+            }
         }
         if (!get && !xx && !keepTtl) {
             return call(new Request.Put(0, key, value, ttl, nx, Request.ANY_VERSION), slot,
                     answer -> answer.status() == KvStatus.OK ? RespReply.OK : RespReply.NULL);
+        }
+        if (!get) {
+            // SET without GET replaces a key of any type, as in Redis; NX, XX and KEEPTTL then judge the key as it is.
+            Long collectionTtl = collectionTtl(key);
+            if (collectionTtl != null) {
+                if (nx) {
+                    return done(RespReply.NULL);
+                }
+                long replacedTtl = keepTtl ? (collectionTtl == 0 ? Request.NO_TTL : collectionTtl) : ttl;
+                return call(new Request.Put(0, key, value, replacedTtl, false, Request.ANY_VERSION), slot,
+                        answer -> RespReply.OK);
+            }
         }
         boolean onlyIfAbsent = nx;
         boolean onlyIfPresent = xx;
@@ -443,12 +460,11 @@ final class RespCommands {
             ttl = Request.NO_TTL;
         } else if (a.size() == 4 && (option.equals("EX") || option.equals("PX") || option.equals("EXAT") || option.equals("PXAT"))) {
             Long amount = parseLong(a.get(3));
-            if (amount == null) {
-                return done(NOT_INTEGER);
-            }
-            ttl = ttlMillis(option, amount);
+            ttl = amount == null ? Long.MIN_VALUE : ttlMillis(option, amount);
             if (ttl == Long.MIN_VALUE) {
-                return done(RespReply.error("ERR invalid expire time in 'getex' command"));
+                // Redis reads the number only after finding the key a string: a missing key is nil, another type WRONGTYPE.
+                RespReply refusal = amount == null ? NOT_INTEGER : RespReply.error("ERR invalid expire time in 'getex' command");
+                return call(new Request.Get(0, key), slot, answer -> answer.status() == KvStatus.OK ? refusal : RespReply.NULL);
             }
         } else {
             return done(SYNTAX);
@@ -527,8 +543,8 @@ final class RespCommands {
         long ttl;
         long now = backend.time().currentTimeMillis();
         switch (name) {
-            case "expire" -> ttl = multiply(amount, 1000);
-            case "pexpire" -> ttl = amount;
+            case "expire" -> ttl = fromNow(multiply(amount, 1000), now);
+            case "pexpire" -> ttl = fromNow(amount, now);
             case "expireat" -> ttl = multiply(amount, 1000) == Long.MIN_VALUE ? Long.MIN_VALUE : multiply(amount, 1000) - now;
             default -> ttl = amount - now;
         }
@@ -556,6 +572,25 @@ final class RespCommands {
     }
 
     /** Whether the key holds a collection now (a routing error reads as not: the string path then reports it). */
+    /**
+     * The remaining time to live of {@code key} in milliseconds (0: none) when it holds a hash, list, set or sorted set;
+     * {@code null} for a string, a missing key or an unreadable answer. Weaker than Redis's one step: the key may change
+     * between this read and the write that follows it.
+     */
+    private Long collectionTtl(byte[] key) {
+        Answer answer = now(typeOf(key));
+        try {
+            if (answer.status() != KvStatus.OK) {
+                return null;
+            }
+            ResponseCodec.HashAnswer type = ResponseCodec.readHashAnswer(answer.body());
+            String name = text(type.items().get(0));
+            return name.equals("string") || name.equals("none") ? null : type.count();
+        } catch (MalformedRequestException e) {
+            return null;
+        }
+    }
+
     private boolean isCollection(byte[] key) {
         Answer answer = now(typeOf(key));
         try {
@@ -634,6 +669,9 @@ final class RespCommands {
         // Redis checks the increment before it looks at the key.
         if (op == HashOp.HINCRBY && parseLong(rest.get(1)) == null) {
             return done(NOT_INTEGER);
+        }
+        if (op == HashOp.HINCRBYFLOAT && HashNumbers.isInfinity(rest.get(1))) {
+            return done(RespReply.error("ERR value is NaN or Infinity"));
         }
         if (op == HashOp.HINCRBYFLOAT && HashNumbers.parseFloat(rest.get(1)) == null) {
             return done(RespReply.error("ERR value is not a valid float"));
@@ -740,7 +778,7 @@ final class RespCommands {
         try {
             options = ScanOptions.parse(a, 3, ScanOptions.Extra.NONE);
         } catch (ScanOptions.Invalid e) {
-            return done(scanError(e));
+            return optionsAfterKey(new Request.Hash(0, a.get(1), HashOp.SMEMBERS, List.of()), slot, scanError(e));
         }
         return call(new Request.Hash(0, a.get(1), HashOp.SMEMBERS, List.of()), slot, answer -> {
             List<RespReply> found = new ArrayList<>();
@@ -799,7 +837,7 @@ final class RespCommands {
         try {
             options = ScanOptions.parse(a, 3, ScanOptions.Extra.NOVALUES);
         } catch (ScanOptions.Invalid e) {
-            return done(scanError(e));
+            return optionsAfterKey(new Request.Hash(0, a.get(1), HashOp.HGETALL, List.of()), slot, scanError(e));
         }
         return call(new Request.Hash(0, a.get(1), HashOp.HGETALL, List.of()), slot, answer -> {
             List<byte[]> items = ResponseCodec.readHashAnswer(answer.body()).items();
@@ -815,6 +853,16 @@ final class RespCommands {
             return RespReply.array(List.of(RespReply.bulk("0"), RespReply.array(found)));
         });
     }
+
+    /**
+     * HSCAN and SSCAN with bad options answer as Redis does, which looks the key up before reading them: WRONGTYPE
+     * for another type, an empty scan for a missing key, and {@code refusal} only for a key of the right type.
+     */
+    private CompletableFuture<RespReply> optionsAfterKey(Request read, int slot, RespReply refusal) {
+        return call(read, slot, answer -> ResponseCodec.readHashAnswer(answer.body()).items().isEmpty() ? EMPTY_SCAN : refusal);
+    }
+
+    private static final RespReply EMPTY_SCAN = RespReply.array(List.of(RespReply.bulk("0"), RespReply.array(List.of())));
 
     private static RespReply scanError(ScanOptions.Invalid invalid) {
         return invalid.notInteger() ? NOT_INTEGER : SYNTAX;
@@ -1483,11 +1531,19 @@ final class RespCommands {
         }
         long now = backend.time().currentTimeMillis();
         return switch (option) {
-            case "EX" -> multiply(amount, 1000);
-            case "PX" -> amount;
+            case "EX" -> fromNow(multiply(amount, 1000), now);
+            case "PX" -> fromNow(amount, now);
             case "EXAT" -> multiply(amount, 1000) == Long.MIN_VALUE ? Long.MIN_VALUE : Math.max(1, multiply(amount, 1000) - now);
             default -> Math.max(1, amount - now);
         };
+    }
+
+    /**
+     * A relative expiry, or {@code Long.MIN_VALUE} (invalid) when the moment it names, {@code now + ttl}, is past what a
+     * signed 64-bit millisecond time holds: Redis refuses such an expiry ("invalid expire time").
+     */
+    private static long fromNow(long ttl, long now) {
+        return ttl > Long.MAX_VALUE - now ? Long.MIN_VALUE : ttl;
     }
 
     private static long multiply(long value, long factor) {

@@ -37,7 +37,10 @@ final class CommandSequences {
     private static final String[] FLOATS = {"0", "1", "-1", "0.5", "1.5", "-2.25", "1e3", "inf", "-inf", "nan", "x", "\"\"",
         "0.1", "1e308", "3"};
     private static final String[] INDEXES = {"0", "1", "-1", "-2", "2", "3", "5", "-10", "100", "x", "\"\""};
+    /** Expiries in seconds: far enough that none passes during a run, or refused, or already past. */
     private static final String[] EXPIRES = {"100", "1000", "10000", "0", "-1", "x", "\"\"", "9223372036854775807"};
+    /** The same in milliseconds. */
+    private static final String[] MILLIS = {"100000", "1000000", "0", "-1", "x", "\"\"", "9223372036854775807"};
     private static final String[] FIELDS = {"f", "g", "h", "i", "n"};
     private static final String[] ELEMENTS = {"a", "b", "c", "d", "1", "2"};
 
@@ -67,7 +70,7 @@ final class CommandSequences {
         List<String> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             String command = command();
-            if (random.nextInt(40) == 0) {
+            if (random.nextInt(40) == 0 && !command.startsWith("SPOP ")) { // SPOP without its count would pop at random
                 command = dropLastArgument(command); // wrong arity, or a valid shorter form
             }
             out.add(command);
@@ -121,11 +124,11 @@ final class CommandSequences {
                 case 0 -> "";
                 case 1 -> " PERSIST";
                 case 2 -> " EX " + one(EXPIRES);
-                case 3 -> " PX " + one(EXPIRES);
+                case 3 -> " PX " + one(MILLIS);
                 default -> " EX 100 PERSIST"; // a syntax error
             };
             case 15 -> "SETEX " + key + " " + one(EXPIRES) + " " + one(VALUES);
-            case 16 -> "PSETEX " + key + " " + one(EXPIRES) + " " + one(VALUES);
+            case 16 -> "PSETEX " + key + " " + one(MILLIS) + " " + one(VALUES);
             case 17 -> "INCRBY " + key + " " + one(INTEGERS);
             default -> "SET " + key + " " + one(VALUES);
         };
@@ -139,7 +142,7 @@ final class CommandSequences {
         if (random.nextInt(3) == 0) {
             options.add(switch (random.nextInt(6)) {
                 case 0 -> "EX " + one(EXPIRES);
-                case 1 -> "PX " + one(EXPIRES);
+                case 1 -> "PX " + one(MILLIS);
                 case 2 -> "EXAT 4102444800";
                 case 3 -> "PXAT 4102444800000";
                 case 4 -> "KEEPTTL";
@@ -187,9 +190,11 @@ final class CommandSequences {
             case 13 -> "HSTRLEN " + key + " " + one(FIELDS);
             case 14, 15 -> "HINCRBY " + key + " " + one(FIELDS) + " " + one(INTEGERS);
             case 16, 17 -> "HINCRBYFLOAT " + key + " " + one(FIELDS) + " " + one(FLOATS);
-            case 18 -> "HSCAN " + key + " " + one(new String[] {"0", "0", "x", "-1"})
+            // Cursors other than 0 and counts below the hash's size are not compared: Zaris answers a whole hash in one
+            // call with cursor 0, Redis may split a large one across calls.
+            case 18 -> "HSCAN " + key + " " + one(new String[] {"0", "0", "x"})
                     + (random.nextBoolean() ? "" : " MATCH " + one(new String[] {"*", "f*", "[g-i]", "?"}))
-                    + (random.nextBoolean() ? "" : " COUNT " + one(new String[] {"10", "1", "0", "x"}));
+                    + (random.nextBoolean() ? "" : " COUNT " + one(new String[] {"10", "0", "x"}));
             default -> "HGET " + key + " " + one(FIELDS);
         };
     }

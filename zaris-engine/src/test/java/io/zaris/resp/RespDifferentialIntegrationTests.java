@@ -32,10 +32,10 @@ import org.junit.jupiter.api.Test;
 class RespDifferentialIntegrationTests {
 
     private static final long SEED = Long.getLong("zaris.diff.seed", 1);
-    private static final int SEQUENCES = Integer.getInteger("zaris.diff.sequences", 2000);
+    private static final int SEQUENCES = Integer.getInteger("zaris.diff.sequences", 1500);
     private static final Integer ONLY = Integer.getInteger("zaris.diff.sequence");
     private static final boolean PRINT = Boolean.getBoolean("zaris.diff.print");
-    private static final int LENGTH = 40;
+    private static final int LENGTH = 30;
     private static final int REPLY_TIMEOUT_MILLIS = 30_000;
     /** A run stops after this many differing sequences, each reported in one line. */
     private static final int MAX_REPORTED = 20;
