@@ -373,7 +373,8 @@ final class RespCommands {
                 case "GET" -> get = true;
                 case "KEEPTTL" -> keepTtl = true;
                 case "EX", "PX", "EXAT", "PXAT" -> {
-                    if (expiry != null || i + 1 >= a.size()) {
+                    // The same unit again is taken, the last one counting, as in Redis; two units are a syntax error.
+                    if ((expiry != null && !expiry.equals(option)) || i + 1 >= a.size()) {
                         return done(SYNTAX);
                     }
                     expiry = option;
