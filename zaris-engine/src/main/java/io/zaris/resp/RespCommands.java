@@ -342,6 +342,8 @@ final class RespCommands {
                 return blockingPop(name, a, slot, session);
             case "blmove":
                 return blockingMove(a, slot, session);
+            case "sintercard":
+                return sinterCard(a);
             case "sinter", "sunion", "sdiff", "sinterstore", "sunionstore", "sdiffstore":
                 return setAlgebra(name, a, slot);
             case "zadd", "zincrby", "zrem", "zscore", "zmscore", "zcard", "zcount", "zlexcount", "zrank", "zrevrank", "zrange",
@@ -823,6 +825,52 @@ final class RespCommands {
         }
         return call(new Request.Hash(0, a.get(1), HashOp.SSTORE, result), slot,
                 answer -> RespReply.integer(ResponseCodec.readHashAnswer(answer.body()).count()));
+    }
+
+    /**
+     * SINTERCARD numkeys key… [LIMIT n]: how many members every given set holds, at most {@code n} when it is not 0.
+     * Its argument errors come in Redis's order (numkeys, then too few keys, then LIMIT) before CROSSSLOT and the keys'
+     * types. As with SINTER, each key is read with a request of its own on the slot's owner.
+     */
+    private CompletableFuture<RespReply> sinterCard(List<byte[]> a) {
+        Long numKeys = parseLong(a.get(1));
+        if (numKeys == null || numKeys <= 0) {
+            return done(RespReply.error("ERR numkeys should be greater than 0"));
+        }
+        if (numKeys > a.size() - 2) {
+            return done(RespReply.error("ERR Number of keys can't be greater than number of args"));
+        }
+        int keysEnd = 2 + numKeys.intValue();
+        long limit = 0;
+        for (int i = keysEnd; i < a.size(); i++) {
+            if (!text(a.get(i)).equalsIgnoreCase("limit") || i + 1 >= a.size()) {
+                return done(SYNTAX);
+            }
+            Long value = parseLong(a.get(++i));
+            if (value == null || value < 0) {
+                return done(RespReply.error("ERR LIMIT can't be negative"));
+            }
+            limit = value;
+        }
+        List<byte[]> keys = a.subList(2, keysEnd);
+        if (!sameSlot(keys)) {
+            return done(CROSSSLOT);
+        }
+        int slot = SegmentMapper.slot(keys.get(0));
+        List<List<byte[]>> sets = new ArrayList<>(keys.size());
+        for (byte[] key : keys) {
+            Answer answer = now(new Request.Hash(0, key, HashOp.SMEMBERS, List.of()));
+            if (answer.status() != KvStatus.OK) {
+                return done(routingError(answer, slot));
+            }
+            try {
+                sets.add(ResponseCodec.readHashAnswer(answer.body()).items());
+            } catch (MalformedRequestException e) {
+                return done(RespReply.error("ERR unreadable engine reply: " + e.getMessage()));
+            }
+        }
+        long size = SetAlgebra.apply("sinter", sets).size();
+        return done(RespReply.integer(limit == 0 ? size : Math.min(size, limit)));
     }
 
     /**

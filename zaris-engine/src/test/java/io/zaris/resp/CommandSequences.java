@@ -238,6 +238,9 @@ final class CommandSequences {
             case 14 -> "SUNION " + key + " " + other + (random.nextBoolean() ? "" : " {t}none");
             case 15 -> "SDIFF " + key + " " + other;
             case 16 -> one(new String[] {"SINTERSTORE ", "SUNIONSTORE ", "SDIFFSTORE "}) + key(SET_KEYS) + " " + key + " " + other;
+            // never a count that makes LIMIT a key (of another slot: CROSSSLOT, which a standalone Redis never answers)
+            case 17 -> "SINTERCARD " + one(new String[] {"2", "2", "1", "5", "0", "x"}) + " " + key + " " + other
+                    + (random.nextBoolean() ? "" : " LIMIT " + one(new String[] {"0", "1", "2", "-1", "x"}));
             default -> "SISMEMBER " + key + " " + one(ELEMENTS);
         };
     }
