@@ -25,7 +25,7 @@ final class ClientFailures {
     static ZarisStatusException failure(KvStatus status, ByteBuf body) {
         String message = ResponseCodec.readMessage(body);
         RuntimeOwnershipChangedEvent hint = status.isRetryable() ? ResponseCodec.readRoutingHint(body) : null;
-        return new ZarisStatusException(status, message, hint);
+        return ZarisStatusException.of(status, message, hint);
     }
 
     /** The failure inside the wrappers a future adds. */

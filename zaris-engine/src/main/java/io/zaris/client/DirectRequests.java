@@ -166,7 +166,7 @@ final class DirectRequests implements AutoCloseable {
      * refusal for memory must be counted once); returns {@code null} for one it would retry.
      */
     private static <T> T throwIfFinal(KvStatus status, ByteBuf answer) {
-        ZarisStatusException failure = new ZarisStatusException(status, ResponseCodec.readMessage(answer), null);
+        ZarisStatusException failure = ZarisStatusException.of(status, ResponseCodec.readMessage(answer), null);
         if (RetryPolicy.classify(failure, true) == RetryPolicy.FailureClass.FINAL) {
             throw failure;
         }

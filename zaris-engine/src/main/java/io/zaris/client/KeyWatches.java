@@ -208,8 +208,7 @@ final class KeyWatches implements AutoCloseable {
                 if (answer.resumed()) {
                     queue(segment, answer.changes());
                 } else {
-                    queueGap(new WatchGap(WatchGap.Reason.HISTORY_LOST, segment, track.sinceRevision(),
-                            answer.revision(), -1));
+                    queueGap(WatchGap.historyLost(segment, answer.revision()));
                 }
             }
             streams.tracked(segment, track.generation(), answer.revision(), answer.epoch());

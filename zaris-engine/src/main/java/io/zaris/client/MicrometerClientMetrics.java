@@ -75,6 +75,11 @@ public final class MicrometerClientMetrics implements ClientMetrics {
         writesLost.increment(count);
     }
 
+    /**
+     * Meters in {@code registry} whose table age is measured on the system clock: the clock of a client built with
+     * the default options ({@link ZarisClientOptions.Builder#timeSource}), as the Spring auto-configuration builds
+     * it. A client on a clock of its own takes {@link #create(MeterRegistry, TimeSource)}.
+     */
     public static MicrometerClientMetrics create(MeterRegistry registry) {
         return create(registry, TimeSource.system());
     }

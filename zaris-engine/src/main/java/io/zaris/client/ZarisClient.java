@@ -514,8 +514,17 @@ public final class ZarisClient implements AutoCloseable {
      * once it may have been applied, like {@link #increment}.
      */
     public CompletableFuture<Long> hashIncrement(String key, String field, long delta) {
+        return hashIncrementVersioned(key, field, delta).thenApply(CounterValue::value);
+    }
+
+    /**
+     * As {@link #hashIncrement}, completing with the version of the change as well as the field's new value: the
+     * revision a lost ASYNC write is named by ({@link LostWrite#revision()}).
+     */
+    public CompletableFuture<CounterValue> hashIncrementVersioned(String key, String field, long delta) {
         List<byte[]> args = List.of(bytes(field), Long.toString(delta).getBytes(StandardCharsets.US_ASCII));
-        return hashWrite(key, HashOp.HINCRBY, args, false).thenApply(ResponseCodec.HashAnswer::count);
+        return versionedHashWrite(key, HashOp.HINCRBY, args, false)
+                .thenApply(write -> new CounterValue(write.answer().count(), write.version()));
     }
 
     // ------------------------------------------------------------------ sets
@@ -719,6 +728,15 @@ public final class ZarisClient implements AutoCloseable {
 
     private CompletableFuture<ResponseCodec.HashAnswer> hashWrite(String key, HashOp op, List<byte[]> args,
                                                                   boolean idempotent) {
+        return versionedHashWrite(key, op, args, idempotent).thenApply(VersionedHashAnswer::answer);
+    }
+
+    /** A collection write's answer and the version of its change ({@code 0}: it changed nothing). */
+    private record VersionedHashAnswer(ResponseCodec.HashAnswer answer, long version) {
+    }
+
+    private CompletableFuture<VersionedHashAnswer> versionedHashWrite(String key, HashOp op, List<byte[]> args,
+                                                                      boolean idempotent) {
         byte[] k = bytes(key);
         return execute(OpCode.HASH_WRITE, k, idempotent, id -> new Request.Hash(id, k, op, args), (status, body) -> {
             if (status != KvStatus.OK) {
@@ -729,7 +747,7 @@ public final class ZarisClient implements AutoCloseable {
             if (version != 0) {
                 acknowledged(k, version, body);
             }
-            return answer;
+            return new VersionedHashAnswer(answer, version);
         });
     }
 

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -360,6 +361,18 @@ final class FailoverCoordinator {
                 }
                 continue;
             }
+            int segments = view.layout().lastSegmentOf(p) - view.layout().firstSegmentOf(p) + 1;
+            Set<String> suspendedHolders = FailoverDecisions.suspendedHoldersToAwait(promotion.node(), candidates, segments,
+                    suspendedHolders(view, present, owners, restarted ? null : current.activeNode()));
+            if (!suspendedHolders.isEmpty()) {
+                if (!Long.valueOf(current.epoch()).equals(awaitingHolder.put(p, current.epoch()))) {
+                    log.warn("node {}: partition {} (epoch {}) waits: its best serving copy, {}, has {} of {} segments "
+                            + "synced, and the suspended {} may hold acknowledged writes it lacks; it fails over when they "
+                            + "renew their lease or leave the view", nodeId, p, current.epoch(), promotion.node(),
+                            candidates.get(promotion.node()).syncedSegments(), segments, suspendedHolders);
+                }
+                continue;
+            }
             PartitionRuntime promoted = PartitionTransitions.change(p, current, PartitionTransitions.Trigger.PROMOTE,
                     promotion.node(), promotion.health(), highestObserved);
             if (promoted.health() == PartitionHealth.UNAVAILABLE && current.health() == PartitionHealth.UNAVAILABLE) {
@@ -647,6 +660,19 @@ final class FailoverCoordinator {
                 .append("[synced ").append(state.syncedSegments()).append(", keys ").append(state.keys())
                 .append(", revisions ").append(state.revisionSum()).append(", epoch ").append(state.highestEpoch()).append(']'));
         return text.isEmpty() ? "none reachable" : text.toString();
+    }
+
+    /**
+     * The partition's owners, and its departed active if it is not among them, that are still members but suspended:
+     * they serve nothing, yet hold what they held when their lease lapsed.
+     */
+    private static List<String> suspendedHolders(ClusterView view, Set<String> present, List<String> owners,
+                                                 String departedActive) {
+        Set<String> holders = new LinkedHashSet<>(owners);
+        if (departedActive != null) {
+            holders.add(departedActive);
+        }
+        return holders.stream().filter(node -> present.contains(node) && view.suspended().contains(node)).toList();
     }
 
     /** Whether {@code active} is suspended while another owner of the partition serves: failing over gains one. */

@@ -79,7 +79,12 @@ public enum OpCode {
      */
     ADMIN_DRAIN(0x60, false),
     /** Operator: the receiving node asks the leader to plan the map over the present nodes now. */
-    ADMIN_REBALANCE(0x61, false);
+    ADMIN_REBALANCE(0x61, false),
+    /**
+     * Node to node: a RESP {@code PUBLISH} made on the sending node, for the receiver to deliver to its own RESP
+     * subscribers (channel, then message). At most once: answered OK once handed to the subscribers' push paths.
+     */
+    PUBLISH(0x70, false);
 
     /** First byte of a response frame. */
     public static final int RESPONSE_FRAME = 0x80;

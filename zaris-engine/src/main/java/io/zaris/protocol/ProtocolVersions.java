@@ -22,7 +22,8 @@ package io.zaris.protocol;
  *       replicas' copies over instead of snapshotting them again</td></tr>
  *   <tr><td>4</td><td>{@code HASH_READ}, {@code HASH_WRITE}: hash operations; changes of replication, snapshots and
  *       pulls gain the kinds field value, field removed and expiry (a hash is shipped field by field);
- *       {@code TRACK_SEGMENT}: a near cache or key watch tracks one segment and resumes it from a revision</td></tr>
+ *       {@code TRACK_SEGMENT}: a near cache or key watch tracks one segment and resumes it from a revision;
+ *       {@code PUBLISH}: a node relays a RESP message to another node's subscribers</td></tr>
  * </table>
  *
  * <p><b>Speaking an older version.</b> For upgrade tests a process can be told to speak an older version with the
@@ -91,7 +92,7 @@ public final class ProtocolVersions {
 
     /** The protocol version that introduced {@code op}. */
     public static int introducedIn(OpCode op) {
-        if (op == OpCode.HASH_READ || op == OpCode.HASH_WRITE || op == OpCode.TRACK_SEGMENT) {
+        if (op == OpCode.HASH_READ || op == OpCode.HASH_WRITE || op == OpCode.TRACK_SEGMENT || op == OpCode.PUBLISH) {
             return 4;
         }
         if (op == OpCode.ADVANCE_EPOCH) {

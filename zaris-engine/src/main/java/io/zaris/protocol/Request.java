@@ -245,6 +245,13 @@ public sealed interface Request {
         }
     }
 
+    /** Node to node: a RESP message to deliver to the receiver's subscribers (see {@link OpCode#PUBLISH}). */
+    record Publish(long id, byte[] channel, byte[] message) implements Request {
+        public OpCode op() {
+            return OpCode.PUBLISH;
+        }
+    }
+
     /** Operator: rebalance the cluster's map over its present nodes now (see {@link OpCode#ADMIN_REBALANCE}). */
     record AdminRebalance(long id) implements Request {
         public OpCode op() {

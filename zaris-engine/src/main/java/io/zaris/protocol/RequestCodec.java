@@ -45,6 +45,7 @@ import java.util.List;
  * TRACK_SEGMENT segment:int32 · sinceRevision:int64 (-1 = fresh) · sinceEpoch:int64
  * ADMIN_DRAIN  (empty)
  * ADMIN_REBALANCE (empty)
+ * PUBLISH      channel · message (each length-prefixed)
  * change = revision:int64 · epoch:int64 · key · kind:u8 (0 removed, 1 value, 2 superseded; since version 4: 3 field
  *          value, 4 field (or set member) removed, 5 expiry, 6 set member added) · [field if 3, 4 or 6]
  *          · [value if 1 or 3] · expiresAt:int64; also since version 4, the list changes (codes 7–15 are the
@@ -213,6 +214,9 @@ public final class RequestCodec {
             out.writeInt(track.segment());
             out.writeLong(track.sinceRevision());
             out.writeLong(track.sinceEpoch());
+        } else if (request instanceof Request.Publish publish) {
+            Wire.writeBytes(out, publish.channel());
+            Wire.writeBytes(out, publish.message());
         } else if (request instanceof Request.AdvanceEpoch advance) {
             out.writeInt(advance.partition());
             out.writeInt(advance.segment());
@@ -367,6 +371,9 @@ public final class RequestCodec {
                 return new Request.AdminDrain(id);
             case ADMIN_REBALANCE:
                 return new Request.AdminRebalance(id);
+            case PUBLISH:
+                return new Request.Publish(id, Wire.readBytes(in, limits.maxKeyBytes(), id, "channel"),
+                        Wire.readBytes(in, limits.maxValueBytes(), id, "message"));
             case REPLICATE:
                 return readReplicateGroup(in, limits, id, values);
             case REPLICATE_BATCH: {

@@ -109,20 +109,6 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      */
     private final TimeSource time;
 
-    public Replicator(String nodeId, PartitionLayout layout, ReplicationSettings settings, EpochFence fence) {
-        this(nodeId, layout, settings, fence, null, null, new TakeoverGate());
-    }
-
-    /**
-     * @param peerCredentials what replication links log in with on replicas; {@code null} without authentication
-     * @param tls             TLS towards replicas' data ports; {@code null} for plaintext
-     * @param gate            partitions still catching up after a takeover, which this node does not sync from yet
-     */
-    public Replicator(String nodeId, PartitionLayout layout, ReplicationSettings settings, EpochFence fence,
-                      Credentials peerCredentials, TlsOptions tls, TakeoverGate gate) {
-        this(nodeId, layout, settings, fence, peerCredentials, tls, gate, TimeSource.system());
-    }
-
     /**
      * @param peerCredentials what replication links log in with on replicas; {@code null} without authentication
      * @param tls             TLS towards replicas' data ports; {@code null} for plaintext

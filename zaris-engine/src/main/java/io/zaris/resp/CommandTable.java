@@ -16,7 +16,7 @@ final class CommandTable {
     record Spec(String name, int arity, List<String> flags, int firstKey, int lastKey, int step, Docs docs) {
     }
 
-    /** What {@code COMMAND DOCS} says of a command; the group is Redis's (connection, server, cluster, string, hash, set, sorted-set, list, generic). */
+    /** What {@code COMMAND DOCS} says of a command; the group is Redis's (connection, server, cluster, string, hash, set, sorted-set, list, generic, pubsub). */
     record Docs(String group, String since, String complexity, String summary) {
     }
 
@@ -54,6 +54,26 @@ final class CommandTable {
                 "cluster", "3.0.0", "O(1)", "Accepted for Redis Cluster clients; undoes READONLY.");
         add("asking", 1, "fast", 0, 0, 0,
                 "cluster", "3.0.0", "O(1)", "Accepted for Redis Cluster clients that follow an ASK redirect.");
+        add("reset", 1, "fast", 0, 0, 0,
+                "connection", "6.2.0", "O(1)", "Ends subscriptions and tracking, returns to RESP2 and clears the connection's name; stays logged in.");
+        add("subscribe", -2, "pubsub", 0, 0, 0,
+                "pubsub", "2.0.0", "O(N) for N channels", "Subscribes the connection to channels; a PUBLISH on any node reaches it.");
+        add("psubscribe", -2, "pubsub", 0, 0, 0,
+                "pubsub", "2.0.0", "O(N) for N patterns", "Subscribes the connection to glob patterns of channel names.");
+        add("unsubscribe", -1, "pubsub", 0, 0, 0,
+                "pubsub", "2.0.0", "O(N) for N channels", "Unsubscribes the connection from channels, or from all.");
+        add("punsubscribe", -1, "pubsub", 0, 0, 0,
+                "pubsub", "2.0.0", "O(N) for N patterns", "Unsubscribes the connection from patterns, or from all.");
+        add("publish", 3, "pubsub", 0, 0, 0,
+                "pubsub", "2.0.0", "O(N+M) for N subscribers and M patterns", "Posts a message to a channel; answers the deliveries made on this node.");
+        add("pubsub", -2, "pubsub", 0, 0, 0,
+                "pubsub", "2.8.0", "depends on the subcommand", "Reports this node's channels and subscribers (CHANNELS, NUMSUB, NUMPAT, SHARDCHANNELS, SHARDNUMSUB).");
+        add("ssubscribe", -2, "pubsub", 1, -1, 1,
+                "pubsub", "7.0.0", "O(N) for N shard channels", "Subscribes to shard channels of one slot, on the slot's owner.");
+        add("sunsubscribe", -1, "pubsub", 1, -1, 1,
+                "pubsub", "7.0.0", "O(N) for N shard channels", "Unsubscribes from shard channels, or from all.");
+        add("spublish", 3, "pubsub", 1, 1, 1,
+                "pubsub", "7.0.0", "O(N) for N subscribers", "Posts a message to a shard channel on the channel's slot owner.");
         add("get", 2, "readonly", 1, 1, 1,
                 "string", "1.0.0", "O(1)", "Returns the value of a key.");
         add("set", -3, "write", 1, 1, 1,

@@ -28,6 +28,13 @@ public interface RespBackend {
      */
     CompletableFuture<ByteBuf> execute(Request request);
 
+    /**
+     * Relays a RESP {@code PUBLISH} made here to the subscribers of every other node: at most once, never blocking
+     * (a node that is down or slow to take it misses the message). A lone node has nobody to relay to.
+     */
+    default void publishToPeers(byte[] channel, byte[] message) {
+    }
+
     /** Keys held in the segments this node actively serves (expired entries not yet removed included). */
     long servedKeys();
 

@@ -68,6 +68,8 @@ final class RespCommands {
     private final BlockedClients blocked = new BlockedClients();
     /** {@code CLIENT TRACKING}; {@code null} where the node has none (then tracking is refused). */
     private final RespTracking tracking;
+    /** Pub/sub: this node's subscriptions and their commands. */
+    private final RespPubSub pubSub;
 
     RespCommands(RespBackend backend, RespOptions options, IntSupplier connectedClients, Runnable onFailedLogin) {
         this(backend, options, connectedClients, onFailedLogin, null);
@@ -76,6 +78,8 @@ final class RespCommands {
     RespCommands(RespBackend backend, RespOptions options, IntSupplier connectedClients, Runnable onFailedLogin,
                  RespTracking tracking) {
         this.tracking = tracking;
+        this.pubSub = new RespPubSub(backend.nodeId(), backend::currentView, options.peerPorts(), backend::publishToPeers,
+                new PubSubRegistry(PubSubRegistry.DEFAULT_MAX_PER_CONNECTION, PubSubRegistry.DEFAULT_MAX_PER_NODE));
         this.onFailedLogin = onFailedLogin;
         this.backend = backend;
         this.options = options;
@@ -95,6 +99,10 @@ final class RespCommands {
         RespReply refusal = accessRefusal(name, spec, session);
         if (refusal != null) {
             return done(refusal);
+        }
+        RespReply subscribedMode = RespPubSub.subscribedContext(name, args, session);
+        if (subscribedMode != null) {
+            return done(subscribedMode);
         }
         boolean tracked = session.tracking != null;
         if (tracked) {
@@ -151,7 +159,12 @@ final class RespCommands {
                 return done(scan(a));
             case "keys":
                 return done(keys(a.get(1)));
+            case "reset":
+                return done(reset(session));
             default:
+                if (RespPubSub.handles(name)) {
+                    return done(pubSub.execute(name, a, session));
+                }
                 return keyCommand(name, a, session);
         }
     }
@@ -1257,6 +1270,36 @@ final class RespCommands {
                 RespReply.bulk("mode"), RespReply.bulk("cluster"),
                 RespReply.bulk("role"), RespReply.bulk("master"),
                 RespReply.bulk("modules"), RespReply.array(List.of())));
+    }
+
+    /**
+     * {@code RESET}: the connection as it was after connecting, but logged in: subscriptions and tracking off, RESP2,
+     * no name, READWRITE.
+     */
+    private RespReply reset(RespSession session) {
+        RespPubSub.closed(session);
+        if (tracking != null) {
+            tracking.off(session);
+        }
+        session.protocol = 2;
+        session.name = null;
+        session.readOnly = false;
+        return new RespReply.Simple("RESET");
+    }
+
+    /** A message another node relayed, for this node's subscribers. */
+    void deliverRelayed(byte[] channel, byte[] message) {
+        pubSub.registry().deliver(channel, message, false);
+    }
+
+    /** The listener closes: every shard channel subscriber is pushed {@code sunsubscribe} first. */
+    void closing() {
+        pubSub.closing();
+    }
+
+    /** A node's view changed: shard channels of slots it no longer serves are unsubscribed. */
+    void viewInstalled(io.zaris.model.ClusterView previous, io.zaris.model.ClusterView adopted) {
+        pubSub.viewInstalled(previous, adopted);
     }
 
     private RespReply client(List<byte[]> a, RespSession session) {

@@ -172,6 +172,7 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         if (tracking != null) {
             tracking.off(session);
         }
+        RespPubSub.closed(session);
         while (pushes.poll() != null) {
             // dropped with the connection: its client-side cache starts over
         }

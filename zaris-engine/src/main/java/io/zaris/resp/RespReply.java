@@ -99,6 +99,19 @@ sealed interface RespReply {
         }
     }
 
+    /**
+     * Several top-level replies answering one command, written one after the other: Redis answers
+     * {@code SUBSCRIBE a b} with one confirmation per channel. Each is a {@link Push} or a plain reply.
+     */
+    record Frames(List<RespReply> replies) implements RespReply {
+        public Frames {
+            if (replies.isEmpty()) {
+                throw new IllegalArgumentException("frames need at least one reply");
+            }
+            replies = List.copyOf(replies);
+        }
+    }
+
     /** A reply after which the connection is closed (QUIT). */
     record ThenClose(RespReply reply) implements RespReply {
     }

@@ -79,6 +79,19 @@ public final class RespServer implements AutoCloseable {
         commands.listPushed(key);
     }
 
+    /**
+     * Membership events thread, once {@code adopted} is the view requests are routed by: sharded pub/sub subscribers
+     * of slots this node no longer serves are pushed {@code sunsubscribe}.
+     */
+    public void viewInstalled(io.zaris.model.ClusterView previous, io.zaris.model.ClusterView adopted) {
+        commands.viewInstalled(previous, adopted);
+    }
+
+    /** A {@code PUBLISH} another node relayed: delivered to this node's channel and pattern subscribers. */
+    public void deliverRelayed(byte[] channel, byte[] message) {
+        commands.deliverRelayed(channel, message);
+    }
+
     /** Open client connections. */
     public int connections() {
         return connections.get();
@@ -95,6 +108,8 @@ public final class RespServer implements AutoCloseable {
             // Queued on each connection's event loop before the close below, so the invalidations leave first.
             tracking.closing();
         }
+        // Likewise queued before the close: sharded subscribers learn to subscribe at the slots' next owners.
+        commands.closing();
         channels.close();
         server.disposeNow(Duration.ofSeconds(5));
         commands.close();

@@ -18,6 +18,8 @@ final class RespSession {
     volatile boolean closed;
     /** {@code CLIENT TRACKING} state while tracking is on, else {@code null}; see {@link RespTracking}. */
     RespTracking.Client tracking;
+    /** Pub/sub subscriptions, made at the first (un)subscribe command; see {@link RespPubSub}. */
+    PubSubRegistry.Subscriber subscriber;
     /** The connection's out-of-band path ({@link RespConnectionHandler#push}); callable from any thread. */
     Consumer<RespReply.Push> pushes = push -> { };
 

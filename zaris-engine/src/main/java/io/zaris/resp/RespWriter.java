@@ -80,6 +80,10 @@ final class RespWriter {
             for (RespReply item : push.items()) {
                 write(item, protocol, out);
             }
+        } else if (reply instanceof RespReply.Frames frames) {
+            for (RespReply item : frames.replies()) {
+                write(item, protocol, out);
+            }
         } else if (reply instanceof RespReply.ThenClose thenClose) {
             write(thenClose.reply(), protocol, out);
         }

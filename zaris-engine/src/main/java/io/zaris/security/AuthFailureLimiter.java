@@ -53,6 +53,11 @@ public final class AuthFailureLimiter {
         this.time = time;
     }
 
+    /**
+     * The default limits, refilled on the system clock. The security options that hold a limiter are built apart
+     * from a node's configuration, before its clock is chosen, so this one cannot take the node's; a test that needs
+     * the refill on a fake clock builds its limiter with {@link #AuthFailureLimiter(int, Duration, int, TimeSource)}.
+     */
     public static AuthFailureLimiter withDefaults() {
         return new AuthFailureLimiter(DEFAULT_BURST, DEFAULT_REFILL, DEFAULT_MAX_PEERS, TimeSource.system());
     }

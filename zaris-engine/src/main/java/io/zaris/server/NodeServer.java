@@ -6,24 +6,16 @@ import io.netty.channel.Channel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
-import io.zaris.model.ClusterView;
-import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.Frames;
 import io.zaris.protocol.IoLoops;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
 import io.zaris.protocol.TakeoverRevisions;
-import io.zaris.replication.EpochFence;
-import io.zaris.replication.ReplicaSegments;
-import io.zaris.replication.Replicator;
-import io.zaris.replication.TakeoverGate;
 import io.zaris.security.OutboundBytes;
 import io.zaris.security.OutboundLimits;
 import io.zaris.security.SecurityOptions;
 import io.zaris.security.TlsTransports;
-import io.zaris.store.NodeStore;
-import io.zaris.time.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,19 +43,18 @@ final class NodeServer implements AutoCloseable {
     private final Supplier<List<TakeoverRevisions>> standingTakeovers;
 
     private NodeServer(Builder parts) {
-        this.stats = parts.stats;
+        this.stats = parts.requests.stats();
         this.standingTakeovers = parts.standingTakeovers;
-        RequestHandler requestHandler = new RequestHandler(parts.nodeId, parts.segmentMapper, parts.store,
-                parts.currentView, parts.stats, parts.replicator, parts.fence, parts.replicaSegments, parts.gate,
-                parts.standing, parts.memoryGuard, parts.admin, parts.time);
+        RequestHandler requestHandler = parts.requests;
         this.server = TlsTransports.secure(TcpServer.create().runOn(IoLoops.shared()), parts.security.tls())
                 .host(parts.host)
                 .port(parts.port)
                 .doOnConnection(connection -> connection
                         .addHandlerLast("zaris-frame-decoder", Frames.decoder(parts.limits.maxFrameBytes()))
                         .addHandlerLast("zaris-requests",
-                                new ServerConnectionHandler(parts.nodeId, parts.limits, requestHandler, parts.stats,
-                                        parts.security, parts.outboundLimits, this::welcome, parts.segmentMapper,
+                                new ServerConnectionHandler(parts.nodeId, parts.limits, requestHandler, stats,
+                                        parts.security, parts.outboundLimits, this::welcome,
+                                        requestHandler.segmentMapper(),
                                         parts.subscriptions)))
                 .handle((inbound, outbound) -> Mono.never())
                 .bindNow(Duration.ofSeconds(10));
@@ -75,9 +66,9 @@ final class NodeServer implements AutoCloseable {
     }
 
     /**
-     * What a data port is made of: where and how it listens (host, port, limits, security, the node's clock) and
-     * the node's parts its requests reach. Set each once, then {@link #bind()}; a part left unset fails the bind
-     * naming it. Used on the thread that starts the node only.
+     * What a data port is made of: where and how it listens (host, port, limits, security), the handler that
+     * executes its requests and what it pushes to clients. Set each once, then {@link #bind()}; a part left unset
+     * fails the bind naming it. Used on the thread that starts the node only.
      */
     static final class Builder {
 
@@ -87,18 +78,8 @@ final class NodeServer implements AutoCloseable {
         private ProtocolLimits limits;
         private SecurityOptions security;
         private OutboundLimits outboundLimits;
-        private TimeSource time;
-        private SegmentMapper segmentMapper;
-        private NodeStore store;
-        private Supplier<ClusterView> currentView;
-        private NodeStats stats;
-        private Replicator replicator;
-        private EpochFence fence;
-        private ReplicaSegments replicaSegments;
-        private TakeoverGate gate;
-        private NodeStanding standing;
-        private MemoryGuard memoryGuard;
-        private AdminActions admin;
+        /** Executes the requests; its parts (store, view, replication, ...) are the node's. */
+        private RequestHandler requests;
         private Supplier<List<TakeoverRevisions>> standingTakeovers;
         private SegmentSubscriptions subscriptions;
 
@@ -124,45 +105,9 @@ final class NodeServer implements AutoCloseable {
             return this;
         }
 
-        /** The node's clock: request deadlines are stamped and judged on it. */
-        Builder time(TimeSource time) {
-            this.time = required(time, "time");
-            return this;
-        }
-
-        /** The node's store, how keys map to its segments, and its counters. */
-        Builder store(NodeStore store, SegmentMapper segmentMapper, NodeStats stats) {
-            this.store = required(store, "store");
-            this.segmentMapper = required(segmentMapper, "segmentMapper");
-            this.stats = required(stats, "stats");
-            return this;
-        }
-
-        /** The view requests are routed by, and the node's standing (majority, lease) that writes need. */
-        Builder cluster(Supplier<ClusterView> currentView, NodeStanding standing) {
-            this.currentView = required(currentView, "currentView");
-            this.standing = required(standing, "standing");
-            return this;
-        }
-
-        /** Replication: the outgoing stream, the epoch fence, the copies this node keeps and the takeover gate. */
-        Builder replication(Replicator replicator, EpochFence fence, ReplicaSegments replicaSegments, TakeoverGate gate) {
-            this.replicator = required(replicator, "replicator");
-            this.fence = required(fence, "fence");
-            this.replicaSegments = required(replicaSegments, "replicaSegments");
-            this.gate = required(gate, "gate");
-            return this;
-        }
-
-        /** The memory guard that refuses writes over budget. */
-        Builder memoryGuard(MemoryGuard memoryGuard) {
-            this.memoryGuard = required(memoryGuard, "memoryGuard");
-            return this;
-        }
-
-        /** What the admin commands act on. */
-        Builder admin(AdminActions admin) {
-            this.admin = required(admin, "admin");
+        /** What executes the requests the port receives: the node's data path (see {@link RequestHandler}). */
+        Builder requests(RequestHandler requests) {
+            this.requests = required(requests, "requests");
             return this;
         }
 
@@ -184,12 +129,7 @@ final class NodeServer implements AutoCloseable {
         NodeServer bind() {
             requireSet(host, "listenOn");
             requireSet(limits, "protocol");
-            requireSet(time, "time");
-            requireSet(store, "store");
-            requireSet(currentView, "cluster");
-            requireSet(replicator, "replication");
-            requireSet(memoryGuard, "memoryGuard");
-            requireSet(admin, "admin");
+            requireSet(requests, "requests");
             requireSet(standingTakeovers, "pushes");
             return new NodeServer(this);
         }

@@ -9,8 +9,6 @@ import io.zaris.model.PartitionRuntime;
 import io.zaris.model.VersionedValue;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
-import io.zaris.protocol.ClusterViewCodec;
-import io.zaris.protocol.MapFingerprint;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
@@ -38,8 +36,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Executes one decoded data request against the store and writes the complete response frame payload.
  * The ownership check comes first for every key-addressed operation and is the only place a request can
- * be turned away for being on the wrong node. The requests only other nodes send (replication, pulls, partition
- * state, digests) go to {@link ReplicaRequests}.
+ * be turned away for being on the wrong node. Dispatch: the requests only other nodes send (replication, pulls,
+ * partition state, digests) go to {@link ReplicaRequests}; those about the node rather than a key (the cluster
+ * map, its fingerprint, the operator commands) to {@link MapAndAdminRequests}; the data path stays here.
  *
  * <p>Runs on the connection's event loop; holds no state of its own beyond references to thread-safe
  * collaborators, so one instance serves every connection of a node.
@@ -58,8 +57,10 @@ final class RequestHandler {
     private final TakeoverGate gate;
     private final NodeStanding standing;
     private final MemoryGuard memoryGuard;
-    /** What operator commands do on this node. */
-    private final AdminActions admin;
+    /** The cluster map, its fingerprint and the operator commands. */
+    private final MapAndAdminRequests mapAndAdmin;
+    /** Delivers a RESP message another node relayed to this node's subscribers; never blocks. */
+    private final java.util.function.Consumer<Request.Publish> relayedPublishes;
     /** The requests only other nodes send: replica apply, snapshots, pulls, partition state and digests. */
     private final ReplicaRequests replicaRequests;
     /** The node's clock: it stamps a frame's arrival (see {@link #time()}) and judges its deadline here. */
@@ -67,28 +68,154 @@ final class RequestHandler {
     /** Faults a test asked this JVM to inject; none unless a system property armed one. */
     private final TestFaults faults = TestFaults.fromSystemProperties();
 
-    RequestHandler(String nodeId, SegmentMapper segmentMapper, NodeStore store, Supplier<ClusterView> currentView,
-                   NodeStats stats, Replicator replicator, EpochFence fence, ReplicaSegments replicaSegments,
-                   TakeoverGate gate, NodeStanding standing, MemoryGuard memoryGuard, AdminActions admin,
-                   TimeSource time) {
-        this.time = time;
-        this.gate = gate;
-        this.admin = admin;
-        this.nodeId = nodeId;
-        this.segmentMapper = segmentMapper;
-        this.store = store;
-        this.currentView = currentView;
-        this.stats = stats;
-        this.replicator = replicator;
-        this.fence = fence;
-        this.standing = standing;
-        this.memoryGuard = memoryGuard;
+    private RequestHandler(Builder parts) {
+        this.time = parts.time;
+        this.gate = parts.gate;
+        this.nodeId = parts.nodeId;
+        this.segmentMapper = parts.segmentMapper;
+        this.store = parts.store;
+        this.currentView = parts.currentView;
+        this.stats = parts.stats;
+        this.replicator = parts.replicator;
+        this.fence = parts.fence;
+        this.standing = parts.standing;
+        this.memoryGuard = parts.memoryGuard;
+        this.mapAndAdmin = new MapAndAdminRequests(nodeId, currentView, stats, parts.admin);
+        this.relayedPublishes = parts.relayedPublishes;
         this.replicaRequests = new ReplicaRequests(nodeId,
                 PartitionLayout.of(segmentMapper.segmentCount(), fence.partitionCount()), store, currentView, stats,
-                replicator, fence, replicaSegments);
+                replicator, fence, parts.replicaSegments);
         if (faults.armed()) {
             log.warn("node {} injects a test fault: {} is set", nodeId, TestFaults.DROP_INCREMENT_PROPERTY);
         }
+    }
+
+    /** A builder for the request handler of node {@code nodeId}; every part must be set before {@link Builder#build()}. */
+    static Builder builder(String nodeId) {
+        return new Builder(nodeId);
+    }
+
+    /**
+     * The node's parts a request reaches: its clock, store, view and standing, replication and memory guard, and
+     * what the operator commands act on. Set each once, then {@link #build()} (as often as a port needs a handler:
+     * each is independent); a part left unset fails the build naming it. Used on the thread that starts the node.
+     */
+    static final class Builder {
+
+        private final String nodeId;
+        private TimeSource time;
+        private SegmentMapper segmentMapper;
+        private NodeStore store;
+        private NodeStats stats;
+        private Supplier<ClusterView> currentView;
+        private NodeStanding standing;
+        private Replicator replicator;
+        private EpochFence fence;
+        private ReplicaSegments replicaSegments;
+        private TakeoverGate gate;
+        private MemoryGuard memoryGuard;
+        private AdminActions admin;
+        private java.util.function.Consumer<Request.Publish> relayedPublishes = publish -> { };
+
+        private Builder(String nodeId) {
+            this.nodeId = required(nodeId, "nodeId");
+        }
+
+        /** The node's clock: request deadlines are stamped and judged on it. */
+        Builder time(TimeSource time) {
+            this.time = required(time, "time");
+            return this;
+        }
+
+        /** The node's store, how keys map to its segments, and its counters. */
+        Builder store(NodeStore store, SegmentMapper segmentMapper, NodeStats stats) {
+            this.store = required(store, "store");
+            this.segmentMapper = required(segmentMapper, "segmentMapper");
+            this.stats = required(stats, "stats");
+            return this;
+        }
+
+        /** The view requests are routed by, and the node's standing (majority, lease) that writes need. */
+        Builder cluster(Supplier<ClusterView> currentView, NodeStanding standing) {
+            this.currentView = required(currentView, "currentView");
+            this.standing = required(standing, "standing");
+            return this;
+        }
+
+        /** Replication: the outgoing stream, the epoch fence, the copies this node keeps and the takeover gate. */
+        Builder replication(Replicator replicator, EpochFence fence, ReplicaSegments replicaSegments, TakeoverGate gate) {
+            this.replicator = required(replicator, "replicator");
+            this.fence = required(fence, "fence");
+            this.replicaSegments = required(replicaSegments, "replicaSegments");
+            this.gate = required(gate, "gate");
+            return this;
+        }
+
+        /** The memory guard that refuses writes over budget. */
+        Builder memoryGuard(MemoryGuard memoryGuard) {
+            this.memoryGuard = required(memoryGuard, "memoryGuard");
+            return this;
+        }
+
+        /** What the admin commands act on. */
+        Builder admin(AdminActions admin) {
+            this.admin = required(admin, "admin");
+            return this;
+        }
+
+        /** Where RESP messages other nodes relay go (this node's RESP subscribers); optional, none by default. */
+        Builder relayedPublishes(java.util.function.Consumer<Request.Publish> relayedPublishes) {
+            this.relayedPublishes = required(relayedPublishes, "relayedPublishes");
+            return this;
+        }
+
+        /** The first setter not called yet, in the order above; {@code null} when every part is set. */
+        private String missingPart() {
+            if (time == null) {
+                return "time";
+            } else if (store == null) {
+                return "store";
+            } else if (currentView == null) {
+                return "cluster";
+            } else if (replicator == null) {
+                return "replication";
+            } else if (memoryGuard == null) {
+                return "memoryGuard";
+            } else if (admin == null) {
+                return "admin";
+            }
+            return null;
+        }
+
+        /**
+         * A new handler over these parts.
+         *
+         * @throws IllegalStateException naming the first part not set
+         */
+        RequestHandler build() {
+            String missing = missingPart();
+            if (missing != null) {
+                throw new IllegalStateException("the request handler of node " + nodeId + " needs " + missing + "(...)");
+            }
+            return new RequestHandler(this);
+        }
+
+        private static <T> T required(T value, String name) {
+            if (value == null) {
+                throw new IllegalArgumentException(name + " must not be null");
+            }
+            return value;
+        }
+    }
+
+    /** How keys map to segments on this node. */
+    SegmentMapper segmentMapper() {
+        return segmentMapper;
+    }
+
+    /** The node's counters. */
+    NodeStats stats() {
+        return stats;
     }
 
     /** The clock deadlines passed to {@link #handle} are measured on; connections stamp arrivals with it. */
@@ -114,20 +241,15 @@ final class RequestHandler {
         if (replicaRequests.handle(request, out)) {
             return DONE;
         }
-        if (request instanceof Request.ClusterMap) {
-            stats.mapRequest();
-            writeClusterMap(request.id(), out);
+        if (mapAndAdmin.handle(request, out)) {
+            return DONE;
+        }
+        if (request instanceof Request.Publish publish) {
+            relayedPublishes.accept(publish);
+            ResponseCodec.writeHeader(out, request.id(), KvStatus.OK);
             return DONE;
         }
         ClusterView view = currentView.get();
-        if (request instanceof Request.MapVersion) {
-            writeMapVersion(request.id(), view, out);
-            return DONE;
-        }
-        if (request instanceof Request.AdminDrain || request instanceof Request.AdminRebalance) {
-            answerAdmin(request, view, out);
-            return DONE;
-        }
         if (view == null) {
             stats.wrongNode();
             ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "node " + nodeId + " has no cluster map yet");
@@ -473,47 +595,6 @@ final class RequestHandler {
         }
         ResponseCodec.writeHeader(out, scan.id(), KvStatus.OK);
         ResponseCodec.writeScanPage(out, segment < segmentCount ? segment : -1, keys);
-    }
-
-    /**
-     * Operator commands: asked of this node and answered at once; the access check (no read-only users)
-     * happened on the connection. A node without a map has no cluster to move partitions in yet.
-     */
-    private void answerAdmin(Request request, ClusterView view, ByteBuf out) {
-        if (view == null) {
-            ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "node " + nodeId
-                    + " has no cluster map yet; " + request.op() + " needs one");
-            return;
-        }
-        if (request instanceof Request.AdminDrain) {
-            String refusal = admin.drain();
-            if (refusal != null) {
-                ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, refusal);
-                return;
-            }
-        } else {
-            admin.rebalance();
-        }
-        ResponseCodec.writeHeader(out, request.id(), KvStatus.OK);
-    }
-
-    private void writeMapVersion(long id, ClusterView view, ByteBuf out) {
-        if (view == null) {
-            ResponseCodec.writeError(out, id, KvStatus.UNAVAILABLE, "node " + nodeId + " has no cluster map yet");
-            return;
-        }
-        ResponseCodec.writeHeader(out, id, KvStatus.OK);
-        MapFingerprint.of(view).encode(out);
-    }
-
-    private void writeClusterMap(long id, ByteBuf out) {
-        ClusterView view = currentView.get();
-        if (view == null) {
-            ResponseCodec.writeError(out, id, KvStatus.UNAVAILABLE, "node " + nodeId + " has no cluster map yet");
-            return;
-        }
-        ResponseCodec.writeHeader(out, id, KvStatus.OK);
-        ClusterViewCodec.encode(view, out);
     }
 
     /** Writes a GET's OK response straight from the value's slab slot; a discarded copy is rolled back. */

@@ -85,6 +85,8 @@ public final class ZarisNode implements AutoCloseable {
     private final SegmentSubscriptions subscriptions;
     /** RESP connections' {@code CLIENT TRACKING}; fed by the store's change sink and by installed views. */
     private final RespTracking respTracking;
+    /** Relays RESP {@code PUBLISH}es made here to the other nodes' subscribers. */
+    private final PeerPublishes peerPublishes;
 
     public ZarisNode(NodeConfig config) {
         this.orphanedCopies = new OrphanedCopies(config.nodeId());
@@ -94,6 +96,8 @@ public final class ZarisNode implements AutoCloseable {
         this.replicaSegments = new ReplicaSegments(layout.segmentCount());
         this.subscriptions = new SegmentSubscriptions(config.nodeId(), layout.segmentCount());
         this.respTracking = RespTracking.create(config.nodeId(), layout.segmentCount(), this::currentView);
+        this.peerPublishes = new PeerPublishes(config.nodeId(), this::currentView, config.security().nodeCredentials(),
+                config.security().tls(), config.timeSource());
         this.replicator = new Replicator(config.nodeId(), layout, config.replication(), fence,
                 config.security().nodeCredentials(), config.security().tls(), takeoverGate, config.timeSource());
         this.store = new NodeStore(layout.segmentCount(), config.timeSource(), NodeStore.DEFAULT_LOG_MAX_CHANGES,
@@ -118,15 +122,18 @@ public final class ZarisNode implements AutoCloseable {
         }
         SegmentMapper segmentMapper = new SegmentMapper(config.clusterSettings().layout().segmentCount());
         replicator.start(store, this::presentNodeIds, this::confirmMajority);
-        server = NodeServer.builder(config.nodeId())
-                .listenOn(config.host(), config.port())
-                .protocol(config.limits(), config.security(), config.outboundLimits())
+        RequestHandler.Builder requests = RequestHandler.builder(config.nodeId())
                 .time(config.timeSource())
                 .store(store, segmentMapper, stats)
                 .cluster(this::currentView, standing)
                 .replication(replicator, fence, replicaSegments, takeoverGate)
                 .memoryGuard(memoryGuard)
                 .admin(adminActions)
+                .relayedPublishes(this::deliverRelayed);
+        server = NodeServer.builder(config.nodeId())
+                .listenOn(config.host(), config.port())
+                .protocol(config.limits(), config.security(), config.outboundLimits())
+                .requests(requests.build())
                 .pushes(this::standingTakeovers, subscriptions)
                 .bind();
         long interval = config.memory().maintenanceInterval().toMillis();
@@ -135,7 +142,7 @@ public final class ZarisNode implements AutoCloseable {
         memoryMaintenance.scheduleAtFixedRate(this::reportMemory, report, report, TimeUnit.MILLISECONDS);
         try {
             // Every listening port is bound before the node joins: peers may name it as soon as it is a member.
-            startResp(segmentMapper);
+            startResp(requests, segmentMapper);
             ClusterMember newMember = new ClusterMember(config.nodeId(), config.advertisedAddress(server.port()),
                     config.clusterSettings(), config.membership(), config.replication(), new DataPortProbe(config.nodeId(),
                     config.security().nodeCredentials(), config.security().tls(), config.timeSource()),
@@ -147,7 +154,13 @@ public final class ZarisNode implements AutoCloseable {
                     takeoverCatchUp, replicator, newMember::inheritedActives,
                     (partition, adopted) -> publishTakeover(dataPort, partition, adopted), dataPort::push,
                     this::currentView));
-            newMember.onViewInstalled(respTracking::viewInstalled);
+            newMember.onViewInstalled((previous, adopted) -> {
+                respTracking.viewInstalled(previous, adopted);
+                RespServer resp = respServer;
+                if (resp != null) {
+                    resp.viewInstalled(previous, adopted);
+                }
+            });
             member = newMember;
             newMember.start();
         } catch (Exception e) {
@@ -165,13 +178,12 @@ public final class ZarisNode implements AutoCloseable {
      * handler holds no state; its collaborators are this node's), so a Redis client's request takes exactly
      * the data port's path. A port the options do not require is given up with a warning when taken.
      */
-    private void startResp(SegmentMapper segmentMapper) throws Exception {
+    private void startResp(RequestHandler.Builder requests, SegmentMapper segmentMapper) throws Exception {
         RespOptions options = config.resp();
         if (options == null) {
             return;
         }
-        RequestHandler handler = new RequestHandler(config.nodeId(), segmentMapper, store, this::currentView, stats,
-                replicator, fence, replicaSegments, takeoverGate, standing, memoryGuard, adminActions, config.timeSource());
+        RequestHandler handler = requests.build();
         try {
             respServer = RespServer.start(options, new LocalBackend(handler, segmentMapper), new RespSecurity(
                     config.security(), config.outboundLimits(), stats::failedLogin, stats::slowReaderClosed), respTracking);
@@ -250,6 +262,14 @@ public final class ZarisNode implements AutoCloseable {
         return takeovers;
     }
 
+    /** A RESP message another node relayed: to this node's subscribers, if it has a RESP listener. */
+    private void deliverRelayed(io.zaris.protocol.Request.Publish publish) {
+        RespServer resp = respServer;
+        if (resp != null) {
+            resp.deliverRelayed(publish.channel(), publish.message());
+        }
+    }
+
     /** Where this node's RESP listener listens, or {@code null} when it has none. */
     public NodeAddress respAddress() {
         RespServer resp = respServer;
@@ -302,6 +322,11 @@ public final class ZarisNode implements AutoCloseable {
         @Override
         public ClusterView currentView() {
             return ZarisNode.this.currentView();
+        }
+
+        @Override
+        public void publishToPeers(byte[] channel, byte[] message) {
+            peerPublishes.publish(channel, message);
         }
 
         @Override
@@ -700,6 +725,7 @@ public final class ZarisNode implements AutoCloseable {
             respServer.close();
             respServer = null;
         }
+        peerPublishes.close();
         if (member != null) {
             member.close();
         }

@@ -9,14 +9,12 @@ import java.util.Map;
  * A key holding a hash: its fields, its expiry, and the bytes they are charged for. Unlike a string, a hash is
  * changed in place, field by field, so a write to a large hash costs (and ships) what it changed.
  *
- * <p>Concurrency: the fields, their byte count and the TTL sampling slot are read and written only under the
- * segment's write lock (hash reads take it too: a multi-field read sees one state of the hash). The expiry is
- * volatile because a lock-free string read meets the entry and asks whether it has expired before it answers
- * that the key holds the wrong type.
+ * <p>Concurrency: the fields are read and written only under the segment's write lock (hash reads take it too: a
+ * multi-field read sees one state of the hash); the expiry and TTL slot are kept as {@link CollectionEntry} says.
  *
  * <p>Fields keep insertion order (as Redis's small hashes do), so HGETALL on every copy lists them alike.
  */
-class HashEntry extends StoredEntry {
+class HashEntry extends CollectionEntry {
 
     /**
      * Bytes charged per field on top of its name and value: a {@link LinkedHashMap} entry (header, hash, key,
@@ -27,15 +25,9 @@ class HashEntry extends StoredEntry {
 
     /** Guarded by the segment's write lock. */
     private final Map<ByteKey, byte[]> fields = new LinkedHashMap<>();
-    /** Charged bytes of the fields; guarded by the segment's write lock. */
-    private long fieldBytes;
-    private volatile long expiresAtMillis;
-    /** Position in the segment's array of keys with a TTL while the hash has one; under the segment's write lock. */
-    private int ttlSlot = -1;
 
     HashEntry(long version, long expiresAtMillis, long nowMillis) {
-        super(version, nowMillis);
-        this.expiresAtMillis = expiresAtMillis;
+        super(version, expiresAtMillis, nowMillis);
     }
 
     static long fieldBytes(ByteKey field, byte[] value) {
@@ -43,8 +35,8 @@ class HashEntry extends StoredEntry {
     }
 
     @Override
-    boolean isHash() {
-        return true;
+    String typeName() {
+        return "hash";
     }
 
     /** Whether this is a {@link SetEntry}: members only, each a field without a value. */
@@ -66,7 +58,7 @@ class HashEntry extends StoredEntry {
     long put(ByteKey field, byte[] value) {
         byte[] previous = fields.put(field, value);
         long delta = fieldBytes(field, value) - (previous == null ? 0 : fieldBytes(field, previous));
-        fieldBytes += delta;
+        charge(delta);
         return delta;
     }
 
@@ -77,7 +69,7 @@ class HashEntry extends StoredEntry {
             return 0;
         }
         long freed = fieldBytes(field, previous);
-        fieldBytes -= freed;
+        charge(-freed);
         return freed;
     }
 
@@ -97,58 +89,5 @@ class HashEntry extends StoredEntry {
 
     Iterable<Map.Entry<ByteKey, byte[]>> fields() {
         return fields.entrySet();
-    }
-
-    /** Under the write lock; the segment keeps the TTL sampling slot in step. */
-    void expiresAt(long expiresAt) {
-        this.expiresAtMillis = expiresAt;
-    }
-
-    @Override
-    byte[] value() {
-        throw new IllegalStateException("a hash has no string value");
-    }
-
-    @Override
-    boolean canRewrite(int length) {
-        return false;
-    }
-
-    @Override
-    long expiresAtMillis() {
-        return expiresAtMillis;
-    }
-
-    @Override
-    boolean hasTtl() {
-        return expiresAtMillis != 0;
-    }
-
-    @Override
-    boolean isExpired(long nowMillis) {
-        long expiresAt = expiresAtMillis;
-        return expiresAt != 0 && nowMillis >= expiresAt;
-    }
-
-    @Override
-    int ttlSlot() {
-        return ttlSlot;
-    }
-
-    @Override
-    void ttlSlot(int slot) {
-        ttlSlot = slot;
-    }
-
-    @Override
-    long ttlRemainingMillis(long nowMillis) {
-        long expiresAt = expiresAtMillis;
-        return expiresAt == 0 ? 0 : Math.max(1, expiresAt - nowMillis);
-    }
-
-    /** The key, the entry's own overhead and every field. */
-    @Override
-    long sizeBytes(ByteKey key) {
-        return EntrySize.OVERHEAD_BYTES + key.bytes().length + fieldBytes;
     }
 }

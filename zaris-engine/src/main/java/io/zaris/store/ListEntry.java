@@ -6,17 +6,15 @@ import java.util.List;
 /**
  * A key holding a list: its elements in order, its expiry, and the bytes they are charged for. Like a hash it is
  * changed in place (an element pushed, popped, set or removed at a time), so a write to a long list costs and ships
- * what it changed. It has no slab slot: {@link #isHash()} answers true as for every value that is not a string, which
- * is what makes a lock-free string read meet it with WRONGTYPE and the segment skip the slab when it is discarded.
+ * what it changed. Its expiry, TTL slot and charged bytes are kept as for every {@link CollectionEntry}.
  *
  * <p>The elements sit in a circular array, so a push or pop at either end is O(1) (amortised) and an index read is
  * O(1); an insert or removal inside moves the shorter side.
  *
- * <p>Concurrency: the elements, their byte count and the TTL sampling slot are read and written only under the
- * segment's write lock (list reads take it too: a range read sees one state of the list). The expiry is volatile
- * because a lock-free string read meets the entry and asks whether it has expired.
+ * <p>Concurrency: the elements are read and written only under the segment's write lock (list reads take it too: a
+ * range read sees one state of the list).
  */
-final class ListEntry extends StoredEntry {
+final class ListEntry extends CollectionEntry {
 
     /**
      * Bytes charged per element on top of its length: its array's header with alignment (24) and its slot in the
@@ -30,15 +28,9 @@ final class ListEntry extends StoredEntry {
     private byte[][] ring = new byte[INITIAL_CAPACITY][];
     private int head;
     private int size;
-    /** Charged bytes of the elements; guarded by the segment's write lock. */
-    private long elementBytes;
-    private volatile long expiresAtMillis;
-    /** Position in the segment's array of keys with a TTL while the list has one; under the segment's write lock. */
-    private int ttlSlot = -1;
 
     ListEntry(long version, long expiresAtMillis, long nowMillis) {
-        super(version, nowMillis);
-        this.expiresAtMillis = expiresAtMillis;
+        super(version, expiresAtMillis, nowMillis);
     }
 
     static long elementBytes(byte[] element) {
@@ -46,8 +38,8 @@ final class ListEntry extends StoredEntry {
     }
 
     @Override
-    boolean isHash() {
-        return true;
+    String typeName() {
+        return "list";
     }
 
     int size() {
@@ -86,7 +78,7 @@ final class ListEntry extends StoredEntry {
         ring[slot(index)] = element;
         size++;
         long charged = elementBytes(element);
-        elementBytes += charged;
+        charge(charged);
         return charged;
     }
 
@@ -114,7 +106,7 @@ final class ListEntry extends StoredEntry {
             }
         }
         size -= count;
-        elementBytes -= freed;
+        charge(-freed);
         if (size == 0) {
             head = 0;
         }
@@ -126,7 +118,7 @@ final class ListEntry extends StoredEntry {
         int at = slot(index);
         long delta = elementBytes(element) - elementBytes(ring[at]);
         ring[at] = element;
-        elementBytes += delta;
+        charge(delta);
         return delta;
     }
 
@@ -159,58 +151,5 @@ final class ListEntry extends StoredEntry {
         }
         ring = bigger;
         head = 0;
-    }
-
-    /** Under the write lock; the segment keeps the TTL sampling slot in step. */
-    void expiresAt(long expiresAt) {
-        this.expiresAtMillis = expiresAt;
-    }
-
-    @Override
-    byte[] value() {
-        throw new IllegalStateException("a list has no string value");
-    }
-
-    @Override
-    boolean canRewrite(int length) {
-        return false;
-    }
-
-    @Override
-    long expiresAtMillis() {
-        return expiresAtMillis;
-    }
-
-    @Override
-    boolean hasTtl() {
-        return expiresAtMillis != 0;
-    }
-
-    @Override
-    boolean isExpired(long nowMillis) {
-        long expiresAt = expiresAtMillis;
-        return expiresAt != 0 && nowMillis >= expiresAt;
-    }
-
-    @Override
-    int ttlSlot() {
-        return ttlSlot;
-    }
-
-    @Override
-    void ttlSlot(int slot) {
-        ttlSlot = slot;
-    }
-
-    @Override
-    long ttlRemainingMillis(long nowMillis) {
-        long expiresAt = expiresAtMillis;
-        return expiresAt == 0 ? 0 : Math.max(1, expiresAt - nowMillis);
-    }
-
-    /** The key, the entry's own overhead and every element. */
-    @Override
-    long sizeBytes(ByteKey key) {
-        return EntrySize.OVERHEAD_BYTES + key.bytes().length + elementBytes;
     }
 }

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -999,20 +1000,15 @@ final class Segment {
                 changes.add(remove(k, epoch));
             }
             HashWriter writer = new HashWriter(k, epoch, now, changes);
-            long added = 0;
-            CompletableFuture<Void> replicated = WriteResult.NOTHING_TO_REPLICATE;
-            try {
+            return editAndShip(changes, () -> {
+                long added = 0;
                 for (byte[] member : members) {
                     if (writer.add(member)) {
                         added++;
                     }
                 }
-            } finally { // whatever was changed and logged is shipped, even if the edit failed half way
-                if (!changes.isEmpty()) {
-                    replicated = ship(changes);
-                }
-            }
-            return new HashWriteResult<>(KvStatus.OK, added, changes.isEmpty() ? 0 : revision, replicated);
+                return added;
+            });
         }
     }
 
@@ -1034,17 +1030,27 @@ final class Segment {
                 throw new WrongTypeException();
             }
             HashWriter writer = new HashWriter(k, epoch, now, changes);
-            R result = null;
-            CompletableFuture<Void> replicated = WriteResult.NOTHING_TO_REPLICATE;
-            try {
-                result = edit.edit((HashEntry) stored, writer);
-            } finally { // whatever was changed and logged is shipped, even if the edit failed half way
-                if (!changes.isEmpty()) {
-                    replicated = ship(changes);
-                }
-            }
-            return new HashWriteResult<>(KvStatus.OK, result, changes.isEmpty() ? 0 : revision, replicated);
+            HashEntry current = (HashEntry) stored;
+            return editAndShip(changes, () -> edit.edit(current, writer));
         }
+    }
+
+    /**
+     * Under the write lock: runs {@code edit}, which logs each change it makes into {@code changes}, then ships what
+     * it logged, together. What was changed and logged is shipped even if the edit fails half way (its exception
+     * then goes on to the caller).
+     */
+    private <R> HashWriteResult<R> editAndShip(List<Change> changes, Supplier<R> edit) {
+        R result = null;
+        CompletableFuture<Void> replicated = WriteResult.NOTHING_TO_REPLICATE;
+        try {
+            result = edit.get();
+        } finally {
+            if (!changes.isEmpty()) {
+                replicated = ship(changes);
+            }
+        }
+        return new HashWriteResult<>(KvStatus.OK, result, changes.isEmpty() ? 0 : revision, replicated);
     }
 
     /**
@@ -1141,7 +1147,7 @@ final class Segment {
         HashEntry hash;
         if (current != null && current.getClass() == HashEntry.class) {
             hash = (HashEntry) current;
-            setHashExpiry(key, hash, expiresAt);
+            setCollectionExpiry(key, hash, expiresAt);
         } else {
             hash = installCollection(key, new HashEntry(version, expiresAt, now));
         }
@@ -1157,7 +1163,7 @@ final class Segment {
         SetEntry set;
         if (entries.get(key) instanceof SetEntry existing) {
             set = existing;
-            setHashExpiry(key, set, expiresAt);
+            setCollectionExpiry(key, set, expiresAt);
         } else {
             set = installCollection(key, new SetEntry(version, expiresAt, now));
         }
@@ -1173,7 +1179,7 @@ final class Segment {
         SortedSetEntry sorted;
         if (entries.get(key) instanceof SortedSetEntry existing) {
             sorted = existing;
-            setHashExpiry(key, sorted, expiresAt);
+            setCollectionExpiry(key, sorted, expiresAt);
         } else {
             sorted = (SortedSetEntry) installCollection(key, new SortedSetEntry(version, expiresAt, now));
         }
@@ -1197,12 +1203,9 @@ final class Segment {
     /** Under the lock: the value at {@code key}, if any, keeps its content and expires at {@code expiresAt}. */
     private void applyExpiry(ByteKey key, long expiresAt, long version, long now) {
         StoredEntry current = entries.get(key);
-        if (current instanceof HashEntry hash) {
-            setHashExpiry(key, hash, expiresAt);
-            hash.changedAt(version, now);
-        } else if (current instanceof ListEntry list) {
-            setListExpiry(key, list, expiresAt);
-            list.changedAt(version, now);
+        if (current instanceof CollectionEntry collection) {
+            setCollectionExpiry(key, collection, expiresAt);
+            collection.changedAt(version, now);
         } else if (current != null) {
             store(key, current.value(), version, expiresAt, now, current);
         }
@@ -1262,16 +1265,8 @@ final class Segment {
                 return HashWriteResult.retired();
             }
             List<Change> changes = new ArrayList<>();
-            R result = null;
-            CompletableFuture<Void> replicated = WriteResult.NOTHING_TO_REPLICATE;
-            try {
-                result = edit.edit(new ListWriter(epoch, now, changes));
-            } finally { // whatever was changed and logged is shipped, even if the edit failed half way
-                if (!changes.isEmpty()) {
-                    replicated = ship(changes);
-                }
-            }
-            return new HashWriteResult<>(KvStatus.OK, result, changes.isEmpty() ? 0 : revision, replicated);
+            ListWriter writer = new ListWriter(epoch, now, changes);
+            return editAndShip(changes, () -> edit.edit(writer));
         }
     }
 
@@ -1352,7 +1347,7 @@ final class Segment {
                 ListEntry list;
                 if (current instanceof ListEntry existing) {
                     list = existing;
-                    setListExpiry(key, list, change.expiresAtMillis());
+                    setCollectionExpiry(key, list, change.expiresAtMillis());
                 } else {
                     list = installCollection(key, new ListEntry(change.revision(), change.expiresAtMillis(), now));
                 }
@@ -1383,25 +1378,14 @@ final class Segment {
         }
     }
 
-    /** Under the lock: a list's expiry, with its place among the keys with a TTL kept in step. */
-    private void setListExpiry(ByteKey key, ListEntry list, long expiresAt) {
-        boolean had = list.hasTtl();
-        list.expiresAt(expiresAt);
-        if (!had && list.hasTtl()) {
-            list.ttlSlot(ttlKeys.add(key));
-        } else if (had && !list.hasTtl()) {
-            releaseTtlSlot(list.ttlSlot());
-        }
-    }
-
-    /** Under the lock: a hash's expiry, with its place among the keys with a TTL kept in step. */
-    private void setHashExpiry(ByteKey key, HashEntry hash, long expiresAt) {
-        boolean had = hash.hasTtl();
-        hash.expiresAt(expiresAt);
-        if (!had && hash.hasTtl()) {
-            hash.ttlSlot(ttlKeys.add(key));
-        } else if (had && !hash.hasTtl()) {
-            releaseTtlSlot(hash.ttlSlot());
+    /** Under the lock: a collection's expiry, with its place among the keys with a TTL kept in step. */
+    private void setCollectionExpiry(ByteKey key, CollectionEntry collection, long expiresAt) {
+        boolean had = collection.hasTtl();
+        collection.expiresAt(expiresAt);
+        if (!had && collection.hasTtl()) {
+            collection.ttlSlot(ttlKeys.add(key));
+        } else if (had && !collection.hasTtl()) {
+            releaseTtlSlot(collection.ttlSlot());
         }
     }
 

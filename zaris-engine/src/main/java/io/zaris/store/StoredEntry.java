@@ -75,7 +75,7 @@ class StoredEntry {
         ACCESSED_AT.setOpaque(this, nowMillis);
     }
 
-    /** A {@link HashEntry} (or a {@link SetEntry}): no slab slot, its fields live in the entry itself. */
+    /** A {@link CollectionEntry}: no slab slot, its content lives in the entry itself. */
     StoredEntry(long version, long nowMillis) {
         this.chunk = null;
         this.version = version;

@@ -161,6 +161,10 @@ public final class NodeConnection implements AutoCloseable {
      * Opens a connection, over TLS when {@code tls} is given (the node's certificate is verified against its
      * trust and must name {@code address.host()}), performs the handshake and, when {@code credentials} are
      * given, logs in. A failed TLS handshake fails with a {@link ZarisTransportException} saying so.
+     *
+     * <p>This and the shorter overloads measure on the system clock: they serve callers that have no clock of their
+     * own (tests, tools). Every caller in the engine, client and node alike, passes its own clock to the overload
+     * that takes one, so its answer deadlines are readings of the clock that judges them.
      */
     public static CompletableFuture<NodeConnection> open(NodeAddress address, String clientName, Credentials credentials,
                                                   TlsOptions tls, Duration connectTimeout, Duration handshakeTimeout,

@@ -19,6 +19,17 @@ public class ZarisStatusException extends ZarisException {
         this.routingHint = routingHint;
     }
 
+    /**
+     * The exception for a status a node answered: a {@link ZarisWrongTypeException} for
+     * {@link KvStatus#WRONG_TYPE}, so that callers can catch that case by type; this class for any other.
+     */
+    public static ZarisStatusException of(KvStatus status, String message, RuntimeOwnershipChangedEvent routingHint) {
+        if (status == KvStatus.WRONG_TYPE) {
+            return new ZarisWrongTypeException(message);
+        }
+        return new ZarisStatusException(status, message, routingHint);
+    }
+
     public KvStatus status() {
         return status;
     }

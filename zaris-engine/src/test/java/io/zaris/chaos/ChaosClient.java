@@ -1,6 +1,7 @@
 package io.zaris.chaos;
 
 import io.zaris.client.CounterValue;
+import io.zaris.client.ListEnd;
 import io.zaris.client.NearCacheOptions;
 import io.zaris.client.NearCacheRead;
 import io.zaris.client.ReadResult;
@@ -13,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletionException;
 
 /**
@@ -178,6 +180,155 @@ final class ChaosClient implements AutoCloseable {
             reply = Reply.of(unwrap(e));
         }
         recorder.record(new Op.Increment(id, key, delta, result, revision, invoked, recorder.now(), reply, ambiguousBefore()));
+    }
+
+    /** HINCRBY of the hash's counter field {@link Workload#HASH_FIELD}, recorded with the revision it names. */
+    void hashIncrement(String key, long delta) {
+        long invoked = begin();
+        Reply reply;
+        long result = 0;
+        long revision = -1;
+        try {
+            CounterValue counted = client.hashIncrementVersioned(key, Workload.HASH_FIELD, delta).join();
+            result = counted.value();
+            revision = counted.version();
+            reply = Reply.OK;
+        } catch (RuntimeException e) {
+            reply = Reply.of(unwrap(e));
+        }
+        recorder.record(new Op.Increment(id, key, delta, result, revision, invoked, recorder.now(), reply,
+                ambiguousBefore(), Op.Increment.Target.HASH_FIELD));
+    }
+
+    /**
+     * ZINCRBY of the sorted set's member {@link Workload#SCORE_MEMBER}. Deltas are whole numbers and their sums stay
+     * far below 2^53, so every score is a whole number a double holds exactly. Its API returns no revision.
+     */
+    void scoreIncrement(String key, long delta) {
+        long invoked = begin();
+        Reply reply;
+        long result = 0;
+        try {
+            result = (long) client.sortedSetIncrement(key, Workload.SCORE_MEMBER, delta).join().doubleValue();
+            reply = Reply.OK;
+        } catch (RuntimeException e) {
+            reply = Reply.of(unwrap(e));
+        }
+        recorder.record(new Op.Increment(id, key, delta, result, -1, invoked, recorder.now(), reply, ambiguousBefore(),
+                Op.Increment.Target.SORTED_SET_SCORE));
+    }
+
+    /** HGET of the hash's counter field, recorded as a read of the key; {@code afterHealing} as for {@link #read}. */
+    boolean readHashCounter(String key, boolean afterHealing) {
+        long invoked = begin();
+        Reply reply;
+        String value = null;
+        try {
+            byte[] field = client.hashGet(key, Workload.HASH_FIELD).join();
+            value = field == null ? null : new String(field, StandardCharsets.UTF_8);
+            reply = field == null ? Reply.NOT_FOUND : Reply.OK;
+        } catch (RuntimeException e) {
+            reply = Reply.of(unwrap(e));
+        }
+        recorder.record(new Op.Read(id, key, value, afterHealing, false, invoked, recorder.now(), reply));
+        return reply.tookEffect();
+    }
+
+    /**
+     * ZSCORE of the sorted set's member, recorded as a read of the key: a whole score as a decimal integer, any other
+     * as Java prints a double (which the counter check then reports as no counter value).
+     */
+    boolean readScore(String key, boolean afterHealing) {
+        long invoked = begin();
+        Reply reply;
+        String value = null;
+        try {
+            Double score = client.sortedSetScore(key, Workload.SCORE_MEMBER).join();
+            if (score != null) {
+                value = score == Math.rint(score) && Math.abs(score) < 0x1p53 ? Long.toString(score.longValue())
+                        : score.toString();
+            }
+            reply = score == null ? Reply.NOT_FOUND : Reply.OK;
+        } catch (RuntimeException e) {
+            reply = Reply.of(unwrap(e));
+        }
+        recorder.record(new Op.Read(id, key, value, afterHealing, false, invoked, recorder.now(), reply));
+        return reply.tookEffect();
+    }
+
+    /** SADD of one member (unique in the run) to the set at the key. */
+    void setAdd(String key, String member) {
+        long invoked = begin();
+        Reply reply;
+        try {
+            client.setAdd(key, member).join();
+            reply = Reply.OK;
+        } catch (RuntimeException e) {
+            reply = Reply.of(unwrap(e));
+        }
+        recorder.record(new Op.SetAdd(id, key, member, invoked, recorder.now(), reply, ambiguousBefore()));
+    }
+
+    /** SMEMBERS of the set at the key; whether it was answered. */
+    boolean readSet(String key, boolean afterHealing) {
+        long invoked = begin();
+        Reply reply;
+        Set<String> members = null;
+        try {
+            members = client.setMembers(key).join();
+            reply = Reply.OK;
+        } catch (RuntimeException e) {
+            reply = Reply.of(unwrap(e));
+        }
+        recorder.record(new Op.SetRead(id, key, members, afterHealing, invoked, recorder.now(), reply));
+        return reply.tookEffect();
+    }
+
+    /** RPUSH of one element (unique in the run); the list's length after it, {@code -1} when not acknowledged. */
+    long push(String key, String element) {
+        long invoked = begin();
+        Reply reply;
+        long length = -1;
+        try {
+            length = client.listPush(key, ListEnd.TAIL, element.getBytes(StandardCharsets.UTF_8)).join();
+            reply = Reply.OK;
+        } catch (RuntimeException e) {
+            reply = Reply.of(unwrap(e));
+        }
+        recorder.record(new Op.Push(id, key, element, invoked, recorder.now(), reply, ambiguousBefore()));
+        return length;
+    }
+
+    /** LPOP of one element; whether it took one. */
+    boolean pop(String key) {
+        long invoked = begin();
+        Reply reply;
+        String element = null;
+        try {
+            List<byte[]> popped = client.listPop(key, ListEnd.HEAD, 1).join();
+            element = popped.isEmpty() ? null : new String(popped.get(0), StandardCharsets.UTF_8);
+            reply = popped.isEmpty() ? Reply.NOT_FOUND : Reply.OK;
+        } catch (RuntimeException e) {
+            reply = Reply.of(unwrap(e));
+        }
+        recorder.record(new Op.Pop(id, key, element, invoked, recorder.now(), reply, ambiguousBefore()));
+        return element != null;
+    }
+
+    /** LRANGE of the whole list at the key; whether it was answered. */
+    boolean readList(String key) {
+        long invoked = begin();
+        Reply reply;
+        List<String> elements = null;
+        try {
+            elements = client.listRange(key, 0, -1).join().stream()
+                    .map(element -> new String(element, StandardCharsets.UTF_8)).toList();
+            reply = Reply.OK;
+        } catch (RuntimeException e) {
+            reply = Reply.of(unwrap(e));
+        }
+        recorder.record(new Op.ListRead(id, key, elements, invoked, recorder.now(), reply));
+        return reply.tookEffect();
     }
 
     @Override

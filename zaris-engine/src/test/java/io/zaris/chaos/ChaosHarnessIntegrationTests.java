@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The short chaos run: 3 server processes, RF 2, SYNC, about 2 minutes of faults under a live workload whose
- * clients use the default client options (some with a near cache, some watching keys), then the checker. The long runs are {@code chaos/run}.
+ * clients use the default client options (some with a near cache, some watching keys, some adding to sets, pushing
+ * and popping lists and incrementing hash fields and sorted-set scores), then the checker. The long runs are {@code chaos/run}.
  *
  * <p>Part of the default suite; {@code -Dzaris.chaos=false} skips it (e.g. for a quick local build), and
  * {@code -Dzaris.chaos.seed} / {@code -Dzaris.chaos.seconds} vary it.
@@ -39,6 +40,17 @@ class ChaosHarnessIntegrationTests {
         assertThat(verdict.of(Finding.Kind.IMPOSSIBLE_READ)).as("reads of values never written then").isEmpty();
         assertThat(verdict.of(Finding.Kind.LOST_CAS_UPDATE)).as("lost CAS updates").isEmpty();
         assertThat(verdict.of(Finding.Kind.LOST_INCREMENT)).as("lost increments").isEmpty();
+        Verdict.CollectionOps collections = verdict.collections();
+        assertThat(collections.hashIncrementsAcknowledged()).as("HINCRBYs acknowledged").isPositive();
+        assertThat(collections.scoreIncrementsAcknowledged()).as("ZINCRBYs acknowledged").isPositive();
+        assertThat(collections.setAddsAcknowledged()).as("SADDs acknowledged").isPositive();
+        assertThat(collections.setReadsAnswered()).as("SMEMBERS answered").isPositive();
+        assertThat(collections.queues().pushesAcknowledged()).as("RPUSHes acknowledged").isPositive();
+        assertThat(collections.queues().popsTookElement()).as("LPOPs that took an element").isPositive();
+        assertThat(verdict.of(Finding.Kind.LOST_SET_ADD)).as("lost set adds").isEmpty();
+        assertThat(verdict.of(Finding.Kind.LOST_PUSH)).as("lost list pushes").isEmpty();
+        assertThat(verdict.of(Finding.Kind.DUPLICATE_POP)).as("list elements popped twice").isEmpty();
+        assertThat(verdict.of(Finding.Kind.REORDERED_POP)).as("list elements popped out of order").isEmpty();
         assertThat(verdict.of(Finding.Kind.UNREADABLE_AFTER_HEALING)).as("keys unreadable after healing").isEmpty();
         assertThat(verdict.of(Finding.Kind.DIVERGED_REPLICA)).as("diverged replica copies").isEmpty();
         assertThat(verdict.of(Finding.Kind.UNCOMPARED_REPLICA)).as("replica copies not compared").isEmpty();

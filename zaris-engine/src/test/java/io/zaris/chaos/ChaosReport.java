@@ -42,6 +42,17 @@ record ChaosReport(ChaosOptions options, long durationSeconds, String nodes, Map
                 + tally.writesIndeterminate() + " / " + tally.writesRefused());
         row(md, "CAS updates acknowledged", tally.casUpdatesAcknowledged());
         row(md, "increments acknowledged", tally.incrementsAcknowledged());
+        Verdict.CollectionOps collections = verdict.collections();
+        QueueCheck.Counts queues = collections.queues();
+        row(md, "hash-field increments (HINCRBY) / sorted-set score increments (ZINCRBY) acknowledged",
+                collections.hashIncrementsAcknowledged() + " / " + collections.scoreIncrementsAcknowledged());
+        row(md, "set adds (SADD) acknowledged / set reads (SMEMBERS) answered during the run",
+                collections.setAddsAcknowledged() + " / " + collections.setReadsAnswered());
+        row(md, "list pushes (RPUSH) acknowledged / pops (LPOP) that took an element / found the list empty / of "
+                + "unknown outcome", queues.pushesAcknowledged() + " / " + queues.popsTookElement() + " / "
+                + queues.popsFoundEmpty() + " / " + queues.popsIndeterminate());
+        row(md, "acknowledged pushes never seen, each covered by a pop of unknown outcome",
+                queues.unseenCoveredByIndeterminatePops());
         row(md, "reads answered during the run", tally.readsAnswered());
         Verdict.NearReads near = verdict.nearReads();
         row(md, "near-cache reads answered locally", near.localReads());
@@ -93,6 +104,17 @@ record ChaosReport(ChaosOptions options, long durationSeconds, String nodes, Map
         field(json, "writesRefused", tally.writesRefused());
         field(json, "casUpdatesAcknowledged", tally.casUpdatesAcknowledged());
         field(json, "incrementsAcknowledged", tally.incrementsAcknowledged());
+        Verdict.CollectionOps collections = verdict.collections();
+        QueueCheck.Counts queues = collections.queues();
+        field(json, "hashIncrementsAcknowledged", collections.hashIncrementsAcknowledged());
+        field(json, "scoreIncrementsAcknowledged", collections.scoreIncrementsAcknowledged());
+        field(json, "setAddsAcknowledged", collections.setAddsAcknowledged());
+        field(json, "setReadsAnswered", collections.setReadsAnswered());
+        field(json, "pushesAcknowledged", queues.pushesAcknowledged());
+        field(json, "popsTookElement", queues.popsTookElement());
+        field(json, "popsFoundEmpty", queues.popsFoundEmpty());
+        field(json, "popsIndeterminate", queues.popsIndeterminate());
+        field(json, "unseenPushesCoveredByIndeterminatePops", queues.unseenCoveredByIndeterminatePops());
         field(json, "readsAnswered", tally.readsAnswered());
         Verdict.NearReads near = verdict.nearReads();
         field(json, "nearLocalReads", near.localReads());

@@ -95,6 +95,29 @@ class ChaosReportTests {
                 .contains("\"watchGaps\": {\"HISTORY_LOST\": 1}").contains("\"watchOwed\": 70");
     }
 
+    @Test
+    void theReportCountsTheCollectionOperationsAndTheirFindings() {
+        ChaosReport plain = report(List.of(new Finding(Finding.Kind.DUPLICATE_POP, "queue-0", "'q20:0' popped again")),
+                List.of());
+        Verdict verdict = new Verdict(plain.verdict().findings(), List.of(), Map.of(), Map.of(), plain.verdict().tally(),
+                64, Verdict.NearReads.NONE, Verdict.Watching.NONE,
+                new Verdict.CollectionOps(300, 40, 120, 110, new QueueCheck.Counts(200, 150, 30, 2, 1)));
+        ChaosReport report = new ChaosReport(plain.options(), 60, plain.nodes(), plain.faultsByKind(), plain.clients(),
+                verdict, plain.timeline());
+
+        assertThat(report.markdown())
+                .contains("| hash-field increments (HINCRBY) / sorted-set score increments (ZINCRBY) acknowledged | 120 / 110 |")
+                .contains("| set adds (SADD) acknowledged / set reads (SMEMBERS) answered during the run | 300 / 40 |")
+                .contains("| list pushes (RPUSH) acknowledged / pops (LPOP) that took an element / found the list empty / "
+                        + "of unknown outcome | 200 / 150 / 30 / 2 |")
+                .contains("| acknowledged pushes never seen, each covered by a pop of unknown outcome | 1 |")
+                .contains("| lost set adds | 0 |").contains("| lost acknowledged list pushes | 0 |")
+                .contains("| list elements popped twice | 1 |").contains("| list elements popped out of order | 0 |")
+                .contains("Result: **FAIL**");
+        assertThat(report.json()).contains("\"setAddsAcknowledged\": 300").contains("\"popsIndeterminate\": 2")
+                .contains("\"DUPLICATE_POP\": 1");
+    }
+
     private static ChaosReport report(List<Finding> findings, List<Finding> excused) {
         ChaosOptions options = new ChaosOptions(Duration.ofMinutes(1), 3, 2, AckMode.ASYNC, 1, Duration.ofSeconds(6),
                 Path.of("target"));

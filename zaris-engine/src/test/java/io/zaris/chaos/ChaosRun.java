@@ -6,6 +6,8 @@ import io.zaris.model.ClusterView;
 import io.zaris.model.NodeAddress;
 import io.zaris.model.PartitionHealth;
 import io.zaris.model.PartitionRuntime;
+import io.zaris.placement.PartitionMap;
+import io.zaris.placement.PartitionPlanner;
 import io.zaris.server.ServerProcesses;
 import io.zaris.time.TimeSource;
 import java.io.IOException;
@@ -90,12 +92,13 @@ public final class ChaosRun {
                     List<Nemesis.Fault> faults = nemesis.heal();
                     workload.stop();
                     long end = recorder.now();
-                    awaitHealthy(control, processes, options.nodes());
+                    awaitHealthy(control, processes, options.nodes(), options.replicationFactor());
                     String clients;
                     try (ChaosClient reader = ChaosClient.connect(Workload.clientCount(), seeds,
                             processes.password(), recorder)) {
                         FinalReads.readAll(reader, Workload.keys());
-                        clients = describeClients(reader.options());
+                        workload.readCollectionsBack(reader);
+                        clients = describeClients(reader.options(), workload.collections());
                     }
                     watchers.catchUpAndClose(options.ackMode(), SEGMENTS);
                     ReplicaCopies copies = ReplicaDigests.awaitConverged(control, processes.password(),
@@ -112,12 +115,18 @@ public final class ChaosRun {
     }
 
     /** How the report describes the clients: how many, where they run, and their options. */
-    static String describeClients(ZarisClientOptions options) {
-        return (Workload.clientCount() + 1 + ChaosWatchers.WATCHERS) + " separate client instances in the workload's "
+    static String describeClients(ZarisClientOptions options, boolean collections) {
+        return (Workload.clientCount() - (collections ? 0 : Workload.COLLECTION_CLIENTS) + 1 + ChaosWatchers.WATCHERS)
+                + " separate client instances in the workload's "
                 + "JVM (" + Workload.WRITERS + " writers, " + Workload.READERS + " readers, " + Workload.CAS_THREADS
                 + " CAS, " + Workload.COUNTER_THREADS + " counters, " + Workload.NEAR_READERS + " near-cache readers "
                 + "with a near cache of the default bounds, " + ChaosWatchers.WATCHERS + " key watchers of the prefix '"
-                + ChaosWatchers.PREFIX + "', 1 for the reads after healing), each with " + ChaosClient.describe(options);
+                + ChaosWatchers.PREFIX + "', 1 for the reads after healing" + (collections ? ", "
+                + Workload.SET_ADDERS + " set adders, 1 list producer and 1 list consumer; the counter threads also "
+                + "increment hash fields and sorted-set scores, the readers also read those and the sets"
+                : "; the counter threads also increment hash fields, the readers also read them")
+                + "), each with "
+                + ChaosClient.describe(options);
     }
 
     private static Map<String, Long> faultsByKind(List<Nemesis.Fault> faults) {
@@ -143,14 +152,18 @@ public final class ChaosRun {
 
     /**
      * Waits until every process is back in one membership view holding every node, has adopted a map since
-     * its last start, and every partition is HEALTHY.
+     * its last start, every partition is HEALTHY, and the map is the one the leader's planner makes for every node: no
+     * rebalance is pending or under way. A rebalance begins a join-settle delay after a node returns and moves a
+     * partition by adding its new owners first, so without that the copies compared after healing could be those of
+     * a map in motion, with more owners than the replication factor.
      */
-    private static void awaitHealthy(ZarisClient client, ChaosCluster processes, int nodes) throws Exception {
+    private static void awaitHealthy(ZarisClient client, ChaosCluster processes, int nodes, int replicationFactor)
+            throws Exception {
         long deadline = System.nanoTime() + HEAL_TIMEOUT.toNanos();
         String unhealthy = "";
         while (System.nanoTime() < deadline) {
             ClusterView view = client.refreshMap().join();
-            unhealthy = unhealthyPartitions(view);
+            unhealthy = unhealthyPartitions(view) + unplannedPartitions(view, processes, replicationFactor);
             boolean joined = true;
             for (ServerProcesses.Node node : processes.nodes()) {
                 joined &= hasJoined(node, nodes);
@@ -161,7 +174,25 @@ public final class ChaosRun {
             Thread.sleep(500); // polling the cluster's own progress
         }
         throw new IllegalStateException("the cluster did not return to HEALTHY with every node joined within " + HEAL_TIMEOUT
-                + (unhealthy.isEmpty() ? "" : "; partitions not HEALTHY: " + unhealthy));
+                + (unhealthy.isEmpty() ? "" : "; partitions not HEALTHY, or not yet where the planner puts them: " + unhealthy));
+    }
+
+    /**
+     * The partitions whose owners differ from what the planner plans for every node of the run, as
+     * " to move: p [owners] -> [planned]"; "" if none.
+     */
+    static String unplannedPartitions(ClusterView view, ChaosCluster processes, int replicationFactor) {
+        List<String> nodes = processes.nodes().stream().map(ServerProcesses.Node::nodeId).toList();
+        PartitionMap map = view.partitionMap();
+        PartitionMap planned = PartitionPlanner.plan(nodes, map.partitionCount(), replicationFactor, map);
+        StringBuilder out = new StringBuilder();
+        for (int p = 0; p < map.partitionCount(); p++) {
+            if (!map.ownersOf(p).equals(planned.ownersOf(p))) {
+                out.append(out.length() == 0 ? " to move: " : ", ").append(p).append(' ').append(map.ownersOf(p))
+                        .append(" -> ").append(planned.ownersOf(p));
+            }
+        }
+        return out.toString();
     }
 
     /** The partitions of the view that are not HEALTHY, each with its health, active, epoch and owners; "" if none. */

@@ -15,8 +15,12 @@ import java.util.Map;
  *       of a gap, and each key's changes in order ({@link WatchCheck});</li>
  *   <li>compare-and-set keys: forks, the values the CAS loops read, and every acknowledged update on the
  *       final value's history ({@link CasCheck});</li>
- *   <li>counters: acknowledged increments exactly, indeterminate ones as an upper bound
- *       ({@link CounterCheck});</li>
+ *   <li>counters (string counters, a hash's counter field, a sorted-set member's score): acknowledged increments
+ *       exactly, indeterminate ones as an upper bound ({@link CounterCheck});</li>
+ *   <li>sets of unique adds: every acknowledged add, and every member a read returned, in every later read; nothing
+ *       no add put there ({@link SetCheck});</li>
+ *   <li>lists used as queues by one producer and one consumer: each element popped once, in push order, none lost
+ *       but as many as pops of unknown outcome may have taken ({@link QueueCheck});</li>
  *   <li>a written key no read after healing answered is unchecked, which is a finding too;</li>
  *   <li>replica copies: after healing, every owner's digest of every segment equals the active's
  *       ({@link ReplicaCheck});</li>
@@ -48,18 +52,24 @@ final class Checker {
         long keysWritten = 0;
         long keysReadAfterHealing = 0;
         Map<String, KeyOps> keys = KeyOps.byKey(history.ops());
+        QueueCheck.Counts queues = QueueCheck.Counts.NONE;
         for (KeyOps key : keys.values()) {
             Op.Read afterHealing = key.answeredAfterHealing();
             if (key.written()) {
                 keysWritten++;
-                if (afterHealing == null) {
+                if (!key.readBackAfterHealing()) {
                     findings.add(new Finding(Finding.Kind.UNREADABLE_AFTER_HEALING, key.key,
-                            key.readsAfterHealing.size() + " read(s) after healing, none answered"));
+                            key.readsAfterHealingTried() + " read(s) after healing, none answered"));
                 } else {
                     keysReadAfterHealing++;
                 }
             }
-            if (!key.updates.isEmpty()) {
+            if (!key.setAdds.isEmpty()) {
+                SetCheck.check(key.key, key.setAdds, key.setReads, key.setReadAfterHealing(), findings);
+            } else if (!key.pushes.isEmpty() || !key.pops.isEmpty()) {
+                queues = queues.plus(QueueCheck.check(key.key, key.pushes, key.pops, key.listReadAfterHealing(),
+                        findings));
+            } else if (!key.updates.isEmpty()) {
                 CasCheck check = new CasCheck(key.key, key.updates);
                 check.checkForks(losses, findings);
                 key.reads.forEach(read -> check.checkRead(read, losses, findings));
@@ -85,7 +95,26 @@ final class Checker {
             }
         }
         return new Verdict(findings.found(), findings.excused(), replies, history.retriedAttempts(),
-                tally(history, keysWritten, keysReadAfterHealing), segmentCopiesCompared, near.summary(), watching);
+                tally(history, keysWritten, keysReadAfterHealing), segmentCopiesCompared, near.summary(), watching,
+                collections(history, queues));
+    }
+
+    private static Verdict.CollectionOps collections(History history, QueueCheck.Counts queues) {
+        long setAdds = 0;
+        long setReads = 0;
+        long hashIncrements = 0;
+        long scoreIncrements = 0;
+        for (Op op : history.ops()) {
+            if (op instanceof Op.SetAdd add && add.outcome() == Outcome.OK) {
+                setAdds++;
+            } else if (op instanceof Op.SetRead read && read.answered() && !read.afterHealing()) {
+                setReads++;
+            } else if (op instanceof Op.Increment increment && increment.outcome() == Outcome.OK) {
+                hashIncrements += increment.target() == Op.Increment.Target.HASH_FIELD ? 1 : 0;
+                scoreIncrements += increment.target() == Op.Increment.Target.SORTED_SET_SCORE ? 1 : 0;
+            }
+        }
+        return new Verdict.CollectionOps(setAdds, setReads, hashIncrements, scoreIncrements, queues);
     }
 
     private static Verdict.Tally tally(History history, long keysWritten, long keysReadAfterHealing) {
@@ -98,7 +127,8 @@ final class Checker {
                 writes[write.outcome().ordinal()]++;
             } else if (op instanceof Op.Cas update && update.outcome() == Outcome.OK) {
                 casUpdates++;
-            } else if (op instanceof Op.Increment increment && increment.outcome() == Outcome.OK) {
+            } else if (op instanceof Op.Increment increment && increment.outcome() == Outcome.OK
+                    && increment.target() == Op.Increment.Target.COUNTER) {
                 increments++;
             } else if (op instanceof Op.Read read && read.answered() && !read.afterHealing()) {
                 reads++;
@@ -116,6 +146,25 @@ final class Checker {
         if (op instanceof Op.Cas) {
             return "a CAS";
         }
-        return op instanceof Op.Increment ? "an INCREMENT" : "a GET";
+        if (op instanceof Op.Increment increment) {
+            return switch (increment.target()) {
+                case COUNTER -> "an INCREMENT";
+                case HASH_FIELD -> "an HINCRBY";
+                case SORTED_SET_SCORE -> "a ZINCRBY";
+            };
+        }
+        if (op instanceof Op.SetAdd) {
+            return "an SADD";
+        }
+        if (op instanceof Op.SetRead) {
+            return "an SMEMBERS";
+        }
+        if (op instanceof Op.Push) {
+            return "an RPUSH";
+        }
+        if (op instanceof Op.Pop) {
+            return "an LPOP";
+        }
+        return op instanceof Op.ListRead ? "an LRANGE" : "a GET";
     }
 }

@@ -83,11 +83,8 @@ class CheckerTests {
 
     @Test
     void aStaleReadByAnotherClientIsFlagged() {
-        History history = new HistoryBuilder(AckMode.SYNC)
-                .put(0, KEY, "w0:0", 1, 2)
-                .put(0, KEY, "w0:1", 3, 4)
+        History history = HistoryBuilder.overwritten(KEY)
                 .read(4, KEY, "w0:0", 5, 6)
-                .readAfterHealing(KEY, "w0:1", 10, 11)
                 .build();
 
         assertOnly(Checker.check(history), Finding.Kind.STALE_READ);

@@ -1,6 +1,7 @@
 package io.zaris.chaos;
 
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * Once the cluster healed: reads every key the workload may have written, with a client of its own, so every
@@ -19,9 +20,14 @@ final class FinalReads {
 
     static void readAll(ChaosClient client, List<String> keys) throws InterruptedException {
         for (String key : keys) {
-            for (int attempt = 1; client.read(key, true) == null && attempt < TRIES; attempt++) {
-                Thread.sleep(PAUSE_MILLIS); // a pause between tries of a refused read, not a synchronisation
-            }
+            untilAnswered(() -> client.read(key, true) != null);
+        }
+    }
+
+    /** Runs {@code read} (which records itself and says whether it was answered) up to {@link #TRIES} times. */
+    static void untilAnswered(BooleanSupplier read) throws InterruptedException {
+        for (int attempt = 1; !read.getAsBoolean() && attempt < TRIES; attempt++) {
+            Thread.sleep(PAUSE_MILLIS); // a pause between tries of a refused read, not a synchronisation
         }
     }
 }

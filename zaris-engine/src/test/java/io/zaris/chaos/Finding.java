@@ -30,6 +30,17 @@ record Finding(Kind kind, String key, String detail) {
         LOST_CAS_UPDATE("lost acknowledged CAS updates"),
         /** An acknowledged increment is missing from, or counted twice in, the counter's value. */
         LOST_INCREMENT("lost acknowledged increments"),
+        /**
+         * After healing, a set lacked a member whose SADD was acknowledged, or which a read had returned (so its add
+         * took effect).
+         */
+        LOST_SET_ADD("lost set adds"),
+        /** An acknowledged RPUSH was never popped nor left in the list, and no pop of unknown outcome may have taken it. */
+        LOST_PUSH("lost acknowledged list pushes"),
+        /** A list element was popped twice, or popped and still in the list after healing. */
+        DUPLICATE_POP("list elements popped twice"),
+        /** A list element came out after one pushed after its push was acknowledged. */
+        REORDERED_POP("list elements popped out of order"),
         /** After healing, a written key could not be read, so its writes went unchecked. */
         UNREADABLE_AFTER_HEALING("keys unreadable after healing"),
         /** After healing, an owner's copy of a segment held other entries than the active owner's copy. */

@@ -33,6 +33,17 @@ final class HistoryBuilder {
         this.ackMode = ackMode;
     }
 
+    /**
+     * The history a read rule is shown against (SYNC): client 0's acknowledged PUTs of {@code key}, 'w0:0' over
+     * [1, 2] and 'w0:1' over [3, 4], and 'w0:1' read back after healing at 100; the caller adds the read it judges.
+     */
+    static HistoryBuilder overwritten(String key) {
+        return new HistoryBuilder(AckMode.SYNC)
+                .put(0, key, "w0:0", 1, 2)
+                .put(0, key, "w0:1", 3, 4)
+                .readAfterHealing(key, "w0:1", 100, 101);
+    }
+
     /** An acknowledged PUT. */
     HistoryBuilder put(int client, String key, String value, long from, long to) {
         return put(client, key, value, from, to, Reply.OK, false);
@@ -117,6 +128,61 @@ final class HistoryBuilder {
     /** An increment by {@code delta} that failed with {@code reply}. */
     HistoryBuilder failedIncrement(int client, String key, long delta, long from, long to, Reply reply) {
         ops.add(new Op.Increment(client, key, delta, 0, -1, from * SECOND, to * SECOND, reply, false));
+        return this;
+    }
+
+    /**
+     * An acknowledged increment of {@code target} by {@code delta} that returned {@code result}; a ZINCRBY names no
+     * revision, as with the real API.
+     */
+    HistoryBuilder increment(int client, String key, Op.Increment.Target target, long delta, long result, long from,
+                             long to) {
+        long revision = target == Op.Increment.Target.SORTED_SET_SCORE ? -1 : revisionIf(key, true);
+        ops.add(new Op.Increment(client, key, delta, result, revision, from * SECOND, to * SECOND, Reply.OK, false,
+                target));
+        return this;
+    }
+
+    /** An SADD of {@code member} that got {@code reply}. */
+    HistoryBuilder setAdd(int client, String key, String member, long from, long to, Reply reply) {
+        ops.add(new Op.SetAdd(client, key, member, from * SECOND, to * SECOND, reply, false));
+        return this;
+    }
+
+    /** An answered SMEMBERS during the run. */
+    HistoryBuilder setRead(int client, String key, Set<String> members, long from, long to) {
+        ops.add(new Op.SetRead(client, key, members, false, from * SECOND, to * SECOND, Reply.OK));
+        return this;
+    }
+
+    /** An answered SMEMBERS once the cluster healed. */
+    HistoryBuilder setReadAfterHealing(String key, Set<String> members, long from, long to) {
+        ops.add(new Op.SetRead(99, key, members, true, from * SECOND, to * SECOND, Reply.OK));
+        return this;
+    }
+
+    /** An RPUSH of {@code element} that got {@code reply}. */
+    HistoryBuilder push(int client, String key, String element, long from, long to, Reply reply) {
+        ops.add(new Op.Push(client, key, element, from * SECOND, to * SECOND, reply, false));
+        return this;
+    }
+
+    /** An LPOP that took {@code element} ({@code null}: found the list empty). */
+    HistoryBuilder pop(int client, String key, String element, long from, long to) {
+        ops.add(new Op.Pop(client, key, element, from * SECOND, to * SECOND,
+                element == null ? Reply.NOT_FOUND : Reply.OK, false));
+        return this;
+    }
+
+    /** An LPOP that failed with {@code reply}. */
+    HistoryBuilder failedPop(int client, String key, long from, long to, Reply reply) {
+        ops.add(new Op.Pop(client, key, null, from * SECOND, to * SECOND, reply, false));
+        return this;
+    }
+
+    /** An answered LRANGE of the whole list once the cluster healed. */
+    HistoryBuilder listReadAfterHealing(String key, List<String> elements, long from, long to) {
+        ops.add(new Op.ListRead(99, key, elements, from * SECOND, to * SECOND, Reply.OK));
         return this;
     }
 

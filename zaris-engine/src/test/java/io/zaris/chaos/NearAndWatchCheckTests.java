@@ -103,11 +103,9 @@ class NearAndWatchCheckTests {
 
     @Test
     void aReadTheOwnerAnsweredGetsNoBound() {
-        History history = new HistoryBuilder(AckMode.SYNC)
-                .put(0, KEY, "w0:0", 1, 2)
-                .put(0, KEY, "w0:1", 4, 5)
+        // Read 2 s after 'w0:1' was acknowledged, well within the near-cache bound.
+        History history = HistoryBuilder.overwritten(KEY)
                 .read(9, KEY, "w0:0", 6, 6)
-                .readAfterHealing(KEY, "w0:1", 100, 101)
                 .build();
 
         assertOnly(Checker.check(history), Finding.Kind.STALE_READ);
@@ -171,6 +169,28 @@ class NearAndWatchCheckTests {
         assertThat(Checker.check(inverted).findings()).isEmpty();
         assertOnly(Checker.check(otherSegment), Finding.Kind.WATCH_SKIPPED_CHANGE);
         assertOnly(Checker.check(otherRange), Finding.Kind.WATCH_SKIPPED_CHANGE);
+    }
+
+    @Test
+    void aHistoryLostNoticeCoversEveryRevisionUpToItsEndWhenTheWatchsPositionLayBesideTheNewOwnersHistory() {
+        // The watch reached revision 3 through changes its old active pushed but never replicated; the new owner
+        // wrote 'w0:1' under revision 2 of its own history. A notice "after 3" leaves that write skipped silently,
+        // as a chaos run found; the client's notice now says "any change up to 4".
+        History afterThePosition = watched()
+                .watched(WATCHER, KEY, 1, false, 2)
+                .gap(WATCHER, WatchGap.Reason.HISTORY_LOST, SEGMENT, 3, 4, 6)
+                .watched(WATCHER, KEY, 4, false, 8)
+                .build();
+        WatchGap notice = new WatchGap(WatchGap.Reason.HISTORY_LOST, SEGMENT, -1, 4, -1);
+        History upToItsEnd = watched()
+                .watched(WATCHER, KEY, 1, false, 2)
+                .gap(WATCHER, notice.reason(), notice.segment(), notice.afterRevision(), notice.upToRevision(), 6)
+                .watched(WATCHER, KEY, 4, false, 8)
+                .build();
+
+        assertOnly(Checker.check(afterThePosition), Finding.Kind.WATCH_SKIPPED_CHANGE);
+        assertThat(Checker.check(upToItsEnd).findings()).isEmpty();
+        assertThat(Checker.check(upToItsEnd).watching().coveredByGap()).isEqualTo(1);
     }
 
     @Test

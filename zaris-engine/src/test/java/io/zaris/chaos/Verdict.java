@@ -14,16 +14,24 @@ import java.util.Map;
  * @param segmentCopiesCompared replica copies of segments compared with their active's after healing
  * @param nearReads       what the reads the near cache answered showed
  * @param watching        what the key watches were handed, and what they owed
+ * @param collections     what the collection operations did
  */
 record Verdict(List<Finding> findings, List<Finding> excused, Map<Reply, Long> replies,
                Map<Reply, Long> retriedAttempts, Tally tally, long segmentCopiesCompared, NearReads nearReads,
-               Watching watching) {
+               Watching watching, CollectionOps collections) {
 
     Verdict {
         findings = List.copyOf(findings);
         excused = List.copyOf(excused);
         replies = History.byKind(replies);
         retriedAttempts = History.byKind(retriedAttempts);
+    }
+
+    /** A verdict of a history without collection operations. */
+    Verdict(List<Finding> findings, List<Finding> excused, Map<Reply, Long> replies, Map<Reply, Long> retriedAttempts,
+            Tally tally, long segmentCopiesCompared, NearReads nearReads, Watching watching) {
+        this(findings, excused, replies, retriedAttempts, tally, segmentCopiesCompared, nearReads, watching,
+                CollectionOps.NONE);
     }
 
     /** The run passes when nothing was found; excused ASYNC losses are allowed. */
@@ -105,5 +113,20 @@ record Verdict(List<Finding> findings, List<Finding> excused, Map<Reply, Long> r
     record Tally(long writesAcknowledged, long writesIndeterminate, long writesRefused, long casUpdatesAcknowledged,
                  long incrementsAcknowledged, long readsAnswered, long keysWritten, long keysReadAfterHealing,
                  long namedLosses) {
+    }
+
+    /**
+     * What the collection operations did.
+     *
+     * @param setAddsAcknowledged         SADDs acknowledged
+     * @param setReadsAnswered            SMEMBERS answered during the run
+     * @param hashIncrementsAcknowledged  HINCRBYs of a hash's counter field acknowledged
+     * @param scoreIncrementsAcknowledged ZINCRBYs of a sorted-set member's score acknowledged
+     * @param queues                      the lists' pushes and pops
+     */
+    record CollectionOps(long setAddsAcknowledged, long setReadsAnswered, long hashIncrementsAcknowledged,
+                       long scoreIncrementsAcknowledged, QueueCheck.Counts queues) {
+
+        static final CollectionOps NONE = new CollectionOps(0, 0, 0, 0, QueueCheck.Counts.NONE);
     }
 }

@@ -21,8 +21,9 @@ import java.util.TreeMap;
  *   <li><b>nothing skipped silently</b>: every PUT acknowledged with a revision, of a key under the watch's prefix,
  *       invoked after the watch was live and completed before it was closed, was handed on with that version, or a
  *       gap notice covers it. A notice of the key's segment covers the revisions after its {@code afterRevision} up
- *       to its {@code upToRevision} (every revision up to it when the range is inverted: the new owner's history is
- *       behind the position, after lost ASYNC writes); one of every segment ({@code LISTENER_TOO_SLOW}) covers the
+ *       to its {@code upToRevision} (every revision up to it when {@code afterRevision} is {@code -1}, which a stream
+ *       that could not resume reports, or when the range is inverted: the new owner's history is behind the position,
+ *       after lost ASYNC writes); one of every segment ({@code LISTENER_TOO_SLOW}) covers the
  *       writes invoked before it was handed on. Under ASYNC a skipped write named lost to its writer is
  *       excused.</li>
  * </ul>

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
@@ -23,11 +24,18 @@ import java.util.function.Function;
  *   <li>counters: INCREMENT of shared counters by a random delta, so a lost increment cannot pass for an
  *       indeterminate one of the same size;</li>
  *   <li>near-cache readers: clients with a near cache reading single-writer keys at random, so most reads are
- *       answered locally and the checker sees how stale such a read can be ({@link NearReadStaleness}).</li>
+ *       answered locally and the checker sees how stale such a read can be ({@link NearReadStaleness});</li>
+ *   <li>a hash's counter field: the counter threads also HINCRBY it, checked like the counters (under ASYNC too:
+ *       {@code hashIncrementVersioned} names each change's revision);</li>
+ *   <li>collections (SYNC only): the counter threads also ZINCRBY a sorted-set member's score, checked like the
+ *       counters; set adders SADD members they never repeat, two adders to the same
+ *       sets, a set taking {@value #MEMBERS_PER_SET} members before the adders move on to the next, and the readers
+ *       read the latest sets with SMEMBERS ({@link SetCheck}); one producer RPUSHes unique elements onto
+ *       {@value #QUEUES} lists which one consumer LPOPs ({@link QueueCheck}).</li>
  * </ul>
  * Key watches run beside the workload, on clients of their own ({@link ChaosWatchers}).
- * ASYNC runs issue no DELETE: its acknowledgement returns no revision, so a lost DELETE could never be matched
- * to a loss the client named.
+ * ASYNC runs issue no DELETE and no collection operation but HINCRBY: their acknowledgements return no revision, so
+ * a lost one could never be matched to a loss the client named.
  *
  * <p>Threads run until {@link #stop()}; each call is bounded by the client's own deadline, so they stop
  * promptly. Seeded: the choices of keys, deltas and deletes replay; timing does not.
@@ -42,6 +50,22 @@ final class Workload {
     static final int COUNTER_THREADS = 2;
     static final int COUNTERS = 4;
     static final int NEAR_READERS = 2;
+    static final int HASH_COUNTERS = 4;
+    /** The field of each counter hash that HINCRBY increments. */
+    static final String HASH_FIELD = "n";
+    static final int SCORE_COUNTERS = 4;
+    /** The member of each counter sorted set whose score ZINCRBY increments. */
+    static final String SCORE_MEMBER = "m";
+    static final int SET_ADDERS = 2;
+    /** Members a set takes before the adders move on to the next set, which keeps every SMEMBERS answer small. */
+    static final int MEMBERS_PER_SET = 64;
+    /** Readers read one of the sets this many sets back from the one being filled, or that one. */
+    private static final int RECENT_SETS = 4;
+    static final int QUEUES = 4;
+    /** Clients of the collection threads, which run under SYNC only: the set adders, the producer and the consumer. */
+    static final int COLLECTION_CLIENTS = SET_ADDERS + 2;
+    /** A push that leaves a list this long makes the producer pause, so a slow consumer leaves lists short. */
+    private static final int QUEUE_BOUND = 64;
     /** Increments add 1 to this much. */
     static final int MAX_DELTA = 1_000_000;
     /** One write in this many is a DELETE (SYNC only). */
@@ -62,6 +86,11 @@ final class Workload {
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final List<Thread> threads = new ArrayList<>();
     private final List<ChaosClient> clients = new ArrayList<>();
+    /**
+     * Set adds handed out so far, by both adders: add {@code n} goes to set {@code n / MEMBERS_PER_SET}. Written by
+     * the adders, read by the readers and, once the threads stopped, by the final reads.
+     */
+    private final AtomicLong setSlots = new AtomicLong();
 
     Workload(List<NodeAddress> seeds, String password, HistoryRecorder recorder, AckMode ackMode, long seed) {
         this.seeds = seeds;
@@ -73,7 +102,12 @@ final class Workload {
 
     /** How many clients the workload runs; client ids are {@code 0} to this minus one. */
     static int clientCount() {
-        return WRITERS + READERS + CAS_THREADS + COUNTER_THREADS + NEAR_READERS;
+        return WRITERS + READERS + CAS_THREADS + COUNTER_THREADS + NEAR_READERS + COLLECTION_CLIENTS;
+    }
+
+    /** Whether the run issues collection operations other than HINCRBY: under SYNC only (see the class comment). */
+    boolean collections() {
+        return ackMode == AckMode.SYNC;
     }
 
     /** Every key the workload may write. */
@@ -103,6 +137,49 @@ final class Workload {
 
     static String counterKey(int k) {
         return "ctr-" + k;
+    }
+
+    static String hashCounterKey(int k) {
+        return "hctr-" + k;
+    }
+
+    static String scoreCounterKey(int k) {
+        return "zctr-" + k;
+    }
+
+    static String setKey(long k) {
+        return "set-" + k;
+    }
+
+    static String queueKey(int k) {
+        return "queue-" + k;
+    }
+
+    /**
+     * Reads back every collection key the workload may have written, with {@code reader}, each tried until answered
+     * or {@link FinalReads#TRIES} times. Call after {@link #stop()}.
+     */
+    void readCollectionsBack(ChaosClient reader) throws InterruptedException {
+        for (int k = 0; k < HASH_COUNTERS; k++) {
+            String key = hashCounterKey(k);
+            FinalReads.untilAnswered(() -> reader.readHashCounter(key, true));
+        }
+        if (!collections()) {
+            return;
+        }
+        for (int k = 0; k < SCORE_COUNTERS; k++) {
+            String key = scoreCounterKey(k);
+            FinalReads.untilAnswered(() -> reader.readScore(key, true));
+        }
+        long sets = (setSlots.get() + MEMBERS_PER_SET - 1) / MEMBERS_PER_SET;
+        for (long k = 0; k < sets; k++) {
+            String key = setKey(k);
+            FinalReads.untilAnswered(() -> reader.readSet(key, true));
+        }
+        for (int k = 0; k < QUEUES; k++) {
+            String key = queueKey(k);
+            FinalReads.untilAnswered(() -> reader.readList(key));
+        }
     }
 
     /** Connects every client, then starts every thread; when a client cannot connect, closes the others. */
@@ -139,6 +216,14 @@ final class Workload {
             ChaosClient client = ChaosClient.connectWithNearCache(id++, seeds, password, recorder);
             add("chaos-near-reader-" + r, client, () -> nearReadLoop(client, new Random(seed + 300 + index)));
         }
+        if (!collections()) {
+            return;
+        }
+        for (int a = 0; a < SET_ADDERS; a++) {
+            add("chaos-set-adder-" + a, id++, client -> () -> setAddLoop(client));
+        }
+        add("chaos-queue-producer", id++, client -> () -> produceLoop(client, new Random(seed + 400)));
+        add("chaos-queue-consumer", id++, client -> () -> consumeLoop(client, new Random(seed + 500)));
     }
 
     /** Stops every thread after its current call, then closes the clients. */
@@ -176,11 +261,20 @@ final class Workload {
 
     private void readLoop(ChaosClient client, Random random) {
         while (running.get()) {
-            int pick = random.nextInt(10);
-            String key = pick == 0 ? casKey(random.nextInt(CAS_KEYS))
-                    : pick == 1 ? counterKey(random.nextInt(COUNTERS))
-                    : writerKey(random.nextInt(WRITERS), random.nextInt(KEYS_PER_WRITER));
-            client.read(key, false);
+            int pick = random.nextInt(collections() ? 13 : 11);
+            if (pick == 10) {
+                client.readHashCounter(hashCounterKey(random.nextInt(HASH_COUNTERS)), false);
+            } else if (pick == 11) {
+                client.readScore(scoreCounterKey(random.nextInt(SCORE_COUNTERS)), false);
+            } else if (pick == 12) {
+                long filling = setSlots.get() / MEMBERS_PER_SET;
+                client.readSet(setKey(Math.max(0, filling - random.nextInt(RECENT_SETS + 1))), false);
+            } else {
+                String key = pick == 0 ? casKey(random.nextInt(CAS_KEYS))
+                        : pick == 1 ? counterKey(random.nextInt(COUNTERS))
+                        : writerKey(random.nextInt(WRITERS), random.nextInt(KEYS_PER_WRITER));
+                client.read(key, false);
+            }
             LockSupport.parkNanos(READ_PAUSE_NANOS); // pacing the load, not a synchronisation
         }
     }
@@ -210,7 +304,42 @@ final class Workload {
 
     private void counterLoop(ChaosClient client, Random random) {
         while (running.get()) {
-            client.increment(counterKey(random.nextInt(COUNTERS)), 1 + random.nextInt(MAX_DELTA));
+            int pick = random.nextInt(collections() ? 3 : 2);
+            long delta = 1 + random.nextInt(MAX_DELTA);
+            if (pick == 0) {
+                client.increment(counterKey(random.nextInt(COUNTERS)), delta);
+            } else if (pick == 1) {
+                client.hashIncrement(hashCounterKey(random.nextInt(HASH_COUNTERS)), delta);
+            } else {
+                client.scoreIncrement(scoreCounterKey(random.nextInt(SCORE_COUNTERS)), delta);
+            }
+        }
+    }
+
+    /** SADD of members this adder never repeats, into the set the shared slot counter names. */
+    private void setAddLoop(ChaosClient client) {
+        long sequence = 0;
+        while (running.get()) {
+            client.setAdd(setKey(setSlots.getAndIncrement() / MEMBERS_PER_SET), "s" + client.id() + ":" + sequence++);
+        }
+    }
+
+    /** The only producer of every queue: RPUSH of unique elements, one call at a time, so each list's order is known. */
+    private void produceLoop(ChaosClient client, Random random) {
+        long sequence = 0;
+        while (running.get()) {
+            if (client.push(queueKey(random.nextInt(QUEUES)), "q" + client.id() + ":" + sequence++) >= QUEUE_BOUND) {
+                LockSupport.parkNanos(READ_PAUSE_NANOS); // pacing the producer, not a synchronisation
+            }
+        }
+    }
+
+    /** The only consumer of every queue: LPOP of one element, one call at a time. */
+    private void consumeLoop(ChaosClient client, Random random) {
+        while (running.get()) {
+            if (!client.pop(queueKey(random.nextInt(QUEUES)))) {
+                LockSupport.parkNanos(READ_PAUSE_NANOS); // an empty or failed pop: pacing, not a synchronisation
+            }
         }
     }
 }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.model.KvStatus;
 import io.zaris.placement.PartitionLayout;
-import io.zaris.transport.ZarisStatusException;
+import io.zaris.transport.ZarisWrongTypeException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -33,6 +33,13 @@ class ClientHashIntegrationTests {
                 fields.put("visits", bytes("1"));
                 assertThat(client.hashSet("user:" + h, fields).join()).isEqualTo(2);
                 assertThat(client.hashIncrement("user:" + h, "visits", h).join()).isEqualTo(1 + h);
+                CounterValue first = client.hashIncrementVersioned("user:" + h, "visits", 1).join();
+                CounterValue second = client.hashIncrementVersioned("user:" + h, "visits", -1).join();
+                assertThat(first.value()).isEqualTo(2 + h);
+                assertThat(second.value()).isEqualTo(1 + h);
+                assertThat(second.version()).as("each change names its own, later version")
+                        .isGreaterThan(first.version());
+                assertThat(first.version()).isPositive();
             }
             for (int h = 0; h < 20; h++) {
                 Map<String, byte[]> all = client.hashGetAll("user:" + h).join();
@@ -48,10 +55,10 @@ class ClientHashIntegrationTests {
 
             client.put("plain", bytes("v")).join();
             assertThatThrownBy(() -> client.hashGet("plain", "f").join()).isInstanceOf(CompletionException.class)
-                    .cause().isInstanceOfSatisfying(ZarisStatusException.class,
+                    .cause().isInstanceOfSatisfying(ZarisWrongTypeException.class,
                             e -> assertThat(e.status()).isEqualTo(KvStatus.WRONG_TYPE));
             assertThatThrownBy(() -> client.get("user:1").join()).cause()
-                    .isInstanceOfSatisfying(ZarisStatusException.class, e -> assertThat(e.getMessage()).contains("WRONGTYPE"));
+                    .isInstanceOfSatisfying(ZarisWrongTypeException.class, e -> assertThat(e.getMessage()).contains("WRONGTYPE"));
         }
     }
 

@@ -56,4 +56,11 @@ class KeyWatchTests {
 
         assertThat(watch.admit()).isEqualTo(KeyWatch.Admission.QUEUE);
     }
+
+    @Test
+    void aStreamThatCannotResumeReportsEveryChangeUpToTheNewOwnersRevisionAsPossiblyMissing() {
+        // its position may lie beside the new owner's history (changes the old active never replicated), so
+        // nothing before it is known to be shared
+        assertThat(WatchGap.historyLost(7, 120)).isEqualTo(new WatchGap(WatchGap.Reason.HISTORY_LOST, 7, -1, 120, -1));
+    }
 }

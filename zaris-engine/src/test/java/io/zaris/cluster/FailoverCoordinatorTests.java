@@ -293,6 +293,70 @@ class FailoverCoordinatorTests {
     }
 
     @Test
+    void anIncompleteCopyIsNotPromotedWhileSuspendedOwnersHoldWritesItLacks() {
+        // The shape of a chaos run that lost acknowledged writes: right after a healed partition the leader suspended
+        // the active "a" and the replica "b" for a moment, and the only serving owner, "c", was still catching up
+        // (no segment synced): promoted, it made its older copy authoritative, and a and b took its snapshot.
+        Set<String> lapsed = new java.util.HashSet<>(Set.of("a", "b"));
+        Set<String> renewed = new java.util.HashSet<>(Set.of("c"));
+        FailoverCoordinator leader = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 3),
+                ReplicationSettings.defaults().withEvictionDelay(Duration.ofSeconds(30)), new FakeProbe(), Runnable::run,
+                FakeTime.followingNanos(() -> now), lapsed::contains, lapsed::contains, renewed::contains);
+        ClusterView view = new ClusterView(LAYOUT, new PartitionMap(1, 3, List.of(List.of("a", "b", "c"),
+                List.of("c", "a", "b"))), new RuntimeMap(List.of(new PartitionRuntime("a", 7, PartitionHealth.DEGRADED),
+                new PartitionRuntime("c", 3, PartitionHealth.HEALTHY))), ADDRESSES);
+        answers.put("a", Map.of(0, new PartitionState(7, 120, 14, 2)));
+        answers.put("b", Map.of(0, new PartitionState(7, 118, 14, 2)));
+        answers.put("c", Map.of(0, new PartitionState(7, 95, 12, 0), 1, new PartitionState(3, 40, 6, 2)));
+        Set<String> all = Set.of("a", "b", "c");
+
+        ClusterView held = view;
+        for (int round = 0; round < 4; round++) {
+            ClusterView current = held;
+            leader.reconcile(current, all, () -> current, published::add);
+            held = published.isEmpty() ? held : published.get(published.size() - 1);
+            now += Duration.ofMillis(500).toNanos();
+        }
+        assertThat(held.suspended()).containsExactly("a", "b");
+        assertThat(held.runtimeMap().get(0).activeNode()).as("c has 0 of 2 segments synced; a and b may hold more")
+                .isEqualTo("a");
+
+        lapsed.clear();
+        renewed.addAll(Set.of("a", "b"));
+        ClusterView suspended = held;
+        leader.reconcile(suspended, all, () -> suspended, published::add);
+        ClusterView resumed = published.get(published.size() - 1);
+        assertThat(resumed.suspended()).isEmpty();
+        assertThat(resumed.runtimeMap().get(0)).as("a serves its partition again, with every write it acknowledged")
+                .isEqualTo(view.runtimeMap().get(0));
+    }
+
+    @Test
+    void anIncompleteCopyIsPromotedOnceTheSuspendedOwnersLeftTheView() {
+        Set<String> lapsed = Set.of("a", "b");
+        FailoverCoordinator leader = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 3),
+                ReplicationSettings.defaults().withEvictionDelay(Duration.ofSeconds(30)), new FakeProbe(), Runnable::run,
+                FakeTime.followingNanos(() -> now), lapsed::contains, lapsed::contains, node -> node.equals("c"));
+        ClusterView view = new ClusterView(LAYOUT, new PartitionMap(1, 3, List.of(List.of("a", "b", "c"),
+                List.of("c", "a", "b"))), new RuntimeMap(List.of(new PartitionRuntime("a", 7, PartitionHealth.DEGRADED),
+                new PartitionRuntime("c", 3, PartitionHealth.HEALTHY))), ADDRESSES).withSuspended(
+                new PartitionMap(2, 3, List.of(List.of("a", "b", "c"), List.of("c", "a", "b"))),
+                new RuntimeMap(List.of(new PartitionRuntime("a", 7, PartitionHealth.DEGRADED),
+                        new PartitionRuntime("c", 3, PartitionHealth.HEALTHY))), Set.of("a", "b"));
+        answers.put("c", Map.of(0, new PartitionState(7, 95, 12, 0), 1, new PartitionState(3, 40, 6, 2)));
+
+        ClusterView held = view;
+        for (int round = 0; round < 3; round++) {
+            ClusterView current = held;
+            leader.reconcile(current, Set.of("c"), () -> current, published::add);
+            held = published.isEmpty() ? held : published.get(published.size() - 1);
+        }
+        assertThat(held.suspended()).as("resumed: they left the view").isEmpty();
+        assertThat(held.runtimeMap().get(0)).as("the best copy left serves what is left")
+                .isEqualTo(new PartitionRuntime("c", 8, PartitionHealth.DEGRADED));
+    }
+
+    @Test
     void aCandidateThatHasNotSeenTheCurrentEpochCountsNoSyncedSegments() {
         // "b" missed the epoch bump (it was suspended and cut off): its copy looks complete under epoch 3 only
         ClusterView view = view(List.of(List.of("a", "b", "c"), List.of("c", "a")),

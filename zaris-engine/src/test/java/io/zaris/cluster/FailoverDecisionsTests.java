@@ -156,4 +156,17 @@ class FailoverDecisionsTests {
     private static PartitionState state(int synced, long keys) {
         return new PartitionState(1, keys, keys, synced);
     }
+
+    @Test
+    void anIncompleteCopyWaitsForTheSuspendedOwnersAndACompleteOneDoesNot() {
+        Map<String, PartitionState> candidates = Map.of("c", new PartitionState(7, 95, 12, 3),
+                "d", new PartitionState(7, 120, 14, 4));
+
+        assertThat(FailoverDecisions.suspendedHoldersToAwait("c", candidates, 4, List.of("a", "b")))
+                .containsExactly("a", "b");
+        assertThat(FailoverDecisions.suspendedHoldersToAwait("d", candidates, 4, List.of("a", "b")))
+                .as("complete under the epoch: it received every change the active shipped").isEmpty();
+        assertThat(FailoverDecisions.suspendedHoldersToAwait("c", candidates, 4, List.of())).isEmpty();
+        assertThat(FailoverDecisions.suspendedHoldersToAwait(null, candidates, 4, List.of("a"))).isEmpty();
+    }
 }

@@ -55,6 +55,7 @@ class RequestCodecTests {
                 List.of(bytes("SCORE"), bytes("1"), bytes("(1"), bytes("+inf"), bytes("0"), bytes("-1"))));
         assertRoundTrip(new Request.TrackSegment(17, 3, 41, 6));
         assertRoundTrip(new Request.TrackSegment(18, 3, -1, -1));
+        assertRoundTrip(new Request.Publish(27, bytes("news"), bytes("")));
     }
 
     @Test

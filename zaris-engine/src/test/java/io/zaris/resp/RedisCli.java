@@ -9,7 +9,9 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 
 /**
  * Talks to a RESP port the two ways a Redis user does from a shell, for the tests that check Zaris's replies: Debian's
@@ -73,6 +75,18 @@ final class RedisCli {
     /** Sends each line of {@code commands} as an inline command (lines joined with CRLF), then QUIT: every reply. */
     static String exchangeLines(NodeAddress address, String commands) throws IOException {
         return new String(exchange(address, commands.replace("\n", "\r\n") + "QUIT\r\n"), StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * A collection expires whole: {@code add} (inline, putting two new elements into {@code key}) answers {@code :2},
+     * PEXPIRE gives the key 1 ms, and then, within 10 s, {@code read} (inline, reading all of {@code key}) answers an
+     * empty array while TTL and TYPE answer that the key is gone.
+     */
+    static void assertExpiresWhole(NodeAddress address, String key, String add, String read) throws IOException {
+        assertThat(exchangeLines(address, add + "\nPEXPIRE " + key + " 1\n")).isEqualTo(":2\r\n:1\r\n+OK\r\n");
+        Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(exchangeLines(address, read + "\nTTL " + key + "\nTYPE " + key + "\n"))
+                        .isEqualTo("*0\r\n:-2\r\n+none\r\n+OK\r\n"));
     }
 
     /** Writes {@code input} as it is, closes the sending side and reads until the server closes: its raw replies. */

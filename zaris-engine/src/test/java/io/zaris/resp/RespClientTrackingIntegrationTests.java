@@ -58,33 +58,21 @@ class RespClientTrackingIntegrationTests {
     void lettucesCacheDropsAValueAnotherClientChanged() {
         try (EmbeddedCluster cluster = cluster()) {
             String key = "lettuce:tracked";
-            RedisClusterClient writerClient = clusterClient(cluster);
-            RedisClient cachingClient = RedisClient.create(respUri(cluster, ownerOf(cluster, key)));
-            try (StatefulRedisClusterConnection<String, String> writer = writerClient.connect();
-                 StatefulRedisConnection<String, String> connection = cachingClient.connect()) {
-                writer.sync().set(key, "v1");
-                Map<String, String> cached = new ConcurrentHashMap<>();
-                CacheFrontend<String, String> frontend = ClientSideCaching.enable(CacheAccessor.forMap(cached), connection,
-                        TrackingArgs.Builder.enabled());
+            try (LettuceCache lettuce = new LettuceCache(cluster, key)) {
+                assertThat(lettuce.frontend.get(key)).isEqualTo("v1");
+                assertThat(lettuce.cached).containsEntry(key, "v1");
+                assertThat(lettuce.frontend.get(key)).as("answered from the cache").isEqualTo("v1");
+                assertThat(lettuce.connection.sync().info("clients")).contains("tracking_clients:1");
+                assertThat(lettuce.connection.sync().info("stats")).contains("tracking_total_keys:1");
 
-                assertThat(frontend.get(key)).isEqualTo("v1");
-                assertThat(cached).containsEntry(key, "v1");
-                assertThat(frontend.get(key)).as("answered from the cache").isEqualTo("v1");
-                assertThat(connection.sync().info("clients")).contains("tracking_clients:1");
-                assertThat(connection.sync().info("stats")).contains("tracking_total_keys:1");
+                lettuce.writer.sync().set(key, "v2");
 
-                writer.sync().set(key, "v2");
+                await().atMost(DEADLINE).until(() -> !lettuce.cached.containsKey(key));
+                assertThat(lettuce.frontend.get(key)).isEqualTo("v2");
+                assertThat(lettuce.cached).containsEntry(key, "v2");
 
-                await().atMost(DEADLINE).until(() -> !cached.containsKey(key));
-                assertThat(frontend.get(key)).isEqualTo("v2");
-                assertThat(cached).containsEntry(key, "v2");
-
-                writer.sync().del(key);
-                await().atMost(DEADLINE).until(() -> !cached.containsKey(key));
-                frontend.close();
-            } finally {
-                cachingClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-                writerClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                lettuce.writer.sync().del(key);
+                await().atMost(DEADLINE).until(() -> !lettuce.cached.containsKey(key));
             }
         }
     }
@@ -157,33 +145,22 @@ class RespClientTrackingIntegrationTests {
     void aPartitionMovedAwayFromALiveNodePushesTheKeysLettuceCachedThere() throws Exception {
         try (EmbeddedCluster cluster = cluster()) {
             String key = "moving:tracked";
-            String owner = ownerOf(cluster, key);
-            RedisClusterClient writerClient = clusterClient(cluster);
-            RedisClient cachingClient = RedisClient.create(respUri(cluster, owner));
-            try (StatefulRedisClusterConnection<String, String> writer = writerClient.connect();
-                 StatefulRedisConnection<String, String> connection = cachingClient.connect()) {
-                writer.sync().set(key, "v1");
-                Map<String, String> cached = new ConcurrentHashMap<>();
-                CacheFrontend<String, String> frontend = ClientSideCaching.enable(CacheAccessor.forMap(cached), connection,
-                        TrackingArgs.Builder.enabled());
-                assertThat(frontend.get(key)).isEqualTo("v1");
+            try (LettuceCache lettuce = new LettuceCache(cluster, key)) {
+                assertThat(lettuce.frontend.get(key)).isEqualTo("v1");
 
                 // A planned drain: the node keeps running (and its connection open) while its partitions move away.
-                cluster.node(owner).drain().get(60, TimeUnit.SECONDS);
+                cluster.node(lettuce.owner).drain().get(60, TimeUnit.SECONDS);
 
-                await().atMost(DEADLINE).until(() -> !cached.containsKey(key));
-                assertThat(connection.isOpen()).as("pushed, not disconnected").isTrue();
-                await().atMost(DEADLINE).ignoreExceptions().until(() -> "OK".equals(writer.sync().set(key, "v2")));
+                await().atMost(DEADLINE).until(() -> !lettuce.cached.containsKey(key));
+                assertThat(lettuce.connection.isOpen()).as("pushed, not disconnected").isTrue();
+                await().atMost(DEADLINE).ignoreExceptions()
+                        .until(() -> "OK".equals(lettuce.writer.sync().set(key, "v2")));
                 try {
-                    assertThat(frontend.get(key)).as("never the old value").isEqualTo("v2");
+                    assertThat(lettuce.frontend.get(key)).as("never the old value").isEqualTo("v2");
                 } catch (RedisCommandExecutionException e) {
                     assertThat(e).as("the old owner sends the read on").hasMessageStartingWith("MOVED");
                 }
-                assertThat(cached).doesNotContainEntry(key, "v1");
-                frontend.close();
-            } finally {
-                cachingClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-                writerClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                assertThat(lettuce.cached).doesNotContainEntry(key, "v1");
             }
         }
     }
@@ -192,28 +169,16 @@ class RespClientTrackingIntegrationTests {
     void aStoppingOwnerPushesTheKeysLettuceCachedSoTheOldValueIsNotAnsweredAfterTheFailover() {
         try (EmbeddedCluster cluster = cluster()) {
             String key = keyNotOwnedByTheLeader(cluster, "stopping:tracked:");
-            String owner = ownerOf(cluster, key);
-            RedisClusterClient writerClient = clusterClient(cluster);
-            RedisClient cachingClient = RedisClient.create(respUri(cluster, owner));
-            try (StatefulRedisClusterConnection<String, String> writer = writerClient.connect();
-                 StatefulRedisConnection<String, String> connection = cachingClient.connect()) {
-                writer.sync().set(key, "v1");
-                Map<String, String> cached = new ConcurrentHashMap<>();
-                CacheFrontend<String, String> frontend = ClientSideCaching.enable(CacheAccessor.forMap(cached), connection,
-                        TrackingArgs.Builder.enabled());
-                assertThat(frontend.get(key)).isEqualTo("v1");
+            try (LettuceCache lettuce = new LettuceCache(cluster, key)) {
+                assertThat(lettuce.frontend.get(key)).isEqualTo("v1");
 
-                cluster.stopNode(owner);
+                cluster.stopNode(lettuce.owner);
 
                 // Lettuce's cache keeps entries when its connection drops; the stopping node pushed this one first.
-                await().atMost(DEADLINE).until(() -> !cached.containsKey(key));
+                await().atMost(DEADLINE).until(() -> !lettuce.cached.containsKey(key));
                 await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
-                        .until(() -> "OK".equals(writer.sync().set(key, "v2")));
-                assertThat(cached).doesNotContainKey(key);
-                frontend.close();
-            } finally {
-                cachingClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-                writerClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                        .until(() -> "OK".equals(lettuce.writer.sync().set(key, "v2")));
+                assertThat(lettuce.cached).doesNotContainKey(key);
             }
         }
     }
@@ -384,6 +349,57 @@ class RespClientTrackingIntegrationTests {
                         .build())
                 .build());
         return client;
+    }
+
+    /**
+     * Lettuce's client-side cache ({@code ClientSideCaching}, default tracking) on one RESP3 connection to the owner
+     * of a key that holds "v1" (not yet read), beside a cluster client that writes. Built and closed on the test's
+     * thread; closing closes the cache and its connection, then shuts both clients down.
+     */
+    private static final class LettuceCache implements AutoCloseable {
+        /** The node that owned the key when the cache connected to it. */
+        final String owner;
+        final StatefulRedisClusterConnection<String, String> writer;
+        final StatefulRedisConnection<String, String> connection;
+        /** What the cache holds; Lettuce writes it from its event loop, hence concurrent. */
+        final Map<String, String> cached = new ConcurrentHashMap<>();
+        final CacheFrontend<String, String> frontend;
+        private final RedisClusterClient writerClient;
+        private final RedisClient cachingClient;
+
+        LettuceCache(EmbeddedCluster cluster, String key) {
+            owner = ownerOf(cluster, key);
+            writerClient = clusterClient(cluster);
+            cachingClient = RedisClient.create(respUri(cluster, owner));
+            try {
+                writer = writerClient.connect();
+                connection = cachingClient.connect();
+                writer.sync().set(key, "v1");
+                frontend = ClientSideCaching.enable(CacheAccessor.forMap(cached), connection,
+                        TrackingArgs.Builder.enabled());
+            } catch (RuntimeException e) {
+                close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                if (frontend != null) {
+                    frontend.close();
+                }
+                if (connection != null) {
+                    connection.close();
+                }
+                if (writer != null) {
+                    writer.close();
+                }
+            } finally {
+                cachingClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                writerClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+        }
     }
 
     private static Set<HostAndPort> jedisSeeds(EmbeddedCluster cluster) {

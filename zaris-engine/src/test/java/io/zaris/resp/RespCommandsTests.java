@@ -104,7 +104,7 @@ class RespCommandsTests {
             assertThat(fields.keySet()).as(name).containsExactly("summary", "since", "group", "complexity");
             assertThat(fields.values()).as(name).allSatisfy(value -> assertThat(value).isNotBlank());
             assertThat(fields.get("since")).as(name).matches("\\d+\\.\\d+\\.\\d+");
-            assertThat(fields.get("group")).as(name).isIn("connection", "server", "cluster", "string", "hash", "set", "sorted-set", "list", "generic");
+            assertThat(fields.get("group")).as(name).isIn("connection", "server", "cluster", "string", "hash", "set", "sorted-set", "list", "generic", "pubsub");
         });
         assertThat(docs.get("getex")).containsEntry("since", "6.2.0").containsEntry("group", "string")
                 .containsEntry("complexity", "O(1)");

@@ -4,14 +4,11 @@ import static io.zaris.resp.RedisCli.WRONGTYPE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.model.NodeAddress;
-import io.zaris.placement.PartitionLayout;
 import java.io.IOException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The hash commands on the RESP port, byte for byte: each expected reply is the one Redis 7 gives to the same
@@ -21,24 +18,12 @@ import org.junit.jupiter.api.Test;
 @Tag("in-process-cluster")
 class RespHashIntegrationTests {
 
-    private static EmbeddedCluster cluster;
-
-    @BeforeAll
-    static void start() {
-        cluster = EmbeddedCluster.builder().nodes(1).replicationFactor(1).layout(PartitionLayout.of(64, 8)).resp(true)
-                .build().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    @RegisterExtension
+    static final SingleRespNode NODE = new SingleRespNode();
 
     @Test
     void setReadAndRemoveFields() throws IOException {
-        assertReplies("""
+        NODE.assertReplies("""
                 HSET {t}h f1 v1 f2 v2
                 HSET {t}h f1 x
                 HGET {t}h f1
@@ -129,7 +114,7 @@ class RespHashIntegrationTests {
 
     @Test
     void incrementsAndTheirErrors() throws IOException {
-        assertReplies("""
+        NODE.assertReplies("""
                 HINCRBY {t}n c 5
                 HINCRBY {t}n c -7
                 HSET {t}n s abc
@@ -166,7 +151,7 @@ class RespHashIntegrationTests {
 
     @Test
     void typesMeetAsRedisHasThem() throws IOException {
-        assertReplies("""
+        NODE.assertReplies("""
                 SET {t}s v
                 HSET {t}w f v
                 HGET {t}s f
@@ -211,7 +196,7 @@ class RespHashIntegrationTests {
 
     @Test
     void aHashExpiresWhole() throws IOException {
-        assertReplies("""
+        NODE.assertReplies("""
                 HSET {t}e a 1 b 2
                 TTL {t}e
                 EXPIRE {t}e 100
@@ -239,19 +224,19 @@ class RespHashIntegrationTests {
                 :1
                 """);
         org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() ->
-                assertReplies("HGETALL {t}e\nTTL {t}e\nTYPE {t}e\n", "*0\n:-2\n+none\n"));
+                NODE.assertReplies("HGETALL {t}e\nTTL {t}e\nTYPE {t}e\n", "*0\n:-2\n+none\n"));
     }
 
     @Test
     void scanTypeFindsHashesAndStrings() throws IOException {
-        assertReplies("""
+        NODE.assertReplies("""
                 HSET {t}scan:h f v
                 SET {t}scan:s v
                 """, """
                 :1
                 +OK
                 """);
-        NodeAddress address = cluster.respSeeds().get(0);
+        NodeAddress address = NODE.address();
         String hashes = RedisCli.exchangeLines(address, "SCAN 0 COUNT 100000 MATCH {t}scan:* TYPE hash\n");
         assertThat(hashes).contains("{t}scan:h").doesNotContain("{t}scan:s");
         String strings = RedisCli.exchangeLines(address, "SCAN 0 COUNT 100000 MATCH {t}scan:* TYPE string\n");
@@ -260,7 +245,7 @@ class RespHashIntegrationTests {
 
     @Test
     void hscanAnswersEveryMatchingFieldInOneCall() throws IOException {
-        assertReplies("""
+        NODE.assertReplies("""
                 HSET {t}sc a 1 b 2 c 3
                 HSCAN {t}sc 0
                 HSCAN {t}sc 0 MATCH a* COUNT 10
@@ -320,7 +305,7 @@ class RespHashIntegrationTests {
     @Test
     void redisCliSeesHashesAsRedisShowsThem() throws Exception {
         assumeThat(RedisCli.installed()).as(RedisCli.MISSING).isTrue();
-        NodeAddress address = cluster.respSeeds().get(0);
+        NodeAddress address = NODE.address();
         assertThat(RedisCli.at(address, "HSET", "{t}cli", "name", "zaris", "kind", "cache")).isEqualTo("2");
         assertThat(RedisCli.at(address, "HGETALL", "{t}cli")).isEqualTo("name\nzaris\nkind\ncache");
         assertThat(RedisCli.at(address, "HINCRBYFLOAT", "{t}cli", "score", "2.5")).isEqualTo("2.5");
@@ -329,9 +314,5 @@ class RespHashIntegrationTests {
                 .isEqualTo("WRONGTYPE Operation against a key holding the wrong kind of value");
         assertThat(RedisCli.at(address, "DEL", "{t}cli")).isEqualTo("1");
         assertThat(RedisCli.at(address, "HGETALL", "{t}cli")).isEmpty();
-    }
-
-    private static void assertReplies(String commands, String expected) throws IOException {
-        RedisCli.assertReplies(cluster.respSeeds().get(0), commands, expected);
     }
 }

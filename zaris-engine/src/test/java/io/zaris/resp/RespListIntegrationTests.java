@@ -3,9 +3,7 @@ package io.zaris.resp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.model.NodeAddress;
-import io.zaris.placement.PartitionLayout;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -15,10 +13,9 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The list commands on the RESP port: hand-written expectations (Redis 7's replies and errors) on a one-node cluster
@@ -190,24 +187,12 @@ class RespListIntegrationTests {
             LRANGE {t}b3 0 -1
             """;
 
-    private static EmbeddedCluster cluster;
-
-    @BeforeAll
-    static void start() {
-        cluster = EmbeddedCluster.builder().nodes(1).replicationFactor(1).layout(PartitionLayout.of(64, 8)).resp(true)
-                .build().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    @RegisterExtension
+    static final SingleRespNode NODE = new SingleRespNode();
 
     @Test
     void pushPopRangeAndTheirEdges() throws IOException {
-        assertReplies("""
+        NODE.assertReplies("""
                 RPUSH {t}pa x y
                 LPUSH {t}pa w
                 LRANGE {t}pa 0 -1
@@ -242,7 +227,7 @@ class RespListIntegrationTests {
 
     @Test
     void keysOfDifferentSlotsAreRefusedAndTypesMeetAsRedisHasThem() throws IOException {
-        assertReplies("""
+        NODE.assertReplies("""
                 RPUSH {t}slot m
                 SET {t}str9 v
                 LMOVE {t}slot other LEFT LEFT
@@ -270,27 +255,24 @@ class RespListIntegrationTests {
 
     @Test
     void aListExpiresWhole() throws IOException {
-        assertThat(exchangeLines(zaris(), "RPUSH {t}exp a b\nPEXPIRE {t}exp 1\n")).isEqualTo(":2\r\n:1\r\n+OK\r\n");
-        Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(exchangeLines(zaris(), "LRANGE {t}exp 0 -1\nTTL {t}exp\nTYPE {t}exp\n"))
-                        .isEqualTo("*0\r\n:-2\r\n+none\r\n+OK\r\n"));
+        RedisCli.assertExpiresWhole(NODE.address(), "{t}exp", "RPUSH {t}exp a b", "LRANGE {t}exp 0 -1");
     }
 
     @Test
     void aBlockedPopIsAnsweredByAPushFromAnotherConnection() throws Exception {
-        try (Socket consumer = open(zaris())) {
+        try (Socket consumer = open(NODE.address())) {
             send(consumer, "BLPOP {t}q1 {t}q2 0\r\n");
             awaitBlocked(1);
-            assertThat(exchangeLines(zaris(), "RPUSH {t}q2 first second\n")).isEqualTo(":2\r\n+OK\r\n");
+            assertThat(exchangeLines(NODE.address(), "RPUSH {t}q2 first second\n")).isEqualTo(":2\r\n+OK\r\n");
             assertThat(readReply(consumer)).isEqualTo("*2\r\n$5\r\n{t}q2\r\n$5\r\nfirst\r\n");
             awaitBlocked(0);
-            assertThat(exchangeLines(zaris(), "LRANGE {t}q2 0 -1\n")).isEqualTo("*1\r\n$6\r\nsecond\r\n+OK\r\n");
+            assertThat(exchangeLines(NODE.address(), "LRANGE {t}q2 0 -1\n")).isEqualTo("*1\r\n$6\r\nsecond\r\n+OK\r\n");
 
             send(consumer, "BLMOVE {t}q3 {t}q2 LEFT LEFT 0\r\n");
             awaitBlocked(1);
-            assertThat(exchangeLines(zaris(), "LPUSH {t}q3 moved\n")).isEqualTo(":1\r\n+OK\r\n");
+            assertThat(exchangeLines(NODE.address(), "LPUSH {t}q3 moved\n")).isEqualTo(":1\r\n+OK\r\n");
             assertThat(readReply(consumer)).isEqualTo("$5\r\nmoved\r\n");
-            assertThat(exchangeLines(zaris(), "LRANGE {t}q2 0 -1\nEXISTS {t}q3\n"))
+            assertThat(exchangeLines(NODE.address(), "LRANGE {t}q2 0 -1\nEXISTS {t}q3\n"))
                     .isEqualTo("*2\r\n$5\r\nmoved\r\n$6\r\nsecond\r\n:0\r\n+OK\r\n");
 
             send(consumer, "BRPOP {t}q4 0.2\r\nPING\r\n");
@@ -301,9 +283,9 @@ class RespListIntegrationTests {
 
     @Test
     void aPushThroughTheNativeClientWakesABlockedPop() throws Exception {
-        try (Socket consumer = open(zaris());
+        try (Socket consumer = open(NODE.address());
              io.zaris.client.ZarisClient client = io.zaris.client.ZarisClient.connect(io.zaris.client.ZarisClientOptions
-                     .builder().seeds(cluster.seeds()).environment(java.util.Map.of()).build())) {
+                     .builder().seeds(NODE.cluster().seeds()).environment(java.util.Map.of()).build())) {
             send(consumer, "BRPOP {t}native 0\r\n");
             awaitBlocked(1);
             assertThat(client.listPush("{t}native", io.zaris.client.ListEnd.HEAD, "job".getBytes(StandardCharsets.UTF_8))
@@ -315,12 +297,13 @@ class RespListIntegrationTests {
     @Test
     void aClientThatLeavesStopsWaitingAndKeysOfTwoSlotsAreRefused() throws Exception {
         awaitBlocked(0);
-        try (Socket consumer = open(zaris())) {
+        try (Socket consumer = open(NODE.address())) {
             send(consumer, "BLPOP {t}gone 0\r\n");
             awaitBlocked(1);
         }
         awaitBlocked(0);
-        assertThat(exchangeLines(zaris(), "RPUSH {t}gone kept\nBLPOP {t}gone other 0\nBLMOVE {t}gone other LEFT LEFT 0\n"))
+        assertThat(exchangeLines(NODE.address(),
+                "RPUSH {t}gone kept\nBLPOP {t}gone other 0\nBLMOVE {t}gone other LEFT LEFT 0\n"))
                 .as("the pop of a client that left took nothing")
                 .isEqualTo(":1\r\n-CROSSSLOT Keys in request don't hash to the same slot\r\n"
                         + "-CROSSSLOT Keys in request don't hash to the same slot\r\n+OK\r\n");
@@ -328,7 +311,8 @@ class RespListIntegrationTests {
 
     private static void awaitBlocked(int clients) {
         Awaitility.await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-                assertThat(exchangeLines(zaris(), "INFO clients\n")).contains("blocked_clients:" + clients + "\r\n"));
+                assertThat(exchangeLines(NODE.address(), "INFO clients\n"))
+                        .contains("blocked_clients:" + clients + "\r\n"));
     }
 
     private static Socket open(NodeAddress address) throws IOException {
@@ -381,7 +365,7 @@ class RespListIntegrationTests {
     @Test
     void everyReplyMatchesARealRedis() throws Exception {
         assumeThat(RedisServer.installed()).as(RedisServer.MISSING).isTrue();
-        RedisServer.assertSameReplies(zaris(), SEQUENCE.lines().toList(), Set.of());
+        RedisServer.assertSameReplies(NODE.address(), SEQUENCE.lines().toList(), Set.of());
     }
 
     /**
@@ -408,7 +392,7 @@ class RespListIntegrationTests {
     @Test
     void redisCliSeesListsAsRedisShowsThem() throws Exception {
         assumeThat(RedisCli.installed()).as(RedisCli.MISSING).isTrue();
-        NodeAddress address = zaris();
+        NodeAddress address = NODE.address();
         assertThat(RedisCli.at(address, "RPUSH", "{t}cli", "red", "green")).isEqualTo("2");
         assertThat(RedisCli.at(address, "LRANGE", "{t}cli", "0", "-1")).isEqualTo("red\ngreen");
         assertThat(RedisCli.at(address, "TYPE", "{t}cli")).isEqualTo("list");
@@ -451,19 +435,11 @@ class RespListIntegrationTests {
 
     private static void compareWithRedis(RedisServer server, List<String> commands, String what) throws IOException {
         List<String> redis = RedisServer.replies(server.address(), commands, Set.of());
-        List<String> zaris = RedisServer.replies(zaris(), commands, Set.of());
+        List<String> zaris = RedisServer.replies(NODE.address(), commands, Set.of());
         assertThat(redis).as("Redis answered every command of %s", what).hasSameSizeAs(commands).doesNotContainNull();
         for (int i = 0; i < commands.size(); i++) {
             assertThat(zaris.get(i)).as("reply to %s in %s", commands.get(i), what).isEqualTo(redis.get(i));
         }
-    }
-
-    private static NodeAddress zaris() {
-        return cluster.respSeeds().get(0);
-    }
-
-    private static void assertReplies(String commands, String expected) throws IOException {
-        RedisCli.assertReplies(zaris(), commands, expected);
     }
 
     private static String exchangeLines(NodeAddress address, String commands) throws IOException {

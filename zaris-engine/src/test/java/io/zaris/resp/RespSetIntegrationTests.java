@@ -4,17 +4,12 @@ import static io.zaris.resp.RedisCli.WRONGTYPE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.model.NodeAddress;
-import io.zaris.placement.PartitionLayout;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.Set;
-import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The set commands on the RESP port: hand-written expectations (Redis 7's replies and errors) on a one-node cluster
@@ -152,24 +147,12 @@ class RespSetIntegrationTests {
             SMEMBERS {t}x
             """;
 
-    private static EmbeddedCluster cluster;
-
-    @BeforeAll
-    static void start() {
-        cluster = EmbeddedCluster.builder().nodes(1).replicationFactor(1).layout(PartitionLayout.of(64, 8)).resp(true)
-                .build().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    @RegisterExtension
+    static final SingleRespNode NODE = new SingleRespNode();
 
     @Test
     void addReadAndRemoveMembers() throws IOException {
-        assertReplies("""
+        NODE.assertReplies("""
                 SADD {t}a x y x
                 SADD {t}a z
                 SCARD {t}a
@@ -210,7 +193,7 @@ class RespSetIntegrationTests {
 
     @Test
     void spopAndSrandmemberAsRedisAnswersThem() throws IOException {
-        assertReplies("""
+        NODE.assertReplies("""
                 SADD {t}p only
                 SRANDMEMBER {t}p
                 SRANDMEMBER {t}p -2
@@ -243,7 +226,7 @@ class RespSetIntegrationTests {
 
     @Test
     void keysOfDifferentSlotsAreRefusedAndTypesMeetAsRedisHasThem() throws IOException {
-        assertReplies("""
+        NODE.assertReplies("""
                 SADD {t}k m
                 SET {t}str v
                 SINTER {t}k other
@@ -277,24 +260,21 @@ class RespSetIntegrationTests {
 
     @Test
     void aSetExpiresWhole() throws IOException {
-        assertThat(RedisCli.exchangeLines(zaris(), "SADD {t}e a b\nPEXPIRE {t}e 1\n")).isEqualTo(":2\r\n:1\r\n+OK\r\n");
-        Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(RedisCli.exchangeLines(zaris(), "SMEMBERS {t}e\nTTL {t}e\nTYPE {t}e\n"))
-                        .isEqualTo("*0\r\n:-2\r\n+none\r\n+OK\r\n"));
+        RedisCli.assertExpiresWhole(NODE.address(), "{t}e", "SADD {t}e a b", "SMEMBERS {t}e");
     }
 
     /** The same sequence on a real Redis and on Zaris: every reply alike (unordered arrays compared sorted). */
     @Test
     void everyReplyMatchesARealRedis() throws Exception {
         assumeThat(RedisServer.installed()).as(RedisServer.MISSING).isTrue();
-        RedisServer.assertSameReplies(zaris(), SEQUENCE.lines().toList(), UNORDERED);
+        RedisServer.assertSameReplies(NODE.address(), SEQUENCE.lines().toList(), UNORDERED);
     }
 
     /** redis-cli, which speaks RESP arrays (not inline commands) and prints replies its own way. */
     @Test
     void redisCliSeesSetsAsRedisShowsThem() throws Exception {
         assumeThat(RedisCli.installed()).as(RedisCli.MISSING).isTrue();
-        NodeAddress address = zaris();
+        NodeAddress address = NODE.address();
         assertThat(RedisCli.at(address, "SADD", "{t}cli", "red", "green")).isEqualTo("2");
         assertThat(RedisCli.at(address, "SMEMBERS", "{t}cli")).isEqualTo("red\ngreen");
         assertThat(RedisCli.at(address, "SISMEMBER", "{t}cli", "green")).isEqualTo("1");
@@ -303,13 +283,5 @@ class RespSetIntegrationTests {
                 .isEqualTo("WRONGTYPE Operation against a key holding the wrong kind of value");
         assertThat(RedisCli.at(address, "DEL", "{t}cli")).isEqualTo("1");
         assertThat(RedisCli.at(address, "SMEMBERS", "{t}cli")).isEmpty();
-    }
-
-    private static NodeAddress zaris() {
-        return cluster.respSeeds().get(0);
-    }
-
-    private static void assertReplies(String commands, String expected) throws IOException {
-        RedisCli.assertReplies(zaris(), commands, expected);
     }
 }

@@ -3,18 +3,13 @@ package io.zaris.resp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.model.NodeAddress;
-import io.zaris.placement.PartitionLayout;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The sorted-set commands on the RESP port: hand-written expectations on a one-node cluster serving every slot, and
@@ -225,24 +220,12 @@ class RespSortedSetIntegrationTests {
             ZCARD {t}large
             """;
 
-    private static EmbeddedCluster cluster;
-
-    @BeforeAll
-    static void start() {
-        cluster = EmbeddedCluster.builder().nodes(1).replicationFactor(1).layout(PartitionLayout.of(64, 8)).resp(true)
-                .build().start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    @RegisterExtension
+    static final SingleRespNode NODE = new SingleRespNode();
 
     @Test
     void addScoreRangeAndRemoveMembers() throws IOException {
-        assertReplies("""
+        NODE.assertReplies("""
                 ZADD {t}a 2 two 1 one 3 three
                 ZSCORE {t}a two
                 ZRANGE {t}a 0 -1 WITHSCORES
@@ -288,7 +271,7 @@ class RespSortedSetIntegrationTests {
 
     @Test
     void typesMeetAsRedisHasThem() throws IOException {
-        assertReplies("""
+        NODE.assertReplies("""
                 ZADD {t}k 1 m
                 SET {t}kstr v
                 ZADD {t}kstr 1 m
@@ -314,17 +297,14 @@ class RespSortedSetIntegrationTests {
 
     @Test
     void aSortedSetExpiresWhole() throws IOException {
-        assertThat(RedisCli.exchangeLines(zaris(), "ZADD {t}e 1 a 2 b\nPEXPIRE {t}e 1\n")).isEqualTo(":2\r\n:1\r\n+OK\r\n");
-        Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(RedisCli.exchangeLines(zaris(), "ZRANGE {t}e 0 -1\nTTL {t}e\nTYPE {t}e\n"))
-                        .isEqualTo("*0\r\n:-2\r\n+none\r\n+OK\r\n"));
+        RedisCli.assertExpiresWhole(NODE.address(), "{t}e", "ZADD {t}e 1 a 2 b", "ZRANGE {t}e 0 -1");
     }
 
     /** The same sequence on a real Redis and on Zaris: every reply alike, in order. */
     @Test
     void everyReplyMatchesARealRedis() throws Exception {
         assumeThat(RedisServer.installed()).as(RedisServer.MISSING).isTrue();
-        RedisServer.assertSameReplies(zaris(), SEQUENCE.lines().toList(), Set.of());
+        RedisServer.assertSameReplies(NODE.address(), SEQUENCE.lines().toList(), Set.of());
     }
 
     /**
@@ -341,7 +321,7 @@ class RespSortedSetIntegrationTests {
         try (RedisServer server = RedisServer.start()) {
             redis = RedisServer.replies(server.address(), commands, Set.of());
         }
-        List<String> zaris = RedisServer.replies(zaris(), commands, Set.of());
+        List<String> zaris = RedisServer.replies(NODE.address(), commands, Set.of());
         assertThat(redis).as("Redis answered every command").hasSameSizeAs(commands).doesNotContainNull();
         for (int i = 1; i < commands.size(); i++) {
             assertThat(zaris.get(i)).as("reply to %s", commands.get(i)).isEqualTo(redis.get(i));
@@ -352,18 +332,10 @@ class RespSortedSetIntegrationTests {
     @Test
     void redisCliSeesSortedSetsAsRedisShowsThem() throws Exception {
         assumeThat(RedisCli.installed()).as(RedisCli.MISSING).isTrue();
-        NodeAddress address = zaris();
+        NodeAddress address = NODE.address();
         assertThat(RedisCli.at(address, "ZADD", "{t}cli", "10", "alice", "20", "bob")).isEqualTo("2");
         assertThat(RedisCli.at(address, "ZREVRANGE", "{t}cli", "0", "-1", "WITHSCORES")).isEqualTo("bob\n20\nalice\n10");
         assertThat(RedisCli.at(address, "TYPE", "{t}cli")).isEqualTo("zset");
         assertThat(RedisCli.at(address, "DEL", "{t}cli")).isEqualTo("1");
-    }
-
-    private static NodeAddress zaris() {
-        return cluster.respSeeds().get(0);
-    }
-
-    private static void assertReplies(String commands, String expected) throws IOException {
-        RedisCli.assertReplies(zaris(), commands, expected);
     }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.security.OutboundLimits;
 import io.zaris.security.SecurityOptions;
-import io.zaris.time.TimeSource;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -24,12 +23,11 @@ class NodeServerBuilderTests {
     void bindingWithSomePartsNamesTheNextSetterMissing() {
         NodeServer.Builder builder = NodeServer.builder("a")
                 .listenOn("127.0.0.1", 0)
-                .protocol(ProtocolLimits.defaults(), SecurityOptions.none(), OutboundLimits.defaults())
-                .time(TimeSource.system());
+                .protocol(ProtocolLimits.defaults(), SecurityOptions.none(), OutboundLimits.defaults());
 
         assertThatThrownBy(builder::bind)
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("the data port of node a needs store(...)");
+                .hasMessage("the data port of node a needs requests(...)");
     }
 
     @Test
@@ -41,8 +39,8 @@ class NodeServerBuilderTests {
 
     @Test
     void aNullPartIsRefusedByName() {
-        assertThatThrownBy(() -> NodeServer.builder("a").admin(null))
+        assertThatThrownBy(() -> NodeServer.builder("a").requests(null))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("admin must not be null");
+                .hasMessage("requests must not be null");
     }
 }

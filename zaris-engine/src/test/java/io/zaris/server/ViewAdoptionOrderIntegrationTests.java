@@ -32,7 +32,7 @@ class ViewAdoptionOrderIntegrationTests {
         ClusterSettings settings = new ClusterSettings(1, PartitionLayout.of(64, 8), 1);
         try (ClusterMember member = new ClusterMember("solo", new NodeAddress("127.0.0.1", 1), settings,
                 new MembershipConfig.InJvm("zaris-order-" + UUID.randomUUID()), ReplicationSettings.defaults(),
-                new DataPortProbe("solo", null, null, TimeSource.system()))) {
+                new DataPortProbe("solo", null, null, TimeSource.system()), null, TimeSource.system())) {
             List<Boolean> currentWasStillThePrevious = new CopyOnWriteArrayList<>();
             member.onViewAdopted((previous, adopted) -> currentWasStillThePrevious.add(member.currentView() == previous));
             member.start();
@@ -53,13 +53,15 @@ class ViewAdoptionOrderIntegrationTests {
         ClusterSettings settings = new ClusterSettings(2, PartitionLayout.of(64, 8), 2);
         MembershipConfig membership = new MembershipConfig.InJvm("zaris-presence-" + UUID.randomUUID());
         try (ClusterMember first = new ClusterMember("first", new NodeAddress("127.0.0.1", 1), settings, membership,
-                ReplicationSettings.defaults(), new DataPortProbe("first", null, null, TimeSource.system()))) {
+                ReplicationSettings.defaults(), new DataPortProbe("first", null, null, TimeSource.system()), null,
+                TimeSource.system())) {
             List<Set<String>> seen = new CopyOnWriteArrayList<>();
             first.onPresenceChanged(() -> seen.add(first.presentNodeIds()));
             first.start();
             await().atMost(Duration.ofSeconds(10)).until(() -> seen.contains(Set.of("first")));
             try (ClusterMember second = new ClusterMember("second", new NodeAddress("127.0.0.1", 2), settings, membership,
-                    ReplicationSettings.defaults(), new DataPortProbe("second", null, null, TimeSource.system()))) {
+                    ReplicationSettings.defaults(), new DataPortProbe("second", null, null, TimeSource.system()), null,
+                    TimeSource.system())) {
                 second.start();
                 await().atMost(Duration.ofSeconds(30)).until(() -> seen.contains(Set.of("first", "second")));
             }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.IntConsumer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -222,19 +223,38 @@ class MemoryReclaimerTests {
 
     @Test
     void hashesAreChargedPerFieldEvictedWholeAndExpiredWhole() {
-        MemoryReclaimer reclaimer = reclaimer(EvictionPolicy.ALLKEYS_LRU, 50 * hashBytes(10));
+        assertEvictedWholeAndExpiredWhole(i -> putHash(i, 10), hashBytes(10), "one removal per evicted hash, not one per field");
+    }
+
+    @Test
+    void setsAreChargedPerMemberEvictedWholeAndExpiredWhole() {
+        assertEvictedWholeAndExpiredWhole(i -> putSet(i, 200), setBytes(200), "one removal per evicted set, not one per member");
+    }
+
+    @Test
+    void sortedSetsAreChargedPerMemberEvictedWholeAndExpiredWhole() {
+        assertEvictedWholeAndExpiredWhole(i -> putSortedSet(i, 200), sortedSetBytes(200), "one removal per evicted sorted set, not one per member");
+    }
+
+    /**
+     * 100 collections put by {@code put}, each charged {@code bytesEach}, on a budget of 50 of them: eviction brings
+     * the node within it by removing 50 whole, one logged removal each ({@code removals} says which), and a TTL on
+     * the survivors expires each of them whole, freeing every byte.
+     */
+    private void assertEvictedWholeAndExpiredWhole(IntConsumer put, long bytesEach, String removals) {
+        MemoryReclaimer reclaimer = reclaimer(EvictionPolicy.ALLKEYS_LRU, 50 * bytesEach);
         for (int i = 0; i < 100; i++) {
-            putHash(i, 10);
+            put.accept(i);
         }
-        assertThat(store.memory().usedBytes()).isEqualTo(100 * hashBytes(10));
+        assertThat(store.memory().usedBytes()).isEqualTo(100 * bytesEach);
 
         reclaimer.evict(allActive, Integer.MAX_VALUE, random);
 
-        assertThat(store.memory().usedBytes()).isLessThanOrEqualTo(50 * hashBytes(10));
+        assertThat(store.memory().usedBytes()).isLessThanOrEqualTo(50 * bytesEach);
         assertThat(store.size()).isEqualTo(50);
         assertThat(store.memory().evictions()).isEqualTo(50);
-        long removals = shippedBySegment.stream().flatMap(List::stream).filter(Change::isRemoval).count();
-        assertThat(removals).as("one removal per evicted hash, not one per field").isEqualTo(50);
+        long removed = shippedBySegment.stream().flatMap(List::stream).filter(Change::isRemoval).count();
+        assertThat(removed).as(removals).isEqualTo(50);
 
         for (int i = 0; i < 100; i++) {
             store.touch(segmentOf(i), key(i), 1_000, EPOCH); // the survivors get a TTL; evicted ones are not found
@@ -246,60 +266,6 @@ class MemoryReclaimerTests {
         }
         assertThat(expired).isEqualTo(50);
         assertThat(store.size()).isZero();
-        assertThat(store.memory().usedBytes()).isZero();
-    }
-
-    @Test
-    void setsAreChargedPerMemberEvictedWholeAndExpiredWhole() {
-        MemoryReclaimer reclaimer = reclaimer(EvictionPolicy.ALLKEYS_LRU, 50 * setBytes(200));
-        for (int i = 0; i < 100; i++) {
-            putSet(i, 200);
-        }
-        assertThat(store.memory().usedBytes()).isEqualTo(100 * setBytes(200));
-
-        reclaimer.evict(allActive, Integer.MAX_VALUE, random);
-
-        assertThat(store.memory().usedBytes()).isLessThanOrEqualTo(50 * setBytes(200));
-        assertThat(store.size()).isEqualTo(50);
-        long removals = shippedBySegment.stream().flatMap(List::stream).filter(Change::isRemoval).count();
-        assertThat(removals).as("one removal per evicted set, not one per member").isEqualTo(50);
-
-        for (int i = 0; i < 100; i++) {
-            store.touch(segmentOf(i), key(i), 1_000, EPOCH);
-        }
-        now += 1_000;
-        int expired = 0;
-        for (int round = 0; round < 20 && store.size() > 0; round++) {
-            expired += reclaimer.expire(allActive, 100, random);
-        }
-        assertThat(expired).isEqualTo(50);
-        assertThat(store.memory().usedBytes()).isZero();
-    }
-
-    @Test
-    void sortedSetsAreChargedPerMemberEvictedWholeAndExpiredWhole() {
-        MemoryReclaimer reclaimer = reclaimer(EvictionPolicy.ALLKEYS_LRU, 50 * sortedSetBytes(200));
-        for (int i = 0; i < 100; i++) {
-            putSortedSet(i, 200);
-        }
-        assertThat(store.memory().usedBytes()).isEqualTo(100 * sortedSetBytes(200));
-
-        reclaimer.evict(allActive, Integer.MAX_VALUE, random);
-
-        assertThat(store.memory().usedBytes()).isLessThanOrEqualTo(50 * sortedSetBytes(200));
-        assertThat(store.size()).isEqualTo(50);
-        long removals = shippedBySegment.stream().flatMap(List::stream).filter(Change::isRemoval).count();
-        assertThat(removals).as("one removal per evicted sorted set, not one per member").isEqualTo(50);
-
-        for (int i = 0; i < 100; i++) {
-            store.touch(segmentOf(i), key(i), 1_000, EPOCH);
-        }
-        now += 1_000;
-        int expired = 0;
-        for (int round = 0; round < 20 && store.size() > 0; round++) {
-            expired += reclaimer.expire(allActive, 100, random);
-        }
-        assertThat(expired).isEqualTo(50);
         assertThat(store.memory().usedBytes()).isZero();
     }
 
@@ -325,29 +291,7 @@ class MemoryReclaimerTests {
 
     @Test
     void listsAreChargedPerElementEvictedWholeAndExpiredWhole() {
-        MemoryReclaimer reclaimer = reclaimer(EvictionPolicy.ALLKEYS_LRU, 50 * listBytes(200));
-        for (int i = 0; i < 100; i++) {
-            putList(i, 200);
-        }
-        assertThat(store.memory().usedBytes()).isEqualTo(100 * listBytes(200));
-
-        reclaimer.evict(allActive, Integer.MAX_VALUE, random);
-
-        assertThat(store.memory().usedBytes()).isLessThanOrEqualTo(50 * listBytes(200));
-        assertThat(store.size()).isEqualTo(50);
-        long removals = shippedBySegment.stream().flatMap(List::stream).filter(Change::isRemoval).count();
-        assertThat(removals).as("one removal per evicted list, not one per element").isEqualTo(50);
-
-        for (int i = 0; i < 100; i++) {
-            store.touch(segmentOf(i), key(i), 1_000, EPOCH);
-        }
-        now += 1_000;
-        int expired = 0;
-        for (int round = 0; round < 20 && store.size() > 0; round++) {
-            expired += reclaimer.expire(allActive, 100, random);
-        }
-        assertThat(expired).isEqualTo(50);
-        assertThat(store.memory().usedBytes()).isZero();
+        assertEvictedWholeAndExpiredWhole(i -> putList(i, 200), listBytes(200), "one removal per evicted list, not one per element");
     }
 
     /** What a list of {@code elements} elements {@code element-0}… is charged under a 5-byte key. */

@@ -44,6 +44,13 @@ public @interface ZarisCluster {
     Launch launch() default Launch.EMBEDDED;
 
     /**
+     * Whether every node also runs the Redis protocol (RESP) listener, for tests of Redis clients and the applications
+     * built on them; its addresses are the cluster handle's {@code respSeeds()}. Off by default, as the server has it
+     * on: a test that does not use it should not bind its ports.
+     */
+    boolean resp() default false;
+
+    /**
      * With {@link Launch#SERVER_PROCESSES}: the server jar ({@code zaris-engine-<version>-server.jar}) to start
      * the nodes from. Empty means the system property {@value ZarisServerProcesses#SERVER_JAR_PROPERTY}, and
      * without it the server's main class on this JVM's class path.

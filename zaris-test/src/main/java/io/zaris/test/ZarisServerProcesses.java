@@ -52,8 +52,15 @@ public final class ZarisServerProcesses implements StartedCluster {
     /** Ports handed out by this JVM, so two clusters of one run never get the same one. */
     private static final Set<Integer> PICKED_PORTS = Collections.synchronizedSet(new HashSet<>());
 
+    /**
+     * How far each node's RESP port lies from its data port when {@link ZarisCluster#resp()} is on: every node of a
+     * cluster must use one offset (it is how a node names its peers' RESP ports in MOVED and CLUSTER SLOTS).
+     */
+    static final int RESP_PORT_OFFSET = 1000;
+
     private final List<String> launcher;
     private final List<NodePorts> ports;
+    private final boolean resp;
     private final List<String> clusterOptions;
     private final Path logDirectory;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
@@ -63,10 +70,11 @@ public final class ZarisServerProcesses implements StartedCluster {
     private record NodePorts(int data, int cluster, int http) {
     }
 
-    private ZarisServerProcesses(List<String> launcher, List<NodePorts> ports, List<String> clusterOptions,
+    private ZarisServerProcesses(List<String> launcher, List<NodePorts> ports, boolean resp, List<String> clusterOptions,
                                  Path logDirectory) {
         this.launcher = List.copyOf(launcher);
         this.ports = List.copyOf(ports);
+        this.resp = resp;
         this.clusterOptions = List.copyOf(clusterOptions);
         this.logDirectory = logDirectory;
         this.processes = new ArrayList<>(Collections.nCopies(ports.size(), null));
@@ -75,17 +83,18 @@ public final class ZarisServerProcesses implements StartedCluster {
     /** Starts the nodes {@code spec} describes and waits until each is ready; on failure stops those started. */
     static ZarisServerProcesses start(ZarisClusterSpec spec) {
         List<NodePorts> ports = IntStream.range(0, spec.nodes())
-                .mapToObj(i -> new NodePorts(freePort(), freePort(), freePort())).toList();
+                .mapToObj(i -> new NodePorts(spec.resp() ? freePort(RESP_PORT_OFFSET) : freePort(0), freePort(0), freePort(0)))
+                .toList();
         String clusterName = "zaris-test-" + UUID.randomUUID();
         List<String> options = List.of("--seeds", ports.stream().map(p -> HOST + ":" + p.cluster())
                         .collect(Collectors.joining(",")),
                 "--cluster-name", clusterName, "--replication-factor", Integer.toString(spec.replicationFactor()),
                 "--segments", Integer.toString(spec.segments()), "--partitions", Integer.toString(spec.partitions()),
-                "--join-settle-delay", "1s", "--drain-on-stop", "0", "--resp-port", "off");
+                "--join-settle-delay", "1s", "--drain-on-stop", "0");
         Path logs = Path.of(System.getProperty(LOG_DIRECTORY_PROPERTY, "target/zaris-test-servers")).resolve(clusterName);
         List<String> launcher = launcher(spec.serverJar(), System.getProperty(SERVER_JAR_PROPERTY, ""),
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), System.getProperty("java.class.path"));
-        ZarisServerProcesses cluster = new ZarisServerProcesses(launcher, ports, options, logs);
+        ZarisServerProcesses cluster = new ZarisServerProcesses(launcher, ports, spec.resp(), options, logs);
         try {
             Files.createDirectories(logs);
             synchronized (cluster) {
@@ -129,6 +138,19 @@ public final class ZarisServerProcesses implements StartedCluster {
         return ports.stream().map(p -> new NodeAddress(HOST, p.data())).toList();
     }
 
+    /**
+     * The RESP addresses of the nodes, in node order, for a Redis Cluster client's seeds.
+     *
+     * @throws IllegalStateException when the cluster was started without {@link ZarisCluster#resp()}
+     */
+    public List<NodeAddress> respSeeds() {
+        if (!resp) {
+            throw new IllegalStateException("this cluster runs no RESP listener: annotate the test with"
+                    + " @ZarisCluster(resp = true)");
+        }
+        return ports.stream().map(p -> new NodeAddress(HOST, p.data() + RESP_PORT_OFFSET)).toList();
+    }
+
     /** The number of nodes, running or stopped. */
     public int size() {
         return ports.size();
@@ -158,6 +180,27 @@ public final class ZarisServerProcesses implements StartedCluster {
         Process process = processes.set(checked(index), null);
         if (process != null) {
             end(process);
+        }
+    }
+
+    /**
+     * Kills the node at {@code index} with SIGKILL ({@code kill -9}: no leave, no flush, its peers find out by
+     * missing it) and waits until its process has ended. {@link #start(int)} brings it back, empty.
+     */
+    public synchronized void kill(int index) {
+        Process process = processes.set(checked(index), null);
+        if (process == null) {
+            return;
+        }
+        process.destroyForcibly();
+        try {
+            if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                throw new IllegalStateException(nodeId(index) + " did not end within " + STOP_TIMEOUT.toSeconds()
+                        + " s of SIGKILL");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while killing " + nodeId(index), e);
         }
     }
 
@@ -198,7 +241,8 @@ public final class ZarisServerProcesses implements StartedCluster {
         List<String> command = new ArrayList<>(launcher);
         command.addAll(List.of("--node-id", nodeId(index), "--host", HOST, "--port", Integer.toString(own.data()),
                 "--cluster-host", HOST, "--cluster-port", Integer.toString(own.cluster()),
-                "--http-port", Integer.toString(own.http())));
+                "--http-port", Integer.toString(own.http()),
+                "--resp-port", resp ? Integer.toString(own.data() + RESP_PORT_OFFSET) : "off"));
         command.addAll(clusterOptions);
         return command;
     }
@@ -279,20 +323,32 @@ public final class ZarisServerProcesses implements StartedCluster {
 
     /**
      * A bindable loopback port below 32768, where Linux never picks the local end of an outgoing connection (a
-     * port from {@code bind(0)} could be taken that way before the server process binds it).
+     * port from {@code bind(0)} could be taken that way before the server process binds it); with a
+     * {@code companionOffset} above 0, the port that far above it is bindable and below 32768 too (a node's RESP
+     * port), and both are taken.
      */
-    private static int freePort() {
+    private static int freePort(int companionOffset) {
         for (int attempt = 0; attempt < 500; attempt++) {
-            int port = ThreadLocalRandom.current().nextInt(10_000, 32_768);
-            try (ServerSocket socket = new ServerSocket()) {
-                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-                if (PICKED_PORTS.add(port)) {
-                    return port;
+            int port = ThreadLocalRandom.current().nextInt(10_000, 32_768 - companionOffset);
+            if (bindable(port) && (companionOffset == 0 || bindable(port + companionOffset))) {
+                synchronized (PICKED_PORTS) {
+                    if (!PICKED_PORTS.contains(port) && !PICKED_PORTS.contains(port + companionOffset)) {
+                        PICKED_PORTS.add(port);
+                        PICKED_PORTS.add(port + companionOffset);
+                        return port;
+                    }
                 }
-            } catch (IOException taken) {
-                // another port
             }
         }
         throw new IllegalStateException("no free loopback port below 32768 after 500 tries");
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            return true;
+        } catch (IOException taken) {
+            return false;
+        }
     }
 }

@@ -47,7 +47,7 @@ class ZarisClusterSpringBootTests {
 
     @Test
     void theClusterShouldBeSharedByEveryTestWithTheSameAttributes(EmbeddedCluster cluster) {
-        assertThat(ZarisTestClusters.obtain(new ZarisClusterSpec(3, 2, 64, 16, ZarisCluster.Launch.EMBEDDED, ""))
+        assertThat(ZarisTestClusters.obtain(new ZarisClusterSpec(3, 2, 64, 16, ZarisCluster.Launch.EMBEDDED, "", false))
                 .handle()).isSameAs(cluster);
     }
 

@@ -1,6 +1,7 @@
 package io.zaris.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
@@ -42,6 +43,8 @@ class ZarisServerProcessesIntegrationTests {
                     .contains("node " + cluster.nodeId(i));
         }
         assertThat(context.getBeansOfType(ZarisEmbeddedClusterLifecycle.class)).isEmpty();
+        assertThatIllegalStateException().as("no RESP listener without resp = true").isThrownBy(cluster::respSeeds)
+                .withMessageContaining("@ZarisCluster(resp = true)");
         assertThat(context.getBean(ZarisConnectionDetails.class).getSeeds()).isEqualTo(cluster.seeds());
 
         String key = "zaris-test-processes-" + UUID.randomUUID();

@@ -1,5 +1,7 @@
 package io.zaris.spring.template;
 
+import io.zaris.client.ListEnd;
+import io.zaris.client.ScoredMember;
 import io.zaris.client.ZarisClient;
 import io.zaris.model.VersionedValue;
 import io.zaris.spring.EntrySizeSample;
@@ -8,8 +10,10 @@ import io.zaris.spring.observation.ZarisOperationObserver;
 import io.zaris.spring.serialization.ZarisSerializer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -155,6 +159,175 @@ public final class AsyncZarisTemplate {
         return observed("scan", client::scanKeys).thenApply(keys -> filter(keys, key -> key.startsWith(prefix)));
     }
 
+    // ------------------------------------------------------------------ hashes, lists, sets, sorted sets
+    //
+    // Hash field values and list elements are values: they go through the serializer. Hash fields, set members and
+    // sorted-set members are names that the node compares and orders, so they stay text. Every call is one client
+    // operation, routed and retried by the client as its javadoc says. A key of another type fails with
+    // ZarisWrongTypeException.
+
+    /** Sets fields of the hash at the key (creating it; it keeps its TTL); completes with how many fields were new. */
+    public CompletableFuture<Long> hashPut(String key, Map<String, ?> fields) {
+        Objects.requireNonNull(fields, "fields must not be null");
+        Map<String, byte[]> bytes = new LinkedHashMap<>();
+        fields.forEach((field, value) -> bytes.put(field, serializeElement(key, "field '" + field + "'", value)));
+        return observed("hash_put", () -> client.hashSet(key, bytes));
+    }
+
+    /**
+     * Sets one field of the hash at the key; completes with whether the field is new (as the last attempt saw it: after
+     * an unanswered attempt the client's retry may find the field already set).
+     */
+    public CompletableFuture<Boolean> hashPut(String key, String field, Object value) {
+        byte[] bytes = serializeElement(key, "field '" + field + "'", value);
+        return observed("hash_put", () -> client.hashSet(key, Map.of(field, bytes))).thenApply(added -> added == 1);
+    }
+
+    /** The value of a field of the hash at the key; empty when the field or the key is absent. */
+    public <T> CompletableFuture<Optional<T>> hashGet(String key, String field, Class<T> type) {
+        return observed("hash_get", () -> client.hashGet(key, field))
+                .thenApply(bytes -> Optional.ofNullable(bytes).map(found -> deserialize(key, "field '" + field + "'", found, type)));
+    }
+
+    /** Every field of the hash at the key with its value, in the order the fields were first set; empty when absent. */
+    public <T> CompletableFuture<Map<String, T>> hashGetAll(String key, Class<T> type) {
+        return observed("hash_get_all", () -> client.hashGetAll(key)).thenApply(found -> {
+            Map<String, T> values = new LinkedHashMap<>();
+            found.forEach((field, bytes) -> values.put(field, deserialize(key, "field '" + field + "'", bytes, type)));
+            return values;
+        });
+    }
+
+    /** Removes fields of the hash at the key (the hash goes with its last field); completes with how many were there. */
+    public CompletableFuture<Long> hashDelete(String key, String... fields) {
+        return observed("hash_delete", () -> client.hashDelete(key, fields));
+    }
+
+    /**
+     * Adds {@code delta} to the integer counter in a field of the hash at the key (absent counts as 0), atomically on
+     * the owning node; completes with the new value. Like {@link #increment}, the field holds decimal text, not a
+     * serialized value, and an increment whose outcome is unknown is not retried.
+     */
+    public CompletableFuture<Long> hashIncrement(String key, String field, long delta) {
+        return observed("hash_increment", () -> client.hashIncrement(key, field, delta));
+    }
+
+    /**
+     * Pushes values at one end of the list at the key (creating it; it keeps its TTL), one after the other, so that
+     * pushing {@code a, b} at the head leaves {@code b} first; completes with the list's length after. Not repeated
+     * once it may have been applied (a repeat would push twice). A collection passed as one argument is one value.
+     */
+    public CompletableFuture<Long> listPush(String key, ListEnd end, Object... values) {
+        Objects.requireNonNull(end, "end must not be null");
+        byte[][] elements = new byte[values.length][];
+        for (int i = 0; i < values.length; i++) {
+            elements[i] = serializeElement(key, "element", values[i]);
+        }
+        return observed("list_push", () -> client.listPush(key, end, elements));
+    }
+
+    /** Removes and returns the value at one end of the list at the key; empty when the key is absent. */
+    public <T> CompletableFuture<Optional<T>> listPop(String key, ListEnd end, Class<T> type) {
+        return listPop(key, end, 1, type).thenApply(popped -> popped.stream().findFirst());
+    }
+
+    /**
+     * Removes and returns up to {@code count} values from one end of the list at the key, nearest the end first (the
+     * list goes with its last element). Not repeated once it may have been applied. There is no blocking pop here:
+     * the native protocol has none (BLPOP and BRPOP are on the Redis port).
+     */
+    public <T> CompletableFuture<List<T>> listPop(String key, ListEnd end, int count, Class<T> type) {
+        Objects.requireNonNull(end, "end must not be null");
+        return observed("list_pop", () -> client.listPop(key, end, count)).thenApply(popped -> elements(key, popped, type));
+    }
+
+    /** The values from index {@code start} to {@code stop}, inclusive; negative indexes count from the end (LRANGE's). */
+    public <T> CompletableFuture<List<T>> listRange(String key, long start, long stop, Class<T> type) {
+        return observed("list_range", () -> client.listRange(key, start, stop)).thenApply(found -> elements(key, found, type));
+    }
+
+    /** How many values the list at the key holds (0 when the key is absent). */
+    public CompletableFuture<Long> listLength(String key) {
+        return observed("list_length", () -> client.listLength(key));
+    }
+
+    /** Adds members to the set at the key (creating it; it keeps its TTL); completes with how many were new. */
+    public CompletableFuture<Long> setAdd(String key, String... members) {
+        return observed("set_add", () -> client.setAdd(key, members));
+    }
+
+    /** Removes members of the set at the key (the set goes with its last member); completes with how many were there. */
+    public CompletableFuture<Long> setRemove(String key, String... members) {
+        return observed("set_remove", () -> client.setRemove(key, members));
+    }
+
+    /** Every member of the set at the key, in the order they were first added; empty when the key is absent. */
+    public CompletableFuture<Set<String>> setMembers(String key) {
+        return observed("set_members", () -> client.setMembers(key));
+    }
+
+    /** Whether the set at the key holds the member ({@code false} when the key is absent). */
+    public CompletableFuture<Boolean> setContains(String key, String member) {
+        return observed("set_contains", () -> client.setContains(key, member));
+    }
+
+    /** How many members the set at the key holds (0 when the key is absent). */
+    public CompletableFuture<Long> setSize(String key) {
+        return observed("set_size", () -> client.setSize(key));
+    }
+
+    /** Gives each member its score in the sorted set at the key (creating it); completes with how many were new. */
+    public CompletableFuture<Long> sortedSetAdd(String key, Map<String, Double> scores) {
+        return observed("sorted_set_add", () -> client.sortedSetAdd(key, scores));
+    }
+
+    /** Gives one member its score; completes with whether the member is new (as the last attempt saw it). */
+    public CompletableFuture<Boolean> sortedSetAdd(String key, String member, double score) {
+        return observed("sorted_set_add", () -> client.sortedSetAdd(key, Map.of(member, score))).thenApply(added -> added == 1);
+    }
+
+    /**
+     * Adds {@code delta} to the member's score (0 when absent), as ZINCRBY; completes with the new score. Not retried
+     * once it may have been applied.
+     */
+    public CompletableFuture<Double> sortedSetIncrement(String key, String member, double delta) {
+        return observed("sorted_set_increment", () -> client.sortedSetIncrement(key, member, delta));
+    }
+
+    /** The member's score; empty when the member or the key is absent. */
+    public CompletableFuture<Optional<Double>> sortedSetScore(String key, String member) {
+        return observed("sorted_set_score", () -> client.sortedSetScore(key, member)).thenApply(Optional::ofNullable);
+    }
+
+    /** The member's rank, 0 for the lowest score (for the highest when {@code reverse}); empty when absent. */
+    public CompletableFuture<OptionalLong> sortedSetRank(String key, String member, boolean reverse) {
+        return observed("sorted_set_rank", () -> client.sortedSetRank(key, member, reverse))
+                .thenApply(rank -> rank == null ? OptionalLong.empty() : OptionalLong.of(rank));
+    }
+
+    /**
+     * The members ranked {@code start} to {@code stop} (inclusive; negative ranks count from the highest) with their
+     * scores, lowest first.
+     */
+    public CompletableFuture<List<ScoredMember>> sortedSetRange(String key, long start, long stop) {
+        return observed("sorted_set_range", () -> client.sortedSetRange(key, start, stop));
+    }
+
+    /** The members whose scores lie within {@code min} and {@code max} (inclusive, may be infinite), lowest first. */
+    public CompletableFuture<List<ScoredMember>> sortedSetRangeByScore(String key, double min, double max) {
+        return observed("sorted_set_range", () -> client.sortedSetRangeByScore(key, min, max));
+    }
+
+    /** Removes members of the sorted set at the key (it goes with its last member); completes with how many were there. */
+    public CompletableFuture<Long> sortedSetRemove(String key, String... members) {
+        return observed("sorted_set_remove", () -> client.sortedSetRemove(key, members));
+    }
+
+    /** How many members the sorted set at the key holds (0 when the key is absent). */
+    public CompletableFuture<Long> sortedSetSize(String key) {
+        return observed("sorted_set_size", () -> client.sortedSetSize(key));
+    }
+
     private <T> CompletableFuture<T> observed(String operation, Supplier<CompletableFuture<T>> call) {
         return observer.observe(operation, call);
     }
@@ -200,6 +373,39 @@ public final class AsyncZarisTemplate {
             throw new ZarisSerializationException("key '" + key + "': cannot store a value of type "
                     + value.getClass().getName() + ": " + e.getMessage(), e);
         }
+    }
+
+    /** A hash field's value or a list element: serialized, not sampled as an entry (the key is the entry). */
+    private byte[] serializeElement(String key, String what, Object value) {
+        Objects.requireNonNull(value, "value must not be null");
+        try {
+            return serializer.serialize(value);
+        } catch (ZarisSerializationException e) {
+            throw new ZarisSerializationException("key '" + key + "' " + what + ": cannot store a value of type "
+                    + value.getClass().getName() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private <T> List<T> elements(String key, List<byte[]> found, Class<T> type) {
+        List<T> values = new ArrayList<>(found.size());
+        for (byte[] bytes : found) {
+            values.add(deserialize(key, "element", bytes, type));
+        }
+        return values;
+    }
+
+    private <T> T deserialize(String key, String what, byte[] bytes, Class<T> type) {
+        Object value;
+        try {
+            value = serializer.deserialize(bytes);
+        } catch (ZarisSerializationException e) {
+            throw new ZarisSerializationException("key '" + key + "' " + what + ": " + e.getMessage(), e);
+        }
+        if (!type.isInstance(value)) {
+            throw new ZarisSerializationException("key '" + key + "' " + what + " holds a " + value.getClass().getName()
+                    + ", not a " + type.getName());
+        }
+        return type.cast(value);
     }
 
     private <T> ZarisValue<T> toValue(String key, VersionedValue stored, Class<T> type) {

@@ -1,12 +1,15 @@
 package io.zaris.spring.template;
 
 import io.zaris.client.KeyChange;
+import io.zaris.client.ListEnd;
+import io.zaris.client.ScoredMember;
 import io.zaris.client.ZarisClient;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.observation.ZarisOperationObserver;
 import io.zaris.spring.serialization.ZarisSerializer;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -17,13 +20,16 @@ import reactor.core.publisher.Flux;
 
 /**
  * Typed access to Zaris for application code: values go through the configured {@link ZarisSerializer};
- * versions, TTLs, compare-and-set, counters, hash-tag multi-key operations and scans come from the client.
+ * versions, TTLs, compare-and-set, counters, hash-tag multi-key operations, scans and the operations on hashes,
+ * lists, sets and sorted sets come from the client. Hash field values and list elements go through the serializer
+ * too; hash fields and set and sorted-set members are text.
  *
  * <p>Every method blocks the calling thread until the answer arrives (use it from request threads, not
  * from the client's network threads); {@link #async()} has the same operations returning
  * {@link CompletableFuture}s. Failures surface unwrapped: {@code ZarisException} subclasses from the
- * client, {@code ZarisSerializationException} for values, {@link IllegalArgumentException} for bad
- * arguments (e.g. multi-key operations on keys of different segments).
+ * client ({@code ZarisWrongTypeException} when the key holds another type than the operation's),
+ * {@code ZarisSerializationException} for values, {@link IllegalArgumentException} for bad arguments (e.g.
+ * multi-key operations on keys of different segments).
  *
  * <p>What is retried is the client's decision: reads and plain writes may be retried on routing faults;
  * compare-and-set, IfAbsent and increments whose outcome is unknown are not. A compare-and-set conflict
@@ -127,6 +133,111 @@ public final class ZarisTemplate {
 
     public Set<String> scanPrefix(String prefix) {
         return await(async.scanPrefix(prefix));
+    }
+
+    // Hashes, lists, sets and sorted sets: see AsyncZarisTemplate for what each does and which are retried.
+
+    public long hashPut(String key, Map<String, ?> fields) {
+        return await(async.hashPut(key, fields));
+    }
+
+    /** Returns whether the field is new. */
+    public boolean hashPut(String key, String field, Object value) {
+        return await(async.hashPut(key, field, value));
+    }
+
+    public <T> Optional<T> hashGet(String key, String field, Class<T> type) {
+        return await(async.hashGet(key, field, type));
+    }
+
+    public <T> Map<String, T> hashGetAll(String key, Class<T> type) {
+        return await(async.hashGetAll(key, type));
+    }
+
+    public long hashDelete(String key, String... fields) {
+        return await(async.hashDelete(key, fields));
+    }
+
+    public long hashIncrement(String key, String field, long delta) {
+        return await(async.hashIncrement(key, field, delta));
+    }
+
+    /** See {@link AsyncZarisTemplate#listPush}; returns the list's length after. */
+    public long listPush(String key, ListEnd end, Object... values) {
+        return await(async.listPush(key, end, values));
+    }
+
+    public <T> Optional<T> listPop(String key, ListEnd end, Class<T> type) {
+        return await(async.listPop(key, end, type));
+    }
+
+    public <T> List<T> listPop(String key, ListEnd end, int count, Class<T> type) {
+        return await(async.listPop(key, end, count, type));
+    }
+
+    public <T> List<T> listRange(String key, long start, long stop, Class<T> type) {
+        return await(async.listRange(key, start, stop, type));
+    }
+
+    public long listLength(String key) {
+        return await(async.listLength(key));
+    }
+
+    public long setAdd(String key, String... members) {
+        return await(async.setAdd(key, members));
+    }
+
+    public long setRemove(String key, String... members) {
+        return await(async.setRemove(key, members));
+    }
+
+    public Set<String> setMembers(String key) {
+        return await(async.setMembers(key));
+    }
+
+    public boolean setContains(String key, String member) {
+        return await(async.setContains(key, member));
+    }
+
+    public long setSize(String key) {
+        return await(async.setSize(key));
+    }
+
+    public long sortedSetAdd(String key, Map<String, Double> scores) {
+        return await(async.sortedSetAdd(key, scores));
+    }
+
+    /** Returns whether the member is new. */
+    public boolean sortedSetAdd(String key, String member, double score) {
+        return await(async.sortedSetAdd(key, member, score));
+    }
+
+    public double sortedSetIncrement(String key, String member, double delta) {
+        return await(async.sortedSetIncrement(key, member, delta));
+    }
+
+    public Optional<Double> sortedSetScore(String key, String member) {
+        return await(async.sortedSetScore(key, member));
+    }
+
+    public OptionalLong sortedSetRank(String key, String member, boolean reverse) {
+        return await(async.sortedSetRank(key, member, reverse));
+    }
+
+    public List<ScoredMember> sortedSetRange(String key, long start, long stop) {
+        return await(async.sortedSetRange(key, start, stop));
+    }
+
+    public List<ScoredMember> sortedSetRangeByScore(String key, double min, double max) {
+        return await(async.sortedSetRangeByScore(key, min, max));
+    }
+
+    public long sortedSetRemove(String key, String... members) {
+        return await(async.sortedSetRemove(key, members));
+    }
+
+    public long sortedSetSize(String key) {
+        return await(async.sortedSetSize(key));
     }
 
     /**

@@ -1,0 +1,151 @@
+package io.zaris.test.apps;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.zaris.client.ZarisClient;
+import io.zaris.client.ZarisClientOptions;
+import io.zaris.model.ClusterView;
+import io.zaris.model.NodeAddress;
+import io.zaris.placement.SegmentMapper;
+import io.zaris.test.ZarisCluster;
+import io.zaris.test.ZarisServerProcesses;
+import java.io.IOException;
+import java.net.CookieManager;
+import java.net.HttpCookie;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * A Spring Boot application on Spring Data Redis ({@link CartApplication}: Lettuce in cluster mode, Boot's own
+ * properties) keeps its visitors' carts in Zaris through the RESP ports of three server processes, over real HTTP
+ * with a cookie per visitor, and through a {@code kill -9} of the node that owns the first visitor's cart. Every
+ * item set before the kill reads back after it, and every cart takes new items.
+ *
+ * <p>Requests while the cluster fails over may be answered 500 (Lettuce's command fails with the connection); each
+ * visitor tries its request again until it is answered, within a deadline. A cart that lost an item never reads
+ * back whole, so the wait for it ends in the assertion's failure.
+ */
+@ZarisCluster(nodes = 3, launch = ZarisCluster.Launch.SERVER_PROCESSES, resp = true)
+class SpringDataRedisNodeKillIntegrationTests {
+
+    private static final int VISITORS = 8;
+    private static final int ITEMS_BEFORE = 4;
+    private static final Duration FAILOVER_DEADLINE = Duration.ofSeconds(90);
+
+    @Test
+    @Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+    void cartsShouldBeStoredReadAndKeptThroughAKillOfTheirNode(ZarisServerProcesses cluster) throws Exception {
+        int killed = -1;
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(CartApplication.class)
+                .properties("server.port=0", "spring.main.banner-mode=off",
+                        "spring.data.redis.cluster.nodes=" + joined(cluster.respSeeds()),
+                        "spring.data.redis.timeout=2s",
+                        "spring.data.redis.lettuce.cluster.refresh.adaptive=true",
+                        "spring.data.redis.lettuce.cluster.refresh.period=1s",
+                        // the Zaris starter is on this class path too: point it at the same cluster, not at one of its own
+                        "zaris.client.seeds=" + joined(cluster.seeds()))
+                .run()) {
+            URI base = URI.create("http://127.0.0.1:"
+                    + app.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
+            List<Visitor> visitors = new ArrayList<>();
+            for (int v = 0; v < VISITORS; v++) {
+                Visitor visitor = new Visitor(base);
+                visitors.add(visitor);
+                for (int i = 0; i < ITEMS_BEFORE; i++) {
+                    assertThat(visitor.put("item-" + i, quantity(v, i)).statusCode()).isEqualTo(200);
+                }
+                assertThat(visitor.get().body()).isEqualTo(expectedCart(v, ITEMS_BEFORE));
+            }
+
+            String owner = ownerOf(cluster, "cart:" + visitors.get(0).cartId());
+            killed = Integer.parseInt(owner.substring(1)) - 1;
+            long killedAt = System.nanoTime();
+            cluster.kill(killed);
+
+            for (int v = 0; v < VISITORS; v++) {
+                Visitor visitor = visitors.get(v);
+                int number = v;
+                await().atMost(FAILOVER_DEADLINE).pollInterval(Duration.ofMillis(250))
+                        .until(() -> visitor.put("item-" + ITEMS_BEFORE, quantity(number, ITEMS_BEFORE)).statusCode() == 200);
+                if (v == 0) {
+                    System.out.printf("kill -9 of %s (the first cart's owner): its cart took a new item %d ms later%n",
+                            owner, (System.nanoTime() - killedAt) / 1_000_000);
+                }
+                await().atMost(FAILOVER_DEADLINE).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+                    HttpResponse<String> cart = visitor.get();
+                    assertThat(cart.statusCode()).isEqualTo(200);
+                    assertThat(cart.body()).as("visitor %d's cart after the kill", number)
+                            .isEqualTo(expectedCart(number, ITEMS_BEFORE + 1));
+                });
+            }
+        } finally {
+            if (killed >= 0) {
+                cluster.start(killed); // the cluster is shared: leave it whole
+            }
+        }
+    }
+
+    private static int quantity(int visitor, int item) {
+        return visitor * 10 + item + 1;
+    }
+
+    private static String expectedCart(int visitor, int items) {
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < items; i++) {
+            lines.append("item-").append(i).append('=').append(quantity(visitor, i)).append('\n');
+        }
+        return lines.toString();
+    }
+
+    /** The node id whose process owns the key now, from the cluster's map. */
+    private static String ownerOf(ZarisServerProcesses cluster, String key) {
+        try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.create(cluster.seeds()))) {
+            ClusterView view = client.clusterView();
+            return view.runtimeOfSegment(new SegmentMapper(view.layout().segmentCount()).segmentOf(key)).activeNode();
+        }
+    }
+
+    private static String joined(List<NodeAddress> addresses) {
+        return addresses.stream().map(NodeAddress::toString).collect(Collectors.joining(","));
+    }
+
+    /** One browser: its own cookie store, so its cart follows it from request to request. */
+    private static final class Visitor {
+
+        private final URI base;
+        private final CookieManager cookies = new CookieManager();
+        private final HttpClient http;
+
+        Visitor(URI base) {
+            this.base = base;
+            this.http = HttpClient.newBuilder().cookieHandler(cookies).connectTimeout(Duration.ofSeconds(5)).build();
+        }
+
+        HttpResponse<String> put(String item, int quantity) throws IOException, InterruptedException {
+            return http.send(HttpRequest.newBuilder(base.resolve("/cart/items/" + item + "?quantity=" + quantity))
+                    .PUT(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        }
+
+        HttpResponse<String> get() throws IOException, InterruptedException {
+            return http.send(HttpRequest.newBuilder(base.resolve("/cart")).timeout(Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        }
+
+        String cartId() {
+            return cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals(CartApplication.COOKIE))
+                    .map(HttpCookie::getValue).findFirst().orElseThrow();
+        }
+    }
+}
