@@ -9,8 +9,11 @@ import io.zaris.security.LoginTimeout;
 import io.zaris.security.SlowReaderGuard;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -72,7 +75,7 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
     /** Bytes of input a connection may send behind a waiting blocking pop before it is closed, as Redis closes a client past its query-buffer limit. */
     static final int MAX_INPUT_BEHIND_BLOCKED_POP = 8 * 1024 * 1024;
     /** Commands that may wait for an element; see {@link #blocked}. */
-    private static final java.util.Set<String> BLOCKING_POPS = java.util.Set.of("BLPOP", "BRPOP", "BLMOVE");
+    private static final Set<String> BLOCKING_POPS = Set.of("BLPOP", "BRPOP", "BLMOVE");
 
     private record Pending(CompletableFuture<RespReply> reply, int protocol) {
     }
@@ -236,8 +239,8 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
     }
 
     private static boolean isBlockingPop(List<byte[]> command) {
-        String name = new String(command.get(0), java.nio.charset.StandardCharsets.US_ASCII);
-        return BLOCKING_POPS.contains(name.toUpperCase(java.util.Locale.ROOT));
+        String name = new String(command.get(0), StandardCharsets.US_ASCII);
+        return BLOCKING_POPS.contains(name.toUpperCase(Locale.ROOT));
     }
 
     private void drain(ChannelHandlerContext ctx) {
