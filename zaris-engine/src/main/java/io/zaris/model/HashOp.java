@@ -27,6 +27,12 @@ package io.zaris.model;
  *   <tr><td>SPOP</td><td>[count ≥ 0]</td><td>0 · the members removed, chosen at random</td></tr>
  *   <tr><td>SSTORE</td><td>member*</td><td>members stored · none (whatever the key held, of any type, is
  *       replaced by a set of the members; none leaves the key absent: the STORE forms of SINTER, SUNION, SDIFF)</td></tr>
+ *   <tr><td>RENAME</td><td>destination (of the same slot), NX (1 or 0)</td><td>1 when renamed (or the key is its own
+ *       destination), 0 when NX found the destination, −1 without the source · none (the value, of any type, moves with
+ *       its expiry)</td></tr>
+ *   <tr><td>DUMP</td><td>none</td><td>0 · [the value as a {@link DumpPayload}], none when absent</td></tr>
+ *   <tr><td>RESTORE</td><td>flags (any of R: REPLACE, A: ABSTTL), ttl (ms, 0 = none), payload</td><td>1 when done
+ *       (an expiry already past creates nothing), −1 when the key exists without R · none</td></tr>
  *   <tr><td>LPUSH, RPUSH</td><td>element+</td><td>the list's length after · none</td></tr>
  *   <tr><td>LPUSHX, RPUSHX</td><td>element+</td><td>the length after, 0 (nothing pushed) when the key is absent · none</td></tr>
  *   <tr><td>LPOP, RPOP</td><td>[count ≥ 0]</td><td>1 when the key held a list, else 0 · the elements removed</td></tr>
@@ -81,6 +87,9 @@ public enum HashOp {
     SPOP(16, true, 0, 1),
     SRANDMEMBER(17, false, 1, 1),
     SSTORE(18, true, 0, Integer.MAX_VALUE),
+    RENAME(28, true, 2, 2),
+    DUMP(29, false, 0, 0),
+    RESTORE(30, true, 3, 3),
     LPUSH(32, true, 1, Integer.MAX_VALUE),
     RPUSH(33, true, 1, Integer.MAX_VALUE),
     LPUSHX(34, true, 1, Integer.MAX_VALUE),
@@ -109,7 +118,7 @@ public enum HashOp {
 
     /**
      * Wire code → op. Codes are reserved by family so types can be added side by side without renumbering:
-     * 0–31 the type probe, hashes and sets; 32–63 lists; 64–127 sorted sets.
+     * 0–27 the type probe, hashes and sets; 28–31 whole keys of any type; 32–63 lists; 64–127 sorted sets.
      */
     private static final HashOp[] BY_CODE = new HashOp[128];
 
@@ -159,7 +168,7 @@ public enum HashOp {
             case HMGET, HDEL, SADD, SREM, SMISMEMBER, SSTORE, ZREM, ZMSCORE -> true;
             case ZADD -> index > 0 && index % 2 == 0;
             case ZRANK -> index == 0;
-            case LMOVE -> index == 0; // the destination key
+            case LMOVE, RENAME -> index == 0; // the destination key
             default -> false;
         };
     }
@@ -168,7 +177,12 @@ public enum HashOp {
     public boolean addsData() {
         return this == HSET || this == HSETNX || this == HINCRBY || this == HINCRBYFLOAT || this == SADD || this == SSTORE
                 || this == LPUSH || this == RPUSH || this == LPUSHX || this == RPUSHX || this == LSET || this == LINSERT
-                || this == ZADD;
+                || this == ZADD || this == RESTORE;
+    }
+
+    /** Whether the operation takes a whole key of any type (codes 28–31): RENAME, DUMP, RESTORE. */
+    public boolean onWholeKey() {
+        return code >= 28 && code <= 31;
     }
 
     /** Whether the operation works on a set (and meets a hash or string with WRONGTYPE). */

@@ -276,6 +276,14 @@ final class CommandTable {
                 "generic", "2.8.0", "O(1) per call, O(N) for a full iteration over N keys", "Iterates over the keys of the slots this node serves.");
         add("keys", 2, "readonly", 0, 0, 0,
                 "generic", "1.0.0", "O(N) for N keys on this node", "Returns the keys of this node that match a pattern.");
+        add("rename", 3, "write", 1, 2, 1,
+                "generic", "1.0.0", "O(N) for N elements", "Moves a key's value (any type) and expiry to another key of the same slot.");
+        add("renamenx", 3, "write", 1, 2, 1,
+                "generic", "1.0.0", "O(N) for N elements", "Renames a key only if the new name does not exist.");
+        add("dump", 2, "readonly", 1, 1, 1,
+                "generic", "2.6.0", "O(N) for N elements", "Returns a key's value (any type) in Zaris's own serialized form, which only RESTORE reads.");
+        add("restore", -4, "write", 1, 1, 1,
+                "generic", "2.6.0", "O(N) for N elements", "Creates a key from a DUMP payload (REPLACE, ABSTTL; IDLETIME and FREQ accepted and ignored).");
     }
 
     private CommandTable() {

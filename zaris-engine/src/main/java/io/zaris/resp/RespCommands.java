@@ -363,6 +363,13 @@ final class RespCommands {
                  "zrangebyscore", "zrevrangebyscore", "zrevrange", "zrangebylex", "zrevrangebylex", "zremrangebyscore",
                  "zremrangebyrank", "zremrangebylex", "zpopmin", "zpopmax", "zscan":
                 return sortedSetCommand(name, a, slot);
+            case "rename", "renamenx", "dump", "restore": {
+                RespListCommands.Call whole = RespKeyCommands.prepare(name, a);
+                if (whole.refusal() != null) {
+                    return done(whole.refusal());
+                }
+                return call(whole.request(), slot, answer -> whole.reply().apply(ResponseCodec.readHashAnswer(answer.body())));
+            }
             case "strlen":
                 return call(new Request.Get(0, key), slot, answer -> RespReply.integer(
                         answer.status() == KvStatus.OK ? ResponseCodec.readValue(answer.body()).value().length : 0));

@@ -557,8 +557,8 @@ final class RequestHandler {
         } else if (request instanceof Request.Touch touch) {
             return segmentMapper.segmentOf(touch.key());
         } else if (request instanceof Request.Hash hash) {
-            // LMOVE names a second key, its destination: both are changed under one hold of one segment's lock.
-            return hash.hashOp() == io.zaris.model.HashOp.LMOVE ? commonSegment(List.of(hash.key(), hash.args().get(0)))
+            // LMOVE and RENAME name a second key, their destination: both are changed under one hold of one segment's lock.
+            return hash.hashOp() == io.zaris.model.HashOp.LMOVE || hash.hashOp() == io.zaris.model.HashOp.RENAME ? commonSegment(List.of(hash.key(), hash.args().get(0)))
                     : segmentMapper.segmentOf(hash.key());
         } else if (request instanceof Request.MultiGet multiGet) {
             return commonSegment(multiGet.keys());

@@ -31,6 +31,9 @@ final class HashCommands {
             return HashReply.error(KvStatus.BAD_REQUEST, "wrong number of arguments for " + op);
         }
         try {
+            if (op.onWholeKey()) {
+                return KeyCommands.execute(segment, key, op, args, epoch, now);
+            }
             if (op.onList()) {
                 return ListCommands.execute(segment, key, op, args, epoch, now);
             }

@@ -2,6 +2,7 @@ package io.zaris.store;
 
 import io.zaris.model.Change;
 import io.zaris.model.HashOp;
+import io.zaris.model.KeyContent;
 import io.zaris.model.KvStatus;
 import io.zaris.model.SegmentDigest;
 import io.zaris.model.VersionedValue;
@@ -1223,6 +1224,176 @@ final class Segment {
         entries.put(key, hash);
         account(hash.sizeBytes(key));
         return hash;
+    }
+
+    // ------------------------------------------------------------------ whole keys (RENAME, DUMP, RESTORE)
+
+    /**
+     * Under the write lock: the live value at {@code key} (any type) as a {@link KeyContent}, {@code null} when absent
+     * or expired; recorded as accessed. A collection's elements are copied, so the caller may use them after the lock.
+     */
+    KeyContent contentOf(byte[] key, long now) {
+        synchronized (writeLock) {
+            StoredEntry entry = live(new ByteKey(key), now);
+            if (entry == null) {
+                return null;
+            }
+            entry.recordAccess(now);
+            return contentOf(entry);
+        }
+    }
+
+    /** Under the lock: what {@code entry} holds, elements in the order its own reads list them. */
+    private static KeyContent contentOf(StoredEntry entry) {
+        if (entry instanceof ListEntry list) {
+            return new KeyContent(KeyContent.Type.LIST, list.range(0, list.size() - 1));
+        }
+        if (entry instanceof SortedSetEntry sorted) {
+            return new KeyContent(KeyContent.Type.SORTED_SET, sorted.flatten());
+        }
+        if (entry instanceof SetEntry set) {
+            List<byte[]> flat = set.flatten();
+            List<byte[]> members = new ArrayList<>(flat.size() / 2);
+            for (int i = 0; i < flat.size(); i += 2) {
+                members.add(flat.get(i));
+            }
+            return new KeyContent(KeyContent.Type.SET, members);
+        }
+        if (entry instanceof HashEntry hash) {
+            return new KeyContent(KeyContent.Type.HASH, hash.flatten());
+        }
+        return new KeyContent(KeyContent.Type.STRING, List.of(entry.value()));
+    }
+
+    /** What a whole-key write decides and does through its writer (which may touch several keys of this segment). */
+    @FunctionalInterface
+    interface KeyEdit<R> {
+        R edit(KeyWriter writer);
+    }
+
+    /**
+     * Runs {@code edit} under the write lock, as the active owner under {@code epoch}: every removal and typed write
+     * it makes is one change of the kinds replicas already apply, all shipped together, so a replica holds the same
+     * outcome (a RENAME's source gone and its destination written) as soon as it holds any of it.
+     *
+     * @return {@code null} as the result and {@code OWNERSHIP_CHANGING} when this copy was retired
+     */
+    <R> HashWriteResult<R> writeKeys(long epoch, long now, KeyEdit<R> edit) {
+        synchronized (writeLock) {
+            if (epoch < retiredBelow) {
+                return HashWriteResult.retired();
+            }
+            List<Change> changes = new ArrayList<>();
+            KeyWriter writer = new KeyWriter(epoch, now, changes);
+            return editAndShip(changes, () -> edit.edit(writer));
+        }
+    }
+
+    /** A live value and its expiry (epoch ms, 0 = none). */
+    record HeldValue(KeyContent content, long expiresAt) {
+    }
+
+    /**
+     * The changes of one whole-key write, made under the write lock by the thread holding it ({@link #writeKeys});
+     * confined to that call.
+     */
+    final class KeyWriter {
+        private final long epoch;
+        private final long now;
+        private final List<Change> changes;
+
+        private KeyWriter(long epoch, long now, List<Change> changes) {
+            this.epoch = epoch;
+            this.now = now;
+            this.changes = changes;
+        }
+
+        /**
+         * The live value at {@code key}, {@code null} when none. An expired value there is first removed as an
+         * ordinary logged removal, as every write that meets one does.
+         */
+        HeldValue held(byte[] key) {
+            StoredEntry stored = liveOrRemoved(new ByteKey(key));
+            return stored == null ? null : new HeldValue(contentOf(stored), stored.expiresAtMillis());
+        }
+
+        /** Whether a live value is at {@code key}; an expired one is removed first, as {@link #held} does. */
+        boolean exists(byte[] key) {
+            return liveOrRemoved(new ByteKey(key)) != null;
+        }
+
+        private StoredEntry liveOrRemoved(ByteKey k) {
+            StoredEntry stored = entries.get(k);
+            if (stored != null && stored.isExpired(now)) {
+                changes.add(Segment.this.remove(k, epoch));
+                memory.expired(1);
+                return null;
+            }
+            return stored;
+        }
+
+        /** Removes whatever is at {@code key}, as one logged removal; whether anything was there. */
+        boolean remove(byte[] key) {
+            ByteKey k = new ByteKey(key);
+            if (!entries.containsKey(k)) {
+                return false;
+            }
+            changes.add(Segment.this.remove(k, epoch));
+            return true;
+        }
+
+        /**
+         * Writes {@code content} at {@code key}, which must be absent (the caller removed it), expiring at
+         * {@code expiresAt}: a string as one put, a collection as one typed change per element, each carrying the
+         * expiry, so a replica builds the same value from changes it already knows.
+         */
+        void install(byte[] key, KeyContent content, long expiresAt) {
+            ByteKey k = new ByteKey(key);
+            List<byte[]> elements = content.elements();
+            switch (content.type()) {
+                case STRING -> changes.add(upsert(k, elements.get(0), expiresAt, epoch, now));
+                case HASH -> {
+                    for (int i = 0; i < elements.size(); i += 2) {
+                        long version = ++revision;
+                        ByteKey field = new ByteKey(elements.get(i));
+                        applyFieldPut(k, field, elements.get(i + 1), version, expiresAt, now);
+                        logged(version, k, field, LoggedChange.Kind.FIELD_PUT, expiresAt,
+                                Change.fieldPut(version, epoch, key, elements.get(i), elements.get(i + 1), expiresAt));
+                    }
+                }
+                case SET -> {
+                    for (byte[] member : elements) {
+                        long version = ++revision;
+                        ByteKey m = new ByteKey(member);
+                        applyMemberPut(k, m, version, expiresAt, now);
+                        logged(version, k, m, LoggedChange.Kind.MEMBER_PUT, expiresAt,
+                                Change.memberPut(version, epoch, key, member, expiresAt));
+                    }
+                }
+                case SORTED_SET -> {
+                    for (int i = 0; i < elements.size(); i += 2) {
+                        long version = ++revision;
+                        ByteKey m = new ByteKey(elements.get(i));
+                        applyScorePut(k, m, elements.get(i + 1), version, expiresAt, now);
+                        logged(version, k, m, LoggedChange.Kind.SCORE_PUT, expiresAt,
+                                Change.scorePut(version, epoch, key, elements.get(i), elements.get(i + 1), expiresAt));
+                    }
+                }
+                case LIST -> {
+                    ListWriter list = new ListWriter(epoch, now, changes);
+                    for (int i = 0; i < elements.size(); i++) {
+                        list.record(Change.listInsert(revision + 1, epoch, key, i, elements.get(i), expiresAt));
+                    }
+                }
+                default -> throw new IllegalArgumentException("unknown type " + content.type());
+            }
+        }
+
+        private void logged(long version, ByteKey key, ByteKey field, LoggedChange.Kind kind, long expiresAt, Change change) {
+            epochStarts.onChange(epoch, version);
+            log.append(version, epoch, key, field, kind, expiresAt);
+            changes.add(change);
+        }
     }
 
     // ------------------------------------------------------------------ lists

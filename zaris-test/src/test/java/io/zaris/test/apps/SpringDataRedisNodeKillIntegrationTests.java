@@ -32,6 +32,11 @@ import org.springframework.context.ConfigurableApplicationContext;
  * with a cookie per visitor, and through a {@code kill -9} of the node that owns the first visitor's cart. Every
  * item set before the kill reads back after it, and every cart takes new items.
  *
+ * <p>The same cluster runs a second application, {@link SessionApplication}: Spring Session's Redis repository keeps
+ * its visitors' HTTP sessions in Zaris, a login changes each session's id (which Spring Data Redis's cluster connection
+ * turns into RENAME, or DUMP, RESTORE and DEL when the two keys fall into different slots), and every session, its
+ * attributes and its new id survive a {@code kill -9} of the node that owns the first visitor's session.
+ *
  * <p>Requests while the cluster fails over may be answered 500 (Lettuce's command fails with the connection); each
  * visitor tries its request again until it is answered, within a deadline. A cart that lost an item never reads
  * back whole, so the wait for it ends in the assertion's failure.
@@ -96,6 +101,106 @@ class SpringDataRedisNodeKillIntegrationTests {
         }
     }
 
+    private static final int SESSION_VISITORS = 6;
+    private static final String SESSION_KEY_PREFIX = "spring:session:sessions:";
+
+    /**
+     * Visitors count two visits in their sessions, log in (a new session id: the session's key is renamed, and the old
+     * key must be gone, the new one carrying the session's expiry), and read their session back; then the node owning
+     * the first visitor's session is killed. Every session must read back whole under its new id, and a second login
+     * after the kill must rename it again on the surviving nodes.
+     *
+     * <p>A login after the kill is sent only once every visitor's session reads back (the cluster has failed over and
+     * Lettuce has refreshed its topology): a login that failed half way (renamed, but the new cookie never sent) would
+     * lose its session in Spring Session itself, whatever the store.
+     */
+    @Test
+    @Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+    void sessionsShouldKeepTheirAttributesThroughAnIdChangeAndAKillOfTheirNode(ZarisServerProcesses cluster)
+            throws Exception {
+        awaitFullRedundancy(cluster); // the other test of this class may have just restarted a node
+        int killed = -1;
+        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(SessionApplication.class)
+                .properties("server.port=0", "spring.main.banner-mode=off",
+                        "spring.data.redis.cluster.nodes=" + joined(cluster.respSeeds()),
+                        "spring.data.redis.timeout=2s",
+                        "spring.data.redis.lettuce.cluster.refresh.adaptive=true",
+                        "spring.data.redis.lettuce.cluster.refresh.period=1s",
+                        "zaris.client.seeds=" + joined(cluster.seeds()))
+                .run()) {
+            URI base = URI.create("http://127.0.0.1:"
+                    + app.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
+            org.springframework.data.redis.core.StringRedisTemplate redis =
+                    app.getBean(org.springframework.data.redis.core.StringRedisTemplate.class);
+            List<SessionVisitor> visitors = new ArrayList<>();
+            for (int v = 0; v < SESSION_VISITORS; v++) {
+                SessionVisitor visitor = new SessionVisitor(base);
+                visitors.add(visitor);
+                assertThat(visitor.post("/visit").body()).isEqualTo("1");
+                assertThat(visitor.post("/visit").body()).isEqualTo("2");
+                String before = visitor.sessionId();
+                HttpResponse<String> login = visitor.post("/login?user=user-" + v);
+                assertThat(login.statusCode()).isEqualTo(200);
+                String after = visitor.sessionId();
+                assertThat(after).as("the login's new session id").isEqualTo(login.body()).isNotEqualTo(before);
+                assertThat(redis.hasKey(SESSION_KEY_PREFIX + before)).as("the old session key").isFalse();
+                assertThat(redis.getExpire(SESSION_KEY_PREFIX + after)).as("the renamed session's TTL in seconds")
+                        .isBetween(1_700L, 1_800L);
+                assertThat(visitor.get("/me").body()).isEqualTo("user-" + v + " 2");
+            }
+
+            String owner = ownerOf(cluster, SESSION_KEY_PREFIX + visitors.get(0).sessionId());
+            killed = Integer.parseInt(owner.substring(1)) - 1;
+            long killedAt = System.nanoTime();
+            cluster.kill(killed);
+
+            for (int v = 0; v < SESSION_VISITORS; v++) {
+                SessionVisitor visitor = visitors.get(v);
+                String expected = "user-" + v + " 2";
+                int number = v;
+                await().atMost(FAILOVER_DEADLINE).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+                    HttpResponse<String> me = visitor.get("/me");
+                    assertThat(me.statusCode()).isEqualTo(200);
+                    assertThat(me.body()).as("visitor %d's session after the kill", number)
+                            .isEqualTo(expected);
+                });
+                if (v == 0) {
+                    System.out.printf("kill -9 of %s (the first session's owner): the session read back %d ms later%n",
+                            owner, (System.nanoTime() - killedAt) / 1_000_000);
+                }
+            }
+            for (int v = 0; v < SESSION_VISITORS; v++) {
+                SessionVisitor visitor = visitors.get(v);
+                String before = visitor.sessionId();
+                String user = "again-" + v;
+                await().atMost(FAILOVER_DEADLINE).pollInterval(Duration.ofMillis(250))
+                        .until(() -> visitor.post("/login?user=" + user).statusCode() == 200);
+                assertThat(visitor.sessionId()).isNotEqualTo(before);
+                assertThat(redis.hasKey(SESSION_KEY_PREFIX + before)).as("the old session key").isFalse();
+                assertThat(visitor.get("/me").body()).isEqualTo(user + " 2");
+            }
+        } finally {
+            if (killed >= 0) {
+                cluster.start(killed); // the cluster is shared: leave it whole
+            }
+        }
+    }
+
+    /** Waits until every segment is served with full redundancy (no replica missing, none recovering). */
+    private static void awaitFullRedundancy(ZarisServerProcesses cluster) {
+        await().atMost(FAILOVER_DEADLINE).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
+            try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.create(cluster.seeds()))) {
+                ClusterView view = client.clusterView();
+                for (int segment = 0; segment < view.layout().segmentCount(); segment++) {
+                    if (view.runtimeOfSegment(segment).health() != io.zaris.model.PartitionHealth.HEALTHY) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+        });
+    }
+
     private static int quantity(int visitor, int item) {
         return visitor * 10 + item + 1;
     }
@@ -118,6 +223,36 @@ class SpringDataRedisNodeKillIntegrationTests {
 
     private static String joined(List<NodeAddress> addresses) {
         return addresses.stream().map(NodeAddress::toString).collect(Collectors.joining(","));
+    }
+
+    /** One browser of {@link SessionApplication}: its own cookie store, which holds its session cookie. */
+    private static final class SessionVisitor {
+
+        private final URI base;
+        private final CookieManager cookies = new CookieManager();
+        private final HttpClient http;
+
+        SessionVisitor(URI base) {
+            this.base = base;
+            this.http = HttpClient.newBuilder().cookieHandler(cookies).connectTimeout(Duration.ofSeconds(5)).build();
+        }
+
+        HttpResponse<String> post(String path) throws IOException, InterruptedException {
+            return http.send(HttpRequest.newBuilder(base.resolve(path)).POST(HttpRequest.BodyPublishers.noBody())
+                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        }
+
+        HttpResponse<String> get(String path) throws IOException, InterruptedException {
+            return http.send(HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        }
+
+        /** The session id Spring Session's cookie carries (the cookie holds it Base64-encoded). */
+        String sessionId() {
+            String encoded = cookies.getCookieStore().getCookies().stream().filter(c -> c.getName().equals("SESSION"))
+                    .map(HttpCookie::getValue).findFirst().orElseThrow();
+            return new String(java.util.Base64.getDecoder().decode(encoded), java.nio.charset.StandardCharsets.UTF_8);
+        }
     }
 
     /** One browser: its own cookie store, so its cart follows it from request to request. */
