@@ -160,7 +160,7 @@ final class CommandSequences {
     }
 
     private String generic(String key) {
-        return switch (random.nextInt(14)) {
+        return switch (random.nextInt(15)) {
             case 0, 1 -> "TYPE " + key;
             case 2 -> "EXISTS " + key + (random.nextBoolean() ? "" : " " + anyKey() + " " + key);
             case 3 -> "DEL " + key + (random.nextBoolean() ? "" : " " + anyKey());
@@ -171,6 +171,7 @@ final class CommandSequences {
             case 9 -> "PERSIST " + key;
             case 10, 11 -> "TTL " + key;
             case 12 -> "PTTL " + key;
+            case 13 -> (random.nextBoolean() ? "RENAME " : "RENAMENX ") + key + " " + anyKey();
             default -> "TYPE " + key;
         };
     }
