@@ -184,6 +184,8 @@ final class CommandTable {
                 "set", "1.0.0", "O(N) for N members in all", "Returns the members any given set holds; the keys share one slot.");
         add("sdiff", -2, "readonly", 1, -1, 1,
                 "set", "1.0.0", "O(N) for N members in all", "Returns the members of the first set the others lack; the keys share one slot.");
+        add("sintercard", -3, "readonly", 0, 0, 0,
+                "set", "7.0.0", "O(N*M)", "Counts the members every given set holds (numkeys, then the keys, then LIMIT); the keys share one slot.");
         add("sinterstore", -3, "write", 1, -1, 1,
                 "set", "1.0.0", "O(N*M)", "Stores the members every given set holds at the destination; the keys share one slot.");
         add("sunionstore", -3, "write", 1, -1, 1,

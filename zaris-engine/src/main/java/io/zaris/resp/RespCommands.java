@@ -248,7 +248,7 @@ final class RespCommands {
                 if (amount == null) {
                     return done(NOT_INTEGER);
                 }
-                long ttl = name.equals("setex") ? multiply(amount, 1000) : amount;
+                long ttl = fromNow(name.equals("setex") ? multiply(amount, 1000) : amount, backend.time().currentTimeMillis());
                 if (ttl <= 0) {
                     return done(RespReply.error("ERR invalid expire time in '" + name + "' command"));
                 }
@@ -355,6 +355,8 @@ final class RespCommands {
                 return blockingPop(name, a, slot, session);
             case "blmove":
                 return blockingMove(a, slot, session);
+            case "sintercard":
+                return sinterCard(a);
             case "sinter", "sunion", "sdiff", "sinterstore", "sunionstore", "sdiffstore":
                 return setAlgebra(name, a, slot);
             case "zadd", "zincrby", "zrem", "zscore", "zmscore", "zcard", "zcount", "zlexcount", "zrank", "zrevrank", "zrange",
@@ -383,8 +385,8 @@ final class RespCommands {
         boolean xx = false;
         boolean get = false;
         boolean keepTtl = false;
-        long ttl = Request.NO_TTL;
-        boolean expirySet = false;
+        String expiry = null;
+        byte[] amountText = null;
         for (int i = 3; i < a.size(); i++) {
             String option = text(a.get(i)).toUpperCase(Locale.ROOT);
             switch (option) {
@@ -393,30 +395,48 @@ final class RespCommands {
                 case "GET" -> get = true;
                 case "KEEPTTL" -> keepTtl = true;
                 case "EX", "PX", "EXAT", "PXAT" -> {
-                    if (expirySet || i + 1 >= a.size()) {
+                    // The same unit again is taken, the last one counting, as in Redis; two units are a syntax error.
+                    if ((expiry != null && !expiry.equals(option)) || i + 1 >= a.size()) {
                         return done(SYNTAX);
                     }
-                    Long amount = parseLong(a.get(++i));
-                    if (amount == null) {
-                        return done(NOT_INTEGER);
-                    }
-                    ttl = ttlMillis(option, amount);
-                    if (ttl == Long.MIN_VALUE) {
-                        return done(RespReply.error("ERR invalid expire time in 'set' command"));
-                    }
-                    expirySet = true;
+                    expiry = option;
+                    amountText = a.get(++i);
                 }
                 default -> {
                     return done(SYNTAX);
                 }
             }
         }
-        if ((nx && xx) || (keepTtl && expirySet)) {
+        if ((nx && xx) || (keepTtl && expiry != null)) {
             return done(SYNTAX);
+        }
+        // As Redis: every option is read before the expiry's number, so a syntax error wins over a bad number.
+        long ttl = Request.NO_TTL;
+        if (expiry != null) {
+            Long amount = parseLong(amountText);
+            if (amount == null) {
+                return done(NOT_INTEGER);
+            }
+            ttl = ttlMillis(expiry, amount);
+            if (ttl == Long.MIN_VALUE) {
+                return done(RespReply.error("ERR invalid expire time in 'set' command"));
+            }
         }
         if (!get && !xx && !keepTtl) {
             return call(new Request.Put(0, key, value, ttl, nx, Request.ANY_VERSION), slot,
                     answer -> answer.status() == KvStatus.OK ? RespReply.OK : RespReply.NULL);
+        }
+        if (!get) {
+            // SET without GET replaces a key of any type, as in Redis; NX, XX and KEEPTTL then judge the key as it is.
+            Long collectionTtl = collectionTtl(key);
+            if (collectionTtl != null) {
+                if (nx) {
+                    return done(RespReply.NULL);
+                }
+                long replacedTtl = keepTtl ? (collectionTtl == 0 ? Request.NO_TTL : collectionTtl) : ttl;
+                return call(new Request.Put(0, key, value, replacedTtl, false, Request.ANY_VERSION), slot,
+                        answer -> RespReply.OK);
+            }
         }
         boolean onlyIfAbsent = nx;
         boolean onlyIfPresent = xx;
@@ -463,12 +483,11 @@ final class RespCommands {
             ttl = Request.NO_TTL;
         } else if (a.size() == 4 && (option.equals("EX") || option.equals("PX") || option.equals("EXAT") || option.equals("PXAT"))) {
             Long amount = parseLong(a.get(3));
-            if (amount == null) {
-                return done(NOT_INTEGER);
-            }
-            ttl = ttlMillis(option, amount);
+            ttl = amount == null ? Long.MIN_VALUE : ttlMillis(option, amount);
             if (ttl == Long.MIN_VALUE) {
-                return done(RespReply.error("ERR invalid expire time in 'getex' command"));
+                // Redis reads the number only after finding the key a string: a missing key is nil, another type WRONGTYPE.
+                RespReply refusal = amount == null ? NOT_INTEGER : RespReply.error("ERR invalid expire time in 'getex' command");
+                return call(new Request.Get(0, key), slot, answer -> answer.status() == KvStatus.OK ? refusal : RespReply.NULL);
             }
         } else {
             return done(SYNTAX);
@@ -547,8 +566,8 @@ final class RespCommands {
         long ttl;
         long now = backend.time().currentTimeMillis();
         switch (name) {
-            case "expire" -> ttl = multiply(amount, 1000);
-            case "pexpire" -> ttl = amount;
+            case "expire" -> ttl = fromNow(multiply(amount, 1000), now);
+            case "pexpire" -> ttl = fromNow(amount, now);
             case "expireat" -> ttl = multiply(amount, 1000) == Long.MIN_VALUE ? Long.MIN_VALUE : multiply(amount, 1000) - now;
             default -> ttl = amount - now;
         }
@@ -576,6 +595,25 @@ final class RespCommands {
     }
 
     /** Whether the key holds a collection now (a routing error reads as not: the string path then reports it). */
+    /**
+     * The remaining time to live of {@code key} in milliseconds (0: none) when it holds a hash, list, set or sorted set;
+     * {@code null} for a string, a missing key or an unreadable answer. Weaker than Redis's one step: the key may change
+     * between this read and the write that follows it.
+     */
+    private Long collectionTtl(byte[] key) {
+        Answer answer = now(typeOf(key));
+        try {
+            if (answer.status() != KvStatus.OK) {
+                return null;
+            }
+            ResponseCodec.HashAnswer type = ResponseCodec.readHashAnswer(answer.body());
+            String name = text(type.items().get(0));
+            return name.equals("string") || name.equals("none") ? null : type.count();
+        } catch (MalformedRequestException e) {
+            return null;
+        }
+    }
+
     private boolean isCollection(byte[] key) {
         Answer answer = now(typeOf(key));
         try {
@@ -654,6 +692,9 @@ final class RespCommands {
         // Redis checks the increment before it looks at the key.
         if (op == HashOp.HINCRBY && parseLong(rest.get(1)) == null) {
             return done(NOT_INTEGER);
+        }
+        if (op == HashOp.HINCRBYFLOAT && HashNumbers.isInfinity(rest.get(1))) {
+            return done(RespReply.error("ERR value is NaN or Infinity"));
         }
         if (op == HashOp.HINCRBYFLOAT && HashNumbers.parseFloat(rest.get(1)) == null) {
             return done(RespReply.error("ERR value is not a valid float"));
@@ -760,7 +801,7 @@ final class RespCommands {
         try {
             options = ScanOptions.parse(a, 3, ScanOptions.Extra.NONE);
         } catch (ScanOptions.Invalid e) {
-            return done(scanError(e));
+            return optionsAfterKey(new Request.Hash(0, a.get(1), HashOp.SMEMBERS, List.of()), slot, scanError(e));
         }
         return call(new Request.Hash(0, a.get(1), HashOp.SMEMBERS, List.of()), slot, answer -> {
             List<RespReply> found = new ArrayList<>();
@@ -807,6 +848,52 @@ final class RespCommands {
     }
 
     /**
+     * SINTERCARD numkeys key… [LIMIT n]: how many members every given set holds, at most {@code n} when it is not 0.
+     * Its argument errors come in Redis's order (numkeys, then too few keys, then LIMIT) before CROSSSLOT and the keys'
+     * types. As with SINTER, each key is read with a request of its own on the slot's owner.
+     */
+    private CompletableFuture<RespReply> sinterCard(List<byte[]> a) {
+        Long numKeys = parseLong(a.get(1));
+        if (numKeys == null || numKeys <= 0) {
+            return done(RespReply.error("ERR numkeys should be greater than 0"));
+        }
+        if (numKeys > a.size() - 2) {
+            return done(RespReply.error("ERR Number of keys can't be greater than number of args"));
+        }
+        int keysEnd = 2 + numKeys.intValue();
+        long limit = 0;
+        for (int i = keysEnd; i < a.size(); i++) {
+            if (!text(a.get(i)).equalsIgnoreCase("limit") || i + 1 >= a.size()) {
+                return done(SYNTAX);
+            }
+            Long value = parseLong(a.get(++i));
+            if (value == null || value < 0) {
+                return done(RespReply.error("ERR LIMIT can't be negative"));
+            }
+            limit = value;
+        }
+        List<byte[]> keys = a.subList(2, keysEnd);
+        if (!sameSlot(keys)) {
+            return done(CROSSSLOT);
+        }
+        int slot = SegmentMapper.slot(keys.get(0));
+        List<List<byte[]>> sets = new ArrayList<>(keys.size());
+        for (byte[] key : keys) {
+            Answer answer = now(new Request.Hash(0, key, HashOp.SMEMBERS, List.of()));
+            if (answer.status() != KvStatus.OK) {
+                return done(routingError(answer, slot));
+            }
+            try {
+                sets.add(ResponseCodec.readHashAnswer(answer.body()).items());
+            } catch (MalformedRequestException e) {
+                return done(RespReply.error("ERR unreadable engine reply: " + e.getMessage()));
+            }
+        }
+        long size = SetAlgebra.apply("sinter", sets).size();
+        return done(RespReply.integer(limit == 0 ? size : Math.min(size, limit)));
+    }
+
+    /**
      * HSCAN answers every field (matching MATCH) in one reply with cursor 0, which Redis allows (COUNT is a hint;
      * Redis does the same for a small hash): each field present throughout is returned, once. {@code NOVALUES}
      * leaves the values out, as in Redis 7.4.
@@ -819,7 +906,7 @@ final class RespCommands {
         try {
             options = ScanOptions.parse(a, 3, ScanOptions.Extra.NOVALUES);
         } catch (ScanOptions.Invalid e) {
-            return done(scanError(e));
+            return optionsAfterKey(new Request.Hash(0, a.get(1), HashOp.HGETALL, List.of()), slot, scanError(e));
         }
         return call(new Request.Hash(0, a.get(1), HashOp.HGETALL, List.of()), slot, answer -> {
             List<byte[]> items = ResponseCodec.readHashAnswer(answer.body()).items();
@@ -835,6 +922,16 @@ final class RespCommands {
             return RespReply.array(List.of(RespReply.bulk("0"), RespReply.array(found)));
         });
     }
+
+    /**
+     * HSCAN and SSCAN with bad options answer as Redis does, which looks the key up before reading them: WRONGTYPE
+     * for another type, an empty scan for a missing key, and {@code refusal} only for a key of the right type.
+     */
+    private CompletableFuture<RespReply> optionsAfterKey(Request read, int slot, RespReply refusal) {
+        return call(read, slot, answer -> ResponseCodec.readHashAnswer(answer.body()).items().isEmpty() ? EMPTY_SCAN : refusal);
+    }
+
+    private static final RespReply EMPTY_SCAN = RespReply.array(List.of(RespReply.bulk("0"), RespReply.array(List.of())));
 
     private static RespReply scanError(ScanOptions.Invalid invalid) {
         return invalid.notInteger() ? NOT_INTEGER : SYNTAX;
@@ -1440,7 +1537,7 @@ final class RespCommands {
      * iteration ends as usual).
      */
     private RespReply scan(List<byte[]> a) {
-        Long cursor = parseLong(a.get(1));
+        Long cursor = parseCursor(a.get(1));
         if (cursor == null || cursor < 0) {
             return RespReply.error("ERR invalid cursor");
         }
@@ -1533,11 +1630,19 @@ final class RespCommands {
         }
         long now = backend.time().currentTimeMillis();
         return switch (option) {
-            case "EX" -> multiply(amount, 1000);
-            case "PX" -> amount;
+            case "EX" -> fromNow(multiply(amount, 1000), now);
+            case "PX" -> fromNow(amount, now);
             case "EXAT" -> multiply(amount, 1000) == Long.MIN_VALUE ? Long.MIN_VALUE : Math.max(1, multiply(amount, 1000) - now);
             default -> Math.max(1, amount - now);
         };
+    }
+
+    /**
+     * A relative expiry, or {@code Long.MIN_VALUE} (invalid) when the moment it names, {@code now + ttl}, is past what a
+     * signed 64-bit millisecond time holds: Redis refuses such an expiry ("invalid expire time").
+     */
+    private static long fromNow(long ttl, long now) {
+        return ttl > Long.MAX_VALUE - now ? Long.MIN_VALUE : ttl;
     }
 
     private static long multiply(long value, long factor) {
@@ -1548,7 +1653,36 @@ final class RespCommands {
         }
     }
 
+    /**
+     * A signed 64-bit integer argument as Redis reads one (its string2ll): an optional '-' and digits without a
+     * leading zero, so "+1", "01", "0000" and "-0" are refused as Redis refuses them; {@code null} when not one.
+     */
     static Long parseLong(byte[] bytes) {
+        int length = bytes.length;
+        if (length == 0 || length > 20) {
+            return null;
+        }
+        boolean negative = bytes[0] == '-';
+        int start = negative ? 1 : 0;
+        if (start == length || (bytes[start] == '0' && (length - start > 1 || negative))) {
+            return null;
+        }
+        long value = 0; // accumulated negatively so Long.MIN_VALUE parses without overflow
+        for (int i = start; i < length; i++) {
+            int digit = bytes[i] - '0';
+            if (digit < 0 || digit > 9 || value < (Long.MIN_VALUE + digit) / 10) {
+                return null;
+            }
+            value = value * 10 - digit;
+        }
+        if (negative) {
+            return value;
+        }
+        return value == Long.MIN_VALUE ? null : -value;
+    }
+
+    /** A SCAN cursor as Redis reads one (strtoul: leading zeros and '+' allowed); {@code null} when not one. */
+    private static Long parseCursor(byte[] bytes) {
         if (bytes.length == 0 || bytes.length > 20) {
             return null;
         }

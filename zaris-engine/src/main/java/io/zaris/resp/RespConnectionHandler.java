@@ -9,8 +9,11 @@ import io.zaris.security.LoginTimeout;
 import io.zaris.security.SlowReaderGuard;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * they are produced.
  *
  * <p><b>Order.</b> Commands run as they arrive; a SYNC write's reply waits for its replicas, and replies of
- * later commands queue behind it ({@code pending}) so the client sees them in order, as Redis guarantees.
+ * later commands queue behind it ({@code pending}) so the client sees them in order, as Redis guarantees. A
+ * blocking pop that waits ({@code blocked}) is the exception, as in Redis: the connection's later commands do not run
+ * (and reading pauses) until it is answered, so a pipelined push cannot serve the pop that was sent before it.
  *
  * <p><b>Bad input.</b> A stream that breaks the protocol or a limit gets {@code -ERR Protocol error: …} and
  * this connection is closed (the framing cannot be trusted any more); everything else — unknown commands,
@@ -67,6 +72,11 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
     /** Unsent bytes past which a connection that is pushed more is closed rather than let grow. */
     static final long MAX_PUSH_BACKLOG_BYTES = 8L * 1024 * 1024;
 
+    /** Bytes of input a connection may send behind a waiting blocking pop before it is closed, as Redis closes a client past its query-buffer limit. */
+    static final int MAX_INPUT_BEHIND_BLOCKED_POP = 8 * 1024 * 1024;
+    /** Commands that may wait for an element; see {@link #blocked}. */
+    private static final Set<String> BLOCKING_POPS = Set.of("BLPOP", "BRPOP", "BLMOVE");
+
     private record Pending(CompletableFuture<RespReply> reply, int protocol) {
     }
 
@@ -85,6 +95,12 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
     private final RespSecurity security;
     private final SlowReaderGuard slowReaderGuard;
     private boolean closing;
+    /**
+     * The reply of a blocking pop still waiting; while set no further command of this connection runs. Reading goes
+     * on meanwhile (a client that leaves must be noticed, so its pop stops waiting), bounded by
+     * {@link #MAX_INPUT_BEHIND_BLOCKED_POP}.
+     */
+    private CompletableFuture<RespReply> blocked;
     /** Replies rendered and not yet written to the channel; {@code null} when there are none. */
     private ByteBuf batch;
     /**
@@ -172,7 +188,7 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         // Stops at an unwritable channel: the rest waits in the cumulation until the client reads its replies.
-        while (!closing && in.isReadable() && ctx.channel().isWritable()) {
+        while (!closing && blocked == null && in.isReadable() && ctx.channel().isWritable()) {
             List<byte[]> command;
             try {
                 command = reader.read(in);
@@ -187,6 +203,11 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
             if (!command.isEmpty()) {
                 run(ctx, command);
             }
+        }
+        if (blocked != null && in.readableBytes() > MAX_INPUT_BEHIND_BLOCKED_POP) {
+            in.skipBytes(in.readableBytes());
+            protocolError(ctx, "too much input behind a blocking command");
+            return;
         }
         if (closing) {
             in.skipBytes(in.readableBytes());
@@ -211,7 +232,15 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         if (pending.size() > MAX_PENDING) {
             ctx.channel().config().setAutoRead(false);
         }
+        if (isBlockingPop(command)) {
+            blocked = reply;
+        }
         reply.whenComplete(onLateReply);
+    }
+
+    private static boolean isBlockingPop(List<byte[]> command) {
+        String name = new String(command.get(0), StandardCharsets.US_ASCII);
+        return BLOCKING_POPS.contains(name.toUpperCase(Locale.ROOT));
     }
 
     private void drain(ChannelHandlerContext ctx) {
@@ -220,6 +249,14 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         while (!pending.isEmpty() && pending.peek().reply().isDone()) {
             Pending head = pending.poll();
             write(ctx, settled(head.reply()), head.protocol());
+        }
+        if (blocked != null && blocked.isDone() && !closing) {
+            blocked = null;
+            try {
+                channelRead(ctx, Unpooled.EMPTY_BUFFER); // runs the commands that arrived behind the pop
+            } catch (Exception e) {
+                exceptionCaught(ctx, e);
+            }
         }
         flushBatch(ctx);
         if (pending.size() <= MAX_PENDING / 2 && !closing) {

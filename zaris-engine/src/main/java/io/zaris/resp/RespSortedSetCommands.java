@@ -213,7 +213,10 @@ final class RespSortedSetCommands {
         try {
             options = ScanOptions.parse(rest, 1, ScanOptions.Extra.NONE);
         } catch (ScanOptions.Invalid e) {
-            return Plan.answer(e.notInteger() ? NOT_INTEGER : SYNTAX);
+            // Redis reads the options only after finding the key a sorted set: missing is an empty scan.
+            RespReply refusal = e.notInteger() ? NOT_INTEGER : SYNTAX;
+            return Plan.ask(HashOp.ZCARD, List.of(), answer -> answer.count() == 0
+                    ? RespReply.array(List.of(RespReply.bulk("0"), RespReply.array(List.of()))) : refusal);
         }
         byte[] all = {'-', '1'};
         return Plan.ask(HashOp.ZRANGE, List.of(bytes("RANK"), ZERO, ZERO, all, ZERO, all), answer -> {

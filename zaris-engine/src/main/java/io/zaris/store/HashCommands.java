@@ -3,6 +3,7 @@ package io.zaris.store;
 import io.zaris.model.HashNumbers;
 import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -141,21 +142,21 @@ final class HashCommands {
     }
 
     private static HashReply incrementByFloat(HashEntry hash, Segment.HashWriter writer, List<byte[]> args) {
-        Double delta = HashNumbers.parseFloat(args.get(1));
+        BigDecimal delta = HashNumbers.parseFloat(args.get(1));
         if (delta == null) {
             return HashReply.error(KvStatus.BAD_REQUEST, BAD_FLOAT);
         }
         byte[] current = hash == null ? null : hash.get(new ByteKey(args.get(0)));
-        double base = 0;
+        BigDecimal base = BigDecimal.ZERO;
         if (current != null) {
-            Double parsed = HashNumbers.parseFloat(current);
+            BigDecimal parsed = HashNumbers.parseFloat(current);
             if (parsed == null) {
                 return HashReply.error(KvStatus.WRONG_TYPE, NOT_FLOAT);
             }
             base = parsed;
         }
-        double next = base + delta;
-        if (Double.isNaN(next) || Double.isInfinite(next)) {
+        BigDecimal next = HashNumbers.add(base, delta);
+        if (next == null) {
             return HashReply.error(KvStatus.WRONG_TYPE, NAN_OR_INFINITY);
         }
         byte[] text = HashNumbers.formatFloat(next).getBytes(StandardCharsets.US_ASCII);

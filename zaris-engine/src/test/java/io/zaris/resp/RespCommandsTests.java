@@ -46,6 +46,23 @@ class RespCommandsTests {
 
     // ------------------------------------------------------------------ routing errors
 
+    /** Integer arguments are read as Redis's string2ll reads them (found by the differential tests: PEXPIRE k 0000). */
+    @Test
+    void integerArgumentsAreReadAsRedisReadsThem() {
+        assertThat(RespCommands.parseLong(bytes("0"))).isZero();
+        assertThat(RespCommands.parseLong(bytes("-17"))).isEqualTo(-17L);
+        assertThat(RespCommands.parseLong(bytes("9223372036854775807"))).isEqualTo(Long.MAX_VALUE);
+        assertThat(RespCommands.parseLong(bytes("-9223372036854775808"))).isEqualTo(Long.MIN_VALUE);
+        for (String refused : List.of("", "-", "+1", "01", "0000", "-0", "-01", " 1", "1 ", "1.0", "1e3",
+                "9223372036854775808", "-9223372036854775809", "99999999999999999999")) {
+            assertThat(RespCommands.parseLong(bytes(refused))).as("'%s'", refused).isNull();
+        }
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
+    }
+
     @Test
     void ownershipChangingAndMigratingAskTheClientToTryAgain() {
         assertThat(replyTo(KvStatus.OWNERSHIP_CHANGING, "partition 0 is being handed over", "GET", "k"))

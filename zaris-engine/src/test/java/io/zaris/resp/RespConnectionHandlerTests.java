@@ -47,6 +47,40 @@ class RespConnectionHandlerTests {
         assertThat(written(channel)).isEqualTo("-ERR internal error: java.lang.IllegalStateException: late\r\n$4\r\nNEXT\r\n");
     }
 
+    /** A command behind a waiting blocking pop is not even run until the pop is answered, as in Redis. */
+    @Test
+    void commandsBehindAWaitingBlockingPopRunOnlyAfterItIsAnswered() {
+        CompletableFuture<RespReply> pop = new CompletableFuture<>();
+        List<String> ran = new ArrayList<>();
+        EmbeddedChannel channel = channel((command, session) -> {
+            ran.add(word(command.get(0)));
+            return word(command.get(0)).equalsIgnoreCase("BLPOP") ? pop : CompletableFuture.completedFuture(RespReply.integer(1));
+        });
+        channel.writeInbound(ascii("blpop q 0\r\nRPUSH q a\r\n"));
+        assertThat(ran).as("RPUSH waits behind the pop").containsExactly("blpop");
+        channel.writeInbound(ascii("LLEN q\r\n"));
+        assertThat(ran).containsExactly("blpop");
+        assertThat(written(channel)).isEmpty();
+        pop.complete(RespReply.NULL_ARRAY);
+        channel.runPendingTasks();
+        assertThat(ran).containsExactly("blpop", "RPUSH", "LLEN");
+        assertThat(written(channel)).isEqualTo("*-1\r\n:1\r\n:1\r\n");
+    }
+
+    /** The input a client sends behind a waiting blocking pop is bounded: past the bound the connection is closed. */
+    @Test
+    void tooMuchInputBehindAWaitingBlockingPopClosesTheConnection() {
+        CompletableFuture<RespReply> pop = new CompletableFuture<>();
+        EmbeddedChannel channel = channel((command, session) -> word(command.get(0)).equals("BLPOP") ? pop
+                : CompletableFuture.completedFuture(RespReply.OK));
+        channel.writeInbound(ascii("BLPOP q 0\r\n"));
+        String ping = "PING\r\n".repeat(1024);
+        for (int sent = 0; sent <= RespConnectionHandler.MAX_INPUT_BEHIND_BLOCKED_POP && channel.isOpen(); sent += ping.length()) {
+            channel.writeInbound(ascii(ping));
+        }
+        assertThat(channel.isOpen()).isFalse();
+    }
+
     @Test
     void aPipelinedBatchGetsItsRepliesInOrderInOneWriteAndOneFlush() {
         WritesAndFlushes counted = new WritesAndFlushes();

@@ -220,11 +220,6 @@ class RespSortedSetIntegrationTests {
             ZCARD {t}large
             """;
 
-    /** Sequences generated with {@link #SEEDS} seeds from {@link #FIRST_SEED}, each of {@link #SEQUENCE_LENGTH} commands. */
-    private static final int SEEDS = Integer.getInteger("zaris.zset.seeds", 40);
-    private static final long FIRST_SEED = Long.getLong("zaris.zset.seed", 1);
-    private static final int SEQUENCE_LENGTH = 150;
-
     @RegisterExtension
     static final SingleRespNode NODE = new SingleRespNode();
 
@@ -310,29 +305,6 @@ class RespSortedSetIntegrationTests {
     void everyReplyMatchesARealRedis() throws Exception {
         assumeThat(RedisServer.installed()).as(RedisServer.MISSING).isTrue();
         RedisServer.assertSameReplies(NODE.address(), SEQUENCE.lines().toList(), Set.of());
-    }
-
-    /**
-     * Seeded random sequences ({@link SortedSetSequences}) on a real Redis and on Zaris: every reply alike. A
-     * mismatch names the seed and the command that replays it alone.
-     */
-    @Test
-    void generatedSequencesMatchARealRedis() throws Exception {
-        assumeThat(RedisServer.installed()).as(RedisServer.MISSING).isTrue();
-        try (RedisServer server = RedisServer.start()) {
-            for (long seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
-                List<String> commands = new SortedSetSequences(seed).next(SEQUENCE_LENGTH);
-                List<String> redis = RedisServer.replies(server.address(), commands, Set.of());
-                List<String> zaris = RedisServer.replies(NODE.address(), commands, Set.of());
-                assertThat(redis).as("Redis answered every command").hasSameSizeAs(commands).doesNotContainNull();
-                for (int i = 0; i < commands.size(); i++) {
-                    assertThat(zaris.get(i)).as("seed %d, command %d: %s (replay: mvn -o -pl zaris-engine verify"
-                                    + " -Dit.test=RespSortedSetIntegrationTests#generatedSequencesMatchARealRedis"
-                                    + " -Dzaris.zset.seed=%d -Dzaris.zset.seeds=1)", seed, i, commands.get(i), seed)
-                            .isEqualTo(redis.get(i));
-                }
-            }
-        }
     }
 
     /**

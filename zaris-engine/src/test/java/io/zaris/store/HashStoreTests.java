@@ -52,7 +52,7 @@ class HashStoreTests {
         assertThat(texts(hash(HashOp.HINCRBYFLOAT, "h", "f", "0.1").items())).containsExactly("10.6");
         assertThat(texts(hash(HashOp.HINCRBYFLOAT, "h", "g", "5.0e3").items())).containsExactly("5000");
         assertThat(hash(HashOp.HINCRBYFLOAT, "h", "s", "1").error()).isEqualTo("hash value is not a float");
-        assertThat(hash(HashOp.HINCRBYFLOAT, "h", "f", "1e400").error()).isEqualTo("value is not a valid float");
+        assertThat(hash(HashOp.HINCRBYFLOAT, "h", "f", "1e5000").error()).isEqualTo("value is not a valid float"); // 1e400 is a long double, as Redis reads it
         assertThat(text(hash(HashOp.HMGET, "h", "n").items().get(0))).isEqualTo("-2");
     }
 
