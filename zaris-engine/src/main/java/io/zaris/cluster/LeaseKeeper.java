@@ -75,6 +75,8 @@ final class LeaseKeeper<A> {
      * recorded here. Forgotten when this node stops leading: another leader may have granted since.
      */
     private final Map<String, Long> grantedNanos = new HashMap<>();
+    /** While leading: node id → when the current run of grants without a lapse between them began. */
+    private final Map<String, Long> renewedSinceNanos = new HashMap<>();
     /**
      * When each member of the current view entered it (without leaving since). A member that came back (a healed
      * split keeps its address) may still show an old grant until its first request of this stay.
@@ -258,7 +260,10 @@ final class LeaseKeeper<A> {
             return false;
         }
         if (nodeId != null) {
-            grantedNanos.put(nodeId, now);
+            Long previous = grantedNanos.put(nodeId, now);
+            if (previous == null || now - previous >= lease.toNanos()) {
+                renewedSinceNanos.put(nodeId, now); // its lease had run out (or was never granted here): a new run
+            }
         }
         return true;
     }
@@ -271,6 +276,20 @@ final class LeaseKeeper<A> {
     boolean surelyLapsed(String node, long now) {
         Long granted = grantedNanos.get(node);
         return lease != null && granted != null && now - granted >= lease.toNanos();
+    }
+
+    /**
+     * Whether this leader's grants to {@code node} have run without a lapse for a whole lease, the last of them within
+     * half a lease (a member asks every quarter lease): a node on a flapping link renews in each short up-time and
+     * loses its lease in the next outage, so it is resumed only when its link has held for this long (see the
+     * failover coordinator's suspension). Counting up to {@code now} instead of up to the last grant would call a
+     * node steady a lease after a short up-time began, while its next outage was already seconds old.
+     */
+    boolean renewedSteadily(String node, long now) {
+        Long since = renewedSinceNanos.get(node);
+        Long granted = grantedNanos.get(node);
+        return lease != null && since != null && granted != null && granted - since >= lease.toNanos()
+                && now - granted < lease.toNanos() / 2;
     }
 
     /** Whether this leader confirmed {@code node}'s lease within the last lease. */
@@ -316,6 +335,7 @@ final class LeaseKeeper<A> {
     /** This node does not lead (any more): its grants are forgotten, since another leader may grant from now on. */
     void notLeading() {
         grantedNanos.clear();
+        renewedSinceNanos.clear();
     }
 
     private void requireLease(String operation) {

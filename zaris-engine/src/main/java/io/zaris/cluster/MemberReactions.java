@@ -160,7 +160,8 @@ final class MemberReactions<A> {
         this.failover = new FailoverCoordinator(nodeId, settings, replicationSettings, probe, events, time,
                 node -> keeper.surelyLapsed(node, time.nanoTime()),
                 node -> keeper.lapsedWhileMember(node, roster.addressOf(node), time.nanoTime()),
-                node -> keeper.renewedWithinLease(node, time.nanoTime()));
+                node -> keeper.renewedWithinLease(node, time.nanoTime()),
+                node -> keeper.renewedSteadily(node, time.nanoTime()));
     }
 
     // --- events (events thread) ---

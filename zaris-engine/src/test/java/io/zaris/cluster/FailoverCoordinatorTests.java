@@ -223,6 +223,38 @@ class FailoverCoordinatorTests {
     }
 
     @Test
+    void aSuspendedMemberIsResumedOnlyOnceItsLeaseHeldForAWholeLease() {
+        // "a" is on a flapping link: it renews in each short up-time and loses its lease in the next outage. Resumed
+        // at its first renewal, it would be a replica every SYNC write waits for in the next outage.
+        Set<String> lapsed = new java.util.HashSet<>(Set.of("a"));
+        Set<String> renewed = new java.util.HashSet<>(Set.of("b", "c"));
+        Set<String> steady = new java.util.HashSet<>(Set.of("b", "c"));
+        FailoverCoordinator leader = new FailoverCoordinator("c", new ClusterSettings(3, LAYOUT, 2),
+                ReplicationSettings.defaults().withEvictionDelay(Duration.ofSeconds(30)), new FakeProbe(), Runnable::run,
+                FakeTime.followingNanos(() -> now), lapsed::contains, lapsed::contains, renewed::contains,
+                steady::contains);
+        ClusterView view = view(List.of(List.of("a", "b"), List.of("c", "a")),
+                new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("c", 1, PartitionHealth.HEALTHY));
+        answers.put("b", Map.of(0, new PartitionState(3, 90, 12, 2)));
+        answers.put("c", Map.of(1, new PartitionState(1, 40, 6, 2)));
+        Set<String> all = Set.of("a", "b", "c");
+        leader.reconcile(view, all, () -> view, published::add);
+        ClusterView suspended = published.get(published.size() - 1);
+        assertThat(suspended.suspended()).containsExactly("a");
+
+        lapsed.clear();
+        renewed.add("a"); // its link is up again, for now
+        leader.reconcile(suspended, all, () -> suspended, published::add);
+        ClusterView held = published.get(published.size() - 1);
+        assertThat(held.suspended()).as("renewed, but not yet for a whole lease").containsExactly("a");
+
+        steady.add("a");
+        ClusterView current = held;
+        leader.reconcile(current, all, () -> current, published::add);
+        assertThat(published.get(published.size() - 1).suspended()).isEmpty();
+    }
+
+    @Test
     void aNodeBackInTheViewGetsNoHealWithinACooldownOfItsReturn() {
         // "a" left the view (a flapping link can take it out and back in a few seconds) and comes back: its
         // partition must not be handed back the moment it returns, only after a whole heal cooldown.

@@ -175,6 +175,31 @@ class LeaseKeeperTests {
     }
 
     @Test
+    void aMemberIsRenewedSteadilyOnlyAfterALeaseOfGrantsWithoutALapseBetweenThem() {
+        for (long t = 20; t <= 22; t++) {
+            confirmLeadershipByABeatSentAt(t * SECOND - 500 * MILLI);
+            assertThat(keeper.grant("member", t * SECOND)).isTrue();
+        }
+        assertThat(keeper.renewedSteadily("member", 22 * SECOND)).as("grants over 2 s of a 3 s lease").isFalse();
+        assertThat(keeper.renewedSteadily("member", 23 * SECOND + 100 * MILLI))
+                .as("its link failed after 22 s: a lease after the first grant, but no grant for 1.1 s").isFalse();
+        confirmLeadershipByABeatSentAt(22 * SECOND + 500 * MILLI);
+        keeper.grant("member", 23 * SECOND);
+        assertThat(keeper.renewedSteadily("member", 23 * SECOND)).isTrue();
+        assertThat(keeper.renewedSteadily("member", 24 * SECOND + 500 * MILLI)).as("no grant for half a lease").isFalse();
+
+        // its link goes down for longer than a lease, then a grant again: a new run starts
+        confirmLeadershipByABeatSentAt(26 * SECOND);
+        keeper.grant("member", 26 * SECOND + 500 * MILLI);
+        assertThat(keeper.renewedWithinLease("member", 27 * SECOND)).isTrue();
+        assertThat(keeper.renewedSteadily("member", 27 * SECOND)).as("renewed, but only since 26.5 s").isFalse();
+        assertThat(keeper.renewedSteadily("stranger", 60 * SECOND)).isFalse();
+
+        keeper.notLeading();
+        assertThat(keeper.renewedSteadily("member", 27 * SECOND)).isFalse();
+    }
+
+    @Test
     void aLeaderForgetsItsGrantsWhenItStopsLeading() {
         confirmLeadershipByABeatSentAt(19 * SECOND);
         keeper.grant("member", 20 * SECOND);
