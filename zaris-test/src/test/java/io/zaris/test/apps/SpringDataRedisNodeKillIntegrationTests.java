@@ -187,16 +187,27 @@ class SpringDataRedisNodeKillIntegrationTests {
     }
 
     /** Waits until every segment is served with full redundancy (no replica missing, none recovering). */
+    /**
+     * Waits until every partition is {@code HEALTHY} on its preferred primary and the map is the one the leader's
+     * planner makes for every node: after the other test restarted a node, the rebalance that gives it partitions
+     * again moves them in steps, with every partition healthy in between, and a move under way answers a write with
+     * {@code TRYAGAIN}, which Lettuce hands to the application.
+     */
     private static void awaitFullRedundancy(ZarisServerProcesses cluster) {
         await().atMost(FAILOVER_DEADLINE).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
             try (ZarisClient client = ZarisClient.connect(ZarisClientOptions.create(cluster.seeds()))) {
                 ClusterView view = client.clusterView();
-                for (int segment = 0; segment < view.layout().segmentCount(); segment++) {
-                    if (view.runtimeOfSegment(segment).health() != io.zaris.model.PartitionHealth.HEALTHY) {
+                io.zaris.placement.PartitionMap map = view.partitionMap();
+                io.zaris.placement.PartitionMap planned = io.zaris.placement.PartitionPlanner.plan(
+                        view.addresses().keySet(), map.partitionCount(), map.replicationFactor(), map);
+                for (int p = 0; p < map.partitionCount(); p++) {
+                    if (view.runtimeMap().get(p).health() != io.zaris.model.PartitionHealth.HEALTHY
+                            || !map.primaryOf(p).equals(view.runtimeMap().get(p).activeNode())
+                            || !map.ownersOf(p).equals(planned.ownersOf(p))) {
                         return false;
                     }
                 }
-                return true;
+                return view.addresses().size() == cluster.size();
             }
         });
     }
