@@ -52,17 +52,8 @@ class SpringDataRedisNodeKillIntegrationTests {
     @Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
     void cartsShouldBeStoredReadAndKeptThroughAKillOfTheirNode(ZarisServerProcesses cluster) throws Exception {
         int killed = -1;
-        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(CartApplication.class)
-                .properties("server.port=0", "spring.main.banner-mode=off",
-                        "spring.data.redis.cluster.nodes=" + joined(cluster.respSeeds()),
-                        "spring.data.redis.timeout=2s",
-                        "spring.data.redis.lettuce.cluster.refresh.adaptive=true",
-                        "spring.data.redis.lettuce.cluster.refresh.period=1s",
-                        // the Zaris starter is on this class path too: point it at the same cluster, not at one of its own
-                        "zaris.client.seeds=" + joined(cluster.seeds()))
-                .run()) {
-            URI base = URI.create("http://127.0.0.1:"
-                    + app.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
+        try (ConfigurableApplicationContext app = startOn(cluster, CartApplication.class)) {
+            URI base = baseOf(app);
             List<Visitor> visitors = new ArrayList<>();
             for (int v = 0; v < VISITORS; v++) {
                 Visitor visitor = new Visitor(base);
@@ -120,16 +111,8 @@ class SpringDataRedisNodeKillIntegrationTests {
             throws Exception {
         awaitFullRedundancy(cluster); // the other test of this class may have just restarted a node
         int killed = -1;
-        try (ConfigurableApplicationContext app = new SpringApplicationBuilder(SessionApplication.class)
-                .properties("server.port=0", "spring.main.banner-mode=off",
-                        "spring.data.redis.cluster.nodes=" + joined(cluster.respSeeds()),
-                        "spring.data.redis.timeout=2s",
-                        "spring.data.redis.lettuce.cluster.refresh.adaptive=true",
-                        "spring.data.redis.lettuce.cluster.refresh.period=1s",
-                        "zaris.client.seeds=" + joined(cluster.seeds()))
-                .run()) {
-            URI base = URI.create("http://127.0.0.1:"
-                    + app.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
+        try (ConfigurableApplicationContext app = startOn(cluster, SessionApplication.class)) {
+            URI base = baseOf(app);
             org.springframework.data.redis.core.StringRedisTemplate redis =
                     app.getBean(org.springframework.data.redis.core.StringRedisTemplate.class);
             List<SessionVisitor> visitors = new ArrayList<>();
@@ -187,6 +170,23 @@ class SpringDataRedisNodeKillIntegrationTests {
                 cluster.start(killed); // the cluster is shared: leave it whole
             }
         }
+    }
+
+    /** Starts {@code application} on Spring Data Redis's cluster client, pointed at the cluster's RESP ports. */
+    private static ConfigurableApplicationContext startOn(ZarisServerProcesses cluster, Class<?> application) {
+        return new SpringApplicationBuilder(application)
+                .properties("server.port=0", "spring.main.banner-mode=off",
+                        "spring.data.redis.cluster.nodes=" + joined(cluster.respSeeds()),
+                        "spring.data.redis.timeout=2s",
+                        "spring.data.redis.lettuce.cluster.refresh.adaptive=true",
+                        "spring.data.redis.lettuce.cluster.refresh.period=1s",
+                        // the Zaris starter is on this class path too: point it at the same cluster, not at one of its own
+                        "zaris.client.seeds=" + joined(cluster.seeds()))
+                .run();
+    }
+
+    private static URI baseOf(ConfigurableApplicationContext app) {
+        return URI.create("http://127.0.0.1:" + app.getEnvironment().getRequiredProperty("local.server.port", Integer.class));
     }
 
     /**
