@@ -378,7 +378,7 @@ final class FailoverCoordinator {
                 }
                 continue;
             }
-            int segments = view.layout().lastSegmentOf(p) - view.layout().firstSegmentOf(p) + 1;
+            int segments = segmentsOf(view, p);
             Set<String> suspendedHolders = FailoverDecisions.suspendedHoldersToAwait(promotion.node(), candidates, segments,
                     suspendedHolders(view, present, owners, restarted ? null : current.activeNode()));
             if (!suspendedHolders.isEmpty()) {
@@ -420,7 +420,7 @@ final class FailoverCoordinator {
                 ownerStates.putIfAbsent(current.activeNode(), activeState);
                 highestObserved = Math.max(highestObserved, activeState.highestEpoch());
             }
-            int segments = view.layout().lastSegmentOf(p) - view.layout().firstSegmentOf(p) + 1;
+            int segments = segmentsOf(view, p);
             if (current.health() == PartitionHealth.HEALTHY || !allServe(view, owners, present) || isDisowned(p, current)) {
                 continue;
             }
@@ -463,7 +463,7 @@ final class FailoverCoordinator {
             PartitionRuntime current = runtimes.get(p);
             PartitionState activeState = current.activeNode() == null ? null
                     : states.getOrDefault(current.activeNode(), Map.of()).get(p);
-            int segments = view.layout().lastSegmentOf(p) - view.layout().firstSegmentOf(p) + 1;
+            int segments = segmentsOf(view, p);
             if (current.health() != PartitionHealth.RECOVERING || activeState == null
                     || activeState.highestEpoch() != current.epoch() || activeState.syncedSegments() < segments) {
                 continue; // changed meanwhile, did not answer, or still pulling
@@ -677,6 +677,10 @@ final class FailoverCoordinator {
                 .append("[synced ").append(state.syncedSegments()).append(", keys ").append(state.keys())
                 .append(", revisions ").append(state.revisionSum()).append(", epoch ").append(state.highestEpoch()).append(']'));
         return text.isEmpty() ? "none reachable" : text.toString();
+    }
+
+    private static int segmentsOf(ClusterView view, int partition) {
+        return view.layout().lastSegmentOf(partition) - view.layout().firstSegmentOf(partition) + 1;
     }
 
     /**
