@@ -267,7 +267,10 @@ final class Nemesis {
         if (kind.network) {
             return injectNetworkFault(kind);
         }
-        List<LiveCopies.Partition> copies = observeCopies();
+        List<LiveCopies.Partition> copies = observeCopiesForAFault(kind);
+        if (copies == null) {
+            return Injection.DEFERRED;
+        }
         Target target = target(kind, copies);
         String node = target.node();
         if (node == null || pending.stream().anyMatch(r -> r.involves(node))) {
@@ -319,10 +322,11 @@ final class Nemesis {
         if (healthy.isEmpty()) {
             return Injection.NOT_STARTED;
         }
-        List<LiveCopies.Partition> copies = observeCopies();
+        List<LiveCopies.Partition> copies = observeCopiesForAFault(kind);
+        if (copies == null) {
+            return Injection.DEFERRED;
+        }
         Set<String> impaired = impaired();
-        List<String> allowed = healthy.stream()
-                .filter(node -> LiveCopies.endangered(copies, impaired, List.of(node)).isEmpty()).toList();
         long now = System.nanoTime();
         switch (kind) {
             case PARTITION_MINORITY -> {
@@ -333,16 +337,7 @@ final class Nemesis {
                 List<String> shuffled = new ArrayList<>(healthy);
                 Collections.shuffle(shuffled, random);
                 int size = 1 + random.nextInt(Math.min(budget, shuffled.size()));
-                // The drawn size if the promise allows it, else as many as it allows, each node added only if the
-                // group so far stays within it.
-                List<String> minority = new ArrayList<>();
-                for (String node : shuffled) {
-                    List<String> larger = new ArrayList<>(minority);
-                    larger.add(node);
-                    if (minority.size() < size && LiveCopies.endangered(copies, impaired, larger).isEmpty()) {
-                        minority = larger;
-                    }
-                }
+                List<String> minority = minority(shuffled, size, copies, impaired);
                 if (minority.isEmpty()) {
                     logDeferred(kind, shuffled.get(0), copies, impaired);
                     return Injection.DEFERRED;
@@ -356,7 +351,7 @@ final class Nemesis {
                 if (!healthy.contains(leader)) {
                     return Injection.NOT_STARTED;
                 }
-                if (!allowed.contains(leader)) {
+                if (chooseFixed(leader, healthy, copies, impaired).deferred()) {
                     logDeferred(kind, leader, copies, impaired);
                     return Injection.DEFERRED;
                 }
@@ -365,11 +360,12 @@ final class Nemesis {
                 pending.add(new Recovery(now + delayNanos(8, 20), leader, kind, now));
             }
             case ONE_WAY_PARTITION -> {
-                if (allowed.isEmpty()) {
+                Target target = chooseAny(healthy, copies, impaired, random);
+                if (target.deferred()) {
                     logDeferred(kind, healthy.get(0), copies, impaired);
                     return Injection.DEFERRED;
                 }
-                String node = allowed.get(random.nextInt(allowed.size()));
+                String node = target.node();
                 boolean outgoing = random.nextBoolean();
                 log.info("nemesis: {} {} ({} its peers lost)", kind, node, outgoing ? "its packets to" : "packets from");
                 if (outgoing) {
@@ -380,11 +376,12 @@ final class Nemesis {
                 pending.add(new Recovery(now + delayNanos(8, 20), node, kind, now));
             }
             case FLAPPING_LINK -> {
-                if (allowed.isEmpty()) {
+                Target target = chooseAny(healthy, copies, impaired, random);
+                if (target.deferred()) {
                     logDeferred(kind, healthy.get(0), copies, impaired);
                     return Injection.DEFERRED;
                 }
-                String node = allowed.get(random.nextInt(allowed.size()));
+                String node = target.node();
                 long until = now + delayNanos(15, 30);
                 log.info("nemesis: {} {} for {} ms", kind, node, TimeUnit.NANOSECONDS.toMillis(until - now));
                 network.setLink(node, false);
@@ -393,11 +390,12 @@ final class Nemesis {
                         until));
             }
             case ADDED_LATENCY -> {
-                if (allowed.isEmpty()) {
+                Target target = chooseAny(healthy, copies, impaired, random);
+                if (target.deferred()) {
                     logDeferred(kind, healthy.get(0), copies, impaired);
                     return Injection.DEFERRED;
                 }
-                String node = allowed.get(random.nextInt(allowed.size()));
+                String node = target.node();
                 Duration delay = Duration.ofMillis(50 + random.nextInt(251));
                 log.info("nemesis: {} {} ({} ms ± 20 ms each way)", kind, node, delay.toMillis());
                 network.delay(node, delay, Duration.ofMillis(20));
@@ -481,6 +479,19 @@ final class Nemesis {
         return LiveCopies.observe(view, node -> ready.computeIfAbsent(node, this::reportsReady));
     }
 
+    /**
+     * {@link #observeCopies()} before a fault of {@code kind}; {@code null} when the map could not be fetched: with
+     * nothing known, the fault is deferred.
+     */
+    private List<LiveCopies.Partition> observeCopiesForAFault(Kind kind) {
+        try {
+            return observeCopies();
+        } catch (RuntimeException e) {
+            log.info("nemesis: {} deferred: the map could not be fetched ({})", kind, e.toString());
+            return null;
+        }
+    }
+
     /** Whether the node's readiness probe answers 200 in {@link #READINESS_TIMEOUT}; a node under a fault is not asked. */
     private boolean reportsReady(String node) {
         if (pending.stream().anyMatch(r -> r.involves(node)) || !isKnown(node)) {
@@ -554,7 +565,7 @@ final class Nemesis {
     }
 
     /** The node a process fault hits ({@code null}: none), and whether one was passed over as beyond the promise. */
-    private record Target(String node, boolean deferred) {
+    record Target(String node, boolean deferred) {
     }
 
     /**
@@ -575,23 +586,59 @@ final class Nemesis {
             fixed = view.runtimeOfSegment(new SegmentMapper(view.layout().segmentCount())
                     .segmentOf(Workload.casKey(0))).activeNode();
         }
-        if (kind == Kind.KILL_LEADER || kind == Kind.KILL_HOT_OWNER) {
-            if (!healthy.contains(fixed)) {
-                return new Target(null, false);
-            }
-            if (LiveCopies.endangered(copies, impaired, List.of(fixed)).isPresent()) {
-                logDeferred(kind, fixed, copies, impaired);
-                return new Target(null, true);
-            }
-            return new Target(fixed, false);
+        boolean mustHitFixed = kind == Kind.KILL_LEADER || kind == Kind.KILL_HOT_OWNER;
+        Target target = mustHitFixed ? chooseFixed(fixed, healthy, copies, impaired)
+                : chooseAny(healthy, copies, impaired, random);
+        if (target.deferred()) {
+            logDeferred(kind, mustHitFixed ? fixed : healthy.get(0), copies, impaired);
+        }
+        return target;
+    }
+
+    /**
+     * Whether a fault that must hit {@code fixed} (the leader, the busiest owner; {@code null}: unknown) does, a pure
+     * decision: not when it is not healthy, and deferred when {@link LiveCopies} refuses it given the {@code impaired}
+     * nodes.
+     */
+    static Target chooseFixed(String fixed, List<String> healthy, List<LiveCopies.Partition> copies,
+                              Set<String> impaired) {
+        if (fixed == null || !healthy.contains(fixed)) {
+            return new Target(null, false);
+        }
+        return LiveCopies.endangered(copies, impaired, List.of(fixed)).isPresent() ? new Target(null, true)
+                : new Target(fixed, false);
+    }
+
+    /**
+     * Which node a fault that may hit any node hits, a pure decision: a random one of {@code healthy} that
+     * {@link LiveCopies} allows given the {@code impaired} nodes; deferred when it allows none.
+     */
+    static Target chooseAny(List<String> healthy, List<LiveCopies.Partition> copies, Set<String> impaired,
+                            Random random) {
+        if (healthy.isEmpty()) {
+            return new Target(null, false);
         }
         List<String> allowed = healthy.stream()
                 .filter(node -> LiveCopies.endangered(copies, impaired, List.of(node)).isEmpty()).toList();
-        if (allowed.isEmpty()) {
-            logDeferred(kind, healthy.get(0), copies, impaired);
-            return new Target(null, true);
+        return allowed.isEmpty() ? new Target(null, true)
+                : new Target(allowed.get(random.nextInt(allowed.size())), false);
+    }
+
+    /**
+     * The nodes a minority partition isolates, a pure decision: {@code size} of {@code shuffled} (the healthy nodes,
+     * in a random order) if the promise allows it, else as many as it allows, each node added only if the group so
+     * far stays within {@link LiveCopies}; empty when not even one may be isolated (the fault is then deferred).
+     */
+    static List<String> minority(List<String> shuffled, int size, List<LiveCopies.Partition> copies, Set<String> impaired) {
+        List<String> minority = new ArrayList<>();
+        for (String node : shuffled) {
+            List<String> larger = new ArrayList<>(minority);
+            larger.add(node);
+            if (minority.size() < size && LiveCopies.endangered(copies, impaired, larger).isEmpty()) {
+                minority = larger;
+            }
         }
-        return new Target(allowed.get(random.nextInt(allowed.size())), false);
+        return minority;
     }
 
     /** The coordinator of the newest membership view a healthy node logged. */
