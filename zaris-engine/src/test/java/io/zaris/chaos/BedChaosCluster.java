@@ -75,7 +75,7 @@ final class BedChaosCluster implements ChaosCluster {
         String clusterName = "zaris-chaos-" + UUID.randomUUID();
         for (int host : bed.hostNumbers()) {
             String nodeId = NetworkFaults.nodeId(host);
-            List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC", "-jar",
+            List<String> command = new ArrayList<>(List.of(javaBinary(), ChaosRun.NODE_HEAP, "-XX:+UseSerialGC", "-jar",
                     jar.toString(), "--node-id", nodeId, "--host", bed.address(host), "--port", Integer.toString(DATA_PORT),
                     "--cluster-port", Integer.toString(CLUSTER_PORT), "--http-port", Integer.toString(HTTP_PORT),
                     "--seeds", seeds, "--cluster-name", clusterName,
