@@ -60,7 +60,7 @@ final class Nemesis {
         KILL(false), PAUSE(false), KILL_LEADER(false), KILL_HOT_OWNER(false), GRACEFUL_RESTART(false),
         DRAIN_AND_REJOIN(false),
         PARTITION_MINORITY(true), PARTITION_LEADER(true), ONE_WAY_PARTITION(true), FLAPPING_LINK(true),
-        ADDED_LATENCY(true);
+        ADDED_LATENCY(true), CONGESTED_LINK(true);
 
         /** Whether the fault cuts or slows the network (bed only) rather than acting on a process. */
         final boolean network;
@@ -155,7 +155,7 @@ final class Nemesis {
             String banner = "!".repeat(100);
             log.warn(banner);
             log.warn("ADDED_LATENCY SKIPPED: this kernel has no tc netem (CONFIG_NET_SCH_NETEM); the run injects the "
-                    + "other network faults only");
+                    + "other network faults, a congested link (tc tbf) among them");
             log.warn(banner);
         }
         return kinds(network != null, network != null && network.supportsDelay());
@@ -399,6 +399,20 @@ final class Nemesis {
                 Duration delay = Duration.ofMillis(50 + random.nextInt(251));
                 log.info("nemesis: {} {} ({} ms ± 20 ms each way)", kind, node, delay.toMillis());
                 network.delay(node, delay, Duration.ofMillis(20));
+                pending.add(new Recovery(now + delayNanos(10, 20), node, kind, now));
+            }
+            case CONGESTED_LINK -> {
+                Target target = chooseAny(healthy, copies, impaired, random);
+                if (target.deferred()) {
+                    logDeferred(kind, healthy.get(0), copies, impaired);
+                    return Injection.DEFERRED;
+                }
+                String node = target.node();
+                long kilobitsPerSecond = 16L << random.nextInt(4); // 16, 32, 64 or 128 kbit/s
+                Duration queueing = Duration.ofMillis(500 + random.nextInt(1501));
+                log.info("nemesis: {} {} ({} kbit/s each way, queueing up to {} ms)", kind, node, kilobitsPerSecond,
+                        queueing.toMillis());
+                network.throttle(node, kilobitsPerSecond, queueing);
                 pending.add(new Recovery(now + delayNanos(10, 20), node, kind, now));
             }
             default -> throw new IllegalArgumentException("not a network fault: " + kind);
