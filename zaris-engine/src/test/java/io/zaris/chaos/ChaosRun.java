@@ -105,7 +105,8 @@ public final class ChaosRun {
                             REPLICA_CONVERGENCE_TIMEOUT);
                     History history = recorder.history(options.ackMode(), SEGMENTS);
                     ChaosReport report = new ChaosReport(options, TimeUnit.NANOSECONDS.toSeconds(end - start),
-                            processes.describe(), faultsByKind(faults), clients, Checker.check(history, copies),
+                            processes.describe(), faultsByKind(faults), nemesis.deferrals(), clients,
+                            Checker.check(history, copies),
                             Timeline.of(history.ops(), faults, start, end));
                     report.writeTo(options.outputDirectory());
                     return report;
