@@ -32,6 +32,8 @@ import java.util.Locale;
  * flush of the connection), from the owner to the replica (one per flush of the replication link: how many commands
  * share a replication batch) and back (the replica's answers).
  *
+ * <p>Beside the bytes, the CPU time of the same threads per command ({@code ThreadMXBean#getThreadCpuTime}).
+ *
  * <p>Usage: {@code RespAllocationBenchmark [commands per pass] [rounds] [tests]} (defaults 200000, 3 and
  * {@code set,get,hset,hget,lpush,lpop,sadd,zadd,zrange}); prints, per ack mode and pass (each test unpipelined, then
  * each {@value #PIPELINE} at a time), the bytes per command of each round. The first round also warms the JIT, whose escape
@@ -61,9 +63,9 @@ public final class RespAllocationBenchmark {
         }
         System.out.printf(Locale.ROOT, "RESP allocation per command: 2 in-process nodes, replication factor 2, %d-byte values,"
                 + " %d commands per pass, %d rounds%n", VALUE_BYTES, commands, rounds);
-        System.out.println("| ack | pass | bytes/command per round | segments/command, last round: to client,"
-                + " owner to replica, replica to owner |");
-        System.out.println("|---|---|---|---|");
+        System.out.println("| ack | pass | bytes/command per round | CPU µs/command per round | segments/command, last round:"
+                + " to client, owner to replica, replica to owner |");
+        System.out.println("|---|---|---|---|---|");
         for (AckMode mode : new AckMode[] {AckMode.ASYNC, AckMode.SYNC}) {
             try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(2).replicationFactor(2)
                     .layout(PartitionLayout.of(64, 8)).replication(ReplicationSettings.defaults().withAckMode(mode))
@@ -129,23 +131,28 @@ public final class RespAllocationBenchmark {
 
     private static void report(AckMode mode, String name, int rounds, Segments segments, Pass pass) throws Exception {
         StringBuilder row = new StringBuilder();
+        StringBuilder cpu = new StringBuilder();
         long[] segmentsBefore = null;
         long[] segmentsAfter = null;
         int count = 1;
         for (int round = 0; round < rounds; round++) {
             segmentsBefore = segments.read();
             long before = allocatedByOtherThreads();
+            long cpuBefore = cpuOfOtherThreads();
             count = pass.run();
+            long cpuAfter = cpuOfOtherThreads();
             long after = allocatedByOtherThreads();
             segmentsAfter = segments.read();
             row.append(round == 0 ? "" : ", ").append(Math.round((after - before) / (double) count));
+            cpu.append(round == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.1f",
+                    (cpuAfter - cpuBefore) / 1000.0 / count));
         }
         StringBuilder perCommand = new StringBuilder();
         for (int i = 0; i < segmentsAfter.length; i++) {
             perCommand.append(i == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.3f",
                     (segmentsAfter[i] - segmentsBefore[i]) / (double) count));
         }
-        System.out.printf(Locale.ROOT, "| %s | %s | %s | %s |%n", mode, name, row, perCommand);
+        System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s |%n", mode, name, row, cpu, perCommand);
     }
 
     /** TCP data segments sent so far on the benchmark's connections, read with {@code ss}. */
@@ -183,6 +190,24 @@ public final class RespAllocationBenchmark {
             }
             return total;
         }
+    }
+
+    /**
+     * CPU time (user and system, nanoseconds) used so far by every live thread but this one: the nodes' event loops,
+     * timers and the JIT compilers. Time on the CPU, not wall time, so a loaded machine moves it less than throughput;
+     * it still moves (caches shared with other work, the JIT), so only figures of one run compare closely.
+     */
+    private static long cpuOfOtherThreads() {
+        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long self = Thread.currentThread().getId();
+        long total = 0;
+        for (long id : threads.getAllThreadIds()) {
+            long nanos = id == self ? -1 : threads.getThreadCpuTime(id);
+            if (nanos > 0) {
+                total += nanos;
+            }
+        }
+        return total;
     }
 
     /** Bytes allocated so far by every live thread but this one. */
