@@ -13,31 +13,81 @@ public final class ListPosition {
     }
 
     public static byte[] of(long index) {
-        return Long.toString(index).getBytes(StandardCharsets.US_ASCII);
+        byte[] out = new byte[digits(index)];
+        writeDigits(out, out.length, index);
+        return out;
     }
 
     public static byte[] of(long index, long count) {
-        return (index + " " + count).getBytes(StandardCharsets.US_ASCII);
+        int indexDigits = digits(index);
+        byte[] out = new byte[indexDigits + 1 + digits(count)];
+        writeDigits(out, indexDigits, index);
+        out[indexDigits] = ' ';
+        writeDigits(out, out.length, count);
+        return out;
+    }
+
+    /** How many decimal digits a non-negative number has. */
+    private static int digits(long value) {
+        if (value < 0) {
+            throw new IllegalArgumentException("a list position is not negative: " + value);
+        }
+        int digits = 1;
+        for (long rest = value / 10; rest > 0; rest /= 10) {
+            digits++;
+        }
+        return digits;
+    }
+
+    /** Writes {@code value}'s digits so that the last one lands before {@code end}. */
+    private static void writeDigits(byte[] out, int end, long value) {
+        long rest = value;
+        int at = end;
+        do {
+            out[--at] = (byte) ('0' + rest % 10);
+            rest /= 10;
+        } while (rest > 0);
     }
 
     /**
-     * The numbers a position holds: one or two non-negative decimals separated by one space.
+     * The numbers a position holds: one or two non-negative decimals separated by one space. Read from the bytes
+     * (every list change a copy applies, its owner's own included, passes here).
      *
      * @throws IllegalArgumentException when the field is not such a position
      */
     public static long[] parse(byte[] field) {
-        String text = new String(field, StandardCharsets.US_ASCII);
-        String[] parts = text.split(" ", -1);
-        if (parts.length > 2) {
-            throw new IllegalArgumentException("not a list position: " + text);
-        }
-        long[] numbers = new long[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            if (parts[i].isEmpty() || parts[i].length() > 18 || !parts[i].chars().allMatch(c -> c >= '0' && c <= '9')) {
-                throw new IllegalArgumentException("not a list position: " + text);
+        int space = -1;
+        for (int i = 0; i < field.length; i++) {
+            if (field[i] == ' ') {
+                if (space >= 0) {
+                    throw notAPosition(field);
+                }
+                space = i;
             }
-            numbers[i] = Long.parseLong(parts[i]);
         }
-        return numbers;
+        if (space < 0) {
+            return new long[] {number(field, 0, field.length)};
+        }
+        return new long[] {number(field, 0, space), number(field, space + 1, field.length)};
+    }
+
+    /** The decimal in {@code field[from, to)}: 1 to 18 digits. */
+    private static long number(byte[] field, int from, int to) {
+        if (to == from || to - from > 18) {
+            throw notAPosition(field);
+        }
+        long value = 0;
+        for (int i = from; i < to; i++) {
+            int digit = field[i] - '0';
+            if (digit < 0 || digit > 9) {
+                throw notAPosition(field);
+            }
+            value = value * 10 + digit;
+        }
+        return value;
+    }
+
+    private static IllegalArgumentException notAPosition(byte[] field) {
+        return new IllegalArgumentException("not a list position: " + new String(field, StandardCharsets.US_ASCII));
     }
 }

@@ -16,10 +16,18 @@ public record ZaddFlags(boolean nx, boolean xx, boolean gt, boolean lt, boolean 
     /** ZINCRBY's flags. */
     public static final ZaddFlags INCREMENT = new ZaddFlags(false, false, false, false, false, true);
 
+    /** A plain ZADD's flags: none. */
+    private static final ZaddFlags NONE = new ZaddFlags(false, false, false, false, false, false);
+
     /** The flags a letter string names; {@code null} when it holds another letter. */
     public static ZaddFlags fromLetters(String letters) {
-        if (!letters.chars().allMatch(c -> "NXGLCI".indexOf(c) >= 0)) {
-            return null;
+        if (letters.isEmpty()) {
+            return NONE; // every plain ZADD: no stream, no new record
+        }
+        for (int i = 0; i < letters.length(); i++) {
+            if ("NXGLCI".indexOf(letters.charAt(i)) < 0) {
+                return null;
+            }
         }
         return new ZaddFlags(letters.indexOf('N') >= 0, letters.indexOf('X') >= 0, letters.indexOf('G') >= 0,
                 letters.indexOf('L') >= 0, letters.indexOf('C') >= 0, letters.indexOf('I') >= 0);

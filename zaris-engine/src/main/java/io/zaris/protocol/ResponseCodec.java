@@ -183,6 +183,24 @@ public final class ResponseCodec {
         return new HashAnswer(count, items);
     }
 
+    /**
+     * A hash answer's first item as a slice of {@code in}, without copying it (HGET, LINDEX, LPOP: one value, as a
+     * GET's is read by {@link #readValueSlice}); {@code null} when the answer has no item or its first is absent.
+     */
+    public static ByteBuf readFirstItemSlice(ByteBuf in) throws MalformedRequestException {
+        Wire.readLong(in, 0, "count");
+        int n = Wire.readCount(in, in.readableBytes(), 0, "item count");
+        if (n == 0 || Wire.readUnsignedByte(in, 0, "present flag") == 0) {
+            return null;
+        }
+        int length = Wire.readInt(in, 0, "item");
+        if (length < 0 || in.readableBytes() < length) {
+            throw new MalformedRequestException(0, KvStatus.BAD_REQUEST, "item of " + length + " bytes in a response with "
+                    + in.readableBytes() + " left");
+        }
+        return in.readSlice(length);
+    }
+
     public static void writeLongs(ByteBuf out, long[] values) {
         out.writeInt(values.length);
         for (long value : values) {

@@ -349,6 +349,9 @@ final class RespCommands {
                 if (list.refusal() != null) {
                     return done(list.refusal());
                 }
+                if (list.singleBulk()) {
+                    return call(list.request(), slot, RespCommands::firstItemBulk);
+                }
                 return call(list.request(), slot, answer -> list.reply().apply(ResponseCodec.readHashAnswer(answer.body())));
             }
             case "blpop", "brpop":
@@ -658,6 +661,28 @@ final class RespCommands {
         return answer.status() == KvStatus.OK ? text(ResponseCodec.readHashAnswer(answer.body()).items().get(0)) : "none";
     }
 
+    /**
+     * The arguments after the key, as an engine request keeps them: the common single argument (HGET's field, HSET's
+     * pair) without the copy of a sub-list.
+     */
+    static List<byte[]> argumentsAfterKey(List<byte[]> a) {
+        return switch (a.size()) {
+            case 2 -> List.of();
+            case 3 -> List.of(a.get(2));
+            case 4 -> List.of(a.get(2), a.get(3));
+            default -> List.copyOf(a.subList(2, a.size()));
+        };
+    }
+
+    /**
+     * HGET, LINDEX and LPOP without a count: the answer's one item as a bulk string sliced out of the engine's response
+     * (as GET's value is, {@link RespReply.BufferBulk}), nil when there is none; no list and no copy of the value.
+     */
+    private static RespReply firstItemBulk(Answer answer) throws MalformedRequestException {
+        ByteBuf item = ResponseCodec.readFirstItemSlice(answer.body());
+        return item == null ? RespReply.NULL : new RespReply.BufferBulk(item);
+    }
+
     private static Request.Hash typeOf(byte[] key) {
         return new Request.Hash(0, key, HashOp.TYPE, List.of());
     }
@@ -668,7 +693,7 @@ final class RespCommands {
      */
     private CompletableFuture<RespReply> hashCommand(String name, List<byte[]> a, int slot) {
         byte[] key = a.get(1);
-        List<byte[]> rest = List.copyOf(a.subList(2, a.size()));
+        List<byte[]> rest = argumentsAfterKey(a);
         HashOp op = switch (name) {
             case "hset", "hmset" -> HashOp.HSET;
             case "hsetnx" -> HashOp.HSETNX;
@@ -698,6 +723,9 @@ final class RespCommands {
         }
         if (op == HashOp.HINCRBYFLOAT && HashNumbers.parseFloat(rest.get(1)) == null) {
             return done(RespReply.error("ERR value is not a valid float"));
+        }
+        if (name.equals("hget")) {
+            return call(new Request.Hash(0, key, op, rest), slot, RespCommands::firstItemBulk);
         }
         return call(new Request.Hash(0, key, op, rest), slot, answer -> {
             ResponseCodec.HashAnswer reply = ResponseCodec.readHashAnswer(answer.body());

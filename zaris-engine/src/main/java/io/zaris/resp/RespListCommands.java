@@ -27,18 +27,33 @@ final class RespListCommands {
     private RespListCommands() {
     }
 
-    /** Either a refusal to answer at once, or the request to run and how its answer becomes the reply. */
-    record Call(RespReply refusal, Request.Hash request, Function<ResponseCodec.HashAnswer, RespReply> reply) {
+    /**
+     * Either a refusal to answer at once, or the request to run and how its answer becomes the reply. With
+     * {@code singleBulk} the reply is the answer's one item as a bulk string or nil, which the caller reads straight
+     * from the engine's response ({@code reply} then says the same of a decoded answer).
+     */
+    record Call(RespReply refusal, Request.Hash request, Function<ResponseCodec.HashAnswer, RespReply> reply,
+                boolean singleBulk) {
+
+        Call(RespReply refusal, Request.Hash request, Function<ResponseCodec.HashAnswer, RespReply> reply) {
+            this(refusal, request, reply, false);
+        }
 
         static Call refuse(RespReply refusal) {
             return new Call(refusal, null, null);
+        }
+
+        /** A call whose reply is the answer's first item as a bulk string, nil when it has none or it is absent. */
+        static Call singleBulk(Request.Hash request) {
+            return new Call(null, request, answer -> answer.items().isEmpty() ? RespReply.NULL
+                    : RespReply.bulkOrNull(answer.items().get(0)), true);
         }
     }
 
     /** {@code a} is the whole command, name first; the caller has checked its arity and sizes. */
     static Call prepare(String name, List<byte[]> a) {
         byte[] key = a.get(1);
-        List<byte[]> rest = List.copyOf(a.subList(2, a.size()));
+        List<byte[]> rest = RespCommands.argumentsAfterKey(a);
         return switch (name) {
             case "lpush" -> lengthAfter(key, HashOp.LPUSH, rest);
             case "rpush" -> lengthAfter(key, HashOp.RPUSH, rest);
@@ -47,8 +62,7 @@ final class RespListCommands {
             case "lpop", "rpop" -> pop(key, name.equals("lpop") ? HashOp.LPOP : HashOp.RPOP, rest);
             case "lrange" -> new Call(null, request(key, HashOp.LRANGE, rest), answer -> bulks(answer.items()));
             case "llen" -> lengthAfter(key, HashOp.LLEN, rest);
-            case "lindex" -> new Call(null, request(key, HashOp.LINDEX, rest),
-                    answer -> RespReply.bulkOrNull(answer.items().get(0)));
+            case "lindex" -> Call.singleBulk(request(key, HashOp.LINDEX, rest));
             case "lset" -> new Call(null, request(key, HashOp.LSET, rest), answer -> RespReply.OK);
             case "lrem" -> lengthAfter(key, HashOp.LREM, rest);
             case "ltrim" -> new Call(null, request(key, HashOp.LTRIM, rest), answer -> RespReply.OK);
@@ -71,13 +85,11 @@ final class RespListCommands {
             return Call.refuse(RespReply.error("ERR wrong number of arguments for '" + op.name().toLowerCase(Locale.ROOT)
                     + "' command"));
         }
-        boolean withCount = !rest.isEmpty();
-        return new Call(null, request(key, op, rest), answer -> {
-            if (!withCount) {
-                return answer.items().isEmpty() ? RespReply.NULL : new RespReply.Bulk(answer.items().get(0));
-            }
-            return answer.count() == 0 ? RespReply.NULL_ARRAY : bulks(answer.items());
-        });
+        if (rest.isEmpty()) {
+            return Call.singleBulk(request(key, op, rest));
+        }
+        return new Call(null, request(key, op, rest),
+                answer -> answer.count() == 0 ? RespReply.NULL_ARRAY : bulks(answer.items()));
     }
 
     /**

@@ -247,14 +247,17 @@ final class RespSortedSetCommands {
      * from the engine's member, score pairs.
      */
     private static RespReply pairs(List<byte[]> items, boolean withScores) {
-        List<RespReply> out = new ArrayList<>(withScores ? items.size() : items.size() / 2);
+        RespReply[] out = new RespReply[withScores ? items.size() / 2 * 2 : items.size() / 2];
+        int at = 0;
         for (int i = 0; i + 1 < items.size(); i += 2) {
-            out.add(new RespReply.Bulk(items.get(i)));
+            out[at++] = new RespReply.Bulk(items.get(i));
             if (withScores) {
-                out.add(new RespReply.Score(items.get(i + 1)));
+                out[at++] = new RespReply.Score(items.get(i + 1));
             }
         }
-        return withScores ? new RespReply.Pairs(out) : RespReply.array(out);
+        // List.of makes the one immutable copy, which the reply's own List.copyOf then keeps instead of copying again.
+        List<RespReply> replies = List.of(out);
+        return withScores ? new RespReply.Pairs(replies) : RespReply.array(replies);
     }
 
     private static RespReply scoreOrNull(byte[] score) {

@@ -305,6 +305,11 @@ public final class ZarisNode implements AutoCloseable {
          * (9) fit; longer answers (errors with a message, multi-key results) grow it.
          */
         private static final int WRITE_RESPONSE_BYTES = 32;
+        /**
+         * First capacity of a collection write's response: header (10), count (8), item count (4), version (8) and
+         * acknowledgement (9), so an HSET, SADD, ZADD or LPUSH answer does not grow it; a popped element grows it.
+         */
+        private static final int COLLECTION_WRITE_RESPONSE_BYTES = 64;
 
         private final RequestHandler handler;
         private final SegmentMapper segmentMapper;
@@ -337,7 +342,7 @@ public final class ZarisNode implements AutoCloseable {
         @Override
         public CompletableFuture<ByteBuf> execute(Request request) {
             // Sized so a read of a small value (header, version, TTL, 100-byte value) does not grow and copy it.
-            ByteBuf out = Unpooled.buffer(request instanceof Request.Get ? READ_RESPONSE_BYTES : WRITE_RESPONSE_BYTES);
+            ByteBuf out = Unpooled.buffer(firstCapacity(request));
             CompletableFuture<Void> outcome;
             try {
                 outcome = handler.handle(request, 0, Long.MAX_VALUE, out);
@@ -357,6 +362,18 @@ public final class ZarisNode implements AutoCloseable {
                 }
                 return out;
             });
+        }
+
+        /** Sized so the usual answer of the request's kind does not grow and copy the buffer. */
+        private static int firstCapacity(Request request) {
+            if (request instanceof Request.Get) {
+                return READ_RESPONSE_BYTES;
+            }
+            if (request instanceof Request.Hash hash) {
+                // A collection read answers items (HGET's value, ZRANGE's members and scores): as a GET's value.
+                return hash.hashOp().isWrite() ? COLLECTION_WRITE_RESPONSE_BYTES : READ_RESPONSE_BYTES;
+            }
+            return WRITE_RESPONSE_BYTES;
         }
 
         @Override

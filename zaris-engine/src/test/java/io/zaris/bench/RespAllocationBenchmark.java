@@ -19,7 +19,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Heap bytes a node allocates per RESP command: one connection to an in-process cluster of two nodes (replication
+ * Heap bytes a node allocates per RESP command (strings, and the hash, list, set and sorted-set commands
+ * redis-benchmark's rows use): one connection to an in-process cluster of two nodes (replication
  * factor 2, so every SET is also shipped to the other node) sends N commands of 100-byte values, unpipelined or
  * {@code depth} at a time, and the allocation counters of every thread but its own
  * ({@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes}) are read before and after. The count is of
@@ -31,8 +32,11 @@ import java.util.Locale;
  * flush of the connection), from the owner to the replica (one per flush of the replication link: how many commands
  * share a replication batch) and back (the replica's answers).
  *
- * <p>Usage: {@code RespAllocationBenchmark [commands per pass] [rounds]} (defaults 200000 and 3); prints, per
- * ack mode and pass, the bytes per command of each round. The first round also warms the JIT, whose escape
+ * <p>Beside the bytes, the CPU time of the same threads per command ({@code ThreadMXBean#getThreadCpuTime}).
+ *
+ * <p>Usage: {@code RespAllocationBenchmark [commands per pass] [rounds] [tests]} (defaults 200000, 3 and
+ * {@code set,get,hset,hget,lpush,lpop,sadd,zadd,zrange}); prints, per ack mode and pass (each test unpipelined, then
+ * each {@value #PIPELINE} at a time), the bytes per command of each round. The first round also warms the JIT, whose escape
  * analysis removes some allocations once a path is compiled, so the last rounds are the ones to compare.
  */
 public final class RespAllocationBenchmark {
@@ -44,39 +48,79 @@ public final class RespAllocationBenchmark {
     private RespAllocationBenchmark() {
     }
 
+    /** The passes by name: redis-benchmark's commands of the same names ({@code bench/redis-benchmark}'s rows). */
+    private static final List<String> ALL_TESTS = List.of("set", "get", "hset", "hget", "lpush", "lpop", "sadd", "zadd",
+            "zrange");
+
     public static void main(String[] args) throws Exception {
         int commands = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+        List<String> tests = args.length > 2 ? List.of(args[2].toLowerCase(Locale.ROOT).split(",")) : ALL_TESTS;
+        for (String test : tests) {
+            if (!ALL_TESTS.contains(test)) {
+                throw new IllegalArgumentException("tests are " + String.join(",", ALL_TESTS) + ", not " + test);
+            }
+        }
         System.out.printf(Locale.ROOT, "RESP allocation per command: 2 in-process nodes, replication factor 2, %d-byte values,"
                 + " %d commands per pass, %d rounds%n", VALUE_BYTES, commands, rounds);
-        System.out.println("| ack | pass | bytes/command per round | segments/command, last round: to client,"
-                + " owner to replica, replica to owner |");
-        System.out.println("|---|---|---|---|");
+        System.out.println("| ack | pass | bytes/command per round | CPU µs/command per round | segments/command, last round:"
+                + " to client, owner to replica, replica to owner |");
+        System.out.println("|---|---|---|---|---|");
         for (AckMode mode : new AckMode[] {AckMode.ASYNC, AckMode.SYNC}) {
             try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(2).replicationFactor(2)
                     .layout(PartitionLayout.of(64, 8)).replication(ReplicationSettings.defaults().withAckMode(mode))
                     .resp(true).build().start();
                  Connection connection = Connection.toOwner(cluster.respSeeds())) {
                 Segments segments = Segments.of(cluster, connection.port());
-                byte[][] sets = new byte[KEYS][];
-                byte[][] gets = new byte[KEYS][];
-                byte[] value = new byte[VALUE_BYTES];
-                Arrays.fill(value, (byte) 'v');
-                for (int i = 0; i < KEYS; i++) {
-                    String key = String.format(Locale.ROOT, "{b}key:%06d", i);
-                    sets[i] = Connection.command("SET".getBytes(StandardCharsets.US_ASCII), key.getBytes(StandardCharsets.US_ASCII), value);
-                    gets[i] = Connection.command("GET".getBytes(StandardCharsets.US_ASCII), key.getBytes(StandardCharsets.US_ASCII));
-                }
                 report(mode, "idle 1 s (bytes/ms)", rounds, segments, () -> {
                     Thread.sleep(1000);
                     return 1000;
                 });
-                report(mode, "SET", rounds, segments, () -> connection.run(sets, commands, 1));
-                report(mode, "GET", rounds, segments, () -> connection.run(gets, commands, 1));
-                report(mode, "SET -P " + PIPELINE, rounds, segments, () -> connection.run(sets, commands, PIPELINE));
-                report(mode, "GET -P " + PIPELINE, rounds, segments, () -> connection.run(gets, commands, PIPELINE));
+                for (int depth : new int[] {1, PIPELINE}) {
+                    for (String test : tests) {
+                        byte[][] prepared = commands(test, depth, commands * rounds);
+                        int[] next = {0};
+                        report(mode, test.toUpperCase(Locale.ROOT) + (depth == 1 ? "" : " -P " + depth), rounds, segments,
+                                () -> connection.run(prepared, next, commands, depth));
+                    }
+                }
             }
         }
+    }
+
+    /**
+     * One pass's commands, as redis-benchmark sends its tests of the same names: a key per string, and one hash,
+     * list, set and sorted set. Strings and hash fields cycle over {@value #KEYS} numbers; SADD and ZADD add a new
+     * member with every command of every round ({@code total}), as most of redis-benchmark's random members are, so
+     * each one changes the set and is replicated; ZRANGE reads the ten lowest with their scores; LPOP takes what LPUSH
+     * pushed.
+     */
+    private static byte[][] commands(String test, int depth, int total) {
+        byte[] value = new byte[VALUE_BYTES];
+        Arrays.fill(value, (byte) 'v');
+        int count = test.equals("sadd") || test.equals("zadd") ? total : KEYS;
+        byte[][] prepared = new byte[count][];
+        for (int i = 0; i < count; i++) {
+            String n = test.equals("sadd") || test.equals("zadd") ? String.format(Locale.ROOT, "%02d:%07d", depth, i)
+                    : String.format(Locale.ROOT, "%06d", i);
+            prepared[i] = switch (test) {
+                case "set" -> Connection.command(word("SET"), word("{b}key:" + n), value);
+                case "get" -> Connection.command(word("GET"), word("{b}key:" + n));
+                case "hset" -> Connection.command(word("HSET"), word("{b}myhash"), word("element:" + n), value);
+                case "hget" -> Connection.command(word("HGET"), word("{b}myhash"), word("element:" + n));
+                case "lpush" -> Connection.command(word("LPUSH"), word("{b}mylist"), value);
+                case "lpop" -> Connection.command(word("LPOP"), word("{b}mylist"));
+                case "sadd" -> Connection.command(word("SADD"), word("{b}myset"), word("element:" + n));
+                case "zadd" -> Connection.command(word("ZADD"), word("{b}myzset"), word(Integer.toString(depth * total + i)),
+                        word("element:" + n));
+                default -> Connection.command(word("ZRANGE"), word("{b}myzset"), word("0"), word("9"), word("WITHSCORES"));
+            };
+        }
+        return prepared;
+    }
+
+    private static byte[] word(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
     }
 
     @FunctionalInterface
@@ -87,23 +131,28 @@ public final class RespAllocationBenchmark {
 
     private static void report(AckMode mode, String name, int rounds, Segments segments, Pass pass) throws Exception {
         StringBuilder row = new StringBuilder();
+        StringBuilder cpu = new StringBuilder();
         long[] segmentsBefore = null;
         long[] segmentsAfter = null;
         int count = 1;
         for (int round = 0; round < rounds; round++) {
             segmentsBefore = segments.read();
             long before = allocatedByOtherThreads();
+            long cpuBefore = cpuOfOtherThreads();
             count = pass.run();
+            long cpuAfter = cpuOfOtherThreads();
             long after = allocatedByOtherThreads();
             segmentsAfter = segments.read();
             row.append(round == 0 ? "" : ", ").append(Math.round((after - before) / (double) count));
+            cpu.append(round == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.1f",
+                    (cpuAfter - cpuBefore) / 1000.0 / count));
         }
         StringBuilder perCommand = new StringBuilder();
         for (int i = 0; i < segmentsAfter.length; i++) {
             perCommand.append(i == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%.3f",
                     (segmentsAfter[i] - segmentsBefore[i]) / (double) count));
         }
-        System.out.printf(Locale.ROOT, "| %s | %s | %s | %s |%n", mode, name, row, perCommand);
+        System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s |%n", mode, name, row, cpu, perCommand);
     }
 
     /** TCP data segments sent so far on the benchmark's connections, read with {@code ss}. */
@@ -141,6 +190,24 @@ public final class RespAllocationBenchmark {
             }
             return total;
         }
+    }
+
+    /**
+     * CPU time (user and system, nanoseconds) used so far by every live thread but this one: the nodes' event loops,
+     * timers and the JIT compilers. Time on the CPU, not wall time, so a loaded machine moves it less than throughput;
+     * it still moves (caches shared with other work, the JIT), so only figures of one run compare closely.
+     */
+    private static long cpuOfOtherThreads() {
+        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long self = Thread.currentThread().getId();
+        long total = 0;
+        for (long id : threads.getAllThreadIds()) {
+            long nanos = id == self ? -1 : threads.getThreadCpuTime(id);
+            if (nanos > 0) {
+                total += nanos;
+            }
+        }
+        return total;
     }
 
     /** Bytes allocated so far by every live thread but this one. */
@@ -215,13 +282,16 @@ public final class RespAllocationBenchmark {
             return at + from.length;
         }
 
-        /** Sends {@code count} commands cycling over {@code commands}, {@code depth} in flight; returns count. */
-        int run(byte[][] commands, int count, int depth) throws IOException {
+        /**
+         * Sends {@code count} commands cycling over {@code commands} from {@code next[0]} on (which it advances, so a
+         * pass's rounds go on where the last one stopped), {@code depth} in flight; returns count.
+         */
+        int run(byte[][] commands, int[] next, int count, int depth) throws IOException {
             int sent = 0;
             while (sent < count) {
                 int batch = Math.min(depth, count - sent);
                 for (int i = 0; i < batch; i++) {
-                    out.write(commands[(sent + i) % commands.length]);
+                    out.write(commands[next[0]++ % commands.length]);
                 }
                 out.flush();
                 for (int i = 0; i < batch; i++) {
@@ -232,7 +302,7 @@ public final class RespAllocationBenchmark {
             return count;
         }
 
-        /** Reads one simple, error, integer or bulk reply; fails on an error reply. */
+        /** Reads one simple, integer, bulk or array reply; fails on an error reply. */
         private void skipReply() throws IOException {
             int type = in.read();
             if (type == '$') {
@@ -242,6 +312,11 @@ public final class RespAllocationBenchmark {
                 }
             } else if (type == '+' || type == ':') {
                 line();
+            } else if (type == '*') {
+                int items = Integer.parseInt(line());
+                for (int i = 0; i < items; i++) {
+                    skipReply();
+                }
             } else {
                 throw new IOException("unexpected reply: " + (char) type + line());
             }

@@ -28,6 +28,37 @@ class SortedSetScoresTests {
     }
 
     @Test
+    void integralScoresPrintTheirDigitsOnBothSidesOfTwoToTheFiftyThree() {
+        assertThat(SortedSetScores.format(9007199254740991.0)).isEqualTo("9007199254740991");
+        assertThat(SortedSetScores.format(-9007199254740991.0)).isEqualTo("-9007199254740991");
+        assertThat(SortedSetScores.format(0x1p53)).as("the general path").isEqualTo("9007199254740992");
+        assertThat(SortedSetScores.format(123456789012345680.0)).as("18 digits: %.17g's exponent form")
+                .isEqualTo("1.2345678901234568e+17");
+        assertThat(SortedSetScores.format(-7)).isEqualTo("-7");
+        for (double score : new double[] {1, -1, 9, 10, -10, 99999, 1e15, -1e15, 4503599627370497.0, 0x1p53 - 1,
+                -0.0, 0.0, 2.5, 0x1p53, 1e300}) {
+            assertThat(new String(SortedSetScores.formatBytes(score), StandardCharsets.US_ASCII)).as("%s", score)
+                    .isEqualTo(SortedSetScores.format(score));
+        }
+    }
+
+    @Test
+    void plainIntegersReadAsStrtodReadsThem() {
+        assertThat(SortedSetScores.parse(b("42"))).isEqualTo(42.0);
+        assertThat(SortedSetScores.parse(b("-42"))).isEqualTo(-42.0);
+        assertThat(SortedSetScores.parse(b("0012"))).isEqualTo(12.0);
+        assertThat(SortedSetScores.parse(b("-0"))).as("negative zero").isEqualTo(-0.0)
+                .matches(score -> 1 / score < 0);
+        assertThat(SortedSetScores.parse(b("999999999999999"))).isEqualTo(999999999999999.0);
+        assertThat(SortedSetScores.parse(b("12345678901234567890"))).as("20 digits, the general path")
+                .isEqualTo(12345678901234567890.0);
+        assertThat(SortedSetScores.parse(b("+5"))).isEqualTo(5.0);
+        assertThat(SortedSetScores.parse(b("-"))).isNull();
+        assertThat(SortedSetScores.parse(b("--1"))).isNull();
+        assertThat(SortedSetScores.parse(b("1-"))).isNull();
+    }
+
+    @Test
     void parsesScoresAsZaddDoes() {
         assertThat(SortedSetScores.parse(b("1.5"))).isEqualTo(1.5);
         assertThat(SortedSetScores.parse(b("+inf"))).isEqualTo(Double.POSITIVE_INFINITY);
