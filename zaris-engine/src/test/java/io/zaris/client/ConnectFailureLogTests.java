@@ -12,9 +12,11 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
+@Tag("unit")
 class ConnectFailureLogTests {
 
     private final Logger logger = (Logger) LoggerFactory.getLogger(ConnectFailureLogTests.class);

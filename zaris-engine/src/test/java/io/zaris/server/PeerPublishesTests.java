@@ -17,12 +17,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Relays to a peer that cannot be reached are dropped and counted (the count INFO reports), never queued without
  * bound: over real loopback TCP, against a port nothing listens on.
  */
+@Tag("unit")
 class PeerPublishesTests {
 
     private static final byte[] CHANNEL = "news".getBytes(StandardCharsets.UTF_8);
