@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * ZUNION, ZINTER and ZDIFF over sources already read: each source maps its members to scores (a set's members all
  * score 1, as Redis counts them) and carries a weight. Redis's arithmetic: a weighted score that is not a number (an
- * infinity times 0) counts as 0, and so does a SUM of +inf and −inf; UNION and INTER visit the sources from the
+ * infinity times 0) counts as 0 in a union and in the first source of an intersection (in a later one, SUM turns it
+ * into 0 and MIN and MAX ignore it), and a SUM of +inf and −inf is 0; UNION and INTER visit the sources from the
  * smallest to the largest, as Redis does, so a sum of three or more is added in Redis's order. The result is in
  * Redis's order of a sorted set: by score, then by member bytes. Pure.
  */
@@ -71,7 +72,8 @@ final class SortedSetAlgebra {
                         if (other == null) {
                             everywhere = false;
                         } else {
-                            score = aggregate.apply(score, bySize.get(i).weighted(other));
+                            // Redis zeroes a NaN only in the first source's weighted score and in a sum
+                            score = aggregate.apply(score, bySize.get(i).weight() * other);
                         }
                     }
                     if (everywhere) {
