@@ -114,9 +114,9 @@ class RespDifferentialIntegrationTests {
 
     /**
      * The several-key commands on keys with content, which random sequences reach only now and then: weights (0 times
-     * inf, negative), every aggregate, +inf plus −inf, three sources added in Redis's order, sets counting score 1, a
-     * STORE over a key of another type and over one with a TTL, an empty result removing the destination, SMOVE between
-     * sets and onto itself, and LMPOP/ZMPOP taking from the first non-empty key.
+     * inf, negative), every aggregate, +inf plus −inf, three sources added in Redis's order (smallest first), sets
+     * counting score 1, a STORE over a key of another type and over one with a TTL, an empty result removing the
+     * destination, SMOVE between sets and onto itself, and LMPOP/ZMPOP taking from the first non-empty key.
      */
     @Test
     void severalKeyCommandsOnKeysWithContentAnswerAsRedis() throws Exception {
@@ -141,7 +141,10 @@ class RespDifferentialIntegrationTests {
                 "HSET {t}h f 1 g 2", "HRANDFIELD {t}h 100 WITHVALUES", "HRANDFIELD {t}h 0", "HRANDFIELD {t}str 0",
                 "HRANDFIELD {t}none", "HRANDFIELD {t}none 5", "ZRANDMEMBER {t}a 100 WITHSCORES", "ZRANDMEMBER {t}none",
                 "ZRANDMEMBER {t}a -5 WITHSCORES x",
-                "DEL {t}a {t}b {t}c {t}d {t}s {t}s2 {t}str {t}l2 {t}h");
+                // 1e16 + 1 + 1 is 1e16, 1 + 1 + 1e16 is 1e16 + 2: Redis adds from the smallest input to the largest
+                "ZADD {t}k1 1e16 m 5 p 6 q", "ZADD {t}k2 1 m", "ZADD {t}k3 1 m 7 r", "ZUNION 3 {t}k1 {t}k2 {t}k3 WITHSCORES",
+                "ZINTER 3 {t}k1 {t}k2 {t}k3 WITHSCORES",
+                "DEL {t}a {t}b {t}c {t}d {t}s {t}s2 {t}str {t}l2 {t}h {t}k1 {t}k2 {t}k3");
         List<String> expected;
         try (RedisServer redis = RedisServer.start()) {
             expected = replies(redis.address(), commands);
