@@ -233,9 +233,17 @@ final class LeaseKeeper<A> {
         if (sent == null) {
             return null;
         }
-        boolean wasConfirmed = OwnerLease.holds(leaderLease.validUntil(), now);
+        long lapsedAt = leaderLease.validUntil();
+        boolean wasConfirmed = OwnerLease.holds(lapsedAt, now);
         leaderLease.confirmedAt(sent);
-        return new BeatQuorum(sent, !wasConfirmed && OwnerLease.holds(leaderLease.validUntil(), now));
+        boolean justConfirmed = !wasConfirmed && OwnerLease.holds(leaderLease.validUntil(), now);
+        if (justConfirmed && lapsedAt != Long.MIN_VALUE && sent - lapsedAt >= lease.toNanos()) {
+            // Unconfirmed for a lease or more (paused, or cut off): long enough for the members to have followed
+            // another leader, which granted leases this node never saw. Its own older grants no longer tell who
+            // lapsed: judged by them, a leader back from a pause suspended every member the interim leader kept.
+            notLeading();
+        }
+        return new BeatQuorum(sent, justConfirmed);
     }
 
     /**

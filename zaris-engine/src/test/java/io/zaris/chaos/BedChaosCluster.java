@@ -31,8 +31,11 @@ final class BedChaosCluster implements ChaosCluster {
 
     static final int DATA_PORT = 7101;
     static final int CLUSTER_PORT = 7201;
-    /** Each node's HTTP port, for the readiness probe the nemesis reads. */
-    static final int HTTP_PORT = 7301;
+    /**
+     * Each node's HTTP port, for the readiness probe the nemesis reads; not 7301, where the failure detector listens
+     * (the cluster port + 100).
+     */
+    static final int HTTP_PORT = 7501;
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(90);
 
     private final Path logDirectory;

@@ -2,6 +2,7 @@ package io.zaris.client;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.zaris.model.Change;
 import io.zaris.model.ClusterView;
 import io.zaris.model.KvStatus;
 import io.zaris.model.NodeAddress;
@@ -20,6 +21,8 @@ import io.zaris.protocol.Request;
 import io.zaris.protocol.RequestCodec;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.RuntimeOwnershipChangedEvent;
+import io.zaris.protocol.SegmentInvalidations;
+import io.zaris.protocol.SegmentTrackAnswer;
 import io.zaris.protocol.Wire;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
@@ -179,7 +182,30 @@ final class StubNode implements AutoCloseable {
         }
     }
 
+    /** Pushes changes of {@code segment} to every connected client, as an active owner does when it applies them. */
+    void pushChanges(int segment, List<Change> changes) {
+        ByteBuf frame = Unpooled.buffer();
+        int start = Frames.begin(frame);
+        frame.writeByte(OpCode.PUSH_FRAME);
+        frame.writeByte(SegmentInvalidations.PUSH_KIND);
+        SegmentInvalidations.encode(frame, segment, changes);
+        Frames.finish(frame, start);
+        byte[] bytes = toArray(frame);
+        for (OutputStream out : outputs) {
+            send(out, bytes);
+        }
+    }
+
     // ------------------------------------------------------------------ scripted answers
+
+    /** OK of a TRACK_SEGMENT: where the segment's stream starts. */
+    static Answer tracked(SegmentTrackAnswer answer) {
+        return (request, out) -> {
+            ResponseCodec.writeHeader(out, request.id(), KvStatus.OK);
+            answer.encode(out);
+            return true;
+        };
+    }
 
     /** A status without a routing hint; retryable statuses carry the (empty) hint field as nodes write it. */
     static Answer status(KvStatus status) {

@@ -232,11 +232,42 @@ class LeaseKeeperTests {
         confirmLeadershipByABeatSentAt(0);
         keeper.grant("member", SECOND);
         // the member left and came back (a healed split keeps its address): its old grant does not count yet
+        for (long t = 2; t <= 10; t += 2) {
+            confirmLeadershipByABeatSentAt(t * SECOND); // a majority answered this leader all along
+        }
         keeper.viewChanged(Set.of("leader-address", "member-address"), 10 * SECOND);
         confirmLeadershipByABeatSentAt(12 * SECOND);
 
         assertThat(keeper.lapsedWhileMember("member", "member-address", 12 * SECOND)).isFalse();
         assertThat(keeper.lapsedWhileMember("member", "member-address", 10 * SECOND + patience)).isTrue();
+    }
+
+    @Test
+    void aLeaderUnconfirmedForALeaseForgetsItsGrantsOnceConfirmedAgain() {
+        long patience = LEASE.plus(LeaseKeeper.LEASE_LAPSE_GRACE).toNanos();
+        keeper.viewChanged(Set.of("leader-address", "member-address"), 0);
+        confirmLeadershipByABeatSentAt(0);
+        keeper.grant("member", SECOND);
+        // paused from 1 s to 12 s: its leader lease ran out at 3 s, and the member renewed with an interim leader
+        confirmLeadershipByABeatSentAt(12 * SECOND);
+
+        assertThat(keeper.lapsedWhileMember("member", "member-address", 12 * SECOND + patience)).isFalse();
+        assertThat(keeper.surelyLapsed("member", 12 * SECOND)).isFalse();
+        // its own grants count again
+        keeper.grant("member", 13 * SECOND);
+        confirmLeadershipByABeatSentAt(13 * SECOND + patience);
+        assertThat(keeper.lapsedWhileMember("member", "member-address", 13 * SECOND + patience)).isTrue();
+    }
+
+    @Test
+    void aLeaderUnconfirmedForLessThanALeaseKeepsItsGrants() {
+        keeper.viewChanged(Set.of("leader-address", "member-address"), 0);
+        confirmLeadershipByABeatSentAt(0);
+        keeper.grant("member", SECOND);
+        // its beats were answered late (a busy machine): unconfirmed from 3 s to 5 s, too short for another leader
+        confirmLeadershipByABeatSentAt(5 * SECOND);
+
+        assertThat(keeper.surelyLapsed("member", 5 * SECOND)).isTrue();
     }
 
     @Test
