@@ -62,6 +62,20 @@ package io.zaris.model;
  *   <tr><td>ZREMRANGE</td><td>by (RANK, SCORE or LEX), start, stop</td><td>members removed · none</td></tr>
  *   <tr><td>ZLEXCOUNT</td><td>min, max (member bounds)</td><td>members within · none</td></tr>
  *   <tr><td>ZPOP</td><td>max (0 or 1), count ≥ 0</td><td>0 · member, score … removed from the lowest (highest) end</td></tr>
+ *   <tr><td>SMOVE</td><td>destination (of the same slot), member</td><td>1 when the member was in the source (and is now in
+ *       the destination), else 0 · none</td></tr>
+ *   <tr><td>HRANDFIELD</td><td>count, withvalues (0 or 1)</td><td>0 · fields (each followed by its value with 1) at
+ *       random, Redis's count rule as SRANDMEMBER's</td></tr>
+ *   <tr><td>LMPOP</td><td>LEFT|RIGHT, count ≥ 1, more keys*</td><td>0 · [the first key (of the op's key, then the
+ *       others) holding a list, the elements popped from it], none when no key holds one</td></tr>
+ *   <tr><td>ZRANDMEMBER</td><td>count</td><td>0 · member, score … at random, Redis's count rule as SRANDMEMBER's</td></tr>
+ *   <tr><td>ZMPOP</td><td>max (0 or 1), count ≥ 1, more keys*</td><td>0 · [the first key holding a sorted set, then
+ *       member, score … popped from it], none when no key holds one</td></tr>
+ *   <tr><td>ZCOMBINE</td><td>kind (UNION, INTER, DIFF or TYPES), aggregate (SUM, MIN or MAX), (source key,
+ *       weight)+</td><td>0 · member, score … of the result in score order (TYPES: none, after checking every source is a
+ *       sorted set, a set or absent); the op's own key only routes</td></tr>
+ *   <tr><td>ZCOMBINESTORE</td><td>as ZCOMBINE (not TYPES)</td><td>members stored at the op's key, which loses what it
+ *       held (of any type) and any TTL · none</td></tr>
  * </table>
  *
  * <p>Sorted-set scores travel as text, as Redis prints them ({@link SortedSetScores#format}); a score range as Redis
@@ -87,6 +101,8 @@ public enum HashOp {
     SPOP(16, true, 0, 1),
     SRANDMEMBER(17, false, 1, 1),
     SSTORE(18, true, 0, Integer.MAX_VALUE),
+    SMOVE(19, true, 2, 2),
+    HRANDFIELD(20, false, 2, 2),
     RENAME(28, true, 2, 2),
     DUMP(29, false, 0, 0),
     RESTORE(30, true, 3, 3),
@@ -105,6 +121,7 @@ public enum HashOp {
     LMOVE(44, true, 3, 3),
     LINSERT(45, true, 3, 3),
     LPOS(46, false, 4, 4),
+    LMPOP(47, true, 2, Integer.MAX_VALUE),
     ZADD(64, true, 3, Integer.MAX_VALUE),
     ZREM(65, true, 1, Integer.MAX_VALUE),
     ZMSCORE(66, false, 1, Integer.MAX_VALUE),
@@ -114,7 +131,11 @@ public enum HashOp {
     ZRANGE(70, false, 6, 6),
     ZREMRANGE(71, true, 3, 3),
     ZPOP(72, true, 2, 2),
-    ZLEXCOUNT(73, false, 2, 2);
+    ZLEXCOUNT(73, false, 2, 2),
+    ZRANDMEMBER(74, false, 1, 1),
+    ZMPOP(75, true, 2, Integer.MAX_VALUE),
+    ZCOMBINE(76, false, 4, Integer.MAX_VALUE),
+    ZCOMBINESTORE(77, true, 4, Integer.MAX_VALUE);
 
     /**
      * Wire code → op. Codes are reserved by family so types can be added side by side without renumbering:
@@ -154,7 +175,8 @@ public enum HashOp {
 
     /** Whether {@code count} arguments fit the operation (HSET takes pairs). */
     public boolean takes(int count) {
-        return count >= minArgs && count <= maxArgs && (this != HSET || count % 2 == 0) && (this != ZADD || count % 2 == 1);
+        return count >= minArgs && count <= maxArgs && (this != HSET || count % 2 == 0) && (this != ZADD || count % 2 == 1)
+                && (!combinesSortedSets() || count % 2 == 0);
     }
 
     /**
@@ -169,6 +191,9 @@ public enum HashOp {
             case ZADD -> index > 0 && index % 2 == 0;
             case ZRANK -> index == 0;
             case LMOVE, RENAME -> index == 0; // the destination key
+            case SMOVE -> true; // the destination key and the member
+            case LMPOP, ZMPOP -> index >= 2; // the keys after the first
+            case ZCOMBINE, ZCOMBINESTORE -> index >= 2 && index % 2 == 0; // the source keys
             default -> false;
         };
     }
@@ -177,7 +202,22 @@ public enum HashOp {
     public boolean addsData() {
         return this == HSET || this == HSETNX || this == HINCRBY || this == HINCRBYFLOAT || this == SADD || this == SSTORE
                 || this == LPUSH || this == RPUSH || this == LPUSHX || this == RPUSHX || this == LSET || this == LINSERT
-                || this == ZADD || this == RESTORE;
+                || this == ZADD || this == RESTORE || this == SMOVE || this == ZCOMBINESTORE;
+    }
+
+    /**
+     * Whether the operation reads or writes several keys of one segment (SMOVE, LMPOP, ZMPOP, ZCOMBINE,
+     * ZCOMBINESTORE) or picks at random (HRANDFIELD, ZRANDMEMBER): these came after their families and are served
+     * apart from them.
+     */
+    public boolean onSeveralKeysOrRandom() {
+        return this == SMOVE || this == HRANDFIELD || this == LMPOP || this == ZRANDMEMBER || this == ZMPOP
+                || combinesSortedSets();
+    }
+
+    /** ZCOMBINE and ZCOMBINESTORE: kind, aggregate, then (source key, weight) pairs. */
+    public boolean combinesSortedSets() {
+        return this == ZCOMBINE || this == ZCOMBINESTORE;
     }
 
     /** Whether the operation takes a whole key of any type (codes 28–31): RENAME, DUMP, RESTORE. */

@@ -14,11 +14,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
- * The clients of this node blocked in BLPOP, BRPOP or BLMOVE, each waiting for an element to pop from one of its keys.
+ * The clients of this node blocked in BLPOP, BRPOP, BLMOVE, BLMPOP, BZPOPMIN, BZPOPMAX or BZMPOP, each waiting for
+ * an element to pop from one of its keys.
  *
- * <p><b>How a wait ends.</b> A waiter retries its pop (an ordinary LPOP, RPOP or LMOVE through the node's request
- * path, so ownership, epochs and acknowledgement apply as to any write) when a local write, through either port,
- * inserts an element into one of its keys ({@link #pushed}), and at least every {@link #RECHECK_MILLIS} whatever
+ * <p><b>How a wait ends.</b> A waiter retries its pop (an ordinary LPOP, RPOP, LMOVE, LMPOP or ZMPOP through the
+ * node's request path, so ownership, epochs and acknowledgement apply as to any write) when a local write, through
+ * either port, inserts an element into one of its keys or scores a member of it ({@link #pushed}), and at least every {@link #RECHECK_MILLIS} whatever
  * happens: that bounds how late it learns that its slot's ownership moved away, which its pop then answers with
  * {@code -MOVED} (a cluster client follows it and blocks again on the new owner). A pop that finds an element, an
  * error, the deadline, or the client gone ends the wait; a deadline that passes while a pop runs waits for that pop,

@@ -272,6 +272,38 @@ final class CommandTable {
                 "sorted-set", "5.0.0", "O(M*log(N)) for M members popped", "Removes and returns the members with the highest scores.");
         add("zscan", -3, "readonly", 1, 1, 1,
                 "sorted-set", "2.8.0", "O(N) for N members", "Iterates over the members and scores of a sorted set: one call returns them all, with cursor 0.");
+        add("smove", 4, "write", 1, 2, 1,
+                "set", "1.0.0", "O(1)", "Moves a member from one set to another of the same slot, atomically; replicated as the removal and the addition.");
+        add("hrandfield", -2, "readonly", 1, 1, 1,
+                "hash", "6.2.0", "O(N) for a hash of N fields", "Returns one or more fields of a hash at random, with their values on WITHVALUES.");
+        add("zrandmember", -2, "readonly", 1, 1, 1,
+                "sorted-set", "6.2.0", "O(N) for a sorted set of N members", "Returns one or more members of a sorted set at random, with their scores on WITHSCORES.");
+        add("zunion", -3, "readonly", 0, 0, 0,
+                "sorted-set", "6.2.0", "O(N) for N members in all", "Returns the union of sorted sets (sets count score 1) with WEIGHTS and AGGREGATE; the keys share one slot.");
+        add("zinter", -3, "readonly", 0, 0, 0,
+                "sorted-set", "6.2.0", "O(N*K) for the smallest input of N members and K inputs", "Returns the intersection of sorted sets (sets count score 1) with WEIGHTS and AGGREGATE; the keys share one slot.");
+        add("zdiff", -3, "readonly", 0, 0, 0,
+                "sorted-set", "6.2.0", "O(N) for N members in all", "Returns the members of the first sorted set the others lack; the keys share one slot.");
+        add("zunionstore", -4, "write", 1, 1, 1,
+                "sorted-set", "2.0.0", "O(N) for N members in all", "Stores the union of sorted sets at the destination, replicated member by member; the keys share one slot.");
+        add("zinterstore", -4, "write", 1, 1, 1,
+                "sorted-set", "2.0.0", "O(N*K) for the smallest input of N members and K inputs", "Stores the intersection of sorted sets at the destination; the keys share one slot.");
+        add("zdiffstore", -4, "write", 1, 1, 1,
+                "sorted-set", "6.2.0", "O(N) for N members in all", "Stores the members of the first sorted set the others lack at the destination; the keys share one slot.");
+        add("zintercard", -3, "readonly", 0, 0, 0,
+                "sorted-set", "7.0.0", "O(N*K) for the smallest input of N members and K inputs", "Counts the members every given sorted set holds (LIMIT caps it); the keys share one slot.");
+        add("lmpop", -4, "write", 0, 0, 0,
+                "list", "7.0.0", "O(N+M) for N keys and M elements popped", "Pops elements from the first non-empty list of several (LEFT or RIGHT, COUNT); the keys share one slot.");
+        add("zmpop", -4, "write", 0, 0, 0,
+                "sorted-set", "7.0.0", "O(K+M*log(N)) for K keys and M members popped", "Pops the lowest or highest members of the first non-empty sorted set of several; the keys share one slot.");
+        add("bzpopmin", -3, "write", 1, -2, 1,
+                "sorted-set", "5.0.0", "O(log(N)) with N members", "ZPOPMIN of the first non-empty sorted set of several, blocking until one has a member or the timeout passes.");
+        add("bzpopmax", -3, "write", 1, -2, 1,
+                "sorted-set", "5.0.0", "O(log(N)) with N members", "ZPOPMAX of the first non-empty sorted set of several, blocking until one has a member or the timeout passes.");
+        add("blmpop", -5, "write", 0, 0, 0,
+                "list", "7.0.0", "O(N+M) for N keys and M elements popped", "LMPOP, blocking until a list has an element or the timeout passes.");
+        add("bzmpop", -5, "write", 0, 0, 0,
+                "sorted-set", "7.0.0", "O(K+M*log(N)) for K keys and M members popped", "ZMPOP, blocking until a sorted set has a member or the timeout passes.");
         add("scan", -2, "readonly", 0, 0, 0,
                 "generic", "2.8.0", "O(1) per call, O(N) for a full iteration over N keys", "Iterates over the keys of the slots this node serves.");
         add("keys", 2, "readonly", 0, 0, 0,

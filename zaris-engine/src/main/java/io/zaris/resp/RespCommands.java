@@ -366,6 +366,17 @@ final class RespCommands {
                  "zrangebyscore", "zrevrangebyscore", "zrevrange", "zrangebylex", "zrevrangebylex", "zremrangebyscore",
                  "zremrangebyrank", "zremrangebylex", "zpopmin", "zpopmax", "zscan":
                 return sortedSetCommand(name, a, slot);
+            case "smove", "hrandfield", "zrandmember", "zunion", "zinter", "zdiff", "zunionstore", "zinterstore", "zdiffstore",
+                 "zintercard", "lmpop", "zmpop": {
+                RespListCommands.Call several = RespSeveralKeyCommands.prepare(name, a, backend.limits().maxKeyBytes());
+                if (several.refusal() != null) {
+                    return done(several.refusal());
+                }
+                return call(several.request(), SegmentMapper.slot(several.request().key()),
+                        answer -> several.reply().apply(ResponseCodec.readHashAnswer(answer.body())));
+            }
+            case "bzpopmin", "bzpopmax", "blmpop", "bzmpop":
+                return blockingMultiPop(name, a, session);
             case "rename", "renamenx", "dump", "restore": {
                 RespListCommands.Call whole = RespKeyCommands.prepare(name, a);
                 if (whole.refusal() != null) {
@@ -1116,6 +1127,21 @@ final class RespCommands {
                 reply instanceof RespReply.Error error && error.text().startsWith("TRYAGAIN ") ? null : reply);
         return attempt.run().thenCompose(reply -> reply != null ? CompletableFuture.completedFuture(reply)
                 : blocked.block(keys, timeoutMillis, attempt, onTimeout, () -> session.closed));
+    }
+
+    /**
+     * BZPOPMIN, BZPOPMAX, BLMPOP and BZMPOP: one pop over all the keys at once (ZMPOP or LMPOP on the slot's owner),
+     * blocking in {@link BlockedClients} while it finds nothing, as BLPOP does; a timeout answers the null array.
+     */
+    private CompletableFuture<RespReply> blockingMultiPop(String name, List<byte[]> a, RespSession session) {
+        RespSeveralKeyCommands.Blocking plan = RespSeveralKeyCommands.prepareBlocking(name, a, backend.limits().maxKeyBytes());
+        if (plan.refusal() != null) {
+            return done(plan.refusal());
+        }
+        int slot = SegmentMapper.slot(plan.pop().key());
+        BlockedClients.Attempt attempt = () -> call(plan.pop(), slot,
+                answer -> plan.reply().apply(ResponseCodec.readHashAnswer(answer.body())));
+        return blockUnlessPopped(plan.keys(), plan.timeoutMillis(), attempt, RespReply.NULL_ARRAY, session);
     }
 
     /** Pops from the first of {@code keys} (from {@code index} on) that holds a list: [key, element], or null for none. */

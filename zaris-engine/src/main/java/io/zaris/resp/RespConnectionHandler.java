@@ -75,7 +75,8 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
     /** Bytes of input a connection may send behind a waiting blocking pop before it is closed, as Redis closes a client past its query-buffer limit. */
     static final int MAX_INPUT_BEHIND_BLOCKED_POP = 8 * 1024 * 1024;
     /** Commands that may wait for an element; see {@link #blocked}. */
-    private static final Set<String> BLOCKING_POPS = Set.of("BLPOP", "BRPOP", "BLMOVE");
+    private static final Set<String> BLOCKING_POPS = Set.of("BLPOP", "BRPOP", "BLMOVE", "BZPOPMIN", "BZPOPMAX", "BLMPOP",
+            "BZMPOP");
 
     private record Pending(CompletableFuture<RespReply> reply, int protocol) {
     }

@@ -278,8 +278,8 @@ public final class ZarisNode implements AutoCloseable {
 
     /** The RESP listener's view of this node: the data port's request path, this node's view and limits. */
     /**
-     * The store's sink: tells the RESP port of every element a local write inserted into a list (clients blocked in
-     * BLPOP and kin on its key retry), then hands the changes to {@code next}. Runs under the segment's write lock;
+     * The store's sink: tells the RESP port of every element a local write inserted into a list or scored in a sorted
+     * set (clients blocked in BLPOP, BZPOPMIN and kin on its key retry), then hands the changes to {@code next}. Runs under the segment's write lock;
      * {@link RespServer#listPushed} only wakes waiters and never blocks.
      */
     private ChangeSink listPushes(ChangeSink next) {
@@ -287,7 +287,7 @@ public final class ZarisNode implements AutoCloseable {
             RespServer resp = respServer;
             if (resp != null) {
                 for (Change change : changes) {
-                    if (change.kind() == Change.Kind.LIST_INSERT) {
+                    if (change.kind() == Change.Kind.LIST_INSERT || change.kind() == Change.Kind.SCORE_PUT) {
                         resp.listPushed(change.key());
                     }
                 }

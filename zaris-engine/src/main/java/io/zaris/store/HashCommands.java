@@ -31,6 +31,10 @@ final class HashCommands {
             return HashReply.error(KvStatus.BAD_REQUEST, "wrong number of arguments for " + op);
         }
         try {
+            if (op.onSeveralKeysOrRandom()) {
+                return op == HashOp.HRANDFIELD || op == HashOp.ZRANDMEMBER ? RandomPicks.execute(segment, key, op, args, now)
+                        : SeveralKeyCommands.execute(segment, key, op, args, epoch, now);
+            }
             if (op.onWholeKey()) {
                 return KeyCommands.execute(segment, key, op, args, epoch, now);
             }

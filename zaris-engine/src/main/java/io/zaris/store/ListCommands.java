@@ -180,7 +180,7 @@ final class ListCommands {
     }
 
     /** Without a count: one element or none. With one: up to count elements; the count says whether a list was there. */
-    private static HashReply pop(Segment.ListWriter writer, byte[] key, boolean head, Long count) {
+    static HashReply pop(Segment.ListWriter writer, byte[] key, boolean head, Long count) {
         ListEntry list = writer.list(key);
         if (list == null) {
             return HashReply.read(0, List.of());

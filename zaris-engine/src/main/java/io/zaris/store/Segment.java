@@ -906,6 +906,23 @@ final class Segment {
         }
     }
 
+    /**
+     * Runs {@code read} under the write lock with a lookup of the live entry at any key of this segment ({@code null}
+     * when absent or expired; recorded as accessed), so a read of several keys (ZUNION, ZINTER) sees one state of
+     * all of them. The entries are valid only inside {@code read}.
+     */
+    <R> R readKeys(long now, java.util.function.Function<java.util.function.Function<byte[], StoredEntry>, R> read) {
+        synchronized (writeLock) {
+            return read.apply(key -> {
+                StoredEntry entry = live(new ByteKey(key), now);
+                if (entry != null) {
+                    entry.recordAccess(now);
+                }
+                return entry;
+            });
+        }
+    }
+
     /** Under the lock: the live hash (set, sorted set) at {@code key}, {@code null} when none; recorded as accessed. */
     private HashEntry liveCollection(byte[] key, long now, Class<? extends HashEntry> type) {
         StoredEntry current = live(new ByteKey(key), now);
@@ -1315,6 +1332,23 @@ final class Segment {
         HeldValue held(byte[] key) {
             StoredEntry stored = liveOrRemoved(new ByteKey(key));
             return stored == null ? null : new HeldValue(contentOf(stored), stored.expiresAtMillis());
+        }
+
+        /**
+         * The live entry at {@code key} itself, {@code null} when none (an expired one is removed first, as
+         * {@link #held} does): for an edit that reads a collection in place rather than copying it. Valid only
+         * inside this edit.
+         */
+        StoredEntry entry(byte[] key) {
+            return liveOrRemoved(new ByteKey(key));
+        }
+
+        /**
+         * A writer of fields, members or scores of the collection at {@code key} whose changes join this edit's, so
+         * an edit over several keys (SMOVE, ZUNIONSTORE) ships one batch. The caller has checked the key's type.
+         */
+        HashWriter collection(byte[] key) {
+            return new HashWriter(new ByteKey(key), epoch, now, changes);
         }
 
         /** Whether a live value is at {@code key}; an expired one is removed first, as {@link #held} does. */

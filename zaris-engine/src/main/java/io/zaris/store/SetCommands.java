@@ -123,7 +123,11 @@ final class SetCommands {
      * replicated.
      */
     static List<byte[]> randomMembers(SetEntry set, long count) {
-        List<byte[]> all = members(set);
+        return pick(members(set), count);
+    }
+
+    /** {@link #randomMembers}'s rule over any elements, which it may reorder: the draw for HRANDFIELD and ZRANDMEMBER too. */
+    static List<byte[]> pick(List<byte[]> all, long count) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         if (count < 0) {
             List<byte[]> out = new ArrayList<>((int) Math.min(-count, 1 << 16));

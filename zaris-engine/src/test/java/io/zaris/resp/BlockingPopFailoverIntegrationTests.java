@@ -28,10 +28,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * A BLPOP consumer keeps receiving across the loss of the node its queue's slot lives on: three nodes keeping three
- * copies (SYNC), a consumer blocked in BLPOP through its own Lettuce cluster connection, a producer pushing through
- * another; the queue's active owner is stopped half way. Every element pushed after the stop reaches the consumer,
- * and none twice.
+ * A BLPOP (BZPOPMIN) consumer keeps receiving across the loss of the node its queue's slot lives on: three nodes
+ * keeping three copies (SYNC), a consumer blocked in BLPOP (BZPOPMIN) through its own Lettuce cluster connection, a
+ * producer pushing (ZADD with rising scores) through another; the queue's active owner is stopped half way. Every
+ * element pushed after the stop reaches the consumer, in push order, and none twice.
  */
 @Tag("in-process-cluster")
 class BlockingPopFailoverIntegrationTests {
@@ -42,8 +42,47 @@ class BlockingPopFailoverIntegrationTests {
     private static final int BEFORE = 50;
     private static final int AFTER = 50;
 
+    /** How a test pushes one element and pops one (blocking at most a second; {@code null} when none came). */
+    private interface Queue {
+        boolean push(RedisAdvancedClusterCommands<String, String> redis, String key, String element, long order);
+
+        String pop(RedisAdvancedClusterCommands<String, String> redis, String key);
+    }
+
     @Test
     void aBlpopConsumerKeepsReceivingAfterTheQueuesOwnerIsStopped() throws Exception {
+        consumerKeepsReceivingAcrossTheStopOfTheOwner(new Queue() {
+            @Override
+            public boolean push(RedisAdvancedClusterCommands<String, String> redis, String key, String element, long order) {
+                return redis.rpush(key, element) > 0;
+            }
+
+            @Override
+            public String pop(RedisAdvancedClusterCommands<String, String> redis, String key) {
+                var popped = redis.blpop(1, key);
+                return popped != null && popped.hasValue() ? popped.getValue() : null;
+            }
+        });
+    }
+
+    /** The same for a priority queue: ZADD with rising scores, a BZPOPMIN consumer. */
+    @Test
+    void aBzpopminConsumerKeepsReceivingAfterTheQueuesOwnerIsStopped() throws Exception {
+        consumerKeepsReceivingAcrossTheStopOfTheOwner(new Queue() {
+            @Override
+            public boolean push(RedisAdvancedClusterCommands<String, String> redis, String key, String element, long order) {
+                return redis.zadd(key, order, element) > 0;
+            }
+
+            @Override
+            public String pop(RedisAdvancedClusterCommands<String, String> redis, String key) {
+                var popped = redis.bzpopmin(1, key);
+                return popped != null && popped.hasValue() ? popped.getValue().getValue() : null;
+            }
+        });
+    }
+
+    private void consumerKeepsReceivingAcrossTheStopOfTheOwner(Queue queueOps) throws Exception {
         try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(3)
                 .layout(PartitionLayout.of(64, 8)).replication(FAST).resp(true).build().start()) {
             ClusterView view = cluster.leader().currentView();
@@ -69,11 +108,11 @@ class BlockingPopFailoverIntegrationTests {
                 while (running.get()) {
                     try (StatefulRedisClusterConnection<String, String> connection = consumerClient.connect()) {
                         while (running.get()) {
-                            var popped = connection.sync().blpop(1, key);
-                            if (popped != null && popped.hasValue()) {
-                                received.add(popped.getValue());
-                                if (!seen.add(popped.getValue())) {
-                                    duplicates.add(popped.getValue());
+                            String popped = queueOps.pop(connection.sync(), key);
+                            if (popped != null) {
+                                received.add(popped);
+                                if (!seen.add(popped)) {
+                                    duplicates.add(popped);
                                 }
                             }
                         }
@@ -87,7 +126,7 @@ class BlockingPopFailoverIntegrationTests {
             try (StatefulRedisClusterConnection<String, String> connection = producerClient.connect()) {
                 RedisAdvancedClusterCommands<String, String> redis = connection.sync();
                 for (int i = 0; i < BEFORE; i++) {
-                    redis.rpush(key, "before-" + i);
+                    queueOps.push(redis, key, "before-" + i, i);
                 }
                 await().atMost(Duration.ofSeconds(30)).until(() -> received.size() == BEFORE);
 
@@ -101,7 +140,7 @@ class BlockingPopFailoverIntegrationTests {
                             .until(() -> {
                                 String element = "after-" + number + "-" + pushed.size();
                                 pushed.add(element);
-                                return redis.rpush(key, element) > 0;
+                                return queueOps.push(redis, key, element, BEFORE + pushed.size());
                             });
                 }
                 List<String> acknowledged = new ArrayList<>();

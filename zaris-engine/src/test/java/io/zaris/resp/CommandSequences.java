@@ -14,8 +14,9 @@ import java.util.Random;
  * arity). The same seed gives the same sequence.
  *
  * <p>Only commands whose effect is not left to chance or to the clock are generated: SPOP takes a count that empties
- * the set, expiries are far in the future (or already past, which deletes), and the replies that do depend on chance
- * or time (SRANDMEMBER, TTL) are normalized by {@link DifferentialReplies}. Lex ranges go to one sorted set whose
+ * the set, expiries are far in the future (or already past, which deletes), blocking pops wait 10 ms, and the replies
+ * that do depend on chance or time (SRANDMEMBER, HRANDFIELD, ZRANDMEMBER, TTL) are normalized by
+ * {@link DifferentialReplies}. Lex ranges go to one sorted set whose
  * members all score 0, the only case where Redis defines them.
  */
 final class CommandSequences {
@@ -177,7 +178,8 @@ final class CommandSequences {
     }
 
     private String hash(String key) {
-        return switch (random.nextInt(20)) {
+        return switch (random.nextInt(22)) {
+            case 20, 21 -> "HRANDFIELD " + key + randomCount("WITHVALUES");
             case 0, 1, 2 -> "HSET " + key + pairs(FIELDS, VALUES, 1 + random.nextInt(3)) + (random.nextInt(15) == 0 ? " f" : "");
             case 3 -> "HMSET " + key + pairs(FIELDS, VALUES, 1 + random.nextInt(2));
             case 4 -> "HSETNX " + key + " " + one(FIELDS) + " " + one(VALUES);
@@ -202,7 +204,9 @@ final class CommandSequences {
 
     private String list(String key) {
         String side = random.nextBoolean() ? "LEFT" : "RIGHT";
-        return switch (random.nextInt(20)) {
+        return switch (random.nextInt(23)) {
+            case 20, 21 -> "LMPOP " + multiPop(key, LIST_KEYS, side);
+            case 22 -> "BLMPOP " + one(new String[] {"0.01", "0.01", "-1", "x"}) + " " + multiPop(key, LIST_KEYS, side);
             case 0, 1, 2 -> (random.nextBoolean() ? "LPUSH " : "RPUSH ") + key + " " + some(ELEMENTS, 1 + random.nextInt(3));
             case 3 -> (random.nextBoolean() ? "LPUSHX " : "RPUSHX ") + key + " " + one(ELEMENTS);
             case 4, 5 -> (random.nextBoolean() ? "LPOP " : "RPOP ") + key + (random.nextBoolean() ? "" : " " + one(COUNTS));
@@ -225,7 +229,8 @@ final class CommandSequences {
 
     private String setCommand(String key) {
         String other = one(SET_KEYS);
-        return switch (random.nextInt(20)) {
+        return switch (random.nextInt(22)) {
+            case 20, 21 -> "SMOVE " + key + " " + key(SET_KEYS) + " " + one(ELEMENTS);
             case 0, 1, 2, 3 -> "SADD " + key + " " + some(ELEMENTS, 1 + random.nextInt(3));
             case 4, 5 -> "SREM " + key + " " + some(ELEMENTS, 1 + random.nextInt(2));
             case 6 -> "SMEMBERS " + key;
@@ -279,6 +284,17 @@ final class CommandSequences {
             return (random.nextBoolean() ? "ZPOPMIN " : "ZPOPMAX ") + key + (random.nextBoolean() ? "" : " " + one(COUNTS));
         } else if (pick < 82) {
             return "ZSCAN " + key + " 0" + (random.nextBoolean() ? "" : " MATCH " + one(new String[] {"*", "a*", "[b-d]", "?"}));
+        } else if (pick < 87) {
+            return zcombine(key);
+        } else if (pick < 90) {
+            String side = one(new String[] {"MIN", "MAX", "MAX", "MIN", "LEFT"});
+            return random.nextInt(3) == 0 ? "BZMPOP " + one(new String[] {"0.01", "0.01", "-1"}) + " " + multiPop(key, ZSET_KEYS, side)
+                    : "ZMPOP " + multiPop(key, ZSET_KEYS, side);
+        } else if (pick < 92) {
+            return (random.nextBoolean() ? "BZPOPMIN " : "BZPOPMAX ") + key + (random.nextBoolean() ? "" : " " + key(ZSET_KEYS))
+                    + " " + one(new String[] {"0.01", "0.01", "-1", "x"});
+        } else if (pick < 95) {
+            return "ZRANDMEMBER " + key + randomCount("WITHSCORES");
         } else {
             return zadd(key);
         }
@@ -335,6 +351,69 @@ final class CommandSequences {
             case 4 -> "ZRANGE " + key + " " + one(LEX_BOUNDS) + " " + one(LEX_BOUNDS) + " BYLEX" + options("REV", "WITHSCORES");
             default -> "ZREMRANGEBYLEX " + key + " " + one(LEX_BOUNDS) + " " + one(LEX_BOUNDS);
         };
+    }
+
+    /**
+     * ZUNION, ZINTER, ZDIFF (their STORE forms, ZINTERCARD) over sorted sets, sets (score 1), missing keys and now and
+     * then a key of another type, with WEIGHTS (bad ones too), AGGREGATE and WITHSCORES in any order, and numkeys that
+     * may be wrong; never a numkeys that would make an option a key (of another slot), which a standalone Redis
+     * would not refuse with CROSSSLOT.
+     */
+    private String zcombine(String key) {
+        String name = one(new String[] {"ZUNION", "ZINTER", "ZDIFF", "ZUNIONSTORE", "ZINTERSTORE", "ZDIFFSTORE", "ZINTERCARD"});
+        int keys = 1 + random.nextInt(3);
+        List<String> sources = new ArrayList<>();
+        sources.add(key);
+        for (int i = 1; i < keys; i++) {
+            sources.add(random.nextInt(4) == 0 ? key(SET_KEYS) : key(ZSET_KEYS));
+        }
+        String numkeys = random.nextInt(12) == 0 ? one(new String[] {"0", "x", "-1"}) : Integer.toString(keys);
+        List<String> options = new ArrayList<>();
+        if (random.nextInt(3) == 0) {
+            StringBuilder weights = new StringBuilder("WEIGHTS");
+            int count = random.nextInt(10) == 0 ? keys + 1 : keys; // one too many: a syntax error
+            for (int i = 0; i < count; i++) {
+                weights.append(' ').append(one(new String[] {"1", "2", "-1", "0", "0.5", "inf", "-inf", "x", "3"}));
+            }
+            options.add(weights.toString());
+        }
+        if (random.nextInt(3) == 0) {
+            options.add("AGGREGATE " + one(new String[] {"SUM", "MIN", "MAX", "max", "AVG"}));
+        }
+        if (random.nextInt(3) == 0) {
+            options.add("WITHSCORES");
+        }
+        if (name.equals("ZINTERCARD") && random.nextBoolean()) {
+            options.add("LIMIT " + one(new String[] {"0", "1", "2", "-1", "x"}));
+        }
+        Collections.shuffle(options, random);
+        String destination = name.endsWith("STORE") ? " " + one(new String[] {"{t}z0", "{t}z1", "{t}e0", "{t}s0", "{t}none"}) : "";
+        return name + destination + " " + numkeys + " " + String.join(" ", sources) + (options.isEmpty() ? "" : " "
+                + String.join(" ", options));
+    }
+
+    /** numkeys key… side [COUNT n] of LMPOP and ZMPOP (and their blocking forms), numkeys never past the keys. */
+    private String multiPop(String key, String[] own, String side) {
+        int keys = 1 + random.nextInt(2);
+        String list = keys == 1 ? key : key + " " + key(own);
+        String numkeys = random.nextInt(12) == 0 ? one(new String[] {"0", "x", "-1"}) : Integer.toString(keys);
+        String count = switch (random.nextInt(6)) {
+            case 0, 1, 2 -> "";
+            case 3 -> " COUNT " + one(new String[] {"1", "2", "10", "0", "-1", "x"});
+            case 4 -> " COUNT 2 COUNT 1"; // twice: a syntax error
+            default -> " COUNT";
+        };
+        return numkeys + " " + list + " " + side + count;
+    }
+
+    /** [count [option]] of HRANDFIELD and ZRANDMEMBER: no count, a count that takes everything, or any other. */
+    private String randomCount(String option) {
+        if (random.nextInt(4) == 0) {
+            return "";
+        }
+        String count = one(new String[] {"100", "100", "2", "-3", "0", "1", "-1", "x", "9223372036854775807",
+            "-9223372036854775808"});
+        return " " + count + (random.nextBoolean() ? " " + option : random.nextInt(10) == 0 ? " BOGUS" : "");
     }
 
     private String pairs(String[] names, String[] values, int count) {

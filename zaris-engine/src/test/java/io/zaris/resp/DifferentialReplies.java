@@ -18,6 +18,9 @@ import java.util.Locale;
  *     HGETALL's as a multiset of field–value pairs;</li>
  *     <li>{@code SRANDMEMBER} without a count answers "some member", with a count smaller than the set only its
  *     length counts (which members is left to chance; the generator's count 100 takes the whole set).</li>
+ *     <li>{@code HRANDFIELD} and {@code ZRANDMEMBER} the same way: without a count "some member"; with a count that does
+ *     not take the whole key (the generator's 100 does, and is compared as a multiset of members or pairs) only the
+ *     length counts, and for a positive count whether the members picked are distinct, as Redis promises;</li>
  *     <li>a {@code BLMOVE} that times out: Redis 7.0 answers a null array, Redis's documentation (and Zaris) a null
  *     bulk string; both read as nil.</li>
  * </ol>
@@ -28,6 +31,9 @@ final class DifferentialReplies {
     /** Commands whose arrays Redis returns in no defined order. */
     private static final List<String> UNORDERED = List.of("SMEMBERS", "SINTER", "SUNION", "SDIFF", "HKEYS", "HVALS", "SPOP",
             "SRANDMEMBER");
+
+    /** Commands that pick at random, compared only as far as chance allows. */
+    private static final List<String> RANDOM_PICKS = List.of("SRANDMEMBER", "HRANDFIELD", "ZRANDMEMBER");
 
     private DifferentialReplies() {
     }
@@ -54,7 +60,7 @@ final class DifferentialReplies {
             if (name.equals("BLMOVE") && scalar.equals("nil-array")) {
                 return "nil";
             }
-            if (name.equals("SRANDMEMBER") && args.length == 2 && scalar.startsWith("\"")) {
+            if (RANDOM_PICKS.contains(name) && args.length == 2 && scalar.startsWith("\"")) {
                 return "some member";
             }
             return scalar;
@@ -71,6 +77,18 @@ final class DifferentialReplies {
         }
         if (name.equals("SRANDMEMBER") && args.length == 3 && !args[2].equals("100")) {
             return "array of " + items.size();
+        }
+        if (RANDOM_PICKS.contains(name) && args.length >= 3 && !name.equals("SRANDMEMBER")) {
+            boolean pairs = args.length == 4;
+            if (args[2].equals("100")) {
+                return sorted(items, pairs);
+            }
+            List<String> picked = new ArrayList<>();
+            for (int i = 0; i < items.size(); i += pairs ? 2 : 1) {
+                picked.add(render(items.get(i)));
+            }
+            boolean distinct = picked.stream().distinct().count() == picked.size();
+            return "array of " + items.size() + (args[2].startsWith("-") ? "" : distinct ? ", distinct" : ", repeating");
         }
         if (UNORDERED.contains(name)) {
             return sorted(items, false);

@@ -113,6 +113,49 @@ class RespDifferentialIntegrationTests {
     }
 
     /**
+     * The several-key commands on keys with content, which random sequences reach only now and then: weights (0 times
+     * inf, negative), every aggregate, +inf plus −inf, three sources added in Redis's order (smallest first), sets
+     * counting score 1, a STORE over a key of another type and over one with a TTL, an empty result removing the
+     * destination, SMOVE between sets and onto itself, and LMPOP/ZMPOP taking from the first non-empty key.
+     */
+    @Test
+    void severalKeyCommandsOnKeysWithContentAnswerAsRedis() throws Exception {
+        assumeThat(RedisServer.installed()).as(RedisServer.MISSING).isTrue();
+        List<String> commands = List.of("ZADD {t}a 1 x 2 y 3 z inf i -inf j 0 o", "ZADD {t}b 10 y 0.1 z -inf i inf j 5 w",
+                "ZADD {t}c 0.2 z 7 y", "SADD {t}s y w q", "SET {t}str v",
+                "ZUNION 2 {t}a {t}b WITHSCORES", "ZUNION 3 {t}a {t}b {t}s WITHSCORES AGGREGATE MAX",
+                "ZINTER 2 {t}a {t}b WITHSCORES", "ZINTER 3 {t}c {t}a {t}b WITHSCORES", "ZINTER 2 {t}a {t}b WEIGHTS 0 2 WITHSCORES",
+                "ZUNION 2 {t}a {t}b WEIGHTS -1 0 WITHSCORES", "ZUNION 2 {t}a {t}b AGGREGATE MIN WITHSCORES WEIGHTS 2 0.5",
+                "ZUNION 2 {t}a {t}s WITHSCORES", "ZINTER 2 {t}s {t}b WITHSCORES", "ZDIFF 2 {t}a {t}b WITHSCORES",
+                "ZDIFF 3 {t}b {t}a {t}s", "ZDIFF 1 {t}a WEIGHTS 1", "ZINTERCARD 2 {t}a {t}b", "ZINTERCARD 3 {t}a {t}b {t}c LIMIT 1",
+                "ZINTERCARD 2 {t}a {t}str LIMIT x", "ZUNION 2 {t}a {t}str WEIGHTS x 1", "ZUNION 2 {t}a {t}none WEIGHTS x 1",
+                "ZUNIONSTORE {t}str 2 {t}a {t}b WEIGHTS 1 2", "TYPE {t}str", "ZRANGE {t}str 0 -1 WITHSCORES",
+                "EXPIRE {t}c 100", "ZINTERSTORE {t}c 2 {t}c {t}a", "TTL {t}c", "ZRANGE {t}c 0 -1 WITHSCORES",
+                "ZDIFFSTORE {t}c 2 {t}a {t}a", "EXISTS {t}c", "ZUNIONSTORE {t}d 1 {t}s", "ZRANGE {t}d 0 -1 WITHSCORES",
+                "SMOVE {t}s {t}s2 y", "SMOVE {t}s {t}s2 nope", "SMOVE {t}s {t}s w", "SMOVE {t}s {t}str w", "SMOVE {t}none {t}str w",
+                "SMEMBERS {t}s2", "SMOVE {t}s {t}s2 w", "SMOVE {t}s {t}s2 q", "EXISTS {t}s",
+                "RPUSH {t}l2 a b c d", "LMPOP 3 {t}none {t}l1 {t}l2 RIGHT COUNT 3", "LMPOP 2 {t}none {t}l2 LEFT COUNT 5",
+                "LMPOP 2 {t}l2 {t}str LEFT", "LMPOP 2 {t}str {t}l2 LEFT", "ZMPOP 2 {t}none {t}b MAX COUNT 2",
+                "ZMPOP 1 {t}b MIN COUNT 100", "EXISTS {t}b", "ZMPOP 1 {t}str MIN", "BZPOPMIN {t}none {t}a 0.01",
+                "BZPOPMAX {t}a 0.01", "BZMPOP 0.01 2 {t}none {t}a MIN COUNT 2", "BLMPOP 0.01 1 {t}none LEFT",
+                "HSET {t}h f 1 g 2", "HRANDFIELD {t}h 100 WITHVALUES", "HRANDFIELD {t}h 0", "HRANDFIELD {t}str 0",
+                "HRANDFIELD {t}none", "HRANDFIELD {t}none 5", "ZRANDMEMBER {t}a 100 WITHSCORES", "ZRANDMEMBER {t}none",
+                "ZRANDMEMBER {t}a -5 WITHSCORES x",
+                // 1e16 + 1 + 1 is 1e16, 1 + 1 + 1e16 is 1e16 + 2: Redis adds from the smallest input to the largest
+                "ZADD {t}k1 1e16 m 5 p 6 q", "ZADD {t}k2 1 m", "ZADD {t}k3 1 m 7 r", "ZUNION 3 {t}k1 {t}k2 {t}k3 WITHSCORES",
+                "ZINTER 3 {t}k1 {t}k2 {t}k3 WITHSCORES",
+                "DEL {t}a {t}b {t}c {t}d {t}s {t}s2 {t}str {t}l2 {t}h {t}k1 {t}k2 {t}k3");
+        List<String> expected;
+        try (RedisServer redis = RedisServer.start()) {
+            expected = replies(redis.address(), commands);
+        }
+        List<String> actual = replies(single.respSeeds().get(0), commands);
+        for (int i = 0; i < commands.size(); i++) {
+            assertThat(actual.get(i)).as("reply to %s", commands.get(i)).isEqualTo(expected.get(i));
+        }
+    }
+
+    /**
      * Three nodes keeping two copies: the sequences go to the node that owns the tag's slot, so each write also
      * replicates (SYNC acknowledgement) before its reply.
      */
