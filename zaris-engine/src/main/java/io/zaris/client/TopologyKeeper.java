@@ -74,6 +74,7 @@ final class TopologyKeeper implements AutoCloseable {
 
     private final ZarisClientOptions options;
     private final TimeSource time;
+    private final ConnectFailureLog connectFailures;
     private final ClientMetrics metrics;
     /** The near cache, {@code null} when off: every connection of a client with one tracks its segments. */
     private final NearCache near;
@@ -100,6 +101,7 @@ final class TopologyKeeper implements AutoCloseable {
     TopologyKeeper(ZarisClientOptions options, TimeSource time, NearCache near, Consumer<TakeoverRevisions> takenOver) {
         this.options = options;
         this.time = time;
+        this.connectFailures = new ConnectFailureLog(log, time);
         this.metrics = options.metrics();
         this.near = near;
         this.pushListener = new PushListener() {
@@ -446,6 +448,7 @@ final class TopologyKeeper implements AutoCloseable {
     private void install(ClusterView fetched, Map<String, StripedNodeConnections> known, RefreshTrigger trigger) {
         Map<String, StripedNodeConnections> connections = new HashMap<>();
         Map<String, CompletableFuture<StripedNodeConnections>> opening = new HashMap<>();
+        connectFailures.retainOnly(fetched.addresses().keySet());
         for (Map.Entry<String, NodeAddress> node : fetched.addresses().entrySet()) {
             StripedNodeConnections existing = known.get(node.getKey());
             if (existing != null && existing.isOpen() && existing.address().equals(node.getValue())) {
@@ -479,8 +482,9 @@ final class TopologyKeeper implements AutoCloseable {
                     continue;
                 }
                 connections.put(pending.getKey(), connection);
+                connectFailures.connected(pending.getKey());
             } catch (CompletionException e) {
-                log.warn("cannot connect to node {}: {}", pending.getKey(), rootMessage(e));
+                connectFailures.failed(pending.getKey(), rootMessage(e));
             }
         }
         List<StripedNodeConnections> unused = new ArrayList<>();
@@ -512,11 +516,12 @@ final class TopologyKeeper implements AutoCloseable {
         unused.forEach(StripedNodeConnections::close);
         late.forEach((node, future) -> future.whenComplete((connection, error) -> {
             if (error != null) {
-                log.warn("cannot connect to node {}: {}", node, rootMessage(error));
+                connectFailures.failed(node, rootMessage(error));
             } else if (!node.equals(connection.nodeId())) {
                 log.warn("address of node {} answered as node {}; not routing to it", node, connection.nodeId());
                 connection.close();
             } else {
+                connectFailures.connected(node);
                 addIfStillRouted(node, fetched.addresses().get(node), connection);
             }
         }));

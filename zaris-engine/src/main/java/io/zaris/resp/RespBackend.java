@@ -35,6 +35,11 @@ public interface RespBackend {
     default void publishToPeers(byte[] channel, byte[] message) {
     }
 
+    /** Relays of {@link #publishToPeers} dropped since the node started (a peer down, unreachable, or too far behind). */
+    default long publishRelaysDropped() {
+        return 0;
+    }
+
     /** Keys held in the segments this node actively serves (expired entries not yet removed included). */
     long servedKeys();
 

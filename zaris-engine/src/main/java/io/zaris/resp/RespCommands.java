@@ -1505,7 +1505,8 @@ final class RespCommands {
         if (all || sections.contains("stats")) {
             text.append("# Stats\r\nevicted_keys:").append(memory.evictions()).append("\r\n")
                     .append("expired_keys:").append(memory.expirations()).append("\r\n")
-                    .append("tracking_total_keys:").append(tracking == null ? 0 : tracking.trackedKeys()).append("\r\n\r\n");
+                    .append("tracking_total_keys:").append(tracking == null ? 0 : tracking.trackedKeys()).append("\r\n")
+                    .append("zaris_pubsub_relays_dropped:").append(backend.publishRelaysDropped()).append("\r\n\r\n");
         }
         if (all || sections.contains("cluster")) {
             text.append("# Cluster\r\ncluster_enabled:1\r\n\r\n");

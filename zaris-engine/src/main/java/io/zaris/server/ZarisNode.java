@@ -330,6 +330,11 @@ public final class ZarisNode implements AutoCloseable {
         }
 
         @Override
+        public long publishRelaysDropped() {
+            return peerPublishes.dropped();
+        }
+
+        @Override
         public CompletableFuture<ByteBuf> execute(Request request) {
             // Sized so a read of a small value (header, version, TTL, 100-byte value) does not grow and copy it.
             ByteBuf out = Unpooled.buffer(request instanceof Request.Get ? READ_RESPONSE_BYTES : WRITE_RESPONSE_BYTES);

@@ -4,6 +4,7 @@ import io.zaris.model.NodeAddress;
 import io.zaris.netbed.NetworkBed;
 import io.zaris.server.ServerProcesses;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -30,6 +31,8 @@ final class BedChaosCluster implements ChaosCluster {
 
     static final int DATA_PORT = 7101;
     static final int CLUSTER_PORT = 7201;
+    /** Each node's HTTP port, for the readiness probe the nemesis reads. */
+    static final int HTTP_PORT = 7301;
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(90);
 
     private final Path logDirectory;
@@ -72,9 +75,10 @@ final class BedChaosCluster implements ChaosCluster {
         String clusterName = "zaris-chaos-" + UUID.randomUUID();
         for (int host : bed.hostNumbers()) {
             String nodeId = NetworkFaults.nodeId(host);
-            List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx128m", "-XX:+UseSerialGC", "-jar",
+            List<String> command = new ArrayList<>(List.of(javaBinary(), ChaosRun.NODE_HEAP, "-XX:+UseSerialGC", "-jar",
                     jar.toString(), "--node-id", nodeId, "--host", bed.address(host), "--port", Integer.toString(DATA_PORT),
-                    "--cluster-port", Integer.toString(CLUSTER_PORT), "--seeds", seeds, "--cluster-name", clusterName,
+                    "--cluster-port", Integer.toString(CLUSTER_PORT), "--http-port", Integer.toString(HTTP_PORT),
+                    "--seeds", seeds, "--cluster-name", clusterName,
                     "--replication-factor", Integer.toString(replicationFactor), "--resp-port", "off",
                     "--drain-on-stop", "0", "--password-file", passwordFile.toString(),
                     "--cluster-secret-file", secretFile.toString()));
@@ -158,6 +162,11 @@ final class BedChaosCluster implements ChaosCluster {
             throw new IllegalStateException("admin " + String.join(" ", arguments) + " did not finish in two minutes");
         }
         return new ServerProcesses.AdminRun(process.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    @Override
+    public synchronized URI readinessUri(String nodeId) {
+        return URI.create("http://" + bed.address(NetworkFaults.hostOf(nodeId)) + ":" + HTTP_PORT + "/health/ready");
     }
 
     @Override

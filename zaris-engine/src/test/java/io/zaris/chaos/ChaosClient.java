@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 
 /**
  * One client of a chaos run: its own {@link ZarisClient} (own connections, own routing table, own map
@@ -220,18 +221,10 @@ final class ChaosClient implements AutoCloseable {
 
     /** HGET of the hash's counter field, recorded as a read of the key; {@code afterHealing} as for {@link #read}. */
     boolean readHashCounter(String key, boolean afterHealing) {
-        long invoked = begin();
-        Reply reply;
-        String value = null;
-        try {
+        return recordRead(key, afterHealing, () -> {
             byte[] field = client.hashGet(key, Workload.HASH_FIELD).join();
-            value = field == null ? null : new String(field, StandardCharsets.UTF_8);
-            reply = field == null ? Reply.NOT_FOUND : Reply.OK;
-        } catch (RuntimeException e) {
-            reply = Reply.of(unwrap(e));
-        }
-        recorder.record(new Op.Read(id, key, value, afterHealing, false, invoked, recorder.now(), reply));
-        return reply.tookEffect();
+            return field == null ? null : new String(field, StandardCharsets.UTF_8);
+        });
     }
 
     /**
@@ -239,16 +232,23 @@ final class ChaosClient implements AutoCloseable {
      * as Java prints a double (which the counter check then reports as no counter value).
      */
     boolean readScore(String key, boolean afterHealing) {
+        return recordRead(key, afterHealing, () -> {
+            Double score = client.sortedSetScore(key, Workload.SCORE_MEMBER).join();
+            if (score == null) {
+                return null;
+            }
+            return score == Math.rint(score) && Math.abs(score) < 0x1p53 ? Long.toString(score.longValue()) : score.toString();
+        });
+    }
+
+    /** Runs one read (null: the key or member is absent) and records it as a read of the key; true when it answered. */
+    private boolean recordRead(String key, boolean afterHealing, Supplier<String> readValue) {
         long invoked = begin();
         Reply reply;
         String value = null;
         try {
-            Double score = client.sortedSetScore(key, Workload.SCORE_MEMBER).join();
-            if (score != null) {
-                value = score == Math.rint(score) && Math.abs(score) < 0x1p53 ? Long.toString(score.longValue())
-                        : score.toString();
-            }
-            reply = score == null ? Reply.NOT_FOUND : Reply.OK;
+            value = readValue.get();
+            reply = value == null ? Reply.NOT_FOUND : Reply.OK;
         } catch (RuntimeException e) {
             reply = Reply.of(unwrap(e));
         }

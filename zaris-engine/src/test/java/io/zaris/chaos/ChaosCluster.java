@@ -3,6 +3,7 @@ package io.zaris.chaos;
 import io.zaris.model.NodeAddress;
 import io.zaris.server.ServerProcesses;
 import java.io.IOException;
+import java.net.URI;
 import java.util.List;
 import java.util.Optional;
 
@@ -31,6 +32,12 @@ interface ChaosCluster extends AutoCloseable {
 
     /** Runs the server jar's {@code admin} subcommand with these arguments (credentials added as needed). */
     ServerProcesses.AdminRun admin(String... arguments) throws IOException, InterruptedException;
+
+    /**
+     * Where the node's readiness probe answers ({@code /health/ready} on its HTTP port): 200 once it serves its part of
+     * the map with every replica synced. The nemesis reads it to know whether a partition is fully redundant again.
+     */
+    URI readinessUri(String nodeId);
 
     /** The network faults the nodes can be put under; empty on loopback, where there is no network to cut. */
     Optional<NetworkFaults> network();

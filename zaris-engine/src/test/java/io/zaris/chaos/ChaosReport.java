@@ -15,10 +15,12 @@ import java.util.stream.IntStream;
  * second, faults marked).
  *
  * @param nodes         where the nodes ran and which network faults were available
+ * @param deferrals     the faults the nemesis deferred as beyond the promise (they could have taken every live copy
+ *                      of a partition)
  * @param clients       how the workload's clients ran and with which options
  */
-record ChaosReport(ChaosOptions options, long durationSeconds, String nodes, Map<String, Long> faultsByKind, String clients,
-                   Verdict verdict, Timeline timeline) {
+record ChaosReport(ChaosOptions options, long durationSeconds, String nodes, Map<String, Long> faultsByKind,
+                   Deferrals.Summary deferrals, String clients, Verdict verdict, Timeline timeline) {
 
     /** Examples of each kind of finding the Markdown report lists. */
     static final int EXAMPLES = 10;
@@ -38,6 +40,9 @@ record ChaosReport(ChaosOptions options, long durationSeconds, String nodes, Map
         md.append("Clients: ").append(clients).append("\n\n");
         md.append("| figure | value |\n|---|---|\n");
         row(md, "faults injected", faultsByKind);
+        row(md, "faults deferred: they could have taken down every live copy of a partition (by kind) / longest wait / "
+                + "never injected", deferrals.total() + " " + deferrals.byKind() + " / "
+                + String.format(Locale.ROOT, "%.1f s", deferrals.longestSeconds()) + " / " + deferrals.neverInjected());
         row(md, "writes acknowledged / indeterminate / refused", tally.writesAcknowledged() + " / "
                 + tally.writesIndeterminate() + " / " + tally.writesRefused());
         row(md, "CAS updates acknowledged", tally.casUpdatesAcknowledged());
@@ -99,6 +104,9 @@ record ChaosReport(ChaosOptions options, long durationSeconds, String nodes, Map
         field(json, "nodesDescription", quote(nodes));
         field(json, "clients", quote(clients));
         field(json, "faults", jsonMap(faultsByKind));
+        field(json, "faultsDeferred", jsonMap(deferrals.byKind()));
+        field(json, "longestDeferralSeconds", String.format(Locale.ROOT, "%.3f", deferrals.longestSeconds()));
+        field(json, "deferredFaultsNeverInjected", deferrals.neverInjected());
         field(json, "writesAcknowledged", tally.writesAcknowledged());
         field(json, "writesIndeterminate", tally.writesIndeterminate());
         field(json, "writesRefused", tally.writesRefused());

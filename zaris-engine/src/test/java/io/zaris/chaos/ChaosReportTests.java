@@ -50,6 +50,16 @@ class ChaosReportTests {
     }
 
     @Test
+    void theReportCountsTheFaultsDeferredAsBeyondThePromise() {
+        ChaosReport report = report(List.of(), List.of());
+
+        assertThat(report.markdown()).contains("| faults deferred: they could have taken down every live copy of a "
+                + "partition (by kind) / longest wait / never injected | 3 {KILL=2, PAUSE=1} / 4.3 s / 1 |");
+        assertThat(report.json()).contains("\"faultsDeferred\": {\"KILL\": 2, \"PAUSE\": 1}")
+                .contains("\"longestDeferralSeconds\": 4.250").contains("\"deferredFaultsNeverInjected\": 1");
+    }
+
+    @Test
     void theReportCountsTheReplicaCopiesCompared() {
         ChaosReport report = report(List.of(), List.of());
 
@@ -102,8 +112,8 @@ class ChaosReportTests {
         Verdict verdict = new Verdict(plain.verdict().findings(), List.of(), Map.of(), Map.of(), plain.verdict().tally(),
                 64, Verdict.NearReads.NONE, Verdict.Watching.NONE,
                 new Verdict.CollectionOps(300, 40, 120, 110, new QueueCheck.Counts(200, 150, 30, 2, 1)));
-        ChaosReport report = new ChaosReport(plain.options(), 60, plain.nodes(), plain.faultsByKind(), plain.clients(),
-                verdict, plain.timeline());
+        ChaosReport report = new ChaosReport(plain.options(), 60, plain.nodes(), plain.faultsByKind(), plain.deferrals(),
+                plain.clients(), verdict, plain.timeline());
 
         assertThat(report.markdown())
                 .contains("| hash-field increments (HINCRBY) / sorted-set score increments (ZINCRBY) acknowledged | 120 / 110 |")
@@ -128,6 +138,7 @@ class ChaosReportTests {
         Timeline timeline = new Timeline(new long[] {100}, new long[] {0}, List.of(10.0), Map.of("KILL", 1.0), 1.0, 1.0,
                 "w0-1 by client 0, invoked at 10.0 s, OK at 11.0 s; KILL of n2 from 10.0 s to 12.0 s");
         return new ChaosReport(options, 60, "3 processes on loopback", Map.of("KILL", 1L),
+                new Deferrals.Summary(Map.of("KILL", 2L, "PAUSE", 1L), 4.25, 1),
                 "12 separate client instances, each with default client options", verdict, timeline);
     }
 }

@@ -140,26 +140,16 @@ class CollectionCheckTests {
 
     @Test
     void aLostHashFieldIncrementIsFlagged() {
-        History history = new HistoryBuilder(AckMode.SYNC)
-                .increment(8, HASH, Op.Increment.Target.HASH_FIELD, 5, 5, 1, 2)
-                .increment(9, HASH, Op.Increment.Target.HASH_FIELD, 7, 12, 3, 4)
-                .readAfterHealing(HASH, "5", 100, 101)
-                .build();
+        History history = incrementsBy5And7ThenARead(AckMode.SYNC, HASH, Op.Increment.Target.HASH_FIELD, "5").build();
 
         assertOnly(Checker.check(history), Finding.Kind.LOST_INCREMENT);
     }
 
     @Test
     void underAsyncALostHashFieldIncrementIsExcusedOnlyWhenItsRevisionWasNamed() {
-        HistoryBuilder named = new HistoryBuilder(AckMode.ASYNC)
-                .increment(8, HASH, Op.Increment.Target.HASH_FIELD, 5, 5, 1, 2)
-                .increment(9, HASH, Op.Increment.Target.HASH_FIELD, 7, 12, 3, 4)
-                .readAfterHealing(HASH, "5", 100, 101)
+        HistoryBuilder named = incrementsBy5And7ThenARead(AckMode.ASYNC, HASH, Op.Increment.Target.HASH_FIELD, "5")
                 .namedLoss(HASH, 2);
-        HistoryBuilder otherNamed = new HistoryBuilder(AckMode.ASYNC)
-                .increment(8, HASH, Op.Increment.Target.HASH_FIELD, 5, 5, 1, 2)
-                .increment(9, HASH, Op.Increment.Target.HASH_FIELD, 7, 12, 3, 4)
-                .readAfterHealing(HASH, "5", 100, 101)
+        HistoryBuilder otherNamed = incrementsBy5And7ThenARead(AckMode.ASYNC, HASH, Op.Increment.Target.HASH_FIELD, "5")
                 .namedLoss(HASH, 1);
 
         Verdict excused = Checker.check(named.build());
@@ -171,13 +161,17 @@ class CollectionCheckTests {
 
     @Test
     void aLostScoreIncrementIsFlagged() {
-        History history = new HistoryBuilder(AckMode.SYNC)
-                .increment(8, SCORE, Op.Increment.Target.SORTED_SET_SCORE, 5, 5, 1, 2)
-                .increment(9, SCORE, Op.Increment.Target.SORTED_SET_SCORE, 7, 12, 3, 4)
-                .readAfterHealing(SCORE, "7", 100, 101)
-                .build();
+        History history = incrementsBy5And7ThenARead(AckMode.SYNC, SCORE, Op.Increment.Target.SORTED_SET_SCORE, "7").build();
 
         assertOnly(Checker.check(history), Finding.Kind.LOST_INCREMENT);
+    }
+
+    /** Two acknowledged increments of {@code key} (by 5, then by 7: 12 in all), then a read after healing of {@code read}. */
+    private static HistoryBuilder incrementsBy5And7ThenARead(AckMode ack, String key, Op.Increment.Target target, String read) {
+        return new HistoryBuilder(ack)
+                .increment(8, key, target, 5, 5, 1, 2)
+                .increment(9, key, target, 7, 12, 3, 4)
+                .readAfterHealing(key, read, 100, 101);
     }
 
     @Test

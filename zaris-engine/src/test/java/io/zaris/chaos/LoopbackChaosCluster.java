@@ -3,6 +3,7 @@ package io.zaris.chaos;
 import io.zaris.model.NodeAddress;
 import io.zaris.server.ServerProcesses;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -18,7 +19,7 @@ final class LoopbackChaosCluster implements ChaosCluster {
     /** @param jvmOptions extra options of every node's JVM, e.g. a test fault's system property; usually none */
     LoopbackChaosCluster(Path logDirectory, int nodes, int replicationFactor, List<String> serverArguments,
                          List<String> jvmOptions) {
-        this.processes = new ServerProcesses(logDirectory).withJvmOptions(jvmOptions);
+        this.processes = new ServerProcesses(logDirectory).withJvmOptions(jvmOptions).withHttpPorts();
         this.nodes = nodes;
         this.replicationFactor = replicationFactor;
         this.serverArguments = serverArguments.toArray(String[]::new);
@@ -52,6 +53,11 @@ final class LoopbackChaosCluster implements ChaosCluster {
     @Override
     public ServerProcesses.AdminRun admin(String... arguments) throws IOException, InterruptedException {
         return processes.admin(arguments);
+    }
+
+    @Override
+    public URI readinessUri(String nodeId) {
+        return URI.create("http://127.0.0.1:" + processes.httpPort(nodeId) + "/health/ready");
     }
 
     @Override

@@ -5,12 +5,19 @@ import io.zaris.model.ClusterView;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.server.ServerProcesses;
 import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
@@ -33,7 +40,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Never more impaired nodes at once than {@link ChaosOptions#maxSimultaneousFaults()}: a node killed, paused,
  * draining, or on the wrong side of a network fault counts, and so does one recovered until it rejoined and
- * every partition is {@code HEALTHY} again.
+ * every partition is fully redundant again ({@code HEALTHY}, and its active owner's readiness probe says every
+ * replica is synced).
+ *
+ * <p>Never a fault beyond what SYNC promises ({@link LiveCopies}): one that, with the impaired nodes, could take
+ * down every live copy of some partition is deferred, its kind kept at the head of the round and tried again every
+ * {@link #DEFERRED_RETRY_NANOS} until it is within the promise; {@link Deferrals} counts them for the report.
  *
  * <p>Runs on its own thread as a small event loop: every tick it performs the recoveries that are due and,
  * when the next fault's time has come, injects it. {@link #heal()} performs every pending recovery now. The
@@ -48,7 +60,7 @@ final class Nemesis {
         KILL(false), PAUSE(false), KILL_LEADER(false), KILL_HOT_OWNER(false), GRACEFUL_RESTART(false),
         DRAIN_AND_REJOIN(false),
         PARTITION_MINORITY(true), PARTITION_LEADER(true), ONE_WAY_PARTITION(true), FLAPPING_LINK(true),
-        ADDED_LATENCY(true);
+        ADDED_LATENCY(true), CONGESTED_LINK(true);
 
         /** Whether the fault cuts or slows the network (bed only) rather than acting on a process. */
         final boolean network;
@@ -61,6 +73,17 @@ final class Nemesis {
     /** A flapping link changes state after this long, at random within the range, until the fault ends. */
     private static final int FLAP_MIN_SECONDS = 2;
     private static final int FLAP_MAX_SECONDS = 4;
+
+    /** How soon a fault deferred by {@link LiveCopies} is tried again. */
+    private static final long DEFERRED_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    /** How long the nemesis waits for one node's readiness probe; a node that does not answer counts as not ready. */
+    private static final Duration READINESS_TIMEOUT = Duration.ofSeconds(1);
+
+    /** Whether a fault was injected, not injected (no node qualified), or deferred as beyond the promise. */
+    enum Injection {
+        STARTED, NOT_STARTED, DEFERRED
+    }
 
     /** A drain that has not finished by then is cut short: the node is stopped anyway (its rest fails over). */
     private static final long DRAIN_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(120);
@@ -109,10 +132,12 @@ final class Nemesis {
     private final ChaosOptions options;
     private final Random random;
     private final List<Recovery> pending = new ArrayList<>();
-    /** Restarted or resumed nodes that still count as failed until every partition is HEALTHY again. */
-    private final java.util.Set<String> awaitingHealth = new java.util.HashSet<>();
+    /** Restarted, resumed or reconnected nodes that still count as failed until every partition is fully redundant again. */
+    private final Set<String> awaitingHealth = new HashSet<>();
     private final List<Fault> faults = new ArrayList<>();
     private final AtomicBoolean running = new AtomicBoolean(true);
+    private final Deferrals deferrals = new Deferrals();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(READINESS_TIMEOUT).build();
     private Thread thread;
 
     Nemesis(ChaosCluster processes, ZarisClient client, ChaosOptions options) {
@@ -130,7 +155,7 @@ final class Nemesis {
             String banner = "!".repeat(100);
             log.warn(banner);
             log.warn("ADDED_LATENCY SKIPPED: this kernel has no tc netem (CONFIG_NET_SCH_NETEM); the run injects the "
-                    + "other network faults only");
+                    + "other network faults, a congested link (tc tbf) among them");
             log.warn(banner);
         }
         return kinds(network != null, network != null && network.supportsDelay());
@@ -161,7 +186,13 @@ final class Nemesis {
             Recovery recovery = pending.remove(0);
             recover(recovery, true);
         }
+        deferrals.runEnded(System.nanoTime());
         return List.copyOf(faults);
+    }
+
+    /** The faults deferred as beyond the promise, for the report; complete once {@link #heal()} returned. */
+    synchronized Deferrals.Summary deferrals() {
+        return deferrals.summary();
     }
 
     private void loop() {
@@ -177,17 +208,24 @@ final class Nemesis {
                             recover(recovery, false);
                         }
                     }
-                    if (!awaitingHealth.isEmpty() && recoveredNodesRejoined() && allHealthy()) {
+                    if (!awaitingHealth.isEmpty() && recoveredNodesRejoined()
+                            && LiveCopies.allFullyRedundant(observeCopies())) {
                         awaitingHealth.clear();
                     }
                     if (now - nextFault >= 0) {
+                        long delay = delayNanos(5, 12);
                         if (impairedNodes() < options.maxSimultaneousFaults()) {
                             Kind kind = nextKind();
-                            if (kind != null) {
-                                inject(kind);
+                            Injection injection = kind == null ? Injection.NOT_STARTED : inject(kind);
+                            if (injection == Injection.DEFERRED) {
+                                round.add(0, kind);
+                                deferrals.deferred(kind, now);
+                                delay = DEFERRED_RETRY_NANOS;
+                            } else if (kind != null) {
+                                deferrals.resolved(now);
                             }
                         }
-                        nextFault = now + delayNanos(5, 12);
+                        nextFault = now + delay;
                     }
                 }
                 Thread.sleep(200); // pacing of the nemesis' own schedule, not a synchronisation
@@ -225,14 +263,18 @@ final class Nemesis {
         return pending.stream().mapToInt(r -> r.nodes().size()).sum() + awaitingHealth.size();
     }
 
-    private void inject(Kind kind) throws IOException, InterruptedException {
+    private Injection inject(Kind kind) throws IOException, InterruptedException {
         if (kind.network) {
-            injectNetworkFault(kind);
-            return;
+            return injectNetworkFault(kind);
         }
-        String node = target(kind);
+        List<LiveCopies.Partition> copies = observeCopiesForAFault(kind);
+        if (copies == null) {
+            return Injection.DEFERRED;
+        }
+        Target target = target(kind, copies);
+        String node = target.node();
         if (node == null || pending.stream().anyMatch(r -> r.involves(node))) {
-            return;
+            return target.deferred() ? Injection.DEFERRED : Injection.NOT_STARTED;
         }
         ServerProcesses.Node process = processes.node(node);
         long now = System.nanoTime();
@@ -252,7 +294,7 @@ final class Nemesis {
                         : processes.admin("--node", address.host() + ":" + address.port(), "drain", "--no-wait");
                 if (run == null || run.status() != 0) {
                     log.info("nemesis: {} refused to drain ({})", node, run == null ? "no address" : run.err().strip());
-                    return;
+                    return Injection.NOT_STARTED;
                 }
                 pending.add(new Recovery(now + TimeUnit.SECONDS.toNanos(1), node, kind, now));
             }
@@ -261,33 +303,45 @@ final class Nemesis {
                 process.process().waitFor(30, TimeUnit.SECONDS);
                 pending.add(new Recovery(now + delayNanos(2, 4), node, kind, now));
             }
+            default -> throw new IllegalArgumentException("not a process fault: " + kind);
         }
+        return Injection.STARTED;
     }
 
 
     /**
      * Cuts or slows the network around one node, or a minority: never while another network fault is in effect
-     * (so the bed's heal undoes exactly this one), and never on more nodes than the budget of impaired nodes
-     * leaves.
+     * (so the bed's heal undoes exactly this one), never on more nodes than the budget of impaired nodes
+     * leaves, and never beyond the promise ({@link LiveCopies}): then it is deferred.
      */
-    private void injectNetworkFault(Kind kind) throws IOException {
+    private Injection injectNetworkFault(Kind kind) throws IOException {
         if (pending.stream().anyMatch(r -> r.kind().network)) {
-            return;
+            return Injection.NOT_STARTED;
         }
         List<String> healthy = healthyNodes();
         if (healthy.isEmpty()) {
-            return;
+            return Injection.NOT_STARTED;
         }
+        List<LiveCopies.Partition> copies = observeCopiesForAFault(kind);
+        if (copies == null) {
+            return Injection.DEFERRED;
+        }
+        Set<String> impaired = impaired();
         long now = System.nanoTime();
         switch (kind) {
             case PARTITION_MINORITY -> {
                 int budget = Math.min(options.maxSimultaneousFaults() - impairedNodes(), (options.nodes() - 1) / 2);
                 if (budget < 1) {
-                    return;
+                    return Injection.NOT_STARTED;
                 }
                 List<String> shuffled = new ArrayList<>(healthy);
                 Collections.shuffle(shuffled, random);
-                List<String> minority = shuffled.subList(0, 1 + random.nextInt(Math.min(budget, shuffled.size())));
+                int size = 1 + random.nextInt(Math.min(budget, shuffled.size()));
+                List<String> minority = minority(shuffled, size, copies, impaired);
+                if (minority.isEmpty()) {
+                    logDeferred(kind, shuffled.get(0), copies, impaired);
+                    return Injection.DEFERRED;
+                }
                 log.info("nemesis: {} {}", kind, minority);
                 network.isolate(minority);
                 pending.add(new Recovery(now + delayNanos(4, 20), minority, kind, now, 0));
@@ -295,14 +349,23 @@ final class Nemesis {
             case PARTITION_LEADER -> {
                 String leader = currentCoordinator(healthy);
                 if (!healthy.contains(leader)) {
-                    return;
+                    return Injection.NOT_STARTED;
+                }
+                if (chooseFixed(leader, healthy, copies, impaired).deferred()) {
+                    logDeferred(kind, leader, copies, impaired);
+                    return Injection.DEFERRED;
                 }
                 log.info("nemesis: {} {}", kind, leader);
                 network.isolate(List.of(leader));
                 pending.add(new Recovery(now + delayNanos(8, 20), leader, kind, now));
             }
             case ONE_WAY_PARTITION -> {
-                String node = healthy.get(random.nextInt(healthy.size()));
+                Target target = chooseAny(healthy, copies, impaired, random);
+                if (target.deferred()) {
+                    logDeferred(kind, healthy.get(0), copies, impaired);
+                    return Injection.DEFERRED;
+                }
+                String node = target.node();
                 boolean outgoing = random.nextBoolean();
                 log.info("nemesis: {} {} ({} its peers lost)", kind, node, outgoing ? "its packets to" : "packets from");
                 if (outgoing) {
@@ -313,7 +376,12 @@ final class Nemesis {
                 pending.add(new Recovery(now + delayNanos(8, 20), node, kind, now));
             }
             case FLAPPING_LINK -> {
-                String node = healthy.get(random.nextInt(healthy.size()));
+                Target target = chooseAny(healthy, copies, impaired, random);
+                if (target.deferred()) {
+                    logDeferred(kind, healthy.get(0), copies, impaired);
+                    return Injection.DEFERRED;
+                }
+                String node = target.node();
                 long until = now + delayNanos(15, 30);
                 log.info("nemesis: {} {} for {} ms", kind, node, TimeUnit.NANOSECONDS.toMillis(until - now));
                 network.setLink(node, false);
@@ -322,14 +390,34 @@ final class Nemesis {
                         until));
             }
             case ADDED_LATENCY -> {
-                String node = healthy.get(random.nextInt(healthy.size()));
+                Target target = chooseAny(healthy, copies, impaired, random);
+                if (target.deferred()) {
+                    logDeferred(kind, healthy.get(0), copies, impaired);
+                    return Injection.DEFERRED;
+                }
+                String node = target.node();
                 Duration delay = Duration.ofMillis(50 + random.nextInt(251));
                 log.info("nemesis: {} {} ({} ms ± 20 ms each way)", kind, node, delay.toMillis());
                 network.delay(node, delay, Duration.ofMillis(20));
                 pending.add(new Recovery(now + delayNanos(10, 20), node, kind, now));
             }
+            case CONGESTED_LINK -> {
+                Target target = chooseAny(healthy, copies, impaired, random);
+                if (target.deferred()) {
+                    logDeferred(kind, healthy.get(0), copies, impaired);
+                    return Injection.DEFERRED;
+                }
+                String node = target.node();
+                long kilobitsPerSecond = 16L << random.nextInt(4); // 16, 32, 64 or 128 kbit/s
+                Duration queueing = Duration.ofMillis(500 + random.nextInt(1501));
+                log.info("nemesis: {} {} ({} kbit/s each way, queueing up to {} ms)", kind, node, kilobitsPerSecond,
+                        queueing.toMillis());
+                network.throttle(node, kilobitsPerSecond, queueing);
+                pending.add(new Recovery(now + delayNanos(10, 20), node, kind, now));
+            }
             default -> throw new IllegalArgumentException("not a network fault: " + kind);
         }
+        return Injection.STARTED;
     }
 
     /**
@@ -392,14 +480,68 @@ final class Nemesis {
     }
 
     /**
-     * Whether a freshly fetched map shows every partition HEALTHY: a node that came back counts as failed
-     * until then (it is not yet an in-sync replica), so faults never overlap beyond the tolerated count. Fetched,
-     * not the client's cached view: with no majority nobody updates health, and a seed-106 run read "all
-     * HEALTHY" from a stale view, killed the one node still holding data and lost everything.
+     * What the nemesis can know of every partition's copies now ({@link LiveCopies}): a freshly fetched map, and the
+     * readiness probe of each serving active owner. Fetched, not the client's cached view: with no majority nobody
+     * updates health, and a seed-106 run read "all HEALTHY" from a stale view, killed the one node still holding
+     * data and lost everything. A node recovered from a fault counts as failed until every partition is fully
+     * redundant: HEALTHY alone was not enough (seed 120421 on the bed: partitions healed back to a node were HEALTHY
+     * before their third copies had synced under the heal's epoch).
      */
-    private boolean allHealthy() {
-        return client.refreshMap().join().runtimeMap().partitions().stream()
-                .allMatch(p -> p.health() == io.zaris.model.PartitionHealth.HEALTHY);
+    private List<LiveCopies.Partition> observeCopies() {
+        ClusterView view = client.refreshMap().join();
+        Map<String, Boolean> ready = new HashMap<>();
+        return LiveCopies.observe(view, node -> ready.computeIfAbsent(node, this::reportsReady));
+    }
+
+    /**
+     * {@link #observeCopies()} before a fault of {@code kind}; {@code null} when the map could not be fetched: with
+     * nothing known, the fault is deferred.
+     */
+    private List<LiveCopies.Partition> observeCopiesForAFault(Kind kind) {
+        try {
+            return observeCopies();
+        } catch (RuntimeException e) {
+            log.info("nemesis: {} deferred: the map could not be fetched ({})", kind, e.toString());
+            return null;
+        }
+    }
+
+    /** Whether the node's readiness probe answers 200 in {@link #READINESS_TIMEOUT}; a node under a fault is not asked. */
+    private boolean reportsReady(String node) {
+        if (pending.stream().anyMatch(r -> r.involves(node)) || !isKnown(node)) {
+            return false;
+        }
+        HttpRequest request = HttpRequest.newBuilder(processes.readinessUri(node)).timeout(READINESS_TIMEOUT).GET()
+                .build();
+        try {
+            return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Whether the run has a node of this id (a map may name a node the run does not know only if it is corrupt). */
+    private boolean isKnown(String node) {
+        return processes.nodes().stream().anyMatch(n -> n.nodeId().equals(node));
+    }
+
+    /** The impaired nodes: under a pending fault, or recovered and not yet counted back ({@link #awaitingHealth}). */
+    private Set<String> impaired() {
+        Set<String> impaired = new HashSet<>(awaitingHealth);
+        pending.forEach(recovery -> impaired.addAll(recovery.nodes()));
+        return impaired;
+    }
+
+    private void logDeferred(Kind kind, String node, List<LiveCopies.Partition> copies, Set<String> impaired) {
+        LiveCopies.endangered(copies, impaired, List.of(node)).ifPresentOrElse(
+                partition -> log.info("nemesis: {} deferred: {} could take down every live copy of partition {} "
+                        + "(owners {}, serving {}, fully redundant {}; impaired {})", kind, node, partition.partition(),
+                        partition.owners(), partition.servingActive(), partition.fullyRedundant(), impaired),
+                () -> log.info("nemesis: {} deferred: no node it may hit keeps every partition a live copy (impaired {})",
+                        kind, impaired));
     }
 
     /**
@@ -436,23 +578,81 @@ final class Nemesis {
         return healthy;
     }
 
-    /** The node a process fault of this kind hits, or {@code null} when none qualifies. */
-    private String target(Kind kind) throws IOException {
+    /** The node a process fault hits ({@code null}: none), and whether one was passed over as beyond the promise. */
+    record Target(String node, boolean deferred) {
+    }
+
+    /**
+     * The node a process fault of this kind hits: the leader, the busiest owner, or a random healthy node among those
+     * the promise allows ({@link LiveCopies}); deferred when the one it must hit, or every healthy node, is not.
+     */
+    private Target target(Kind kind, List<LiveCopies.Partition> copies) throws IOException {
         List<String> healthy = healthyNodes();
         if (healthy.isEmpty()) {
-            return null;
+            return new Target(null, false);
         }
+        Set<String> impaired = impaired();
+        String fixed = null;
         if (kind == Kind.KILL_LEADER) {
-            String leader = currentCoordinator(healthy);
-            return healthy.contains(leader) ? leader : null;
-        }
-        if (kind == Kind.KILL_HOT_OWNER) {
+            fixed = currentCoordinator(healthy);
+        } else if (kind == Kind.KILL_HOT_OWNER) {
             ClusterView view = client.clusterView();
-            String owner = view.runtimeOfSegment(new SegmentMapper(view.layout().segmentCount())
+            fixed = view.runtimeOfSegment(new SegmentMapper(view.layout().segmentCount())
                     .segmentOf(Workload.casKey(0))).activeNode();
-            return healthy.contains(owner) ? owner : null;
         }
-        return healthy.get(random.nextInt(healthy.size()));
+        boolean mustHitFixed = kind == Kind.KILL_LEADER || kind == Kind.KILL_HOT_OWNER;
+        Target target = mustHitFixed ? chooseFixed(fixed, healthy, copies, impaired)
+                : chooseAny(healthy, copies, impaired, random);
+        if (target.deferred()) {
+            logDeferred(kind, mustHitFixed ? fixed : healthy.get(0), copies, impaired);
+        }
+        return target;
+    }
+
+    /**
+     * Whether a fault that must hit {@code fixed} (the leader, the busiest owner; {@code null}: unknown) does, a pure
+     * decision: not when it is not healthy, and deferred when {@link LiveCopies} refuses it given the {@code impaired}
+     * nodes.
+     */
+    static Target chooseFixed(String fixed, List<String> healthy, List<LiveCopies.Partition> copies,
+                              Set<String> impaired) {
+        if (fixed == null || !healthy.contains(fixed)) {
+            return new Target(null, false);
+        }
+        return LiveCopies.endangered(copies, impaired, List.of(fixed)).isPresent() ? new Target(null, true)
+                : new Target(fixed, false);
+    }
+
+    /**
+     * Which node a fault that may hit any node hits, a pure decision: a random one of {@code healthy} that
+     * {@link LiveCopies} allows given the {@code impaired} nodes; deferred when it allows none.
+     */
+    static Target chooseAny(List<String> healthy, List<LiveCopies.Partition> copies, Set<String> impaired,
+                            Random random) {
+        if (healthy.isEmpty()) {
+            return new Target(null, false);
+        }
+        List<String> allowed = healthy.stream()
+                .filter(node -> LiveCopies.endangered(copies, impaired, List.of(node)).isEmpty()).toList();
+        return allowed.isEmpty() ? new Target(null, true)
+                : new Target(allowed.get(random.nextInt(allowed.size())), false);
+    }
+
+    /**
+     * The nodes a minority partition isolates, a pure decision: {@code size} of {@code shuffled} (the healthy nodes,
+     * in a random order) if the promise allows it, else as many as it allows, each node added only if the group so
+     * far stays within {@link LiveCopies}; empty when not even one may be isolated (the fault is then deferred).
+     */
+    static List<String> minority(List<String> shuffled, int size, List<LiveCopies.Partition> copies, Set<String> impaired) {
+        List<String> minority = new ArrayList<>();
+        for (String node : shuffled) {
+            List<String> larger = new ArrayList<>(minority);
+            larger.add(node);
+            if (minority.size() < size && LiveCopies.endangered(copies, impaired, larger).isEmpty()) {
+                minority = larger;
+            }
+        }
+        return minority;
     }
 
     /** The coordinator of the newest membership view a healthy node logged. */

@@ -18,11 +18,13 @@ class NemesisKindsTests {
     @Test
     void onTheBedEveryNetworkFaultIsDrawnToo() {
         assertThat(Nemesis.kinds(true, true)).contains(Kind.KILL, Kind.DRAIN_AND_REJOIN, Kind.PARTITION_MINORITY,
-                Kind.PARTITION_LEADER, Kind.ONE_WAY_PARTITION, Kind.FLAPPING_LINK, Kind.ADDED_LATENCY).hasSize(11);
+                Kind.PARTITION_LEADER, Kind.ONE_WAY_PARTITION, Kind.FLAPPING_LINK, Kind.ADDED_LATENCY, Kind.CONGESTED_LINK)
+                .hasSize(12);
     }
 
     @Test
     void withoutNetemAddedLatencyIsNeverDrawn() {
-        assertThat(Nemesis.kinds(true, false)).doesNotContain(Kind.ADDED_LATENCY).contains(Kind.FLAPPING_LINK).hasSize(10);
+        assertThat(Nemesis.kinds(true, false)).doesNotContain(Kind.ADDED_LATENCY)
+                .contains(Kind.FLAPPING_LINK, Kind.CONGESTED_LINK).hasSize(11);
     }
 }

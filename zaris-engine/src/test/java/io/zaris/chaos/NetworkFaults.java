@@ -75,6 +75,14 @@ final class NetworkFaults {
         bed.delay(hostOf(node), delay, jitter);
     }
 
+    /**
+     * Limits {@code node}'s link to {@code kilobitsPerSecond} each way, queueing the excess up to {@code queueing}: a
+     * congested link, whose delay grows with the traffic (any kernel with {@code tc tbf}, netem or not).
+     */
+    void throttle(String node, long kilobitsPerSecond, Duration queueing) {
+        bed.throttle(hostOf(node), kilobitsPerSecond, queueing);
+    }
+
     /** Undoes every network fault in effect. */
     void heal() {
         bed.heal();

@@ -41,7 +41,10 @@ import org.junit.jupiter.api.Assumptions;
  *   <li>{@link #dropOneWay}: packets from one host to another vanish, the other direction works;</li>
  *   <li>{@link #lose}: a share of a host's packets is lost, both directions (nftables);</li>
  *   <li>{@link #delay}: latency and jitter on a host's link, both directions ({@code tc netem}; the kernel needs
- *       {@code CONFIG_NET_SCH_NETEM}, see {@link #supportsDelay()}).</li>
+ *       {@code CONFIG_NET_SCH_NETEM}, see {@link #supportsDelay()});</li>
+ *   <li>{@link #throttle}: a host's link carries at most a given rate, both directions, and queues what exceeds it
+ *       for up to a given time before dropping it ({@code tc tbf}): a congested or saturated link, whose delay grows
+ *       with the traffic. Kernels without netem usually have it.</li>
  * </ul>
  * See {@link PacketFilter} for where the drops are enforced.
  *
@@ -80,7 +83,7 @@ public final class NetworkBed implements AutoCloseable {
     private final Set<PacketFilter.Block> blocks = new TreeSet<>();
     private final Set<Integer> linksDown = new TreeSet<>();
     private final Map<Integer, Double> lossPercent = new TreeMap<>();
-    private final Set<Integer> delayed = new TreeSet<>();
+    private final Set<Integer> shapedLinks = new TreeSet<>();
     /** Hosts reached through a translated address ({@link #translateAddress}); owned by the test thread. */
     private final Set<Integer> translated = new TreeSet<>();
     private final Thread cleanupOnExit;
@@ -412,13 +415,37 @@ public final class NetworkBed implements AutoCloseable {
             throw new IllegalStateException("cannot delay packets (the kernel needs CONFIG_NET_SCH_NETEM for tc netem): "
                     + result.output().strip());
         }
-        delayed.add(host);
+        shapedLinks.add(host);
         List<String> outside = new ArrayList<>(List.of("tc", "qdisc", "replace", "dev", veth(host), "root"));
         outside.addAll(netem);
         Shell.run(outside).orThrow();
     }
 
-    /** Undoes every fault: links up, no packet dropped, no latency or loss. */
+    /**
+     * Limits host {@code host}'s link to {@code kilobitsPerSecond} each way; a packet beyond the rate waits in a queue
+     * sized for {@code maxQueueing} at that rate and is dropped when the queue is full (a token bucket, {@code tc tbf}).
+     */
+    public void throttle(int host, long kilobitsPerSecond, Duration maxQueueing) {
+        requireOpen();
+        requireHost(host);
+        if (kilobitsPerSecond <= 0 || maxQueueing.isNegative() || maxQueueing.isZero()) {
+            throw new IllegalArgumentException("throttle needs a positive rate and queueing time, not "
+                    + kilobitsPerSecond + " kbit/s and " + maxQueueing);
+        }
+        // The burst must hold at least one full-sized packet; 16 KiB also lets a heartbeat through an idle link at once.
+        List<String> tbf = List.of("tbf", "rate", kilobitsPerSecond + "kbit", "burst", "16kb",
+                "latency", maxQueueing.toMillis() + "ms");
+        List<String> inside = new ArrayList<>(List.of("ip", "netns", "exec", namespace(host),
+                "tc", "qdisc", "replace", "dev", "eth0", "root"));
+        inside.addAll(tbf);
+        Shell.run(inside).orThrow();
+        shapedLinks.add(host);
+        List<String> outside = new ArrayList<>(List.of("tc", "qdisc", "replace", "dev", veth(host), "root"));
+        outside.addAll(tbf);
+        Shell.run(outside).orThrow();
+    }
+
+    /** Undoes every fault: links up, no packet dropped, no latency, loss or rate limit. */
     public void heal() {
         requireOpen();
         for (int host : List.copyOf(linksDown)) {
@@ -429,10 +456,10 @@ public final class NetworkBed implements AutoCloseable {
             lossPercent.clear();
             applyBlocks();
         }
-        for (int host : List.copyOf(delayed)) {
+        for (int host : List.copyOf(shapedLinks)) {
             Shell.run(List.of("ip", "netns", "exec", namespace(host), "tc", "qdisc", "del", "dev", "eth0", "root")).orThrow();
             Shell.run(List.of("tc", "qdisc", "del", "dev", veth(host), "root"));
-            delayed.remove(host);
+            shapedLinks.remove(host);
         }
     }
 

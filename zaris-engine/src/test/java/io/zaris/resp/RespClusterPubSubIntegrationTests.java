@@ -76,6 +76,7 @@ class RespClusterPubSubIntegrationTests {
 
                 assertThat(publisher.sync().publish("news", "one")).as("nobody subscribed on the publishing node").isZero();
                 await().atMost(DEADLINE).until(() -> firstGot.contains("news=one") && secondGot.contains("n*:news=one"));
+                assertThat(publisher.sync().info("stats")).as("both relays were delivered").contains("zaris_pubsub_relays_dropped:0");
 
                 cluster.stopNode(nodes.get(1).nodeId());
                 assertThat(publisher.sync().publish("news", "two")).isZero();
