@@ -66,6 +66,8 @@ final class RespCommands {
     private final long startedMillis;
     private final Runnable onFailedLogin;
     private final BlockedClients blocked = new BlockedClients();
+    /** Requests refused while their partition changes hands, run again until it settled ({@link MoveWaitPolicy}). */
+    private final MoveWaits moveWaits;
     /** {@code CLIENT TRACKING}; {@code null} where the node has none (then tracking is refused). */
     private final RespTracking tracking;
     /** Pub/sub: this node's subscriptions and their commands. */
@@ -85,6 +87,7 @@ final class RespCommands {
         this.options = options;
         this.connectedClients = connectedClients;
         this.startedMillis = backend.time().currentTimeMillis();
+        this.moveWaits = new MoveWaits(backend.time());
     }
 
     CompletableFuture<RespReply> execute(List<byte[]> args, RespSession session) {
@@ -1108,7 +1111,7 @@ final class RespCommands {
             return done(CROSSSLOT);
         }
         Request.Hash move = new Request.Hash(0, a.get(1), HashOp.LMOVE, List.copyOf(a.subList(2, 5)));
-        BlockedClients.Attempt attempt = () -> call(move, slot, answer -> {
+        BlockedClients.Attempt attempt = () -> callOnce(move, slot, answer -> {
             byte[] element = ResponseCodec.readHashAnswer(answer.body()).items().get(0);
             return element == null ? null : new RespReply.Bulk(element);
         });
@@ -1150,7 +1153,7 @@ final class RespCommands {
             return CompletableFuture.completedFuture(null);
         }
         byte[] key = keys.get(index);
-        return call(new Request.Hash(0, key, head ? HashOp.LPOP : HashOp.RPOP, List.of()), slot, answer -> {
+        return callOnce(new Request.Hash(0, key, head ? HashOp.LPOP : HashOp.RPOP, List.of()), slot, answer -> {
             List<byte[]> items = ResponseCodec.readHashAnswer(answer.body()).items();
             return items.isEmpty() ? null : RespReply.array(List.of(new RespReply.Bulk(key), new RespReply.Bulk(items.get(0))));
         }).thenCompose(reply -> reply != null ? CompletableFuture.completedFuture(reply) : popFirst(keys, index + 1, head, slot));
@@ -1164,12 +1167,16 @@ final class RespCommands {
     /** Stops the blocked clients' timer; their commands are answered with an error. */
     void close() {
         blocked.close();
+        moveWaits.close();
     }
 
     // ------------------------------------------------------------------ engine replies
 
     /** A decoded native response: status and the body after the header. */
     record Answer(KvStatus status, ByteBuf body) {
+        /** Where the status byte sits in a payload: after the response marker and the request id. */
+        static final int STATUS_OFFSET = 1 + Long.BYTES;
+
         static Answer decode(ByteBuf payload) {
             payload.readUnsignedByte();
             payload.readLong();
@@ -1183,8 +1190,31 @@ final class RespCommands {
         RespReply apply(Answer answer) throws MalformedRequestException;
     }
 
+    /** Runs one request; a refusal because its partition is changing hands is waited out first ({@link MoveWaits}). */
     private CompletableFuture<RespReply> call(Request request, int slot, OnAnswer onAnswer) {
+        return translate(moveWaits.run(() -> backend.execute(request), payload -> waitsOut(payload, slot)), slot, onAnswer);
+    }
+
+    /**
+     * Runs one request and answers its refusal at once: for blocking pops, which already take a refusal while the
+     * partition changes hands for "nothing yet" and keep retrying within their own timeout.
+     */
+    private CompletableFuture<RespReply> callOnce(Request request, int slot, OnAnswer onAnswer) {
         return translate(backend.execute(request), slot, onAnswer);
+    }
+
+    /** Whether a native answer is a refusal {@link MoveWaitPolicy} waits out; reads the status without consuming it. */
+    private boolean waitsOut(ByteBuf payload, int slot) {
+        KvStatus status = KvStatus.fromCode(payload.getUnsignedByte(payload.readerIndex() + Answer.STATUS_OFFSET));
+        if (status == null || status.isAnswer()) {
+            return false;
+        }
+        boolean movedToSelf = false;
+        if (status == KvStatus.MOVED || status == KvStatus.REPLICA_WRITE_REJECTED) {
+            ClusterView view = backend.currentView();
+            movedToSelf = view != null && backend.nodeId().equals(activeOfSlot(view, slot));
+        }
+        return MoveWaitPolicy.waitsOut(status, movedToSelf);
     }
 
     private CompletableFuture<RespReply> translate(CompletableFuture<ByteBuf> outcome, int slot, OnAnswer onAnswer) {
@@ -1266,8 +1296,7 @@ final class RespCommands {
 
     /** {@code -MOVED slot host:port} to the active owner of the slot's partition, as this view has it. */
     static RespReply movedReply(ClusterView view, String self, RespPeerPorts ports, int slot) {
-        SegmentMapper mapper = new SegmentMapper(view.layout().segmentCount());
-        PartitionRuntime runtime = view.runtimeOfSegment(mapper.segmentOfSlot(slot));
+        PartitionRuntime runtime = runtimeOfSlot(view, slot);
         String active = runtime.activeNode();
         if (active == null || !runtime.health().isServing()) {
             return RespReply.error("CLUSTERDOWN Hash slot " + slot + " has no serving owner");
@@ -1280,6 +1309,15 @@ final class RespCommands {
             return RespReply.error("CLUSTERDOWN Hash slot " + slot + " is served by " + active + " whose RESP port is unknown");
         }
         return RespReply.error("MOVED " + slot + " " + address.host() + ":" + address.port());
+    }
+
+    private static PartitionRuntime runtimeOfSlot(ClusterView view, int slot) {
+        return view.runtimeOfSegment(new SegmentMapper(view.layout().segmentCount()).segmentOfSlot(slot));
+    }
+
+    private static String activeOfSlot(ClusterView view, int slot) {
+        PartitionRuntime runtime = runtimeOfSlot(view, slot);
+        return runtime.health().isServing() ? runtime.activeNode() : null;
     }
 
     // ------------------------------------------------------------------ server and cluster commands

@@ -22,11 +22,13 @@ import io.zaris.security.SecurityOptions;
 import io.zaris.time.FakeTime;
 import io.zaris.time.TimeSource;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -63,12 +65,40 @@ class RespCommandsTests {
         return text.getBytes(StandardCharsets.US_ASCII);
     }
 
+    /** Each refused attempt moves the fake clock by 3 s: the node gives up once 10 s have passed since the first. */
     @Test
-    void ownershipChangingAndMigratingAskTheClientToTryAgain() {
-        assertThat(replyTo(KvStatus.OWNERSHIP_CHANGING, "partition 0 is being handed over", "GET", "k"))
-                .isEqualTo(RespReply.error("TRYAGAIN partition 0 is being handed over"));
-        assertThat(replyTo(KvStatus.MIGRATING, "segment 3 is moving", "SET", "k", "v"))
+    void ownershipChangingAndMigratingAskTheClientToTryAgainOnlyAfterTheWaitingBound() {
+        assertThat(replyAfterRefusals(KvStatus.OWNERSHIP_CHANGING, "partition 0 is being handed over", Integer.MAX_VALUE,
+                "GET", "k")).isEqualTo(RespReply.error("TRYAGAIN partition 0 is being handed over"));
+        assertThat(replyAfterRefusals(KvStatus.MIGRATING, "segment 3 is moving", Integer.MAX_VALUE, "SET", "k", "v"))
                 .isEqualTo(RespReply.error("TRYAGAIN segment 3 is moving"));
+    }
+
+    @Test
+    void aCommandRefusedWhileItsPartitionChangesHandsGetsTheAnswerOfALaterAttempt() {
+        assertThat(replyAfterRefusals(KvStatus.MIGRATING, "segment 3 is moving", 2, "SET", "k", "v")).isEqualTo(RespReply.OK);
+    }
+
+    /** A MOVED from the engine while this node's map still names itself the owner: its map lags, so it waits too. */
+    @Test
+    void aMovedWhileTheMapStillNamesThisNodeIsWaitedOut() {
+        FakeTime time = new FakeTime();
+        AtomicInteger attempts = new AtomicInteger();
+        RespCommands commands = new RespCommands(new ScriptedBackend("a", request -> {
+            ByteBuf out = Unpooled.buffer();
+            if (attempts.incrementAndGet() == 1) {
+                ResponseCodec.writeError(out, request.id(), KvStatus.MOVED, "served by a newer epoch");
+            } else {
+                ResponseCodec.writeHeader(out, request.id(), KvStatus.NOT_FOUND);
+            }
+            return CompletableFuture.completedFuture(out);
+        }, time), RespOptions.builder().peerPorts(RespPeerPorts.offset(1000)).build(), () -> 1, () -> { });
+        try {
+            assertThat(commands.execute(args("GET", "k"), session()).join()).isEqualTo(RespReply.NULL);
+            assertThat(attempts).hasValue(2);
+        } finally {
+            commands.close();
+        }
     }
 
     @Test
@@ -122,6 +152,32 @@ class RespCommandsTests {
 
     // ------------------------------------------------------------------ helpers
 
+    /**
+     * The reply to a command when the engine refuses its first {@code refusals} attempts with {@code status} and
+     * {@code message}, each moving the clock by 3 s, and answers OK after that.
+     */
+    private static RespReply replyAfterRefusals(KvStatus status, String message, int refusals, String... command) {
+        FakeTime time = new FakeTime();
+        AtomicInteger attempts = new AtomicInteger();
+        RespCommands commands = new RespCommands(new ScriptedBackend("b", request -> {
+            ByteBuf out = Unpooled.buffer();
+            if (attempts.incrementAndGet() <= refusals) {
+                time.advance(Duration.ofSeconds(3));
+                ResponseCodec.writeError(out, request.id(), status, message);
+            } else {
+                ResponseCodec.writeHeader(out, request.id(), KvStatus.OK);
+                out.writeLong(1);
+                ResponseCodec.writeAck(out, 1, true);
+            }
+            return CompletableFuture.completedFuture(out);
+        }, time), RespOptions.builder().peerPorts(RespPeerPorts.offset(1000)).build(), () -> 1, () -> { });
+        try {
+            return commands.execute(args(command), session()).join();
+        } finally {
+            commands.close();
+        }
+    }
+
     /** The reply to a command when the engine answers every request with {@code status} and {@code message}. */
     private static RespReply replyTo(KvStatus status, String message, String... command) {
         RespCommands commands = commands("b", request -> {
@@ -171,7 +227,12 @@ class RespCommandsTests {
     }
 
     /** A backend whose engine is a function of the request; the view is {@link #VIEW}, the clock fixed. */
-    private record ScriptedBackend(String nodeId, Function<Request, CompletableFuture<ByteBuf>> engine) implements RespBackend {
+    private record ScriptedBackend(String nodeId, Function<Request, CompletableFuture<ByteBuf>> engine, TimeSource time)
+            implements RespBackend {
+
+        ScriptedBackend(String nodeId, Function<Request, CompletableFuture<ByteBuf>> engine) {
+            this(nodeId, engine, FakeTime.followingMillis(() -> 1_000_000L));
+        }
 
         @Override
         public ClusterView currentView() {
@@ -201,11 +262,6 @@ class RespCommandsTests {
         @Override
         public ProtocolLimits limits() {
             return ProtocolLimits.defaults();
-        }
-
-        @Override
-        public TimeSource time() {
-            return FakeTime.followingMillis(() -> 1_000_000L);
         }
 
         @Override
