@@ -12,9 +12,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The waiting mechanics on a fake clock: the attempts themselves move time, the timer only runs them. */
+@Tag("unit")
 class MoveWaitsTests {
 
     private final FakeTime time = new FakeTime();
