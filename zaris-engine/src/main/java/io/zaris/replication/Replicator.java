@@ -660,6 +660,11 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         log.debug("node {}: partition {} synced to {} under epoch {}", nodeId, partition, link.peer, epoch);
     }
 
+    /** Whether {@link #close()} ran: the node is stopping, and ships nothing more. */
+    public boolean isClosed() {
+        return closed;
+    }
+
     @Override
     public void close() {
         closed = true;

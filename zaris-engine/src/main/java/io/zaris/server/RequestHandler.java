@@ -279,6 +279,14 @@ final class RequestHandler {
             return DONE;
         }
         AckMode ack = ackModeOf(request);
+        if (write && replicator.isClosed()) {
+            // The node is stopping and ships nothing more: applied now, the write could only be answered
+            // UNACKNOWLEDGED. Refused before it is applied, it is retried on the partition's next owner.
+            stats.wrongNode();
+            ResponseCodec.writeError(out, request.id(), KvStatus.OWNERSHIP_CHANGING, "node " + nodeId
+                    + " is stopping; nothing was written");
+            return DONE;
+        }
         if (write && !replicator.canAcknowledge(partition, ack)) {
             stats.wrongNode();
             ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "SYNC write to partition " + partition
