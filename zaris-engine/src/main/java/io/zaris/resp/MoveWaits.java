@@ -43,7 +43,12 @@ final class MoveWaits implements AutoCloseable {
      * @param refused whether an answer is a refusal to wait out
      */
     CompletableFuture<ByteBuf> run(Supplier<CompletableFuture<ByteBuf>> attempt, Predicate<ByteBuf> refused) {
-        CompletableFuture<ByteBuf> first = attempt.get();
+        return waitOut(attempt.get(), attempt, refused);
+    }
+
+    /** {@link #run} when the first attempt was already made (its outcome {@code first}). */
+    CompletableFuture<ByteBuf> waitOut(CompletableFuture<ByteBuf> first, Supplier<CompletableFuture<ByteBuf>> attempt,
+                                       Predicate<ByteBuf> refused) {
         if (!isRefusal(first, refused)) {
             return first;
         }

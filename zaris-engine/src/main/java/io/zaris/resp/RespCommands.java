@@ -1192,7 +1192,12 @@ final class RespCommands {
 
     /** Runs one request; a refusal because its partition is changing hands is waited out first ({@link MoveWaits}). */
     private CompletableFuture<RespReply> call(Request request, int slot, OnAnswer onAnswer) {
-        return translate(moveWaits.run(() -> backend.execute(request), payload -> waitsOut(payload, slot)), slot, onAnswer);
+        CompletableFuture<ByteBuf> first = backend.execute(request);
+        if (!first.isDone() || first.isCompletedExceptionally() || !waitsOut(first.join(), slot)) {
+            return translate(first, slot, onAnswer); // the common case, without a closure per command
+        }
+        return translate(moveWaits.waitOut(first, () -> backend.execute(request), payload -> waitsOut(payload, slot)),
+                slot, onAnswer);
     }
 
     /**
