@@ -61,10 +61,10 @@ class NonLeaderCutIntegrationTests {
                 List<String> healthy = new ArrayList<>(cluster.nodeIds());
                 String victim = healthy.stream().filter(node -> !node.equals(leader)).findFirst().orElseThrow();
                 healthy.remove(victim);
-                List<String> victimKeys = PartitionChecks.keysServedBy(client, victim, KEYS_PER_SIDE);
-                List<String> otherKeys = PartitionChecks.keysNotServedBy(client, victim, KEYS_PER_SIDE);
-                List<String> keys = new ArrayList<>(victimKeys);
-                keys.addAll(otherKeys);
+                PartitionChecks.SidedKeys sided = PartitionChecks.keysOnBothSides(client, victim, KEYS_PER_SIDE);
+                List<String> victimKeys = sided.victims();
+                List<String> otherKeys = sided.others();
+                List<String> keys = sided.all();
                 CheckedLoad load = CheckedLoad.start(cluster, client, keys);
                 KeyWriters writers = load.writers();
 

@@ -82,6 +82,18 @@ final class PartitionChecks {
         return keys;
     }
 
+    /** Keys a faulted node serves and keys the other nodes serve, {@code perSide} of each, and all of them together. */
+    record SidedKeys(List<String> victims, List<String> others, List<String> all) {
+    }
+
+    static SidedKeys keysOnBothSides(ZarisClient client, String victim, int perSide) {
+        List<String> victims = keysServedBy(client, victim, perSide);
+        List<String> others = keysNotServedBy(client, victim, perSide);
+        List<String> all = new ArrayList<>(victims);
+        all.addAll(others);
+        return new SidedKeys(victims, others, List.copyOf(all));
+    }
+
     /** Seconds from an event until the first and the last of some nodes logged a view it caused. */
     record ViewTiming(double first, double last) {
     }

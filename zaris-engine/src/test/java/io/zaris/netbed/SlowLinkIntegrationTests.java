@@ -9,7 +9,6 @@ import static org.awaitility.Awaitility.await;
 import io.zaris.client.ZarisClient;
 import io.zaris.server.ServerProcesses;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -51,10 +50,10 @@ class SlowLinkIntegrationTests {
                 String leader = client.refreshMap().join().leader();
                 assertThat(leader).as("the cluster names its leader").isNotNull();
                 String victim = cluster.nodeIds().stream().filter(node -> !node.equals(leader)).findFirst().orElseThrow();
-                List<String> victimKeys = PartitionChecks.keysServedBy(client, victim, KEYS_PER_SIDE);
-                List<String> otherKeys = PartitionChecks.keysNotServedBy(client, victim, KEYS_PER_SIDE);
-                List<String> keys = new ArrayList<>(victimKeys);
-                keys.addAll(otherKeys);
+                PartitionChecks.SidedKeys sided = PartitionChecks.keysOnBothSides(client, victim, KEYS_PER_SIDE);
+                List<String> victimKeys = sided.victims();
+                List<String> otherKeys = sided.others();
+                List<String> keys = sided.all();
                 CheckedLoad load = CheckedLoad.start(cluster, client, keys);
                 KeyWriters writers = load.writers();
 
