@@ -1,6 +1,7 @@
 package io.zaris.bench.peers;
 
 import io.zaris.model.NodeAddress;
+import io.zaris.store.MemoryOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -252,10 +253,20 @@ final class ZarisServerCluster implements PeerCluster {
     @Override
     public MemoryReading memory(KvClient client) throws IOException, InterruptedException {
         List<Long> heaps = new ArrayList<>();
+        List<Long> resident = new ArrayList<>();
         for (Process node : nodes) {
             heaps.add(HeapAfterGc.bytes(node.pid()));
+            resident.add(ResidentMemory.bytes(node.pid()));
         }
-        return new MemoryReading(heaps, -1);
+        return new MemoryReading(heaps, resident, -1);
+    }
+
+    /** A node's default memory budget: the rest of the heap is its headroom (these nodes run at {@link #MEMORY_BUDGET}). */
+    @Override
+    public RecommendedOccupancy recommendedOccupancy() {
+        return new RecommendedOccupancy(MemoryOptions.DEFAULT_HEAP_FRACTION, "the heap",
+                "Zaris' default memory budget (docs/memory.md: the rest of the heap is headroom for garbage, buffers "
+                        + "and replication); the benchmark's nodes run with a budget of " + MEMORY_BUDGET);
     }
 
     @Override
