@@ -251,6 +251,8 @@ final class MarkdownReport {
         line(out, "%,d entries of %d-byte values loaded into a fresh cluster of its own (stopped before the throughput "
                 + "rows); growth of every node between before and after. *bytes/copy* divides by the copies each system keeps (Zaris: replication factor, "
                 + "Hazelcast: owner + backup, Redis Cluster here: no replicas). *vs best peer* compares bytes/copy. "
+                + "*system-reported*: Hazelcast's own entry cost; for Zaris, the bytes its nodes charge against their "
+                + "memory budgets (what the budget's share of the heap is sized against). "
                 + "*RSS*: each server process's resident memory after the load (from /proc; the JVMs' heaps are fixed "
                 + "and pre-touched, so theirs is the whole heap, used or not; for Redis it is what `used_memory_rss` "
                 + "reports). *max occupancy*: the share of a node's memory the system recommends filling with data "

@@ -8,7 +8,8 @@ import java.util.List;
  *
  * @param perNode bytes per node (heap after a full GC for JVM nodes, {@code used_memory} for Redis)
  * @param residentPerNode resident bytes of each node's process ({@link ResidentMemory}), in the same order
- * @param reportedEntryCost bytes the system itself reports for the map's entries, all copies
+ * @param reportedEntryCost bytes the system itself reports for the map's entries, all copies (Hazelcast: its entry
+ *                          cost; Zaris: what its nodes charge against their memory budgets)
  */
 record MemoryReading(List<Long> perNode, List<Long> residentPerNode, long reportedEntryCost) {
 
