@@ -256,8 +256,11 @@ final class MarkdownReport {
                 + "*RSS*: each server process's resident memory after the load (from /proc; the JVMs' heaps are fixed "
                 + "and pre-touched, so theirs is the whole heap, used or not; for Redis it is what `used_memory_rss` "
                 + "reports). *max occupancy*: the share of a node's memory the system recommends filling with data "
-                + "(sources below); *deployment bytes/copy* = bytes/copy ÷ that share, the memory a deployment provides "
-                + "per stored copy with the system's recommended headroom, and *vs Redis* its ratio to Redis Cluster's.",
+                + "(sources below); *deployment bytes/copy* = the data per stored copy ÷ that share, the memory a "
+                + "deployment provides per stored copy with the system's recommended headroom, where the data is "
+                + "bytes/copy or, when larger, the system-reported figure per copy (a Zaris node evicts once the "
+                + "bytes it charges pass its budget, so its heap is sized from them); *vs Redis*: its ratio to "
+                + "Redis Cluster's.",
                 first.entries(), first.valueBytes());
         line(out, "");
         line(out, "| system | measured as | per node after load (MiB) | RSS per node after load (MiB) | bytes/entry | copies "

@@ -18,12 +18,22 @@ record MemoryRow(String system, int entries, int valueBytes, int copies, MemoryR
     }
 
     /**
-     * Memory a deployment provides per stored copy: {@link #bytesPerCopy()} ÷ the recommended occupancy. NaN when
-     * the nodes did not grow (nothing measured to size from).
+     * The data size a deployment is sized from, per stored copy: the measured growth, or the system's own figure
+     * where that is larger, since a system that enforces its limit on its own accounting (a Zaris node evicts once
+     * the bytes it charges pass its budget) needs room for that figure whatever the heap holds.
+     */
+    double sizingBytesPerCopy() {
+        double reportedPerCopy = reportedBytesPerEntry() < 0 ? 0 : reportedBytesPerEntry() / copies;
+        return Math.max(bytesPerCopy(), reportedPerCopy);
+    }
+
+    /**
+     * Memory a deployment provides per stored copy: {@link #sizingBytesPerCopy()} ÷ the recommended occupancy. NaN
+     * when the nodes did not grow (nothing measured to size from).
      */
     double deploymentBytesPerCopy() {
-        double perCopy = bytesPerCopy();
-        return perCopy > 0 ? DeploymentMemory.needed(perCopy, occupancy) : Double.NaN;
+        double perCopy = sizingBytesPerCopy();
+        return bytesPerCopy() > 0 ? DeploymentMemory.needed(perCopy, occupancy) : Double.NaN;
     }
 
     /** The system's self-reported cost per entry (all copies), or -1. */

@@ -57,6 +57,21 @@ class DeploymentMemoryTests {
     }
 
     @Test
+    void aSystemReportedFigureLargerThanTheGrowthSizesTheDeployment() {
+        // The nodes grew by 218 bytes per copy but charge 270 against their budgets: the budget evicts on 270.
+        MemoryReading before = new MemoryReading(List.of(0L), List.of(900L), 0);
+        MemoryReading charged = new MemoryReading(List.of(436_000_000L), List.of(900L), 540_000_000L);
+        MemoryRow zaris = new MemoryRow("Zaris ASYNC", 1_000_000, 100, 2, before, charged, "heap after full GC", FORTY);
+        assertThat(zaris.sizingBytesPerCopy()).isCloseTo(270, within(1e-9));
+        assertThat(zaris.deploymentBytesPerCopy()).isCloseTo(675, within(1e-9));
+        // A smaller self-reported figure (Hazelcast's entry cost below its heap growth) leaves the growth.
+        MemoryReading smaller = new MemoryReading(List.of(528_000_000L), List.of(900L), 468_000_000L);
+        MemoryRow hazelcast = new MemoryRow("Hazelcast", 1_000_000, 100, 2, before, smaller, "heap after full GC", SIXTY);
+        assertThat(hazelcast.sizingBytesPerCopy()).isCloseTo(264, within(1e-9));
+        assertThat(hazelcast.deploymentBytesPerCopy()).isCloseTo(440, within(1e-9));
+    }
+
+    @Test
     void aRowWhoseNodesDidNotGrowHasNoDeploymentFigure() {
         MemoryReading same = new MemoryReading(List.of(50L), List.of(900L), -1);
         MemoryRow row = new MemoryRow("Redis Cluster", 1000, 100, 1, same, same, "used_memory", THREE_QUARTERS);
