@@ -2,15 +2,24 @@ package io.zaris.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import io.zaris.model.HashOp;
+import io.zaris.model.KvStatus;
 import io.zaris.model.PartitionHealth;
 import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
+import io.zaris.protocol.Request;
+import io.zaris.protocol.ResponseCodec;
+import io.zaris.transport.ZarisException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -18,7 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The collection operations' argument checks: a bad count, a NaN score, a missing end or timeout, no keys, or keys of
- * different segments are refused with a typed exception before anything is sent (the stub node records no request).
+ * different segments are refused with a typed exception before anything is sent (the stub node records no request);
+ * and a blocking pop's wait ends when the client closes.
  */
 @Tag("unit")
 class ClientCollectionArgumentsTests {
@@ -96,6 +106,28 @@ class ClientCollectionArgumentsTests {
         assertThatThrownBy(() -> client.getAll(List.of("a", other))).as("the older multi-key operations say so the same way")
                 .isInstanceOf(CrossSegmentKeysException.class);
         assertThat(node.received()).isEmpty();
+    }
+
+    /**
+     * A blocking pop waiting between two looks holds no thread, only a timer task; closing the client ends the wait
+     * with "client is closed" instead of leaving its future pending for ever.
+     */
+    @Test
+    void aBlockingPopStillWaitingFailsWhenTheClientCloses() {
+        node.fallback((request, out) -> { // every look finds the list empty
+            ResponseCodec.writeHeader(out, request.id(), KvStatus.OK);
+            ResponseCodec.writeHashAnswer(out, 0, List.of());
+            return true;
+        });
+        CompletableFuture<byte[]> waiting = client.listBlockingPop("jobs", ListEnd.HEAD, Duration.ofHours(1));
+        await().atMost(Duration.ofSeconds(30)).until(() -> node.received().size() >= 3);
+        assertThat(node.received()).allSatisfy(received ->
+                assertThat(((Request.Hash) received.request()).hashOp()).isEqualTo(HashOp.LLEN));
+
+        client.close();
+
+        assertThatThrownBy(() -> waiting.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(ZarisException.class).hasMessageContaining("client is closed");
     }
 
     private static String keyOfAnotherSegmentThan(String key) {
