@@ -808,7 +808,11 @@ public final class ZarisClient implements AutoCloseable {
         return result;
     }
 
-    /** One look of {@link #listBlockingPop}; the next is scheduled on the executor's timer, never slept on a thread. */
+    /**
+     * One look of {@link #listBlockingPop}; the next is scheduled on the executor's timer, never slept on a thread. A
+     * wait's state is only its arguments and {@code result}: each look starts after the previous one ended (on the
+     * network thread that answered it, or the timer's), so no two looks of one wait overlap and nothing is shared.
+     */
     private void lookAndPop(String key, ListEnd end, long deadline, long previousDelay, CompletableFuture<byte[]> result) {
         CompletableFuture<Long> look;
         try {
