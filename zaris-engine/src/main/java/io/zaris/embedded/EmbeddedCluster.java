@@ -236,7 +236,9 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /**
      * Drains one node (its partitions move to the others while it keeps serving them) and stops it once it
-     * holds none: a planned shrink, with no failover.
+     * holds none: a planned shrink, with no failover. Before it stops, its RESP port lingers while Redis clients
+     * still route commands to it (see {@link ZarisNode#lingerOnRespPort}), so this may take up to the RESP linger's
+     * longest time more.
      *
      * @throws IllegalStateException when the drain does not finish within {@code timeout}; the node keeps running
      */
@@ -250,6 +252,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         } catch (java.util.concurrent.ExecutionException | TimeoutException e) {
             throw new IllegalStateException("node " + nodeId + " did not drain within " + timeout + ": " + e, e);
         }
+        node.lingerOnRespPort();
         node.close();
         log.info("embedded Zaris cluster: {} drained and stopped", nodeId);
     }
