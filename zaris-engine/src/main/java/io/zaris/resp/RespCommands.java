@@ -6,6 +6,7 @@ import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import io.zaris.model.NodeAddress;
 import io.zaris.model.PartitionRuntime;
+import io.zaris.model.SetAlgebra;
 import io.zaris.model.VersionedValue;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.MalformedRequestException;
