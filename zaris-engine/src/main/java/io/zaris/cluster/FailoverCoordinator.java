@@ -18,6 +18,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -240,7 +241,7 @@ final class FailoverCoordinator {
             }
             PartitionMap planned = rebalancer.nextMap(held.partitionMap(), held.runtimeMap(), present, now);
             if (planned != null) {
-                publish.accept(withMap(held, planned, present, now));
+                fenceThenRemap(held, withMap(held, planned, present, now), present, latest, publish);
                 return;
             }
             if (dropExpiredVoters(held, present, now, publish)) {
@@ -315,13 +316,15 @@ final class FailoverCoordinator {
             }
             joinStates(answers).values().forEach(byPartition -> byPartition.forEach(
                     (partition, state) -> observedEpochs.merge(partition, state.highestEpoch(), Math::max)));
-            apply(latest.get(), present, failover, heal, degrade, recovered, join(reachability), joinStates(answers), publish);
+            apply(latest.get(), present, failover, heal, degrade, recovered, join(reachability), joinStates(answers), latest,
+                    publish);
         }));
     }
 
     private void apply(ClusterView view, Set<String> present, Set<Integer> failover, Set<Integer> heal,
                        Set<Integer> degrade, Set<Integer> recovered, Map<String, Boolean> reachable,
-                       Map<String, Map<Integer, PartitionState>> states, Consumer<ClusterView> publish) {
+                       Map<String, Map<Integer, PartitionState>> states, Supplier<ClusterView> latest,
+                       Consumer<ClusterView> publish) {
         if (view == null) {
             return;
         }
@@ -329,6 +332,7 @@ final class FailoverCoordinator {
         boolean changed = false;
         long now = time.nanoTime();
         RoundDecisions decisions = new RoundDecisions();
+        Map<Integer, PlannedHandOvers.Held> heldHandOvers = new TreeMap<>();
         for (int p : failover) {
             PartitionRuntime current = runtimes.get(p);
             boolean restarted = isDisowned(p, current);
@@ -434,7 +438,12 @@ final class FailoverCoordinator {
             String primary = view.partitionMap().primaryOf(p);
             PartitionRuntime healed = PartitionTransitions.change(p, current, PartitionTransitions.Trigger.HEAL, primary,
                     PartitionHealth.HEALTHY, highestObserved);
-            decisions.add("heal: " + primary + " serves again", p + " (epoch " + current.epoch() + " -> " + healed.epoch() + ")");
+            String detail = p + " (epoch " + current.epoch() + " -> " + healed.epoch() + ")";
+            if (PlannedHandOvers.fenceFirst(current, healed, view.serves(current.activeNode(), present))) {
+                heldHandOvers.put(p, new PlannedHandOvers.Held(current, healed, "heal: " + primary + " serves again", detail));
+                continue;
+            }
+            decisions.add("heal: " + primary + " serves again", detail);
             runtimes.set(p, healed);
             lastChange.put(p, now);
             changed = true;
@@ -480,6 +489,97 @@ final class FailoverCoordinator {
         if (changed) {
             publish.accept(view.withRuntimeMap(new RuntimeMap(runtimes)));
         }
+        if (!heldHandOvers.isEmpty()) {
+            fenceThenHandOver(view, heldHandOvers, latest, publish);
+        }
+    }
+
+    /**
+     * Events thread: publishes a planned map change, after fencing the actives of the partitions it gives a new epoch
+     * while they keep serving ({@link PlannedHandOvers#fencesBeforeRemap}); at once when there are none. Published
+     * only if the held view did not change while the fences were out; otherwise the next round plans again.
+     */
+    private void fenceThenRemap(ClusterView held, ClusterView next, Set<String> present, Supplier<ClusterView> latest,
+                                Consumer<ClusterView> publish) {
+        Map<String, Map<Integer, Long>> fences = PlannedHandOvers.fencesBeforeRemap(held, next, present);
+        if (fences.isEmpty()) {
+            publish.accept(next);
+            return;
+        }
+        roundInFlight = true;
+        List<CompletableFuture<Set<Integer>>> answers = askFences(held, fences);
+        whenAnswered(answers, () -> {
+            roundInFlight = false;
+            ClusterView now = latest.get();
+            if (held.equals(now)) {
+                publish.accept(next);
+            } else {
+                log.info("node {}: the view changed while the actives of a map change were fenced; planning again", nodeId);
+            }
+        });
+    }
+
+    /**
+     * Events thread: runs {@code then} on the events thread once every answer is in: at once when they already are
+     * (a probe that cannot fence answers so), else when the last arrives. Running it at once keeps such a leader's
+     * publication in the same step as its decision, as before fences existed.
+     */
+    private void whenAnswered(List<CompletableFuture<Set<Integer>>> answers, Runnable then) {
+        CompletableFuture<Void> all = CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new));
+        if (all.isDone()) {
+            then.run();
+        } else {
+            all.whenComplete((ignored, error) -> events.execute(then));
+        }
+    }
+
+    /** Asks each node to fence its partitions; an answer that fails or a node without an address fences nothing. */
+    private List<CompletableFuture<Set<Integer>>> askFences(ClusterView view, Map<String, Map<Integer, Long>> fences) {
+        List<CompletableFuture<Set<Integer>>> answers = new ArrayList<>();
+        fences.forEach((node, epochs) -> {
+            NodeAddress address = view.addresses().get(node);
+            answers.add(address == null ? CompletableFuture.completedFuture(Set.of())
+                    : probe.fenceForHandOver(address, epochs).exceptionally(error -> Set.of()));
+        });
+        return answers;
+    }
+
+    /**
+     * Events thread: the second round trip of planned hand-overs ({@link PlannedHandOvers}). Asks each old active to
+     * fence its partitions, then publishes the held heals that still apply, fenced or not: the probe is bounded
+     * ({@code HandOverFence#LEADER_WAIT}), so a silent old active delays the hand-over by that much and no more. No
+     * other round starts meanwhile.
+     */
+    private void fenceThenHandOver(ClusterView view, Map<Integer, PlannedHandOvers.Held> held, Supplier<ClusterView> latest,
+                                   Consumer<ClusterView> publish) {
+        roundInFlight = true;
+        List<CompletableFuture<Set<Integer>>> answers = askFences(view, PlannedHandOvers.fencesByNode(held));
+        whenAnswered(answers, () -> {
+            roundInFlight = false;
+            Set<Integer> fenced = new TreeSet<>();
+            answers.forEach(answer -> fenced.addAll(answer.getNow(Set.of())));
+            ClusterView now = latest.get();
+            if (now == null) {
+                return;
+            }
+            List<PartitionRuntime> runtimes = new ArrayList<>(now.runtimeMap().partitions());
+            RoundDecisions decisions = new RoundDecisions();
+            boolean changed = false;
+            for (Map.Entry<Integer, PlannedHandOvers.Held> heal : held.entrySet()) {
+                int p = heal.getKey();
+                if (!PlannedHandOvers.stillApplies(now, p, heal.getValue())) {
+                    continue;
+                }
+                runtimes.set(p, heal.getValue().after());
+                lastChange.put(p, time.nanoTime());
+                decisions.add(PlannedHandOvers.logged(heal.getValue(), fenced, p), heal.getValue().detail());
+                changed = true;
+            }
+            decisions.log(log, nodeId);
+            if (changed) {
+                publish.accept(now.withRuntimeMap(new RuntimeMap(runtimes)));
+            }
+        });
     }
 
     /**

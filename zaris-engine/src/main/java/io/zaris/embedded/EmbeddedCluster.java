@@ -54,6 +54,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     private final ReplicationSettings replication;
     private final boolean resp;
     private final RespLimits respLimits;
+    private final io.zaris.resp.RespLinger respLinger;
     /** RESP port of node-1 (node-k gets this + k - 1); 0 = every node an ephemeral port. */
     private final int respBasePort;
     private final MemoryOptions memory;
@@ -72,6 +73,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         this.replication = builder.replication;
         this.resp = builder.resp;
         this.respLimits = builder.respLimits;
+        this.respLinger = builder.respLinger;
         this.respBasePort = builder.respBasePort;
         this.memory = builder.memory != null ? builder.memory
                 : MemoryOptions.builder().maxBytes(MemoryOptions.defaultMaxBytes(builder.nodes)).build();
@@ -236,7 +238,9 @@ public final class EmbeddedCluster implements AutoCloseable {
 
     /**
      * Drains one node (its partitions move to the others while it keeps serving them) and stops it once it
-     * holds none: a planned shrink, with no failover.
+     * holds none: a planned shrink, with no failover. Before it stops, its RESP port lingers while Redis clients
+     * still route commands to it (see {@link ZarisNode#lingerOnRespPort}), so this may take up to the RESP linger's
+     * longest time more.
      *
      * @throws IllegalStateException when the drain does not finish within {@code timeout}; the node keeps running
      */
@@ -250,6 +254,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         } catch (java.util.concurrent.ExecutionException | TimeoutException e) {
             throw new IllegalStateException("node " + nodeId + " did not drain within " + timeout + ": " + e, e);
         }
+        node.lingerOnRespPort();
         node.close();
         log.info("embedded Zaris cluster: {} drained and stopped", nodeId);
     }
@@ -297,7 +302,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         }
         return NodeConfig.builder(nodeIdOf(number))
                 .resp(resp ? RespOptions.builder().host(host).port(configuredRespPort(respBasePort, number)).limits(respLimits)
-                        .peerPorts((id, dataAddress) -> respPortOf(id)).build() : null)
+                        .linger(respLinger).peerPorts((id, dataAddress) -> respPortOf(id)).build() : null)
                 .host(host)
                 .port(0)
                 .clusterSettings(settings)
@@ -342,6 +347,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         private ReplicationSettings replication = ReplicationSettings.defaults();
         private boolean resp;
         private RespLimits respLimits = RespLimits.defaults();
+        private io.zaris.resp.RespLinger respLinger = io.zaris.resp.RespLinger.defaults();
         private int respBasePort;
         private MemoryOptions memory;
         private SecurityOptions security = SecurityOptions.none();
@@ -437,6 +443,15 @@ public final class EmbeddedCluster implements AutoCloseable {
          */
         public Builder respLimits(RespLimits limits) {
             this.respLimits = java.util.Objects.requireNonNull(limits, "respLimits");
+            return this;
+        }
+
+        /**
+         * How long a drained node's RESP port stays open for clients still routing to it, answering {@code -MOVED}
+         * (default {@link io.zaris.resp.RespLinger#defaults()}: until 2 s without a command, at most 35 s).
+         */
+        public Builder respLinger(io.zaris.resp.RespLinger linger) {
+            this.respLinger = java.util.Objects.requireNonNull(linger, "respLinger");
             return this;
         }
 

@@ -74,6 +74,13 @@ public enum OpCode {
      */
     ADVANCE_EPOCH(0x56, false),
     /**
+     * Leader to node: the first phase of a planned hand-over. The partition's active owner stops taking writes of
+     * the given epoch and older (refused with {@code OWNERSHIP_CHANGING}) and answers {@code OK} once every write
+     * it applied before has its replicas' verdicts, before the leader publishes the new active (see
+     * {@code HandOverFence}). Nodes before this use refuse it as a bad request, and the leader publishes anyway.
+     */
+    HAND_OVER_FENCE(0x57, false),
+    /**
      * Operator: the receiving node starts draining itself (its partitions move to the other nodes); answered
      * as soon as the drain is asked for, not when it is done. Refused to read-only users.
      */

@@ -25,7 +25,9 @@ import io.zaris.model.HashOp;
  *   <tr><td>4</td><td>{@code HASH_READ}, {@code HASH_WRITE}: hash operations; changes of replication, snapshots and
  *       pulls gain the kinds field value, field removed and expiry (a hash is shipped field by field);
  *       {@code TRACK_SEGMENT}: a near cache or key watch tracks one segment and resumes it from a revision;
- *       {@code PUBLISH}: a node relays a RESP message to another node's subscribers</td></tr>
+ *       {@code PUBLISH}: a node relays a RESP message to another node's subscribers; {@code HAND_OVER_FENCE}: the
+ *       leader fences a planned hand-over's old active before publishing it (a build of this version without it
+ *       refuses it as a bad request, and the leader publishes anyway)</td></tr>
  * </table>
  *
  * <p><b>Speaking an older version.</b> For upgrade tests a process can be told to speak an older version with the
@@ -94,7 +96,8 @@ public final class ProtocolVersions {
 
     /** The protocol version that introduced {@code op}. */
     public static int introducedIn(OpCode op) {
-        if (op == OpCode.HASH_READ || op == OpCode.HASH_WRITE || op == OpCode.TRACK_SEGMENT || op == OpCode.PUBLISH) {
+        if (op == OpCode.HASH_READ || op == OpCode.HASH_WRITE || op == OpCode.TRACK_SEGMENT || op == OpCode.PUBLISH
+                || op == OpCode.HAND_OVER_FENCE) {
             return 4;
         }
         if (op == OpCode.ADVANCE_EPOCH) {

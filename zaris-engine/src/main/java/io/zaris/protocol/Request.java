@@ -215,6 +215,16 @@ public sealed interface Request {
         }
     }
 
+    /**
+     * The leader asks the active owner of {@code partition} under {@code epoch} to stop taking writes of that epoch
+     * before it publishes a planned hand-over (see {@link OpCode#HAND_OVER_FENCE}).
+     */
+    record HandOverFence(long id, int partition, long epoch) implements Request {
+        public OpCode op() {
+            return OpCode.HAND_OVER_FENCE;
+        }
+    }
+
     /** Turns on segment tracking for the connection (see {@link OpCode#TRACK_SEGMENTS}). */
     record TrackSegments(long id) implements Request {
         public OpCode op() {

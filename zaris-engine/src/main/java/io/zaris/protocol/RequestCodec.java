@@ -42,6 +42,7 @@ import java.util.List;
  * SEGMENT_DIGESTS partition:int32
  * PULL         partition:int32 · epoch:int64 · segment:int32 · fromRevision:int64 · lineageEpoch:int64 · maxBytes:int32
  * ADVANCE_EPOCH partition:int32 · segment:int32 · fromEpoch:int64 · toEpoch:int64 · revision:int64
+ * HAND_OVER_FENCE partition:int32 · epoch:int64
  * TRACK_SEGMENT segment:int32 · sinceRevision:int64 (-1 = fresh) · sinceEpoch:int64
  * ADMIN_DRAIN  (empty)
  * ADMIN_REBALANCE (empty)
@@ -217,6 +218,9 @@ public final class RequestCodec {
         } else if (request instanceof Request.Publish publish) {
             Wire.writeBytes(out, publish.channel());
             Wire.writeBytes(out, publish.message());
+        } else if (request instanceof Request.HandOverFence fence) {
+            out.writeInt(fence.partition());
+            out.writeLong(fence.epoch());
         } else if (request instanceof Request.AdvanceEpoch advance) {
             out.writeInt(advance.partition());
             out.writeInt(advance.segment());
@@ -407,6 +411,15 @@ public final class RequestCodec {
                             + "sinceRevision >= -1, got " + segment + " and " + sinceRevision);
                 }
                 return new Request.TrackSegment(id, segment, sinceRevision, sinceEpoch);
+            }
+            case HAND_OVER_FENCE: {
+                int partition = Wire.readInt(in, id, "partition");
+                long epoch = Wire.readLong(in, id, "epoch");
+                if (epoch < 0) {
+                    throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "hand-over-fence needs epoch >= 0, got "
+                            + epoch);
+                }
+                return new Request.HandOverFence(id, partition, epoch);
             }
             case ADVANCE_EPOCH: {
                 int partition = Wire.readInt(in, id, "partition");

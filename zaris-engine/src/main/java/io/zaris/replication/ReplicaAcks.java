@@ -2,6 +2,7 @@ package io.zaris.replication;
 
 import io.zaris.model.AckMode;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.function.Supplier;
 
@@ -50,6 +51,7 @@ final class ReplicaAcks {
     private final int assigned;
     private final Runnable reducedRedundancy;
     private final Supplier<CompletableFuture<Void>> majorityCheck;
+    private final AtomicIntegerArray awaitingVerdicts;
     private volatile int awaiting;
     private volatile int applied;
     private volatile int refused;
@@ -74,6 +76,17 @@ final class ReplicaAcks {
      */
     ReplicaAcks(int partition, int shipped, int silent, int required, int assigned, Runnable reducedRedundancy,
                 Supplier<CompletableFuture<Void>> majorityCheck) {
+        this(partition, shipped, silent, required, assigned, reducedRedundancy, majorityCheck, null);
+    }
+
+    /**
+     * @param awaitingVerdicts per partition, the shipments still waiting for a replica's verdict: the caller counted
+     *                         this one in before, and it is counted out once every verdict is in ({@code null}: not
+     *                         counted). A planned hand-over's fence waits on it (see {@link HandOverFence}).
+     */
+    ReplicaAcks(int partition, int shipped, int silent, int required, int assigned, Runnable reducedRedundancy,
+                Supplier<CompletableFuture<Void>> majorityCheck, AtomicIntegerArray awaitingVerdicts) {
+        this.awaitingVerdicts = awaitingVerdicts;
         this.partition = partition;
         this.required = required;
         this.assigned = assigned;
@@ -104,6 +117,9 @@ final class ReplicaAcks {
     }
 
     private void finish() {
+        if (awaitingVerdicts != null) {
+            awaitingVerdicts.decrementAndGet(partition); // every verdict is in: FENCED or not, it is decided
+        }
         int count = applied;
         if (fenced > 0) {
             result.completeExceptionally(new ReplicationException("a replica of partition " + partition

@@ -29,6 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
@@ -84,6 +85,12 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      */
     private final Set<String> silentReplicas = ConcurrentHashMap.newKeySet();
     private final Set<String> opening = ConcurrentHashMap.newKeySet();
+    /**
+     * Per partition, shipments still waiting for some replica's verdict: counted in by {@link #ship} under the
+     * segment's lock, counted out by their {@link ReplicaAcks} once every verdict is in. A hand-over fence waits for
+     * it to reach zero ({@link #fenceForHandOver}).
+     */
+    private final AtomicIntegerArray shipmentsAwaitingVerdicts;
     /** Degraded partitions' confirmed replicas waiting for a heal; touched by the replication thread only. */
     private final ReplicaAudits audits = new ReplicaAudits();
     private final LongAdder segmentsAuditedOutOfSync = new LongAdder();
@@ -123,6 +130,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         this.gate = gate;
         this.nodeId = nodeId;
         this.layout = layout;
+        this.shipmentsAwaitingVerdicts = new AtomicIntegerArray(layout.partitionCount());
         this.settings = settings;
         this.fence = fence;
         this.worker = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -318,8 +326,13 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         // write (the node's mode or its own) does not wait; the ships below go out all the same.
         int required = requiredReplicas(partition);
         int assigned = owners.contains(nodeId) ? owners.size() - 1 : owners.size();
+        AtomicIntegerArray counted = null;
+        if (!targets.isEmpty()) {
+            counted = shipmentsAwaitingVerdicts;
+            counted.incrementAndGet(partition);
+        }
         ReplicaAcks acks = new ReplicaAcks(partition, targets.size(), silent, required, assigned, countReducedRedundancy,
-                majorityCheck);
+                majorityCheck, counted);
         for (int i = 0; i < targets.size(); i++) {
             ReplicaLink link = targets.get(i);
             link.replicateBatched(partition, epoch, segment, changes, deadline, flushDelayNanos).thenAccept(verdict -> {
@@ -337,6 +350,58 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                     "only " + targets.size() + " of " + required + " required replicas are connected for partition " + partition));
         }
         return acks.result();
+    }
+
+    /**
+     * Old active side of a planned hand-over ({@link HandOverFence}): each segment of {@code partition} refuses this
+     * node's writes of epoch {@code epoch} and older from now on; completes with {@code true} once every shipment
+     * made before has its replicas' verdicts, with {@code false} when that takes longer than
+     * {@link HandOverFence#SETTLE_WAIT} or this node is stopping. The fence is lifted after {@link HandOverFence#HOLD}
+     * unless the new active's pull made it final. Any thread; the waiting runs on the replication thread.
+     */
+    public CompletableFuture<Boolean> fenceForHandOver(int partition, long epoch) {
+        NodeStore nodeStore = store;
+        if (closed || nodeStore == null) {
+            return CompletableFuture.completedFuture(false);
+        }
+        long bar = Math.addExact(epoch, 1);
+        for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
+            nodeStore.fenceForHandOver(segment, bar);
+        }
+        // Every write applied before the fence was shipped (and counted) under its segment's lock, which the fence
+        // took after it: from here the count only falls.
+        try {
+            worker.schedule(() -> {
+                for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
+                    nodeStore.liftHandOverFence(segment, bar);
+                }
+            }, HandOverFence.HOLD.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            return CompletableFuture.completedFuture(false); // this node is stopping; it ships nothing more
+        }
+        CompletableFuture<Boolean> settled = new CompletableFuture<>();
+        awaitVerdicts(partition, time.nanoTime() + HandOverFence.SETTLE_WAIT.toNanos(), settled);
+        return settled;
+    }
+
+    private void awaitVerdicts(int partition, long deadline, CompletableFuture<Boolean> settled) {
+        switch (HandOverFence.next(shipmentsAwaitingVerdicts.get(partition), time.nanoTime(), deadline)) {
+            case SETTLED -> settled.complete(true);
+            case GAVE_UP -> {
+                log.info("node {}: partition {} still had {} shipment(s) waiting for replica verdicts {} after its"
+                        + " hand-over fence went up; the hand-over goes ahead without waiting for them", nodeId, partition,
+                        shipmentsAwaitingVerdicts.get(partition), HandOverFence.SETTLE_WAIT);
+                settled.complete(false);
+            }
+            case WAIT -> {
+                try {
+                    worker.schedule(() -> awaitVerdicts(partition, deadline, settled), HandOverFence.POLL.toMillis(),
+                            TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.RejectedExecutionException stopping) {
+                    settled.complete(false);
+                }
+            }
+        }
     }
 
     /** Follows up a replica's verdict: catch it up, or learn we were fenced. */

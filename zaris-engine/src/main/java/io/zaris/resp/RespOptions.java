@@ -18,8 +18,10 @@ public final class RespOptions {
     private final boolean required;
     private final RespLimits limits;
     private final RespPeerPorts peerPorts;
+    private final RespLinger linger;
 
     private RespOptions(Builder builder) {
+        this.linger = builder.linger;
         this.host = builder.host;
         this.port = builder.port;
         this.required = builder.required;
@@ -53,12 +55,18 @@ public final class RespOptions {
         return peerPorts;
     }
 
+    /** How long a drained node keeps this port open for clients that still route here (see {@link RespLinger}). */
+    public RespLinger linger() {
+        return linger;
+    }
+
     public static final class Builder {
         private String host = DEFAULT_HOST;
         private int port;
         private boolean required = true;
         private RespLimits limits = RespLimits.defaults();
         private RespPeerPorts peerPorts;
+        private RespLinger linger = RespLinger.defaults();
 
         private Builder() {
         }
@@ -91,6 +99,11 @@ public final class RespOptions {
 
         public Builder peerPorts(RespPeerPorts peerPorts) {
             this.peerPorts = Objects.requireNonNull(peerPorts);
+            return this;
+        }
+
+        public Builder linger(RespLinger linger) {
+            this.linger = Objects.requireNonNull(linger);
             return this;
         }
 

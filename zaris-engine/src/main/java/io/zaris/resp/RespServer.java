@@ -20,6 +20,10 @@ import reactor.netty.tcp.TcpServer;
  */
 public final class RespServer implements AutoCloseable {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(RespServer.class);
+    /** How often a lingering port looks at its clients' last command. */
+    private static final Duration LINGER_POLL = Duration.ofMillis(50);
+
     private final DisposableServer server;
     private final RespCommands commands;
     /** {@code CLIENT TRACKING}, or {@code null} when refused. */
@@ -29,19 +33,27 @@ public final class RespServer implements AutoCloseable {
     private final AtomicLong sessionIds = new AtomicLong();
     /** Open connections (closed channels remove themselves), closed with the listener so clients notice a stop. */
     private final ChannelGroup channels = new DefaultChannelGroup("zaris-resp", GlobalEventExecutor.INSTANCE);
+    /** A drained node's linger before this port closes. */
+    private final RespLinger linger;
 
     private RespServer(RespOptions options, RespBackend backend, RespSecurity security, RespTracking tracking) {
         RespCommands commands = new RespCommands(backend, options, connections::get, security.onFailedLogin(), tracking);
         this.commands = commands;
         this.host = options.host();
         this.tracking = tracking;
+        RespLinger linger = options.linger();
+        this.linger = linger;
+        RespConnectionHandler.Executor execute = (command, session) -> {
+            linger.commandArrived(command);
+            return commands.execute(command, session);
+        };
         this.server = TlsTransports.secure(TcpServer.create().runOn(IoLoops.shared()), security.security().tls())
                 .host(options.host())
                 .port(options.port())
                 .doOnConnection(connection -> {
                     channels.add(connection.channel());
                     connection.addHandlerLast("zaris-resp", new RespConnectionHandler(backend.nodeId(), options.limits(),
-                            commands::execute, sessionIds.incrementAndGet(), connections, security, tracking));
+                            execute, sessionIds.incrementAndGet(), connections, security, tracking));
                 })
                 .handle((inbound, outbound) -> Mono.never())
                 .bindNow(Duration.ofSeconds(10));
@@ -100,6 +112,43 @@ public final class RespServer implements AutoCloseable {
     /** Bytes of replies queued for RESP clients and not yet taken by their sockets. */
     public long pendingOutboundBytes() {
         return io.zaris.security.OutboundBytes.pending(channels);
+    }
+
+    /**
+     * The thread that stops a drained node, before {@link #close}: keeps the port open while clients still send
+     * commands here (each answered as usual: {@code -MOVED} to the slot's owner, the current map for {@code CLUSTER}),
+     * and returns once they went quiet, none is connected, or the longest linger passed (see {@link RespLinger}).
+     */
+    public void lingerAfterDrain(String nodeId) throws InterruptedException {
+        long started = System.nanoTime();
+        linger.begin(started);
+        if (connections() > 0) {
+            log.info("node {}: drained; lingering on the RESP port for up to {} s while {} client(s) are still connected,"
+                    + " answering MOVED to the slots' new owners until they go quiet for {} ms", nodeId,
+                    linger.max().toSeconds(), connections(), linger.quiet().toMillis());
+        }
+        while (true) {
+            long now = System.nanoTime();
+            RespLinger.Step step = RespLinger.next(now, started, linger.lastCommandNanos(), connections(), linger.quiet(),
+                    linger.max());
+            if (step != RespLinger.Step.LINGER) {
+                if (now - started > LINGER_POLL.toNanos()) {
+                    log.info("node {}: stops lingering on the RESP port after {} ms ({})", nodeId,
+                            (now - started) / 1_000_000, describe(step));
+                }
+                return;
+            }
+            Thread.sleep(LINGER_POLL.toMillis()); // a bounded poll of two counters, not a wait for an event
+        }
+    }
+
+    private static String describe(RespLinger.Step step) {
+        return switch (step) {
+            case CLOSE_NO_CLIENTS -> "no client is connected";
+            case CLOSE_QUIET -> "its clients went quiet";
+            case CLOSE_MAX -> "the longest linger passed";
+            case LINGER -> "lingering";
+        };
     }
 
     @Override

@@ -9,7 +9,8 @@ public final class Access {
 
     /** Operations only nodes send each other: they change replica state or reveal it. */
     static final Set<OpCode> NODE_OPERATIONS = EnumSet.of(OpCode.REPLICATE, OpCode.REPLICATE_BATCH, OpCode.SNAPSHOT, OpCode.PARTITION_STATE, OpCode.PULL,
-            OpCode.SEGMENT_DIGESTS, OpCode.ADVANCE_EPOCH, OpCode.PUBLISH);
+            OpCode.SEGMENT_DIGESTS, OpCode.ADVANCE_EPOCH, OpCode.PUBLISH,
+            OpCode.HAND_OVER_FENCE);
     /** Operator commands: they change where the cluster keeps its data, so a read-only user may not send them. */
     static final Set<OpCode> ADMIN_OPERATIONS = EnumSet.of(OpCode.ADMIN_DRAIN, OpCode.ADMIN_REBALANCE);
 

@@ -10,6 +10,7 @@ import io.zaris.protocol.PeerConnectionName;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
+import io.zaris.replication.HandOverFence;
 import io.zaris.security.Credentials;
 import io.zaris.security.TlsOptions;
 import io.zaris.time.TimeSource;
@@ -20,6 +21,8 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -87,6 +90,29 @@ final class DataPortProbe implements PeerProbe {
                 return states;
             });
         }).exceptionally(error -> Map.of());
+    }
+
+    @Override
+    public CompletableFuture<Set<Integer>> fenceForHandOver(NodeAddress address, Map<Integer, Long> epochs) {
+        return open(address).thenCompose(connection -> {
+            long deadline = time.nanoTime() + HandOverFence.LEADER_WAIT.toNanos();
+            List<Integer> asked = new ArrayList<>(epochs.keySet());
+            List<CompletableFuture<Boolean>> answers = new ArrayList<>();
+            for (int partition : asked) {
+                answers.add(connection.send(id -> new Request.HandOverFence(id, partition, epochs.get(partition)),
+                        (status, body) -> status == KvStatus.OK, 0, 0, deadline).exceptionally(error -> false));
+            }
+            return CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
+                connection.close();
+                Set<Integer> fenced = new TreeSet<>();
+                for (int i = 0; i < asked.size(); i++) {
+                    if (answers.get(i).join()) {
+                        fenced.add(asked.get(i));
+                    }
+                }
+                return (Set<Integer>) fenced;
+            });
+        }).exceptionally(error -> Set.of());
     }
 
     @Override

@@ -63,6 +63,8 @@ final class RequestHandler {
     private final java.util.function.Consumer<Request.Publish> relayedPublishes;
     /** The requests only other nodes send: replica apply, snapshots, pulls, partition state and digests. */
     private final ReplicaRequests replicaRequests;
+    /** The leader's fence before it publishes a planned hand-over of a partition this node serves. */
+    private final HandOverFences handOverFences;
     /** The node's clock: it stamps a frame's arrival (see {@link #time()}) and judges its deadline here. */
     private final TimeSource time;
     /** Faults a test asked this JVM to inject; none unless a system property armed one. */
@@ -85,6 +87,7 @@ final class RequestHandler {
         this.replicaRequests = new ReplicaRequests(nodeId,
                 PartitionLayout.of(segmentMapper.segmentCount(), fence.partitionCount()), store, currentView, stats,
                 replicator, fence, parts.replicaSegments);
+        this.handOverFences = new HandOverFences(nodeId, currentView, fence, replicator);
         if (faults.armed()) {
             log.warn("node {} injects a test fault: {} is set", nodeId, TestFaults.DROP_INCREMENT_PROPERTY);
         }
@@ -240,6 +243,9 @@ final class RequestHandler {
         }
         if (replicaRequests.handle(request, out)) {
             return DONE;
+        }
+        if (request instanceof Request.HandOverFence handOverFence) {
+            return handOverFences.answer(handOverFence, out);
         }
         if (mapAndAdmin.handle(request, out)) {
             return DONE;

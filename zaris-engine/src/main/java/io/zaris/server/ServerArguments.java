@@ -9,6 +9,7 @@ import io.zaris.protocol.IoLoops;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.resp.RespLimits;
+import io.zaris.resp.RespLinger;
 import io.zaris.resp.RespOptions;
 import io.zaris.resp.RespPeerPorts;
 import io.zaris.security.ClusterSecret;
@@ -493,7 +494,19 @@ public final class ServerArguments {
                 .required(explicit)
                 .limits(limits)
                 .peerPorts(RespPeerPorts.offset(respAdvertiseOffset(sources, respPort, port, advertisePort)))
+                .linger(respLinger(sources))
                 .build();
+    }
+
+    /** {@code --resp-linger-quiet} and {@code --resp-linger-max}: the quiet time may not exceed the longest linger. */
+    static RespLinger respLinger(OptionSources sources) {
+        Duration quiet = sources.duration(ServerOption.RESP_LINGER_QUIET);
+        Duration max = sources.duration(ServerOption.RESP_LINGER_MAX);
+        if (quiet.compareTo(max) > 0) {
+            throw new IllegalArgumentException(ServerOption.RESP_LINGER_QUIET.flag() + " (" + quiet + ") must not exceed "
+                    + ServerOption.RESP_LINGER_MAX.flag() + " (" + max + ")");
+        }
+        return new RespLinger(quiet, max);
     }
 
     /**

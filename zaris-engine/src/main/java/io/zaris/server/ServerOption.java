@@ -8,6 +8,7 @@ import io.zaris.protocol.IoLoops;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.replication.ReplicationSettings;
 import io.zaris.resp.RespLimits;
+import io.zaris.resp.RespLinger;
 import io.zaris.resp.RespOptions;
 import io.zaris.security.SecurityOptions;
 import io.zaris.store.MemoryOptions;
@@ -135,6 +136,14 @@ public enum ServerOption {
             Default.value(ValueType.describeSize(RespLimits.DEFAULT_MAX_INLINE_BYTES)),
             "longest inline RESP command line (at least 16)",
             config -> config.resp() == null ? null : config.resp().limits().maxInlineBytes()),
+    RESP_LINGER_QUIET("resp-linger-quiet", "<duration>", ValueType.duration(Duration.ZERO, ValueType.FOREVER),
+            Default.value(RespLinger.DEFAULT_QUIET), "after a drain, the RESP port closes once its clients sent no"
+            + " command (but connection and topology ones) for this long; until then it answers MOVED to the new owners",
+            config -> config.resp() == null ? null : config.resp().linger().quiet()),
+    RESP_LINGER_MAX("resp-linger-max", "<duration>", ValueType.duration(Duration.ZERO, ValueType.FOREVER),
+            Default.value(RespLinger.DEFAULT_MAX), "after a drain, the longest the RESP port stays open for clients"
+            + " still routing to this node (0 closes it at once; at least --resp-linger-quiet)",
+            config -> config.resp() == null ? null : config.resp().linger().max()),
     HTTP_PORT("http-port", "<port|off>", ValueType.PORT_OR_OFF, Default.value("off"),
             "HTTP port for /health/live, /health/ready and /metrics (Prometheus)", null),
     HTTP_HOST("http-host", "<address>", ValueType.ADDRESS, Default.derived("`--host`"), "HTTP bind address", null),

@@ -543,6 +543,25 @@ public final class ZarisNode implements AutoCloseable {
         return member.drain();
     }
 
+    /**
+     * The stopping thread, after a drain and before {@link #close}: keeps the RESP port open while Redis clients still
+     * route commands here, answering them {@code -MOVED} to the new owners (see {@link io.zaris.resp.RespLinger}).
+     * Returns at once without a RESP port, or while this node still holds a role. The data port stays open as well
+     * meanwhile; the native client follows the map and needs no linger.
+     */
+    public void lingerOnRespPort() {
+        RespServer resp = respServer;
+        ClusterView view = currentView();
+        if (resp == null || view == null || !AdminCommand.hasNoRole(view, nodeId())) {
+            return;
+        }
+        try {
+            resp.lingerAfterDrain(nodeId());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** The rebalance this node runs as leader; {@code RebalanceStatus.IDLE} when none runs or it does not lead. */
     public io.zaris.cluster.RebalanceStatus rebalanceStatus() {
         ClusterMember seat = member;

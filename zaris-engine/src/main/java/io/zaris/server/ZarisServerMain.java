@@ -103,7 +103,9 @@ public final class ZarisServerMain {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             log.info("node {}: shutting down", config.nodeId());
             // The endpoint stays up while the node drains: readiness reports the drain, liveness stays 200.
-            drainBeforeStop(node, drainOnStop);
+            if (drainBeforeStop(node, drainOnStop) && !drainOnStop.isZero()) {
+                node.lingerOnRespPort();
+            }
             node.close();
             if (endpoint != null) {
                 endpoint.close();

@@ -194,6 +194,19 @@ public final class NodeStore {
         return segments[segment].retireAndReadSince(epoch, fromRevision);
     }
 
+    /**
+     * Old active side of a planned hand-over: the segment refuses this node's own writes of epochs below
+     * {@code epoch}, as after a pull, until {@link #liftHandOverFence} (see {@code Segment#fenceForHandOver}).
+     */
+    public void fenceForHandOver(int segment, long epoch) {
+        segments[segment].fenceForHandOver(epoch);
+    }
+
+    /** Takes back a hand-over fence that no pull made real: the hand-over was not published in time. */
+    public void liftHandOverFence(int segment, long epoch) {
+        segments[segment].liftHandOverFence(epoch);
+    }
+
     /** Appends the live keys of one segment to {@code out}. */
     public void collectKeys(int segment, List<byte[]> out) {
         segments[segment].collectKeys(out, time.currentTimeMillis());

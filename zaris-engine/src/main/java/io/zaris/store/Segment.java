@@ -86,6 +86,13 @@ final class Segment {
      */
     private long retiredBelow;
     /**
+     * A planned hand-over's fence ({@link #fenceForHandOver}): the bar it set, and the bar before it, which
+     * {@link #liftHandOverFence} restores when no pull made the bar real meanwhile. 0 when no fence is tentative.
+     * Guarded by {@code writeLock}.
+     */
+    private long tentativeBar;
+    private long barBeforeFence;
+    /**
      * How often this copy was changed by anything but its own writes: a shipped change applied, a snapshot chunk
      * installed, the copy dropped. An active that sees it unchanged since it synced a replica knows its copy has
      * only grown by its own writes since (see {@link SegmentPosition}). Guarded by {@code writeLock}.
@@ -662,7 +669,37 @@ final class Segment {
     List<Change> retireAndReadSince(long epoch, long fromRevision) {
         synchronized (writeLock) {
             retiredBelow = Math.max(retiredBelow, epoch);
+            tentativeBar = 0; // a pull retires for good: a fence it overtook is no longer the fence's to lift
             return tailSince(fromRevision);
+        }
+    }
+
+    /**
+     * A planned hand-over is about to give the partition a new active owner: from now on this copy refuses its own
+     * writes of epochs below {@code epoch}, as a pull would, but tentatively: {@link #liftHandOverFence} takes the
+     * bar back if the hand-over is not published. Every write checks the bar under this lock, so each write either
+     * got in before this call (and was shipped under the lock) or is refused with nothing applied.
+     */
+    void fenceForHandOver(long epoch) {
+        synchronized (writeLock) {
+            if (retiredBelow < epoch) {
+                barBeforeFence = retiredBelow;
+                retiredBelow = epoch;
+                tentativeBar = epoch;
+            }
+        }
+    }
+
+    /**
+     * Takes back the bar {@link #fenceForHandOver} set for {@code epoch}, unless a pull made a bar real since or a
+     * later fence replaced it.
+     */
+    void liftHandOverFence(long epoch) {
+        synchronized (writeLock) {
+            if (tentativeBar == epoch && retiredBelow == epoch) {
+                retiredBelow = barBeforeFence;
+                tentativeBar = 0;
+            }
         }
     }
 

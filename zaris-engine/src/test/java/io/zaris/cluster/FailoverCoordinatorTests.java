@@ -218,8 +218,10 @@ class FailoverCoordinatorTests {
 
         now += 1;
         leader.reconcile(resumed, all, () -> resumed, published::add);
+        // both heals wait for their actives' fences (b's and c's), then leave in one view
         assertThat(published).hasSize(2);
         assertThat(published.get(1).runtimeMap().get(0)).isEqualTo(new PartitionRuntime("a", 5, PartitionHealth.HEALTHY));
+        assertThat(published.get(1).runtimeMap().get(1)).isEqualTo(new PartitionRuntime("c", 3, PartitionHealth.HEALTHY));
     }
 
     @Test
@@ -539,6 +541,82 @@ class FailoverCoordinatorTests {
             states.keySet().retainAll(partitions);
             return CompletableFuture.completedFuture(states);
         }
+
+        @Override
+        public CompletableFuture<Set<Integer>> fenceForHandOver(NodeAddress address, Map<Integer, Long> epochs) {
+            fencesAsked.put(nodeAt(address), epochs);
+            return fenceAnswer;
+        }
+    }
+
+    /** Old active → the partitions and epochs the leader asked it to fence before a hand-over. */
+    private final Map<String, Map<Integer, Long>> fencesAsked = new HashMap<>();
+    /** What every old active answers to a fence; completed by each test that needs it. */
+    private CompletableFuture<Set<Integer>> fenceAnswer = CompletableFuture.completedFuture(Set.of());
+
+    /** Partition 0 DEGRADED on b, which hands it back to its primary a; every copy in sync; partition 1 healthy on c. */
+    private ClusterView aViewReadyToHandPartitionZeroBackToA() {
+        answers.put("a", Map.of(0, new PartitionState(4, 90, 12, 2)));
+        answers.put("b", Map.of(0, new PartitionState(4, 90, 12, 2, 1)));
+        return view(List.of(List.of("a", "b"), List.of("c", "a")), new PartitionRuntime("b", 4, PartitionHealth.DEGRADED),
+                new PartitionRuntime("c", 2, PartitionHealth.HEALTHY));
+    }
+
+    @Test
+    void aPlannedHandOverIsPublishedOnlyOnceTheOldActiveAnsweredItsFence() {
+        ClusterView view = aViewReadyToHandPartitionZeroBackToA();
+        fenceAnswer = new CompletableFuture<>();
+
+        coordinator.reconcile(view, Set.of("a", "b", "c"), () -> view, published::add);
+
+        assertThat(fencesAsked).isEqualTo(Map.of("b", Map.of(0, 4L)));
+        assertThat(published).as("nothing published while b may still ship writes of epoch 4").isEmpty();
+        coordinator.reconcile(view, Set.of("a", "b", "c"), () -> view, published::add);
+        assertThat(published).as("no other round starts while the fence is out").isEmpty();
+
+        fenceAnswer.complete(Set.of(0));
+
+        assertThat(published).hasSize(1);
+        assertThat(published.get(0).runtimeMap().get(0)).isEqualTo(new PartitionRuntime("a", 5, PartitionHealth.HEALTHY));
+        assertThat(published.get(0).runtimeMap().get(1)).isEqualTo(view.runtimeMap().get(1));
+    }
+
+    @Test
+    void aPlannedHandOverWhoseOldActiveDoesNotConfirmIsPublishedAnyway() {
+        ClusterView view = aViewReadyToHandPartitionZeroBackToA();
+        fenceAnswer = new CompletableFuture<>();
+        coordinator.reconcile(view, Set.of("a", "b", "c"), () -> view, published::add);
+
+        fenceAnswer.complete(Set.of()); // the probe's bound ran out, or b refused
+
+        assertThat(published).hasSize(1);
+        assertThat(published.get(0).runtimeMap().get(0)).isEqualTo(new PartitionRuntime("a", 5, PartitionHealth.HEALTHY));
+    }
+
+    @Test
+    void aPlannedHandOverOvertakenByAnotherChangeWhileItsFenceWasOutIsDropped() {
+        ClusterView view = aViewReadyToHandPartitionZeroBackToA();
+        ClusterView[] latest = {view};
+        fenceAnswer = new CompletableFuture<>();
+        coordinator.reconcile(view, Set.of("a", "b", "c"), () -> latest[0], published::add);
+
+        latest[0] = view(view.partitionMap().owners(), new PartitionRuntime("b", 6, PartitionHealth.DEGRADED),
+                view.runtimeMap().get(1));
+        fenceAnswer.complete(Set.of(0));
+
+        assertThat(published).as("partition 0 changed meanwhile; a later round decides again").isEmpty();
+    }
+
+    @Test
+    void aHealFencesItsActiveWhereverItGoesUnlessThatActiveNoLongerServes() {
+        PartitionRuntime onB = new PartitionRuntime("b", 4, PartitionHealth.DEGRADED);
+        assertThat(PlannedHandOvers.fenceFirst(onB, new PartitionRuntime("a", 5, PartitionHealth.HEALTHY), true)).isTrue();
+        assertThat(PlannedHandOvers.fenceFirst(onB, new PartitionRuntime("b", 5, PartitionHealth.HEALTHY), true))
+                .as("the active stays under a new epoch: its replicas may install it first").isTrue();
+        assertThat(PlannedHandOvers.fenceFirst(onB, new PartitionRuntime("a", 5, PartitionHealth.HEALTHY), false))
+                .as("the old active does not serve: nothing to fence").isFalse();
+        assertThat(PlannedHandOvers.fenceFirst(new PartitionRuntime(null, 4, PartitionHealth.UNAVAILABLE),
+                new PartitionRuntime("a", 5, PartitionHealth.HEALTHY), true)).isFalse();
     }
 
     @Test

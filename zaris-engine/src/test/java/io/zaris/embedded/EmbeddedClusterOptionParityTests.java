@@ -37,6 +37,8 @@ class EmbeddedClusterOptionParityTests {
             Map.entry(ServerOption.RESP_MAX_BULK_BYTES, "respLimits"),
             Map.entry(ServerOption.RESP_MAX_ARGS, "respLimits"),
             Map.entry(ServerOption.RESP_MAX_INLINE_BYTES, "respLimits"),
+            Map.entry(ServerOption.RESP_LINGER_QUIET, "respLinger"),
+            Map.entry(ServerOption.RESP_LINGER_MAX, "respLinger"),
             Map.entry(ServerOption.EVICTION_POLICY, "memory"),
             Map.entry(ServerOption.LOGIN_TIMEOUT, "security"),
             Map.entry(ServerOption.MAX_KEY_BYTES, "limits"),

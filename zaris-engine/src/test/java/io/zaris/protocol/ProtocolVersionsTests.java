@@ -46,7 +46,7 @@ class ProtocolVersionsTests {
     void eachFrameBelongsToTheVersionThatIntroducedIt() {
         for (OpCode op : OpCode.values()) {
             boolean sinceVersion4 = op == OpCode.HASH_READ || op == OpCode.HASH_WRITE || op == OpCode.TRACK_SEGMENT
-                    || op == OpCode.PUBLISH;
+                    || op == OpCode.PUBLISH || op == OpCode.HAND_OVER_FENCE;
             assertThat(ProtocolVersions.knows(4, op)).as("%s in version 4", op).isTrue();
             assertThat(ProtocolVersions.knows(3, op)).as("%s in version 3", op).isEqualTo(!sinceVersion4);
             assertThat(ProtocolVersions.knows(2, op)).as("%s in version 2", op)

@@ -167,4 +167,18 @@ class ReplicaAcksTests {
         assertThatThrownBy(acks.result()::join).hasCauseInstanceOf(ReplicationException.class)
                 .hasMessageContaining("no other copy did");
     }
+
+    @Test
+    void aCountedShipmentIsCountedOutOnceEveryVerdictIsInWhateverTheyAre() {
+        java.util.concurrent.atomic.AtomicIntegerArray awaiting = new java.util.concurrent.atomic.AtomicIntegerArray(8);
+        awaiting.incrementAndGet(4);
+        ReplicaAcks acks = new ReplicaAcks(4, 2, 0, 1, 2, reduced::incrementAndGet, () -> leaderAnswer, awaiting);
+        acks.onVerdict(APPLIED);
+        assertThat(awaiting.get(4)).as("one verdict still out").isEqualTo(1);
+
+        acks.onVerdict(FENCED);
+
+        assertThat(awaiting.get(4)).isZero();
+        assertThat(acks.result()).isCompletedExceptionally();
+    }
 }

@@ -53,6 +53,8 @@ class ServerOptionCatalogTests {
             Map.entry(ServerOption.RESP_MAX_BULK_BYTES, List.of("1m", 1 << 20)),
             Map.entry(ServerOption.RESP_MAX_ARGS, List.of("100", 100)),
             Map.entry(ServerOption.RESP_MAX_INLINE_BYTES, List.of("1k", 1024)),
+            Map.entry(ServerOption.RESP_LINGER_QUIET, List.of("500ms", Duration.ofMillis(500))),
+            Map.entry(ServerOption.RESP_LINGER_MAX, List.of("1m", Duration.ofMinutes(1))),
             Map.entry(ServerOption.MAX_MEMORY, List.of("64m", 64L << 20)),
             Map.entry(ServerOption.EVICTION_POLICY, List.of("volatile_ttl", "volatile-ttl")),
             Map.entry(ServerOption.LOGIN_TIMEOUT, List.of("3s", Duration.ofSeconds(3))),

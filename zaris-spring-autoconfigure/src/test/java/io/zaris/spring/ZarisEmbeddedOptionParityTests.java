@@ -99,6 +99,8 @@ class ZarisEmbeddedOptionParityTests {
             Map.entry(ServerOption.RESP_MAX_BULK_BYTES, CUSTOMIZER + " (respLimits(...))"),
             Map.entry(ServerOption.RESP_MAX_ARGS, CUSTOMIZER + " (respLimits(...))"),
             Map.entry(ServerOption.RESP_MAX_INLINE_BYTES, CUSTOMIZER + " (respLimits(...))"),
+            Map.entry(ServerOption.RESP_LINGER_QUIET, CUSTOMIZER + " (respLinger(...))"),
+            Map.entry(ServerOption.RESP_LINGER_MAX, CUSTOMIZER + " (respLinger(...))"),
             Map.entry(ServerOption.MAX_KEY_BYTES, CUSTOMIZER + " (limits(...))"),
             Map.entry(ServerOption.MAX_VALUE_BYTES, CUSTOMIZER + " (limits(...))"),
             Map.entry(ServerOption.MAX_FRAME_BYTES, CUSTOMIZER + " (limits(...))"),
