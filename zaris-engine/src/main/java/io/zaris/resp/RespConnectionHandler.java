@@ -9,10 +9,8 @@ import io.zaris.security.LoginTimeout;
 import io.zaris.security.SlowReaderGuard;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -74,9 +72,9 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
 
     /** Bytes of input a connection may send behind a waiting blocking pop before it is closed, as Redis closes a client past its query-buffer limit. */
     static final int MAX_INPUT_BEHIND_BLOCKED_POP = 8 * 1024 * 1024;
-    /** Commands that may wait for an element; see {@link #blocked}. */
-    private static final Set<String> BLOCKING_POPS = Set.of("BLPOP", "BRPOP", "BLMOVE", "BZPOPMIN", "BZPOPMAX", "BLMPOP",
-            "BZMPOP");
+    /** Commands that may wait for an element, by their {@link CommandTable} names; see {@link #blocked}. */
+    private static final Set<String> BLOCKING_POPS = Set.of("blpop", "brpop", "blmove", "bzpopmin", "bzpopmax", "blmpop",
+            "bzmpop");
 
     private record Pending(CompletableFuture<RespReply> reply, int protocol) {
     }
@@ -242,9 +240,13 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         reply.whenComplete(onLateReply);
     }
 
+    /**
+     * Looked up in the command table rather than by an upper-cased copy of the name: every command whose reply waits
+     * (each SYNC write) is asked, and the table finds the name without building a string.
+     */
     private static boolean isBlockingPop(List<byte[]> command) {
-        String name = new String(command.get(0), StandardCharsets.US_ASCII);
-        return BLOCKING_POPS.contains(name.toUpperCase(Locale.ROOT));
+        CommandTable.Spec spec = CommandTable.lookup(command.get(0));
+        return spec != null && BLOCKING_POPS.contains(spec.name());
     }
 
     private void drain(ChannelHandlerContext ctx) {
