@@ -828,6 +828,10 @@ final class RespCommands {
         if (plan.immediate() != null) {
             return done(plan.immediate());
         }
+        if (plan.fromBody() != null) {
+            return call(new Request.Hash(0, a.get(1), plan.op(), plan.args()), slot,
+                    answer -> plan.fromBody().reply(answer.body()));
+        }
         return call(new Request.Hash(0, a.get(1), plan.op(), plan.args()), slot,
                 answer -> plan.reply().apply(ResponseCodec.readHashAnswer(answer.body())));
     }
