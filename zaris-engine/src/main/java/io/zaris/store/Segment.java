@@ -4,6 +4,7 @@ import io.zaris.model.Change;
 import io.zaris.model.HashOp;
 import io.zaris.model.KeyContent;
 import io.zaris.model.KvStatus;
+import io.zaris.model.ListPosition;
 import io.zaris.model.SegmentDigest;
 import io.zaris.model.VersionedValue;
 import java.nio.charset.StandardCharsets;
@@ -1593,7 +1594,7 @@ final class Segment {
      * replica's stream.
      */
     private LoggedChange.Kind applyListChange(ByteKey key, Change change, long now) {
-        long[] position = io.zaris.model.ListPosition.parse(change.field());
+        long index = ListPosition.first(change.field()); // no array of numbers per change
         StoredEntry current = entries.get(key);
         switch (change.kind()) {
             case LIST_INSERT -> {
@@ -1604,14 +1605,14 @@ final class Segment {
                 } else {
                     list = installCollection(key, new ListEntry(change.revision(), change.expiresAtMillis(), now));
                 }
-                account(list.insert((int) Math.min(position[0], list.size()), change.value()));
+                account(list.insert((int) Math.min(index, list.size()), change.value()));
                 list.changedAt(change.revision(), now);
                 return LoggedChange.Kind.LIST_INSERT;
             }
             case LIST_REMOVE -> {
                 if (current instanceof ListEntry list) {
-                    int from = (int) Math.min(position[0], list.size());
-                    account(-list.remove(from, (int) Math.min(position[1], list.size() - from)));
+                    int from = (int) Math.min(index, list.size());
+                    account(-list.remove(from, (int) Math.min(ListPosition.second(change.field()), list.size() - from)));
                     if (list.size() == 0) {
                         discard(key);
                     } else {
@@ -1621,8 +1622,8 @@ final class Segment {
                 return LoggedChange.Kind.LIST_REMOVE;
             }
             case LIST_SET -> {
-                if (current instanceof ListEntry list && position[0] < list.size()) {
-                    account(list.set((int) position[0], change.value()));
+                if (current instanceof ListEntry list && index < list.size()) {
+                    account(list.set((int) index, change.value()));
                     list.changedAt(change.revision(), now);
                 }
                 return LoggedChange.Kind.LIST_SET;
