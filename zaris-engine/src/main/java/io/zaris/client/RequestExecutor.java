@@ -17,7 +17,9 @@ import io.zaris.transport.ZarisTransportException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -52,6 +54,8 @@ final class RequestExecutor implements AutoCloseable {
     private final ClientMetrics metrics;
     private final TopologyKeeper topology;
     private final ScheduledExecutorService timer;
+    /** The waits {@link #after} handed out and not yet ended; concurrent, as any thread may add or end one. */
+    private final Set<CompletableFuture<Void>> delays = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     RequestExecutor(ZarisClientOptions options, TimeSource time, TopologyKeeper topology) {
@@ -290,11 +294,34 @@ final class RequestExecutor implements AutoCloseable {
         return answered == null ? "ok" : answered.name().toLowerCase(Locale.ROOT);
     }
 
+    /**
+     * Completes after {@code delayNanos} on the timer thread, so a caller waits between operations without holding a
+     * thread; fails with "client is closed" when the client closes first (the timer then runs nothing more).
+     */
+    CompletableFuture<Void> after(long delayNanos) {
+        CompletableFuture<Void> elapsed = new CompletableFuture<>();
+        delays.add(elapsed);
+        elapsed.whenComplete((ignored, error) -> delays.remove(elapsed));
+        if (closed) { // checked after the add: close() fails what it finds, this fails what it missed
+            elapsed.completeExceptionally(new ZarisException("client is closed"));
+            return elapsed;
+        }
+        try {
+            timer.schedule(() -> elapsed.complete(null), Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            elapsed.completeExceptionally(new ZarisException("client is closed"));
+        }
+        return elapsed;
+    }
+
     /** Fails every later attempt with "client is closed" and stops the timer; idempotent. */
     @Override
     public void close() {
         closed = true;
         timer.shutdownNow();
+        for (CompletableFuture<Void> delay : delays) { // their timer tasks were dropped: nothing else ends them
+            delay.completeExceptionally(new ZarisException("client is closed"));
+        }
     }
 
     /** What hears the answer that completed an operation (see {@link #execute}). */

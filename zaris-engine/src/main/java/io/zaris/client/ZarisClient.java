@@ -10,6 +10,7 @@ import io.zaris.model.AckMode;
 import io.zaris.model.ClusterView;
 import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
+import io.zaris.model.SetAlgebra;
 import io.zaris.model.SortedSetScores;
 import io.zaris.model.VersionedValue;
 import io.zaris.placement.SegmentMapper;
@@ -527,6 +528,38 @@ public final class ZarisClient implements AutoCloseable {
                 .thenApply(write -> new CounterValue(write.answer().count(), write.version()));
     }
 
+    /**
+     * The values of several fields of the hash at the key, in one request (HMGET): the fields present, in the order
+     * asked; empty when the key is absent.
+     */
+    public CompletableFuture<Map<String, byte[]>> hashGetMany(String key, String... fields) {
+        return hashRead(key, HashOp.HMGET, members(fields, "hashGetMany")).thenApply(answer -> {
+            Map<String, byte[]> found = new LinkedHashMap<>();
+            List<byte[]> items = answer.items();
+            for (int i = 0; i < fields.length; i++) {
+                if (items.get(i) != null) {
+                    found.put(fields[i], items.get(i));
+                }
+            }
+            return found;
+        });
+    }
+
+    /** Whether the hash at the key has the field ({@code false} when the key is absent). */
+    public CompletableFuture<Boolean> hashContains(String key, String field) {
+        return hashRead(key, HashOp.HMGET, List.of(bytes(field))).thenApply(answer -> answer.items().get(0) != null);
+    }
+
+    /** The fields of the hash at the key, in the order they were first set; empty when the key is absent (HKEYS). */
+    public CompletableFuture<Set<String>> hashFields(String key) {
+        return hashRead(key, HashOp.HKEYS, List.of()).thenApply(answer -> texts(answer.items()));
+    }
+
+    /** How many fields the hash at the key holds (0 when the key is absent). */
+    public CompletableFuture<Long> hashSize(String key) {
+        return hashRead(key, HashOp.HLEN, List.of()).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
     // ------------------------------------------------------------------ sets
 
     /**
@@ -563,6 +596,101 @@ public final class ZarisClient implements AutoCloseable {
     /** How many members the set at the key holds (0 when the key is absent). */
     public CompletableFuture<Long> setSize(String key) {
         return hashRead(key, HashOp.SCARD, List.of()).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /**
+     * Removes up to {@code count} members of the set at the key, chosen at random, and completes with them (SPOP; the
+     * set goes with its last member); empty when the key is absent. Not repeated once it may have been applied (a
+     * repeat would remove others).
+     */
+    public CompletableFuture<Set<String>> setPop(String key, int count) {
+        if (count < 0) {
+            throw new IllegalArgumentException("setPop takes a count of 0 or more, not " + count);
+        }
+        return hashWrite(key, HashOp.SPOP, List.of(number(count)), false).thenApply(answer -> texts(answer.items()));
+    }
+
+    /**
+     * Members of the set at the key chosen at random, leaving the set as it is (SRANDMEMBER): up to {@code count}
+     * distinct ones, or, for a negative count, exactly {@code -count} that may repeat; empty when the key is absent.
+     */
+    public CompletableFuture<List<String>> setRandomMembers(String key, int count) {
+        return hashRead(key, HashOp.SRANDMEMBER, List.of(number(count))).thenApply(answer -> textList(answer.items()));
+    }
+
+    /** The members every one of the sets at the keys holds (SINTER; an absent key is an empty set). Keys of one segment. */
+    public CompletableFuture<Set<String>> setIntersection(String... keys) {
+        return combineSets("sinter", keys).thenApply(ZarisClient::texts);
+    }
+
+    /** The members any of the sets at the keys holds (SUNION; an absent key is an empty set). Keys of one segment. */
+    public CompletableFuture<Set<String>> setUnion(String... keys) {
+        return combineSets("sunion", keys).thenApply(ZarisClient::texts);
+    }
+
+    /** The members of the first key's set that none of the others holds (SDIFF). Keys of one segment. */
+    public CompletableFuture<Set<String>> setDifference(String... keys) {
+        return combineSets("sdiff", keys).thenApply(ZarisClient::texts);
+    }
+
+    /**
+     * Stores {@link #setIntersection} of the keys at {@code destination} (SINTERSTORE), replacing whatever it held (of
+     * any type, and its TTL; an empty result leaves it absent), and completes with the result's size. The destination
+     * shares the keys' segment.
+     */
+    public CompletableFuture<Long> setIntersectionStore(String destination, String... keys) {
+        return storeSets("sinter", destination, keys);
+    }
+
+    /** As {@link #setIntersectionStore}, storing {@link #setUnion} (SUNIONSTORE). */
+    public CompletableFuture<Long> setUnionStore(String destination, String... keys) {
+        return storeSets("sunion", destination, keys);
+    }
+
+    /** As {@link #setIntersectionStore}, storing {@link #setDifference} (SDIFFSTORE). */
+    public CompletableFuture<Long> setDifferenceStore(String destination, String... keys) {
+        return storeSets("sdiff", destination, keys);
+    }
+
+    /**
+     * The sets at {@code keys} combined as {@code command} (sinter, sunion or sdiff) says: each set read by a request
+     * of its own to the segment's owner (one connection, in order), then combined here. Like the RESP port's SINTER,
+     * the reads are not one atomic step: a write between two of them may be seen by one and not the other. A key of
+     * another type fails the whole with {@code WRONG_TYPE}.
+     */
+    private CompletableFuture<List<byte[]>> combineSets(String command, String[] keys) {
+        if (keys.length == 0) {
+            throw new IllegalArgumentException(command + " needs at least one key");
+        }
+        commonSegmentKeys(List.of(keys));
+        return readSets(command, keys);
+    }
+
+    private CompletableFuture<List<byte[]>> readSets(String command, String[] keys) {
+        List<CompletableFuture<List<byte[]>>> reads = new ArrayList<>(keys.length);
+        for (String key : keys) {
+            reads.add(hashRead(key, HashOp.SMEMBERS, List.of()).thenApply(ResponseCodec.HashAnswer::items));
+        }
+        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
+            List<List<byte[]>> sets = new ArrayList<>(reads.size());
+            for (CompletableFuture<List<byte[]>> read : reads) {
+                sets.add(read.join());
+            }
+            return SetAlgebra.apply(command, sets);
+        });
+    }
+
+    /** {@link #combineSets}, then one write replacing the destination by the result (SSTORE; retried as idempotent). */
+    private CompletableFuture<Long> storeSets(String command, String destination, String[] keys) {
+        if (keys.length == 0) {
+            throw new IllegalArgumentException(command + "store needs at least one key");
+        }
+        List<String> all = new ArrayList<>(keys.length + 1);
+        all.add(destination);
+        all.addAll(List.of(keys));
+        commonSegmentKeys(all);
+        return readSets(command, keys).thenCompose(result -> hashWrite(destination, HashOp.SSTORE, result, true))
+                .thenApply(ResponseCodec.HashAnswer::count);
     }
 
     // ------------------------------------------------------------------ lists
@@ -603,6 +731,121 @@ public final class ZarisClient implements AutoCloseable {
     /** How many elements the list at the key holds (0 when the key is absent). */
     public CompletableFuture<Long> listLength(String key) {
         return hashRead(key, HashOp.LLEN, List.of()).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /**
+     * The element at {@code index} of the list at the key (negative counts from the end, as LINDEX), or {@code null}
+     * when the index is out of range or the key is absent.
+     */
+    public CompletableFuture<byte[]> listIndex(String key, long index) {
+        return hashRead(key, HashOp.LINDEX, List.of(number(index))).thenApply(answer -> answer.items().get(0));
+    }
+
+    /**
+     * Replaces the element at {@code index} (negative counts from the end, as LSET). A key that is absent fails with
+     * {@code BAD_REQUEST} ("no such key"), an index out of range with {@code BAD_REQUEST} ("index out of range").
+     * Retried like an idempotent write: a repeat sets the same element again.
+     */
+    public CompletableFuture<Void> listSet(String key, long index, byte[] element) {
+        return hashWrite(key, HashOp.LSET, List.of(number(index), requireValue(element)), true).thenApply(answer -> null);
+    }
+
+    /**
+     * Keeps only the elements from {@code start} to {@code stop}, inclusive, negative indexes counting from the end (as
+     * LTRIM); a range that keeps nothing removes the key. Not repeated once it may have been applied (a repeat would
+     * trim the trimmed list again).
+     */
+    public CompletableFuture<Void> listTrim(String key, long start, long stop) {
+        return hashWrite(key, HashOp.LTRIM, List.of(number(start), number(stop)), false).thenApply(answer -> null);
+    }
+
+    /**
+     * Removes elements equal to {@code element} (LREM): the first {@code count} from the head when {@code count > 0},
+     * the last {@code -count} from the tail when it is negative, every one when it is 0; completes with how many went.
+     * Retried like an idempotent write only with a count of 0 (a repeat removes nothing more); otherwise not repeated
+     * once it may have been applied.
+     */
+    public CompletableFuture<Long> listRemove(String key, long count, byte[] element) {
+        return hashWrite(key, HashOp.LREM, List.of(number(count), requireValue(element)), count == 0)
+                .thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /**
+     * Pops the element at {@code from}'s end of the list at {@code source} and pushes it at {@code to}'s end of the
+     * list at {@code destination}, in one step on the keys' owner (LMOVE; the same key rotates its list), and completes
+     * with the element, or {@code null} when the source is absent. Both keys share one segment (a common
+     * {@code {hash tag}}). Not repeated once it may have been applied (a repeat would move a second element).
+     */
+    public CompletableFuture<byte[]> listMove(String source, String destination, ListEnd from, ListEnd to) {
+        Objects.requireNonNull(from, "from must not be null");
+        Objects.requireNonNull(to, "to must not be null");
+        commonSegmentKeys(List.of(source, destination));
+        List<byte[]> args = List.of(bytes(destination), side(from), side(to));
+        return hashWrite(source, HashOp.LMOVE, args, false).thenApply(answer -> answer.items().get(0));
+    }
+
+    /**
+     * Pops one element from {@code end} of the list at the key, waiting up to {@code timeout} for one to arrive (as
+     * BLPOP and BRPOP on one key); completes with the element, or {@code null} when the timeout passed first.
+     *
+     * <p>The native protocol has no request that waits on the node, so the client looks: it reads the list's length
+     * and pops only when it saw an element, first after 5 ms, then less often while the list stays empty, never more
+     * than 100 ms apart ({@link PopPollDelay}). Each look is an ordinary operation, routed and retried like any other,
+     * so the wait goes on across a failover or a planned move of the key's partition: a length read is retried
+     * whatever happened, the pop itself is not repeated once it may have been applied (see {@link #listPop}). A look
+     * under way when the timeout passes is waited for, so an element it popped is returned, never dropped. Another
+     * consumer may take the element between the read and the pop; this one then keeps waiting.
+     */
+    public CompletableFuture<byte[]> listBlockingPop(String key, ListEnd end, Duration timeout) {
+        Objects.requireNonNull(end, "end must not be null");
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("listBlockingPop takes a positive timeout, not " + timeout);
+        }
+        requireTable();
+        long deadline = time.nanoTime() + timeout.toNanos();
+        CompletableFuture<byte[]> result = new CompletableFuture<>();
+        lookAndPop(key, end, deadline, 0, result);
+        return result;
+    }
+
+    /**
+     * One look of {@link #listBlockingPop}; the next is scheduled on the executor's timer, never slept on a thread. A
+     * wait's state is only its arguments and {@code result}: each look starts after the previous one ended (on the
+     * network thread that answered it, or the timer's), so no two looks of one wait overlap and nothing is shared.
+     */
+    private void lookAndPop(String key, ListEnd end, long deadline, long previousDelay, CompletableFuture<byte[]> result) {
+        CompletableFuture<Long> look;
+        try {
+            look = listLength(key);
+        } catch (RuntimeException e) { // the client closed: thrown here, it would vanish inside the timer's task
+            result.completeExceptionally(e);
+            return;
+        }
+        look
+                .thenCompose(length -> length == 0 ? CompletableFuture.<byte[]>completedFuture(null)
+                        : listPop(key, end, 1).thenApply(popped -> popped.isEmpty() ? null : popped.get(0)))
+                .whenComplete((element, error) -> {
+                    if (error != null) {
+                        result.completeExceptionally(ClientFailures.unwrap(error));
+                        return;
+                    }
+                    if (element != null) {
+                        result.complete(element);
+                        return;
+                    }
+                    long delay = PopPollDelay.next(previousDelay, deadline - time.nanoTime());
+                    if (delay == PopPollDelay.OVER) {
+                        result.complete(null);
+                        return;
+                    }
+                    executor.after(delay).whenComplete((ignored, closedFirst) -> {
+                        if (closedFirst != null) {
+                            result.completeExceptionally(closedFirst);
+                        } else {
+                            lookAndPop(key, end, deadline, delay, result);
+                        }
+                    });
+                });
     }
 
     // ------------------------------------------------------------------ sorted sets
@@ -677,16 +920,97 @@ public final class ZarisClient implements AutoCloseable {
         return hashRead(key, HashOp.ZCARD, List.of()).thenApply(ResponseCodec.HashAnswer::count);
     }
 
+    /** As {@link #sortedSetRange}, ranks counted from the highest score: rank 0 is the highest, listed first (ZREVRANGE). */
+    public CompletableFuture<List<ScoredMember>> sortedSetReverseRange(String key, long start, long stop) {
+        return range(key, "RANK", true, bytes(Long.toString(start)), bytes(Long.toString(stop)));
+    }
+
+    /** As {@link #sortedSetRangeByScore}, highest score first (ZREVRANGEBYSCORE, with the bounds given lowest first). */
+    public CompletableFuture<List<ScoredMember>> sortedSetReverseRangeByScore(String key, double min, double max) {
+        return range(key, "SCORE", true, score(min, "sortedSetReverseRangeByScore"),
+                score(max, "sortedSetReverseRangeByScore"));
+    }
+
+    /** How many members have a score within {@code min} and {@code max}, inclusive (ZCOUNT; 0 when the key is absent). */
+    public CompletableFuture<Long> sortedSetCount(String key, double min, double max) {
+        return hashRead(key, HashOp.ZCOUNT, List.of(score(min, "sortedSetCount"), score(max, "sortedSetCount")))
+                .thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /**
+     * Removes the members whose scores lie within {@code min} and {@code max}, inclusive (ZREMRANGEBYSCORE; the sorted
+     * set goes with its last member), and completes with how many went. Retried like an idempotent write: a repeat
+     * removes what is in the range then.
+     */
+    public CompletableFuture<Long> sortedSetRemoveRangeByScore(String key, double min, double max) {
+        List<byte[]> args = List.of(bytes("SCORE"), score(min, "sortedSetRemoveRangeByScore"),
+                score(max, "sortedSetRemoveRangeByScore"));
+        return hashWrite(key, HashOp.ZREMRANGE, args, true).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /**
+     * Removes and returns up to {@code count} members with the lowest scores, lowest first (ZPOPMIN; the sorted set goes
+     * with its last member); empty when the key is absent. Not repeated once it may have been applied.
+     */
+    public CompletableFuture<List<ScoredMember>> sortedSetPopMin(String key, int count) {
+        return pop(key, false, count, "sortedSetPopMin");
+    }
+
+    /** As {@link #sortedSetPopMin}, from the highest scores, highest first (ZPOPMAX). */
+    public CompletableFuture<List<ScoredMember>> sortedSetPopMax(String key, int count) {
+        return pop(key, true, count, "sortedSetPopMax");
+    }
+
+    private CompletableFuture<List<ScoredMember>> pop(String key, boolean max, int count, String operation) {
+        if (count < 0) {
+            throw new IllegalArgumentException(operation + " takes a count of 0 or more, not " + count);
+        }
+        List<byte[]> args = List.of(new byte[] {(byte) (max ? '1' : '0')}, number(count));
+        return hashWrite(key, HashOp.ZPOP, args, false).thenApply(answer -> scored(answer.items()));
+    }
+
     private CompletableFuture<List<ScoredMember>> range(String key, String by, byte[] start, byte[] stop) {
-        List<byte[]> args = List.of(bytes(by), new byte[] {'0'}, start, stop, new byte[] {'0'}, bytes("-1"));
-        return hashRead(key, HashOp.ZRANGE, args).thenApply(answer -> {
-            List<byte[]> items = answer.items();
-            List<ScoredMember> out = new ArrayList<>(items.size() / 2);
-            for (int i = 0; i + 1 < items.size(); i += 2) {
-                out.add(new ScoredMember(new String(items.get(i), StandardCharsets.UTF_8), parseScore(items.get(i + 1))));
-            }
-            return out;
-        });
+        return range(key, by, false, start, stop);
+    }
+
+    private CompletableFuture<List<ScoredMember>> range(String key, String by, boolean reverse, byte[] start, byte[] stop) {
+        List<byte[]> args = List.of(bytes(by), new byte[] {(byte) (reverse ? '1' : '0')}, start, stop, new byte[] {'0'},
+                bytes("-1"));
+        return hashRead(key, HashOp.ZRANGE, args).thenApply(answer -> scored(answer.items()));
+    }
+
+    /** Member, score, member, score … as the sorted-set ops answer them. */
+    private static List<ScoredMember> scored(List<byte[]> items) {
+        List<ScoredMember> out = new ArrayList<>(items.size() / 2);
+        for (int i = 0; i + 1 < items.size(); i += 2) {
+            out.add(new ScoredMember(new String(items.get(i), StandardCharsets.UTF_8), parseScore(items.get(i + 1))));
+        }
+        return out;
+    }
+
+    private static byte[] number(long value) {
+        return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** LMOVE's name of a list end. */
+    private static byte[] side(ListEnd end) {
+        return (end == ListEnd.HEAD ? "LEFT" : "RIGHT").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static Set<String> texts(List<byte[]> items) {
+        Set<String> out = new LinkedHashSet<>();
+        for (byte[] item : items) {
+            out.add(new String(item, StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+
+    private static List<String> textList(List<byte[]> items) {
+        List<String> out = new ArrayList<>(items.size());
+        for (byte[] item : items) {
+            out.add(new String(item, StandardCharsets.UTF_8));
+        }
+        return out;
     }
 
     /** A score as the sorted-set ops take it: Redis's text, exact for every double ({@code %.17g}). */
@@ -1001,8 +1325,7 @@ public final class ZarisClient implements AutoCloseable {
             byte[] key = bytes(name);
             int keySegment = topology.segmentMapper().segmentOf(key);
             if (segment >= 0 && keySegment != segment) {
-                throw new IllegalArgumentException("keys '" + names.get(0) + "' and '" + name
-                        + "' map to different segments; multi-key operations need a common {hash tag}");
+                throw new CrossSegmentKeysException(names.get(0), name);
             }
             segment = keySegment;
             keys.add(key);

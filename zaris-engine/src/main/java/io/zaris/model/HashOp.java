@@ -1,5 +1,8 @@
 package io.zaris.model;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The operations on a hash, a set or a sorted set (and {@link #TYPE}, which asks any key its type) that the {@code HASH_READ} and
  * {@code HASH_WRITE} frames carry; the set operations (SADD and after) came with the hashes in protocol version 4. Arguments are raw bytes; numbers among them are decimal text, as Redis takes
@@ -195,6 +198,26 @@ public enum HashOp {
             case LMPOP, ZMPOP -> index >= 2; // the keys after the first
             case ZCOMBINE, ZCOMBINESTORE -> index >= 2 && index % 2 == 0; // the source keys
             default -> false;
+        };
+    }
+
+    /**
+     * The keys besides the op's own that it reads or writes, all of which must share the op's segment: LMOVE's,
+     * RENAME's and SMOVE's destination, LMPOP's and ZMPOP's further keys, ZCOMBINE's and ZCOMBINESTORE's sources; none
+     * for the other ops. {@code args} has been checked by {@link #takes}.
+     */
+    public List<byte[]> otherKeys(List<byte[]> args) {
+        return switch (this) {
+            case LMOVE, RENAME, SMOVE -> List.of(args.get(0));
+            case LMPOP, ZMPOP -> args.subList(2, args.size());
+            case ZCOMBINE, ZCOMBINESTORE -> {
+                List<byte[]> sources = new ArrayList<>(args.size() / 2);
+                for (int i = 2; i < args.size(); i += 2) {
+                    sources.add(args.get(i));
+                }
+                yield sources;
+            }
+            default -> List.of();
         };
     }
 

@@ -1,5 +1,7 @@
 package io.zaris.protocol;
 
+import io.zaris.model.HashOp;
+
 /**
  * Which versions of the wire protocol this build speaks, and how two ends of a connection agree on one.
  *
@@ -104,6 +106,43 @@ public final class ProtocolVersions {
     /** Whether a connection that negotiated {@code version} may carry {@code op}. */
     public static boolean knows(int version, OpCode op) {
         return introducedIn(op) <= version;
+    }
+
+    /**
+     * The protocol version that introduced collection op {@code op} inside the {@code HASH_READ} and {@code HASH_WRITE}
+     * frames. Every op so far came within version 4, which no release has shipped yet, so all answer 4. The switch lists
+     * every op on purpose: a new op does not compile until its version is decided here, and an op added after a release
+     * of version N belongs to N + 1 (bump {@link #CURRENT}), so that a client never sends it to a node of that release,
+     * which would not know its code.
+     */
+    public static int introducedIn(HashOp op) {
+        return switch (op) {
+            case TYPE, HSET, HSETNX, HMGET, HDEL, HGETALL, HKEYS, HVALS, HLEN, HINCRBY, HINCRBYFLOAT,
+                 SADD, SREM, SMEMBERS, SMISMEMBER, SCARD, SPOP, SRANDMEMBER, SSTORE, SMOVE, HRANDFIELD,
+                 RENAME, DUMP, RESTORE,
+                 LPUSH, RPUSH, LPUSHX, RPUSHX, LPOP, RPOP, LRANGE, LLEN, LINDEX, LSET, LREM, LTRIM, LMOVE, LINSERT, LPOS,
+                 LMPOP,
+                 ZADD, ZREM, ZMSCORE, ZCARD, ZCOUNT, ZRANK, ZRANGE, ZREMRANGE, ZPOP, ZLEXCOUNT, ZRANDMEMBER, ZMPOP,
+                 ZCOMBINE, ZCOMBINESTORE -> 4;
+        };
+    }
+
+    /**
+     * Whether a connection that negotiated {@code version} may carry {@code request}: its frame, and for a collection
+     * request its op too. Senders check it before sending; what fails it is refused with the name {@link #lacking}
+     * gives.
+     */
+    public static boolean knows(int version, Request request) {
+        return knows(version, request.op())
+                && (!(request instanceof Request.Hash hash) || introducedIn(hash.hashOp()) <= version);
+    }
+
+    /** What a connection of {@code version} lacks to carry {@code request}: its frame's name, or its collection op's. */
+    public static String lacking(int version, Request request) {
+        if (!knows(version, request.op())) {
+            return request.op().name();
+        }
+        return request instanceof Request.Hash hash ? "hash op " + hash.hashOp().name() : request.op().name();
     }
 
     private static void requireSupported(int version, String what) {

@@ -35,7 +35,7 @@ final class CommandTable {
                 "connection", "1.0.0", "O(1)", "Selects database 0, the only one in cluster mode.");
         add("client", -2, "admin", 0, 0, 0,
                 "connection", "2.4.0", "depends on the subcommand", "Names and describes this connection (SETNAME, GETNAME, ID, SETINFO, INFO, LIST) and turns on "
-                        + "server-assisted client-side caching over RESP3 (TRACKING, TRACKINGINFO, CACHING).");
+                        + "server-assisted client-side caching (TRACKING, TRACKINGINFO, CACHING, GETREDIR; over RESP2 with REDIRECT).");
         add("command", -1, "loading", 0, 0, 0,
                 "server", "2.8.13", "O(N) for N commands", "Describes the commands this node understands (COUNT, DOCS, INFO, LIST).");
         add("info", -1, "loading", 0, 0, 0,

@@ -6,6 +6,7 @@ import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import io.zaris.model.NodeAddress;
 import io.zaris.model.PartitionRuntime;
+import io.zaris.model.SetAlgebra;
 import io.zaris.model.VersionedValue;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.MalformedRequestException;
@@ -1368,7 +1369,7 @@ final class RespCommands {
         session.protocol = protocol;
         session.name = name;
         if (protocol < 3 && tracking != null) {
-            tracking.off(session); // RESP2 cannot carry its pushes
+            tracking.protocolChanged(session); // RESP2 cannot carry its pushes: tracking stays only with a REDIRECT
         }
         return RespReply.map(List.of(
                 RespReply.bulk("server"), RespReply.bulk("redis"),
@@ -1452,7 +1453,7 @@ final class RespCommands {
                         + " lib-ver=" + (session.libVersion == null ? "" : session.libVersion) + "\n";
                 return RespReply.bulk(line);
             }
-            case "TRACKING", "TRACKINGINFO", "CACHING" -> {
+            case "TRACKING", "TRACKINGINFO", "CACHING", "GETREDIR" -> {
                 return tracking == null ? RespReply.error("ERR CLIENT " + sub + " is not available on this listener")
                         : tracking.command(sub, a, session);
             }

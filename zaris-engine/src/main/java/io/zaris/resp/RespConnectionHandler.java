@@ -153,6 +153,9 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         slowReaderGuard.install(ctx.channel());
         // Reactor Netty reads only on demand of a reactive subscriber; this handler consumes the bytes itself.
         ctx.channel().config().setAutoRead(true);
+        if (tracking != null) {
+            tracking.opened(session); // CLIENT TRACKING ... REDIRECT may name this connection from now on
+        }
         Runnable drain = () -> drain(ctx);
         onLateReply = (ignored, failure) -> {
             if (drainScheduled.compareAndSet(false, true)) {
@@ -174,7 +177,7 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         slowReaderGuard.closed();
         closing = true; // pushes still on their way are dropped, not written to a closed channel
         if (tracking != null) {
-            tracking.off(session);
+            tracking.closed(session);
         }
         RespPubSub.closed(session);
         while (pushes.poll() != null) {
@@ -327,6 +330,9 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         }
         RespReply.Push push;
         while ((push = pushes.poll()) != null) {
+            if (tracking != null && (push = RespTracking.asWritten(push, session)) == null) {
+                continue; // a redirected invalidation Redis would not send to this connection in its state now
+            }
             if (pending.isEmpty()) {
                 write(ctx, push, session.protocol);
             } else {

@@ -59,6 +59,13 @@ sealed interface RespReply {
         }
     }
 
+    /** Items whose order carries no meaning: a RESP3 set ({@code ~}), an array in RESP2. */
+    record SetReply(List<RespReply> items) implements RespReply {
+        public SetReply {
+            items = List.copyOf(items);
+        }
+    }
+
     /** Key/value pairs in order: a RESP3 map, a flat array in RESP2. */
     record MapReply(List<RespReply> keysAndValues) implements RespReply {
         public MapReply {

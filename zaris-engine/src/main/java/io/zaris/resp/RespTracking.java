@@ -6,6 +6,7 @@ import io.zaris.model.PartitionRuntime;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.store.ChangeSink;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,8 +34,17 @@ import org.slf4j.LoggerFactory;
  * {@code CLIENT CACHING no}. BCAST: nothing is remembered; every change of a key under one of the connection's
  * prefixes (every key without a prefix) is pushed. NOLOOP: a change made by the connection's own command is not pushed
  * to it (best-effort: a write that completes on another thread is still pushed, which costs the client a miss, never a
- * stale value). REDIRECT and RESP2 are refused: RESP2 tracking needs a subscribed redirect connection, and the port
- * has no pub/sub yet.
+ * stale value).
+ *
+ * <p><b>REDIRECT.</b> {@code REDIRECT <id>} sends the connection's invalidations to another open connection of this
+ * node ({@link RespConnections}), as Redis does: as {@code invalidate} pushes when that connection speaks RESP3, as a
+ * pub/sub {@code message} on {@code __redis__:invalidate} whose payload is the key array (null: flush everything)
+ * when it speaks RESP2 and holds any subscription, else not at all. Which form is decided on the receiving
+ * connection's event loop when the push is written ({@link #asWritten}), since its protocol and subscriptions are that
+ * loop's state. This is how RESP2 tracks; RESP2 without REDIRECT is refused (Redis accepts it and never sends
+ * anything). A redirect connection that has closed is found out when an invalidation is due, as in Redis: the tracking
+ * connection is marked {@code broken_redirect} and, over RESP3, pushed {@code tracking-redir-broken <id>}, once per
+ * invalidation that could not be delivered.
  *
  * <p><b>No lost invalidation.</b> A read remembers its keys on the connection's event loop before it runs. A write
  * makes its change visible and then, under the segment's write lock, reads the table: a read that saw the old value
@@ -51,17 +62,28 @@ import org.slf4j.LoggerFactory;
  * which owns the session and its {@link Client}'s command-time fields. The change hook runs on writers' threads under
  * the segment's write lock and reads only the table, the registry of tracking connections (a concurrent map) and the
  * BCAST snapshot (an immutable array replaced under {@code this}); it costs a volatile read and no allocation when
- * nobody tracks. {@link #viewInstalled} runs on the membership events thread.
+ * nobody tracks. {@link #viewInstalled} runs on the membership events thread. A {@link Client}'s redirect id and
+ * broken mark are volatile: its event loop sets them, any delivering thread reads (and marks broken).
  */
 public final class RespTracking {
 
     private static final Logger log = LoggerFactory.getLogger(RespTracking.class);
     private static final Client[] NO_CLIENTS = new Client[0];
     private static final RespReply INVALIDATE = RespReply.bulk("invalidate");
-    static final RespReply REDIRECT_REFUSED = RespReply.error("ERR CLIENT TRACKING REDIRECT is not supported: use RESP3 "
-            + "(HELLO 3), where invalidations are pushed on the tracking connection itself");
-    static final RespReply RESP2_REFUSED = RespReply.error("ERR CLIENT TRACKING needs RESP3 (HELLO 3): over RESP2 "
-            + "invalidations need REDIRECT to a subscribed connection, which is not supported");
+    private static final RespReply MESSAGE = RespReply.bulk("message");
+    private static final RespReply INVALIDATE_CHANNEL = RespReply.bulk("__redis__:invalidate");
+    private static final RespReply REDIR_BROKEN = RespReply.bulk("tracking-redir-broken");
+    /**
+     * Marks a redirected invalidation, whose form the receiving connection's event loop decides ({@link #asWritten}).
+     * Compared by identity; its bytes are {@code invalidate}, so it renders as the RESP3 push if ever written as is.
+     */
+    private static final RespReply.Bulk REDIRECTED = new RespReply.Bulk("invalidate".getBytes(StandardCharsets.US_ASCII));
+    /** Marks a broken-redirect notice, written to RESP3 connections only ({@link #asWritten}). Compared by identity. */
+    private static final RespReply.Bulk REDIR_BROKEN_RESP3_ONLY =
+            new RespReply.Bulk("tracking-redir-broken".getBytes(StandardCharsets.US_ASCII));
+    static final RespReply NO_SUCH_REDIRECT = RespReply.error("ERR The client ID you want redirect to does not exist");
+    static final RespReply RESP2_REFUSED = RespReply.error("ERR CLIENT TRACKING over RESP2 needs REDIRECT to a connection "
+            + "subscribed to __redis__:invalidate, or RESP3 (HELLO 3)");
     /** The tracking connection whose command runs on this thread now, when it asked for NOLOOP. */
     private static final ThreadLocal<Client> NOLOOP_WRITER = new ThreadLocal<>();
 
@@ -70,6 +92,8 @@ public final class RespTracking {
     private final SegmentMapper segments;
     private final Supplier<ClusterView> view;
     private final TrackingTable table;
+    /** This node's open connections, which REDIRECT names. */
+    private final RespConnections connections = new RespConnections();
     /** Connections with tracking on, by connection id: where the table's ids are delivered. */
     private final Map<Long, Client> clients = new ConcurrentHashMap<>();
     /** BCAST connections; an immutable snapshot replaced under {@code this}, read lock-free by the change hook. */
@@ -197,6 +221,52 @@ public final class RespTracking {
         return lost;
     }
 
+    // ------------------------------------------------------------------ connections (their event loops)
+
+    /** Event loop of a connection that opened: REDIRECT may name it from now on. */
+    void opened(RespSession session) {
+        connections.opened(session);
+    }
+
+    /** Event loop of a connection that closed: its tracking is off and REDIRECT finds it no more. */
+    void closed(RespSession session) {
+        off(session);
+        connections.closed(session);
+    }
+
+    /**
+     * Event loop, after HELLO switched the connection's protocol: over RESP2 a connection keeps tracking only with a
+     * REDIRECT, because its own connection cannot carry pushes.
+     */
+    void protocolChanged(RespSession session) {
+        Client client = session.tracking;
+        if (session.protocol < 3 && client != null && client.redirect == 0) {
+            off(session);
+        }
+    }
+
+    /**
+     * Event loop of the connection a push is about to be written to: the form Redis gives it there now, or
+     * {@code null} when Redis would send nothing. A redirected invalidation is an {@code invalidate} push over RESP3,
+     * a {@code message} on {@code __redis__:invalidate} over RESP2 while the connection holds any subscription (Redis
+     * asks for its pub/sub mode, not for that channel), else nothing; a broken-redirect notice goes to RESP3 only.
+     * Every other push is written as it is.
+     */
+    static RespReply.Push asWritten(RespReply.Push push, RespSession session) {
+        RespReply kind = push.items().get(0);
+        if (kind == REDIRECTED) {
+            if (session.protocol >= 3) {
+                return push; // renders as invalidate <payload>
+            }
+            return session.subscriber != null && session.subscriber.count() > 0
+                    ? new RespReply.Push(List.of(MESSAGE, INVALIDATE_CHANNEL, push.items().get(1))) : null;
+        }
+        if (kind == REDIR_BROKEN_RESP3_ONLY) {
+            return session.protocol >= 3 ? new RespReply.Push(List.of(REDIR_BROKEN, push.items().get(1))) : null;
+        }
+        return push;
+    }
+
     // ------------------------------------------------------------------ commands (the connection's event loop)
 
     /**
@@ -245,13 +315,15 @@ public final class RespTracking {
         NOLOOP_WRITER.remove();
     }
 
-    /** {@code CLIENT TRACKING|TRACKINGINFO|CACHING ...} ({@code a.get(1)} is the subcommand). */
+    /** {@code CLIENT TRACKING|TRACKINGINFO|CACHING|GETREDIR ...} ({@code a.get(1)} is the subcommand). */
     RespReply command(String subcommand, List<byte[]> a, RespSession session) {
         return switch (subcommand) {
             case "TRACKING" -> tracking(a, session);
             case "TRACKINGINFO" -> a.size() == 2 ? trackingInfo(session.tracking)
                     : RespReply.error("ERR wrong number of arguments for 'client|trackinginfo' command");
             case "CACHING" -> caching(a, session.tracking);
+            case "GETREDIR" -> a.size() == 2 ? RespReply.integer(session.tracking == null ? -1 : session.tracking.redirect)
+                    : RespReply.error("ERR wrong number of arguments for 'client|getredir' command");
             default -> throw new IllegalArgumentException("not a tracking subcommand: " + subcommand);
         };
     }
@@ -260,7 +332,7 @@ public final class RespTracking {
         if (a.size() < 3) {
             return RespReply.error("ERR wrong number of arguments for 'client|tracking' command");
         }
-        Mode.Parsed parsed = Mode.parse(a.subList(2, a.size()));
+        Mode.Parsed parsed = Mode.parse(a.subList(2, a.size()), connections::isOpen);
         if (parsed.error() != null) {
             return parsed.error();
         }
@@ -271,7 +343,7 @@ public final class RespTracking {
             }
             return RespReply.OK;
         }
-        if (session.protocol < 3) {
+        if (session.protocol < 3 && parsed.redirect() == 0) {
             return RESP2_REFUSED;
         }
         Mode mode = parsed.mode();
@@ -284,17 +356,20 @@ public final class RespTracking {
             mode = new Mode(mode.bcast(), mode.optIn(), mode.optOut(), mode.noLoop(), List.of()).withPrefixes(
                     current.mode.prefixes()).withPrefixes(mode.prefixes());
         }
-        on(session, mode);
+        on(session, mode, parsed.redirect());
         return RespReply.OK;
     }
 
-    private void on(RespSession session, Mode mode) {
+    private void on(RespSession session, Mode mode, long redirect) {
         Client client = session.tracking;
         if (client == null) {
-            client = new Client(session.id, session.pushes);
+            client = new Client(session.id, session.pushes, connections);
             session.tracking = client;
             clients.put(client.id, client);
         }
+        // As Redis: each ON names its redirect anew (none without REDIRECT) and clears the broken mark.
+        client.redirect = redirect;
+        client.brokenRedirect = false;
         client.mode = mode;
         client.cachingChoice = false;
         if (mode.bcast()) {
@@ -350,11 +425,14 @@ public final class RespTracking {
             if (mode.noLoop()) {
                 flags.add(RespReply.bulk("noloop"));
             }
+            if (client.brokenRedirect) {
+                flags.add(RespReply.bulk("broken_redirect"));
+            }
             mode.prefixes().forEach(prefix -> prefixes.add(new RespReply.Bulk(prefix)));
         }
         return RespReply.map(List.of(
-                RespReply.bulk("flags"), RespReply.array(flags),
-                RespReply.bulk("redirect"), RespReply.integer(client == null ? -1 : 0),
+                RespReply.bulk("flags"), new RespReply.SetReply(flags), // a set, as Redis answers it in RESP3
+                RespReply.bulk("redirect"), RespReply.integer(client == null ? -1 : client.redirect),
                 RespReply.bulk("prefixes"), RespReply.array(prefixes)));
     }
 
@@ -392,34 +470,63 @@ public final class RespTracking {
         return clients.size();
     }
 
+    /** Open connections REDIRECT may name now. */
+    int openConnections() {
+        return connections.size();
+    }
+
     // ------------------------------------------------------------------ per connection
 
     /**
-     * One tracking connection. {@code mode} is replaced by the connection's event loop and read by writers' threads
-     * (volatile, immutable); {@code cachingChoice} is the event loop's alone. Pushes go through {@code pushes}, the
-     * connection's bounded outbound path, from any thread.
+     * One tracking connection. {@code mode} and {@code redirect} are replaced by the connection's event loop and read
+     * by delivering threads (volatile; a mode is immutable); {@code brokenRedirect} is set by a delivering thread that
+     * found the redirect connection gone and cleared by the event loop's next ON; {@code cachingChoice} is the event
+     * loop's alone. Pushes go through {@code pushes}, the connection's bounded outbound path, or the redirect
+     * connection's, from any thread.
      */
     static final class Client {
         final long id;
         private final Consumer<RespReply.Push> pushes;
+        private final RespConnections connections;
         volatile Mode mode = Mode.DEFAULT;
+        /** The connection invalidations go to instead ({@code CLIENT TRACKING on REDIRECT <id>}), 0 for this one. */
+        volatile long redirect;
+        /** An invalidation found the redirect connection closed (TRACKINGINFO's {@code broken_redirect}). */
+        volatile boolean brokenRedirect;
         /** OPTIN: {@code CLIENT CACHING yes} came just before; OPTOUT: {@code CLIENT CACHING no} did. */
         boolean cachingChoice;
 
-        Client(long id, Consumer<RespReply.Push> pushes) {
+        Client(long id, Consumer<RespReply.Push> pushes, RespConnections connections) {
             this.id = id;
             this.pushes = pushes;
+            this.connections = connections;
         }
 
         void invalidate(List<byte[]> keys) {
             List<RespReply> items = new ArrayList<>(keys.size());
             keys.forEach(key -> items.add(new RespReply.Bulk(key)));
-            pushes.accept(new RespReply.Push(List.of(INVALIDATE, RespReply.array(items))));
+            deliver(RespReply.array(items));
         }
 
         /** A null invalidation: the client drops everything it cached. */
         void invalidateAll() {
-            pushes.accept(new RespReply.Push(List.of(INVALIDATE, RespReply.NULL)));
+            deliver(RespReply.NULL);
+        }
+
+        /** Any thread: {@code payload} (the keys, or null for everything) to this connection or its redirect. */
+        private void deliver(RespReply payload) {
+            long to = redirect;
+            if (to == 0) {
+                pushes.accept(new RespReply.Push(List.of(INVALIDATE, payload)));
+                return;
+            }
+            Consumer<RespReply.Push> target = connections.pushesOf(to);
+            if (target == null) {
+                brokenRedirect = true;
+                pushes.accept(new RespReply.Push(List.of(REDIR_BROKEN_RESP3_ONLY, RespReply.integer(to))));
+                return;
+            }
+            target.accept(new RespReply.Push(List.of(REDIRECTED, payload)));
         }
     }
 
@@ -455,15 +562,23 @@ public final class RespTracking {
             return new Mode(bcast, optIn, optOut, noLoop, all);
         }
 
-        /** The outcome of parsing {@code on|off [options]}: a mode, or the error to answer. */
-        record Parsed(boolean on, Mode mode, RespReply error) {
+        /**
+         * The outcome of parsing {@code on|off [options]}: a mode and the connection to redirect to (0: none), or the
+         * error to answer.
+         */
+        record Parsed(boolean on, Mode mode, long redirect, RespReply error) {
+            Parsed(boolean on, Mode mode, RespReply error) {
+                this(on, mode, 0, error);
+            }
         }
 
-        static Parsed parse(List<byte[]> args) {
+        /**
+         * Parses {@code on|off [options]} in Redis's order: every option first (a REDIRECT must name a connection
+         * {@code open} knows, even with OFF), then ON or OFF, then the options' combination.
+         */
+        static Parsed parse(List<byte[]> args, LongPredicate open) {
             String onOff = RespCommands.text(args.get(0)).toLowerCase(java.util.Locale.ROOT);
-            if (!onOff.equals("on") && !onOff.equals("off")) {
-                return new Parsed(false, null, RespReply.error("ERR syntax error"));
-            }
+            long redirect = 0;
             boolean bcast = false;
             boolean optIn = false;
             boolean optOut = false;
@@ -481,7 +596,18 @@ public final class RespTracking {
                         if (!hasValue) {
                             return new Parsed(false, null, RespReply.error("ERR syntax error"));
                         }
-                        return new Parsed(false, null, REDIRECT_REFUSED);
+                        if (redirect != 0) {
+                            return new Parsed(false, null,
+                                    RespReply.error("ERR A client can only redirect to a single other client"));
+                        }
+                        Long id = RespCommands.parseLong(args.get(++i));
+                        if (id == null) {
+                            return new Parsed(false, null, RespReply.error("ERR value is not an integer or out of range"));
+                        }
+                        if (id == 0 || !open.test(id)) {
+                            return new Parsed(false, null, NO_SUCH_REDIRECT);
+                        }
+                        redirect = id;
                     }
                     case "PREFIX" -> {
                         if (!hasValue) {
@@ -494,8 +620,11 @@ public final class RespTracking {
                     }
                 }
             }
-            if (!onOff.equals("on")) {
+            if (onOff.equals("off")) {
                 return new Parsed(false, null, null);
+            }
+            if (!onOff.equals("on")) {
+                return new Parsed(false, null, RespReply.error("ERR syntax error"));
             }
             if (optIn && optOut) {
                 return new Parsed(true, null, RespReply.error("ERR You can't use both OPTIN and OPTOUT"));
@@ -510,7 +639,7 @@ public final class RespTracking {
             if (overlap != null) {
                 return new Parsed(true, null, overlap);
             }
-            return new Parsed(true, new Mode(bcast, optIn, optOut, noLoop, prefixes), null);
+            return new Parsed(true, new Mode(bcast, optIn, optOut, noLoop, prefixes), redirect, null);
         }
 
         /** Why a connection already tracking in {@code current} may not turn on {@code next}, or {@code null}. */

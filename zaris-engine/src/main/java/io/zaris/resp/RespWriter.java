@@ -48,6 +48,11 @@ final class RespWriter {
             for (RespReply item : array.items()) {
                 write(item, protocol, out);
             }
+        } else if (reply instanceof RespReply.SetReply set) {
+            number(out, protocol >= 3 ? '~' : '*', set.items().size());
+            for (RespReply item : set.items()) {
+                write(item, protocol, out);
+            }
         } else if (reply instanceof RespReply.MapReply map) {
             int size = map.keysAndValues().size();
             if (protocol >= 3) {

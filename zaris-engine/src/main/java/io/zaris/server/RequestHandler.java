@@ -565,9 +565,16 @@ final class RequestHandler {
         } else if (request instanceof Request.Touch touch) {
             return segmentMapper.segmentOf(touch.key());
         } else if (request instanceof Request.Hash hash) {
-            // LMOVE and RENAME name a second key, their destination: both are changed under one hold of one segment's lock.
-            return hash.hashOp() == io.zaris.model.HashOp.LMOVE || hash.hashOp() == io.zaris.model.HashOp.RENAME ? commonSegment(List.of(hash.key(), hash.args().get(0)))
-                    : segmentMapper.segmentOf(hash.key());
+            // LMOVE, RENAME, SMOVE, LMPOP, ZMPOP and the sorted-set algebra name further keys: all are read or changed
+            // under one hold of one segment's lock, so a key of another segment is refused, whoever sent it.
+            List<byte[]> others = hash.hashOp().otherKeys(hash.args());
+            if (others.isEmpty()) {
+                return segmentMapper.segmentOf(hash.key());
+            }
+            List<byte[]> keys = new ArrayList<>(others.size() + 1);
+            keys.add(hash.key());
+            keys.addAll(others);
+            return commonSegment(keys);
         } else if (request instanceof Request.MultiGet multiGet) {
             return commonSegment(multiGet.keys());
         } else if (request instanceof Request.MultiPut multiPut) {

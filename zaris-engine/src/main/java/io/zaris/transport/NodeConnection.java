@@ -306,6 +306,13 @@ public final class NodeConnection implements AutoCloseable {
         }
         long id = nextRequestId.getAndIncrement();
         Request request = requestFactory.apply(id);
+        int version = protocolVersion; // 0 until the handshake's answer: HELLO and AUTH, which every version has
+        if (version != 0 && !ProtocolVersions.knows(version, request)) {
+            inFlight.decrementAndGet();
+            future.completeExceptionally(new ZarisProtocolVersionException(address.toString(), version,
+                    ProtocolVersions.lacking(version, request)));
+            return future;
+        }
         ByteBuf out = channel.alloc().buffer();
         try {
             int start = Frames.begin(out);

@@ -137,6 +137,8 @@ final class Nemesis {
     private final List<Fault> faults = new ArrayList<>();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Deferrals deferrals = new Deferrals();
+    /** A deferred fault is retried every second; its reason is logged when it changes, and otherwise every 10 s. */
+    private final RepeatedLineFilter deferralLog = new RepeatedLineFilter(TimeUnit.SECONDS.toNanos(10));
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(READINESS_TIMEOUT).build();
     private Thread thread;
 
@@ -536,12 +538,15 @@ final class Nemesis {
     }
 
     private void logDeferred(Kind kind, String node, List<LiveCopies.Partition> copies, Set<String> impaired) {
-        LiveCopies.endangered(copies, impaired, List.of(node)).ifPresentOrElse(
-                partition -> log.info("nemesis: {} deferred: {} could take down every live copy of partition {} "
-                        + "(owners {}, serving {}, fully redundant {}; impaired {})", kind, node, partition.partition(),
-                        partition.owners(), partition.servingActive(), partition.fullyRedundant(), impaired),
-                () -> log.info("nemesis: {} deferred: no node it may hit keeps every partition a live copy (impaired {})",
-                        kind, impaired));
+        String reason = LiveCopies.endangered(copies, impaired, List.of(node))
+                .map(partition -> String.format("%s deferred: %s could take down every live copy of partition %d "
+                        + "(owners %s, serving %s, fully redundant %s; impaired %s)", kind, node, partition.partition(),
+                        partition.owners(), partition.servingActive(), partition.fullyRedundant(), impaired))
+                .orElseGet(() -> String.format("%s deferred: no node it may hit keeps every partition a live copy "
+                        + "(impaired %s)", kind, impaired));
+        if (deferralLog.shouldLog(reason, System.nanoTime())) {
+            log.info("nemesis: {}", reason);
+        }
     }
 
     /**

@@ -59,6 +59,9 @@ final class StubNode implements AutoCloseable {
     record Received(Request request, long routedEpoch, int deadlineMillis, long arrivedNanos) {
     }
 
+    /** The protocol version HELLO is answered with. */
+    private volatile int speaks = RequestCodec.PROTOCOL_VERSION;
+
     /** Writes the response payload to a data request; {@code false} leaves the request unanswered. */
     @FunctionalInterface
     interface Answer {
@@ -119,6 +122,11 @@ final class StubNode implements AutoCloseable {
             runtimes.add(runtimeOf.apply(p));
         }
         return new ClusterView(layout, new PartitionMap(1, everyNode.size(), owners), new RuntimeMap(runtimes), addresses);
+    }
+
+    /** Answers later handshakes with {@code version} instead of the current protocol version, as an older node would. */
+    void speaks(int version) {
+        speaks = version;
     }
 
     String nodeId() {
@@ -312,7 +320,7 @@ final class StubNode implements AutoCloseable {
         if (request instanceof Request.Hello) {
             send(out, frame(buf -> {
                 ResponseCodec.writeHeader(buf, request.id(), KvStatus.OK);
-                buf.writeByte(RequestCodec.PROTOCOL_VERSION);
+                buf.writeByte(speaks);
                 Wire.writeString(buf, nodeId);
             }));
         } else if (request instanceof Request.ClusterMap) {

@@ -3,6 +3,9 @@ package io.zaris.protocol;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import io.zaris.model.HashOp;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -51,6 +54,26 @@ class ProtocolVersionsTests {
             assertThat(ProtocolVersions.knows(1, op)).as("%s in version 1", op).isEqualTo(!sinceVersion4
                     && op != OpCode.REPLICATE_BATCH && op != OpCode.SEGMENT_DIGESTS && op != OpCode.ADVANCE_EPOCH);
         }
+    }
+
+    @Test
+    void everyCollectionOpCameNoEarlierThanItsFramesAndNoLaterThanTheCurrentVersion() {
+        for (HashOp op : HashOp.values()) {
+            assertThat(ProtocolVersions.introducedIn(op)).as(op.name())
+                    .isBetween(ProtocolVersions.introducedIn(OpCode.HASH_READ), ProtocolVersions.CURRENT);
+        }
+    }
+
+    @Test
+    void aCollectionRequestIsKnownToAVersionOnlyWithItsFrameAndItsOp() {
+        Request.Hash lmove = new Request.Hash(1, "a".getBytes(StandardCharsets.UTF_8), HashOp.LMOVE,
+                List.of("b".getBytes(StandardCharsets.UTF_8), "LEFT".getBytes(StandardCharsets.UTF_8),
+                        "RIGHT".getBytes(StandardCharsets.UTF_8)));
+        assertThat(ProtocolVersions.knows(4, lmove)).isTrue();
+        assertThat(ProtocolVersions.knows(3, lmove)).isFalse();
+        assertThat(ProtocolVersions.lacking(3, lmove)).isEqualTo("HASH_WRITE");
+        Request.Get get = new Request.Get(2, "a".getBytes(StandardCharsets.UTF_8));
+        assertThat(ProtocolVersions.knows(3, get)).isTrue();
     }
 
     @Test

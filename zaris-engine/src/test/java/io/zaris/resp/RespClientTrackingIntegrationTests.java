@@ -115,7 +115,7 @@ class RespClientTrackingIntegrationTests {
     }
 
     @Test
-    void trackingOverResp2IsRefusedWithAReasonAndRedirectIsRefusedOverResp3() {
+    void trackingOverResp2NeedsARedirectAndARedirectMustNameAnOpenConnectionOfTheNode() {
         try (EmbeddedCluster cluster = cluster()) {
             String node = cluster.nodes().get(0).nodeId();
             RedisClient resp2Client = RedisClient.create(respUri(cluster, node));
@@ -127,11 +127,21 @@ class RespClientTrackingIntegrationTests {
                 org.assertj.core.api.Assertions.assertThatThrownBy(
                                 () -> resp2.sync().clientTracking(TrackingArgs.Builder.enabled()))
                         .isInstanceOf(RedisCommandExecutionException.class)
-                        .hasMessageContaining("CLIENT TRACKING needs RESP3 (HELLO 3)");
+                        .hasMessageContaining("CLIENT TRACKING over RESP2 needs REDIRECT");
                 org.assertj.core.api.Assertions.assertThatThrownBy(
-                                () -> resp3.sync().clientTracking(TrackingArgs.Builder.enabled().redirect(7)))
+                                () -> resp3.sync().clientTracking(TrackingArgs.Builder.enabled().redirect(1_000_000)))
                         .isInstanceOf(RedisCommandExecutionException.class)
-                        .hasMessageContaining("REDIRECT is not supported");
+                        .hasMessage("ERR The client ID you want redirect to does not exist");
+                long resp3Id = resp3.sync().clientId();
+                assertThat(resp2.sync().clientTracking(TrackingArgs.Builder.enabled().redirect(resp3Id))).isEqualTo("OK");
+                assertThat(resp2.sync().clientGetredir()).isEqualTo(resp3Id);
+                // Lettuce reads TRACKINGINFO's RESP3 set of flags.
+                long resp2Id = resp2.sync().clientId();
+                assertThat(resp3.sync().clientTracking(TrackingArgs.Builder.enabled().redirect(resp2Id))).isEqualTo("OK");
+                io.lettuce.core.TrackingInfo info = resp3.sync().clientTrackinginfo();
+                assertThat(info.getFlags()).containsExactly(io.lettuce.core.TrackingInfo.TrackingFlag.ON);
+                assertThat(info.getRedirect()).isEqualTo(resp2Id);
+                assertThat(resp3.sync().clientTracking(TrackingArgs.Builder.enabled(false))).isEqualTo("OK");
                 assertThat(resp3.sync().clientTrackinginfo().getFlags())
                         .containsExactly(io.lettuce.core.TrackingInfo.TrackingFlag.OFF);
             } finally {

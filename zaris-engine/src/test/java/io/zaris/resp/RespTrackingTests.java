@@ -201,7 +201,7 @@ class RespTrackingTests {
                 RespReply.error("ERR OPTIN and OPTOUT are not compatible with BCAST"));
         assertThat(client(resp3, "TRACKING", "on", "BCAST", "PREFIX", "ab", "PREFIX", "abc")).isEqualTo(RespReply.error(
                 "ERR Prefix 'ab' overlaps with an existing prefix 'abc'. Prefixes for a single client must not overlap."));
-        assertThat(client(resp3, "TRACKING", "on", "REDIRECT", "7")).isEqualTo(RespTracking.REDIRECT_REFUSED);
+        assertThat(client(resp3, "TRACKING", "on", "REDIRECT", "7")).isEqualTo(RespTracking.NO_SUCH_REDIRECT);
         assertThat(client(resp3, "CACHING", "yes")).isEqualTo(RespReply.error(
                 "ERR CLIENT CACHING can be called only when the client is in tracking mode with OPTIN or OPTOUT mode enabled"));
         assertThat(tracking.trackingClients()).isZero();
@@ -225,21 +225,201 @@ class RespTrackingTests {
     void trackingInfoDescribesTheMode() {
         Connection connection = connection(1, 3);
         assertThat(resp3(client(connection, "TRACKINGINFO")))
-                .isEqualTo("%3\r\n$5\r\nflags\r\n*1\r\n$3\r\noff\r\n$8\r\nredirect\r\n:-1\r\n$8\r\nprefixes\r\n*0\r\n");
+                .isEqualTo("%3\r\n$5\r\nflags\r\n~1\r\n$3\r\noff\r\n$8\r\nredirect\r\n:-1\r\n$8\r\nprefixes\r\n*0\r\n");
         client(connection, "TRACKING", "on", "BCAST", "PREFIX", "a:", "NOLOOP");
         assertThat(resp3(client(connection, "TRACKINGINFO"))).contains("$6\r\nnoloop\r\n");
         // Turned on again: the flags are the new call's, the prefixes add up.
         client(connection, "TRACKING", "on", "BCAST", "PREFIX", "b:");
-        assertThat(resp3(client(connection, "TRACKINGINFO"))).isEqualTo("%3\r\n$5\r\nflags\r\n*2\r\n$2\r\non\r\n"
+        assertThat(resp3(client(connection, "TRACKINGINFO"))).isEqualTo("%3\r\n$5\r\nflags\r\n~2\r\n$2\r\non\r\n"
                 + "$5\r\nbcast\r\n$8\r\nredirect\r\n:0\r\n$8\r\nprefixes\r\n*2\r\n$2\r\na:\r\n$2\r\nb:\r\n");
         assertThat(tracking.trackingClients()).isEqualTo(1);
         tracking.off(connection.session);
         assertThat(tracking.trackingClients()).isZero();
     }
 
+    @Test
+    void aRedirectedInvalidationTakesTheFormOfTheRedirectConnectionsProtocolAndSubscriptions() {
+        Connection tracker = connection(1, 2);
+        Connection redirect = connection(2, 2);
+        assertThat(client(tracker, "TRACKING", "on", "REDIRECT", "2")).isEqualTo(RespReply.OK);
+
+        read(tracker, "get", "k");
+        change("k");
+        assertThat(redirect.pushed).as("RESP2 without a subscription: Redis sends nothing").isEmpty();
+
+        redirect.subscribe("another-channel"); // Redis asks for pub/sub mode, not for __redis__:invalidate
+        read(tracker, "get", "k");
+        change("k");
+        assertThat(redirect.pushed).containsExactly("message __redis__:invalidate [k]");
+
+        redirect.session.protocol = 3;
+        read(tracker, "get", "k");
+        change("k");
+        assertThat(redirect.pushed).last().isEqualTo("invalidate [k]");
+        assertThat(tracker.pushed).isEmpty();
+    }
+
+    @Test
+    void aClosedRedirectMarksTrackingBrokenAndEachUndeliveredInvalidationPushesRedirBrokenOverResp3() {
+        Connection tracker = connection(1, 3);
+        Connection redirect = connection(2, 3);
+        client(tracker, "TRACKING", "on", "REDIRECT", "2");
+        read(tracker, "mget", "{t}a", "{t}b");
+
+        tracking.closed(redirect.session);
+        change("{t}a");
+        change("{t}b");
+
+        assertThat(tracker.pushed).containsExactly("tracking-redir-broken 2", "tracking-redir-broken 2");
+        assertThat(resp3(client(tracker, "TRACKINGINFO"))).isEqualTo("%3\r\n$5\r\nflags\r\n~2\r\n$2\r\non\r\n"
+                + "$15\r\nbroken_redirect\r\n$8\r\nredirect\r\n:2\r\n$8\r\nprefixes\r\n*0\r\n");
+        assertThat(client(tracker, "GETREDIR")).isEqualTo(RespReply.integer(2));
+        assertThat(client(tracker, "TRACKING", "on", "REDIRECT", "2")).isEqualTo(RespTracking.NO_SUCH_REDIRECT);
+
+        // Turned on again without REDIRECT: no redirect, no broken mark, pushes on the connection itself.
+        client(tracker, "TRACKING", "on");
+        assertThat(resp3(client(tracker, "TRACKINGINFO"))).contains("~1\r\n$2\r\non\r\n").contains(":0\r\n");
+        read(tracker, "get", "{t}a");
+        change("{t}a");
+        assertThat(tracker.pushed).last().isEqualTo("invalidate [{t}a]");
+    }
+
+    @Test
+    void aResp2TrackerWhoseRedirectClosedIsMarkedBrokenButPushedNothing() {
+        Connection tracker = connection(1, 2);
+        Connection redirect = connection(2, 2);
+        client(tracker, "TRACKING", "on", "REDIRECT", "2");
+        read(tracker, "get", "k");
+        tracking.closed(redirect.session);
+        change("k");
+        assertThat(tracker.pushed).isEmpty();
+        assertThat(resp3(client(tracker, "TRACKINGINFO"))).contains("$15\r\nbroken_redirect\r\n");
+    }
+
+    @Test
+    void redirectAnswersRedissErrorsAndGetRedirRedissValues() {
+        Connection tracker = connection(1, 2);
+        connection(2, 2);
+        assertThat(client(tracker, "GETREDIR")).isEqualTo(RespReply.integer(-1));
+        assertThat(client(tracker, "TRACKING", "on", "REDIRECT", "3")).isEqualTo(RespTracking.NO_SUCH_REDIRECT);
+        assertThat(client(tracker, "TRACKING", "off", "REDIRECT", "3")).isEqualTo(RespTracking.NO_SUCH_REDIRECT);
+        assertThat(client(tracker, "TRACKING", "maybe", "REDIRECT", "3")).isEqualTo(RespTracking.NO_SUCH_REDIRECT);
+        assertThat(client(tracker, "TRACKING", "on", "REDIRECT", "0")).isEqualTo(RespTracking.NO_SUCH_REDIRECT);
+        assertThat(client(tracker, "TRACKING", "on", "REDIRECT", "two")).isEqualTo(
+                RespReply.error("ERR value is not an integer or out of range"));
+        assertThat(client(tracker, "TRACKING", "on", "REDIRECT", "2", "REDIRECT", "2")).isEqualTo(
+                RespReply.error("ERR A client can only redirect to a single other client"));
+        assertThat(client(tracker, "TRACKING", "on", "REDIRECT")).isEqualTo(RespReply.error("ERR syntax error"));
+        assertThat(client(tracker, "TRACKING", "on")).isEqualTo(RespTracking.RESP2_REFUSED);
+        assertThat(client(tracker, "GETREDIR", "x")).isEqualTo(
+                RespReply.error("ERR wrong number of arguments for 'client|getredir' command"));
+        assertThat(tracking.trackingClients()).isZero();
+
+        assertThat(client(tracker, "TRACKING", "on", "REDIRECT", "1")).as("to itself, as Redis allows").isEqualTo(RespReply.OK);
+        assertThat(client(tracker, "TRACKING", "on", "REDIRECT", "2")).isEqualTo(RespReply.OK);
+        assertThat(client(tracker, "GETREDIR")).isEqualTo(RespReply.integer(2));
+        assertThat(client(tracker, "TRACKING", "on")).as("RESP2 without REDIRECT, state unchanged")
+                .isEqualTo(RespTracking.RESP2_REFUSED);
+        assertThat(client(tracker, "GETREDIR")).isEqualTo(RespReply.integer(2));
+        client(tracker, "TRACKING", "off");
+        assertThat(client(tracker, "GETREDIR")).isEqualTo(RespReply.integer(-1));
+
+        Connection resp3 = connection(3, 3);
+        client(resp3, "TRACKING", "on");
+        assertThat(client(resp3, "GETREDIR")).isEqualTo(RespReply.integer(0));
+    }
+
+    @Test
+    void switchingToResp2KeepsTrackingOnlyWithARedirect() {
+        Connection redirected = connection(1, 3);
+        Connection plain = connection(2, 3);
+        connection(3, 2);
+        client(redirected, "TRACKING", "on", "REDIRECT", "3");
+        client(plain, "TRACKING", "on");
+        redirected.session.protocol = 2;
+        plain.session.protocol = 2;
+        tracking.protocolChanged(redirected.session);
+        tracking.protocolChanged(plain.session);
+        assertThat(client(redirected, "GETREDIR")).isEqualTo(RespReply.integer(3));
+        assertThat(client(plain, "GETREDIR")).isEqualTo(RespReply.integer(-1));
+    }
+
+    @Test
+    void bcastPrefixesNoLoopAndOptInWorkWithARedirect() {
+        Connection bcast = connection(1, 2);
+        Connection optIn = connection(2, 2);
+        Connection redirect = connection(3, 3);
+        client(bcast, "TRACKING", "on", "BCAST", "PREFIX", "a:", "REDIRECT", "3", "NOLOOP");
+        client(optIn, "TRACKING", "on", "OPTIN", "REDIRECT", "3");
+        assertThat(resp3(client(bcast, "TRACKINGINFO"))).isEqualTo("%3\r\n$5\r\nflags\r\n~3\r\n$2\r\non\r\n"
+                + "$5\r\nbcast\r\n$6\r\nnoloop\r\n$8\r\nredirect\r\n:3\r\n$8\r\nprefixes\r\n*1\r\n$2\r\na:\r\n");
+
+        change("a:1");
+        change("b:1");
+        assertThat(redirect.pushed).containsExactly("invalidate [a:1]");
+
+        // NOLOOP: the tracking connection's own write is not pushed, to its redirect either.
+        tracking.beforeCommand("set", CommandTable.COMMANDS.get("set"), RespCommandsTests.args("set", "a:2", "v"),
+                bcast.session);
+        change("a:2");
+        tracking.afterCommand();
+        assertThat(redirect.pushed).hasSize(1);
+
+        read(optIn, "get", "x");
+        client(optIn, "CACHING", "yes");
+        read(optIn, "get", "y");
+        change("x");
+        change("y");
+        assertThat(redirect.pushed).containsExactly("invalidate [a:1]", "invalidate [y]");
+    }
+
+    @Test
+    void aPartitionMovingAwayInvalidatesItsKeysAtTheRedirectConnection() {
+        Connection reader = connection(1, 2);
+        Connection bcast = connection(2, 2);
+        Connection redirect = connection(3, 2);
+        redirect.subscribe("__redis__:invalidate");
+        client(reader, "TRACKING", "on", "REDIRECT", "3");
+        client(bcast, "TRACKING", "on", "BCAST", "REDIRECT", "3");
+        String kept = keyOfPartition(0);
+        String moved = keyOfPartition(1);
+        read(reader, "get", kept);
+        read(reader, "get", moved);
+        ClusterView before = view.get();
+        ClusterView after = view("a", "b");
+        view.set(after);
+
+        tracking.viewInstalled(before, after);
+
+        assertThat(redirect.pushed).containsExactlyInAnyOrder("message __redis__:invalidate [" + moved + "]",
+                "message __redis__:invalidate null");
+        assertThat(reader.pushed).isEmpty();
+        assertThat(bcast.pushed).isEmpty();
+    }
+
+    @Test
+    void aPushThatIsNoRedirectedInvalidationIsWrittenAsItIs() {
+        RespSession session = new RespSession(1);
+        RespReply.Push message = new RespReply.Push(List.of(RespReply.bulk("message"), RespReply.bulk("c"),
+                RespReply.bulk("m")));
+        assertThat(RespTracking.asWritten(message, session)).isSameAs(message);
+    }
+
+    @Test
+    void aClosedConnectionCannotBeNamedAndLeavesNoEntry() {
+        Connection redirect = connection(2, 2);
+        assertThat(tracking.openConnections()).isEqualTo(1);
+        tracking.closed(redirect.session);
+        assertThat(tracking.openConnections()).isZero();
+    }
+
     // ------------------------------------------------------------------ helpers
 
-    /** A session whose pushes are rendered as {@code invalidate [k1, k2]} or {@code invalidate null}. */
+    /**
+     * A session whose pushes are rendered as {@code invalidate [k1, k2]}, {@code invalidate null},
+     * {@code message __redis__:invalidate [k]} or {@code tracking-redir-broken 2}, in the form its event loop would
+     * write them ({@link RespTracking#asWritten}; pushes it would not write are left out).
+     */
     private static final class Connection {
         final RespSession session;
         final List<String> pushed = new ArrayList<>();
@@ -249,22 +429,45 @@ class RespTrackingTests {
             session.protocol = protocol;
             SecurityOptions none = SecurityOptions.none();
             session.login = new LoginSession(none.users(), none.limiter(), "test");
-            session.pushes = push -> pushed.add(text(push));
+            session.pushes = push -> {
+                RespReply.Push written = RespTracking.asWritten(push, session);
+                if (written != null) {
+                    pushed.add(text(written));
+                }
+            };
+        }
+
+        /** Subscribes the connection to {@code channel}, as SUBSCRIBE does. */
+        void subscribe(String channel) {
+            PubSubRegistry registry = new PubSubRegistry(10, 10);
+            session.subscriber = registry.subscriber(session.id, session.pushes);
+            registry.reserve(session.subscriber, 1);
+            session.subscriber.subscribe(PubSubRegistry.Kind.CHANNEL, new PubSubRegistry.Name(bytes(channel)));
         }
 
         private static String text(RespReply.Push push) {
-            String kind = new String(((RespReply.Bulk) push.items().get(0)).bytes(), StandardCharsets.UTF_8);
-            if (push.items().get(1) instanceof RespReply.Null) {
-                return kind + " null";
+            List<String> words = new ArrayList<>();
+            for (RespReply item : push.items()) {
+                if (item instanceof RespReply.Null) {
+                    words.add("null");
+                } else if (item instanceof RespReply.Int number) {
+                    words.add(Long.toString(number.value()));
+                } else if (item instanceof RespReply.Bulk bulk) {
+                    words.add(new String(bulk.bytes(), StandardCharsets.UTF_8));
+                } else {
+                    words.add("[" + String.join(", ", ((RespReply.Array) item).items().stream()
+                            .map(key -> new String(((RespReply.Bulk) key).bytes(), StandardCharsets.UTF_8)).toList()) + "]");
+                }
             }
-            List<String> keys = ((RespReply.Array) push.items().get(1)).items().stream()
-                    .map(item -> new String(((RespReply.Bulk) item).bytes(), StandardCharsets.UTF_8)).toList();
-            return kind + " [" + String.join(", ", keys) + "]";
+            return String.join(" ", words);
         }
     }
 
-    private static Connection connection(long id, int protocol) {
-        return new Connection(id, protocol);
+    /** A connection of this node, open (REDIRECT may name it). */
+    private Connection connection(long id, int protocol) {
+        Connection connection = new Connection(id, protocol);
+        tracking.opened(connection.session);
+        return connection;
     }
 
     private RespReply client(Connection connection, String... words) {
@@ -274,6 +477,7 @@ class RespTrackingTests {
                 connection.session);
         // As RespCommands does around every command, CLIENT included.
         tracking.beforeCommand("client", CommandTable.COMMANDS.get("client"), List.of(), connection.session);
+        tracking.afterCommand();
         return reply;
     }
 

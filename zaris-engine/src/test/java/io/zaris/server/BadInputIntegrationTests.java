@@ -235,6 +235,40 @@ class BadInputIntegrationTests {
         }
     }
 
+    /**
+     * The collection ops that name further keys (a destination, more keys to pop from, the algebra's sources) are
+     * refused when one of them lies in another segment, as a client that skips its own check could send them: run under
+     * the first key's segment, they would store the other key where it does not belong.
+     */
+    @Test
+    void collectionOpNamingAKeyOfAnotherSegmentIsRejected() throws IOException {
+        byte[] foo = "foo".getBytes(StandardCharsets.UTF_8);
+        byte[] bar = "bar".getBytes(StandardCharsets.UTF_8);
+        client.setAdd("foo", "m").join();
+        List<Request.Hash> spanning = List.of(
+                new Request.Hash(6, foo, HashOp.SMOVE, List.of(bar, "m".getBytes(StandardCharsets.UTF_8))),
+                new Request.Hash(7, foo, HashOp.LMPOP, List.of(bytes("LEFT"), bytes("1"), bar)),
+                new Request.Hash(8, foo, HashOp.ZMPOP, List.of(bytes("0"), bytes("1"), bar)),
+                new Request.Hash(9, foo, HashOp.ZCOMBINESTORE, List.of(bytes("UNION"), bytes("SUM"), bar, bytes("1"))),
+                new Request.Hash(10, foo, HashOp.ZCOMBINE, List.of(bytes("UNION"), bytes("SUM"), foo, bytes("1"), bar,
+                        bytes("1"))));
+        try (RawConnection raw = new RawConnection(node.dataAddress())) {
+            raw.handshake();
+            for (Request.Hash request : spanning) {
+                raw.send(request);
+                RawConnection.Response response = raw.read();
+                assertThat(response.status()).as(request.hashOp().name()).isEqualTo(KvStatus.BAD_REQUEST);
+                assertThat(ResponseCodec.readMessage(response.body())).contains("share one segment");
+            }
+        }
+        assertThat(client.setMembers("foo").join()).containsExactly("m");
+        assertThat(client.setMembers("bar").join()).isEmpty();
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
     @Test
     void randomGarbageNeverTakesTheNodeDown() throws IOException {
         Random random = new Random(20261130L);

@@ -213,6 +213,33 @@ public final class AsyncZarisTemplate {
     }
 
     /**
+     * The values of several fields of the hash at the key in one request (HMGET): the fields present, in the order
+     * asked; empty when the key is absent.
+     */
+    public <T> CompletableFuture<Map<String, T>> hashGetMany(String key, Class<T> type, String... fields) {
+        return observed("hash_get_many", () -> client.hashGetMany(key, fields)).thenApply(found -> {
+            Map<String, T> values = new LinkedHashMap<>();
+            found.forEach((field, bytes) -> values.put(field, deserialize(key, "field '" + field + "'", bytes, type)));
+            return values;
+        });
+    }
+
+    /** Whether the hash at the key has the field ({@code false} when the key is absent). */
+    public CompletableFuture<Boolean> hashContains(String key, String field) {
+        return observed("hash_contains", () -> client.hashContains(key, field));
+    }
+
+    /** The fields of the hash at the key, in the order they were first set; empty when the key is absent. */
+    public CompletableFuture<Set<String>> hashFields(String key) {
+        return observed("hash_fields", () -> client.hashFields(key));
+    }
+
+    /** How many fields the hash at the key holds (0 when the key is absent). */
+    public CompletableFuture<Long> hashSize(String key) {
+        return observed("hash_size", () -> client.hashSize(key));
+    }
+
+    /**
      * Pushes values at one end of the list at the key (creating it; it keeps its TTL), one after the other, so that
      * pushing {@code a, b} at the head leaves {@code b} first; completes with the list's length after. Not repeated
      * once it may have been applied (a repeat would push twice). A collection passed as one argument is one value.
@@ -233,8 +260,8 @@ public final class AsyncZarisTemplate {
 
     /**
      * Removes and returns up to {@code count} values from one end of the list at the key, nearest the end first (the
-     * list goes with its last element). Not repeated once it may have been applied. There is no blocking pop here:
-     * the native protocol has none (BLPOP and BRPOP are on the Redis port).
+     * list goes with its last element). Not repeated once it may have been applied. {@link #listBlockingPop} waits
+     * for a value.
      */
     public <T> CompletableFuture<List<T>> listPop(String key, ListEnd end, int count, Class<T> type) {
         Objects.requireNonNull(end, "end must not be null");
@@ -249,6 +276,59 @@ public final class AsyncZarisTemplate {
     /** How many values the list at the key holds (0 when the key is absent). */
     public CompletableFuture<Long> listLength(String key) {
         return observed("list_length", () -> client.listLength(key));
+    }
+
+    /** The value at {@code index} (negative counts from the end); empty when out of range or the key is absent. */
+    public <T> CompletableFuture<Optional<T>> listIndex(String key, long index, Class<T> type) {
+        return observed("list_index", () -> client.listIndex(key, index))
+                .thenApply(found -> Optional.ofNullable(found).map(bytes -> deserialize(key, "element", bytes, type)));
+    }
+
+    /**
+     * Replaces the value at {@code index} (negative counts from the end). An absent key or an index out of range fails
+     * with {@code ZarisStatusException} ({@code BAD_REQUEST}).
+     */
+    public CompletableFuture<Void> listSet(String key, long index, Object value) {
+        byte[] bytes = serializeElement(key, "element", value);
+        return observed("list_set", () -> client.listSet(key, index, bytes));
+    }
+
+    /**
+     * Keeps only the values from {@code start} to {@code stop}, inclusive (negative indexes count from the end); not
+     * repeated once it may have been applied.
+     */
+    public CompletableFuture<Void> listTrim(String key, long start, long stop) {
+        return observed("list_trim", () -> client.listTrim(key, start, stop));
+    }
+
+    /**
+     * Removes values equal to {@code value} (compared serialized): the first {@code count} from the head, the last
+     * {@code -count} from the tail, or all for 0; completes with how many went.
+     */
+    public CompletableFuture<Long> listRemove(String key, long count, Object value) {
+        byte[] bytes = serializeElement(key, "element", value);
+        return observed("list_remove", () -> client.listRemove(key, count, bytes));
+    }
+
+    /**
+     * Moves the value at {@code from}'s end of the list at {@code source} to {@code to}'s end of the list at
+     * {@code destination} in one step; both keys share one segment (a common {@code {hash tag}}). Empty when the source
+     * is absent; not repeated once it may have been applied.
+     */
+    public <T> CompletableFuture<Optional<T>> listMove(String source, String destination, ListEnd from, ListEnd to,
+            Class<T> type) {
+        return observed("list_move", () -> client.listMove(source, destination, from, to))
+                .thenApply(found -> Optional.ofNullable(found).map(bytes -> deserialize(source, "element", bytes, type)));
+    }
+
+    /**
+     * Pops the value at one end of the list at the key, waiting up to {@code timeout} for one to arrive (BLPOP or BRPOP
+     * on one key); empty when the timeout passed first. The client looks at the list at least every 100 ms and keeps
+     * waiting across a failover of the key's owner ({@link ZarisClient#listBlockingPop}).
+     */
+    public <T> CompletableFuture<Optional<T>> listBlockingPop(String key, ListEnd end, Duration timeout, Class<T> type) {
+        return observed("list_blocking_pop", () -> client.listBlockingPop(key, end, timeout))
+                .thenApply(found -> Optional.ofNullable(found).map(bytes -> deserialize(key, "element", bytes, type)));
     }
 
     /** Adds members to the set at the key (creating it; it keeps its TTL); completes with how many were new. */
@@ -274,6 +354,55 @@ public final class AsyncZarisTemplate {
     /** How many members the set at the key holds (0 when the key is absent). */
     public CompletableFuture<Long> setSize(String key) {
         return observed("set_size", () -> client.setSize(key));
+    }
+
+    /**
+     * Removes up to {@code count} members of the set at the key chosen at random and completes with them; not repeated
+     * once it may have been applied.
+     */
+    public CompletableFuture<Set<String>> setPop(String key, int count) {
+        return observed("set_pop", () -> client.setPop(key, count));
+    }
+
+    /**
+     * Members chosen at random, the set left as it is: up to {@code count} distinct ones, or for a negative count
+     * exactly {@code -count} that may repeat.
+     */
+    public CompletableFuture<List<String>> setRandomMembers(String key, int count) {
+        return observed("set_random_members", () -> client.setRandomMembers(key, count));
+    }
+
+    /** The members every set at the keys holds (an absent key is an empty set); keys of one segment. */
+    public CompletableFuture<Set<String>> setIntersection(String... keys) {
+        return observed("set_intersection", () -> client.setIntersection(keys));
+    }
+
+    /** The members any set at the keys holds; keys of one segment. */
+    public CompletableFuture<Set<String>> setUnion(String... keys) {
+        return observed("set_union", () -> client.setUnion(keys));
+    }
+
+    /** The members of the first key's set that none of the others holds; keys of one segment. */
+    public CompletableFuture<Set<String>> setDifference(String... keys) {
+        return observed("set_difference", () -> client.setDifference(keys));
+    }
+
+    /**
+     * Stores {@link #setIntersection} of the keys at {@code destination} (of their segment), replacing what it held;
+     * completes with the result's size (0 leaves the destination absent).
+     */
+    public CompletableFuture<Long> setIntersectionStore(String destination, String... keys) {
+        return observed("set_intersection_store", () -> client.setIntersectionStore(destination, keys));
+    }
+
+    /** As {@link #setIntersectionStore}, storing {@link #setUnion}. */
+    public CompletableFuture<Long> setUnionStore(String destination, String... keys) {
+        return observed("set_union_store", () -> client.setUnionStore(destination, keys));
+    }
+
+    /** As {@link #setIntersectionStore}, storing {@link #setDifference}. */
+    public CompletableFuture<Long> setDifferenceStore(String destination, String... keys) {
+        return observed("set_difference_store", () -> client.setDifferenceStore(destination, keys));
     }
 
     /** Gives each member its score in the sorted set at the key (creating it); completes with how many were new. */
@@ -326,6 +455,36 @@ public final class AsyncZarisTemplate {
     /** How many members the sorted set at the key holds (0 when the key is absent). */
     public CompletableFuture<Long> sortedSetSize(String key) {
         return observed("sorted_set_size", () -> client.sortedSetSize(key));
+    }
+
+    /** As {@link #sortedSetRange}, rank 0 being the highest score, listed first. */
+    public CompletableFuture<List<ScoredMember>> sortedSetReverseRange(String key, long start, long stop) {
+        return observed("sorted_set_range", () -> client.sortedSetReverseRange(key, start, stop));
+    }
+
+    /** As {@link #sortedSetRangeByScore}, highest score first (the bounds still given lowest first). */
+    public CompletableFuture<List<ScoredMember>> sortedSetReverseRangeByScore(String key, double min, double max) {
+        return observed("sorted_set_range", () -> client.sortedSetReverseRangeByScore(key, min, max));
+    }
+
+    /** How many members have a score within {@code min} and {@code max}, inclusive. */
+    public CompletableFuture<Long> sortedSetCount(String key, double min, double max) {
+        return observed("sorted_set_count", () -> client.sortedSetCount(key, min, max));
+    }
+
+    /** Removes the members whose scores lie within {@code min} and {@code max}, inclusive; completes with how many went. */
+    public CompletableFuture<Long> sortedSetRemoveRangeByScore(String key, double min, double max) {
+        return observed("sorted_set_remove_range", () -> client.sortedSetRemoveRangeByScore(key, min, max));
+    }
+
+    /** Removes and returns up to {@code count} members of the lowest scores, lowest first; not repeated once it may have been applied. */
+    public CompletableFuture<List<ScoredMember>> sortedSetPopMin(String key, int count) {
+        return observed("sorted_set_pop", () -> client.sortedSetPopMin(key, count));
+    }
+
+    /** Removes and returns up to {@code count} members of the highest scores, highest first. */
+    public CompletableFuture<List<ScoredMember>> sortedSetPopMax(String key, int count) {
+        return observed("sorted_set_pop", () -> client.sortedSetPopMax(key, count));
     }
 
     private <T> CompletableFuture<T> observed(String operation, Supplier<CompletableFuture<T>> call) {

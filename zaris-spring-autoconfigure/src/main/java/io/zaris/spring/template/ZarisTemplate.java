@@ -162,6 +162,23 @@ public final class ZarisTemplate {
         return await(async.hashIncrement(key, field, delta));
     }
 
+    /** The fields present, in the order asked. */
+    public <T> Map<String, T> hashGetMany(String key, Class<T> type, String... fields) {
+        return await(async.hashGetMany(key, type, fields));
+    }
+
+    public boolean hashContains(String key, String field) {
+        return await(async.hashContains(key, field));
+    }
+
+    public Set<String> hashFields(String key) {
+        return await(async.hashFields(key));
+    }
+
+    public long hashSize(String key) {
+        return await(async.hashSize(key));
+    }
+
     /** See {@link AsyncZarisTemplate#listPush}; returns the list's length after. */
     public long listPush(String key, ListEnd end, Object... values) {
         return await(async.listPush(key, end, values));
@@ -183,6 +200,31 @@ public final class ZarisTemplate {
         return await(async.listLength(key));
     }
 
+    public <T> Optional<T> listIndex(String key, long index, Class<T> type) {
+        return await(async.listIndex(key, index, type));
+    }
+
+    public void listSet(String key, long index, Object value) {
+        await(async.listSet(key, index, value));
+    }
+
+    public void listTrim(String key, long start, long stop) {
+        await(async.listTrim(key, start, stop));
+    }
+
+    public long listRemove(String key, long count, Object value) {
+        return await(async.listRemove(key, count, value));
+    }
+
+    public <T> Optional<T> listMove(String source, String destination, ListEnd from, ListEnd to, Class<T> type) {
+        return await(async.listMove(source, destination, from, to, type));
+    }
+
+    /** Blocks the calling thread up to {@code timeout} (and for a look under way then); see {@link AsyncZarisTemplate#listBlockingPop}. */
+    public <T> Optional<T> listBlockingPop(String key, ListEnd end, Duration timeout, Class<T> type) {
+        return await(async.listBlockingPop(key, end, timeout, type));
+    }
+
     public long setAdd(String key, String... members) {
         return await(async.setAdd(key, members));
     }
@@ -201,6 +243,38 @@ public final class ZarisTemplate {
 
     public long setSize(String key) {
         return await(async.setSize(key));
+    }
+
+    public Set<String> setPop(String key, int count) {
+        return await(async.setPop(key, count));
+    }
+
+    public List<String> setRandomMembers(String key, int count) {
+        return await(async.setRandomMembers(key, count));
+    }
+
+    public Set<String> setIntersection(String... keys) {
+        return await(async.setIntersection(keys));
+    }
+
+    public Set<String> setUnion(String... keys) {
+        return await(async.setUnion(keys));
+    }
+
+    public Set<String> setDifference(String... keys) {
+        return await(async.setDifference(keys));
+    }
+
+    public long setIntersectionStore(String destination, String... keys) {
+        return await(async.setIntersectionStore(destination, keys));
+    }
+
+    public long setUnionStore(String destination, String... keys) {
+        return await(async.setUnionStore(destination, keys));
+    }
+
+    public long setDifferenceStore(String destination, String... keys) {
+        return await(async.setDifferenceStore(destination, keys));
     }
 
     public long sortedSetAdd(String key, Map<String, Double> scores) {
@@ -238,6 +312,30 @@ public final class ZarisTemplate {
 
     public long sortedSetSize(String key) {
         return await(async.sortedSetSize(key));
+    }
+
+    public List<ScoredMember> sortedSetReverseRange(String key, long start, long stop) {
+        return await(async.sortedSetReverseRange(key, start, stop));
+    }
+
+    public List<ScoredMember> sortedSetReverseRangeByScore(String key, double min, double max) {
+        return await(async.sortedSetReverseRangeByScore(key, min, max));
+    }
+
+    public long sortedSetCount(String key, double min, double max) {
+        return await(async.sortedSetCount(key, min, max));
+    }
+
+    public long sortedSetRemoveRangeByScore(String key, double min, double max) {
+        return await(async.sortedSetRemoveRangeByScore(key, min, max));
+    }
+
+    public List<ScoredMember> sortedSetPopMin(String key, int count) {
+        return await(async.sortedSetPopMin(key, count));
+    }
+
+    public List<ScoredMember> sortedSetPopMax(String key, int count) {
+        return await(async.sortedSetPopMax(key, count));
     }
 
     /**

@@ -1,4 +1,4 @@
-package io.zaris.resp;
+package io.zaris.model;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -8,15 +8,16 @@ import java.util.Set;
 
 /**
  * SINTER, SUNION and SDIFF over the members of sets already read (a missing key is an empty set). Pure; the result
- * keeps the order of the first set (SINTER, SDIFF) or of first appearance (SUNION).
+ * keeps the order of the first set (SINTER, SDIFF) or of first appearance (SUNION). Shared by the RESP port and the
+ * native client, which both read the sets and combine them on their side.
  */
-final class SetAlgebra {
+public final class SetAlgebra {
 
     private SetAlgebra() {
     }
 
     /** {@code command} is {@code sinter}, {@code sunion} or {@code sdiff}; {@code sets} holds one list per key, in order. */
-    static List<byte[]> apply(String command, List<List<byte[]>> sets) {
+    public static List<byte[]> apply(String command, List<List<byte[]>> sets) {
         Set<ByteBuffer> result = new LinkedHashSet<>();
         switch (command) {
             case "sunion" -> sets.forEach(set -> set.forEach(member -> result.add(ByteBuffer.wrap(member))));

@@ -1,0 +1,143 @@
+package io.zaris.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.zaris.model.HashOp;
+import io.zaris.model.KvStatus;
+import io.zaris.model.PartitionHealth;
+import io.zaris.model.PartitionRuntime;
+import io.zaris.placement.PartitionLayout;
+import io.zaris.placement.SegmentMapper;
+import io.zaris.protocol.Request;
+import io.zaris.protocol.ResponseCodec;
+import io.zaris.transport.ZarisException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The collection operations' argument checks: a bad count, a NaN score, a missing end or timeout, no keys, or keys of
+ * different segments are refused with a typed exception before anything is sent (the stub node records no request);
+ * and a blocking pop's wait ends when the client closes.
+ */
+@Tag("unit")
+class ClientCollectionArgumentsTests {
+
+    private static final PartitionLayout LAYOUT = PartitionLayout.of(64, 8);
+
+    private StubNode node;
+    private ZarisClient client;
+
+    @BeforeEach
+    void connect() throws Exception {
+        node = StubNode.start("a");
+        node.serve(StubNode.view(LAYOUT, Map.of("a", node.address()), p -> new PartitionRuntime("a", 1, PartitionHealth.HEALTHY)));
+        client = ZarisClient.connect(ZarisClientOptions.builder().seeds(List.of(node.address())).environment(Map.of())
+                .mapRefreshInterval(Duration.ofHours(1)).build());
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        client.close();
+        node.close();
+    }
+
+    @Test
+    void badCountsAreRefused() {
+        assertThatThrownBy(() -> client.setPop("s", -1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("setPop takes a count of 0 or more, not -1");
+        assertThatThrownBy(() -> client.sortedSetPopMin("z", -2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sortedSetPopMin");
+        assertThatThrownBy(() -> client.sortedSetPopMax("z", -2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sortedSetPopMax");
+        assertThat(node.received()).isEmpty();
+    }
+
+    @Test
+    void nanScoresAreRefused() {
+        assertThatThrownBy(() -> client.sortedSetCount("z", Double.NaN, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sortedSetCount takes no NaN score");
+        assertThatThrownBy(() -> client.sortedSetRemoveRangeByScore("z", 0, Double.NaN))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("NaN");
+        assertThatThrownBy(() -> client.sortedSetReverseRangeByScore("z", Double.NaN, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("NaN");
+        assertThat(node.received()).isEmpty();
+    }
+
+    @Test
+    void missingFieldsEndsElementsAndTimeoutsAreRefused() {
+        assertThatThrownBy(() -> client.hashGetMany("h")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("hashGetMany needs at least one member");
+        assertThatThrownBy(() -> client.listSet("l", 0, null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> client.listRemove("l", 0, null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> client.listMove("{q}a", "{q}b", null, ListEnd.HEAD)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> client.listBlockingPop("l", null, Duration.ofSeconds(1))).isInstanceOf(NullPointerException.class);
+        for (Duration timeout : new Duration[] {null, Duration.ZERO, Duration.ofMillis(-1)}) {
+            assertThatThrownBy(() -> client.listBlockingPop("l", ListEnd.HEAD, timeout))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("positive timeout");
+        }
+        assertThatThrownBy(() -> client.setIntersection()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least one key");
+        assertThatThrownBy(() -> client.setUnionStore("{t}d")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least one key");
+        assertThat(node.received()).isEmpty();
+    }
+
+    @Test
+    void keysOfDifferentSegmentsAreRefusedByType() {
+        String other = keyOfAnotherSegmentThan("a");
+        assertThatThrownBy(() -> client.listMove("a", other, ListEnd.HEAD, ListEnd.TAIL))
+                .isInstanceOf(CrossSegmentKeysException.class).hasMessageContaining("common {hash tag}");
+        assertThatThrownBy(() -> client.setIntersection("a", other)).isInstanceOf(CrossSegmentKeysException.class);
+        assertThatThrownBy(() -> client.setUnion("a", other)).isInstanceOf(CrossSegmentKeysException.class);
+        assertThatThrownBy(() -> client.setDifference("a", other)).isInstanceOf(CrossSegmentKeysException.class);
+        assertThatThrownBy(() -> client.setDifferenceStore(other, "a")).as("the destination shares the segment too")
+                .isInstanceOf(CrossSegmentKeysException.class);
+        assertThatThrownBy(() -> client.getAll(List.of("a", other))).as("the older multi-key operations say so the same way")
+                .isInstanceOf(CrossSegmentKeysException.class);
+        assertThat(node.received()).isEmpty();
+    }
+
+    /**
+     * A blocking pop waiting between two looks holds no thread, only a timer task; closing the client ends the wait
+     * with "client is closed" instead of leaving its future pending for ever.
+     */
+    @Test
+    void aBlockingPopStillWaitingFailsWhenTheClientCloses() {
+        node.fallback((request, out) -> { // every look finds the list empty
+            ResponseCodec.writeHeader(out, request.id(), KvStatus.OK);
+            ResponseCodec.writeHashAnswer(out, 0, List.of());
+            return true;
+        });
+        CompletableFuture<byte[]> waiting = client.listBlockingPop("jobs", ListEnd.HEAD, Duration.ofHours(1));
+        await().atMost(Duration.ofSeconds(30)).until(() -> node.received().size() >= 3);
+        assertThat(node.received()).allSatisfy(received ->
+                assertThat(((Request.Hash) received.request()).hashOp()).isEqualTo(HashOp.LLEN));
+
+        client.close();
+
+        assertThatThrownBy(() -> waiting.get(30, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(ZarisException.class).hasMessageContaining("client is closed");
+    }
+
+    private static String keyOfAnotherSegmentThan(String key) {
+        SegmentMapper mapper = new SegmentMapper(LAYOUT.segmentCount());
+        int segment = mapper.segmentOf(key.getBytes(StandardCharsets.UTF_8));
+        for (int i = 0; ; i++) {
+            String candidate = "other-" + i;
+            if (mapper.segmentOf(candidate.getBytes(StandardCharsets.UTF_8)) != segment) {
+                return candidate;
+            }
+        }
+    }
+}
