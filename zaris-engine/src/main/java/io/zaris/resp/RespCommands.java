@@ -764,7 +764,7 @@ final class RespCommands {
      */
     private CompletableFuture<RespReply> setCommand(String name, List<byte[]> a, int slot) {
         byte[] key = a.get(1);
-        List<byte[]> rest = List.copyOf(a.subList(2, a.size()));
+        List<byte[]> rest = argumentsAfterKey(a);
         if ((name.equals("spop") || name.equals("srandmember")) && rest.size() > 1) {
             return done(SYNTAX);
         }
