@@ -28,11 +28,12 @@ import java.util.Set;
  * @param memoryEntries entries of the memory row; 0 skips it
  * @param springOnly only the {@code @Cacheable} rows and the near-cache {@code ZarisClient.get} row: no workload rows,
  *                   no memory row (a focused run)
+ * @param memoryOnly only the memory row, for the memory row's systems among {@code systems} (a focused run)
  */
 record BenchSettings(String mode, String arguments, Duration warmup, Duration warmupAfterLoad,
                      Duration warmupAfterLoadLimit, Duration measure, int iterations, int keys, int[] valueSizes,
                      int[] inFlight, Set<Op> ops, int memoryEntries, Set<String> systems, boolean spring,
-                     boolean springOnly, Path serverJar,
+                     boolean springOnly, boolean memoryOnly, Path serverJar,
                      Path reportDirectory, Path historyDirectory, Path workDirectory) {
 
     /** What a run measures unless {@code --systems} says otherwise. */
@@ -47,7 +48,7 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
             usage: bench/run [--quick] [--systems zaris-async,zaris-sync,zaris-async-1copy,redis,redis-replicas,hazelcast]
                              [--no-spring | --spring-only]
                              [--ops GET,PUT,MIX] [--values 100,10240] [--in-flight 1,16,128] [--seconds N] [--keys N]
-                             [--no-memory]
+                             [--no-memory | --memory-only]
               --quick        one short interval per row and a 200k-entry memory row (about 5 minutes);
                              the report goes to bench/target/ instead of docs/benchmarks/
               --systems      measure only these systems (default: all but zaris-async-1copy; redis-replicas, a Redis
@@ -63,6 +64,8 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
               --seconds      length of each measured interval (a focused run)
               --keys         keys per value size instead of 100000 (a focused run)
               --no-memory    skip the memory row (a focused run)
+              --memory-only  only the memory row (1M entries, 200k with --quick) for zaris-async, redis and
+                             hazelcast, or those of them --systems names (a focused run: reported under bench/target/)
             Environment: ZARIS_BENCH_NODE_OPTS adds JVM options to every Zaris node (e.g. a flight recording);
             ZARIS_BENCH_NODE_ARGS adds server arguments to every Zaris node (e.g. --async-flush-delay 4ms).""";
 
@@ -72,6 +75,7 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
         boolean spring = true;
         boolean springOnly = false;
         boolean memory = true;
+        boolean memoryOnly = false;
         Set<String> systems = new LinkedHashSet<>(DEFAULT_SYSTEMS);
         Set<Op> ops = EnumSet.allOf(Op.class);
         int[] valueSizes = {100, 10 * 1024};
@@ -89,6 +93,10 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
                 }
                 case "--no-memory" -> {
                     memory = false;
+                    focused = true;
+                }
+                case "--memory-only" -> {
+                    memoryOnly = true;
                     focused = true;
                 }
                 case "--systems" -> {
@@ -126,8 +134,18 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
         if (springOnly && !spring) {
             throw new IllegalArgumentException("--spring-only and --no-spring exclude each other");
         }
+        if (memoryOnly && (!memory || springOnly)) {
+            throw new IllegalArgumentException("--memory-only excludes --no-memory and --spring-only");
+        }
         if (springOnly) {
             systems.retainAll(List.of("zaris-async", "redis"));
+        }
+        if (memoryOnly) {
+            systems.retainAll(MEMORY_ROW_SYSTEMS);
+            if (systems.isEmpty()) {
+                throw new IllegalArgumentException("--memory-only measures only " + MEMORY_ROW_SYSTEMS
+                        + "; --systems names none of them");
+            }
         }
         Path serverJar = Path.of(System.getProperty("zaris.server.jar", "missing"));
         Path target = repositoryRoot.resolve("bench").resolve("target");
@@ -142,7 +160,8 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
         return new BenchSettings(mode, String.join(" ", args), Duration.ofMillis(500),
                 quick ? Duration.ofSeconds(2) : Duration.ofSeconds(4), quick ? Duration.ofSeconds(4) : Duration.ofSeconds(10),
                 measure, quick ? 1 : 3,
-                keys, valueSizes, inFlight, ops, memoryEntries, systems, spring, springOnly, serverJar,
+                keys, valueSizes, inFlight, ops, memoryEntries, systems, spring && !memoryOnly, springOnly, memoryOnly,
+                serverJar,
                 mode.equals("full") ? history : target, history, target.resolve("run"));
     }
 
@@ -152,6 +171,9 @@ record BenchSettings(String mode, String arguments, Duration warmup, Duration wa
     }
 
     String describe() {
+        if (memoryOnly) {
+            return String.format(Locale.ROOT, "memory-only run: the memory row, %,d entries of 100 B", memoryEntries);
+        }
         return String.format(Locale.ROOT,
                 "%s run: %d keys per value size, values %s, in flight %s, ops %s, %s of 90/10 warm-up after each load "
                         + "(longer, up to %s, while the JVMs still compile), %s warm-up per row, %d × %s measured per row",

@@ -144,10 +144,19 @@ final class HazelcastCluster implements PeerCluster {
             }
         }
         List<Long> heaps = new ArrayList<>();
+        List<Long> resident = new ArrayList<>();
         for (Process member : members) {
             heaps.add(HeapAfterGc.bytes(member.pid()));
+            resident.add(ResidentMemory.bytes(member.pid()));
         }
-        return new MemoryReading(heaps, reported);
+        return new MemoryReading(heaps, resident, reported);
+    }
+
+    @Override
+    public RecommendedOccupancy recommendedOccupancy() {
+        return new RecommendedOccupancy(0.60, "the heap", "Hazelcast's Sizing Practices "
+                + "(https://docs.hazelcast.com/imdg/latest/storage/sizing-practices): plan to use only 60 % of the "
+                + "memory, with 40 % headroom for a member's failure or shutdown");
     }
 
     @Override

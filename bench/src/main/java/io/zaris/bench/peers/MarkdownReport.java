@@ -56,11 +56,13 @@ final class MarkdownReport {
         line(out, "- Settings: %s. Every system is a cluster of 3 nodes on loopback, started for the run and then stopped, "
                 + "measured from one client JVM; one request in flight uses each client's blocking API on one thread, more "
                 + "use its async API in a closed loop.", settings.describe());
-        line(out, "- Side by side: %s. The systems of a group (each keeping as many copies of an entry) run at the same "
-                + "time and take turns interval by interval: each measured interval of a row on one is followed by one on "
-                + "the next (after half a row's warm-up), the order rotating from one interval to the next, so that the machine's drift in speed falls on "
-                + "every member; the ones not measured idle meanwhile%s. Every other system runs alone.",
-                pairsDescription(results), idleDescription(results));
+        if (!results.throughput.isEmpty()) { // a --spring-only or --memory-only run measured no workload side by side
+            line(out, "- Side by side: %s. The systems of a group (each keeping as many copies of an entry) run at the same "
+                    + "time and take turns interval by interval: each measured interval of a row on one is followed by one on "
+                    + "the next (after half a row's warm-up), the order rotating from one interval to the next, so that the machine's drift in speed falls on "
+                    + "every member; the ones not measured idle meanwhile%s. Every other system runs alone.",
+                    pairsDescription(results), idleDescription(results));
+        }
         line(out, "");
         line(out, "## Configurations");
         line(out, "");
@@ -168,6 +170,11 @@ final class MarkdownReport {
             double ratio = zarisMemory.get().bytesPerCopy() / redisMemory.get().bytesPerCopy();
             line(out, "| bytes per stored copy ≤ 1.5× Redis' | memory row | %.2f× | – | %s |", ratio,
                     ratio <= 1.5 ? "yes" : "**no**");
+            // No bound has been set for this one: it is reported beside the target above, not judged.
+            double deployment = DeploymentMemory.ratio(zarisMemory.get().deploymentBytesPerCopy(),
+                    redisMemory.get().deploymentBytesPerCopy());
+            line(out, "| memory a deployment needs per stored copy, with each system's recommended headroom "
+                    + "(see Memory; no bound set) | memory row | %s | – | – |", ratioCell(deployment));
         }
         line(out, "");
     }
@@ -243,21 +250,53 @@ final class MarkdownReport {
         line(out, "");
         line(out, "%,d entries of %d-byte values loaded into a fresh cluster of its own (stopped before the throughput "
                 + "rows); growth of every node between before and after. *bytes/copy* divides by the copies each system keeps (Zaris: replication factor, "
-                + "Hazelcast: owner + backup, Redis Cluster here: no replicas). *vs best peer* compares bytes/copy.",
+                + "Hazelcast: owner + backup, Redis Cluster here: no replicas). *vs best peer* compares bytes/copy. "
+                + "*system-reported*: Hazelcast's own entry cost; for Zaris, the bytes its nodes charge against their "
+                + "memory budgets (what the budget's share of the heap is sized against). "
+                + "*RSS*: each server process's resident memory after the load (from /proc; the JVMs' heaps are fixed "
+                + "and pre-touched, so theirs is the whole heap, used or not; for Redis it is what `used_memory_rss` "
+                + "reports). *max occupancy*: the share of a node's memory the system recommends filling with data "
+                + "(sources below); *deployment bytes/copy* = the data per stored copy ÷ that share, the memory a "
+                + "deployment provides per stored copy with the system's recommended headroom, where the data is "
+                + "bytes/copy or, when larger, the system-reported figure per copy (a Zaris node evicts once the "
+                + "bytes it charges pass its budget, so its heap is sized from them); *vs Redis*: its ratio to "
+                + "Redis Cluster's.",
                 first.entries(), first.valueBytes());
         line(out, "");
-        line(out, "| system | measured as | per node after load (MiB) | bytes/entry | copies | bytes/copy | system-reported bytes/entry | vs best peer |");
-        line(out, "|---|---|---|---:|---:|---:|---:|---|");
+        line(out, "| system | measured as | per node after load (MiB) | RSS per node after load (MiB) | bytes/entry | copies "
+                + "| bytes/copy | system-reported bytes/entry | vs best peer | max occupancy | deployment bytes/copy | vs Redis |");
+        line(out, "|---|---|---|---|---:|---:|---:|---:|---|---:|---:|---:|");
+        Optional<MemoryRow> redis = results.memory.stream().filter(m -> m.system().startsWith("Redis")).findFirst();
         for (MemoryRow row : results.memory) {
-            String perNode = String.join(" / ", row.after().perNode().stream()
-                    .map(b -> String.format(Locale.ROOT, "%.0f", b / 1048576.0)).toList());
             String reported = row.reportedBytesPerEntry() < 0 ? "–" : String.format(Locale.ROOT, "%.0f", row.reportedBytesPerEntry());
             String ratio = results.bestPeer(row).map(p -> String.format(Locale.ROOT, "%.2f× %s",
                     row.bytesPerCopy() / p.bytesPerCopy(), p.system())).orElse("–");
-            line(out, "| %s | %s | %s | %.0f | %d | %.0f | %s | %s |", row.system(), row.measuredAs(), perNode,
-                    row.bytesPerEntry(), row.copies(), row.bytesPerCopy(), reported, ratio);
+            String deployment = Double.isNaN(row.deploymentBytesPerCopy()) ? "–"
+                    : String.format(Locale.ROOT, "%.0f", row.deploymentBytesPerCopy());
+            String vsRedis = redis.map(r -> ratioCell(DeploymentMemory.ratio(row.deploymentBytesPerCopy(),
+                    r.deploymentBytesPerCopy()))).orElse("–");
+            line(out, "| %s | %s | %s | %s | %.0f | %d | %.0f | %s | %s | %.0f %% | %s | %s |", row.system(),
+                    row.measuredAs(), mebibytes(row.after().perNode()), mebibytes(row.after().residentPerNode()),
+                    row.bytesPerEntry(), row.copies(), row.bytesPerCopy(), reported, ratio,
+                    row.occupancy().fraction() * 100, deployment, vsRedis);
         }
         line(out, "");
+        line(out, "Recommended maximum occupancy:");
+        line(out, "");
+        for (MemoryRow row : results.memory) {
+            line(out, "- **%s**: %.0f %% of %s: %s.", row.system(), row.occupancy().fraction() * 100,
+                    row.occupancy().of(), row.occupancy().source());
+        }
+        line(out, "");
+    }
+
+    private static String mebibytes(List<Long> perNode) {
+        return perNode.stream().map(b -> String.format(Locale.ROOT, "%.0f", b / 1048576.0))
+                .collect(Collectors.joining(" / "));
+    }
+
+    private static String ratioCell(double ratio) {
+        return Double.isNaN(ratio) ? "–" : String.format(Locale.ROOT, "%.2f×", ratio);
     }
 
     private static void renderSpring(StringBuilder out, BenchResults results) {

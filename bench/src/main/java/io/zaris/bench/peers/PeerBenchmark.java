@@ -47,10 +47,16 @@ public final class PeerBenchmark {
                     try (PeerCluster cluster = start(system, settings, work.resolve("memory-row"));
                          KvClient client = cluster.connect()) {
                         results.memory.add(new SystemRun(cluster, client, settings).measureMemory());
+                        if (settings.memoryOnly()) {
+                            results.labels.put(system, cluster.system());
+                            results.configurations.put(cluster.system(), cluster.configuration());
+                        }
                     }
                 }
             }
-            measureGroup(group, settings, work, results);
+            if (!settings.memoryOnly()) {
+                measureGroup(group, settings, work, results);
+            }
         }
         if (settings.springOnly()) {
             for (String system : settings.systems()) {

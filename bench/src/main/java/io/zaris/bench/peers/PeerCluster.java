@@ -24,6 +24,9 @@ interface PeerCluster extends AutoCloseable {
 
     MemoryReading memory(KvClient client) throws IOException, InterruptedException;
 
+    /** The share of a node's memory the system recommends filling with data, with its documented source. */
+    RecommendedOccupancy recommendedOccupancy();
+
     /** CPU time the cluster's server processes used since they started (see {@link LocalProcesses#cpuTime}). */
     Duration serverCpuTime();
 

@@ -32,7 +32,7 @@ final class SystemRun {
         MemoryReading after = cluster.memory(client);
         String measuredAs = cluster.system().startsWith("Redis") ? "used_memory" : "heap after full GC";
         return new MemoryRow(cluster.system(), settings.memoryEntries(), MEMORY_VALUE_BYTES, cluster.copiesPerEntry(),
-                before, after, measuredAs);
+                before, after, measuredAs, cluster.recommendedOccupancy());
     }
 
     /** Loads every key of the value size (unmeasured); warm up before measuring ({@link #warmUpAfterLoad}). */

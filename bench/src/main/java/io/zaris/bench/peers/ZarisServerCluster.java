@@ -1,7 +1,9 @@
 package io.zaris.bench.peers;
 
 import io.zaris.model.NodeAddress;
+import io.zaris.store.MemoryOptions;
 import java.io.IOException;
+import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -97,6 +99,8 @@ final class ZarisServerCluster implements PeerCluster {
     private final LocalProcesses processes;
     private final List<Process> nodes = new ArrayList<>();
     private final List<NodeAddress> dataAddresses = new ArrayList<>();
+    /** Each node's HTTP port ({@code /metrics}), in the order of {@link #nodes}; none with the server defaults. */
+    private final List<Integer> httpPorts = new ArrayList<>();
 
     private ZarisServerCluster(String ackMode, int replicationFactor, boolean serverDefaults, Heap heap, Path logDirectory)
             throws IOException {
@@ -143,7 +147,7 @@ final class ZarisServerCluster implements PeerCluster {
     private void startNodes(Path serverJar) throws IOException {
         List<int[]> ports = new ArrayList<>();
         for (int i = 0; i < NODES; i++) {
-            ports.add(new int[] {LocalProcesses.freePort(), LocalProcesses.freePort()});
+            ports.add(new int[] {LocalProcesses.freePort(), LocalProcesses.freePort(), LocalProcesses.freePort()});
         }
         String seeds = ports.stream().map(p -> "127.0.0.1:" + p[1]).collect(Collectors.joining(","));
         String clusterName = "zaris-bench-" + UUID.randomUUID();
@@ -161,7 +165,9 @@ final class ZarisServerCluster implements PeerCluster {
                     "--seeds", seeds, "--cluster-name", clusterName, "--ack-mode", ackMode, "--drain-on-stop", "0"));
             if (!serverDefaults) {
                 command.addAll(List.of("--replication-factor", Integer.toString(replicationFactor),
-                        "--resp-port", "off", "--max-memory", MEMORY_BUDGET, "--io-threads", IO_THREADS));
+                        "--resp-port", "off", "--max-memory", MEMORY_BUDGET, "--io-threads", IO_THREADS,
+                        "--http-port", Integer.toString(ports.get(i)[2])));
+                httpPorts.add(ports.get(i)[2]);
             }
             command.addAll(splitVariable(NODE_ARGUMENTS_VARIABLE, nodeId));
             nodes.add(processes.start("zaris-" + ackMode + "-" + nodeId, command));
@@ -231,7 +237,7 @@ final class ZarisServerCluster implements PeerCluster {
         }
         return NODES + " server processes (" + heap.description() + ", " + COLLECTOR.substring("-XX:+Use".length())
                 + ", memory budget " + MEMORY_BUDGET + " of the heap, "
-                + IO_THREADS + " I/O thread each), replication factor "
+                + IO_THREADS + " I/O thread each, HTTP endpoint on for the memory row's charged bytes), replication factor "
                 + replicationFactor + ", ack mode " + ackMode + "; " + CLIENT;
     }
 
@@ -252,10 +258,25 @@ final class ZarisServerCluster implements PeerCluster {
     @Override
     public MemoryReading memory(KvClient client) throws IOException, InterruptedException {
         List<Long> heaps = new ArrayList<>();
+        List<Long> resident = new ArrayList<>();
         for (Process node : nodes) {
             heaps.add(HeapAfterGc.bytes(node.pid()));
+            resident.add(ResidentMemory.bytes(node.pid()));
         }
-        return new MemoryReading(heaps, -1);
+        long charged = httpPorts.isEmpty() ? -1 : 0;
+        HttpClient http = HttpClient.newHttpClient();
+        for (int port : httpPorts) {
+            charged += ChargedMemory.bytes(http, port);
+        }
+        return new MemoryReading(heaps, resident, charged);
+    }
+
+    /** A node's default memory budget: the rest of the heap is its headroom (these nodes run at {@link #MEMORY_BUDGET}). */
+    @Override
+    public RecommendedOccupancy recommendedOccupancy() {
+        return new RecommendedOccupancy(MemoryOptions.DEFAULT_HEAP_FRACTION, "the heap",
+                "Zaris' default memory budget (docs/memory.md: the rest of the heap is headroom for garbage, buffers "
+                        + "and replication); the benchmark's nodes run with a budget of " + MEMORY_BUDGET);
     }
 
     @Override
