@@ -71,6 +71,69 @@ public final class ListPosition {
         return new long[] {number(field, 0, space), number(field, space + 1, field.length)};
     }
 
+    /**
+     * How many numbers a position holds, 1 or 2, checked as {@link #parse} checks them, without making an array (every
+     * list change a replica receives passes here).
+     *
+     * @throws IllegalArgumentException when the field is not such a position
+     */
+    public static int numbers(byte[] field) {
+        int space = space(field);
+        if (space < 0) {
+            number(field, 0, field.length);
+            return 1;
+        }
+        number(field, 0, space);
+        number(field, space + 1, field.length);
+        return 2;
+    }
+
+    /**
+     * A position's first number (an index), without making an array.
+     *
+     * @throws IllegalArgumentException when the field is not a position
+     */
+    public static long first(byte[] field) {
+        int space = space(field);
+        return number(field, 0, space < 0 ? field.length : space);
+    }
+
+    /**
+     * A position's second number (a removal's count), without making an array.
+     *
+     * @throws IllegalArgumentException when the field is not a position of two numbers
+     */
+    public static long second(byte[] field) {
+        int space = space(field);
+        if (space < 0) {
+            throw notAPosition(field);
+        }
+        return number(field, space + 1, field.length);
+    }
+
+    /** Whether a valid position is written as {@link #of} writes its numbers: without leading zeros. */
+    public static boolean isCanonical(byte[] field) {
+        int space = space(field);
+        if (space < 0) {
+            return field.length == digits(first(field));
+        }
+        return field.length == digits(first(field)) + 1 + digits(second(field));
+    }
+
+    /** Where the one space of a position is, -1 when it has none; more than one is no position. */
+    private static int space(byte[] field) {
+        int space = -1;
+        for (int i = 0; i < field.length; i++) {
+            if (field[i] == ' ') {
+                if (space >= 0) {
+                    throw notAPosition(field);
+                }
+                space = i;
+            }
+        }
+        return space;
+    }
+
     /** The decimal in {@code field[from, to)}: 1 to 18 digits. */
     private static long number(byte[] field, int from, int to) {
         if (to == from || to - from > 18) {

@@ -17,7 +17,7 @@ public record ZaddFlags(boolean nx, boolean xx, boolean gt, boolean lt, boolean 
     public static final ZaddFlags INCREMENT = new ZaddFlags(false, false, false, false, false, true);
 
     /** A plain ZADD's flags: none. */
-    private static final ZaddFlags NONE = new ZaddFlags(false, false, false, false, false, false);
+    public static final ZaddFlags NONE = new ZaddFlags(false, false, false, false, false, false);
 
     /** The flags a letter string names; {@code null} when it holds another letter. */
     public static ZaddFlags fromLetters(String letters) {

@@ -559,7 +559,7 @@ public final class RequestCodec {
                     throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "a score is " + Double.BYTES + " bytes");
                 }
             }
-            long[] position = listChange ? readListPosition(field, kind == CHANGE_LIST_REMOVE ? 2 : 1, id) : null;
+            byte[] position = listChange ? readListPosition(field, kind == CHANGE_LIST_REMOVE ? 2 : 1, id) : null;
             long expiresAt = Wire.readLong(in, id, "expiry");
             changes.add(switch (kind) {
                 case CHANGE_SUPERSEDED -> Change.superseded(revision, epoch, key);
@@ -567,9 +567,9 @@ public final class RequestCodec {
                 case CHANGE_FIELD_REMOVED -> Change.fieldRemoval(revision, epoch, key, field);
                 case CHANGE_EXPIRY -> Change.expiry(revision, epoch, key, expiresAt);
                 case CHANGE_MEMBER_ADDED -> Change.memberPut(revision, epoch, key, field, expiresAt);
-                case CHANGE_LIST_INSERT -> Change.listInsert(revision, epoch, key, position[0], value, expiresAt);
-                case CHANGE_LIST_REMOVE -> Change.listRemove(revision, epoch, key, position[0], position[1]);
-                case CHANGE_LIST_SET -> Change.listSet(revision, epoch, key, position[0], value, expiresAt);
+                case CHANGE_LIST_INSERT -> new Change(revision, epoch, Change.Kind.LIST_INSERT, key, position, value, expiresAt);
+                case CHANGE_LIST_REMOVE -> new Change(revision, epoch, Change.Kind.LIST_REMOVE, key, position, null, 0);
+                case CHANGE_LIST_SET -> new Change(revision, epoch, Change.Kind.LIST_SET, key, position, value, expiresAt);
                 case CHANGE_SCORE_SET -> Change.scorePut(revision, epoch, key, field, value, expiresAt);
                 default -> new Change(revision, epoch, key, value, expiresAt);
             });
@@ -577,12 +577,19 @@ public final class RequestCodec {
         return changes;
     }
 
-    /** A list change's position, which must hold {@code numbers} numbers. */
-    private static long[] readListPosition(byte[] field, int numbers, long id) throws MalformedRequestException {
+    /**
+     * A list change's position, which must hold {@code numbers} numbers: the field itself when it is written as
+     * {@link ListPosition#of} writes it (a Zaris sender's always is), else that form of its numbers, as the change's
+     * own factory would make it. No array of numbers and no second copy of the text per change.
+     */
+    private static byte[] readListPosition(byte[] field, int numbers, long id) throws MalformedRequestException {
         try {
-            long[] position = ListPosition.parse(field);
-            if (position.length == numbers) {
-                return position;
+            if (ListPosition.numbers(field) == numbers) {
+                if (ListPosition.isCanonical(field)) {
+                    return field;
+                }
+                return numbers == 1 ? ListPosition.of(ListPosition.first(field))
+                        : ListPosition.of(ListPosition.first(field), ListPosition.second(field));
             }
         } catch (IllegalArgumentException e) {
             // answered below

@@ -5,6 +5,7 @@ import io.zaris.model.Change;
 import io.zaris.model.KvStatus;
 import io.zaris.model.VersionedValue;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -168,19 +169,53 @@ public final class ResponseCodec {
         }
     }
 
-    /** A hash answer's count and items; {@code null} items where a field was absent. */
+    /** A hash answer's count and items; {@code null} items where a field was absent. The items are read-only. */
     public record HashAnswer(long count, List<byte[]> items) {
     }
 
     public static HashAnswer readHashAnswer(ByteBuf in) throws MalformedRequestException {
         long count = Wire.readLong(in, 0, "count");
         int n = Wire.readCount(in, in.readableBytes(), 0, "item count");
+        if (n == 0) {
+            // Most writes answer a count alone: no list for them (emptyList, unlike List.of, answers contains(null)).
+            return new HashAnswer(count, Collections.emptyList());
+        }
         List<byte[]> items = new ArrayList<>(Math.min(n, 1024));
         for (int i = 0; i < n; i++) {
             items.add(Wire.readUnsignedByte(in, 0, "present flag") == 0 ? null
                     : Wire.readBytes(in, Integer.MAX_VALUE, 0, "item"));
         }
         return new HashAnswer(count, items);
+    }
+
+    /** A hash answer's count of items, read past its count; {@link #readPresentItems} reads the items after it. */
+    public static int readItemCount(ByteBuf in) throws MalformedRequestException {
+        Wire.readLong(in, 0, "count");
+        return Wire.readCount(in, in.readableBytes(), 0, "item count");
+    }
+
+    /**
+     * A hash answer's {@code n} items, none absent, as one slice of {@code in} holding them as written (each a present
+     * flag, a length and its bytes), checked item by item, for a reply that writes them out itself (ZRANGE's members
+     * and scores) instead of copying each into an array.
+     */
+    public static ByteBuf readPresentItems(ByteBuf in, int n) throws MalformedRequestException {
+        int start = in.readerIndex();
+        int at = start;
+        int end = in.writerIndex();
+        for (int i = 0; i < n; i++) {
+            if (end - at < 1 + Integer.BYTES || in.getUnsignedByte(at) != 1) {
+                throw new MalformedRequestException(0, KvStatus.BAD_REQUEST, "item " + i + " of " + n + " absent or cut off");
+            }
+            int length = in.getInt(at + 1);
+            at += 1 + Integer.BYTES;
+            if (length < 0 || end - at < length) {
+                throw new MalformedRequestException(0, KvStatus.BAD_REQUEST, "item of " + length + " bytes in a response with "
+                        + (end - at) + " left");
+            }
+            at += length;
+        }
+        return in.readSlice(at - start);
     }
 
     /**

@@ -764,7 +764,7 @@ final class RespCommands {
      */
     private CompletableFuture<RespReply> setCommand(String name, List<byte[]> a, int slot) {
         byte[] key = a.get(1);
-        List<byte[]> rest = List.copyOf(a.subList(2, a.size()));
+        List<byte[]> rest = argumentsAfterKey(a);
         if ((name.equals("spop") || name.equals("srandmember")) && rest.size() > 1) {
             return done(SYNTAX);
         }
@@ -828,6 +828,10 @@ final class RespCommands {
         RespSortedSetCommands.Plan plan = RespSortedSetCommands.plan(name, a, backend.limits().maxKeyBytes());
         if (plan.immediate() != null) {
             return done(plan.immediate());
+        }
+        if (plan.fromBody() != null) {
+            return call(new Request.Hash(0, a.get(1), plan.op(), plan.args()), slot,
+                    answer -> plan.fromBody().reply(answer.body()));
         }
         return call(new Request.Hash(0, a.get(1), plan.op(), plan.args()), slot,
                 answer -> plan.reply().apply(ResponseCodec.readHashAnswer(answer.body())));

@@ -94,6 +94,21 @@ sealed interface RespReply {
     }
 
     /**
+     * ZRANGE's answer written straight from the engine's response: {@code items} holds member, score, member, score …
+     * as the engine wrote them ({@link io.zaris.protocol.ResponseCodec#readPresentItems}, checked), {@code pairs} of
+     * them. With {@code withScores} it is written as {@link Pairs} of a {@link Bulk} member and a {@link Score} are,
+     * else as an array of the members' bulks. No array per member or score and no reply object per item. The buffer is
+     * a heap buffer nobody releases, as {@link BufferBulk}'s; writing it reads by index and moves nothing.
+     */
+    record ItemPairs(ByteBuf items, int pairs, boolean withScores) implements RespReply {
+
+        static ItemPairs of(ByteBuf body, boolean withScores) throws io.zaris.protocol.MalformedRequestException {
+            int n = io.zaris.protocol.ResponseCodec.readItemCount(body);
+            return new ItemPairs(io.zaris.protocol.ResponseCodec.readPresentItems(body, n - n % 2), n / 2, withScores);
+        }
+    }
+
+    /**
      * An out-of-band message (RESP3 {@code >}), sent on a connection outside its command flow: the first item names
      * the kind ({@code invalidate}, later pub/sub's {@code message}). Written as an array on a RESP2 connection.
      */

@@ -1,12 +1,13 @@
 package io.zaris.resp;
 
+import io.netty.buffer.ByteBuf;
 import io.zaris.model.HashOp;
 import io.zaris.model.ZaddFlags;
+import io.zaris.protocol.MalformedRequestException;
 import io.zaris.protocol.ResponseCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -29,17 +30,36 @@ final class RespSortedSetCommands {
     private RespSortedSetCommands() {
     }
 
-    /** What a command asks of the engine and how its answer reads, or the error Redis answers without asking. */
-    record Plan(RespReply immediate, HashOp op, List<byte[]> args, Function<ResponseCodec.HashAnswer, RespReply> reply) {
+    /**
+     * What a command asks of the engine and how its answer reads, or the error Redis answers without asking. The answer
+     * is read either as a decoded {@link ResponseCodec.HashAnswer} ({@code reply}) or, for a range, straight from the
+     * engine's response ({@code fromBody}); exactly one of the two is set when {@code immediate} is not.
+     */
+    record Plan(RespReply immediate, HashOp op, List<byte[]> args, Function<ResponseCodec.HashAnswer, RespReply> reply,
+                FromBody fromBody) {
 
         static Plan answer(RespReply reply) {
-            return new Plan(reply, null, null, null);
+            return new Plan(reply, null, null, null, null);
         }
 
         static Plan ask(HashOp op, List<byte[]> args, Function<ResponseCodec.HashAnswer, RespReply> reply) {
-            return new Plan(null, op, List.copyOf(args), reply);
+            return new Plan(null, op, List.copyOf(args), reply, null);
+        }
+
+        static Plan askRendering(HashOp op, List<byte[]> args, FromBody fromBody) {
+            return new Plan(null, op, List.copyOf(args), null, fromBody);
         }
     }
+
+    /** A reply made from the engine's response body itself (a hash answer), without decoding its items into arrays. */
+    @FunctionalInterface
+    interface FromBody {
+        RespReply reply(ByteBuf body) throws MalformedRequestException;
+    }
+
+    /** ZRANGE's answers with and without scores: the same for every range, so shared rather than made per command. */
+    private static final FromBody PAIRS = body -> RespReply.ItemPairs.of(body, true);
+    private static final FromBody MEMBERS = body -> RespReply.ItemPairs.of(body, false);
 
     /**
      * Plans a command whose arity {@link CommandTable} has checked; {@code a} holds the name, the key and the rest.
@@ -83,16 +103,21 @@ final class RespSortedSetCommands {
         boolean incr = false;
         int first = 0;
         for (; first < rest.size(); first++) {
-            switch (text(rest.get(first)).toLowerCase(Locale.ROOT)) {
-                case "nx" -> nx = true;
-                case "xx" -> xx = true;
-                case "gt" -> gt = true;
-                case "lt" -> lt = true;
-                case "ch" -> ch = true;
-                case "incr" -> incr = true;
-                default -> {
-                    return zaddPairs(new ZaddFlags(nx, xx, gt, lt, ch, incr), rest.subList(first, rest.size()), maxMemberBytes);
-                }
+            byte[] word = rest.get(first);
+            if (isWord(word, "nx")) {
+                nx = true;
+            } else if (isWord(word, "xx")) {
+                xx = true;
+            } else if (isWord(word, "gt")) {
+                gt = true;
+            } else if (isWord(word, "lt")) {
+                lt = true;
+            } else if (isWord(word, "ch")) {
+                ch = true;
+            } else if (isWord(word, "incr")) {
+                incr = true;
+            } else {
+                return zaddPairs(new ZaddFlags(nx, xx, gt, lt, ch, incr), rest.subList(first, rest.size()), maxMemberBytes);
             }
         }
         return Plan.answer(SYNTAX); // options only, no pair
@@ -106,9 +131,9 @@ final class RespSortedSetCommands {
         if (conflict != null) {
             return Plan.answer(RespReply.error("ERR " + conflict));
         }
-        List<byte[]> args = new ArrayList<>(pairs.size() + 1);
-        args.add(bytes(flags.letters()));
-        args.addAll(pairs);
+        byte[] letters = flags.equals(ZaddFlags.NONE) ? NO_LETTERS : bytes(flags.letters());
+        // One pair (redis-benchmark's, most ZADDs) as an immutable list of three, which the plan keeps without a copy.
+        List<byte[]> args = pairs.size() == 2 ? List.of(letters, pairs.get(0), pairs.get(1)) : withFirst(letters, pairs);
         return ask(HashOp.ZADD, args, maxMemberBytes, flags.incr()
                 ? answer -> scoreOrNull(answer.items().get(0)) : answer -> RespReply.integer(answer.count()));
     }
@@ -116,7 +141,7 @@ final class RespSortedSetCommands {
     /** ZRANK key member [WITHSCORE] (WITHSCORE as Redis 7.2 has it). */
     private static Plan zrank(boolean reverse, List<byte[]> rest) {
         boolean withScore = rest.size() == 2;
-        if (rest.size() > 2 || (withScore && !text(rest.get(1)).equalsIgnoreCase("withscore"))) {
+        if (rest.size() > 2 || (withScore && !isWord(rest.get(1), "withscore"))) {
             return Plan.answer(SYNTAX);
         }
         return Plan.ask(HashOp.ZRANK, List.of(rest.get(0), reverse ? ONE : ZERO), answer -> {
@@ -141,11 +166,11 @@ final class RespSortedSetCommands {
         byte[] limit = {'-', '1'};
         boolean limited = false;
         for (int i = 2; i < rest.size(); i++) {
-            String option = text(rest.get(i)).toLowerCase(Locale.ROOT);
+            byte[] option = rest.get(i);
             int left = rest.size() - i - 1;
-            if (option.equals("withscores")) {
+            if (isWord(option, "withscores")) {
                 withScores = true;
-            } else if (option.equals("limit") && left >= 2) {
+            } else if (isWord(option, "limit") && left >= 2) {
                 Long skip = redisLong(rest.get(i + 1));
                 Long count = redisLong(rest.get(i + 2));
                 if (skip == null || count == null) {
@@ -155,11 +180,11 @@ final class RespSortedSetCommands {
                 limit = rest.get(i + 2);
                 limited = count != -1;
                 i += 2;
-            } else if (reverse == null && option.equals("rev")) {
+            } else if (reverse == null && isWord(option, "rev")) {
                 reverse = true;
-            } else if (by == null && option.equals("bylex")) {
+            } else if (by == null && isWord(option, "bylex")) {
                 by = "LEX";
-            } else if (by == null && option.equals("byscore")) {
+            } else if (by == null && isWord(option, "byscore")) {
                 by = "SCORE";
             } else {
                 return Plan.answer(SYNTAX);
@@ -177,9 +202,8 @@ final class RespSortedSetCommands {
         boolean maxFirst = rev && !by.equals("RANK");
         byte[] start = maxFirst ? rest.get(1) : rest.get(0);
         byte[] stop = maxFirst ? rest.get(0) : rest.get(1);
-        boolean scores = withScores;
-        return Plan.ask(HashOp.ZRANGE, List.of(bytes(by), rev ? ONE : ZERO, start, stop, offset, limit),
-                answer -> pairs(answer.items(), scores));
+        return Plan.askRendering(HashOp.ZRANGE, List.of(byWord(by), rev ? ONE : ZERO, start, stop, offset, limit),
+                withScores ? PAIRS : MEMBERS);
     }
 
     private static Plan zremrange(String by, List<byte[]> rest) {
@@ -290,6 +314,49 @@ final class RespSortedSetCommands {
         String s = text(text);
         return !s.isEmpty() && s.length() <= 20 && s.chars().allMatch(Character::isDigit)
                 && new java.math.BigInteger(s).bitLength() <= 64;
+    }
+
+    /** The engine's range kinds as their argument bytes, shared (nothing changes them once sent). */
+    private static final byte[] RANK = {'R', 'A', 'N', 'K'};
+    private static final byte[] SCORE = {'S', 'C', 'O', 'R', 'E'};
+    private static final byte[] LEX = {'L', 'E', 'X'};
+    private static final byte[] NO_LETTERS = {};
+
+    private static byte[] byWord(String by) {
+        return switch (by) {
+            case "RANK" -> RANK;
+            case "SCORE" -> SCORE;
+            default -> LEX;
+        };
+    }
+
+    private static List<byte[]> withFirst(byte[] first, List<byte[]> rest) {
+        byte[][] all = new byte[rest.size() + 1][];
+        all[0] = first;
+        for (int i = 0; i < rest.size(); i++) {
+            all[i + 1] = rest.get(i);
+        }
+        return List.of(all);
+    }
+
+    /**
+     * Whether an argument is {@code lowercase} in any case, as Redis's {@code strcasecmp} matches option words: ASCII
+     * letters only, compared byte by byte without making a string per option.
+     */
+    static boolean isWord(byte[] argument, String lowercase) {
+        if (argument.length != lowercase.length()) {
+            return false;
+        }
+        for (int i = 0; i < argument.length; i++) {
+            int b = argument[i];
+            if (b >= 'A' && b <= 'Z') {
+                b += 'a' - 'A';
+            }
+            if (b != lowercase.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String text(byte[] bytes) {

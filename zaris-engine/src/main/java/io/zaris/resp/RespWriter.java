@@ -80,6 +80,8 @@ final class RespWriter {
                 }
                 write(flat.get(i), protocol, out);
             }
+        } else if (reply instanceof RespReply.ItemPairs pairs) {
+            itemPairs(pairs, protocol, out);
         } else if (reply instanceof RespReply.Push push) {
             line(out, protocol >= 3 ? '>' : '*', Integer.toString(push.items().size()));
             for (RespReply item : push.items()) {
@@ -92,6 +94,49 @@ final class RespWriter {
         } else if (reply instanceof RespReply.ThenClose thenClose) {
             write(thenClose.reply(), protocol, out);
         }
+    }
+
+    /**
+     * {@link RespReply.ItemPairs}: as {@link RespReply.Pairs} of a bulk member and a {@link RespReply.Score} (RESP3
+     * nests each pair, RESP2 flattens them), or the members alone; each item read from the slice by index.
+     */
+    private static void itemPairs(RespReply.ItemPairs pairs, int protocol, ByteBuf out) {
+        ByteBuf items = pairs.items();
+        boolean nested = pairs.withScores() && protocol >= 3;
+        number(out, '*', pairs.withScores() && !nested ? 2L * pairs.pairs() : pairs.pairs());
+        int at = items.readerIndex();
+        for (int i = 0; i < pairs.pairs(); i++) {
+            if (nested) {
+                number(out, '*', 2);
+            }
+            at = item(items, at, '$', out);
+            if (pairs.withScores()) {
+                at = item(items, at, protocol >= 3 ? ',' : '$', out);
+            } else {
+                at += 1 + Integer.BYTES + items.getInt(at + 1); // the score, not written
+            }
+        }
+    }
+
+    /**
+     * The engine's item at {@code at} in {@code items} (a present flag, a length, the bytes) as a bulk string
+     * ({@code type} '$') or a RESP3 double (','); returns where the next item starts.
+     */
+    private static int item(ByteBuf items, int at, char type, ByteBuf out) {
+        int length = items.getInt(at + 1);
+        int from = at + 1 + Integer.BYTES;
+        if (type == '$') {
+            number(out, '$', length);
+        } else {
+            out.writeByte(type);
+        }
+        if (items.hasArray()) {
+            out.writeBytes(items.array(), items.arrayOffset() + from, length);
+        } else {
+            out.writeBytes(items, from, length);
+        }
+        out.writeBytes(CRLF);
+        return from + length;
     }
 
     /** {@code type}, {@code value} in decimal, CRLF. */

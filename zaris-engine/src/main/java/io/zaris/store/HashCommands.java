@@ -57,6 +57,9 @@ final class HashCommands {
         if (op == HashOp.TYPE) {
             return segment.typeOf(key, now);
         }
+        if (op == HashOp.HMGET && args.size() == 1) { // HGET, HEXISTS, HSTRLEN: one field, no closure and no list copy
+            return HashReply.read(0, Collections.singletonList(segment.hashField(key, args.get(0), now)));
+        }
         return segment.readHash(key, now, hash -> switch (op) {
             case HMGET -> {
                 List<byte[]> values = new ArrayList<>(args.size());
@@ -67,7 +70,7 @@ final class HashCommands {
             }
             case HGETALL -> HashReply.read(0, hash == null ? List.of() : hash.flatten());
             case HKEYS, HVALS -> HashReply.read(0, hash == null ? List.of() : everyOther(hash.flatten(), op == HashOp.HVALS));
-            case HLEN -> HashReply.read(hash == null ? 0 : hash.size(), List.of());
+            case HLEN -> HashReply.counted(hash == null ? 0 : hash.size());
             default -> throw new IllegalArgumentException(op + " is not a read");
         });
     }
@@ -85,20 +88,18 @@ final class HashCommands {
             case HSET -> {
                 long added = 0;
                 for (int i = 0; i < args.size(); i += 2) {
-                    if (hash == null || hash.get(new ByteKey(args.get(i))) == null) {
+                    if (writer.put(args.get(i), args.get(i + 1))) {
                         added++;
                     }
-                    writer.put(args.get(i), args.get(i + 1));
-                    hash = hash == null ? segment.hashAt(key) : hash; // the first put created it
                 }
-                yield HashReply.read(added, List.of());
+                yield HashReply.counted(added);
             }
             case HSETNX -> {
                 if (hash != null && hash.get(new ByteKey(args.get(0))) != null) {
-                    yield HashReply.read(0, List.of());
+                    yield HashReply.counted(0);
                 }
                 writer.put(args.get(0), args.get(1));
-                yield HashReply.read(1, List.of());
+                yield HashReply.counted(1);
             }
             case HDEL -> {
                 long removed = 0;
@@ -107,7 +108,7 @@ final class HashCommands {
                         removed++;
                     }
                 }
-                yield HashReply.read(removed, List.of());
+                yield HashReply.counted(removed);
             }
             case HINCRBY -> incrementBy(hash, writer, args);
             case HINCRBYFLOAT -> incrementByFloat(hash, writer, args);
@@ -142,7 +143,7 @@ final class HashCommands {
             return HashReply.error(KvStatus.WRONG_TYPE, OVERFLOW);
         }
         writer.put(args.get(0), Long.toString(next).getBytes(StandardCharsets.US_ASCII));
-        return HashReply.read(next, List.of());
+        return HashReply.counted(next);
     }
 
     private static HashReply incrementByFloat(HashEntry hash, Segment.HashWriter writer, List<byte[]> args) {

@@ -42,18 +42,18 @@ final class KeyCommands {
         boolean nx = text(args.get(1)).equals("1");
         Segment.HeldValue held = writer.held(source);
         if (held == null) {
-            return HashReply.read(-1, List.of());
+            return HashReply.counted(-1);
         }
         if (Arrays.equals(source, destination)) {
-            return HashReply.read(nx ? 0 : 1, List.of()); // Redis: nothing to do, OK (RENAMENX: 0)
+            return HashReply.counted(nx ? 0 : 1); // Redis: nothing to do, OK (RENAMENX: 0)
         }
         if (nx && writer.exists(destination)) {
-            return HashReply.read(0, List.of());
+            return HashReply.counted(0);
         }
         writer.remove(destination);
         writer.remove(source);
         writer.install(destination, held.content(), held.expiresAt());
-        return HashReply.read(1, List.of());
+        return HashReply.counted(1);
     }
 
     /**
@@ -65,7 +65,7 @@ final class KeyCommands {
         boolean replace = flags.contains("R");
         boolean absolute = flags.contains("A");
         if (!replace && writer.exists(key)) {
-            return HashReply.read(-1, List.of());
+            return HashReply.counted(-1);
         }
         Long ttl = DecimalCounter.parse(args.get(1));
         if (ttl == null) {
@@ -83,10 +83,10 @@ final class KeyCommands {
         writer.remove(key);
         long expiresAt = ttl == 0 ? 0 : absolute ? ttl : saturatedSum(now, ttl);
         if (expiresAt != 0 && expiresAt <= now) {
-            return HashReply.read(1, List.of());
+            return HashReply.counted(1);
         }
         writer.install(key, content, expiresAt);
-        return HashReply.read(1, List.of());
+        return HashReply.counted(1);
     }
 
     private static HashReply answer(HashWriteResult<HashReply> result) {

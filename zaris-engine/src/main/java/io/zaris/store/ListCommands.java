@@ -33,7 +33,7 @@ final class ListCommands {
 
     private static HashReply read(Segment segment, byte[] key, HashOp op, List<byte[]> args, long now) {
         return switch (op) {
-            case LLEN -> segment.readList(key, now, list -> HashReply.read(list == null ? 0 : list.size(), List.of()));
+            case LLEN -> segment.readList(key, now, list -> HashReply.counted(list == null ? 0 : list.size()));
             case LRANGE -> {
                 Long start = DecimalCounter.parse(args.get(0));
                 Long stop = DecimalCounter.parse(args.get(1));
@@ -168,7 +168,7 @@ final class ListCommands {
     private static HashReply push(Segment.ListWriter writer, byte[] key, HashOp op, List<byte[]> elements) {
         ListEntry list = writer.list(key);
         if (list == null && (op == HashOp.LPUSHX || op == HashOp.RPUSHX)) {
-            return HashReply.read(0, List.of());
+            return HashReply.counted(0);
         }
         boolean head = op == HashOp.LPUSH || op == HashOp.LPUSHX;
         int size = list == null ? 0 : list.size();
@@ -176,14 +176,14 @@ final class ListCommands {
             writer.insert(key, head ? 0 : size, element);
             size++;
         }
-        return HashReply.read(size, List.of());
+        return HashReply.counted(size);
     }
 
     /** Without a count: one element or none. With one: up to count elements; the count says whether a list was there. */
     static HashReply pop(Segment.ListWriter writer, byte[] key, boolean head, Long count) {
         ListEntry list = writer.list(key);
         if (list == null) {
-            return HashReply.read(0, List.of());
+            return HashReply.counted(0);
         }
         int size = list.size();
         int n = (int) Math.min(count == null ? 1 : count, size);
@@ -213,7 +213,7 @@ final class ListCommands {
             return HashReply.error(KvStatus.BAD_REQUEST, OUT_OF_RANGE);
         }
         writer.set(key, at, element);
-        return HashReply.read(0, List.of());
+        return HashReply.counted(0);
     }
 
     /**
@@ -223,7 +223,7 @@ final class ListCommands {
     private static HashReply removeMatching(Segment.ListWriter writer, byte[] key, long count, byte[] element) {
         ListEntry list = writer.list(key);
         if (list == null) {
-            return HashReply.read(0, List.of());
+            return HashReply.counted(0);
         }
         long limit = count == 0 ? Long.MAX_VALUE : count == Long.MIN_VALUE ? Long.MAX_VALUE : Math.abs(count);
         boolean fromHead = count >= 0;
@@ -251,20 +251,20 @@ final class ListCommands {
         for (int[] run : runs) {
             writer.remove(key, run[0], run[1]);
         }
-        return HashReply.read(removed, List.of());
+        return HashReply.counted(removed);
     }
 
     /** LTRIM: keeps start..stop; the tail beyond it and the head before it leave as one change each. */
     private static HashReply trim(Segment.ListWriter writer, byte[] key, long start, long stop) {
         ListEntry list = writer.list(key);
         if (list == null) {
-            return HashReply.read(0, List.of());
+            return HashReply.counted(0);
         }
         int size = list.size();
         int[] keep = range(start, stop, size);
         if (keep == null) {
             writer.remove(key, 0, size); // the emptied list goes
-            return HashReply.read(0, List.of());
+            return HashReply.counted(0);
         }
         if (keep[1] < size - 1) {
             writer.remove(key, keep[1] + 1, size - 1 - keep[1]);
@@ -272,7 +272,7 @@ final class ListCommands {
         if (keep[0] > 0) {
             writer.remove(key, 0, keep[0]);
         }
-        return HashReply.read(0, List.of());
+        return HashReply.counted(0);
     }
 
     /** LMOVE: pops from one end of the source and pushes at one end of the destination (the same key allowed). */
@@ -301,15 +301,15 @@ final class ListCommands {
     private static HashReply insert(Segment.ListWriter writer, byte[] key, boolean before, byte[] pivot, byte[] element) {
         ListEntry list = writer.list(key);
         if (list == null) {
-            return HashReply.read(0, List.of());
+            return HashReply.counted(0);
         }
         for (int i = 0; i < list.size(); i++) {
             if (java.util.Arrays.equals(list.get(i), pivot)) {
                 writer.insert(key, before ? i : i + 1, element);
-                return HashReply.read(list.size(), List.of());
+                return HashReply.counted(list.size());
             }
         }
-        return HashReply.read(-1, List.of());
+        return HashReply.counted(-1);
     }
 
     // ------------------------------------------------------------------ Redis's index rules

@@ -4,6 +4,7 @@ import io.zaris.model.Change;
 import io.zaris.model.HashOp;
 import io.zaris.model.KeyContent;
 import io.zaris.model.KvStatus;
+import io.zaris.model.ListPosition;
 import io.zaris.model.SegmentDigest;
 import io.zaris.model.VersionedValue;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +17,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
 /**
@@ -920,6 +920,19 @@ final class Segment {
     }
 
     /**
+     * Under the write lock: the value of {@code field} in the live hash at {@code key}, {@code null} when the field, the
+     * hash or the key is absent (HGET's read, without a closure).
+     *
+     * @throws WrongTypeException when the key holds another type
+     */
+    byte[] hashField(byte[] key, byte[] field, long now) {
+        synchronized (writeLock) {
+            HashEntry hash = liveCollection(key, now, HashEntry.class);
+            return hash == null ? null : hash.get(new ByteKey(field));
+        }
+    }
+
+    /**
      * Runs {@code read} under the write lock on the live set at {@code key} ({@code null} when the key is absent or
      * expired), so a read of several members sees one state of the set.
      *
@@ -973,11 +986,6 @@ final class Segment {
         return (HashEntry) current;
     }
 
-    /** Under the lock, inside a {@link #writeHash} edit: the hash at {@code key} now ({@code null} when none). */
-    HashEntry hashAt(byte[] key) {
-        return entries.get(new ByteKey(key)) instanceof HashEntry hash ? hash : null;
-    }
-
     /** Lock-free: the type of the live value at {@code key} and its TTL left, as {@link HashOp#TYPE} answers. */
     HashReply typeOf(byte[] key, long now) {
         StoredEntry entry = live(new ByteKey(key), now);
@@ -988,10 +996,18 @@ final class Segment {
                 List.of(type.getBytes(StandardCharsets.US_ASCII)));
     }
 
+    /**
+     * What a write of a collection of type {@code E} decides, given the live collection ({@code null} when absent) and
+     * a way to change it.
+     */
+    @FunctionalInterface
+    interface CollectionEdit<E extends HashEntry, R> {
+        R edit(E current, HashWriter writer);
+    }
+
     /** What a hash write decides, given the live hash ({@code null} when absent) and a way to change it. */
     @FunctionalInterface
-    interface HashEdit<R> {
-        R edit(HashEntry current, HashWriter writer);
+    interface HashEdit<R> extends CollectionEdit<HashEntry, R> {
     }
 
     /**
@@ -1008,8 +1024,7 @@ final class Segment {
 
     /** What a set write decides, given the live set ({@code null} when absent) and a way to change it. */
     @FunctionalInterface
-    interface SetEdit<R> {
-        R edit(SetEntry current, HashWriter writer);
+    interface SetEdit<R> extends CollectionEdit<SetEntry, R> {
     }
 
     /**
@@ -1018,13 +1033,12 @@ final class Segment {
      * @throws WrongTypeException when the key holds a string or a hash
      */
     <R> HashWriteResult<R> writeSet(byte[] key, long epoch, long now, SetEdit<R> edit) {
-        return writeCollection(key, SetEntry.class, epoch, now, (current, writer) -> edit.edit((SetEntry) current, writer));
+        return writeCollection(key, SetEntry.class, epoch, now, edit);
     }
 
     /** What a sorted-set write decides, given the live sorted set ({@code null} when absent) and a way to change it. */
     @FunctionalInterface
-    interface SortedSetEdit<R> {
-        R edit(SortedSetEntry current, HashWriter writer);
+    interface SortedSetEdit<R> extends CollectionEdit<SortedSetEntry, R> {
     }
 
     /**
@@ -1034,8 +1048,7 @@ final class Segment {
      * @throws WrongTypeException when the key holds another type
      */
     <R> HashWriteResult<R> writeSortedSet(byte[] key, long epoch, long now, SortedSetEdit<R> edit) {
-        return writeCollection(key, SortedSetEntry.class, epoch, now,
-                (current, writer) -> edit.edit((SortedSetEntry) current, writer));
+        return writeCollection(key, SortedSetEntry.class, epoch, now, edit);
     }
 
     /**
@@ -1055,20 +1068,23 @@ final class Segment {
                 changes.add(remove(k, epoch));
             }
             HashWriter writer = new HashWriter(k, epoch, now, changes);
-            return editAndShip(changes, () -> {
-                long added = 0;
+            long added = 0;
+            try {
                 for (byte[] member : members) {
                     if (writer.add(member)) {
                         added++;
                     }
                 }
-                return added;
-            });
+            } catch (RuntimeException | Error e) {
+                shipAfterFailure(changes);
+                throw e;
+            }
+            return shipped(changes, added);
         }
     }
 
-    private <R> HashWriteResult<R> writeCollection(byte[] key, Class<? extends HashEntry> type, long epoch, long now,
-                                                   HashEdit<R> edit) {
+    private <E extends HashEntry, R> HashWriteResult<R> writeCollection(byte[] key, Class<E> type, long epoch, long now,
+                                                                        CollectionEdit<E, R> edit) {
         ByteKey k = new ByteKey(key);
         synchronized (writeLock) {
             if (epoch < retiredBelow) {
@@ -1085,27 +1101,35 @@ final class Segment {
                 throw new WrongTypeException();
             }
             HashWriter writer = new HashWriter(k, epoch, now, changes);
-            HashEntry current = (HashEntry) stored;
-            return editAndShip(changes, () -> edit.edit(current, writer));
+            R result;
+            try {
+                result = edit.edit(type.cast(stored), writer);
+            } catch (RuntimeException | Error e) {
+                shipAfterFailure(changes);
+                throw e;
+            }
+            return shipped(changes, result);
         }
     }
 
     /**
-     * Under the write lock: runs {@code edit}, which logs each change it makes into {@code changes}, then ships what
-     * it logged, together. What was changed and logged is shipped even if the edit fails half way (its exception
-     * then goes on to the caller).
+     * Under the write lock, after an edit that logged each change it made into {@code changes}: ships them together
+     * and says what the edit answered. Each write method runs its edit in place (no closure per write) and calls
+     * {@link #shipAfterFailure} when the edit throws, so what was changed and logged is shipped even if the edit
+     * fails half way (its exception then goes on to the caller).
      */
-    private <R> HashWriteResult<R> editAndShip(List<Change> changes, Supplier<R> edit) {
-        R result = null;
-        CompletableFuture<Void> replicated = WriteResult.NOTHING_TO_REPLICATE;
-        try {
-            result = edit.get();
-        } finally {
-            if (!changes.isEmpty()) {
-                replicated = ship(changes);
-            }
+    private <R> HashWriteResult<R> shipped(List<Change> changes, R result) {
+        if (changes.isEmpty()) {
+            return new HashWriteResult<>(KvStatus.OK, result, 0, WriteResult.NOTHING_TO_REPLICATE);
         }
-        return new HashWriteResult<>(KvStatus.OK, result, changes.isEmpty() ? 0 : revision, replicated);
+        return new HashWriteResult<>(KvStatus.OK, result, revision, ship(changes));
+    }
+
+    /** Under the write lock: an edit threw after logging {@code changes}; they are shipped all the same. */
+    private void shipAfterFailure(List<Change> changes) {
+        if (!changes.isEmpty()) {
+            ship(changes);
+        }
     }
 
     /**
@@ -1125,16 +1149,21 @@ final class Segment {
             this.changes = changes;
         }
 
-        /** Sets a field, creating the hash (without a TTL) when the key is absent; a hash keeps its expiry. */
-        void put(byte[] field, byte[] value) {
+        /**
+         * Sets a field, creating the hash (without a TTL) when the key is absent; a hash keeps its expiry. Whether the
+         * field is new (HSET's count), judged with the one field key this change stores and logs.
+         */
+        boolean put(byte[] field, byte[] value) {
             long version = ++revision;
             StoredEntry current = entries.get(key);
             long expiresAt = current == null ? 0 : current.expiresAtMillis();
             ByteKey f = new ByteKey(field);
+            boolean added = current == null || current.getClass() != HashEntry.class || ((HashEntry) current).get(f) == null;
             applyFieldPut(key, f, value, version, expiresAt, now);
             epochStarts.onChange(epoch, version);
             log.append(version, epoch, key, f, LoggedChange.Kind.FIELD_PUT, expiresAt);
             changes.add(Change.fieldPut(version, epoch, key.bytes(), field, value, expiresAt));
+            return added;
         }
 
         /** Adds a member to the set, creating it (without a TTL) when the key is absent; whether it was new. */
@@ -1154,8 +1183,8 @@ final class Segment {
         }
 
         /** The score of a member of the sorted set at the key now, as this write left it; {@code null} when none. */
-        Double scoreOf(byte[] member) {
-            return entries.get(key) instanceof SortedSetEntry sorted ? sorted.score(new ByteKey(member)) : null;
+        Double scoreOf(ByteKey member) {
+            return entries.get(key) instanceof SortedSetEntry sorted ? sorted.score(member) : null;
         }
 
         /**
@@ -1163,8 +1192,12 @@ final class Segment {
          * member already holding that very score (the same 8 bytes) is no change.
          */
         void score(byte[] member, double score) {
+            score(member, new ByteKey(member), score);
+        }
+
+        /** {@link #score(byte[], double)} with the member's key {@code m} already made (it is stored and logged). */
+        void score(byte[] member, ByteKey m, double score) {
             StoredEntry current = entries.get(key);
-            ByteKey m = new ByteKey(member);
             byte[] bits = io.zaris.model.SortedSetScores.encode(score);
             if (current instanceof SortedSetEntry sorted && Arrays.equals(sorted.get(m), bits)) {
                 return;
@@ -1339,7 +1372,14 @@ final class Segment {
             }
             List<Change> changes = new ArrayList<>();
             KeyWriter writer = new KeyWriter(epoch, now, changes);
-            return editAndShip(changes, () -> edit.edit(writer));
+            R result;
+            try {
+                result = edit.edit(writer);
+            } catch (RuntimeException | Error e) {
+                shipAfterFailure(changes);
+                throw e;
+            }
+            return shipped(changes, result);
         }
     }
 
@@ -1453,7 +1493,7 @@ final class Segment {
                 case LIST -> {
                     ListWriter list = new ListWriter(epoch, now, changes);
                     for (int i = 0; i < elements.size(); i++) {
-                        list.record(Change.listInsert(revision + 1, epoch, key, i, elements.get(i), expiresAt));
+                        list.record(Change.listInsert(revision + 1, epoch, key, i, elements.get(i), expiresAt), k);
                     }
                 }
                 default -> throw new IllegalArgumentException("unknown type " + content.type());
@@ -1508,7 +1548,14 @@ final class Segment {
             }
             List<Change> changes = new ArrayList<>();
             ListWriter writer = new ListWriter(epoch, now, changes);
-            return editAndShip(changes, () -> edit.edit(writer));
+            R result;
+            try {
+                result = edit.edit(writer);
+            } catch (RuntimeException | Error e) {
+                shipAfterFailure(changes);
+                throw e;
+            }
+            return shipped(changes, result);
         }
     }
 
@@ -1549,25 +1596,27 @@ final class Segment {
 
         /** Inserts {@code element} before {@code index} (the length: at the tail), creating the list when absent. */
         void insert(byte[] key, int index, byte[] element) {
-            StoredEntry current = entries.get(new ByteKey(key));
+            ByteKey k = new ByteKey(key);
+            StoredEntry current = entries.get(k);
             long expiresAt = current == null ? 0 : current.expiresAtMillis();
-            record(Change.listInsert(revision + 1, epoch, key, index, element, expiresAt));
+            record(Change.listInsert(revision + 1, epoch, key, index, element, expiresAt), k);
         }
 
         /** Removes {@code count} elements from {@code index}; the list goes with its last element. */
         void remove(byte[] key, int index, int count) {
-            record(Change.listRemove(revision + 1, epoch, key, index, count));
+            record(Change.listRemove(revision + 1, epoch, key, index, count), new ByteKey(key));
         }
 
         /** Replaces the element at {@code index}. */
         void set(byte[] key, int index, byte[] element) {
-            StoredEntry current = entries.get(new ByteKey(key));
-            record(Change.listSet(revision + 1, epoch, key, index, element, current.expiresAtMillis()));
+            ByteKey k = new ByteKey(key);
+            StoredEntry current = entries.get(k);
+            record(Change.listSet(revision + 1, epoch, key, index, element, current.expiresAtMillis()), k);
         }
 
-        private void record(Change change) {
+        /** Makes and logs {@code change} to the list at {@code k} (the change's key, as the caller already has it). */
+        private void record(Change change, ByteKey k) {
             long version = ++revision;
-            ByteKey k = new ByteKey(change.key());
             LoggedChange.Kind kind = applyListChange(k, change, now);
             epochStarts.onChange(epoch, version);
             log.append(version, epoch, k, ListLog.field(change), kind, change.expiresAtMillis());
@@ -1582,7 +1631,7 @@ final class Segment {
      * replica's stream.
      */
     private LoggedChange.Kind applyListChange(ByteKey key, Change change, long now) {
-        long[] position = io.zaris.model.ListPosition.parse(change.field());
+        long index = ListPosition.first(change.field()); // no array of numbers per change
         StoredEntry current = entries.get(key);
         switch (change.kind()) {
             case LIST_INSERT -> {
@@ -1593,14 +1642,14 @@ final class Segment {
                 } else {
                     list = installCollection(key, new ListEntry(change.revision(), change.expiresAtMillis(), now));
                 }
-                account(list.insert((int) Math.min(position[0], list.size()), change.value()));
+                account(list.insert((int) Math.min(index, list.size()), change.value()));
                 list.changedAt(change.revision(), now);
                 return LoggedChange.Kind.LIST_INSERT;
             }
             case LIST_REMOVE -> {
                 if (current instanceof ListEntry list) {
-                    int from = (int) Math.min(position[0], list.size());
-                    account(-list.remove(from, (int) Math.min(position[1], list.size() - from)));
+                    int from = (int) Math.min(index, list.size());
+                    account(-list.remove(from, (int) Math.min(ListPosition.second(change.field()), list.size() - from)));
                     if (list.size() == 0) {
                         discard(key);
                     } else {
@@ -1610,8 +1659,8 @@ final class Segment {
                 return LoggedChange.Kind.LIST_REMOVE;
             }
             case LIST_SET -> {
-                if (current instanceof ListEntry list && position[0] < list.size()) {
-                    account(list.set((int) position[0], change.value()));
+                if (current instanceof ListEntry list && index < list.size()) {
+                    account(list.set((int) index, change.value()));
                     list.changedAt(change.revision(), now);
                 }
                 return LoggedChange.Kind.LIST_SET;

@@ -49,7 +49,7 @@ final class SetCommands {
                 }
                 yield HashReply.read(0, present);
             }
-            case SCARD -> HashReply.read(set == null ? 0 : set.size(), List.of());
+            case SCARD -> HashReply.counted(set == null ? 0 : set.size());
             default -> throw new IllegalArgumentException(op + " is not a set read");
         });
     }
@@ -81,7 +81,7 @@ final class SetCommands {
                         added++;
                     }
                 }
-                yield HashReply.read(added, List.of());
+                yield HashReply.counted(added);
             }
             case SREM -> {
                 long removed = 0;
@@ -90,7 +90,7 @@ final class SetCommands {
                         removed++;
                     }
                 }
-                yield HashReply.read(removed, List.of());
+                yield HashReply.counted(removed);
             }
             case SPOP -> {
                 List<byte[]> popped = set == null ? List.of() : randomMembers(set, Math.min(count, set.size()));

@@ -46,18 +46,18 @@ final class SeveralKeyCommands {
         StoredEntry from = writer.entry(source);
         StoredEntry to = writer.entry(destination);
         if (from == null) {
-            return HashReply.read(0, List.of());
+            return HashReply.counted(0);
         }
         if (!(from instanceof SetEntry set) || (to != null && !(to instanceof SetEntry))) {
             throw new WrongTypeException();
         }
         boolean present = set.contains(new ByteKey(member));
         if (Arrays.equals(source, destination) || !present) {
-            return HashReply.read(present ? 1 : 0, List.of());
+            return HashReply.counted(present ? 1 : 0);
         }
         writer.collection(source).remove(member);
         writer.collection(destination).add(member);
-        return HashReply.read(1, List.of());
+        return HashReply.counted(1);
     }
 
     /**
@@ -79,7 +79,7 @@ final class SeveralKeyCommands {
                     return HashReply.read(0, items);
                 }
             }
-            return HashReply.read(0, List.of());
+            return HashReply.counted(0);
         }));
     }
 
@@ -115,7 +115,7 @@ final class SeveralKeyCommands {
                 }
                 return HashReply.read(0, items);
             }
-            return HashReply.read(0, List.of());
+            return HashReply.counted(0);
         }));
     }
 
@@ -148,7 +148,7 @@ final class SeveralKeyCommands {
             return segment.readKeys(now, lookup -> {
                 List<SortedSetAlgebra.Source> read = read(args, weights, lookup::apply);
                 if (typesOnly) {
-                    return HashReply.read(0, List.of());
+                    return HashReply.counted(0);
                 }
                 return HashReply.read(0, flatten(SortedSetAlgebra.combine(kind, aggregate, read)));
             });
@@ -160,7 +160,7 @@ final class SeveralKeyCommands {
             for (SortedSetEntry.Scored scored : result) {
                 members.score(scored.member().bytes(), scored.score());
             }
-            return HashReply.read(result.size(), List.of());
+            return HashReply.counted(result.size());
         }));
     }
 

@@ -43,7 +43,7 @@ final class SortedSetCommands {
                         removed++;
                     }
                 }
-                return HashReply.read(removed, List.of());
+                return HashReply.counted(removed);
             });
             case ZMSCORE -> segment.readSortedSet(key, now, set -> {
                 List<byte[]> scores = new ArrayList<>(args.size());
@@ -53,14 +53,14 @@ final class SortedSetCommands {
                 }
                 return HashReply.read(0, scores);
             });
-            case ZCARD -> segment.readSortedSet(key, now, set -> HashReply.read(set == null ? 0 : set.size(), List.of()));
+            case ZCARD -> segment.readSortedSet(key, now, set -> HashReply.counted(set == null ? 0 : set.size()));
             case ZCOUNT -> {
                 ScoreRange range = ScoreRange.parse(args.get(0), args.get(1));
                 if (range == null) {
                     yield HashReply.error(KvStatus.BAD_REQUEST, ScoreRange.NOT_A_FLOAT);
                 }
                 Selection all = new Selection(By.SCORE, false, 0, 0, range, null, 0, -1);
-                yield segment.readSortedSet(key, now, set -> HashReply.read(set == null ? 0 : all.select(set).size(), List.of()));
+                yield segment.readSortedSet(key, now, set -> HashReply.counted(set == null ? 0 : all.select(set).size()));
             }
             case ZLEXCOUNT -> {
                 LexRange range = LexRange.parse(args.get(0), args.get(1));
@@ -68,7 +68,7 @@ final class SortedSetCommands {
                     yield HashReply.error(KvStatus.BAD_REQUEST, LexRange.NOT_VALID);
                 }
                 Selection all = new Selection(By.LEX, false, 0, 0, null, range, 0, -1);
-                yield segment.readSortedSet(key, now, set -> HashReply.read(set == null ? 0 : all.select(set).size(), List.of()));
+                yield segment.readSortedSet(key, now, set -> HashReply.counted(set == null ? 0 : all.select(set).size()));
             }
             case ZRANK -> {
                 Boolean reverse = flag(args.get(1));
@@ -78,7 +78,7 @@ final class SortedSetCommands {
                 ByteKey member = new ByteKey(args.get(0));
                 yield segment.readSortedSet(key, now, set -> {
                     Double score = set == null ? null : set.score(member);
-                    return score == null ? HashReply.read(0, List.of())
+                    return score == null ? HashReply.counted(0)
                             : HashReply.read(set.rank(member, score, reverse), List.of(SortedSetScores.formatBytes(score)));
                 });
             }
@@ -105,7 +105,7 @@ final class SortedSetCommands {
                         writer.remove(scored.member().bytes());
                         removed++;
                     }
-                    return HashReply.read(removed, List.of());
+                    return HashReply.counted(removed);
                 });
             }
             case ZPOP -> {
@@ -144,7 +144,9 @@ final class SortedSetCommands {
      * answers the sum it computed ({@code + 0.0} turns −0 into 0 and leaves every other double as it is).
      */
     private static HashReply zadd(Segment segment, byte[] key, List<byte[]> args, long epoch, long now) {
-        ZaddFlags flags = ZaddFlags.fromLetters(new String(args.get(0), StandardCharsets.US_ASCII));
+        byte[] letters = args.get(0);
+        ZaddFlags flags = letters.length == 0 ? ZaddFlags.NONE // a plain ZADD: no string to read them from
+                : ZaddFlags.fromLetters(new String(letters, StandardCharsets.US_ASCII));
         if (flags == null) {
             return HashReply.error(KvStatus.BAD_REQUEST, "ZADD flags are letters of NXGLCI");
         }
@@ -172,12 +174,13 @@ final class SortedSetCommands {
             Double incremented = null;
             for (int i = 0; i < scores.length; i++) {
                 byte[] member = args.get(2 + 2 * i);
-                Double current = writer.scoreOf(member);
+                ByteKey m = new ByteKey(member); // one key for the lookup and the change
+                Double current = writer.scoreOf(m);
                 if (current == null) {
                     if (xx) {
                         continue;
                     }
-                    writer.score(member, scores[i] + 0.0);
+                    writer.score(member, m, scores[i] + 0.0);
                     incremented = scores[i];
                     added++;
                     continue;
@@ -194,7 +197,7 @@ final class SortedSetCommands {
                 }
                 incremented = next;
                 if (next != current) { // numerically: −0 and 0 are one score, as in Redis
-                    writer.score(member, next + 0.0);
+                    writer.score(member, m, next + 0.0);
                     changed++;
                 }
             }
@@ -203,7 +206,7 @@ final class SortedSetCommands {
                 answer.add(incremented == null ? null : SortedSetScores.formatBytes(incremented));
                 return HashReply.read(0, answer);
             }
-            return HashReply.read(added + (ch ? changed : 0), List.of());
+            return HashReply.counted(added + (ch ? changed : 0));
         });
     }
 

@@ -29,10 +29,31 @@ class ListPositionTests {
     }
 
     @Test
+    void readsEachNumberWithoutAnArrayAsParseReadsThem() {
+        for (String position : new String[] {"0", "7", "99", "999999999999999999", "5 40", "0 100", "007 1", "3 0009"}) {
+            long[] parsed = ListPosition.parse(bytes(position));
+            assertThat(ListPosition.numbers(bytes(position))).as(position).isEqualTo(parsed.length);
+            assertThat(ListPosition.first(bytes(position))).as(position).isEqualTo(parsed[0]);
+            if (parsed.length == 2) {
+                assertThat(ListPosition.second(bytes(position))).as(position).isEqualTo(parsed[1]);
+            } else {
+                assertThatThrownBy(() -> ListPosition.second(bytes(position))).isInstanceOf(IllegalArgumentException.class);
+            }
+            boolean canonical = java.util.Arrays.equals(bytes(position), parsed.length == 1 ? ListPosition.of(parsed[0])
+                    : ListPosition.of(parsed[0], parsed[1]));
+            assertThat(ListPosition.isCanonical(bytes(position))).as(position).isEqualTo(canonical);
+        }
+        assertThat(ListPosition.isCanonical(bytes("007 1"))).isFalse();
+        assertThat(ListPosition.isCanonical(bytes("10 3"))).isTrue();
+    }
+
+    @Test
     void refusesAnythingElse() {
         for (String bad : new String[] {"", " ", "1 ", " 1", "1  2", "1 2 3", "-1", "1 -2", "x", "1e3",
                 "1000000000000000000"}) {
             assertThatThrownBy(() -> ListPosition.parse(bytes(bad))).as("'%s'", bad)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a list position");
+            assertThatThrownBy(() -> ListPosition.numbers(bytes(bad))).as("'%s'", bad)
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a list position");
         }
         assertThatThrownBy(() -> ListPosition.of(-1)).isInstanceOf(IllegalArgumentException.class);

@@ -77,6 +77,52 @@ class RespWriterTests {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
+    @Test
+    void pairsWrittenFromTheEngineAnswerReadAsPairsOfCopiedItemsAndTheAnswerIsLeftAsItWas()
+            throws MalformedRequestException {
+        java.util.List<byte[]> items = java.util.List.of(bytes("a"), bytes("1.5"), bytes(""), bytes("-inf"),
+                bytes("member\r\n"), bytes("2"));
+        ByteBuf body = Unpooled.buffer(8);
+        ResponseCodec.writeHashAnswer(body, 0, items);
+        int readable = body.readableBytes();
+
+        for (boolean withScores : new boolean[] {true, false}) {
+            RespReply rendered = RespReply.ItemPairs.of(body.duplicate(), withScores);
+            java.util.List<RespReply> copied = new java.util.ArrayList<>();
+            for (int i = 0; i < items.size(); i += 2) {
+                copied.add(new RespReply.Bulk(items.get(i)));
+                if (withScores) {
+                    copied.add(new RespReply.Score(items.get(i + 1)));
+                }
+            }
+            RespReply expected = withScores ? new RespReply.Pairs(copied) : RespReply.array(copied);
+            for (int protocol : new int[] {2, 3}) {
+                assertThat(written(rendered, protocol)).isEqualTo(written(expected, protocol));
+                assertThat(written(rendered, protocol)).isEqualTo(written(expected, protocol)); // written twice alike
+            }
+        }
+        assertThat(body.readableBytes()).isEqualTo(readable);
+        ByteBuf empty = Unpooled.buffer(8);
+        ResponseCodec.writeHashAnswer(empty, 0, java.util.List.of());
+        assertThat(written(RespReply.ItemPairs.of(empty, true), 3)).isEqualTo("*0\r\n");
+    }
+
+    @Test
+    void anAnswerWithAnAbsentOrCutOffItemIsRefusedBeforeItIsWritten() {
+        ByteBuf absent = Unpooled.buffer(8);
+        ResponseCodec.writeHashAnswer(absent, 0, java.util.Arrays.asList(bytes("a"), null));
+        assertThatThrownBy(() -> RespReply.ItemPairs.of(absent, true)).isInstanceOf(MalformedRequestException.class);
+
+        ByteBuf whole = Unpooled.buffer(8);
+        ResponseCodec.writeHashAnswer(whole, 0, java.util.List.of(bytes("member"), bytes("12")));
+        ByteBuf cut = whole.slice(0, whole.readableBytes() - 1);
+        assertThatThrownBy(() -> RespReply.ItemPairs.of(cut, true)).isInstanceOf(MalformedRequestException.class);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
+    }
+
     private static String written(RespReply reply, int protocol) {
         ByteBuf out = Unpooled.buffer();
         RespWriter.write(reply, protocol, out);
