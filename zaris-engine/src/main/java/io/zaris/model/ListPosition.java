@@ -56,15 +56,7 @@ public final class ListPosition {
      * @throws IllegalArgumentException when the field is not such a position
      */
     public static long[] parse(byte[] field) {
-        int space = -1;
-        for (int i = 0; i < field.length; i++) {
-            if (field[i] == ' ') {
-                if (space >= 0) {
-                    throw notAPosition(field);
-                }
-                space = i;
-            }
-        }
+        int space = space(field);
         if (space < 0) {
             return new long[] {number(field, 0, field.length)};
         }
