@@ -807,7 +807,7 @@ final class RespCommands {
             ResponseCodec.HashAnswer reply = ResponseCodec.readHashAnswer(answer.body());
             List<byte[]> items = reply.items();
             return switch (name) {
-                case "smembers" -> bulks(items);
+                case "smembers" -> bulkSet(items);
                 case "sismember" -> items.get(0) == null ? RespReply.ZERO : RespReply.ONE;
                 case "smismember" -> {
                     List<RespReply> flags = new ArrayList<>(items.size());
@@ -816,7 +816,9 @@ final class RespCommands {
                     }
                     yield RespReply.array(flags);
                 }
-                case "spop", "srandmember" -> withCount ? bulks(items)
+                // Redis answers SPOP's members as a set and SRANDMEMBER's (which may repeat them) as an array.
+                case "spop" -> withCount ? bulkSet(items) : items.isEmpty() ? RespReply.NULL : new RespReply.Bulk(items.get(0));
+                case "srandmember" -> withCount ? bulks(items)
                         : items.isEmpty() ? RespReply.NULL : new RespReply.Bulk(items.get(0));
                 default -> RespReply.integer(reply.count());
             };
@@ -888,7 +890,7 @@ final class RespCommands {
         }
         List<byte[]> result = SetAlgebra.apply(store ? name.substring(0, name.length() - "store".length()) : name, sets);
         if (!store) {
-            return done(bulks(result));
+            return done(bulkSet(result));
         }
         return call(new Request.Hash(0, a.get(1), HashOp.SSTORE, result), slot,
                 answer -> RespReply.integer(ResponseCodec.readHashAnswer(answer.body()).count()));
@@ -992,6 +994,11 @@ final class RespCommands {
         }
         java.math.BigInteger value = new java.math.BigInteger(s);
         return value.bitLength() > 64 ? null : value;
+    }
+
+    /** Members of a set, as Redis answers SMEMBERS, SINTER, SUNION, SDIFF and SPOP with a count: a set in RESP3. */
+    private static RespReply.SetReply bulkSet(List<byte[]> items) {
+        return new RespReply.SetReply(bulks(items).items());
     }
 
     private static RespReply.Array bulks(List<byte[]> items) {

@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.zaris.model.NodeAddress;
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -261,6 +265,64 @@ class RespSetIntegrationTests {
     @Test
     void aSetExpiresWhole() throws IOException {
         RedisCli.assertExpiresWhole(NODE.address(), "{t}e", "SADD {t}e a b", "SMEMBERS {t}e");
+    }
+
+    /**
+     * Over RESP3 Redis answers a set's members as a set ({@code ~}), SRANDMEMBER's (which may repeat) as an array: the
+     * same bytes from a real Redis and from Zaris, on sets of one member so that no order is left to chance.
+     */
+    @Test
+    void resp3AnswersSetMembersAsASetAsRedisDoes() throws Exception {
+        assumeThat(RedisServer.installed()).as(RedisServer.MISSING).isTrue();
+        String commands = "HELLO 3\r\nSADD {t}r3a x\r\nSADD {t}r3b x\r\nSMEMBERS {t}r3a\r\n"
+                + "SINTER {t}r3a {t}r3b\r\nSUNION {t}r3a {t}r3b\r\nSDIFF {t}r3a {t}r3none\r\nSRANDMEMBER {t}r3a 1\r\n"
+                + "SPOP {t}r3a 1\r\nSMEMBERS {t}r3a\r\nSPOP {t}r3none 2\r\n";
+        String expected = ":1\r\n:1\r\n~1\r\n$1\r\nx\r\n~1\r\n$1\r\nx\r\n~1\r\n$1\r\nx\r\n~1\r\n$1\r\nx\r\n"
+                + "*1\r\n$1\r\nx\r\n~1\r\n$1\r\nx\r\n~0\r\n~0\r\n";
+        String redis;
+        try (RedisServer server = RedisServer.start()) {
+            redis = afterHello(server.address(), commands, expected.length());
+        }
+        assertThat(redis).isEqualTo(expected);
+        assertThat(afterHello(NODE.address(), commands, expected.length())).isEqualTo(redis);
+    }
+
+    /** What {@code address} answers to {@code commands} after its HELLO reply: {@code length} bytes. */
+    private static String afterHello(NodeAddress address, String commands, int length) throws IOException {
+        try (Socket socket = new Socket(address.host(), address.port())) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(commands.getBytes(StandardCharsets.US_ASCII));
+            InputStream in = socket.getInputStream();
+            skipMap(in);
+            return new String(in.readNBytes(length), StandardCharsets.US_ASCII);
+        }
+    }
+
+    /** Skips HELLO's reply, a map of simple, bulk, integer and array values (its modules array is empty). */
+    private static void skipMap(InputStream in) throws IOException {
+        String header = line(in);
+        assertThat(header).startsWith("%");
+        for (int i = 0, items = 2 * Integer.parseInt(header.substring(1)); i < items; i++) {
+            String item = line(in);
+            if (item.startsWith("$")) {
+                in.readNBytes(Integer.parseInt(item.substring(1)) + 2);
+            } else if (item.startsWith("*")) {
+                assertThat(item).as("HELLO's modules").isEqualTo("*0");
+            }
+        }
+    }
+
+    private static String line(InputStream in) throws IOException {
+        StringBuilder line = new StringBuilder();
+        for (int b; (b = in.read()) != '\n'; ) {
+            if (b < 0) {
+                throw new EOFException("connection closed after '" + line + "'");
+            }
+            if (b != '\r') {
+                line.append((char) b);
+            }
+        }
+        return line.toString();
     }
 
     /** The same sequence on a real Redis and on Zaris: every reply alike (unordered arrays compared sorted). */
