@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 
 /**
  * How sorted-set scores are read, printed and carried, as Redis 7.0 does: a score is a double; ZADD takes a decimal
- * number or {@code inf}/{@code -inf} (never NaN, nor a number that overflows or underflows to zero); a reply prints
+ * or hexadecimal ({@code 0x1.8p1}, as C's strtod reads it) number or {@code inf}/{@code -inf} (never NaN, nor a number that overflows or underflows to zero); a reply prints
  * it as C's {@code %.17g} ({@code 0.1} is {@code 0.10000000000000001}, {@code 3} is {@code 3}, {@code 1e+20}), and
  * {@code inf}/{@code -inf}. Replication carries the score's 8 IEEE 754 bytes, so every copy holds the same double.
  * Pure functions.
@@ -17,6 +17,9 @@ import java.util.regex.Pattern;
 public final class SortedSetScores {
 
     private static final Pattern DECIMAL = Pattern.compile("[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
+    /** C99's hexadecimal floating constant as strtod reads it: {@code 0x10} is 16, {@code 0x1.8p1} is 3. */
+    private static final Pattern HEXADECIMAL =
+            Pattern.compile("[-+]?0[xX]([0-9a-fA-F]+\\.?[0-9a-fA-F]*|\\.[0-9a-fA-F]+)([pP][-+]?[0-9]+)?");
     private static final MathContext SEVENTEEN_DIGITS = new MathContext(17, RoundingMode.HALF_EVEN);
 
     private SortedSetScores() {
@@ -42,14 +45,27 @@ public final class SortedSetScores {
         if (infinity != null) {
             return infinity;
         }
-        if (!DECIMAL.matcher(s).matches()) {
-            return null;
-        }
-        double value = Double.parseDouble(s);
-        if (Double.isInfinite(value) || (value == 0 && hasNonZeroDigit(s))) {
+        Double value = number(s);
+        if (value == null || value.isInfinite() || (value == 0 && hasNonZeroDigit(s))) {
             return null; // strtod's ERANGE: Redis refuses an overflow and an underflow to zero
         }
         return value;
+    }
+
+    /** A decimal or hexadecimal number as strtod reads the whole of it; {@code null} for anything else. */
+    private static Double number(String s) {
+        if (s.length() > 5000) {
+            return null;
+        }
+        if (DECIMAL.matcher(s).matches()) {
+            return Double.parseDouble(s);
+        }
+        if (HEXADECIMAL.matcher(s).matches()) {
+            // Java reads a hexadecimal significand only with its binary exponent, which C makes optional.
+            boolean hasExponent = s.indexOf('p') >= 0 || s.indexOf('P') >= 0;
+            return Double.parseDouble(hasExponent ? s : s + "p0");
+        }
+        return null;
     }
 
     /**
@@ -69,10 +85,7 @@ public final class SortedSetScores {
         if (infinity != null) {
             return infinity;
         }
-        if (t.length() > 5000 || !DECIMAL.matcher(t).matches()) {
-            return null;
-        }
-        return Double.parseDouble(t);
+        return number(t);
     }
 
     /**
@@ -106,13 +119,16 @@ public final class SortedSetScores {
         return null;
     }
 
+    /** Whether the significand of a decimal or hexadecimal number has a digit other than 0. */
     private static boolean hasNonZeroDigit(String s) {
-        for (int i = 0; i < s.length(); i++) {
+        boolean hexadecimal = s.indexOf('x') >= 0 || s.indexOf('X') >= 0;
+        int start = hexadecimal ? Math.max(s.indexOf('x'), s.indexOf('X')) + 1 : 0;
+        for (int i = start; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c == 'e' || c == 'E') {
+            if (hexadecimal ? c == 'p' || c == 'P' : c == 'e' || c == 'E') {
                 return false;
             }
-            if (c >= '1' && c <= '9') {
+            if ((c >= '1' && c <= '9') || (hexadecimal && ((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))) {
                 return true;
             }
         }

@@ -9,6 +9,29 @@ import org.junit.jupiter.api.Test;
 @Tag("unit")
 class SortedSetScoresTests {
 
+    /** Each case as a real Redis 7.0 answered it (ZADD, then ZSCORE; null where ZADD said "not a valid float"). */
+    @Test
+    void readsHexadecimalScoresAsStrtodDoes() {
+        assertThat(score("0x10")).isEqualTo(16.0);
+        assertThat(score("0X1.8p1")).isEqualTo(3.0);
+        assertThat(score("-0x.8")).isEqualTo(-0.5);
+        assertThat(score("+0x10")).isEqualTo(16.0);
+        assertThat(score("0x1P+2")).isEqualTo(4.0);
+        assertThat(score("0x1e")).as("e is a digit, not an exponent").isEqualTo(30.0);
+        assertThat(score("0x1p-1074")).as("the least subnormal").isEqualTo(Double.MIN_VALUE);
+        assertThat(score("0x0p5")).isEqualTo(0.0);
+        for (String refused : new String[] {"0x", "0x.", "0x1p", "0xg", "0x1p2000", "0x1p-2000", " 0x10", "0x1.8q", "0x1p+"}) {
+            assertThat(score(refused)).as(refused).isNull();
+        }
+        assertThat(SortedSetScores.parseBound("0x10")).isEqualTo(16.0);
+        assertThat(SortedSetScores.parseBound(" 0x1p2000")).as("a bound may overflow").isEqualTo(Double.POSITIVE_INFINITY);
+        assertThat(SortedSetScores.parseBound("0x")).isNull();
+    }
+
+    private static Double score(String text) {
+        return SortedSetScores.parse(text.getBytes(StandardCharsets.US_ASCII));
+    }
+
     @Test
     void formatsAsCPercentSeventeenG() {
         assertThat(SortedSetScores.format(3)).isEqualTo("3");

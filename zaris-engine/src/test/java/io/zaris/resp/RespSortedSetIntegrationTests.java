@@ -25,6 +25,12 @@ class RespSortedSetIntegrationTests {
      * other types, bad numbers and option errors in Redis's order.
      */
     private static final String SEQUENCE = """
+            ZADD {t}hex 0x10 a 0x1.8p1 b -0x.8 c 0x1e d
+            ZADD {t}hex 0x 1 0x1p2000 e
+            ZRANGE {t}hex 0 -1 WITHSCORES
+            ZRANGEBYSCORE {t}hex 0x3 (0x1e
+            ZRANGEBYSCORE {t}hex 0x +inf
+            ZINCRBY {t}hex 0x1p1 a
             ZADD {t}z 1 a 2 b 3 c
             ZADD {t}z 2 b 4 d
             ZADD {t}z CH 5 a 2 b 0.1 e
