@@ -599,6 +599,15 @@ final class MemberReactions<A> {
         }
 
         @Override
+        public void leaseRefused(String refused) {
+            LeaseKeeper<A> keeper = leases.keeper();
+            log.warn("node {}: refuses {}'s owner lease: it answered none of this leader's beats within {} ms for {} ms "
+                    + "while a majority did (a congested or failing link); it is suspended and its partitions fail over "
+                    + "once the lease it holds runs out, and it serves again after a lease of prompt answers", nodeId,
+                    refused, keeper.promptAnswerNanos() / 1_000_000, keeper.lagWindowNanos() / 1_000_000);
+        }
+
+        @Override
         public void leaseGranted(long validUntil, boolean justConfirmed) {
             leaseValidUntil = validUntil;
             if (justConfirmed) {
