@@ -961,6 +961,158 @@ public final class ZarisClient implements AutoCloseable {
         return pop(key, true, count, "sortedSetPopMax");
     }
 
+    /**
+     * ZADD with conditions: gives each member its score in the sorted set at the key as {@code options} allow (only new
+     * members, only existing ones, only a higher or a lower score) and completes with how many members were added, or
+     * added and changed when {@link SortedSetAddOptions#countChanged}. Decided by the key's active owner in one step;
+     * retried like {@link #sortedSetAdd(String, Map)}: a repeat leaves the same scores (a condition met once is not met
+     * again by the same score), its count is what the repeat changed.
+     */
+    public CompletableFuture<Long> sortedSetAdd(String key, Map<String, Double> scores, SortedSetAddOptions options) {
+        Objects.requireNonNull(options, "options must not be null; use SortedSetAddOptions.NONE");
+        if (scores.isEmpty()) {
+            throw new IllegalArgumentException("sortedSetAdd needs at least one member");
+        }
+        List<byte[]> args = new ArrayList<>(1 + 2 * scores.size());
+        args.add(options.flags(false).letters().getBytes(StandardCharsets.US_ASCII));
+        for (Map.Entry<String, Double> entry : scores.entrySet()) {
+            args.add(score(entry.getValue(), "sortedSetAdd"));
+            args.add(bytes(entry.getKey()));
+        }
+        return hashWrite(key, HashOp.ZADD, args, true).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /**
+     * ZADD with INCR and conditions: adds {@code delta} to the member's score (0 when absent) as {@code options} allow
+     * and completes with the new score, or {@code null} when a condition kept the member as it was. Not retried once it
+     * may have been applied, like {@link #sortedSetIncrement(String, String, double)}.
+     */
+    public CompletableFuture<Double> sortedSetIncrement(String key, String member, double delta,
+                                                        SortedSetAddOptions options) {
+        Objects.requireNonNull(options, "options must not be null; use SortedSetAddOptions.NONE");
+        byte[] flags = options.flags(true).letters().getBytes(StandardCharsets.US_ASCII);
+        List<byte[]> args = List.of(flags, score(delta, "sortedSetIncrement"), bytes(member));
+        return hashWrite(key, HashOp.ZADD, args, false).thenApply(answer -> {
+            byte[] score = answer.items().get(0);
+            return score == null ? null : parseScore(score);
+        });
+    }
+
+    /**
+     * The scores of several members in one request (ZMSCORE): the members present, in the order asked, with their
+     * scores; empty when the key is absent.
+     */
+    public CompletableFuture<Map<String, Double>> sortedSetScores(String key, String... members) {
+        return hashRead(key, HashOp.ZMSCORE, members(members, "sortedSetScores")).thenApply(answer -> {
+            Map<String, Double> found = new LinkedHashMap<>();
+            List<byte[]> items = answer.items();
+            for (int i = 0; i < members.length; i++) {
+                if (items.get(i) != null) {
+                    found.put(members[i], parseScore(items.get(i)));
+                }
+            }
+            return found;
+        });
+    }
+
+    /**
+     * The members whose scores lie between {@code min} and {@code max} (each inclusive, exclusive or unbounded), lowest
+     * first, the part {@code limit} names (ZRANGEBYSCORE … LIMIT).
+     */
+    public CompletableFuture<List<ScoredMember>> sortedSetRangeByScore(String key, ScoreBound min, ScoreBound max,
+                                                                       RangeLimit limit) {
+        return interval(key, "SCORE", false, scoreBounds(min, max), limit).thenApply(ZarisClient::scored);
+    }
+
+    /** As {@link #sortedSetRangeByScore(String, ScoreBound, ScoreBound, RangeLimit)}, highest first (ZREVRANGEBYSCORE). */
+    public CompletableFuture<List<ScoredMember>> sortedSetReverseRangeByScore(String key, ScoreBound min, ScoreBound max,
+                                                                              RangeLimit limit) {
+        return interval(key, "SCORE", true, scoreBounds(min, max), limit).thenApply(ZarisClient::scored);
+    }
+
+    /** How many members have a score between {@code min} and {@code max} (ZCOUNT with exclusive or open ends). */
+    public CompletableFuture<Long> sortedSetCount(String key, ScoreBound min, ScoreBound max) {
+        return hashRead(key, HashOp.ZCOUNT, scoreBounds(min, max)).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /**
+     * Removes the members whose scores lie between {@code min} and {@code max} (ZREMRANGEBYSCORE with exclusive or open
+     * ends) and completes with how many went; retried like an idempotent write.
+     */
+    public CompletableFuture<Long> sortedSetRemoveRangeByScore(String key, ScoreBound min, ScoreBound max) {
+        return removeRange(key, "SCORE", scoreBounds(min, max), true);
+    }
+
+    /**
+     * The members between {@code min} and {@code max} in member order (ZRANGEBYLEX … LIMIT): members compare as their
+     * UTF-8 bytes, which orders the members of a sorted set whose scores are all equal.
+     */
+    public CompletableFuture<List<String>> sortedSetRangeByLex(String key, LexBound min, LexBound max, RangeLimit limit) {
+        return interval(key, "LEX", false, lexBounds(min, max), limit).thenApply(ZarisClient::membersOf);
+    }
+
+    /** As {@link #sortedSetRangeByLex}, from the last member back (ZREVRANGEBYLEX, with the bounds given lowest first). */
+    public CompletableFuture<List<String>> sortedSetReverseRangeByLex(String key, LexBound min, LexBound max,
+                                                                      RangeLimit limit) {
+        return interval(key, "LEX", true, lexBounds(min, max), limit).thenApply(ZarisClient::membersOf);
+    }
+
+    /** How many members lie between {@code min} and {@code max} in member order (ZLEXCOUNT). */
+    public CompletableFuture<Long> sortedSetLexCount(String key, LexBound min, LexBound max) {
+        return hashRead(key, HashOp.ZLEXCOUNT, lexBounds(min, max)).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /**
+     * Removes the members between {@code min} and {@code max} in member order (ZREMRANGEBYLEX) and completes with how
+     * many went; retried like an idempotent write (a repeat removes what lies in the interval then).
+     */
+    public CompletableFuture<Long> sortedSetRemoveRangeByLex(String key, LexBound min, LexBound max) {
+        return removeRange(key, "LEX", lexBounds(min, max), true);
+    }
+
+    /**
+     * Removes the members ranked {@code start} to {@code stop} (inclusive, lowest score first; negative ranks count from
+     * the highest, ZREMRANGEBYRANK) and completes with how many went. Not repeated once it may have been applied: a
+     * repeat would remove the members ranked so afterwards.
+     */
+    public CompletableFuture<Long> sortedSetRemoveRangeByRank(String key, long start, long stop) {
+        return removeRange(key, "RANK", List.of(number(start), number(stop)), false);
+    }
+
+    private CompletableFuture<List<byte[]>> interval(String key, String by, boolean reverse, List<byte[]> bounds,
+                                                     RangeLimit limit) {
+        Objects.requireNonNull(limit, "limit must not be null; use RangeLimit.ALL");
+        List<byte[]> args = List.of(bytes(by), new byte[] {(byte) (reverse ? '1' : '0')}, bounds.get(0), bounds.get(1),
+                number(limit.offset()), number(limit.count()));
+        return hashRead(key, HashOp.ZRANGE, args).thenApply(ResponseCodec.HashAnswer::items);
+    }
+
+    private CompletableFuture<Long> removeRange(String key, String by, List<byte[]> bounds, boolean idempotent) {
+        List<byte[]> args = List.of(bytes(by), bounds.get(0), bounds.get(1));
+        return hashWrite(key, HashOp.ZREMRANGE, args, idempotent).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    private static List<byte[]> scoreBounds(ScoreBound min, ScoreBound max) {
+        Objects.requireNonNull(min, "min must not be null; use ScoreBound.unbounded()");
+        Objects.requireNonNull(max, "max must not be null; use ScoreBound.unbounded()");
+        return List.of(min.encode(true), max.encode(false));
+    }
+
+    private static List<byte[]> lexBounds(LexBound min, LexBound max) {
+        Objects.requireNonNull(min, "min must not be null; use LexBound.unbounded()");
+        Objects.requireNonNull(max, "max must not be null; use LexBound.unbounded()");
+        return List.of(min.encode(true), max.encode(false));
+    }
+
+    /** The members of member, score, member, score … */
+    private static List<String> membersOf(List<byte[]> items) {
+        List<String> out = new ArrayList<>(items.size() / 2);
+        for (int i = 0; i < items.size(); i += 2) {
+            out.add(new String(items.get(i), StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+
     private CompletableFuture<List<ScoredMember>> pop(String key, boolean max, int count, String operation) {
         if (count < 0) {
             throw new IllegalArgumentException(operation + " takes a count of 0 or more, not " + count);

@@ -1,7 +1,11 @@
 package io.zaris.spring.template;
 
+import io.zaris.client.LexBound;
 import io.zaris.client.ListEnd;
+import io.zaris.client.RangeLimit;
+import io.zaris.client.ScoreBound;
 import io.zaris.client.ScoredMember;
+import io.zaris.client.SortedSetAddOptions;
 import io.zaris.client.ZarisClient;
 import io.zaris.model.VersionedValue;
 import io.zaris.spring.EntrySizeSample;
@@ -485,6 +489,80 @@ public final class AsyncZarisTemplate {
     /** Removes and returns up to {@code count} members of the highest scores, highest first. */
     public CompletableFuture<List<ScoredMember>> sortedSetPopMax(String key, int count) {
         return observed("sorted_set_pop", () -> client.sortedSetPopMax(key, count));
+    }
+
+    /**
+     * Gives members their scores as {@code options} allow (Redis's ZADD NX, XX, GT, LT, CH); completes with how many were
+     * added (and changed, with {@link SortedSetAddOptions#countChanged}).
+     */
+    public CompletableFuture<Long> sortedSetAdd(String key, Map<String, Double> scores, SortedSetAddOptions options) {
+        return observed("sorted_set_add", () -> client.sortedSetAdd(key, scores, options));
+    }
+
+    /**
+     * Adds {@code delta} to the member's score as {@code options} allow (ZADD INCR); completes with the new score, empty
+     * when a condition kept the member as it was. Not retried once it may have been applied.
+     */
+    public CompletableFuture<Optional<Double>> sortedSetIncrement(String key, String member, double delta,
+            SortedSetAddOptions options) {
+        return observed("sorted_set_increment", () -> client.sortedSetIncrement(key, member, delta, options))
+                .thenApply(Optional::ofNullable);
+    }
+
+    /** The scores of several members in one request (ZMSCORE): the members present, in the order asked. */
+    public CompletableFuture<Map<String, Double>> sortedSetScores(String key, String... members) {
+        return observed("sorted_set_scores", () -> client.sortedSetScores(key, members));
+    }
+
+    /** The members with a score between {@code min} and {@code max} (each inclusive, exclusive or open), the part {@code limit} names, lowest first. */
+    public CompletableFuture<List<ScoredMember>> sortedSetRangeByScore(String key, ScoreBound min, ScoreBound max,
+            RangeLimit limit) {
+        return observed("sorted_set_range", () -> client.sortedSetRangeByScore(key, min, max, limit));
+    }
+
+    /** As {@link #sortedSetRangeByScore(String, ScoreBound, ScoreBound, RangeLimit)}, highest first. */
+    public CompletableFuture<List<ScoredMember>> sortedSetReverseRangeByScore(String key, ScoreBound min, ScoreBound max,
+            RangeLimit limit) {
+        return observed("sorted_set_range", () -> client.sortedSetReverseRangeByScore(key, min, max, limit));
+    }
+
+    /** How many members have a score between {@code min} and {@code max}. */
+    public CompletableFuture<Long> sortedSetCount(String key, ScoreBound min, ScoreBound max) {
+        return observed("sorted_set_count", () -> client.sortedSetCount(key, min, max));
+    }
+
+    /** Removes the members with a score between {@code min} and {@code max}; completes with how many went. */
+    public CompletableFuture<Long> sortedSetRemoveRangeByScore(String key, ScoreBound min, ScoreBound max) {
+        return observed("sorted_set_remove_range", () -> client.sortedSetRemoveRangeByScore(key, min, max));
+    }
+
+    /** The members between {@code min} and {@code max} in member order (ZRANGEBYLEX), the part {@code limit} names. */
+    public CompletableFuture<List<String>> sortedSetRangeByLex(String key, LexBound min, LexBound max, RangeLimit limit) {
+        return observed("sorted_set_range", () -> client.sortedSetRangeByLex(key, min, max, limit));
+    }
+
+    /** As {@link #sortedSetRangeByLex}, from the last member back (the bounds still given lowest first). */
+    public CompletableFuture<List<String>> sortedSetReverseRangeByLex(String key, LexBound min, LexBound max,
+            RangeLimit limit) {
+        return observed("sorted_set_range", () -> client.sortedSetReverseRangeByLex(key, min, max, limit));
+    }
+
+    /** How many members lie between {@code min} and {@code max} in member order (ZLEXCOUNT). */
+    public CompletableFuture<Long> sortedSetLexCount(String key, LexBound min, LexBound max) {
+        return observed("sorted_set_count", () -> client.sortedSetLexCount(key, min, max));
+    }
+
+    /** Removes the members between {@code min} and {@code max} in member order; completes with how many went. */
+    public CompletableFuture<Long> sortedSetRemoveRangeByLex(String key, LexBound min, LexBound max) {
+        return observed("sorted_set_remove_range", () -> client.sortedSetRemoveRangeByLex(key, min, max));
+    }
+
+    /**
+     * Removes the members ranked {@code start} to {@code stop} (lowest score first; negative ranks count from the
+     * highest); completes with how many went. Not retried once it may have been applied.
+     */
+    public CompletableFuture<Long> sortedSetRemoveRangeByRank(String key, long start, long stop) {
+        return observed("sorted_set_remove_range", () -> client.sortedSetRemoveRangeByRank(key, start, stop));
     }
 
     private <T> CompletableFuture<T> observed(String operation, Supplier<CompletableFuture<T>> call) {

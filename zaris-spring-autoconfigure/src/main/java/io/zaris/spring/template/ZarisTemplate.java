@@ -1,8 +1,12 @@
 package io.zaris.spring.template;
 
 import io.zaris.client.KeyChange;
+import io.zaris.client.LexBound;
 import io.zaris.client.ListEnd;
+import io.zaris.client.RangeLimit;
+import io.zaris.client.ScoreBound;
 import io.zaris.client.ScoredMember;
+import io.zaris.client.SortedSetAddOptions;
 import io.zaris.client.ZarisClient;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.observation.ZarisOperationObserver;
@@ -336,6 +340,55 @@ public final class ZarisTemplate {
 
     public List<ScoredMember> sortedSetPopMax(String key, int count) {
         return await(async.sortedSetPopMax(key, count));
+    }
+
+    public long sortedSetAdd(String key, Map<String, Double> scores, SortedSetAddOptions options) {
+        return await(async.sortedSetAdd(key, scores, options));
+    }
+
+    /** Empty when a condition kept the member as it was. */
+    public Optional<Double> sortedSetIncrement(String key, String member, double delta, SortedSetAddOptions options) {
+        return await(async.sortedSetIncrement(key, member, delta, options));
+    }
+
+    public Map<String, Double> sortedSetScores(String key, String... members) {
+        return await(async.sortedSetScores(key, members));
+    }
+
+    public List<ScoredMember> sortedSetRangeByScore(String key, ScoreBound min, ScoreBound max, RangeLimit limit) {
+        return await(async.sortedSetRangeByScore(key, min, max, limit));
+    }
+
+    public List<ScoredMember> sortedSetReverseRangeByScore(String key, ScoreBound min, ScoreBound max, RangeLimit limit) {
+        return await(async.sortedSetReverseRangeByScore(key, min, max, limit));
+    }
+
+    public long sortedSetCount(String key, ScoreBound min, ScoreBound max) {
+        return await(async.sortedSetCount(key, min, max));
+    }
+
+    public long sortedSetRemoveRangeByScore(String key, ScoreBound min, ScoreBound max) {
+        return await(async.sortedSetRemoveRangeByScore(key, min, max));
+    }
+
+    public List<String> sortedSetRangeByLex(String key, LexBound min, LexBound max, RangeLimit limit) {
+        return await(async.sortedSetRangeByLex(key, min, max, limit));
+    }
+
+    public List<String> sortedSetReverseRangeByLex(String key, LexBound min, LexBound max, RangeLimit limit) {
+        return await(async.sortedSetReverseRangeByLex(key, min, max, limit));
+    }
+
+    public long sortedSetLexCount(String key, LexBound min, LexBound max) {
+        return await(async.sortedSetLexCount(key, min, max));
+    }
+
+    public long sortedSetRemoveRangeByLex(String key, LexBound min, LexBound max) {
+        return await(async.sortedSetRemoveRangeByLex(key, min, max));
+    }
+
+    public long sortedSetRemoveRangeByRank(String key, long start, long stop) {
+        return await(async.sortedSetRemoveRangeByRank(key, start, stop));
     }
 
     /**

@@ -1,0 +1,130 @@
+package io.zaris.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.model.KvStatus;
+import io.zaris.placement.PartitionLayout;
+import io.zaris.transport.ZarisStatusException;
+import io.zaris.transport.ZarisWrongTypeException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The native client's conditional adds, lexicographic and bounded ranges, several-member reads and several-key set,
+ * list and hash operations against one real three-node cluster keeping two copies (each test on keys of its own):
+ * answered as the RESP commands are, refused with typed errors.
+ */
+@Tag("in-process-cluster")
+class ClientCollectionCommandsIntegrationTests {
+
+    private static EmbeddedCluster cluster;
+    private static ZarisClient client;
+
+    @BeforeAll
+    static void start() {
+        cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(2).layout(PartitionLayout.of(64, 8)).build().start();
+        client = ZarisClient.connect(ZarisClientOptions.builder().seeds(cluster.seeds()).environment(Map.of()).build());
+    }
+
+    @AfterAll
+    static void stop() {
+        client.close();
+        cluster.close();
+    }
+
+    @Test
+    void sortedSetsAddUnderConditionsAndAnswerLexAndBoundedRanges() {
+        String key = "zs:board";
+        assertThat(client.sortedSetAdd(key, scores("a", 1, "b", 2, "c", 3), SortedSetAddOptions.NONE).join()).isEqualTo(3);
+        SortedSetAddOptions onlyNew = SortedSetAddOptions.builder().onlyNew().build();
+        assertThat(client.sortedSetAdd(key, scores("a", 10, "d", 4), onlyNew).join()).as("NX: d only").isEqualTo(1);
+        assertThat(client.sortedSetScore(key, "a").join()).isEqualTo(1.0);
+        SortedSetAddOptions existingChanged = SortedSetAddOptions.builder().onlyExisting().countChanged().build();
+        assertThat(client.sortedSetAdd(key, scores("a", 1, "b", 20, "z", 9), existingChanged).join())
+                .as("XX CH: b changed, a unchanged, z not added").isEqualTo(1);
+        SortedSetAddOptions higher = SortedSetAddOptions.builder().onlyHigher().countChanged().build();
+        assertThat(client.sortedSetAdd(key, scores("b", 5, "c", 30, "e", 5), higher).join())
+                .as("GT CH: c raised, e added, b kept").isEqualTo(2);
+        assertThat(client.sortedSetScores(key, "a", "nobody", "b", "c", "e").join()).containsExactly(
+                Map.entry("a", 1.0), Map.entry("b", 20.0), Map.entry("c", 30.0), Map.entry("e", 5.0));
+        assertThat(client.sortedSetScores("zs:absent", "a").join()).isEmpty();
+        SortedSetAddOptions lower = SortedSetAddOptions.builder().onlyLower().build();
+        assertThat(client.sortedSetIncrement(key, "a", 1, lower).join()).as("LT keeps a raise").isNull();
+        assertThat(client.sortedSetIncrement(key, "a", -0.5, lower).join()).isEqualTo(0.5);
+        assertThat(client.sortedSetIncrement(key, "new", 7, SortedSetAddOptions.builder().onlyExisting().build()).join())
+                .isNull();
+        assertThat(client.sortedSetIncrement(key, "f", 7, SortedSetAddOptions.NONE).join()).isEqualTo(7.0);
+        // a 0.5, d 4, e 5, f 7, b 20, c 30
+
+        assertThat(client.sortedSetRangeByScore(key, ScoreBound.exclusive(0.5), ScoreBound.exclusive(20), RangeLimit.ALL)
+                .join()).extracting(ScoredMember::member).containsExactly("d", "e", "f");
+        assertThat(client.sortedSetRangeByScore(key, ScoreBound.unbounded(), ScoreBound.unbounded(), RangeLimit.of(1, 2))
+                .join()).containsExactly(new ScoredMember("d", 4.0), new ScoredMember("e", 5.0));
+        assertThat(client.sortedSetReverseRangeByScore(key, ScoreBound.inclusive(4), ScoreBound.unbounded(),
+                RangeLimit.of(1, RangeLimit.NO_COUNT)).join()).extracting(ScoredMember::member)
+                .containsExactly("b", "f", "e", "d");
+        assertThat(client.sortedSetCount(key, ScoreBound.exclusive(4), ScoreBound.inclusive(20)).join()).isEqualTo(3);
+        assertThat(client.sortedSetRemoveRangeByScore(key, ScoreBound.exclusive(20), ScoreBound.unbounded()).join())
+                .isEqualTo(1);
+        assertThat(client.sortedSetRemoveRangeByRank(key, 0, 1).join()).as("a and d").isEqualTo(2);
+        assertThat(client.sortedSetRange(key, 0, -1).join()).extracting(ScoredMember::member).containsExactly("e", "f", "b");
+
+        String names = "zs:names";
+        client.sortedSetAdd(names, scores("alpha", 0, "bravo", 0, "charlie", 0, "delta", 0, "echo", 0)).join();
+        assertThat(client.sortedSetRangeByLex(names, LexBound.inclusive("bravo"), LexBound.exclusive("echo"),
+                RangeLimit.ALL).join()).containsExactly("bravo", "charlie", "delta");
+        assertThat(client.sortedSetRangeByLex(names, LexBound.unbounded(), LexBound.unbounded(), RangeLimit.of(1, 2))
+                .join()).containsExactly("bravo", "charlie");
+        assertThat(client.sortedSetReverseRangeByLex(names, LexBound.exclusive("alpha"), LexBound.inclusive("delta"),
+                RangeLimit.ALL).join()).containsExactly("delta", "charlie", "bravo");
+        assertThat(client.sortedSetLexCount(names, LexBound.exclusive("b"), LexBound.unbounded()).join()).isEqualTo(4);
+        assertThat(client.sortedSetRemoveRangeByLex(names, LexBound.unbounded(), LexBound.exclusive("c")).join()).isEqualTo(2);
+        assertThat(client.sortedSetRangeByLex(names, LexBound.unbounded(), LexBound.unbounded(), RangeLimit.ALL).join())
+                .containsExactly("charlie", "delta", "echo");
+        assertThat(client.sortedSetRangeByLex("zs:absent", LexBound.unbounded(), LexBound.unbounded(), RangeLimit.ALL)
+                .join()).isEmpty();
+
+        client.put("zs:plain", bytes("v")).join();
+        List<CompletableFuture<?>> wrongType = List.of(
+                client.sortedSetAdd("zs:plain", scores("a", 1), onlyNew),
+                client.sortedSetIncrement("zs:plain", "a", 1, lower),
+                client.sortedSetScores("zs:plain", "a"),
+                client.sortedSetRangeByLex("zs:plain", LexBound.unbounded(), LexBound.unbounded(), RangeLimit.ALL),
+                client.sortedSetLexCount("zs:plain", LexBound.unbounded(), LexBound.unbounded()),
+                client.sortedSetRemoveRangeByLex("zs:plain", LexBound.unbounded(), LexBound.unbounded()),
+                client.sortedSetRemoveRangeByRank("zs:plain", 0, -1),
+                client.sortedSetCount("zs:plain", ScoreBound.unbounded(), ScoreBound.unbounded()));
+        for (CompletableFuture<?> operation : wrongType) {
+            assertThatThrownBy(operation::join).cause().isInstanceOf(ZarisWrongTypeException.class);
+        }
+        client.sortedSetIncrement(key, "inf", Double.POSITIVE_INFINITY, SortedSetAddOptions.NONE).join();
+        assertThatThrownBy(() -> client.sortedSetIncrement(key, "inf", Double.NEGATIVE_INFINITY, SortedSetAddOptions.NONE)
+                .join()).as("a sum that is not a number, as ZINCRBY's").cause().isInstanceOfSatisfying(ZarisStatusException.class,
+                        e -> assertThat(e.status()).isEqualTo(KvStatus.BAD_REQUEST));
+    }
+
+    private static Map<String, Double> scores(Object... memberScorePairs) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (int i = 0; i < memberScorePairs.length; i += 2) {
+            out.put((String) memberScorePairs[i], ((Number) memberScorePairs[i + 1]).doubleValue());
+        }
+        return out;
+    }
+
+    static String text(byte[] value) {
+        return value == null ? null : new String(value, StandardCharsets.UTF_8);
+    }
+
+    static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

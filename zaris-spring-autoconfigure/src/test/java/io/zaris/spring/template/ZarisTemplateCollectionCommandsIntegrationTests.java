@@ -1,0 +1,104 @@
+package io.zaris.spring.template;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import io.zaris.client.LexBound;
+import io.zaris.client.RangeLimit;
+import io.zaris.client.ScoreBound;
+import io.zaris.client.ScoredMember;
+import io.zaris.client.SortedSetAddOptions;
+import io.zaris.client.ZarisClient;
+import io.zaris.spring.EntrySizeSample;
+import io.zaris.spring.SharedTestCluster;
+import io.zaris.spring.observation.ZarisOperationObserver;
+import io.zaris.spring.serialization.ClassAllowList;
+import io.zaris.spring.serialization.JdkZarisSerializer;
+import io.zaris.transport.ZarisWrongTypeException;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The template's conditional adds, lexicographic and bounded ranges, several-member reads and several-key set, list
+ * and hash operations against a real two-node cluster: list and hash values through the serializer, members as text,
+ * each operation under its observed name. Each test uses its own hash tag.
+ */
+@Tag("in-process-cluster")
+class ZarisTemplateCollectionCommandsIntegrationTests {
+
+    private final List<String> observed = Collections.synchronizedList(new ArrayList<>());
+    private final ZarisClient client = SharedTestCluster.client();
+    private final ZarisTemplate template = new ZarisTemplate(client,
+            new JdkZarisSerializer(ClassAllowList.of(List.of("io.zaris.spring.template.*")), null),
+            new EntrySizeSample(), new RecordingObserver());
+    private final String p = "{tplc-" + UUID.randomUUID() + "}:";
+
+    @Test
+    void sortedSetsShouldAddUnderConditionsAndAnswerLexAndBoundedRanges() {
+        String key = p + "board";
+        template.sortedSetAdd(key, Map.of("ada", 30.0, "alan", 20.0));
+        assertThat(template.sortedSetAdd(key, Map.of("ada", 40.0, "grace", 50.0),
+                SortedSetAddOptions.builder().onlyExisting().countChanged().build())).isEqualTo(1);
+        assertThat(template.sortedSetIncrement(key, "alan", 5, SortedSetAddOptions.builder().onlyLower().build())).isEmpty();
+        assertThat(template.sortedSetIncrement(key, "alan", -5, SortedSetAddOptions.builder().onlyLower().build()))
+                .contains(15.0);
+        assertThat(template.sortedSetScores(key, "ada", "grace", "alan")).containsExactly(Map.entry("ada", 40.0),
+                Map.entry("alan", 15.0));
+        assertThat(template.sortedSetRangeByScore(key, ScoreBound.exclusive(15), ScoreBound.unbounded(), RangeLimit.ALL))
+                .containsExactly(new ScoredMember("ada", 40.0));
+        assertThat(template.sortedSetReverseRangeByScore(key, ScoreBound.unbounded(), ScoreBound.unbounded(),
+                RangeLimit.of(0, 1))).containsExactly(new ScoredMember("ada", 40.0));
+        assertThat(template.sortedSetCount(key, ScoreBound.inclusive(15), ScoreBound.exclusive(40))).isEqualTo(1);
+        assertThat(template.sortedSetRemoveRangeByRank(key, -1, -1)).isEqualTo(1);
+        assertThat(template.sortedSetRemoveRangeByScore(key, ScoreBound.unbounded(), ScoreBound.inclusive(15))).isEqualTo(1);
+        assertThat(template.sortedSetSize(key)).isZero();
+
+        String names = p + "names";
+        template.sortedSetAdd(names, Map.of("a", 0.0, "b", 0.0, "c", 0.0, "d", 0.0));
+        assertThat(template.sortedSetRangeByLex(names, LexBound.exclusive("a"), LexBound.unbounded(), RangeLimit.of(0, 2)))
+                .containsExactly("b", "c");
+        assertThat(template.sortedSetReverseRangeByLex(names, LexBound.unbounded(), LexBound.inclusive("c"),
+                RangeLimit.ALL)).containsExactly("c", "b", "a");
+        assertThat(template.sortedSetLexCount(names, LexBound.inclusive("b"), LexBound.inclusive("c"))).isEqualTo(2);
+        assertThat(template.sortedSetRemoveRangeByLex(names, LexBound.inclusive("b"), LexBound.unbounded())).isEqualTo(3);
+        assertThat(template.async().sortedSetRangeByLex(names, LexBound.unbounded(), LexBound.unbounded(), RangeLimit.ALL)
+                .join()).containsExactly("a");
+        template.put(p + "plain", "text");
+        assertThatExceptionOfType(ZarisWrongTypeException.class)
+                .isThrownBy(() -> template.sortedSetLexCount(p + "plain", LexBound.unbounded(), LexBound.unbounded()));
+        assertThat(observed).contains("sorted_set_add", "sorted_set_increment", "sorted_set_scores", "sorted_set_range",
+                "sorted_set_count", "sorted_set_remove_range");
+    }
+
+    record Profile(String name, int age) implements Serializable {
+    }
+
+    /** Records each operation's name and runs it. */
+    private final class RecordingObserver implements ZarisOperationObserver {
+
+        @Override
+        public <T> CompletableFuture<T> observe(String name, Supplier<CompletableFuture<T>> operation) {
+            observed.add(name);
+            return operation.get();
+        }
+
+        @Override
+        public <T> T observeBlocking(String name, Supplier<T> operation) {
+            observed.add(name);
+            return operation.get();
+        }
+
+        @Override
+        public io.zaris.client.ClientMetrics hearingAttempts(io.zaris.client.ClientMetrics delegate) {
+            return delegate;
+        }
+    }
+}
