@@ -653,6 +653,49 @@ public final class ZarisClient implements AutoCloseable {
     }
 
     /**
+     * Whether the set at the key holds each of several members, in one request (SMISMEMBER): one answer per member, in
+     * the order asked; all {@code false} when the key is absent.
+     */
+    public CompletableFuture<List<Boolean>> setContainsMany(String key, String... members) {
+        return hashRead(key, HashOp.SMISMEMBER, members(members, "setContainsMany")).thenApply(answer -> {
+            List<Boolean> present = new ArrayList<>(members.length);
+            for (byte[] item : answer.items()) {
+                present.add(item != null);
+            }
+            return present;
+        });
+    }
+
+    /**
+     * Moves {@code member} from the set at {@code source} to the set at {@code destination} in one step on their owner
+     * (SMOVE; the destination is created when absent and keeps its TTL, the source goes with its last member) and
+     * completes with whether the member was in the source. Both keys share one segment (a common {@code {hash tag}}).
+     * Not repeated once it may have been applied: a repeat would answer {@code false} for a move it made.
+     */
+    public CompletableFuture<Boolean> setMove(String source, String destination, String member) {
+        commonSegmentKeys(List.of(source, destination));
+        return hashWrite(source, HashOp.SMOVE, List.of(bytes(destination), bytes(member)), false)
+                .thenApply(answer -> answer.count() == 1);
+    }
+
+    /** How many members every one of the sets at the keys holds (SINTERCARD without LIMIT). Keys of one segment. */
+    public CompletableFuture<Long> setIntersectionSize(String... keys) {
+        return setIntersectionSize(0, keys);
+    }
+
+    /**
+     * How many members every one of the sets at the keys holds, counting at most {@code limit} (SINTERCARD … LIMIT;
+     * 0: no limit). Read as {@link #setIntersection} reads: a request per key, combined here. Keys of one segment.
+     */
+    public CompletableFuture<Long> setIntersectionSize(long limit, String... keys) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("setIntersectionSize takes a limit of 0 (none) or more, not " + limit);
+        }
+        return combineSets("sinter", keys).thenApply(members ->
+                limit == 0 ? members.size() : Math.min(members.size(), limit));
+    }
+
+    /**
      * The sets at {@code keys} combined as {@code command} (sinter, sunion or sdiff) says: each set read by a request
      * of its own to the segment's owner (one connection, in order), then combined here. Like the RESP port's SINTER,
      * the reads are not one atomic step: a write between two of them may be seen by one and not the other. A key of

@@ -108,6 +108,40 @@ class ClientCollectionArgumentsTests {
         assertThat(node.received()).isEmpty();
     }
 
+    @Test
+    void sortedSetOptionsBoundsAndLimitsAreRequired() {
+        assertThatThrownBy(() -> client.sortedSetAdd("z", Map.of("m", 1.0), null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("SortedSetAddOptions.NONE");
+        assertThatThrownBy(() -> client.sortedSetAdd("z", Map.of(), SortedSetAddOptions.NONE))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one member");
+        assertThatThrownBy(() -> client.sortedSetIncrement("z", "m", Double.NaN, SortedSetAddOptions.NONE))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("NaN");
+        assertThatThrownBy(() -> client.sortedSetRangeByScore("z", ScoreBound.unbounded(), ScoreBound.unbounded(), null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("RangeLimit.ALL");
+        assertThatThrownBy(() -> client.sortedSetRangeByLex("z", null, LexBound.unbounded(), RangeLimit.ALL))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("LexBound.unbounded()");
+        assertThatThrownBy(() -> client.sortedSetCount("z", ScoreBound.unbounded(), null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("ScoreBound.unbounded()");
+        assertThatThrownBy(() -> client.sortedSetScores("z")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sortedSetScores needs at least one member");
+        assertThat(node.received()).isEmpty();
+    }
+
+    @Test
+    void setArgumentsAreChecked() {
+        String other = keyOfAnotherSegmentThan("a");
+        assertThatThrownBy(() -> client.setMove("a", other, "m")).isInstanceOf(CrossSegmentKeysException.class);
+        assertThatThrownBy(() -> client.setIntersectionSize("a", other)).isInstanceOf(CrossSegmentKeysException.class);
+        assertThatThrownBy(() -> client.setIntersectionSize(5, "a", other)).isInstanceOf(CrossSegmentKeysException.class);
+        assertThatThrownBy(() -> client.setIntersectionSize(-1, "{t}a", "{t}b")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("limit of 0 (none) or more, not -1");
+        assertThatThrownBy(() -> client.setIntersectionSize()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least one key");
+        assertThatThrownBy(() -> client.setContainsMany("s")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("setContainsMany needs at least one member");
+        assertThat(node.received()).isEmpty();
+    }
+
     /**
      * A blocking pop waiting between two looks holds no thread, only a timer task; closing the client ends the wait
      * with "client is closed" instead of leaving its future pending for ever.

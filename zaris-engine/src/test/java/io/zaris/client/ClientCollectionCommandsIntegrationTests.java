@@ -112,6 +112,39 @@ class ClientCollectionCommandsIntegrationTests {
                         e -> assertThat(e.status()).isEqualTo(KvStatus.BAD_REQUEST));
     }
 
+    @Test
+    void setsAnswerSeveralMembersMoveBetweenKeysOfOneTagAndCountAnIntersection() {
+        client.setAdd("{s}a", "x", "y", "z").join();
+        client.setAdd("{s}b", "y", "z", "w").join();
+        client.setAdd("{s}c", "z", "y", "v").join();
+        assertThat(client.setContainsMany("{s}a", "x", "w", "z", "x").join()).containsExactly(true, false, true, true);
+        assertThat(client.setContainsMany("{s}absent", "x", "y").join()).containsExactly(false, false);
+
+        assertThat(client.setIntersectionSize("{s}a", "{s}b", "{s}c").join()).isEqualTo(2);
+        assertThat(client.setIntersectionSize(1, "{s}a", "{s}b", "{s}c").join()).isEqualTo(1);
+        assertThat(client.setIntersectionSize(0, "{s}a", "{s}b").join()).as("0: no limit").isEqualTo(2);
+        assertThat(client.setIntersectionSize("{s}a", "{s}absent").join()).isZero();
+
+        assertThat(client.setMove("{s}a", "{s}new", "x").join()).isTrue();
+        assertThat(client.setMove("{s}a", "{s}new", "x").join()).as("no longer in the source").isFalse();
+        assertThat(client.setMove("{s}absent", "{s}new", "x").join()).isFalse();
+        assertThat(client.setMembers("{s}new").join()).containsExactly("x");
+        assertThat(client.setMembers("{s}a").join()).containsExactlyInAnyOrder("y", "z");
+        assertThat(client.setMove("{s}a", "{s}a", "y").join()).as("to itself: whether it is there").isTrue();
+        client.setMove("{s}a", "{s}b", "y").join();
+        client.setMove("{s}a", "{s}b", "z").join();
+        assertThat(client.get("{s}a").join()).as("the source went with its last member").isEmpty();
+
+        client.put("{s}plain", bytes("v")).join();
+        List<CompletableFuture<?>> wrongType = List.of(client.setContainsMany("{s}plain", "x"),
+                client.setMove("{s}b", "{s}plain", "w"), client.setMove("{s}plain", "{s}b", "w"),
+                client.setIntersectionSize("{s}b", "{s}plain"));
+        for (CompletableFuture<?> operation : wrongType) {
+            assertThatThrownBy(operation::join).cause().isInstanceOf(ZarisWrongTypeException.class);
+        }
+        assertThat(client.setMembers("{s}b").join()).as("a refused move changed nothing").contains("w");
+    }
+
     private static Map<String, Double> scores(Object... memberScorePairs) {
         Map<String, Double> out = new LinkedHashMap<>();
         for (int i = 0; i < memberScorePairs.length; i += 2) {

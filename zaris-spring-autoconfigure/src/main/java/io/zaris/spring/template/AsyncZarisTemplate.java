@@ -409,6 +409,29 @@ public final class AsyncZarisTemplate {
         return observed("set_difference_store", () -> client.setDifferenceStore(destination, keys));
     }
 
+    /** Whether the set at the key holds each member, in the order asked (SMISMEMBER, one request). */
+    public CompletableFuture<List<Boolean>> setContainsMany(String key, String... members) {
+        return observed("set_contains_many", () -> client.setContainsMany(key, members));
+    }
+
+    /**
+     * Moves a member from the set at {@code source} to the set at {@code destination} (keys of one segment) in one step;
+     * completes with whether the member was in the source. Not retried once it may have been applied.
+     */
+    public CompletableFuture<Boolean> setMove(String source, String destination, String member) {
+        return observed("set_move", () -> client.setMove(source, destination, member));
+    }
+
+    /** How many members every set at the keys holds (SINTERCARD); keys of one segment. */
+    public CompletableFuture<Long> setIntersectionSize(String... keys) {
+        return observed("set_intersection_size", () -> client.setIntersectionSize(keys));
+    }
+
+    /** As {@link #setIntersectionSize(String...)}, counting at most {@code limit} (0: no limit). */
+    public CompletableFuture<Long> setIntersectionSize(long limit, String... keys) {
+        return observed("set_intersection_size", () -> client.setIntersectionSize(limit, keys));
+    }
+
     /** Gives each member its score in the sorted set at the key (creating it); completes with how many were new. */
     public CompletableFuture<Long> sortedSetAdd(String key, Map<String, Double> scores) {
         return observed("sorted_set_add", () -> client.sortedSetAdd(key, scores));

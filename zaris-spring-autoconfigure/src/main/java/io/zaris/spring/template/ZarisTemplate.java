@@ -281,6 +281,22 @@ public final class ZarisTemplate {
         return await(async.setDifferenceStore(destination, keys));
     }
 
+    public List<Boolean> setContainsMany(String key, String... members) {
+        return await(async.setContainsMany(key, members));
+    }
+
+    public boolean setMove(String source, String destination, String member) {
+        return await(async.setMove(source, destination, member));
+    }
+
+    public long setIntersectionSize(String... keys) {
+        return await(async.setIntersectionSize(keys));
+    }
+
+    public long setIntersectionSize(long limit, String... keys) {
+        return await(async.setIntersectionSize(limit, keys));
+    }
+
     public long sortedSetAdd(String key, Map<String, Double> scores) {
         return await(async.sortedSetAdd(key, scores));
     }

@@ -3,12 +3,14 @@ package io.zaris.spring.template;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+import io.zaris.client.CrossSegmentKeysException;
 import io.zaris.client.LexBound;
 import io.zaris.client.RangeLimit;
 import io.zaris.client.ScoreBound;
 import io.zaris.client.ScoredMember;
 import io.zaris.client.SortedSetAddOptions;
 import io.zaris.client.ZarisClient;
+import io.zaris.placement.SegmentMapper;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.SharedTestCluster;
 import io.zaris.spring.observation.ZarisOperationObserver;
@@ -16,6 +18,7 @@ import io.zaris.spring.serialization.ClassAllowList;
 import io.zaris.spring.serialization.JdkZarisSerializer;
 import io.zaris.transport.ZarisWrongTypeException;
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -76,6 +79,34 @@ class ZarisTemplateCollectionCommandsIntegrationTests {
                 .isThrownBy(() -> template.sortedSetLexCount(p + "plain", LexBound.unbounded(), LexBound.unbounded()));
         assertThat(observed).contains("sorted_set_add", "sorted_set_increment", "sorted_set_scores", "sorted_set_range",
                 "sorted_set_count", "sorted_set_remove_range");
+    }
+
+    @Test
+    void setsShouldAnswerSeveralMembersMoveAndCountAnIntersection() {
+        String a = p + "a";
+        String b = p + "b";
+        template.setAdd(a, "x", "y", "z");
+        template.setAdd(b, "y", "z");
+        assertThat(template.setContainsMany(a, "z", "w")).containsExactly(true, false);
+        assertThat(template.setIntersectionSize(a, b)).isEqualTo(2);
+        assertThat(template.setIntersectionSize(1, a, b)).isEqualTo(1);
+        assertThat(template.setMove(a, b, "x")).isTrue();
+        assertThat(template.async().setMove(a, b, "x").join()).isFalse();
+        assertThat(template.setMembers(b)).containsExactlyInAnyOrder("x", "y", "z");
+        assertThatExceptionOfType(CrossSegmentKeysException.class)
+                .isThrownBy(() -> template.setMove(a, keyOfAnotherSegmentThan(a), "y"));
+        assertThat(observed).contains("set_contains_many", "set_intersection_size", "set_move");
+    }
+
+    private String keyOfAnotherSegmentThan(String key) {
+        SegmentMapper mapper = new SegmentMapper(client.clusterView().layout().segmentCount());
+        int segment = mapper.segmentOf(key.getBytes(StandardCharsets.UTF_8));
+        for (int i = 0; ; i++) {
+            String candidate = "elsewhere-" + i;
+            if (mapper.segmentOf(candidate.getBytes(StandardCharsets.UTF_8)) != segment) {
+                return candidate;
+            }
+        }
     }
 
     record Profile(String name, int age) implements Serializable {
