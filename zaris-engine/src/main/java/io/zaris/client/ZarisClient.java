@@ -41,6 +41,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
 
 /**
  * The Zaris client: bootstraps from seed addresses, fetches the cluster map, keeps a small fixed number of
@@ -841,54 +842,184 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<byte[]> listBlockingPop(String key, ListEnd end, Duration timeout) {
         Objects.requireNonNull(end, "end must not be null");
+        return pollUntilFound("listBlockingPop", timeout, () -> listLength(key)
+                .thenCompose(length -> length == 0 ? CompletableFuture.<byte[]>completedFuture(null)
+                        : listPop(key, end, 1).thenApply(popped -> popped.isEmpty() ? null : popped.get(0))));
+    }
+
+    /**
+     * Pops one element from {@code end} of the first of {@code keys}, in their order, that holds a list, waiting up to
+     * {@code timeout} for one to (BLPOP and BRPOP on several keys); completes with the element and its key, or
+     * {@code null} when the timeout passed first. The keys share one segment (a common {@code {hash tag}}).
+     *
+     * <p>Waits as {@link #listBlockingPop(String, ListEnd, Duration)} does: each look reads every key's length, and only
+     * when one holds an element pops, with one LMPOP on the keys' owner that takes from the first key holding a list
+     * then (so the order of the keys decides, as in Redis, even when the lists changed since the read). A key of another
+     * type among them fails the wait with {@code WRONG_TYPE} at the first look.
+     */
+    public CompletableFuture<PoppedElement> listBlockingPop(List<String> keys, ListEnd end, Duration timeout) {
+        Objects.requireNonNull(end, "end must not be null");
+        List<String> names = List.copyOf(keys);
+        commonSegmentKeys(names);
+        List<byte[]> args = new ArrayList<>(names.size() + 1);
+        args.add(side(end));
+        args.add(number(1));
+        for (int i = 1; i < names.size(); i++) {
+            args.add(bytes(names.get(i)));
+        }
+        return pollUntilFound("listBlockingPop", timeout, () -> anyListHolds(names).thenCompose(any -> !any
+                ? CompletableFuture.<PoppedElement>completedFuture(null)
+                : hashWrite(names.get(0), HashOp.LMPOP, args, false).thenApply(answer -> {
+                    List<byte[]> items = answer.items();
+                    return items.size() < 2 ? null
+                            : new PoppedElement(new String(items.get(0), StandardCharsets.UTF_8), items.get(1));
+                })));
+    }
+
+    /** Whether any of the lists at {@code keys} holds an element: one length read per key, in parallel. */
+    private CompletableFuture<Boolean> anyListHolds(List<String> keys) {
+        List<CompletableFuture<Long>> lengths = new ArrayList<>(keys.size());
+        for (String key : keys) {
+            lengths.add(listLength(key));
+        }
+        return CompletableFuture.allOf(lengths.toArray(CompletableFuture[]::new))
+                .thenApply(ignored -> lengths.stream().anyMatch(length -> length.join() > 0));
+    }
+
+    /**
+     * {@link #listMove}, waiting up to {@code timeout} for the source to hold an element (BLMOVE); completes with the
+     * element moved, or {@code null} when the timeout passed first. Both keys share one segment. Waits as
+     * {@link #listBlockingPop(String, ListEnd, Duration)} does: a look reads the source's length and moves only when it
+     * saw an element; the move, like {@link #listMove}, is not repeated once it may have been applied.
+     */
+    public CompletableFuture<byte[]> listBlockingMove(String source, String destination, ListEnd from, ListEnd to,
+                                                      Duration timeout) {
+        Objects.requireNonNull(from, "from must not be null");
+        Objects.requireNonNull(to, "to must not be null");
+        commonSegmentKeys(List.of(source, destination));
+        return pollUntilFound("listBlockingMove", timeout, () -> listLength(source)
+                .thenCompose(length -> length == 0 ? CompletableFuture.<byte[]>completedFuture(null)
+                        : listMove(source, destination, from, to)));
+    }
+
+    /**
+     * Runs {@code look} until it finds something (a non-null answer) or {@code timeout} passes (then {@code null}): the
+     * wait of every blocking list operation. The native protocol has no request that waits on the node, so the client
+     * looks again after each empty look, as {@link PopPollDelay} spaces them; each look is made of ordinary operations,
+     * routed and retried like any other, so the wait goes on across a failover. A look under way when the timeout passes
+     * is waited for, so what it took is returned, never dropped. A look that fails ends the wait with its failure.
+     */
+    private <T> CompletableFuture<T> pollUntilFound(String operation, Duration timeout, Supplier<CompletableFuture<T>> look) {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("listBlockingPop takes a positive timeout, not " + timeout);
+            throw new IllegalArgumentException(operation + " takes a positive timeout, not " + timeout);
         }
         requireTable();
         long deadline = time.nanoTime() + timeout.toNanos();
-        CompletableFuture<byte[]> result = new CompletableFuture<>();
-        lookAndPop(key, end, deadline, 0, result);
+        CompletableFuture<T> result = new CompletableFuture<>();
+        lookAgain(look, deadline, 0, result);
         return result;
     }
 
     /**
-     * One look of {@link #listBlockingPop}; the next is scheduled on the executor's timer, never slept on a thread. A
+     * One look of {@link #pollUntilFound}; the next is scheduled on the executor's timer, never slept on a thread. A
      * wait's state is only its arguments and {@code result}: each look starts after the previous one ended (on the
      * network thread that answered it, or the timer's), so no two looks of one wait overlap and nothing is shared.
      */
-    private void lookAndPop(String key, ListEnd end, long deadline, long previousDelay, CompletableFuture<byte[]> result) {
-        CompletableFuture<Long> look;
+    private <T> void lookAgain(Supplier<CompletableFuture<T>> look, long deadline, long previousDelay,
+                               CompletableFuture<T> result) {
+        CompletableFuture<T> attempt;
         try {
-            look = listLength(key);
+            attempt = look.get();
         } catch (RuntimeException e) { // the client closed: thrown here, it would vanish inside the timer's task
             result.completeExceptionally(e);
             return;
         }
-        look
-                .thenCompose(length -> length == 0 ? CompletableFuture.<byte[]>completedFuture(null)
-                        : listPop(key, end, 1).thenApply(popped -> popped.isEmpty() ? null : popped.get(0)))
-                .whenComplete((element, error) -> {
-                    if (error != null) {
-                        result.completeExceptionally(ClientFailures.unwrap(error));
-                        return;
-                    }
-                    if (element != null) {
-                        result.complete(element);
-                        return;
-                    }
-                    long delay = PopPollDelay.next(previousDelay, deadline - time.nanoTime());
-                    if (delay == PopPollDelay.OVER) {
-                        result.complete(null);
-                        return;
-                    }
-                    executor.after(delay).whenComplete((ignored, closedFirst) -> {
-                        if (closedFirst != null) {
-                            result.completeExceptionally(closedFirst);
-                        } else {
-                            lookAndPop(key, end, deadline, delay, result);
-                        }
-                    });
-                });
+        attempt.whenComplete((found, error) -> {
+            if (error != null) {
+                result.completeExceptionally(ClientFailures.unwrap(error));
+                return;
+            }
+            if (found != null) {
+                result.complete(found);
+                return;
+            }
+            long delay = PopPollDelay.next(previousDelay, deadline - time.nanoTime());
+            if (delay == PopPollDelay.OVER) {
+                result.complete(null);
+                return;
+            }
+            executor.after(delay).whenComplete((ignored, closedFirst) -> {
+                if (closedFirst != null) {
+                    result.completeExceptionally(closedFirst);
+                } else {
+                    lookAgain(look, deadline, delay, result);
+                }
+            });
+        });
+    }
+
+    /**
+     * Pushes elements at one end of the list at the key only when the key holds a list (LPUSHX, RPUSHX), and completes
+     * with the length after, 0 when the key is absent (nothing pushed). Not repeated once it may have been applied.
+     */
+    public CompletableFuture<Long> listPushIfExists(String key, ListEnd end, byte[]... elements) {
+        Objects.requireNonNull(end, "end must not be null");
+        if (elements.length == 0) {
+            throw new IllegalArgumentException("listPushIfExists needs at least one element");
+        }
+        for (byte[] element : elements) {
+            requireValue(element);
+        }
+        return hashWrite(key, end == ListEnd.HEAD ? HashOp.LPUSHX : HashOp.RPUSHX, List.of(elements), false)
+                .thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /**
+     * Inserts {@code element} just before or after the first element equal to {@code pivot} (LINSERT) and completes with
+     * the list's length after; −1 when no element equals the pivot, 0 when the key is absent. Not repeated once it may
+     * have been applied.
+     */
+    public CompletableFuture<Long> listInsert(String key, InsertPosition position, byte[] pivot, byte[] element) {
+        Objects.requireNonNull(position, "position must not be null");
+        List<byte[]> args = List.of(bytes(position.name()), requireValue(pivot), requireValue(element));
+        return hashWrite(key, HashOp.LINSERT, args, false).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /** The index of the first element equal to {@code element} (LPOS), or {@code null} when none is (or no key). */
+    public CompletableFuture<Long> listPosition(String key, byte[] element) {
+        return listPosition(key, element, ListPositionOptions.DEFAULT);
+    }
+
+    /**
+     * The index of the match {@code options} name (LPOS … RANK … MAXLEN …; indexes count from the head whichever way the
+     * search goes), or {@code null} when there is none.
+     */
+    public CompletableFuture<Long> listPosition(String key, byte[] element, ListPositionOptions options) {
+        return positions(key, element, -1, options).thenApply(found -> found.isEmpty() ? null : found.get(0));
+    }
+
+    /**
+     * The indexes of up to {@code count} matches (LPOS … COUNT; 0 for every match), from the one {@code options} name,
+     * in the order the search found them; empty when there is none.
+     */
+    public CompletableFuture<List<Long>> listPositions(String key, byte[] element, long count, ListPositionOptions options) {
+        if (count < 0) {
+            throw new IllegalArgumentException("listPositions takes a count of 0 (every match) or more, not " + count);
+        }
+        return positions(key, element, count, options);
+    }
+
+    private CompletableFuture<List<Long>> positions(String key, byte[] element, long count, ListPositionOptions options) {
+        Objects.requireNonNull(options, "options must not be null; use ListPositionOptions.DEFAULT");
+        List<byte[]> args = List.of(requireValue(element), number(options.rank()), number(count),
+                number(options.maxLength()));
+        return hashRead(key, HashOp.LPOS, args).thenApply(answer -> {
+            List<Long> indexes = new ArrayList<>(answer.items().size());
+            for (byte[] index : answer.items()) {
+                indexes.add(Long.parseLong(new String(index, StandardCharsets.US_ASCII)));
+            }
+            return indexes;
+        });
     }
 
     // ------------------------------------------------------------------ sorted sets

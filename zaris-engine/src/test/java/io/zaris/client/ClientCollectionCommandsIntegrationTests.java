@@ -9,6 +9,7 @@ import io.zaris.placement.PartitionLayout;
 import io.zaris.transport.ZarisStatusException;
 import io.zaris.transport.ZarisWrongTypeException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -143,6 +144,74 @@ class ClientCollectionCommandsIntegrationTests {
             assertThatThrownBy(operation::join).cause().isInstanceOf(ZarisWrongTypeException.class);
         }
         assertThat(client.setMembers("{s}b").join()).as("a refused move changed nothing").contains("w");
+    }
+
+    @Test
+    void listsPushIfPresentInsertFindAndWaitOnSeveralKeys() {
+        assertThat(client.listPushIfExists("{l}q", ListEnd.TAIL, bytes("x")).join()).as("absent: nothing pushed").isZero();
+        assertThat(client.get("{l}q").join()).isEmpty();
+        client.listPush("{l}q", ListEnd.TAIL, bytes("a"), bytes("b"), bytes("a"), bytes("c"), bytes("a")).join();
+        assertThat(client.listPushIfExists("{l}q", ListEnd.HEAD, bytes("h1"), bytes("h2")).join()).isEqualTo(7);
+        assertThat(client.listPushIfExists("{l}q", ListEnd.TAIL, bytes("t")).join()).isEqualTo(8);
+        // h2 h1 a b a c a t
+        assertThat(client.listInsert("{l}q", InsertPosition.BEFORE, bytes("b"), bytes("B")).join()).isEqualTo(9);
+        assertThat(client.listInsert("{l}q", InsertPosition.AFTER, bytes("c"), bytes("C")).join()).isEqualTo(10);
+        assertThat(client.listInsert("{l}q", InsertPosition.AFTER, bytes("nope"), bytes("x")).join()).isEqualTo(-1);
+        assertThat(client.listInsert("{l}absent", InsertPosition.AFTER, bytes("a"), bytes("x")).join()).isZero();
+        assertThat(texts(client.listRange("{l}q", 0, -1).join()))
+                .containsExactly("h2", "h1", "a", "B", "b", "a", "c", "C", "a", "t");
+
+        assertThat(client.listPosition("{l}q", bytes("a")).join()).isEqualTo(2);
+        assertThat(client.listPosition("{l}q", bytes("nope")).join()).isNull();
+        assertThat(client.listPosition("{l}absent", bytes("a")).join()).isNull();
+        assertThat(client.listPosition("{l}q", bytes("a"), ListPositionOptions.builder().rank(-1).build()).join())
+                .isEqualTo(8);
+        assertThat(client.listPosition("{l}q", bytes("a"), ListPositionOptions.builder().rank(2).build()).join())
+                .isEqualTo(5);
+        assertThat(client.listPositions("{l}q", bytes("a"), 0, ListPositionOptions.DEFAULT).join()).containsExactly(2L, 5L, 8L);
+        assertThat(client.listPositions("{l}q", bytes("a"), 2, ListPositionOptions.builder().rank(-1).build()).join())
+                .containsExactly(8L, 5L);
+        assertThat(client.listPositions("{l}q", bytes("a"), 0, ListPositionOptions.builder().maxLength(6).build()).join())
+                .containsExactly(2L, 5L);
+
+        client.listPush("{l}second", ListEnd.TAIL, bytes("s1"), bytes("s2")).join();
+        PoppedElement popped = client.listBlockingPop(List.of("{l}empty", "{l}second", "{l}q"), ListEnd.TAIL,
+                Duration.ofSeconds(5)).join();
+        assertThat(popped.key()).as("the first key holding a list").isEqualTo("{l}second");
+        assertThat(text(popped.element())).isEqualTo("s2");
+        assertThat(client.listBlockingPop(List.of("{l}empty", "{l}none"), ListEnd.HEAD, Duration.ofMillis(300)).join())
+                .as("the timeout passed with nothing to pop").isNull();
+        CompletableFuture<PoppedElement> waiting = client.listBlockingPop(List.of("{l}w1", "{l}w2"), ListEnd.HEAD,
+                Duration.ofSeconds(30));
+        client.listPush("{l}w2", ListEnd.TAIL, bytes("late")).join();
+        assertThat(waiting.join()).satisfies(found -> {
+            assertThat(found.key()).isEqualTo("{l}w2");
+            assertThat(text(found.element())).isEqualTo("late");
+        });
+
+        assertThat(text(client.listBlockingMove("{l}q", "{l}done", ListEnd.TAIL, ListEnd.HEAD, Duration.ofSeconds(5))
+                .join())).isEqualTo("t");
+        assertThat(client.listBlockingMove("{l}empty", "{l}done", ListEnd.HEAD, ListEnd.HEAD, Duration.ofMillis(300))
+                .join()).isNull();
+        CompletableFuture<byte[]> moving = client.listBlockingMove("{l}src", "{l}done", ListEnd.HEAD, ListEnd.TAIL,
+                Duration.ofSeconds(30));
+        client.listPush("{l}src", ListEnd.TAIL, bytes("m")).join();
+        assertThat(text(moving.join())).isEqualTo("m");
+        assertThat(texts(client.listRange("{l}done", 0, -1).join())).containsExactly("t", "m");
+
+        client.put("{l}plain", bytes("v")).join();
+        List<CompletableFuture<?>> wrongType = List.of(client.listPushIfExists("{l}plain", ListEnd.HEAD, bytes("x")),
+                client.listInsert("{l}plain", InsertPosition.BEFORE, bytes("a"), bytes("b")),
+                client.listPosition("{l}plain", bytes("a")),
+                client.listBlockingPop(List.of("{l}empty", "{l}plain"), ListEnd.HEAD, Duration.ofSeconds(1)),
+                client.listBlockingMove("{l}plain", "{l}done", ListEnd.HEAD, ListEnd.HEAD, Duration.ofSeconds(1)));
+        for (CompletableFuture<?> operation : wrongType) {
+            assertThatThrownBy(operation::join).cause().isInstanceOf(ZarisWrongTypeException.class);
+        }
+    }
+
+    private static List<String> texts(List<byte[]> items) {
+        return items.stream().map(ClientCollectionCommandsIntegrationTests::text).toList();
     }
 
     private static Map<String, Double> scores(Object... memberScorePairs) {

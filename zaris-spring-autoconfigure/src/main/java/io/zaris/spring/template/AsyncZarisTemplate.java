@@ -1,7 +1,9 @@
 package io.zaris.spring.template;
 
+import io.zaris.client.InsertPosition;
 import io.zaris.client.LexBound;
 import io.zaris.client.ListEnd;
+import io.zaris.client.ListPositionOptions;
 import io.zaris.client.RangeLimit;
 import io.zaris.client.ScoreBound;
 import io.zaris.client.ScoredMember;
@@ -333,6 +335,65 @@ public final class AsyncZarisTemplate {
     public <T> CompletableFuture<Optional<T>> listBlockingPop(String key, ListEnd end, Duration timeout, Class<T> type) {
         return observed("list_blocking_pop", () -> client.listBlockingPop(key, end, timeout))
                 .thenApply(found -> Optional.ofNullable(found).map(bytes -> deserialize(key, "element", bytes, type)));
+    }
+
+    /**
+     * Pops the value at one end of the first of {@code keys} (of one segment) that holds a list, waiting up to
+     * {@code timeout} for one (BLPOP or BRPOP on several keys); completes with the key and its value, empty when the
+     * timeout passed first. Waits as {@link #listBlockingPop(String, ListEnd, Duration, Class)} does.
+     */
+    public <T> CompletableFuture<Optional<Map.Entry<String, T>>> listBlockingPop(List<String> keys, ListEnd end,
+            Duration timeout, Class<T> type) {
+        return observed("list_blocking_pop", () -> client.listBlockingPop(keys, end, timeout)).thenApply(found ->
+                Optional.ofNullable(found).map(popped ->
+                        Map.entry(popped.key(), deserialize(popped.key(), "element", popped.element(), type))));
+    }
+
+    /**
+     * {@link #listMove}, waiting up to {@code timeout} for the source to hold a value (BLMOVE); empty when the timeout
+     * passed first. Waits as {@link #listBlockingPop(String, ListEnd, Duration, Class)} does.
+     */
+    public <T> CompletableFuture<Optional<T>> listBlockingMove(String source, String destination, ListEnd from, ListEnd to,
+            Duration timeout, Class<T> type) {
+        return observed("list_blocking_move", () -> client.listBlockingMove(source, destination, from, to, timeout))
+                .thenApply(found -> Optional.ofNullable(found).map(bytes -> deserialize(source, "element", bytes, type)));
+    }
+
+    /**
+     * Pushes values at one end of the list at the key only when it holds a list (LPUSHX, RPUSHX); completes with the
+     * length after, 0 when the key is absent. Not repeated once it may have been applied.
+     */
+    public CompletableFuture<Long> listPushIfExists(String key, ListEnd end, Object... values) {
+        Objects.requireNonNull(end, "end must not be null");
+        byte[][] elements = new byte[values.length][];
+        for (int i = 0; i < values.length; i++) {
+            elements[i] = serializeElement(key, "element", values[i]);
+        }
+        return observed("list_push_if_exists", () -> client.listPushIfExists(key, end, elements));
+    }
+
+    /**
+     * Inserts {@code value} before or after the first value equal to {@code pivot} (both compared serialized; LINSERT);
+     * completes with the length after, −1 without the pivot, 0 without the key. Not repeated once it may have been
+     * applied.
+     */
+    public CompletableFuture<Long> listInsert(String key, InsertPosition position, Object pivot, Object value) {
+        byte[] pivotBytes = serializeElement(key, "pivot", pivot);
+        byte[] bytes = serializeElement(key, "element", value);
+        return observed("list_insert", () -> client.listInsert(key, position, pivotBytes, bytes));
+    }
+
+    /** The index of the first value equal to {@code value} (compared serialized; LPOS); empty when none is. */
+    public CompletableFuture<OptionalLong> listPosition(String key, Object value, ListPositionOptions options) {
+        byte[] bytes = serializeElement(key, "element", value);
+        return observed("list_position", () -> client.listPosition(key, bytes, options))
+                .thenApply(index -> index == null ? OptionalLong.empty() : OptionalLong.of(index));
+    }
+
+    /** The indexes of up to {@code count} values equal to {@code value} (0: every one; LPOS … COUNT). */
+    public CompletableFuture<List<Long>> listPositions(String key, Object value, long count, ListPositionOptions options) {
+        byte[] bytes = serializeElement(key, "element", value);
+        return observed("list_position", () -> client.listPositions(key, bytes, count, options));
     }
 
     /** Adds members to the set at the key (creating it; it keeps its TTL); completes with how many were new. */

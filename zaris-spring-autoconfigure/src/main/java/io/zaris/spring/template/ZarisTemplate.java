@@ -1,8 +1,10 @@
 package io.zaris.spring.template;
 
 import io.zaris.client.KeyChange;
+import io.zaris.client.InsertPosition;
 import io.zaris.client.LexBound;
 import io.zaris.client.ListEnd;
+import io.zaris.client.ListPositionOptions;
 import io.zaris.client.RangeLimit;
 import io.zaris.client.ScoreBound;
 import io.zaris.client.ScoredMember;
@@ -227,6 +229,33 @@ public final class ZarisTemplate {
     /** Blocks the calling thread up to {@code timeout} (and for a look under way then); see {@link AsyncZarisTemplate#listBlockingPop}. */
     public <T> Optional<T> listBlockingPop(String key, ListEnd end, Duration timeout, Class<T> type) {
         return await(async.listBlockingPop(key, end, timeout, type));
+    }
+
+    /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#listBlockingPop(List, ListEnd, Duration, Class)}. */
+    public <T> Optional<Map.Entry<String, T>> listBlockingPop(List<String> keys, ListEnd end, Duration timeout, Class<T> type) {
+        return await(async.listBlockingPop(keys, end, timeout, type));
+    }
+
+    /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#listBlockingMove}. */
+    public <T> Optional<T> listBlockingMove(String source, String destination, ListEnd from, ListEnd to, Duration timeout,
+            Class<T> type) {
+        return await(async.listBlockingMove(source, destination, from, to, timeout, type));
+    }
+
+    public long listPushIfExists(String key, ListEnd end, Object... values) {
+        return await(async.listPushIfExists(key, end, values));
+    }
+
+    public long listInsert(String key, InsertPosition position, Object pivot, Object value) {
+        return await(async.listInsert(key, position, pivot, value));
+    }
+
+    public OptionalLong listPosition(String key, Object value, ListPositionOptions options) {
+        return await(async.listPosition(key, value, options));
+    }
+
+    public List<Long> listPositions(String key, Object value, long count, ListPositionOptions options) {
+        return await(async.listPositions(key, value, count, options));
     }
 
     public long setAdd(String key, String... members) {

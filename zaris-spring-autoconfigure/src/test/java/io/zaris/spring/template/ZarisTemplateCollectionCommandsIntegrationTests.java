@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import io.zaris.client.CrossSegmentKeysException;
+import io.zaris.client.InsertPosition;
 import io.zaris.client.LexBound;
+import io.zaris.client.ListEnd;
+import io.zaris.client.ListPositionOptions;
 import io.zaris.client.RangeLimit;
 import io.zaris.client.ScoreBound;
 import io.zaris.client.ScoredMember;
@@ -19,10 +22,12 @@ import io.zaris.spring.serialization.JdkZarisSerializer;
 import io.zaris.transport.ZarisWrongTypeException;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -96,6 +101,33 @@ class ZarisTemplateCollectionCommandsIntegrationTests {
         assertThatExceptionOfType(CrossSegmentKeysException.class)
                 .isThrownBy(() -> template.setMove(a, keyOfAnotherSegmentThan(a), "y"));
         assertThat(observed).contains("set_contains_many", "set_intersection_size", "set_move");
+    }
+
+    @Test
+    void listsShouldPushIfPresentInsertFindAndWaitOnSeveralKeys() {
+        String jobs = p + "jobs";
+        assertThat(template.listPushIfExists(jobs, ListEnd.TAIL, new Profile("ada", 36))).isZero();
+        template.listPush(jobs, ListEnd.TAIL, new Profile("ada", 36), new Profile("alan", 41));
+        assertThat(template.listPushIfExists(jobs, ListEnd.TAIL, new Profile("ada", 36))).isEqualTo(3);
+        assertThat(template.listInsert(jobs, InsertPosition.BEFORE, new Profile("alan", 41), new Profile("grace", 85)))
+                .as("the pivot compared serialized").isEqualTo(4);
+        assertThat(template.listPosition(jobs, new Profile("ada", 36), ListPositionOptions.builder().rank(-1).build()))
+                .hasValue(3);
+        assertThat(template.listPositions(jobs, new Profile("ada", 36), 0, ListPositionOptions.DEFAULT)).containsExactly(0L, 3L);
+        assertThat(template.listPosition(jobs, new Profile("edsger", 72), ListPositionOptions.DEFAULT)).isEmpty();
+
+        assertThat(template.listBlockingPop(List.of(p + "none", jobs), ListEnd.TAIL, Duration.ofSeconds(5), Profile.class))
+                .contains(Map.entry(jobs, new Profile("ada", 36)));
+        String running = p + "running";
+        assertThat(template.listBlockingMove(jobs, running, ListEnd.HEAD, ListEnd.TAIL, Duration.ofSeconds(5), Profile.class))
+                .contains(new Profile("ada", 36));
+        assertThat(template.listBlockingMove(p + "none", running, ListEnd.HEAD, ListEnd.TAIL, Duration.ofMillis(200),
+                Profile.class)).isEmpty();
+        CompletableFuture<Optional<Map.Entry<String, Profile>>> waiting = template.async().listBlockingPop(
+                List.of(p + "none", running), ListEnd.HEAD, Duration.ofSeconds(30), Profile.class);
+        assertThat(waiting.join()).contains(Map.entry(running, new Profile("ada", 36)));
+        assertThat(observed).contains("list_push_if_exists", "list_insert", "list_position", "list_blocking_pop",
+                "list_blocking_move");
     }
 
     private String keyOfAnotherSegmentThan(String key) {
