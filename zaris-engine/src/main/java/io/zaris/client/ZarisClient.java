@@ -561,6 +561,48 @@ public final class ZarisClient implements AutoCloseable {
         return hashRead(key, HashOp.HLEN, List.of()).thenApply(ResponseCodec.HashAnswer::count);
     }
 
+    /**
+     * Sets a field of the hash at the key only when the field is absent (HSETNX; the hash is created when the key is
+     * absent) and completes with whether it did. Not repeated once it may have been applied, like
+     * {@link #putIfAbsent}: a repeat would find its own write and answer {@code false}.
+     */
+    public CompletableFuture<Boolean> hashSetIfAbsent(String key, String field, byte[] value) {
+        return hashWrite(key, HashOp.HSETNX, List.of(bytes(field), requireValue(value)), false)
+                .thenApply(answer -> answer.count() == 1);
+    }
+
+    /** The values of the hash at the key, in the order their fields were first set; empty when the key is absent (HVALS). */
+    public CompletableFuture<List<byte[]>> hashValues(String key) {
+        return hashRead(key, HashOp.HVALS, List.of()).thenApply(ResponseCodec.HashAnswer::items);
+    }
+
+    /**
+     * The length in bytes of a field's value (HSTRLEN), 0 when the field or the key is absent. Read as {@link #hashGet}
+     * reads (the node has no length-only read), so the value travels.
+     */
+    public CompletableFuture<Long> hashValueLength(String key, String field) {
+        return hashRead(key, HashOp.HMGET, List.of(bytes(field))).thenApply(answer -> {
+            byte[] value = answer.items().get(0);
+            return value == null ? 0L : value.length;
+        });
+    }
+
+    /**
+     * Atomically adds {@code delta} to the decimal number in a field of the hash at the key (absent counts as 0;
+     * HINCRBYFLOAT) and completes with the new value. The field keeps Redis's text of the sum, computed in Redis's
+     * long-double precision; the answer is that text read as a double. A delta that is NaN or infinite is refused before
+     * sending; a field that is not a number, or a sum out of range, fails with {@code WRONG_TYPE}. Not retried once it
+     * may have been applied, like {@link #hashIncrement}.
+     */
+    public CompletableFuture<Double> hashIncrementFloat(String key, String field, double delta) {
+        if (Double.isNaN(delta) || Double.isInfinite(delta)) {
+            throw new IllegalArgumentException("hashIncrementFloat takes a finite delta, not " + delta);
+        }
+        List<byte[]> args = List.of(bytes(field), Double.toString(delta).getBytes(StandardCharsets.US_ASCII));
+        return hashWrite(key, HashOp.HINCRBYFLOAT, args, false)
+                .thenApply(answer -> Double.parseDouble(new String(answer.items().get(0), StandardCharsets.US_ASCII)));
+    }
+
     // ------------------------------------------------------------------ sets
 
     /**

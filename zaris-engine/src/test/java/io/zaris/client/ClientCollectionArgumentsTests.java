@@ -206,6 +206,18 @@ class ClientCollectionArgumentsTests {
         assertThatThrownBy(() -> moving.get(30, TimeUnit.SECONDS)).cause().hasMessageContaining("client is closed");
     }
 
+    @Test
+    void hashArgumentsAreChecked() {
+        assertThatThrownBy(() -> client.hashSetIfAbsent("h", "f", null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> client.hashSetIfAbsent("h", null, new byte[1])).isInstanceOf(IllegalArgumentException.class);
+        for (double delta : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+            assertThatThrownBy(() -> client.hashIncrementFloat("h", "f", delta)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("hashIncrementFloat takes a finite delta");
+        }
+        assertThatThrownBy(() -> client.hashValueLength("h", null)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(node.received()).isEmpty();
+    }
+
     /**
      * A blocking pop waiting between two looks holds no thread, only a timer task; closing the client ends the wait
      * with "client is closed" instead of leaving its future pending for ever.

@@ -210,6 +210,35 @@ class ClientCollectionCommandsIntegrationTests {
         }
     }
 
+    @Test
+    void hashesSetIfAbsentListValuesMeasureAValueAndIncrementByAFraction() {
+        assertThat(client.hashSetIfAbsent("h:user", "name", bytes("ada")).join()).as("creates the hash").isTrue();
+        assertThat(client.hashSetIfAbsent("h:user", "name", bytes("alan")).join()).isFalse();
+        assertThat(text(client.hashGet("h:user", "name").join())).isEqualTo("ada");
+        client.hashSet("h:user", Map.of("city", bytes("London"))).join();
+        assertThat(texts(client.hashValues("h:user").join())).containsExactly("ada", "London");
+        assertThat(client.hashValues("h:absent").join()).isEmpty();
+        assertThat(client.hashValueLength("h:user", "city").join()).isEqualTo(6);
+        assertThat(client.hashValueLength("h:user", "nope").join()).isZero();
+        assertThat(client.hashValueLength("h:absent", "city").join()).isZero();
+
+        assertThat(client.hashIncrementFloat("h:user", "balance", 10.5).join()).isEqualTo(10.5);
+        assertThat(client.hashIncrementFloat("h:user", "balance", 0.1).join()).isEqualTo(10.6);
+        assertThat(text(client.hashGet("h:user", "balance").join())).as("Redis's text of the sum").isEqualTo("10.6");
+        assertThat(client.hashIncrementFloat("h:user", "balance", -1e-3).join()).isEqualTo(10.599);
+        assertThat(client.hashIncrementFloat("h:user", "big", 5e20).join()).isEqualTo(5e20);
+        assertThatThrownBy(() -> client.hashIncrementFloat("h:user", "name", 1).join()).as("not a number")
+                .cause().isInstanceOf(ZarisWrongTypeException.class);
+
+        client.put("h:plain", bytes("v")).join();
+        List<CompletableFuture<?>> wrongType = List.of(client.hashSetIfAbsent("h:plain", "f", bytes("v")),
+                client.hashValues("h:plain"), client.hashValueLength("h:plain", "f"),
+                client.hashIncrementFloat("h:plain", "f", 1));
+        for (CompletableFuture<?> operation : wrongType) {
+            assertThatThrownBy(operation::join).cause().isInstanceOf(ZarisWrongTypeException.class);
+        }
+    }
+
     private static List<String> texts(List<byte[]> items) {
         return items.stream().map(ClientCollectionCommandsIntegrationTests::text).toList();
     }

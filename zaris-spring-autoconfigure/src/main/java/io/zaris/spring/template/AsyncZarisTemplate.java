@@ -246,6 +246,40 @@ public final class AsyncZarisTemplate {
     }
 
     /**
+     * Sets a field of the hash at the key only when it is absent (HSETNX); completes with whether it did. Not retried
+     * once it may have been applied.
+     */
+    public CompletableFuture<Boolean> hashPutIfAbsent(String key, String field, Object value) {
+        byte[] bytes = serializeElement(key, "field '" + field + "'", value);
+        return observed("hash_put_if_absent", () -> client.hashSetIfAbsent(key, field, bytes));
+    }
+
+    /** The values of the hash at the key, in the order their fields were first set; empty when the key is absent (HVALS). */
+    public <T> CompletableFuture<List<T>> hashValues(String key, Class<T> type) {
+        return observed("hash_values", () -> client.hashValues(key)).thenApply(found -> {
+            List<T> values = new ArrayList<>(found.size());
+            for (byte[] bytes : found) {
+                values.add(deserialize(key, "value", bytes, type));
+            }
+            return values;
+        });
+    }
+
+    /** The length in bytes of a field's stored (serialized) value, 0 when the field or the key is absent (HSTRLEN). */
+    public CompletableFuture<Long> hashValueLength(String key, String field) {
+        return observed("hash_value_length", () -> client.hashValueLength(key, field));
+    }
+
+    /**
+     * Adds {@code delta} to the decimal number in a field of the hash at the key (HINCRBYFLOAT); completes with the new
+     * value. Like {@link #hashIncrement}, the field holds decimal text, not a serialized value, and an increment whose
+     * outcome is unknown is not retried.
+     */
+    public CompletableFuture<Double> hashIncrementFloat(String key, String field, double delta) {
+        return observed("hash_increment", () -> client.hashIncrementFloat(key, field, delta));
+    }
+
+    /**
      * Pushes values at one end of the list at the key (creating it; it keeps its TTL), one after the other, so that
      * pushing {@code a, b} at the head leaves {@code b} first; completes with the list's length after. Not repeated
      * once it may have been applied (a repeat would push twice). A collection passed as one argument is one value.

@@ -185,6 +185,23 @@ public final class ZarisTemplate {
         return await(async.hashSize(key));
     }
 
+    /** Returns whether the field was set (it was absent). */
+    public boolean hashPutIfAbsent(String key, String field, Object value) {
+        return await(async.hashPutIfAbsent(key, field, value));
+    }
+
+    public <T> List<T> hashValues(String key, Class<T> type) {
+        return await(async.hashValues(key, type));
+    }
+
+    public long hashValueLength(String key, String field) {
+        return await(async.hashValueLength(key, field));
+    }
+
+    public double hashIncrementFloat(String key, String field, double delta) {
+        return await(async.hashIncrementFloat(key, field, delta));
+    }
+
     /** See {@link AsyncZarisTemplate#listPush}; returns the list's length after. */
     public long listPush(String key, ListEnd end, Object... values) {
         return await(async.listPush(key, end, values));

@@ -130,6 +130,21 @@ class ZarisTemplateCollectionCommandsIntegrationTests {
                 "list_blocking_move");
     }
 
+    @Test
+    void hashesShouldSetIfAbsentListValuesMeasureAValueAndIncrementByAFraction() {
+        String key = p + "session";
+        assertThat(template.hashPutIfAbsent(key, "profile", new Profile("ada", 36))).isTrue();
+        assertThat(template.hashPutIfAbsent(key, "profile", new Profile("alan", 41))).isFalse();
+        template.hashPut(key, "nickname", "countess");
+        assertThat(template.hashValues(key, Object.class)).containsExactly(new Profile("ada", 36), "countess");
+        assertThat(template.hashValueLength(key, "profile")).as("the serialized value's bytes")
+                .isEqualTo(client.hashGet(key, "profile").join().length);
+        assertThat(template.hashValueLength(key, "missing")).isZero();
+        assertThat(template.hashIncrementFloat(key, "score", 2.5)).isEqualTo(2.5);
+        assertThat(template.async().hashIncrementFloat(key, "score", 0.25).join()).isEqualTo(2.75);
+        assertThat(observed).contains("hash_put_if_absent", "hash_values", "hash_value_length", "hash_increment");
+    }
+
     private String keyOfAnotherSegmentThan(String key) {
         SegmentMapper mapper = new SegmentMapper(client.clusterView().layout().segmentCount());
         int segment = mapper.segmentOf(key.getBytes(StandardCharsets.UTF_8));
