@@ -80,6 +80,8 @@ public final class ZarisClient implements AutoCloseable {
     /** The blocking fast path ({@link DirectPath}), {@code null} when off (or TLS is on). */
     private final DirectPath directPath;
     private final BlockingZarisClient blocking = new BlockingZarisClient(this);
+    /** The waits of the blocking list operations, paused on the executor's timer. */
+    private final PollingWait waits;
     private volatile boolean closed;
     /** The near cache, {@code null} when off; every connection of a client with one tracks its segments. */
     private final NearCache near;
@@ -96,6 +98,7 @@ public final class ZarisClient implements AutoCloseable {
         this.watches = new KeyWatches(topology::table, topology::segmentMapper, time, options.attemptTimeout());
         topology.watches(watches);
         this.executor = new RequestExecutor(options, time, topology);
+        this.waits = new PollingWait(time, executor::after);
         this.directPath = options.directReadConnectionsPerNode() == 0 ? null
                 : new DirectPath(options, time, topology, executor, this::acknowledged,
                         new DirectRequests(options.directReadConnectionsPerNode(), options.clientName(),
@@ -945,59 +948,15 @@ public final class ZarisClient implements AutoCloseable {
     }
 
     /**
-     * Runs {@code look} until it finds something (a non-null answer) or {@code timeout} passes (then {@code null}): the
-     * wait of every blocking list operation. The native protocol has no request that waits on the node, so the client
-     * looks again after each empty look, as {@link PopPollDelay} spaces them; each look is made of ordinary operations,
-     * routed and retried like any other, so the wait goes on across a failover. A look under way when the timeout passes
-     * is waited for, so what it took is returned, never dropped. A look that fails ends the wait with its failure.
+     * Runs {@code look} until it finds something (a non-null answer) or {@code timeout} passes (then {@code null}), as
+     * {@link PollingWait} does: the wait of every blocking list operation.
      */
     private <T> CompletableFuture<T> pollUntilFound(String operation, Duration timeout, Supplier<CompletableFuture<T>> look) {
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException(operation + " takes a positive timeout, not " + timeout);
         }
         requireTable();
-        long deadline = time.nanoTime() + timeout.toNanos();
-        CompletableFuture<T> result = new CompletableFuture<>();
-        lookAgain(look, deadline, 0, result);
-        return result;
-    }
-
-    /**
-     * One look of {@link #pollUntilFound}; the next is scheduled on the executor's timer, never slept on a thread. A
-     * wait's state is only its arguments and {@code result}: each look starts after the previous one ended (on the
-     * network thread that answered it, or the timer's), so no two looks of one wait overlap and nothing is shared.
-     */
-    private <T> void lookAgain(Supplier<CompletableFuture<T>> look, long deadline, long previousDelay,
-                               CompletableFuture<T> result) {
-        CompletableFuture<T> attempt;
-        try {
-            attempt = look.get();
-        } catch (RuntimeException e) { // the client closed: thrown here, it would vanish inside the timer's task
-            result.completeExceptionally(e);
-            return;
-        }
-        attempt.whenComplete((found, error) -> {
-            if (error != null) {
-                result.completeExceptionally(ClientFailures.unwrap(error));
-                return;
-            }
-            if (found != null) {
-                result.complete(found);
-                return;
-            }
-            long delay = PopPollDelay.next(previousDelay, deadline - time.nanoTime());
-            if (delay == PopPollDelay.OVER) {
-                result.complete(null);
-                return;
-            }
-            executor.after(delay).whenComplete((ignored, closedFirst) -> {
-                if (closedFirst != null) {
-                    result.completeExceptionally(closedFirst);
-                } else {
-                    lookAgain(look, deadline, delay, result);
-                }
-            });
-        });
+        return waits.until(timeout.toNanos(), look);
     }
 
     /**
