@@ -59,7 +59,8 @@ import java.util.function.Supplier;
  * <p>The jobs behind this facade, each in its own class: the {@link TopologyKeeper} keeps the routing table true
  * (bootstrap, the periodic poll, pushes, hints, installs of fetched maps, waiters for a newer owner); the
  * {@link RequestExecutor} runs the retry loop by the rules of {@link RetryPolicy}; the {@link DirectPath} serves
- * blocking callers on their own threads over {@link DirectRequests}; {@link LostWriteReports} names acknowledged ASYNC writes a takeover lost.
+ * blocking callers on their own threads over {@link DirectRequests}; {@link LostWriteReports} names acknowledged ASYNC writes a takeover lost;
+ * {@link PollingWait} runs the waits of the blocking list operations.
  * This class encodes requests, reads answers and keeps the near cache in step with this client's own writes.
  *
  * <p>Threads: this class keeps no mutable state of its own but {@code closed} (volatile, set once by
