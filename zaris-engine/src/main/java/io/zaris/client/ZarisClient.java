@@ -913,7 +913,7 @@ public final class ZarisClient implements AutoCloseable {
         for (int i = 1; i < names.size(); i++) {
             args.add(bytes(names.get(i)));
         }
-        return pollUntilFound("listBlockingPop", timeout, () -> anyListHolds(names).thenCompose(any -> !any
+        return pollUntilFound("listBlockingPop", timeout, () -> anyHolds(names, this::listLength).thenCompose(any -> !any
                 ? CompletableFuture.<PoppedElement>completedFuture(null)
                 : hashWrite(names.get(0), HashOp.LMPOP, args, false).thenApply(answer -> {
                     List<byte[]> items = answer.items();
@@ -922,14 +922,14 @@ public final class ZarisClient implements AutoCloseable {
                 })));
     }
 
-    /** Whether any of the lists at {@code keys} holds an element: one length read per key, in parallel. */
-    private CompletableFuture<Boolean> anyListHolds(List<String> keys) {
-        List<CompletableFuture<Long>> lengths = new ArrayList<>(keys.size());
+    /** Whether any of the collections at {@code keys} holds something: one {@code size} read per key, in parallel. */
+    private static CompletableFuture<Boolean> anyHolds(List<String> keys, Function<String, CompletableFuture<Long>> size) {
+        List<CompletableFuture<Long>> sizes = new ArrayList<>(keys.size());
         for (String key : keys) {
-            lengths.add(listLength(key));
+            sizes.add(size.apply(key));
         }
-        return CompletableFuture.allOf(lengths.toArray(CompletableFuture[]::new))
-                .thenApply(ignored -> lengths.stream().anyMatch(length -> length.join() > 0));
+        return CompletableFuture.allOf(sizes.toArray(CompletableFuture[]::new))
+                .thenApply(ignored -> sizes.stream().anyMatch(found -> found.join() > 0));
     }
 
     /**
@@ -1287,6 +1287,43 @@ public final class ZarisClient implements AutoCloseable {
             out.add(new String(items.get(i), StandardCharsets.UTF_8));
         }
         return out;
+    }
+
+    /**
+     * Pops the member with the lowest score from the first of {@code keys}, in their order, that holds a sorted set,
+     * waiting up to {@code timeout} for one to (BZPOPMIN); completes with the member and its key, or {@code null} when
+     * the timeout passed first. The keys share one segment (a common {@code {hash tag}}).
+     *
+     * <p>Waits as {@link #listBlockingPop(List, ListEnd, Duration)} does: each look reads every key's size, and only when
+     * one holds a member pops, with one ZMPOP on the keys' owner that takes from the first key holding a sorted set then.
+     * The pop is not repeated once it may have been applied; a key of another type fails the wait with
+     * {@code WRONG_TYPE} at the first look.
+     */
+    public CompletableFuture<PoppedMember> sortedSetBlockingPopMin(List<String> keys, Duration timeout) {
+        return blockingPop(keys, false, timeout, "sortedSetBlockingPopMin");
+    }
+
+    /** As {@link #sortedSetBlockingPopMin}, the member with the highest score (BZPOPMAX). */
+    public CompletableFuture<PoppedMember> sortedSetBlockingPopMax(List<String> keys, Duration timeout) {
+        return blockingPop(keys, true, timeout, "sortedSetBlockingPopMax");
+    }
+
+    private CompletableFuture<PoppedMember> blockingPop(List<String> keys, boolean max, Duration timeout, String operation) {
+        List<String> names = List.copyOf(keys);
+        commonSegmentKeys(names);
+        List<byte[]> args = new ArrayList<>(names.size() + 1);
+        args.add(new byte[] {(byte) (max ? '1' : '0')});
+        args.add(number(1));
+        for (int i = 1; i < names.size(); i++) {
+            args.add(bytes(names.get(i)));
+        }
+        return pollUntilFound(operation, timeout, () -> anyHolds(names, this::sortedSetSize).thenCompose(any -> !any
+                ? CompletableFuture.<PoppedMember>completedFuture(null)
+                : hashWrite(names.get(0), HashOp.ZMPOP, args, false).thenApply(answer -> {
+                    List<byte[]> items = answer.items();
+                    return items.size() < 3 ? null : new PoppedMember(new String(items.get(0), StandardCharsets.UTF_8),
+                            new ScoredMember(new String(items.get(1), StandardCharsets.UTF_8), parseScore(items.get(2))));
+                })));
     }
 
     private CompletableFuture<List<ScoredMember>> pop(String key, boolean max, int count, String operation) {

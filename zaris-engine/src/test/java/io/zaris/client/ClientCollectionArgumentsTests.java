@@ -178,6 +178,11 @@ class ClientCollectionArgumentsTests {
                 .isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> client.listBlockingMove("{q}a", "{q}b", ListEnd.HEAD, ListEnd.TAIL, null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("listBlockingMove takes a positive timeout");
+        assertThatThrownBy(() -> client.sortedSetBlockingPopMin(List.of("a", other), Duration.ofSeconds(1)))
+                .isInstanceOf(CrossSegmentKeysException.class);
+        assertThatThrownBy(() -> client.sortedSetBlockingPopMax(List.of("{q}a"), Duration.ofMillis(-5)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sortedSetBlockingPopMax takes a positive timeout");
         assertThat(node.received()).isEmpty();
     }
 

@@ -243,6 +243,26 @@ class ClientCollectionCommandsIntegrationTests {
         return items.stream().map(ClientCollectionCommandsIntegrationTests::text).toList();
     }
 
+    @Test
+    void sortedSetBlockingPopsTakeFromTheFirstKeyHoldingASortedSetOrWait() {
+        client.sortedSetAdd("{bz}b", scores("low", 1, "high", 9)).join();
+        PoppedMember lowest = client.sortedSetBlockingPopMin(List.of("{bz}a", "{bz}b"), Duration.ofSeconds(5)).join();
+        assertThat(lowest).isEqualTo(new PoppedMember("{bz}b", new ScoredMember("low", 1.0)));
+        assertThat(client.sortedSetBlockingPopMax(List.of("{bz}b"), Duration.ofSeconds(5)).join())
+                .isEqualTo(new PoppedMember("{bz}b", new ScoredMember("high", 9.0)));
+        assertThat(client.get("{bz}b").join()).as("the sorted set left with its last member").isEmpty();
+        assertThat(client.sortedSetBlockingPopMin(List.of("{bz}a", "{bz}b"), Duration.ofMillis(300)).join()).isNull();
+
+        CompletableFuture<PoppedMember> waiting = client.sortedSetBlockingPopMax(List.of("{bz}a", "{bz}b"),
+                Duration.ofSeconds(30));
+        client.sortedSetAdd("{bz}b", scores("x", 3, "y", 4)).join();
+        assertThat(waiting.join()).isEqualTo(new PoppedMember("{bz}b", new ScoredMember("y", 4.0)));
+
+        client.put("{bz}plain", bytes("v")).join();
+        assertThatThrownBy(() -> client.sortedSetBlockingPopMin(List.of("{bz}plain"), Duration.ofSeconds(1)).join())
+                .cause().isInstanceOf(ZarisWrongTypeException.class);
+    }
+
     private static Map<String, Double> scores(Object... memberScorePairs) {
         Map<String, Double> out = new LinkedHashMap<>();
         for (int i = 0; i < memberScorePairs.length; i += 2) {

@@ -4,6 +4,7 @@ import io.zaris.client.InsertPosition;
 import io.zaris.client.LexBound;
 import io.zaris.client.ListEnd;
 import io.zaris.client.ListPositionOptions;
+import io.zaris.client.PoppedMember;
 import io.zaris.client.RangeLimit;
 import io.zaris.client.ScoreBound;
 import io.zaris.client.ScoredMember;
@@ -681,6 +682,21 @@ public final class AsyncZarisTemplate {
      */
     public CompletableFuture<Long> sortedSetRemoveRangeByRank(String key, long start, long stop) {
         return observed("sorted_set_remove_range", () -> client.sortedSetRemoveRangeByRank(key, start, stop));
+    }
+
+    /**
+     * Pops the lowest-scored member of the first of {@code keys} (of one segment) that holds a sorted set, waiting up
+     * to {@code timeout} for one (BZPOPMIN); empty when the timeout passed first. Waits as {@link #listBlockingPop} does.
+     */
+    public CompletableFuture<Optional<PoppedMember>> sortedSetBlockingPopMin(List<String> keys, Duration timeout) {
+        return observed("sorted_set_blocking_pop", () -> client.sortedSetBlockingPopMin(keys, timeout))
+                .thenApply(Optional::ofNullable);
+    }
+
+    /** As {@link #sortedSetBlockingPopMin}, the highest-scored member (BZPOPMAX). */
+    public CompletableFuture<Optional<PoppedMember>> sortedSetBlockingPopMax(List<String> keys, Duration timeout) {
+        return observed("sorted_set_blocking_pop", () -> client.sortedSetBlockingPopMax(keys, timeout))
+                .thenApply(Optional::ofNullable);
     }
 
     private <T> CompletableFuture<T> observed(String operation, Supplier<CompletableFuture<T>> call) {

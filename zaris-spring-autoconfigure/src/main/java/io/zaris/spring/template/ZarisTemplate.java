@@ -5,6 +5,7 @@ import io.zaris.client.InsertPosition;
 import io.zaris.client.LexBound;
 import io.zaris.client.ListEnd;
 import io.zaris.client.ListPositionOptions;
+import io.zaris.client.PoppedMember;
 import io.zaris.client.RangeLimit;
 import io.zaris.client.ScoreBound;
 import io.zaris.client.ScoredMember;
@@ -451,6 +452,16 @@ public final class ZarisTemplate {
 
     public long sortedSetRemoveRangeByRank(String key, long start, long stop) {
         return await(async.sortedSetRemoveRangeByRank(key, start, stop));
+    }
+
+    /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#sortedSetBlockingPopMin}. */
+    public Optional<PoppedMember> sortedSetBlockingPopMin(List<String> keys, Duration timeout) {
+        return await(async.sortedSetBlockingPopMin(keys, timeout));
+    }
+
+    /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#sortedSetBlockingPopMax}. */
+    public Optional<PoppedMember> sortedSetBlockingPopMax(List<String> keys, Duration timeout) {
+        return await(async.sortedSetBlockingPopMax(keys, timeout));
     }
 
     /**

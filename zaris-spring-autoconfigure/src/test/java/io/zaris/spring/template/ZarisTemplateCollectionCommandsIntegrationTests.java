@@ -8,6 +8,7 @@ import io.zaris.client.InsertPosition;
 import io.zaris.client.LexBound;
 import io.zaris.client.ListEnd;
 import io.zaris.client.ListPositionOptions;
+import io.zaris.client.PoppedMember;
 import io.zaris.client.RangeLimit;
 import io.zaris.client.ScoreBound;
 import io.zaris.client.ScoredMember;
@@ -82,8 +83,14 @@ class ZarisTemplateCollectionCommandsIntegrationTests {
         template.put(p + "plain", "text");
         assertThatExceptionOfType(ZarisWrongTypeException.class)
                 .isThrownBy(() -> template.sortedSetLexCount(p + "plain", LexBound.unbounded(), LexBound.unbounded()));
+        template.sortedSetAdd(p + "timers", Map.of("t1", 5.0, "t2", 7.0));
+        assertThat(template.sortedSetBlockingPopMin(List.of(p + "none", p + "timers"), Duration.ofSeconds(5)))
+                .contains(new PoppedMember(p + "timers", new ScoredMember("t1", 5.0)));
+        assertThat(template.async().sortedSetBlockingPopMax(List.of(p + "timers"), Duration.ofSeconds(5)).join())
+                .contains(new PoppedMember(p + "timers", new ScoredMember("t2", 7.0)));
+        assertThat(template.sortedSetBlockingPopMax(List.of(p + "timers"), Duration.ofMillis(200))).isEmpty();
         assertThat(observed).contains("sorted_set_add", "sorted_set_increment", "sorted_set_scores", "sorted_set_range",
-                "sorted_set_count", "sorted_set_remove_range");
+                "sorted_set_count", "sorted_set_remove_range", "sorted_set_blocking_pop");
     }
 
     @Test
