@@ -33,6 +33,12 @@ import java.util.List;
  *   <tr><td>RENAME</td><td>destination (of the same slot), NX (1 or 0)</td><td>1 when renamed (or the key is its own
  *       destination), 0 when NX found the destination, −1 without the source · none (the value, of any type, moves with
  *       its expiry)</td></tr>
+ *   <tr><td>SET</td><td>conditions (any of N: NX, X: XX, K: KEEPTTL, G: GET), ttl (ms, 0 = none), value</td><td>1
+ *       when written, 0 when a condition kept the key · with G, [the string the key held, or absent]; the key, of any
+ *       type, becomes a string (K keeps its expiry); with G a key of another type is WRONGTYPE and nothing is written</td></tr>
+ *   <tr><td>EXPIRE</td><td>conditions (any of N: NX, X: XX, G: GT, L: LT; or P alone: PERSIST), ttl (ms; ≤ 0
+ *       deletes the key)</td><td>1 when the key's expiry changed (or it was deleted), 0 when it is absent or a condition
+ *       kept it · none; on a key of any type, the condition judged on its expiry in the same step</td></tr>
  *   <tr><td>DUMP</td><td>none</td><td>0 · [the value as a {@link DumpPayload}], none when absent</td></tr>
  *   <tr><td>RESTORE</td><td>flags (any of R: REPLACE, A: ABSTTL), ttl (ms, 0 = none), payload</td><td>1 when done
  *       (an expiry already past creates nothing), −1 when the key exists without R · none</td></tr>
@@ -106,9 +112,11 @@ public enum HashOp {
     SSTORE(18, true, 0, Integer.MAX_VALUE),
     SMOVE(19, true, 2, 2),
     HRANDFIELD(20, false, 2, 2),
+    SET(27, true, 3, 3),
     RENAME(28, true, 2, 2),
     DUMP(29, false, 0, 0),
     RESTORE(30, true, 3, 3),
+    EXPIRE(31, true, 2, 2),
     LPUSH(32, true, 1, Integer.MAX_VALUE),
     RPUSH(33, true, 1, Integer.MAX_VALUE),
     LPUSHX(34, true, 1, Integer.MAX_VALUE),
@@ -142,7 +150,7 @@ public enum HashOp {
 
     /**
      * Wire code → op. Codes are reserved by family so types can be added side by side without renumbering:
-     * 0–27 the type probe, hashes and sets; 28–31 whole keys of any type; 32–63 lists; 64–127 sorted sets.
+     * 0–26 the type probe, hashes and sets; 27–31 whole keys of any type; 32–63 lists; 64–127 sorted sets.
      */
     private static final HashOp[] BY_CODE = new HashOp[128];
 
@@ -225,7 +233,7 @@ public enum HashOp {
     public boolean addsData() {
         return this == HSET || this == HSETNX || this == HINCRBY || this == HINCRBYFLOAT || this == SADD || this == SSTORE
                 || this == LPUSH || this == RPUSH || this == LPUSHX || this == RPUSHX || this == LSET || this == LINSERT
-                || this == ZADD || this == RESTORE || this == SMOVE || this == ZCOMBINESTORE;
+                || this == ZADD || this == RESTORE || this == SMOVE || this == ZCOMBINESTORE || this == SET;
     }
 
     /**
@@ -243,9 +251,9 @@ public enum HashOp {
         return this == ZCOMBINE || this == ZCOMBINESTORE;
     }
 
-    /** Whether the operation takes a whole key of any type (codes 28–31): RENAME, DUMP, RESTORE. */
+    /** Whether the operation takes a whole key of any type (codes 27–31): SET, RENAME, DUMP, RESTORE, EXPIRE. */
     public boolean onWholeKey() {
-        return code >= 28 && code <= 31;
+        return code >= 27 && code <= 31;
     }
 
     /** Whether the operation works on a set (and meets a hash or string with WRONGTYPE). */

@@ -7,7 +7,8 @@ import java.util.Locale;
 /**
  * The NX / XX / GT / LT options of {@code EXPIRE}, {@code PEXPIRE}, {@code EXPIREAT} and {@code PEXPIREAT}, with
  * Redis's rules: any combination except NX with another option and GT with LT; repeating one is harmless.
- * A key without a TTL counts as an infinite TTL, so GT never applies to it and LT always does.
+ * A key without a TTL counts as an infinite TTL, so GT never applies to it and LT always does (the key's owner
+ * judges that, in the same step as the write).
  */
 record ExpireFlags(boolean nx, boolean xx, boolean gt, boolean lt) {
 
@@ -48,17 +49,10 @@ record ExpireFlags(boolean nx, boolean xx, boolean gt, boolean lt) {
     }
 
     /**
-     * Whether a key whose remaining TTL is {@code currentTtlMillis} (0 = none) gets {@code newTtlMillis}: every
-     * given option must agree.
+     * The conditions as the engine's {@code EXPIRE} op takes them (N: NX, X: XX, G: GT, L: LT), judged there on the
+     * key's expiry in the same step as the write.
      */
-    boolean allows(long currentTtlMillis, long newTtlMillis) {
-        boolean hasTtl = currentTtlMillis != 0;
-        if (nx && hasTtl || xx && !hasTtl) {
-            return false;
-        }
-        if (gt && (!hasTtl || newTtlMillis <= currentTtlMillis)) {
-            return false;
-        }
-        return !(lt && hasTtl && newTtlMillis >= currentTtlMillis);
+    String wire() {
+        return (nx ? "N" : "") + (xx ? "X" : "") + (gt ? "G" : "") + (lt ? "L" : "");
     }
 }

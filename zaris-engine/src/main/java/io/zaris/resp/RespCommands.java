@@ -259,8 +259,7 @@ final class RespCommands {
                 return call(new Request.Put(0, key, a.get(3), ttl, false, Request.ANY_VERSION), slot, answer -> RespReply.OK);
             }
             case "getset":
-                return compareAndSet(key, slot, current -> new Write(a.get(2), Request.NO_TTL),
-                        (current, written) -> current == null ? RespReply.NULL : new RespReply.Bulk(current.value()));
+                return conditionalSet(key, a.get(2), "G", Request.NO_TTL, slot);
             case "getdel":
                 return getDel(key, slot);
             case "getex":
@@ -305,12 +304,7 @@ final class RespCommands {
                     return RespReply.integer(ttl == 0 ? -1 : name.equals("ttl") ? (ttl + 500) / 1000 : ttl);
                 });
             case "persist":
-                if (isCollection(key)) {
-                    return hashExpiry(key, slot, (ttl) -> ttl == 0 ? null : Request.NO_TTL);
-                }
-                return compareAndSet(key, slot, current -> current == null || current.ttlRemainingMillis() == 0 ? null
-                                : new Write(current.value(), Request.NO_TTL),
-                        (current, written) -> written ? RespReply.ONE : RespReply.ZERO);
+                return keyExpiry(key, slot, "P", 0);
             case "incr":
                 return increment(key, slot, 1);
             case "decr":
@@ -444,30 +438,40 @@ final class RespCommands {
             return call(new Request.Put(0, key, value, ttl, nx, Request.ANY_VERSION), slot,
                     answer -> answer.status() == KvStatus.OK ? RespReply.OK : RespReply.NULL);
         }
-        if (!get) {
-            // SET without GET replaces a key of any type, as in Redis; NX, XX and KEEPTTL then judge the key as it is.
-            Long collectionTtl = collectionTtl(key);
-            if (collectionTtl != null) {
-                if (nx) {
-                    return done(RespReply.NULL);
-                }
-                long replacedTtl = keepTtl ? (collectionTtl == 0 ? Request.NO_TTL : collectionTtl) : ttl;
-                return call(new Request.Put(0, key, value, replacedTtl, false, Request.ANY_VERSION), slot,
-                        answer -> RespReply.OK);
+        // One step on the key's owner (the engine's SET op): GET refuses a key of another type, then NX and XX judge
+        // the key as it is, of any type, and KEEPTTL keeps whatever expiry it has.
+        return conditionalSet(key, value, (nx ? "N" : "") + (xx ? "X" : "") + (keepTtl ? "K" : "") + (get ? "G" : ""),
+                ttl, slot);
+    }
+
+    /**
+     * SET with conditions (the engine's {@code SET} op: N, X, K, G) decided and written under one hold of the key's
+     * segment lock on its active owner: with G, the old string (nil when none); else OK, or nil when a condition kept
+     * the key.
+     */
+    private CompletableFuture<RespReply> conditionalSet(byte[] key, byte[] value, String conditions, long ttl, int slot) {
+        boolean returnOld = conditions.indexOf('G') >= 0;
+        List<byte[]> args = List.of(conditions.getBytes(StandardCharsets.US_ASCII),
+                Long.toString(ttl).getBytes(StandardCharsets.US_ASCII), value);
+        return call(new Request.Hash(0, key, HashOp.SET, args), slot, answer -> {
+            ResponseCodec.HashAnswer reply = ResponseCodec.readHashAnswer(answer.body());
+            if (returnOld) {
+                byte[] old = reply.items().get(0);
+                return old == null ? RespReply.NULL : new RespReply.Bulk(old);
             }
-        }
-        boolean onlyIfAbsent = nx;
-        boolean onlyIfPresent = xx;
-        boolean returnOld = get;
-        boolean keep = keepTtl;
-        long newTtl = ttl;
-        return compareAndSet(key, slot, current -> {
-            if ((onlyIfAbsent && current != null) || (onlyIfPresent && current == null)) {
-                return null;
-            }
-            return new Write(value, keep && current != null ? current.ttlRemainingMillis() : newTtl);
-        }, (current, written) -> returnOld ? (current == null ? RespReply.NULL : new RespReply.Bulk(current.value()))
-                : written ? RespReply.OK : RespReply.NULL);
+            return reply.count() == 1 ? RespReply.OK : RespReply.NULL;
+        });
+    }
+
+    /**
+     * PERSIST ({@code P}) and EXPIRE with NX/XX/GT/LT on a key of any type: the engine's {@code EXPIRE} op judges the
+     * condition on the key's expiry and sets the new one (a TTL of 0 or less deletes the key) in the same step.
+     */
+    private CompletableFuture<RespReply> keyExpiry(byte[] key, int slot, String conditions, long ttl) {
+        List<byte[]> args = List.of(conditions.getBytes(StandardCharsets.US_ASCII),
+                Long.toString(ttl).getBytes(StandardCharsets.US_ASCII));
+        return call(new Request.Hash(0, key, HashOp.EXPIRE, args), slot,
+                answer -> ResponseCodec.readHashAnswer(answer.body()).count() == 1 ? RespReply.ONE : RespReply.ZERO);
     }
 
     private CompletableFuture<RespReply> getDel(byte[] key, int slot) {
@@ -601,73 +605,7 @@ final class RespCommands {
             return call(new Request.Touch(0, key, ttl), slot,
                     answer -> answer.status() == KvStatus.OK ? RespReply.ONE : RespReply.ZERO);
         }
-        if (isCollection(key)) {
-            return hashExpiry(key, slot, ttlNow -> flags.allows(ttlNow, newTtl) ? (Long) (newTtl <= 0 ? -1L : newTtl) : null);
-        }
-        return compareAndSet(key, slot, current -> {
-            if (current == null || !flags.allows(current.ttlRemainingMillis(), newTtl)) {
-                return null;
-            }
-            return newTtl <= 0 ? Write.DELETE : new Write(current.value(), newTtl);
-        }, (current, written) -> written ? RespReply.ONE : RespReply.ZERO);
-    }
-
-    /** Whether the key holds a collection now (a routing error reads as not: the string path then reports it). */
-    /**
-     * The remaining time to live of {@code key} in milliseconds (0: none) when it holds a hash, list, set or sorted set;
-     * {@code null} for a string, a missing key or an unreadable answer. Weaker than Redis's one step: the key may change
-     * between this read and the write that follows it.
-     */
-    private Long collectionTtl(byte[] key) {
-        Answer answer = now(typeOf(key));
-        try {
-            if (answer.status() != KvStatus.OK) {
-                return null;
-            }
-            ResponseCodec.HashAnswer type = ResponseCodec.readHashAnswer(answer.body());
-            String name = text(type.items().get(0));
-            return name.equals("string") || name.equals("none") ? null : type.count();
-        } catch (MalformedRequestException e) {
-            return null;
-        }
-    }
-
-    private boolean isCollection(byte[] key) {
-        Answer answer = now(typeOf(key));
-        try {
-            if (answer.status() != KvStatus.OK) {
-                return false;
-            }
-            String type = text(ResponseCodec.readHashAnswer(answer.body()).items().get(0));
-            return !type.equals("string") && !type.equals("none"); // a hash, set, list, sorted set or any later type
-        } catch (MalformedRequestException e) {
-            return false;
-        }
-    }
-
-    /**
-     * PERSIST and EXPIRE with a condition on a hash: {@code decide} maps the TTL left (0 = none) to the new TTL
-     * ({@link Request#NO_TTL} to persist, negative to delete), or {@code null} to leave the key alone. Weaker
-     * than Redis: the TTL read and the TOUCH are two requests, so a write between them is not seen by the condition.
-     */
-    private CompletableFuture<RespReply> hashExpiry(byte[] key, int slot, java.util.function.LongFunction<Long> decide) {
-        Answer answer = now(typeOf(key));
-        if (answer.status() != KvStatus.OK) {
-            return done(routingError(answer, slot));
-        }
-        long ttlNow;
-        try {
-            ttlNow = ResponseCodec.readHashAnswer(answer.body()).count();
-        } catch (MalformedRequestException e) {
-            return done(RespReply.error("ERR unreadable engine reply: " + e.getMessage()));
-        }
-        Long ttl = decide.apply(ttlNow);
-        if (ttl == null) {
-            return done(RespReply.ZERO);
-        }
-        Request request = ttl < 0 ? new Request.Delete(0, key, Request.ANY_VERSION)
-                : new Request.Touch(0, key, ttl);
-        return call(request, slot, reply -> reply.status() == KvStatus.OK ? RespReply.ONE : RespReply.ZERO);
+        return keyExpiry(key, slot, flags.wire(), newTtl);
     }
 
     /** The type of {@code key} as this node has it ({@code none} also when this node does not serve it now). */

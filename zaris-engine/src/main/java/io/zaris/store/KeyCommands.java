@@ -6,12 +6,14 @@ import io.zaris.model.KeyContent;
 import io.zaris.model.KvStatus;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
- * What the whole-key {@link HashOp}s (RENAME, DUMP, RESTORE) do to one segment, with Redis's answers and errors and
+ * What the whole-key {@link HashOp}s (SET, RENAME, DUMP, RESTORE, EXPIRE) do to one segment, with Redis's answers and errors and
  * in Redis's order of checks. A write decides and changes under one hold of the segment's lock
- * ({@link Segment#writeKeys}), so a RENAME or a RESTORE ... REPLACE is atomic like Redis's; DUMP reads under it
+ * ({@link Segment#writeKeys}), so a RENAME, a RESTORE ... REPLACE, a SET ... NX/XX/KEEPTTL/GET or a conditional
+ * EXPIRE is atomic like Redis's; DUMP reads under it
  * ({@link Segment#contentOf}). Stateless.
  */
 final class KeyCommands {
@@ -32,6 +34,8 @@ final class KeyCommands {
             }
             case RENAME -> answer(segment.writeKeys(epoch, now, writer -> rename(writer, key, args)));
             case RESTORE -> answer(segment.writeKeys(epoch, now, writer -> restore(writer, key, args, now)));
+            case SET -> answer(segment.writeKeys(epoch, now, writer -> set(writer, key, args, now)));
+            case EXPIRE -> answer(segment.writeKeys(epoch, now, writer -> expire(writer, key, args, now)));
             default -> throw new IllegalArgumentException(op + " is not a whole-key op");
         };
     }
@@ -87,6 +91,88 @@ final class KeyCommands {
         }
         writer.install(key, content, expiresAt);
         return HashReply.counted(1);
+    }
+
+    /**
+     * SET with NX, XX, KEEPTTL or GET, on a key of any type, deciding and writing in one step as Redis does: GET
+     * first refuses a key of another type, then NX and XX judge the key as it is, and KEEPTTL keeps whatever expiry
+     * it had (a hash's too). The new value replaces the key whatever it held.
+     */
+    private static HashReply set(Segment.KeyWriter writer, byte[] key, List<byte[]> args, long now) {
+        String conditions = text(args.get(0));
+        Long ttl = DecimalCounter.parse(args.get(1));
+        if (ttl == null || ttl < 0) {
+            return HashReply.error(KvStatus.BAD_REQUEST, BAD_TTL_INTEGER);
+        }
+        boolean returnOld = conditions.indexOf('G') >= 0;
+        StoredEntry current = writer.entry(key);
+        if (returnOld && current != null && current.isHash()) {
+            throw new WrongTypeException();
+        }
+        boolean written = setAllowed(conditions, current != null);
+        if (written) {
+            long expiresAt = conditions.indexOf('K') >= 0 ? (current == null ? 0 : current.expiresAtMillis())
+                    : ttl == 0 ? 0 : saturatedSum(now, ttl);
+            byte[] old = returnOld && current != null ? current.value() : null; // before the write replaces it
+            writer.putString(key, args.get(2), expiresAt);
+            return HashReply.read(1, returnOld ? Collections.singletonList(old) : List.of());
+        }
+        return HashReply.read(0, returnOld ? Collections.singletonList(current == null ? null : current.value()) : List.of());
+    }
+
+    /** Whether SET's NX (N) and XX (X) let it write a key that {@code exists} or not. */
+    static boolean setAllowed(String conditions, boolean exists) {
+        return !(conditions.indexOf('N') >= 0 && exists) && !(conditions.indexOf('X') >= 0 && !exists);
+    }
+
+    /**
+     * EXPIRE with NX, XX, GT or LT, and PERSIST (P), on a key of any type: the condition judges the key's expiry and
+     * the new one is set in the same step, as Redis does. A TTL of 0 or less that the condition lets through deletes
+     * the key.
+     */
+    private static HashReply expire(Segment.KeyWriter writer, byte[] key, List<byte[]> args, long now) {
+        String conditions = text(args.get(0));
+        Long ttl = DecimalCounter.parse(args.get(1));
+        if (ttl == null) {
+            return HashReply.error(KvStatus.BAD_REQUEST, BAD_TTL_INTEGER);
+        }
+        StoredEntry current = writer.entry(key);
+        if (current == null) {
+            return HashReply.counted(0);
+        }
+        long remaining = current.expiresAtMillis() == 0 ? 0 : Math.max(1, current.expiresAtMillis() - now);
+        if (conditions.equals("P")) {
+            if (remaining == 0) {
+                return HashReply.counted(0);
+            }
+            writer.expire(key, current, 0);
+            return HashReply.counted(1);
+        }
+        if (!expiryAllowed(conditions, remaining, ttl)) {
+            return HashReply.counted(0);
+        }
+        if (ttl <= 0) {
+            writer.remove(key);
+        } else {
+            writer.expire(key, current, saturatedSum(now, ttl));
+        }
+        return HashReply.counted(1);
+    }
+
+    /**
+     * Whether a key whose remaining TTL is {@code currentTtl} ms (0 = none) gets {@code newTtl} under EXPIRE's
+     * conditions (N: NX, X: XX, G: GT, L: LT), every given one agreeing. As in Redis, a key without a TTL counts as
+     * one of infinite length: GT never applies to it and LT always does.
+     */
+    static boolean expiryAllowed(String conditions, long currentTtl, long newTtl) {
+        boolean hasTtl = currentTtl != 0;
+        if (conditions.indexOf('N') >= 0 && hasTtl || conditions.indexOf('X') >= 0 && !hasTtl) {
+            return false;
+        }
+        if (conditions.indexOf('G') >= 0 && (!hasTtl || newTtl <= currentTtl)) {
+            return false;
+        }
+        return !(conditions.indexOf('L') >= 0 && hasTtl && newTtl >= currentTtl);
     }
 
     private static HashReply answer(HashWriteResult<HashReply> result) {

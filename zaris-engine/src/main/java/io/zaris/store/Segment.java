@@ -267,17 +267,24 @@ final class Segment {
             if (current == null) {
                 return new WriteResult(KvStatus.NOT_FOUND, 0);
             }
-            if (current.isHash()) { // a hash keeps its fields and ships only its new expiry
-                long version = ++revision;
-                long expiresAt = expiry(ttlMillis, now);
-                applyExpiry(k, expiresAt, version, now);
-                epochStarts.onChange(epoch, version);
-                log.append(version, epoch, k, LoggedChange.Kind.EXPIRY, expiresAt);
-                return new WriteResult(KvStatus.OK, version, ship(List.of(Change.expiry(version, epoch, key, expiresAt))));
-            }
-            Change change = upsert(k, current.value(), expiry(ttlMillis, now), epoch, now);
+            Change change = retime(k, current, expiry(ttlMillis, now), epoch, now);
             return new WriteResult(KvStatus.OK, change.revision(), ship(List.of(change)));
         }
+    }
+
+    /**
+     * Under the lock: the live {@code current} at {@code key} expires at {@code expiresAt} (0 = never). A collection
+     * keeps its elements and ships only its new expiry; a string is written again with it.
+     */
+    private Change retime(ByteKey key, StoredEntry current, long expiresAt, long epoch, long now) {
+        if (current.isHash()) {
+            long version = ++revision;
+            applyExpiry(key, expiresAt, version, now);
+            epochStarts.onChange(epoch, version);
+            log.append(version, epoch, key, LoggedChange.Kind.EXPIRY, expiresAt);
+            return Change.expiry(version, epoch, key.bytes(), expiresAt);
+        }
+        return upsert(key, current.value(), expiresAt, epoch, now, current);
     }
 
     List<VersionedValue> multiGet(List<byte[]> keys, long now) {
@@ -1426,6 +1433,23 @@ final class Segment {
          */
         HashWriter collection(byte[] key) {
             return new HashWriter(new ByteKey(key), epoch, now, changes);
+        }
+
+        /**
+         * Writes the string {@code value} at {@code key}, expiring at {@code expiresAt} (0 = never), in place of
+         * whatever the key held, of any type: one put, as a plain SET ships.
+         */
+        void putString(byte[] key, byte[] value, long expiresAt) {
+            ByteKey k = new ByteKey(key);
+            changes.add(upsert(k, value, expiresAt, epoch, now, entries.get(k)));
+        }
+
+        /**
+         * Sets the expiry of the live value at {@code key} (any type; the caller found it with {@link #entry}) to
+         * {@code expiresAt} (0 = never): a collection ships only its new expiry, a string is written again with it.
+         */
+        void expire(byte[] key, StoredEntry live, long expiresAt) {
+            changes.add(retime(new ByteKey(key), live, expiresAt, epoch, now));
         }
 
         /** Whether a live value is at {@code key}; an expired one is removed first, as {@link #held} does. */

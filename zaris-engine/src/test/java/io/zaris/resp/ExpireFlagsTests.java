@@ -8,8 +8,6 @@ import org.junit.jupiter.api.Test;
 @Tag("unit")
 class ExpireFlagsTests {
 
-    private static final long NO_TTL = 0;
-
     @Test
     void optionsCombineAsRedisAllows() {
         assertThat(flags()).isEqualTo(ExpireFlags.NONE);
@@ -29,24 +27,11 @@ class ExpireFlagsTests {
     }
 
     @Test
-    void aKeyWithoutTtlIsAnInfiniteTtl() {
-        assertThat(flags("NX").allows(NO_TTL, 100)).isTrue();
-        assertThat(flags("NX").allows(50, 100)).isFalse();
-        assertThat(flags("XX").allows(NO_TTL, 100)).isFalse();
-        assertThat(flags("GT").allows(NO_TTL, 100)).as("nothing is greater than infinite").isFalse();
-        assertThat(flags("LT").allows(NO_TTL, 100)).as("everything is less than infinite").isTrue();
-    }
-
-    @Test
-    void everyGivenOptionMustAgree() {
-        assertThat(flags("XX", "GT").allows(50, 100)).isTrue();
-        assertThat(flags("XX", "GT").allows(150, 100)).isFalse();
-        assertThat(flags("XX", "GT").allows(NO_TTL, 100)).isFalse();
-        assertThat(flags("XX", "LT").allows(150, 100)).isTrue();
-        assertThat(flags("XX", "LT").allows(NO_TTL, 100)).as("LT alone would apply; XX says no").isFalse();
-        assertThat(flags("GT").allows(100, 100)).as("equal is not greater").isFalse();
-        assertThat(flags("LT").allows(100, 100)).as("equal is not less").isFalse();
-        assertThat(ExpireFlags.NONE.allows(NO_TTL, 100)).isTrue();
+    void theEngineOpTakesOneLetterPerOption() {
+        assertThat(ExpireFlags.NONE.wire()).isEmpty();
+        assertThat(flags("nx").wire()).isEqualTo("N");
+        assertThat(flags("XX", "GT").wire()).isEqualTo("XG");
+        assertThat(flags("lt", "xx").wire()).isEqualTo("XL");
     }
 
     private static ExpireFlags flags(String... options) {
