@@ -3,6 +3,7 @@ package io.zaris.server;
 import io.netty.buffer.ByteBuf;
 import io.zaris.model.AckMode;
 import io.zaris.model.ClusterView;
+import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import io.zaris.model.NodeAddress;
 import io.zaris.model.PartitionRuntime;
@@ -301,7 +302,8 @@ final class RequestHandler {
                     + " min-sync-replicas setting requires");
             return DONE;
         }
-        if (request.op() == OpCode.HASH_WRITE && !replicator.replicasKnow(partition, OpCode.HASH_WRITE)) {
+        if (request.op() == OpCode.HASH_WRITE && !replicator.replicasKnow(partition, OpCode.HASH_WRITE)
+                && !OlderReplicaGate.admits(((Request.Hash) request).hashOp(), typeOf((Request.Hash) request, segment))) {
             stats.rejected();
             ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "hash write to partition " + partition
                     + " refused: a replica speaks a protocol version without hashes; it is accepted once every node"
@@ -557,6 +559,12 @@ final class RequestHandler {
 
     private static void writeAck(ByteBuf out, long epoch, AckMode ack) {
         ResponseCodec.writeAck(out, epoch, ack == AckMode.SYNC);
+    }
+
+    /** TYPE's answer for the key of {@code hash} in this node's copy of {@code segment}. */
+    private String typeOf(Request.Hash hash, int segment) {
+        HashReply type = store.hash(segment, hash.key(), HashOp.TYPE, List.of(), 0);
+        return new String(type.items().get(0), StandardCharsets.US_ASCII);
     }
 
     /** The segment every key of the request maps to, or -1 when a multi-key request spans segments. */

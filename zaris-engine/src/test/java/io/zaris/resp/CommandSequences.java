@@ -161,7 +161,7 @@ final class CommandSequences {
     }
 
     private String generic(String key) {
-        return switch (random.nextInt(15)) {
+        return switch (random.nextInt(18)) {
             case 0, 1 -> "TYPE " + key;
             case 2 -> "EXISTS " + key + (random.nextBoolean() ? "" : " " + anyKey() + " " + key);
             case 3 -> "DEL " + key + (random.nextBoolean() ? "" : " " + anyKey());
@@ -173,8 +173,20 @@ final class CommandSequences {
             case 10, 11 -> "TTL " + key;
             case 12 -> "PTTL " + key;
             case 13 -> (random.nextBoolean() ? "RENAME " : "RENAMENX ") + key + " " + anyKey();
+            // Any key: a SET with NX, XX, KEEPTTL or GET, GETSET and a conditional expiry meet every type.
+            case 14 -> set(key);
+            case 15 -> "GETSET " + key + " " + one(VALUES);
+            case 16 -> (random.nextBoolean() ? "EXPIRE " : "PEXPIRE ") + key + " "
+                    + one(new String[] {"100", "1000", "100000", "0", "-1"}) + " " + expiryConditions();
             default -> "TYPE " + key;
         };
+    }
+
+    /** One or two of EXPIRE's conditions, Redis's refused combinations and an unknown one among them. */
+    private String expiryConditions() {
+        String[] conditions = {"NX", "XX", "GT", "LT", "YY"};
+        String first = one(conditions);
+        return random.nextInt(3) == 0 ? first + " " + one(conditions) : first;
     }
 
     private String hash(String key) {

@@ -113,6 +113,42 @@ class RespDifferentialIntegrationTests {
     }
 
     /**
+     * SET with NX, XX, KEEPTTL and GET, GETSET, PERSIST and EXPIRE with NX, XX, GT and LT on a key of every type, each one
+     * step on the key's owner: the condition judged on the key as it is (a collection's expiry, its existence, its type
+     * for GET), the write in the same step.
+     */
+    @Test
+    void conditionalSetAndExpiryOnEveryTypeAnswerAsRedis() throws Exception {
+        assumeThat(RedisServer.installed()).as(RedisServer.MISSING).isTrue();
+        List<String> commands = new ArrayList<>();
+        for (String make : List.of("HSET {t}k f v", "RPUSH {t}k a b", "SADD {t}k m", "ZADD {t}k 1 m", "SET {t}k v")) {
+            commands.addAll(List.of(make, "EXPIRE {t}k 100 XX", "EXPIRE {t}k 100 GT", "PERSIST {t}k", "TTL {t}k",
+                    "EXPIRE {t}k 100 NX", "TTL {t}k", "EXPIRE {t}k 200 NX", "EXPIRE {t}k 50 GT", "EXPIRE {t}k 200 GT",
+                    "PEXPIRE {t}k 300000 LT", "EXPIRE {t}k 100 XX LT", "PTTL {t}k", "TYPE {t}k", "PERSIST {t}k",
+                    "PERSIST {t}k", "TTL {t}k", "EXPIRE {t}k 100 NX XX", "EXPIRE {t}k 100 GT LT", "EXPIRE {t}k 10 LT",
+                    "SET {t}k w NX", "SET {t}k w NX GET", "TYPE {t}k", "SET {t}k w KEEPTTL", "TTL {t}k", "TYPE {t}k",
+                    "GET {t}k", "DEL {t}k"));
+        }
+        for (String make : List.of("HSET {t}k f v", "RPUSH {t}k a b", "SADD {t}k m", "ZADD {t}k 1 m")) {
+            commands.addAll(List.of(make, "SET {t}k w GET", "GETSET {t}k w", "TYPE {t}k", "SET {t}k w XX GET",
+                    "EXPIRE {t}k 100", "SET {t}k w XX KEEPTTL", "TTL {t}k", "GET {t}k", "DEL {t}k", make,
+                    "EXPIRE {t}k 0 LT", "EXISTS {t}k", make, "PEXPIRE {t}k -5 XX", "EXPIRE {t}k 100", "EXPIRE {t}k -1 GT",
+                    "EXISTS {t}k", "EXPIRE {t}k -1 LT", "EXISTS {t}k"));
+        }
+        commands.addAll(List.of("SET {t}k v GET", "SET {t}k w XX GET", "GETSET {t}k x", "SET {t}k y NX GET",
+                "EXPIRE {t}none 100 LT", "PERSIST {t}none", "SET {t}none v XX", "SET {t}none v XX KEEPTTL GET",
+                "EXISTS {t}none", "DEL {t}k"));
+        List<String> expected;
+        try (RedisServer redis = RedisServer.start()) {
+            expected = replies(redis.address(), commands);
+        }
+        List<String> actual = replies(single.respSeeds().get(0), commands);
+        for (int i = 0; i < commands.size(); i++) {
+            assertThat(actual.get(i)).as("reply %d, to %s", i, commands.get(i)).isEqualTo(expected.get(i));
+        }
+    }
+
+    /**
      * The several-key commands on keys with content, which random sequences reach only now and then: weights (0 times
      * inf, negative), every aggregate, +inf plus −inf, three sources added in Redis's order (smallest first), sets
      * counting score 1, a STORE over a key of another type and over one with a TTL, an empty result removing the

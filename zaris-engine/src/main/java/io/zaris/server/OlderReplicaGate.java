@@ -1,0 +1,23 @@
+package io.zaris.server;
+
+import io.zaris.model.HashOp;
+
+/**
+ * Which {@code HASH_WRITE} requests an active serves while a replica of the partition still speaks protocol version 3
+ * (mid-upgrade), whose replication knows only string changes (a put, a removal). Collection writes are refused then:
+ * their changes would not reach that replica. The whole-key SET and EXPIRE ops, which the RESP port sends for strings
+ * too (SET … NX/XX/KEEPTTL/GET, GETSET, PERSIST, EXPIRE … NX/XX/GT/LT), make only string changes on a key that holds a
+ * string or nothing, so they are served for such a key, as the string commands were before those ops existed. The key
+ * cannot become a collection between this check and the write: no collection write is served while the gate is shut.
+ * A pure decision.
+ */
+final class OlderReplicaGate {
+
+    private OlderReplicaGate() {
+    }
+
+    /** Whether {@code op} on a key whose type is {@code keyType} (TYPE's answer) may be served with such a replica. */
+    static boolean admits(HashOp op, String keyType) {
+        return (op == HashOp.SET || op == HashOp.EXPIRE) && (keyType.equals("string") || keyType.equals("none"));
+    }
+}

@@ -1,0 +1,32 @@
+package io.zaris.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.zaris.model.HashOp;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+@Tag("unit")
+class OlderReplicaGateTests {
+
+    @Test
+    void setAndExpireOnAStringOrNothingAreServedBesideAProtocol3Replica() {
+        for (HashOp op : new HashOp[] {HashOp.SET, HashOp.EXPIRE}) {
+            assertThat(OlderReplicaGate.admits(op, "string")).as(op.name()).isTrue();
+            assertThat(OlderReplicaGate.admits(op, "none")).as(op.name()).isTrue();
+            for (String collection : new String[] {"hash", "list", "set", "zset"}) {
+                assertThat(OlderReplicaGate.admits(op, collection)).as("%s on a %s", op, collection).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void everyOtherWriteStaysRefused() {
+        for (HashOp op : HashOp.values()) {
+            if (op.isWrite() && op != HashOp.SET && op != HashOp.EXPIRE) {
+                assertThat(OlderReplicaGate.admits(op, "none")).as(op.name()).isFalse();
+                assertThat(OlderReplicaGate.admits(op, "string")).as(op.name()).isFalse();
+            }
+        }
+    }
+}
