@@ -39,13 +39,16 @@ import java.util.function.IntSupplier;
  * port's {@code UNACKNOWLEDGED}: the outcome is indeterminate, the write may have been applied) →
  * {@code -NOREPLICAS}.
  *
- * <p><b>Compound commands</b> (SET with NX+GET/XX/GET/KEEPTTL, GETSET, GETDEL, GETEX with an option, APPEND,
- * PERSIST, EXPIRE with NX/XX/GT/LT) read the key and write it with an IfMatchVersion precondition (expected
- * version 0 = must be absent), retrying on CONFLICT at most {@link #MAX_CAS_ATTEMPTS} times and answering
- * {@code -TRYAGAIN} after that. Each is therefore atomic with respect to every other write of the key.
- * MSETNX is one engine request ({@code MULTI_PUT_IF_ABSENT}): its keys share a slot, hence a segment, and the
- * segment's active owner checks absence and writes under one hold of the segment's write lock, so it is all
- * or nothing like Redis's. Weaker than Redis: KEEPTTL and APPEND keep the remaining TTL as read (the
+ * <p><b>Conditional writes of any type</b>: SET with NX/XX/KEEPTTL/GET, GETSET, PERSIST and EXPIRE with
+ * NX/XX/GT/LT are each one engine request (the whole-key ops {@code SET} and {@code EXPIRE}) that the key's active
+ * owner judges and writes under one hold of the segment's write lock, whatever type the key holds, as Redis does.
+ *
+ * <p><b>Compound commands</b> (GETDEL, GETEX with an option, APPEND) read the key and write it with an
+ * IfMatchVersion precondition (expected version 0 = must be absent), retrying on CONFLICT at most
+ * {@link #MAX_CAS_ATTEMPTS} times and answering {@code -TRYAGAIN} after that. Each is therefore atomic with respect
+ * to every other write of the key. MSETNX is one engine request ({@code MULTI_PUT_IF_ABSENT}): its keys share a
+ * slot, hence a segment, and the segment's active owner checks absence and writes under one hold of the segment's
+ * write lock, so it is all or nothing like Redis's. Weaker than Redis: APPEND keeps the remaining TTL as read (the
  * deadline may move by the milliseconds between read and write).
  *
  * <p>Runs on the connection's event loop. Reads and refused writes complete at once; a write's future

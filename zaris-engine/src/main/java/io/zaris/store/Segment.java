@@ -1320,7 +1320,7 @@ final class Segment {
         return hash;
     }
 
-    // ------------------------------------------------------------------ whole keys (RENAME, DUMP, RESTORE)
+    // ------------------------------------------------------------------ whole keys (SET, RENAME, DUMP, RESTORE, EXPIRE)
 
     /**
      * Under the write lock: the live value at {@code key} (any type) as a {@link KeyContent}, {@code null} when absent
