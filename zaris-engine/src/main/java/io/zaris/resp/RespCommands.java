@@ -956,9 +956,8 @@ final class RespCommands {
 
     // ------------------------------------------------------------------ read-then-conditional-write
 
-    /** What a compound command writes: a value with a TTL ({@link Request#NO_TTL} = none), or a delete. */
+    /** What a compound command writes: a value with a TTL ({@link Request#NO_TTL} = none). */
     private record Write(byte[] value, long ttlMillis) {
-        static final Write DELETE = new Write(null, 0);
     }
 
     @FunctionalInterface
@@ -991,8 +990,7 @@ final class RespCommands {
                 return done(reply.reply(current, false));
             }
             long expected = current == null ? 0 : current.version();
-            Request request = write == Write.DELETE ? new Request.Delete(0, key, expected)
-                    : new Request.Put(0, key, write.value(), write.ttlMillis(), false, expected);
+            Request request = new Request.Put(0, key, write.value(), write.ttlMillis(), false, expected);
             CompletableFuture<ByteBuf> outcome = backend.execute(request);
             if (retryable(outcome)) {
                 continue;
