@@ -286,7 +286,8 @@ public final class ZarisNode implements AutoCloseable {
         return (segment, changes) -> {
             RespServer resp = respServer;
             if (resp != null) {
-                for (Change change : changes) {
+                for (int i = 0; i < changes.size(); i++) { // indexed: no iterator per write (random-access lists)
+                    Change change = changes.get(i);
                     if (change.kind() == Change.Kind.LIST_INSERT || change.kind() == Change.Kind.SCORE_PUT) {
                         resp.listPushed(change.key());
                     }
