@@ -384,7 +384,7 @@ final class Segment {
                     return new ApplyResult(true, revision);
                 }
                 ByteKey k = new ByteKey(change.key());
-                // A list change's position is logged packed with its element (ListLog.field), not as a key of its own.
+                // A list change is logged as it is (ListLog), its position not as a key of its own.
                 ByteKey field = change.field() == null || isListChange(change.kind()) ? null : new ByteKey(change.field());
                 LoggedChange.Kind kind;
                 switch (change.kind()) {
@@ -417,15 +417,16 @@ final class Segment {
                         applyExpiry(k, change.expiresAtMillis(), change.revision(), now);
                         kind = LoggedChange.Kind.EXPIRY;
                     }
-                    case LIST_INSERT, LIST_REMOVE, LIST_SET -> {
-                        kind = applyListChange(k, change, now);
-                        field = ListLog.field(change);
-                    }
+                    case LIST_INSERT, LIST_REMOVE, LIST_SET -> kind = applyListChange(k, change, now);
                     default -> throw new IllegalStateException("unknown change kind " + change.kind());
                 }
                 revision = change.revision();
                 epochStarts.onChange(change.epoch(), change.revision());
-                log.append(change.revision(), change.epoch(), k, field, kind, change.expiresAtMillis());
+                if (isListChange(change.kind())) {
+                    log.appendList(change, k, kind);
+                } else {
+                    log.append(change.revision(), change.epoch(), k, field, kind, change.expiresAtMillis());
+                }
             }
             return new ApplyResult(false, revision);
         }
@@ -1625,7 +1626,7 @@ final class Segment {
             long version = ++revision;
             LoggedChange.Kind kind = applyListChange(k, change, now);
             epochStarts.onChange(epoch, version);
-            log.append(version, epoch, k, ListLog.field(change), kind, change.expiresAtMillis());
+            log.appendList(change, k, kind);
             changes.add(change);
         }
     }
