@@ -311,6 +311,11 @@ public final class ZarisNode implements AutoCloseable {
          * acknowledgement (9), so an HSET, SADD, ZADD or LPUSH answer does not grow it; a popped element grows it.
          */
         private static final int COLLECTION_WRITE_RESPONSE_BYTES = 64;
+        /**
+         * First capacity of a read of many items (a range, a whole collection): ZRANGE 0 9 WITHSCORES of short members
+         * (about 360 bytes) fits, which from a GET's 256 grew to 512 and copied, allocating both; larger answers grow.
+         */
+        private static final int RANGE_RESPONSE_BYTES = 512;
 
         private final RequestHandler handler;
         private final SegmentMapper segmentMapper;
@@ -371,8 +376,12 @@ public final class ZarisNode implements AutoCloseable {
                 return READ_RESPONSE_BYTES;
             }
             if (request instanceof Request.Hash hash) {
-                // A collection read answers items (HGET's value, ZRANGE's members and scores): as a GET's value.
-                return hash.hashOp().isWrite() ? COLLECTION_WRITE_RESPONSE_BYTES : READ_RESPONSE_BYTES;
+                return switch (hash.hashOp()) {
+                    // Many items: members and scores, elements, fields and values.
+                    case ZRANGE, LRANGE, HGETALL, HKEYS, HVALS, SMEMBERS, ZCOMBINE -> RANGE_RESPONSE_BYTES;
+                    // A write's count, or a read of one or a few items (HGET's value): as a GET's value.
+                    default -> hash.hashOp().isWrite() ? COLLECTION_WRITE_RESPONSE_BYTES : READ_RESPONSE_BYTES;
+                };
             }
             return WRITE_RESPONSE_BYTES;
         }
