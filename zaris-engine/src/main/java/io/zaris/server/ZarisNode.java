@@ -308,7 +308,7 @@ public final class ZarisNode implements AutoCloseable {
         private static final int WRITE_RESPONSE_BYTES = 32;
         /**
          * First capacity of a collection write's response: header (10), count (8), item count (4), version (8) and
-         * acknowledgement (9), so an HSET, SADD, ZADD or LPUSH answer does not grow it; a popped element grows it.
+         * acknowledgement (9), so an HSET, SADD, ZADD or LPUSH answer does not grow it (a pop starts larger).
          */
         private static final int COLLECTION_WRITE_RESPONSE_BYTES = 64;
         /**
@@ -379,6 +379,8 @@ public final class ZarisNode implements AutoCloseable {
                 return switch (hash.hashOp()) {
                     // Many items: members and scores, elements, fields and values.
                     case ZRANGE, LRANGE, HGETALL, HKEYS, HVALS, SMEMBERS, ZCOMBINE -> RANGE_RESPONSE_BYTES;
+                    // A write that answers what it took (LPOP's element): from 64 bytes it grew twice.
+                    case LPOP, RPOP, LMOVE, LMPOP, SPOP, ZPOP, ZMPOP -> READ_RESPONSE_BYTES;
                     // A write's count, or a read of one or a few items (HGET's value): as a GET's value.
                     default -> hash.hashOp().isWrite() ? COLLECTION_WRITE_RESPONSE_BYTES : READ_RESPONSE_BYTES;
                 };
