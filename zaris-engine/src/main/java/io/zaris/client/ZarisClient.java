@@ -41,6 +41,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
 
 /**
  * The Zaris client: bootstraps from seed addresses, fetches the cluster map, keeps a small fixed number of
@@ -58,7 +59,8 @@ import java.util.function.LongFunction;
  * <p>The jobs behind this facade, each in its own class: the {@link TopologyKeeper} keeps the routing table true
  * (bootstrap, the periodic poll, pushes, hints, installs of fetched maps, waiters for a newer owner); the
  * {@link RequestExecutor} runs the retry loop by the rules of {@link RetryPolicy}; the {@link DirectPath} serves
- * blocking callers on their own threads over {@link DirectRequests}; {@link LostWriteReports} names acknowledged ASYNC writes a takeover lost.
+ * blocking callers on their own threads over {@link DirectRequests}; {@link LostWriteReports} names acknowledged ASYNC writes a takeover lost;
+ * {@link PollingWait} runs the waits of the blocking list operations.
  * This class encodes requests, reads answers and keeps the near cache in step with this client's own writes.
  *
  * <p>Threads: this class keeps no mutable state of its own but {@code closed} (volatile, set once by
@@ -79,6 +81,8 @@ public final class ZarisClient implements AutoCloseable {
     /** The blocking fast path ({@link DirectPath}), {@code null} when off (or TLS is on). */
     private final DirectPath directPath;
     private final BlockingZarisClient blocking = new BlockingZarisClient(this);
+    /** The waits of the blocking list operations, paused on the executor's timer. */
+    private final PollingWait waits;
     private volatile boolean closed;
     /** The near cache, {@code null} when off; every connection of a client with one tracks its segments. */
     private final NearCache near;
@@ -95,6 +99,7 @@ public final class ZarisClient implements AutoCloseable {
         this.watches = new KeyWatches(topology::table, topology::segmentMapper, time, options.attemptTimeout());
         topology.watches(watches);
         this.executor = new RequestExecutor(options, time, topology);
+        this.waits = new PollingWait(time, executor::after);
         this.directPath = options.directReadConnectionsPerNode() == 0 ? null
                 : new DirectPath(options, time, topology, executor, this::acknowledged,
                         new DirectRequests(options.directReadConnectionsPerNode(), options.clientName(),
@@ -560,6 +565,48 @@ public final class ZarisClient implements AutoCloseable {
         return hashRead(key, HashOp.HLEN, List.of()).thenApply(ResponseCodec.HashAnswer::count);
     }
 
+    /**
+     * Sets a field of the hash at the key only when the field is absent (HSETNX; the hash is created when the key is
+     * absent) and completes with whether it did. Not repeated once it may have been applied, like
+     * {@link #putIfAbsent}: a repeat would find its own write and answer {@code false}.
+     */
+    public CompletableFuture<Boolean> hashSetIfAbsent(String key, String field, byte[] value) {
+        return hashWrite(key, HashOp.HSETNX, List.of(bytes(field), requireValue(value)), false)
+                .thenApply(answer -> answer.count() == 1);
+    }
+
+    /** The values of the hash at the key, in the order their fields were first set; empty when the key is absent (HVALS). */
+    public CompletableFuture<List<byte[]>> hashValues(String key) {
+        return hashRead(key, HashOp.HVALS, List.of()).thenApply(ResponseCodec.HashAnswer::items);
+    }
+
+    /**
+     * The length in bytes of a field's value (HSTRLEN), 0 when the field or the key is absent. Read as {@link #hashGet}
+     * reads (the node has no length-only read), so the value travels.
+     */
+    public CompletableFuture<Long> hashValueLength(String key, String field) {
+        return hashRead(key, HashOp.HMGET, List.of(bytes(field))).thenApply(answer -> {
+            byte[] value = answer.items().get(0);
+            return value == null ? 0L : value.length;
+        });
+    }
+
+    /**
+     * Atomically adds {@code delta} to the decimal number in a field of the hash at the key (absent counts as 0;
+     * HINCRBYFLOAT) and completes with the new value. The field keeps Redis's text of the sum, computed in Redis's
+     * long-double precision; the answer is that text read as a double. A delta that is NaN or infinite is refused before
+     * sending; a field that is not a number, or a sum out of range, fails with {@code WRONG_TYPE}. Not retried once it
+     * may have been applied, like {@link #hashIncrement}.
+     */
+    public CompletableFuture<Double> hashIncrementFloat(String key, String field, double delta) {
+        if (Double.isNaN(delta) || Double.isInfinite(delta)) {
+            throw new IllegalArgumentException("hashIncrementFloat takes a finite delta, not " + delta);
+        }
+        List<byte[]> args = List.of(bytes(field), Double.toString(delta).getBytes(StandardCharsets.US_ASCII));
+        return hashWrite(key, HashOp.HINCRBYFLOAT, args, false)
+                .thenApply(answer -> Double.parseDouble(new String(answer.items().get(0), StandardCharsets.US_ASCII)));
+    }
+
     // ------------------------------------------------------------------ sets
 
     /**
@@ -650,6 +697,49 @@ public final class ZarisClient implements AutoCloseable {
     /** As {@link #setIntersectionStore}, storing {@link #setDifference} (SDIFFSTORE). */
     public CompletableFuture<Long> setDifferenceStore(String destination, String... keys) {
         return storeSets("sdiff", destination, keys);
+    }
+
+    /**
+     * Whether the set at the key holds each of several members, in one request (SMISMEMBER): one answer per member, in
+     * the order asked; all {@code false} when the key is absent.
+     */
+    public CompletableFuture<List<Boolean>> setContainsMany(String key, String... members) {
+        return hashRead(key, HashOp.SMISMEMBER, members(members, "setContainsMany")).thenApply(answer -> {
+            List<Boolean> present = new ArrayList<>(members.length);
+            for (byte[] item : answer.items()) {
+                present.add(item != null);
+            }
+            return present;
+        });
+    }
+
+    /**
+     * Moves {@code member} from the set at {@code source} to the set at {@code destination} in one step on their owner
+     * (SMOVE; the destination is created when absent and keeps its TTL, the source goes with its last member) and
+     * completes with whether the member was in the source. Both keys share one segment (a common {@code {hash tag}}).
+     * Not repeated once it may have been applied: a repeat would answer {@code false} for a move it made.
+     */
+    public CompletableFuture<Boolean> setMove(String source, String destination, String member) {
+        commonSegmentKeys(List.of(source, destination));
+        return hashWrite(source, HashOp.SMOVE, List.of(bytes(destination), bytes(member)), false)
+                .thenApply(answer -> answer.count() == 1);
+    }
+
+    /** How many members every one of the sets at the keys holds (SINTERCARD without LIMIT). Keys of one segment. */
+    public CompletableFuture<Long> setIntersectionSize(String... keys) {
+        return setIntersectionSize(0, keys);
+    }
+
+    /**
+     * How many members every one of the sets at the keys holds, counting at most {@code limit} (SINTERCARD … LIMIT;
+     * 0: no limit). Read as {@link #setIntersection} reads: a request per key, combined here. Keys of one segment.
+     */
+    public CompletableFuture<Long> setIntersectionSize(long limit, String... keys) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("setIntersectionSize takes a limit of 0 (none) or more, not " + limit);
+        }
+        return combineSets("sinter", keys).thenApply(members ->
+                limit == 0 ? members.size() : Math.min(members.size(), limit));
     }
 
     /**
@@ -798,54 +888,140 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<byte[]> listBlockingPop(String key, ListEnd end, Duration timeout) {
         Objects.requireNonNull(end, "end must not be null");
-        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("listBlockingPop takes a positive timeout, not " + timeout);
-        }
-        requireTable();
-        long deadline = time.nanoTime() + timeout.toNanos();
-        CompletableFuture<byte[]> result = new CompletableFuture<>();
-        lookAndPop(key, end, deadline, 0, result);
-        return result;
+        return pollUntilFound("listBlockingPop", timeout, () -> listLength(key)
+                .thenCompose(length -> length == 0 ? CompletableFuture.<byte[]>completedFuture(null)
+                        : listPop(key, end, 1).thenApply(popped -> popped.isEmpty() ? null : popped.get(0))));
     }
 
     /**
-     * One look of {@link #listBlockingPop}; the next is scheduled on the executor's timer, never slept on a thread. A
-     * wait's state is only its arguments and {@code result}: each look starts after the previous one ended (on the
-     * network thread that answered it, or the timer's), so no two looks of one wait overlap and nothing is shared.
+     * Pops one element from {@code end} of the first of {@code keys}, in their order, that holds a list, waiting up to
+     * {@code timeout} for one to (BLPOP and BRPOP on several keys); completes with the element and its key, or
+     * {@code null} when the timeout passed first. The keys share one segment (a common {@code {hash tag}}).
+     *
+     * <p>Waits as {@link #listBlockingPop(String, ListEnd, Duration)} does: each look reads every key's length, and only
+     * when one holds an element pops, with one LMPOP on the keys' owner that takes from the first key holding a list
+     * then (so the order of the keys decides, as in Redis, even when the lists changed since the read). A key of another
+     * type among them fails the wait with {@code WRONG_TYPE} at the first look.
      */
-    private void lookAndPop(String key, ListEnd end, long deadline, long previousDelay, CompletableFuture<byte[]> result) {
-        CompletableFuture<Long> look;
-        try {
-            look = listLength(key);
-        } catch (RuntimeException e) { // the client closed: thrown here, it would vanish inside the timer's task
-            result.completeExceptionally(e);
-            return;
+    public CompletableFuture<PoppedElement> listBlockingPop(List<String> keys, ListEnd end, Duration timeout) {
+        Objects.requireNonNull(end, "end must not be null");
+        List<String> names = List.copyOf(keys);
+        commonSegmentKeys(names);
+        List<byte[]> args = new ArrayList<>(names.size() + 1);
+        args.add(side(end));
+        args.add(number(1));
+        for (int i = 1; i < names.size(); i++) {
+            args.add(bytes(names.get(i)));
         }
-        look
+        return pollUntilFound("listBlockingPop", timeout, () -> anyHolds(names, this::listLength).thenCompose(any -> !any
+                ? CompletableFuture.<PoppedElement>completedFuture(null)
+                : hashWrite(names.get(0), HashOp.LMPOP, args, false).thenApply(answer -> {
+                    List<byte[]> items = answer.items();
+                    return items.size() < 2 ? null
+                            : new PoppedElement(new String(items.get(0), StandardCharsets.UTF_8), items.get(1));
+                })));
+    }
+
+    /** Whether any of the collections at {@code keys} holds something: one {@code size} read per key, in parallel. */
+    private static CompletableFuture<Boolean> anyHolds(List<String> keys, Function<String, CompletableFuture<Long>> size) {
+        List<CompletableFuture<Long>> sizes = new ArrayList<>(keys.size());
+        for (String key : keys) {
+            sizes.add(size.apply(key));
+        }
+        return CompletableFuture.allOf(sizes.toArray(CompletableFuture[]::new))
+                .thenApply(ignored -> sizes.stream().anyMatch(found -> found.join() > 0));
+    }
+
+    /**
+     * {@link #listMove}, waiting up to {@code timeout} for the source to hold an element (BLMOVE); completes with the
+     * element moved, or {@code null} when the timeout passed first. Both keys share one segment. Waits as
+     * {@link #listBlockingPop(String, ListEnd, Duration)} does: a look reads the source's length and moves only when it
+     * saw an element; the move, like {@link #listMove}, is not repeated once it may have been applied.
+     */
+    public CompletableFuture<byte[]> listBlockingMove(String source, String destination, ListEnd from, ListEnd to,
+                                                      Duration timeout) {
+        Objects.requireNonNull(from, "from must not be null");
+        Objects.requireNonNull(to, "to must not be null");
+        commonSegmentKeys(List.of(source, destination));
+        return pollUntilFound("listBlockingMove", timeout, () -> listLength(source)
                 .thenCompose(length -> length == 0 ? CompletableFuture.<byte[]>completedFuture(null)
-                        : listPop(key, end, 1).thenApply(popped -> popped.isEmpty() ? null : popped.get(0)))
-                .whenComplete((element, error) -> {
-                    if (error != null) {
-                        result.completeExceptionally(ClientFailures.unwrap(error));
-                        return;
-                    }
-                    if (element != null) {
-                        result.complete(element);
-                        return;
-                    }
-                    long delay = PopPollDelay.next(previousDelay, deadline - time.nanoTime());
-                    if (delay == PopPollDelay.OVER) {
-                        result.complete(null);
-                        return;
-                    }
-                    executor.after(delay).whenComplete((ignored, closedFirst) -> {
-                        if (closedFirst != null) {
-                            result.completeExceptionally(closedFirst);
-                        } else {
-                            lookAndPop(key, end, deadline, delay, result);
-                        }
-                    });
-                });
+                        : listMove(source, destination, from, to)));
+    }
+
+    /**
+     * Runs {@code look} until it finds something (a non-null answer) or {@code timeout} passes (then {@code null}), as
+     * {@link PollingWait} does: the wait of every blocking list operation.
+     */
+    private <T> CompletableFuture<T> pollUntilFound(String operation, Duration timeout, Supplier<CompletableFuture<T>> look) {
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException(operation + " takes a positive timeout, not " + timeout);
+        }
+        requireTable();
+        return waits.until(timeout.toNanos(), look);
+    }
+
+    /**
+     * Pushes elements at one end of the list at the key only when the key holds a list (LPUSHX, RPUSHX), and completes
+     * with the length after, 0 when the key is absent (nothing pushed). Not repeated once it may have been applied.
+     */
+    public CompletableFuture<Long> listPushIfExists(String key, ListEnd end, byte[]... elements) {
+        Objects.requireNonNull(end, "end must not be null");
+        if (elements.length == 0) {
+            throw new IllegalArgumentException("listPushIfExists needs at least one element");
+        }
+        for (byte[] element : elements) {
+            requireValue(element);
+        }
+        return hashWrite(key, end == ListEnd.HEAD ? HashOp.LPUSHX : HashOp.RPUSHX, List.of(elements), false)
+                .thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /**
+     * Inserts {@code element} just before or after the first element equal to {@code pivot} (LINSERT) and completes with
+     * the list's length after; −1 when no element equals the pivot, 0 when the key is absent. Not repeated once it may
+     * have been applied.
+     */
+    public CompletableFuture<Long> listInsert(String key, InsertPosition position, byte[] pivot, byte[] element) {
+        Objects.requireNonNull(position, "position must not be null");
+        List<byte[]> args = List.of(bytes(position.name()), requireValue(pivot), requireValue(element));
+        return hashWrite(key, HashOp.LINSERT, args, false).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /** The index of the first element equal to {@code element} (LPOS), or {@code null} when none is (or no key). */
+    public CompletableFuture<Long> listPosition(String key, byte[] element) {
+        return listPosition(key, element, ListPositionOptions.DEFAULT);
+    }
+
+    /**
+     * The index of the match {@code options} name (LPOS … RANK … MAXLEN …; indexes count from the head whichever way the
+     * search goes), or {@code null} when there is none.
+     */
+    public CompletableFuture<Long> listPosition(String key, byte[] element, ListPositionOptions options) {
+        return positions(key, element, -1, options).thenApply(found -> found.isEmpty() ? null : found.get(0));
+    }
+
+    /**
+     * The indexes of up to {@code count} matches (LPOS … COUNT; 0 for every match), from the one {@code options} name,
+     * in the order the search found them; empty when there is none.
+     */
+    public CompletableFuture<List<Long>> listPositions(String key, byte[] element, long count, ListPositionOptions options) {
+        if (count < 0) {
+            throw new IllegalArgumentException("listPositions takes a count of 0 (every match) or more, not " + count);
+        }
+        return positions(key, element, count, options);
+    }
+
+    private CompletableFuture<List<Long>> positions(String key, byte[] element, long count, ListPositionOptions options) {
+        Objects.requireNonNull(options, "options must not be null; use ListPositionOptions.DEFAULT");
+        List<byte[]> args = List.of(requireValue(element), number(options.rank()), number(count),
+                number(options.maxLength()));
+        return hashRead(key, HashOp.LPOS, args).thenApply(answer -> {
+            List<Long> indexes = new ArrayList<>(answer.items().size());
+            for (byte[] index : answer.items()) {
+                indexes.add(Long.parseLong(new String(index, StandardCharsets.US_ASCII)));
+            }
+            return indexes;
+        });
     }
 
     // ------------------------------------------------------------------ sorted sets
@@ -959,6 +1135,195 @@ public final class ZarisClient implements AutoCloseable {
     /** As {@link #sortedSetPopMin}, from the highest scores, highest first (ZPOPMAX). */
     public CompletableFuture<List<ScoredMember>> sortedSetPopMax(String key, int count) {
         return pop(key, true, count, "sortedSetPopMax");
+    }
+
+    /**
+     * ZADD with conditions: gives each member its score in the sorted set at the key as {@code options} allow (only new
+     * members, only existing ones, only a higher or a lower score) and completes with how many members were added, or
+     * added and changed when {@link SortedSetAddOptions#countChanged}. Decided by the key's active owner in one step;
+     * retried like {@link #sortedSetAdd(String, Map)}: a repeat leaves the same scores (a condition met once is not met
+     * again by the same score), its count is what the repeat changed.
+     */
+    public CompletableFuture<Long> sortedSetAdd(String key, Map<String, Double> scores, SortedSetAddOptions options) {
+        Objects.requireNonNull(options, "options must not be null; use SortedSetAddOptions.NONE");
+        if (scores.isEmpty()) {
+            throw new IllegalArgumentException("sortedSetAdd needs at least one member");
+        }
+        List<byte[]> args = new ArrayList<>(1 + 2 * scores.size());
+        args.add(options.flags(false).letters().getBytes(StandardCharsets.US_ASCII));
+        for (Map.Entry<String, Double> entry : scores.entrySet()) {
+            args.add(score(entry.getValue(), "sortedSetAdd"));
+            args.add(bytes(entry.getKey()));
+        }
+        return hashWrite(key, HashOp.ZADD, args, true).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /**
+     * ZADD with INCR and conditions: adds {@code delta} to the member's score (0 when absent) as {@code options} allow
+     * and completes with the new score, or {@code null} when a condition kept the member as it was. Not retried once it
+     * may have been applied, like {@link #sortedSetIncrement(String, String, double)}.
+     */
+    public CompletableFuture<Double> sortedSetIncrement(String key, String member, double delta,
+                                                        SortedSetAddOptions options) {
+        Objects.requireNonNull(options, "options must not be null; use SortedSetAddOptions.NONE");
+        byte[] flags = options.flags(true).letters().getBytes(StandardCharsets.US_ASCII);
+        List<byte[]> args = List.of(flags, score(delta, "sortedSetIncrement"), bytes(member));
+        return hashWrite(key, HashOp.ZADD, args, false).thenApply(answer -> {
+            byte[] score = answer.items().get(0);
+            return score == null ? null : parseScore(score);
+        });
+    }
+
+    /**
+     * The scores of several members in one request (ZMSCORE): the members present, in the order asked, with their
+     * scores; empty when the key is absent.
+     */
+    public CompletableFuture<Map<String, Double>> sortedSetScores(String key, String... members) {
+        return hashRead(key, HashOp.ZMSCORE, members(members, "sortedSetScores")).thenApply(answer -> {
+            Map<String, Double> found = new LinkedHashMap<>();
+            List<byte[]> items = answer.items();
+            for (int i = 0; i < members.length; i++) {
+                if (items.get(i) != null) {
+                    found.put(members[i], parseScore(items.get(i)));
+                }
+            }
+            return found;
+        });
+    }
+
+    /**
+     * The members whose scores lie between {@code min} and {@code max} (each inclusive, exclusive or unbounded), lowest
+     * first, the part {@code limit} names (ZRANGEBYSCORE … LIMIT).
+     */
+    public CompletableFuture<List<ScoredMember>> sortedSetRangeByScore(String key, ScoreBound min, ScoreBound max,
+                                                                       RangeLimit limit) {
+        return interval(key, "SCORE", false, scoreBounds(min, max), limit).thenApply(ZarisClient::scored);
+    }
+
+    /** As {@link #sortedSetRangeByScore(String, ScoreBound, ScoreBound, RangeLimit)}, highest first (ZREVRANGEBYSCORE). */
+    public CompletableFuture<List<ScoredMember>> sortedSetReverseRangeByScore(String key, ScoreBound min, ScoreBound max,
+                                                                              RangeLimit limit) {
+        return interval(key, "SCORE", true, scoreBounds(min, max), limit).thenApply(ZarisClient::scored);
+    }
+
+    /** How many members have a score between {@code min} and {@code max} (ZCOUNT with exclusive or open ends). */
+    public CompletableFuture<Long> sortedSetCount(String key, ScoreBound min, ScoreBound max) {
+        return hashRead(key, HashOp.ZCOUNT, scoreBounds(min, max)).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /**
+     * Removes the members whose scores lie between {@code min} and {@code max} (ZREMRANGEBYSCORE with exclusive or open
+     * ends) and completes with how many went; retried like an idempotent write.
+     */
+    public CompletableFuture<Long> sortedSetRemoveRangeByScore(String key, ScoreBound min, ScoreBound max) {
+        return removeRange(key, "SCORE", scoreBounds(min, max), true);
+    }
+
+    /**
+     * The members between {@code min} and {@code max} in member order (ZRANGEBYLEX … LIMIT): members compare as their
+     * UTF-8 bytes, which orders the members of a sorted set whose scores are all equal.
+     */
+    public CompletableFuture<List<String>> sortedSetRangeByLex(String key, LexBound min, LexBound max, RangeLimit limit) {
+        return interval(key, "LEX", false, lexBounds(min, max), limit).thenApply(ZarisClient::membersOf);
+    }
+
+    /** As {@link #sortedSetRangeByLex}, from the last member back (ZREVRANGEBYLEX, with the bounds given lowest first). */
+    public CompletableFuture<List<String>> sortedSetReverseRangeByLex(String key, LexBound min, LexBound max,
+                                                                      RangeLimit limit) {
+        return interval(key, "LEX", true, lexBounds(min, max), limit).thenApply(ZarisClient::membersOf);
+    }
+
+    /** How many members lie between {@code min} and {@code max} in member order (ZLEXCOUNT). */
+    public CompletableFuture<Long> sortedSetLexCount(String key, LexBound min, LexBound max) {
+        return hashRead(key, HashOp.ZLEXCOUNT, lexBounds(min, max)).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /**
+     * Removes the members between {@code min} and {@code max} in member order (ZREMRANGEBYLEX) and completes with how
+     * many went; retried like an idempotent write (a repeat removes what lies in the interval then).
+     */
+    public CompletableFuture<Long> sortedSetRemoveRangeByLex(String key, LexBound min, LexBound max) {
+        return removeRange(key, "LEX", lexBounds(min, max), true);
+    }
+
+    /**
+     * Removes the members ranked {@code start} to {@code stop} (inclusive, lowest score first; negative ranks count from
+     * the highest, ZREMRANGEBYRANK) and completes with how many went. Not repeated once it may have been applied: a
+     * repeat would remove the members ranked so afterwards.
+     */
+    public CompletableFuture<Long> sortedSetRemoveRangeByRank(String key, long start, long stop) {
+        return removeRange(key, "RANK", List.of(number(start), number(stop)), false);
+    }
+
+    private CompletableFuture<List<byte[]>> interval(String key, String by, boolean reverse, List<byte[]> bounds,
+                                                     RangeLimit limit) {
+        Objects.requireNonNull(limit, "limit must not be null; use RangeLimit.ALL");
+        List<byte[]> args = List.of(bytes(by), new byte[] {(byte) (reverse ? '1' : '0')}, bounds.get(0), bounds.get(1),
+                number(limit.offset()), number(limit.count()));
+        return hashRead(key, HashOp.ZRANGE, args).thenApply(ResponseCodec.HashAnswer::items);
+    }
+
+    private CompletableFuture<Long> removeRange(String key, String by, List<byte[]> bounds, boolean idempotent) {
+        List<byte[]> args = List.of(bytes(by), bounds.get(0), bounds.get(1));
+        return hashWrite(key, HashOp.ZREMRANGE, args, idempotent).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    private static List<byte[]> scoreBounds(ScoreBound min, ScoreBound max) {
+        Objects.requireNonNull(min, "min must not be null; use ScoreBound.unbounded()");
+        Objects.requireNonNull(max, "max must not be null; use ScoreBound.unbounded()");
+        return List.of(min.encode(true), max.encode(false));
+    }
+
+    private static List<byte[]> lexBounds(LexBound min, LexBound max) {
+        Objects.requireNonNull(min, "min must not be null; use LexBound.unbounded()");
+        Objects.requireNonNull(max, "max must not be null; use LexBound.unbounded()");
+        return List.of(min.encode(true), max.encode(false));
+    }
+
+    /** The members of member, score, member, score … */
+    private static List<String> membersOf(List<byte[]> items) {
+        List<String> out = new ArrayList<>(items.size() / 2);
+        for (int i = 0; i < items.size(); i += 2) {
+            out.add(new String(items.get(i), StandardCharsets.UTF_8));
+        }
+        return out;
+    }
+
+    /**
+     * Pops the member with the lowest score from the first of {@code keys}, in their order, that holds a sorted set,
+     * waiting up to {@code timeout} for one to (BZPOPMIN); completes with the member and its key, or {@code null} when
+     * the timeout passed first. The keys share one segment (a common {@code {hash tag}}).
+     *
+     * <p>Waits as {@link #listBlockingPop(List, ListEnd, Duration)} does: each look reads every key's size, and only when
+     * one holds a member pops, with one ZMPOP on the keys' owner that takes from the first key holding a sorted set then.
+     * The pop is not repeated once it may have been applied; a key of another type fails the wait with
+     * {@code WRONG_TYPE} at the first look.
+     */
+    public CompletableFuture<PoppedMember> sortedSetBlockingPopMin(List<String> keys, Duration timeout) {
+        return blockingPop(keys, false, timeout, "sortedSetBlockingPopMin");
+    }
+
+    /** As {@link #sortedSetBlockingPopMin}, the member with the highest score (BZPOPMAX). */
+    public CompletableFuture<PoppedMember> sortedSetBlockingPopMax(List<String> keys, Duration timeout) {
+        return blockingPop(keys, true, timeout, "sortedSetBlockingPopMax");
+    }
+
+    private CompletableFuture<PoppedMember> blockingPop(List<String> keys, boolean max, Duration timeout, String operation) {
+        List<String> names = List.copyOf(keys);
+        commonSegmentKeys(names);
+        List<byte[]> args = new ArrayList<>(names.size() + 1);
+        args.add(new byte[] {(byte) (max ? '1' : '0')});
+        args.add(number(1));
+        for (int i = 1; i < names.size(); i++) {
+            args.add(bytes(names.get(i)));
+        }
+        return pollUntilFound(operation, timeout, () -> anyHolds(names, this::sortedSetSize).thenCompose(any -> !any
+                ? CompletableFuture.<PoppedMember>completedFuture(null)
+                : hashWrite(names.get(0), HashOp.ZMPOP, args, false).thenApply(answer -> {
+                    List<byte[]> items = answer.items();
+                    return items.size() < 3 ? null : new PoppedMember(new String(items.get(0), StandardCharsets.UTF_8),
+                            new ScoredMember(new String(items.get(1), StandardCharsets.UTF_8), parseScore(items.get(2))));
+                })));
     }
 
     private CompletableFuture<List<ScoredMember>> pop(String key, boolean max, int count, String operation) {

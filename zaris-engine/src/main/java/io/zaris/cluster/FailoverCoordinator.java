@@ -108,6 +108,8 @@ final class FailoverCoordinator {
      */
     private final Map<String, Long> resumedAt = new HashMap<>();
     private boolean roundInFlight;
+    /** Members of the membership view that had not announced themselves when the current round began. */
+    private int unannouncedMembers;
 
     FailoverCoordinator(String nodeId, ClusterSettings clusterSettings, ReplicationSettings settings, PeerProbe probe,
                         Executor events, TimeSource time) {
@@ -182,9 +184,20 @@ final class FailoverCoordinator {
     }
 
     void reconcile(ClusterView held, Set<String> present, Supplier<ClusterView> latest, Consumer<ClusterView> publish) {
+        reconcile(held, present, 0, latest, publish);
+    }
+
+    /**
+     * Events thread, leader only: the round. {@code unannounced}: how many members of the membership view have not
+     * announced themselves to this node (their hello is still on its way, or was lost across a merge); they are not
+     * in {@code present}, but one of them may hold a partition's only data, so no empty copy is promoted meanwhile.
+     */
+    void reconcile(ClusterView held, Set<String> present, int unannounced, Supplier<ClusterView> latest,
+                   Consumer<ClusterView> publish) {
         if (held == null || roundInFlight) {
             return;
         }
+        unannouncedMembers = unannounced;
         disowned.entrySet().removeIf(e -> held.runtimeMap().get(e.getKey()).epoch() != e.getValue());
         awaitingHolder.entrySet().removeIf(e -> held.runtimeMap().get(e.getKey()).epoch() != e.getValue());
         long now = time.nanoTime();
@@ -373,7 +386,8 @@ final class FailoverCoordinator {
             // snapshot them empty. A lone survivor serves anyway.
             List<String> servingOwners = owners.stream()
                     .filter(o -> !o.equals(current.activeNode()) && view.serves(o, present)).toList();
-            Set<String> awaited = FailoverDecisions.holdersToAwait(promotion.node(), candidates, servingOwners);
+            Set<String> awaited = FailoverDecisions.holdersToAwait(promotion.node(), candidates, servingOwners,
+                    unannouncedMembers);
             if (!awaited.isEmpty()) {
                 if (!Long.valueOf(current.epoch()).equals(awaitingHolder.put(p, current.epoch()))) {
                     log.info("node {}: partition {} (epoch {}): {} holds none of its data{} and {} may hold it but did not "

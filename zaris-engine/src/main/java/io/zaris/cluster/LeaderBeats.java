@@ -35,6 +35,12 @@ final class LeaderBeats {
         return round;
     }
 
+    /** When beat {@code round} was sent, or {@code null} when it is no longer remembered (or was never sent). */
+    Long sentAt(long round) {
+        int slot = (int) (round % REMEMBERED);
+        return round <= 0 || rounds[slot] != round ? null : sentNanos[slot];
+    }
+
     /**
      * Records {@code member}'s answer (the leader answers its own beats too); returns the beat's send time
      * when this answer completes a majority, else {@code null}.

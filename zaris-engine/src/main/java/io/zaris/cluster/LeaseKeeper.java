@@ -18,7 +18,8 @@ import java.util.function.Predicate;
  * leader lease is confirmed as of that beat's send time ({@link #onBeatAnswer}), and only while that lease
  * holds may it decide ({@link #leadershipConfirmed}) and grant owner leases ({@link #grant}). The grants it
  * made tell it when a member's lease has surely run out ({@link #surelyLapsed}, {@link #lapsedWhileMember},
- * {@link #renewedWithinLease}).
+ * {@link #renewedWithinLease}). It refuses the requests of a member whose answers to its beats lag while a majority's
+ * do not ({@link #promptness}), so a node on a congested link lapses instead of living on late grants.
  *
  * <p>Pure: it never reads a clock and never sends anything. Every method takes {@code now} (monotonic nanos
  * of the node's clock) and returns what to do: which request number to send, whether to answer a beat or
@@ -41,6 +42,12 @@ final class LeaseKeeper<A> {
      * lease requests were merely late (a loaded machine) renews within it and keeps its partitions.
      */
     static final Duration LEASE_LAPSE_GRACE = Duration.ofSeconds(1);
+    /**
+     * How soon after a beat was sent a member's answer must arrive for the member to count as prompt, at most: a
+     * sixth of the lease when that is shorter. A healthy link answers in milliseconds, a loaded two-core test machine
+     * in tens; a link congested enough to hold writes back for seconds queues for seconds.
+     */
+    static final Duration PROMPT_ANSWER = Duration.ofMillis(500);
     /** How many of its own lease requests a node remembers; a grant answering an older one renews nothing. */
     static final int REMEMBERED_REQUESTS = 16;
 
@@ -82,6 +89,20 @@ final class LeaseKeeper<A> {
      * split keeps its address) may still show an old grant until its first request of this stay.
      */
     private final Map<A, Long> memberSinceNanos = new HashMap<>();
+    /**
+     * While leading: member → the send time of the latest beat it answered within {@link #promptAnswerNanos()}.
+     * Members of the current view only (pruned at every view change); forgotten when this node stops leading.
+     */
+    private final Map<A, Long> promptBeatNanos = new HashMap<>();
+    /** While leading: when this node sent its first beat since it (last) began to lead; {@code null}: none yet. */
+    private Long beatingSinceNanos;
+    /** The majority of the voters when this leader last beat; 0: it has not beaten since it began to lead. */
+    private int lastBeatMajority;
+    /**
+     * While leading: node id → when this leader began refusing its lease requests because it lags (see
+     * {@link #promptness}); removed by the next grant. Bounded by the map's nodes: only announced members ask.
+     */
+    private final Map<String, Long> refusingSinceNanos = new HashMap<>();
 
     private LeaseKeeper(Duration lease) {
         this.lease = lease;
@@ -209,6 +230,10 @@ final class LeaseKeeper<A> {
      */
     long beginBeat(long now, int majority) {
         requireLease("beginBeat");
+        if (beatingSinceNanos == null) {
+            beatingSinceNanos = now;
+        }
+        lastBeatMajority = majority;
         return beats.begin(now, majority);
     }
 
@@ -229,6 +254,10 @@ final class LeaseKeeper<A> {
      */
     BeatQuorum onBeatAnswer(long round, A member, long now) {
         requireLease("onBeatAnswer");
+        Long beatSent = beats.sentAt(round);
+        if (beatSent != null && now - beatSent <= promptAnswerNanos() && memberSinceNanos.containsKey(member)) {
+            promptBeatNanos.merge(member, beatSent, Math::max);
+        }
         Long sent = beats.answer(round, member);
         if (sent == null) {
             return null;
@@ -268,12 +297,79 @@ final class LeaseKeeper<A> {
             return false;
         }
         if (nodeId != null) {
+            refusingSinceNanos.remove(nodeId);
             Long previous = grantedNanos.put(nodeId, now);
             if (previous == null || now - previous >= lease.toNanos()) {
                 renewedSinceNanos.put(nodeId, now); // its lease had run out (or was never granted here): a new run
             }
         }
         return true;
+    }
+
+    /** Whether a lease request is to be granted as far as the asking member's link goes; see {@link #promptness}. */
+    enum Promptness {
+        /** Nothing speaks against it. */
+        PROMPT,
+        /** Refuse it: the member lags, and this is the first request refused since its last grant (log it). */
+        STARTS_LAGGING,
+        /** Refuse it: the member still lags. */
+        LAGGING
+    }
+
+    /**
+     * Whether to refuse the lease request of {@code nodeId} (at membership address {@code member}) at {@code now}
+     * because its link lags, and records a refusal. A member lags when, for {@link #lagWindowNanos()} since it
+     * entered the view and since this leader began beating, it answered none of this leader's beats within
+     * {@link #promptAnswerNanos()}, while at least {@code majority} members of the view (this leader among them,
+     * which answers its own beats at once) did. A congested link delivers some requests late rather than none:
+     * granting them kept such a node's lease, and so its partitions and every SYNC write it replicates, from ever
+     * lapsing (a CI run's keys went 14.7 s without a write). Refused, its lease runs out within a lease of the last
+     * grant and it is suspended like a silent node ({@link #lapsedWhileMember}). When most members lag, the fault is
+     * more likely this leader's own link or machine, and nobody is refused. A member not yet announced
+     * ({@code nodeId} null) is never refused.
+     */
+    Promptness promptness(String nodeId, A member, int majority, long now) {
+        requireLease("promptness");
+        if (nodeId == null || !lagsBehindMajority(member, majority, now)) {
+            return Promptness.PROMPT;
+        }
+        return refusingSinceNanos.putIfAbsent(nodeId, now) == null ? Promptness.STARTS_LAGGING : Promptness.LAGGING;
+    }
+
+    private boolean lagsBehindMajority(A member, int majority, long now) {
+        if (!lags(member, now)) {
+            return false;
+        }
+        int prompt = 0;
+        for (A other : memberSinceNanos.keySet()) {
+            if (!lags(other, now)) {
+                prompt++;
+            }
+        }
+        return prompt >= majority;
+    }
+
+    private boolean lags(A member, long now) {
+        Long since = memberSinceNanos.get(member);
+        if (since == null || beatingSinceNanos == null) {
+            return false;
+        }
+        long window = lagWindowNanos();
+        Long prompt = promptBeatNanos.get(member);
+        return now - Math.max(since, beatingSinceNanos) >= window && (prompt == null || now - prompt >= window);
+    }
+
+    /** See {@link #PROMPT_ANSWER}. */
+    long promptAnswerNanos() {
+        return Math.min(PROMPT_ANSWER.toNanos(), lease.toNanos() / 6);
+    }
+
+    /**
+     * How long a member may go without a prompt answer before it lags: half a lease (two beats, so one answer lost
+     * or late is forgiven) and the prompt bound of the beat sent last in it.
+     */
+    long lagWindowNanos() {
+        return lease.toNanos() / 2 + promptAnswerNanos();
     }
 
     /**
@@ -309,7 +405,8 @@ final class LeaseKeeper<A> {
     /**
      * Whether {@code node} (a member at membership address {@code address}, {@code null} if it has none), a member
      * for at least a lease and {@link #LEASE_LAPSE_GRACE} more, has had no grant from this leader for as long, so
-     * it has surely served nothing for that grace, while a majority still answers this leader (see the failover
+     * it has surely served nothing for that grace (for a lease, without the grace, when this leader refused its
+     * requests since the last grant or would refuse them now: see {@link #promptness}), while a majority still answers this leader (see the failover
      * coordinator). {@code false} when this leader never granted it a lease.
      */
     boolean lapsedWhileMember(String node, A address, long now) {
@@ -317,7 +414,11 @@ final class LeaseKeeper<A> {
         if (lease == null || granted == null) {
             return false;
         }
-        long patience = lease.plus(LEASE_LAPSE_GRACE).toNanos();
+        // The grace waits for a renewal that was merely late; a node this leader has refused since its last grant,
+        // or would refuse now, gets none, so its lease has surely run out a lease after that grant.
+        boolean refused = refusingSinceNanos.containsKey(node)
+                || (address != null && lastBeatMajority > 0 && lagsBehindMajority(address, lastBeatMajority, now));
+        long patience = refused ? lease.toNanos() : lease.plus(LEASE_LAPSE_GRACE).toNanos();
         Long since = address == null ? null : memberSinceNanos.get(address);
         // and a majority answered a beat this leader sent after that: a leader cut off from the others sees every
         // member lapse, but no majority answers it, so it suspends nobody
@@ -335,6 +436,7 @@ final class LeaseKeeper<A> {
             unansweredSinceNanos = Long.MIN_VALUE;
         }
         memberSinceNanos.keySet().retainAll(members);
+        promptBeatNanos.keySet().retainAll(members);
         for (A member : members) {
             memberSinceNanos.putIfAbsent(member, now);
         }
@@ -344,6 +446,10 @@ final class LeaseKeeper<A> {
     void notLeading() {
         grantedNanos.clear();
         renewedSinceNanos.clear();
+        refusingSinceNanos.clear();
+        promptBeatNanos.clear();
+        beatingSinceNanos = null;
+        lastBeatMajority = 0;
     }
 
     private void requireLease(String operation) {

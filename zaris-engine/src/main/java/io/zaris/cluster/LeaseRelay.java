@@ -15,7 +15,8 @@ import io.zaris.model.ClusterView;
  *       checks held.</li>
  *   <li>{@code MAJORITY_CHECK}, leading, from a member: held, and a beat sent at once to prove it.</li>
  *   <li>{@code MAJORITY_CONFIRMED}: completes this node's checks when it comes from the coordinator.</li>
- *   <li>{@code LEASE_REQUEST}, leading, from a member: granted while the leadership is confirmed; otherwise a beat
+ *   <li>{@code LEASE_REQUEST}, leading, from a member: granted while the leadership is confirmed, unless the member
+ *       lags ({@link LeaseKeeper#promptness}: then refused, and the first refusal reported); otherwise a beat
  *       at once, so a member that installed this leader's view late confirms it now, not a quarter lease later.</li>
  *   <li>{@code LEASE_GRANT}: from a leader holding a newer map, a sign this node missed a view
  *       ({@link Effects#newerMapHeld}); from the coordinator otherwise, the member's lease.</li>
@@ -48,6 +49,12 @@ final class LeaseRelay<A> {
          * {@code justConfirmed}: it did not hold before this grant.
          */
         void leaseGranted(long validUntil, boolean justConfirmed);
+
+        /**
+         * Leading: this node refused {@code nodeId}'s lease request because its answers to the beats lag while a
+         * majority's do not ({@link LeaseKeeper#promptness}); called for the first refusal since its last grant.
+         */
+        void leaseRefused(String nodeId);
     }
 
     /**
@@ -135,7 +142,14 @@ final class LeaseRelay<A> {
             case ClusterMessages.LEASE_REQUEST -> {
                 if (fromMemberToLeader) {
                     ClusterMessages.NodeHello hello = roster.hello(source);
-                    if (keeper.grant(hello == null ? null : hello.nodeId(), now)) {
+                    String nodeId = hello == null ? null : hello.nodeId();
+                    LeaseKeeper.Promptness promptness = keeper.leadershipConfirmed(now)
+                            ? keeper.promptness(nodeId, source, seat.majority(), now) : LeaseKeeper.Promptness.PROMPT;
+                    if (promptness != LeaseKeeper.Promptness.PROMPT) {
+                        if (promptness == LeaseKeeper.Promptness.STARTS_LAGGING) {
+                            effects.leaseRefused(nodeId);
+                        }
+                    } else if (keeper.grant(nodeId, now)) {
                         ClusterView held = seat.held();
                         effects.send(source, ClusterMessages.encodeGrant(number,
                                 held == null ? 0 : held.partitionMap().version()));

@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
  *   <li>a cluster view: adopted when newer; a lease message: to the {@link LeaseRelay}; a drain or rebalance
  *       request and a disown: to the coordinator while this node may decide; a goodbye: to the {@link Link}'s
  *       membership gate;</li>
- *   <li>the round (every 250 ms): presence, a first-view fetch, the disown and drain requests repeated, and the
- *       coordinator's round while this node may decide.</li>
+ *   <li>the round (every 250 ms): presence, the hello repeated every {@link #HELLO_REPEAT}, a first-view fetch,
+ *       the disown and drain requests repeated, and the coordinator's round while this node may decide.</li>
  * </ul>
  *
  * <p>Concurrency: all its state is confined to the member's one events thread, which calls every event method
@@ -85,6 +85,12 @@ final class MemberReactions<A> {
     private static final Logger log = LoggerFactory.getLogger(ClusterMember.class);
     /** How often a node that suspects its view is stale asks its peers for theirs. */
     static final Duration VIEW_FETCH_INTERVAL = Duration.ofSeconds(1);
+    /**
+     * How often a node repeats its hello between membership views. It says hello at every view, but a hello sent
+     * before a receiver installed the same view is dropped as coming from a non-member, and nothing else repeats it
+     * until the next view: the receiver would count this node absent, and a leader would fail its partitions over.
+     */
+    static final Duration HELLO_REPEAT = Duration.ofSeconds(2);
 
     private final String nodeId;
     private final NodeAddress dataAddress;
@@ -133,6 +139,8 @@ final class MemberReactions<A> {
      * parts' callbacks within it (a lease message that confirms the leadership runs the round at that time).
      */
     private long eventNow;
+    /** When this node last said hello ({@link Long#MIN_VALUE}: not yet). */
+    private long helloSentNanos = Long.MIN_VALUE;
     /** Events thread: the coordinator of the current membership view this node stopped following, if it did. */
     private A desertedCoordinator;
 
@@ -246,11 +254,16 @@ final class MemberReactions<A> {
     void onRound(long now) {
         eventNow = now;
         refreshPresent();
+        if (link != null && roster.hasView() && (helloSentNanos == Long.MIN_VALUE
+                || now - helloSentNanos >= HELLO_REPEAT.toNanos())) {
+            sayHello();
+        }
         fetchFirstView(now);
         askToDisown();
         requests.repeatDrainRequest(now);
         if (mayDecide(now) && views.current() != null) {
-            failover.reconcile(views.current(), presentNodes(), views::current, this::publishIfStillLeading);
+            failover.reconcile(views.current(), presentNodes(), roster.membersWithoutHello(), views::current,
+                    this::publishIfStillLeading);
         } else {
             failover.forgetAbsences();
         }
@@ -499,6 +512,7 @@ final class MemberReactions<A> {
 
     /** Announces this node's data address, incarnation and the map version it holds. */
     private void sayHello() {
+        helloSentNanos = eventNow;
         ClusterView held = views.current();
         long mapVersion = held == null ? 0 : held.partitionMap().version();
         link.broadcast(ClusterMessages.encodeHello(
@@ -596,6 +610,15 @@ final class MemberReactions<A> {
         @Override
         public void newerMapHeld() {
             fetchNewerView(eventNow);
+        }
+
+        @Override
+        public void leaseRefused(String refused) {
+            LeaseKeeper<A> keeper = leases.keeper();
+            log.warn("node {}: refuses {}'s owner lease: it answered none of this leader's beats within {} ms for {} ms "
+                    + "while a majority did (a congested or failing link); it is suspended and its partitions fail over "
+                    + "once the lease it holds runs out, and it serves again after a lease of prompt answers", nodeId,
+                    refused, keeper.promptAnswerNanos() / 1_000_000, keeper.lagWindowNanos() / 1_000_000);
         }
 
         @Override

@@ -61,4 +61,16 @@ class ClientProtocolGateTests {
         assertThat(client.put("k", "v".getBytes(StandardCharsets.UTF_8)).join()).as("a frame of version 3").isEqualTo(7);
         assertThat(node.received()).extracting(received -> received.request().op()).containsExactly(OpCode.PUT);
     }
+
+    /** A blocking list operation's first look is refused so: the wait ends with the refusal instead of lasting its hour. */
+    @Test
+    void aBlockingListOperationEndsAtItsFirstLookOnANodeWhoseVersionLacksIt() {
+        assertThatThrownBy(() -> client.listBlockingPop(List.of("{q}a", "{q}b"), ListEnd.HEAD, Duration.ofHours(1)).join())
+                .cause().isInstanceOf(ZarisProtocolVersionException.class).hasMessageContaining("lacks HASH_READ");
+        assertThatThrownBy(() -> client.listBlockingMove("{q}a", "{q}b", ListEnd.HEAD, ListEnd.TAIL, Duration.ofHours(1))
+                .join()).cause().isInstanceOf(ZarisProtocolVersionException.class);
+        assertThatThrownBy(() -> client.sortedSetAdd("z", Map.of("m", 1.0), SortedSetAddOptions.builder().onlyNew().build())
+                .join()).cause().isInstanceOf(ZarisProtocolVersionException.class).hasMessageContaining("lacks HASH_WRITE");
+        assertThat(node.received()).isEmpty();
+    }
 }

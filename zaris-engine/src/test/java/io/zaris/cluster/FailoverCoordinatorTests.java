@@ -432,6 +432,22 @@ class FailoverCoordinatorTests {
     }
 
     @Test
+    void aRestartedActiveIsNotPromotedWhileAMemberOfTheViewHasNotAnnouncedItself() {
+        // after a merge, the paused survivor "b" holding the data is a member whose hello has not arrived: not present
+        ClusterView view = view(List.of(List.of("a", "b"), List.of("b", "a")),
+                new PartitionRuntime("a", 3, PartitionHealth.HEALTHY), new PartitionRuntime("b", 1, PartitionHealth.HEALTHY));
+        answers.put("a", Map.of(0, new PartitionState(4, 0, 0, 0))); // restarted: fenced its old epoch, holds nothing
+        coordinator.disown("a", Map.of(0, 3L), view);
+        coordinator.reconcile(view, Set.of("a", "c"), 1, () -> view, published::add);
+        assertThat(published).as("the empty store must not be made authoritative").isEmpty();
+
+        answers.put("b", Map.of(0, new PartitionState(3, 90, 12, 2))); // its hello arrived: present, and it answers
+        coordinator.reconcile(view, Set.of("a", "b", "c"), 0, () -> view, published::add);
+        assertThat(published).isNotEmpty();
+        assertThat(published.get(published.size() - 1).runtimeMap().get(0).activeNode()).isEqualTo("b");
+    }
+
+    @Test
     void anEmptyNewOwnerIsNotPromotedWhileTheOwnerHoldingTheDataHasNotAnswered() {
         // a drain re-mapped partition 0 to [a, c, b]: "c" is new and empty, "a" (the active) is gone, "b" holds the
         // data but its answer is lost

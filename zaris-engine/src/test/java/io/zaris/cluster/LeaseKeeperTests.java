@@ -282,6 +282,126 @@ class LeaseKeeperTests {
         assertThat(keeper.lapsedWhileMember("member", "member-address", 10 * SECOND)).isFalse();
     }
 
+    /**
+     * Makes the keeper lead {@code leader}, {@code member} and {@code other} (in the view from 0), beating every
+     * quarter lease from 0 to {@code until}; leader and other answer each beat 10 ms after it was sent, member
+     * {@code memberDelay.applyAsLong(sentAt)} after (negative: not at all).
+     */
+    private void beatUntil(long until, java.util.function.LongUnaryOperator memberDelay) {
+        keeper.viewChanged(List.of("leader", "member", "other"), 0);
+        beat(0, until, memberDelay);
+    }
+
+    /** Beats of {@link #beatUntil} sent from {@code from} to {@code until}. */
+    private void beat(long from, long until, java.util.function.LongUnaryOperator memberDelay) {
+        for (long sent = from; sent <= until; sent += LEASE.toNanos() / 4) {
+            long round = keeper.beginBeat(sent, 2);
+            keeper.onBeatAnswer(round, "leader", sent + 10 * MILLI);
+            keeper.onBeatAnswer(round, "other", sent + 10 * MILLI);
+            long delay = memberDelay.applyAsLong(sent);
+            if (delay >= 0) {
+                keeper.onBeatAnswer(round, "member", sent + delay);
+            }
+        }
+    }
+
+    @Test
+    void aMemberWhoseBeatAnswersLagWhileAMajoritysDoNotIsRefusedOnceTheLagWindowPassedSinceItsLastPromptAnswer() {
+        // prompt up to the beat sent at 750 ms, then every answer 2 s late (a congested link)
+        beatUntil(6 * SECOND, sent -> sent <= 750 * MILLI ? 10 * MILLI : 2 * SECOND);
+        assertThat(keeper.lagWindowNanos()).as("half the 3 s lease and the 500 ms prompt bound").isEqualTo(2 * SECOND);
+
+        assertThat(keeper.promptness("member", "member", 2, 2700 * MILLI)).isEqualTo(LeaseKeeper.Promptness.PROMPT);
+        assertThat(keeper.promptness("member", "member", 2, 2800 * MILLI))
+                .isEqualTo(LeaseKeeper.Promptness.STARTS_LAGGING);
+        assertThat(keeper.promptness("member", "member", 2, 4 * SECOND)).isEqualTo(LeaseKeeper.Promptness.LAGGING);
+        assertThat(keeper.promptness("other", "other", 2, 4 * SECOND)).isEqualTo(LeaseKeeper.Promptness.PROMPT);
+    }
+
+    @Test
+    void aRefusedMemberLapsesALeaseAfterItsLastGrantWithoutTheGrace() {
+        beatUntil(6 * SECOND, sent -> sent <= 750 * MILLI ? 10 * MILLI : 2 * SECOND);
+        keeper.grant("member", 2 * SECOND);
+        LeaseKeeper<String> granting = LeaseKeeper.withLease(LEASE); // the same history, without the refusal
+        granting.viewChanged(List.of("leader", "member", "other"), 0);
+        long round = granting.beginBeat(5250 * MILLI, 2);
+        granting.onBeatAnswer(round, "leader", 5260 * MILLI);
+        granting.onBeatAnswer(round, "other", 5260 * MILLI);
+        granting.grant("member", 2 * SECOND);
+
+        keeper.promptness("member", "member", 2, 4 * SECOND);
+
+        assertThat(keeper.lapsedWhileMember("member", "member", 5300 * MILLI))
+                .as("a lease after the last grant, confirmed by the majority's beat at 5.25 s").isTrue();
+        assertThat(granting.lapsedWhileMember("member", "member", 5300 * MILLI))
+                .as("not refused: it may still renew within the grace").isFalse();
+    }
+
+    @Test
+    void aMemberThatLagsAndAsksNothingLapsesALeaseAfterItsLastGrantToo() {
+        // its requests are lost on the congested link rather than late: lagging is enough, no refusal needed
+        beatUntil(6 * SECOND, sent -> sent <= 750 * MILLI ? 10 * MILLI : -1);
+        keeper.grant("member", 2 * SECOND);
+
+        assertThat(keeper.lapsedWhileMember("member", "member", 5300 * MILLI)).isTrue();
+    }
+
+    @Test
+    void aGrantAfterTheLinkRecoveredEndsTheRefusalAndBringsTheGraceBack() {
+        // late from 1.5 s to 3 s, prompt again from 3.75 s
+        beatUntil(3 * SECOND, sent -> sent >= 1500 * MILLI ? 2 * SECOND : 10 * MILLI);
+        keeper.grant("member", SECOND);
+        assertThat(keeper.promptness("member", "member", 2, 3300 * MILLI)).isEqualTo(LeaseKeeper.Promptness.STARTS_LAGGING);
+
+        beat(3750 * MILLI, 6 * SECOND, sent -> 10 * MILLI);
+        assertThat(keeper.promptness("member", "member", 2, 3800 * MILLI)).isEqualTo(LeaseKeeper.Promptness.PROMPT);
+        keeper.grant("member", 3800 * MILLI);
+
+        assertThat(keeper.lapsedWhileMember("member", "member", 6900 * MILLI)).as("a lease, but not the grace").isFalse();
+        assertThat(keeper.promptness("member", "member", 2, 4 * SECOND)).isEqualTo(LeaseKeeper.Promptness.PROMPT);
+    }
+
+    @Test
+    void oneLateOrLostAnswerIsForgiven() {
+        beatUntil(6 * SECOND, sent -> sent == 1500 * MILLI ? -1 : sent == 3750 * MILLI ? 2 * SECOND : 10 * MILLI);
+
+        for (long now = 0; now <= 6 * SECOND; now += 100 * MILLI) {
+            assertThat(keeper.promptness("member", "member", 2, now)).as("at %d ms", now / MILLI)
+                    .isEqualTo(LeaseKeeper.Promptness.PROMPT);
+        }
+    }
+
+    @Test
+    void whenMostMembersLagTheLeaderRefusesNobody() {
+        // the leader's own link (or machine) is the likelier fault: refusing would take every lease
+        keeper.viewChanged(List.of("leader", "member", "other"), 0);
+        for (long sent = 0; sent <= 6 * SECOND; sent += LEASE.toNanos() / 4) {
+            long round = keeper.beginBeat(sent, 2);
+            keeper.onBeatAnswer(round, "leader", sent + 10 * MILLI);
+            keeper.onBeatAnswer(round, "member", sent + 2 * SECOND);
+            keeper.onBeatAnswer(round, "other", sent + 2 * SECOND);
+        }
+
+        assertThat(keeper.promptness("member", "member", 2, 5 * SECOND)).isEqualTo(LeaseKeeper.Promptness.PROMPT);
+        assertThat(keeper.promptness("other", "other", 2, 5 * SECOND)).isEqualTo(LeaseKeeper.Promptness.PROMPT);
+    }
+
+    @Test
+    void aMemberIsNotRefusedBeforeALagWindowInTheViewAndUnderThisLeadersBeats() {
+        keeper.viewChanged(List.of("leader", "member", "other"), 0);
+        for (long sent = 10 * SECOND; sent <= 16 * SECOND; sent += LEASE.toNanos() / 4) { // this node leads from 10 s
+            long round = keeper.beginBeat(sent, 2);
+            keeper.onBeatAnswer(round, "leader", sent + 10 * MILLI);
+            keeper.onBeatAnswer(round, "other", sent + 10 * MILLI);
+        }
+
+        assertThat(keeper.promptness("member", "member", 2, 11900 * MILLI)).isEqualTo(LeaseKeeper.Promptness.PROMPT);
+        assertThat(keeper.promptness("member", "member", 2, 12 * SECOND))
+                .isEqualTo(LeaseKeeper.Promptness.STARTS_LAGGING);
+        assertThat(keeper.promptness(null, "member", 2, 13 * SECOND))
+                .as("not announced yet: never refused").isEqualTo(LeaseKeeper.Promptness.PROMPT);
+    }
+
     @Test
     void aMemberSwitchesToANewCoordinatorWhileTheOldOneIsInItsViewOnlyAfterAFullLease() {
         Set<String> view = Set.of("old", "new");

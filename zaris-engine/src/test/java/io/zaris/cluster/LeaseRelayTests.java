@@ -77,6 +77,28 @@ class LeaseRelayTests {
     }
 
     @Test
+    void aMemberWhoseBeatAnswersLagIsRefusedItsLeaseAndReportedOnceWhileTheOthersAreGranted() {
+        LeaseRelay.Seat<String> leader = seat("a", null);
+        relay.keeper().viewChanged(List.of("a", "b", "c"), 0);
+        roster.announced("b", new ClusterMessages.NodeHello("b", new NodeAddress("127.0.0.1", 2), "b-1", 0));
+        roster.announced("c", new ClusterMessages.NodeHello("c", new NodeAddress("127.0.0.1", 3), "c-1", 0));
+        long round = 0;
+        for (long sent = 10 * SECOND; sent <= 14 * SECOND; sent += LEASE.toNanos() / 4) { // b never answers
+            relay.renew(leader, sent); // beats round 1, 2, ...
+            round++;
+            relay.onMessage("a", lease(ClusterMessages.BEAT_ACK, round), leader, sent);
+            relay.onMessage("c", lease(ClusterMessages.BEAT_ACK, round), leader, sent);
+        }
+        effects.clear();
+
+        relay.onMessage("b", lease(ClusterMessages.LEASE_REQUEST, 9), leader, 14 * SECOND);
+        relay.onMessage("b", lease(ClusterMessages.LEASE_REQUEST, 10), leader, 14 * SECOND);
+        relay.onMessage("c", lease(ClusterMessages.LEASE_REQUEST, 11), leader, 14 * SECOND);
+
+        assertThat(effects).containsExactly("leaseRefused b", "send c LEASE_GRANT 11 map 0");
+    }
+
+    @Test
     void answersFromOutsideTheLeadersViewCountForNothing() {
         LeaseRelay.Seat<String> leader = seat("a", null);
         relay.renew(leader, 10 * SECOND);
@@ -211,6 +233,11 @@ class LeaseRelayTests {
         @Override
         public void leaseGranted(long validUntil, boolean justConfirmed) {
             effects.add("leaseGranted " + validUntil + " " + justConfirmed);
+        }
+
+        @Override
+        public void leaseRefused(String nodeId) {
+            effects.add("leaseRefused " + nodeId);
         }
     }
 }

@@ -34,6 +34,8 @@ class RestartedMajorityIntegrationTests {
 
     private static final int KEYS = 400;
     /** A node's log line for a merged membership view; group 1 is the view's coordinator. */
+    private static final Pattern DECISION = Pattern.compile("membership view|partition map|restarted|fail over|heal|"
+            + "suspends|resumes|took over|lost a replica|recovered on|asks again|waits|test harness");
     private static final Pattern MERGE_VIEW = Pattern.compile("membership view \\[(\\w+)\\|\\d+\\] with \\d+ member\\(s\\) \\(merge\\)");
 
     @Test
@@ -66,18 +68,31 @@ class RestartedMajorityIntegrationTests {
                     String read = client.sync().get(key(i))
                             .map(v -> new String(v.value(), StandardCharsets.UTF_8)).orElse(null);
                     if (!new String(value(i), StandardCharsets.UTF_8).equals(read)) {
-                        lost.add(key(i) + "=" + read);
+                        lost.add(key(i) + "=" + read + " (served by " + client.ownerOf(key(i)) + ")");
                     }
                 }
                 // The merge picks its coordinator by JGroups address order: a restarted one (the case that lost
                 // data) about two runs in three.
                 System.out.printf("survivor paused, two nodes killed and restarted, merged back under coordinator %s: "
                         + "%d of %d keys lost%n", mergeCoordinator(sinceRestart(processes, "n1")), lost.size(), KEYS);
-                assertThat(lost).as("keys the surviving node held").isEmpty();
+                // Seen once in CI and never since: the decisions the nodes logged are what can tell how it happened.
+                assertThat(lost).as("keys the surviving node held; what the nodes decided:%n%s", decisions(processes))
+                        .isEmpty();
                 assertThat(sinceRestart(processes, "n1") + sinceRestart(processes, "n2"))
                         .doesNotContain("leader computed partition map");
             }
         }
+    }
+
+    /** The lines of each node's log that record a membership, map or role decision, at most 60 per node. */
+    private static String decisions(ServerProcesses processes) throws IOException {
+        StringBuilder out = new StringBuilder();
+        for (String nodeId : List.of("n1", "n2", "n3")) {
+            List<String> lines = processes.node(nodeId).logText().lines().filter(line -> DECISION.matcher(line).find())
+                    .map(line -> line.length() > 240 ? line.substring(0, 240) + "…" : line).toList();
+            lines.subList(Math.max(0, lines.size() - 60), lines.size()).forEach(line -> out.append(line).append('\n'));
+        }
+        return out.toString();
     }
 
     private static String mergeCoordinator(String log) {

@@ -1,7 +1,14 @@
 package io.zaris.spring.template;
 
+import io.zaris.client.InsertPosition;
+import io.zaris.client.LexBound;
 import io.zaris.client.ListEnd;
+import io.zaris.client.ListPositionOptions;
+import io.zaris.client.PoppedMember;
+import io.zaris.client.RangeLimit;
+import io.zaris.client.ScoreBound;
 import io.zaris.client.ScoredMember;
+import io.zaris.client.SortedSetAddOptions;
 import io.zaris.client.ZarisClient;
 import io.zaris.model.VersionedValue;
 import io.zaris.spring.EntrySizeSample;
@@ -240,6 +247,40 @@ public final class AsyncZarisTemplate {
     }
 
     /**
+     * Sets a field of the hash at the key only when it is absent (HSETNX); completes with whether it did. Not retried
+     * once it may have been applied.
+     */
+    public CompletableFuture<Boolean> hashPutIfAbsent(String key, String field, Object value) {
+        byte[] bytes = serializeElement(key, "field '" + field + "'", value);
+        return observed("hash_put_if_absent", () -> client.hashSetIfAbsent(key, field, bytes));
+    }
+
+    /** The values of the hash at the key, in the order their fields were first set; empty when the key is absent (HVALS). */
+    public <T> CompletableFuture<List<T>> hashValues(String key, Class<T> type) {
+        return observed("hash_values", () -> client.hashValues(key)).thenApply(found -> {
+            List<T> values = new ArrayList<>(found.size());
+            for (byte[] bytes : found) {
+                values.add(deserialize(key, "value", bytes, type));
+            }
+            return values;
+        });
+    }
+
+    /** The length in bytes of a field's stored (serialized) value, 0 when the field or the key is absent (HSTRLEN). */
+    public CompletableFuture<Long> hashValueLength(String key, String field) {
+        return observed("hash_value_length", () -> client.hashValueLength(key, field));
+    }
+
+    /**
+     * Adds {@code delta} to the decimal number in a field of the hash at the key (HINCRBYFLOAT); completes with the new
+     * value. Like {@link #hashIncrement}, the field holds decimal text, not a serialized value, and an increment whose
+     * outcome is unknown is not retried.
+     */
+    public CompletableFuture<Double> hashIncrementFloat(String key, String field, double delta) {
+        return observed("hash_increment", () -> client.hashIncrementFloat(key, field, delta));
+    }
+
+    /**
      * Pushes values at one end of the list at the key (creating it; it keeps its TTL), one after the other, so that
      * pushing {@code a, b} at the head leaves {@code b} first; completes with the list's length after. Not repeated
      * once it may have been applied (a repeat would push twice). A collection passed as one argument is one value.
@@ -331,6 +372,65 @@ public final class AsyncZarisTemplate {
                 .thenApply(found -> Optional.ofNullable(found).map(bytes -> deserialize(key, "element", bytes, type)));
     }
 
+    /**
+     * Pops the value at one end of the first of {@code keys} (of one segment) that holds a list, waiting up to
+     * {@code timeout} for one (BLPOP or BRPOP on several keys); completes with the key and its value, empty when the
+     * timeout passed first. Waits as {@link #listBlockingPop(String, ListEnd, Duration, Class)} does.
+     */
+    public <T> CompletableFuture<Optional<Map.Entry<String, T>>> listBlockingPop(List<String> keys, ListEnd end,
+            Duration timeout, Class<T> type) {
+        return observed("list_blocking_pop", () -> client.listBlockingPop(keys, end, timeout)).thenApply(found ->
+                Optional.ofNullable(found).map(popped ->
+                        Map.entry(popped.key(), deserialize(popped.key(), "element", popped.element(), type))));
+    }
+
+    /**
+     * {@link #listMove}, waiting up to {@code timeout} for the source to hold a value (BLMOVE); empty when the timeout
+     * passed first. Waits as {@link #listBlockingPop(String, ListEnd, Duration, Class)} does.
+     */
+    public <T> CompletableFuture<Optional<T>> listBlockingMove(String source, String destination, ListEnd from, ListEnd to,
+            Duration timeout, Class<T> type) {
+        return observed("list_blocking_move", () -> client.listBlockingMove(source, destination, from, to, timeout))
+                .thenApply(found -> Optional.ofNullable(found).map(bytes -> deserialize(source, "element", bytes, type)));
+    }
+
+    /**
+     * Pushes values at one end of the list at the key only when it holds a list (LPUSHX, RPUSHX); completes with the
+     * length after, 0 when the key is absent. Not repeated once it may have been applied.
+     */
+    public CompletableFuture<Long> listPushIfExists(String key, ListEnd end, Object... values) {
+        Objects.requireNonNull(end, "end must not be null");
+        byte[][] elements = new byte[values.length][];
+        for (int i = 0; i < values.length; i++) {
+            elements[i] = serializeElement(key, "element", values[i]);
+        }
+        return observed("list_push_if_exists", () -> client.listPushIfExists(key, end, elements));
+    }
+
+    /**
+     * Inserts {@code value} before or after the first value equal to {@code pivot} (both compared serialized; LINSERT);
+     * completes with the length after, −1 without the pivot, 0 without the key. Not repeated once it may have been
+     * applied.
+     */
+    public CompletableFuture<Long> listInsert(String key, InsertPosition position, Object pivot, Object value) {
+        byte[] pivotBytes = serializeElement(key, "pivot", pivot);
+        byte[] bytes = serializeElement(key, "element", value);
+        return observed("list_insert", () -> client.listInsert(key, position, pivotBytes, bytes));
+    }
+
+    /** The index of the first value equal to {@code value} (compared serialized; LPOS); empty when none is. */
+    public CompletableFuture<OptionalLong> listPosition(String key, Object value, ListPositionOptions options) {
+        byte[] bytes = serializeElement(key, "element", value);
+        return observed("list_position", () -> client.listPosition(key, bytes, options))
+                .thenApply(index -> index == null ? OptionalLong.empty() : OptionalLong.of(index));
+    }
+
+    /** The indexes of up to {@code count} values equal to {@code value} (0: every one; LPOS … COUNT). */
+    public CompletableFuture<List<Long>> listPositions(String key, Object value, long count, ListPositionOptions options) {
+        byte[] bytes = serializeElement(key, "element", value);
+        return observed("list_position", () -> client.listPositions(key, bytes, count, options));
+    }
+
     /** Adds members to the set at the key (creating it; it keeps its TTL); completes with how many were new. */
     public CompletableFuture<Long> setAdd(String key, String... members) {
         return observed("set_add", () -> client.setAdd(key, members));
@@ -403,6 +503,29 @@ public final class AsyncZarisTemplate {
     /** As {@link #setIntersectionStore}, storing {@link #setDifference}. */
     public CompletableFuture<Long> setDifferenceStore(String destination, String... keys) {
         return observed("set_difference_store", () -> client.setDifferenceStore(destination, keys));
+    }
+
+    /** Whether the set at the key holds each member, in the order asked (SMISMEMBER, one request). */
+    public CompletableFuture<List<Boolean>> setContainsMany(String key, String... members) {
+        return observed("set_contains_many", () -> client.setContainsMany(key, members));
+    }
+
+    /**
+     * Moves a member from the set at {@code source} to the set at {@code destination} (keys of one segment) in one step;
+     * completes with whether the member was in the source. Not retried once it may have been applied.
+     */
+    public CompletableFuture<Boolean> setMove(String source, String destination, String member) {
+        return observed("set_move", () -> client.setMove(source, destination, member));
+    }
+
+    /** How many members every set at the keys holds (SINTERCARD); keys of one segment. */
+    public CompletableFuture<Long> setIntersectionSize(String... keys) {
+        return observed("set_intersection_size", () -> client.setIntersectionSize(keys));
+    }
+
+    /** As {@link #setIntersectionSize(String...)}, counting at most {@code limit} (0: no limit). */
+    public CompletableFuture<Long> setIntersectionSize(long limit, String... keys) {
+        return observed("set_intersection_size", () -> client.setIntersectionSize(limit, keys));
     }
 
     /** Gives each member its score in the sorted set at the key (creating it); completes with how many were new. */
@@ -485,6 +608,95 @@ public final class AsyncZarisTemplate {
     /** Removes and returns up to {@code count} members of the highest scores, highest first. */
     public CompletableFuture<List<ScoredMember>> sortedSetPopMax(String key, int count) {
         return observed("sorted_set_pop", () -> client.sortedSetPopMax(key, count));
+    }
+
+    /**
+     * Gives members their scores as {@code options} allow (Redis's ZADD NX, XX, GT, LT, CH); completes with how many were
+     * added (and changed, with {@link SortedSetAddOptions#countChanged}).
+     */
+    public CompletableFuture<Long> sortedSetAdd(String key, Map<String, Double> scores, SortedSetAddOptions options) {
+        return observed("sorted_set_add", () -> client.sortedSetAdd(key, scores, options));
+    }
+
+    /**
+     * Adds {@code delta} to the member's score as {@code options} allow (ZADD INCR); completes with the new score, empty
+     * when a condition kept the member as it was. Not retried once it may have been applied.
+     */
+    public CompletableFuture<Optional<Double>> sortedSetIncrement(String key, String member, double delta,
+            SortedSetAddOptions options) {
+        return observed("sorted_set_increment", () -> client.sortedSetIncrement(key, member, delta, options))
+                .thenApply(Optional::ofNullable);
+    }
+
+    /** The scores of several members in one request (ZMSCORE): the members present, in the order asked. */
+    public CompletableFuture<Map<String, Double>> sortedSetScores(String key, String... members) {
+        return observed("sorted_set_scores", () -> client.sortedSetScores(key, members));
+    }
+
+    /** The members with a score between {@code min} and {@code max} (each inclusive, exclusive or open), the part {@code limit} names, lowest first. */
+    public CompletableFuture<List<ScoredMember>> sortedSetRangeByScore(String key, ScoreBound min, ScoreBound max,
+            RangeLimit limit) {
+        return observed("sorted_set_range", () -> client.sortedSetRangeByScore(key, min, max, limit));
+    }
+
+    /** As {@link #sortedSetRangeByScore(String, ScoreBound, ScoreBound, RangeLimit)}, highest first. */
+    public CompletableFuture<List<ScoredMember>> sortedSetReverseRangeByScore(String key, ScoreBound min, ScoreBound max,
+            RangeLimit limit) {
+        return observed("sorted_set_range", () -> client.sortedSetReverseRangeByScore(key, min, max, limit));
+    }
+
+    /** How many members have a score between {@code min} and {@code max}. */
+    public CompletableFuture<Long> sortedSetCount(String key, ScoreBound min, ScoreBound max) {
+        return observed("sorted_set_count", () -> client.sortedSetCount(key, min, max));
+    }
+
+    /** Removes the members with a score between {@code min} and {@code max}; completes with how many went. */
+    public CompletableFuture<Long> sortedSetRemoveRangeByScore(String key, ScoreBound min, ScoreBound max) {
+        return observed("sorted_set_remove_range", () -> client.sortedSetRemoveRangeByScore(key, min, max));
+    }
+
+    /** The members between {@code min} and {@code max} in member order (ZRANGEBYLEX), the part {@code limit} names. */
+    public CompletableFuture<List<String>> sortedSetRangeByLex(String key, LexBound min, LexBound max, RangeLimit limit) {
+        return observed("sorted_set_range", () -> client.sortedSetRangeByLex(key, min, max, limit));
+    }
+
+    /** As {@link #sortedSetRangeByLex}, from the last member back (the bounds still given lowest first). */
+    public CompletableFuture<List<String>> sortedSetReverseRangeByLex(String key, LexBound min, LexBound max,
+            RangeLimit limit) {
+        return observed("sorted_set_range", () -> client.sortedSetReverseRangeByLex(key, min, max, limit));
+    }
+
+    /** How many members lie between {@code min} and {@code max} in member order (ZLEXCOUNT). */
+    public CompletableFuture<Long> sortedSetLexCount(String key, LexBound min, LexBound max) {
+        return observed("sorted_set_count", () -> client.sortedSetLexCount(key, min, max));
+    }
+
+    /** Removes the members between {@code min} and {@code max} in member order; completes with how many went. */
+    public CompletableFuture<Long> sortedSetRemoveRangeByLex(String key, LexBound min, LexBound max) {
+        return observed("sorted_set_remove_range", () -> client.sortedSetRemoveRangeByLex(key, min, max));
+    }
+
+    /**
+     * Removes the members ranked {@code start} to {@code stop} (lowest score first; negative ranks count from the
+     * highest); completes with how many went. Not retried once it may have been applied.
+     */
+    public CompletableFuture<Long> sortedSetRemoveRangeByRank(String key, long start, long stop) {
+        return observed("sorted_set_remove_range", () -> client.sortedSetRemoveRangeByRank(key, start, stop));
+    }
+
+    /**
+     * Pops the lowest-scored member of the first of {@code keys} (of one segment) that holds a sorted set, waiting up
+     * to {@code timeout} for one (BZPOPMIN); empty when the timeout passed first. Waits as {@link #listBlockingPop} does.
+     */
+    public CompletableFuture<Optional<PoppedMember>> sortedSetBlockingPopMin(List<String> keys, Duration timeout) {
+        return observed("sorted_set_blocking_pop", () -> client.sortedSetBlockingPopMin(keys, timeout))
+                .thenApply(Optional::ofNullable);
+    }
+
+    /** As {@link #sortedSetBlockingPopMin}, the highest-scored member (BZPOPMAX). */
+    public CompletableFuture<Optional<PoppedMember>> sortedSetBlockingPopMax(List<String> keys, Duration timeout) {
+        return observed("sorted_set_blocking_pop", () -> client.sortedSetBlockingPopMax(keys, timeout))
+                .thenApply(Optional::ofNullable);
     }
 
     private <T> CompletableFuture<T> observed(String operation, Supplier<CompletableFuture<T>> call) {

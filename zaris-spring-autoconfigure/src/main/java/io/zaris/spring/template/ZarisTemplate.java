@@ -1,8 +1,15 @@
 package io.zaris.spring.template;
 
 import io.zaris.client.KeyChange;
+import io.zaris.client.InsertPosition;
+import io.zaris.client.LexBound;
 import io.zaris.client.ListEnd;
+import io.zaris.client.ListPositionOptions;
+import io.zaris.client.PoppedMember;
+import io.zaris.client.RangeLimit;
+import io.zaris.client.ScoreBound;
 import io.zaris.client.ScoredMember;
+import io.zaris.client.SortedSetAddOptions;
 import io.zaris.client.ZarisClient;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.observation.ZarisOperationObserver;
@@ -179,6 +186,23 @@ public final class ZarisTemplate {
         return await(async.hashSize(key));
     }
 
+    /** Returns whether the field was set (it was absent). */
+    public boolean hashPutIfAbsent(String key, String field, Object value) {
+        return await(async.hashPutIfAbsent(key, field, value));
+    }
+
+    public <T> List<T> hashValues(String key, Class<T> type) {
+        return await(async.hashValues(key, type));
+    }
+
+    public long hashValueLength(String key, String field) {
+        return await(async.hashValueLength(key, field));
+    }
+
+    public double hashIncrementFloat(String key, String field, double delta) {
+        return await(async.hashIncrementFloat(key, field, delta));
+    }
+
     /** See {@link AsyncZarisTemplate#listPush}; returns the list's length after. */
     public long listPush(String key, ListEnd end, Object... values) {
         return await(async.listPush(key, end, values));
@@ -223,6 +247,33 @@ public final class ZarisTemplate {
     /** Blocks the calling thread up to {@code timeout} (and for a look under way then); see {@link AsyncZarisTemplate#listBlockingPop}. */
     public <T> Optional<T> listBlockingPop(String key, ListEnd end, Duration timeout, Class<T> type) {
         return await(async.listBlockingPop(key, end, timeout, type));
+    }
+
+    /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#listBlockingPop(List, ListEnd, Duration, Class)}. */
+    public <T> Optional<Map.Entry<String, T>> listBlockingPop(List<String> keys, ListEnd end, Duration timeout, Class<T> type) {
+        return await(async.listBlockingPop(keys, end, timeout, type));
+    }
+
+    /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#listBlockingMove}. */
+    public <T> Optional<T> listBlockingMove(String source, String destination, ListEnd from, ListEnd to, Duration timeout,
+            Class<T> type) {
+        return await(async.listBlockingMove(source, destination, from, to, timeout, type));
+    }
+
+    public long listPushIfExists(String key, ListEnd end, Object... values) {
+        return await(async.listPushIfExists(key, end, values));
+    }
+
+    public long listInsert(String key, InsertPosition position, Object pivot, Object value) {
+        return await(async.listInsert(key, position, pivot, value));
+    }
+
+    public OptionalLong listPosition(String key, Object value, ListPositionOptions options) {
+        return await(async.listPosition(key, value, options));
+    }
+
+    public List<Long> listPositions(String key, Object value, long count, ListPositionOptions options) {
+        return await(async.listPositions(key, value, count, options));
     }
 
     public long setAdd(String key, String... members) {
@@ -275,6 +326,22 @@ public final class ZarisTemplate {
 
     public long setDifferenceStore(String destination, String... keys) {
         return await(async.setDifferenceStore(destination, keys));
+    }
+
+    public List<Boolean> setContainsMany(String key, String... members) {
+        return await(async.setContainsMany(key, members));
+    }
+
+    public boolean setMove(String source, String destination, String member) {
+        return await(async.setMove(source, destination, member));
+    }
+
+    public long setIntersectionSize(String... keys) {
+        return await(async.setIntersectionSize(keys));
+    }
+
+    public long setIntersectionSize(long limit, String... keys) {
+        return await(async.setIntersectionSize(limit, keys));
     }
 
     public long sortedSetAdd(String key, Map<String, Double> scores) {
@@ -336,6 +403,65 @@ public final class ZarisTemplate {
 
     public List<ScoredMember> sortedSetPopMax(String key, int count) {
         return await(async.sortedSetPopMax(key, count));
+    }
+
+    public long sortedSetAdd(String key, Map<String, Double> scores, SortedSetAddOptions options) {
+        return await(async.sortedSetAdd(key, scores, options));
+    }
+
+    /** Empty when a condition kept the member as it was. */
+    public Optional<Double> sortedSetIncrement(String key, String member, double delta, SortedSetAddOptions options) {
+        return await(async.sortedSetIncrement(key, member, delta, options));
+    }
+
+    public Map<String, Double> sortedSetScores(String key, String... members) {
+        return await(async.sortedSetScores(key, members));
+    }
+
+    public List<ScoredMember> sortedSetRangeByScore(String key, ScoreBound min, ScoreBound max, RangeLimit limit) {
+        return await(async.sortedSetRangeByScore(key, min, max, limit));
+    }
+
+    public List<ScoredMember> sortedSetReverseRangeByScore(String key, ScoreBound min, ScoreBound max, RangeLimit limit) {
+        return await(async.sortedSetReverseRangeByScore(key, min, max, limit));
+    }
+
+    public long sortedSetCount(String key, ScoreBound min, ScoreBound max) {
+        return await(async.sortedSetCount(key, min, max));
+    }
+
+    public long sortedSetRemoveRangeByScore(String key, ScoreBound min, ScoreBound max) {
+        return await(async.sortedSetRemoveRangeByScore(key, min, max));
+    }
+
+    public List<String> sortedSetRangeByLex(String key, LexBound min, LexBound max, RangeLimit limit) {
+        return await(async.sortedSetRangeByLex(key, min, max, limit));
+    }
+
+    public List<String> sortedSetReverseRangeByLex(String key, LexBound min, LexBound max, RangeLimit limit) {
+        return await(async.sortedSetReverseRangeByLex(key, min, max, limit));
+    }
+
+    public long sortedSetLexCount(String key, LexBound min, LexBound max) {
+        return await(async.sortedSetLexCount(key, min, max));
+    }
+
+    public long sortedSetRemoveRangeByLex(String key, LexBound min, LexBound max) {
+        return await(async.sortedSetRemoveRangeByLex(key, min, max));
+    }
+
+    public long sortedSetRemoveRangeByRank(String key, long start, long stop) {
+        return await(async.sortedSetRemoveRangeByRank(key, start, stop));
+    }
+
+    /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#sortedSetBlockingPopMin}. */
+    public Optional<PoppedMember> sortedSetBlockingPopMin(List<String> keys, Duration timeout) {
+        return await(async.sortedSetBlockingPopMin(keys, timeout));
+    }
+
+    /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#sortedSetBlockingPopMax}. */
+    public Optional<PoppedMember> sortedSetBlockingPopMax(List<String> keys, Duration timeout) {
+        return await(async.sortedSetBlockingPopMax(keys, timeout));
     }
 
     /**
