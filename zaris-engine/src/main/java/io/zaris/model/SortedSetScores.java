@@ -3,7 +3,6 @@ package io.zaris.model;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Pattern;
 
@@ -207,7 +206,13 @@ public final class SortedSetScores {
 
     /** The 8 bytes a score is stored and replicated as. */
     public static byte[] encode(double score) {
-        return ByteBuffer.allocate(Double.BYTES).putDouble(score).array();
+        // Big-endian IEEE 754 bits, as ByteBuffer.putDouble writes them, without a ByteBuffer per ZADD.
+        long bits = Double.doubleToRawLongBits(score);
+        byte[] out = new byte[Double.BYTES];
+        for (int i = 0; i < Double.BYTES; i++) {
+            out[i] = (byte) (bits >>> (8 * (Double.BYTES - 1 - i)));
+        }
+        return out;
     }
 
     /** Reads {@link #encode}'s bytes back. */
@@ -215,6 +220,10 @@ public final class SortedSetScores {
         if (bytes.length != Double.BYTES) {
             throw new IllegalArgumentException("a score is " + Double.BYTES + " bytes, got " + bytes.length);
         }
-        return ByteBuffer.wrap(bytes).getDouble();
+        long bits = 0;
+        for (byte b : bytes) {
+            bits = bits << 8 | (b & 0xFF);
+        }
+        return Double.longBitsToDouble(bits);
     }
 }

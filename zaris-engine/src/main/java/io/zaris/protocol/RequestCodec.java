@@ -253,8 +253,9 @@ public final class RequestCodec {
     }
 
     /**
-     * Like {@link #decode(ByteBuf, ProtocolLimits)}, with the value of a PUT and the values of a REPLICATE read
-     * into arrays from {@code values} (other requests' values always get arrays of their own).
+     * Like {@link #decode(ByteBuf, ProtocolLimits)}, with the value of a PUT and the string values of a REPLICATE read
+     * into arrays from {@code values} (other requests' values, and a REPLICATE's hash field values and list elements,
+     * which the store keeps as they are, always get arrays of their own).
      */
     public static Envelope decode(ByteBuf in, ProtocolLimits limits, ValueArrays values) throws MalformedRequestException {
         if (in.readableBytes() < HEADER_BYTES) {
@@ -454,7 +455,8 @@ public final class RequestCodec {
     /** Also the body of a PULL answer (after the revision). */
     static void writeChanges(ByteBuf out, List<Change> changes) {
         out.writeInt(changes.size());
-        for (Change change : changes) {
+        for (int i = 0; i < changes.size(); i++) { // indexed: no iterator per replicated write (random-access lists)
+            Change change = changes.get(i);
             out.writeLong(change.revision());
             out.writeLong(change.epoch());
             Wire.writeBytes(out, change.key());
@@ -551,8 +553,11 @@ public final class RequestCodec {
             boolean fieldChange = kind == CHANGE_FIELD_VALUE || kind == CHANGE_FIELD_REMOVED || kind == CHANGE_MEMBER_ADDED
                     || listChange || kind == CHANGE_SCORE_SET;
             byte[] field = fieldChange ? readKey(in, limits, id) : null;
-            byte[] value = kind == CHANGE_VALUE || kind == CHANGE_FIELD_VALUE || kind == CHANGE_LIST_INSERT
-                    || kind == CHANGE_LIST_SET ? Wire.readBytes(in, limits.maxValueBytes(), id, "value", values) : null;
+            // Only a string's value may go into a reused array: the store copies it into its slabs. A hash keeps a
+            // field's value and a list its element as the very array it is given, so theirs are arrays of their own.
+            byte[] value = kind == CHANGE_VALUE ? Wire.readBytes(in, limits.maxValueBytes(), id, "value", values)
+                    : kind == CHANGE_FIELD_VALUE || kind == CHANGE_LIST_INSERT || kind == CHANGE_LIST_SET
+                    ? Wire.readBytes(in, limits.maxValueBytes(), id, "value") : null;
             if (kind == CHANGE_SCORE_SET) {
                 value = Wire.readBytes(in, Double.BYTES, id, "score");
                 if (value.length != Double.BYTES) {

@@ -161,7 +161,8 @@ public final class ResponseCodec {
     public static void writeHashAnswer(ByteBuf out, long count, List<byte[]> items) {
         out.writeLong(count);
         out.writeInt(items.size());
-        for (byte[] item : items) {
+        for (int i = 0; i < items.size(); i++) { // indexed: no iterator per collection command (random-access lists)
+            byte[] item = items.get(i);
             out.writeByte(item == null ? 0 : 1);
             if (item != null) {
                 Wire.writeBytes(out, item);

@@ -240,7 +240,9 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         if (current == null) {
             return true;
         }
-        for (String owner : current.partitionMap().ownersOf(partition)) {
+        List<String> owners = current.partitionMap().ownersOf(partition);
+        for (int i = 0; i < owners.size(); i++) { // indexed: no iterator per write
+            String owner = owners.get(i);
             ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
             if (link != null && !link.knows(op)) {
                 return false;
@@ -257,7 +259,9 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         }
         int connected = 0;
         Set<String> members = servingMembers(current);
-        for (String owner : current.partitionMap().ownersOf(partition)) {
+        List<String> owners = current.partitionMap().ownersOf(partition);
+        for (int i = 0; i < owners.size(); i++) { // indexed: no iterator per write
+            String owner = owners.get(i);
             ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
             if (link != null && link.isOpen() && members.contains(owner)) {
                 connected++;
@@ -276,7 +280,9 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         if (current == null) {
             return;
         }
-        for (String owner : current.partitionMap().ownersOf(partition)) {
+        List<String> owners = current.partitionMap().ownersOf(partition);
+        for (int i = 0; i < owners.size(); i++) { // indexed: no iterator per write
+            String owner = owners.get(i);
             ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
             if (link != null) {
                 link.flushDeferred();
@@ -306,7 +312,8 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         List<ReplicaLink> targets = new ArrayList<>(owners.size());
         Set<String> members = servingMembers(current);
         int silent = 0;
-        for (String owner : owners) {
+        for (int o = 0; o < owners.size(); o++) { // indexed: no iterator per ship
+            String owner = owners.get(o);
             ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
             if (link == null || !link.isOpen() || !link.isSynced(segment)) {
                 if (!owner.equals(nodeId) && members.contains(owner)
@@ -574,7 +581,9 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         }
         Set<String> members = servingMembers(current);
         int confirmed = 0;
-        for (String owner : current.partitionMap().ownersOf(partition)) {
+        List<String> owners = current.partitionMap().ownersOf(partition);
+        for (int i = 0; i < owners.size(); i++) { // indexed: no iterator per write
+            String owner = owners.get(i);
             ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
             if (link == null || !link.isOpen() || !members.contains(owner)) {
                 continue;

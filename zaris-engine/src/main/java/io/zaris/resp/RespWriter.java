@@ -5,10 +5,21 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Writes {@link RespReply} values in RESP2 or RESP3. Stateless. Lengths and integers are written digit by digit and
- * fixed replies from constants, so rendering a reply allocates nothing beyond its output buffer.
+ * Writes {@link RespReply} values in RESP2 or RESP3. Stateless but for one scratch array per writing thread (see
+ * {@link #SCRATCH}). Lengths and integers are written digit by digit and fixed replies from constants, so rendering a
+ * reply allocates nothing beyond its output buffer.
  */
 final class RespWriter {
+
+    /** The longest {@link RespReply.ItemPairs} reply rendered in the scratch array first. */
+    static final int SCRATCH_BYTES = 4096;
+    /**
+     * Where a short {@link RespReply.ItemPairs} reply (ZRANGE's ten pairs: about 40 writes of a few bytes each) is
+     * rendered with plain array stores, then copied into the output buffer at once: each small write to the pooled
+     * direct output buffer checks its bounds and reference count. Confined to its thread (an event loop writes one reply
+     * at a time, from start to end), so never shared; at most {@value #SCRATCH_BYTES} bytes per thread that writes.
+     */
+    private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[SCRATCH_BYTES]);
 
     private static final byte[] CRLF = {'\r', '\n'};
     private static final byte[] NULL_RESP3 = "_\r\n".getBytes(StandardCharsets.US_ASCII);
@@ -102,6 +113,12 @@ final class RespWriter {
      */
     private static void itemPairs(RespReply.ItemPairs pairs, int protocol, ByteBuf out) {
         ByteBuf items = pairs.items();
+        if (items.hasArray() && renderedBound(pairs) <= SCRATCH_BYTES) {
+            byte[] scratch = SCRATCH.get();
+            int length = renderItemPairs(pairs, protocol, scratch);
+            out.writeBytes(scratch, 0, length);
+            return;
+        }
         boolean nested = pairs.withScores() && protocol >= 3;
         number(out, '*', pairs.withScores() && !nested ? 2L * pairs.pairs() : pairs.pairs());
         int at = items.readerIndex();
@@ -116,6 +133,75 @@ final class RespWriter {
                 at += 1 + Integer.BYTES + items.getInt(at + 1); // the score, not written
             }
         }
+    }
+
+    /**
+     * At least the bytes {@link #renderItemPairs} writes: the items' bytes (each with its 5 bytes of flag and length)
+     * and, per item, a type, up to 10 length digits and two CRLFs, per pair a RESP3 pair header, and the array header.
+     */
+    private static long renderedBound(RespReply.ItemPairs pairs) {
+        return pairs.items().readableBytes() + 2L * pairs.pairs() * 15 + 4L * pairs.pairs() + 16;
+    }
+
+    /**
+     * {@link #itemPairs} into {@code to} from index 0 (which {@link #renderedBound} says is large enough), reading
+     * the items from their heap buffer's array; returns the length written.
+     */
+    private static int renderItemPairs(RespReply.ItemPairs pairs, int protocol, byte[] to) {
+        ByteBuf items = pairs.items();
+        byte[] from = items.array();
+        boolean nested = pairs.withScores() && protocol >= 3;
+        int w = putNumber(to, 0, '*', pairs.withScores() && !nested ? 2L * pairs.pairs() : pairs.pairs());
+        int at = items.arrayOffset() + items.readerIndex();
+        for (int i = 0; i < pairs.pairs(); i++) {
+            if (nested) {
+                w = putNumber(to, w, '*', 2);
+            }
+            int length = intAt(from, at + 1);
+            at += 1 + Integer.BYTES;
+            w = putNumber(to, w, '$', length);
+            System.arraycopy(from, at, to, w, length);
+            w = putCrlf(to, w + length);
+            at += length;
+            length = intAt(from, at + 1);
+            at += 1 + Integer.BYTES;
+            if (pairs.withScores()) {
+                if (protocol >= 3) {
+                    to[w++] = ',';
+                } else {
+                    w = putNumber(to, w, '$', length);
+                }
+                System.arraycopy(from, at, to, w, length);
+                w = putCrlf(to, w + length);
+            }
+            at += length;
+        }
+        return w;
+    }
+
+    /** The big-endian int at {@code at}, as {@link ByteBuf#getInt} reads it. */
+    private static int intAt(byte[] bytes, int at) {
+        return (bytes[at] & 0xFF) << 24 | (bytes[at + 1] & 0xFF) << 16 | (bytes[at + 2] & 0xFF) << 8 | bytes[at + 3] & 0xFF;
+    }
+
+    /** {@code type}, the non-negative {@code value} in decimal and CRLF at {@code w}; returns the index after them. */
+    private static int putNumber(byte[] to, int w, char type, long value) {
+        to[w++] = (byte) type;
+        int digits = 1;
+        for (long rest = value / 10; rest > 0; rest /= 10) {
+            digits++;
+        }
+        for (int i = w + digits - 1; i >= w; i--) {
+            to[i] = (byte) ('0' + value % 10);
+            value /= 10;
+        }
+        return putCrlf(to, w + digits);
+    }
+
+    private static int putCrlf(byte[] to, int w) {
+        to[w] = '\r';
+        to[w + 1] = '\n';
+        return w + 2;
     }
 
     /**

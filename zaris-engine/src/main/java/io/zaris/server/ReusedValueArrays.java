@@ -10,7 +10,8 @@ import java.util.Arrays;
  *
  * <p>This is safe because a decoded value does not outlive the handling of its frame: {@code RequestHandler}
  * copies it into the store and encodes its replication before it returns, and nothing keeps a request after
- * that. {@link #begin()} and {@link #end()} bracket the handling of one frame; arrays lent out in between are
+ * that. Only strings' values come from here: a hash keeps a field's value and a list its element as the array it is
+ * given, so a REPLICATE's field values and list elements are decoded into arrays of their own ({@code RequestCodec}). {@link #begin()} and {@link #end()} bracket the handling of one frame; arrays lent out in between are
  * lent to no one else until the outermost {@code end()}, so a frame handled from within another (should a
  * write ever trigger one) takes other arrays rather than overwriting the outer one's values.
  *

@@ -286,7 +286,8 @@ public final class ZarisNode implements AutoCloseable {
         return (segment, changes) -> {
             RespServer resp = respServer;
             if (resp != null) {
-                for (Change change : changes) {
+                for (int i = 0; i < changes.size(); i++) { // indexed: no iterator per write (random-access lists)
+                    Change change = changes.get(i);
                     if (change.kind() == Change.Kind.LIST_INSERT || change.kind() == Change.Kind.SCORE_PUT) {
                         resp.listPushed(change.key());
                     }
@@ -307,9 +308,14 @@ public final class ZarisNode implements AutoCloseable {
         private static final int WRITE_RESPONSE_BYTES = 32;
         /**
          * First capacity of a collection write's response: header (10), count (8), item count (4), version (8) and
-         * acknowledgement (9), so an HSET, SADD, ZADD or LPUSH answer does not grow it; a popped element grows it.
+         * acknowledgement (9), so an HSET, SADD, ZADD or LPUSH answer does not grow it (a pop starts larger).
          */
         private static final int COLLECTION_WRITE_RESPONSE_BYTES = 64;
+        /**
+         * First capacity of a read of many items (a range, a whole collection): ZRANGE 0 9 WITHSCORES of short members
+         * (about 360 bytes) fits, which from a GET's 256 grew to 512 and copied, allocating both; larger answers grow.
+         */
+        private static final int RANGE_RESPONSE_BYTES = 512;
 
         private final RequestHandler handler;
         private final SegmentMapper segmentMapper;
@@ -370,8 +376,14 @@ public final class ZarisNode implements AutoCloseable {
                 return READ_RESPONSE_BYTES;
             }
             if (request instanceof Request.Hash hash) {
-                // A collection read answers items (HGET's value, ZRANGE's members and scores): as a GET's value.
-                return hash.hashOp().isWrite() ? COLLECTION_WRITE_RESPONSE_BYTES : READ_RESPONSE_BYTES;
+                return switch (hash.hashOp()) {
+                    // Many items: members and scores, elements, fields and values.
+                    case ZRANGE, LRANGE, HGETALL, HKEYS, HVALS, SMEMBERS, ZCOMBINE -> RANGE_RESPONSE_BYTES;
+                    // A write that answers what it took (LPOP's element): from 64 bytes it grew twice.
+                    case LPOP, RPOP, LMOVE, LMPOP, SPOP, ZPOP, ZMPOP -> READ_RESPONSE_BYTES;
+                    // A write's count, or a read of one or a few items (HGET's value): as a GET's value.
+                    default -> hash.hashOp().isWrite() ? COLLECTION_WRITE_RESPONSE_BYTES : READ_RESPONSE_BYTES;
+                };
             }
             return WRITE_RESPONSE_BYTES;
         }

@@ -3,7 +3,8 @@ package io.zaris.store;
 /**
  * What the op log keeps of one change (in its arrays; this record is how a tail reads it back): everything
  * but a put's value, which its entry in the store holds (a field put's value: its hash's field). A list change is
- * the exception: it keeps its element, because list changes replay only in order (see {@link ListLog}).
+ * the exception: it keeps the change itself, element included, because list changes replay only in order (see
+ * {@link ListLog}).
  * When a tail is shipped, {@link Segment} reads each put's value back from the key's entry, or ships the put
  * as superseded when the key (the field) changed again later in the tail. Keeping no values keeps the log small
  * and lets a request's value array die young: a log of values was what every young collection copied.
@@ -12,12 +13,14 @@ package io.zaris.store;
  * @param epoch           the partition epoch the change was made under
  * @param key             the key changed
  * @param field           the hash field of a field change, the set member of a member put, the sorted-set member of a
- *                        score put, a list change's position and element ({@link ListLog}), else {@code null}
+ *                        score put, else {@code null}
  * @param kind            a put, a removal, a field put or removal, an expiry, or a change a replica received
  *                        already superseded
  * @param expiresAtMillis the key's wall-clock expiry after a put, field put or expiry, {@code 0} for none
+ * @param listChange      a list change as it was made or received ({@link ListLog}), else {@code null}
  */
-record LoggedChange(long revision, long epoch, ByteKey key, ByteKey field, Kind kind, long expiresAtMillis) {
+record LoggedChange(long revision, long epoch, ByteKey key, ByteKey field, Kind kind, long expiresAtMillis,
+                    io.zaris.model.Change listChange) {
 
     /** Bookkeeping bytes per logged change beyond its key and field, for the log's byte bound. */
     static final int OVERHEAD_BYTES = 48;
@@ -26,7 +29,8 @@ record LoggedChange(long revision, long epoch, ByteKey key, ByteKey field, Kind 
         SCORE_PUT }
 
     long sizeBytes() {
-        return sizeBytes(key.bytes().length, field == null ? 0 : field.bytes().length);
+        return sizeBytes(key.bytes().length, listChange != null ? ListLog.fieldBytes(listChange)
+                : field == null ? 0 : field.bytes().length);
     }
 
     static int sizeBytes(int keyLength, int fieldLength) {

@@ -1,5 +1,6 @@
 package io.zaris.store;
 
+import io.zaris.model.Change;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,8 +34,11 @@ final class OpLog {
     private final long maxBytes;
     private final int maxSlots;
     private ByteKey[] keys;
-    /** The hash field of a field change, {@code null} for a change of a whole key. */
-    private ByteKey[] fields;
+    /**
+     * The hash field ({@link ByteKey}) of a field change, the {@link Change} itself of a list change (see
+     * {@link ListLog}), {@code null} for a change of a whole key.
+     */
+    private Object[] fields;
     private long[] revisions;
     private long[] epochs;
     private long[] expiries;
@@ -62,13 +66,23 @@ final class OpLog {
 
     /** @param field the hash field of a field change, else {@code null} */
     void append(long revision, long epoch, ByteKey key, ByteKey field, LoggedChange.Kind kind, long expiresAtMillis) {
+        append(revision, epoch, key, field, field == null ? 0 : field.bytes().length, kind, expiresAtMillis);
+    }
+
+    /** A list change, kept as it is ({@link ListLog}); {@code key} is its key as the store has it. */
+    void appendList(Change change, ByteKey key, LoggedChange.Kind kind) {
+        append(change.revision(), change.epoch(), key, change, ListLog.fieldBytes(change), kind, change.expiresAtMillis());
+    }
+
+    private void append(long revision, long epoch, ByteKey key, Object field, int fieldBytes, LoggedChange.Kind kind,
+                        long expiresAtMillis) {
         if (count == maxChanges) {
             dropOldest();
         } else if (count == keys.length) {
             grow();
         }
         int slot = (head + count) & (keys.length - 1);
-        int size = LoggedChange.sizeBytes(key.bytes().length, field == null ? 0 : field.bytes().length);
+        int size = LoggedChange.sizeBytes(key.bytes().length, fieldBytes);
         keys[slot] = key;
         fields[slot] = field;
         revisions[slot] = revision;
@@ -104,8 +118,9 @@ final class OpLog {
         List<LoggedChange> tail = new ArrayList<>(newer);
         for (int i = count - newer; i < count; i++) {
             int slot = (head + i) & mask;
-            tail.add(new LoggedChange(revisions[slot], epochs[slot], keys[slot], fields[slot],
-                    KINDS[kinds[slot]], expiries[slot]));
+            Object field = fields[slot];
+            tail.add(new LoggedChange(revisions[slot], epochs[slot], keys[slot], field instanceof ByteKey f ? f : null,
+                    KINDS[kinds[slot]], expiries[slot], field instanceof Change c ? c : null));
         }
         return tail;
     }
@@ -156,7 +171,7 @@ final class OpLog {
     /** Doubles the ring, moving the retained changes to the front in order. */
     private void grow() {
         ByteKey[] oldKeys = keys;
-        ByteKey[] oldFields = fields;
+        Object[] oldFields = fields;
         long[] oldRevisions = revisions;
         long[] oldEpochs = epochs;
         long[] oldExpiries = expiries;
@@ -179,7 +194,7 @@ final class OpLog {
 
     private void allocate(int slots) {
         keys = new ByteKey[slots];
-        fields = new ByteKey[slots];
+        fields = new Object[slots];
         revisions = new long[slots];
         epochs = new long[slots];
         expiries = new long[slots];

@@ -382,7 +382,8 @@ final class Segment {
     ApplyResult applyReplicated(List<Change> changes, long now) {
         synchronized (writeLock) {
             foreignChanges++;
-            for (Change change : changes) {
+            for (int i = 0; i < changes.size(); i++) { // indexed: no iterator per replicated batch group
+                Change change = changes.get(i);
                 if (change.revision() <= revision) {
                     continue;
                 }
@@ -390,7 +391,8 @@ final class Segment {
                     return new ApplyResult(true, revision);
                 }
                 ByteKey k = new ByteKey(change.key());
-                ByteKey field = change.field() == null ? null : new ByteKey(change.field());
+                // A list change is logged as it is (ListLog), its position not as a key of its own.
+                ByteKey field = change.field() == null || isListChange(change.kind()) ? null : new ByteKey(change.field());
                 LoggedChange.Kind kind;
                 switch (change.kind()) {
                     case SUPERSEDED -> kind = LoggedChange.Kind.SUPERSEDED; // a later change of the same tail sets the key
@@ -422,18 +424,23 @@ final class Segment {
                         applyExpiry(k, change.expiresAtMillis(), change.revision(), now);
                         kind = LoggedChange.Kind.EXPIRY;
                     }
-                    case LIST_INSERT, LIST_REMOVE, LIST_SET -> {
-                        kind = applyListChange(k, change, now);
-                        field = ListLog.field(change);
-                    }
+                    case LIST_INSERT, LIST_REMOVE, LIST_SET -> kind = applyListChange(k, change, now);
                     default -> throw new IllegalStateException("unknown change kind " + change.kind());
                 }
                 revision = change.revision();
                 epochStarts.onChange(change.epoch(), change.revision());
-                log.append(change.revision(), change.epoch(), k, field, kind, change.expiresAtMillis());
+                if (isListChange(change.kind())) {
+                    log.appendList(change, k, kind);
+                } else {
+                    log.append(change.revision(), change.epoch(), k, field, kind, change.expiresAtMillis());
+                }
             }
             return new ApplyResult(false, revision);
         }
+    }
+
+    private static boolean isListChange(Change.Kind kind) {
+        return kind == Change.Kind.LIST_INSERT || kind == Change.Kind.LIST_REMOVE || kind == Change.Kind.LIST_SET;
     }
 
     /**
@@ -1069,7 +1076,7 @@ final class Segment {
             if (epoch < retiredBelow) {
                 return HashWriteResult.retired();
             }
-            List<Change> changes = new ArrayList<>();
+            List<Change> changes = changeList();
             StoredEntry stored = entries.get(k);
             if (stored != null) {
                 changes.add(remove(k, epoch));
@@ -1097,7 +1104,7 @@ final class Segment {
             if (epoch < retiredBelow) {
                 return HashWriteResult.retired();
             }
-            List<Change> changes = new ArrayList<>();
+            List<Change> changes = changeList();
             StoredEntry stored = entries.get(k);
             if (stored != null && stored.isExpired(now)) {
                 changes.add(remove(k, epoch));
@@ -1377,7 +1384,7 @@ final class Segment {
             if (epoch < retiredBelow) {
                 return HashWriteResult.retired();
             }
-            List<Change> changes = new ArrayList<>();
+            List<Change> changes = changeList();
             KeyWriter writer = new KeyWriter(epoch, now, changes);
             R result;
             try {
@@ -1570,7 +1577,7 @@ final class Segment {
             if (epoch < retiredBelow) {
                 return HashWriteResult.retired();
             }
-            List<Change> changes = new ArrayList<>();
+            List<Change> changes = changeList();
             ListWriter writer = new ListWriter(epoch, now, changes);
             R result;
             try {
@@ -1643,7 +1650,7 @@ final class Segment {
             long version = ++revision;
             LoggedChange.Kind kind = applyListChange(k, change, now);
             epochStarts.onChange(epoch, version);
-            log.append(version, epoch, k, ListLog.field(change), kind, change.expiresAtMillis());
+            log.appendList(change, k, kind);
             changes.add(change);
         }
     }
@@ -1803,6 +1810,15 @@ final class Segment {
         if (moved != null) {
             entries.get(moved).ttlSlot(slot);
         }
+    }
+
+    /**
+     * The list a collection write logs its changes into: most log one (an HSET of one field, an LPUSH of one element),
+     * at times after an expired value's removal, so it starts with room for two instead of the ten an
+     * {@code ArrayList} takes on its first add; a write of many grows it by half each time.
+     */
+    private static List<Change> changeList() {
+        return new ArrayList<>(2);
     }
 
     /** Under the lock: hands the changes to replication in revision order. */

@@ -96,6 +96,23 @@ class MemberReactionsTests {
     }
 
     @Test
+    void aNodeRepeatsItsHelloEveryTwoSecondsOfRounds() {
+        // a hello sent before a receiver installed the same view is dropped; nothing else repeats it until the next view
+        MemberReactions<String> b = member("b", null);
+        b.onView(MEMBERS, "a|1", false, now(0));
+        hellos(b, now(0), "a", "b", "c");
+        sent.clear();
+
+        b.onRound(now(1.9));
+        assertThat(sent).as("within 2 s of the last").isEmpty();
+        b.onRound(now(2));
+        assertThat(sent).containsExactly("broadcast hello b map 0");
+        b.onRound(now(3));
+        b.onRound(now(4));
+        assertThat(sent).containsExactly("broadcast hello b map 0", "broadcast hello b map 0");
+    }
+
+    @Test
     void anOlderViewThanTheHeldOneIsNotAdopted() {
         MemberReactions<String> b = member("b", null);
         b.onView(MEMBERS, "a|1", false, now(0));

@@ -2,6 +2,7 @@ package io.zaris.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -116,6 +117,20 @@ class SortedSetScoresTests {
     void scoresTravelAsTheirEightBytes() {
         assertThat(SortedSetScores.decode(SortedSetScores.encode(-0.0))).isEqualTo(-0.0);
         assertThat(SortedSetScores.encode(0.1)).hasSize(8);
+    }
+
+    /** The stored and replicated bytes are the big-endian IEEE 754 bits that ByteBuffer.putDouble wrote before. */
+    @Test
+    void scoreBytesAreBigEndianIeeeBits() {
+        double[] scores = {0.0, -0.0, 1.0, -1.5, 0.1, 123456789.0, -3.25e300, Double.MIN_VALUE, -Double.MAX_VALUE,
+                Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+        for (double score : scores) {
+            byte[] bytes = SortedSetScores.encode(score);
+            assertThat(bytes).as("%s", score).isEqualTo(ByteBuffer.allocate(Double.BYTES).putDouble(score).array());
+            assertThat(Double.doubleToRawLongBits(SortedSetScores.decode(bytes))).as("%s", score)
+                    .isEqualTo(Double.doubleToRawLongBits(score));
+        }
+        assertThat(SortedSetScores.encode(1.0)).containsExactly(0x3F, 0xF0, 0, 0, 0, 0, 0, 0);
     }
 
     private static byte[] b(String text) {

@@ -107,6 +107,41 @@ class RespWriterTests {
         assertThat(written(RespReply.ItemPairs.of(empty, true), 3)).isEqualTo("*0\r\n");
     }
 
+    /**
+     * A short answer is rendered in the writer's scratch array, a long one (or one not in a heap buffer) item by item
+     * into the output: the bytes are the same either way, and the same as the copied replies', in RESP2 and RESP3.
+     */
+    @Test
+    void pairsLongerThanTheScratchArrayOrOutsideAHeapBufferAreWrittenAlike() throws MalformedRequestException {
+        byte[] big = new byte[RespWriter.SCRATCH_BYTES];
+        java.util.Arrays.fill(big, (byte) 'm');
+        java.util.List<java.util.List<byte[]>> answers = java.util.List.of(
+                java.util.List.of(bytes("a"), bytes("1"), big, bytes("12345678901"), bytes("c"), bytes("-2.5")),
+                java.util.List.of(bytes("0123456789"), bytes("1e+300"), bytes("z"), bytes("0")));
+        for (java.util.List<byte[]> items : answers) {
+            for (boolean direct : new boolean[] {false, true}) {
+                ByteBuf body = direct ? Unpooled.directBuffer(8) : Unpooled.buffer(8);
+                ResponseCodec.writeHashAnswer(body, 0, items);
+                for (boolean withScores : new boolean[] {true, false}) {
+                    java.util.List<RespReply> copied = new java.util.ArrayList<>();
+                    for (int i = 0; i < items.size(); i += 2) {
+                        copied.add(new RespReply.Bulk(items.get(i)));
+                        if (withScores) {
+                            copied.add(new RespReply.Score(items.get(i + 1)));
+                        }
+                    }
+                    RespReply expected = withScores ? new RespReply.Pairs(copied) : RespReply.array(copied);
+                    RespReply rendered = RespReply.ItemPairs.of(body.duplicate(), withScores);
+                    for (int protocol : new int[] {2, 3}) {
+                        assertThat(written(rendered, protocol)).as("direct %s, scores %s, RESP%d", direct, withScores, protocol)
+                                .isEqualTo(written(expected, protocol));
+                    }
+                }
+                body.release();
+            }
+        }
+    }
+
     @Test
     void anAnswerWithAnAbsentOrCutOffItemIsRefusedBeforeItIsWritten() {
         ByteBuf absent = Unpooled.buffer(8);

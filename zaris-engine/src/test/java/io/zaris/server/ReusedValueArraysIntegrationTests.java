@@ -3,14 +3,17 @@ package io.zaris.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.zaris.client.ListEnd;
 import io.zaris.client.ZarisClient;
 import io.zaris.client.ZarisClientOptions;
 import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.model.AckMode;
+import io.zaris.model.HashOp;
 import io.zaris.model.PartitionHealth;
 import io.zaris.model.PartitionRuntime;
 import io.zaris.model.VersionedValue;
 import io.zaris.placement.SegmentMapper;
+import io.zaris.replication.ReplicationSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,6 +59,46 @@ class ReusedValueArraysIntegrationTests {
             }
             for (int i = 0; i < KEYS; i += 37) {
                 assertThat(client.get(key(i)).join().orElseThrow().value()).isEqualTo(valueOf(i));
+            }
+        }
+    }
+
+    /**
+     * A hash keeps its field values and a list its elements as the arrays they arrived in, so a replica must not apply
+     * a collection change from an array its next frame reuses: each of many pipelined hash fields and list elements of
+     * one length must still read back as written on both copies.
+     */
+    @Test
+    void pipelinedHashFieldsAndListElementsOfOneLengthArriveIntactOnBothCopies() {
+        try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(2)
+                .replication(ReplicationSettings.defaults().withAckMode(AckMode.SYNC)).build().start();
+             ZarisClient client = ZarisClient.connect(ZarisClientOptions.builder().seeds(cluster.seeds())
+                     .environment(Map.of()).build())) {
+            awaitEveryPartitionReplicated(cluster, client);
+            List<CompletableFuture<Long>> writes = new ArrayList<>();
+            for (int i = 0; i < KEYS; i++) {
+                writes.add(client.hashSet("{same-length}hash", Map.of(key(i), valueOf(i))));
+                writes.add(client.listPush("{same-length}list", ListEnd.TAIL, valueOf(i)));
+            }
+            CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).join();
+
+            SegmentMapper segments = new SegmentMapper(client.clusterView().layout().segmentCount());
+            byte[] hash = "{same-length}hash".getBytes(StandardCharsets.UTF_8);
+            byte[] list = "{same-length}list".getBytes(StandardCharsets.UTF_8);
+            int segment = segments.segmentOf("{same-length}hash");
+            for (ZarisNode node : cluster.nodes()) {
+                List<byte[]> fields = new ArrayList<>();
+                for (int i = 0; i < KEYS; i++) {
+                    fields.add(key(i).getBytes(StandardCharsets.UTF_8));
+                }
+                List<byte[]> values = node.store().hash(segment, hash, HashOp.HMGET, fields, 0).items();
+                List<byte[]> elements = node.store().hash(segment, list, HashOp.LRANGE,
+                        List.of("0".getBytes(StandardCharsets.US_ASCII), "-1".getBytes(StandardCharsets.US_ASCII)), 0).items();
+                assertThat(elements).as("list on %s", node.nodeId()).hasSize(KEYS);
+                for (int i = 0; i < KEYS; i++) {
+                    assertThat(values.get(i)).as("field %d on %s", i, node.nodeId()).isEqualTo(valueOf(i));
+                    assertThat(elements.get(i)).as("element %d on %s", i, node.nodeId()).isEqualTo(valueOf(i));
+                }
             }
         }
     }

@@ -23,6 +23,33 @@ class OpLogTests {
         assertThat(log.since(995, 1000)).extracting(LoggedChange::revision).containsExactly(996L, 997L, 998L, 999L, 1000L);
     }
 
+    /**
+     * A list change is kept as it is, element and all, among field changes, across the ring's growth; its position and
+     * element count against the byte bound like a field.
+     */
+    @Test
+    void aListChangeIsKeptAsItIsBesideFieldChanges() {
+        OpLog log = new OpLog(100, Long.MAX_VALUE);
+        ByteKey list = new ByteKey(new byte[] {'l'});
+        ByteKey hash = new ByteKey(new byte[] {'h'});
+        io.zaris.model.Change push = io.zaris.model.Change.listInsert(1, 3, list.bytes(), 0, new byte[100], 0);
+        log.appendList(push, list, LoggedChange.Kind.LIST_INSERT);
+        log.append(2, 3, hash, new ByteKey(new byte[] {'f'}), LoggedChange.Kind.FIELD_PUT, 0);
+        for (int revision = 3; revision <= 40; revision++) { // grows the ring past its first slots
+            log.append(revision, 3, hash, new ByteKey(new byte[] {'f'}), LoggedChange.Kind.FIELD_PUT, 0);
+        }
+
+        java.util.List<LoggedChange> tail = log.since(0, 40);
+        assertThat(tail.get(0).listChange()).isSameAs(push);
+        assertThat(tail.get(0).field()).isNull();
+        assertThat(ListLog.change(tail.get(0))).isSameAs(push);
+        assertThat(tail.get(0).sizeBytes()).isEqualTo(LoggedChange.OVERHEAD_BYTES + 1 + push.field().length + 100);
+        assertThat(tail.get(1).listChange()).isNull();
+        assertThat(tail.get(1).field().bytes()).containsExactly('f');
+        assertThatThrownBy(() -> ListLog.change(tail.get(1))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(log.bytes()).isEqualTo(tail.stream().mapToLong(LoggedChange::sizeBytes).sum());
+    }
+
     @Test
     void sinceTheCurrentRevisionIsEmptyEvenWhenTheLogIsEmpty() {
         OpLog log = new OpLog(8, 1000);
