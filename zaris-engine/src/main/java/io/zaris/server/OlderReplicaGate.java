@@ -1,6 +1,7 @@
 package io.zaris.server;
 
 import io.zaris.model.HashOp;
+import java.util.function.Supplier;
 
 /**
  * Which {@code HASH_WRITE} requests an active serves while a replica of the partition still speaks protocol version 3
@@ -16,8 +17,15 @@ final class OlderReplicaGate {
     private OlderReplicaGate() {
     }
 
-    /** Whether {@code op} on a key whose type is {@code keyType} (TYPE's answer) may be served with such a replica. */
-    static boolean admits(HashOp op, String keyType) {
-        return (op == HashOp.SET || op == HashOp.EXPIRE) && (keyType.equals("string") || keyType.equals("none"));
+    /**
+     * Whether {@code op} on a key whose type {@code keyType} reads (TYPE's answer) may be served with such a replica;
+     * the type is read only for SET and EXPIRE.
+     */
+    static boolean admits(HashOp op, Supplier<String> keyType) {
+        if (op != HashOp.SET && op != HashOp.EXPIRE) {
+            return false;
+        }
+        String type = keyType.get();
+        return type.equals("string") || type.equals("none");
     }
 }

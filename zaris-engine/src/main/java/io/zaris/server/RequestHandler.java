@@ -303,7 +303,7 @@ final class RequestHandler {
             return DONE;
         }
         if (request.op() == OpCode.HASH_WRITE && !replicator.replicasKnow(partition, OpCode.HASH_WRITE)
-                && !OlderReplicaGate.admits(((Request.Hash) request).hashOp(), typeOf((Request.Hash) request, segment))) {
+                && !OlderReplicaGate.admits(((Request.Hash) request).hashOp(), () -> typeOf((Request.Hash) request, segment))) {
             stats.rejected();
             ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "hash write to partition " + partition
                     + " refused: a replica speaks a protocol version without hashes; it is accepted once every node"
