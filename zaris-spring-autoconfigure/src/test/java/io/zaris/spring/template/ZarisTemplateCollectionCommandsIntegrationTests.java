@@ -14,15 +14,12 @@ import io.zaris.client.ScoreBound;
 import io.zaris.client.ScoredMember;
 import io.zaris.client.SortedSetAddOptions;
 import io.zaris.client.ZarisClient;
-import io.zaris.placement.SegmentMapper;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.SharedTestCluster;
-import io.zaris.spring.observation.ZarisOperationObserver;
 import io.zaris.spring.serialization.ClassAllowList;
 import io.zaris.spring.serialization.JdkZarisSerializer;
 import io.zaris.transport.ZarisWrongTypeException;
 import java.io.Serializable;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -31,7 +28,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -47,7 +43,7 @@ class ZarisTemplateCollectionCommandsIntegrationTests {
     private final ZarisClient client = SharedTestCluster.client();
     private final ZarisTemplate template = new ZarisTemplate(client,
             new JdkZarisSerializer(ClassAllowList.of(List.of("io.zaris.spring.template.*")), null),
-            new EntrySizeSample(), new RecordingObserver());
+            new EntrySizeSample(), new RecordingObserver(observed));
     private final String p = "{tplc-" + UUID.randomUUID() + "}:";
 
     @Test
@@ -106,7 +102,7 @@ class ZarisTemplateCollectionCommandsIntegrationTests {
         assertThat(template.async().setMove(a, b, "x").join()).isFalse();
         assertThat(template.setMembers(b)).containsExactlyInAnyOrder("x", "y", "z");
         assertThatExceptionOfType(CrossSegmentKeysException.class)
-                .isThrownBy(() -> template.setMove(a, keyOfAnotherSegmentThan(a), "y"));
+                .isThrownBy(() -> template.setMove(a, SegmentKeys.keyOfAnotherSegmentThan(client, a), "y"));
         assertThat(observed).contains("set_contains_many", "set_intersection_size", "set_move");
     }
 
@@ -152,38 +148,6 @@ class ZarisTemplateCollectionCommandsIntegrationTests {
         assertThat(observed).contains("hash_put_if_absent", "hash_values", "hash_value_length", "hash_increment");
     }
 
-    private String keyOfAnotherSegmentThan(String key) {
-        SegmentMapper mapper = new SegmentMapper(client.clusterView().layout().segmentCount());
-        int segment = mapper.segmentOf(key.getBytes(StandardCharsets.UTF_8));
-        for (int i = 0; ; i++) {
-            String candidate = "elsewhere-" + i;
-            if (mapper.segmentOf(candidate.getBytes(StandardCharsets.UTF_8)) != segment) {
-                return candidate;
-            }
-        }
-    }
-
     record Profile(String name, int age) implements Serializable {
-    }
-
-    /** Records each operation's name and runs it. */
-    private final class RecordingObserver implements ZarisOperationObserver {
-
-        @Override
-        public <T> CompletableFuture<T> observe(String name, Supplier<CompletableFuture<T>> operation) {
-            observed.add(name);
-            return operation.get();
-        }
-
-        @Override
-        public <T> T observeBlocking(String name, Supplier<T> operation) {
-            observed.add(name);
-            return operation.get();
-        }
-
-        @Override
-        public io.zaris.client.ClientMetrics hearingAttempts(io.zaris.client.ClientMetrics delegate) {
-            return delegate;
-        }
     }
 }

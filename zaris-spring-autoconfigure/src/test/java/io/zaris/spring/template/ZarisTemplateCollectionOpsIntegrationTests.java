@@ -8,16 +8,13 @@ import io.zaris.client.ListEnd;
 import io.zaris.client.ScoredMember;
 import io.zaris.client.ZarisClient;
 import io.zaris.model.KvStatus;
-import io.zaris.placement.SegmentMapper;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.SharedTestCluster;
-import io.zaris.spring.observation.ZarisOperationObserver;
 import io.zaris.spring.serialization.ClassAllowList;
 import io.zaris.spring.serialization.JdkZarisSerializer;
 import io.zaris.transport.ZarisStatusException;
 import io.zaris.transport.ZarisWrongTypeException;
 import java.io.Serializable;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -27,7 +24,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -44,7 +40,7 @@ class ZarisTemplateCollectionOpsIntegrationTests {
     private final ZarisClient client = SharedTestCluster.client();
     private final ZarisTemplate template = new ZarisTemplate(client,
             new JdkZarisSerializer(ClassAllowList.of(List.of("io.zaris.spring.template.*")), null),
-            new EntrySizeSample(), new RecordingObserver());
+            new EntrySizeSample(), new RecordingObserver(observed));
     private final String p = "{tplo-" + UUID.randomUUID() + "}:";
 
     @Test
@@ -85,7 +81,7 @@ class ZarisTemplateCollectionOpsIntegrationTests {
         assertThatExceptionOfType(ZarisStatusException.class).isThrownBy(() -> template.listSet(jobs, 0, "x"))
                 .satisfies(e -> assertThat(e.status()).isEqualTo(KvStatus.BAD_REQUEST));
         assertThatExceptionOfType(CrossSegmentKeysException.class)
-                .isThrownBy(() -> template.listMove(jobs, keyOfAnotherSegmentThan(jobs), ListEnd.HEAD, ListEnd.HEAD,
+                .isThrownBy(() -> template.listMove(jobs, SegmentKeys.keyOfAnotherSegmentThan(client, jobs), ListEnd.HEAD, ListEnd.HEAD,
                         Profile.class));
 
         assertThat(template.listBlockingPop(done, ListEnd.HEAD, Duration.ofSeconds(5), Profile.class))
@@ -139,38 +135,6 @@ class ZarisTemplateCollectionOpsIntegrationTests {
         assertThat(observed).contains("sorted_set_range", "sorted_set_count", "sorted_set_pop", "sorted_set_remove_range");
     }
 
-    private String keyOfAnotherSegmentThan(String key) {
-        SegmentMapper mapper = new SegmentMapper(client.clusterView().layout().segmentCount());
-        int segment = mapper.segmentOf(key.getBytes(StandardCharsets.UTF_8));
-        for (int i = 0; ; i++) {
-            String candidate = "elsewhere-" + i;
-            if (mapper.segmentOf(candidate.getBytes(StandardCharsets.UTF_8)) != segment) {
-                return candidate;
-            }
-        }
-    }
-
     record Profile(String name, int age) implements Serializable {
-    }
-
-    /** Records each operation's name and runs it. */
-    private final class RecordingObserver implements ZarisOperationObserver {
-
-        @Override
-        public <T> CompletableFuture<T> observe(String name, Supplier<CompletableFuture<T>> operation) {
-            observed.add(name);
-            return operation.get();
-        }
-
-        @Override
-        public <T> T observeBlocking(String name, Supplier<T> operation) {
-            observed.add(name);
-            return operation.get();
-        }
-
-        @Override
-        public io.zaris.client.ClientMetrics hearingAttempts(io.zaris.client.ClientMetrics delegate) {
-            return delegate;
-        }
     }
 }

@@ -10,7 +10,6 @@ import io.zaris.client.ZarisClient;
 import io.zaris.model.KvStatus;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.SharedTestCluster;
-import io.zaris.spring.observation.ZarisOperationObserver;
 import io.zaris.spring.serialization.ClassAllowList;
 import io.zaris.spring.serialization.JdkZarisSerializer;
 import io.zaris.spring.serialization.ZarisSerializationException;
@@ -27,7 +26,6 @@ import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,7 +40,7 @@ class ZarisTemplateCollectionTests {
     private final ZarisClient client = SharedTestCluster.client();
     private final ZarisTemplate template = new ZarisTemplate(client,
             new JdkZarisSerializer(ClassAllowList.of(List.of("io.zaris.spring.template.*")), null),
-            new EntrySizeSample(), new RecordingObserver());
+            new EntrySizeSample(), new RecordingObserver(observed));
     private final String p = "tplc-" + UUID.randomUUID() + ":";
 
     @Test
@@ -202,26 +200,5 @@ class ZarisTemplateCollectionTests {
     }
 
     record Profile(String name, int age) implements Serializable {
-    }
-
-    /** Records each operation's name and runs it. */
-    private final class RecordingObserver implements ZarisOperationObserver {
-
-        @Override
-        public <T> CompletableFuture<T> observe(String name, Supplier<CompletableFuture<T>> operation) {
-            observed.add(name);
-            return operation.get();
-        }
-
-        @Override
-        public <T> T observeBlocking(String name, Supplier<T> operation) {
-            observed.add(name);
-            return operation.get();
-        }
-
-        @Override
-        public io.zaris.client.ClientMetrics hearingAttempts(io.zaris.client.ClientMetrics delegate) {
-            return delegate;
-        }
     }
 }
