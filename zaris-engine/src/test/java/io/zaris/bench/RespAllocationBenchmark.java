@@ -35,7 +35,7 @@ import java.util.Locale;
  * <p>Beside the bytes, the CPU time of the same threads per command ({@code ThreadMXBean#getThreadCpuTime}).
  *
  * <p>Usage: {@code RespAllocationBenchmark [commands per pass] [rounds] [tests]} (defaults 200000, 3 and
- * {@code set,get,hset,hget,lpush,lpop,sadd,zadd,zrange}); prints, per ack mode and pass (each test unpipelined, then
+ * {@code set,get,hset,hget,lpush,lpop,sadd,zadd,zrange}; {@code zaddrand} on request); prints, per ack mode and pass (each test unpipelined, then
  * each {@value #PIPELINE} at a time), the bytes per command of each round. The first round also warms the JIT, whose escape
  * analysis removes some allocations once a path is compiled, so the last rounds are the ones to compare.
  */
@@ -51,14 +51,20 @@ public final class RespAllocationBenchmark {
     /** The passes by name: redis-benchmark's commands of the same names ({@code bench/redis-benchmark}'s rows). */
     private static final List<String> ALL_TESTS = List.of("set", "get", "hset", "hget", "lpush", "lpop", "sadd", "zadd",
             "zrange");
+    /** Passes run only when named: {@code zaddrand}, redis-benchmark's own ZADD on a sorted set that grows large. */
+    private static final List<String> NAMED_ONLY = List.of("zaddrand");
+
+    /** How many scores and members {@code zaddrand} draws from, as redis-benchmark's {@code -r 100000}. */
+    private static final int RANDOM_RANGE = 100_000;
 
     public static void main(String[] args) throws Exception {
         int commands = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         List<String> tests = args.length > 2 ? List.of(args[2].toLowerCase(Locale.ROOT).split(",")) : ALL_TESTS;
         for (String test : tests) {
-            if (!ALL_TESTS.contains(test)) {
-                throw new IllegalArgumentException("tests are " + String.join(",", ALL_TESTS) + ", not " + test);
+            if (!ALL_TESTS.contains(test) && !NAMED_ONLY.contains(test)) {
+                throw new IllegalArgumentException("tests are " + String.join(",", ALL_TESTS) + " and "
+                        + String.join(",", NAMED_ONLY) + ", not " + test);
             }
         }
         System.out.printf(Locale.ROOT, "RESP allocation per command: 2 in-process nodes, replication factor 2, %d-byte values,"
@@ -93,9 +99,21 @@ public final class RespAllocationBenchmark {
      * list, set and sorted set. Strings and hash fields cycle over {@value #KEYS} numbers; SADD and ZADD add a new
      * member with every command of every round ({@code total}), as most of redis-benchmark's random members are, so
      * each one changes the set and is replicated; ZRANGE reads the ten lowest with their scores; LPOP takes what LPUSH
-     * pushed.
+     * pushed. {@code zaddrand} is redis-benchmark's own ZADD ({@code ZADD myzset __rand_int__ element:__rand_int__}
+     * with {@code -r 100000}, from a fixed seed): the set grows towards {@value #RANDOM_RANGE} members and then most
+     * commands move a member to a new score, as the ZADD row of {@code bench/redis-benchmark} measures.
      */
     private static byte[][] commands(String test, int depth, int total) {
+        if (test.equals("zaddrand")) {
+            java.util.Random random = new java.util.Random(depth);
+            byte[][] prepared = new byte[total][];
+            for (int i = 0; i < total; i++) {
+                prepared[i] = Connection.command(word("ZADD"), word("{b}myzrand"),
+                        word(String.format(Locale.ROOT, "%012d", random.nextInt(RANDOM_RANGE))),
+                        word(String.format(Locale.ROOT, "element:%012d", random.nextInt(RANDOM_RANGE))));
+            }
+            return prepared;
+        }
         byte[] value = new byte[VALUE_BYTES];
         Arrays.fill(value, (byte) 'v');
         int count = test.equals("sadd") || test.equals("zadd") ? total : KEYS;
