@@ -21,6 +21,9 @@ import io.netty.handler.codec.TooLongFrameException;
  * most {@link #INITIAL_PARTIAL_BYTES} and grows with what arrives, so a peer that announces a large frame
  * and sends nothing holds little memory.
  *
+ * <p>The frames of one read are passed on inside one {@link ReadBurst}, so the SYNC writes among them ask their
+ * replication links for one flush, made once they are all handled.
+ *
  * <p>Downstream handlers own (and release) each frame they receive. Confined to the channel's event loop;
  * its fields need no synchronisation. The split frame is released when the handler is removed.
  */
@@ -54,6 +57,8 @@ final class FrameDecoder extends ChannelInboundHandlerAdapter {
             ctx.fireChannelRead(msg);
             return;
         }
+        // The frames of one read share their SYNC writes' replication flush, sent when they are handled.
+        ReadBurst burst = ReadBurst.open();
         try {
             if (partial != null && !continuePartial(ctx, in)) {
                 return;
@@ -73,7 +78,11 @@ final class FrameDecoder extends ChannelInboundHandlerAdapter {
                 startPartial(ctx, in);
             }
         } finally {
-            in.release();
+            try {
+                in.release();
+            } finally {
+                burst.close();
+            }
         }
     }
 

@@ -5,6 +5,7 @@ import io.zaris.model.Change;
 import io.zaris.model.KvStatus;
 import io.zaris.protocol.OpCode;
 import io.zaris.protocol.ProtocolVersions;
+import io.zaris.protocol.ReadBurst;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.store.SegmentSnapshot;
@@ -92,6 +93,11 @@ final class ReplicaLink {
     private final AtomicBoolean delayedSendScheduled = new AtomicBoolean();
     /** A task that sends the open batch without waiting out its delay is queued on the connection's loop. */
     private final AtomicBoolean promptSendQueued = new AtomicBoolean();
+    /**
+     * What {@link #flushDeferred} runs, at once or at the end of the read being handled ({@link ReadBurst}): made
+     * once per link, so a burst holds each link once.
+     */
+    private final Runnable flushPrompt = this::queuePromptSend;
 
     ReplicaLink(String peer, NodeConnection connection, int segmentCount) {
         this.peer = peer;
@@ -237,9 +243,15 @@ final class ReplicaLink {
 
     /**
      * Has the open batch and every frame waiting for a deferred flush leave as soon as the connection's event
-     * loop gets to it: a SYNC write's caller waits for them. Writes handled in the same burst still share it.
+     * loop gets to it: a SYNC write's caller waits for them. Writes handled in the same read share it: asked for while
+     * a {@link ReadBurst} is open on this thread, the send is queued when the burst closes, after the read's writes
+     * joined the batch.
      */
     void flushDeferred() {
+        ReadBurst.flushAtEnd(flushPrompt);
+    }
+
+    private void queuePromptSend() {
         if (promptSendQueued.compareAndSet(false, true)) {
             connection.onEventLoop(() -> {
                 promptSendQueued.set(false);

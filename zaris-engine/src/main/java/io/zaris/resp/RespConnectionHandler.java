@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.zaris.protocol.ReadBurst;
 import io.zaris.security.LoginSession;
 import io.zaris.security.LoginTimeout;
 import io.zaris.security.SlowReaderGuard;
@@ -31,6 +32,10 @@ import org.slf4j.LoggerFactory;
  * command. A batch that grows past {@link #BATCH_WRITE_BYTES} is handed to the channel early (written, not
  * flushed), so the channel's pending-bytes accounting, and with it the back-pressure below, sees replies as
  * they are produced.
+ *
+ * <p><b>SYNC writes of a read share a frame.</b> The commands of one read run inside a {@link ReadBurst}: the SYNC
+ * writes among them ask their replication links for a prompt flush once, when the read is handled, so they leave
+ * for the replica together rather than split wherever the link's event loop happened to run.
  *
  * <p><b>Order.</b> Commands run as they arrive; a SYNC write's reply waits for its replicas, and replies of
  * later commands queue behind it ({@code pending}) so the client sees them in order, as Redis guarantees. A
@@ -189,6 +194,16 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
 
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        // The commands of one read share their SYNC writes' replication flush, sent as the read is handled.
+        ReadBurst burst = ReadBurst.open();
+        try {
+            decodeCommands(ctx, in);
+        } finally {
+            burst.close();
+        }
+    }
+
+    private void decodeCommands(ChannelHandlerContext ctx, ByteBuf in) {
         // Stops at an unwritable channel: the rest waits in the cumulation until the client reads its replies.
         while (!closing && blocked == null && in.isReadable() && ctx.channel().isWritable()) {
             List<byte[]> command;
