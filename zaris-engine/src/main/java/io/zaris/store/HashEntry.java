@@ -56,7 +56,16 @@ class HashEntry extends CollectionEntry {
 
     /** Sets a field; returns the change of the charged bytes. */
     long put(ByteKey field, byte[] value) {
-        byte[] previous = fields.put(field, value);
+        return chargePut(field, replace(field, value), value);
+    }
+
+    /** Sets a field, uncharged: the caller charges it with {@link #chargePut}. Returns the field's previous value. */
+    final byte[] replace(ByteKey field, byte[] value) {
+        return fields.put(field, value);
+    }
+
+    /** Charges a field set from {@code previous} ({@code null}: new) to {@code value}; returns the change. */
+    final long chargePut(ByteKey field, byte[] previous, byte[] value) {
         long delta = fieldBytes(field, value) - (previous == null ? 0 : fieldBytes(field, previous));
         charge(delta);
         return delta;

@@ -283,15 +283,9 @@ final class SortedSetCommands {
                     return out;
                 }
                 last = Math.min(last, size - 1);
-                long rank = 0;
-                for (SortedSetEntry.Scored scored : set.ordered(reverse)) {
-                    if (rank > last) {
-                        break;
-                    }
-                    if (rank >= first) {
-                        out.add(scored);
-                    }
-                    rank++;
+                Iterator<SortedSetEntry.Scored> it = set.fromRank(first, reverse); // not a walk over the ranks before
+                for (long rank = first; rank <= last && it.hasNext(); rank++) {
+                    out.add(it.next());
                 }
                 return out;
             }

@@ -3,49 +3,42 @@ package io.zaris.store;
 import io.zaris.model.SortedSetScores;
 import java.util.Arrays;
 import java.util.Iterator;
-import java.util.NavigableSet;
-import java.util.TreeSet;
 
 /**
  * A key holding a sorted set: a {@link HashEntry} whose fields are the members and whose values are their scores
- * (8 bytes each, {@link SortedSetScores#encode}), plus the members ordered by (score, member), the order every
- * range, rank and pop reads. Members with equal scores order by their bytes, unsigned, as Redis's memcmp; −0 and
+ * (8 bytes each, {@link SortedSetScores#encode}), plus the members ordered by (score, member) ({@link ScoreOrder}), the
+ * order every range, rank and pop reads. Members with equal scores order by their bytes, unsigned, as Redis's memcmp; −0 and
  * 0 are equal scores, as in Redis. Everything a hash has — change in place member by member, memory charged per
  * member, the TTL on the whole key, eviction and expiry whole — a sorted set has the same way.
  *
  * <p>Concurrency: like its hash, {@code order} is read and written only under the segment's write lock, and only
  * through {@link #put} and {@link #remove}, which keep it in step with the fields.
  *
- * <p>Ranks are counted by walking the order (O(rank)), where Redis's skip list takes O(log N).
+ * <p>Ranks are counted over the order's blocks (O(N / {@value ScoreOrder#BLOCK})), where Redis's skip list takes
+ * O(log N).
  */
 final class SortedSetEntry extends HashEntry {
 
     /**
-     * Bytes charged per member on top of its field: a {@link TreeSet} node (header, key, value, left, right, parent,
-     * colour: 40) and the {@link Scored} it holds (header, score, member: 24).
+     * Bytes charged per member on top of its field: its slot in the order (a score and a member reference: 12
+     * bytes), with its share of the blocks' spare slots (blocks are a quarter to wholly full, about two thirds on
+     * average) and headers.
      */
-    static final int ORDER_OVERHEAD_BYTES = 64;
+    static final int ORDER_OVERHEAD_BYTES = 24;
 
     /** Guarded by the segment's write lock. */
-    private final TreeSet<Scored> order = new TreeSet<>();
+    private final ScoreOrder order = new ScoreOrder();
 
     SortedSetEntry(long version, long expiresAtMillis, long nowMillis) {
         super(version, expiresAtMillis, nowMillis);
     }
 
     /**
-     * One member in the order. {@code side} places a bound around every member of a score: −1 before all of them,
-     * +1 after all of them, 0 a real member.
+     * One member with its score, as a walk of the order reads it ({@code side} 0: a real member); comparable in the
+     * order's terms, for results built outside it (ZUNION and kin sort theirs). {@code side} places a bound around
+     * every member of a score: −1 before all of them, +1 after all of them.
      */
     record Scored(double score, ByteKey member, int side) implements Comparable<Scored> {
-
-        static Scored before(double score) {
-            return new Scored(score, null, -1);
-        }
-
-        static Scored after(double score) {
-            return new Scored(score, null, 1);
-        }
 
         @Override
         public int compareTo(Scored other) {
@@ -73,12 +66,12 @@ final class SortedSetEntry extends HashEntry {
     /** Sets a member's score (8 bytes); returns the change of the charged bytes. */
     @Override
     long put(ByteKey member, byte[] score) {
-        byte[] previous = get(member);
+        byte[] previous = replace(member, score); // one lookup of the member for both its score and its place
         if (previous != null) {
-            order.remove(new Scored(SortedSetScores.decode(previous), member, 0));
+            order.remove(SortedSetScores.decode(previous), member);
         }
-        order.add(new Scored(SortedSetScores.decode(score), member, 0));
-        return super.put(member, score) + (previous == null ? ORDER_OVERHEAD_BYTES : 0);
+        order.add(SortedSetScores.decode(score), member);
+        return chargePut(member, previous, score) + (previous == null ? ORDER_OVERHEAD_BYTES : 0);
     }
 
     /** Removes a member; returns the bytes freed, 0 when it was absent. */
@@ -88,25 +81,28 @@ final class SortedSetEntry extends HashEntry {
         if (previous == null) {
             return 0;
         }
-        order.remove(new Scored(SortedSetScores.decode(previous), member, 0));
+        order.remove(SortedSetScores.decode(previous), member);
         return super.remove(member) + ORDER_OVERHEAD_BYTES;
     }
 
-    /** The members by ascending (score, member), or descending when {@code reverse}. */
-    NavigableSet<Scored> ordered(boolean reverse) {
-        return reverse ? order.descendingSet() : order;
+    /** The members by ascending (score, member), or descending when {@code reverse}; walked before any change. */
+    Iterable<Scored> ordered(boolean reverse) {
+        return () -> order.iterator(reverse);
+    }
+
+    /** The members from rank {@code rank} on (counted from the highest when {@code reverse}). */
+    Iterator<Scored> fromRank(long rank, boolean reverse) {
+        return order.fromRank(rank, reverse);
     }
 
     /** The members from the first whose score is not below {@code score} (not above, when {@code reverse}) on. */
     Iterator<Scored> from(double score, boolean reverse) {
-        return reverse ? order.headSet(Scored.after(score), false).descendingIterator()
-                : order.tailSet(Scored.before(score), false).iterator();
+        return order.fromScore(score, reverse);
     }
 
-    /** How many members come before {@code member} in the order (after it, when {@code reverse}). */
+    /** How many members come before {@code member}, which is in the set at {@code score} (after it, when {@code reverse}). */
     long rank(ByteKey member, double score, boolean reverse) {
-        Scored scored = new Scored(score, member, 0);
-        return reverse ? order.tailSet(scored, false).size() : order.headSet(scored, false).size();
+        return order.rank(score, member, reverse);
     }
 
     /** The key, the entry's own overhead, every field and every member's place in the order. */
