@@ -1206,16 +1206,26 @@ final class Segment {
          * member already holding that very score (the same 8 bytes) is no change.
          */
         void score(byte[] member, double score) {
-            score(member, new ByteKey(member), score);
-        }
-
-        /** {@link #score(byte[], double)} with the member's key {@code m} already made (it is stored and logged). */
-        void score(byte[] member, ByteKey m, double score) {
+            ByteKey m = new ByteKey(member);
             StoredEntry current = entries.get(key);
             byte[] bits = io.zaris.model.SortedSetScores.encode(score);
             if (current instanceof SortedSetEntry sorted && Arrays.equals(sorted.get(m), bits)) {
                 return;
             }
+            putScore(current, member, m, bits);
+        }
+
+        /**
+         * Gives a member a score that the caller knows is a change: it read the member's score ({@link #scoreOf})
+         * in this write and found none, or one numerically different (so different in its 8 bytes too, −0 being
+         * stored as 0); {@code m} is the member's key, already made (it is stored and logged). Without the second
+         * lookup of the member that {@link #score(byte[], double)} makes.
+         */
+        void changeScore(byte[] member, ByteKey m, double score) {
+            putScore(entries.get(key), member, m, io.zaris.model.SortedSetScores.encode(score));
+        }
+
+        private void putScore(StoredEntry current, byte[] member, ByteKey m, byte[] bits) {
             long version = ++revision;
             long expiresAt = current == null ? 0 : current.expiresAtMillis();
             applyScorePut(key, m, bits, version, expiresAt, now);

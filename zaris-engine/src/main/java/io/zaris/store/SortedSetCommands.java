@@ -180,7 +180,7 @@ final class SortedSetCommands {
                     if (xx) {
                         continue;
                     }
-                    writer.score(member, m, scores[i] + 0.0);
+                    writer.changeScore(member, m, scores[i] + 0.0);
                     incremented = scores[i];
                     added++;
                     continue;
@@ -197,7 +197,7 @@ final class SortedSetCommands {
                 }
                 incremented = next;
                 if (next != current) { // numerically: −0 and 0 are one score, as in Redis
-                    writer.score(member, m, next + 0.0);
+                    writer.changeScore(member, m, next + 0.0);
                     changed++;
                 }
             }
