@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The native client's scans (HSCAN, SSCAN, ZSCAN with MATCH), random picks (HRANDFIELD, ZRANDMEMBER) and pops over
  * several keys (LMPOP, ZMPOP and their blocking forms BLMPOP, BZMPOP) against one real three-node cluster keeping two
- * copies, each test on keys of its own: answered as the RESP commands are, refused with typed errors.
+ * copies, each test on keys of its own: answered as the RESP commands are, refused with typed errors; and the same
+ * operations through the blocking view {@code sync()}.
  */
 @Tag("in-process-cluster")
 class ClientScansAndSeveralKeyPopsIntegrationTests {
@@ -166,6 +167,42 @@ class ClientScansAndSeveralKeyPopsIntegrationTests {
         assertThatThrownBy(() -> client.sortedSetBlockingPopMax(List.of("{zm}set"), 1, Duration.ofSeconds(5)).join())
                 .cause().isInstanceOf(ZarisWrongTypeException.class);
         assertThat(client.setMembers("{zm}set").join()).isEqualTo(Set.of("m"));
+    }
+
+    @Test
+    void theBlockingViewAnswersWhatTheFuturesCompleteWithAndThrowsUnwrapped() {
+        BlockingZarisClient sync = client.sync();
+        sync.hashSet("sync:h", Map.of("user:1", bytes("ada"), "team:1", bytes("core")));
+        assertThat(sync.hashScan("sync:h", "user:*")).containsOnlyKeys("user:1");
+        assertThat(sync.hashRandomFields("sync:h", -3)).hasSize(3).isSubsetOf("user:1", "team:1");
+        assertThat(sync.hashRandomEntries("sync:h", 5)).extracting(Map.Entry::getKey)
+                .containsExactlyInAnyOrder("user:1", "team:1");
+        sync.setAdd("sync:s", "red", "green");
+        assertThat(sync.setScan("sync:s", "r*")).containsExactly("red");
+        sync.sortedSetAdd("{sy}z", Map.of("a", 1.0, "b", 2.0, "c", 3.0));
+        assertThat(sync.sortedSetScan("{sy}z", "[ab]")).containsExactly(new ScoredMember("a", 1.0), new ScoredMember("b", 2.0));
+        assertThat(sync.sortedSetRandomMembers("{sy}z", 3)).containsExactlyInAnyOrder("a", "b", "c");
+        assertThat(sync.sortedSetRandomMembersWithScores("{sy}z", -1)).hasSize(1);
+        assertThat(sync.sortedSetPopMin(List.of("{sy}none", "{sy}z"), 1))
+                .isEqualTo(new PoppedMembers("{sy}z", List.of(new ScoredMember("a", 1.0))));
+        assertThat(sync.sortedSetPopMax(List.of("{sy}z"), 1))
+                .isEqualTo(new PoppedMembers("{sy}z", List.of(new ScoredMember("c", 3.0))));
+        assertThat(sync.sortedSetBlockingPopMin(List.of("{sy}z"), 4, Duration.ofSeconds(5)))
+                .isEqualTo(new PoppedMembers("{sy}z", List.of(new ScoredMember("b", 2.0))));
+        assertThat(sync.sortedSetBlockingPopMax(List.of("{sy}z"), 4, Duration.ofMillis(200))).isNull();
+
+        sync.listPush("{sy}l", ListEnd.TAIL, bytes("1"), bytes("2"), bytes("3"));
+        assertThat(sync.listPop(List.of("{sy}l"), ListEnd.HEAD, 2).elements())
+                .extracting(ClientScansAndSeveralKeyPopsIntegrationTests::text).containsExactly("1", "2");
+        assertThat(sync.listBlockingPop(List.of("{sy}none", "{sy}l"), ListEnd.HEAD, 2, Duration.ofSeconds(5)).elements())
+                .extracting(ClientScansAndSeveralKeyPopsIntegrationTests::text).containsExactly("3");
+        assertThat(sync.listPop(List.of("{sy}l"), ListEnd.HEAD, 1)).isNull();
+        assertThat(sync.listBlockingPop(List.of("{sy}l"), ListEnd.HEAD, 1, Duration.ofMillis(200))).isNull();
+
+        sync.put("{sy}plain", bytes("v"));
+        assertThatThrownBy(() -> sync.listPop(List.of("{sy}plain"), ListEnd.HEAD, 1)).isInstanceOf(ZarisWrongTypeException.class);
+        assertThatThrownBy(() -> sync.hashScan("{sy}plain", null)).isInstanceOf(ZarisWrongTypeException.class);
+        assertThatThrownBy(() -> sync.sortedSetPopMin(List.of("{sy}z"), 0)).isInstanceOf(IllegalArgumentException.class);
     }
 
     static String text(byte[] value) {
