@@ -647,7 +647,8 @@ public final class ZarisClient implements AutoCloseable {
      * repeat a field, so the answer is a list of entries, not a map.
      */
     public CompletableFuture<List<Map.Entry<String, byte[]>>> hashRandomEntries(String key, int count) {
-        return hashRead(key, HashOp.HRANDFIELD, List.of(pickCount("hashRandomEntries", count), new byte[] {'1'})).thenApply(answer -> {
+        List<byte[]> args = List.of(pickCount("hashRandomEntries", count), new byte[] {'1'});
+        return hashRead(key, HashOp.HRANDFIELD, args).thenApply(answer -> {
             List<byte[]> items = answer.items();
             List<Map.Entry<String, byte[]>> entries = new ArrayList<>(items.size() / 2);
             for (int i = 0; i + 1 < items.size(); i += 2) {
@@ -999,7 +1000,8 @@ public final class ZarisClient implements AutoCloseable {
 
     /**
      * LMPOP on {@code keys}, checked now and sent on each {@code get()}: its answer is the first key holding a list then
-     * and the elements popped from it ({@code null}: none held one).
+     * and the elements popped from it ({@code null}: none held one). The arguments are built once, immutable, so each
+     * look of a wait may send them from whichever network thread ends the look before it.
      */
     private Supplier<CompletableFuture<PoppedElements>> listPops(List<String> keys, ListEnd end, int count,
                                                                  String operation) {
@@ -1011,7 +1013,8 @@ public final class ZarisClient implements AutoCloseable {
         for (int i = 1; i < names.size(); i++) {
             args.add(bytes(names.get(i)));
         }
-        return () -> hashWrite(names.get(0), HashOp.LMPOP, args, false).thenApply(answer -> {
+        List<byte[]> sent = List.copyOf(args);
+        return () -> hashWrite(names.get(0), HashOp.LMPOP, sent, false).thenApply(answer -> {
             List<byte[]> items = answer.items();
             return items.size() < 2 ? null : new PoppedElements(new String(items.get(0), StandardCharsets.UTF_8),
                     List.copyOf(items.subList(1, items.size())));
@@ -1034,7 +1037,7 @@ public final class ZarisClient implements AutoCloseable {
      */
     private <T> CompletableFuture<T> waitForPop(List<String> keys, Function<String, CompletableFuture<Long>> size,
                                                 Supplier<CompletableFuture<T>> pop, String operation, Duration timeout) {
-        List<String> names = List.copyOf(keys);
+        List<String> names = List.copyOf(keys); // read by every look, on whichever network thread runs it
         return pollUntilFound(operation, timeout, () -> anyHolds(names, size)
                 .thenCompose(any -> any ? pop.get() : CompletableFuture.<T>completedFuture(null)));
     }
@@ -1463,8 +1466,8 @@ public final class ZarisClient implements AutoCloseable {
     }
 
     /**
-     * ZMPOP on {@code keys}, checked now and sent on each {@code get()}: its answer is the first key holding a sorted set
-     * then and the members popped from it with their scores ({@code null}: none held one).
+     * ZMPOP on {@code keys}, checked now and sent on each {@code get()}, as {@link #listPops} is: its answer is the first
+     * key holding a sorted set then and the members popped from it with their scores ({@code null}: none held one).
      */
     private Supplier<CompletableFuture<PoppedMembers>> sortedSetPops(List<String> keys, boolean max, int count,
                                                                      String operation) {
@@ -1475,7 +1478,8 @@ public final class ZarisClient implements AutoCloseable {
         for (int i = 1; i < names.size(); i++) {
             args.add(bytes(names.get(i)));
         }
-        return () -> hashWrite(names.get(0), HashOp.ZMPOP, args, false).thenApply(answer -> {
+        List<byte[]> sent = List.copyOf(args);
+        return () -> hashWrite(names.get(0), HashOp.ZMPOP, sent, false).thenApply(answer -> {
             List<byte[]> items = answer.items();
             return items.size() < 3 ? null : new PoppedMembers(new String(items.get(0), StandardCharsets.UTF_8),
                     scored(items.subList(1, items.size())));
