@@ -178,6 +178,18 @@ public final class BlockingZarisClient {
         return await(client.hashIncrementFloat(key, field, delta));
     }
 
+    public Map<String, byte[]> hashScan(String key, String pattern) {
+        return await(client.hashScan(key, pattern));
+    }
+
+    public List<String> hashRandomFields(String key, int count) {
+        return await(client.hashRandomFields(key, count));
+    }
+
+    public List<Map.Entry<String, byte[]>> hashRandomEntries(String key, int count) {
+        return await(client.hashRandomEntries(key, count));
+    }
+
     // ------------------------------------------------------------------ sets
 
     public long setAdd(String key, String... members) {
@@ -248,6 +260,10 @@ public final class BlockingZarisClient {
         return await(client.setIntersectionSize(limit, keys));
     }
 
+    public Set<String> setScan(String key, String pattern) {
+        return await(client.setScan(key, pattern));
+    }
+
     // ------------------------------------------------------------------ lists
 
     public long listPush(String key, ListEnd end, byte[]... elements) {
@@ -292,6 +308,14 @@ public final class BlockingZarisClient {
 
     public PoppedElement listBlockingPop(List<String> keys, ListEnd end, Duration timeout) {
         return await(client.listBlockingPop(keys, end, timeout));
+    }
+
+    public PoppedElements listPop(List<String> keys, ListEnd end, int count) {
+        return await(client.listPop(keys, end, count));
+    }
+
+    public PoppedElements listBlockingPop(List<String> keys, ListEnd end, int count, Duration timeout) {
+        return await(client.listBlockingPop(keys, end, count, timeout));
     }
 
     public byte[] listBlockingMove(String source, String destination, ListEnd from, ListEnd to, Duration timeout) {
@@ -430,6 +454,34 @@ public final class BlockingZarisClient {
 
     public PoppedMember sortedSetBlockingPopMax(List<String> keys, Duration timeout) {
         return await(client.sortedSetBlockingPopMax(keys, timeout));
+    }
+
+    public PoppedMembers sortedSetPopMin(List<String> keys, int count) {
+        return await(client.sortedSetPopMin(keys, count));
+    }
+
+    public PoppedMembers sortedSetPopMax(List<String> keys, int count) {
+        return await(client.sortedSetPopMax(keys, count));
+    }
+
+    public PoppedMembers sortedSetBlockingPopMin(List<String> keys, int count, Duration timeout) {
+        return await(client.sortedSetBlockingPopMin(keys, count, timeout));
+    }
+
+    public PoppedMembers sortedSetBlockingPopMax(List<String> keys, int count, Duration timeout) {
+        return await(client.sortedSetBlockingPopMax(keys, count, timeout));
+    }
+
+    public List<ScoredMember> sortedSetScan(String key, String pattern) {
+        return await(client.sortedSetScan(key, pattern));
+    }
+
+    public List<String> sortedSetRandomMembers(String key, int count) {
+        return await(client.sortedSetRandomMembers(key, count));
+    }
+
+    public List<ScoredMember> sortedSetRandomMembersWithScores(String key, int count) {
+        return await(client.sortedSetRandomMembersWithScores(key, count));
     }
 
     private static <T> T await(CompletableFuture<T> future) {

@@ -4,7 +4,9 @@ import io.zaris.client.InsertPosition;
 import io.zaris.client.LexBound;
 import io.zaris.client.ListEnd;
 import io.zaris.client.ListPositionOptions;
+import io.zaris.client.PoppedElements;
 import io.zaris.client.PoppedMember;
+import io.zaris.client.PoppedMembers;
 import io.zaris.client.RangeLimit;
 import io.zaris.client.ScoreBound;
 import io.zaris.client.ScoredMember;
@@ -281,6 +283,39 @@ public final class AsyncZarisTemplate {
     }
 
     /**
+     * The fields of the hash at the key whose names match the glob {@code pattern} ({@code null}: every field), with
+     * their values (HSCAN … MATCH); empty when the key is absent. One read of the whole hash, filtered in the client
+     * ({@link ZarisClient#hashScan}).
+     */
+    public <T> CompletableFuture<Map<String, T>> hashScan(String key, String pattern, Class<T> type) {
+        return observed("hash_scan", () -> client.hashScan(key, pattern)).thenApply(found -> {
+            Map<String, T> values = new LinkedHashMap<>();
+            found.forEach((field, bytes) -> values.put(field, deserialize(key, "field '" + field + "'", bytes, type)));
+            return values;
+        });
+    }
+
+    /**
+     * Fields of the hash at the key picked at random (HRANDFIELD key count): up to {@code count} distinct ones, or, for
+     * a negative count, exactly {@code -count} that may repeat; empty when the key is absent.
+     */
+    public CompletableFuture<List<String>> hashRandomFields(String key, int count) {
+        return observed("hash_random_fields", () -> client.hashRandomFields(key, count));
+    }
+
+    /** As {@link #hashRandomFields}, each field with its value (HRANDFIELD … WITHVALUES). */
+    public <T> CompletableFuture<List<Map.Entry<String, T>>> hashRandomEntries(String key, int count, Class<T> type) {
+        return observed("hash_random_fields", () -> client.hashRandomEntries(key, count)).thenApply(found -> {
+            List<Map.Entry<String, T>> entries = new ArrayList<>(found.size());
+            for (Map.Entry<String, byte[]> entry : found) {
+                entries.add(Map.entry(entry.getKey(),
+                        deserialize(key, "field '" + entry.getKey() + "'", entry.getValue(), type)));
+            }
+            return entries;
+        });
+    }
+
+    /**
      * Pushes values at one end of the list at the key (creating it; it keeps its TTL), one after the other, so that
      * pushing {@code a, b} at the head leaves {@code b} first; completes with the list's length after. Not repeated
      * once it may have been applied (a repeat would push twice). A collection passed as one argument is one value.
@@ -382,6 +417,32 @@ public final class AsyncZarisTemplate {
         return observed("list_blocking_pop", () -> client.listBlockingPop(keys, end, timeout)).thenApply(found ->
                 Optional.ofNullable(found).map(popped ->
                         Map.entry(popped.key(), deserialize(popped.key(), "element", popped.element(), type))));
+    }
+
+    /**
+     * Pops up to {@code count} values from one end of the first of {@code keys} (of one segment) that holds a list, in
+     * one step (LMPOP); completes with the key and its values, nearest the end first, empty when no key holds a list.
+     * Not repeated once it may have been applied.
+     */
+    public <T> CompletableFuture<Optional<Map.Entry<String, List<T>>>> listPop(List<String> keys, ListEnd end, int count,
+            Class<T> type) {
+        return observed("list_pop", () -> client.listPop(keys, end, count))
+                .thenApply(found -> Optional.ofNullable(found).map(popped -> poppedValues(popped, type)));
+    }
+
+    /**
+     * {@link #listPop(List, ListEnd, int, Class)}, waiting up to {@code timeout} for one of the keys to hold a list
+     * (BLMPOP); empty when the timeout passed first. Waits as {@link #listBlockingPop(String, ListEnd, Duration, Class)}
+     * does.
+     */
+    public <T> CompletableFuture<Optional<Map.Entry<String, List<T>>>> listBlockingPop(List<String> keys, ListEnd end,
+            int count, Duration timeout, Class<T> type) {
+        return observed("list_blocking_pop", () -> client.listBlockingPop(keys, end, count, timeout))
+                .thenApply(found -> Optional.ofNullable(found).map(popped -> poppedValues(popped, type)));
+    }
+
+    private <T> Map.Entry<String, List<T>> poppedValues(PoppedElements popped, Class<T> type) {
+        return Map.entry(popped.key(), elements(popped.key(), popped.elements(), type));
     }
 
     /**
@@ -526,6 +587,14 @@ public final class AsyncZarisTemplate {
     /** As {@link #setIntersectionSize(String...)}, counting at most {@code limit} (0: no limit). */
     public CompletableFuture<Long> setIntersectionSize(long limit, String... keys) {
         return observed("set_intersection_size", () -> client.setIntersectionSize(limit, keys));
+    }
+
+    /**
+     * The members of the set at the key that match the glob {@code pattern} ({@code null}: every member; SSCAN …
+     * MATCH); empty when the key is absent. One read of the whole set, filtered in the client.
+     */
+    public CompletableFuture<Set<String>> setScan(String key, String pattern) {
+        return observed("set_scan", () -> client.setScan(key, pattern));
     }
 
     /** Gives each member its score in the sorted set at the key (creating it); completes with how many were new. */
@@ -697,6 +766,52 @@ public final class AsyncZarisTemplate {
     public CompletableFuture<Optional<PoppedMember>> sortedSetBlockingPopMax(List<String> keys, Duration timeout) {
         return observed("sorted_set_blocking_pop", () -> client.sortedSetBlockingPopMax(keys, timeout))
                 .thenApply(Optional::ofNullable);
+    }
+
+    /**
+     * Pops up to {@code count} lowest-scored members of the first of {@code keys} (of one segment) that holds a sorted
+     * set, in one step (ZMPOP … MIN); empty when no key holds one. Not repeated once it may have been applied.
+     */
+    public CompletableFuture<Optional<PoppedMembers>> sortedSetPopMin(List<String> keys, int count) {
+        return observed("sorted_set_pop", () -> client.sortedSetPopMin(keys, count)).thenApply(Optional::ofNullable);
+    }
+
+    /** As {@link #sortedSetPopMin(List, int)}, the highest-scored members, highest first (ZMPOP … MAX). */
+    public CompletableFuture<Optional<PoppedMembers>> sortedSetPopMax(List<String> keys, int count) {
+        return observed("sorted_set_pop", () -> client.sortedSetPopMax(keys, count)).thenApply(Optional::ofNullable);
+    }
+
+    /**
+     * {@link #sortedSetPopMin(List, int)}, waiting up to {@code timeout} for one of the keys to hold a sorted set (BZMPOP
+     * … MIN); empty when the timeout passed first. Waits as {@link #listBlockingPop} does.
+     */
+    public CompletableFuture<Optional<PoppedMembers>> sortedSetBlockingPopMin(List<String> keys, int count, Duration timeout) {
+        return observed("sorted_set_blocking_pop", () -> client.sortedSetBlockingPopMin(keys, count, timeout))
+                .thenApply(Optional::ofNullable);
+    }
+
+    /** As {@link #sortedSetBlockingPopMin(List, int, Duration)}, the highest scores first (BZMPOP … MAX). */
+    public CompletableFuture<Optional<PoppedMembers>> sortedSetBlockingPopMax(List<String> keys, int count, Duration timeout) {
+        return observed("sorted_set_blocking_pop", () -> client.sortedSetBlockingPopMax(keys, count, timeout))
+                .thenApply(Optional::ofNullable);
+    }
+
+    /**
+     * The members of the sorted set at the key that match the glob {@code pattern} ({@code null}: every member), with
+     * their scores, lowest first (ZSCAN … MATCH); one read of the whole sorted set, filtered in the client.
+     */
+    public CompletableFuture<List<ScoredMember>> sortedSetScan(String key, String pattern) {
+        return observed("sorted_set_scan", () -> client.sortedSetScan(key, pattern));
+    }
+
+    /** Members of the sorted set at the key picked at random (ZRANDMEMBER key count), by {@link #hashRandomFields}'s rule. */
+    public CompletableFuture<List<String>> sortedSetRandomMembers(String key, int count) {
+        return observed("sorted_set_random_members", () -> client.sortedSetRandomMembers(key, count));
+    }
+
+    /** As {@link #sortedSetRandomMembers}, each member with its score (ZRANDMEMBER … WITHSCORES). */
+    public CompletableFuture<List<ScoredMember>> sortedSetRandomMembersWithScores(String key, int count) {
+        return observed("sorted_set_random_members", () -> client.sortedSetRandomMembersWithScores(key, count));
     }
 
     private <T> CompletableFuture<T> observed(String operation, Supplier<CompletableFuture<T>> call) {

@@ -6,6 +6,7 @@ import io.zaris.client.LexBound;
 import io.zaris.client.ListEnd;
 import io.zaris.client.ListPositionOptions;
 import io.zaris.client.PoppedMember;
+import io.zaris.client.PoppedMembers;
 import io.zaris.client.RangeLimit;
 import io.zaris.client.ScoreBound;
 import io.zaris.client.ScoredMember;
@@ -203,6 +204,19 @@ public final class ZarisTemplate {
         return await(async.hashIncrementFloat(key, field, delta));
     }
 
+    /** See {@link AsyncZarisTemplate#hashScan}: the matching fields with their values, one read of the whole hash. */
+    public <T> Map<String, T> hashScan(String key, String pattern, Class<T> type) {
+        return await(async.hashScan(key, pattern, type));
+    }
+
+    public List<String> hashRandomFields(String key, int count) {
+        return await(async.hashRandomFields(key, count));
+    }
+
+    public <T> List<Map.Entry<String, T>> hashRandomEntries(String key, int count, Class<T> type) {
+        return await(async.hashRandomEntries(key, count, type));
+    }
+
     /** See {@link AsyncZarisTemplate#listPush}; returns the list's length after. */
     public long listPush(String key, ListEnd end, Object... values) {
         return await(async.listPush(key, end, values));
@@ -252,6 +266,17 @@ public final class ZarisTemplate {
     /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#listBlockingPop(List, ListEnd, Duration, Class)}. */
     public <T> Optional<Map.Entry<String, T>> listBlockingPop(List<String> keys, ListEnd end, Duration timeout, Class<T> type) {
         return await(async.listBlockingPop(keys, end, timeout, type));
+    }
+
+    /** See {@link AsyncZarisTemplate#listPop(List, ListEnd, int, Class)}: LMPOP, the key with its values. */
+    public <T> Optional<Map.Entry<String, List<T>>> listPop(List<String> keys, ListEnd end, int count, Class<T> type) {
+        return await(async.listPop(keys, end, count, type));
+    }
+
+    /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#listBlockingPop(List, ListEnd, int, Duration, Class)}. */
+    public <T> Optional<Map.Entry<String, List<T>>> listBlockingPop(List<String> keys, ListEnd end, int count, Duration timeout,
+            Class<T> type) {
+        return await(async.listBlockingPop(keys, end, count, timeout, type));
     }
 
     /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#listBlockingMove}. */
@@ -342,6 +367,11 @@ public final class ZarisTemplate {
 
     public long setIntersectionSize(long limit, String... keys) {
         return await(async.setIntersectionSize(limit, keys));
+    }
+
+    /** See {@link AsyncZarisTemplate#setScan}: the matching members, one read of the whole set. */
+    public Set<String> setScan(String key, String pattern) {
+        return await(async.setScan(key, pattern));
     }
 
     public long sortedSetAdd(String key, Map<String, Double> scores) {
@@ -462,6 +492,39 @@ public final class ZarisTemplate {
     /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#sortedSetBlockingPopMax}. */
     public Optional<PoppedMember> sortedSetBlockingPopMax(List<String> keys, Duration timeout) {
         return await(async.sortedSetBlockingPopMax(keys, timeout));
+    }
+
+    /** See {@link AsyncZarisTemplate#sortedSetPopMin(List, int)}: ZMPOP … MIN. */
+    public Optional<PoppedMembers> sortedSetPopMin(List<String> keys, int count) {
+        return await(async.sortedSetPopMin(keys, count));
+    }
+
+    /** See {@link AsyncZarisTemplate#sortedSetPopMax(List, int)}: ZMPOP … MAX. */
+    public Optional<PoppedMembers> sortedSetPopMax(List<String> keys, int count) {
+        return await(async.sortedSetPopMax(keys, count));
+    }
+
+    /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#sortedSetBlockingPopMin(List, int, Duration)}. */
+    public Optional<PoppedMembers> sortedSetBlockingPopMin(List<String> keys, int count, Duration timeout) {
+        return await(async.sortedSetBlockingPopMin(keys, count, timeout));
+    }
+
+    /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#sortedSetBlockingPopMax(List, int, Duration)}. */
+    public Optional<PoppedMembers> sortedSetBlockingPopMax(List<String> keys, int count, Duration timeout) {
+        return await(async.sortedSetBlockingPopMax(keys, count, timeout));
+    }
+
+    /** See {@link AsyncZarisTemplate#sortedSetScan}: the matching members with their scores, lowest first. */
+    public List<ScoredMember> sortedSetScan(String key, String pattern) {
+        return await(async.sortedSetScan(key, pattern));
+    }
+
+    public List<String> sortedSetRandomMembers(String key, int count) {
+        return await(async.sortedSetRandomMembers(key, count));
+    }
+
+    public List<ScoredMember> sortedSetRandomMembersWithScores(String key, int count) {
+        return await(async.sortedSetRandomMembersWithScores(key, count));
     }
 
     /**
