@@ -4,24 +4,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zaris.embedded.EmbeddedCluster;
+import io.zaris.model.NodeAddress;
 import io.zaris.placement.PartitionLayout;
 import io.zaris.transport.ZarisWrongTypeException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.params.ZParams;
+import redis.clients.jedis.resps.Tuple;
 
 /**
  * The native client's sorted-set algebra (ZUNION, ZINTER, ZDIFF with WEIGHTS and AGGREGATE, their STORE forms,
  * ZINTERCARD, ZRANGESTORE by rank, score and member) and its key operations of any type (TYPE, EXISTS, RENAME,
- * RENAMENX) against one real three-node cluster keeping two copies, answered as Redis answers them; each test on a hash
- * tag of its own.
+ * RENAMENX) against one real three-node cluster keeping two copies, answered as Redis answers them, and as the cluster's
+ * Redis port (whose replies the differential suite compares with a real Redis) answers a Redis client for the same
+ * keys; each test on a hash tag of its own.
  */
 @Tag("in-process-cluster")
 class ClientSortedSetAlgebraAndKeysIntegrationTests {
@@ -31,7 +40,8 @@ class ClientSortedSetAlgebraAndKeysIntegrationTests {
 
     @BeforeAll
     static void start() {
-        cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(2).layout(PartitionLayout.of(64, 8)).build().start();
+        cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(2).layout(PartitionLayout.of(64, 8)).resp(true).build()
+                .start();
         client = ZarisClient.connect(ZarisClientOptions.builder().seeds(cluster.seeds()).environment(Map.of()).build());
     }
 
@@ -163,6 +173,62 @@ class ClientSortedSetAlgebraAndKeysIntegrationTests {
         client.sync().rename("{k}set2", "{k}set3");
         assertThat(client.sync().exists("{k}set3")).isTrue();
         assertThat(client.sync().renameIfAbsent("{k}set3", "{k}zset")).isFalse();
+    }
+
+    @Test
+    void combinationsAnswerAsTheRedisPortAnswersJedis() {
+        Random random = new Random(38_4);
+        String[] keys = {"{j}a", "{j}b", "{j}c"};
+        for (String key : keys) {
+            Map<String, Double> scores = new LinkedHashMap<>();
+            for (int i = 0; i < 12; i++) {
+                scores.put("m" + random.nextInt(20), (double) (random.nextInt(41) - 20) / 4);
+            }
+            client.sortedSetAdd(key, scores).join();
+        }
+        client.setAdd("{j}set", "m1", "m2", "m3", "m30").join();
+        Set<HostAndPort> nodes = new HashSet<>();
+        for (NodeAddress address : cluster.respSeeds()) {
+            nodes.add(new HostAndPort(address.host(), address.port()));
+        }
+        try (JedisCluster jedis = new JedisCluster(nodes)) {
+            for (ScoreAggregate aggregate : ScoreAggregate.values()) {
+                SortedSetCombineOptions options = SortedSetCombineOptions.builder().weights(2, -1, 0.5, 3)
+                        .aggregate(aggregate).build();
+                ZParams params = new ZParams().weights(2, -1, 0.5, 3).aggregate(ZParams.Aggregate.valueOf(aggregate.name()));
+                String[] all = {"{j}a", "{j}b", "{j}c", "{j}set"};
+                assertThat(client.sortedSetUnion(options, all).join()).as("ZUNION %s", aggregate)
+                        .isEqualTo(scored(jedis.zunionWithScores(params, all)));
+                assertThat(client.sortedSetIntersection(options, all).join()).as("ZINTER %s", aggregate)
+                        .isEqualTo(scored(jedis.zinterWithScores(params, all)));
+                assertThat(client.sortedSetUnionStore("{j}mine", options, all).join())
+                        .isEqualTo(jedis.zunionstore("{j}theirs", params, all));
+                assertThat(client.sortedSetRange("{j}mine", 0, -1).join())
+                        .isEqualTo(scored(jedis.zrangeWithScores("{j}theirs", 0, -1)));
+            }
+            assertThat(client.sortedSetIntersection("{j}a", "{j}set").join()).as("a set's members score 1").isNotEmpty()
+                    .isEqualTo(scored(jedis.zinterWithScores(new ZParams(), "{j}a", "{j}set")));
+            assertThat(client.sortedSetIntersection(keys).join()).isEqualTo(scored(jedis.zinterWithScores(new ZParams(), keys)));
+            assertThat(client.sortedSetDifference(keys).join()).isEqualTo(scored(jedis.zdiffWithScores(keys)));
+            assertThat(client.sortedSetDifferenceStore("{j}mine", keys).join()).isEqualTo(jedis.zdiffStore("{j}theirs", keys));
+            assertThat(client.sortedSetIntersectionStore("{j}mine", "{j}a", "{j}b").join())
+                    .isEqualTo(jedis.zinterstore("{j}theirs", "{j}a", "{j}b"));
+            long common = client.sortedSetIntersectionSize("{j}a", "{j}b").join();
+            assertThat(common).as("the seed gives the two an intersection").isPositive()
+                    .isEqualTo(jedis.zintercard("{j}a", "{j}b"));
+            assertThat(client.sortedSetIntersectionSize(2, "{j}a", "{j}b").join())
+                    .isEqualTo(jedis.zintercard(2, "{j}a", "{j}b"));
+            for (String key : List.of("{j}a", "{j}set", "{j}mine", "{j}absent")) {
+                assertThat(client.type(key).join().map(KeyType::redisName).orElse("none")).isEqualTo(jedis.type(key));
+            }
+            client.rename("{j}mine", "{j}renamed").join();
+            assertThat(jedis.exists("{j}mine")).isFalse();
+            assertThat(jedis.zrangeWithScores("{j}renamed", 0, -1)).isEqualTo(jedis.zrangeWithScores("{j}theirs", 0, -1));
+        }
+    }
+
+    private static List<ScoredMember> scored(List<Tuple> tuples) {
+        return tuples.stream().map(tuple -> new ScoredMember(tuple.getElement(), tuple.getScore())).toList();
     }
 
     private static ScoredMember member(String member, double score) {
