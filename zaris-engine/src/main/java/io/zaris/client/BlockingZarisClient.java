@@ -99,6 +99,22 @@ public final class BlockingZarisClient {
         return await(client.expire(key, ttl));
     }
 
+    public Optional<KeyType> type(String key) {
+        return await(client.type(key));
+    }
+
+    public boolean exists(String key) {
+        return await(client.exists(key));
+    }
+
+    public void rename(String source, String destination) {
+        await(client.rename(source, destination));
+    }
+
+    public boolean renameIfAbsent(String source, String destination) {
+        return await(client.renameIfAbsent(source, destination));
+    }
+
     public Map<String, VersionedValue> getAll(Collection<String> keys) {
         return await(client.getAll(keys));
     }
@@ -446,6 +462,81 @@ public final class BlockingZarisClient {
 
     public long sortedSetRemoveRangeByRank(String key, long start, long stop) {
         return await(client.sortedSetRemoveRangeByRank(key, start, stop));
+    }
+
+    public List<ScoredMember> sortedSetUnion(String... keys) {
+        return await(client.sortedSetUnion(keys));
+    }
+
+    public List<ScoredMember> sortedSetUnion(SortedSetCombineOptions options, String... keys) {
+        return await(client.sortedSetUnion(options, keys));
+    }
+
+    public List<ScoredMember> sortedSetIntersection(String... keys) {
+        return await(client.sortedSetIntersection(keys));
+    }
+
+    public List<ScoredMember> sortedSetIntersection(SortedSetCombineOptions options, String... keys) {
+        return await(client.sortedSetIntersection(options, keys));
+    }
+
+    public List<ScoredMember> sortedSetDifference(String... keys) {
+        return await(client.sortedSetDifference(keys));
+    }
+
+    public long sortedSetUnionStore(String destination, String... keys) {
+        return await(client.sortedSetUnionStore(destination, keys));
+    }
+
+    public long sortedSetUnionStore(String destination, SortedSetCombineOptions options, String... keys) {
+        return await(client.sortedSetUnionStore(destination, options, keys));
+    }
+
+    public long sortedSetIntersectionStore(String destination, String... keys) {
+        return await(client.sortedSetIntersectionStore(destination, keys));
+    }
+
+    public long sortedSetIntersectionStore(String destination, SortedSetCombineOptions options, String... keys) {
+        return await(client.sortedSetIntersectionStore(destination, options, keys));
+    }
+
+    public long sortedSetDifferenceStore(String destination, String... keys) {
+        return await(client.sortedSetDifferenceStore(destination, keys));
+    }
+
+    public long sortedSetIntersectionSize(String... keys) {
+        return await(client.sortedSetIntersectionSize(keys));
+    }
+
+    public long sortedSetIntersectionSize(long limit, String... keys) {
+        return await(client.sortedSetIntersectionSize(limit, keys));
+    }
+
+    public long sortedSetRangeStore(String destination, String source, long start, long stop) {
+        return await(client.sortedSetRangeStore(destination, source, start, stop));
+    }
+
+    public long sortedSetReverseRangeStore(String destination, String source, long start, long stop) {
+        return await(client.sortedSetReverseRangeStore(destination, source, start, stop));
+    }
+
+    public long sortedSetRangeByScoreStore(String destination, String source, ScoreBound min, ScoreBound max,
+                                           RangeLimit limit) {
+        return await(client.sortedSetRangeByScoreStore(destination, source, min, max, limit));
+    }
+
+    public long sortedSetReverseRangeByScoreStore(String destination, String source, ScoreBound min, ScoreBound max,
+                                                  RangeLimit limit) {
+        return await(client.sortedSetReverseRangeByScoreStore(destination, source, min, max, limit));
+    }
+
+    public long sortedSetRangeByLexStore(String destination, String source, LexBound min, LexBound max, RangeLimit limit) {
+        return await(client.sortedSetRangeByLexStore(destination, source, min, max, limit));
+    }
+
+    public long sortedSetReverseRangeByLexStore(String destination, String source, LexBound min, LexBound max,
+                                                RangeLimit limit) {
+        return await(client.sortedSetReverseRangeByLexStore(destination, source, min, max, limit));
     }
 
     public PoppedMember sortedSetBlockingPopMin(List<String> keys, Duration timeout) {

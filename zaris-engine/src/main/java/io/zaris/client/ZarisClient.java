@@ -8,7 +8,9 @@ import static io.zaris.client.RequestInputs.ttlMillis;
 import io.netty.buffer.ByteBuf;
 import io.zaris.model.AckMode;
 import io.zaris.model.ClusterView;
+import io.zaris.model.DumpPayload;
 import io.zaris.model.HashOp;
+import io.zaris.model.KeyContent;
 import io.zaris.model.KvStatus;
 import io.zaris.model.SetAlgebra;
 import io.zaris.model.SortedSetScores;
@@ -467,6 +469,53 @@ public final class ZarisClient implements AutoCloseable {
             }
             throw failure(status, body);
         });
+    }
+
+    /**
+     * The type of the value at the key (TYPE: a string, hash, list, set or sorted set), or empty when the key is absent.
+     * One read of the key's active owner, retried like any read.
+     */
+    public CompletableFuture<Optional<KeyType>> type(String key) {
+        return hashRead(key, HashOp.TYPE, List.of())
+                .thenApply(answer -> Optional.ofNullable(KeyType.fromRedisName(
+                        new String(answer.items().get(0), StandardCharsets.US_ASCII))));
+    }
+
+    /** Whether the key holds a value of any type (EXISTS on one key); read as {@link #type} reads. */
+    public CompletableFuture<Boolean> exists(String key) {
+        return type(key).thenApply(Optional::isPresent);
+    }
+
+    /**
+     * Moves the value at {@code source}, of any type and with its expiry, to {@code destination}, replacing whatever
+     * that held (RENAME), in one step on their owner. Both keys share one segment (a common {@code {hash tag}}), or
+     * this fails with {@link CrossSegmentKeysException} before anything is sent; an absent source fails with
+     * {@link ZarisNoSuchKeyException}. Not repeated once it may have been applied: a repeat would find the source gone
+     * and answer "no such key" for a rename it made, so an unknown outcome fails with the transport fault or timeout.
+     */
+    public CompletableFuture<Void> rename(String source, String destination) {
+        return renameOp(source, destination, false).thenApply(renamed -> null);
+    }
+
+    /**
+     * As {@link #rename}, only when {@code destination} is absent (RENAMENX); completes with whether it renamed. Not
+     * repeated once it may have been applied (a repeat would find the source gone).
+     */
+    public CompletableFuture<Boolean> renameIfAbsent(String source, String destination) {
+        return renameOp(source, destination, true);
+    }
+
+    private CompletableFuture<Boolean> renameOp(String source, String destination, boolean ifAbsent) {
+        List<byte[]> keys = commonSegmentKeys(List.of(source, destination));
+        List<byte[]> args = List.of(keys.get(1), new byte[] {(byte) (ifAbsent ? '1' : '0')});
+        List<byte[]> destinationOnly = List.of(keys.get(1));
+        forgetOwnWrite(destinationOnly);
+        return forgetWhenDone(destinationOnly, hashWrite(source, HashOp.RENAME, args, false).thenApply(answer -> {
+            if (answer.count() < 0) {
+                throw new ZarisNoSuchKeyException(source);
+            }
+            return answer.count() == 1;
+        }));
     }
 
     // ------------------------------------------------------------------ hashes
@@ -1373,6 +1422,200 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<Long> sortedSetRemoveRangeByRank(String key, long start, long stop) {
         return removeRange(key, "RANK", List.of(number(start), number(stop)), false);
+    }
+
+    /**
+     * The members any of the sorted sets at the keys holds, each with the sum of its scores, lowest first (ZUNION …
+     * WITHSCORES; a set's members score 1, an absent key is empty). Keys of one segment.
+     */
+    public CompletableFuture<List<ScoredMember>> sortedSetUnion(String... keys) {
+        return sortedSetUnion(SortedSetCombineOptions.NONE, keys);
+    }
+
+    /** As {@link #sortedSetUnion(String...)}, the scores weighted and combined as {@code options} say (WEIGHTS, AGGREGATE). */
+    public CompletableFuture<List<ScoredMember>> sortedSetUnion(SortedSetCombineOptions options, String... keys) {
+        return combineSorted("UNION", options, keys, "sortedSetUnion");
+    }
+
+    /** The members every one of the sorted sets at the keys holds, scores summed, lowest first (ZINTER). */
+    public CompletableFuture<List<ScoredMember>> sortedSetIntersection(String... keys) {
+        return sortedSetIntersection(SortedSetCombineOptions.NONE, keys);
+    }
+
+    /** As {@link #sortedSetIntersection(String...)}, the scores weighted and combined as {@code options} say. */
+    public CompletableFuture<List<ScoredMember>> sortedSetIntersection(SortedSetCombineOptions options, String... keys) {
+        return combineSorted("INTER", options, keys, "sortedSetIntersection");
+    }
+
+    /** The members of the first key's sorted set that none of the others holds, with their scores, lowest first (ZDIFF). */
+    public CompletableFuture<List<ScoredMember>> sortedSetDifference(String... keys) {
+        return combineSorted("DIFF", SortedSetCombineOptions.NONE, keys, "sortedSetDifference");
+    }
+
+    /**
+     * Stores {@link #sortedSetUnion(String...)} of the keys at {@code destination} (ZUNIONSTORE), replacing whatever it
+     * held (of any type, and its TTL; an empty result leaves it absent), in one step on their owner, and completes with
+     * the result's size. The destination shares the keys' segment. Retried like an idempotent write (a repeat stores
+     * the same result) unless the destination is among the keys: a repeat would then combine its own result again, so
+     * it is not repeated once it may have been applied.
+     */
+    public CompletableFuture<Long> sortedSetUnionStore(String destination, String... keys) {
+        return sortedSetUnionStore(destination, SortedSetCombineOptions.NONE, keys);
+    }
+
+    /** As {@link #sortedSetUnionStore(String, String...)}, the scores weighted and combined as {@code options} say. */
+    public CompletableFuture<Long> sortedSetUnionStore(String destination, SortedSetCombineOptions options, String... keys) {
+        return storeSorted("UNION", destination, options, keys, "sortedSetUnionStore");
+    }
+
+    /** As {@link #sortedSetUnionStore(String, String...)}, storing {@link #sortedSetIntersection(String...)} (ZINTERSTORE). */
+    public CompletableFuture<Long> sortedSetIntersectionStore(String destination, String... keys) {
+        return sortedSetIntersectionStore(destination, SortedSetCombineOptions.NONE, keys);
+    }
+
+    /** As {@link #sortedSetIntersectionStore(String, String...)}, the scores weighted and combined as {@code options} say. */
+    public CompletableFuture<Long> sortedSetIntersectionStore(String destination, SortedSetCombineOptions options,
+                                                              String... keys) {
+        return storeSorted("INTER", destination, options, keys, "sortedSetIntersectionStore");
+    }
+
+    /** As {@link #sortedSetUnionStore(String, String...)}, storing {@link #sortedSetDifference} (ZDIFFSTORE). */
+    public CompletableFuture<Long> sortedSetDifferenceStore(String destination, String... keys) {
+        return storeSorted("DIFF", destination, SortedSetCombineOptions.NONE, keys, "sortedSetDifferenceStore");
+    }
+
+    /** How many members every one of the sorted sets at the keys holds (ZINTERCARD without LIMIT). Keys of one segment. */
+    public CompletableFuture<Long> sortedSetIntersectionSize(String... keys) {
+        return sortedSetIntersectionSize(0, keys);
+    }
+
+    /**
+     * How many members every one of the sorted sets at the keys holds, counting at most {@code limit} (ZINTERCARD …
+     * LIMIT; 0: no limit). The owner computes the intersection in one step and this client counts it, as the RESP
+     * port's ZINTERCARD does. Keys of one segment.
+     */
+    public CompletableFuture<Long> sortedSetIntersectionSize(long limit, String... keys) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("sortedSetIntersectionSize takes a limit of 0 (none) or more, not " + limit);
+        }
+        return combineSorted("INTER", SortedSetCombineOptions.NONE, keys, "sortedSetIntersectionSize")
+                .thenApply(members -> limit == 0 ? members.size() : Math.min(members.size(), limit));
+    }
+
+    /**
+     * Stores the members of the sorted set at {@code source} ranked {@code start} to {@code stop} (as
+     * {@link #sortedSetRange}) with their scores at {@code destination} (ZRANGESTORE), replacing whatever it held (of any
+     * type, and its TTL; an empty range leaves it absent), and completes with how many members it stored. Both keys
+     * share one segment (a common {@code {hash tag}}).
+     *
+     * <p>Two steps on their owner, as {@link #setIntersectionStore} is: the range is read, then the destination
+     * replaced by it in one write (a RESTORE … REPLACE of the members, or a delete of an empty range), each retried as
+     * an idempotent step; a write to the source between the two is not in the stored range. The stored range travels
+     * as one value, so it is bounded by the nodes' largest value ({@code TOO_LARGE} beyond).
+     */
+    public CompletableFuture<Long> sortedSetRangeStore(String destination, String source, long start, long stop) {
+        return storeRange(destination, source, "RANK", false, List.of(number(start), number(stop)), RangeLimit.ALL);
+    }
+
+    /** As {@link #sortedSetRangeStore}, ranks counted from the highest score (ZRANGESTORE … REV). */
+    public CompletableFuture<Long> sortedSetReverseRangeStore(String destination, String source, long start, long stop) {
+        return storeRange(destination, source, "RANK", true, List.of(number(start), number(stop)), RangeLimit.ALL);
+    }
+
+    /**
+     * As {@link #sortedSetRangeStore}, storing the members whose scores lie between {@code min} and {@code max}, the
+     * part {@code limit} names (ZRANGESTORE … BYSCORE [LIMIT]).
+     */
+    public CompletableFuture<Long> sortedSetRangeByScoreStore(String destination, String source, ScoreBound min,
+                                                              ScoreBound max, RangeLimit limit) {
+        return storeRange(destination, source, "SCORE", false, scoreBounds(min, max), limit);
+    }
+
+    /**
+     * As {@link #sortedSetRangeByScoreStore}, the range taken from the highest score down (ZRANGESTORE … BYSCORE REV,
+     * with the bounds given lowest first), so {@code limit} counts from the top.
+     */
+    public CompletableFuture<Long> sortedSetReverseRangeByScoreStore(String destination, String source, ScoreBound min,
+                                                                     ScoreBound max, RangeLimit limit) {
+        return storeRange(destination, source, "SCORE", true, scoreBounds(min, max), limit);
+    }
+
+    /**
+     * As {@link #sortedSetRangeStore}, storing the members between {@code min} and {@code max} in member order, the part
+     * {@code limit} names (ZRANGESTORE … BYLEX [LIMIT]), with their scores.
+     */
+    public CompletableFuture<Long> sortedSetRangeByLexStore(String destination, String source, LexBound min, LexBound max,
+                                                            RangeLimit limit) {
+        return storeRange(destination, source, "LEX", false, lexBounds(min, max), limit);
+    }
+
+    /** As {@link #sortedSetRangeByLexStore}, the range taken from the last member back (ZRANGESTORE … BYLEX REV). */
+    public CompletableFuture<Long> sortedSetReverseRangeByLexStore(String destination, String source, LexBound min,
+                                                                   LexBound max, RangeLimit limit) {
+        return storeRange(destination, source, "LEX", true, lexBounds(min, max), limit);
+    }
+
+    /**
+     * ZCOMBINE on the keys' owner: {@code kind} (UNION, INTER or DIFF) of the sorted sets (or sets) at {@code keys}, in
+     * one step under their segment's lock; a key of another type fails it with {@code WRONG_TYPE}.
+     */
+    private CompletableFuture<List<ScoredMember>> combineSorted(String kind, SortedSetCombineOptions options, String[] keys,
+                                                                String operation) {
+        List<byte[]> args = combineArgs(kind, options, keys, operation);
+        commonSegmentKeys(List.of(keys));
+        return hashRead(keys[0], HashOp.ZCOMBINE, args).thenApply(answer -> scored(answer.items()));
+    }
+
+    /** ZCOMBINESTORE at {@code destination}: idempotent unless the destination is one of the sources. */
+    private CompletableFuture<Long> storeSorted(String kind, String destination, SortedSetCombineOptions options,
+                                                String[] keys, String operation) {
+        List<byte[]> args = combineArgs(kind, options, keys, operation);
+        List<String> all = new ArrayList<>(keys.length + 1);
+        all.add(destination);
+        all.addAll(List.of(keys));
+        commonSegmentKeys(all);
+        boolean idempotent = !List.of(keys).contains(destination);
+        return hashWrite(destination, HashOp.ZCOMBINESTORE, args, idempotent).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /** ZCOMBINE's arguments: kind, aggregate, then each key with its weight. */
+    private static List<byte[]> combineArgs(String kind, SortedSetCombineOptions options, String[] keys, String operation) {
+        Objects.requireNonNull(options, "options must not be null; use SortedSetCombineOptions.NONE");
+        if (keys.length == 0) {
+            throw new IllegalArgumentException(operation + " needs at least one key");
+        }
+        double[] weights = options.weightsFor(keys.length, operation);
+        List<byte[]> args = new ArrayList<>(2 + 2 * keys.length);
+        args.add(bytes(kind));
+        args.add(bytes(options.aggregate().name()));
+        for (int i = 0; i < keys.length; i++) {
+            args.add(bytes(keys[i]));
+            args.add(SortedSetScores.formatBytes(weights[i]));
+        }
+        return args;
+    }
+
+    /**
+     * ZRANGESTORE as two steps: the range read with its scores, then the destination replaced by a sorted set of them
+     * (RESTORE … REPLACE with no TTL), or deleted when the range is empty.
+     */
+    private CompletableFuture<Long> storeRange(String destination, String source, String by, boolean reverse,
+                                               List<byte[]> bounds, RangeLimit limit) {
+        commonSegmentKeys(List.of(destination, source));
+        return interval(source, by, reverse, bounds, limit).thenCompose(items -> {
+            long members = items.size() / 2;
+            if (members == 0) {
+                return delete(destination).thenApply(existed -> 0L);
+            }
+            List<byte[]> elements = new ArrayList<>(items.size());
+            for (int i = 0; i + 1 < items.size(); i += 2) {
+                elements.add(items.get(i));
+                elements.add(SortedSetScores.encode(parseScore(items.get(i + 1))));
+            }
+            byte[] payload = DumpPayload.encode(new KeyContent(KeyContent.Type.SORTED_SET, elements));
+            return hashWrite(destination, HashOp.RESTORE, List.of(new byte[] {'R'}, new byte[] {'0'}, payload), true)
+                    .thenApply(answer -> members);
+        });
     }
 
     private CompletableFuture<List<byte[]>> interval(String key, String by, boolean reverse, List<byte[]> bounds,

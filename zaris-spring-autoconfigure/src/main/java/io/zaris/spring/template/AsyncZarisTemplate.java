@@ -1,6 +1,7 @@
 package io.zaris.spring.template;
 
 import io.zaris.client.InsertPosition;
+import io.zaris.client.KeyType;
 import io.zaris.client.LexBound;
 import io.zaris.client.ListEnd;
 import io.zaris.client.ListPositionOptions;
@@ -11,6 +12,7 @@ import io.zaris.client.RangeLimit;
 import io.zaris.client.ScoreBound;
 import io.zaris.client.ScoredMember;
 import io.zaris.client.SortedSetAddOptions;
+import io.zaris.client.SortedSetCombineOptions;
 import io.zaris.client.ZarisClient;
 import io.zaris.model.VersionedValue;
 import io.zaris.spring.EntrySizeSample;
@@ -104,6 +106,30 @@ public final class AsyncZarisTemplate {
     /** Sets (or with {@code null}/zero removes) the key's TTL; completes with whether the key exists. */
     public CompletableFuture<Boolean> expire(String key, Duration ttl) {
         return observed("expire", () -> client.expire(key, ttl));
+    }
+
+    /** The type of the value at the key (a string, hash, list, set or sorted set); empty when the key is absent. */
+    public CompletableFuture<Optional<KeyType>> type(String key) {
+        return observed("type", () -> client.type(key));
+    }
+
+    /** Whether the key holds a value of any type. */
+    public CompletableFuture<Boolean> exists(String key) {
+        return observed("exists", () -> client.exists(key));
+    }
+
+    /**
+     * Moves the value at {@code source}, of any type and with its expiry, to {@code destination} (keys of one segment),
+     * replacing what that held; an absent source fails with {@code ZarisNoSuchKeyException}. Not retried once it may
+     * have been applied.
+     */
+    public CompletableFuture<Void> rename(String source, String destination) {
+        return observed("rename", () -> client.rename(source, destination));
+    }
+
+    /** As {@link #rename}, only when {@code destination} is absent; completes with whether it renamed. */
+    public CompletableFuture<Boolean> renameIfAbsent(String source, String destination) {
+        return observed("rename_if_absent", () -> client.renameIfAbsent(source, destination));
     }
 
     /**
@@ -751,6 +777,115 @@ public final class AsyncZarisTemplate {
      */
     public CompletableFuture<Long> sortedSetRemoveRangeByRank(String key, long start, long stop) {
         return observed("sorted_set_remove_range", () -> client.sortedSetRemoveRangeByRank(key, start, stop));
+    }
+
+    /** The members any sorted set (or set) at the keys holds, scores summed, lowest first (ZUNION); keys of one segment. */
+    public CompletableFuture<List<ScoredMember>> sortedSetUnion(String... keys) {
+        return observed("sorted_set_union", () -> client.sortedSetUnion(keys));
+    }
+
+    /** As {@link #sortedSetUnion(String...)}, the scores weighted and combined as {@code options} say. */
+    public CompletableFuture<List<ScoredMember>> sortedSetUnion(SortedSetCombineOptions options, String... keys) {
+        return observed("sorted_set_union", () -> client.sortedSetUnion(options, keys));
+    }
+
+    /** The members every sorted set at the keys holds, scores summed, lowest first (ZINTER); keys of one segment. */
+    public CompletableFuture<List<ScoredMember>> sortedSetIntersection(String... keys) {
+        return observed("sorted_set_intersection", () -> client.sortedSetIntersection(keys));
+    }
+
+    /** As {@link #sortedSetIntersection(String...)}, the scores weighted and combined as {@code options} say. */
+    public CompletableFuture<List<ScoredMember>> sortedSetIntersection(SortedSetCombineOptions options, String... keys) {
+        return observed("sorted_set_intersection", () -> client.sortedSetIntersection(options, keys));
+    }
+
+    /** The members of the first key's sorted set that none of the others holds (ZDIFF); keys of one segment. */
+    public CompletableFuture<List<ScoredMember>> sortedSetDifference(String... keys) {
+        return observed("sorted_set_difference", () -> client.sortedSetDifference(keys));
+    }
+
+    /**
+     * Stores {@link #sortedSetUnion(String...)} at {@code destination} (of the keys' segment), replacing what it held;
+     * completes with the result's size (0 leaves the destination absent). Retried as an idempotent write unless the
+     * destination is among the keys.
+     */
+    public CompletableFuture<Long> sortedSetUnionStore(String destination, String... keys) {
+        return observed("sorted_set_union_store", () -> client.sortedSetUnionStore(destination, keys));
+    }
+
+    /** As {@link #sortedSetUnionStore(String, String...)}, the scores weighted and combined as {@code options} say. */
+    public CompletableFuture<Long> sortedSetUnionStore(String destination, SortedSetCombineOptions options, String... keys) {
+        return observed("sorted_set_union_store", () -> client.sortedSetUnionStore(destination, options, keys));
+    }
+
+    /** As {@link #sortedSetUnionStore(String, String...)}, storing the intersection (ZINTERSTORE). */
+    public CompletableFuture<Long> sortedSetIntersectionStore(String destination, String... keys) {
+        return observed("sorted_set_intersection_store", () -> client.sortedSetIntersectionStore(destination, keys));
+    }
+
+    /** As {@link #sortedSetIntersectionStore(String, String...)}, the scores weighted and combined as {@code options} say. */
+    public CompletableFuture<Long> sortedSetIntersectionStore(String destination, SortedSetCombineOptions options,
+            String... keys) {
+        return observed("sorted_set_intersection_store",
+                () -> client.sortedSetIntersectionStore(destination, options, keys));
+    }
+
+    /** As {@link #sortedSetUnionStore(String, String...)}, storing the difference (ZDIFFSTORE). */
+    public CompletableFuture<Long> sortedSetDifferenceStore(String destination, String... keys) {
+        return observed("sorted_set_difference_store", () -> client.sortedSetDifferenceStore(destination, keys));
+    }
+
+    /** How many members every sorted set at the keys holds (ZINTERCARD); keys of one segment. */
+    public CompletableFuture<Long> sortedSetIntersectionSize(String... keys) {
+        return observed("sorted_set_intersection_size", () -> client.sortedSetIntersectionSize(keys));
+    }
+
+    /** As {@link #sortedSetIntersectionSize(String...)}, counting at most {@code limit} (0: no limit). */
+    public CompletableFuture<Long> sortedSetIntersectionSize(long limit, String... keys) {
+        return observed("sorted_set_intersection_size", () -> client.sortedSetIntersectionSize(limit, keys));
+    }
+
+    /**
+     * Stores the members of {@code source} ranked {@code start} to {@code stop}, with their scores, at {@code destination}
+     * (ZRANGESTORE; keys of one segment), replacing what it held; completes with how many members it stored (0 leaves
+     * the destination absent). See {@link ZarisClient#sortedSetRangeStore} for its two steps.
+     */
+    public CompletableFuture<Long> sortedSetRangeStore(String destination, String source, long start, long stop) {
+        return observed("sorted_set_range_store", () -> client.sortedSetRangeStore(destination, source, start, stop));
+    }
+
+    /** As {@link #sortedSetRangeStore}, ranks counted from the highest score (REV). */
+    public CompletableFuture<Long> sortedSetReverseRangeStore(String destination, String source, long start, long stop) {
+        return observed("sorted_set_range_store",
+                () -> client.sortedSetReverseRangeStore(destination, source, start, stop));
+    }
+
+    /** As {@link #sortedSetRangeStore}, the members with a score between {@code min} and {@code max} (BYSCORE, LIMIT). */
+    public CompletableFuture<Long> sortedSetRangeByScoreStore(String destination, String source, ScoreBound min,
+            ScoreBound max, RangeLimit limit) {
+        return observed("sorted_set_range_store",
+                () -> client.sortedSetRangeByScoreStore(destination, source, min, max, limit));
+    }
+
+    /** As {@link #sortedSetRangeByScoreStore}, taken from the highest score down (BYSCORE REV). */
+    public CompletableFuture<Long> sortedSetReverseRangeByScoreStore(String destination, String source, ScoreBound min,
+            ScoreBound max, RangeLimit limit) {
+        return observed("sorted_set_range_store",
+                () -> client.sortedSetReverseRangeByScoreStore(destination, source, min, max, limit));
+    }
+
+    /** As {@link #sortedSetRangeStore}, the members between {@code min} and {@code max} in member order (BYLEX, LIMIT). */
+    public CompletableFuture<Long> sortedSetRangeByLexStore(String destination, String source, LexBound min, LexBound max,
+            RangeLimit limit) {
+        return observed("sorted_set_range_store",
+                () -> client.sortedSetRangeByLexStore(destination, source, min, max, limit));
+    }
+
+    /** As {@link #sortedSetRangeByLexStore}, taken from the last member back (BYLEX REV). */
+    public CompletableFuture<Long> sortedSetReverseRangeByLexStore(String destination, String source, LexBound min,
+            LexBound max, RangeLimit limit) {
+        return observed("sorted_set_range_store",
+                () -> client.sortedSetReverseRangeByLexStore(destination, source, min, max, limit));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.zaris.spring.template;
 
 import io.zaris.client.KeyChange;
 import io.zaris.client.InsertPosition;
+import io.zaris.client.KeyType;
 import io.zaris.client.LexBound;
 import io.zaris.client.ListEnd;
 import io.zaris.client.ListPositionOptions;
@@ -11,6 +12,7 @@ import io.zaris.client.RangeLimit;
 import io.zaris.client.ScoreBound;
 import io.zaris.client.ScoredMember;
 import io.zaris.client.SortedSetAddOptions;
+import io.zaris.client.SortedSetCombineOptions;
 import io.zaris.client.ZarisClient;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.observation.ZarisOperationObserver;
@@ -111,6 +113,25 @@ public final class ZarisTemplate {
 
     public boolean expire(String key, Duration ttl) {
         return await(async.expire(key, ttl));
+    }
+
+    /** Empty when the key is absent. */
+    public Optional<KeyType> type(String key) {
+        return await(async.type(key));
+    }
+
+    public boolean exists(String key) {
+        return await(async.exists(key));
+    }
+
+    /** See {@link AsyncZarisTemplate#rename}. */
+    public void rename(String source, String destination) {
+        await(async.rename(source, destination));
+    }
+
+    /** Returns whether it renamed (the destination was absent). */
+    public boolean renameIfAbsent(String source, String destination) {
+        return await(async.renameIfAbsent(source, destination));
     }
 
     /** See {@link AsyncZarisTemplate#increment}. */
@@ -482,6 +503,81 @@ public final class ZarisTemplate {
 
     public long sortedSetRemoveRangeByRank(String key, long start, long stop) {
         return await(async.sortedSetRemoveRangeByRank(key, start, stop));
+    }
+
+    public List<ScoredMember> sortedSetUnion(String... keys) {
+        return await(async.sortedSetUnion(keys));
+    }
+
+    public List<ScoredMember> sortedSetUnion(SortedSetCombineOptions options, String... keys) {
+        return await(async.sortedSetUnion(options, keys));
+    }
+
+    public List<ScoredMember> sortedSetIntersection(String... keys) {
+        return await(async.sortedSetIntersection(keys));
+    }
+
+    public List<ScoredMember> sortedSetIntersection(SortedSetCombineOptions options, String... keys) {
+        return await(async.sortedSetIntersection(options, keys));
+    }
+
+    public List<ScoredMember> sortedSetDifference(String... keys) {
+        return await(async.sortedSetDifference(keys));
+    }
+
+    public long sortedSetUnionStore(String destination, String... keys) {
+        return await(async.sortedSetUnionStore(destination, keys));
+    }
+
+    public long sortedSetUnionStore(String destination, SortedSetCombineOptions options, String... keys) {
+        return await(async.sortedSetUnionStore(destination, options, keys));
+    }
+
+    public long sortedSetIntersectionStore(String destination, String... keys) {
+        return await(async.sortedSetIntersectionStore(destination, keys));
+    }
+
+    public long sortedSetIntersectionStore(String destination, SortedSetCombineOptions options, String... keys) {
+        return await(async.sortedSetIntersectionStore(destination, options, keys));
+    }
+
+    public long sortedSetDifferenceStore(String destination, String... keys) {
+        return await(async.sortedSetDifferenceStore(destination, keys));
+    }
+
+    public long sortedSetIntersectionSize(String... keys) {
+        return await(async.sortedSetIntersectionSize(keys));
+    }
+
+    public long sortedSetIntersectionSize(long limit, String... keys) {
+        return await(async.sortedSetIntersectionSize(limit, keys));
+    }
+
+    public long sortedSetRangeStore(String destination, String source, long start, long stop) {
+        return await(async.sortedSetRangeStore(destination, source, start, stop));
+    }
+
+    public long sortedSetReverseRangeStore(String destination, String source, long start, long stop) {
+        return await(async.sortedSetReverseRangeStore(destination, source, start, stop));
+    }
+
+    public long sortedSetRangeByScoreStore(String destination, String source, ScoreBound min, ScoreBound max,
+            RangeLimit limit) {
+        return await(async.sortedSetRangeByScoreStore(destination, source, min, max, limit));
+    }
+
+    public long sortedSetReverseRangeByScoreStore(String destination, String source, ScoreBound min, ScoreBound max,
+            RangeLimit limit) {
+        return await(async.sortedSetReverseRangeByScoreStore(destination, source, min, max, limit));
+    }
+
+    public long sortedSetRangeByLexStore(String destination, String source, LexBound min, LexBound max, RangeLimit limit) {
+        return await(async.sortedSetRangeByLexStore(destination, source, min, max, limit));
+    }
+
+    public long sortedSetReverseRangeByLexStore(String destination, String source, LexBound min, LexBound max,
+            RangeLimit limit) {
+        return await(async.sortedSetReverseRangeByLexStore(destination, source, min, max, limit));
     }
 
     /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#sortedSetBlockingPopMin}. */
