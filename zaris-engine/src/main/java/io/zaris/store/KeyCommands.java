@@ -26,13 +26,15 @@ final class KeyCommands {
     private KeyCommands() {
     }
 
-    static HashReply execute(Segment segment, byte[] key, HashOp op, List<byte[]> args, long epoch, long now) {
+    /** @param renameChanges whether a RENAME ships one rename change, or the removals and writes it makes */
+    static HashReply execute(Segment segment, byte[] key, HashOp op, List<byte[]> args, long epoch, long now,
+                             boolean renameChanges) {
         return switch (op) {
             case DUMP -> {
                 KeyContent content = segment.contentOf(key, now);
                 yield HashReply.read(0, content == null ? List.of() : List.of(DumpPayload.encode(content)));
             }
-            case RENAME -> answer(segment.writeKeys(epoch, now, writer -> rename(writer, key, args)));
+            case RENAME -> answer(segment.writeKeys(epoch, now, writer -> rename(writer, key, args, renameChanges)));
             case RESTORE -> answer(segment.writeKeys(epoch, now, writer -> restore(writer, key, args, now)));
             case SET -> answer(segment.writeKeys(epoch, now, writer -> set(writer, key, args, now)));
             case EXPIRE -> answer(segment.writeKeys(epoch, now, writer -> expire(writer, key, args, now)));
@@ -40,12 +42,16 @@ final class KeyCommands {
         };
     }
 
-    /** RENAME and RENAMENX: the source's value and expiry move to the destination, which loses what it held. */
-    private static HashReply rename(Segment.KeyWriter writer, byte[] source, List<byte[]> args) {
+    /**
+     * RENAME and RENAMENX: the source's value and expiry move to the destination, which loses what it held. With
+     * {@code renameChanges} the value moves as it is, in O(1) for a collection, and ships as one rename change;
+     * otherwise (a replica of protocol version 3 is linked) as the removal of both keys and the destination's writes.
+     */
+    private static HashReply rename(Segment.KeyWriter writer, byte[] source, List<byte[]> args, boolean renameChanges) {
         byte[] destination = args.get(0);
         boolean nx = text(args.get(1)).equals("1");
-        Segment.HeldValue held = writer.held(source);
-        if (held == null) {
+        StoredEntry live = writer.entry(source);
+        if (live == null) {
             return HashReply.counted(-1);
         }
         if (Arrays.equals(source, destination)) {
@@ -54,6 +60,11 @@ final class KeyCommands {
         if (nx && writer.exists(destination)) {
             return HashReply.counted(0);
         }
+        if (renameChanges) {
+            writer.rename(source, destination, live.expiresAtMillis());
+            return HashReply.counted(1);
+        }
+        Segment.HeldValue held = writer.held(source);
         writer.remove(destination);
         writer.remove(source);
         writer.install(destination, held.content(), held.expiresAt());
