@@ -138,6 +138,20 @@ class RenameChangeStoreTests {
     }
 
     @Test
+    void aTrackerResumingPastARenameHearsOfBothKeys() {
+        store.run(HashOp.SADD, "a", "m");
+        long position = active.segmentRevision(0);
+        store.run(HashOp.RENAME, "a", "b", "0");
+
+        TrackStart start = active.track(0, position, 1, () -> { });
+
+        assertThat(start.resumed()).isTrue();
+        assertThat(start.changes()).extracting(change -> text(change.key()), TrackStart.Change::removal)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", true), org.assertj.core.groups.Tuple.tuple("b", false));
+        assertThat(start.changes()).extracting(TrackStart.Change::revision).containsOnly(position + 1);
+    }
+
+    @Test
     void besideAnOlderReplicaARenameShipsTheRemovalAndThePutItMakes() {
         active.put(0, bytes("a"), bytes("one"), 5_000, false, Request.ANY_VERSION, 1);
         active.put(0, bytes("b"), bytes("two"), Request.NO_TTL, false, Request.ANY_VERSION, 1);
