@@ -10,10 +10,10 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * What the whole-key {@link HashOp}s (SET, RENAME, DUMP, RESTORE, EXPIRE) do to one segment, with Redis's answers and errors and
+ * What the whole-key {@link HashOp}s (APPEND, SET, RENAME, DUMP, RESTORE, EXPIRE) do to one segment, with Redis's answers and errors and
  * in Redis's order of checks. A write decides and changes under one hold of the segment's lock
- * ({@link Segment#writeKeys}), so a RENAME, a RESTORE ... REPLACE, a SET ... NX/XX/KEEPTTL/GET or a conditional
- * EXPIRE is atomic like Redis's; DUMP reads under it
+ * ({@link Segment#writeKeys}), so a RENAME, a RESTORE ... REPLACE, a SET ... NX/XX/KEEPTTL/GET, a conditional
+ * EXPIRE or an APPEND is atomic like Redis's; DUMP reads under it
  * ({@link Segment#contentOf}). Stateless.
  */
 final class KeyCommands {
@@ -22,6 +22,9 @@ final class KeyCommands {
     static final String NEGATIVE_TTL = "Invalid TTL value, must be >= 0";
     static final String BAD_TRAILER = "DUMP payload version or checksum are wrong";
     static final String BAD_FORMAT = "Bad data format";
+    /** Redis's answer to an APPEND past its longest string. */
+    static final String TOO_LONG = "string exceeds maximum allowed size (proto-max-bulk-len)";
+    private static final byte[] EMPTY = new byte[0];
 
     private KeyCommands() {
     }
@@ -38,6 +41,7 @@ final class KeyCommands {
             case RESTORE -> answer(segment.writeKeys(epoch, now, writer -> restore(writer, key, args, now)));
             case SET -> answer(segment.writeKeys(epoch, now, writer -> set(writer, key, args, now)));
             case EXPIRE -> answer(segment.writeKeys(epoch, now, writer -> expire(writer, key, args, now)));
+            case APPEND -> answer(segment.writeKeys(epoch, now, writer -> append(writer, key, args)));
             default -> throw new IllegalArgumentException(op + " is not a whole-key op");
         };
     }
@@ -129,6 +133,32 @@ final class KeyCommands {
             return HashReply.read(1, returnOld ? Collections.singletonList(old) : List.of());
         }
         return HashReply.read(0, returnOld ? Collections.singletonList(current == null ? null : current.value()) : List.of());
+    }
+
+    /**
+     * APPEND in one step, as Redis does: the suffix joins the string at the key (a missing key becomes the suffix) and
+     * the string keeps its expiry to the millisecond, read and written under one hold of the segment's lock. A key of
+     * another type is WRONGTYPE; a result longer than the allowed length is refused, nothing written.
+     */
+    private static HashReply append(Segment.KeyWriter writer, byte[] key, List<byte[]> args) {
+        byte[] suffix = args.get(0);
+        Long longest = DecimalCounter.parse(args.get(1));
+        if (longest == null || longest < 0) {
+            return HashReply.error(KvStatus.BAD_REQUEST, "APPEND needs a length limit >= 0");
+        }
+        StoredEntry current = writer.entry(key);
+        if (current != null && current.isHash()) {
+            throw new WrongTypeException();
+        }
+        byte[] base = current == null ? EMPTY : current.value();
+        long length = (long) base.length + suffix.length;
+        if (length > longest) {
+            return HashReply.error(KvStatus.BAD_REQUEST, TOO_LONG);
+        }
+        byte[] joined = Arrays.copyOf(base, (int) length);
+        System.arraycopy(suffix, 0, joined, base.length, suffix.length);
+        writer.putString(key, joined, current == null ? 0 : current.expiresAtMillis());
+        return HashReply.counted(length);
     }
 
     /** Whether SET's NX (N) and XX (X) let it write a key that {@code exists} or not. */
