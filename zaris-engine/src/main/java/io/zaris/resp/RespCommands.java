@@ -2,6 +2,7 @@ package io.zaris.resp;
 
 import io.netty.buffer.ByteBuf;
 import io.zaris.model.ClusterView;
+import io.zaris.model.Glob;
 import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import io.zaris.model.NodeAddress;
