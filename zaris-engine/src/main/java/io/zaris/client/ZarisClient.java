@@ -8,7 +8,9 @@ import static io.zaris.client.RequestInputs.ttlMillis;
 import io.netty.buffer.ByteBuf;
 import io.zaris.model.AckMode;
 import io.zaris.model.ClusterView;
+import io.zaris.model.DumpPayload;
 import io.zaris.model.HashOp;
+import io.zaris.model.KeyContent;
 import io.zaris.model.KvStatus;
 import io.zaris.model.SetAlgebra;
 import io.zaris.model.SortedSetScores;
@@ -19,6 +21,7 @@ import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.SegmentTrackAnswer;
+import io.zaris.model.Glob;
 import io.zaris.protocol.ResponseCodec.ScanPage;
 import io.zaris.time.TimeSource;
 import io.zaris.transport.NodeConnection;
@@ -41,6 +44,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.LongFunction;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -71,6 +75,8 @@ public final class ZarisClient implements AutoCloseable {
 
     /** Keys asked for per SCAN round trip. */
     private static final int SCAN_PAGE_KEYS = 1000;
+    /** The most draws a random pick with a negative count may ask (the node refuses more: it builds the answer whole). */
+    private static final int MAX_REPEATED_PICKS = 1_000_000;
 
     private final ZarisClientOptions options;
     private final TimeSource time;
@@ -465,6 +471,53 @@ public final class ZarisClient implements AutoCloseable {
         });
     }
 
+    /**
+     * The type of the value at the key (TYPE: a string, hash, list, set or sorted set), or empty when the key is absent.
+     * One read of the key's active owner, retried like any read.
+     */
+    public CompletableFuture<Optional<KeyType>> type(String key) {
+        return hashRead(key, HashOp.TYPE, List.of())
+                .thenApply(answer -> Optional.ofNullable(KeyType.fromRedisName(
+                        new String(answer.items().get(0), StandardCharsets.US_ASCII))));
+    }
+
+    /** Whether the key holds a value of any type (EXISTS on one key); read as {@link #type} reads. */
+    public CompletableFuture<Boolean> exists(String key) {
+        return type(key).thenApply(Optional::isPresent);
+    }
+
+    /**
+     * Moves the value at {@code source}, of any type and with its expiry, to {@code destination}, replacing whatever
+     * that held (RENAME), in one step on their owner. Both keys share one segment (a common {@code {hash tag}}), or
+     * this fails with {@link CrossSegmentKeysException} before anything is sent; an absent source fails with
+     * {@link ZarisNoSuchKeyException}. Not repeated once it may have been applied: a repeat would find the source gone
+     * and answer "no such key" for a rename it made, so an unknown outcome fails with the transport fault or timeout.
+     */
+    public CompletableFuture<Void> rename(String source, String destination) {
+        return renameOp(source, destination, false).thenApply(renamed -> null);
+    }
+
+    /**
+     * As {@link #rename}, only when {@code destination} is absent (RENAMENX); completes with whether it renamed. Not
+     * repeated once it may have been applied (a repeat would find the source gone).
+     */
+    public CompletableFuture<Boolean> renameIfAbsent(String source, String destination) {
+        return renameOp(source, destination, true);
+    }
+
+    private CompletableFuture<Boolean> renameOp(String source, String destination, boolean ifAbsent) {
+        List<byte[]> keys = commonSegmentKeys(List.of(source, destination));
+        List<byte[]> args = List.of(keys.get(1), new byte[] {(byte) (ifAbsent ? '1' : '0')});
+        List<byte[]> destinationOnly = List.of(keys.get(1));
+        forgetOwnWrite(destinationOnly);
+        return forgetWhenDone(destinationOnly, hashWrite(source, HashOp.RENAME, args, false).thenApply(answer -> {
+            if (answer.count() < 0) {
+                throw new ZarisNoSuchKeyException(source);
+            }
+            return answer.count() == 1;
+        }));
+    }
+
     // ------------------------------------------------------------------ hashes
 
     /**
@@ -607,6 +660,53 @@ public final class ZarisClient implements AutoCloseable {
                 .thenApply(answer -> Double.parseDouble(new String(answer.items().get(0), StandardCharsets.US_ASCII)));
     }
 
+    /**
+     * The fields of the hash at the key whose names match the glob {@code pattern} (HSCAN … MATCH; {@code *},
+     * {@code ?}, {@code [a-z]}, {@code \x} as Redis reads them, over the field's UTF-8 bytes; {@code null}: every field),
+     * with their values, in the order the fields were first set; empty when the key is absent. One read of the whole
+     * hash, filtered here: the answer is the RESP port's HSCAN with cursor 0, every match at once, and every field
+     * travels whatever the pattern, so a large hash costs as {@link #hashGetAll} does.
+     */
+    public CompletableFuture<Map<String, byte[]>> hashScan(String key, String pattern) {
+        Predicate<byte[]> matches = matching(pattern);
+        return hashRead(key, HashOp.HGETALL, List.of()).thenApply(answer -> {
+            Map<String, byte[]> fields = new LinkedHashMap<>();
+            List<byte[]> items = answer.items();
+            for (int i = 0; i + 1 < items.size(); i += 2) {
+                if (matches.test(items.get(i))) {
+                    fields.put(new String(items.get(i), StandardCharsets.UTF_8), items.get(i + 1));
+                }
+            }
+            return fields;
+        });
+    }
+
+    /**
+     * Fields of the hash at the key picked at random on its owner (HRANDFIELD key count): up to {@code count} distinct
+     * ones, or, for a negative count, exactly {@code -count} that may repeat; empty when the key is absent. A count below
+     * {@code -1,000,000} (the node's bound on an answer built whole) is refused before sending.
+     */
+    public CompletableFuture<List<String>> hashRandomFields(String key, int count) {
+        return hashRead(key, HashOp.HRANDFIELD, List.of(pickCount("hashRandomFields", count), new byte[] {'0'}))
+                .thenApply(answer -> textList(answer.items()));
+    }
+
+    /**
+     * As {@link #hashRandomFields}, each field with its value (HRANDFIELD key count WITHVALUES); a negative count may
+     * repeat a field, so the answer is a list of entries, not a map.
+     */
+    public CompletableFuture<List<Map.Entry<String, byte[]>>> hashRandomEntries(String key, int count) {
+        List<byte[]> args = List.of(pickCount("hashRandomEntries", count), new byte[] {'1'});
+        return hashRead(key, HashOp.HRANDFIELD, args).thenApply(answer -> {
+            List<byte[]> items = answer.items();
+            List<Map.Entry<String, byte[]>> entries = new ArrayList<>(items.size() / 2);
+            for (int i = 0; i + 1 < items.size(); i += 2) {
+                entries.add(Map.entry(new String(items.get(i), StandardCharsets.UTF_8), items.get(i + 1)));
+            }
+            return entries;
+        });
+    }
+
     // ------------------------------------------------------------------ sets
 
     /**
@@ -740,6 +840,24 @@ public final class ZarisClient implements AutoCloseable {
         }
         return combineSets("sinter", keys).thenApply(members ->
                 limit == 0 ? members.size() : Math.min(members.size(), limit));
+    }
+
+    /**
+     * The members of the set at the key that match the glob {@code pattern} (SSCAN … MATCH, read as {@link #hashScan}
+     * reads: one read of the whole set, filtered here; {@code null}: every member), in the order first added; empty
+     * when the key is absent.
+     */
+    public CompletableFuture<Set<String>> setScan(String key, String pattern) {
+        Predicate<byte[]> matches = matching(pattern);
+        return hashRead(key, HashOp.SMEMBERS, List.of()).thenApply(answer -> {
+            Set<String> members = new LinkedHashSet<>();
+            for (byte[] member : answer.items()) {
+                if (matches.test(member)) {
+                    members.add(new String(member, StandardCharsets.UTF_8));
+                }
+            }
+            return members;
+        });
     }
 
     /**
@@ -904,22 +1022,73 @@ public final class ZarisClient implements AutoCloseable {
      * type among them fails the wait with {@code WRONG_TYPE} at the first look.
      */
     public CompletableFuture<PoppedElement> listBlockingPop(List<String> keys, ListEnd end, Duration timeout) {
+        return waitForPop(keys, this::listLength, listPops(keys, end, 1, "listBlockingPop"), "listBlockingPop", timeout)
+                .thenApply(popped -> popped == null ? null : new PoppedElement(popped.key(), popped.elements().get(0)));
+    }
+
+    /**
+     * Pops up to {@code count} elements from {@code end} of the first of {@code keys}, in their order, that holds a list
+     * (LMPOP), in one step on the keys' owner, nearest the end first; completes with them and their key, or
+     * {@code null} when no key holds a list. The keys share one segment (a common {@code {hash tag}}); a count below 1
+     * is refused before sending. A key of another type met before the first list fails with {@code WRONG_TYPE}, as in
+     * Redis. Not repeated once it may have been applied, like {@link #listPop(String, ListEnd, int)}.
+     */
+    public CompletableFuture<PoppedElements> listPop(List<String> keys, ListEnd end, int count) {
+        return listPops(keys, end, count, "listPop").get();
+    }
+
+    /**
+     * {@link #listPop(List, ListEnd, int)}, waiting up to {@code timeout} for one of the keys to hold a list (BLMPOP);
+     * completes with the elements popped and their key, or {@code null} when the timeout passed first. Waits as
+     * {@link #listBlockingPop(List, ListEnd, Duration)} does: a look reads every key's length and pops only when one
+     * holds an element.
+     */
+    public CompletableFuture<PoppedElements> listBlockingPop(List<String> keys, ListEnd end, int count, Duration timeout) {
+        return waitForPop(keys, this::listLength, listPops(keys, end, count, "listBlockingPop"), "listBlockingPop", timeout);
+    }
+
+    /**
+     * LMPOP on {@code keys}, checked now and sent on each {@code get()}: its answer is the first key holding a list then
+     * and the elements popped from it ({@code null}: none held one). The arguments are built once, immutable, so each
+     * look of a wait may send them from whichever network thread ends the look before it.
+     */
+    private Supplier<CompletableFuture<PoppedElements>> listPops(List<String> keys, ListEnd end, int count,
+                                                                 String operation) {
         Objects.requireNonNull(end, "end must not be null");
-        List<String> names = List.copyOf(keys);
-        commonSegmentKeys(names);
+        List<String> names = severalKeys(keys, count, operation);
         List<byte[]> args = new ArrayList<>(names.size() + 1);
         args.add(side(end));
-        args.add(number(1));
+        args.add(number(count));
         for (int i = 1; i < names.size(); i++) {
             args.add(bytes(names.get(i)));
         }
-        return pollUntilFound("listBlockingPop", timeout, () -> anyHolds(names, this::listLength).thenCompose(any -> !any
-                ? CompletableFuture.<PoppedElement>completedFuture(null)
-                : hashWrite(names.get(0), HashOp.LMPOP, args, false).thenApply(answer -> {
-                    List<byte[]> items = answer.items();
-                    return items.size() < 2 ? null
-                            : new PoppedElement(new String(items.get(0), StandardCharsets.UTF_8), items.get(1));
-                })));
+        List<byte[]> sent = List.copyOf(args);
+        return () -> hashWrite(names.get(0), HashOp.LMPOP, sent, false).thenApply(answer -> {
+            List<byte[]> items = answer.items();
+            return items.size() < 2 ? null : new PoppedElements(new String(items.get(0), StandardCharsets.UTF_8),
+                    List.copyOf(items.subList(1, items.size())));
+        });
+    }
+
+    /** The keys of a pop over several keys: one segment, and a count of at least 1, or refused before sending. */
+    private List<String> severalKeys(List<String> keys, int count, String operation) {
+        if (count < 1) {
+            throw new IllegalArgumentException(operation + " takes a count of 1 or more, not " + count);
+        }
+        List<String> names = List.copyOf(keys);
+        commonSegmentKeys(names);
+        return names;
+    }
+
+    /**
+     * The wait of every blocking pop over several keys, as {@link PollingWait} runs it: each look reads every key's size
+     * and sends {@code pop} only when one holds something; the pop is not repeated once it may have been applied.
+     */
+    private <T> CompletableFuture<T> waitForPop(List<String> keys, Function<String, CompletableFuture<Long>> size,
+                                                Supplier<CompletableFuture<T>> pop, String operation, Duration timeout) {
+        List<String> names = List.copyOf(keys); // read by every look, on whichever network thread runs it
+        return pollUntilFound(operation, timeout, () -> anyHolds(names, size)
+                .thenCompose(any -> any ? pop.get() : CompletableFuture.<T>completedFuture(null)));
     }
 
     /** Whether any of the collections at {@code keys} holds something: one {@code size} read per key, in parallel. */
@@ -1255,6 +1424,200 @@ public final class ZarisClient implements AutoCloseable {
         return removeRange(key, "RANK", List.of(number(start), number(stop)), false);
     }
 
+    /**
+     * The members any of the sorted sets at the keys holds, each with the sum of its scores, lowest first (ZUNION …
+     * WITHSCORES; a set's members score 1, an absent key is empty). Keys of one segment.
+     */
+    public CompletableFuture<List<ScoredMember>> sortedSetUnion(String... keys) {
+        return sortedSetUnion(SortedSetCombineOptions.NONE, keys);
+    }
+
+    /** As {@link #sortedSetUnion(String...)}, the scores weighted and combined as {@code options} say (WEIGHTS, AGGREGATE). */
+    public CompletableFuture<List<ScoredMember>> sortedSetUnion(SortedSetCombineOptions options, String... keys) {
+        return combineSorted("UNION", options, keys, "sortedSetUnion");
+    }
+
+    /** The members every one of the sorted sets at the keys holds, scores summed, lowest first (ZINTER). */
+    public CompletableFuture<List<ScoredMember>> sortedSetIntersection(String... keys) {
+        return sortedSetIntersection(SortedSetCombineOptions.NONE, keys);
+    }
+
+    /** As {@link #sortedSetIntersection(String...)}, the scores weighted and combined as {@code options} say. */
+    public CompletableFuture<List<ScoredMember>> sortedSetIntersection(SortedSetCombineOptions options, String... keys) {
+        return combineSorted("INTER", options, keys, "sortedSetIntersection");
+    }
+
+    /** The members of the first key's sorted set that none of the others holds, with their scores, lowest first (ZDIFF). */
+    public CompletableFuture<List<ScoredMember>> sortedSetDifference(String... keys) {
+        return combineSorted("DIFF", SortedSetCombineOptions.NONE, keys, "sortedSetDifference");
+    }
+
+    /**
+     * Stores {@link #sortedSetUnion(String...)} of the keys at {@code destination} (ZUNIONSTORE), replacing whatever it
+     * held (of any type, and its TTL; an empty result leaves it absent), in one step on their owner, and completes with
+     * the result's size. The destination shares the keys' segment. Retried like an idempotent write (a repeat stores
+     * the same result) unless the destination is among the keys: a repeat would then combine its own result again, so
+     * it is not repeated once it may have been applied.
+     */
+    public CompletableFuture<Long> sortedSetUnionStore(String destination, String... keys) {
+        return sortedSetUnionStore(destination, SortedSetCombineOptions.NONE, keys);
+    }
+
+    /** As {@link #sortedSetUnionStore(String, String...)}, the scores weighted and combined as {@code options} say. */
+    public CompletableFuture<Long> sortedSetUnionStore(String destination, SortedSetCombineOptions options, String... keys) {
+        return storeSorted("UNION", destination, options, keys, "sortedSetUnionStore");
+    }
+
+    /** As {@link #sortedSetUnionStore(String, String...)}, storing {@link #sortedSetIntersection(String...)} (ZINTERSTORE). */
+    public CompletableFuture<Long> sortedSetIntersectionStore(String destination, String... keys) {
+        return sortedSetIntersectionStore(destination, SortedSetCombineOptions.NONE, keys);
+    }
+
+    /** As {@link #sortedSetIntersectionStore(String, String...)}, the scores weighted and combined as {@code options} say. */
+    public CompletableFuture<Long> sortedSetIntersectionStore(String destination, SortedSetCombineOptions options,
+                                                              String... keys) {
+        return storeSorted("INTER", destination, options, keys, "sortedSetIntersectionStore");
+    }
+
+    /** As {@link #sortedSetUnionStore(String, String...)}, storing {@link #sortedSetDifference} (ZDIFFSTORE). */
+    public CompletableFuture<Long> sortedSetDifferenceStore(String destination, String... keys) {
+        return storeSorted("DIFF", destination, SortedSetCombineOptions.NONE, keys, "sortedSetDifferenceStore");
+    }
+
+    /** How many members every one of the sorted sets at the keys holds (ZINTERCARD without LIMIT). Keys of one segment. */
+    public CompletableFuture<Long> sortedSetIntersectionSize(String... keys) {
+        return sortedSetIntersectionSize(0, keys);
+    }
+
+    /**
+     * How many members every one of the sorted sets at the keys holds, counting at most {@code limit} (ZINTERCARD …
+     * LIMIT; 0: no limit). The owner computes the intersection in one step and this client counts it, as the RESP
+     * port's ZINTERCARD does. Keys of one segment.
+     */
+    public CompletableFuture<Long> sortedSetIntersectionSize(long limit, String... keys) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("sortedSetIntersectionSize takes a limit of 0 (none) or more, not " + limit);
+        }
+        return combineSorted("INTER", SortedSetCombineOptions.NONE, keys, "sortedSetIntersectionSize")
+                .thenApply(members -> limit == 0 ? members.size() : Math.min(members.size(), limit));
+    }
+
+    /**
+     * Stores the members of the sorted set at {@code source} ranked {@code start} to {@code stop} (as
+     * {@link #sortedSetRange}) with their scores at {@code destination} (ZRANGESTORE), replacing whatever it held (of any
+     * type, and its TTL; an empty range leaves it absent), and completes with how many members it stored. Both keys
+     * share one segment (a common {@code {hash tag}}).
+     *
+     * <p>Two steps on their owner, as {@link #setIntersectionStore} is: the range is read, then the destination
+     * replaced by it in one write (a RESTORE … REPLACE of the members, or a delete of an empty range), each retried as
+     * an idempotent step; a write to the source between the two is not in the stored range. The stored range travels
+     * as one value, so it is bounded by the nodes' largest value ({@code TOO_LARGE} beyond).
+     */
+    public CompletableFuture<Long> sortedSetRangeStore(String destination, String source, long start, long stop) {
+        return storeRange(destination, source, "RANK", false, List.of(number(start), number(stop)), RangeLimit.ALL);
+    }
+
+    /** As {@link #sortedSetRangeStore}, ranks counted from the highest score (ZRANGESTORE … REV). */
+    public CompletableFuture<Long> sortedSetReverseRangeStore(String destination, String source, long start, long stop) {
+        return storeRange(destination, source, "RANK", true, List.of(number(start), number(stop)), RangeLimit.ALL);
+    }
+
+    /**
+     * As {@link #sortedSetRangeStore}, storing the members whose scores lie between {@code min} and {@code max}, the
+     * part {@code limit} names (ZRANGESTORE … BYSCORE [LIMIT]).
+     */
+    public CompletableFuture<Long> sortedSetRangeByScoreStore(String destination, String source, ScoreBound min,
+                                                              ScoreBound max, RangeLimit limit) {
+        return storeRange(destination, source, "SCORE", false, scoreBounds(min, max), limit);
+    }
+
+    /**
+     * As {@link #sortedSetRangeByScoreStore}, the range taken from the highest score down (ZRANGESTORE … BYSCORE REV,
+     * with the bounds given lowest first), so {@code limit} counts from the top.
+     */
+    public CompletableFuture<Long> sortedSetReverseRangeByScoreStore(String destination, String source, ScoreBound min,
+                                                                     ScoreBound max, RangeLimit limit) {
+        return storeRange(destination, source, "SCORE", true, scoreBounds(min, max), limit);
+    }
+
+    /**
+     * As {@link #sortedSetRangeStore}, storing the members between {@code min} and {@code max} in member order, the part
+     * {@code limit} names (ZRANGESTORE … BYLEX [LIMIT]), with their scores.
+     */
+    public CompletableFuture<Long> sortedSetRangeByLexStore(String destination, String source, LexBound min, LexBound max,
+                                                            RangeLimit limit) {
+        return storeRange(destination, source, "LEX", false, lexBounds(min, max), limit);
+    }
+
+    /** As {@link #sortedSetRangeByLexStore}, the range taken from the last member back (ZRANGESTORE … BYLEX REV). */
+    public CompletableFuture<Long> sortedSetReverseRangeByLexStore(String destination, String source, LexBound min,
+                                                                   LexBound max, RangeLimit limit) {
+        return storeRange(destination, source, "LEX", true, lexBounds(min, max), limit);
+    }
+
+    /**
+     * ZCOMBINE on the keys' owner: {@code kind} (UNION, INTER or DIFF) of the sorted sets (or sets) at {@code keys}, in
+     * one step under their segment's lock; a key of another type fails it with {@code WRONG_TYPE}.
+     */
+    private CompletableFuture<List<ScoredMember>> combineSorted(String kind, SortedSetCombineOptions options, String[] keys,
+                                                                String operation) {
+        List<byte[]> args = combineArgs(kind, options, keys, operation);
+        commonSegmentKeys(List.of(keys));
+        return hashRead(keys[0], HashOp.ZCOMBINE, args).thenApply(answer -> scored(answer.items()));
+    }
+
+    /** ZCOMBINESTORE at {@code destination}: idempotent unless the destination is one of the sources. */
+    private CompletableFuture<Long> storeSorted(String kind, String destination, SortedSetCombineOptions options,
+                                                String[] keys, String operation) {
+        List<byte[]> args = combineArgs(kind, options, keys, operation);
+        List<String> all = new ArrayList<>(keys.length + 1);
+        all.add(destination);
+        all.addAll(List.of(keys));
+        commonSegmentKeys(all);
+        boolean idempotent = !List.of(keys).contains(destination);
+        return hashWrite(destination, HashOp.ZCOMBINESTORE, args, idempotent).thenApply(ResponseCodec.HashAnswer::count);
+    }
+
+    /** ZCOMBINE's arguments: kind, aggregate, then each key with its weight. */
+    private static List<byte[]> combineArgs(String kind, SortedSetCombineOptions options, String[] keys, String operation) {
+        Objects.requireNonNull(options, "options must not be null; use SortedSetCombineOptions.NONE");
+        if (keys.length == 0) {
+            throw new IllegalArgumentException(operation + " needs at least one key");
+        }
+        double[] weights = options.weightsFor(keys.length, operation);
+        List<byte[]> args = new ArrayList<>(2 + 2 * keys.length);
+        args.add(bytes(kind));
+        args.add(bytes(options.aggregate().name()));
+        for (int i = 0; i < keys.length; i++) {
+            args.add(bytes(keys[i]));
+            args.add(SortedSetScores.formatBytes(weights[i]));
+        }
+        return args;
+    }
+
+    /**
+     * ZRANGESTORE as two steps: the range read with its scores, then the destination replaced by a sorted set of them
+     * (RESTORE … REPLACE with no TTL), or deleted when the range is empty.
+     */
+    private CompletableFuture<Long> storeRange(String destination, String source, String by, boolean reverse,
+                                               List<byte[]> bounds, RangeLimit limit) {
+        commonSegmentKeys(List.of(destination, source));
+        return interval(source, by, reverse, bounds, limit).thenCompose(items -> {
+            long members = items.size() / 2;
+            if (members == 0) {
+                return delete(destination).thenApply(existed -> 0L);
+            }
+            List<byte[]> elements = new ArrayList<>(items.size());
+            for (int i = 0; i + 1 < items.size(); i += 2) {
+                elements.add(items.get(i));
+                elements.add(SortedSetScores.encode(parseScore(items.get(i + 1))));
+            }
+            byte[] payload = DumpPayload.encode(new KeyContent(KeyContent.Type.SORTED_SET, elements));
+            return hashWrite(destination, HashOp.RESTORE, List.of(new byte[] {'R'}, new byte[] {'0'}, payload), true)
+                    .thenApply(answer -> members);
+        });
+    }
+
     private CompletableFuture<List<byte[]>> interval(String key, String by, boolean reverse, List<byte[]> bounds,
                                                      RangeLimit limit) {
         Objects.requireNonNull(limit, "limit must not be null; use RangeLimit.ALL");
@@ -1309,21 +1672,98 @@ public final class ZarisClient implements AutoCloseable {
     }
 
     private CompletableFuture<PoppedMember> blockingPop(List<String> keys, boolean max, Duration timeout, String operation) {
-        List<String> names = List.copyOf(keys);
-        commonSegmentKeys(names);
+        return waitForPop(keys, this::sortedSetSize, sortedSetPops(keys, max, 1, operation), operation, timeout)
+                .thenApply(popped -> popped == null ? null : new PoppedMember(popped.key(), popped.members().get(0)));
+    }
+
+    /**
+     * Pops up to {@code count} members with the lowest scores from the first of {@code keys}, in their order, that holds
+     * a sorted set (ZMPOP … MIN COUNT count), in one step on the keys' owner, lowest first; completes with them and their
+     * key, or {@code null} when no key holds a sorted set. The keys share one segment (a common {@code {hash tag}}); a
+     * count below 1 is refused before sending. A key of another type met before the first sorted set fails with
+     * {@code WRONG_TYPE}, as in Redis. Not repeated once it may have been applied, like {@link #sortedSetPopMin(String, int)}.
+     */
+    public CompletableFuture<PoppedMembers> sortedSetPopMin(List<String> keys, int count) {
+        return sortedSetPops(keys, false, count, "sortedSetPopMin").get();
+    }
+
+    /** As {@link #sortedSetPopMin(List, int)}, the members with the highest scores, highest first (ZMPOP … MAX). */
+    public CompletableFuture<PoppedMembers> sortedSetPopMax(List<String> keys, int count) {
+        return sortedSetPops(keys, true, count, "sortedSetPopMax").get();
+    }
+
+    /**
+     * {@link #sortedSetPopMin(List, int)}, waiting up to {@code timeout} for one of the keys to hold a sorted set (BZMPOP
+     * … MIN); completes with the members popped and their key, or {@code null} when the timeout passed first. Waits as
+     * {@link #sortedSetBlockingPopMin(List, Duration)} does.
+     */
+    public CompletableFuture<PoppedMembers> sortedSetBlockingPopMin(List<String> keys, int count, Duration timeout) {
+        return waitForPop(keys, this::sortedSetSize, sortedSetPops(keys, false, count, "sortedSetBlockingPopMin"),
+                "sortedSetBlockingPopMin", timeout);
+    }
+
+    /** As {@link #sortedSetBlockingPopMin(List, int, Duration)}, the highest scores first (BZMPOP … MAX). */
+    public CompletableFuture<PoppedMembers> sortedSetBlockingPopMax(List<String> keys, int count, Duration timeout) {
+        return waitForPop(keys, this::sortedSetSize, sortedSetPops(keys, true, count, "sortedSetBlockingPopMax"),
+                "sortedSetBlockingPopMax", timeout);
+    }
+
+    /**
+     * ZMPOP on {@code keys}, checked now and sent on each {@code get()}, as {@link #listPops} is: its answer is the first
+     * key holding a sorted set then and the members popped from it with their scores ({@code null}: none held one).
+     */
+    private Supplier<CompletableFuture<PoppedMembers>> sortedSetPops(List<String> keys, boolean max, int count,
+                                                                     String operation) {
+        List<String> names = severalKeys(keys, count, operation);
         List<byte[]> args = new ArrayList<>(names.size() + 1);
         args.add(new byte[] {(byte) (max ? '1' : '0')});
-        args.add(number(1));
+        args.add(number(count));
         for (int i = 1; i < names.size(); i++) {
             args.add(bytes(names.get(i)));
         }
-        return pollUntilFound(operation, timeout, () -> anyHolds(names, this::sortedSetSize).thenCompose(any -> !any
-                ? CompletableFuture.<PoppedMember>completedFuture(null)
-                : hashWrite(names.get(0), HashOp.ZMPOP, args, false).thenApply(answer -> {
-                    List<byte[]> items = answer.items();
-                    return items.size() < 3 ? null : new PoppedMember(new String(items.get(0), StandardCharsets.UTF_8),
-                            new ScoredMember(new String(items.get(1), StandardCharsets.UTF_8), parseScore(items.get(2))));
-                })));
+        List<byte[]> sent = List.copyOf(args);
+        return () -> hashWrite(names.get(0), HashOp.ZMPOP, sent, false).thenApply(answer -> {
+            List<byte[]> items = answer.items();
+            return items.size() < 3 ? null : new PoppedMembers(new String(items.get(0), StandardCharsets.UTF_8),
+                    scored(items.subList(1, items.size())));
+        });
+    }
+
+    /**
+     * The members of the sorted set at the key that match the glob {@code pattern}, with their scores, lowest score
+     * first (ZSCAN … MATCH, read as {@link #hashScan} reads: one read of the whole sorted set, filtered here;
+     * {@code null}: every member); empty when the key is absent.
+     */
+    public CompletableFuture<List<ScoredMember>> sortedSetScan(String key, String pattern) {
+        Predicate<byte[]> matches = matching(pattern);
+        List<byte[]> args = List.of(bytes("RANK"), new byte[] {'0'}, new byte[] {'0'}, bytes("-1"), new byte[] {'0'},
+                bytes("-1"));
+        return hashRead(key, HashOp.ZRANGE, args).thenApply(answer -> {
+            List<byte[]> items = answer.items();
+            List<byte[]> kept = new ArrayList<>(items.size());
+            for (int i = 0; i + 1 < items.size(); i += 2) {
+                if (matches.test(items.get(i))) {
+                    kept.add(items.get(i));
+                    kept.add(items.get(i + 1));
+                }
+            }
+            return scored(kept);
+        });
+    }
+
+    /**
+     * Members of the sorted set at the key picked at random on its owner (ZRANDMEMBER key count), by
+     * {@link #hashRandomFields}'s count rule; empty when the key is absent.
+     */
+    public CompletableFuture<List<String>> sortedSetRandomMembers(String key, int count) {
+        return hashRead(key, HashOp.ZRANDMEMBER, List.of(pickCount("sortedSetRandomMembers", count)))
+                .thenApply(answer -> membersOf(answer.items()));
+    }
+
+    /** As {@link #sortedSetRandomMembers}, each member with its score (ZRANDMEMBER key count WITHSCORES). */
+    public CompletableFuture<List<ScoredMember>> sortedSetRandomMembersWithScores(String key, int count) {
+        return hashRead(key, HashOp.ZRANDMEMBER, List.of(pickCount("sortedSetRandomMembersWithScores", count)))
+                .thenApply(answer -> scored(answer.items()));
     }
 
     private CompletableFuture<List<ScoredMember>> pop(String key, boolean max, int count, String operation) {
@@ -1351,6 +1791,27 @@ public final class ZarisClient implements AutoCloseable {
             out.add(new ScoredMember(new String(items.get(i), StandardCharsets.UTF_8), parseScore(items.get(i + 1))));
         }
         return out;
+    }
+
+    /**
+     * A random pick's count (HRANDFIELD, ZRANDMEMBER) as the node takes it. The node builds a repeating answer whole and
+     * refuses more than a million draws; the client refuses them first.
+     */
+    private static byte[] pickCount(String operation, int count) {
+        if (count < -MAX_REPEATED_PICKS) {
+            throw new IllegalArgumentException(operation + " takes a count of -" + MAX_REPEATED_PICKS + " or more, not "
+                    + count);
+        }
+        return number(count);
+    }
+
+    /** A scan's MATCH glob as a test of an item's bytes ({@code null}: every item passes). */
+    private static Predicate<byte[]> matching(String pattern) {
+        if (pattern == null) {
+            return item -> true;
+        }
+        byte[] glob = bytes(pattern);
+        return item -> Glob.matches(glob, item);
     }
 
     private static byte[] number(long value) {

@@ -21,6 +21,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -98,10 +99,22 @@ final class ReplicaLink {
      * once per link, so a burst holds each link once.
      */
     private final Runnable flushPrompt = this::queuePromptSend;
+    /**
+     * Bytes of live changes sent (batches, or single frames to an older replica) whose answer has not come: added by
+     * the sender, taken off by the answer's callback on the connection's loop. What the owner holds for the replica
+     * (frames not yet written to the socket, requests waiting for their answer, writes waiting for their verdict)
+     * grows with it; past {@code backlogBound} the link is dropped (see {@link #countSent}).
+     */
+    private final AtomicLong unansweredBytes = new AtomicLong();
+    private final long backlogBound;
+    /** The close for a backlog past the bound is queued: once per link. */
+    private final AtomicBoolean backlogCloseQueued = new AtomicBoolean();
 
-    ReplicaLink(String peer, NodeConnection connection, int segmentCount) {
+    /** @param backlogBound bytes of live changes the replica may leave unanswered before the link is dropped */
+    ReplicaLink(String peer, NodeConnection connection, int segmentCount, long backlogBound) {
         this.peer = peer;
         this.connection = connection;
+        this.backlogBound = backlogBound;
         this.batchesKnown = ProtocolVersions.knows(connection.protocolVersion(), OpCode.REPLICATE_BATCH);
         this.advancesKnown = ProtocolVersions.knows(connection.protocolVersion(), OpCode.ADVANCE_EPOCH);
         this.snapshotBases = new AtomicLongArray(segmentCount);
@@ -217,8 +230,11 @@ final class ReplicaLink {
                                                 long deadlineNanos, long flushDelayNanos) {
         if (!batchesKnown) {
             // The replica speaks a protocol without REPLICATE_BATCH: one frame per ship, the same deferred flush.
+            long bytes = changeBytes(changes);
+            countSent(bytes);
             return connection.send(id -> new Request.Replicate(id, partition, epoch, segment, changes), ReplicaLink::verdict,
-                    epoch, 0, deadlineNanos, flushDelayNanos).exceptionally(this::verdictOfFailure);
+                    epoch, 0, deadlineNanos, flushDelayNanos).whenComplete((verdict, error) -> countAnswered(bytes))
+                    .exceptionally(this::verdictOfFailure);
         }
         synchronized (batchLock) {
             if (openBatch != null && !openBatch.accepts(changes)) {
@@ -278,14 +294,54 @@ final class ReplicaLink {
     private void sendBatch(long flushDelayNanos) {
         ReplicationBatch batch = openBatch;
         openBatch = null;
-        connection.sendPrepared(batch.close(), OpCode.REPLICATE_BATCH, ReplicaLink::verdicts, batch.answerDeadlineNanos(),
+        ByteBuf frame = batch.close();
+        int bytes = frame.readableBytes();
+        countSent(bytes);
+        connection.sendPrepared(frame, OpCode.REPLICATE_BATCH, ReplicaLink::verdicts, batch.answerDeadlineNanos(),
                 flushDelayNanos).whenComplete((answers, error) -> {
+                    countAnswered(bytes);
                     if (error == null) {
                         batch.settle(answers);
                     } else {
                         batch.settleFailed(verdictOfFailure(error));
                     }
                 });
+    }
+
+    /**
+     * Counts live changes sent. Past the bound, the replica has left that much unanswered (it is paused, starved or
+     * behind a congested link) and the link closes as one to a node that does not keep up: what waits on it fails as
+     * not known to be applied, the replicator counts the replica silent, and it re-syncs the replica on a new link
+     * once the replica answers a handshake again. Without the bound an owner under a fast writer held every change for
+     * a paused replica until its heap ran out. Snapshots are not counted: they are sent once per re-sync, a chunk
+     * at a time of the segment's own entries.
+     */
+    private void countSent(long bytes) {
+        long unanswered = unansweredBytes.addAndGet(bytes);
+        if (unanswered > backlogBound && connection.isOpen() && backlogCloseQueued.compareAndSet(false, true)) {
+            // Closed from the loop's queue, never here: the sender may hold the batch lock and a segment's lock, and
+            // closing fails waiting requests, whose callbacks may take such locks.
+            connection.onEventLoop(() -> connection.closeAsUnresponsive("replica " + peer + " left " + unanswered
+                    + " bytes of changes unanswered (bound " + backlogBound + "); it is re-synced once it answers"
+                    + " again"), 0);
+        }
+    }
+
+    private void countAnswered(long bytes) {
+        unansweredBytes.addAndGet(-bytes);
+    }
+
+    /** Bytes of live changes sent and not yet answered on this link. */
+    long unansweredBytes() {
+        return unansweredBytes.get();
+    }
+
+    private static long changeBytes(List<Change> changes) {
+        long bytes = 0;
+        for (int i = 0; i < changes.size(); i++) {
+            bytes += changes.get(i).sizeBytes();
+        }
+        return bytes;
     }
 
     /**

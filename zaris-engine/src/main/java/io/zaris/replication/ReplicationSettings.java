@@ -15,9 +15,12 @@ import java.time.Duration;
  * @param asyncFlushDelay    how long the changes of writes acknowledged ASYNC may wait for a flush to their replicas,
  *                           so that changes close together share one syscall and one read on the replica; a SYNC
  *                           write flushes at once (with whatever waited). Zero flushes every change at once.
+ * @param replicaBacklogBytes bytes of live changes a replica may leave unanswered before its active owner drops the link
+ *                           and re-syncs the replica once it answers again; 0: {@link #autoReplicaBacklog} of this
+ *                           JVM's heap
  */
 public record ReplicationSettings(AckMode ackMode, int minSyncReplicas, Duration ackTimeout, Duration healCooldown,
-                                  Duration evictionDelay, Duration asyncFlushDelay) {
+                                  Duration evictionDelay, Duration asyncFlushDelay, long replicaBacklogBytes) {
 
     /** Acknowledge after a replica applied the write. */
     public static final AckMode DEFAULT_ACK_MODE = AckMode.SYNC;
@@ -47,8 +50,15 @@ public record ReplicationSettings(AckMode ackMode, int minSyncReplicas, Duration
     public static final Duration DEFAULT_ASYNC_FLUSH_DELAY = Duration.ofMillis(1);
     /** Upper bound of {@link #asyncFlushDelay}. */
     public static final Duration MAX_ASYNC_FLUSH_DELAY = Duration.ofSeconds(10);
+    /** Smallest and largest replica backlog the automatic rule gives ({@link #autoReplicaBacklog}). */
+    public static final long MIN_AUTO_REPLICA_BACKLOG = 1024 * 1024;
+    public static final long MAX_AUTO_REPLICA_BACKLOG = 64 * 1024 * 1024;
 
     public ReplicationSettings {
+        if (replicaBacklogBytes < 0) {
+            throw new IllegalArgumentException("replicaBacklogBytes must be >= 0 (0: automatic) but was "
+                    + replicaBacklogBytes);
+        }
         if (minSyncReplicas < 0) {
             throw new IllegalArgumentException("minSyncReplicas must be >= 0 but was " + minSyncReplicas);
         }
@@ -68,33 +78,65 @@ public record ReplicationSettings(AckMode ackMode, int minSyncReplicas, Duration
         }
     }
 
+    /** Settings with the automatic replica backlog. */
+    public ReplicationSettings(AckMode ackMode, int minSyncReplicas, Duration ackTimeout, Duration healCooldown,
+                               Duration evictionDelay, Duration asyncFlushDelay) {
+        this(ackMode, minSyncReplicas, ackTimeout, healCooldown, evictionDelay, asyncFlushDelay, 0);
+    }
+
+    /**
+     * The replica backlog when none is set: 1/32 of the heap, between 1 MiB and 64 MiB (a 128 MiB heap: 4 MiB; 1.5 GiB:
+     * 48 MiB). A change held for a replica costs the owner more than its encoded bytes (the request waiting for its
+     * answer, the writes waiting for its verdict), so the bound is a small share of the heap; a replica that merely
+     * paused for a collection answers long before a busy owner sends that much.
+     */
+    public static long autoReplicaBacklog(long maxHeapBytes) {
+        return Math.max(MIN_AUTO_REPLICA_BACKLOG, Math.min(MAX_AUTO_REPLICA_BACKLOG, maxHeapBytes / 32));
+    }
+
+    /** {@link #replicaBacklogBytes}, or the automatic one for a heap of {@code maxHeapBytes} when it is 0. */
+    public long effectiveReplicaBacklog(long maxHeapBytes) {
+        return replicaBacklogBytes > 0 ? replicaBacklogBytes : autoReplicaBacklog(maxHeapBytes);
+    }
+
+    public ReplicationSettings withReplicaBacklog(long bytes) {
+        return new ReplicationSettings(ackMode, minSyncReplicas, ackTimeout, healCooldown, evictionDelay, asyncFlushDelay,
+                bytes);
+    }
+
     public static ReplicationSettings defaults() {
         return new ReplicationSettings(DEFAULT_ACK_MODE, DEFAULT_MIN_SYNC_REPLICAS, DEFAULT_ACK_TIMEOUT,
                 DEFAULT_HEAL_COOLDOWN, DEFAULT_EVICTION_DELAY, DEFAULT_ASYNC_FLUSH_DELAY);
     }
 
     public ReplicationSettings withAckMode(AckMode mode) {
-        return new ReplicationSettings(mode, minSyncReplicas, ackTimeout, healCooldown, evictionDelay, asyncFlushDelay);
+        return new ReplicationSettings(mode, minSyncReplicas, ackTimeout, healCooldown, evictionDelay, asyncFlushDelay,
+                replicaBacklogBytes);
     }
 
     /** The same settings with {@code minSyncReplicas} (1 or more: the strict SYNC option). */
     public ReplicationSettings withMinSyncReplicas(int replicas) {
-        return new ReplicationSettings(ackMode, replicas, ackTimeout, healCooldown, evictionDelay, asyncFlushDelay);
+        return new ReplicationSettings(ackMode, replicas, ackTimeout, healCooldown, evictionDelay, asyncFlushDelay,
+                replicaBacklogBytes);
     }
 
     public ReplicationSettings withEvictionDelay(Duration delay) {
-        return new ReplicationSettings(ackMode, minSyncReplicas, ackTimeout, healCooldown, delay, asyncFlushDelay);
+        return new ReplicationSettings(ackMode, minSyncReplicas, ackTimeout, healCooldown, delay, asyncFlushDelay,
+                replicaBacklogBytes);
     }
 
     public ReplicationSettings withHealCooldown(Duration cooldown) {
-        return new ReplicationSettings(ackMode, minSyncReplicas, ackTimeout, cooldown, evictionDelay, asyncFlushDelay);
+        return new ReplicationSettings(ackMode, minSyncReplicas, ackTimeout, cooldown, evictionDelay, asyncFlushDelay,
+                replicaBacklogBytes);
     }
 
     public ReplicationSettings withAsyncFlushDelay(Duration delay) {
-        return new ReplicationSettings(ackMode, minSyncReplicas, ackTimeout, healCooldown, evictionDelay, delay);
+        return new ReplicationSettings(ackMode, minSyncReplicas, ackTimeout, healCooldown, evictionDelay, delay,
+                replicaBacklogBytes);
     }
 
     public ReplicationSettings withAckTimeout(Duration timeout) {
-        return new ReplicationSettings(ackMode, minSyncReplicas, timeout, healCooldown, evictionDelay, asyncFlushDelay);
+        return new ReplicationSettings(ackMode, minSyncReplicas, timeout, healCooldown, evictionDelay, asyncFlushDelay,
+                replicaBacklogBytes);
     }
 }

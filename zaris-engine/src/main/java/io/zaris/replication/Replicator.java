@@ -561,7 +561,8 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                         return;
                     }
                     silentReplicas.remove(peer); // it answered a handshake: reachable again
-                    ReplicaLink previous = links.put(peer, new ReplicaLink(peer, connection, layout.segmentCount()));
+                    ReplicaLink previous = links.put(peer, new ReplicaLink(peer, connection, layout.segmentCount(),
+                            settings.effectiveReplicaBacklog(Runtime.getRuntime().maxMemory())));
                     if (previous != null) {
                         previous.close();
                     }

@@ -1,5 +1,6 @@
 package io.zaris.resp;
 
+import io.zaris.model.Glob;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;

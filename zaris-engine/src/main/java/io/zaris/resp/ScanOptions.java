@@ -1,5 +1,6 @@
 package io.zaris.resp;
 
+import io.zaris.model.Glob;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;

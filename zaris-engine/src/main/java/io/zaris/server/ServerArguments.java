@@ -180,7 +180,8 @@ public final class ServerArguments {
                 ReplicationSettings.DEFAULT_ACK_TIMEOUT,
                 sources.duration(ServerOption.HEAL_COOLDOWN),
                 sources.duration(ServerOption.EVICTION_DELAY),
-                sources.duration(ServerOption.ASYNC_FLUSH_DELAY));
+                sources.duration(ServerOption.ASYNC_FLUSH_DELAY),
+                sources.intValue(ServerOption.REPLICA_BACKLOG, 0));
         RespOptions resp = respOptions(sources, host, port, advertisePort);
         SecurityOptions security = securityOptions(sources, environment, files)
                 .withLoginTimeout(sources.duration(ServerOption.LOGIN_TIMEOUT))

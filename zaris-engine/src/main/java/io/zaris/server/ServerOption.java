@@ -105,6 +105,10 @@ public enum ServerOption {
             + " to share a flush to replicas, e.g. 1ms or 250us (0 to "
             + Durations.describe(ReplicationSettings.MAX_ASYNC_FLUSH_DELAY) + ")",
             config -> config.replication().asyncFlushDelay()),
+    REPLICA_BACKLOG("replica-backlog", "<size>", ValueType.size(64 * 1024, Integer.MAX_VALUE),
+            Default.derived("1/32 of the max heap, `1m` to `64m`"), "bytes of changes a replica may leave unanswered"
+            + " before its owner drops the link and re-syncs the replica once it answers again",
+            config -> config.replication().effectiveReplicaBacklog(Runtime.getRuntime().maxMemory())),
     JOIN_SETTLE_DELAY("join-settle-delay", "<duration>", ValueType.duration(Duration.ZERO, ValueType.FOREVER),
             Default.value(ClusterSettings.DEFAULT_JOIN_SETTLE_DELAY), "how long a node that joined a running cluster"
             + " stays before it gets partitions", config -> config.clusterSettings().joinSettleDelay()),

@@ -24,6 +24,7 @@ import io.zaris.security.Credentials;
 import io.zaris.security.TlsOptions;
 import io.zaris.security.TlsTransports;
 import io.zaris.time.TimeSource;
+import java.nio.channels.ClosedChannelException;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
@@ -513,7 +514,7 @@ public final class NodeConnection implements AutoCloseable {
         return !closed && channel.isActive();
     }
 
-    /** Whether this connection was closed because the node answered nothing, not even a liveness probe. */
+    /** Whether this connection was closed because the node did not keep up: see {@link #closeAsUnresponsive}. */
     public boolean closedForSilence() {
         return closeReason != null;
     }
@@ -527,14 +528,27 @@ public final class NodeConnection implements AutoCloseable {
         send(Request.MapVersion::new, (status, body) -> status, 0, 0, now + PROBE_TIMEOUT.toNanos())
                 .whenComplete((status, error) -> {
                     liveness.probeAnswered();
-                    if (error instanceof ZarisTimeoutException && !closed) {
-                        closeReason = "no response for " + liveness.silentFor(time.nanoTime()).toMillis()
-                                + " ms, not even to a liveness probe";
-                        log.warn("connection to {}: {}; closing it", describe(), closeReason);
-                        closed = true;
-                        connection.dispose();
+                    if (error instanceof ZarisTimeoutException) {
+                        closeAsUnresponsive("no response for " + liveness.silentFor(time.nanoTime()).toMillis()
+                                + " ms, not even to a liveness probe");
                     }
                 });
+    }
+
+    /**
+     * Any thread: closes the connection because the node does not keep up with what is sent to it (it answered no
+     * liveness probe, or its owner decided it lags too far behind). Requests still waiting fail with
+     * {@link PeerSilentException}, and {@link #closedForSilence()} says so from now on: the node may be alive,
+     * just not answering. Does nothing on a connection already closed.
+     */
+    public void closeAsUnresponsive(String reason) {
+        if (closed) {
+            return;
+        }
+        closeReason = reason;
+        log.warn("connection to {}: {}; closing it", describe(), reason);
+        closed = true;
+        connection.dispose();
     }
 
     private String describe() {
@@ -621,7 +635,12 @@ public final class NodeConnection implements AutoCloseable {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            log.warn("connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+            if (cause instanceof ClosedChannelException) {
+                // Each frame still queued when the connection closed fails with this; the close was logged once.
+                log.debug("connection {}: a write after the close failed: {}", ctx.channel().remoteAddress(), cause.toString());
+            } else {
+                log.warn("connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+            }
             ctx.close();
         }
     }

@@ -45,6 +45,7 @@ class ServerOptionCatalogTests {
             Map.entry(ServerOption.EVICTION_DELAY, List.of("2m", Duration.ofMinutes(2))),
             Map.entry(ServerOption.HEAL_COOLDOWN, List.of("7s", Duration.ofSeconds(7))),
             Map.entry(ServerOption.ASYNC_FLUSH_DELAY, List.of("250us", Duration.ofNanos(250_000))),
+            Map.entry(ServerOption.REPLICA_BACKLOG, List.of("8m", 8L << 20)),
             Map.entry(ServerOption.JOIN_SETTLE_DELAY, List.of("1500ms", Duration.ofMillis(1500))),
             Map.entry(ServerOption.MAX_CONCURRENT_MOVES, List.of("3", 3)),
             Map.entry(ServerOption.ESCALATION_TIMEOUT, List.of("1m", Duration.ofMinutes(1))),

@@ -1,14 +1,18 @@
 package io.zaris.spring.template;
 
 import io.zaris.client.InsertPosition;
+import io.zaris.client.KeyType;
 import io.zaris.client.LexBound;
 import io.zaris.client.ListEnd;
 import io.zaris.client.ListPositionOptions;
+import io.zaris.client.PoppedElements;
 import io.zaris.client.PoppedMember;
+import io.zaris.client.PoppedMembers;
 import io.zaris.client.RangeLimit;
 import io.zaris.client.ScoreBound;
 import io.zaris.client.ScoredMember;
 import io.zaris.client.SortedSetAddOptions;
+import io.zaris.client.SortedSetCombineOptions;
 import io.zaris.client.ZarisClient;
 import io.zaris.model.VersionedValue;
 import io.zaris.spring.EntrySizeSample;
@@ -102,6 +106,30 @@ public final class AsyncZarisTemplate {
     /** Sets (or with {@code null}/zero removes) the key's TTL; completes with whether the key exists. */
     public CompletableFuture<Boolean> expire(String key, Duration ttl) {
         return observed("expire", () -> client.expire(key, ttl));
+    }
+
+    /** The type of the value at the key (a string, hash, list, set or sorted set); empty when the key is absent. */
+    public CompletableFuture<Optional<KeyType>> type(String key) {
+        return observed("type", () -> client.type(key));
+    }
+
+    /** Whether the key holds a value of any type. */
+    public CompletableFuture<Boolean> exists(String key) {
+        return observed("exists", () -> client.exists(key));
+    }
+
+    /**
+     * Moves the value at {@code source}, of any type and with its expiry, to {@code destination} (keys of one segment),
+     * replacing what that held; an absent source fails with {@code ZarisNoSuchKeyException}. Not retried once it may
+     * have been applied.
+     */
+    public CompletableFuture<Void> rename(String source, String destination) {
+        return observed("rename", () -> client.rename(source, destination));
+    }
+
+    /** As {@link #rename}, only when {@code destination} is absent; completes with whether it renamed. */
+    public CompletableFuture<Boolean> renameIfAbsent(String source, String destination) {
+        return observed("rename_if_absent", () -> client.renameIfAbsent(source, destination));
     }
 
     /**
@@ -281,6 +309,39 @@ public final class AsyncZarisTemplate {
     }
 
     /**
+     * The fields of the hash at the key whose names match the glob {@code pattern} ({@code null}: every field), with
+     * their values (HSCAN … MATCH); empty when the key is absent. One read of the whole hash, filtered in the client
+     * ({@link ZarisClient#hashScan}).
+     */
+    public <T> CompletableFuture<Map<String, T>> hashScan(String key, String pattern, Class<T> type) {
+        return observed("hash_scan", () -> client.hashScan(key, pattern)).thenApply(found -> {
+            Map<String, T> values = new LinkedHashMap<>();
+            found.forEach((field, bytes) -> values.put(field, deserialize(key, "field '" + field + "'", bytes, type)));
+            return values;
+        });
+    }
+
+    /**
+     * Fields of the hash at the key picked at random (HRANDFIELD key count): up to {@code count} distinct ones, or, for
+     * a negative count, exactly {@code -count} that may repeat; empty when the key is absent.
+     */
+    public CompletableFuture<List<String>> hashRandomFields(String key, int count) {
+        return observed("hash_random_fields", () -> client.hashRandomFields(key, count));
+    }
+
+    /** As {@link #hashRandomFields}, each field with its value (HRANDFIELD … WITHVALUES). */
+    public <T> CompletableFuture<List<Map.Entry<String, T>>> hashRandomEntries(String key, int count, Class<T> type) {
+        return observed("hash_random_fields", () -> client.hashRandomEntries(key, count)).thenApply(found -> {
+            List<Map.Entry<String, T>> entries = new ArrayList<>(found.size());
+            for (Map.Entry<String, byte[]> entry : found) {
+                entries.add(Map.entry(entry.getKey(),
+                        deserialize(key, "field '" + entry.getKey() + "'", entry.getValue(), type)));
+            }
+            return entries;
+        });
+    }
+
+    /**
      * Pushes values at one end of the list at the key (creating it; it keeps its TTL), one after the other, so that
      * pushing {@code a, b} at the head leaves {@code b} first; completes with the list's length after. Not repeated
      * once it may have been applied (a repeat would push twice). A collection passed as one argument is one value.
@@ -382,6 +443,32 @@ public final class AsyncZarisTemplate {
         return observed("list_blocking_pop", () -> client.listBlockingPop(keys, end, timeout)).thenApply(found ->
                 Optional.ofNullable(found).map(popped ->
                         Map.entry(popped.key(), deserialize(popped.key(), "element", popped.element(), type))));
+    }
+
+    /**
+     * Pops up to {@code count} values from one end of the first of {@code keys} (of one segment) that holds a list, in
+     * one step (LMPOP); completes with the key and its values, nearest the end first, empty when no key holds a list.
+     * Not repeated once it may have been applied.
+     */
+    public <T> CompletableFuture<Optional<Map.Entry<String, List<T>>>> listPop(List<String> keys, ListEnd end, int count,
+            Class<T> type) {
+        return observed("list_pop", () -> client.listPop(keys, end, count))
+                .thenApply(found -> Optional.ofNullable(found).map(popped -> poppedValues(popped, type)));
+    }
+
+    /**
+     * {@link #listPop(List, ListEnd, int, Class)}, waiting up to {@code timeout} for one of the keys to hold a list
+     * (BLMPOP); empty when the timeout passed first. Waits as {@link #listBlockingPop(String, ListEnd, Duration, Class)}
+     * does.
+     */
+    public <T> CompletableFuture<Optional<Map.Entry<String, List<T>>>> listBlockingPop(List<String> keys, ListEnd end,
+            int count, Duration timeout, Class<T> type) {
+        return observed("list_blocking_pop", () -> client.listBlockingPop(keys, end, count, timeout))
+                .thenApply(found -> Optional.ofNullable(found).map(popped -> poppedValues(popped, type)));
+    }
+
+    private <T> Map.Entry<String, List<T>> poppedValues(PoppedElements popped, Class<T> type) {
+        return Map.entry(popped.key(), elements(popped.key(), popped.elements(), type));
     }
 
     /**
@@ -526,6 +613,14 @@ public final class AsyncZarisTemplate {
     /** As {@link #setIntersectionSize(String...)}, counting at most {@code limit} (0: no limit). */
     public CompletableFuture<Long> setIntersectionSize(long limit, String... keys) {
         return observed("set_intersection_size", () -> client.setIntersectionSize(limit, keys));
+    }
+
+    /**
+     * The members of the set at the key that match the glob {@code pattern} ({@code null}: every member; SSCAN …
+     * MATCH); empty when the key is absent. One read of the whole set, filtered in the client.
+     */
+    public CompletableFuture<Set<String>> setScan(String key, String pattern) {
+        return observed("set_scan", () -> client.setScan(key, pattern));
     }
 
     /** Gives each member its score in the sorted set at the key (creating it); completes with how many were new. */
@@ -684,6 +779,115 @@ public final class AsyncZarisTemplate {
         return observed("sorted_set_remove_range", () -> client.sortedSetRemoveRangeByRank(key, start, stop));
     }
 
+    /** The members any sorted set (or set) at the keys holds, scores summed, lowest first (ZUNION); keys of one segment. */
+    public CompletableFuture<List<ScoredMember>> sortedSetUnion(String... keys) {
+        return observed("sorted_set_union", () -> client.sortedSetUnion(keys));
+    }
+
+    /** As {@link #sortedSetUnion(String...)}, the scores weighted and combined as {@code options} say. */
+    public CompletableFuture<List<ScoredMember>> sortedSetUnion(SortedSetCombineOptions options, String... keys) {
+        return observed("sorted_set_union", () -> client.sortedSetUnion(options, keys));
+    }
+
+    /** The members every sorted set at the keys holds, scores summed, lowest first (ZINTER); keys of one segment. */
+    public CompletableFuture<List<ScoredMember>> sortedSetIntersection(String... keys) {
+        return observed("sorted_set_intersection", () -> client.sortedSetIntersection(keys));
+    }
+
+    /** As {@link #sortedSetIntersection(String...)}, the scores weighted and combined as {@code options} say. */
+    public CompletableFuture<List<ScoredMember>> sortedSetIntersection(SortedSetCombineOptions options, String... keys) {
+        return observed("sorted_set_intersection", () -> client.sortedSetIntersection(options, keys));
+    }
+
+    /** The members of the first key's sorted set that none of the others holds (ZDIFF); keys of one segment. */
+    public CompletableFuture<List<ScoredMember>> sortedSetDifference(String... keys) {
+        return observed("sorted_set_difference", () -> client.sortedSetDifference(keys));
+    }
+
+    /**
+     * Stores {@link #sortedSetUnion(String...)} at {@code destination} (of the keys' segment), replacing what it held;
+     * completes with the result's size (0 leaves the destination absent). Retried as an idempotent write unless the
+     * destination is among the keys.
+     */
+    public CompletableFuture<Long> sortedSetUnionStore(String destination, String... keys) {
+        return observed("sorted_set_union_store", () -> client.sortedSetUnionStore(destination, keys));
+    }
+
+    /** As {@link #sortedSetUnionStore(String, String...)}, the scores weighted and combined as {@code options} say. */
+    public CompletableFuture<Long> sortedSetUnionStore(String destination, SortedSetCombineOptions options, String... keys) {
+        return observed("sorted_set_union_store", () -> client.sortedSetUnionStore(destination, options, keys));
+    }
+
+    /** As {@link #sortedSetUnionStore(String, String...)}, storing the intersection (ZINTERSTORE). */
+    public CompletableFuture<Long> sortedSetIntersectionStore(String destination, String... keys) {
+        return observed("sorted_set_intersection_store", () -> client.sortedSetIntersectionStore(destination, keys));
+    }
+
+    /** As {@link #sortedSetIntersectionStore(String, String...)}, the scores weighted and combined as {@code options} say. */
+    public CompletableFuture<Long> sortedSetIntersectionStore(String destination, SortedSetCombineOptions options,
+            String... keys) {
+        return observed("sorted_set_intersection_store",
+                () -> client.sortedSetIntersectionStore(destination, options, keys));
+    }
+
+    /** As {@link #sortedSetUnionStore(String, String...)}, storing the difference (ZDIFFSTORE). */
+    public CompletableFuture<Long> sortedSetDifferenceStore(String destination, String... keys) {
+        return observed("sorted_set_difference_store", () -> client.sortedSetDifferenceStore(destination, keys));
+    }
+
+    /** How many members every sorted set at the keys holds (ZINTERCARD); keys of one segment. */
+    public CompletableFuture<Long> sortedSetIntersectionSize(String... keys) {
+        return observed("sorted_set_intersection_size", () -> client.sortedSetIntersectionSize(keys));
+    }
+
+    /** As {@link #sortedSetIntersectionSize(String...)}, counting at most {@code limit} (0: no limit). */
+    public CompletableFuture<Long> sortedSetIntersectionSize(long limit, String... keys) {
+        return observed("sorted_set_intersection_size", () -> client.sortedSetIntersectionSize(limit, keys));
+    }
+
+    /**
+     * Stores the members of {@code source} ranked {@code start} to {@code stop}, with their scores, at {@code destination}
+     * (ZRANGESTORE; keys of one segment), replacing what it held; completes with how many members it stored (0 leaves
+     * the destination absent). See {@link ZarisClient#sortedSetRangeStore} for its two steps.
+     */
+    public CompletableFuture<Long> sortedSetRangeStore(String destination, String source, long start, long stop) {
+        return observed("sorted_set_range_store", () -> client.sortedSetRangeStore(destination, source, start, stop));
+    }
+
+    /** As {@link #sortedSetRangeStore}, ranks counted from the highest score (REV). */
+    public CompletableFuture<Long> sortedSetReverseRangeStore(String destination, String source, long start, long stop) {
+        return observed("sorted_set_range_store",
+                () -> client.sortedSetReverseRangeStore(destination, source, start, stop));
+    }
+
+    /** As {@link #sortedSetRangeStore}, the members with a score between {@code min} and {@code max} (BYSCORE, LIMIT). */
+    public CompletableFuture<Long> sortedSetRangeByScoreStore(String destination, String source, ScoreBound min,
+            ScoreBound max, RangeLimit limit) {
+        return observed("sorted_set_range_store",
+                () -> client.sortedSetRangeByScoreStore(destination, source, min, max, limit));
+    }
+
+    /** As {@link #sortedSetRangeByScoreStore}, taken from the highest score down (BYSCORE REV). */
+    public CompletableFuture<Long> sortedSetReverseRangeByScoreStore(String destination, String source, ScoreBound min,
+            ScoreBound max, RangeLimit limit) {
+        return observed("sorted_set_range_store",
+                () -> client.sortedSetReverseRangeByScoreStore(destination, source, min, max, limit));
+    }
+
+    /** As {@link #sortedSetRangeStore}, the members between {@code min} and {@code max} in member order (BYLEX, LIMIT). */
+    public CompletableFuture<Long> sortedSetRangeByLexStore(String destination, String source, LexBound min, LexBound max,
+            RangeLimit limit) {
+        return observed("sorted_set_range_store",
+                () -> client.sortedSetRangeByLexStore(destination, source, min, max, limit));
+    }
+
+    /** As {@link #sortedSetRangeByLexStore}, taken from the last member back (BYLEX REV). */
+    public CompletableFuture<Long> sortedSetReverseRangeByLexStore(String destination, String source, LexBound min,
+            LexBound max, RangeLimit limit) {
+        return observed("sorted_set_range_store",
+                () -> client.sortedSetReverseRangeByLexStore(destination, source, min, max, limit));
+    }
+
     /**
      * Pops the lowest-scored member of the first of {@code keys} (of one segment) that holds a sorted set, waiting up
      * to {@code timeout} for one (BZPOPMIN); empty when the timeout passed first. Waits as {@link #listBlockingPop} does.
@@ -697,6 +901,52 @@ public final class AsyncZarisTemplate {
     public CompletableFuture<Optional<PoppedMember>> sortedSetBlockingPopMax(List<String> keys, Duration timeout) {
         return observed("sorted_set_blocking_pop", () -> client.sortedSetBlockingPopMax(keys, timeout))
                 .thenApply(Optional::ofNullable);
+    }
+
+    /**
+     * Pops up to {@code count} lowest-scored members of the first of {@code keys} (of one segment) that holds a sorted
+     * set, in one step (ZMPOP … MIN); empty when no key holds one. Not repeated once it may have been applied.
+     */
+    public CompletableFuture<Optional<PoppedMembers>> sortedSetPopMin(List<String> keys, int count) {
+        return observed("sorted_set_pop", () -> client.sortedSetPopMin(keys, count)).thenApply(Optional::ofNullable);
+    }
+
+    /** As {@link #sortedSetPopMin(List, int)}, the highest-scored members, highest first (ZMPOP … MAX). */
+    public CompletableFuture<Optional<PoppedMembers>> sortedSetPopMax(List<String> keys, int count) {
+        return observed("sorted_set_pop", () -> client.sortedSetPopMax(keys, count)).thenApply(Optional::ofNullable);
+    }
+
+    /**
+     * {@link #sortedSetPopMin(List, int)}, waiting up to {@code timeout} for one of the keys to hold a sorted set (BZMPOP
+     * … MIN); empty when the timeout passed first. Waits as {@link #listBlockingPop} does.
+     */
+    public CompletableFuture<Optional<PoppedMembers>> sortedSetBlockingPopMin(List<String> keys, int count, Duration timeout) {
+        return observed("sorted_set_blocking_pop", () -> client.sortedSetBlockingPopMin(keys, count, timeout))
+                .thenApply(Optional::ofNullable);
+    }
+
+    /** As {@link #sortedSetBlockingPopMin(List, int, Duration)}, the highest scores first (BZMPOP … MAX). */
+    public CompletableFuture<Optional<PoppedMembers>> sortedSetBlockingPopMax(List<String> keys, int count, Duration timeout) {
+        return observed("sorted_set_blocking_pop", () -> client.sortedSetBlockingPopMax(keys, count, timeout))
+                .thenApply(Optional::ofNullable);
+    }
+
+    /**
+     * The members of the sorted set at the key that match the glob {@code pattern} ({@code null}: every member), with
+     * their scores, lowest first (ZSCAN … MATCH); one read of the whole sorted set, filtered in the client.
+     */
+    public CompletableFuture<List<ScoredMember>> sortedSetScan(String key, String pattern) {
+        return observed("sorted_set_scan", () -> client.sortedSetScan(key, pattern));
+    }
+
+    /** Members of the sorted set at the key picked at random (ZRANDMEMBER key count), by {@link #hashRandomFields}'s rule. */
+    public CompletableFuture<List<String>> sortedSetRandomMembers(String key, int count) {
+        return observed("sorted_set_random_members", () -> client.sortedSetRandomMembers(key, count));
+    }
+
+    /** As {@link #sortedSetRandomMembers}, each member with its score (ZRANDMEMBER … WITHSCORES). */
+    public CompletableFuture<List<ScoredMember>> sortedSetRandomMembersWithScores(String key, int count) {
+        return observed("sorted_set_random_members", () -> client.sortedSetRandomMembersWithScores(key, count));
     }
 
     private <T> CompletableFuture<T> observed(String operation, Supplier<CompletableFuture<T>> call) {

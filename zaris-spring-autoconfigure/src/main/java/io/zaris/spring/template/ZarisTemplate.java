@@ -2,14 +2,17 @@ package io.zaris.spring.template;
 
 import io.zaris.client.KeyChange;
 import io.zaris.client.InsertPosition;
+import io.zaris.client.KeyType;
 import io.zaris.client.LexBound;
 import io.zaris.client.ListEnd;
 import io.zaris.client.ListPositionOptions;
 import io.zaris.client.PoppedMember;
+import io.zaris.client.PoppedMembers;
 import io.zaris.client.RangeLimit;
 import io.zaris.client.ScoreBound;
 import io.zaris.client.ScoredMember;
 import io.zaris.client.SortedSetAddOptions;
+import io.zaris.client.SortedSetCombineOptions;
 import io.zaris.client.ZarisClient;
 import io.zaris.spring.EntrySizeSample;
 import io.zaris.spring.observation.ZarisOperationObserver;
@@ -112,6 +115,25 @@ public final class ZarisTemplate {
         return await(async.expire(key, ttl));
     }
 
+    /** Empty when the key is absent. */
+    public Optional<KeyType> type(String key) {
+        return await(async.type(key));
+    }
+
+    public boolean exists(String key) {
+        return await(async.exists(key));
+    }
+
+    /** See {@link AsyncZarisTemplate#rename}. */
+    public void rename(String source, String destination) {
+        await(async.rename(source, destination));
+    }
+
+    /** Returns whether it renamed (the destination was absent). */
+    public boolean renameIfAbsent(String source, String destination) {
+        return await(async.renameIfAbsent(source, destination));
+    }
+
     /** See {@link AsyncZarisTemplate#increment}. */
     public long increment(String key, long delta) {
         return await(async.increment(key, delta));
@@ -203,6 +225,19 @@ public final class ZarisTemplate {
         return await(async.hashIncrementFloat(key, field, delta));
     }
 
+    /** See {@link AsyncZarisTemplate#hashScan}: the matching fields with their values, one read of the whole hash. */
+    public <T> Map<String, T> hashScan(String key, String pattern, Class<T> type) {
+        return await(async.hashScan(key, pattern, type));
+    }
+
+    public List<String> hashRandomFields(String key, int count) {
+        return await(async.hashRandomFields(key, count));
+    }
+
+    public <T> List<Map.Entry<String, T>> hashRandomEntries(String key, int count, Class<T> type) {
+        return await(async.hashRandomEntries(key, count, type));
+    }
+
     /** See {@link AsyncZarisTemplate#listPush}; returns the list's length after. */
     public long listPush(String key, ListEnd end, Object... values) {
         return await(async.listPush(key, end, values));
@@ -252,6 +287,17 @@ public final class ZarisTemplate {
     /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#listBlockingPop(List, ListEnd, Duration, Class)}. */
     public <T> Optional<Map.Entry<String, T>> listBlockingPop(List<String> keys, ListEnd end, Duration timeout, Class<T> type) {
         return await(async.listBlockingPop(keys, end, timeout, type));
+    }
+
+    /** See {@link AsyncZarisTemplate#listPop(List, ListEnd, int, Class)}: LMPOP, the key with its values. */
+    public <T> Optional<Map.Entry<String, List<T>>> listPop(List<String> keys, ListEnd end, int count, Class<T> type) {
+        return await(async.listPop(keys, end, count, type));
+    }
+
+    /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#listBlockingPop(List, ListEnd, int, Duration, Class)}. */
+    public <T> Optional<Map.Entry<String, List<T>>> listBlockingPop(List<String> keys, ListEnd end, int count, Duration timeout,
+            Class<T> type) {
+        return await(async.listBlockingPop(keys, end, count, timeout, type));
     }
 
     /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#listBlockingMove}. */
@@ -342,6 +388,11 @@ public final class ZarisTemplate {
 
     public long setIntersectionSize(long limit, String... keys) {
         return await(async.setIntersectionSize(limit, keys));
+    }
+
+    /** See {@link AsyncZarisTemplate#setScan}: the matching members, one read of the whole set. */
+    public Set<String> setScan(String key, String pattern) {
+        return await(async.setScan(key, pattern));
     }
 
     public long sortedSetAdd(String key, Map<String, Double> scores) {
@@ -454,6 +505,81 @@ public final class ZarisTemplate {
         return await(async.sortedSetRemoveRangeByRank(key, start, stop));
     }
 
+    public List<ScoredMember> sortedSetUnion(String... keys) {
+        return await(async.sortedSetUnion(keys));
+    }
+
+    public List<ScoredMember> sortedSetUnion(SortedSetCombineOptions options, String... keys) {
+        return await(async.sortedSetUnion(options, keys));
+    }
+
+    public List<ScoredMember> sortedSetIntersection(String... keys) {
+        return await(async.sortedSetIntersection(keys));
+    }
+
+    public List<ScoredMember> sortedSetIntersection(SortedSetCombineOptions options, String... keys) {
+        return await(async.sortedSetIntersection(options, keys));
+    }
+
+    public List<ScoredMember> sortedSetDifference(String... keys) {
+        return await(async.sortedSetDifference(keys));
+    }
+
+    public long sortedSetUnionStore(String destination, String... keys) {
+        return await(async.sortedSetUnionStore(destination, keys));
+    }
+
+    public long sortedSetUnionStore(String destination, SortedSetCombineOptions options, String... keys) {
+        return await(async.sortedSetUnionStore(destination, options, keys));
+    }
+
+    public long sortedSetIntersectionStore(String destination, String... keys) {
+        return await(async.sortedSetIntersectionStore(destination, keys));
+    }
+
+    public long sortedSetIntersectionStore(String destination, SortedSetCombineOptions options, String... keys) {
+        return await(async.sortedSetIntersectionStore(destination, options, keys));
+    }
+
+    public long sortedSetDifferenceStore(String destination, String... keys) {
+        return await(async.sortedSetDifferenceStore(destination, keys));
+    }
+
+    public long sortedSetIntersectionSize(String... keys) {
+        return await(async.sortedSetIntersectionSize(keys));
+    }
+
+    public long sortedSetIntersectionSize(long limit, String... keys) {
+        return await(async.sortedSetIntersectionSize(limit, keys));
+    }
+
+    public long sortedSetRangeStore(String destination, String source, long start, long stop) {
+        return await(async.sortedSetRangeStore(destination, source, start, stop));
+    }
+
+    public long sortedSetReverseRangeStore(String destination, String source, long start, long stop) {
+        return await(async.sortedSetReverseRangeStore(destination, source, start, stop));
+    }
+
+    public long sortedSetRangeByScoreStore(String destination, String source, ScoreBound min, ScoreBound max,
+            RangeLimit limit) {
+        return await(async.sortedSetRangeByScoreStore(destination, source, min, max, limit));
+    }
+
+    public long sortedSetReverseRangeByScoreStore(String destination, String source, ScoreBound min, ScoreBound max,
+            RangeLimit limit) {
+        return await(async.sortedSetReverseRangeByScoreStore(destination, source, min, max, limit));
+    }
+
+    public long sortedSetRangeByLexStore(String destination, String source, LexBound min, LexBound max, RangeLimit limit) {
+        return await(async.sortedSetRangeByLexStore(destination, source, min, max, limit));
+    }
+
+    public long sortedSetReverseRangeByLexStore(String destination, String source, LexBound min, LexBound max,
+            RangeLimit limit) {
+        return await(async.sortedSetReverseRangeByLexStore(destination, source, min, max, limit));
+    }
+
     /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#sortedSetBlockingPopMin}. */
     public Optional<PoppedMember> sortedSetBlockingPopMin(List<String> keys, Duration timeout) {
         return await(async.sortedSetBlockingPopMin(keys, timeout));
@@ -462,6 +588,39 @@ public final class ZarisTemplate {
     /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#sortedSetBlockingPopMax}. */
     public Optional<PoppedMember> sortedSetBlockingPopMax(List<String> keys, Duration timeout) {
         return await(async.sortedSetBlockingPopMax(keys, timeout));
+    }
+
+    /** See {@link AsyncZarisTemplate#sortedSetPopMin(List, int)}: ZMPOP … MIN. */
+    public Optional<PoppedMembers> sortedSetPopMin(List<String> keys, int count) {
+        return await(async.sortedSetPopMin(keys, count));
+    }
+
+    /** See {@link AsyncZarisTemplate#sortedSetPopMax(List, int)}: ZMPOP … MAX. */
+    public Optional<PoppedMembers> sortedSetPopMax(List<String> keys, int count) {
+        return await(async.sortedSetPopMax(keys, count));
+    }
+
+    /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#sortedSetBlockingPopMin(List, int, Duration)}. */
+    public Optional<PoppedMembers> sortedSetBlockingPopMin(List<String> keys, int count, Duration timeout) {
+        return await(async.sortedSetBlockingPopMin(keys, count, timeout));
+    }
+
+    /** Blocks the calling thread up to {@code timeout}; see {@link AsyncZarisTemplate#sortedSetBlockingPopMax(List, int, Duration)}. */
+    public Optional<PoppedMembers> sortedSetBlockingPopMax(List<String> keys, int count, Duration timeout) {
+        return await(async.sortedSetBlockingPopMax(keys, count, timeout));
+    }
+
+    /** See {@link AsyncZarisTemplate#sortedSetScan}: the matching members with their scores, lowest first. */
+    public List<ScoredMember> sortedSetScan(String key, String pattern) {
+        return await(async.sortedSetScan(key, pattern));
+    }
+
+    public List<String> sortedSetRandomMembers(String key, int count) {
+        return await(async.sortedSetRandomMembers(key, count));
+    }
+
+    public List<ScoredMember> sortedSetRandomMembersWithScores(String key, int count) {
+        return await(async.sortedSetRandomMembersWithScores(key, count));
     }
 
     /**

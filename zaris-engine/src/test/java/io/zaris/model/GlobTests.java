@@ -1,4 +1,4 @@
-package io.zaris.resp;
+package io.zaris.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

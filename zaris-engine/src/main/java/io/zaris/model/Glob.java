@@ -1,16 +1,18 @@
-package io.zaris.resp;
+package io.zaris.model;
 
 /**
- * Redis glob patterns for {@code KEYS} and {@code SCAN MATCH}: {@code *}, {@code ?}, {@code [abc]},
+ * Redis glob patterns for {@code KEYS} and {@code SCAN MATCH} (on the RESP port, and the native client's scans of a
+ * collection's items): {@code *}, {@code ?}, {@code [abc]},
  * {@code [^a-z]} and {@code \x} escapes, matched over bytes. Pure; recursion depth is bounded by the
  * number of {@code *} in the pattern, each tried from the left.
  */
-final class Glob {
+public final class Glob {
 
     private Glob() {
     }
 
-    static boolean matches(byte[] pattern, byte[] text) {
+    /** Whether {@code text} matches {@code pattern}, both as bytes. */
+    public static boolean matches(byte[] pattern, byte[] text) {
         return match(pattern, 0, text, 0, 0);
     }
 
