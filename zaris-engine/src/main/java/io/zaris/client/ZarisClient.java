@@ -7,8 +7,6 @@ import static io.zaris.client.CollectionArguments.number;
 import static io.zaris.client.CollectionArguments.parseScore;
 import static io.zaris.client.CollectionArguments.pickCount;
 import static io.zaris.client.CollectionArguments.score;
-import static io.zaris.client.CollectionArguments.textList;
-import static io.zaris.client.CollectionArguments.texts;
 import static io.zaris.client.RequestInputs.bytes;
 import static io.zaris.client.RequestInputs.requireValue;
 import static io.zaris.client.RequestInputs.ttlMillis;
@@ -20,7 +18,6 @@ import io.zaris.model.DumpPayload;
 import io.zaris.model.HashOp;
 import io.zaris.model.KeyContent;
 import io.zaris.model.KvStatus;
-import io.zaris.model.SetAlgebra;
 import io.zaris.model.SortedSetScores;
 import io.zaris.model.VersionedValue;
 import io.zaris.placement.SegmentMapper;
@@ -42,7 +39,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -72,10 +68,11 @@ import java.util.function.Supplier;
  * {@link RequestExecutor} runs the retry loop by the rules of {@link RetryPolicy}; the {@link DirectPath} serves
  * blocking callers on their own threads over {@link DirectRequests}; {@link LostWriteReports} names acknowledged ASYNC writes a takeover lost;
  * {@link PollingWait} runs the waits of the blocking list operations. The typed collection operations are built by
- * {@link KeyRequests} (keys of any type) and {@link HashRequests} over what they share, {@link CollectionRequests}
- * and {@link CollectionArguments}, and run through this class by the narrow {@link RequestRunner}; each public
- * operation of theirs here delegates to one of them; the other structures' are built here. This class encodes the
- * other requests, reads their answers and keeps the near cache in step with this client's own writes.
+ * {@link KeyRequests} (keys of any type), {@link HashRequests}, {@link SetRequests} and {@link ListRequests} over
+ * what they share, {@link CollectionRequests} and {@link CollectionArguments}, and run through this class by the
+ * narrow {@link RequestRunner}; each public operation of theirs here delegates to one of them; the other structures'
+ * are built here. This class encodes the other requests, reads their answers and keeps the near cache in step with
+ * this client's own writes.
  *
  * <p>Threads: this class keeps no mutable state of its own but {@code closed} (volatile, set once by
  * {@link #close}); every operation reads the keeper's volatile table, and the near cache, the reports and the
@@ -105,6 +102,8 @@ public final class ZarisClient implements AutoCloseable {
     /** The operations on a key of any type, then one class per structure; each operation below delegates to one. */
     private final KeyRequests anyType;
     private final HashRequests hashes;
+    private final SetRequests sets;
+    private final ListRequests lists;
 
     private ZarisClient(ZarisClientOptions options) {
         this.options = options;
@@ -121,6 +120,8 @@ public final class ZarisClient implements AutoCloseable {
         this.collections = new CollectionRequests(runner, new PollingWait(time, executor::after));
         this.anyType = new KeyRequests(collections, runner);
         this.hashes = new HashRequests(collections);
+        this.sets = new SetRequests(collections);
+        this.lists = new ListRequests(collections);
         this.directPath = options.directReadConnectionsPerNode() == 0 ? null
                 : new DirectPath(options, time, topology, executor, this::acknowledged,
                         new DirectRequests(options.directReadConnectionsPerNode(), options.clientName(),
@@ -655,33 +656,27 @@ public final class ZarisClient implements AutoCloseable {
      * holding a string or a hash fails with {@code WRONG_TYPE}.
      */
     public CompletableFuture<Long> setAdd(String key, String... members) {
-        return collections.hashWrite(key, HashOp.SADD, members(members, "setAdd"), true).thenApply(ResponseCodec.HashAnswer::count);
+        return sets.setAdd(key, members);
     }
 
     /** Removes members of the set at the key (the set goes with its last member); completes with how many were there. */
     public CompletableFuture<Long> setRemove(String key, String... members) {
-        return collections.hashWrite(key, HashOp.SREM, members(members, "setRemove"), true).thenApply(ResponseCodec.HashAnswer::count);
+        return sets.setRemove(key, members);
     }
 
     /** Every member of the set at the key, in the order they were first added; empty when the key is absent. */
     public CompletableFuture<Set<String>> setMembers(String key) {
-        return collections.hashRead(key, HashOp.SMEMBERS, List.of()).thenApply(answer -> {
-            Set<String> members = new LinkedHashSet<>();
-            for (byte[] member : answer.items()) {
-                members.add(new String(member, StandardCharsets.UTF_8));
-            }
-            return members;
-        });
+        return sets.setMembers(key);
     }
 
     /** Whether the set at the key holds the member ({@code false} when the key is absent). */
     public CompletableFuture<Boolean> setContains(String key, String member) {
-        return collections.hashRead(key, HashOp.SMISMEMBER, List.of(bytes(member))).thenApply(answer -> answer.items().get(0) != null);
+        return sets.setContains(key, member);
     }
 
     /** How many members the set at the key holds (0 when the key is absent). */
     public CompletableFuture<Long> setSize(String key) {
-        return collections.hashRead(key, HashOp.SCARD, List.of()).thenApply(ResponseCodec.HashAnswer::count);
+        return sets.setSize(key);
     }
 
     /**
@@ -690,10 +685,7 @@ public final class ZarisClient implements AutoCloseable {
      * repeat would remove others).
      */
     public CompletableFuture<Set<String>> setPop(String key, int count) {
-        if (count < 0) {
-            throw new IllegalArgumentException("setPop takes a count of 0 or more, not " + count);
-        }
-        return collections.hashWrite(key, HashOp.SPOP, List.of(number(count)), false).thenApply(answer -> texts(answer.items()));
+        return sets.setPop(key, count);
     }
 
     /**
@@ -701,22 +693,22 @@ public final class ZarisClient implements AutoCloseable {
      * distinct ones, or, for a negative count, exactly {@code -count} that may repeat; empty when the key is absent.
      */
     public CompletableFuture<List<String>> setRandomMembers(String key, int count) {
-        return collections.hashRead(key, HashOp.SRANDMEMBER, List.of(number(count))).thenApply(answer -> textList(answer.items()));
+        return sets.setRandomMembers(key, count);
     }
 
     /** The members every one of the sets at the keys holds (SINTER; an absent key is an empty set). Keys of one segment. */
     public CompletableFuture<Set<String>> setIntersection(String... keys) {
-        return combineSets("sinter", keys).thenApply(CollectionArguments::texts);
+        return sets.setIntersection(keys);
     }
 
     /** The members any of the sets at the keys holds (SUNION; an absent key is an empty set). Keys of one segment. */
     public CompletableFuture<Set<String>> setUnion(String... keys) {
-        return combineSets("sunion", keys).thenApply(CollectionArguments::texts);
+        return sets.setUnion(keys);
     }
 
     /** The members of the first key's set that none of the others holds (SDIFF). Keys of one segment. */
     public CompletableFuture<Set<String>> setDifference(String... keys) {
-        return combineSets("sdiff", keys).thenApply(CollectionArguments::texts);
+        return sets.setDifference(keys);
     }
 
     /**
@@ -725,17 +717,17 @@ public final class ZarisClient implements AutoCloseable {
      * shares the keys' segment.
      */
     public CompletableFuture<Long> setIntersectionStore(String destination, String... keys) {
-        return storeSets("sinter", destination, keys);
+        return sets.setIntersectionStore(destination, keys);
     }
 
     /** As {@link #setIntersectionStore}, storing {@link #setUnion} (SUNIONSTORE). */
     public CompletableFuture<Long> setUnionStore(String destination, String... keys) {
-        return storeSets("sunion", destination, keys);
+        return sets.setUnionStore(destination, keys);
     }
 
     /** As {@link #setIntersectionStore}, storing {@link #setDifference} (SDIFFSTORE). */
     public CompletableFuture<Long> setDifferenceStore(String destination, String... keys) {
-        return storeSets("sdiff", destination, keys);
+        return sets.setDifferenceStore(destination, keys);
     }
 
     /**
@@ -743,13 +735,7 @@ public final class ZarisClient implements AutoCloseable {
      * the order asked; all {@code false} when the key is absent.
      */
     public CompletableFuture<List<Boolean>> setContainsMany(String key, String... members) {
-        return collections.hashRead(key, HashOp.SMISMEMBER, members(members, "setContainsMany")).thenApply(answer -> {
-            List<Boolean> present = new ArrayList<>(members.length);
-            for (byte[] item : answer.items()) {
-                present.add(item != null);
-            }
-            return present;
-        });
+        return sets.setContainsMany(key, members);
     }
 
     /**
@@ -759,14 +745,12 @@ public final class ZarisClient implements AutoCloseable {
      * Not repeated once it may have been applied: a repeat would answer {@code false} for a move it made.
      */
     public CompletableFuture<Boolean> setMove(String source, String destination, String member) {
-        collections.commonSegmentKeys(List.of(source, destination));
-        return collections.hashWrite(source, HashOp.SMOVE, List.of(bytes(destination), bytes(member)), false)
-                .thenApply(answer -> answer.count() == 1);
+        return sets.setMove(source, destination, member);
     }
 
     /** How many members every one of the sets at the keys holds (SINTERCARD without LIMIT). Keys of one segment. */
     public CompletableFuture<Long> setIntersectionSize(String... keys) {
-        return setIntersectionSize(0, keys);
+        return sets.setIntersectionSize(keys);
     }
 
     /**
@@ -774,11 +758,7 @@ public final class ZarisClient implements AutoCloseable {
      * 0: no limit). Read as {@link #setIntersection} reads: a request per key, combined here. Keys of one segment.
      */
     public CompletableFuture<Long> setIntersectionSize(long limit, String... keys) {
-        if (limit < 0) {
-            throw new IllegalArgumentException("setIntersectionSize takes a limit of 0 (none) or more, not " + limit);
-        }
-        return combineSets("sinter", keys).thenApply(members ->
-                limit == 0 ? members.size() : Math.min(members.size(), limit));
+        return sets.setIntersectionSize(limit, keys);
     }
 
     /**
@@ -787,57 +767,7 @@ public final class ZarisClient implements AutoCloseable {
      * when the key is absent.
      */
     public CompletableFuture<Set<String>> setScan(String key, String pattern) {
-        Predicate<byte[]> matches = matching(pattern);
-        return collections.hashRead(key, HashOp.SMEMBERS, List.of()).thenApply(answer -> {
-            Set<String> members = new LinkedHashSet<>();
-            for (byte[] member : answer.items()) {
-                if (matches.test(member)) {
-                    members.add(new String(member, StandardCharsets.UTF_8));
-                }
-            }
-            return members;
-        });
-    }
-
-    /**
-     * The sets at {@code keys} combined as {@code command} (sinter, sunion or sdiff) says: each set read by a request
-     * of its own to the segment's owner (one connection, in order), then combined here. Like the RESP port's SINTER,
-     * the reads are not one atomic step: a write between two of them may be seen by one and not the other. A key of
-     * another type fails the whole with {@code WRONG_TYPE}.
-     */
-    private CompletableFuture<List<byte[]>> combineSets(String command, String[] keys) {
-        if (keys.length == 0) {
-            throw new IllegalArgumentException(command + " needs at least one key");
-        }
-        collections.commonSegmentKeys(List.of(keys));
-        return readSets(command, keys);
-    }
-
-    private CompletableFuture<List<byte[]>> readSets(String command, String[] keys) {
-        List<CompletableFuture<List<byte[]>>> reads = new ArrayList<>(keys.length);
-        for (String key : keys) {
-            reads.add(collections.hashRead(key, HashOp.SMEMBERS, List.of()).thenApply(ResponseCodec.HashAnswer::items));
-        }
-        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
-            List<List<byte[]>> sets = new ArrayList<>(reads.size());
-            for (CompletableFuture<List<byte[]>> read : reads) {
-                sets.add(read.join());
-            }
-            return SetAlgebra.apply(command, sets);
-        });
-    }
-
-    /** {@link #combineSets}, then one write replacing the destination by the result (SSTORE; retried as idempotent). */
-    private CompletableFuture<Long> storeSets(String command, String destination, String[] keys) {
-        if (keys.length == 0) {
-            throw new IllegalArgumentException(command + "store needs at least one key");
-        }
-        List<String> all = new ArrayList<>(keys.length + 1);
-        all.add(destination);
-        all.addAll(List.of(keys));
-        collections.commonSegmentKeys(all);
-        return readSets(command, keys).thenCompose(result -> collections.hashWrite(destination, HashOp.SSTORE, result, true))
-                .thenApply(ResponseCodec.HashAnswer::count);
+        return sets.setScan(key, pattern);
     }
 
     // ------------------------------------------------------------------ lists
@@ -849,11 +779,7 @@ public final class ZarisClient implements AutoCloseable {
      * {@link #increment}. A key holding another type fails with {@code WRONG_TYPE}.
      */
     public CompletableFuture<Long> listPush(String key, ListEnd end, byte[]... elements) {
-        if (elements.length == 0) {
-            throw new IllegalArgumentException("listPush needs at least one element");
-        }
-        return collections.hashWrite(key, end == ListEnd.HEAD ? HashOp.LPUSH : HashOp.RPUSH, List.of(elements), false)
-                .thenApply(ResponseCodec.HashAnswer::count);
+        return lists.listPush(key, end, elements);
     }
 
     /**
@@ -861,23 +787,17 @@ public final class ZarisClient implements AutoCloseable {
      * (the list goes with its last element); empty when the key is absent. Not repeated once it may have been applied.
      */
     public CompletableFuture<List<byte[]>> listPop(String key, ListEnd end, int count) {
-        if (count < 0) {
-            throw new IllegalArgumentException("listPop takes a count of 0 or more, not " + count);
-        }
-        return collections.hashWrite(key, end == ListEnd.HEAD ? HashOp.LPOP : HashOp.RPOP,
-                List.of(Integer.toString(count).getBytes(StandardCharsets.US_ASCII)), false)
-                .thenApply(ResponseCodec.HashAnswer::items);
+        return lists.listPop(key, end, count);
     }
 
     /** The elements from {@code start} to {@code stop}, inclusive, negative indexes counting from the end (as LRANGE). */
     public CompletableFuture<List<byte[]>> listRange(String key, long start, long stop) {
-        return collections.hashRead(key, HashOp.LRANGE, List.of(Long.toString(start).getBytes(StandardCharsets.US_ASCII),
-                Long.toString(stop).getBytes(StandardCharsets.US_ASCII))).thenApply(ResponseCodec.HashAnswer::items);
+        return lists.listRange(key, start, stop);
     }
 
     /** How many elements the list at the key holds (0 when the key is absent). */
     public CompletableFuture<Long> listLength(String key) {
-        return collections.hashRead(key, HashOp.LLEN, List.of()).thenApply(ResponseCodec.HashAnswer::count);
+        return lists.listLength(key);
     }
 
     /**
@@ -885,7 +805,7 @@ public final class ZarisClient implements AutoCloseable {
      * when the index is out of range or the key is absent.
      */
     public CompletableFuture<byte[]> listIndex(String key, long index) {
-        return collections.hashRead(key, HashOp.LINDEX, List.of(number(index))).thenApply(answer -> answer.items().get(0));
+        return lists.listIndex(key, index);
     }
 
     /**
@@ -894,7 +814,7 @@ public final class ZarisClient implements AutoCloseable {
      * Retried like an idempotent write: a repeat sets the same element again.
      */
     public CompletableFuture<Void> listSet(String key, long index, byte[] element) {
-        return collections.hashWrite(key, HashOp.LSET, List.of(number(index), requireValue(element)), true).thenApply(answer -> null);
+        return lists.listSet(key, index, element);
     }
 
     /**
@@ -903,7 +823,7 @@ public final class ZarisClient implements AutoCloseable {
      * trim the trimmed list again).
      */
     public CompletableFuture<Void> listTrim(String key, long start, long stop) {
-        return collections.hashWrite(key, HashOp.LTRIM, List.of(number(start), number(stop)), false).thenApply(answer -> null);
+        return lists.listTrim(key, start, stop);
     }
 
     /**
@@ -913,8 +833,7 @@ public final class ZarisClient implements AutoCloseable {
      * once it may have been applied.
      */
     public CompletableFuture<Long> listRemove(String key, long count, byte[] element) {
-        return collections.hashWrite(key, HashOp.LREM, List.of(number(count), requireValue(element)), count == 0)
-                .thenApply(ResponseCodec.HashAnswer::count);
+        return lists.listRemove(key, count, element);
     }
 
     /**
@@ -924,11 +843,7 @@ public final class ZarisClient implements AutoCloseable {
      * {@code {hash tag}}). Not repeated once it may have been applied (a repeat would move a second element).
      */
     public CompletableFuture<byte[]> listMove(String source, String destination, ListEnd from, ListEnd to) {
-        Objects.requireNonNull(from, "from must not be null");
-        Objects.requireNonNull(to, "to must not be null");
-        collections.commonSegmentKeys(List.of(source, destination));
-        List<byte[]> args = List.of(bytes(destination), side(from), side(to));
-        return collections.hashWrite(source, HashOp.LMOVE, args, false).thenApply(answer -> answer.items().get(0));
+        return lists.listMove(source, destination, from, to);
     }
 
     /**
@@ -944,10 +859,7 @@ public final class ZarisClient implements AutoCloseable {
      * consumer may take the element between the read and the pop; this one then keeps waiting.
      */
     public CompletableFuture<byte[]> listBlockingPop(String key, ListEnd end, Duration timeout) {
-        Objects.requireNonNull(end, "end must not be null");
-        return collections.pollUntilFound("listBlockingPop", timeout, () -> listLength(key)
-                .thenCompose(length -> length == 0 ? CompletableFuture.<byte[]>completedFuture(null)
-                        : listPop(key, end, 1).thenApply(popped -> popped.isEmpty() ? null : popped.get(0))));
+        return lists.listBlockingPop(key, end, timeout);
     }
 
     /**
@@ -961,8 +873,7 @@ public final class ZarisClient implements AutoCloseable {
      * type among them fails the wait with {@code WRONG_TYPE} at the first look.
      */
     public CompletableFuture<PoppedElement> listBlockingPop(List<String> keys, ListEnd end, Duration timeout) {
-        return collections.waitForPop(keys, this::listLength, listPops(keys, end, 1, "listBlockingPop"), "listBlockingPop", timeout)
-                .thenApply(popped -> popped == null ? null : new PoppedElement(popped.key(), popped.elements().get(0)));
+        return lists.listBlockingPop(keys, end, timeout);
     }
 
     /**
@@ -973,7 +884,7 @@ public final class ZarisClient implements AutoCloseable {
      * Redis. Not repeated once it may have been applied, like {@link #listPop(String, ListEnd, int)}.
      */
     public CompletableFuture<PoppedElements> listPop(List<String> keys, ListEnd end, int count) {
-        return listPops(keys, end, count, "listPop").get();
+        return lists.listPop(keys, end, count);
     }
 
     /**
@@ -983,30 +894,7 @@ public final class ZarisClient implements AutoCloseable {
      * holds an element.
      */
     public CompletableFuture<PoppedElements> listBlockingPop(List<String> keys, ListEnd end, int count, Duration timeout) {
-        return collections.waitForPop(keys, this::listLength, listPops(keys, end, count, "listBlockingPop"), "listBlockingPop", timeout);
-    }
-
-    /**
-     * LMPOP on {@code keys}, checked now and sent on each {@code get()}: its answer is the first key holding a list then
-     * and the elements popped from it ({@code null}: none held one). The arguments are built once, immutable, so each
-     * look of a wait may send them from whichever network thread ends the look before it.
-     */
-    private Supplier<CompletableFuture<PoppedElements>> listPops(List<String> keys, ListEnd end, int count,
-                                                                 String operation) {
-        Objects.requireNonNull(end, "end must not be null");
-        List<String> names = collections.severalKeys(keys, count, operation);
-        List<byte[]> args = new ArrayList<>(names.size() + 1);
-        args.add(side(end));
-        args.add(number(count));
-        for (int i = 1; i < names.size(); i++) {
-            args.add(bytes(names.get(i)));
-        }
-        List<byte[]> sent = List.copyOf(args);
-        return () -> collections.hashWrite(names.get(0), HashOp.LMPOP, sent, false).thenApply(answer -> {
-            List<byte[]> items = answer.items();
-            return items.size() < 2 ? null : new PoppedElements(new String(items.get(0), StandardCharsets.UTF_8),
-                    List.copyOf(items.subList(1, items.size())));
-        });
+        return lists.listBlockingPop(keys, end, count, timeout);
     }
 
     /**
@@ -1017,12 +905,7 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<byte[]> listBlockingMove(String source, String destination, ListEnd from, ListEnd to,
                                                       Duration timeout) {
-        Objects.requireNonNull(from, "from must not be null");
-        Objects.requireNonNull(to, "to must not be null");
-        collections.commonSegmentKeys(List.of(source, destination));
-        return collections.pollUntilFound("listBlockingMove", timeout, () -> listLength(source)
-                .thenCompose(length -> length == 0 ? CompletableFuture.<byte[]>completedFuture(null)
-                        : listMove(source, destination, from, to)));
+        return lists.listBlockingMove(source, destination, from, to, timeout);
     }
 
     /**
@@ -1030,15 +913,7 @@ public final class ZarisClient implements AutoCloseable {
      * with the length after, 0 when the key is absent (nothing pushed). Not repeated once it may have been applied.
      */
     public CompletableFuture<Long> listPushIfExists(String key, ListEnd end, byte[]... elements) {
-        Objects.requireNonNull(end, "end must not be null");
-        if (elements.length == 0) {
-            throw new IllegalArgumentException("listPushIfExists needs at least one element");
-        }
-        for (byte[] element : elements) {
-            requireValue(element);
-        }
-        return collections.hashWrite(key, end == ListEnd.HEAD ? HashOp.LPUSHX : HashOp.RPUSHX, List.of(elements), false)
-                .thenApply(ResponseCodec.HashAnswer::count);
+        return lists.listPushIfExists(key, end, elements);
     }
 
     /**
@@ -1047,14 +922,12 @@ public final class ZarisClient implements AutoCloseable {
      * have been applied.
      */
     public CompletableFuture<Long> listInsert(String key, InsertPosition position, byte[] pivot, byte[] element) {
-        Objects.requireNonNull(position, "position must not be null");
-        List<byte[]> args = List.of(bytes(position.name()), requireValue(pivot), requireValue(element));
-        return collections.hashWrite(key, HashOp.LINSERT, args, false).thenApply(ResponseCodec.HashAnswer::count);
+        return lists.listInsert(key, position, pivot, element);
     }
 
     /** The index of the first element equal to {@code element} (LPOS), or {@code null} when none is (or no key). */
     public CompletableFuture<Long> listPosition(String key, byte[] element) {
-        return listPosition(key, element, ListPositionOptions.DEFAULT);
+        return lists.listPosition(key, element);
     }
 
     /**
@@ -1062,7 +935,7 @@ public final class ZarisClient implements AutoCloseable {
      * search goes), or {@code null} when there is none.
      */
     public CompletableFuture<Long> listPosition(String key, byte[] element, ListPositionOptions options) {
-        return positions(key, element, -1, options).thenApply(found -> found.isEmpty() ? null : found.get(0));
+        return lists.listPosition(key, element, options);
     }
 
     /**
@@ -1070,23 +943,7 @@ public final class ZarisClient implements AutoCloseable {
      * in the order the search found them; empty when there is none.
      */
     public CompletableFuture<List<Long>> listPositions(String key, byte[] element, long count, ListPositionOptions options) {
-        if (count < 0) {
-            throw new IllegalArgumentException("listPositions takes a count of 0 (every match) or more, not " + count);
-        }
-        return positions(key, element, count, options);
-    }
-
-    private CompletableFuture<List<Long>> positions(String key, byte[] element, long count, ListPositionOptions options) {
-        Objects.requireNonNull(options, "options must not be null; use ListPositionOptions.DEFAULT");
-        List<byte[]> args = List.of(requireValue(element), number(options.rank()), number(count),
-                number(options.maxLength()));
-        return collections.hashRead(key, HashOp.LPOS, args).thenApply(answer -> {
-            List<Long> indexes = new ArrayList<>(answer.items().size());
-            for (byte[] index : answer.items()) {
-                indexes.add(Long.parseLong(new String(index, StandardCharsets.US_ASCII)));
-            }
-            return indexes;
-        });
+        return lists.listPositions(key, element, count, options);
     }
 
     // ------------------------------------------------------------------ sorted sets
@@ -1605,7 +1462,7 @@ public final class ZarisClient implements AutoCloseable {
     }
 
     /**
-     * ZMPOP on {@code keys}, checked now and sent on each {@code get()}, as {@link #listPops} is: its answer is the first
+     * ZMPOP on {@code keys}, checked now and sent on each {@code get()}, as {@link ListRequests#listPops} is: its answer is the first
      * key holding a sorted set then and the members popped from it with their scores ({@code null}: none held one).
      */
     private Supplier<CompletableFuture<PoppedMembers>> sortedSetPops(List<String> keys, boolean max, int count,
@@ -1687,11 +1544,6 @@ public final class ZarisClient implements AutoCloseable {
             out.add(new ScoredMember(new String(items.get(i), StandardCharsets.UTF_8), parseScore(items.get(i + 1))));
         }
         return out;
-    }
-
-    /** LMOVE's name of a list end. */
-    private static byte[] side(ListEnd end) {
-        return (end == ListEnd.HEAD ? "LEFT" : "RIGHT").getBytes(StandardCharsets.US_ASCII);
     }
 
     // ------------------------------------------------------------------ keys of one segment, and scans
