@@ -1,12 +1,6 @@
 package io.zaris.client;
 
 import static io.zaris.client.ClientFailures.failure;
-import static io.zaris.client.CollectionArguments.matching;
-import static io.zaris.client.CollectionArguments.members;
-import static io.zaris.client.CollectionArguments.number;
-import static io.zaris.client.CollectionArguments.parseScore;
-import static io.zaris.client.CollectionArguments.pickCount;
-import static io.zaris.client.CollectionArguments.score;
 import static io.zaris.client.RequestInputs.bytes;
 import static io.zaris.client.RequestInputs.requireValue;
 import static io.zaris.client.RequestInputs.ttlMillis;
@@ -14,11 +8,7 @@ import static io.zaris.client.RequestInputs.ttlMillis;
 import io.netty.buffer.ByteBuf;
 import io.zaris.model.AckMode;
 import io.zaris.model.ClusterView;
-import io.zaris.model.DumpPayload;
-import io.zaris.model.HashOp;
-import io.zaris.model.KeyContent;
 import io.zaris.model.KvStatus;
-import io.zaris.model.SortedSetScores;
 import io.zaris.model.VersionedValue;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.MalformedRequestException;
@@ -47,8 +37,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.LongFunction;
-import java.util.function.Predicate;
-import java.util.function.Supplier;
 
 /**
  * The Zaris client: bootstraps from seed addresses, fetches the cluster map, keeps a small fixed number of
@@ -68,11 +56,11 @@ import java.util.function.Supplier;
  * {@link RequestExecutor} runs the retry loop by the rules of {@link RetryPolicy}; the {@link DirectPath} serves
  * blocking callers on their own threads over {@link DirectRequests}; {@link LostWriteReports} names acknowledged ASYNC writes a takeover lost;
  * {@link PollingWait} runs the waits of the blocking list operations. The typed collection operations are built by
- * {@link KeyRequests} (keys of any type), {@link HashRequests}, {@link SetRequests} and {@link ListRequests} over
- * what they share, {@link CollectionRequests} and {@link CollectionArguments}, and run through this class by the
- * narrow {@link RequestRunner}; each public operation of theirs here delegates to one of them; the other structures'
- * are built here. This class encodes the other requests, reads their answers and keeps the near cache in step with
- * this client's own writes.
+ * {@link KeyRequests} (keys of any type), {@link HashRequests}, {@link SetRequests}, {@link ListRequests} and
+ * {@link SortedSetRequests} over what they share, {@link CollectionRequests} and {@link CollectionArguments}, and run
+ * through this class by the narrow {@link RequestRunner}; each public operation of theirs here delegates to one of
+ * them. This class encodes the other requests, reads their answers and keeps the near cache in step with this
+ * client's own writes.
  *
  * <p>Threads: this class keeps no mutable state of its own but {@code closed} (volatile, set once by
  * {@link #close}); every operation reads the keeper's volatile table, and the near cache, the reports and the
@@ -104,6 +92,7 @@ public final class ZarisClient implements AutoCloseable {
     private final HashRequests hashes;
     private final SetRequests sets;
     private final ListRequests lists;
+    private final SortedSetRequests sortedSets;
 
     private ZarisClient(ZarisClientOptions options) {
         this.options = options;
@@ -122,6 +111,7 @@ public final class ZarisClient implements AutoCloseable {
         this.hashes = new HashRequests(collections);
         this.sets = new SetRequests(collections);
         this.lists = new ListRequests(collections);
+        this.sortedSets = new SortedSetRequests(collections, runner);
         this.directPath = options.directReadConnectionsPerNode() == 0 ? null
                 : new DirectPath(options, time, topology, executor, this::acknowledged,
                         new DirectRequests(options.directReadConnectionsPerNode(), options.clientName(),
@@ -955,16 +945,7 @@ public final class ZarisClient implements AutoCloseable {
      * is what the retry added. A NaN score is refused here; a key of another type fails with {@code WRONG_TYPE}.
      */
     public CompletableFuture<Long> sortedSetAdd(String key, Map<String, Double> scores) {
-        if (scores.isEmpty()) {
-            throw new IllegalArgumentException("sortedSetAdd needs at least one member");
-        }
-        List<byte[]> args = new ArrayList<>(1 + 2 * scores.size());
-        args.add(new byte[0]); // no ZADD conditions
-        for (Map.Entry<String, Double> entry : scores.entrySet()) {
-            args.add(score(entry.getValue(), "sortedSetAdd"));
-            args.add(bytes(entry.getKey()));
-        }
-        return collections.hashWrite(key, HashOp.ZADD, args, true).thenApply(ResponseCodec.HashAnswer::count);
+        return sortedSets.sortedSetAdd(key, scores);
     }
 
     /**
@@ -973,16 +954,12 @@ public final class ZarisClient implements AutoCloseable {
      * {@code BAD_REQUEST}.
      */
     public CompletableFuture<Double> sortedSetIncrement(String key, String member, double delta) {
-        List<byte[]> args = List.of(new byte[] {'I'}, score(delta, "sortedSetIncrement"), bytes(member));
-        return collections.hashWrite(key, HashOp.ZADD, args, false).thenApply(answer -> parseScore(answer.items().get(0)));
+        return sortedSets.sortedSetIncrement(key, member, delta);
     }
 
     /** The member's score, or {@code null} when the member or the key is absent. */
     public CompletableFuture<Double> sortedSetScore(String key, String member) {
-        return collections.hashRead(key, HashOp.ZMSCORE, List.of(bytes(member))).thenApply(answer -> {
-            byte[] score = answer.items().get(0);
-            return score == null ? null : parseScore(score);
-        });
+        return sortedSets.sortedSetScore(key, member);
     }
 
     /**
@@ -990,8 +967,7 @@ public final class ZarisClient implements AutoCloseable {
      * or the key is absent.
      */
     public CompletableFuture<Long> sortedSetRank(String key, String member, boolean reverse) {
-        List<byte[]> args = List.of(bytes(member), new byte[] {(byte) (reverse ? '1' : '0')});
-        return collections.hashRead(key, HashOp.ZRANK, args).thenApply(answer -> answer.items().isEmpty() ? null : answer.count());
+        return sortedSets.sortedSetRank(key, member, reverse);
     }
 
     /**
@@ -999,40 +975,37 @@ public final class ZarisClient implements AutoCloseable {
      * ZRANGE's) with their scores, lowest first; empty when the key is absent.
      */
     public CompletableFuture<List<ScoredMember>> sortedSetRange(String key, long start, long stop) {
-        return range(key, "RANK", bytes(Long.toString(start)), bytes(Long.toString(stop)));
+        return sortedSets.sortedSetRange(key, start, stop);
     }
 
     /** The members whose scores lie within {@code min} and {@code max} (inclusive, may be infinite), lowest first. */
     public CompletableFuture<List<ScoredMember>> sortedSetRangeByScore(String key, double min, double max) {
-        return range(key, "SCORE", score(min, "sortedSetRangeByScore"), score(max, "sortedSetRangeByScore"));
+        return sortedSets.sortedSetRangeByScore(key, min, max);
     }
 
     /** Removes members of the sorted set at the key (it goes with its last member); completes with how many were there. */
     public CompletableFuture<Long> sortedSetRemove(String key, String... members) {
-        return collections.hashWrite(key, HashOp.ZREM, members(members, "sortedSetRemove"), true)
-                .thenApply(ResponseCodec.HashAnswer::count);
+        return sortedSets.sortedSetRemove(key, members);
     }
 
     /** How many members the sorted set at the key holds (0 when the key is absent). */
     public CompletableFuture<Long> sortedSetSize(String key) {
-        return collections.hashRead(key, HashOp.ZCARD, List.of()).thenApply(ResponseCodec.HashAnswer::count);
+        return sortedSets.sortedSetSize(key);
     }
 
     /** As {@link #sortedSetRange}, ranks counted from the highest score: rank 0 is the highest, listed first (ZREVRANGE). */
     public CompletableFuture<List<ScoredMember>> sortedSetReverseRange(String key, long start, long stop) {
-        return range(key, "RANK", true, bytes(Long.toString(start)), bytes(Long.toString(stop)));
+        return sortedSets.sortedSetReverseRange(key, start, stop);
     }
 
     /** As {@link #sortedSetRangeByScore}, highest score first (ZREVRANGEBYSCORE, with the bounds given lowest first). */
     public CompletableFuture<List<ScoredMember>> sortedSetReverseRangeByScore(String key, double min, double max) {
-        return range(key, "SCORE", true, score(min, "sortedSetReverseRangeByScore"),
-                score(max, "sortedSetReverseRangeByScore"));
+        return sortedSets.sortedSetReverseRangeByScore(key, min, max);
     }
 
     /** How many members have a score within {@code min} and {@code max}, inclusive (ZCOUNT; 0 when the key is absent). */
     public CompletableFuture<Long> sortedSetCount(String key, double min, double max) {
-        return collections.hashRead(key, HashOp.ZCOUNT, List.of(score(min, "sortedSetCount"), score(max, "sortedSetCount")))
-                .thenApply(ResponseCodec.HashAnswer::count);
+        return sortedSets.sortedSetCount(key, min, max);
     }
 
     /**
@@ -1041,9 +1014,7 @@ public final class ZarisClient implements AutoCloseable {
      * removes what is in the range then.
      */
     public CompletableFuture<Long> sortedSetRemoveRangeByScore(String key, double min, double max) {
-        List<byte[]> args = List.of(bytes("SCORE"), score(min, "sortedSetRemoveRangeByScore"),
-                score(max, "sortedSetRemoveRangeByScore"));
-        return collections.hashWrite(key, HashOp.ZREMRANGE, args, true).thenApply(ResponseCodec.HashAnswer::count);
+        return sortedSets.sortedSetRemoveRangeByScore(key, min, max);
     }
 
     /**
@@ -1051,12 +1022,12 @@ public final class ZarisClient implements AutoCloseable {
      * with its last member); empty when the key is absent. Not repeated once it may have been applied.
      */
     public CompletableFuture<List<ScoredMember>> sortedSetPopMin(String key, int count) {
-        return pop(key, false, count, "sortedSetPopMin");
+        return sortedSets.sortedSetPopMin(key, count);
     }
 
     /** As {@link #sortedSetPopMin}, from the highest scores, highest first (ZPOPMAX). */
     public CompletableFuture<List<ScoredMember>> sortedSetPopMax(String key, int count) {
-        return pop(key, true, count, "sortedSetPopMax");
+        return sortedSets.sortedSetPopMax(key, count);
     }
 
     /**
@@ -1067,17 +1038,7 @@ public final class ZarisClient implements AutoCloseable {
      * again by the same score), its count is what the repeat changed.
      */
     public CompletableFuture<Long> sortedSetAdd(String key, Map<String, Double> scores, SortedSetAddOptions options) {
-        Objects.requireNonNull(options, "options must not be null; use SortedSetAddOptions.NONE");
-        if (scores.isEmpty()) {
-            throw new IllegalArgumentException("sortedSetAdd needs at least one member");
-        }
-        List<byte[]> args = new ArrayList<>(1 + 2 * scores.size());
-        args.add(options.flags(false).letters().getBytes(StandardCharsets.US_ASCII));
-        for (Map.Entry<String, Double> entry : scores.entrySet()) {
-            args.add(score(entry.getValue(), "sortedSetAdd"));
-            args.add(bytes(entry.getKey()));
-        }
-        return collections.hashWrite(key, HashOp.ZADD, args, true).thenApply(ResponseCodec.HashAnswer::count);
+        return sortedSets.sortedSetAdd(key, scores, options);
     }
 
     /**
@@ -1087,13 +1048,7 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<Double> sortedSetIncrement(String key, String member, double delta,
                                                         SortedSetAddOptions options) {
-        Objects.requireNonNull(options, "options must not be null; use SortedSetAddOptions.NONE");
-        byte[] flags = options.flags(true).letters().getBytes(StandardCharsets.US_ASCII);
-        List<byte[]> args = List.of(flags, score(delta, "sortedSetIncrement"), bytes(member));
-        return collections.hashWrite(key, HashOp.ZADD, args, false).thenApply(answer -> {
-            byte[] score = answer.items().get(0);
-            return score == null ? null : parseScore(score);
-        });
+        return sortedSets.sortedSetIncrement(key, member, delta, options);
     }
 
     /**
@@ -1101,16 +1056,7 @@ public final class ZarisClient implements AutoCloseable {
      * scores; empty when the key is absent.
      */
     public CompletableFuture<Map<String, Double>> sortedSetScores(String key, String... members) {
-        return collections.hashRead(key, HashOp.ZMSCORE, members(members, "sortedSetScores")).thenApply(answer -> {
-            Map<String, Double> found = new LinkedHashMap<>();
-            List<byte[]> items = answer.items();
-            for (int i = 0; i < members.length; i++) {
-                if (items.get(i) != null) {
-                    found.put(members[i], parseScore(items.get(i)));
-                }
-            }
-            return found;
-        });
+        return sortedSets.sortedSetScores(key, members);
     }
 
     /**
@@ -1119,18 +1065,18 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<List<ScoredMember>> sortedSetRangeByScore(String key, ScoreBound min, ScoreBound max,
                                                                        RangeLimit limit) {
-        return interval(key, "SCORE", false, scoreBounds(min, max), limit).thenApply(ZarisClient::scored);
+        return sortedSets.sortedSetRangeByScore(key, min, max, limit);
     }
 
     /** As {@link #sortedSetRangeByScore(String, ScoreBound, ScoreBound, RangeLimit)}, highest first (ZREVRANGEBYSCORE). */
     public CompletableFuture<List<ScoredMember>> sortedSetReverseRangeByScore(String key, ScoreBound min, ScoreBound max,
                                                                               RangeLimit limit) {
-        return interval(key, "SCORE", true, scoreBounds(min, max), limit).thenApply(ZarisClient::scored);
+        return sortedSets.sortedSetReverseRangeByScore(key, min, max, limit);
     }
 
     /** How many members have a score between {@code min} and {@code max} (ZCOUNT with exclusive or open ends). */
     public CompletableFuture<Long> sortedSetCount(String key, ScoreBound min, ScoreBound max) {
-        return collections.hashRead(key, HashOp.ZCOUNT, scoreBounds(min, max)).thenApply(ResponseCodec.HashAnswer::count);
+        return sortedSets.sortedSetCount(key, min, max);
     }
 
     /**
@@ -1138,7 +1084,7 @@ public final class ZarisClient implements AutoCloseable {
      * ends) and completes with how many went; retried like an idempotent write.
      */
     public CompletableFuture<Long> sortedSetRemoveRangeByScore(String key, ScoreBound min, ScoreBound max) {
-        return removeRange(key, "SCORE", scoreBounds(min, max), true);
+        return sortedSets.sortedSetRemoveRangeByScore(key, min, max);
     }
 
     /**
@@ -1146,18 +1092,18 @@ public final class ZarisClient implements AutoCloseable {
      * UTF-8 bytes, which orders the members of a sorted set whose scores are all equal.
      */
     public CompletableFuture<List<String>> sortedSetRangeByLex(String key, LexBound min, LexBound max, RangeLimit limit) {
-        return interval(key, "LEX", false, lexBounds(min, max), limit).thenApply(ZarisClient::membersOf);
+        return sortedSets.sortedSetRangeByLex(key, min, max, limit);
     }
 
     /** As {@link #sortedSetRangeByLex}, from the last member back (ZREVRANGEBYLEX, with the bounds given lowest first). */
     public CompletableFuture<List<String>> sortedSetReverseRangeByLex(String key, LexBound min, LexBound max,
                                                                       RangeLimit limit) {
-        return interval(key, "LEX", true, lexBounds(min, max), limit).thenApply(ZarisClient::membersOf);
+        return sortedSets.sortedSetReverseRangeByLex(key, min, max, limit);
     }
 
     /** How many members lie between {@code min} and {@code max} in member order (ZLEXCOUNT). */
     public CompletableFuture<Long> sortedSetLexCount(String key, LexBound min, LexBound max) {
-        return collections.hashRead(key, HashOp.ZLEXCOUNT, lexBounds(min, max)).thenApply(ResponseCodec.HashAnswer::count);
+        return sortedSets.sortedSetLexCount(key, min, max);
     }
 
     /**
@@ -1165,7 +1111,7 @@ public final class ZarisClient implements AutoCloseable {
      * many went; retried like an idempotent write (a repeat removes what lies in the interval then).
      */
     public CompletableFuture<Long> sortedSetRemoveRangeByLex(String key, LexBound min, LexBound max) {
-        return removeRange(key, "LEX", lexBounds(min, max), true);
+        return sortedSets.sortedSetRemoveRangeByLex(key, min, max);
     }
 
     /**
@@ -1174,7 +1120,7 @@ public final class ZarisClient implements AutoCloseable {
      * repeat would remove the members ranked so afterwards.
      */
     public CompletableFuture<Long> sortedSetRemoveRangeByRank(String key, long start, long stop) {
-        return removeRange(key, "RANK", List.of(number(start), number(stop)), false);
+        return sortedSets.sortedSetRemoveRangeByRank(key, start, stop);
     }
 
     /**
@@ -1182,27 +1128,27 @@ public final class ZarisClient implements AutoCloseable {
      * WITHSCORES; a set's members score 1, an absent key is empty). Keys of one segment.
      */
     public CompletableFuture<List<ScoredMember>> sortedSetUnion(String... keys) {
-        return sortedSetUnion(SortedSetCombineOptions.NONE, keys);
+        return sortedSets.sortedSetUnion(keys);
     }
 
     /** As {@link #sortedSetUnion(String...)}, the scores weighted and combined as {@code options} say (WEIGHTS, AGGREGATE). */
     public CompletableFuture<List<ScoredMember>> sortedSetUnion(SortedSetCombineOptions options, String... keys) {
-        return combineSorted("UNION", options, keys, "sortedSetUnion");
+        return sortedSets.sortedSetUnion(options, keys);
     }
 
     /** The members every one of the sorted sets at the keys holds, scores summed, lowest first (ZINTER). */
     public CompletableFuture<List<ScoredMember>> sortedSetIntersection(String... keys) {
-        return sortedSetIntersection(SortedSetCombineOptions.NONE, keys);
+        return sortedSets.sortedSetIntersection(keys);
     }
 
     /** As {@link #sortedSetIntersection(String...)}, the scores weighted and combined as {@code options} say. */
     public CompletableFuture<List<ScoredMember>> sortedSetIntersection(SortedSetCombineOptions options, String... keys) {
-        return combineSorted("INTER", options, keys, "sortedSetIntersection");
+        return sortedSets.sortedSetIntersection(options, keys);
     }
 
     /** The members of the first key's sorted set that none of the others holds, with their scores, lowest first (ZDIFF). */
     public CompletableFuture<List<ScoredMember>> sortedSetDifference(String... keys) {
-        return combineSorted("DIFF", SortedSetCombineOptions.NONE, keys, "sortedSetDifference");
+        return sortedSets.sortedSetDifference(keys);
     }
 
     /**
@@ -1213,33 +1159,33 @@ public final class ZarisClient implements AutoCloseable {
      * it is not repeated once it may have been applied.
      */
     public CompletableFuture<Long> sortedSetUnionStore(String destination, String... keys) {
-        return sortedSetUnionStore(destination, SortedSetCombineOptions.NONE, keys);
+        return sortedSets.sortedSetUnionStore(destination, keys);
     }
 
     /** As {@link #sortedSetUnionStore(String, String...)}, the scores weighted and combined as {@code options} say. */
     public CompletableFuture<Long> sortedSetUnionStore(String destination, SortedSetCombineOptions options, String... keys) {
-        return storeSorted("UNION", destination, options, keys, "sortedSetUnionStore");
+        return sortedSets.sortedSetUnionStore(destination, options, keys);
     }
 
     /** As {@link #sortedSetUnionStore(String, String...)}, storing {@link #sortedSetIntersection(String...)} (ZINTERSTORE). */
     public CompletableFuture<Long> sortedSetIntersectionStore(String destination, String... keys) {
-        return sortedSetIntersectionStore(destination, SortedSetCombineOptions.NONE, keys);
+        return sortedSets.sortedSetIntersectionStore(destination, keys);
     }
 
     /** As {@link #sortedSetIntersectionStore(String, String...)}, the scores weighted and combined as {@code options} say. */
     public CompletableFuture<Long> sortedSetIntersectionStore(String destination, SortedSetCombineOptions options,
                                                               String... keys) {
-        return storeSorted("INTER", destination, options, keys, "sortedSetIntersectionStore");
+        return sortedSets.sortedSetIntersectionStore(destination, options, keys);
     }
 
     /** As {@link #sortedSetUnionStore(String, String...)}, storing {@link #sortedSetDifference} (ZDIFFSTORE). */
     public CompletableFuture<Long> sortedSetDifferenceStore(String destination, String... keys) {
-        return storeSorted("DIFF", destination, SortedSetCombineOptions.NONE, keys, "sortedSetDifferenceStore");
+        return sortedSets.sortedSetDifferenceStore(destination, keys);
     }
 
     /** How many members every one of the sorted sets at the keys holds (ZINTERCARD without LIMIT). Keys of one segment. */
     public CompletableFuture<Long> sortedSetIntersectionSize(String... keys) {
-        return sortedSetIntersectionSize(0, keys);
+        return sortedSets.sortedSetIntersectionSize(keys);
     }
 
     /**
@@ -1248,11 +1194,7 @@ public final class ZarisClient implements AutoCloseable {
      * port's ZINTERCARD does. Keys of one segment.
      */
     public CompletableFuture<Long> sortedSetIntersectionSize(long limit, String... keys) {
-        if (limit < 0) {
-            throw new IllegalArgumentException("sortedSetIntersectionSize takes a limit of 0 (none) or more, not " + limit);
-        }
-        return combineSorted("INTER", SortedSetCombineOptions.NONE, keys, "sortedSetIntersectionSize")
-                .thenApply(members -> limit == 0 ? members.size() : Math.min(members.size(), limit));
+        return sortedSets.sortedSetIntersectionSize(limit, keys);
     }
 
     /**
@@ -1267,12 +1209,12 @@ public final class ZarisClient implements AutoCloseable {
      * as one value, so it is bounded by the nodes' largest value ({@code TOO_LARGE} beyond).
      */
     public CompletableFuture<Long> sortedSetRangeStore(String destination, String source, long start, long stop) {
-        return storeRange(destination, source, "RANK", false, List.of(number(start), number(stop)), RangeLimit.ALL);
+        return sortedSets.sortedSetRangeStore(destination, source, start, stop);
     }
 
     /** As {@link #sortedSetRangeStore}, ranks counted from the highest score (ZRANGESTORE … REV). */
     public CompletableFuture<Long> sortedSetReverseRangeStore(String destination, String source, long start, long stop) {
-        return storeRange(destination, source, "RANK", true, List.of(number(start), number(stop)), RangeLimit.ALL);
+        return sortedSets.sortedSetReverseRangeStore(destination, source, start, stop);
     }
 
     /**
@@ -1281,7 +1223,7 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<Long> sortedSetRangeByScoreStore(String destination, String source, ScoreBound min,
                                                               ScoreBound max, RangeLimit limit) {
-        return storeRange(destination, source, "SCORE", false, scoreBounds(min, max), limit);
+        return sortedSets.sortedSetRangeByScoreStore(destination, source, min, max, limit);
     }
 
     /**
@@ -1290,7 +1232,7 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<Long> sortedSetReverseRangeByScoreStore(String destination, String source, ScoreBound min,
                                                                      ScoreBound max, RangeLimit limit) {
-        return storeRange(destination, source, "SCORE", true, scoreBounds(min, max), limit);
+        return sortedSets.sortedSetReverseRangeByScoreStore(destination, source, min, max, limit);
     }
 
     /**
@@ -1299,110 +1241,13 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<Long> sortedSetRangeByLexStore(String destination, String source, LexBound min, LexBound max,
                                                             RangeLimit limit) {
-        return storeRange(destination, source, "LEX", false, lexBounds(min, max), limit);
+        return sortedSets.sortedSetRangeByLexStore(destination, source, min, max, limit);
     }
 
     /** As {@link #sortedSetRangeByLexStore}, the range taken from the last member back (ZRANGESTORE … BYLEX REV). */
     public CompletableFuture<Long> sortedSetReverseRangeByLexStore(String destination, String source, LexBound min,
                                                                    LexBound max, RangeLimit limit) {
-        return storeRange(destination, source, "LEX", true, lexBounds(min, max), limit);
-    }
-
-    /**
-     * ZCOMBINE on the keys' owner: {@code kind} (UNION, INTER or DIFF) of the sorted sets (or sets) at {@code keys}, in
-     * one step under their segment's lock; a key of another type fails it with {@code WRONG_TYPE}.
-     */
-    private CompletableFuture<List<ScoredMember>> combineSorted(String kind, SortedSetCombineOptions options, String[] keys,
-                                                                String operation) {
-        List<byte[]> args = combineArgs(kind, options, keys, operation);
-        collections.commonSegmentKeys(List.of(keys));
-        return collections.hashRead(keys[0], HashOp.ZCOMBINE, args).thenApply(answer -> scored(answer.items()));
-    }
-
-    /** ZCOMBINESTORE at {@code destination}: idempotent unless the destination is one of the sources. */
-    private CompletableFuture<Long> storeSorted(String kind, String destination, SortedSetCombineOptions options,
-                                                String[] keys, String operation) {
-        List<byte[]> args = combineArgs(kind, options, keys, operation);
-        List<String> all = new ArrayList<>(keys.length + 1);
-        all.add(destination);
-        all.addAll(List.of(keys));
-        collections.commonSegmentKeys(all);
-        boolean idempotent = !List.of(keys).contains(destination);
-        return collections.hashWrite(destination, HashOp.ZCOMBINESTORE, args, idempotent).thenApply(ResponseCodec.HashAnswer::count);
-    }
-
-    /** ZCOMBINE's arguments: kind, aggregate, then each key with its weight. */
-    private static List<byte[]> combineArgs(String kind, SortedSetCombineOptions options, String[] keys, String operation) {
-        Objects.requireNonNull(options, "options must not be null; use SortedSetCombineOptions.NONE");
-        if (keys.length == 0) {
-            throw new IllegalArgumentException(operation + " needs at least one key");
-        }
-        double[] weights = options.weightsFor(keys.length, operation);
-        List<byte[]> args = new ArrayList<>(2 + 2 * keys.length);
-        args.add(bytes(kind));
-        args.add(bytes(options.aggregate().name()));
-        for (int i = 0; i < keys.length; i++) {
-            args.add(bytes(keys[i]));
-            args.add(SortedSetScores.formatBytes(weights[i]));
-        }
-        return args;
-    }
-
-    /**
-     * ZRANGESTORE as two steps: the range read with its scores, then the destination replaced by a sorted set of them
-     * (RESTORE … REPLACE with no TTL), or deleted when the range is empty.
-     */
-    private CompletableFuture<Long> storeRange(String destination, String source, String by, boolean reverse,
-                                               List<byte[]> bounds, RangeLimit limit) {
-        collections.commonSegmentKeys(List.of(destination, source));
-        return interval(source, by, reverse, bounds, limit).thenCompose(items -> {
-            long members = items.size() / 2;
-            if (members == 0) {
-                return delete(destination).thenApply(existed -> 0L);
-            }
-            List<byte[]> elements = new ArrayList<>(items.size());
-            for (int i = 0; i + 1 < items.size(); i += 2) {
-                elements.add(items.get(i));
-                elements.add(SortedSetScores.encode(parseScore(items.get(i + 1))));
-            }
-            byte[] payload = DumpPayload.encode(new KeyContent(KeyContent.Type.SORTED_SET, elements));
-            return collections.hashWrite(destination, HashOp.RESTORE, List.of(new byte[] {'R'}, new byte[] {'0'}, payload), true)
-                    .thenApply(answer -> members);
-        });
-    }
-
-    private CompletableFuture<List<byte[]>> interval(String key, String by, boolean reverse, List<byte[]> bounds,
-                                                     RangeLimit limit) {
-        Objects.requireNonNull(limit, "limit must not be null; use RangeLimit.ALL");
-        List<byte[]> args = List.of(bytes(by), new byte[] {(byte) (reverse ? '1' : '0')}, bounds.get(0), bounds.get(1),
-                number(limit.offset()), number(limit.count()));
-        return collections.hashRead(key, HashOp.ZRANGE, args).thenApply(ResponseCodec.HashAnswer::items);
-    }
-
-    private CompletableFuture<Long> removeRange(String key, String by, List<byte[]> bounds, boolean idempotent) {
-        List<byte[]> args = List.of(bytes(by), bounds.get(0), bounds.get(1));
-        return collections.hashWrite(key, HashOp.ZREMRANGE, args, idempotent).thenApply(ResponseCodec.HashAnswer::count);
-    }
-
-    private static List<byte[]> scoreBounds(ScoreBound min, ScoreBound max) {
-        Objects.requireNonNull(min, "min must not be null; use ScoreBound.unbounded()");
-        Objects.requireNonNull(max, "max must not be null; use ScoreBound.unbounded()");
-        return List.of(min.encode(true), max.encode(false));
-    }
-
-    private static List<byte[]> lexBounds(LexBound min, LexBound max) {
-        Objects.requireNonNull(min, "min must not be null; use LexBound.unbounded()");
-        Objects.requireNonNull(max, "max must not be null; use LexBound.unbounded()");
-        return List.of(min.encode(true), max.encode(false));
-    }
-
-    /** The members of member, score, member, score … */
-    private static List<String> membersOf(List<byte[]> items) {
-        List<String> out = new ArrayList<>(items.size() / 2);
-        for (int i = 0; i < items.size(); i += 2) {
-            out.add(new String(items.get(i), StandardCharsets.UTF_8));
-        }
-        return out;
+        return sortedSets.sortedSetReverseRangeByLexStore(destination, source, min, max, limit);
     }
 
     /**
@@ -1416,17 +1261,12 @@ public final class ZarisClient implements AutoCloseable {
      * {@code WRONG_TYPE} at the first look.
      */
     public CompletableFuture<PoppedMember> sortedSetBlockingPopMin(List<String> keys, Duration timeout) {
-        return blockingPop(keys, false, timeout, "sortedSetBlockingPopMin");
+        return sortedSets.sortedSetBlockingPopMin(keys, timeout);
     }
 
     /** As {@link #sortedSetBlockingPopMin}, the member with the highest score (BZPOPMAX). */
     public CompletableFuture<PoppedMember> sortedSetBlockingPopMax(List<String> keys, Duration timeout) {
-        return blockingPop(keys, true, timeout, "sortedSetBlockingPopMax");
-    }
-
-    private CompletableFuture<PoppedMember> blockingPop(List<String> keys, boolean max, Duration timeout, String operation) {
-        return collections.waitForPop(keys, this::sortedSetSize, sortedSetPops(keys, max, 1, operation), operation, timeout)
-                .thenApply(popped -> popped == null ? null : new PoppedMember(popped.key(), popped.members().get(0)));
+        return sortedSets.sortedSetBlockingPopMax(keys, timeout);
     }
 
     /**
@@ -1437,12 +1277,12 @@ public final class ZarisClient implements AutoCloseable {
      * {@code WRONG_TYPE}, as in Redis. Not repeated once it may have been applied, like {@link #sortedSetPopMin(String, int)}.
      */
     public CompletableFuture<PoppedMembers> sortedSetPopMin(List<String> keys, int count) {
-        return sortedSetPops(keys, false, count, "sortedSetPopMin").get();
+        return sortedSets.sortedSetPopMin(keys, count);
     }
 
     /** As {@link #sortedSetPopMin(List, int)}, the members with the highest scores, highest first (ZMPOP … MAX). */
     public CompletableFuture<PoppedMembers> sortedSetPopMax(List<String> keys, int count) {
-        return sortedSetPops(keys, true, count, "sortedSetPopMax").get();
+        return sortedSets.sortedSetPopMax(keys, count);
     }
 
     /**
@@ -1451,35 +1291,12 @@ public final class ZarisClient implements AutoCloseable {
      * {@link #sortedSetBlockingPopMin(List, Duration)} does.
      */
     public CompletableFuture<PoppedMembers> sortedSetBlockingPopMin(List<String> keys, int count, Duration timeout) {
-        return collections.waitForPop(keys, this::sortedSetSize, sortedSetPops(keys, false, count, "sortedSetBlockingPopMin"),
-                "sortedSetBlockingPopMin", timeout);
+        return sortedSets.sortedSetBlockingPopMin(keys, count, timeout);
     }
 
     /** As {@link #sortedSetBlockingPopMin(List, int, Duration)}, the highest scores first (BZMPOP … MAX). */
     public CompletableFuture<PoppedMembers> sortedSetBlockingPopMax(List<String> keys, int count, Duration timeout) {
-        return collections.waitForPop(keys, this::sortedSetSize, sortedSetPops(keys, true, count, "sortedSetBlockingPopMax"),
-                "sortedSetBlockingPopMax", timeout);
-    }
-
-    /**
-     * ZMPOP on {@code keys}, checked now and sent on each {@code get()}, as {@link ListRequests#listPops} is: its answer is the first
-     * key holding a sorted set then and the members popped from it with their scores ({@code null}: none held one).
-     */
-    private Supplier<CompletableFuture<PoppedMembers>> sortedSetPops(List<String> keys, boolean max, int count,
-                                                                     String operation) {
-        List<String> names = collections.severalKeys(keys, count, operation);
-        List<byte[]> args = new ArrayList<>(names.size() + 1);
-        args.add(new byte[] {(byte) (max ? '1' : '0')});
-        args.add(number(count));
-        for (int i = 1; i < names.size(); i++) {
-            args.add(bytes(names.get(i)));
-        }
-        List<byte[]> sent = List.copyOf(args);
-        return () -> collections.hashWrite(names.get(0), HashOp.ZMPOP, sent, false).thenApply(answer -> {
-            List<byte[]> items = answer.items();
-            return items.size() < 3 ? null : new PoppedMembers(new String(items.get(0), StandardCharsets.UTF_8),
-                    scored(items.subList(1, items.size())));
-        });
+        return sortedSets.sortedSetBlockingPopMax(keys, count, timeout);
     }
 
     /**
@@ -1488,20 +1305,7 @@ public final class ZarisClient implements AutoCloseable {
      * {@code null}: every member); empty when the key is absent.
      */
     public CompletableFuture<List<ScoredMember>> sortedSetScan(String key, String pattern) {
-        Predicate<byte[]> matches = matching(pattern);
-        List<byte[]> args = List.of(bytes("RANK"), new byte[] {'0'}, new byte[] {'0'}, bytes("-1"), new byte[] {'0'},
-                bytes("-1"));
-        return collections.hashRead(key, HashOp.ZRANGE, args).thenApply(answer -> {
-            List<byte[]> items = answer.items();
-            List<byte[]> kept = new ArrayList<>(items.size());
-            for (int i = 0; i + 1 < items.size(); i += 2) {
-                if (matches.test(items.get(i))) {
-                    kept.add(items.get(i));
-                    kept.add(items.get(i + 1));
-                }
-            }
-            return scored(kept);
-        });
+        return sortedSets.sortedSetScan(key, pattern);
     }
 
     /**
@@ -1509,41 +1313,12 @@ public final class ZarisClient implements AutoCloseable {
      * {@link #hashRandomFields}'s count rule; empty when the key is absent.
      */
     public CompletableFuture<List<String>> sortedSetRandomMembers(String key, int count) {
-        return collections.hashRead(key, HashOp.ZRANDMEMBER, List.of(pickCount("sortedSetRandomMembers", count)))
-                .thenApply(answer -> membersOf(answer.items()));
+        return sortedSets.sortedSetRandomMembers(key, count);
     }
 
     /** As {@link #sortedSetRandomMembers}, each member with its score (ZRANDMEMBER key count WITHSCORES). */
     public CompletableFuture<List<ScoredMember>> sortedSetRandomMembersWithScores(String key, int count) {
-        return collections.hashRead(key, HashOp.ZRANDMEMBER, List.of(pickCount("sortedSetRandomMembersWithScores", count)))
-                .thenApply(answer -> scored(answer.items()));
-    }
-
-    private CompletableFuture<List<ScoredMember>> pop(String key, boolean max, int count, String operation) {
-        if (count < 0) {
-            throw new IllegalArgumentException(operation + " takes a count of 0 or more, not " + count);
-        }
-        List<byte[]> args = List.of(new byte[] {(byte) (max ? '1' : '0')}, number(count));
-        return collections.hashWrite(key, HashOp.ZPOP, args, false).thenApply(answer -> scored(answer.items()));
-    }
-
-    private CompletableFuture<List<ScoredMember>> range(String key, String by, byte[] start, byte[] stop) {
-        return range(key, by, false, start, stop);
-    }
-
-    private CompletableFuture<List<ScoredMember>> range(String key, String by, boolean reverse, byte[] start, byte[] stop) {
-        List<byte[]> args = List.of(bytes(by), new byte[] {(byte) (reverse ? '1' : '0')}, start, stop, new byte[] {'0'},
-                bytes("-1"));
-        return collections.hashRead(key, HashOp.ZRANGE, args).thenApply(answer -> scored(answer.items()));
-    }
-
-    /** Member, score, member, score … as the sorted-set ops answer them. */
-    private static List<ScoredMember> scored(List<byte[]> items) {
-        List<ScoredMember> out = new ArrayList<>(items.size() / 2);
-        for (int i = 0; i + 1 < items.size(); i += 2) {
-            out.add(new ScoredMember(new String(items.get(i), StandardCharsets.UTF_8), parseScore(items.get(i + 1))));
-        }
-        return out;
+        return sortedSets.sortedSetRandomMembersWithScores(key, count);
     }
 
     // ------------------------------------------------------------------ keys of one segment, and scans
