@@ -9,6 +9,7 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -111,7 +112,8 @@ public final class ClusterMember implements AutoCloseable {
                 membershipConfig.toJGroupsXml().getBytes(StandardCharsets.UTF_8)));
         newChannel.name(nodeId);
         GMS gms = newChannel.getProtocolStack().findProtocol(GMS.class);
-        gms.setMembershipChangePolicy(new MergeOrder(() -> reactions.mergePreferred(time.nanoTime())));
+        gms.setMembershipChangePolicy(new MergeOrder(() -> reactions.mergePreferred(time.nanoTime()),
+                () -> reactions.mergeListsSelfLast(time.nanoTime()) ? List.of(newChannel.getAddress()) : List.of()));
         MembershipGate gate = null;
         if (membershipConfig.viewHoldLimit() != null) {
             HeardFrom heardFrom = new HeardFrom(time::nanoTime, membershipConfig.coordinatorSilence());

@@ -409,6 +409,11 @@ final class MemberReactions<A> {
         return mergePreference.preferred(!leases.keeper().enabled() || holdsLease(now));
     }
 
+    /** Whether a merge this node leads at {@code now} lists it last; read by the merge, on JGroups' thread. */
+    boolean mergeListsSelfLast(long now) {
+        return mergePreference.listsItselfLast(!leases.keeper().enabled() || holdsLease(now));
+    }
+
     boolean inMajority() {
         return standing.inMajority();
     }

@@ -18,7 +18,8 @@ import org.jgroups.protocols.pbcast.GMS;
  * <p>The merge is computed by one subgroup's coordinator, the merge leader, which lists first the members its
  * member asks for ({@link #preferred}): its own view in order when that view holds a majority (its coordinator
  * leads the cluster), or else the leader the newest cluster view it holds names. The rest follow in JGroups'
- * default order. Only the order changes, never who is a member, and leadership still needs a majority's
+ * default order, except the members its member asks to list last ({@link #last}: itself while its owner lease does
+ * not hold, see {@link MergePreference}), which end the list. Only the order changes, never who is a member, and leadership still needs a majority's
  * confirmation, so a wrong preference costs what the default did, never safety.
  *
  * <p>Called on a JGroups thread; the preference is read through a supplier of an immutable list.
@@ -26,21 +27,31 @@ import org.jgroups.protocols.pbcast.GMS;
 final class MergeOrder extends GMS.DefaultMembershipPolicy {
 
     private final Supplier<List<Address>> preferred;
+    private final Supplier<List<Address>> last;
 
-    MergeOrder(Supplier<List<Address>> preferred) {
+    MergeOrder(Supplier<List<Address>> preferred, Supplier<List<Address>> last) {
         this.preferred = preferred;
+        this.last = last;
     }
 
     @Override
     public List<Address> getNewMembership(Collection<Collection<Address>> subviews) {
-        return ordered(preferred.get(), super.getNewMembership(subviews));
+        return ordered(preferred.get(), last.get(), super.getNewMembership(subviews));
     }
 
-    /** {@code merged} with those of {@code preferred} it holds first, in {@code preferred}'s order. Pure. */
-    static List<Address> ordered(List<Address> preferred, List<Address> merged) {
+    /**
+     * {@code merged} with those of {@code preferred} it holds first, in {@code preferred}'s order, and those of
+     * {@code last} it holds (and {@code preferred} does not name) at the end. Pure.
+     */
+    static List<Address> ordered(List<Address> preferred, List<Address> last, List<Address> merged) {
         Set<Address> result = new LinkedHashSet<>();
         for (Address member : preferred) {
             if (merged.contains(member)) {
+                result.add(member);
+            }
+        }
+        for (Address member : merged) {
+            if (!last.contains(member)) {
                 result.add(member);
             }
         }

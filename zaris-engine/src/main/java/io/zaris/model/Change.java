@@ -22,14 +22,21 @@ package io.zaris.model;
  * {@link Kind#SCORE_PUT} sets one member's score, whatever command decided it (ZADD, ZINCRBY), and a
  * {@link Kind#FIELD_REMOVAL} removes one member (ZREM, ZPOPMIN, ZREMRANGEBYSCORE ship each removal they made).
  *
+ * <p>A {@link Kind#RENAME} moves the whole value at the key (the source) to the key its field names (the
+ * destination), of any type, with the expiry it carries: one change however large the value, applied on a replica
+ * as the same move. A replica that does not hold the source when it applies one only removes the destination: it can
+ * miss the source only where the op log shipped the source's writes superseded, and then a later change of the same
+ * tail sets (or removes) every part of the destination that those writes set (see {@code Segment#tailSince}).
+ *
  * @param revision        the segment revision this change received; also the key's new version
  * @param epoch           the partition epoch under which the active owner made the change
  * @param kind            what the change does
  * @param key             the key changed
  * @param field           the hash field of a field change, the set member of a member put, the position of a list
- *                        change, else {@code null}
+ *                        change, the destination of a rename, else {@code null}
  * @param value           the new value of a put or field put, else {@code null}
- * @param expiresAtMillis the key's wall-clock expiry after the change ({@code 0} for none); ignored by removals
+ * @param expiresAtMillis the key's wall-clock expiry after the change ({@code 0} for none; a rename's: the
+ *                        destination's); ignored by removals
  */
 public record Change(long revision, long epoch, Kind kind, byte[] key, byte[] field, byte[] value, long expiresAtMillis) {
 
@@ -65,7 +72,12 @@ public record Change(long revision, long epoch, Kind kind, byte[] key, byte[] fi
          * One member of the sorted set at the key gets a score (the value: its 8 IEEE 754 bytes); an absent key becomes
          * a sorted set.
          */
-        SCORE_PUT
+        SCORE_PUT,
+        /**
+         * The value at the key, of any type, moves to the key the field names (which loses what it held) and takes the
+         * expiry; a replica holding no value at the key only removes the destination (see the class comment).
+         */
+        RENAME
     }
 
     /** A put (with {@code value}) or a removal (with {@code null}). */
@@ -83,7 +95,8 @@ public record Change(long revision, long epoch, Kind kind, byte[] key, byte[] fi
             throw new IllegalArgumentException("a " + kind + " change " + (needsValue ? "needs" : "carries no") + " value");
         }
         boolean needsField = kind == Kind.FIELD_PUT || kind == Kind.FIELD_REMOVAL || kind == Kind.MEMBER_PUT
-                || kind == Kind.LIST_INSERT || kind == Kind.LIST_REMOVE || kind == Kind.LIST_SET || kind == Kind.SCORE_PUT;
+                || kind == Kind.LIST_INSERT || kind == Kind.LIST_REMOVE || kind == Kind.LIST_SET || kind == Kind.SCORE_PUT
+                || kind == Kind.RENAME;
         if (needsField != (field != null)) {
             throw new IllegalArgumentException("a " + kind + " change " + (needsField ? "needs" : "carries no") + " field");
         }
@@ -127,6 +140,14 @@ public record Change(long revision, long epoch, Kind kind, byte[] key, byte[] fi
     /** Replaces the element at {@code index} of the list at {@code key} by {@code element}. */
     public static Change listSet(long revision, long epoch, byte[] key, long index, byte[] element, long expiresAtMillis) {
         return new Change(revision, epoch, Kind.LIST_SET, key, ListPosition.of(index), element, expiresAtMillis);
+    }
+
+    /**
+     * Moves the value at {@code source} to {@code destination} (another key of the same segment), which then expires
+     * at {@code expiresAtMillis} (0: never).
+     */
+    public static Change rename(long revision, long epoch, byte[] source, byte[] destination, long expiresAtMillis) {
+        return new Change(revision, epoch, Kind.RENAME, source, destination, null, expiresAtMillis);
     }
 
     /** Gives the value at {@code key} the expiry {@code expiresAtMillis} (0: never). */

@@ -36,6 +36,9 @@ import java.util.List;
  *   <tr><td>SET</td><td>conditions (any of N: NX, X: XX, K: KEEPTTL, G: GET), ttl (ms, 0 = none), value</td><td>1
  *       when written, 0 when a condition kept the key · with G, [the string the key held, or absent]; the key, of any
  *       type, becomes a string (K keeps its expiry); with G a key of another type is WRONGTYPE and nothing is written</td></tr>
+ *   <tr><td>APPEND</td><td>suffix, the longest string allowed (bytes)</td><td>the string's length after · none (a
+ *       missing key becomes the suffix; an existing string keeps its expiry; a key of another type is WRONGTYPE and a
+ *       result longer than allowed an error, nothing written)</td></tr>
  *   <tr><td>EXPIRE</td><td>conditions (any of N: NX, X: XX, G: GT, L: LT; or P alone: PERSIST), ttl (ms; ≤ 0
  *       deletes the key)</td><td>1 when the key's expiry changed (or it was deleted), 0 when it is absent or a condition
  *       kept it · none; on a key of any type, the condition judged on its expiry in the same step</td></tr>
@@ -112,6 +115,7 @@ public enum HashOp {
     SSTORE(18, true, 0, Integer.MAX_VALUE),
     SMOVE(19, true, 2, 2),
     HRANDFIELD(20, false, 2, 2),
+    APPEND(26, true, 2, 2),
     SET(27, true, 3, 3),
     RENAME(28, true, 2, 2),
     DUMP(29, false, 0, 0),
@@ -150,7 +154,8 @@ public enum HashOp {
 
     /**
      * Wire code → op. Codes are reserved by family so types can be added side by side without renumbering:
-     * 0–26 the type probe, hashes and sets; 27–31 whole keys of any type; 32–63 lists; 64–127 sorted sets.
+     * 0–25 the type probe, hashes and sets; 26–31 whole keys of any type (and APPEND, a string's); 32–63 lists;
+     * 64–127 sorted sets.
      */
     private static final HashOp[] BY_CODE = new HashOp[128];
 
@@ -233,7 +238,7 @@ public enum HashOp {
     public boolean addsData() {
         return this == HSET || this == HSETNX || this == HINCRBY || this == HINCRBYFLOAT || this == SADD || this == SSTORE
                 || this == LPUSH || this == RPUSH || this == LPUSHX || this == RPUSHX || this == LSET || this == LINSERT
-                || this == ZADD || this == RESTORE || this == SMOVE || this == ZCOMBINESTORE || this == SET;
+                || this == ZADD || this == RESTORE || this == SMOVE || this == ZCOMBINESTORE || this == SET || this == APPEND;
     }
 
     /**
@@ -251,9 +256,12 @@ public enum HashOp {
         return this == ZCOMBINE || this == ZCOMBINESTORE;
     }
 
-    /** Whether the operation takes a whole key of any type (codes 27–31): SET, RENAME, DUMP, RESTORE, EXPIRE. */
+    /**
+     * Whether the operation takes a whole key (codes 26–31): APPEND, SET, RENAME, DUMP, RESTORE, EXPIRE, each on a key
+     * of any type (APPEND meets a collection with WRONGTYPE).
+     */
     public boolean onWholeKey() {
-        return code >= 27 && code <= 31;
+        return code >= 26 && code <= 31;
     }
 
     /** Whether the operation works on a set (and meets a hash or string with WRONGTYPE). */

@@ -23,7 +23,8 @@ import io.zaris.model.HashOp;
  *   <tr><td>3</td><td>{@code ADVANCE_EPOCH}: an active that keeps its partition under a new epoch carries its
  *       replicas' copies over instead of snapshotting them again</td></tr>
  *   <tr><td>4</td><td>{@code HASH_READ}, {@code HASH_WRITE}: hash operations; changes of replication, snapshots and
- *       pulls gain the kinds field value, field removed and expiry (a hash is shipped field by field);
+ *       pulls gain the kinds field value, field removed and expiry (a hash is shipped field by field), and the
+ *       member, list, score and rename kinds of the other collections (a rename moves a whole value in one change);
  *       {@code TRACK_SEGMENT}: a near cache or key watch tracks one segment and resumes it from a revision;
  *       {@code PUBLISH}: a node relays a RESP message to another node's subscribers; {@code HAND_OVER_FENCE}: the
  *       leader fences a planned hand-over's old active before publishing it (a build of this version without it
@@ -122,7 +123,7 @@ public final class ProtocolVersions {
         return switch (op) {
             case TYPE, HSET, HSETNX, HMGET, HDEL, HGETALL, HKEYS, HVALS, HLEN, HINCRBY, HINCRBYFLOAT,
                  SADD, SREM, SMEMBERS, SMISMEMBER, SCARD, SPOP, SRANDMEMBER, SSTORE, SMOVE, HRANDFIELD,
-                 SET, RENAME, DUMP, RESTORE, EXPIRE,
+                 SET, RENAME, DUMP, RESTORE, EXPIRE, APPEND,
                  LPUSH, RPUSH, LPUSHX, RPUSHX, LPOP, RPOP, LRANGE, LLEN, LINDEX, LSET, LREM, LTRIM, LMOVE, LINSERT, LPOS,
                  LMPOP,
                  ZADD, ZREM, ZMSCORE, ZCARD, ZCOUNT, ZRANK, ZRANGE, ZREMRANGE, ZPOP, ZLEXCOUNT, ZRANDMEMBER, ZMPOP,

@@ -92,6 +92,11 @@ public final class RequestCodec {
     private static final int CHANGE_LIST_REMOVE = 8;
     /** Since protocol version 4: one list element replaced. */
     private static final int CHANGE_LIST_SET = 9;
+    /**
+     * Since protocol version 4, as RENAME: the whole value of a key moved to another key (the field) with its expiry.
+     * Codes 24 onwards are whole-key changes.
+     */
+    private static final int CHANGE_RENAMED = 24;
 
     private static final int FLAG_IF_ABSENT = 1;
     private static final int FLAG_IF_MATCH = 2;
@@ -484,6 +489,7 @@ public final class RequestCodec {
             case LIST_REMOVE -> CHANGE_LIST_REMOVE;
             case LIST_SET -> CHANGE_LIST_SET;
             case SCORE_PUT -> CHANGE_SCORE_SET;
+            case RENAME -> CHANGE_RENAMED;
         };
     }
 
@@ -547,11 +553,11 @@ public final class RequestCodec {
             byte[] key = readKey(in, limits, id);
             int kind = Wire.readUnsignedByte(in, id, "change kind");
             boolean listChange = kind >= CHANGE_LIST_INSERT && kind <= CHANGE_LIST_SET;
-            if (kind > CHANGE_MEMBER_ADDED && !listChange && kind != CHANGE_SCORE_SET) {
+            if (kind > CHANGE_MEMBER_ADDED && !listChange && kind != CHANGE_SCORE_SET && kind != CHANGE_RENAMED) {
                 throw new MalformedRequestException(id, KvStatus.BAD_REQUEST, "unknown change kind " + kind);
             }
             boolean fieldChange = kind == CHANGE_FIELD_VALUE || kind == CHANGE_FIELD_REMOVED || kind == CHANGE_MEMBER_ADDED
-                    || listChange || kind == CHANGE_SCORE_SET;
+                    || listChange || kind == CHANGE_SCORE_SET || kind == CHANGE_RENAMED;
             byte[] field = fieldChange ? readKey(in, limits, id) : null;
             // Only a string's value may go into a reused array: the store copies it into its slabs. A hash keeps a
             // field's value and a list its element as the very array it is given, so theirs are arrays of their own.
@@ -576,6 +582,7 @@ public final class RequestCodec {
                 case CHANGE_LIST_REMOVE -> new Change(revision, epoch, Change.Kind.LIST_REMOVE, key, position, null, 0);
                 case CHANGE_LIST_SET -> new Change(revision, epoch, Change.Kind.LIST_SET, key, position, value, expiresAt);
                 case CHANGE_SCORE_SET -> Change.scorePut(revision, epoch, key, field, value, expiresAt);
+                case CHANGE_RENAMED -> Change.rename(revision, epoch, key, field, expiresAt);
                 default -> new Change(revision, epoch, key, value, expiresAt);
             });
         }

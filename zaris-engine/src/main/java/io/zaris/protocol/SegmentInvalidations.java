@@ -34,13 +34,24 @@ public record SegmentInvalidations(int segment, long epoch, List<SegmentChange> 
         changes = List.copyOf(changes);
     }
 
-    /** Writes the body of a push of {@code changes} of {@code segment}, straight from the changes. */
+    /**
+     * Writes the body of a push of {@code changes} of {@code segment}, straight from the changes. A rename changes two
+     * keys: it is pushed as its source's removal and its destination's change, both at its revision.
+     */
     public static void encode(ByteBuf out, int segment, List<Change> changes) {
         out.writeInt(segment);
         out.writeLong(changes.isEmpty() ? -1 : changes.get(changes.size() - 1).epoch());
-        out.writeInt(changes.size());
+        int count = changes.size();
         for (Change change : changes) {
-            new SegmentChange(change.revision(), change.isRemoval(), change.key()).encode(out);
+            count += change.kind() == Change.Kind.RENAME ? 1 : 0;
+        }
+        out.writeInt(count);
+        for (Change change : changes) {
+            boolean rename = change.kind() == Change.Kind.RENAME;
+            new SegmentChange(change.revision(), rename || change.isRemoval(), change.key()).encode(out);
+            if (rename) {
+                new SegmentChange(change.revision(), false, change.field()).encode(out);
+            }
         }
     }
 
@@ -49,6 +60,9 @@ public record SegmentInvalidations(int segment, long epoch, List<SegmentChange> 
         int bytes = FIXED_BYTES;
         for (Change change : changes) {
             bytes += SegmentChange.MIN_BYTES + change.key().length;
+            if (change.kind() == Change.Kind.RENAME) {
+                bytes += SegmentChange.MIN_BYTES + change.field().length;
+            }
         }
         return bytes;
     }

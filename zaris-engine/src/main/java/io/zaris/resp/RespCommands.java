@@ -19,7 +19,6 @@ import io.zaris.security.Principal;
 import io.zaris.model.HashNumbers;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -44,13 +43,13 @@ import java.util.function.IntSupplier;
  * NX/XX/GT/LT are each one engine request (the whole-key ops {@code SET} and {@code EXPIRE}) that the key's active
  * owner judges and writes under one hold of the segment's write lock, whatever type the key holds, as Redis does.
  *
- * <p><b>Compound commands</b> (GETDEL, GETEX with an option, APPEND) read the key and write it with an
+ * <p><b>Compound commands</b> (GETDEL, GETEX with an option) read the key and write it with an
  * IfMatchVersion precondition (expected version 0 = must be absent), retrying on CONFLICT at most
  * {@link #MAX_CAS_ATTEMPTS} times and answering {@code -TRYAGAIN} after that. Each is therefore atomic with respect
  * to every other write of the key. MSETNX is one engine request ({@code MULTI_PUT_IF_ABSENT}): its keys share a
  * slot, hence a segment, and the segment's active owner checks absence and writes under one hold of the segment's
- * write lock, so it is all or nothing like Redis's. Weaker than Redis: APPEND keeps the remaining TTL as read (the
- * deadline may move by the milliseconds between read and write).
+ * write lock, so it is all or nothing like Redis's. APPEND is one engine request too (the whole-key op
+ * {@code APPEND}): the owner joins the suffix to the string and keeps its expiry under one hold of the lock.
  *
  * <p>Runs on the connection's event loop. Reads and refused writes complete at once; a write's future
  * completes when its acknowledgement mode is satisfied.
@@ -328,13 +327,11 @@ final class RespCommands {
                 return increment(key, slot, delta);
             }
             case "append": {
-                byte[] suffix = a.get(2);
-                return compareAndSet(key, slot, current -> {
-                    byte[] base = current == null ? new byte[0] : current.value();
-                    byte[] joined = Arrays.copyOf(base, base.length + suffix.length);
-                    System.arraycopy(suffix, 0, joined, base.length, suffix.length);
-                    return new Write(joined, current == null ? Request.NO_TTL : current.ttlRemainingMillis());
-                }, (current, written) -> RespReply.integer((current == null ? 0 : current.value().length) + suffix.length));
+                // One step on the key's owner (the engine's APPEND op), the result no longer than a value may be.
+                List<byte[]> args = List.of(a.get(2),
+                        Integer.toString(backend.limits().maxValueBytes()).getBytes(StandardCharsets.US_ASCII));
+                return call(new Request.Hash(0, key, HashOp.APPEND, args), slot,
+                        answer -> RespReply.integer(ResponseCodec.readHashAnswer(answer.body()).count()));
             }
             case "hscan":
                 return hscan(a, slot);

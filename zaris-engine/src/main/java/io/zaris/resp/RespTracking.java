@@ -137,21 +137,29 @@ public final class RespTracking {
         Client writer = NOLOOP_WRITER.get();
         byte[] previous = null;
         for (Change change : changes) {
+            if (change.kind() == Change.Kind.RENAME) { // changes two keys: the destination too
+                invalidate(segment, change.field(), writer, bcast);
+            }
             byte[] key = change.key();
             if (previous != null && Arrays.equals(previous, key)) {
                 continue; // a hash or set write ships one change per field: one invalidation is enough
             }
             previous = key;
-            for (long id : table.changed(segment, key)) {
-                Client client = clients.get(id);
-                if (client != null && client != writer && !client.mode.bcast()) {
-                    client.invalidate(List.of(key));
-                }
+            invalidate(segment, key, writer, bcast);
+        }
+    }
+
+    /** Writer's thread, under the segment's write lock: {@code key} changed; its readers but the writer hear of it. */
+    private void invalidate(int segment, byte[] key, Client writer, Client[] bcast) {
+        for (long id : table.changed(segment, key)) {
+            Client client = clients.get(id);
+            if (client != null && client != writer && !client.mode.bcast()) {
+                client.invalidate(List.of(key));
             }
-            for (Client client : bcast) {
-                if (client != writer && client.mode.matches(key)) {
-                    client.invalidate(List.of(key));
-                }
+        }
+        for (Client client : bcast) {
+            if (client != writer && client.mode.matches(key)) {
+                client.invalidate(List.of(key));
             }
         }
     }

@@ -302,7 +302,10 @@ final class RequestHandler {
                     + " min-sync-replicas setting requires");
             return DONE;
         }
-        if (request.op() == OpCode.HASH_WRITE && !replicator.replicasKnow(partition, OpCode.HASH_WRITE)
+        // A replica of protocol version 3 reads only string changes: beside one, a RENAME (of a string, all the gate
+        // admits) ships the removals and the put it makes, not the rename change of version 4.
+        boolean olderReplica = request.op() == OpCode.HASH_WRITE && !replicator.replicasKnow(partition, OpCode.HASH_WRITE);
+        if (olderReplica
                 && !OlderReplicaGate.admits(((Request.Hash) request).hashOp(), () -> typeOf((Request.Hash) request, segment))) {
             stats.rejected();
             ResponseCodec.writeError(out, request.id(), KvStatus.UNAVAILABLE, "hash write to partition " + partition
@@ -316,7 +319,7 @@ final class RequestHandler {
             return DONE;
         }
         stats.served();
-        CompletableFuture<Void> replicated = execute(request, segment, runtime.epoch(), ack, out);
+        CompletableFuture<Void> replicated = execute(request, segment, runtime.epoch(), ack, !olderReplica, out);
         // An ASYNC write is acknowledged now; its replication goes on without anyone waiting for it (its change
         // may wait for a shared flush). A SYNC write's caller waits, so its change leaves at once.
         if (ack != AckMode.SYNC) {
@@ -410,8 +413,14 @@ final class RequestHandler {
     /** The request is dropped unanswered. */
     static final CompletableFuture<Void> DROPPED = new CompletableFuture<>();
 
-    /** Executes a data request as the active owner; returns the replication future of a write. */
-    private CompletableFuture<Void> execute(Request request, int segment, long epoch, AckMode ack, ByteBuf out) {
+    /**
+     * Executes a data request as the active owner; returns the replication future of a write.
+     *
+     * @param renameChanges whether every replica reads the rename change (protocol version 4), so that a RENAME ships
+     *                      one; otherwise it ships the removals and writes it makes
+     */
+    private CompletableFuture<Void> execute(Request request, int segment, long epoch, AckMode ack, boolean renameChanges,
+                                            ByteBuf out) {
         long id = request.id();
         // Lazy expiry: while it may write (it sees a majority), the active owner removes an expired key a read
         // finds, as a replicated removal; otherwise the key only reads as absent until the sweep removes it.
@@ -453,7 +462,8 @@ final class RequestHandler {
             ResponseCodec.writeError(out, id, result.status(), result.error());
             return DONE;
         } else if (request instanceof Request.Hash hash) {
-            return hashAnswer(out, id, epoch, ack, hash, store.hash(segment, hash.key(), hash.hashOp(), hash.args(), epoch));
+            return hashAnswer(out, id, epoch, ack, hash, store.hash(segment, hash.key(), hash.hashOp(), hash.args(), epoch,
+                    renameChanges));
         } else if (request instanceof Request.Touch touch) {
             return writeResult(out, id, epoch, ack, store.touch(segment, touch.key(), touch.ttlMillis(), epoch));
         } else if (request instanceof Request.MultiGet multiGet) {

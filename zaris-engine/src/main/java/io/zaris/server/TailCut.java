@@ -50,7 +50,16 @@ final class TailCut {
 
     private static void track(Map<ByteBuffer, Integer> waiting, Change change, int index) {
         ByteBuffer key = ByteBuffer.wrap(change.key()); // compares contents
-        if (change.superseded()) {
+        if (change.kind() == Change.Kind.RENAME) {
+            // The source's value moves on: a superseded change of it now waits for a change of the destination, whose
+            // own superseded changes this rename resolves (it replaces the destination's value).
+            Integer sourceWaiting = waiting.remove(key);
+            ByteBuffer destination = ByteBuffer.wrap(change.field());
+            waiting.remove(destination);
+            if (sourceWaiting != null) {
+                waiting.put(destination, sourceWaiting);
+            }
+        } else if (change.superseded()) {
             waiting.putIfAbsent(key, index);
         } else if (change.kind() != Change.Kind.EXPIRY) { // a new expiry sets no value a superseded change waits for
 

@@ -290,6 +290,8 @@ public final class ZarisNode implements AutoCloseable {
                     Change change = changes.get(i);
                     if (change.kind() == Change.Kind.LIST_INSERT || change.kind() == Change.Kind.SCORE_PUT) {
                         resp.listPushed(change.key());
+                    } else if (change.kind() == Change.Kind.RENAME) { // a list or sorted set may arrive at its destination
+                        resp.listPushed(change.field());
                     }
                 }
             }

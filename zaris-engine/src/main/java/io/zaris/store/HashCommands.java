@@ -27,6 +27,12 @@ final class HashCommands {
     }
 
     static HashReply execute(Segment segment, byte[] key, HashOp op, List<byte[]> args, long epoch, long now) {
+        return execute(segment, key, op, args, epoch, now, true);
+    }
+
+    /** @param renameChanges whether a RENAME ships one rename change, or the removals and writes it makes */
+    static HashReply execute(Segment segment, byte[] key, HashOp op, List<byte[]> args, long epoch, long now,
+                             boolean renameChanges) {
         if (!op.takes(args.size())) {
             return HashReply.error(KvStatus.BAD_REQUEST, "wrong number of arguments for " + op);
         }
@@ -36,7 +42,7 @@ final class HashCommands {
                         : SeveralKeyCommands.execute(segment, key, op, args, epoch, now);
             }
             if (op.onWholeKey()) {
-                return KeyCommands.execute(segment, key, op, args, epoch, now);
+                return KeyCommands.execute(segment, key, op, args, epoch, now, renameChanges);
             }
             if (op.onList()) {
                 return ListCommands.execute(segment, key, op, args, epoch, now);

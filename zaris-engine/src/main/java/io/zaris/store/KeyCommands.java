@@ -10,10 +10,10 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * What the whole-key {@link HashOp}s (SET, RENAME, DUMP, RESTORE, EXPIRE) do to one segment, with Redis's answers and errors and
+ * What the whole-key {@link HashOp}s (APPEND, SET, RENAME, DUMP, RESTORE, EXPIRE) do to one segment, with Redis's answers and errors and
  * in Redis's order of checks. A write decides and changes under one hold of the segment's lock
- * ({@link Segment#writeKeys}), so a RENAME, a RESTORE ... REPLACE, a SET ... NX/XX/KEEPTTL/GET or a conditional
- * EXPIRE is atomic like Redis's; DUMP reads under it
+ * ({@link Segment#writeKeys}), so a RENAME, a RESTORE ... REPLACE, a SET ... NX/XX/KEEPTTL/GET, a conditional
+ * EXPIRE or an APPEND is atomic like Redis's; DUMP reads under it
  * ({@link Segment#contentOf}). Stateless.
  */
 final class KeyCommands {
@@ -22,30 +22,40 @@ final class KeyCommands {
     static final String NEGATIVE_TTL = "Invalid TTL value, must be >= 0";
     static final String BAD_TRAILER = "DUMP payload version or checksum are wrong";
     static final String BAD_FORMAT = "Bad data format";
+    /** Redis's answer to an APPEND past its longest string. */
+    static final String TOO_LONG = "string exceeds maximum allowed size (proto-max-bulk-len)";
+    private static final byte[] EMPTY = new byte[0];
 
     private KeyCommands() {
     }
 
-    static HashReply execute(Segment segment, byte[] key, HashOp op, List<byte[]> args, long epoch, long now) {
+    /** @param renameChanges whether a RENAME ships one rename change, or the removals and writes it makes */
+    static HashReply execute(Segment segment, byte[] key, HashOp op, List<byte[]> args, long epoch, long now,
+                             boolean renameChanges) {
         return switch (op) {
             case DUMP -> {
                 KeyContent content = segment.contentOf(key, now);
                 yield HashReply.read(0, content == null ? List.of() : List.of(DumpPayload.encode(content)));
             }
-            case RENAME -> answer(segment.writeKeys(epoch, now, writer -> rename(writer, key, args)));
+            case RENAME -> answer(segment.writeKeys(epoch, now, writer -> rename(writer, key, args, renameChanges)));
             case RESTORE -> answer(segment.writeKeys(epoch, now, writer -> restore(writer, key, args, now)));
             case SET -> answer(segment.writeKeys(epoch, now, writer -> set(writer, key, args, now)));
             case EXPIRE -> answer(segment.writeKeys(epoch, now, writer -> expire(writer, key, args, now)));
+            case APPEND -> answer(segment.writeKeys(epoch, now, writer -> append(writer, key, args)));
             default -> throw new IllegalArgumentException(op + " is not a whole-key op");
         };
     }
 
-    /** RENAME and RENAMENX: the source's value and expiry move to the destination, which loses what it held. */
-    private static HashReply rename(Segment.KeyWriter writer, byte[] source, List<byte[]> args) {
+    /**
+     * RENAME and RENAMENX: the source's value and expiry move to the destination, which loses what it held. With
+     * {@code renameChanges} the value moves as it is, in O(1) for a collection, and ships as one rename change;
+     * otherwise (a replica of protocol version 3 is linked) as the removal of both keys and the destination's writes.
+     */
+    private static HashReply rename(Segment.KeyWriter writer, byte[] source, List<byte[]> args, boolean renameChanges) {
         byte[] destination = args.get(0);
         boolean nx = text(args.get(1)).equals("1");
-        Segment.HeldValue held = writer.held(source);
-        if (held == null) {
+        StoredEntry live = writer.entry(source);
+        if (live == null) {
             return HashReply.counted(-1);
         }
         if (Arrays.equals(source, destination)) {
@@ -54,6 +64,11 @@ final class KeyCommands {
         if (nx && writer.exists(destination)) {
             return HashReply.counted(0);
         }
+        if (renameChanges) {
+            writer.rename(source, destination, live.expiresAtMillis());
+            return HashReply.counted(1);
+        }
+        Segment.HeldValue held = writer.held(source);
         writer.remove(destination);
         writer.remove(source);
         writer.install(destination, held.content(), held.expiresAt());
@@ -118,6 +133,32 @@ final class KeyCommands {
             return HashReply.read(1, returnOld ? Collections.singletonList(old) : List.of());
         }
         return HashReply.read(0, returnOld ? Collections.singletonList(current == null ? null : current.value()) : List.of());
+    }
+
+    /**
+     * APPEND in one step, as Redis does: the suffix joins the string at the key (a missing key becomes the suffix) and
+     * the string keeps its expiry to the millisecond, read and written under one hold of the segment's lock. A key of
+     * another type is WRONGTYPE; a result longer than the allowed length is refused, nothing written.
+     */
+    private static HashReply append(Segment.KeyWriter writer, byte[] key, List<byte[]> args) {
+        byte[] suffix = args.get(0);
+        Long longest = DecimalCounter.parse(args.get(1));
+        if (longest == null || longest < 0) {
+            return HashReply.error(KvStatus.BAD_REQUEST, "APPEND needs a length limit >= 0");
+        }
+        StoredEntry current = writer.entry(key);
+        if (current != null && current.isHash()) {
+            throw new WrongTypeException();
+        }
+        byte[] base = current == null ? EMPTY : current.value();
+        long length = (long) base.length + suffix.length;
+        if (length > longest) {
+            return HashReply.error(KvStatus.BAD_REQUEST, TOO_LONG);
+        }
+        byte[] joined = Arrays.copyOf(base, (int) length);
+        System.arraycopy(suffix, 0, joined, base.length, suffix.length);
+        writer.putString(key, joined, current == null ? 0 : current.expiresAtMillis());
+        return HashReply.counted(length);
     }
 
     /** Whether SET's NX (N) and XX (X) let it write a key that {@code exists} or not. */

@@ -13,10 +13,11 @@ package io.zaris.store;
  * @param epoch           the partition epoch the change was made under
  * @param key             the key changed
  * @param field           the hash field of a field change, the set member of a member put, the sorted-set member of a
- *                        score put, else {@code null}
- * @param kind            a put, a removal, a field put or removal, an expiry, or a change a replica received
- *                        already superseded
- * @param expiresAtMillis the key's wall-clock expiry after a put, field put or expiry, {@code 0} for none
+ *                        score put, the destination of a rename, else {@code null}
+ * @param kind            a put, a removal, a field put or removal, an expiry, a rename, or a change a replica
+ *                        received already superseded
+ * @param expiresAtMillis the key's wall-clock expiry after a put, field put, expiry or rename (the destination's),
+ *                        {@code 0} for none
  * @param listChange      a list change as it was made or received ({@link ListLog}), else {@code null}
  */
 record LoggedChange(long revision, long epoch, ByteKey key, ByteKey field, Kind kind, long expiresAtMillis,
@@ -26,7 +27,7 @@ record LoggedChange(long revision, long epoch, ByteKey key, ByteKey field, Kind 
     static final int OVERHEAD_BYTES = 48;
 
     enum Kind { PUT, REMOVAL, SUPERSEDED, FIELD_PUT, FIELD_REMOVAL, EXPIRY, MEMBER_PUT, LIST_INSERT, LIST_REMOVE, LIST_SET,
-        SCORE_PUT }
+        SCORE_PUT, RENAME }
 
     long sizeBytes() {
         return sizeBytes(key.bytes().length, listChange != null ? ListLog.fieldBytes(listChange)

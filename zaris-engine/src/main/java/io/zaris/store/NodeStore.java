@@ -127,7 +127,15 @@ public final class NodeStore {
      * {@code epoch}. See {@link HashOp} for arguments and answers.
      */
     public HashReply hash(int segment, byte[] key, HashOp op, List<byte[]> args, long epoch) {
-        return HashCommands.execute(segments[segment], key, op, args, epoch, time.currentTimeMillis());
+        return hash(segment, key, op, args, epoch, true);
+    }
+
+    /**
+     * {@link #hash(int, byte[], HashOp, List, long)}, saying whether a RENAME ships one rename change
+     * ({@code renameChanges}: every replica reads that change) or the removals and writes it makes.
+     */
+    public HashReply hash(int segment, byte[] key, HashOp op, List<byte[]> args, long epoch, boolean renameChanges) {
+        return HashCommands.execute(segments[segment], key, op, args, epoch, time.currentTimeMillis(), renameChanges);
     }
 
     public List<VersionedValue> multiGet(int segment, List<byte[]> keys) {

@@ -10,6 +10,7 @@ import io.zaris.model.VersionedValue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -425,6 +426,10 @@ final class Segment {
                         kind = LoggedChange.Kind.EXPIRY;
                     }
                     case LIST_INSERT, LIST_REMOVE, LIST_SET -> kind = applyListChange(k, change, now);
+                    case RENAME -> {
+                        move(k, field, change.revision(), change.expiresAtMillis(), now);
+                        kind = LoggedChange.Kind.RENAME;
+                    }
                     default -> throw new IllegalStateException("unknown change kind " + change.kind());
                 }
                 revision = change.revision();
@@ -573,15 +578,42 @@ final class Segment {
         }
         Change[] tail = new Change[logged.size()];
         // Walking back from the newest: keys a later put or removal replaced whole, keys any later change set a
-        // value of (those and field changes), and hash fields a later field change set or removed.
+        // value of (those and field changes), and hash fields a later field change set or removed. All three name a
+        // value by the key it is at now: a later rename moved the value a key held before it (movedLater), so that
+        // key's earlier changes are read back from, and judged against the later changes of, the key it moved to.
         Set<ByteKey> replacedLater = new HashSet<>();
         Set<ByteKey> touchedLater = new HashSet<>();
         Set<FieldOf> fieldsChangedLater = new HashSet<>();
+        Map<ByteKey, Moved> movedLater = new HashMap<>();
         for (int i = logged.size() - 1; i >= 0; i--) {
             LoggedChange change = logged.get(i);
-            ByteKey key = change.key();
-            byte[] k = key.bytes();
+            byte[] k = change.key().bytes();
+            Moved moved = movedLater.get(change.key());
+            if (moved == Moved.REPLACED && change.kind() != LoggedChange.Kind.RENAME) {
+                // A later rename replaced the value this change wrote: a write of it is superseded (the replica's
+                // copy of it is removed by that rename); a removal, an expiry or a list change is shipped as it is.
+                tail[i] = switch (change.kind()) {
+                    case REMOVAL -> new Change(change.revision(), change.epoch(), k, null, 0);
+                    case EXPIRY -> Change.expiry(change.revision(), change.epoch(), k, change.expiresAtMillis());
+                    case FIELD_REMOVAL -> Change.fieldRemoval(change.revision(), change.epoch(), k, change.field().bytes());
+                    case LIST_INSERT, LIST_REMOVE, LIST_SET -> ListLog.change(change);
+                    default -> Change.superseded(change.revision(), change.epoch(), k);
+                };
+                continue;
+            }
+            ByteKey key = moved == null ? change.key() : moved.key();
+            long putVersion = moved == null ? change.revision() : moved.version(); // a string's version where it is now
             switch (change.kind()) {
+                case RENAME -> {
+                    tail[i] = Change.rename(change.revision(), change.epoch(), k, change.field().bytes(),
+                            change.expiresAtMillis());
+                    // Before this rename, the source's value is the destination's after it (wherever a later rename
+                    // took that), and the destination's value is one this rename replaced.
+                    Moved destination = movedLater.get(change.field());
+                    movedLater.put(change.key(), destination != null ? destination
+                            : new Moved(change.field(), change.revision()));
+                    movedLater.put(change.field(), Moved.REPLACED);
+                }
                 case REMOVAL -> {
                     tail[i] = new Change(change.revision(), change.epoch(), k, null, 0);
                     replacedLater.add(key);
@@ -659,7 +691,7 @@ final class Segment {
                         tail[i] = Change.superseded(change.revision(), change.epoch(), k);
                     } else {
                         StoredEntry entry = entries.get(key);
-                        if (entry == null || entry.isHash() || entry.version() != change.revision()) {
+                        if (entry == null || entry.isHash() || entry.version() != putVersion) {
                             return null;
                         }
                         tail[i] = new Change(change.revision(), change.epoch(), k, entry.value(), change.expiresAtMillis());
@@ -673,6 +705,15 @@ final class Segment {
 
     /** A field of the hash at a key, as a set element. */
     private record FieldOf(ByteKey key, ByteKey field) {
+    }
+
+    /**
+     * Where a later rename moved the value a key held ({@code key}, where the value is now, whose version a moved
+     * string carries as {@code version}: the revision of the last rename that moved it), or {@link #REPLACED} when a
+     * later rename replaced it.
+     */
+    private record Moved(ByteKey key, long version) {
+        static final Moved REPLACED = new Moved(null, -1);
     }
 
     /**
@@ -905,8 +946,12 @@ final class Segment {
             }
             List<TrackStart.Change> changes = new ArrayList<>(tail.size());
             for (LoggedChange change : tail) {
+                boolean rename = change.kind() == LoggedChange.Kind.RENAME; // changes two keys: its source leaves
                 changes.add(new TrackStart.Change(change.revision(), change.key().bytes(),
-                        change.kind() == LoggedChange.Kind.REMOVAL));
+                        rename || change.kind() == LoggedChange.Kind.REMOVAL));
+                if (rename) {
+                    changes.add(new TrackStart.Change(change.revision(), change.field().bytes(), false));
+                }
             }
             return new TrackStart(true, revision, epochNow, changes);
         }
@@ -1327,6 +1372,40 @@ final class Segment {
         return hash;
     }
 
+    /**
+     * Under the lock: RENAME's one step, on the owner and on a replica alike. The value at {@code source} moves to
+     * {@code destination}, which loses what it held, expires at {@code expiresAt} and takes {@code version}. A
+     * collection moves as the entry it is, in O(1): taken out of the map (with its sampling slots and the bytes charged
+     * for its key) and put back under the destination, its content and the bytes charged for it untouched. A string's
+     * value is copied into a slot for the destination, as a put would store it. When nothing is at the source, only
+     * the destination is removed: a replica can meet that only where the op log shipped the source's writes
+     * superseded, and later changes of the same tail then set the destination (see {@link Change}).
+     */
+    private void move(ByteKey source, ByteKey destination, long version, long expiresAt, long now) {
+        StoredEntry moving = entries.get(source);
+        if (source.equals(destination)) { // not made by an owner (RENAME of a key to itself changes nothing)
+            if (moving != null) {
+                applyExpiry(source, expiresAt, version, now);
+            }
+            return;
+        }
+        if (moving == null) {
+            discard(destination);
+            return;
+        }
+        if (!(moving instanceof CollectionEntry collection)) {
+            byte[] value = moving.value();
+            discard(source);
+            store(destination, value, version, expiresAt, now);
+            return;
+        }
+        discard(source);
+        collection.expiresAt(expiresAt);
+        collection.ttlSlot(-1); // released with its old key's place
+        installCollection(destination, collection);
+        collection.changedAt(version, now);
+    }
+
     // ------------------------------------------------------------------ whole keys (SET, RENAME, DUMP, RESTORE, EXPIRE)
 
     /**
@@ -1457,6 +1536,21 @@ final class Segment {
          */
         void expire(byte[] key, StoredEntry live, long expiresAt) {
             changes.add(retime(new ByteKey(key), live, expiresAt, epoch, now));
+        }
+
+        /**
+         * Moves the live value at {@code source} (the caller found it with {@link #entry}) to {@code destination}, which
+         * loses what it held, expiring at {@code expiresAt}: one {@link Change.Kind#RENAME} change and one op-log
+         * entry whatever the value's size, the same move on every replica (see {@link Segment#move}).
+         */
+        void rename(byte[] source, byte[] destination, long expiresAt) {
+            ByteKey from = new ByteKey(source);
+            ByteKey to = new ByteKey(destination);
+            long version = ++revision;
+            move(from, to, version, expiresAt, now);
+            epochStarts.onChange(epoch, version);
+            log.append(version, epoch, from, to, LoggedChange.Kind.RENAME, expiresAt);
+            changes.add(Change.rename(version, epoch, source, destination, expiresAt));
         }
 
         /** Whether a live value is at {@code key}; an expired one is removed first, as {@link #held} does. */

@@ -20,31 +20,45 @@ class MergeOrderTests {
     @Test
     void theMajoritysViewComesFirstInItsOwnOrderSoItsCoordinatorStaysCoordinator() {
         // by JGroups' default the returning "a" would coordinate (see the last test)
-        MergeOrder order = new MergeOrder(() -> List.of(c, b));
+        MergeOrder order = new MergeOrder(() -> List.of(c, b), List::of);
 
         assertThat(order.getNewMembership(subviews(List.of(c, b), List.of(a)))).containsExactly(c, b, a);
     }
 
     @Test
     void aNamedLeaderComesFirstAndTheRestKeepsJGroupsOrder() {
-        MergeOrder order = new MergeOrder(() -> List.of(b));
+        MergeOrder order = new MergeOrder(() -> List.of(b), List::of);
 
         assertThat(order.getNewMembership(subviews(List.of(c, b), List.of(a)))).containsExactly(b, a, c);
     }
 
     @Test
     void withoutAPreferenceTheMergeIsJGroupsDefault() {
-        MergeOrder order = new MergeOrder(List::of);
+        MergeOrder order = new MergeOrder(List::of, List::of);
 
         // JGroups lists the subgroups' coordinators first, by address: the returning "a" coordinates
         assertThat(order.getNewMembership(subviews(List.of(c, b), List.of(a)))).containsExactly(a, c, b);
     }
 
     @Test
+    void aMergeLeaderWithoutItsLeaseListsItselfLastSoItDoesNotCoordinateAgain() {
+        // "a" led before a pause; its newest cluster view names itself, so it prefers nobody, and by JGroups' default
+        // it would coordinate (see above): the members would wait a lease to confirm it while their leases lapse
+        MergeOrder order = new MergeOrder(List::of, () -> List.of(a));
+
+        assertThat(order.getNewMembership(subviews(List.of(c, b), List.of(a)))).containsExactly(c, b, a);
+    }
+
+    @Test
+    void aMemberBothPreferredAndListedLastComesFirst() {
+        assertThat(MergeOrder.ordered(List.of(a), List.of(a), List.of(b, a, c))).containsExactly(a, b, c);
+    }
+
+    @Test
     void aPreferredMemberOutsideTheMergeIsLeftOutAndNoMemberIsListedTwice() {
         Address gone = new UUID(0, 9);
 
-        assertThat(MergeOrder.ordered(List.of(gone, c, c), List.of(a, b, c))).containsExactly(c, a, b);
+        assertThat(MergeOrder.ordered(List.of(gone, c, c), List.of(), List.of(a, b, c))).containsExactly(c, a, b);
     }
 
     private static Collection<Collection<Address>> subviews(List<Address> first, List<Address> second) {

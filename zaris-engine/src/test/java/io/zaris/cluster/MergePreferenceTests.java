@@ -59,6 +59,12 @@ class MergePreferenceTests {
         assertThat(preference.preferred(false)).isEmpty();
     }
 
+    @Test
+    void aNodeListsItselfLastOnlyWhileItsLeaseDoesNotHold() {
+        assertThat(preference.listsItselfLast(false)).as("back from a pause or a cut").isTrue();
+        assertThat(preference.listsItselfLast(true)).isFalse();
+    }
+
     private void announce(String member, String nodeId) {
         roster.announced(member, new ClusterMessages.NodeHello(nodeId, new NodeAddress("127.0.0.1", nodeId.charAt(0)),
                 nodeId + "-1", 1));

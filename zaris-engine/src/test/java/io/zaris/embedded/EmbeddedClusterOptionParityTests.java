@@ -32,6 +32,7 @@ class EmbeddedClusterOptionParityTests {
             Map.entry(ServerOption.EVICTION_DELAY, "replication"),
             Map.entry(ServerOption.HEAL_COOLDOWN, "replication"),
             Map.entry(ServerOption.ASYNC_FLUSH_DELAY, "replication"),
+            Map.entry(ServerOption.REPLICA_BACKLOG, "replication"),
             Map.entry(ServerOption.JOIN_SETTLE_DELAY, "joinSettleDelay"),
             Map.entry(ServerOption.MAX_CONCURRENT_MOVES, "maxConcurrentMoves"),
             Map.entry(ServerOption.RESP_MAX_BULK_BYTES, "respLimits"),

@@ -74,7 +74,8 @@ class RequestCodecTests {
                 Change.expiry(13, 2, bytes("h"), 5678), Change.memberPut(14, 2, bytes("s"), bytes("m"), 77),
                 Change.fieldRemoval(15, 2, bytes("s"), bytes("m")), Change.listInsert(16, 2, bytes("l"), 0, bytes("e"), 88),
                 Change.listRemove(17, 2, bytes("l"), 3, 2), Change.listSet(18, 2, bytes("l"), 1, new byte[0], 0),
-                Change.scorePut(19, 2, bytes("z"), bytes("m"), io.zaris.model.SortedSetScores.encode(-2.5), 0));
+                Change.scorePut(19, 2, bytes("z"), bytes("m"), io.zaris.model.SortedSetScores.encode(-2.5), 0),
+                Change.rename(20, 2, bytes("z"), bytes("z2"), 4321));
         assertRoundTrip(new Request.Replicate(16, 1, 2, 3, changes));
 
         ByteBuf frame = encode(new Request.Replicate(17, 1, 2, 3, List.of(new Change(7, 2, bytes("a"), null, 0))));

@@ -35,6 +35,19 @@ class SegmentInvalidationsTests {
     }
 
     @Test
+    void aRenameInvalidatesItsSourceAsRemovedAndItsDestinationAtItsRevision() {
+        List<Change> changes = List.of(Change.rename(9, 2, bytes("from"), bytes("to"), 0), new Change(10, 2, bytes("c"), null, 0));
+        ByteBuf out = Unpooled.buffer();
+        SegmentInvalidations.encode(out, 4, changes);
+
+        assertThat(out.readableBytes() + 1).isEqualTo(SegmentInvalidations.encodedBytes(changes));
+        SegmentInvalidations decoded = assertDecodes(out);
+        assertThat(decoded.changes()).extracting(SegmentChange::revision).containsExactly(9L, 9L, 10L);
+        assertThat(decoded.changes()).extracting(SegmentChange::key).containsExactly(bytes("from"), bytes("to"), bytes("c"));
+        assertThat(decoded.changes()).extracting(SegmentChange::removed).containsExactly(true, false, true);
+    }
+
+    @Test
     void aCountLargerThanTheFrameIsRefusedBeforeAllocating() {
         ByteBuf out = Unpooled.buffer();
         out.writeInt(1);

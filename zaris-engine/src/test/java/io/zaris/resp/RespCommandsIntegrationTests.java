@@ -26,6 +26,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -107,6 +111,56 @@ class RespCommandsIntegrationTests {
         redis.set("g:k", "1");
         assertThat(redis.type("g:k")).isEqualTo("string");
         assertThat(redis.append("g:absent", "x")).isEqualTo(1);
+    }
+
+    /**
+     * APPEND is one step on the owner: connections appending to one key at once never conflict (no TRYAGAIN) and lose
+     * nothing, the key's deadline stays where PEXPIREAT put it, and a hash meets WRONGTYPE.
+     */
+    @Test
+    void appendsFromSeveralConnectionsAtOnceAllLandAndKeepTheDeadline() throws Exception {
+        long deadline = System.currentTimeMillis() + 600_000;
+        redis.set("ap:k", "");
+        redis.pexpireat("ap:k", deadline);
+        int writers = 4;
+        int appends = 250;
+        List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                StatefulRedisConnection<String, String> own = client.connect();
+                connections.add(own);
+                String mark = Integer.toString(w);
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < appends; i++) {
+                        own.sync().append("ap:k", mark);
+                    }
+                }));
+            }
+            for (Future<?> each : done) {
+                each.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+            connections.forEach(StatefulRedisConnection::close);
+        }
+
+        String value = redis.get("ap:k");
+        assertThat(value).hasSize(writers * appends);
+        for (int w = 0; w < writers; w++) {
+            String mark = Integer.toString(w);
+            assertThat(value.chars().filter(c -> c == mark.charAt(0)).count()).as("writer %d's appends", w)
+                    .isEqualTo(appends);
+        }
+        long before = System.currentTimeMillis();
+        long remaining = redis.pttl("ap:k");
+        long after = System.currentTimeMillis();
+        assertThat(remaining).as("the deadline PEXPIREAT set, not moved by the appends")
+                .isBetween(deadline - after - 1, deadline - before);
+        redis.hset("ap:h", "f", "v");
+        assertThatThrownBy(() -> redis.append("ap:h", "x")).isInstanceOf(RedisCommandExecutionException.class)
+                .hasMessageStartingWith("WRONGTYPE");
     }
 
     @Test

@@ -51,8 +51,13 @@ final class RespFailoverCluster implements AutoCloseable {
 
     /** Starts the three nodes and connects the client; what is already started is closed if a later step fails. */
     static RespFailoverCluster start() {
+        return start(FAST);
+    }
+
+    /** {@link #start()} with {@code replication} in place of {@link #FAST} (an ASYNC acknowledgement, say). */
+    static RespFailoverCluster start(ReplicationSettings replication) {
         EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(3)
-                .layout(PartitionLayout.of(64, 8)).replication(FAST).resp(true).build().start();
+                .layout(PartitionLayout.of(64, 8)).replication(replication).resp(true).build().start();
         RedisClusterClient client = null;
         try {
             client = RedisClusterClient.create(seeds(cluster));
@@ -71,6 +76,11 @@ final class RespFailoverCluster implements AutoCloseable {
             cluster.close();
             throw e;
         }
+    }
+
+    /** The embedded cluster, for a test that looks at its nodes. */
+    EmbeddedCluster cluster() {
+        return cluster;
     }
 
     /** The client's synchronous commands, routed by slot. */

@@ -73,6 +73,16 @@ class RespTrackingTests {
     }
 
     @Test
+    void aRenameInvalidatesItsSourceAndItsDestination() {
+        Connection reader = connection(1, 3);
+        client(reader, "TRACKING", "on");
+        read(reader, "mget", "{t}a", "{t}b");
+        int segment = SEGMENTS.segmentOf(bytes("{t}a"));
+        tracking.changed(segment, List.of(Change.rename(5, 1, bytes("{t}a"), bytes("{t}b"), 0)));
+        assertThat(reader.pushed).containsExactlyInAnyOrder("invalidate [{t}a]", "invalidate [{t}b]");
+    }
+
+    @Test
     void noLoopSkipsTheConnectionsOwnChangesOnly() {
         Connection reader = connection(1, 3);
         Connection writer = connection(2, 3);

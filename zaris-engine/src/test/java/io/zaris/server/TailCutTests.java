@@ -46,6 +46,21 @@ class TailCutTests {
         assertThat(TailCut.partLength(tail, 2 * WEIGHT)).isEqualTo(2);
     }
 
+    @Test
+    void aSupersededChangeOfARenamedKeyWaitsForItsDestinationToBeSetAgain() {
+        List<Change> tail = List.of(superseded(1, "a"), superseded(2, "b"), rename(3, "a", "b"), put(4, "a"), put(5, "b"),
+                put(6, "c"));
+
+        assertThat(TailCut.partLength(tail, 1)).as("a's write waits, past the rename, for b's put").isEqualTo(5);
+        assertThat(TailCut.partLength(List.of(superseded(1, "b"), rename(2, "a", "b"), put(3, "c")), 1))
+                .as("the rename replaces b's value: nothing waits after it").isEqualTo(2);
+    }
+
+    private static Change rename(long revision, String source, String destination) {
+        return Change.rename(revision, 1, source.getBytes(StandardCharsets.UTF_8),
+                destination.getBytes(StandardCharsets.UTF_8), 0);
+    }
+
     private static Change put(long revision, String key) {
         return new Change(revision, 1, key.getBytes(StandardCharsets.UTF_8), new byte[36], 0);
     }

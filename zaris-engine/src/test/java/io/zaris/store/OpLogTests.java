@@ -50,6 +50,25 @@ class OpLogTests {
         assertThat(log.bytes()).isEqualTo(tail.stream().mapToLong(LoggedChange::sizeBytes).sum());
     }
 
+    /** A rename is one entry whatever its value's size: its source as the key, its destination as the field. */
+    @Test
+    void aRenameIsOneEntryNamingBothKeys() {
+        OpLog log = new OpLog(100, Long.MAX_VALUE);
+        ByteKey source = new ByteKey(new byte[] {'a'});
+        ByteKey destination = new ByteKey(new byte[] {'d', 'e', 's', 't'});
+
+        log.append(7, 2, source, destination, LoggedChange.Kind.RENAME, 1234);
+
+        assertThat(log.since(6, 7)).singleElement().satisfies(rename -> {
+            assertThat(rename.kind()).isEqualTo(LoggedChange.Kind.RENAME);
+            assertThat(rename.key()).isEqualTo(source);
+            assertThat(rename.field()).isEqualTo(destination);
+            assertThat(rename.expiresAtMillis()).isEqualTo(1234);
+            assertThat(rename.listChange()).isNull();
+        });
+        assertThat(log.bytes()).isEqualTo(LoggedChange.OVERHEAD_BYTES + 1 + 4);
+    }
+
     @Test
     void sinceTheCurrentRevisionIsEmptyEvenWhenTheLogIsEmpty() {
         OpLog log = new OpLog(8, 1000);
