@@ -8,12 +8,7 @@ import static io.zaris.client.RequestInputs.ttlMillis;
 import io.netty.buffer.ByteBuf;
 import io.zaris.model.AckMode;
 import io.zaris.model.ClusterView;
-import io.zaris.model.DumpPayload;
-import io.zaris.model.HashOp;
-import io.zaris.model.KeyContent;
 import io.zaris.model.KvStatus;
-import io.zaris.model.SetAlgebra;
-import io.zaris.model.SortedSetScores;
 import io.zaris.model.VersionedValue;
 import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.MalformedRequestException;
@@ -21,7 +16,6 @@ import io.zaris.protocol.OpCode;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.SegmentTrackAnswer;
-import io.zaris.model.Glob;
 import io.zaris.protocol.ResponseCodec.ScanPage;
 import io.zaris.time.TimeSource;
 import io.zaris.transport.NodeConnection;
@@ -35,7 +29,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -44,8 +37,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.LongFunction;
-import java.util.function.Predicate;
-import java.util.function.Supplier;
 
 /**
  * The Zaris client: bootstraps from seed addresses, fetches the cluster map, keeps a small fixed number of
@@ -64,8 +55,12 @@ import java.util.function.Supplier;
  * (bootstrap, the periodic poll, pushes, hints, installs of fetched maps, waiters for a newer owner); the
  * {@link RequestExecutor} runs the retry loop by the rules of {@link RetryPolicy}; the {@link DirectPath} serves
  * blocking callers on their own threads over {@link DirectRequests}; {@link LostWriteReports} names acknowledged ASYNC writes a takeover lost;
- * {@link PollingWait} runs the waits of the blocking list operations.
- * This class encodes requests, reads answers and keeps the near cache in step with this client's own writes.
+ * {@link PollingWait} runs the waits of the blocking list operations. The typed collection operations are built by
+ * {@link KeyRequests} (keys of any type), {@link HashRequests}, {@link SetRequests}, {@link ListRequests} and
+ * {@link SortedSetRequests} over what they share, {@link CollectionRequests} and {@link CollectionArguments}, and run
+ * through this class by the narrow {@link RequestRunner}; each public operation of theirs here delegates to one of
+ * them. This class encodes the other requests, reads their answers and keeps the near cache in step with this
+ * client's own writes.
  *
  * <p>Threads: this class keeps no mutable state of its own but {@code closed} (volatile, set once by
  * {@link #close}); every operation reads the keeper's volatile table, and the near cache, the reports and the
@@ -75,8 +70,6 @@ public final class ZarisClient implements AutoCloseable {
 
     /** Keys asked for per SCAN round trip. */
     private static final int SCAN_PAGE_KEYS = 1000;
-    /** The most draws a random pick with a negative count may ask (the node refuses more: it builds the answer whole). */
-    private static final int MAX_REPEATED_PICKS = 1_000_000;
 
     private final ZarisClientOptions options;
     private final TimeSource time;
@@ -87,13 +80,19 @@ public final class ZarisClient implements AutoCloseable {
     /** The blocking fast path ({@link DirectPath}), {@code null} when off (or TLS is on). */
     private final DirectPath directPath;
     private final BlockingZarisClient blocking = new BlockingZarisClient(this);
-    /** The waits of the blocking list operations, paused on the executor's timer. */
-    private final PollingWait waits;
     private volatile boolean closed;
     /** The near cache, {@code null} when off; every connection of a client with one tracks its segments. */
     private final NearCache near;
     /** Key watches; they share the nodes' per-segment streams with the near cache, with positions of their own. */
     private final KeyWatches watches;
+    /** What the typed collection operations share: collection requests run through {@link Runner}, the pop waits. */
+    private final CollectionRequests collections;
+    /** The operations on a key of any type, then one class per structure; each operation below delegates to one. */
+    private final KeyRequests anyType;
+    private final HashRequests hashes;
+    private final SetRequests sets;
+    private final ListRequests lists;
+    private final SortedSetRequests sortedSets;
 
     private ZarisClient(ZarisClientOptions options) {
         this.options = options;
@@ -105,7 +104,14 @@ public final class ZarisClient implements AutoCloseable {
         this.watches = new KeyWatches(topology::table, topology::segmentMapper, time, options.attemptTimeout());
         topology.watches(watches);
         this.executor = new RequestExecutor(options, time, topology);
-        this.waits = new PollingWait(time, executor::after);
+        RequestRunner runner = new Runner();
+        // the waits of the blocking pops, paused on the executor's timer
+        this.collections = new CollectionRequests(runner, new PollingWait(time, executor::after));
+        this.anyType = new KeyRequests(collections, runner);
+        this.hashes = new HashRequests(collections);
+        this.sets = new SetRequests(collections);
+        this.lists = new ListRequests(collections);
+        this.sortedSets = new SortedSetRequests(collections, runner);
         this.directPath = options.directReadConnectionsPerNode() == 0 ? null
                 : new DirectPath(options, time, topology, executor, this::acknowledged,
                         new DirectRequests(options.directReadConnectionsPerNode(), options.clientName(),
@@ -476,14 +482,12 @@ public final class ZarisClient implements AutoCloseable {
      * One read of the key's active owner, retried like any read.
      */
     public CompletableFuture<Optional<KeyType>> type(String key) {
-        return hashRead(key, HashOp.TYPE, List.of())
-                .thenApply(answer -> Optional.ofNullable(KeyType.fromRedisName(
-                        new String(answer.items().get(0), StandardCharsets.US_ASCII))));
+        return anyType.type(key);
     }
 
     /** Whether the key holds a value of any type (EXISTS on one key); read as {@link #type} reads. */
     public CompletableFuture<Boolean> exists(String key) {
-        return type(key).thenApply(Optional::isPresent);
+        return anyType.exists(key);
     }
 
     /**
@@ -494,7 +498,7 @@ public final class ZarisClient implements AutoCloseable {
      * and answer "no such key" for a rename it made, so an unknown outcome fails with the transport fault or timeout.
      */
     public CompletableFuture<Void> rename(String source, String destination) {
-        return renameOp(source, destination, false).thenApply(renamed -> null);
+        return anyType.rename(source, destination);
     }
 
     /**
@@ -502,20 +506,7 @@ public final class ZarisClient implements AutoCloseable {
      * repeated once it may have been applied (a repeat would find the source gone).
      */
     public CompletableFuture<Boolean> renameIfAbsent(String source, String destination) {
-        return renameOp(source, destination, true);
-    }
-
-    private CompletableFuture<Boolean> renameOp(String source, String destination, boolean ifAbsent) {
-        List<byte[]> keys = commonSegmentKeys(List.of(source, destination));
-        List<byte[]> args = List.of(keys.get(1), new byte[] {(byte) (ifAbsent ? '1' : '0')});
-        List<byte[]> destinationOnly = List.of(keys.get(1));
-        forgetOwnWrite(destinationOnly);
-        return forgetWhenDone(destinationOnly, hashWrite(source, HashOp.RENAME, args, false).thenApply(answer -> {
-            if (answer.count() < 0) {
-                throw new ZarisNoSuchKeyException(source);
-            }
-            return answer.count() == 1;
-        }));
+        return anyType.renameIfAbsent(source, destination);
     }
 
     // ------------------------------------------------------------------ hashes
@@ -527,44 +518,22 @@ public final class ZarisClient implements AutoCloseable {
      * A key holding a string fails with {@code WRONG_TYPE}.
      */
     public CompletableFuture<Long> hashSet(String key, Map<String, byte[]> fields) {
-        if (fields.isEmpty()) {
-            throw new IllegalArgumentException("hashSet needs at least one field");
-        }
-        List<byte[]> args = new ArrayList<>(fields.size() * 2);
-        fields.forEach((field, value) -> {
-            args.add(bytes(field));
-            args.add(requireValue(value));
-        });
-        return hashWrite(key, HashOp.HSET, args, true).thenApply(ResponseCodec.HashAnswer::count);
+        return hashes.hashSet(key, fields);
     }
 
     /** The value of a field of the hash at the key, or {@code null} when the field or the key is absent. */
     public CompletableFuture<byte[]> hashGet(String key, String field) {
-        return hashRead(key, HashOp.HMGET, List.of(bytes(field))).thenApply(answer -> answer.items().get(0));
+        return hashes.hashGet(key, field);
     }
 
     /** Every field of the hash at the key with its value, in the order the fields were first set; empty when absent. */
     public CompletableFuture<Map<String, byte[]>> hashGetAll(String key) {
-        return hashRead(key, HashOp.HGETALL, List.of()).thenApply(answer -> {
-            Map<String, byte[]> fields = new LinkedHashMap<>();
-            List<byte[]> items = answer.items();
-            for (int i = 0; i + 1 < items.size(); i += 2) {
-                fields.put(new String(items.get(i), StandardCharsets.UTF_8), items.get(i + 1));
-            }
-            return fields;
-        });
+        return hashes.hashGetAll(key);
     }
 
     /** Removes fields of the hash at the key (the hash goes with its last field); completes with how many were there. */
     public CompletableFuture<Long> hashDelete(String key, String... fields) {
-        if (fields.length == 0) {
-            throw new IllegalArgumentException("hashDelete needs at least one field");
-        }
-        List<byte[]> args = new ArrayList<>(fields.length);
-        for (String field : fields) {
-            args.add(bytes(field));
-        }
-        return hashWrite(key, HashOp.HDEL, args, true).thenApply(ResponseCodec.HashAnswer::count);
+        return hashes.hashDelete(key, fields);
     }
 
     /**
@@ -573,7 +542,7 @@ public final class ZarisClient implements AutoCloseable {
      * once it may have been applied, like {@link #increment}.
      */
     public CompletableFuture<Long> hashIncrement(String key, String field, long delta) {
-        return hashIncrementVersioned(key, field, delta).thenApply(CounterValue::value);
+        return hashes.hashIncrement(key, field, delta);
     }
 
     /**
@@ -581,9 +550,7 @@ public final class ZarisClient implements AutoCloseable {
      * revision a lost ASYNC write is named by ({@link LostWrite#revision()}).
      */
     public CompletableFuture<CounterValue> hashIncrementVersioned(String key, String field, long delta) {
-        List<byte[]> args = List.of(bytes(field), Long.toString(delta).getBytes(StandardCharsets.US_ASCII));
-        return versionedHashWrite(key, HashOp.HINCRBY, args, false)
-                .thenApply(write -> new CounterValue(write.answer().count(), write.version()));
+        return hashes.hashIncrementVersioned(key, field, delta);
     }
 
     /**
@@ -591,31 +558,22 @@ public final class ZarisClient implements AutoCloseable {
      * asked; empty when the key is absent.
      */
     public CompletableFuture<Map<String, byte[]>> hashGetMany(String key, String... fields) {
-        return hashRead(key, HashOp.HMGET, members(fields, "hashGetMany")).thenApply(answer -> {
-            Map<String, byte[]> found = new LinkedHashMap<>();
-            List<byte[]> items = answer.items();
-            for (int i = 0; i < fields.length; i++) {
-                if (items.get(i) != null) {
-                    found.put(fields[i], items.get(i));
-                }
-            }
-            return found;
-        });
+        return hashes.hashGetMany(key, fields);
     }
 
     /** Whether the hash at the key has the field ({@code false} when the key is absent). */
     public CompletableFuture<Boolean> hashContains(String key, String field) {
-        return hashRead(key, HashOp.HMGET, List.of(bytes(field))).thenApply(answer -> answer.items().get(0) != null);
+        return hashes.hashContains(key, field);
     }
 
     /** The fields of the hash at the key, in the order they were first set; empty when the key is absent (HKEYS). */
     public CompletableFuture<Set<String>> hashFields(String key) {
-        return hashRead(key, HashOp.HKEYS, List.of()).thenApply(answer -> texts(answer.items()));
+        return hashes.hashFields(key);
     }
 
     /** How many fields the hash at the key holds (0 when the key is absent). */
     public CompletableFuture<Long> hashSize(String key) {
-        return hashRead(key, HashOp.HLEN, List.of()).thenApply(ResponseCodec.HashAnswer::count);
+        return hashes.hashSize(key);
     }
 
     /**
@@ -624,13 +582,12 @@ public final class ZarisClient implements AutoCloseable {
      * {@link #putIfAbsent}: a repeat would find its own write and answer {@code false}.
      */
     public CompletableFuture<Boolean> hashSetIfAbsent(String key, String field, byte[] value) {
-        return hashWrite(key, HashOp.HSETNX, List.of(bytes(field), requireValue(value)), false)
-                .thenApply(answer -> answer.count() == 1);
+        return hashes.hashSetIfAbsent(key, field, value);
     }
 
     /** The values of the hash at the key, in the order their fields were first set; empty when the key is absent (HVALS). */
     public CompletableFuture<List<byte[]>> hashValues(String key) {
-        return hashRead(key, HashOp.HVALS, List.of()).thenApply(ResponseCodec.HashAnswer::items);
+        return hashes.hashValues(key);
     }
 
     /**
@@ -638,10 +595,7 @@ public final class ZarisClient implements AutoCloseable {
      * reads (the node has no length-only read), so the value travels.
      */
     public CompletableFuture<Long> hashValueLength(String key, String field) {
-        return hashRead(key, HashOp.HMGET, List.of(bytes(field))).thenApply(answer -> {
-            byte[] value = answer.items().get(0);
-            return value == null ? 0L : value.length;
-        });
+        return hashes.hashValueLength(key, field);
     }
 
     /**
@@ -652,12 +606,7 @@ public final class ZarisClient implements AutoCloseable {
      * may have been applied, like {@link #hashIncrement}.
      */
     public CompletableFuture<Double> hashIncrementFloat(String key, String field, double delta) {
-        if (Double.isNaN(delta) || Double.isInfinite(delta)) {
-            throw new IllegalArgumentException("hashIncrementFloat takes a finite delta, not " + delta);
-        }
-        List<byte[]> args = List.of(bytes(field), Double.toString(delta).getBytes(StandardCharsets.US_ASCII));
-        return hashWrite(key, HashOp.HINCRBYFLOAT, args, false)
-                .thenApply(answer -> Double.parseDouble(new String(answer.items().get(0), StandardCharsets.US_ASCII)));
+        return hashes.hashIncrementFloat(key, field, delta);
     }
 
     /**
@@ -668,17 +617,7 @@ public final class ZarisClient implements AutoCloseable {
      * travels whatever the pattern, so a large hash costs as {@link #hashGetAll} does.
      */
     public CompletableFuture<Map<String, byte[]>> hashScan(String key, String pattern) {
-        Predicate<byte[]> matches = matching(pattern);
-        return hashRead(key, HashOp.HGETALL, List.of()).thenApply(answer -> {
-            Map<String, byte[]> fields = new LinkedHashMap<>();
-            List<byte[]> items = answer.items();
-            for (int i = 0; i + 1 < items.size(); i += 2) {
-                if (matches.test(items.get(i))) {
-                    fields.put(new String(items.get(i), StandardCharsets.UTF_8), items.get(i + 1));
-                }
-            }
-            return fields;
-        });
+        return hashes.hashScan(key, pattern);
     }
 
     /**
@@ -687,8 +626,7 @@ public final class ZarisClient implements AutoCloseable {
      * {@code -1,000,000} (the node's bound on an answer built whole) is refused before sending.
      */
     public CompletableFuture<List<String>> hashRandomFields(String key, int count) {
-        return hashRead(key, HashOp.HRANDFIELD, List.of(pickCount("hashRandomFields", count), new byte[] {'0'}))
-                .thenApply(answer -> textList(answer.items()));
+        return hashes.hashRandomFields(key, count);
     }
 
     /**
@@ -696,15 +634,7 @@ public final class ZarisClient implements AutoCloseable {
      * repeat a field, so the answer is a list of entries, not a map.
      */
     public CompletableFuture<List<Map.Entry<String, byte[]>>> hashRandomEntries(String key, int count) {
-        List<byte[]> args = List.of(pickCount("hashRandomEntries", count), new byte[] {'1'});
-        return hashRead(key, HashOp.HRANDFIELD, args).thenApply(answer -> {
-            List<byte[]> items = answer.items();
-            List<Map.Entry<String, byte[]>> entries = new ArrayList<>(items.size() / 2);
-            for (int i = 0; i + 1 < items.size(); i += 2) {
-                entries.add(Map.entry(new String(items.get(i), StandardCharsets.UTF_8), items.get(i + 1)));
-            }
-            return entries;
-        });
+        return hashes.hashRandomEntries(key, count);
     }
 
     // ------------------------------------------------------------------ sets
@@ -716,33 +646,27 @@ public final class ZarisClient implements AutoCloseable {
      * holding a string or a hash fails with {@code WRONG_TYPE}.
      */
     public CompletableFuture<Long> setAdd(String key, String... members) {
-        return hashWrite(key, HashOp.SADD, members(members, "setAdd"), true).thenApply(ResponseCodec.HashAnswer::count);
+        return sets.setAdd(key, members);
     }
 
     /** Removes members of the set at the key (the set goes with its last member); completes with how many were there. */
     public CompletableFuture<Long> setRemove(String key, String... members) {
-        return hashWrite(key, HashOp.SREM, members(members, "setRemove"), true).thenApply(ResponseCodec.HashAnswer::count);
+        return sets.setRemove(key, members);
     }
 
     /** Every member of the set at the key, in the order they were first added; empty when the key is absent. */
     public CompletableFuture<Set<String>> setMembers(String key) {
-        return hashRead(key, HashOp.SMEMBERS, List.of()).thenApply(answer -> {
-            Set<String> members = new LinkedHashSet<>();
-            for (byte[] member : answer.items()) {
-                members.add(new String(member, StandardCharsets.UTF_8));
-            }
-            return members;
-        });
+        return sets.setMembers(key);
     }
 
     /** Whether the set at the key holds the member ({@code false} when the key is absent). */
     public CompletableFuture<Boolean> setContains(String key, String member) {
-        return hashRead(key, HashOp.SMISMEMBER, List.of(bytes(member))).thenApply(answer -> answer.items().get(0) != null);
+        return sets.setContains(key, member);
     }
 
     /** How many members the set at the key holds (0 when the key is absent). */
     public CompletableFuture<Long> setSize(String key) {
-        return hashRead(key, HashOp.SCARD, List.of()).thenApply(ResponseCodec.HashAnswer::count);
+        return sets.setSize(key);
     }
 
     /**
@@ -751,10 +675,7 @@ public final class ZarisClient implements AutoCloseable {
      * repeat would remove others).
      */
     public CompletableFuture<Set<String>> setPop(String key, int count) {
-        if (count < 0) {
-            throw new IllegalArgumentException("setPop takes a count of 0 or more, not " + count);
-        }
-        return hashWrite(key, HashOp.SPOP, List.of(number(count)), false).thenApply(answer -> texts(answer.items()));
+        return sets.setPop(key, count);
     }
 
     /**
@@ -762,22 +683,22 @@ public final class ZarisClient implements AutoCloseable {
      * distinct ones, or, for a negative count, exactly {@code -count} that may repeat; empty when the key is absent.
      */
     public CompletableFuture<List<String>> setRandomMembers(String key, int count) {
-        return hashRead(key, HashOp.SRANDMEMBER, List.of(number(count))).thenApply(answer -> textList(answer.items()));
+        return sets.setRandomMembers(key, count);
     }
 
     /** The members every one of the sets at the keys holds (SINTER; an absent key is an empty set). Keys of one segment. */
     public CompletableFuture<Set<String>> setIntersection(String... keys) {
-        return combineSets("sinter", keys).thenApply(ZarisClient::texts);
+        return sets.setIntersection(keys);
     }
 
     /** The members any of the sets at the keys holds (SUNION; an absent key is an empty set). Keys of one segment. */
     public CompletableFuture<Set<String>> setUnion(String... keys) {
-        return combineSets("sunion", keys).thenApply(ZarisClient::texts);
+        return sets.setUnion(keys);
     }
 
     /** The members of the first key's set that none of the others holds (SDIFF). Keys of one segment. */
     public CompletableFuture<Set<String>> setDifference(String... keys) {
-        return combineSets("sdiff", keys).thenApply(ZarisClient::texts);
+        return sets.setDifference(keys);
     }
 
     /**
@@ -786,17 +707,17 @@ public final class ZarisClient implements AutoCloseable {
      * shares the keys' segment.
      */
     public CompletableFuture<Long> setIntersectionStore(String destination, String... keys) {
-        return storeSets("sinter", destination, keys);
+        return sets.setIntersectionStore(destination, keys);
     }
 
     /** As {@link #setIntersectionStore}, storing {@link #setUnion} (SUNIONSTORE). */
     public CompletableFuture<Long> setUnionStore(String destination, String... keys) {
-        return storeSets("sunion", destination, keys);
+        return sets.setUnionStore(destination, keys);
     }
 
     /** As {@link #setIntersectionStore}, storing {@link #setDifference} (SDIFFSTORE). */
     public CompletableFuture<Long> setDifferenceStore(String destination, String... keys) {
-        return storeSets("sdiff", destination, keys);
+        return sets.setDifferenceStore(destination, keys);
     }
 
     /**
@@ -804,13 +725,7 @@ public final class ZarisClient implements AutoCloseable {
      * the order asked; all {@code false} when the key is absent.
      */
     public CompletableFuture<List<Boolean>> setContainsMany(String key, String... members) {
-        return hashRead(key, HashOp.SMISMEMBER, members(members, "setContainsMany")).thenApply(answer -> {
-            List<Boolean> present = new ArrayList<>(members.length);
-            for (byte[] item : answer.items()) {
-                present.add(item != null);
-            }
-            return present;
-        });
+        return sets.setContainsMany(key, members);
     }
 
     /**
@@ -820,14 +735,12 @@ public final class ZarisClient implements AutoCloseable {
      * Not repeated once it may have been applied: a repeat would answer {@code false} for a move it made.
      */
     public CompletableFuture<Boolean> setMove(String source, String destination, String member) {
-        commonSegmentKeys(List.of(source, destination));
-        return hashWrite(source, HashOp.SMOVE, List.of(bytes(destination), bytes(member)), false)
-                .thenApply(answer -> answer.count() == 1);
+        return sets.setMove(source, destination, member);
     }
 
     /** How many members every one of the sets at the keys holds (SINTERCARD without LIMIT). Keys of one segment. */
     public CompletableFuture<Long> setIntersectionSize(String... keys) {
-        return setIntersectionSize(0, keys);
+        return sets.setIntersectionSize(keys);
     }
 
     /**
@@ -835,11 +748,7 @@ public final class ZarisClient implements AutoCloseable {
      * 0: no limit). Read as {@link #setIntersection} reads: a request per key, combined here. Keys of one segment.
      */
     public CompletableFuture<Long> setIntersectionSize(long limit, String... keys) {
-        if (limit < 0) {
-            throw new IllegalArgumentException("setIntersectionSize takes a limit of 0 (none) or more, not " + limit);
-        }
-        return combineSets("sinter", keys).thenApply(members ->
-                limit == 0 ? members.size() : Math.min(members.size(), limit));
+        return sets.setIntersectionSize(limit, keys);
     }
 
     /**
@@ -848,57 +757,7 @@ public final class ZarisClient implements AutoCloseable {
      * when the key is absent.
      */
     public CompletableFuture<Set<String>> setScan(String key, String pattern) {
-        Predicate<byte[]> matches = matching(pattern);
-        return hashRead(key, HashOp.SMEMBERS, List.of()).thenApply(answer -> {
-            Set<String> members = new LinkedHashSet<>();
-            for (byte[] member : answer.items()) {
-                if (matches.test(member)) {
-                    members.add(new String(member, StandardCharsets.UTF_8));
-                }
-            }
-            return members;
-        });
-    }
-
-    /**
-     * The sets at {@code keys} combined as {@code command} (sinter, sunion or sdiff) says: each set read by a request
-     * of its own to the segment's owner (one connection, in order), then combined here. Like the RESP port's SINTER,
-     * the reads are not one atomic step: a write between two of them may be seen by one and not the other. A key of
-     * another type fails the whole with {@code WRONG_TYPE}.
-     */
-    private CompletableFuture<List<byte[]>> combineSets(String command, String[] keys) {
-        if (keys.length == 0) {
-            throw new IllegalArgumentException(command + " needs at least one key");
-        }
-        commonSegmentKeys(List.of(keys));
-        return readSets(command, keys);
-    }
-
-    private CompletableFuture<List<byte[]>> readSets(String command, String[] keys) {
-        List<CompletableFuture<List<byte[]>>> reads = new ArrayList<>(keys.length);
-        for (String key : keys) {
-            reads.add(hashRead(key, HashOp.SMEMBERS, List.of()).thenApply(ResponseCodec.HashAnswer::items));
-        }
-        return CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).thenApply(ignored -> {
-            List<List<byte[]>> sets = new ArrayList<>(reads.size());
-            for (CompletableFuture<List<byte[]>> read : reads) {
-                sets.add(read.join());
-            }
-            return SetAlgebra.apply(command, sets);
-        });
-    }
-
-    /** {@link #combineSets}, then one write replacing the destination by the result (SSTORE; retried as idempotent). */
-    private CompletableFuture<Long> storeSets(String command, String destination, String[] keys) {
-        if (keys.length == 0) {
-            throw new IllegalArgumentException(command + "store needs at least one key");
-        }
-        List<String> all = new ArrayList<>(keys.length + 1);
-        all.add(destination);
-        all.addAll(List.of(keys));
-        commonSegmentKeys(all);
-        return readSets(command, keys).thenCompose(result -> hashWrite(destination, HashOp.SSTORE, result, true))
-                .thenApply(ResponseCodec.HashAnswer::count);
+        return sets.setScan(key, pattern);
     }
 
     // ------------------------------------------------------------------ lists
@@ -910,11 +769,7 @@ public final class ZarisClient implements AutoCloseable {
      * {@link #increment}. A key holding another type fails with {@code WRONG_TYPE}.
      */
     public CompletableFuture<Long> listPush(String key, ListEnd end, byte[]... elements) {
-        if (elements.length == 0) {
-            throw new IllegalArgumentException("listPush needs at least one element");
-        }
-        return hashWrite(key, end == ListEnd.HEAD ? HashOp.LPUSH : HashOp.RPUSH, List.of(elements), false)
-                .thenApply(ResponseCodec.HashAnswer::count);
+        return lists.listPush(key, end, elements);
     }
 
     /**
@@ -922,23 +777,17 @@ public final class ZarisClient implements AutoCloseable {
      * (the list goes with its last element); empty when the key is absent. Not repeated once it may have been applied.
      */
     public CompletableFuture<List<byte[]>> listPop(String key, ListEnd end, int count) {
-        if (count < 0) {
-            throw new IllegalArgumentException("listPop takes a count of 0 or more, not " + count);
-        }
-        return hashWrite(key, end == ListEnd.HEAD ? HashOp.LPOP : HashOp.RPOP,
-                List.of(Integer.toString(count).getBytes(StandardCharsets.US_ASCII)), false)
-                .thenApply(ResponseCodec.HashAnswer::items);
+        return lists.listPop(key, end, count);
     }
 
     /** The elements from {@code start} to {@code stop}, inclusive, negative indexes counting from the end (as LRANGE). */
     public CompletableFuture<List<byte[]>> listRange(String key, long start, long stop) {
-        return hashRead(key, HashOp.LRANGE, List.of(Long.toString(start).getBytes(StandardCharsets.US_ASCII),
-                Long.toString(stop).getBytes(StandardCharsets.US_ASCII))).thenApply(ResponseCodec.HashAnswer::items);
+        return lists.listRange(key, start, stop);
     }
 
     /** How many elements the list at the key holds (0 when the key is absent). */
     public CompletableFuture<Long> listLength(String key) {
-        return hashRead(key, HashOp.LLEN, List.of()).thenApply(ResponseCodec.HashAnswer::count);
+        return lists.listLength(key);
     }
 
     /**
@@ -946,7 +795,7 @@ public final class ZarisClient implements AutoCloseable {
      * when the index is out of range or the key is absent.
      */
     public CompletableFuture<byte[]> listIndex(String key, long index) {
-        return hashRead(key, HashOp.LINDEX, List.of(number(index))).thenApply(answer -> answer.items().get(0));
+        return lists.listIndex(key, index);
     }
 
     /**
@@ -955,7 +804,7 @@ public final class ZarisClient implements AutoCloseable {
      * Retried like an idempotent write: a repeat sets the same element again.
      */
     public CompletableFuture<Void> listSet(String key, long index, byte[] element) {
-        return hashWrite(key, HashOp.LSET, List.of(number(index), requireValue(element)), true).thenApply(answer -> null);
+        return lists.listSet(key, index, element);
     }
 
     /**
@@ -964,7 +813,7 @@ public final class ZarisClient implements AutoCloseable {
      * trim the trimmed list again).
      */
     public CompletableFuture<Void> listTrim(String key, long start, long stop) {
-        return hashWrite(key, HashOp.LTRIM, List.of(number(start), number(stop)), false).thenApply(answer -> null);
+        return lists.listTrim(key, start, stop);
     }
 
     /**
@@ -974,8 +823,7 @@ public final class ZarisClient implements AutoCloseable {
      * once it may have been applied.
      */
     public CompletableFuture<Long> listRemove(String key, long count, byte[] element) {
-        return hashWrite(key, HashOp.LREM, List.of(number(count), requireValue(element)), count == 0)
-                .thenApply(ResponseCodec.HashAnswer::count);
+        return lists.listRemove(key, count, element);
     }
 
     /**
@@ -985,11 +833,7 @@ public final class ZarisClient implements AutoCloseable {
      * {@code {hash tag}}). Not repeated once it may have been applied (a repeat would move a second element).
      */
     public CompletableFuture<byte[]> listMove(String source, String destination, ListEnd from, ListEnd to) {
-        Objects.requireNonNull(from, "from must not be null");
-        Objects.requireNonNull(to, "to must not be null");
-        commonSegmentKeys(List.of(source, destination));
-        List<byte[]> args = List.of(bytes(destination), side(from), side(to));
-        return hashWrite(source, HashOp.LMOVE, args, false).thenApply(answer -> answer.items().get(0));
+        return lists.listMove(source, destination, from, to);
     }
 
     /**
@@ -1005,10 +849,7 @@ public final class ZarisClient implements AutoCloseable {
      * consumer may take the element between the read and the pop; this one then keeps waiting.
      */
     public CompletableFuture<byte[]> listBlockingPop(String key, ListEnd end, Duration timeout) {
-        Objects.requireNonNull(end, "end must not be null");
-        return pollUntilFound("listBlockingPop", timeout, () -> listLength(key)
-                .thenCompose(length -> length == 0 ? CompletableFuture.<byte[]>completedFuture(null)
-                        : listPop(key, end, 1).thenApply(popped -> popped.isEmpty() ? null : popped.get(0))));
+        return lists.listBlockingPop(key, end, timeout);
     }
 
     /**
@@ -1022,8 +863,7 @@ public final class ZarisClient implements AutoCloseable {
      * type among them fails the wait with {@code WRONG_TYPE} at the first look.
      */
     public CompletableFuture<PoppedElement> listBlockingPop(List<String> keys, ListEnd end, Duration timeout) {
-        return waitForPop(keys, this::listLength, listPops(keys, end, 1, "listBlockingPop"), "listBlockingPop", timeout)
-                .thenApply(popped -> popped == null ? null : new PoppedElement(popped.key(), popped.elements().get(0)));
+        return lists.listBlockingPop(keys, end, timeout);
     }
 
     /**
@@ -1034,7 +874,7 @@ public final class ZarisClient implements AutoCloseable {
      * Redis. Not repeated once it may have been applied, like {@link #listPop(String, ListEnd, int)}.
      */
     public CompletableFuture<PoppedElements> listPop(List<String> keys, ListEnd end, int count) {
-        return listPops(keys, end, count, "listPop").get();
+        return lists.listPop(keys, end, count);
     }
 
     /**
@@ -1044,61 +884,7 @@ public final class ZarisClient implements AutoCloseable {
      * holds an element.
      */
     public CompletableFuture<PoppedElements> listBlockingPop(List<String> keys, ListEnd end, int count, Duration timeout) {
-        return waitForPop(keys, this::listLength, listPops(keys, end, count, "listBlockingPop"), "listBlockingPop", timeout);
-    }
-
-    /**
-     * LMPOP on {@code keys}, checked now and sent on each {@code get()}: its answer is the first key holding a list then
-     * and the elements popped from it ({@code null}: none held one). The arguments are built once, immutable, so each
-     * look of a wait may send them from whichever network thread ends the look before it.
-     */
-    private Supplier<CompletableFuture<PoppedElements>> listPops(List<String> keys, ListEnd end, int count,
-                                                                 String operation) {
-        Objects.requireNonNull(end, "end must not be null");
-        List<String> names = severalKeys(keys, count, operation);
-        List<byte[]> args = new ArrayList<>(names.size() + 1);
-        args.add(side(end));
-        args.add(number(count));
-        for (int i = 1; i < names.size(); i++) {
-            args.add(bytes(names.get(i)));
-        }
-        List<byte[]> sent = List.copyOf(args);
-        return () -> hashWrite(names.get(0), HashOp.LMPOP, sent, false).thenApply(answer -> {
-            List<byte[]> items = answer.items();
-            return items.size() < 2 ? null : new PoppedElements(new String(items.get(0), StandardCharsets.UTF_8),
-                    List.copyOf(items.subList(1, items.size())));
-        });
-    }
-
-    /** The keys of a pop over several keys: one segment, and a count of at least 1, or refused before sending. */
-    private List<String> severalKeys(List<String> keys, int count, String operation) {
-        if (count < 1) {
-            throw new IllegalArgumentException(operation + " takes a count of 1 or more, not " + count);
-        }
-        List<String> names = List.copyOf(keys);
-        commonSegmentKeys(names);
-        return names;
-    }
-
-    /**
-     * The wait of every blocking pop over several keys, as {@link PollingWait} runs it: each look reads every key's size
-     * and sends {@code pop} only when one holds something; the pop is not repeated once it may have been applied.
-     */
-    private <T> CompletableFuture<T> waitForPop(List<String> keys, Function<String, CompletableFuture<Long>> size,
-                                                Supplier<CompletableFuture<T>> pop, String operation, Duration timeout) {
-        List<String> names = List.copyOf(keys); // read by every look, on whichever network thread runs it
-        return pollUntilFound(operation, timeout, () -> anyHolds(names, size)
-                .thenCompose(any -> any ? pop.get() : CompletableFuture.<T>completedFuture(null)));
-    }
-
-    /** Whether any of the collections at {@code keys} holds something: one {@code size} read per key, in parallel. */
-    private static CompletableFuture<Boolean> anyHolds(List<String> keys, Function<String, CompletableFuture<Long>> size) {
-        List<CompletableFuture<Long>> sizes = new ArrayList<>(keys.size());
-        for (String key : keys) {
-            sizes.add(size.apply(key));
-        }
-        return CompletableFuture.allOf(sizes.toArray(CompletableFuture[]::new))
-                .thenApply(ignored -> sizes.stream().anyMatch(found -> found.join() > 0));
+        return lists.listBlockingPop(keys, end, count, timeout);
     }
 
     /**
@@ -1109,24 +895,7 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<byte[]> listBlockingMove(String source, String destination, ListEnd from, ListEnd to,
                                                       Duration timeout) {
-        Objects.requireNonNull(from, "from must not be null");
-        Objects.requireNonNull(to, "to must not be null");
-        commonSegmentKeys(List.of(source, destination));
-        return pollUntilFound("listBlockingMove", timeout, () -> listLength(source)
-                .thenCompose(length -> length == 0 ? CompletableFuture.<byte[]>completedFuture(null)
-                        : listMove(source, destination, from, to)));
-    }
-
-    /**
-     * Runs {@code look} until it finds something (a non-null answer) or {@code timeout} passes (then {@code null}), as
-     * {@link PollingWait} does: the wait of every blocking list operation.
-     */
-    private <T> CompletableFuture<T> pollUntilFound(String operation, Duration timeout, Supplier<CompletableFuture<T>> look) {
-        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException(operation + " takes a positive timeout, not " + timeout);
-        }
-        requireTable();
-        return waits.until(timeout.toNanos(), look);
+        return lists.listBlockingMove(source, destination, from, to, timeout);
     }
 
     /**
@@ -1134,15 +903,7 @@ public final class ZarisClient implements AutoCloseable {
      * with the length after, 0 when the key is absent (nothing pushed). Not repeated once it may have been applied.
      */
     public CompletableFuture<Long> listPushIfExists(String key, ListEnd end, byte[]... elements) {
-        Objects.requireNonNull(end, "end must not be null");
-        if (elements.length == 0) {
-            throw new IllegalArgumentException("listPushIfExists needs at least one element");
-        }
-        for (byte[] element : elements) {
-            requireValue(element);
-        }
-        return hashWrite(key, end == ListEnd.HEAD ? HashOp.LPUSHX : HashOp.RPUSHX, List.of(elements), false)
-                .thenApply(ResponseCodec.HashAnswer::count);
+        return lists.listPushIfExists(key, end, elements);
     }
 
     /**
@@ -1151,14 +912,12 @@ public final class ZarisClient implements AutoCloseable {
      * have been applied.
      */
     public CompletableFuture<Long> listInsert(String key, InsertPosition position, byte[] pivot, byte[] element) {
-        Objects.requireNonNull(position, "position must not be null");
-        List<byte[]> args = List.of(bytes(position.name()), requireValue(pivot), requireValue(element));
-        return hashWrite(key, HashOp.LINSERT, args, false).thenApply(ResponseCodec.HashAnswer::count);
+        return lists.listInsert(key, position, pivot, element);
     }
 
     /** The index of the first element equal to {@code element} (LPOS), or {@code null} when none is (or no key). */
     public CompletableFuture<Long> listPosition(String key, byte[] element) {
-        return listPosition(key, element, ListPositionOptions.DEFAULT);
+        return lists.listPosition(key, element);
     }
 
     /**
@@ -1166,7 +925,7 @@ public final class ZarisClient implements AutoCloseable {
      * search goes), or {@code null} when there is none.
      */
     public CompletableFuture<Long> listPosition(String key, byte[] element, ListPositionOptions options) {
-        return positions(key, element, -1, options).thenApply(found -> found.isEmpty() ? null : found.get(0));
+        return lists.listPosition(key, element, options);
     }
 
     /**
@@ -1174,23 +933,7 @@ public final class ZarisClient implements AutoCloseable {
      * in the order the search found them; empty when there is none.
      */
     public CompletableFuture<List<Long>> listPositions(String key, byte[] element, long count, ListPositionOptions options) {
-        if (count < 0) {
-            throw new IllegalArgumentException("listPositions takes a count of 0 (every match) or more, not " + count);
-        }
-        return positions(key, element, count, options);
-    }
-
-    private CompletableFuture<List<Long>> positions(String key, byte[] element, long count, ListPositionOptions options) {
-        Objects.requireNonNull(options, "options must not be null; use ListPositionOptions.DEFAULT");
-        List<byte[]> args = List.of(requireValue(element), number(options.rank()), number(count),
-                number(options.maxLength()));
-        return hashRead(key, HashOp.LPOS, args).thenApply(answer -> {
-            List<Long> indexes = new ArrayList<>(answer.items().size());
-            for (byte[] index : answer.items()) {
-                indexes.add(Long.parseLong(new String(index, StandardCharsets.US_ASCII)));
-            }
-            return indexes;
-        });
+        return lists.listPositions(key, element, count, options);
     }
 
     // ------------------------------------------------------------------ sorted sets
@@ -1202,16 +945,7 @@ public final class ZarisClient implements AutoCloseable {
      * is what the retry added. A NaN score is refused here; a key of another type fails with {@code WRONG_TYPE}.
      */
     public CompletableFuture<Long> sortedSetAdd(String key, Map<String, Double> scores) {
-        if (scores.isEmpty()) {
-            throw new IllegalArgumentException("sortedSetAdd needs at least one member");
-        }
-        List<byte[]> args = new ArrayList<>(1 + 2 * scores.size());
-        args.add(new byte[0]); // no ZADD conditions
-        for (Map.Entry<String, Double> entry : scores.entrySet()) {
-            args.add(score(entry.getValue(), "sortedSetAdd"));
-            args.add(bytes(entry.getKey()));
-        }
-        return hashWrite(key, HashOp.ZADD, args, true).thenApply(ResponseCodec.HashAnswer::count);
+        return sortedSets.sortedSetAdd(key, scores);
     }
 
     /**
@@ -1220,16 +954,12 @@ public final class ZarisClient implements AutoCloseable {
      * {@code BAD_REQUEST}.
      */
     public CompletableFuture<Double> sortedSetIncrement(String key, String member, double delta) {
-        List<byte[]> args = List.of(new byte[] {'I'}, score(delta, "sortedSetIncrement"), bytes(member));
-        return hashWrite(key, HashOp.ZADD, args, false).thenApply(answer -> parseScore(answer.items().get(0)));
+        return sortedSets.sortedSetIncrement(key, member, delta);
     }
 
     /** The member's score, or {@code null} when the member or the key is absent. */
     public CompletableFuture<Double> sortedSetScore(String key, String member) {
-        return hashRead(key, HashOp.ZMSCORE, List.of(bytes(member))).thenApply(answer -> {
-            byte[] score = answer.items().get(0);
-            return score == null ? null : parseScore(score);
-        });
+        return sortedSets.sortedSetScore(key, member);
     }
 
     /**
@@ -1237,8 +967,7 @@ public final class ZarisClient implements AutoCloseable {
      * or the key is absent.
      */
     public CompletableFuture<Long> sortedSetRank(String key, String member, boolean reverse) {
-        List<byte[]> args = List.of(bytes(member), new byte[] {(byte) (reverse ? '1' : '0')});
-        return hashRead(key, HashOp.ZRANK, args).thenApply(answer -> answer.items().isEmpty() ? null : answer.count());
+        return sortedSets.sortedSetRank(key, member, reverse);
     }
 
     /**
@@ -1246,40 +975,37 @@ public final class ZarisClient implements AutoCloseable {
      * ZRANGE's) with their scores, lowest first; empty when the key is absent.
      */
     public CompletableFuture<List<ScoredMember>> sortedSetRange(String key, long start, long stop) {
-        return range(key, "RANK", bytes(Long.toString(start)), bytes(Long.toString(stop)));
+        return sortedSets.sortedSetRange(key, start, stop);
     }
 
     /** The members whose scores lie within {@code min} and {@code max} (inclusive, may be infinite), lowest first. */
     public CompletableFuture<List<ScoredMember>> sortedSetRangeByScore(String key, double min, double max) {
-        return range(key, "SCORE", score(min, "sortedSetRangeByScore"), score(max, "sortedSetRangeByScore"));
+        return sortedSets.sortedSetRangeByScore(key, min, max);
     }
 
     /** Removes members of the sorted set at the key (it goes with its last member); completes with how many were there. */
     public CompletableFuture<Long> sortedSetRemove(String key, String... members) {
-        return hashWrite(key, HashOp.ZREM, members(members, "sortedSetRemove"), true)
-                .thenApply(ResponseCodec.HashAnswer::count);
+        return sortedSets.sortedSetRemove(key, members);
     }
 
     /** How many members the sorted set at the key holds (0 when the key is absent). */
     public CompletableFuture<Long> sortedSetSize(String key) {
-        return hashRead(key, HashOp.ZCARD, List.of()).thenApply(ResponseCodec.HashAnswer::count);
+        return sortedSets.sortedSetSize(key);
     }
 
     /** As {@link #sortedSetRange}, ranks counted from the highest score: rank 0 is the highest, listed first (ZREVRANGE). */
     public CompletableFuture<List<ScoredMember>> sortedSetReverseRange(String key, long start, long stop) {
-        return range(key, "RANK", true, bytes(Long.toString(start)), bytes(Long.toString(stop)));
+        return sortedSets.sortedSetReverseRange(key, start, stop);
     }
 
     /** As {@link #sortedSetRangeByScore}, highest score first (ZREVRANGEBYSCORE, with the bounds given lowest first). */
     public CompletableFuture<List<ScoredMember>> sortedSetReverseRangeByScore(String key, double min, double max) {
-        return range(key, "SCORE", true, score(min, "sortedSetReverseRangeByScore"),
-                score(max, "sortedSetReverseRangeByScore"));
+        return sortedSets.sortedSetReverseRangeByScore(key, min, max);
     }
 
     /** How many members have a score within {@code min} and {@code max}, inclusive (ZCOUNT; 0 when the key is absent). */
     public CompletableFuture<Long> sortedSetCount(String key, double min, double max) {
-        return hashRead(key, HashOp.ZCOUNT, List.of(score(min, "sortedSetCount"), score(max, "sortedSetCount")))
-                .thenApply(ResponseCodec.HashAnswer::count);
+        return sortedSets.sortedSetCount(key, min, max);
     }
 
     /**
@@ -1288,9 +1014,7 @@ public final class ZarisClient implements AutoCloseable {
      * removes what is in the range then.
      */
     public CompletableFuture<Long> sortedSetRemoveRangeByScore(String key, double min, double max) {
-        List<byte[]> args = List.of(bytes("SCORE"), score(min, "sortedSetRemoveRangeByScore"),
-                score(max, "sortedSetRemoveRangeByScore"));
-        return hashWrite(key, HashOp.ZREMRANGE, args, true).thenApply(ResponseCodec.HashAnswer::count);
+        return sortedSets.sortedSetRemoveRangeByScore(key, min, max);
     }
 
     /**
@@ -1298,12 +1022,12 @@ public final class ZarisClient implements AutoCloseable {
      * with its last member); empty when the key is absent. Not repeated once it may have been applied.
      */
     public CompletableFuture<List<ScoredMember>> sortedSetPopMin(String key, int count) {
-        return pop(key, false, count, "sortedSetPopMin");
+        return sortedSets.sortedSetPopMin(key, count);
     }
 
     /** As {@link #sortedSetPopMin}, from the highest scores, highest first (ZPOPMAX). */
     public CompletableFuture<List<ScoredMember>> sortedSetPopMax(String key, int count) {
-        return pop(key, true, count, "sortedSetPopMax");
+        return sortedSets.sortedSetPopMax(key, count);
     }
 
     /**
@@ -1314,17 +1038,7 @@ public final class ZarisClient implements AutoCloseable {
      * again by the same score), its count is what the repeat changed.
      */
     public CompletableFuture<Long> sortedSetAdd(String key, Map<String, Double> scores, SortedSetAddOptions options) {
-        Objects.requireNonNull(options, "options must not be null; use SortedSetAddOptions.NONE");
-        if (scores.isEmpty()) {
-            throw new IllegalArgumentException("sortedSetAdd needs at least one member");
-        }
-        List<byte[]> args = new ArrayList<>(1 + 2 * scores.size());
-        args.add(options.flags(false).letters().getBytes(StandardCharsets.US_ASCII));
-        for (Map.Entry<String, Double> entry : scores.entrySet()) {
-            args.add(score(entry.getValue(), "sortedSetAdd"));
-            args.add(bytes(entry.getKey()));
-        }
-        return hashWrite(key, HashOp.ZADD, args, true).thenApply(ResponseCodec.HashAnswer::count);
+        return sortedSets.sortedSetAdd(key, scores, options);
     }
 
     /**
@@ -1334,13 +1048,7 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<Double> sortedSetIncrement(String key, String member, double delta,
                                                         SortedSetAddOptions options) {
-        Objects.requireNonNull(options, "options must not be null; use SortedSetAddOptions.NONE");
-        byte[] flags = options.flags(true).letters().getBytes(StandardCharsets.US_ASCII);
-        List<byte[]> args = List.of(flags, score(delta, "sortedSetIncrement"), bytes(member));
-        return hashWrite(key, HashOp.ZADD, args, false).thenApply(answer -> {
-            byte[] score = answer.items().get(0);
-            return score == null ? null : parseScore(score);
-        });
+        return sortedSets.sortedSetIncrement(key, member, delta, options);
     }
 
     /**
@@ -1348,16 +1056,7 @@ public final class ZarisClient implements AutoCloseable {
      * scores; empty when the key is absent.
      */
     public CompletableFuture<Map<String, Double>> sortedSetScores(String key, String... members) {
-        return hashRead(key, HashOp.ZMSCORE, members(members, "sortedSetScores")).thenApply(answer -> {
-            Map<String, Double> found = new LinkedHashMap<>();
-            List<byte[]> items = answer.items();
-            for (int i = 0; i < members.length; i++) {
-                if (items.get(i) != null) {
-                    found.put(members[i], parseScore(items.get(i)));
-                }
-            }
-            return found;
-        });
+        return sortedSets.sortedSetScores(key, members);
     }
 
     /**
@@ -1366,18 +1065,18 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<List<ScoredMember>> sortedSetRangeByScore(String key, ScoreBound min, ScoreBound max,
                                                                        RangeLimit limit) {
-        return interval(key, "SCORE", false, scoreBounds(min, max), limit).thenApply(ZarisClient::scored);
+        return sortedSets.sortedSetRangeByScore(key, min, max, limit);
     }
 
     /** As {@link #sortedSetRangeByScore(String, ScoreBound, ScoreBound, RangeLimit)}, highest first (ZREVRANGEBYSCORE). */
     public CompletableFuture<List<ScoredMember>> sortedSetReverseRangeByScore(String key, ScoreBound min, ScoreBound max,
                                                                               RangeLimit limit) {
-        return interval(key, "SCORE", true, scoreBounds(min, max), limit).thenApply(ZarisClient::scored);
+        return sortedSets.sortedSetReverseRangeByScore(key, min, max, limit);
     }
 
     /** How many members have a score between {@code min} and {@code max} (ZCOUNT with exclusive or open ends). */
     public CompletableFuture<Long> sortedSetCount(String key, ScoreBound min, ScoreBound max) {
-        return hashRead(key, HashOp.ZCOUNT, scoreBounds(min, max)).thenApply(ResponseCodec.HashAnswer::count);
+        return sortedSets.sortedSetCount(key, min, max);
     }
 
     /**
@@ -1385,7 +1084,7 @@ public final class ZarisClient implements AutoCloseable {
      * ends) and completes with how many went; retried like an idempotent write.
      */
     public CompletableFuture<Long> sortedSetRemoveRangeByScore(String key, ScoreBound min, ScoreBound max) {
-        return removeRange(key, "SCORE", scoreBounds(min, max), true);
+        return sortedSets.sortedSetRemoveRangeByScore(key, min, max);
     }
 
     /**
@@ -1393,18 +1092,18 @@ public final class ZarisClient implements AutoCloseable {
      * UTF-8 bytes, which orders the members of a sorted set whose scores are all equal.
      */
     public CompletableFuture<List<String>> sortedSetRangeByLex(String key, LexBound min, LexBound max, RangeLimit limit) {
-        return interval(key, "LEX", false, lexBounds(min, max), limit).thenApply(ZarisClient::membersOf);
+        return sortedSets.sortedSetRangeByLex(key, min, max, limit);
     }
 
     /** As {@link #sortedSetRangeByLex}, from the last member back (ZREVRANGEBYLEX, with the bounds given lowest first). */
     public CompletableFuture<List<String>> sortedSetReverseRangeByLex(String key, LexBound min, LexBound max,
                                                                       RangeLimit limit) {
-        return interval(key, "LEX", true, lexBounds(min, max), limit).thenApply(ZarisClient::membersOf);
+        return sortedSets.sortedSetReverseRangeByLex(key, min, max, limit);
     }
 
     /** How many members lie between {@code min} and {@code max} in member order (ZLEXCOUNT). */
     public CompletableFuture<Long> sortedSetLexCount(String key, LexBound min, LexBound max) {
-        return hashRead(key, HashOp.ZLEXCOUNT, lexBounds(min, max)).thenApply(ResponseCodec.HashAnswer::count);
+        return sortedSets.sortedSetLexCount(key, min, max);
     }
 
     /**
@@ -1412,7 +1111,7 @@ public final class ZarisClient implements AutoCloseable {
      * many went; retried like an idempotent write (a repeat removes what lies in the interval then).
      */
     public CompletableFuture<Long> sortedSetRemoveRangeByLex(String key, LexBound min, LexBound max) {
-        return removeRange(key, "LEX", lexBounds(min, max), true);
+        return sortedSets.sortedSetRemoveRangeByLex(key, min, max);
     }
 
     /**
@@ -1421,7 +1120,7 @@ public final class ZarisClient implements AutoCloseable {
      * repeat would remove the members ranked so afterwards.
      */
     public CompletableFuture<Long> sortedSetRemoveRangeByRank(String key, long start, long stop) {
-        return removeRange(key, "RANK", List.of(number(start), number(stop)), false);
+        return sortedSets.sortedSetRemoveRangeByRank(key, start, stop);
     }
 
     /**
@@ -1429,27 +1128,27 @@ public final class ZarisClient implements AutoCloseable {
      * WITHSCORES; a set's members score 1, an absent key is empty). Keys of one segment.
      */
     public CompletableFuture<List<ScoredMember>> sortedSetUnion(String... keys) {
-        return sortedSetUnion(SortedSetCombineOptions.NONE, keys);
+        return sortedSets.sortedSetUnion(keys);
     }
 
     /** As {@link #sortedSetUnion(String...)}, the scores weighted and combined as {@code options} say (WEIGHTS, AGGREGATE). */
     public CompletableFuture<List<ScoredMember>> sortedSetUnion(SortedSetCombineOptions options, String... keys) {
-        return combineSorted("UNION", options, keys, "sortedSetUnion");
+        return sortedSets.sortedSetUnion(options, keys);
     }
 
     /** The members every one of the sorted sets at the keys holds, scores summed, lowest first (ZINTER). */
     public CompletableFuture<List<ScoredMember>> sortedSetIntersection(String... keys) {
-        return sortedSetIntersection(SortedSetCombineOptions.NONE, keys);
+        return sortedSets.sortedSetIntersection(keys);
     }
 
     /** As {@link #sortedSetIntersection(String...)}, the scores weighted and combined as {@code options} say. */
     public CompletableFuture<List<ScoredMember>> sortedSetIntersection(SortedSetCombineOptions options, String... keys) {
-        return combineSorted("INTER", options, keys, "sortedSetIntersection");
+        return sortedSets.sortedSetIntersection(options, keys);
     }
 
     /** The members of the first key's sorted set that none of the others holds, with their scores, lowest first (ZDIFF). */
     public CompletableFuture<List<ScoredMember>> sortedSetDifference(String... keys) {
-        return combineSorted("DIFF", SortedSetCombineOptions.NONE, keys, "sortedSetDifference");
+        return sortedSets.sortedSetDifference(keys);
     }
 
     /**
@@ -1460,33 +1159,33 @@ public final class ZarisClient implements AutoCloseable {
      * it is not repeated once it may have been applied.
      */
     public CompletableFuture<Long> sortedSetUnionStore(String destination, String... keys) {
-        return sortedSetUnionStore(destination, SortedSetCombineOptions.NONE, keys);
+        return sortedSets.sortedSetUnionStore(destination, keys);
     }
 
     /** As {@link #sortedSetUnionStore(String, String...)}, the scores weighted and combined as {@code options} say. */
     public CompletableFuture<Long> sortedSetUnionStore(String destination, SortedSetCombineOptions options, String... keys) {
-        return storeSorted("UNION", destination, options, keys, "sortedSetUnionStore");
+        return sortedSets.sortedSetUnionStore(destination, options, keys);
     }
 
     /** As {@link #sortedSetUnionStore(String, String...)}, storing {@link #sortedSetIntersection(String...)} (ZINTERSTORE). */
     public CompletableFuture<Long> sortedSetIntersectionStore(String destination, String... keys) {
-        return sortedSetIntersectionStore(destination, SortedSetCombineOptions.NONE, keys);
+        return sortedSets.sortedSetIntersectionStore(destination, keys);
     }
 
     /** As {@link #sortedSetIntersectionStore(String, String...)}, the scores weighted and combined as {@code options} say. */
     public CompletableFuture<Long> sortedSetIntersectionStore(String destination, SortedSetCombineOptions options,
                                                               String... keys) {
-        return storeSorted("INTER", destination, options, keys, "sortedSetIntersectionStore");
+        return sortedSets.sortedSetIntersectionStore(destination, options, keys);
     }
 
     /** As {@link #sortedSetUnionStore(String, String...)}, storing {@link #sortedSetDifference} (ZDIFFSTORE). */
     public CompletableFuture<Long> sortedSetDifferenceStore(String destination, String... keys) {
-        return storeSorted("DIFF", destination, SortedSetCombineOptions.NONE, keys, "sortedSetDifferenceStore");
+        return sortedSets.sortedSetDifferenceStore(destination, keys);
     }
 
     /** How many members every one of the sorted sets at the keys holds (ZINTERCARD without LIMIT). Keys of one segment. */
     public CompletableFuture<Long> sortedSetIntersectionSize(String... keys) {
-        return sortedSetIntersectionSize(0, keys);
+        return sortedSets.sortedSetIntersectionSize(keys);
     }
 
     /**
@@ -1495,11 +1194,7 @@ public final class ZarisClient implements AutoCloseable {
      * port's ZINTERCARD does. Keys of one segment.
      */
     public CompletableFuture<Long> sortedSetIntersectionSize(long limit, String... keys) {
-        if (limit < 0) {
-            throw new IllegalArgumentException("sortedSetIntersectionSize takes a limit of 0 (none) or more, not " + limit);
-        }
-        return combineSorted("INTER", SortedSetCombineOptions.NONE, keys, "sortedSetIntersectionSize")
-                .thenApply(members -> limit == 0 ? members.size() : Math.min(members.size(), limit));
+        return sortedSets.sortedSetIntersectionSize(limit, keys);
     }
 
     /**
@@ -1514,12 +1209,12 @@ public final class ZarisClient implements AutoCloseable {
      * as one value, so it is bounded by the nodes' largest value ({@code TOO_LARGE} beyond).
      */
     public CompletableFuture<Long> sortedSetRangeStore(String destination, String source, long start, long stop) {
-        return storeRange(destination, source, "RANK", false, List.of(number(start), number(stop)), RangeLimit.ALL);
+        return sortedSets.sortedSetRangeStore(destination, source, start, stop);
     }
 
     /** As {@link #sortedSetRangeStore}, ranks counted from the highest score (ZRANGESTORE … REV). */
     public CompletableFuture<Long> sortedSetReverseRangeStore(String destination, String source, long start, long stop) {
-        return storeRange(destination, source, "RANK", true, List.of(number(start), number(stop)), RangeLimit.ALL);
+        return sortedSets.sortedSetReverseRangeStore(destination, source, start, stop);
     }
 
     /**
@@ -1528,7 +1223,7 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<Long> sortedSetRangeByScoreStore(String destination, String source, ScoreBound min,
                                                               ScoreBound max, RangeLimit limit) {
-        return storeRange(destination, source, "SCORE", false, scoreBounds(min, max), limit);
+        return sortedSets.sortedSetRangeByScoreStore(destination, source, min, max, limit);
     }
 
     /**
@@ -1537,7 +1232,7 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<Long> sortedSetReverseRangeByScoreStore(String destination, String source, ScoreBound min,
                                                                      ScoreBound max, RangeLimit limit) {
-        return storeRange(destination, source, "SCORE", true, scoreBounds(min, max), limit);
+        return sortedSets.sortedSetReverseRangeByScoreStore(destination, source, min, max, limit);
     }
 
     /**
@@ -1546,110 +1241,13 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<Long> sortedSetRangeByLexStore(String destination, String source, LexBound min, LexBound max,
                                                             RangeLimit limit) {
-        return storeRange(destination, source, "LEX", false, lexBounds(min, max), limit);
+        return sortedSets.sortedSetRangeByLexStore(destination, source, min, max, limit);
     }
 
     /** As {@link #sortedSetRangeByLexStore}, the range taken from the last member back (ZRANGESTORE … BYLEX REV). */
     public CompletableFuture<Long> sortedSetReverseRangeByLexStore(String destination, String source, LexBound min,
                                                                    LexBound max, RangeLimit limit) {
-        return storeRange(destination, source, "LEX", true, lexBounds(min, max), limit);
-    }
-
-    /**
-     * ZCOMBINE on the keys' owner: {@code kind} (UNION, INTER or DIFF) of the sorted sets (or sets) at {@code keys}, in
-     * one step under their segment's lock; a key of another type fails it with {@code WRONG_TYPE}.
-     */
-    private CompletableFuture<List<ScoredMember>> combineSorted(String kind, SortedSetCombineOptions options, String[] keys,
-                                                                String operation) {
-        List<byte[]> args = combineArgs(kind, options, keys, operation);
-        commonSegmentKeys(List.of(keys));
-        return hashRead(keys[0], HashOp.ZCOMBINE, args).thenApply(answer -> scored(answer.items()));
-    }
-
-    /** ZCOMBINESTORE at {@code destination}: idempotent unless the destination is one of the sources. */
-    private CompletableFuture<Long> storeSorted(String kind, String destination, SortedSetCombineOptions options,
-                                                String[] keys, String operation) {
-        List<byte[]> args = combineArgs(kind, options, keys, operation);
-        List<String> all = new ArrayList<>(keys.length + 1);
-        all.add(destination);
-        all.addAll(List.of(keys));
-        commonSegmentKeys(all);
-        boolean idempotent = !List.of(keys).contains(destination);
-        return hashWrite(destination, HashOp.ZCOMBINESTORE, args, idempotent).thenApply(ResponseCodec.HashAnswer::count);
-    }
-
-    /** ZCOMBINE's arguments: kind, aggregate, then each key with its weight. */
-    private static List<byte[]> combineArgs(String kind, SortedSetCombineOptions options, String[] keys, String operation) {
-        Objects.requireNonNull(options, "options must not be null; use SortedSetCombineOptions.NONE");
-        if (keys.length == 0) {
-            throw new IllegalArgumentException(operation + " needs at least one key");
-        }
-        double[] weights = options.weightsFor(keys.length, operation);
-        List<byte[]> args = new ArrayList<>(2 + 2 * keys.length);
-        args.add(bytes(kind));
-        args.add(bytes(options.aggregate().name()));
-        for (int i = 0; i < keys.length; i++) {
-            args.add(bytes(keys[i]));
-            args.add(SortedSetScores.formatBytes(weights[i]));
-        }
-        return args;
-    }
-
-    /**
-     * ZRANGESTORE as two steps: the range read with its scores, then the destination replaced by a sorted set of them
-     * (RESTORE … REPLACE with no TTL), or deleted when the range is empty.
-     */
-    private CompletableFuture<Long> storeRange(String destination, String source, String by, boolean reverse,
-                                               List<byte[]> bounds, RangeLimit limit) {
-        commonSegmentKeys(List.of(destination, source));
-        return interval(source, by, reverse, bounds, limit).thenCompose(items -> {
-            long members = items.size() / 2;
-            if (members == 0) {
-                return delete(destination).thenApply(existed -> 0L);
-            }
-            List<byte[]> elements = new ArrayList<>(items.size());
-            for (int i = 0; i + 1 < items.size(); i += 2) {
-                elements.add(items.get(i));
-                elements.add(SortedSetScores.encode(parseScore(items.get(i + 1))));
-            }
-            byte[] payload = DumpPayload.encode(new KeyContent(KeyContent.Type.SORTED_SET, elements));
-            return hashWrite(destination, HashOp.RESTORE, List.of(new byte[] {'R'}, new byte[] {'0'}, payload), true)
-                    .thenApply(answer -> members);
-        });
-    }
-
-    private CompletableFuture<List<byte[]>> interval(String key, String by, boolean reverse, List<byte[]> bounds,
-                                                     RangeLimit limit) {
-        Objects.requireNonNull(limit, "limit must not be null; use RangeLimit.ALL");
-        List<byte[]> args = List.of(bytes(by), new byte[] {(byte) (reverse ? '1' : '0')}, bounds.get(0), bounds.get(1),
-                number(limit.offset()), number(limit.count()));
-        return hashRead(key, HashOp.ZRANGE, args).thenApply(ResponseCodec.HashAnswer::items);
-    }
-
-    private CompletableFuture<Long> removeRange(String key, String by, List<byte[]> bounds, boolean idempotent) {
-        List<byte[]> args = List.of(bytes(by), bounds.get(0), bounds.get(1));
-        return hashWrite(key, HashOp.ZREMRANGE, args, idempotent).thenApply(ResponseCodec.HashAnswer::count);
-    }
-
-    private static List<byte[]> scoreBounds(ScoreBound min, ScoreBound max) {
-        Objects.requireNonNull(min, "min must not be null; use ScoreBound.unbounded()");
-        Objects.requireNonNull(max, "max must not be null; use ScoreBound.unbounded()");
-        return List.of(min.encode(true), max.encode(false));
-    }
-
-    private static List<byte[]> lexBounds(LexBound min, LexBound max) {
-        Objects.requireNonNull(min, "min must not be null; use LexBound.unbounded()");
-        Objects.requireNonNull(max, "max must not be null; use LexBound.unbounded()");
-        return List.of(min.encode(true), max.encode(false));
-    }
-
-    /** The members of member, score, member, score … */
-    private static List<String> membersOf(List<byte[]> items) {
-        List<String> out = new ArrayList<>(items.size() / 2);
-        for (int i = 0; i < items.size(); i += 2) {
-            out.add(new String(items.get(i), StandardCharsets.UTF_8));
-        }
-        return out;
+        return sortedSets.sortedSetReverseRangeByLexStore(destination, source, min, max, limit);
     }
 
     /**
@@ -1663,17 +1261,12 @@ public final class ZarisClient implements AutoCloseable {
      * {@code WRONG_TYPE} at the first look.
      */
     public CompletableFuture<PoppedMember> sortedSetBlockingPopMin(List<String> keys, Duration timeout) {
-        return blockingPop(keys, false, timeout, "sortedSetBlockingPopMin");
+        return sortedSets.sortedSetBlockingPopMin(keys, timeout);
     }
 
     /** As {@link #sortedSetBlockingPopMin}, the member with the highest score (BZPOPMAX). */
     public CompletableFuture<PoppedMember> sortedSetBlockingPopMax(List<String> keys, Duration timeout) {
-        return blockingPop(keys, true, timeout, "sortedSetBlockingPopMax");
-    }
-
-    private CompletableFuture<PoppedMember> blockingPop(List<String> keys, boolean max, Duration timeout, String operation) {
-        return waitForPop(keys, this::sortedSetSize, sortedSetPops(keys, max, 1, operation), operation, timeout)
-                .thenApply(popped -> popped == null ? null : new PoppedMember(popped.key(), popped.members().get(0)));
+        return sortedSets.sortedSetBlockingPopMax(keys, timeout);
     }
 
     /**
@@ -1684,12 +1277,12 @@ public final class ZarisClient implements AutoCloseable {
      * {@code WRONG_TYPE}, as in Redis. Not repeated once it may have been applied, like {@link #sortedSetPopMin(String, int)}.
      */
     public CompletableFuture<PoppedMembers> sortedSetPopMin(List<String> keys, int count) {
-        return sortedSetPops(keys, false, count, "sortedSetPopMin").get();
+        return sortedSets.sortedSetPopMin(keys, count);
     }
 
     /** As {@link #sortedSetPopMin(List, int)}, the members with the highest scores, highest first (ZMPOP … MAX). */
     public CompletableFuture<PoppedMembers> sortedSetPopMax(List<String> keys, int count) {
-        return sortedSetPops(keys, true, count, "sortedSetPopMax").get();
+        return sortedSets.sortedSetPopMax(keys, count);
     }
 
     /**
@@ -1698,35 +1291,12 @@ public final class ZarisClient implements AutoCloseable {
      * {@link #sortedSetBlockingPopMin(List, Duration)} does.
      */
     public CompletableFuture<PoppedMembers> sortedSetBlockingPopMin(List<String> keys, int count, Duration timeout) {
-        return waitForPop(keys, this::sortedSetSize, sortedSetPops(keys, false, count, "sortedSetBlockingPopMin"),
-                "sortedSetBlockingPopMin", timeout);
+        return sortedSets.sortedSetBlockingPopMin(keys, count, timeout);
     }
 
     /** As {@link #sortedSetBlockingPopMin(List, int, Duration)}, the highest scores first (BZMPOP … MAX). */
     public CompletableFuture<PoppedMembers> sortedSetBlockingPopMax(List<String> keys, int count, Duration timeout) {
-        return waitForPop(keys, this::sortedSetSize, sortedSetPops(keys, true, count, "sortedSetBlockingPopMax"),
-                "sortedSetBlockingPopMax", timeout);
-    }
-
-    /**
-     * ZMPOP on {@code keys}, checked now and sent on each {@code get()}, as {@link #listPops} is: its answer is the first
-     * key holding a sorted set then and the members popped from it with their scores ({@code null}: none held one).
-     */
-    private Supplier<CompletableFuture<PoppedMembers>> sortedSetPops(List<String> keys, boolean max, int count,
-                                                                     String operation) {
-        List<String> names = severalKeys(keys, count, operation);
-        List<byte[]> args = new ArrayList<>(names.size() + 1);
-        args.add(new byte[] {(byte) (max ? '1' : '0')});
-        args.add(number(count));
-        for (int i = 1; i < names.size(); i++) {
-            args.add(bytes(names.get(i)));
-        }
-        List<byte[]> sent = List.copyOf(args);
-        return () -> hashWrite(names.get(0), HashOp.ZMPOP, sent, false).thenApply(answer -> {
-            List<byte[]> items = answer.items();
-            return items.size() < 3 ? null : new PoppedMembers(new String(items.get(0), StandardCharsets.UTF_8),
-                    scored(items.subList(1, items.size())));
-        });
+        return sortedSets.sortedSetBlockingPopMax(keys, count, timeout);
     }
 
     /**
@@ -1735,20 +1305,7 @@ public final class ZarisClient implements AutoCloseable {
      * {@code null}: every member); empty when the key is absent.
      */
     public CompletableFuture<List<ScoredMember>> sortedSetScan(String key, String pattern) {
-        Predicate<byte[]> matches = matching(pattern);
-        List<byte[]> args = List.of(bytes("RANK"), new byte[] {'0'}, new byte[] {'0'}, bytes("-1"), new byte[] {'0'},
-                bytes("-1"));
-        return hashRead(key, HashOp.ZRANGE, args).thenApply(answer -> {
-            List<byte[]> items = answer.items();
-            List<byte[]> kept = new ArrayList<>(items.size());
-            for (int i = 0; i + 1 < items.size(); i += 2) {
-                if (matches.test(items.get(i))) {
-                    kept.add(items.get(i));
-                    kept.add(items.get(i + 1));
-                }
-            }
-            return scored(kept);
-        });
+        return sortedSets.sortedSetScan(key, pattern);
     }
 
     /**
@@ -1756,150 +1313,15 @@ public final class ZarisClient implements AutoCloseable {
      * {@link #hashRandomFields}'s count rule; empty when the key is absent.
      */
     public CompletableFuture<List<String>> sortedSetRandomMembers(String key, int count) {
-        return hashRead(key, HashOp.ZRANDMEMBER, List.of(pickCount("sortedSetRandomMembers", count)))
-                .thenApply(answer -> membersOf(answer.items()));
+        return sortedSets.sortedSetRandomMembers(key, count);
     }
 
     /** As {@link #sortedSetRandomMembers}, each member with its score (ZRANDMEMBER key count WITHSCORES). */
     public CompletableFuture<List<ScoredMember>> sortedSetRandomMembersWithScores(String key, int count) {
-        return hashRead(key, HashOp.ZRANDMEMBER, List.of(pickCount("sortedSetRandomMembersWithScores", count)))
-                .thenApply(answer -> scored(answer.items()));
+        return sortedSets.sortedSetRandomMembersWithScores(key, count);
     }
 
-    private CompletableFuture<List<ScoredMember>> pop(String key, boolean max, int count, String operation) {
-        if (count < 0) {
-            throw new IllegalArgumentException(operation + " takes a count of 0 or more, not " + count);
-        }
-        List<byte[]> args = List.of(new byte[] {(byte) (max ? '1' : '0')}, number(count));
-        return hashWrite(key, HashOp.ZPOP, args, false).thenApply(answer -> scored(answer.items()));
-    }
-
-    private CompletableFuture<List<ScoredMember>> range(String key, String by, byte[] start, byte[] stop) {
-        return range(key, by, false, start, stop);
-    }
-
-    private CompletableFuture<List<ScoredMember>> range(String key, String by, boolean reverse, byte[] start, byte[] stop) {
-        List<byte[]> args = List.of(bytes(by), new byte[] {(byte) (reverse ? '1' : '0')}, start, stop, new byte[] {'0'},
-                bytes("-1"));
-        return hashRead(key, HashOp.ZRANGE, args).thenApply(answer -> scored(answer.items()));
-    }
-
-    /** Member, score, member, score … as the sorted-set ops answer them. */
-    private static List<ScoredMember> scored(List<byte[]> items) {
-        List<ScoredMember> out = new ArrayList<>(items.size() / 2);
-        for (int i = 0; i + 1 < items.size(); i += 2) {
-            out.add(new ScoredMember(new String(items.get(i), StandardCharsets.UTF_8), parseScore(items.get(i + 1))));
-        }
-        return out;
-    }
-
-    /**
-     * A random pick's count (HRANDFIELD, ZRANDMEMBER) as the node takes it. The node builds a repeating answer whole and
-     * refuses more than a million draws; the client refuses them first.
-     */
-    private static byte[] pickCount(String operation, int count) {
-        if (count < -MAX_REPEATED_PICKS) {
-            throw new IllegalArgumentException(operation + " takes a count of -" + MAX_REPEATED_PICKS + " or more, not "
-                    + count);
-        }
-        return number(count);
-    }
-
-    /** A scan's MATCH glob as a test of an item's bytes ({@code null}: every item passes). */
-    private static Predicate<byte[]> matching(String pattern) {
-        if (pattern == null) {
-            return item -> true;
-        }
-        byte[] glob = bytes(pattern);
-        return item -> Glob.matches(glob, item);
-    }
-
-    private static byte[] number(long value) {
-        return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
-    }
-
-    /** LMOVE's name of a list end. */
-    private static byte[] side(ListEnd end) {
-        return (end == ListEnd.HEAD ? "LEFT" : "RIGHT").getBytes(StandardCharsets.US_ASCII);
-    }
-
-    private static Set<String> texts(List<byte[]> items) {
-        Set<String> out = new LinkedHashSet<>();
-        for (byte[] item : items) {
-            out.add(new String(item, StandardCharsets.UTF_8));
-        }
-        return out;
-    }
-
-    private static List<String> textList(List<byte[]> items) {
-        List<String> out = new ArrayList<>(items.size());
-        for (byte[] item : items) {
-            out.add(new String(item, StandardCharsets.UTF_8));
-        }
-        return out;
-    }
-
-    /** A score as the sorted-set ops take it: Redis's text, exact for every double ({@code %.17g}). */
-    private static byte[] score(double score, String operation) {
-        if (Double.isNaN(score)) {
-            throw new IllegalArgumentException(operation + " takes no NaN score");
-        }
-        return SortedSetScores.formatBytes(score);
-    }
-
-    private static double parseScore(byte[] text) {
-        Double score = SortedSetScores.parse(text);
-        if (score == null) {
-            throw new IllegalStateException("unreadable score " + new String(text, StandardCharsets.US_ASCII));
-        }
-        return score;
-    }
-
-    private List<byte[]> members(String[] members, String operation) {
-        if (members.length == 0) {
-            throw new IllegalArgumentException(operation + " needs at least one member");
-        }
-        List<byte[]> args = new ArrayList<>(members.length);
-        for (String member : members) {
-            args.add(bytes(member));
-        }
-        return args;
-    }
-
-    private CompletableFuture<ResponseCodec.HashAnswer> hashRead(String key, HashOp op, List<byte[]> args) {
-        byte[] k = bytes(key);
-        return execute(OpCode.HASH_READ, k, true, id -> new Request.Hash(id, k, op, args), (status, body) -> {
-            if (status != KvStatus.OK) {
-                throw failure(status, body);
-            }
-            return ResponseCodec.readHashAnswer(body);
-        });
-    }
-
-    private CompletableFuture<ResponseCodec.HashAnswer> hashWrite(String key, HashOp op, List<byte[]> args,
-                                                                  boolean idempotent) {
-        return versionedHashWrite(key, op, args, idempotent).thenApply(VersionedHashAnswer::answer);
-    }
-
-    /** A collection write's answer and the version of its change ({@code 0}: it changed nothing). */
-    private record VersionedHashAnswer(ResponseCodec.HashAnswer answer, long version) {
-    }
-
-    private CompletableFuture<VersionedHashAnswer> versionedHashWrite(String key, HashOp op, List<byte[]> args,
-                                                                      boolean idempotent) {
-        byte[] k = bytes(key);
-        return execute(OpCode.HASH_WRITE, k, idempotent, id -> new Request.Hash(id, k, op, args), (status, body) -> {
-            if (status != KvStatus.OK) {
-                throw failure(status, body);
-            }
-            ResponseCodec.HashAnswer answer = ResponseCodec.readHashAnswer(body);
-            long version = body.readLong();
-            if (version != 0) {
-                acknowledged(k, version, body);
-            }
-            return new VersionedHashAnswer(answer, version);
-        });
-    }
+    // ------------------------------------------------------------------ keys of one segment, and scans
 
     /**
      * Reads several keys in one round trip. All keys must share one segment — give them a common
@@ -1907,7 +1329,7 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<Map<String, VersionedValue>> getAll(Collection<String> keys) {
         List<String> names = List.copyOf(keys);
-        List<byte[]> k = commonSegmentKeys(names);
+        List<byte[]> k = collections.commonSegmentKeys(names);
         return execute(OpCode.MULTI_GET, k.get(0), true, id -> new Request.MultiGet(id, k), (status, body) -> {
             if (status != KvStatus.OK) {
                 throw failure(status, body);
@@ -1929,7 +1351,7 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<Map<String, Long>> putAll(Map<String, byte[]> entries, Duration ttl) {
         List<String> names = new ArrayList<>(entries.keySet());
-        List<byte[]> k = commonSegmentKeys(names);
+        List<byte[]> k = collections.commonSegmentKeys(names);
         List<byte[]> v = new ArrayList<>(names.size());
         for (String name : names) {
             v.add(requireValue(entries.get(name)));
@@ -1958,7 +1380,7 @@ public final class ZarisClient implements AutoCloseable {
      */
     public CompletableFuture<Boolean> putAllIfAbsent(Map<String, byte[]> entries, Duration ttl) {
         List<String> names = new ArrayList<>(entries.keySet());
-        List<byte[]> k = commonSegmentKeys(names);
+        List<byte[]> k = collections.commonSegmentKeys(names);
         List<byte[]> v = new ArrayList<>(names.size());
         for (String name : names) {
             v.add(requireValue(entries.get(name)));
@@ -1984,7 +1406,7 @@ public final class ZarisClient implements AutoCloseable {
 
     /** Deletes several keys that share one segment; completes with how many existed. */
     public CompletableFuture<Integer> deleteAll(Collection<String> keys) {
-        List<byte[]> k = commonSegmentKeys(List.copyOf(keys));
+        List<byte[]> k = collections.commonSegmentKeys(List.copyOf(keys));
         forgetOwnWrite(k);
         return forgetWhenDone(k, execute(OpCode.MULTI_DELETE, k.get(0), true, id -> new Request.MultiDelete(id, k), (status, body) -> {
             if (status != KvStatus.OK) {
@@ -2093,6 +1515,49 @@ public final class ZarisClient implements AutoCloseable {
         return executor.execute(op, routingKey, idempotent, requestFactory, reader, onAnswer);
     }
 
+    /**
+     * The seam the collection requests run through ({@link RequestRunner}): this client's own private steps, handed to
+     * {@link CollectionRequests} and the structures' classes without making them public.
+     */
+    private final class Runner implements RequestRunner {
+
+        @Override
+        public <T> CompletableFuture<T> execute(OpCode op, byte[] routingKey, boolean idempotent,
+                                                LongFunction<Request> requestFactory, ResponseReader<T> reader) {
+            return ZarisClient.this.execute(op, routingKey, idempotent, requestFactory, reader);
+        }
+
+        @Override
+        public void acknowledged(byte[] key, long revision, ByteBuf body) {
+            ZarisClient.this.acknowledged(key, revision, body);
+        }
+
+        @Override
+        public SegmentMapper segmentMapper() {
+            return topology.segmentMapper();
+        }
+
+        @Override
+        public void requireOpen() {
+            requireTable();
+        }
+
+        @Override
+        public void forgetOwnWrite(List<byte[]> keys) {
+            ZarisClient.this.forgetOwnWrite(keys);
+        }
+
+        @Override
+        public <T> CompletableFuture<T> forgetWhenDone(List<byte[]> keys, CompletableFuture<T> write) {
+            return ZarisClient.this.forgetWhenDone(keys, write);
+        }
+
+        @Override
+        public CompletableFuture<Boolean> delete(String key) {
+            return ZarisClient.this.delete(key);
+        }
+    }
+
     // ------------------------------------------------------------------ maps and routing
 
     /** The cluster view the routing table was built from. */
@@ -2138,26 +1603,7 @@ public final class ZarisClient implements AutoCloseable {
         return topology.table();
     }
 
-
     // ------------------------------------------------------------------ helpers
-
-    private List<byte[]> commonSegmentKeys(List<String> names) {
-        if (names.isEmpty()) {
-            throw new IllegalArgumentException("at least one key is required");
-        }
-        List<byte[]> keys = new ArrayList<>(names.size());
-        int segment = -1;
-        for (String name : names) {
-            byte[] key = bytes(name);
-            int keySegment = topology.segmentMapper().segmentOf(key);
-            if (segment >= 0 && keySegment != segment) {
-                throw new CrossSegmentKeysException(names.get(0), name);
-            }
-            segment = keySegment;
-            keys.add(key);
-        }
-        return keys;
-    }
 
     private WriteOutcome readWriteOutcome(byte[] key, KvStatus status, ByteBuf body) {
         if (status == KvStatus.OK) {

@@ -6,14 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
-import io.zaris.model.PartitionHealth;
-import io.zaris.model.PartitionRuntime;
-import io.zaris.placement.PartitionLayout;
-import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.transport.ZarisException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -33,23 +28,20 @@ import org.junit.jupiter.api.Test;
 @Tag("unit")
 class ClientCollectionArgumentsTests {
 
-    private static final PartitionLayout LAYOUT = PartitionLayout.of(64, 8);
-
+    private StubNodeClient stub;
     private StubNode node;
     private ZarisClient client;
 
     @BeforeEach
     void connect() throws Exception {
-        node = StubNode.start("a");
-        node.serve(StubNode.view(LAYOUT, Map.of("a", node.address()), p -> new PartitionRuntime("a", 1, PartitionHealth.HEALTHY)));
-        client = ZarisClient.connect(ZarisClientOptions.builder().seeds(List.of(node.address())).environment(Map.of())
-                .mapRefreshInterval(Duration.ofHours(1)).build());
+        stub = StubNodeClient.start();
+        node = stub.node;
+        client = stub.client;
     }
 
     @AfterEach
     void close() throws Exception {
-        client.close();
-        node.close();
+        stub.close();
     }
 
     @Test
@@ -95,7 +87,7 @@ class ClientCollectionArgumentsTests {
 
     @Test
     void keysOfDifferentSegmentsAreRefusedByType() {
-        String other = keyOfAnotherSegmentThan("a");
+        String other = StubNodeClient.keyOfAnotherSegmentThan("a");
         assertThatThrownBy(() -> client.listMove("a", other, ListEnd.HEAD, ListEnd.TAIL))
                 .isInstanceOf(CrossSegmentKeysException.class).hasMessageContaining("common {hash tag}");
         assertThatThrownBy(() -> client.setIntersection("a", other)).isInstanceOf(CrossSegmentKeysException.class);
@@ -129,7 +121,7 @@ class ClientCollectionArgumentsTests {
 
     @Test
     void setArgumentsAreChecked() {
-        String other = keyOfAnotherSegmentThan("a");
+        String other = StubNodeClient.keyOfAnotherSegmentThan("a");
         assertThatThrownBy(() -> client.setMove("a", other, "m")).isInstanceOf(CrossSegmentKeysException.class);
         assertThatThrownBy(() -> client.setIntersectionSize("a", other)).isInstanceOf(CrossSegmentKeysException.class);
         assertThatThrownBy(() -> client.setIntersectionSize(5, "a", other)).isInstanceOf(CrossSegmentKeysException.class);
@@ -144,7 +136,7 @@ class ClientCollectionArgumentsTests {
 
     @Test
     void listArgumentsAreChecked() {
-        String other = keyOfAnotherSegmentThan("a");
+        String other = StubNodeClient.keyOfAnotherSegmentThan("a");
         assertThatThrownBy(() -> client.listPushIfExists("l", ListEnd.HEAD)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("listPushIfExists needs at least one element");
         assertThatThrownBy(() -> client.listPushIfExists("l", null, new byte[1])).isInstanceOf(NullPointerException.class);
@@ -245,14 +237,4 @@ class ClientCollectionArgumentsTests {
                 .cause().isInstanceOf(ZarisException.class).hasMessageContaining("client is closed");
     }
 
-    private static String keyOfAnotherSegmentThan(String key) {
-        SegmentMapper mapper = new SegmentMapper(LAYOUT.segmentCount());
-        int segment = mapper.segmentOf(key.getBytes(StandardCharsets.UTF_8));
-        for (int i = 0; ; i++) {
-            String candidate = "other-" + i;
-            if (mapper.segmentOf(candidate.getBytes(StandardCharsets.UTF_8)) != segment) {
-                return candidate;
-            }
-        }
-    }
 }

@@ -7,18 +7,11 @@ import io.zaris.model.DumpPayload;
 import io.zaris.model.HashOp;
 import io.zaris.model.KeyContent;
 import io.zaris.model.KvStatus;
-import io.zaris.model.PartitionHealth;
-import io.zaris.model.PartitionRuntime;
 import io.zaris.model.SortedSetScores;
-import io.zaris.placement.PartitionLayout;
-import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.Request;
-import io.zaris.protocol.ResponseCodec;
 import io.zaris.transport.ZarisStatusException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,28 +27,25 @@ import org.junit.jupiter.api.Test;
 @Tag("unit")
 class ClientKeyAndSortedSetAlgebraTests {
 
-    private static final PartitionLayout LAYOUT = PartitionLayout.of(64, 8);
-
+    private StubNodeClient stub;
     private StubNode node;
     private ZarisClient client;
 
     @BeforeEach
     void connect() throws Exception {
-        node = StubNode.start("a");
-        node.serve(StubNode.view(LAYOUT, Map.of("a", node.address()), p -> new PartitionRuntime("a", 1, PartitionHealth.HEALTHY)));
-        client = ZarisClient.connect(ZarisClientOptions.builder().seeds(List.of(node.address())).environment(Map.of())
-                .mapRefreshInterval(Duration.ofHours(1)).retryBackoff(Duration.ofMillis(1)).build());
+        stub = StubNodeClient.start();
+        node = stub.node;
+        client = stub.client;
     }
 
     @AfterEach
     void close() throws Exception {
-        client.close();
-        node.close();
+        stub.close();
     }
 
     @Test
     void algebraArgumentsAreCheckedBeforeSending() {
-        String other = keyOfAnotherSegmentThan("a");
+        String other = StubNodeClient.keyOfAnotherSegmentThan("a");
         assertThatThrownBy(() -> client.sortedSetUnion()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("sortedSetUnion needs at least one key");
         assertThatThrownBy(() -> client.sortedSetDifferenceStore("{t}d")).isInstanceOf(IllegalArgumentException.class)
@@ -98,7 +88,7 @@ class ClientKeyAndSortedSetAlgebraTests {
 
     @Test
     void renameArgumentsAreChecked() {
-        String other = keyOfAnotherSegmentThan("a");
+        String other = StubNodeClient.keyOfAnotherSegmentThan("a");
         assertThatThrownBy(() -> client.rename("a", other)).isInstanceOf(CrossSegmentKeysException.class);
         assertThatThrownBy(() -> client.renameIfAbsent(other, "a")).isInstanceOf(CrossSegmentKeysException.class);
         assertThat(node.received()).isEmpty();
@@ -106,7 +96,7 @@ class ClientKeyAndSortedSetAlgebraTests {
 
     @Test
     void aCombineSendsKindAggregateAndEachKeyWithItsWeightAndReadsScoredMembers() {
-        node.fallback(answer(0, List.of(text("m"), SortedSetScores.formatBytes(4.5), text("n"),
+        node.fallback(StubNodeClient.answer(0, List.of(text("m"), SortedSetScores.formatBytes(4.5), text("n"),
                 SortedSetScores.formatBytes(Double.POSITIVE_INFINITY))));
         SortedSetCombineOptions options = SortedSetCombineOptions.builder().weights(2, Double.POSITIVE_INFINITY)
                 .aggregate(ScoreAggregate.MAX).build();
@@ -125,7 +115,7 @@ class ClientKeyAndSortedSetAlgebraTests {
 
     @Test
     void typeAndExistsReadTheKeysType() {
-        node.script(answer(0, List.of(text("zset"))), answer(0, List.of(text("none"))), answer(0, List.of(text("list"))));
+        node.script(StubNodeClient.answer(0, List.of(text("zset"))), StubNodeClient.answer(0, List.of(text("none"))), StubNodeClient.answer(0, List.of(text("list"))));
 
         assertThat(client.type("k").join()).contains(KeyType.SORTED_SET);
         assertThat(client.type("k").join()).isEqualTo(Optional.empty());
@@ -136,7 +126,7 @@ class ClientKeyAndSortedSetAlgebraTests {
 
     @Test
     void renameOfAnAbsentKeyFailsAsNoSuchKey() {
-        node.script(written(-1), written(0));
+        node.script(StubNodeClient.written(-1), StubNodeClient.written(0));
 
         assertThatThrownBy(() -> client.rename("{t}a", "{t}b").join()).cause()
                 .isInstanceOfSatisfying(ZarisNoSuchKeyException.class, e -> assertThat(e.key()).isEqualTo("{t}a"))
@@ -149,32 +139,32 @@ class ClientKeyAndSortedSetAlgebraTests {
     @Test
     void aRenameIsNotRepeatedAfterAnUnacknowledgedAnswer() {
         node.script(StubNode.status(KvStatus.UNACKNOWLEDGED));
-        node.fallback(written(1));
+        node.fallback(StubNodeClient.written(1));
 
         assertThatThrownBy(() -> client.rename("{t}a", "{t}b").join()).cause()
                 .isInstanceOfSatisfying(ZarisStatusException.class,
                         e -> assertThat(e.status()).isEqualTo(KvStatus.UNACKNOWLEDGED));
-        assertThat(hashOps()).containsExactly(HashOp.RENAME);
+        assertThat(stub.hashOps()).containsExactly(HashOp.RENAME);
     }
 
     @Test
     void aStoreIsRepeatedUnlessItsDestinationIsAmongItsKeys() {
         node.script(StubNode.status(KvStatus.UNACKNOWLEDGED));
-        node.fallback(written(2));
+        node.fallback(StubNodeClient.written(2));
         assertThat(client.sortedSetUnionStore("{t}d", "{t}a", "{t}b").join()).isEqualTo(2);
-        assertThat(hashOps()).containsExactly(HashOp.ZCOMBINESTORE, HashOp.ZCOMBINESTORE);
+        assertThat(stub.hashOps()).containsExactly(HashOp.ZCOMBINESTORE, HashOp.ZCOMBINESTORE);
 
         node.script(StubNode.status(KvStatus.UNACKNOWLEDGED));
         assertThatThrownBy(() -> client.sortedSetIntersectionStore("{t}a", "{t}a", "{t}b").join()).as(
                 "a repeat would intersect its own result again").cause().isInstanceOfSatisfying(ZarisStatusException.class,
                         e -> assertThat(e.status()).isEqualTo(KvStatus.UNACKNOWLEDGED));
-        assertThat(hashOps()).hasSize(3);
+        assertThat(stub.hashOps()).hasSize(3);
     }
 
     @Test
     void aRangeStoreReadsTheRangeThenReplacesTheDestination() throws Exception {
-        node.script(answer(0, List.of(text("b"), SortedSetScores.formatBytes(2), text("c"), SortedSetScores.formatBytes(3))));
-        node.fallback(written(1));
+        node.script(StubNodeClient.answer(0, List.of(text("b"), SortedSetScores.formatBytes(2), text("c"), SortedSetScores.formatBytes(3))));
+        node.fallback(StubNodeClient.written(1));
 
         assertThat(client.sortedSetReverseRangeByScoreStore("{t}d", "{t}s", ScoreBound.exclusive(1), ScoreBound.unbounded(),
                 RangeLimit.of(0, 2)).join()).isEqualTo(2);
@@ -195,15 +185,11 @@ class ClientKeyAndSortedSetAlgebraTests {
 
     @Test
     void anEmptyRangeStoreDeletesTheDestination() {
-        node.script(answer(0, List.of()), StubNode.written(4));
+        node.script(StubNodeClient.answer(0, List.of()), StubNode.written(4));
 
         assertThat(client.sortedSetRangeStore("{t}d", "{t}s", 5, 9).join()).isZero();
         assertThat(node.received().get(1).request()).isInstanceOfSatisfying(Request.Delete.class,
                 delete -> assertThat(new String(delete.key(), StandardCharsets.UTF_8)).isEqualTo("{t}d"));
-    }
-
-    private List<HashOp> hashOps() {
-        return node.received().stream().map(received -> ((Request.Hash) received.request()).hashOp()).toList();
     }
 
     private static List<String> texts(List<byte[]> args) {
@@ -214,34 +200,4 @@ class ClientKeyAndSortedSetAlgebraTests {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** A collection read's OK. */
-    private static StubNode.Answer answer(long count, List<byte[]> items) {
-        return (request, out) -> {
-            ResponseCodec.writeHeader(out, request.id(), KvStatus.OK);
-            ResponseCodec.writeHashAnswer(out, count, items);
-            return true;
-        };
-    }
-
-    /** A collection write's OK: its count, the version of its change and a SYNC acknowledgement. */
-    private static StubNode.Answer written(long count) {
-        return (request, out) -> {
-            ResponseCodec.writeHeader(out, request.id(), KvStatus.OK);
-            ResponseCodec.writeHashAnswer(out, count, List.of());
-            out.writeLong(9);
-            ResponseCodec.writeAck(out, 1, true);
-            return true;
-        };
-    }
-
-    private static String keyOfAnotherSegmentThan(String key) {
-        SegmentMapper mapper = new SegmentMapper(LAYOUT.segmentCount());
-        int segment = mapper.segmentOf(key.getBytes(StandardCharsets.UTF_8));
-        for (int i = 0; ; i++) {
-            String candidate = "other-" + i;
-            if (mapper.segmentOf(candidate.getBytes(StandardCharsets.UTF_8)) != segment) {
-                return candidate;
-            }
-        }
-    }
 }

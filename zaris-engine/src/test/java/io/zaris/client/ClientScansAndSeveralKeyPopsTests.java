@@ -5,12 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
-import io.zaris.model.PartitionHealth;
-import io.zaris.model.PartitionRuntime;
-import io.zaris.placement.PartitionLayout;
-import io.zaris.placement.SegmentMapper;
 import io.zaris.protocol.Request;
-import io.zaris.protocol.ResponseCodec;
 import io.zaris.transport.ZarisStatusException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -30,24 +25,22 @@ import org.junit.jupiter.api.Test;
 @Tag("unit")
 class ClientScansAndSeveralKeyPopsTests {
 
-    private static final PartitionLayout LAYOUT = PartitionLayout.of(64, 8);
     private static final Duration SECOND = Duration.ofSeconds(1);
 
+    private StubNodeClient stub;
     private StubNode node;
     private ZarisClient client;
 
     @BeforeEach
     void connect() throws Exception {
-        node = StubNode.start("a");
-        node.serve(StubNode.view(LAYOUT, Map.of("a", node.address()), p -> new PartitionRuntime("a", 1, PartitionHealth.HEALTHY)));
-        client = ZarisClient.connect(ZarisClientOptions.builder().seeds(List.of(node.address())).environment(Map.of())
-                .mapRefreshInterval(Duration.ofHours(1)).retryBackoff(Duration.ofMillis(1)).build());
+        stub = StubNodeClient.start();
+        node = stub.node;
+        client = stub.client;
     }
 
     @AfterEach
     void close() throws Exception {
-        client.close();
-        node.close();
+        stub.close();
     }
 
     @Test
@@ -80,7 +73,7 @@ class ClientScansAndSeveralKeyPopsTests {
                     .hasMessageContaining("sortedSetBlockingPopMax takes a positive timeout");
         }
 
-        List<String> crossing = List.of("a", keyOfAnotherSegmentThan("a"));
+        List<String> crossing = List.of("a", StubNodeClient.keyOfAnotherSegmentThan("a"));
         assertThatThrownBy(() -> client.listPop(crossing, ListEnd.HEAD, 1)).isInstanceOf(CrossSegmentKeysException.class)
                 .hasMessageContaining("common {hash tag}");
         assertThatThrownBy(() -> client.listBlockingPop(crossing, ListEnd.HEAD, 1, SECOND))
@@ -107,7 +100,7 @@ class ClientScansAndSeveralKeyPopsTests {
 
     @Test
     void randomPicksSendTheirCountAndWhetherValuesComeAlong() {
-        node.fallback(answer(List.of(bytes("f"), bytes("v"), bytes("f"), bytes("v"))));
+        node.fallback(StubNodeClient.answer(0, List.of(bytes("f"), bytes("v"), bytes("f"), bytes("v"))));
 
         assertThat(client.hashRandomEntries("h", -2).join()).hasSize(2).allSatisfy(entry -> {
             assertThat(entry.getKey()).isEqualTo("f");
@@ -116,7 +109,7 @@ class ClientScansAndSeveralKeyPopsTests {
         client.hashRandomFields("h", -1_000_000).join();
         client.sortedSetRandomMembers("z", 3).join();
 
-        List<Request.Hash> sent = hashRequests();
+        List<Request.Hash> sent = stub.hashRequests();
         assertThat(sent).extracting(Request.Hash::hashOp)
                 .containsExactly(HashOp.HRANDFIELD, HashOp.HRANDFIELD, HashOp.ZRANDMEMBER);
         assertThat(sent.get(0).args()).extracting(ClientScansAndSeveralKeyPopsTests::text).containsExactly("-2", "1");
@@ -127,14 +120,14 @@ class ClientScansAndSeveralKeyPopsTests {
     @Test
     void aScanKeepsTheItemsItsPatternMatchesAndIsRepeatedAfterAnOwnershipChange() {
         node.script(StubNode.status(KvStatus.OWNERSHIP_CHANGING));
-        node.fallback(answer(List.of(bytes("user:1"), bytes("a"), bytes("team:1"), bytes("b"), bytes("user:22"), bytes("c"))));
+        node.fallback(StubNodeClient.answer(0, List.of(bytes("user:1"), bytes("a"), bytes("team:1"), bytes("b"), bytes("user:22"), bytes("c"))));
 
         Map<String, byte[]> users = client.hashScan("h", "user:?").join();
 
         assertThat(users).containsOnlyKeys("user:1");
         assertThat(client.hashScan("h", null).join()).containsOnlyKeys("user:1", "team:1", "user:22");
         assertThat(client.hashScan("h", "[tu]*:[0-9]*").join().keySet()).containsExactly("user:1", "team:1", "user:22");
-        assertThat(hashRequests()).extracting(Request.Hash::hashOp)
+        assertThat(stub.hashRequests()).extracting(Request.Hash::hashOp)
                 .containsExactly(HashOp.HGETALL, HashOp.HGETALL, HashOp.HGETALL, HashOp.HGETALL);
     }
 
@@ -149,36 +142,12 @@ class ClientScansAndSeveralKeyPopsTests {
                 .isInstanceOfSatisfying(ZarisStatusException.class,
                         e -> assertThat(e.status()).isEqualTo(KvStatus.UNACKNOWLEDGED));
 
-        List<Request.Hash> sent = hashRequests();
+        List<Request.Hash> sent = stub.hashRequests();
         assertThat(sent).extracting(Request.Hash::hashOp).containsExactly(HashOp.LMPOP, HashOp.ZMPOP);
         assertThat(text(sent.get(0).key())).isEqualTo("{q}a");
         assertThat(sent.get(0).args()).extracting(ClientScansAndSeveralKeyPopsTests::text).containsExactly("RIGHT", "2", "{q}b");
         assertThat(text(sent.get(1).key())).isEqualTo("{q}z");
         assertThat(sent.get(1).args()).extracting(ClientScansAndSeveralKeyPopsTests::text).containsExactly("1", "3", "{q}y");
-    }
-
-    private List<Request.Hash> hashRequests() {
-        return node.received().stream().map(received -> (Request.Hash) received.request()).toList();
-    }
-
-    /** A collection read's OK with these items. */
-    private static StubNode.Answer answer(List<byte[]> items) {
-        return (request, out) -> {
-            ResponseCodec.writeHeader(out, request.id(), KvStatus.OK);
-            ResponseCodec.writeHashAnswer(out, 0, items);
-            return true;
-        };
-    }
-
-    private static String keyOfAnotherSegmentThan(String key) {
-        SegmentMapper mapper = new SegmentMapper(LAYOUT.segmentCount());
-        int segment = mapper.segmentOf(bytes(key));
-        for (int i = 0; ; i++) {
-            String candidate = "other-" + i;
-            if (mapper.segmentOf(bytes(candidate)) != segment) {
-                return candidate;
-            }
-        }
     }
 
     private static byte[] bytes(String text) {

@@ -86,15 +86,9 @@ class SingleFaultIntegrationTests {
             String leader = client.refreshMap().join().leader();
             String victim = victim(client, processes, false);
             faultNow.run();
-            processes.node(victim).signal("STOP");
-            Thread.sleep(Duration.ofSeconds(15).toMillis()); // the pause is the scenario
-            ServerProcesses.Node returning = processes.node(victim);
-            int logBeforeResume = returning.logText().length();
-            processes.node(victim).signal("CONT");
             // The returning node merges back into the majority's view and must not become its coordinator: members
             // confirm a new leader only a lease after they answered the old one, so every owner lease would lapse.
-            await(victim + " back in a view of all three").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> returning.logText().substring(logBeforeResume).contains("with 3 member(s)"));
+            pauseForFifteenSecondsUntilMergedBack(processes.node(victim));
             assertThat(client.refreshMap().join().leader()).as("the leader once the paused node merged back").isEqualTo(leader);
             return "SIGSTOP of " + victim + " for 15 s (leader " + leader + " throughout)";
         }, AFTER_FAULT, Measure.LONGEST_GAP, PAUSE_BOUND_SECONDS);
@@ -105,18 +99,12 @@ class SingleFaultIntegrationTests {
         survives("sigstop-leader", false, (processes, client, faultNow) -> {
             String victim = victim(client, processes, true);
             faultNow.run();
-            processes.node(victim).signal("STOP");
-            Thread.sleep(Duration.ofSeconds(15).toMillis()); // the pause is the scenario
-            ServerProcesses.Node returning = processes.node(victim);
-            int logBeforeResume = returning.logText().length();
-            processes.node(victim).signal("CONT");
             // The paused leader comes back without its lease, and its newest cluster view names itself: it must not
             // coordinate the merged view, or the other members would wait a lease to confirm it while every owner
             // lease lapsed (measured before: about 1.4 s without a write anywhere).
-            await(victim + " back in a view of all three").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> returning.logText().substring(logBeforeResume).contains("with 3 member(s)"));
+            String logSinceResume = pauseForFifteenSecondsUntilMergedBack(processes.node(victim));
             Matcher view = Pattern.compile("membership view \\[([^|\\]]+)\\|\\d+] with 3 member\\(s\\)")
-                    .matcher(returning.logText().substring(logBeforeResume));
+                    .matcher(logSinceResume);
             assertThat(view.find()).as("the merged view in %s's log", victim).isTrue();
             assertThat(view.group(1)).as("the coordinator of the merged view").isNotEqualTo(victim);
             return "SIGSTOP of the leader " + victim + " for 15 s (" + view.group(1) + " coordinates the merged view)";
@@ -185,6 +173,18 @@ class SingleFaultIntegrationTests {
     /** The client an application gets by default; only the environment is cleared, so the machine's variables cannot change it. */
     static ZarisClient defaultClient(List<NodeAddress> seeds) {
         return ZarisClient.connect(ZarisClientOptions.builder().seeds(seeds).environment(Map.of()).build());
+    }
+
+    /** {@code SIGSTOP} for 15 s (the pause is the scenario), {@code SIGCONT}; the node's log since, once it is back in a view of three. */
+    private static String pauseForFifteenSecondsUntilMergedBack(ServerProcesses.Node node) throws Exception {
+        node.signal("STOP");
+        Thread.sleep(Duration.ofSeconds(15).toMillis());
+        int logBeforeResume = node.logText().length();
+        node.signal("CONT");
+        await(node.nodeId() + " back in a view of all three").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> node.logText().substring(logBeforeResume).contains("with 3 member(s)"));
+        return node.logText().substring(logBeforeResume);
     }
 
     private static String victim(ZarisClient client, ServerProcesses processes, boolean leader) {
