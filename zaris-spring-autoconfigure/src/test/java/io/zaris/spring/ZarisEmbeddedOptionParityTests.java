@@ -96,6 +96,7 @@ class ZarisEmbeddedOptionParityTests {
             Map.entry(ServerOption.EVICTION_DELAY, CUSTOMIZER + " (replication(...))"),
             Map.entry(ServerOption.HEAL_COOLDOWN, CUSTOMIZER + " (replication(...))"),
             Map.entry(ServerOption.ASYNC_FLUSH_DELAY, CUSTOMIZER + " (replication(...))"),
+            Map.entry(ServerOption.REPLICA_BACKLOG, CUSTOMIZER + " (replication(...))"),
             Map.entry(ServerOption.RESP_MAX_BULK_BYTES, CUSTOMIZER + " (respLimits(...))"),
             Map.entry(ServerOption.RESP_MAX_ARGS, CUSTOMIZER + " (respLimits(...))"),
             Map.entry(ServerOption.RESP_MAX_INLINE_BYTES, CUSTOMIZER + " (respLimits(...))"),
