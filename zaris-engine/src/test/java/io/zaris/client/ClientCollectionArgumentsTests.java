@@ -15,8 +15,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -26,23 +24,7 @@ import org.junit.jupiter.api.Test;
  * and a blocking pop's wait ends when the client closes.
  */
 @Tag("unit")
-class ClientCollectionArgumentsTests {
-
-    private StubNodeClient stub;
-    private StubNode node;
-    private ZarisClient client;
-
-    @BeforeEach
-    void connect() throws Exception {
-        stub = StubNodeClient.start();
-        node = stub.node;
-        client = stub.client;
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        stub.close();
-    }
+class ClientCollectionArgumentsTests extends AgainstStubNode {
 
     @Test
     void badCountsAreRefused() {

@@ -9,8 +9,6 @@ import io.zaris.model.SortedSetScores;
 import io.zaris.transport.ZarisStatusException;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -21,23 +19,7 @@ import org.junit.jupiter.api.Test;
  * repeated after one, its failure handed back.
  */
 @Tag("unit")
-class ClientCollectionRetryTests {
-
-    private StubNodeClient stub;
-    private StubNode node;
-    private ZarisClient client;
-
-    @BeforeEach
-    void connect() throws Exception {
-        stub = StubNodeClient.start();
-        node = stub.node;
-        client = stub.client;
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        stub.close();
-    }
+class ClientCollectionRetryTests extends AgainstStubNode {
 
     @Test
     void aReadIsRepeatedAfterAnOwnershipChange() {

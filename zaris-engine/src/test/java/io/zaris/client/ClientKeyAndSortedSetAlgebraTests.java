@@ -13,8 +13,6 @@ import io.zaris.transport.ZarisStatusException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -25,23 +23,7 @@ import org.junit.jupiter.api.Test;
  * write.
  */
 @Tag("unit")
-class ClientKeyAndSortedSetAlgebraTests {
-
-    private StubNodeClient stub;
-    private StubNode node;
-    private ZarisClient client;
-
-    @BeforeEach
-    void connect() throws Exception {
-        stub = StubNodeClient.start();
-        node = stub.node;
-        client = stub.client;
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        stub.close();
-    }
+class ClientKeyAndSortedSetAlgebraTests extends AgainstStubNode {
 
     @Test
     void algebraArgumentsAreCheckedBeforeSending() {

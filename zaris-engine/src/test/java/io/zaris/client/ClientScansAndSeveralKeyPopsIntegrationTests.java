@@ -3,8 +3,6 @@ package io.zaris.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zaris.embedded.EmbeddedCluster;
-import io.zaris.placement.PartitionLayout;
 import io.zaris.transport.ZarisWrongTypeException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -13,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -25,22 +21,7 @@ import org.junit.jupiter.api.Test;
  * operations through the blocking view {@code sync()}.
  */
 @Tag("in-process-cluster")
-class ClientScansAndSeveralKeyPopsIntegrationTests {
-
-    private static EmbeddedCluster cluster;
-    private static ZarisClient client;
-
-    @BeforeAll
-    static void start() {
-        cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(2).layout(PartitionLayout.of(64, 8)).build().start();
-        client = ZarisClient.connect(ZarisClientOptions.builder().seeds(cluster.seeds()).environment(Map.of()).build());
-    }
-
-    @AfterAll
-    static void stop() {
-        client.close();
-        cluster.close();
-    }
+class ClientScansAndSeveralKeyPopsIntegrationTests extends AgainstThreeNodeCluster {
 
     @Test
     void scansAnswerTheMatchingItemsOfAHashASetAndASortedSet() {

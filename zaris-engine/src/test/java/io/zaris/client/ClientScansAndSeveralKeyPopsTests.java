@@ -11,8 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -23,25 +21,9 @@ import org.junit.jupiter.api.Test;
  * change, LMPOP and ZMPOP not repeated after an unacknowledged answer).
  */
 @Tag("unit")
-class ClientScansAndSeveralKeyPopsTests {
+class ClientScansAndSeveralKeyPopsTests extends AgainstStubNode {
 
     private static final Duration SECOND = Duration.ofSeconds(1);
-
-    private StubNodeClient stub;
-    private StubNode node;
-    private ZarisClient client;
-
-    @BeforeEach
-    void connect() throws Exception {
-        stub = StubNodeClient.start();
-        node = stub.node;
-        client = stub.client;
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        stub.close();
-    }
 
     @Test
     void popsOverSeveralKeysRefuseBadCountsEndsTimeoutsAndKeysBeforeSending() {

@@ -3,9 +3,7 @@ package io.zaris.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.zaris.embedded.EmbeddedCluster;
 import io.zaris.model.NodeAddress;
-import io.zaris.placement.PartitionLayout;
 import io.zaris.transport.ZarisWrongTypeException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -16,8 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.HostAndPort;
@@ -33,23 +29,7 @@ import redis.clients.jedis.resps.Tuple;
  * keys; each test on a hash tag of its own.
  */
 @Tag("in-process-cluster")
-class ClientSortedSetAlgebraAndKeysIntegrationTests {
-
-    private static EmbeddedCluster cluster;
-    private static ZarisClient client;
-
-    @BeforeAll
-    static void start() {
-        cluster = EmbeddedCluster.builder().nodes(3).replicationFactor(2).layout(PartitionLayout.of(64, 8)).resp(true).build()
-                .start();
-        client = ZarisClient.connect(ZarisClientOptions.builder().seeds(cluster.seeds()).environment(Map.of()).build());
-    }
-
-    @AfterAll
-    static void stop() {
-        client.close();
-        cluster.close();
-    }
+class ClientSortedSetAlgebraAndKeysIntegrationTests extends AgainstThreeNodeCluster {
 
     @Test
     void sortedSetsCombineWithWeightsAndAggregatesAndStoreTheResult() {
