@@ -301,6 +301,28 @@ public final class ServerProcesses implements AutoCloseable {
         return List.copyOf(command);
     }
 
+    /**
+     * Waits until every node answers 200 on {@code /health/ready} (nodes started after {@link #withHttpPorts}): it holds
+     * the map, sees a majority, serves its active partitions and has an open, synced replication link to each replica.
+     * Before that a SYNC write is acknowledged without a replica whose link is still opening, so a test that needs
+     * every write on every copy writes only after this.
+     */
+    public void awaitEveryNodeReady(Duration atMost) {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        org.awaitility.Awaitility.await("every node ready").atMost(atMost).pollInterval(Duration.ofMillis(200))
+                .ignoreExceptions().until(() -> {
+                    for (Node node : nodes()) {
+                        java.net.http.HttpRequest ready = java.net.http.HttpRequest.newBuilder(
+                                java.net.URI.create("http://127.0.0.1:" + httpPort(node.nodeId()) + "/health/ready"))
+                                .timeout(Duration.ofSeconds(2)).GET().build();
+                        if (http.send(ready, java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() != 200) {
+                            return false;
+                        }
+                    }
+                    return true;
+                });
+    }
+
     /** The node's HTTP health port (nodes started after {@link #withHttpPorts}). */
     public int httpPort(String nodeId) {
         List<String> command = command(nodeId);
