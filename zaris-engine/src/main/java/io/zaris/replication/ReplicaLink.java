@@ -313,8 +313,8 @@ final class ReplicaLink {
      * behind a congested link) and the link closes as one to a node that does not keep up: what waits on it fails as
      * not known to be applied, the replicator counts the replica silent, and it re-syncs the replica on a new link
      * once the replica answers a handshake again. Without the bound an owner under a fast writer held every change for
-     * a paused replica until its heap ran out. Snapshots are not counted: they are sent once per re-sync, a chunk
-     * at a time of the segment's own entries.
+     * a paused replica until its heap ran out. Snapshots are not counted: a re-sync sends each segment's once, its
+     * chunks bounded by the entries the segment holds, and counting them would close the link a re-sync needs.
      */
     private void countSent(long bytes) {
         long unanswered = unansweredBytes.addAndGet(bytes);
@@ -329,11 +329,6 @@ final class ReplicaLink {
 
     private void countAnswered(long bytes) {
         unansweredBytes.addAndGet(-bytes);
-    }
-
-    /** Bytes of live changes sent and not yet answered on this link. */
-    long unansweredBytes() {
-        return unansweredBytes.get();
     }
 
     private static long changeBytes(List<Change> changes) {
