@@ -22,6 +22,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -161,14 +162,6 @@ final class FailoverCoordinator {
     }
 
     /**
-     * Events thread, leader only.
-     *
-     * @param held    the view this node holds
-     * @param present node ids in the current membership view that announced themselves
-     * @param latest  reads the view current when probe results come back
-     * @param publish adopts and broadcasts a new view
-     */
-    /**
      * Events thread, leader only: {@code node} restarted and the view still names it active for these
      * partitions (under these epochs). It has none of their data, so they fail over as if it had left.
      */
@@ -183,6 +176,14 @@ final class FailoverCoordinator {
         });
     }
 
+    /**
+     * Events thread, leader only: the round, with every member announced.
+     *
+     * @param held    the view this node holds
+     * @param present node ids in the current membership view that announced themselves
+     * @param latest  reads the view current when probe results come back
+     * @param publish adopts and broadcasts a new view
+     */
     void reconcile(ClusterView held, Set<String> present, Supplier<ClusterView> latest, Consumer<ClusterView> publish) {
         reconcile(held, present, 0, latest, publish);
     }
@@ -315,23 +316,48 @@ final class FailoverCoordinator {
                 answers.put(question.getKey(), probe.partitionStates(address, question.getValue()));
             }
         }
-        List<CompletableFuture<?>> all = new ArrayList<>(reachability.values());
-        all.addAll(answers.values());
         long asked = time.nanoTime();
-        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) -> events.execute(() -> {
-            roundInFlight = false;
-            if (!failover.isEmpty()) {
-                // the round's share of a failover's time, apart from detection and the views' installation
-                log.info("node {}: failover round for {} partition(s): asked {} for their states{}, answered in {} ms",
-                        nodeId, failover.size(), new TreeSet<>(answers.keySet()),
-                        reachability.isEmpty() ? "" : " and probed " + new TreeSet<>(reachability.keySet()),
-                        (time.nanoTime() - asked) / 1_000_000);
-            }
-            joinStates(answers).values().forEach(byPartition -> byPartition.forEach(
-                    (partition, state) -> observedEpochs.merge(partition, state.highestEpoch(), Math::max)));
-            apply(latest.get(), present, failover, heal, degrade, recovered, join(reachability), joinStates(answers), latest,
-                    publish);
-        }));
+        CompletableFuture<Void> statesIn = CompletableFuture.allOf(answers.values().toArray(CompletableFuture[]::new))
+                .handle((ignored, error) -> null);
+        CompletableFuture<Void> probesIn = CompletableFuture.allOf(reachability.values().toArray(CompletableFuture[]::new))
+                .handle((ignored, error) -> null);
+        // A probe of a departed active costs its whole timeout when the node hangs (a paused former leader, whose
+        // grants this leader never saw: 1 s). The partitions that only lost a replica, or finished recovering, need no
+        // probe, and every SYNC write of the former waits for the lost replica until it is decided: they are decided
+        // as soon as the states are in, the failovers once the probes answered; all at once when the probes were as
+        // quick. (A heal may fence and hand over, which ends the round on its own; heals wait for the whole round.)
+
+        // Set and read on the events thread only; an object because the two steps are lambdas.
+        AtomicBoolean decidedEarly = new AtomicBoolean();
+        CompletableFuture<Void> earlyStep = degrade.isEmpty() && recovered.isEmpty() ? CompletableFuture.completedFuture(null)
+                : statesIn.thenRunAsync(() -> {
+                    if (!probesIn.isDone()) {
+                        decidedEarly.set(true);
+                        noteObservedEpochs(answers);
+                        apply(latest.get(), present, Set.of(), Set.of(), degrade, recovered, Map.of(),
+                                joinStates(answers), latest, publish);
+                    }
+                }, events).handle((ignored, error) -> null);
+        statesIn.thenCombine(probesIn, (states, probes) -> null).thenCombine(earlyStep, (round, early) -> null)
+                .whenComplete((ignored, error) -> events.execute(() -> {
+                    roundInFlight = false;
+                    if (!failover.isEmpty()) {
+                        // the round's share of a failover's time, apart from detection and the views' installation
+                        log.info("node {}: failover round for {} partition(s): asked {} for their states{}, answered in {} ms",
+                                nodeId, failover.size(), new TreeSet<>(answers.keySet()),
+                                reachability.isEmpty() ? "" : " and probed " + new TreeSet<>(reachability.keySet()),
+                                (time.nanoTime() - asked) / 1_000_000);
+                    }
+                    noteObservedEpochs(answers);
+                    boolean early = decidedEarly.get();
+                    apply(latest.get(), present, failover, heal, early ? Set.of() : degrade, early ? Set.of() : recovered,
+                            join(reachability), joinStates(answers), latest, publish);
+                }));
+    }
+
+    private void noteObservedEpochs(Map<String, CompletableFuture<Map<Integer, PartitionState>>> answers) {
+        joinStates(answers).values().forEach(byPartition -> byPartition.forEach(
+                (partition, state) -> observedEpochs.merge(partition, state.highestEpoch(), Math::max)));
     }
 
     private void apply(ClusterView view, Set<String> present, Set<Integer> failover, Set<Integer> heal,

@@ -1,6 +1,8 @@
 package io.zaris.cluster;
 
 import io.zaris.model.ClusterView;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The lease messages of one node, both sides: what a renewal sends, and how each lease message that arrives is
@@ -17,7 +19,10 @@ import io.zaris.model.ClusterView;
  *   <li>{@code MAJORITY_CONFIRMED}: completes this node's checks when it comes from the coordinator.</li>
  *   <li>{@code LEASE_REQUEST}, leading, from a member: granted while the leadership is confirmed, unless the member
  *       lags ({@link LeaseKeeper#promptness}: then refused, and the first refusal reported); otherwise a beat
- *       at once, so a member that installed this leader's view late confirms it now, not a quarter lease later.</li>
+ *       at once, so a member that installed this leader's view late confirms it now, not a quarter lease later, and
+ *       the request is kept: the answer that confirms the leadership grants it then, instead of the member's next
+ *       request a quarter lease later (measured: a new leader's members, itself included, served again about a
+ *       second after it was confirmed).</li>
  *   <li>{@code LEASE_GRANT}: from a leader holding a newer map, a sign this node missed a view
  *       ({@link Effects#newerMapHeld}); from the coordinator otherwise, the member's lease.</li>
  * </ul>
@@ -76,6 +81,15 @@ final class LeaseRelay<A> {
     private final LeaseKeeper<A> keeper;
     private final MajorityCheckRelay<A> majorityChecks;
     private final Effects<A> effects;
+    /**
+     * Leading but not yet confirmed: member → its latest lease request, answered once a majority confirms the
+     * leadership (see {@link #grantAskedBeforeConfirmation}). At most one entry per member of the view.
+     */
+    private final Map<A, AskedAt> askedBeforeConfirmation = new HashMap<>();
+
+    /** A lease request, by number, and when it arrived (monotonic nanos). */
+    private record AskedAt(long number, long arrivedNanos) {
+    }
 
     LeaseRelay(LeaseKeeper<A> keeper, Effects<A> effects) {
         this.keeper = keeper;
@@ -125,6 +139,7 @@ final class LeaseRelay<A> {
                 LeaseKeeper.BeatQuorum quorum = fromMemberToLeader ? keeper.onBeatAnswer(number, source, now) : null;
                 if (quorum != null) {
                     if (quorum.leadershipJustConfirmed()) {
+                        grantAskedBeforeConfirmation(seat, now);
                         effects.leadershipConfirmed();
                     }
                     majorityChecks.onBeatQuorum(quorum.sentNanos());
@@ -140,31 +155,55 @@ final class LeaseRelay<A> {
             }
             case ClusterMessages.MAJORITY_CONFIRMED -> majorityChecks.onConfirmed(source, roster.coordinator(), number);
             case ClusterMessages.LEASE_REQUEST -> {
-                if (fromMemberToLeader) {
-                    ClusterMessages.NodeHello hello = roster.hello(source);
-                    String nodeId = hello == null ? null : hello.nodeId();
-                    LeaseKeeper.Promptness promptness = keeper.leadershipConfirmed(now)
-                            ? keeper.promptness(nodeId, source, seat.majority(), now) : LeaseKeeper.Promptness.PROMPT;
-                    if (promptness != LeaseKeeper.Promptness.PROMPT) {
-                        if (promptness == LeaseKeeper.Promptness.STARTS_LAGGING) {
-                            effects.leaseRefused(nodeId);
-                        }
-                    } else if (keeper.grant(nodeId, now)) {
-                        ClusterView held = seat.held();
-                        effects.send(source, ClusterMessages.encodeGrant(number,
-                                held == null ? 0 : held.partitionMap().version()));
-                    } else if (!keeper.leadershipConfirmed(now)) {
-                        // A member asks as soon as it installs this leader's view, which it may have held back a
-                        // while (MembershipGate) and so missed the beat sent at the view change: a beat now lets its
-                        // answer confirm this leadership at once instead of at the next tick, a quarter lease later.
-                        beat(seat, now);
-                    }
+                if (fromMemberToLeader && !answerLeaseRequest(source, number, seat, now)) {
+                    askedBeforeConfirmation.put(source, new AskedAt(number, now));
+                    // A member asks as soon as it installs this leader's view, which it may have held back a while
+                    // (MembershipGate) and so missed the beat sent at the view change: a beat now lets its answer
+                    // confirm this leadership at once instead of at the next tick, a quarter lease later.
+                    beat(seat, now);
                 }
             }
             case ClusterMessages.LEASE_GRANT -> onGrant(source, message, seat, now);
             default -> {
             }
         }
+    }
+
+    /**
+     * Answers {@code source}'s lease request {@code number}: grants it, or refuses it because the member lags. Returns
+     * {@code false} only when it could not be answered because this leadership is not confirmed yet.
+     */
+    private boolean answerLeaseRequest(A source, long number, Seat<A> seat, long now) {
+        if (!keeper.leadershipConfirmed(now)) {
+            return false;
+        }
+        ClusterMessages.NodeHello hello = seat.roster().hello(source);
+        String nodeId = hello == null ? null : hello.nodeId();
+        LeaseKeeper.Promptness promptness = keeper.promptness(nodeId, source, seat.majority(), now);
+        if (promptness == LeaseKeeper.Promptness.STARTS_LAGGING) {
+            effects.leaseRefused(nodeId);
+        } else if (promptness == LeaseKeeper.Promptness.PROMPT && keeper.grant(nodeId, now)) {
+            ClusterView held = seat.held();
+            effects.send(source, ClusterMessages.encodeGrant(number, held == null ? 0 : held.partitionMap().version()));
+        }
+        return true;
+    }
+
+    /**
+     * The leadership was just confirmed: the requests that arrived within the last quarter lease (a member asks that
+     * often, so an older one had a successor or its member is silent) are answered now. A grant made later than its
+     * request was sent is safe: the member's lease runs from its request's send time, and the grant time this leader
+     * records for it is later than that, as for any request that arrives late.
+     */
+    private void grantAskedBeforeConfirmation(Seat<A> seat, long now) {
+        Map<A, AskedAt> asked = new HashMap<>(askedBeforeConfirmation);
+        askedBeforeConfirmation.clear();
+        long recent = keeper.lease().toNanos() / 4;
+        asked.forEach((member, request) -> {
+            if (seat.roster().contains(member) && now - request.arrivedNanos() < recent) {
+                answerLeaseRequest(member, request.number(), seat, now);
+            }
+        });
     }
 
     private void onGrant(A source, ClusterMessages.LeaseMessage message, Seat<A> seat, long now) {

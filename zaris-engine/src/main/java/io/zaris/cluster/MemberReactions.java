@@ -261,6 +261,12 @@ final class MemberReactions<A> {
         fetchFirstView(now);
         askToDisown();
         requests.repeatDrainRequest(now);
+        if (leasesEnabled() && link != null && roster.hasView()) {
+            // checked every round, not only at the quarter-lease renewals: the moment a silent coordinator may be
+            // deserted falls between two of them, and every owner lease of the cluster waits for it (a leader's
+            // SIGSTOP: up to a quarter lease, 1.25 s by default, of the stall)
+            stopFollowingAnUnresponsiveCoordinator(now);
+        }
         if (mayDecide(now) && views.current() != null) {
             failover.reconcile(views.current(), presentNodes(), roster.membersWithoutHello(), views::current,
                     this::publishIfStillLeading);

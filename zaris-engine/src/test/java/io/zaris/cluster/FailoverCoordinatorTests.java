@@ -38,6 +38,8 @@ class FailoverCoordinatorTests {
     private final List<ClusterView> published = new ArrayList<>();
     /** Nodes whose data port no longer answers. */
     private final Set<String> crashed = new java.util.HashSet<>();
+    /** Nodes whose data port takes its time to answer a probe (a hung process): each answers when its future completes. */
+    private final Map<String, CompletableFuture<Boolean>> pendingProbes = new HashMap<>();
     /** Nodes asked for their partition states, in order. */
     private final List<String> askedForStates = new java.util.ArrayList<>();
     private long now = 1_000_000_000L;
@@ -72,6 +74,31 @@ class FailoverCoordinatorTests {
             assertThat(rehomed.runtimeMap().get(p).health()).isEqualTo(PartitionHealth.DEGRADED);
             assertThat(rehomed.runtimeMap().get(p).epoch()).isGreaterThan(failedOver.runtimeMap().get(p).epoch());
         }
+    }
+
+    @Test
+    void aLostReplicaIsDecidedWithoutWaitingForTheProbeOfAHungActiveAndTheFailoverOnceItAnswers() {
+        // "a" left the view, hung: its data port takes the probe's whole timeout to say nothing
+        ClusterView view = aViewWhoseActiveACrashed();
+        CompletableFuture<Boolean> probeOfA = new CompletableFuture<>();
+        pendingProbes.put("a", probeOfA);
+
+        defaultLeader.reconcile(view, Set.of("b", "c"), () -> published.isEmpty() ? view : published.get(published.size() - 1),
+                published::add);
+
+        assertThat(published).as("partition 1 only lost its replica a: decided at once").hasSize(1);
+        assertThat(published.get(0).runtimeMap().get(1)).isEqualTo(new PartitionRuntime("c", 2, PartitionHealth.DEGRADED));
+        assertThat(published.get(0).runtimeMap().get(0)).as("a's own partition waits for the probe")
+                .isEqualTo(view.runtimeMap().get(0));
+        defaultLeader.reconcile(published.get(0), Set.of("b", "c"), () -> published.get(published.size() - 1),
+                published::add);
+        assertThat(published).as("no other round starts while the probe is out").hasSize(1);
+
+        probeOfA.complete(false);
+
+        assertThat(published).hasSize(2);
+        assertThat(published.get(1).runtimeMap().get(0)).isEqualTo(new PartitionRuntime("b", 4, PartitionHealth.DEGRADED));
+        assertThat(published.get(1).runtimeMap().get(1)).isEqualTo(published.get(0).runtimeMap().get(1));
     }
 
     @Test
@@ -546,7 +573,8 @@ class FailoverCoordinatorTests {
     private final class FakeProbe implements PeerProbe {
         @Override
         public CompletableFuture<Boolean> isReachable(NodeAddress address) {
-            return CompletableFuture.completedFuture(!crashed.contains(nodeAt(address)));
+            CompletableFuture<Boolean> pending = pendingProbes.get(nodeAt(address));
+            return pending != null ? pending : CompletableFuture.completedFuture(!crashed.contains(nodeAt(address)));
         }
 
         @Override

@@ -66,14 +66,33 @@ class LeaseRelayTests {
         relay.onMessage("a", lease(ClusterMessages.BEAT_ACK, 1), leader, 10 * SECOND);
         relay.onMessage("b", lease(ClusterMessages.BEAT_ACK, 1), leader, 10 * SECOND);
         relay.onMessage("c", lease(ClusterMessages.BEAT_ACK, 1), leader, 10 * SECOND);
-        assertThat(effects).as("confirmed once, by the second answer").containsExactly("broadcast BEAT 1",
-                "leadershipConfirmed");
+        assertThat(effects).as("confirmed once, by the second answer, which grants the request asked before")
+                .containsExactly("broadcast BEAT 1", "send b LEASE_GRANT 1 map 0", "leadershipConfirmed");
 
         roster.announced("b", new ClusterMessages.NodeHello("b", new NodeAddress("127.0.0.1", 2), "b-1", 0));
         relay.onMessage("b", lease(ClusterMessages.LEASE_REQUEST, 2), leader, 11 * SECOND);
 
         assertThat(effects).last().isEqualTo("send b LEASE_GRANT 2 map 0");
         assertThat(relay.keeper().renewedWithinLease("b", 11 * SECOND)).as("the grant is recorded by node id").isTrue();
+    }
+
+    @Test
+    void onlyTheLatestRequestOfAQuarterLeaseBeforeTheConfirmationIsGrantedThen() {
+        LeaseRelay.Seat<String> leader = seat("a", null);
+        relay.onMessage("b", lease(ClusterMessages.LEASE_REQUEST, 1), leader, 10 * SECOND);
+        relay.onMessage("b", lease(ClusterMessages.LEASE_REQUEST, 2), leader, 10 * SECOND + SECOND / 2);
+        relay.onMessage("c", lease(ClusterMessages.LEASE_REQUEST, 7), leader, 10 * SECOND);
+        effects.clear();
+
+        // a lease of 3 s: c's request came 0.8 s before, more than a quarter lease, and c asks again by now
+        long confirmedAt = 10 * SECOND + 800_000_000L;
+        relay.onMessage("a", lease(ClusterMessages.BEAT_ACK, 1), leader, confirmedAt);
+        relay.onMessage("b", lease(ClusterMessages.BEAT_ACK, 1), leader, confirmedAt);
+
+        assertThat(effects).containsExactly("send b LEASE_GRANT 2 map 0", "leadershipConfirmed");
+        effects.clear();
+        relay.onMessage("c", lease(ClusterMessages.BEAT_ACK, 1), leader, confirmedAt);
+        assertThat(effects).as("requests answered once; later answers confirm nothing new").isEmpty();
     }
 
     @Test
