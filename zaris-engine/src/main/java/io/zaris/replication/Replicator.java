@@ -50,8 +50,11 @@ import org.slf4j.LoggerFactory;
  * A link ships a segment's live changes only after that segment's snapshot was enqueued.
  *
  * <p>Threads: {@link #ship} on request threads (event loops); {@link #reconcile} on the one
- * "zaris-replication" thread, every {@link #RECONCILE_INTERVAL} and after each adopted view; catch-ups on
- * the event loop that received the replica's OUT_OF_SYNC answer.
+ * "zaris-replication" thread, every {@link #RECONCILE_INTERVAL}, after each adopted view and when a shipment waits
+ * for a replica without a link; catch-ups on the event loop that received the replica's OUT_OF_SYNC answer. Shipments
+ * waiting for a replica to go live on their segment ({@link SyncWaiters}) join under the segment's lock and are
+ * settled by the snapshot read under it, released by the replication thread or a link's event loop, and expire on
+ * the replication thread.
  */
 public final class Replicator implements ChangeSink, AutoCloseable {
 
@@ -399,18 +402,11 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     /**
      * Under the segment's lock: whether a serving, not silent replica without a live link for the segment is about to
      * get one, so a shipment waits for it. Its link is open (the segment's snapshot is due), or opening, or missing
-     * while no attempt to reach it has failed since it last answered (a reconcile is asked for, which opens one or
-     * releases the waiters).
+     * while no attempt to reach it has failed since it last answered (then {@link #awaitLive} asks for a reconcile,
+     * which opens one or releases the waiters).
      */
     private boolean comesLive(String owner, ReplicaLink link) {
-        if (link != null && link.isOpen() || opening.contains(owner)) {
-            return true;
-        }
-        if (unreachable.contains(owner)) {
-            return false;
-        }
-        askReconcile();
-        return true;
+        return link != null && link.isOpen() || opening.contains(owner) || !unreachable.contains(owner);
     }
 
     /**
@@ -420,6 +416,10 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      */
     private CompletableFuture<ReplicaLink.Verdict> awaitLive(String peer, int segment, long deadline) {
         CompletableFuture<ReplicaLink.Verdict> waiter = syncWaiters.join(peer, segment);
+        ReplicaLink link = links.get(peer);
+        if ((link == null || !link.isOpen()) && !opening.contains(peer)) {
+            askReconcile(); // after the waiter joined, so the pass either opens a link or releases it
+        }
         try {
             worker.schedule(() -> waiter.complete(ReplicaLink.Verdict.gone()), Math.max(0, deadline - time.nanoTime()),
                     TimeUnit.NANOSECONDS);
@@ -521,8 +521,8 @@ public final class Replicator implements ChangeSink, AutoCloseable {
 
     /**
      * Shipments of changes that succeeded with fewer copies applied than their partition has assigned replicas
-     * (a replica was gone, not yet synced, or no replica was left). On a SYNC node these are the writes
-     * acknowledged with reduced redundancy: they survive the loss of this node only once a replica holds them.
+     * (a replica was gone, not synced within the ack timeout, or no replica was left). On a SYNC node these are the
+     * writes acknowledged with reduced redundancy: they survive the loss of this node only once a replica holds them.
      */
     public long reducedRedundancyShipments() {
         return reducedRedundancyShipments.sum();
@@ -616,6 +616,8 @@ public final class Replicator implements ChangeSink, AutoCloseable {
             NodeAddress address = current.addresses().get(peer);
             if ((link == null || !link.isOpen()) && address != null && opening.add(peer)) {
                 open(peer, address);
+            } else if ((link == null || !link.isOpen()) && address == null) {
+                unreachable.add(peer); // no address to open a link to: shipments do not wait for it
             }
         }
         silentReplicas.retainAll(members);
