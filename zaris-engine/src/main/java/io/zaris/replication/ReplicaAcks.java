@@ -58,7 +58,8 @@ final class ReplicaAcks {
     private volatile int fenced;
 
     /**
-     * @param shipped           replicas the changes were shipped to: exactly this many {@link #onVerdict} calls follow
+     * @param shipped           replicas the changes were shipped to, or wait for until they are live for the segment
+     *                          (see {@link SyncWaiters}): exactly this many {@link #onVerdict} calls follow
      * @param required          replicas that must have applied the changes
      * @param assigned          replicas the partition has assigned (present or not)
      * @param reducedRedundancy run once when the shipment succeeds with fewer than {@code assigned} copies applied

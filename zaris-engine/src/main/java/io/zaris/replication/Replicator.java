@@ -28,7 +28,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -48,8 +50,11 @@ import org.slf4j.LoggerFactory;
  * A link ships a segment's live changes only after that segment's snapshot was enqueued.
  *
  * <p>Threads: {@link #ship} on request threads (event loops); {@link #reconcile} on the one
- * "zaris-replication" thread, every {@link #RECONCILE_INTERVAL} and after each adopted view; catch-ups on
- * the event loop that received the replica's OUT_OF_SYNC answer.
+ * "zaris-replication" thread, every {@link #RECONCILE_INTERVAL}, after each adopted view and when a shipment waits
+ * for a replica without a link; catch-ups on the event loop that received the replica's OUT_OF_SYNC answer. Shipments
+ * waiting for a replica to go live on their segment ({@link SyncWaiters}) join under the segment's lock and are
+ * settled by the snapshot read under it, released by the replication thread or a link's event loop, and expire on
+ * the replication thread.
  */
 public final class Replicator implements ChangeSink, AutoCloseable {
 
@@ -85,6 +90,20 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      */
     private final Set<String> silentReplicas = ConcurrentHashMap.newKeySet();
     private final Set<String> opening = ConcurrentHashMap.newKeySet();
+    /**
+     * Serving members whose last link attempt failed (refused, handshake timed out), until an attempt succeeds or they
+     * leave the serving members: a shipment does not wait for a new attempt to one of them, only for one under way (a
+     * crashed replica membership still counts must not hold every write back by a connect attempt). Written by the
+     * replication thread and link callbacks; read by writers.
+     */
+    private final Set<String> unreachable = ConcurrentHashMap.newKeySet();
+    /**
+     * Shipments waiting for a serving replica whose link is opening or whose segment has had no snapshot yet on it
+     * (see {@link SyncWaiters} for the threads and the bound).
+     */
+    private final SyncWaiters syncWaiters;
+    /** A reconcile asked for by a shipment that waits for a replica without a link is queued: one at a time. */
+    private final AtomicBoolean reconcileAsked = new AtomicBoolean();
     /**
      * Per partition, shipments still waiting for some replica's verdict: counted in by {@link #ship} under the
      * segment's lock, counted out by their {@link ReplicaAcks} once every verdict is in. A hand-over fence waits for
@@ -131,6 +150,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         this.nodeId = nodeId;
         this.layout = layout;
         this.shipmentsAwaitingVerdicts = new AtomicIntegerArray(layout.partitionCount());
+        this.syncWaiters = new SyncWaiters(layout.segmentCount());
         this.settings = settings;
         this.fence = fence;
         this.worker = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -293,6 +313,13 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     /**
      * Ships live changes. They may wait up to the settings' {@code asyncFlushDelay} for a flush shared with later
      * changes; whoever waits for the returned future (a SYNC write) calls {@link #flushShipped(int)}.
+     *
+     * <p>A serving replica that is not live for the segment yet (its link is opening, or open before the segment's
+     * snapshot) and not known silent is waited for, up to the ack timeout: the returned future then counts its
+     * verdict on the first snapshot of the segment read after these changes (see {@link SyncWaiters}), or counts it
+     * as not shipped to at the deadline, as it did before. The segment's lock is not held while it waits: the caller
+     * waits on the future. An ASYNC write does not wait for it either (nobody waits for its future). A healthy
+     * partition (every replica's link open and synced) allocates nothing for this.
      */
     @Override
     public CompletableFuture<Void> ship(int segment, List<Change> changes) {
@@ -312,13 +339,20 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         List<ReplicaLink> targets = new ArrayList<>(owners.size());
         Set<String> members = servingMembers(current);
         int silent = 0;
+        List<String> awaited = null; // replicas not live for the segment yet that this shipment waits for
         for (int o = 0; o < owners.size(); o++) { // indexed: no iterator per ship
             String owner = owners.get(o);
             ReplicaLink link = owner.equals(nodeId) ? null : links.get(owner);
             if (link == null || !link.isOpen() || !link.isSynced(segment)) {
-                if (!owner.equals(nodeId) && members.contains(owner)
-                        && (silentReplicas.contains(owner) || link != null && link.connection.closedForSilence())) {
-                    silent++;
+                if (!owner.equals(nodeId) && members.contains(owner)) {
+                    if (silentReplicas.contains(owner) || link != null && link.connection.closedForSilence()) {
+                        silent++;
+                    } else if (comesLive(owner, link)) {
+                        if (awaited == null) {
+                            awaited = new ArrayList<>(owners.size());
+                        }
+                        awaited.add(owner);
+                    }
                 }
                 continue;
             }
@@ -333,12 +367,13 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         // write (the node's mode or its own) does not wait; the ships below go out all the same.
         int required = requiredReplicas(partition);
         int assigned = owners.contains(nodeId) ? owners.size() - 1 : owners.size();
+        int verdicts = targets.size() + (awaited == null ? 0 : awaited.size());
         AtomicIntegerArray counted = null;
-        if (!targets.isEmpty()) {
+        if (verdicts > 0) {
             counted = shipmentsAwaitingVerdicts;
             counted.incrementAndGet(partition);
         }
-        ReplicaAcks acks = new ReplicaAcks(partition, targets.size(), silent, required, assigned, countReducedRedundancy,
+        ReplicaAcks acks = new ReplicaAcks(partition, verdicts, silent, required, assigned, countReducedRedundancy,
                 majorityCheck, counted);
         for (int i = 0; i < targets.size(); i++) {
             ReplicaLink link = targets.get(i);
@@ -352,11 +387,72 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                 }
             });
         }
-        if (targets.size() < required) {
+        if (awaited != null) {
+            for (int i = 0; i < awaited.size(); i++) {
+                awaitLive(awaited.get(i), segment, deadline).thenAccept(acks::onVerdict);
+            }
+        }
+        if (verdicts < required) {
             return CompletableFuture.failedFuture(new ReplicationException(
-                    "only " + targets.size() + " of " + required + " required replicas are connected for partition " + partition));
+                    "only " + verdicts + " of " + required + " required replicas are connected for partition " + partition));
         }
         return acks.result();
+    }
+
+    /**
+     * Under the segment's lock: whether a serving, not silent replica without a live link for the segment is about to
+     * get one, so a shipment waits for it. Its link is open (the segment's snapshot is due), or opening, or missing
+     * while no attempt to reach it has failed since it last answered (then {@link #awaitLive} asks for a reconcile,
+     * which opens one or releases the waiters).
+     */
+    private boolean comesLive(String owner, ReplicaLink link) {
+        return link != null && link.isOpen() || opening.contains(owner) || !unreachable.contains(owner);
+    }
+
+    /**
+     * Under the segment's lock: the verdict {@code peer} gives this shipment once it is live for the segment (see
+     * {@link SyncWaiters}), or "not shipped" at {@code deadline}. The deadline's task stays queued on the replication
+     * thread until then even if the waiter completes first: as many as shipments that waited within one ack timeout.
+     */
+    private CompletableFuture<ReplicaLink.Verdict> awaitLive(String peer, int segment, long deadline) {
+        CompletableFuture<ReplicaLink.Verdict> waiter = syncWaiters.join(peer, segment);
+        ReplicaLink link = links.get(peer);
+        if ((link == null || !link.isOpen()) && !opening.contains(peer)) {
+            askReconcile(); // after the waiter joined, so the pass either opens a link or releases it
+        }
+        try {
+            worker.schedule(() -> waiter.complete(ReplicaLink.Verdict.gone()), Math.max(0, deadline - time.nanoTime()),
+                    TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException stopping) {
+            waiter.complete(ReplicaLink.Verdict.gone()); // this node is stopping: nothing will sync the replica
+        }
+        return waiter;
+    }
+
+    /** Queues a reconcile unless one asked for this way is still queued. Any thread; never blocks. */
+    private void askReconcile() {
+        if (reconcileAsked.compareAndSet(false, true)) {
+            try {
+                worker.execute(() -> {
+                    reconcileAsked.set(false); // before the pass: a shipment after this point gets a pass of its own
+                    reconcileQuietly();
+                });
+            } catch (RejectedExecutionException stopping) {
+                reconcileAsked.set(false);
+            }
+        }
+    }
+
+    /**
+     * What a shipment that waited for the replica counts from its answer to the segment's snapshot: applied or fenced
+     * as answered; otherwise not shipped to, as before the wait, unless the link closed because the replica fell
+     * silent (then it counts as a connected replica that did not apply it; see {@link ReplicaAcks}).
+     */
+    private static ReplicaLink.Verdict waitedVerdict(ReplicaLink link, ReplicaLink.Verdict snapshotVerdict) {
+        if (snapshotVerdict.applied() || snapshotVerdict.fenced()) {
+            return snapshotVerdict;
+        }
+        return link.connection.closedForSilence() ? ReplicaLink.Verdict.failed() : ReplicaLink.Verdict.gone();
     }
 
     /**
@@ -425,8 +521,8 @@ public final class Replicator implements ChangeSink, AutoCloseable {
 
     /**
      * Shipments of changes that succeeded with fewer copies applied than their partition has assigned replicas
-     * (a replica was gone, not yet synced, or no replica was left). On a SYNC node these are the writes
-     * acknowledged with reduced redundancy: they survive the loss of this node only once a replica holds them.
+     * (a replica was gone, not synced within the ack timeout, or no replica was left). On a SYNC node these are the
+     * writes acknowledged with reduced redundancy: they survive the loss of this node only once a replica holds them.
      */
     public long reducedRedundancyShipments() {
         return reducedRedundancyShipments.sum();
@@ -520,9 +616,12 @@ public final class Replicator implements ChangeSink, AutoCloseable {
             NodeAddress address = current.addresses().get(peer);
             if ((link == null || !link.isOpen()) && address != null && opening.add(peer)) {
                 open(peer, address);
+            } else if ((link == null || !link.isOpen()) && address == null) {
+                unreachable.add(peer); // no address to open a link to: shipments do not wait for it
             }
         }
         silentReplicas.retainAll(members);
+        unreachable.retainAll(members);
         for (Map.Entry<String, ReplicaLink> entry : links.entrySet()) {
             if (!needed.contains(entry.getKey()) || !entry.getValue().isOpen()) {
                 if (entry.getValue().connection.closedForSilence() && members.contains(entry.getKey())) {
@@ -534,6 +633,21 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                 } else {
                     entry.getValue().close();
                 }
+            }
+        }
+        releaseWaitersWithoutLink();
+    }
+
+    /**
+     * Replication thread, at the end of a reconcile: shipments waiting for a replica that has no open link and none
+     * opening (it is not needed, its address is unknown, or it just fell silent) stop waiting.
+     */
+    private void releaseWaitersWithoutLink() {
+        for (String peer : syncWaiters.peers()) {
+            ReplicaLink link = links.get(peer);
+            if ((link == null || !link.isOpen()) && !opening.contains(peer)) {
+                syncWaiters.release(peer, silentReplicas.contains(peer) ? ReplicaLink.Verdict.failed()
+                        : ReplicaLink.Verdict.gone());
             }
         }
     }
@@ -549,20 +663,27 @@ public final class Replicator implements ChangeSink, AutoCloseable {
 
     private void open(String peer, NodeAddress address) {
         NodeConnection.open(address, PeerConnectionName.of("replication", nodeId), peerCredentials, tls, Duration.ofSeconds(2), Duration.ofSeconds(2), 1_000_000,
-                        ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { }, time)
+                        ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { },
+                        lost -> syncWaiters.release(peer, lost.closedForSilence() ? ReplicaLink.Verdict.failed()
+                                : ReplicaLink.Verdict.gone()), time)
                 .whenComplete((connection, error) -> {
-                    opening.remove(peer);
-                    if (error != null) {
-                        log.debug("node {}: cannot reach replica {} at {}: {}", nodeId, peer, address, error.toString());
-                        return;
-                    }
-                    if (closed || !peer.equals(connection.nodeId())) {
-                        connection.close();
+                    if (error != null || closed || !peer.equals(connection.nodeId())) {
+                        // Marked before the attempt ends, so a shipment sees it opening or unreachable, never neither.
+                        unreachable.add(peer);
+                        opening.remove(peer);
+                        syncWaiters.release(peer, ReplicaLink.Verdict.gone());
+                        if (error != null) {
+                            log.debug("node {}: cannot reach replica {} at {}: {}", nodeId, peer, address, error.toString());
+                        } else {
+                            connection.close();
+                        }
                         return;
                     }
                     silentReplicas.remove(peer); // it answered a handshake: reachable again
+                    unreachable.remove(peer);
                     ReplicaLink previous = links.put(peer, new ReplicaLink(peer, connection, layout.segmentCount(),
                             settings.effectiveReplicaBacklog(Runtime.getRuntime().maxMemory())));
+                    opening.remove(peer); // after the link is in place: a shipment sees it opening or open
                     if (previous != null) {
                         previous.close();
                     }
@@ -703,11 +824,21 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     /** Replaces the replica's copy of one segment with a snapshot; the segment goes live right after it. */
     private void snapshotSegment(ReplicaLink link, int partition, int segment, long epoch, long deadline) {
         link.markSynced(segment, false);
-        store.catchUp(segment, -1, epoch, tail -> { }, snapshot -> {
-            sendSnapshot(link, partition, snapshot, segment, deadline)
-                    .thenAccept(verdict -> link.confirm(segment, verdict.applied()));
-            link.markSynced(segment, true);
-        });
+        store.catchUp(segment, -1, epoch, tail -> { }, snapshot -> goLive(link, partition, snapshot, segment, deadline));
+    }
+
+    /**
+     * In a snapshot's consumer, under the segment's lock: sends the snapshot, the segment goes live on the link right
+     * after it, and the shipments waiting for this replica to go live on the segment take the snapshot's verdict (the
+     * snapshot holds their changes: they were applied and registered under this lock before).
+     */
+    private void goLive(ReplicaLink link, int partition, SegmentSnapshot snapshot, int segment, long deadline) {
+        CompletableFuture<ReplicaLink.Verdict> verdict = sendSnapshot(link, partition, snapshot, segment, deadline);
+        verdict.thenAccept(answer -> link.confirm(segment, answer.applied()));
+        link.markSynced(segment, true);
+        if (syncWaiters.waits(link.peer, segment)) {
+            syncWaiters.settle(link.peer, segment, verdict.thenApply(answer -> waitedVerdict(link, answer)));
+        }
     }
 
     /**
@@ -725,11 +856,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
             int s = segment;
             link.markSynced(s, false);
-            nodeStore.catchUp(s, -1, epoch, tail -> { }, snapshot -> {
-                sendSnapshot(link, partition, snapshot, s, deadline)
-                        .thenAccept(verdict -> link.confirm(s, verdict.applied()));
-                link.markSynced(s, true);
-            });
+            nodeStore.catchUp(s, -1, epoch, tail -> { }, snapshot -> goLive(link, partition, snapshot, s, deadline));
         }
         link.recordSyncedEpoch(partition, epoch);
         log.debug("node {}: partition {} synced to {} under epoch {}", nodeId, partition, link.peer, epoch);

@@ -603,7 +603,7 @@ public final class ZarisNode implements AutoCloseable {
     /**
      * Changes this node shipped, as an active owner, that succeeded on fewer copies than their partition has
      * assigned replicas: with SYNC acknowledgements, the writes acknowledged with reduced redundancy (a replica
-     * was gone or still syncing, e.g. right after a node was lost).
+     * was gone, e.g. right after a node was lost, or still not synced at the ack timeout).
      */
     public long reducedRedundancyWrites() {
         return replicator.reducedRedundancyShipments();

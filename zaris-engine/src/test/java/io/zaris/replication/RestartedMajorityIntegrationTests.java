@@ -44,9 +44,10 @@ class RestartedMajorityIntegrationTests {
             List<NodeAddress> seeds = processes.start(3, 3, "--partitions", "16", "--segments", "256",
                     "--heal-cooldown", "1s");
             try (ZarisClient client = ServerProcesses.defaultClient(seeds)) {
-                // The survivor must hold every key: a fresh cluster acknowledges a SYNC write without a replica whose
-                // link is still opening (a CI run wrote before one owner's link to the survivor was up, and that
-                // owner's keys were on the two killed processes only).
+                // The survivor must hold every key. A CI run wrote before one owner's link to the survivor was up, when
+                // a SYNC write did not wait for such a replica, and that owner's keys were on the two killed processes
+                // only; now it waits (FreshClusterSyncWriteIntegrationTests), and waiting for readiness here keeps
+                // this test about the merge.
                 processes.awaitEveryNodeReady(Duration.ofSeconds(60));
                 for (int i = 0; i < KEYS; i++) {
                     client.sync().put(key(i), value(i));

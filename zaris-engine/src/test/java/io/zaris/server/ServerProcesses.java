@@ -304,8 +304,8 @@ public final class ServerProcesses implements AutoCloseable {
     /**
      * Waits until every node answers 200 on {@code /health/ready} (nodes started after {@link #withHttpPorts}): it holds
      * the map, sees a majority, serves its active partitions and has an open, synced replication link to each replica.
-     * Before that a SYNC write is acknowledged without a replica whose link is still opening, so a test that needs
-     * every write on every copy writes only after this.
+     * Before that a SYNC write may wait, up to the ack timeout, for a replica whose link is still opening; a test whose
+     * writes must not spend their deadlines on that writes only after this.
      */
     public void awaitEveryNodeReady(Duration atMost) {
         java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
