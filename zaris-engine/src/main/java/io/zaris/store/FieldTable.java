@@ -10,23 +10,24 @@ import java.util.function.BiConsumer;
  *     <li><b>compact</b>, up to {@value #COMPACT_LIMIT} fields: the fields side by side in the order they were first
  *     set, found by a scan of their cached hashes; a removal shifts the fields after it down (fewer than
  *     {@value #COMPACT_LIMIT}). A walk lists them in that order, as Redis's listpack does.</li>
- *     <li><b>hashed</b>, past that (and never back): open addressing with linear probing over arrays of a power-of-two
- *     size, at most three quarters full; a walk lists the fields in slot order, which depends on the table's history.
- *     Growth is progressive, as Redis rehashes its dictionaries: the write that fills the table to three quarters
- *     allocates arrays of twice the size, and it and every later write move the fields of the next
+ *     <li><b>hashed</b>, past that (and never back): open addressing with linear probing over {@link Slots}, a
+ *     power-of-two number of them, at most three quarters full; a walk lists the fields in slot order, which depends on
+ *     the table's history. Growth is progressive, as Redis rehashes its dictionaries: the write that fills the slots
+ *     to three quarters makes twice as many, and it and every later write move the fields of the next
  *     {@value #MOVE_STEP} old slots into them, so no write moves the whole table (one moves at most
  *     {@value #MOVE_STEP} fields, as does the switch from the compact layout).</li>
  * </ul>
  *
- * <p>While a move is under way the old arrays are frozen but for values set in place and removals: a field is in the
- * old arrays at a slot the move has not reached yet, or in the new ones, never both. A field the move passed stays in
- * its old slot (only the new slot counts), so the old probe sequences stay whole without tombstones of their own; a
- * field removed before the move reaches it leaves {@link #REMOVED} behind for the same reason. Lookups consult the
- * old arrays first, then the new ones.
+ * <p>While a move is under way the old slots are frozen but for values set in place and removals: a field is in an old
+ * slot the move has not reached yet, or in the new slots, never both. A field the move passed stays in its old slot
+ * (only the new slot counts), so the old probe sequences stay whole without tombstones of their own; a field removed
+ * before the move reaches it leaves {@link #REMOVED} behind for the same reason. Lookups consult the old slots
+ * first, then the new ones.
  *
  * <p>The hash of a name is {@link Arrays#hashCode(byte[])}, the one {@link ByteKey} caches, so a caller holding a
  * {@link ByteKey} passes its hash; slots are picked by its Fibonacci product's high bits, which spreads the
- * polynomial hash's similar values.
+ * polynomial hash's similar values. Doubling the slots adds one such bit, so the fields of neighbouring old slots land
+ * in neighbouring new ones, and a move fills the new slots' pages in order.
  *
  * <p>Not thread-safe: its {@link HashEntry} reads and writes it only under the segment's write lock.
  */
@@ -46,21 +47,17 @@ final class FieldTable {
 
     private final boolean withValues;
     private int size;
-    private boolean compact = true;
 
-    /** Compact: the fields in [0, size) in order. Hashed: the current (during a move, the new) slots, null empty. */
+    /** The compact layout's fields in [0, size), in the order first set; {@code null} once hashed. */
     private byte[][] names;
     /** Parallel to {@link #names}; {@code null} in a table without values. */
     private byte[][] values;
     private int[] hashes;
-    /** Hashed: 32 − log2(slots), so a hash's slot is its Fibonacci product shifted right by it. */
-    private int shift;
 
+    /** The hashed layout's slots (during a move, the new ones); {@code null} while compact. */
+    private Slots slots;
     /** The old slots while a move is under way ({@code null} otherwise); only fields at slots from {@link #moveFrom} on count. */
-    private byte[][] oldNames;
-    private byte[][] oldValues;
-    private int[] oldHashes;
-    private int oldShift;
+    private Slots old;
     private int moveFrom;
     /** Fields moved so far, from the compact layout or from old slots (for tests that bound a write's work). */
     private long moved;
@@ -84,18 +81,18 @@ final class FieldTable {
 
     /** The value of {@code name} ({@link #NO_VALUE} in a table without values), or {@code null} when absent. */
     byte[] get(byte[] name, int hash) {
-        if (compact) {
+        if (slots == null) {
             int at = compactIndex(name, hash);
-            return at < 0 ? null : valueAt(values, at);
+            return at < 0 ? null : withValues ? values[at] : NO_VALUE;
         }
-        if (oldNames != null) {
+        if (old != null) {
             int at = oldSlot(name, hash);
             if (at >= moveFrom) {
-                return valueAt(oldValues, at);
+                return old.value(at);
             }
         }
-        int at = slot(names, hashes, shift, name, hash);
-        return names[at] == null ? null : valueAt(values, at);
+        int at = slots.find(name, hash);
+        return slots.name(at) == null ? null : slots.value(at);
     }
 
     /**
@@ -103,69 +100,73 @@ final class FieldTable {
      * returns its previous value ({@link #NO_VALUE} without values), or {@code null} when it was added.
      */
     byte[] put(byte[] name, int hash, byte[] value) {
-        if (compact) {
+        if (slots == null) {
             int at = compactIndex(name, hash);
             if (at >= 0) {
-                return replaceAt(values, at, value);
+                if (!withValues) {
+                    return NO_VALUE;
+                }
+                byte[] previous = values[at];
+                values[at] = value;
+                return previous;
             }
             if (size < COMPACT_LIMIT) {
                 appendCompact(name, hash, value);
                 return null;
             }
             toHashed();
-        } else if (oldNames != null) {
+        } else if (old != null) {
             moveSome();
-            if (oldNames != null) {
+            if (old != null) {
                 int at = oldSlot(name, hash);
                 if (at >= moveFrom) {
-                    return replaceAt(oldValues, at, value);
+                    return old.replace(at, value);
                 }
             }
         }
-        int at = slot(names, hashes, shift, name, hash);
-        if (names[at] != null) {
-            return replaceAt(values, at, value);
+        int at = slots.find(name, hash);
+        if (slots.name(at) != null) {
+            return slots.replace(at, value);
         }
-        fill(at, name, hash, value);
+        slots.fill(at, name, hash, value);
         size++;
-        if (oldNames == null && size > names.length / 4 * 3) {
-            startGrowth();
+        if (old == null && size > slots.capacity / 4 * 3) {
+            old = slots; // the move starts with the next write
+            moveFrom = 0;
+            slots = new Slots(old.capacity * 2, withValues);
         }
         return null;
     }
 
     /** Removes {@code name}; returns its value ({@link #NO_VALUE} without values), or {@code null} when absent. */
     byte[] remove(byte[] name, int hash) {
-        if (compact) {
+        if (slots == null) {
             int at = compactIndex(name, hash);
             if (at < 0) {
                 return null;
             }
-            byte[] previous = valueAt(values, at);
+            byte[] previous = withValues ? values[at] : NO_VALUE;
             removeCompact(at);
             return previous;
         }
-        if (oldNames != null) {
+        if (old != null) {
             moveSome();
-            if (oldNames != null) {
+            if (old != null) {
                 int at = oldSlot(name, hash);
                 if (at >= moveFrom) {
-                    byte[] previous = valueAt(oldValues, at);
-                    oldNames[at] = REMOVED;
-                    if (oldValues != null) {
-                        oldValues[at] = null;
-                    }
+                    byte[] previous = old.value(at);
+                    old.fill(at, REMOVED, 0, null);
                     size--;
                     return previous;
                 }
             }
         }
-        int at = slot(names, hashes, shift, name, hash);
-        if (names[at] == null) {
+        int at = slots.find(name, hash);
+        if (slots.name(at) == null) {
             return null;
         }
-        byte[] previous = valueAt(values, at);
-        removeHashed(at);
+        byte[] previous = slots.value(at);
+        slots.removeAt(at);
         size--;
         return previous;
     }
@@ -176,35 +177,36 @@ final class FieldTable {
      * table during the walk.
      */
     void forEach(BiConsumer<byte[], byte[]> visitor) {
-        if (compact) {
+        if (slots == null) {
             for (int i = 0; i < size; i++) {
-                visitor.accept(names[i], valueAt(values, i));
+                visitor.accept(names[i], withValues ? values[i] : NO_VALUE);
             }
             return;
         }
-        if (oldNames != null) {
-            for (int i = moveFrom; i < oldNames.length; i++) {
-                byte[] name = oldNames[i];
+        if (old != null) {
+            for (int i = moveFrom; i < old.capacity; i++) {
+                byte[] name = old.name(i);
                 if (name != null && name != REMOVED) {
-                    visitor.accept(name, valueAt(oldValues, i));
+                    visitor.accept(name, old.value(i));
                 }
             }
         }
-        for (int i = 0; i < names.length; i++) {
-            if (names[i] != null) {
-                visitor.accept(names[i], valueAt(values, i));
+        for (int i = 0; i < slots.capacity; i++) {
+            byte[] name = slots.name(i);
+            if (name != null) {
+                visitor.accept(name, slots.value(i));
             }
         }
     }
 
     /** Whether a growth's move is under way (for tests). */
     boolean moving() {
-        return oldNames != null;
+        return old != null;
     }
 
     /** Whether the fields are in the compact layout (for tests). */
     boolean compact() {
-        return compact;
+        return slots == null;
     }
 
     /** Fields moved since the table was made (for tests that bound one write's work). */
@@ -212,17 +214,9 @@ final class FieldTable {
         return moved;
     }
 
-    private byte[] valueAt(byte[][] valueArray, int at) {
-        return withValues ? valueArray[at] : NO_VALUE;
-    }
-
-    private byte[] replaceAt(byte[][] valueArray, int at, byte[] value) {
-        if (!withValues) {
-            return NO_VALUE;
-        }
-        byte[] previous = valueArray[at];
-        valueArray[at] = value;
-        return previous;
+    /** Pages of slots allocated now, old and new (for tests that bound one write's allocation). */
+    int pages() {
+        return (slots == null ? 0 : slots.allocatedPages) + (old == null ? 0 : old.allocatedPages);
     }
 
     private int compactIndex(byte[] name, int hash) {
@@ -265,33 +259,14 @@ final class FieldTable {
 
     /** The compact fields (COMPACT_LIMIT of them) into slots twice their number: half full, one bounded move. */
     private void toHashed() {
-        byte[][] compactNames = names;
-        byte[][] compactValues = values;
-        int[] compactHashes = hashes;
-        allocate(COMPACT_LIMIT * 2);
-        compact = false;
+        slots = new Slots(COMPACT_LIMIT * 2, withValues);
         for (int i = 0; i < size; i++) {
-            fill(slot(names, hashes, shift, compactNames[i], compactHashes[i]), compactNames[i], compactHashes[i],
-                    withValues ? compactValues[i] : null);
+            slots.fill(slots.find(names[i], hashes[i]), names[i], hashes[i], withValues ? values[i] : null);
         }
         moved += size;
-    }
-
-    /** The current slots become the old ones, moved from the next write on into slots twice as many. */
-    private void startGrowth() {
-        oldNames = names;
-        oldValues = values;
-        oldHashes = hashes;
-        oldShift = shift;
-        moveFrom = 0;
-        allocate(names.length * 2);
-    }
-
-    private void allocate(int slots) {
-        names = new byte[slots][];
-        values = withValues ? new byte[slots][] : null;
-        hashes = new int[slots];
-        shift = 32 - Integer.numberOfTrailingZeros(slots);
+        names = null;
+        values = null;
+        hashes = null;
     }
 
     /**
@@ -301,78 +276,140 @@ final class FieldTable {
      * adds at most one field.
      */
     private void moveSome() {
-        int end = Math.min(moveFrom + MOVE_STEP, oldNames.length);
+        int end = Math.min(moveFrom + MOVE_STEP, old.capacity);
         for (int i = moveFrom; i < end; i++) {
-            byte[] name = oldNames[i];
+            byte[] name = old.name(i);
             if (name != null && name != REMOVED) {
-                int hash = oldHashes[i];
-                fill(slot(names, hashes, shift, name, hash), name, hash, withValues ? oldValues[i] : null);
+                int hash = old.hash(i);
+                slots.fill(slots.find(name, hash), name, hash, old.value(i));
                 moved++;
             }
         }
         moveFrom = end;
-        if (end == oldNames.length) {
-            oldNames = null;
-            oldValues = null;
-            oldHashes = null;
-        }
-    }
-
-    private void fill(int at, byte[] name, int hash, byte[] value) {
-        names[at] = name;
-        hashes[at] = hash;
-        if (withValues) {
-            values[at] = value;
+        if (end == old.capacity) {
+            old = null;
         }
     }
 
     /** The old slot holding {@code name}, or −1; a slot before {@link #moveFrom} is a field moved away. */
     private int oldSlot(byte[] name, int hash) {
-        int mask = oldNames.length - 1;
-        for (int at = (hash * GOLDEN) >>> oldShift; ; at = (at + 1) & mask) {
-            byte[] held = oldNames[at];
+        for (int at = old.home(hash); ; at = old.next(at)) {
+            byte[] held = old.name(at);
             if (held == null) {
                 return -1;
             }
-            if (held != REMOVED && oldHashes[at] == hash && Arrays.equals(held, name)) {
-                return at;
-            }
-        }
-    }
-
-    /** The slot holding {@code name}, or the empty slot ending its probe sequence, where it would go. */
-    private static int slot(byte[][] nameArray, int[] hashArray, int shift, byte[] name, int hash) {
-        int mask = nameArray.length - 1;
-        for (int at = (hash * GOLDEN) >>> shift; ; at = (at + 1) & mask) {
-            byte[] held = nameArray[at];
-            if (held == null || (hashArray[at] == hash && Arrays.equals(held, name))) {
+            if (held != REMOVED && old.hash(at) == hash && Arrays.equals(held, name)) {
                 return at;
             }
         }
     }
 
     /**
-     * Empties slot {@code at} of the current slots, shifting later fields of its probe run back so that no probe
-     * sequence is broken (no tombstones in the current slots): a field moves into the hole when its home slot is not
-     * between the hole and where it sits.
+     * A power-of-two number of slots, each a name, its value (none without values) and its hash, in pages of at most
+     * {@value #PAGE_SLOTS} slots made when a field first goes into them: a growth allocates no large array at once
+     * (nor one the collector must place whole in regions of its own), and a slot of a page not made yet is empty.
      */
-    private void removeHashed(int at) {
-        int mask = names.length - 1;
-        int hole = at;
-        for (int next = (hole + 1) & mask; names[next] != null; next = (next + 1) & mask) {
-            int home = (hashes[next] * GOLDEN) >>> shift;
-            if (((next - home) & mask) >= ((next - hole) & mask)) {
-                names[hole] = names[next];
-                hashes[hole] = hashes[next];
+    private static final class Slots {
+
+        static final int PAGE_BITS = 12;
+        static final int PAGE_SLOTS = 1 << PAGE_BITS;
+        private static final int PAGE_MASK = PAGE_SLOTS - 1;
+
+        final int capacity;
+        private final int shift;
+        private final boolean withValues;
+        private final byte[][][] names;
+        private final byte[][][] values;
+        private final int[][] hashes;
+        int allocatedPages;
+
+        Slots(int capacity, boolean withValues) {
+            this.capacity = capacity;
+            this.shift = 32 - Integer.numberOfTrailingZeros(capacity);
+            this.withValues = withValues;
+            int pages = Math.max(1, capacity >>> PAGE_BITS);
+            names = new byte[pages][][];
+            values = withValues ? new byte[pages][][] : null;
+            hashes = new int[pages][];
+        }
+
+        int home(int hash) {
+            return (hash * GOLDEN) >>> shift;
+        }
+
+        int next(int at) {
+            return (at + 1) & (capacity - 1);
+        }
+
+        byte[] name(int at) {
+            byte[][] page = names[at >>> PAGE_BITS];
+            return page == null ? null : page[at & PAGE_MASK];
+        }
+
+        /** The hash at a slot holding a name. */
+        int hash(int at) {
+            return hashes[at >>> PAGE_BITS][at & PAGE_MASK];
+        }
+
+        /** The value at a slot holding a name. */
+        byte[] value(int at) {
+            return withValues ? values[at >>> PAGE_BITS][at & PAGE_MASK] : NO_VALUE;
+        }
+
+        /** Sets the value at a slot holding a name; returns the previous one. */
+        byte[] replace(int at, byte[] value) {
+            if (!withValues) {
+                return NO_VALUE;
+            }
+            byte[][] page = values[at >>> PAGE_BITS];
+            byte[] previous = page[at & PAGE_MASK];
+            page[at & PAGE_MASK] = value;
+            return previous;
+        }
+
+        void fill(int at, byte[] name, int hash, byte[] value) {
+            int page = at >>> PAGE_BITS;
+            if (names[page] == null) {
+                int slots = Math.min(capacity, PAGE_SLOTS);
+                names[page] = new byte[slots][];
+                hashes[page] = new int[slots];
                 if (withValues) {
-                    values[hole] = values[next];
+                    values[page] = new byte[slots][];
                 }
-                hole = next;
+                allocatedPages++;
+            }
+            names[page][at & PAGE_MASK] = name;
+            hashes[page][at & PAGE_MASK] = hash;
+            if (withValues) {
+                values[page][at & PAGE_MASK] = value;
             }
         }
-        names[hole] = null;
-        if (withValues) {
-            values[hole] = null;
+
+        /** The slot holding {@code name}, or the empty slot ending its probe sequence, where it would go. */
+        int find(byte[] name, int hash) {
+            for (int at = home(hash); ; at = next(at)) {
+                byte[] held = name(at);
+                if (held == null || (hash(at) == hash && Arrays.equals(held, name))) {
+                    return at;
+                }
+            }
+        }
+
+        /**
+         * Empties slot {@code at}, shifting later fields of its probe run back so that no probe sequence is broken (no
+         * tombstones): a field moves into the hole when its home slot is not between the hole and where it sits.
+         */
+        void removeAt(int at) {
+            int mask = capacity - 1;
+            int hole = at;
+            for (int next = next(hole); name(next) != null; next = next(next)) {
+                int hash = hash(next);
+                if (((next - home(hash)) & mask) >= ((next - hole) & mask)) {
+                    fill(hole, name(next), hash, value(next));
+                    hole = next;
+                }
+            }
+            fill(hole, null, 0, null);
         }
     }
 }

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The fields' table: the compact layout's order, the switch to the hashed layout, growth in steps (a write moves at most
- * {@link FieldTable#MOVE_STEP} fields), lookups, removals and walks while a move is under way, and seeded random runs
- * against {@link HashMap} (and, while compact, {@link LinkedHashMap}'s order) with and without values.
+ * {@link FieldTable#MOVE_STEP} fields and makes a few pages of slots), lookups, removals and walks while a move is
+ * under way, and seeded random runs against {@link HashMap} (and, while compact, {@link LinkedHashMap}'s order) with
+ * and without values.
  */
 @Tag("unit")
 class FieldTableTests {
@@ -78,11 +79,14 @@ class FieldTableTests {
         int growths = 0;
         int longestMove = 0;
         int writesIntoThisMove = 0;
+        int mostPagesMade = 0;
         for (int i = 0; i < 100_000; i++) {
             boolean wasMoving = table.moving();
             long movedBefore = table.moved();
+            int pagesBefore = table.pages();
             put(table, "field:" + i, "v");
             assertThat(table.moved() - movedBefore).as("fields moved by write %d", i).isLessThanOrEqualTo(FieldTable.MOVE_STEP);
+            mostPagesMade = Math.max(mostPagesMade, table.pages() - pagesBefore);
             if (!wasMoving && table.moving()) {
                 growths++;
                 assertThat(table.moved()).as("the write that starts a growth moves nothing of it").isEqualTo(movedBefore);
@@ -94,6 +98,9 @@ class FieldTableTests {
         }
         // 256 slots (the switch from compact) doubling to 262,144: ten growths, the last moving 131,072 old slots.
         assertThat(growths).isEqualTo(10);
+        // A write makes the pages its moved run lands in (neighbouring old slots land in neighbouring new ones) and
+        // the page of its own field: a few pages of 4,096 slots, never all the 64 pages of the largest growth at once.
+        assertThat(mostPagesMade).isBetween(1, 4);
         assertThat(longestMove).isGreaterThanOrEqualTo(131_072 / FieldTable.MOVE_STEP - 1);
         assertThat(table.size()).isEqualTo(100_000);
         for (int i = 0; i < 100_000; i += 97) {
