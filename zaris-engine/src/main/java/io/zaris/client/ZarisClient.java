@@ -526,7 +526,10 @@ public final class ZarisClient implements AutoCloseable {
         return hashes.hashGet(key, field);
     }
 
-    /** Every field of the hash at the key with its value, in the order the fields were first set; empty when absent. */
+    /**
+     * Every field of the hash at the key with its value, in the order the fields were first set (past 128 fields, the
+     * server's table order); empty when absent.
+     */
     public CompletableFuture<Map<String, byte[]>> hashGetAll(String key) {
         return hashes.hashGetAll(key);
     }
@@ -566,7 +569,10 @@ public final class ZarisClient implements AutoCloseable {
         return hashes.hashContains(key, field);
     }
 
-    /** The fields of the hash at the key, in the order they were first set; empty when the key is absent (HKEYS). */
+    /**
+     * The fields of the hash at the key, in the order they were first set (past 128 fields, the server's table order);
+     * empty when the key is absent (HKEYS).
+     */
     public CompletableFuture<Set<String>> hashFields(String key) {
         return hashes.hashFields(key);
     }
@@ -585,7 +591,10 @@ public final class ZarisClient implements AutoCloseable {
         return hashes.hashSetIfAbsent(key, field, value);
     }
 
-    /** The values of the hash at the key, in the order their fields were first set; empty when the key is absent (HVALS). */
+    /**
+     * The values of the hash at the key, in the order their fields were first set (past 128 fields, the server's table
+     * order); empty when the key is absent (HVALS).
+     */
     public CompletableFuture<List<byte[]>> hashValues(String key) {
         return hashes.hashValues(key);
     }
@@ -612,9 +621,10 @@ public final class ZarisClient implements AutoCloseable {
     /**
      * The fields of the hash at the key whose names match the glob {@code pattern} (HSCAN … MATCH; {@code *},
      * {@code ?}, {@code [a-z]}, {@code \x} as Redis reads them, over the field's UTF-8 bytes; {@code null}: every field),
-     * with their values, in the order the fields were first set; empty when the key is absent. One read of the whole
-     * hash, filtered here: the answer is the RESP port's HSCAN with cursor 0, every match at once, and every field
-     * travels whatever the pattern, so a large hash costs as {@link #hashGetAll} does.
+     * with their values, in the order the fields were first set (past 128 fields, the server's table order); empty when
+     * the key is absent. One read of the whole hash, filtered here: the answer is the RESP port's HSCAN with cursor 0,
+     * every match at once, and every field travels whatever the pattern, so a large hash costs as {@link #hashGetAll}
+     * does.
      */
     public CompletableFuture<Map<String, byte[]>> hashScan(String key, String pattern) {
         return hashes.hashScan(key, pattern);
@@ -654,7 +664,10 @@ public final class ZarisClient implements AutoCloseable {
         return sets.setRemove(key, members);
     }
 
-    /** Every member of the set at the key, in the order they were first added; empty when the key is absent. */
+    /**
+     * Every member of the set at the key, in the order they were first added (past 128 members, the server's table
+     * order); empty when the key is absent.
+     */
     public CompletableFuture<Set<String>> setMembers(String key) {
         return sets.setMembers(key);
     }
@@ -753,8 +766,8 @@ public final class ZarisClient implements AutoCloseable {
 
     /**
      * The members of the set at the key that match the glob {@code pattern} (SSCAN … MATCH, read as {@link #hashScan}
-     * reads: one read of the whole set, filtered here; {@code null}: every member), in the order first added; empty
-     * when the key is absent.
+     * reads: one read of the whole set, filtered here; {@code null}: every member), in the order first added (past 128
+     * members, the server's table order); empty when the key is absent.
      */
     public CompletableFuture<Set<String>> setScan(String key, String pattern) {
         return sets.setScan(key, pattern);

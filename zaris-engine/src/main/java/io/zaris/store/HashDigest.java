@@ -5,7 +5,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A hash's (or set's) content as one byte string for {@link ContentDigest}: a type marker, then each field and value with its
@@ -23,14 +22,14 @@ final class HashDigest {
     }
 
     static byte[] of(HashEntry hash) {
-        List<Map.Entry<ByteKey, byte[]>> fields = new ArrayList<>();
-        hash.fields().forEach(fields::add);
-        fields.sort((a, b) -> Arrays.compareUnsigned(a.getKey().bytes(), b.getKey().bytes()));
+        List<byte[][]> fields = new ArrayList<>(hash.size());
+        hash.forEachField((name, value) -> fields.add(new byte[][] {name, value}));
+        fields.sort((a, b) -> Arrays.compareUnsigned(a[0], b[0]));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(hash.isSortedSet() ? SORTED_SET_MARKER : hash.isSet() ? SET_MARKER : HASH_MARKER);
-        for (Map.Entry<ByteKey, byte[]> field : fields) {
-            writeSized(out, field.getKey().bytes());
-            writeSized(out, field.getValue());
+        for (byte[][] field : fields) {
+            writeSized(out, field[0]);
+            writeSized(out, field[1]);
         }
         return out.toByteArray();
     }

@@ -5,7 +5,6 @@ import io.zaris.model.KvStatus;
 import io.zaris.model.SortedSetScores;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * HRANDFIELD and ZRANDMEMBER: fields (members) picked at random on the key's active owner, under the segment's lock,
@@ -47,11 +46,7 @@ final class RandomPicks {
 
     /** Under the lock: the picked fields, each followed by its companion when there is one. */
     private static List<byte[]> picks(HashEntry hash, long count, Companion companion) {
-        List<byte[]> fields = new ArrayList<>(hash.size());
-        for (Map.Entry<ByteKey, byte[]> field : hash.fields()) {
-            fields.add(field.getKey().bytes());
-        }
-        List<byte[]> picked = SetCommands.pick(fields, count);
+        List<byte[]> picked = SetCommands.pick(hash.names(), count);
         if (companion == null) {
             return picked;
         }

@@ -529,20 +529,14 @@ final class Segment {
                                 stored.expiresAtMillis()));
                     }
                 } else if (stored instanceof SortedSetEntry sorted) { // member by member with its score, in bounded chunks
-                    for (Map.Entry<ByteKey, byte[]> member : sorted.fields()) {
-                        all.add(Change.scorePut(stored.version(), epoch, entry.getKey().bytes(), member.getKey().bytes(),
-                                member.getValue(), stored.expiresAtMillis()));
-                    }
+                    sorted.forEachField((member, score) -> all.add(Change.scorePut(stored.version(), epoch,
+                            entry.getKey().bytes(), member, score, stored.expiresAtMillis())));
                 } else if (stored instanceof SetEntry set) { // member by member, so the snapshot's chunks stay bounded
-                    for (Map.Entry<ByteKey, byte[]> member : set.fields()) {
-                        all.add(Change.memberPut(stored.version(), epoch, entry.getKey().bytes(), member.getKey().bytes(),
-                                stored.expiresAtMillis()));
-                    }
+                    set.forEachField((member, none) -> all.add(Change.memberPut(stored.version(), epoch,
+                            entry.getKey().bytes(), member, stored.expiresAtMillis())));
                 } else if (stored instanceof HashEntry hash) { // field by field, so the snapshot's chunks stay bounded
-                    for (Map.Entry<ByteKey, byte[]> field : hash.fields()) {
-                        all.add(Change.fieldPut(stored.version(), epoch, entry.getKey().bytes(), field.getKey().bytes(),
-                                field.getValue(), stored.expiresAtMillis()));
-                    }
+                    hash.forEachField((field, value) -> all.add(Change.fieldPut(stored.version(), epoch,
+                            entry.getKey().bytes(), field, value, stored.expiresAtMillis())));
                 } else {
                     all.add(new Change(stored.version(), epoch, entry.getKey().bytes(), stored.value(), stored.expiresAtMillis()));
                 }
@@ -1210,31 +1204,33 @@ final class Segment {
 
         /**
          * Sets a field, creating the hash (without a TTL) when the key is absent; a hash keeps its expiry. Whether the
-         * field is new (HSET's count), judged with the one field key this change stores and logs.
+         * field is new (HSET's count), judged by the one lookup of the field that sets it.
          */
         boolean put(byte[] field, byte[] value) {
             long version = ++revision;
             StoredEntry current = entries.get(key);
             long expiresAt = current == null ? 0 : current.expiresAtMillis();
             ByteKey f = new ByteKey(field);
-            boolean added = current == null || current.getClass() != HashEntry.class || ((HashEntry) current).get(f) == null;
-            applyFieldPut(key, f, value, version, expiresAt, now);
+            boolean added = applyFieldPut(key, f, value, version, expiresAt, now);
             epochStarts.onChange(epoch, version);
             log.append(version, epoch, key, f, LoggedChange.Kind.FIELD_PUT, expiresAt);
             changes.add(Change.fieldPut(version, epoch, key.bytes(), field, value, expiresAt));
             return added;
         }
 
-        /** Adds a member to the set, creating it (without a TTL) when the key is absent; whether it was new. */
+        /**
+         * Adds a member to the set, creating it (without a TTL) when the key is absent; whether it was new. One lookup
+         * of the member both judges and adds it; a member already there changes nothing and takes no revision.
+         */
         boolean add(byte[] member) {
             StoredEntry current = entries.get(key);
             ByteKey m = new ByteKey(member);
-            if (current instanceof SetEntry set && set.contains(m)) {
+            long version = revision + 1;
+            long expiresAt = current == null ? 0 : current.expiresAtMillis();
+            if (!addMember(key, m, version, expiresAt, now)) {
                 return false;
             }
-            long version = ++revision;
-            long expiresAt = current == null ? 0 : current.expiresAtMillis();
-            applyMemberPut(key, m, version, expiresAt, now);
+            revision = version;
             epochStarts.onChange(epoch, version);
             log.append(version, epoch, key, m, LoggedChange.Kind.MEMBER_PUT, expiresAt);
             changes.add(Change.memberPut(version, epoch, key.bytes(), member, expiresAt));
@@ -1297,9 +1293,10 @@ final class Segment {
 
     /**
      * Under the lock: sets a field of the hash at {@code key}, which then expires at {@code expiresAt}; anything
-     * else at the key (a string, nothing) is replaced by a new hash. The hash takes {@code version}.
+     * else at the key (a string, nothing) is replaced by a new hash. The hash takes {@code version}. Whether the field
+     * is new.
      */
-    private void applyFieldPut(ByteKey key, ByteKey field, byte[] value, long version, long expiresAt, long now) {
+    private boolean applyFieldPut(ByteKey key, ByteKey field, byte[] value, long version, long expiresAt, long now) {
         StoredEntry current = entries.get(key);
         HashEntry hash;
         if (current != null && current.getClass() == HashEntry.class) {
@@ -1308,8 +1305,10 @@ final class Segment {
         } else {
             hash = installCollection(key, new HashEntry(version, expiresAt, now));
         }
-        account(hash.put(field, value));
+        byte[] previous = hash.replace(field, value); // the one lookup of the field, for its charge and the answer
+        account(hash.chargePut(field, previous, value));
         hash.changedAt(version, now);
+        return previous == null;
     }
 
     /**
@@ -1317,15 +1316,27 @@ final class Segment {
      * at the key (a string, a hash, nothing) is replaced by a new set. The set takes {@code version}.
      */
     private void applyMemberPut(ByteKey key, ByteKey member, long version, long expiresAt, long now) {
-        SetEntry set;
-        if (entries.get(key) instanceof SetEntry existing) {
-            set = existing;
-            setCollectionExpiry(key, set, expiresAt);
-        } else {
-            set = installCollection(key, new SetEntry(version, expiresAt, now));
+        if (!addMember(key, member, version, expiresAt, now) && entries.get(key) instanceof SetEntry set) {
+            setCollectionExpiry(key, set, expiresAt); // a replayed change of a member it holds still sets these
+            set.changedAt(version, now);
         }
-        account(set.add(member));
+    }
+
+    /**
+     * Under the lock: {@link #applyMemberPut} when the member is new (one lookup judges and adds it), and whether it
+     * was; a set already holding it is left as it was.
+     */
+    private boolean addMember(ByteKey key, ByteKey member, long version, long expiresAt, long now) {
+        SetEntry set = entries.get(key) instanceof SetEntry existing ? existing
+                : installCollection(key, new SetEntry(version, expiresAt, now));
+        long added = set.add(member);
+        if (added == 0) {
+            return false;
+        }
+        setCollectionExpiry(key, set, expiresAt);
+        account(added);
         set.changedAt(version, now);
+        return true;
     }
 
     /**

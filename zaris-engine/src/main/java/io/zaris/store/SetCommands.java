@@ -5,7 +5,6 @@ import io.zaris.model.KvStatus;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -110,11 +109,7 @@ final class SetCommands {
     }
 
     private static List<byte[]> members(SetEntry set) {
-        List<byte[]> out = new ArrayList<>(set.size());
-        for (Map.Entry<ByteKey, byte[]> member : set.fields()) {
-            out.add(member.getKey().bytes());
-        }
-        return out;
+        return set.names();
     }
 
     /**

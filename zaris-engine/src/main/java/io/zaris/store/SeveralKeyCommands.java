@@ -176,9 +176,7 @@ final class SeveralKeyCommands {
                     scores.put(scored.member(), scored.score());
                 }
             } else if (entry instanceof SetEntry set) {
-                for (Map.Entry<ByteKey, byte[]> member : set.fields()) {
-                    scores.put(member.getKey(), 1.0);
-                }
+                set.forEachField((member, none) -> scores.put(new ByteKey(member), 1.0));
             } else if (entry != null) {
                 throw new WrongTypeException();
             }

@@ -22,9 +22,10 @@ final class SortedSetEntry extends HashEntry {
     /**
      * Bytes charged per member on top of its field: its slot in the order (a score and a member reference: 12
      * bytes), with its share of the blocks' spare slots (blocks are a quarter to wholly full, about two thirds on
-     * average) and headers.
+     * average) and headers (24), and the member's {@link ByteKey}, which only the order holds (header, array
+     * reference, cached hash: 24).
      */
-    static final int ORDER_OVERHEAD_BYTES = 24;
+    static final int ORDER_OVERHEAD_BYTES = 48;
 
     /** Guarded by the segment's write lock. */
     private final ScoreOrder order = new ScoreOrder();

@@ -10,7 +10,9 @@ import io.zaris.model.Change;
 import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import io.zaris.protocol.Request;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -138,6 +140,31 @@ class HashStoreTests {
 
         assertThat(texts(replica.hash(0, bytes("h"), HashOp.HGETALL, List.of(), 0).items()))
                 .containsExactly("a", "1", "c", "3", "d", "4");
+    }
+
+    @Test
+    void aHashGrownAndShrunkThroughItsTablesGrowthsReplicatesAlikeEveryWay() {
+        Map<String, String> model = new HashMap<>();
+        for (int i = 0; i < 3_000; i++) { // past the compact layout and through five growths, a field per write
+            assertThat(hash(HashOp.HSET, "big", "f" + i, "first").count()).isEqualTo(1);
+            assertThat(hash(HashOp.HSET, "big", "f" + i, "v" + i).count()).as("set again").isZero();
+            model.put("f" + i, "v" + i);
+            if (i % 3 == 0) {
+                assertThat(hash(HashOp.HDEL, "big", "f" + (i / 3)).count()).isEqualTo(model.remove("f" + (i / 3)) != null ? 1 : 0);
+            }
+        }
+
+        assertThat(hash(HashOp.HLEN, "big").count()).isEqualTo(model.size());
+        List<String> all = texts(hash(HashOp.HGETALL, "big").items());
+        Map<String, String> read = new HashMap<>();
+        for (int i = 0; i < all.size(); i += 2) {
+            read.put(all.get(i), all.get(i + 1));
+        }
+        assertThat(all).hasSize(2 * model.size());
+        assertThat(read).isEqualTo(model);
+        store.assertShippedChangesMakeTheSameCopy();
+        store.assertSnapshotInstalledChunkByChunkMakesTheSameCopy(store.snapshot());
+        store.assertTailShipsOnThroughAFollower("value");
     }
 
     @Test

@@ -315,7 +315,7 @@ class MemoryReclaimerTests {
     private static long setBytes(int members) {
         long bytes = EntrySize.OVERHEAD_BYTES + 5;
         for (int m = 0; m < members; m++) {
-            bytes += HashEntry.FIELD_OVERHEAD_BYTES + ("member-" + m).length();
+            bytes += SetEntry.MEMBER_OVERHEAD_BYTES + ("member-" + m).length();
         }
         return bytes;
     }

@@ -111,7 +111,7 @@ class SetStoreTests {
         set(HashOp.SADD, "s", "member2");
         long twoMembers = active.segmentBytes(0);
 
-        assertThat(twoMembers - oneMember).isEqualTo(HashEntry.FIELD_OVERHEAD_BYTES + 7);
+        assertThat(twoMembers - oneMember).isEqualTo(SetEntry.MEMBER_OVERHEAD_BYTES + 7);
         assertThat(active.memory().usedBytes()).isEqualTo(twoMembers);
         set(HashOp.SADD, "s", "member2");
         assertThat(active.segmentBytes(0)).as("a member already there costs nothing more").isEqualTo(twoMembers);
@@ -137,6 +137,26 @@ class SetStoreTests {
         assertThat(text(change.field())).isEqualTo("new");
         assertThat(change.value()).isNull();
         assertThat(change.sizeBytes()).isLessThan(100);
+    }
+
+    @Test
+    void aSetGrownAndShrunkThroughItsTablesGrowthsReplicatesAlikeEveryWay() {
+        Set<String> model = new HashSet<>();
+        for (int i = 0; i < 3_000; i++) { // past the compact layout and through five growths, a member per write
+            assertThat(set(HashOp.SADD, "big", "m" + i).count()).isEqualTo(1);
+            assertThat(set(HashOp.SADD, "big", "m" + i).count()).as("there already").isZero();
+            model.add("m" + i);
+            if (i % 3 == 0) {
+                assertThat(set(HashOp.SREM, "big", "m" + (i / 3)).count()).isEqualTo(model.remove("m" + (i / 3)) ? 1 : 0);
+            }
+        }
+
+        assertThat(set(HashOp.SCARD, "big").count()).isEqualTo(model.size());
+        assertThat(texts(set(HashOp.SMEMBERS, "big").items())).containsExactlyInAnyOrderElementsOf(model);
+        assertThat(texts(set(HashOp.SMISMEMBER, "big", "m2999", "m1").items())).containsExactly("m2999", null);
+        store.assertShippedChangesMakeTheSameCopy();
+        store.assertSnapshotInstalledChunkByChunkMakesTheSameCopy(store.snapshot());
+        store.assertTailShipsOnThroughAFollower("member");
     }
 
     @Test

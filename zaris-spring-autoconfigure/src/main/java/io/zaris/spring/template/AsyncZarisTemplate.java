@@ -224,7 +224,10 @@ public final class AsyncZarisTemplate {
                 .thenApply(bytes -> Optional.ofNullable(bytes).map(found -> deserialize(key, "field '" + field + "'", found, type)));
     }
 
-    /** Every field of the hash at the key with its value, in the order the fields were first set; empty when absent. */
+    /**
+     * Every field of the hash at the key with its value, in the order the fields were first set (past 128 fields, the
+     * server's table order); empty when absent.
+     */
     public <T> CompletableFuture<Map<String, T>> hashGetAll(String key, Class<T> type) {
         return observed("hash_get_all", () -> client.hashGetAll(key)).thenApply(found -> {
             Map<String, T> values = new LinkedHashMap<>();
@@ -264,7 +267,10 @@ public final class AsyncZarisTemplate {
         return observed("hash_contains", () -> client.hashContains(key, field));
     }
 
-    /** The fields of the hash at the key, in the order they were first set; empty when the key is absent. */
+    /**
+     * The fields of the hash at the key, in the order they were first set (past 128 fields, the server's table order);
+     * empty when the key is absent.
+     */
     public CompletableFuture<Set<String>> hashFields(String key) {
         return observed("hash_fields", () -> client.hashFields(key));
     }
@@ -283,7 +289,10 @@ public final class AsyncZarisTemplate {
         return observed("hash_put_if_absent", () -> client.hashSetIfAbsent(key, field, bytes));
     }
 
-    /** The values of the hash at the key, in the order their fields were first set; empty when the key is absent (HVALS). */
+    /**
+     * The values of the hash at the key, in the order their fields were first set (past 128 fields, the server's table
+     * order); empty when the key is absent (HVALS).
+     */
     public <T> CompletableFuture<List<T>> hashValues(String key, Class<T> type) {
         return observed("hash_values", () -> client.hashValues(key)).thenApply(found -> {
             List<T> values = new ArrayList<>(found.size());
@@ -528,7 +537,10 @@ public final class AsyncZarisTemplate {
         return observed("set_remove", () -> client.setRemove(key, members));
     }
 
-    /** Every member of the set at the key, in the order they were first added; empty when the key is absent. */
+    /**
+     * Every member of the set at the key, in the order they were first added (past 128 members, the server's table
+     * order); empty when the key is absent.
+     */
     public CompletableFuture<Set<String>> setMembers(String key) {
         return observed("set_members", () -> client.setMembers(key));
     }
