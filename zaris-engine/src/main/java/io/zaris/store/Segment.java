@@ -1210,31 +1210,43 @@ final class Segment {
 
         /**
          * Sets a field, creating the hash (without a TTL) when the key is absent; a hash keeps its expiry. Whether the
-         * field is new (HSET's count), judged with the one field key this change stores and logs.
+         * field is new (HSET's count): what setting it replaced, so the field is looked up once, with the one field key
+         * this change stores and logs.
          */
         boolean put(byte[] field, byte[] value) {
             long version = ++revision;
             StoredEntry current = entries.get(key);
             long expiresAt = current == null ? 0 : current.expiresAtMillis();
             ByteKey f = new ByteKey(field);
-            boolean added = current == null || current.getClass() != HashEntry.class || ((HashEntry) current).get(f) == null;
-            applyFieldPut(key, f, value, version, expiresAt, now);
+            boolean added = applyFieldPut(key, current, f, value, version, expiresAt, now);
             epochStarts.onChange(epoch, version);
             log.append(version, epoch, key, f, LoggedChange.Kind.FIELD_PUT, expiresAt);
             changes.add(Change.fieldPut(version, epoch, key.bytes(), field, value, expiresAt));
             return added;
         }
 
-        /** Adds a member to the set, creating it (without a TTL) when the key is absent; whether it was new. */
+        /**
+         * Adds a member to the set, creating it (without a TTL) when the key is absent; whether it was new. In a set
+         * that exists, adding is the membership test (one lookup of the member, not two): nothing charged means the
+         * member was there and nothing changed, so no revision is taken.
+         */
         boolean add(byte[] member) {
             StoredEntry current = entries.get(key);
             ByteKey m = new ByteKey(member);
-            if (current instanceof SetEntry set && set.contains(m)) {
-                return false;
-            }
-            long version = ++revision;
             long expiresAt = current == null ? 0 : current.expiresAtMillis();
-            applyMemberPut(key, m, version, expiresAt, now);
+            long version;
+            if (current instanceof SetEntry set) {
+                long charged = set.add(m);
+                if (charged == 0) {
+                    return false;
+                }
+                version = ++revision;
+                account(charged);
+                set.changedAt(version, now); // what applyMemberPut does to a set that exists, its expiry unchanged
+            } else {
+                version = ++revision;
+                applyMemberPut(key, m, version, expiresAt, now);
+            }
             epochStarts.onChange(epoch, version);
             log.append(version, epoch, key, m, LoggedChange.Kind.MEMBER_PUT, expiresAt);
             changes.add(Change.memberPut(version, epoch, key.bytes(), member, expiresAt));
@@ -1300,7 +1312,15 @@ final class Segment {
      * else at the key (a string, nothing) is replaced by a new hash. The hash takes {@code version}.
      */
     private void applyFieldPut(ByteKey key, ByteKey field, byte[] value, long version, long expiresAt, long now) {
-        StoredEntry current = entries.get(key);
+        applyFieldPut(key, entries.get(key), field, value, version, expiresAt, now);
+    }
+
+    /**
+     * {@link #applyFieldPut(ByteKey, ByteKey, byte[], long, long, long)} with {@code current} the key's entry in the map
+     * now, looked up by the caller; whether the field is new (what the put replaced: no second lookup of the field).
+     */
+    private boolean applyFieldPut(ByteKey key, StoredEntry current, ByteKey field, byte[] value, long version,
+                                  long expiresAt, long now) {
         HashEntry hash;
         if (current != null && current.getClass() == HashEntry.class) {
             hash = (HashEntry) current;
@@ -1308,8 +1328,10 @@ final class Segment {
         } else {
             hash = installCollection(key, new HashEntry(version, expiresAt, now));
         }
-        account(hash.put(field, value));
+        byte[] previous = hash.replace(field, value);
+        account(hash.chargePut(field, previous, value));
         hash.changedAt(version, now);
+        return previous == null;
     }
 
     /**
