@@ -223,18 +223,19 @@ final class ReplicaLink {
     /**
      * Ships live changes in the open batch, which leaves at the latest {@code flushDelayNanos} after it opened (0:
      * once the connection's event loop gets to it); a full batch leaves at once but waits for the same flush.
-     * Completes with the replica's verdict on the changes (never exceptionally). They are encoded before this
-     * returns.
+     * {@code verdict} hears the replica's verdict on the changes, once (a failure is a verdict too). They are encoded
+     * before this returns.
      */
-    CompletableFuture<Verdict> replicateBatched(int partition, long epoch, int segment, List<Change> changes,
-                                                long deadlineNanos, long flushDelayNanos) {
+    void replicateBatched(int partition, long epoch, int segment, List<Change> changes, long deadlineNanos,
+                          long flushDelayNanos, VerdictListener verdict) {
         if (!batchesKnown) {
             // The replica speaks a protocol without REPLICATE_BATCH: one frame per ship, the same deferred flush.
             long bytes = changeBytes(changes);
             countSent(bytes);
-            return connection.send(id -> new Request.Replicate(id, partition, epoch, segment, changes), ReplicaLink::verdict,
-                    epoch, 0, deadlineNanos, flushDelayNanos).whenComplete((verdict, error) -> countAnswered(bytes))
-                    .exceptionally(this::verdictOfFailure);
+            connection.send(id -> new Request.Replicate(id, partition, epoch, segment, changes), ReplicaLink::verdict,
+                    epoch, 0, deadlineNanos, flushDelayNanos).whenComplete((answer, error) -> countAnswered(bytes))
+                    .exceptionally(this::verdictOfFailure).thenAccept(verdict::onVerdict);
+            return;
         }
         synchronized (batchLock) {
             if (openBatch != null && !openBatch.accepts(changes)) {
@@ -249,12 +250,21 @@ final class ReplicaLink {
                     }, flushDelayNanos);
                 }
             }
-            CompletableFuture<Verdict> verdict = openBatch.add(partition, epoch, segment, changes);
+            openBatch.add(partition, epoch, segment, changes, verdict);
             if (openBatch.isFull()) {
                 sendBatch(flushDelayNanos);
             }
-            return verdict;
         }
+    }
+
+    /**
+     * What hears a replica's verdict on one shipment of live changes ({@link #replicateBatched}): called once, on the
+     * thread that learned it (the link's event loop when the answer or the connection's failure arrives, the caller's
+     * when the link was closed from this side).
+     */
+    @FunctionalInterface
+    interface VerdictListener {
+        void onVerdict(Verdict verdict);
     }
 
     /**

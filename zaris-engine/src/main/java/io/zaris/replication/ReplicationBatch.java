@@ -6,7 +6,8 @@ import io.zaris.model.Change;
 import io.zaris.protocol.RequestCodec;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The live changes a replication link gathers into one REPLICATE_BATCH frame before it leaves: one group per
@@ -19,8 +20,13 @@ import java.util.concurrent.CompletableFuture;
  * its values of {@link #LARGE_VALUE_BYTES} or more number at most {@link #MAX_LARGE_VALUES}; a group that does not
  * fit waits for the next batch, unless the batch is empty (a larger group travels alone, as a single REPLICATE
  * would). Not thread-safe: its link touches it under its batch lock only.
+ *
+ * <p>Each group's verdict goes to the {@link ReplicaLink.VerdictListener} that joined it, called once when the
+ * batch is settled: no future per group, since every live write ships one group per replica.
  */
 final class ReplicationBatch {
+
+    private static final Logger log = LoggerFactory.getLogger(ReplicationBatch.class);
 
     /**
      * A batch's body stays within this many bytes (unless one group alone is larger), so that its frame is allocated
@@ -40,7 +46,8 @@ final class ReplicationBatch {
     private final ByteBuf frame;
     private final int bodyStart;
     private final long answerDeadlineNanos;
-    private final List<CompletableFuture<ReplicaLink.Verdict>> verdicts = new ArrayList<>();
+    /** One per group, in the order the groups joined. */
+    private final List<ReplicaLink.VerdictListener> verdicts = new ArrayList<>();
     private int largeValues;
 
     /** @param answerDeadlineNanos when the link stops waiting for the answer: the first group's deadline */
@@ -63,13 +70,11 @@ final class ReplicationBatch {
         return bodyBytes() >= MAX_BODY_BYTES || largeValues >= MAX_LARGE_VALUES;
     }
 
-    /** Encodes one group; its verdict completes when the batch's answer arrives, or fails with it. */
-    CompletableFuture<ReplicaLink.Verdict> add(int partition, long epoch, int segment, List<Change> changes) {
+    /** Encodes one group; {@code verdict} hears the replica's verdict on it when the batch's answer arrives, or fails. */
+    void add(int partition, long epoch, int segment, List<Change> changes, ReplicaLink.VerdictListener verdict) {
         RequestCodec.writeReplicateGroup(frame, partition, epoch, segment, changes);
         largeValues += largeValues(changes);
-        CompletableFuture<ReplicaLink.Verdict> verdict = new CompletableFuture<>();
         verdicts.add(verdict);
-        return verdict;
     }
 
     long answerDeadlineNanos() {
@@ -88,14 +93,23 @@ final class ReplicationBatch {
      */
     void settle(List<ReplicaLink.Verdict> answers) {
         for (int i = 0; i < verdicts.size(); i++) {
-            verdicts.get(i).complete(i < answers.size() ? answers.get(i) : ReplicaLink.Verdict.failed());
+            tell(verdicts.get(i), i < answers.size() ? answers.get(i) : ReplicaLink.Verdict.failed());
         }
     }
 
     /** The batch got no answer: every group gets {@code verdict}. */
     void settleFailed(ReplicaLink.Verdict verdict) {
-        for (CompletableFuture<ReplicaLink.Verdict> group : verdicts) {
-            group.complete(verdict);
+        for (int i = 0; i < verdicts.size(); i++) {
+            tell(verdicts.get(i), verdict);
+        }
+    }
+
+    /** One listener that throws costs its own group only: the later groups' writes still hear their verdicts. */
+    private static void tell(ReplicaLink.VerdictListener listener, ReplicaLink.Verdict verdict) {
+        try {
+            listener.onVerdict(verdict);
+        } catch (RuntimeException e) {
+            log.warn("a replication verdict's listener failed", e);
         }
     }
 

@@ -377,15 +377,8 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                 majorityCheck, counted);
         for (int i = 0; i < targets.size(); i++) {
             ReplicaLink link = targets.get(i);
-            link.replicateBatched(partition, epoch, segment, changes, deadline, flushDelayNanos).thenAccept(verdict -> {
-                try {
-                    react(link, partition, segment, epoch, verdict);
-                } catch (RuntimeException e) {
-                    log.warn("node {}: following up replica {}'s verdict on segment {} failed", nodeId, link.peer, segment, e);
-                } finally {
-                    acks.onVerdict(verdict); // always counted, so a waiting SYNC write cannot be stranded
-                }
-            });
+            link.replicateBatched(partition, epoch, segment, changes, deadline, flushDelayNanos,
+                    new ShipmentVerdict(link, partition, segment, epoch, acks));
         }
         if (awaited != null) {
             for (int i = 0; i < awaited.size(); i++) {
@@ -503,6 +496,37 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                 } catch (java.util.concurrent.RejectedExecutionException stopping) {
                     settled.complete(false);
                 }
+            }
+        }
+    }
+
+    /**
+     * One replica's verdict on one shipment: followed up ({@link #react}) and counted into the shipment's
+     * {@link ReplicaAcks}. One object per shipment and replica, called by the replica's link; no future per write.
+     */
+    private final class ShipmentVerdict implements ReplicaLink.VerdictListener {
+        private final ReplicaLink link;
+        private final int partition;
+        private final int segment;
+        private final long epoch;
+        private final ReplicaAcks acks;
+
+        ShipmentVerdict(ReplicaLink link, int partition, int segment, long epoch, ReplicaAcks acks) {
+            this.link = link;
+            this.partition = partition;
+            this.segment = segment;
+            this.epoch = epoch;
+            this.acks = acks;
+        }
+
+        @Override
+        public void onVerdict(ReplicaLink.Verdict verdict) {
+            try {
+                react(link, partition, segment, epoch, verdict);
+            } catch (RuntimeException e) {
+                log.warn("node {}: following up replica {}'s verdict on segment {} failed", nodeId, link.peer, segment, e);
+            } finally {
+                acks.onVerdict(verdict); // always counted, so a waiting SYNC write cannot be stranded
             }
         }
     }

@@ -78,7 +78,7 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
     /** Bytes of input a connection may send behind a waiting blocking pop before it is closed, as Redis closes a client past its query-buffer limit. */
     static final int MAX_INPUT_BEHIND_BLOCKED_POP = 8 * 1024 * 1024;
     /** Commands that may wait for an element, by their {@link CommandTable} names; see {@link #blocked}. */
-    private static final Set<String> BLOCKING_POPS = Set.of("blpop", "brpop", "blmove", "bzpopmin", "bzpopmax", "blmpop",
+    static final Set<String> BLOCKING_POPS = Set.of("blpop", "brpop", "blmove", "bzpopmin", "bzpopmax", "blmpop",
             "bzmpop");
 
     private record Pending(CompletableFuture<RespReply> reply, int protocol) {
@@ -260,7 +260,11 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
      * (each SYNC write) is asked, and the table finds the name without building a string.
      */
     private static boolean isBlockingPop(List<byte[]> command) {
-        CommandTable.Spec spec = CommandTable.lookup(command.get(0));
+        byte[] name = command.get(0);
+        if (name.length == 0 || (name[0] | 0x20) != 'b') {
+            return false; // every blocking pop's name starts with a B: a write's reply that waits is not looked up
+        }
+        CommandTable.Spec spec = CommandTable.lookup(name);
         return spec != null && BLOCKING_POPS.contains(spec.name());
     }
 

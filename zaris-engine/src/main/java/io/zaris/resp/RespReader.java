@@ -1,6 +1,7 @@
 package io.zaris.resp;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.ByteProcessor;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,14 +15,22 @@ import java.util.List;
  * An empty command ({@code *0}, {@code *-1}, a blank inline line) is returned as an empty list, which
  * callers skip as Redis does.
  *
+ * <p>A well-formed length line (digits, then CRLF) is read in one walk over its bytes ({@link DigitLine}); anything
+ * else (a sign, a stray byte, a line not complete yet) goes the byte-by-byte way, which decides what to answer.
+ *
  * <p>Not thread-safe: one instance per connection, used on its event loop.
  */
 final class RespReader {
 
     /** Longest length line (a sign, 19 digits and CRLF) plus slack. */
     private static final int MAX_LENGTH_LINE = 24;
+    /** CR and LF as one big-endian short, as {@link ByteBuf#getShort} reads them. */
+    private static final short CRLF = ('\r' << 8) | '\n';
+    /** Most digits a length of {@link DigitLine} may have, as {@link #parseLength} allows. */
+    private static final int MAX_DIGITS = 18;
 
     private final RespLimits limits;
+    private final DigitLine digitLine = new DigitLine();
     private List<byte[]> args;
     private int expected;
     private long commandBytes;
@@ -39,17 +48,21 @@ final class RespReader {
                 return readInline(in);
             }
             int start = in.readerIndex() + 1;
-            int end = lineEnd(in, start, MAX_LENGTH_LINE);
-            if (end == -2) {
-                throw new RespProtocolException("Protocol error: invalid multibulk length");
-            }
+            int end = digitLine.read(in, start);
+            long count = digitLine.value;
             if (end < 0) {
-                if (in.readableBytes() > MAX_LENGTH_LINE) {
+                end = lineEnd(in, start, MAX_LENGTH_LINE);
+                if (end == -2) {
                     throw new RespProtocolException("Protocol error: invalid multibulk length");
                 }
-                return null;
+                if (end < 0) {
+                    if (in.readableBytes() > MAX_LENGTH_LINE) {
+                        throw new RespProtocolException("Protocol error: invalid multibulk length");
+                    }
+                    return null;
+                }
+                count = parseLength(in, start, end);
             }
-            long count = parseLength(in, start, end);
             if (count == Long.MIN_VALUE || count > limits.maxArrayLength()) {
                 throw new RespProtocolException("Protocol error: invalid multibulk length");
             }
@@ -70,17 +83,21 @@ final class RespReader {
             if (type != '$') {
                 throw new RespProtocolException("Protocol error: expected '$', got '" + printable(type) + "'");
             }
-            int end = lineEnd(in, header + 1, MAX_LENGTH_LINE);
-            if (end == -2) {
-                throw new RespProtocolException("Protocol error: invalid bulk length");
-            }
+            int end = digitLine.read(in, header + 1);
+            long length = digitLine.value;
             if (end < 0) {
-                if (in.readableBytes() > MAX_LENGTH_LINE) {
+                end = lineEnd(in, header + 1, MAX_LENGTH_LINE);
+                if (end == -2) {
                     throw new RespProtocolException("Protocol error: invalid bulk length");
                 }
-                return null;
+                if (end < 0) {
+                    if (in.readableBytes() > MAX_LENGTH_LINE) {
+                        throw new RespProtocolException("Protocol error: invalid bulk length");
+                    }
+                    return null;
+                }
+                length = parseLength(in, header + 1, end);
             }
-            long length = parseLength(in, header + 1, end);
             if (length < 0 || length > limits.maxBulkBytes()) {
                 throw new RespProtocolException("Protocol error: invalid bulk length");
             }
@@ -92,7 +109,7 @@ final class RespReader {
                 return null;
             }
             int body = end + 2;
-            if (in.getByte(body + (int) length) != '\r' || in.getByte(body + (int) length + 1) != '\n') {
+            if (in.getShort(body + (int) length) != CRLF) {
                 throw new RespProtocolException("Protocol error: bulk string not terminated by CRLF");
             }
             byte[] bytes = new byte[(int) length];
@@ -127,6 +144,45 @@ final class RespReader {
             throw new RespProtocolException("Protocol error: invalid multibulk length");
         }
         return words;
+    }
+
+    /**
+     * The digits of a length line as one walk over its bytes reads them ({@link ByteBuf#forEachByte}, one bounds check
+     * for the line rather than one per byte): stops at the first byte that is no digit. Reused by its reader.
+     */
+    private static final class DigitLine implements ByteProcessor {
+        long value;
+        private int digits;
+
+        /**
+         * Reads a line of 1 to {@value #MAX_DIGITS} digits and CRLF at {@code from}: the index of its CR, the number in
+         * {@link #value}; -1 for any other line, or one not complete in the buffer, which the caller then reads byte by
+         * byte.
+         */
+        int read(ByteBuf in, int from) {
+            value = 0;
+            digits = 0;
+            int window = Math.min(MAX_DIGITS + 1, in.writerIndex() - from);
+            if (window <= 0) {
+                return -1;
+            }
+            int stop = in.forEachByte(from, window, this);
+            if (stop < 0 || digits == 0 || stop + 1 >= in.writerIndex() || in.getShort(stop) != CRLF) {
+                return -1;
+            }
+            return stop;
+        }
+
+        @Override
+        public boolean process(byte value) {
+            int digit = value - '0';
+            if (digit < 0 || digit > 9) {
+                return false;
+            }
+            this.value = this.value * 10 + digit;
+            digits++;
+            return true;
+        }
     }
 
     /** Index of the CR of the first CRLF in {@code [from, from + max)}, or -1. */

@@ -105,9 +105,11 @@ final class MemoryGuard {
             return policy.admitsWrite(reclaimer.overBudget(), freed > 0) ? KvStatus.OK : KvStatus.OUT_OF_MEMORY;
         }
         ActiveSegments own = current.partition(partition);
-        if (own != null && policy.evicts()) {
-            long excess = partitionExcess(reclaimer.bytesOf(own), current.partitionShareBytes(), memory.usedBytes(),
-                    reclaimer.options().maxBytes());
+        long used = memory.usedBytes();
+        long budget = reclaimer.options().maxBytes();
+        // Below the mark no partition is capped: the sum over the partition's segments is not worth making per write.
+        if (own != null && policy.evicts() && overMark(used, budget) > 0) {
+            long excess = partitionExcess(reclaimer.bytesOf(own), current.partitionShareBytes(), used, budget);
             if (excess > 0) {
                 reclaimer.evict(own, MAX_EVICTIONS_PER_WRITE, excess, ThreadLocalRandom.current());
             }
@@ -120,8 +122,12 @@ final class MemoryGuard {
      * node holds over {@link #PARTITION_CAP_PRESSURE} of its budget, and nothing below that mark. Pure.
      */
     static long partitionExcess(long partitionBytes, long shareBytes, long nodeUsedBytes, long budgetBytes) {
-        long overMark = nodeUsedBytes - (long) (budgetBytes * PARTITION_CAP_PRESSURE);
-        return Math.max(0, Math.min(partitionBytes - shareBytes, overMark));
+        return Math.max(0, Math.min(partitionBytes - shareBytes, overMark(nodeUsedBytes, budgetBytes)));
+    }
+
+    /** Bytes the node holds over {@link #PARTITION_CAP_PRESSURE} of its budget (not above it: 0 or less). Pure. */
+    static long overMark(long nodeUsedBytes, long budgetBytes) {
+        return nodeUsedBytes - (long) (budgetBytes * PARTITION_CAP_PRESSURE);
     }
 
     /** What a refused write is told. */

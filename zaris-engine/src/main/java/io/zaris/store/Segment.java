@@ -1204,14 +1204,15 @@ final class Segment {
 
         /**
          * Sets a field, creating the hash (without a TTL) when the key is absent; a hash keeps its expiry. Whether the
-         * field is new (HSET's count), judged by the one lookup of the field that sets it.
+         * field is new (HSET's count): what setting it replaced, so the field is looked up once, with the one field key
+         * this change stores and logs.
          */
         boolean put(byte[] field, byte[] value) {
             long version = ++revision;
             StoredEntry current = entries.get(key);
             long expiresAt = current == null ? 0 : current.expiresAtMillis();
             ByteKey f = new ByteKey(field);
-            boolean added = applyFieldPut(key, f, value, version, expiresAt, now);
+            boolean added = applyFieldPut(key, current, f, value, version, expiresAt, now);
             epochStarts.onChange(epoch, version);
             log.append(version, epoch, key, f, LoggedChange.Kind.FIELD_PUT, expiresAt);
             changes.add(Change.fieldPut(version, epoch, key.bytes(), field, value, expiresAt));
@@ -1297,7 +1298,15 @@ final class Segment {
      * is new.
      */
     private boolean applyFieldPut(ByteKey key, ByteKey field, byte[] value, long version, long expiresAt, long now) {
-        StoredEntry current = entries.get(key);
+        return applyFieldPut(key, entries.get(key), field, value, version, expiresAt, now);
+    }
+
+    /**
+     * {@link #applyFieldPut(ByteKey, ByteKey, byte[], long, long, long)} with {@code current} the key's entry in the map
+     * now, looked up by the caller; whether the field is new (what the put replaced: no second lookup of the field).
+     */
+    private boolean applyFieldPut(ByteKey key, StoredEntry current, ByteKey field, byte[] value, long version,
+                                  long expiresAt, long now) {
         HashEntry hash;
         if (current != null && current.getClass() == HashEntry.class) {
             hash = (HashEntry) current;

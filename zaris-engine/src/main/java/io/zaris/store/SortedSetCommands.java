@@ -27,7 +27,22 @@ final class SortedSetCommands {
     static final String NAN_SCORE = "resulting score is not a number (NaN)";
 
     /** How a range names its ends: ranks, scores or members. */
-    enum By { RANK, SCORE, LEX }
+    enum By {
+        RANK, SCORE, LEX;
+
+        private static final By[] ALL = values();
+        private final byte[] word = name().getBytes(StandardCharsets.US_ASCII);
+
+        /** The kind named by exactly these bytes (as {@link #valueOf} would name it), without a string; {@code null}. */
+        static By named(byte[] bytes) {
+            for (By kind : ALL) {
+                if (java.util.Arrays.equals(kind.word, bytes)) {
+                    return kind;
+                }
+            }
+            return null;
+        }
+    }
 
     private SortedSetCommands() {
     }
@@ -242,10 +257,8 @@ final class SortedSetCommands {
 
         /** The selection, or the error Redis answers as a String. */
         static Object parse(byte[] by, byte[] reverse, byte[] start, byte[] stop, byte[] offset, byte[] limit) {
-            By kind;
-            try {
-                kind = By.valueOf(new String(by, StandardCharsets.US_ASCII));
-            } catch (IllegalArgumentException e) {
+            By kind = By.named(by);
+            if (kind == null) {
                 return "a range is by RANK, SCORE or LEX";
             }
             Boolean rev = flag(reverse);

@@ -27,8 +27,8 @@ class ReplicationBatchTests {
         ReplicationBatch batch = new ReplicationBatch(ALLOCATOR, 0);
         List<Change> first = List.of(put(5, "a", 10), Change.superseded(6, 2, bytes("b")));
         List<Change> second = List.of(new Change(1, 3, bytes("c"), null, 0));
-        batch.add(1, 2, 7, first);
-        batch.add(4, 3, 33, second);
+        batch.add(1, 2, 7, first, verdict -> { });
+        batch.add(4, 3, 33, second, verdict -> { });
 
         ByteBuf frame = batch.close();
         RequestCodec.fillHeader(frame, OpCode.REPLICATE_BATCH, 77);
@@ -48,7 +48,7 @@ class ReplicationBatchTests {
         List<Change> small = List.of(put(1, "k", 100));
         int joined = 0;
         while (batch.accepts(small)) {
-            batch.add(0, 1, 0, small);
+            batch.add(0, 1, 0, small, verdict -> { });
             joined++;
             assertThat(batch.isFull()).as("a batch that took a group within the bound is not over it").isFalse();
         }
@@ -64,7 +64,7 @@ class ReplicationBatchTests {
         for (int i = 0; i < ReplicationBatch.MAX_LARGE_VALUES; i++) {
             assertThat(batch.isFull()).isFalse();
             assertThat(batch.accepts(large)).isTrue();
-            batch.add(0, 1, 0, large);
+            batch.add(0, 1, 0, large, verdict -> { });
         }
         assertThat(batch.isFull()).isTrue();
         assertThat(batch.accepts(large)).isFalse();
@@ -74,23 +74,30 @@ class ReplicationBatchTests {
     }
 
     @Test
-    void eachGroupGetsItsOwnVerdictAndGroupsTheAnswerMissesAreNotApplied() {
+    void eachGroupGetsItsOwnVerdictPastAFailingListenerAndGroupsTheAnswerMissesAreNotApplied() {
         ReplicationBatch batch = new ReplicationBatch(ALLOCATOR, 0);
-        CompletableFuture<ReplicaLink.Verdict> first = batch.add(0, 1, 0, List.of(put(1, "a", 1)));
-        CompletableFuture<ReplicaLink.Verdict> second = batch.add(0, 1, 1, List.of(put(1, "b", 1)));
-        CompletableFuture<ReplicaLink.Verdict> third = batch.add(0, 1, 2, List.of(put(1, "c", 1)));
+        CompletableFuture<ReplicaLink.Verdict> first = new CompletableFuture<>();
+        CompletableFuture<ReplicaLink.Verdict> second = new CompletableFuture<>();
+        CompletableFuture<ReplicaLink.Verdict> third = new CompletableFuture<>();
+        batch.add(0, 1, 0, List.of(put(1, "a", 1)), first::complete);
+        batch.add(0, 1, 1, List.of(put(1, "b", 1)), verdict -> {
+            second.complete(verdict);
+            throw new IllegalStateException("a listener that fails");
+        });
+        batch.add(0, 1, 2, List.of(put(1, "c", 1)), third::complete);
         batch.close().release();
 
         batch.settle(List.of(new ReplicaLink.Verdict(KvStatus.OK, 1), new ReplicaLink.Verdict(KvStatus.FENCED, 9)));
         assertThat(first.join()).isEqualTo(new ReplicaLink.Verdict(KvStatus.OK, 1));
         assertThat(second.join()).isEqualTo(new ReplicaLink.Verdict(KvStatus.FENCED, 9));
-        assertThat(third.join().applied()).isFalse();
+        assertThat(third.join().applied()).as("heard although the listener before it failed").isFalse();
     }
 
     @Test
     void aDiscardedBatchFreesItsFrameAndFailsEveryGroup() {
         ReplicationBatch batch = new ReplicationBatch(ALLOCATOR, 0);
-        CompletableFuture<ReplicaLink.Verdict> verdict = batch.add(0, 1, 0, List.of(put(1, "a", 10)));
+        CompletableFuture<ReplicaLink.Verdict> verdict = new CompletableFuture<>();
+        batch.add(0, 1, 0, List.of(put(1, "a", 10)), verdict::complete);
         ByteBuf frame = batch.close();
         frame.retain(); // a second reference, so the test can see what discard leaves
         batch.discard();

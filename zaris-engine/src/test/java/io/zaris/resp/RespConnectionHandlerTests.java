@@ -24,6 +24,15 @@ import org.junit.jupiter.api.Test;
 @Tag("unit")
 class RespConnectionHandlerTests {
 
+    /** A waiting reply's command is looked up as a blocking pop only when its name starts with a B. */
+    @Test
+    void everyBlockingPopIsACommandWhoseNameStartsWithB() {
+        for (String name : RespConnectionHandler.BLOCKING_POPS) {
+            assertThat(name).startsWith("b");
+            assertThat(CommandTable.COMMANDS).containsKey(name);
+        }
+    }
+
     @Test
     void aReplyThatFailedAtOnceIsAnsweredAsAnErrorAndTheConnectionStaysUsable() {
         EmbeddedChannel channel = channel((command, session) -> word(command.get(0)).equals("BOOM")

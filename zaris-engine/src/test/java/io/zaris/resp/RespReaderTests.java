@@ -73,6 +73,29 @@ class RespReaderTests {
         assertProtocolError("*1\r\n$1\rx", "invalid bulk length");
     }
 
+    @Test
+    void lengthLinesOfDigitsOnlyReadAsNumbersAndEveryOtherShapeIsRefused() throws Exception {
+        RespReader reader = new RespReader(RespLimits.defaults());
+        ByteBuf in = ascii("*002\r\n$03\r\nGET\r\n$000\r\n\r\n");
+        assertThat(words(reader.read(in))).containsExactly("GET", "");
+        assertProtocolError("*1\r\n$\r\n", "invalid bulk length");
+        assertProtocolError("*1\r\n$+3\r\nGET\r\n", "invalid bulk length");
+        assertProtocolError("*1\r\n$3 \r\nGET\r\n", "invalid bulk length");
+        assertProtocolError("*1\r\n$1234567890123456789\r\n", "invalid bulk length"); // 19 digits
+        assertProtocolError("*1\r\n$999999999999999999\r\n", "invalid bulk length"); // 18 digits, over the limit
+        assertProtocolError("*1\r\n$3\r\rGET\r\n", "invalid bulk length");
+        assertProtocolError("*1 \r\n", "invalid multibulk length");
+    }
+
+    @Test
+    void aLengthLineWaitsForItsLineFeed() throws Exception {
+        RespReader reader = new RespReader(RespLimits.defaults());
+        ByteBuf in = Unpooled.buffer().writeBytes("*1\r\n$4\r".getBytes(StandardCharsets.US_ASCII));
+        assertThat(reader.read(in)).isNull();
+        in.writeBytes("\nPING\r\n".getBytes(StandardCharsets.US_ASCII));
+        assertThat(words(reader.read(in))).containsExactly("PING");
+    }
+
     /** Thousands of random and mutated frames: the reader returns commands, waits, or throws its one exception. */
     @Test
     void randomAndMutatedFramesNeverThrowAnythingButAProtocolError() {

@@ -19,6 +19,14 @@ class MemoryGuardTests {
     }
 
     @Test
+    void theMarkAWriteLooksAtBeforeSummingItsPartitionIsWherePartitionsStartToBeCapped() {
+        assertThat(MemoryGuard.overMark(750_000, BUDGET)).as("at the mark: not over it").isZero();
+        assertThat(MemoryGuard.overMark(740_000, BUDGET)).isNegative();
+        assertThat(MemoryGuard.overMark(800_000, BUDGET)).isEqualTo(50_000);
+        assertThat(MemoryGuard.overMark(Long.MAX_VALUE / 2, Long.MAX_VALUE)).as("no budget: never over").isNegative();
+    }
+
+    @Test
     void pastTheMarkAPartitionOverItsShareGivesBackWhatTheNodeHoldsOverTheMark() {
         assertThat(MemoryGuard.partitionExcess(600_000, SHARE, 800_000, BUDGET)).isEqualTo(50_000);
     }
