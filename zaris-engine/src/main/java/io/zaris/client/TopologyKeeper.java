@@ -56,7 +56,9 @@ import org.slf4j.LoggerFactory;
  *   <li>Fetched maps are installed, and connections opened for them and closed after them, only on the single
  *       "zaris-client-maps" thread (or by {@link #bootstrap} before the table is shared); {@code pollTurn} is that
  *       thread's alone. Pushes and hints run on the event loop of the connection that carried them; a connection
- *       a hint names is opened there and added under {@code tableLock}.</li>
+ *       a hint names is opened there and added under {@code tableLock}. {@code openings} (concurrent) tracks the
+ *       connections installs are opening and the nodes that lately did not answer, so a hung node gets one
+ *       reconnect at a time and no install waits for it.</li>
  *   <li>The counters are atomics, read by tests and the facade.</li>
  * </ul>
  */
@@ -75,6 +77,7 @@ final class TopologyKeeper implements AutoCloseable {
     private final ZarisClientOptions options;
     private final TimeSource time;
     private final ConnectFailureLog connectFailures;
+    private final ConnectionOpenings openings = new ConnectionOpenings();
     private final ClientMetrics metrics;
     /** The near cache, {@code null} when off: every connection of a client with one tracks its segments. */
     private final NearCache near;
@@ -320,6 +323,9 @@ final class TopologyKeeper implements AutoCloseable {
         if (keyWatches != null) {
             keyWatches.lost(connection);
         }
+        if (connection.closedForSilence() && connection.nodeId() != null) {
+            openings.unanswered(connection.nodeId());
+        }
         if (!closed) {
             log.info("connection to {} lost; refreshing the cluster map", connection);
             refresher.refresh(RefreshTrigger.REACT);
@@ -443,30 +449,40 @@ final class TopologyKeeper implements AutoCloseable {
 
     /**
      * Maps thread (or bootstrap, before the table is shared): opens connections the view needs, merges the
-     * view with whatever the table learned meanwhile, publishes, and closes connections nobody routes to.
+     * view with whatever the table learned meanwhile, publishes, and closes connections nobody routes to. A node
+     * still being connected to by an earlier install, or one that lately did not answer, does not hold the table
+     * back: its connection joins when it opens.
      */
     private void install(ClusterView fetched, Map<String, StripedNodeConnections> known, RefreshTrigger trigger) {
         Map<String, StripedNodeConnections> connections = new HashMap<>();
         Map<String, CompletableFuture<StripedNodeConnections>> opening = new HashMap<>();
+        Map<String, CompletableFuture<StripedNodeConnections>> late = new HashMap<>();
         connectFailures.retainOnly(fetched.addresses().keySet());
+        openings.retainOnly(fetched.addresses().keySet());
         for (Map.Entry<String, NodeAddress> node : fetched.addresses().entrySet()) {
             StripedNodeConnections existing = known.get(node.getKey());
             if (existing != null && existing.isOpen() && existing.address().equals(node.getValue())) {
                 connections.put(node.getKey(), existing);
+            } else if (openings.inProgress(node.getValue())) {
+                // An earlier install is still opening it (a hung node's HELLO waits out the connect timeout); that
+                // install adds it when it opens. A second connection, or waiting for it again, would gain nothing.
+                continue;
             } else {
-                opening.put(node.getKey(), open(node.getValue()));
+                CompletableFuture<StripedNodeConnections> connecting = openings.track(node.getValue(), open(node.getValue()));
+                (openings.worthWaitingFor(node.getKey()) ? opening : late).put(node.getKey(), connecting);
             }
         }
         // A node that does not answer (cut off, hung) must not hold the whole table back for a connect timeout:
         // connections not open within INSTALL_CONNECT_WAIT join the table when they open, if it still routes there.
+        // One known to be silent is not waited for at all.
         long waitUntil = time.nanoTime() + INSTALL_CONNECT_WAIT.toNanos();
-        Map<String, CompletableFuture<StripedNodeConnections>> late = new HashMap<>();
         for (Map.Entry<String, CompletableFuture<StripedNodeConnections>> pending : opening.entrySet()) {
             try {
                 StripedNodeConnections connection;
                 try {
                     connection = pending.getValue().get(Math.max(0, waitUntil - time.nanoTime()), TimeUnit.NANOSECONDS);
                 } catch (TimeoutException e) {
+                    openings.unanswered(pending.getKey());
                     late.put(pending.getKey(), pending.getValue());
                     continue;
                 } catch (ExecutionException e) {
@@ -483,8 +499,10 @@ final class TopologyKeeper implements AutoCloseable {
                 }
                 connections.put(pending.getKey(), connection);
                 connectFailures.connected(pending.getKey());
+                openings.answered(pending.getKey());
             } catch (CompletionException e) {
                 connectFailures.failed(pending.getKey(), rootMessage(e));
+                openings.unanswered(pending.getKey());
             }
         }
         List<StripedNodeConnections> unused = new ArrayList<>();
@@ -517,11 +535,13 @@ final class TopologyKeeper implements AutoCloseable {
         late.forEach((node, future) -> future.whenComplete((connection, error) -> {
             if (error != null) {
                 connectFailures.failed(node, rootMessage(error));
+                openings.unanswered(node);
             } else if (!node.equals(connection.nodeId())) {
                 log.warn("address of node {} answered as node {}; not routing to it", node, connection.nodeId());
                 connection.close();
             } else {
                 connectFailures.connected(node);
+                openings.answered(node);
                 addIfStillRouted(node, fetched.addresses().get(node), connection);
             }
         }));

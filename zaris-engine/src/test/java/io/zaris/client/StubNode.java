@@ -168,6 +168,21 @@ final class StubNode implements AutoCloseable {
         frozen = true;
     }
 
+    /**
+     * Closes every connection accepted so far, as a node whose connections reset; new ones are still accepted (and,
+     * once {@link #freeze frozen}, never answered).
+     */
+    void dropConnections() {
+        for (Socket socket : sockets) {
+            closeQuietly(socket);
+        }
+    }
+
+    /** Connections accepted so far: each is one connection the client started. */
+    int connectionsAccepted() {
+        return sockets.size();
+    }
+
     int mapRequests() {
         return mapRequests.get();
     }
