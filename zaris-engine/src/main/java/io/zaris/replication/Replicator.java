@@ -26,11 +26,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -102,6 +103,10 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      * (see {@link SyncWaiters} for the threads and the bound).
      */
     private final SyncWaiters syncWaiters;
+    /** See {@link #shipmentsThatWaitedForReplicas()}. */
+    private final LongAdder shipmentsThatWaitedForReplicas = new LongAdder();
+    /** See {@link #waitDeadlinesQueued()}: in when a wait's deadline task is queued, out when it runs or is cancelled. */
+    private final AtomicInteger waitDeadlinesQueued = new AtomicInteger();
     /** A reconcile asked for by a shipment that waits for a replica without a link is queued: one at a time. */
     private final AtomicBoolean reconcileAsked = new AtomicBoolean();
     /**
@@ -113,7 +118,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     /** Degraded partitions' confirmed replicas waiting for a heal; touched by the replication thread only. */
     private final ReplicaAudits audits = new ReplicaAudits();
     private final LongAdder segmentsAuditedOutOfSync = new LongAdder();
-    private final ScheduledExecutorService worker;
+    private final ScheduledThreadPoolExecutor worker;
     private volatile ClusterView view;
     private volatile NodeStore store;
     /** Nodes membership currently sees; a replica outside it (hung, partitioned) is not waited for. */
@@ -153,11 +158,13 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         this.syncWaiters = new SyncWaiters(layout.segmentCount());
         this.settings = settings;
         this.fence = fence;
-        this.worker = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        this.worker = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, "zaris-replication-" + nodeId);
             thread.setDaemon(true);
             return thread;
         });
+        // A settled SYNC waiter cancels its deadline task (see awaitLive): gone from the queue, not held until then.
+        this.worker.setRemoveOnCancelPolicy(true);
     }
 
     /** Completes construction (the store needs this sink, this needs the store) and starts reconciling. */
@@ -318,11 +325,18 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      * snapshot) and not known silent is waited for, up to the ack timeout: the returned future then counts its
      * verdict on the first snapshot of the segment read after these changes (see {@link SyncWaiters}), or counts it
      * as not shipped to at the deadline, as it did before. The segment's lock is not held while it waits: the caller
-     * waits on the future. An ASYNC write does not wait for it either (nobody waits for its future). A healthy
-     * partition (every replica's link open and synced) allocates nothing for this.
+     * waits on the future. Only a SYNC write waits so: an ASYNC write's change reaches such a replica in that snapshot,
+     * and nobody waits for its verdict. A healthy partition (every replica's link open and synced) allocates nothing
+     * for this.
      */
     @Override
     public CompletableFuture<Void> ship(int segment, List<Change> changes) {
+        return ship(segment, changes, settings.ackMode());
+    }
+
+    /** {@link #ship(int, List)} for a write whose caller waits as {@code ack} says, whatever this node's mode. */
+    @Override
+    public CompletableFuture<Void> ship(int segment, List<Change> changes, AckMode ack) {
         ClusterView current = view;
         if (current == null || changes.isEmpty()) {
             return CompletableFuture.completedFuture(null);
@@ -347,7 +361,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                 if (!owner.equals(nodeId) && members.contains(owner)) {
                     if (silentReplicas.contains(owner) || link != null && link.connection.closedForSilence()) {
                         silent++;
-                    } else if (comesLive(owner, link)) {
+                    } else if (ack == AckMode.SYNC && comesLive(owner, link)) {
                         if (awaited == null) {
                             awaited = new ArrayList<>(owners.size());
                         }
@@ -404,8 +418,8 @@ public final class Replicator implements ChangeSink, AutoCloseable {
 
     /**
      * Under the segment's lock: the verdict {@code peer} gives this shipment once it is live for the segment (see
-     * {@link SyncWaiters}), or "not shipped" at {@code deadline}. The deadline's task stays queued on the replication
-     * thread until then even if the waiter completes first: as many as shipments that waited within one ack timeout.
+     * {@link SyncWaiters}), or "not shipped" at {@code deadline}. A waiter settled before its deadline cancels the
+     * deadline's task, which leaves the replication thread's queue at once (its executor removes cancelled tasks).
      */
     private CompletableFuture<ReplicaLink.Verdict> awaitLive(String peer, int segment, long deadline) {
         CompletableFuture<ReplicaLink.Verdict> waiter = syncWaiters.join(peer, segment);
@@ -413,13 +427,36 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         if ((link == null || !link.isOpen()) && !opening.contains(peer)) {
             askReconcile(); // after the waiter joined, so the pass either opens a link or releases it
         }
+        shipmentsThatWaitedForReplicas.increment();
+        waitDeadlinesQueued.incrementAndGet();
         try {
-            worker.schedule(() -> waiter.complete(ReplicaLink.Verdict.gone()), Math.max(0, deadline - time.nanoTime()),
-                    TimeUnit.NANOSECONDS);
+            ScheduledFuture<?> expiry = worker.schedule(() -> {
+                waitDeadlinesQueued.decrementAndGet();
+                waiter.complete(ReplicaLink.Verdict.gone());
+            }, Math.max(0, deadline - time.nanoTime()), TimeUnit.NANOSECONDS);
+            waiter.whenComplete((verdict, error) -> {
+                if (expiry.cancel(false)) { // false when the expiry ran (and counted itself out) or runs now
+                    waitDeadlinesQueued.decrementAndGet();
+                }
+            });
         } catch (RejectedExecutionException stopping) {
+            waitDeadlinesQueued.decrementAndGet();
             waiter.complete(ReplicaLink.Verdict.gone()); // this node is stopping: nothing will sync the replica
         }
         return waiter;
+    }
+
+    /**
+     * Replica verdicts shipments waited for because the replica was not live for their segment yet (see
+     * {@link SyncWaiters}): SYNC writes only, and on a healthy partition none.
+     */
+    public long shipmentsThatWaitedForReplicas() {
+        return shipmentsThatWaitedForReplicas.sum();
+    }
+
+    /** Deadline tasks of such waits still queued on the replication thread: none once every wait is settled. */
+    public int waitDeadlinesQueued() {
+        return waitDeadlinesQueued.get();
     }
 
     /** Queues a reconcile unless one asked for this way is still queued. Any thread; never blocks. */
