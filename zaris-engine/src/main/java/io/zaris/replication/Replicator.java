@@ -62,6 +62,11 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     private final AtomicLong snapshotBytesSent = new AtomicLong();
     private final LongAdder segmentsCarriedOver = new LongAdder();
     private final LongAdder reducedRedundancyShipments = new LongAdder();
+    /**
+     * What {@link #ship} returns for an ASYNC shipment whose verdict it counts without a {@link ReplicaAcks}: nobody
+     * waits for it (see {@link ChangeSink}: at once for ASYNC). Completed, so shared.
+     */
+    private static final CompletableFuture<Void> UNAWAITED = CompletableFuture.completedFuture(null);
     /** Made once, not per shipment: every write's {@link ReplicaAcks} gets the same two callbacks. */
     private final Runnable countReducedRedundancy = reducedRedundancyShipments::increment;
     /** Asks the majority confirmation when the check runs (it is set once, by {@link #start}). */
@@ -350,7 +355,10 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         long deadline = time.nanoTime() + settings.ackTimeout().toNanos();
         long flushDelayNanos = settings.asyncFlushDelay().toNanos();
         List<String> owners = current.partitionMap().ownersOf(partition);
-        List<ReplicaLink> targets = new ArrayList<>(owners.size());
+        // The live replicas shipped to: the first in a local, a list only from the second on (at replication
+        // factor 2, the usual one, a shipment makes no list).
+        ReplicaLink firstTarget = null;
+        List<ReplicaLink> moreTargets = null;
         Set<String> members = servingMembers(current);
         int silent = 0;
         List<String> awaited = null; // replicas not live for the segment yet that this shipment waits for
@@ -375,13 +383,30 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                 link.lostTrack(partition, segment);
                 continue;
             }
-            targets.add(link);
+            if (firstTarget == null) {
+                firstTarget = link;
+            } else {
+                if (moreTargets == null) {
+                    moreTargets = new ArrayList<>(owners.size() - 2);
+                }
+                moreTargets.add(link);
+            }
         }
         // Completes when the required replicas applied the changes: what a SYNC write waits for. An ASYNC
         // write (the node's mode or its own) does not wait; the ships below go out all the same.
         int required = requiredReplicas(partition);
         int assigned = owners.contains(nodeId) ? owners.size() - 1 : owners.size();
-        int verdicts = targets.size() + (awaited == null ? 0 : awaited.size());
+        int verdicts = (firstTarget == null ? 0 : 1) + (moreTargets == null ? 0 : moreTargets.size())
+                + (awaited == null ? 0 : awaited.size());
+        if (ack == AckMode.ASYNC && firstTarget != null && moreTargets == null && silent == 0 && awaited == null
+                && verdicts >= required) {
+            // Nobody waits for an ASYNC write's verdict and one replica gives it: it is followed up and counted (for a
+            // hand-over's fence and the reduced-redundancy count) by its listener alone, without a ReplicaAcks.
+            shipmentsAwaitingVerdicts.incrementAndGet(partition);
+            firstTarget.replicateBatched(partition, epoch, segment, changes, deadline, flushDelayNanos,
+                    new ShipmentVerdict(firstTarget, partition, segment, epoch, null, required, assigned));
+            return UNAWAITED;
+        }
         AtomicIntegerArray counted = null;
         if (verdicts > 0) {
             counted = shipmentsAwaitingVerdicts;
@@ -389,10 +414,14 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         }
         ReplicaAcks acks = new ReplicaAcks(partition, verdicts, silent, required, assigned, countReducedRedundancy,
                 majorityCheck, counted);
-        for (int i = 0; i < targets.size(); i++) {
-            ReplicaLink link = targets.get(i);
+        if (firstTarget != null) {
+            firstTarget.replicateBatched(partition, epoch, segment, changes, deadline, flushDelayNanos,
+                    new ShipmentVerdict(firstTarget, partition, segment, epoch, acks, required, assigned));
+        }
+        for (int i = 0; moreTargets != null && i < moreTargets.size(); i++) {
+            ReplicaLink link = moreTargets.get(i);
             link.replicateBatched(partition, epoch, segment, changes, deadline, flushDelayNanos,
-                    new ShipmentVerdict(link, partition, segment, epoch, acks));
+                    new ShipmentVerdict(link, partition, segment, epoch, acks, required, assigned));
         }
         if (awaited != null) {
             for (int i = 0; i < awaited.size(); i++) {
@@ -539,7 +568,8 @@ public final class Replicator implements ChangeSink, AutoCloseable {
 
     /**
      * One replica's verdict on one shipment: followed up ({@link #react}) and counted into the shipment's
-     * {@link ReplicaAcks}. One object per shipment and replica, called by the replica's link; no future per write.
+     * {@link ReplicaAcks}, or, for an ASYNC shipment to one replica (no {@code acks}), counted here as that would count
+     * it. One object per shipment and replica, called by the replica's link; no future per write.
      */
     private final class ShipmentVerdict implements ReplicaLink.VerdictListener {
         private final ReplicaLink link;
@@ -547,13 +577,18 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         private final int segment;
         private final long epoch;
         private final ReplicaAcks acks;
+        private final int required;
+        private final int assigned;
 
-        ShipmentVerdict(ReplicaLink link, int partition, int segment, long epoch, ReplicaAcks acks) {
+        ShipmentVerdict(ReplicaLink link, int partition, int segment, long epoch, ReplicaAcks acks, int required,
+                        int assigned) {
             this.link = link;
             this.partition = partition;
             this.segment = segment;
             this.epoch = epoch;
             this.acks = acks;
+            this.required = required;
+            this.assigned = assigned;
         }
 
         @Override
@@ -563,7 +598,14 @@ public final class Replicator implements ChangeSink, AutoCloseable {
             } catch (RuntimeException e) {
                 log.warn("node {}: following up replica {}'s verdict on segment {} failed", nodeId, link.peer, segment, e);
             } finally {
-                acks.onVerdict(verdict); // always counted, so a waiting SYNC write cannot be stranded
+                if (acks != null) {
+                    acks.onVerdict(verdict); // always counted, so a waiting SYNC write cannot be stranded
+                } else {
+                    shipmentsAwaitingVerdicts.decrementAndGet(partition);
+                    if (ReplicaAcks.loneVerdictSucceedsReduced(verdict, required, assigned)) {
+                        reducedRedundancyShipments.increment();
+                    }
+                }
             }
         }
     }
