@@ -430,13 +430,21 @@ final class ReplicaLink {
             return List.of(); // every group is not known to be applied
         }
         int count = body.readInt();
+        if (count == 1) {
+            return List.of(groupVerdict(body)); // a SYNC write sent alone: no list grown for one verdict
+        }
         List<Verdict> verdicts = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            KvStatus groupStatus = KvStatus.fromCode(body.readUnsignedByte());
-            long value = body.readLong();
-            verdicts.add(groupStatus == null ? Verdict.failed() : new Verdict(groupStatus, value));
+            verdicts.add(groupVerdict(body));
         }
         return verdicts;
+    }
+
+    /** One group's {@code status:u8 · value:int64} of a REPLICATE_BATCH answer. */
+    private static Verdict groupVerdict(ByteBuf body) {
+        KvStatus groupStatus = KvStatus.fromCode(body.readUnsignedByte());
+        long value = body.readLong();
+        return groupStatus == null ? Verdict.failed() : new Verdict(groupStatus, value);
     }
 
     private static Verdict verdict(KvStatus status, ByteBuf body) {

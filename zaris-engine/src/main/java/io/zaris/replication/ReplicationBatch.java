@@ -46,8 +46,13 @@ final class ReplicationBatch {
     private final ByteBuf frame;
     private final int bodyStart;
     private final long answerDeadlineNanos;
-    /** One per group, in the order the groups joined. */
-    private final List<ReplicaLink.VerdictListener> verdicts = new ArrayList<>();
+    /**
+     * One per group, in the order the groups joined: the first group's here, the others' in a list made by the second
+     * (a SYNC write sent alone, as every unpipelined one is, makes no list).
+     */
+    private ReplicaLink.VerdictListener firstVerdict;
+    private List<ReplicaLink.VerdictListener> laterVerdicts;
+    private int groups;
     private int largeValues;
 
     /** @param answerDeadlineNanos when the link stops waiting for the answer: the first group's deadline */
@@ -61,7 +66,7 @@ final class ReplicationBatch {
 
     /** Whether a group of these changes may join: it fits within the bounds, or the batch is empty. */
     boolean accepts(List<Change> changes) {
-        return verdicts.isEmpty() || (bodyBytes() + groupBytes(changes) <= MAX_BODY_BYTES
+        return groups == 0 || (bodyBytes() + groupBytes(changes) <= MAX_BODY_BYTES
                 && largeValues + largeValues(changes) <= MAX_LARGE_VALUES);
     }
 
@@ -74,7 +79,15 @@ final class ReplicationBatch {
     void add(int partition, long epoch, int segment, List<Change> changes, ReplicaLink.VerdictListener verdict) {
         RequestCodec.writeReplicateGroup(frame, partition, epoch, segment, changes);
         largeValues += largeValues(changes);
-        verdicts.add(verdict);
+        if (groups == 0) {
+            firstVerdict = verdict;
+        } else {
+            if (laterVerdicts == null) {
+                laterVerdicts = new ArrayList<>();
+            }
+            laterVerdicts.add(verdict);
+        }
+        groups++;
     }
 
     long answerDeadlineNanos() {
@@ -83,7 +96,7 @@ final class ReplicationBatch {
 
     /** Finishes the body and hands the frame (header still reserved) to the caller, who sends or releases it. */
     ByteBuf close() {
-        frame.setInt(bodyStart, verdicts.size());
+        frame.setInt(bodyStart, groups);
         return frame;
     }
 
@@ -92,16 +105,20 @@ final class ReplicationBatch {
      * cover (a failed or short answer) is not known to be applied.
      */
     void settle(List<ReplicaLink.Verdict> answers) {
-        for (int i = 0; i < verdicts.size(); i++) {
-            tell(verdicts.get(i), i < answers.size() ? answers.get(i) : ReplicaLink.Verdict.failed());
+        for (int i = 0; i < groups; i++) {
+            tell(listener(i), i < answers.size() ? answers.get(i) : ReplicaLink.Verdict.failed());
         }
     }
 
     /** The batch got no answer: every group gets {@code verdict}. */
     void settleFailed(ReplicaLink.Verdict verdict) {
-        for (int i = 0; i < verdicts.size(); i++) {
-            tell(verdicts.get(i), verdict);
+        for (int i = 0; i < groups; i++) {
+            tell(listener(i), verdict);
         }
+    }
+
+    private ReplicaLink.VerdictListener listener(int group) {
+        return group == 0 ? firstVerdict : laterVerdicts.get(group - 1);
     }
 
     /** One listener that throws costs its own group only: the later groups' writes still hear their verdicts. */

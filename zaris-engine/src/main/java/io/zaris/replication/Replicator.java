@@ -26,11 +26,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -61,6 +62,11 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     private final AtomicLong snapshotBytesSent = new AtomicLong();
     private final LongAdder segmentsCarriedOver = new LongAdder();
     private final LongAdder reducedRedundancyShipments = new LongAdder();
+    /**
+     * What {@link #ship} returns for an ASYNC shipment whose verdict it counts without a {@link ReplicaAcks}: nobody
+     * waits for it (see {@link ChangeSink}: at once for ASYNC). Completed, so shared.
+     */
+    private static final CompletableFuture<Void> UNAWAITED = CompletableFuture.completedFuture(null);
     /** Made once, not per shipment: every write's {@link ReplicaAcks} gets the same two callbacks. */
     private final Runnable countReducedRedundancy = reducedRedundancyShipments::increment;
     /** Asks the majority confirmation when the check runs (it is set once, by {@link #start}). */
@@ -102,6 +108,10 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      * (see {@link SyncWaiters} for the threads and the bound).
      */
     private final SyncWaiters syncWaiters;
+    /** See {@link #shipmentsThatWaitedForReplicas()}. */
+    private final LongAdder shipmentsThatWaitedForReplicas = new LongAdder();
+    /** See {@link #waitDeadlinesQueued()}: in when a wait's deadline task is queued, out when it runs or is cancelled. */
+    private final AtomicInteger waitDeadlinesQueued = new AtomicInteger();
     /** A reconcile asked for by a shipment that waits for a replica without a link is queued: one at a time. */
     private final AtomicBoolean reconcileAsked = new AtomicBoolean();
     /**
@@ -113,7 +123,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     /** Degraded partitions' confirmed replicas waiting for a heal; touched by the replication thread only. */
     private final ReplicaAudits audits = new ReplicaAudits();
     private final LongAdder segmentsAuditedOutOfSync = new LongAdder();
-    private final ScheduledExecutorService worker;
+    private final ScheduledThreadPoolExecutor worker;
     private volatile ClusterView view;
     private volatile NodeStore store;
     /** Nodes membership currently sees; a replica outside it (hung, partitioned) is not waited for. */
@@ -153,11 +163,13 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         this.syncWaiters = new SyncWaiters(layout.segmentCount());
         this.settings = settings;
         this.fence = fence;
-        this.worker = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        this.worker = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, "zaris-replication-" + nodeId);
             thread.setDaemon(true);
             return thread;
         });
+        // A settled SYNC waiter cancels its deadline task (see awaitLive): gone from the queue, not held until then.
+        this.worker.setRemoveOnCancelPolicy(true);
     }
 
     /** Completes construction (the store needs this sink, this needs the store) and starts reconciling. */
@@ -318,11 +330,18 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      * snapshot) and not known silent is waited for, up to the ack timeout: the returned future then counts its
      * verdict on the first snapshot of the segment read after these changes (see {@link SyncWaiters}), or counts it
      * as not shipped to at the deadline, as it did before. The segment's lock is not held while it waits: the caller
-     * waits on the future. An ASYNC write does not wait for it either (nobody waits for its future). A healthy
-     * partition (every replica's link open and synced) allocates nothing for this.
+     * waits on the future. Only a SYNC write waits so: an ASYNC write's change reaches such a replica in that snapshot,
+     * and nobody waits for its verdict. A healthy partition (every replica's link open and synced) allocates nothing
+     * for this.
      */
     @Override
     public CompletableFuture<Void> ship(int segment, List<Change> changes) {
+        return ship(segment, changes, settings.ackMode());
+    }
+
+    /** {@link #ship(int, List)} for a write whose caller waits as {@code ack} says, whatever this node's mode. */
+    @Override
+    public CompletableFuture<Void> ship(int segment, List<Change> changes, AckMode ack) {
         ClusterView current = view;
         if (current == null || changes.isEmpty()) {
             return CompletableFuture.completedFuture(null);
@@ -336,7 +355,10 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         long deadline = time.nanoTime() + settings.ackTimeout().toNanos();
         long flushDelayNanos = settings.asyncFlushDelay().toNanos();
         List<String> owners = current.partitionMap().ownersOf(partition);
-        List<ReplicaLink> targets = new ArrayList<>(owners.size());
+        // The live replicas shipped to: the first in a local, a list only from the second on (at replication
+        // factor 2, the usual one, a shipment makes no list).
+        ReplicaLink firstTarget = null;
+        List<ReplicaLink> moreTargets = null;
         Set<String> members = servingMembers(current);
         int silent = 0;
         List<String> awaited = null; // replicas not live for the segment yet that this shipment waits for
@@ -347,7 +369,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                 if (!owner.equals(nodeId) && members.contains(owner)) {
                     if (silentReplicas.contains(owner) || link != null && link.connection.closedForSilence()) {
                         silent++;
-                    } else if (comesLive(owner, link)) {
+                    } else if (ack == AckMode.SYNC && comesLive(owner, link)) {
                         if (awaited == null) {
                             awaited = new ArrayList<>(owners.size());
                         }
@@ -361,13 +383,30 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                 link.lostTrack(partition, segment);
                 continue;
             }
-            targets.add(link);
+            if (firstTarget == null) {
+                firstTarget = link;
+            } else {
+                if (moreTargets == null) {
+                    moreTargets = new ArrayList<>(owners.size() - 2);
+                }
+                moreTargets.add(link);
+            }
         }
         // Completes when the required replicas applied the changes: what a SYNC write waits for. An ASYNC
         // write (the node's mode or its own) does not wait; the ships below go out all the same.
         int required = requiredReplicas(partition);
         int assigned = owners.contains(nodeId) ? owners.size() - 1 : owners.size();
-        int verdicts = targets.size() + (awaited == null ? 0 : awaited.size());
+        int verdicts = (firstTarget == null ? 0 : 1) + (moreTargets == null ? 0 : moreTargets.size())
+                + (awaited == null ? 0 : awaited.size());
+        if (ack == AckMode.ASYNC && firstTarget != null && moreTargets == null && silent == 0 && awaited == null
+                && verdicts >= required) {
+            // Nobody waits for an ASYNC write's verdict and one replica gives it: it is followed up and counted (for a
+            // hand-over's fence and the reduced-redundancy count) by its listener alone, without a ReplicaAcks.
+            shipmentsAwaitingVerdicts.incrementAndGet(partition);
+            firstTarget.replicateBatched(partition, epoch, segment, changes, deadline, flushDelayNanos,
+                    new ShipmentVerdict(firstTarget, partition, segment, epoch, null, required, assigned));
+            return UNAWAITED;
+        }
         AtomicIntegerArray counted = null;
         if (verdicts > 0) {
             counted = shipmentsAwaitingVerdicts;
@@ -375,10 +414,14 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         }
         ReplicaAcks acks = new ReplicaAcks(partition, verdicts, silent, required, assigned, countReducedRedundancy,
                 majorityCheck, counted);
-        for (int i = 0; i < targets.size(); i++) {
-            ReplicaLink link = targets.get(i);
+        if (firstTarget != null) {
+            firstTarget.replicateBatched(partition, epoch, segment, changes, deadline, flushDelayNanos,
+                    new ShipmentVerdict(firstTarget, partition, segment, epoch, acks, required, assigned));
+        }
+        for (int i = 0; moreTargets != null && i < moreTargets.size(); i++) {
+            ReplicaLink link = moreTargets.get(i);
             link.replicateBatched(partition, epoch, segment, changes, deadline, flushDelayNanos,
-                    new ShipmentVerdict(link, partition, segment, epoch, acks));
+                    new ShipmentVerdict(link, partition, segment, epoch, acks, required, assigned));
         }
         if (awaited != null) {
             for (int i = 0; i < awaited.size(); i++) {
@@ -404,8 +447,8 @@ public final class Replicator implements ChangeSink, AutoCloseable {
 
     /**
      * Under the segment's lock: the verdict {@code peer} gives this shipment once it is live for the segment (see
-     * {@link SyncWaiters}), or "not shipped" at {@code deadline}. The deadline's task stays queued on the replication
-     * thread until then even if the waiter completes first: as many as shipments that waited within one ack timeout.
+     * {@link SyncWaiters}), or "not shipped" at {@code deadline}. A waiter settled before its deadline cancels the
+     * deadline's task, which leaves the replication thread's queue at once (its executor removes cancelled tasks).
      */
     private CompletableFuture<ReplicaLink.Verdict> awaitLive(String peer, int segment, long deadline) {
         CompletableFuture<ReplicaLink.Verdict> waiter = syncWaiters.join(peer, segment);
@@ -413,13 +456,36 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         if ((link == null || !link.isOpen()) && !opening.contains(peer)) {
             askReconcile(); // after the waiter joined, so the pass either opens a link or releases it
         }
+        shipmentsThatWaitedForReplicas.increment();
+        waitDeadlinesQueued.incrementAndGet();
         try {
-            worker.schedule(() -> waiter.complete(ReplicaLink.Verdict.gone()), Math.max(0, deadline - time.nanoTime()),
-                    TimeUnit.NANOSECONDS);
+            ScheduledFuture<?> expiry = worker.schedule(() -> {
+                waitDeadlinesQueued.decrementAndGet();
+                waiter.complete(ReplicaLink.Verdict.gone());
+            }, Math.max(0, deadline - time.nanoTime()), TimeUnit.NANOSECONDS);
+            waiter.whenComplete((verdict, error) -> {
+                if (expiry.cancel(false)) { // false when the expiry ran (and counted itself out) or runs now
+                    waitDeadlinesQueued.decrementAndGet();
+                }
+            });
         } catch (RejectedExecutionException stopping) {
+            waitDeadlinesQueued.decrementAndGet();
             waiter.complete(ReplicaLink.Verdict.gone()); // this node is stopping: nothing will sync the replica
         }
         return waiter;
+    }
+
+    /**
+     * Replica verdicts shipments waited for because the replica was not live for their segment yet (see
+     * {@link SyncWaiters}): SYNC writes only, and on a healthy partition none.
+     */
+    public long shipmentsThatWaitedForReplicas() {
+        return shipmentsThatWaitedForReplicas.sum();
+    }
+
+    /** Deadline tasks of such waits still queued on the replication thread: none once every wait is settled. */
+    public int waitDeadlinesQueued() {
+        return waitDeadlinesQueued.get();
     }
 
     /** Queues a reconcile unless one asked for this way is still queued. Any thread; never blocks. */
@@ -502,7 +568,8 @@ public final class Replicator implements ChangeSink, AutoCloseable {
 
     /**
      * One replica's verdict on one shipment: followed up ({@link #react}) and counted into the shipment's
-     * {@link ReplicaAcks}. One object per shipment and replica, called by the replica's link; no future per write.
+     * {@link ReplicaAcks}, or, for an ASYNC shipment to one replica (no {@code acks}), counted here as that would count
+     * it. One object per shipment and replica, called by the replica's link; no future per write.
      */
     private final class ShipmentVerdict implements ReplicaLink.VerdictListener {
         private final ReplicaLink link;
@@ -510,13 +577,18 @@ public final class Replicator implements ChangeSink, AutoCloseable {
         private final int segment;
         private final long epoch;
         private final ReplicaAcks acks;
+        private final int required;
+        private final int assigned;
 
-        ShipmentVerdict(ReplicaLink link, int partition, int segment, long epoch, ReplicaAcks acks) {
+        ShipmentVerdict(ReplicaLink link, int partition, int segment, long epoch, ReplicaAcks acks, int required,
+                        int assigned) {
             this.link = link;
             this.partition = partition;
             this.segment = segment;
             this.epoch = epoch;
             this.acks = acks;
+            this.required = required;
+            this.assigned = assigned;
         }
 
         @Override
@@ -526,7 +598,14 @@ public final class Replicator implements ChangeSink, AutoCloseable {
             } catch (RuntimeException e) {
                 log.warn("node {}: following up replica {}'s verdict on segment {} failed", nodeId, link.peer, segment, e);
             } finally {
-                acks.onVerdict(verdict); // always counted, so a waiting SYNC write cannot be stranded
+                if (acks != null) {
+                    acks.onVerdict(verdict); // always counted, so a waiting SYNC write cannot be stranded
+                } else {
+                    shipmentsAwaitingVerdicts.decrementAndGet(partition);
+                    if (ReplicaAcks.loneVerdictSucceedsReduced(verdict, required, assigned)) {
+                        reducedRedundancyShipments.increment();
+                    }
+                }
             }
         }
     }

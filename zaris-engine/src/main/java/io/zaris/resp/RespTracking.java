@@ -116,7 +116,7 @@ public final class RespTracking {
 
     /** The store's sink: pushes the changes to the connections tracking them, then hands them to {@code next}. */
     public ChangeSink before(ChangeSink next) {
-        return (segment, changes) -> {
+        return next.after((segment, changes) -> {
             try {
                 changed(segment, changes);
             } catch (RuntimeException e) {
@@ -124,8 +124,7 @@ public final class RespTracking {
                 // be pushed to is closing (its event loop refused the task), and its client starts over.
                 log.warn("node {}: pushing invalidations of segment {} failed: {}", nodeId, segment, e.toString());
             }
-            return next.ship(segment, changes);
-        };
+        });
     }
 
     /** Writer's thread, under the segment's write lock. */

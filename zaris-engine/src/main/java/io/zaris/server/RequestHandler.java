@@ -439,10 +439,11 @@ final class RequestHandler {
             }
             return DONE;
         } else if (request instanceof Request.Put put) {
+            // The only writes that may ask for a mode other than the node's: replication is told which they asked for.
             return writeResult(out, id, epoch, ack, store.put(segment, put.key(), put.value(), put.ttlMillis(), put.ifAbsent(),
-                    put.expectedVersion(), epoch));
+                    put.expectedVersion(), epoch, ack));
         } else if (request instanceof Request.Delete delete) {
-            return writeResult(out, id, epoch, ack, store.delete(segment, delete.key(), delete.expectedVersion(), epoch));
+            return writeResult(out, id, epoch, ack, store.delete(segment, delete.key(), delete.expectedVersion(), epoch, ack));
         } else if (request instanceof Request.Increment increment) {
             if (faults.dropThisIncrement()) {
                 return acknowledgeWithoutApplying(increment, segment, epoch, ack, out);

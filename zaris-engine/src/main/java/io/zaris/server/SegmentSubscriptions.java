@@ -74,10 +74,7 @@ final class SegmentSubscriptions {
      * (replication), whose outcome it returns.
      */
     ChangeSink before(ChangeSink next) {
-        return (segment, changes) -> {
-            ship(segment, changes);
-            return next.ship(segment, changes);
-        };
+        return next.after(this::ship);
     }
 
     /** Once, before the node serves: the store whose segments trackers subscribe to. */

@@ -283,7 +283,7 @@ public final class ZarisNode implements AutoCloseable {
      * {@link RespServer#listPushed} only wakes waiters and never blocks.
      */
     private ChangeSink listPushes(ChangeSink next) {
-        return (segment, changes) -> {
+        return next.after((segment, changes) -> {
             RespServer resp = respServer;
             if (resp != null) {
                 for (int i = 0; i < changes.size(); i++) { // indexed: no iterator per write (random-access lists)
@@ -295,8 +295,7 @@ public final class ZarisNode implements AutoCloseable {
                     }
                 }
             }
-            return next.ship(segment, changes);
-        };
+        });
     }
 
     private final class LocalBackend implements RespBackend {
@@ -607,6 +606,19 @@ public final class ZarisNode implements AutoCloseable {
      */
     public long reducedRedundancyWrites() {
         return replicator.reducedRedundancyShipments();
+    }
+
+    /**
+     * Replica verdicts this node's SYNC writes waited for because the replica's link was opening or its segment not
+     * yet synced (a fresh cluster, a reconnect): none on healthy partitions, and never for an ASYNC write.
+     */
+    public long writesWaitedForReplicaLinks() {
+        return replicator.shipmentsThatWaitedForReplicas();
+    }
+
+    /** Deadline tasks of such waits still queued: 0 once every wait is settled (a settled wait cancels its own). */
+    public int replicaWaitDeadlinesQueued() {
+        return replicator.waitDeadlinesQueued();
     }
 
     /** Whether {@link #drain} was called on this node. */

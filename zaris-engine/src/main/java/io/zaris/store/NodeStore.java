@@ -1,11 +1,13 @@
 package io.zaris.store;
 
+import io.zaris.model.AckMode;
 import io.zaris.model.HashOp;
 import io.zaris.model.Change;
 import io.zaris.model.SegmentDigest;
 import io.zaris.model.VersionedValue;
 import io.zaris.time.TimeSource;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -95,7 +97,18 @@ public final class NodeStore {
 
     public WriteResult put(int segment, byte[] key, byte[] value, long ttlMillis, boolean ifAbsent, long expectedVersion,
                            long epoch) {
-        return segments[segment].put(key, value, ttlMillis, ifAbsent, expectedVersion, epoch, time.currentTimeMillis());
+        return segments[segment].put(key, value, ttlMillis, ifAbsent, expectedVersion, epoch, time.currentTimeMillis(),
+                null);
+    }
+
+    /**
+     * A put whose writer waits for its replication as {@code ack} says, whatever the node's acknowledgement mode (see
+     * {@link ChangeSink#ship(int, List, AckMode)}).
+     */
+    public WriteResult put(int segment, byte[] key, byte[] value, long ttlMillis, boolean ifAbsent, long expectedVersion,
+                           long epoch, AckMode ack) {
+        return segments[segment].put(key, value, ttlMillis, ifAbsent, expectedVersion, epoch, time.currentTimeMillis(),
+                Objects.requireNonNull(ack, "ack"));
     }
 
     public WriteResult delete(int segment, byte[] key, long expectedVersion) {
@@ -103,7 +116,13 @@ public final class NodeStore {
     }
 
     public WriteResult delete(int segment, byte[] key, long expectedVersion, long epoch) {
-        return segments[segment].delete(key, expectedVersion, epoch, time.currentTimeMillis());
+        return segments[segment].delete(key, expectedVersion, epoch, time.currentTimeMillis(), null);
+    }
+
+    /** A delete whose writer waits for its replication as {@code ack} says, whatever the node's acknowledgement mode. */
+    public WriteResult delete(int segment, byte[] key, long expectedVersion, long epoch, AckMode ack) {
+        return segments[segment].delete(key, expectedVersion, epoch, time.currentTimeMillis(),
+                Objects.requireNonNull(ack, "ack"));
     }
 
     public IncrementResult increment(int segment, byte[] key, long delta) {

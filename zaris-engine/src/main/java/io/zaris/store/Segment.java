@@ -1,5 +1,6 @@
 package io.zaris.store;
 
+import io.zaris.model.AckMode;
 import io.zaris.model.Change;
 import io.zaris.model.HashOp;
 import io.zaris.model.KeyContent;
@@ -186,13 +187,14 @@ final class Segment {
             if (epoch < retiredBelow || entries.get(key) != seen) {
                 return;
             }
-            ship(List.of(remove(key, epoch)));
+            shipUnawaited(List.of(remove(key, epoch)));
             memory.expired(1);
         }
     }
 
+    /** @param ack what the writer waits for; {@code null}: as the node's acknowledgement mode says */
     WriteResult put(byte[] key, byte[] value, long ttlMillis, boolean ifAbsent, long expectedVersion, long epoch,
-                    long now) {
+                    long now, AckMode ack) {
         ByteKey k = new ByteKey(key);
         synchronized (writeLock) {
             if (epoch < retiredBelow) {
@@ -206,11 +208,12 @@ final class Segment {
                 return new WriteResult(KvStatus.CONFLICT, currentVersion);
             }
             Change change = upsert(k, value, expiry(ttlMillis, now), epoch, now, stored);
-            return new WriteResult(KvStatus.OK, change.revision(), ship(List.of(change)));
+            return new WriteResult(KvStatus.OK, change.revision(), ship(List.of(change), ack));
         }
     }
 
-    WriteResult delete(byte[] key, long expectedVersion, long epoch, long now) {
+    /** @param ack what the writer waits for; {@code null}: as the node's acknowledgement mode says */
+    WriteResult delete(byte[] key, long expectedVersion, long epoch, long now, AckMode ack) {
         ByteKey k = new ByteKey(key);
         synchronized (writeLock) {
             if (epoch < retiredBelow) {
@@ -224,7 +227,7 @@ final class Segment {
                 return new WriteResult(KvStatus.NOT_FOUND, 0);
             }
             Change change = remove(k, epoch);
-            return new WriteResult(KvStatus.OK, change.revision(), ship(List.of(change)));
+            return new WriteResult(KvStatus.OK, change.revision(), ship(List.of(change), ack));
         }
     }
 
@@ -786,7 +789,7 @@ final class Segment {
             }
             long freed = current.sizeBytes(candidate.key());
             boolean expired = current.isExpired(now);
-            ship(List.of(remove(candidate.key(), epoch)));
+            shipUnawaited(List.of(remove(candidate.key(), epoch)));
             if (expired) {
                 memory.expired(1);
             } else {
@@ -814,7 +817,7 @@ final class Segment {
                 }
             }
             if (!removals.isEmpty()) {
-                ship(removals);
+                shipUnawaited(removals);
                 memory.expired(removals.size());
             }
             return new ExpiryRound(examined, removals.size());
@@ -1945,13 +1948,36 @@ final class Segment {
         return new ArrayList<>(2);
     }
 
-    /** Under the lock: hands the changes to replication in revision order. */
+    /** Under the lock: hands the changes of a write to replication in revision order. */
     private CompletableFuture<Void> ship(List<Change> changes) {
         try {
             return sink.ship(index, changes);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
+    }
+
+    /**
+     * Under the lock: {@link #ship(List)} for a write whose caller waits as {@code ack} says ({@code null}: as the
+     * node's mode says).
+     */
+    private CompletableFuture<Void> ship(List<Change> changes, AckMode ack) {
+        if (ack == null) {
+            return ship(changes);
+        }
+        try {
+            return sink.ship(index, changes, ack);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * Under the lock: ships a removal this node made by itself (expiry, eviction), which nobody waits for: replication
+     * ships it as an ASYNC write's, whatever the node's mode.
+     */
+    private void shipUnawaited(List<Change> changes) {
+        ship(changes, AckMode.ASYNC);
     }
 
     /**

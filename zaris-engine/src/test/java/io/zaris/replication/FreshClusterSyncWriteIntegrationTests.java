@@ -128,6 +128,78 @@ class FreshClusterSyncWriteIntegrationTests {
                 reduced += nodes.get(writer).reducedRedundancyWrites();
             }
             assertThat(reduced).as("writes acknowledged with reduced redundancy").isZero();
+            for (String writer : writers.keySet()) {
+                // Each wait's verdict came before its write's acknowledgement, and cancelled the wait's deadline task.
+                assertThat(nodes.get(writer).replicaWaitDeadlinesQueued()).as("deadline tasks of settled waits on %s",
+                        writer).isZero();
+            }
+        } finally {
+            writers.values().forEach(NodeConnection::close);
+            nodes.values().forEach(ZarisNode::close);
+        }
+    }
+
+    @Test
+    void anAsyncWriteWhileTheLinksOpenWaitsForNoReplica() throws Exception {
+        EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(NODES).replicationFactor(3)
+                .layout(PartitionLayout.of(64, 16)).build();
+        Map<String, ZarisNode> nodes = new HashMap<>();
+        Map<String, NodeConnection> writers = new HashMap<>();
+        int slowPort = freePort();
+        try (SlowAcceptRelay relay = new SlowAcceptRelay(slowPort, SLOW_START)) {
+            for (int i = 1; i < NODES; i++) {
+                ZarisNode node = new ZarisNode(cluster.nodeConfig(i)).start();
+                nodes.put(node.nodeId(), node);
+                writers.put(node.nodeId(), NodeConnection.open(node.dataAddress(), "fresh-cluster-writer",
+                        Duration.ofSeconds(5), Duration.ofSeconds(5), KEYS, ProtocolLimits.DEFAULT_MAX_FRAME_BYTES,
+                        event -> { }, lost -> { }).get(10, TimeUnit.SECONDS));
+            }
+            nodes.put(SLOW_REPLICA, new ZarisNode(NodeConfig.builder(SLOW_REPLICA).host("127.0.0.1").port(slowPort)
+                    .advertisedPort(relay.port()).clusterSettings(cluster.settings())
+                    .membership(new MembershipConfig.InJvm(cluster.clusterName())).build()).start());
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1)).until(() ->
+                    nodes.values().stream().allMatch(node -> node.currentView() != null
+                            && node.presentNodeIds().containsAll(nodes.keySet())));
+
+            ClusterView view = nodes.values().iterator().next().currentView();
+            SegmentMapper mapper = new SegmentMapper(view.layout().segmentCount());
+            List<CompletableFuture<KvStatus>> answers = new ArrayList<>();
+            for (int i = 0; answers.size() < KEYS; i++) {
+                byte[] key = ("fresh-async-" + i).getBytes(StandardCharsets.UTF_8);
+                String active = view.runtimeMap().get(view.layout().partitionOf(mapper.segmentOf(key))).activeNode();
+                if (active.equals(SLOW_REPLICA)) {
+                    continue;
+                }
+                answers.add(writers.get(active).send(id -> new Request.Put(id, key, key, Request.NO_TTL, false,
+                                Request.ANY_VERSION, AckMode.ASYNC), (status, body) -> status, 0, 0,
+                        System.nanoTime() + TimeUnit.SECONDS.toNanos(20)));
+            }
+            CompletableFuture.allOf(answers.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+            boolean linksStillOpening = writers.keySet().stream().anyMatch(id -> !nodes.get(id).isReplicationReady());
+
+            assertThat(answers).allSatisfy(answer -> assertThat(answer.join()).isEqualTo(KvStatus.OK));
+            assertThat(linksStillOpening).as("a writer's link to the slow replica was still opening after the answers,"
+                    + " so every write was shipped while it opened").isTrue();
+            for (String writer : writers.keySet()) {
+                assertThat(nodes.get(writer).writesWaitedForReplicaLinks()).as("ASYNC writes on %s that waited for a"
+                        + " replica's link", writer).isZero();
+                assertThat(nodes.get(writer).replicaWaitDeadlinesQueued()).as("wait deadlines queued on %s", writer)
+                        .isZero();
+            }
+            // Nobody waited, yet every write reaches the slow replica: in its segments' snapshots once its links open.
+            await().atMost(Duration.ofSeconds(30)).until(() -> nodes.values().stream().allMatch(ZarisNode::isReplicationReady));
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                for (int i = 0, checked = 0; checked < KEYS; i++) {
+                    byte[] key = ("fresh-async-" + i).getBytes(StandardCharsets.UTF_8);
+                    int segment = mapper.segmentOf(key);
+                    if (view.runtimeMap().get(view.layout().partitionOf(segment)).activeNode().equals(SLOW_REPLICA)) {
+                        continue;
+                    }
+                    checked++;
+                    assertThat(holds(nodes.get(SLOW_REPLICA), segment, key)).as("%s on the slow replica",
+                            new String(key, StandardCharsets.UTF_8)).isTrue();
+                }
+            });
         } finally {
             writers.values().forEach(NodeConnection::close);
             nodes.values().forEach(ZarisNode::close);

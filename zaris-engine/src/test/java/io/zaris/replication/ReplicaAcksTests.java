@@ -181,4 +181,25 @@ class ReplicaAcksTests {
         assertThat(awaiting.get(4)).isZero();
         assertThat(acks.result()).isCompletedExceptionally();
     }
+
+    @Test
+    void aLoneVerdictCountsAsReducedRedundancyExactlyWhenAShipmentToThatOneReplicaSucceedsReduced() {
+        ReplicaLink.Verdict[] verdicts = {APPLIED, GAP, FENCED, GONE, TIMED_OUT, ReplicaLink.Verdict.failed(),
+                ReplicaLink.Verdict.gone()};
+        for (ReplicaLink.Verdict verdict : verdicts) {
+            for (int required = 0; required <= 1; required++) {
+                for (int assigned = 1; assigned <= 3; assigned++) {
+                    AtomicInteger counted = new AtomicInteger();
+                    ReplicaAcks full = new ReplicaAcks(4, 1, required, assigned, counted::incrementAndGet,
+                            () -> CompletableFuture.failedFuture(new IllegalStateException("no majority check expected")));
+                    full.onVerdict(verdict);
+
+                    assertThat(full).as("%s, %d required, %d assigned", verdict, required, assigned).isDone();
+                    assertThat(ReplicaAcks.loneVerdictSucceedsReduced(verdict, required, assigned))
+                            .as("%s, %d required, %d assigned", verdict, required, assigned)
+                            .isEqualTo(counted.get() == 1);
+                }
+            }
+        }
+    }
 }
