@@ -30,6 +30,8 @@ import java.util.TreeMap;
  *       the leader beats at once and, when a majority answered a beat sent after the check arrived, answers
  *       {@code 11} MajorityConfirmed: sequence:int64.</li>
  *   <li>{@code 12} Goodbye (no body) — the sender leaves the membership on purpose, right now.</li>
+ *   <li>{@code 13} Deserted: nodeId:string — the sender stopped following the coordinator {@code nodeId}, which
+ *       confirmed none of its lease requests for a lease (repeated every quarter lease while that view lasts).</li>
  * </ul>
  */
 final class ClusterMessages {
@@ -55,6 +57,11 @@ final class ClusterMessages {
      * unreadable and wait for failure detection instead.
      */
     static final int GOODBYE = 12;
+    /**
+     * A node stopped following the coordinator of its view (see {@link DesertionReports}). Nodes that predate it log
+     * it as unreadable and decide on their own.
+     */
+    static final int DESERTED = 13;
 
     private ClusterMessages() {
     }
@@ -88,6 +95,17 @@ final class ClusterMessages {
 
     /** The {@link #GOODBYE} a leaving node sends. */
     record Goodbye() {
+    }
+
+    /** The {@link #DESERTED} report of a node that stopped following the coordinator {@code coordinatorNodeId}. */
+    record Deserted(String coordinatorNodeId) {
+    }
+
+    static byte[] encodeDeserted(String coordinatorNodeId) {
+        ByteBuf out = Unpooled.buffer();
+        out.writeByte(DESERTED);
+        Wire.writeString(out, coordinatorNodeId);
+        return toArray(out);
     }
 
     static byte[] encodeGoodbye() {
@@ -148,8 +166,8 @@ final class ClusterMessages {
     }
 
     /**
-     * A {@link NodeHello}, a {@link ClusterView}, a {@link Disown}, a {@link PlanRequest}, a {@link LeaseMessage} or a
-     * {@link Goodbye}.
+     * A {@link NodeHello}, a {@link ClusterView}, a {@link Disown}, a {@link PlanRequest}, a {@link LeaseMessage}, a
+     * {@link Goodbye} or a {@link Deserted}.
      */
     static Object decode(byte[] bytes) throws MalformedRequestException {
         ByteBuf in = Unpooled.wrappedBuffer(bytes);
@@ -183,6 +201,8 @@ final class ClusterMessages {
                 return ClusterViewCodec.decode(in);
             case GOODBYE:
                 return new Goodbye();
+            case DESERTED:
+                return new Deserted(Wire.readString(in, 0, "coordinator node id"));
             default:
                 throw new MalformedRequestException(0, io.zaris.model.KvStatus.BAD_REQUEST,
                         "unknown cluster message type " + type);

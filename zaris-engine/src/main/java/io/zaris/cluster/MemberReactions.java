@@ -39,7 +39,8 @@ import org.slf4j.LoggerFactory;
  *   <li>a hello: the announcement recorded, the majority refreshed, a changed data address re-published;</li>
  *   <li>a cluster view: adopted when newer; a lease message: to the {@link LeaseRelay}; a drain or rebalance
  *       request and a disown: to the coordinator while this node may decide; a goodbye: to the {@link Link}'s
- *       membership gate;</li>
+ *       membership gate; a member's report that it stopped following the coordinator: recorded
+ *       ({@link DesertionReports}), and whether this node stops following it too decided at once;</li>
  *   <li>the round (every 250 ms): presence, the hello repeated every {@link #HELLO_REPEAT}, a first-view fetch,
  *       the disown and drain requests repeated, and the coordinator's round while this node may decide.</li>
  * </ul>
@@ -143,6 +144,13 @@ final class MemberReactions<A> {
     private long helloSentNanos = Long.MIN_VALUE;
     /** Events thread: the coordinator of the current membership view this node stopped following, if it did. */
     private A desertedCoordinator;
+    /**
+     * Events thread: the coordinator of the current membership view this node keeps following only because it did not
+     * hear a majority without it all through the lease, once that was logged.
+     */
+    private A keptUnheardCoordinator;
+    /** Events thread: the members of the current view that reported they stopped following its coordinator. */
+    private final DesertionReports<A> desertionReports;
 
     /**
      * @param leaseDuration the owner lease; {@code null} where the transport needs none (one JVM)
@@ -162,6 +170,8 @@ final class MemberReactions<A> {
         this.leases = new LeaseRelay<>(leaseDuration == null ? LeaseKeeper.withoutLease()
                 : LeaseKeeper.withLease(leaseDuration), new LeaseEffects());
         this.leaseValidUntil = leases.keeper().memberLeaseValidUntil();
+        // a deserter repeats its report every quarter lease: half a lease forgives one repetition lost or late
+        this.desertionReports = new DesertionReports<>(leaseDuration == null ? Duration.ZERO : leaseDuration.dividedBy(2));
         this.views = new HeldView<>(nodeId, incarnation, roster, settings.clusterSize(), new ViewHooks());
         this.requests = new OperatorRequests(nodeId, new RequestHooks());
         LeaseKeeper<A> keeper = leases.keeper();
@@ -183,6 +193,8 @@ final class MemberReactions<A> {
     void onView(List<A> members, Object viewId, boolean merge, long now) {
         eventNow = now;
         desertedCoordinator = null;
+        keptUnheardCoordinator = null;
+        desertionReports.viewChanged();
         leases.keeper().viewChanged(members, now);
         roster.viewChanged(members);
         refreshMajority();
@@ -244,6 +256,8 @@ final class MemberReactions<A> {
             }
         } else if (message instanceof ClusterMessages.Goodbye) {
             link.memberLeaving(source);
+        } else if (message instanceof ClusterMessages.Deserted deserted) {
+            onDesertionReport(source, deserted.coordinatorNodeId(), now);
         } else if (message instanceof ClusterMessages.Disown disown && mayDecide(now) && views.current() != null) {
             failover.disown(disown.nodeId(), disown.partitions(), views.current());
             onRound(now);
@@ -289,28 +303,76 @@ final class MemberReactions<A> {
             log.warn("node {}: owner lease expired (not confirmed by a leader of a majority for {} ms); it serves "
                     + "nothing until the leader confirms it again", nodeId, renewal.unconfirmedForMillis());
         }
+        if (desertedCoordinator != null && desertedCoordinator.equals(roster.coordinator())) {
+            reportDesertion(desertedCoordinator); // repeated: a message can be lost, and the next in line may need it
+        }
         stopFollowingAnUnresponsiveCoordinator(now);
     }
 
     /**
      * A coordinator that answered none of this node's lease requests for a lease (it hears nobody: the others' packets
      * to it are dropped) is no longer followed while this node's view holds a majority; see
-     * {@link MembershipGate#coordinatorDeserted}. Once per coordinator and view.
+     * {@link MembershipGate#coordinatorDeserted}. Once per coordinator and view; the others are told, since JGroups
+     * acts on the suspicion of the member next in line only (see {@link DesertionReports}).
      */
     private void stopFollowingAnUnresponsiveCoordinator(long now) {
         A coordinator = roster.coordinator();
         if (coordinator == null || coordinator.equals(link.self()) || coordinator.equals(desertedCoordinator)
-                || !standing.inMajority() || !leases.keeper().coordinatorUnresponsive(now)
-                // and this node is not the one cut off: with the members it heard all through the last lease it
-                // makes a majority. A node on a cut or flapping link hears nobody, or only since its link came back,
-                // so it keeps following its coordinator and is left to the leader.
-                || !hearsAMajorityWithout(coordinator, now)) {
+                || !standing.inMajority() || !leases.keeper().coordinatorUnresponsive(now)) {
+            return;
+        }
+        // and this node is not the one cut off: with the members it heard all through the last lease it makes a
+        // majority, or members that did report they stopped following the coordinator and make one with it. A node on
+        // a cut or flapping link hears nobody, or only since its link came back, and no report, so it keeps following
+        // its coordinator and is left to the leader.
+        List<A> reporters = desertionReports.freshReporters(roster.members(), now);
+        boolean heardAMajority = hearsAMajorityWithout(coordinator, now);
+        int votingSize = MembershipRoster.votingSize(views.current(), settings.clusterSize());
+        if (!heardAMajority && !DesertionReports.majorityWithSelf(reporters, votingSize)) {
+            if (!coordinator.equals(keptUnheardCoordinator)) {
+                keptUnheardCoordinator = coordinator;
+                log.info("node {}: the coordinator {} has confirmed none of its lease requests for {} ms, but this node did"
+                        + " not hear a majority without it all through that lease; it keeps following it until it does,"
+                        + " or until members that make a majority with it report they stopped following it", nodeId,
+                        coordinator, leases.keeper().lease().toMillis());
+            }
             return;
         }
         desertedCoordinator = coordinator;
-        log.warn("node {}: the coordinator {} has confirmed none of its lease requests for {} ms although its view holds"
-                + " a majority; stops following it", nodeId, coordinator, leases.keeper().lease().toMillis());
+        if (heardAMajority) {
+            log.warn("node {}: the coordinator {} has confirmed none of its lease requests for {} ms although its view "
+                    + "holds a majority; stops following it", nodeId, coordinator, leases.keeper().lease().toMillis());
+        } else {
+            log.warn("node {}: the coordinator {} has confirmed none of its lease requests for {} ms although its view "
+                    + "holds a majority, and {} stopped following it too; stops following it", nodeId, coordinator,
+                    leases.keeper().lease().toMillis(), reporters);
+        }
+        reportDesertion(coordinator);
         link.coordinatorDeserted(coordinator);
+    }
+
+    /**
+     * {@code source} reported it stopped following {@code coordinatorNodeId}: recorded when that is the coordinator of
+     * this node's view and the report comes from another member of it (a broadcast comes back to its sender too).
+     */
+    private void onDesertionReport(A source, String coordinatorNodeId, long now) {
+        A coordinator = roster.coordinator();
+        ClusterMessages.NodeHello coordinatorHello = coordinator == null ? null : roster.hello(coordinator);
+        if (!leasesEnabled() || link == null || coordinatorHello == null || source.equals(link.self())
+                || source.equals(coordinator) || !roster.contains(source)
+                || !coordinatorHello.nodeId().equals(coordinatorNodeId)) {
+            return;
+        }
+        desertionReports.reported(source, now);
+        stopFollowingAnUnresponsiveCoordinator(now);
+    }
+
+    /** Tells every member that this node stopped following {@code coordinator}, when it knows its node id. */
+    private void reportDesertion(A coordinator) {
+        ClusterMessages.NodeHello hello = roster.hello(coordinator);
+        if (hello != null) {
+            link.broadcast(ClusterMessages.encodeDeserted(hello.nodeId()));
+        }
     }
 
     /**

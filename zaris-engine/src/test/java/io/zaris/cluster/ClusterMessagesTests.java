@@ -71,6 +71,12 @@ class ClusterMessagesTests {
     }
 
     @Test
+    void aDesertionReportNamesTheCoordinatorItsSenderStoppedFollowing() throws MalformedRequestException {
+        assertThat(ClusterMessages.decode(ClusterMessages.encodeDeserted("n1")))
+                .isEqualTo(new ClusterMessages.Deserted("n1"));
+    }
+
+    @Test
     void aGoodbyeRoundTrips() throws MalformedRequestException {
         assertThat(ClusterMessages.decode(ClusterMessages.encodeGoodbye())).isEqualTo(new ClusterMessages.Goodbye());
     }
