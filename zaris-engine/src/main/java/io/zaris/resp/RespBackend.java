@@ -29,6 +29,16 @@ public interface RespBackend {
     CompletableFuture<ByteBuf> execute(Request request);
 
     /**
+     * {@link #execute(Request)} with the answer written into {@code into}, an empty heap buffer the caller lends (and
+     * reuses once it has read the answer) instead of a new buffer per request. The payload completes as
+     * {@link #execute(Request)}'s does; it is {@code into} or, for a backend that does not take lent buffers, a
+     * buffer of its own.
+     */
+    default CompletableFuture<ByteBuf> execute(Request request, ByteBuf into) {
+        return execute(request);
+    }
+
+    /**
      * Relays a RESP {@code PUBLISH} made here to the subscribers of every other node: at most once, never blocking
      * (a node that is down or slow to take it misses the message). A lone node has nobody to relay to.
      */

@@ -350,7 +350,11 @@ public final class ZarisNode implements AutoCloseable {
         @Override
         public CompletableFuture<ByteBuf> execute(Request request) {
             // Sized so a read of a small value (header, version, TTL, 100-byte value) does not grow and copy it.
-            ByteBuf out = Unpooled.buffer(firstCapacity(request));
+            return execute(request, Unpooled.buffer(firstCapacity(request)));
+        }
+
+        @Override
+        public CompletableFuture<ByteBuf> execute(Request request, ByteBuf out) {
             CompletableFuture<Void> outcome;
             try {
                 outcome = handler.handle(request, 0, Long.MAX_VALUE, out);
