@@ -4,6 +4,7 @@ import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import io.zaris.model.LexRange;
 import io.zaris.model.ScoreRange;
+import io.zaris.model.ScoredMembers;
 import io.zaris.model.SortedSetScores;
 import io.zaris.model.ZaddFlags;
 import java.nio.charset.StandardCharsets;
@@ -293,14 +294,12 @@ final class SortedSetCommands {
 
         /**
          * Under the segment's lock: member, score, member, score … of the members selected, in the walk's order, each
-         * score as Redis prints it (ZRANGE's answer), read from the order in place without a record per member.
+         * score as Redis prints it (ZRANGE's answer), read from the order in place without a record per member; the
+         * scores stay doubles until the answer is written ({@link ScoredMembers}).
          */
         List<byte[]> membersAndScores(SortedSetEntry set) {
-            List<byte[]> out = new ArrayList<>(by == By.RANK ? (int) Math.min(2L * rankCount(set.size()), 1 << 16) : 16);
-            visit(set, (score, member) -> {
-                out.add(member.bytes());
-                out.add(SortedSetScores.formatBytes(score));
-            });
+            ScoredMembers out = new ScoredMembers(by == By.RANK ? Math.min(rankCount(set.size()), 1 << 15) : 8);
+            visit(set, (score, member) -> out.add(member.bytes(), score));
             return out;
         }
 
