@@ -30,12 +30,12 @@ public interface RespBackend {
 
     /**
      * {@link #execute(Request)} with the answer written into {@code into}, an empty heap buffer the caller lends (and
-     * reuses once it has read the answer) instead of a new buffer per request. The payload completes as
-     * {@link #execute(Request)}'s does; it is {@code into} or, for a backend that does not take lent buffers, a
-     * buffer of its own.
+     * reuses once it has read the answer) instead of a new buffer per request. Completes when {@code into} holds the
+     * whole payload, when {@link #execute(Request)}'s would, and fails as it would; a request answered at once may
+     * complete a shared future rather than one of its own. This default copies {@link #execute(Request)}'s payload.
      */
-    default CompletableFuture<ByteBuf> execute(Request request, ByteBuf into) {
-        return execute(request);
+    default CompletableFuture<Void> executeInto(Request request, ByteBuf into) {
+        return execute(request).thenAccept(payload -> into.writeBytes(payload, payload.readerIndex(), payload.readableBytes()));
     }
 
     /**

@@ -1152,7 +1152,16 @@ final class RespCommands {
      */
     private CompletableFuture<RespReply> call(Request request, int slot, RespSession session, OnAnswer onAnswer) {
         ByteBuf lent = session == null || request.op().isWrite() ? null : session.responseBuffer.take();
-        CompletableFuture<ByteBuf> first = lent == null ? backend.execute(request) : backend.execute(request, lent);
+        CompletableFuture<ByteBuf> first;
+        if (lent == null) {
+            first = backend.execute(request);
+        } else {
+            CompletableFuture<Void> answered = backend.executeInto(request, lent);
+            if (answered.isDone() && !answered.isCompletedExceptionally() && !waitsOut(lent, slot)) {
+                return done(reply(lent, slot, onAnswer)); // a read answered at once: no future of its payload
+            }
+            first = answered.thenApply(ignored -> lent);
+        }
         if (!first.isDone() || first.isCompletedExceptionally() || !waitsOut(first.join(), slot)) {
             return translate(first, slot, onAnswer); // the common case, without a closure per command
         }
