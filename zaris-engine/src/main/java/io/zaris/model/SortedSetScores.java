@@ -178,9 +178,17 @@ public final class SortedSetScores {
         return Math.abs(score) < 0x1p53 && score == Math.rint(score);
     }
 
+    /**
+     * Whether {@link #format} prints the score as its plain decimal digits, which fit a {@code long}: a nonzero integral
+     * score below 2^53 in magnitude (0 prints as "0" or "-0").
+     */
+    public static boolean printsAsLong(double score) {
+        return score != 0 && isPlainInteger(score);
+    }
+
     /** {@link #format} as ASCII bytes; an integral score's digits are written straight into the array. */
     public static byte[] formatBytes(double score) {
-        if (score != 0 && isPlainInteger(score)) {
+        if (printsAsLong(score)) {
             return asciiDigits((long) score);
         }
         return format(score).getBytes(StandardCharsets.US_ASCII);

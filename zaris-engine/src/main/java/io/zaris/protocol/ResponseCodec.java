@@ -3,6 +3,8 @@ package io.zaris.protocol;
 import io.netty.buffer.ByteBuf;
 import io.zaris.model.Change;
 import io.zaris.model.KvStatus;
+import io.zaris.model.ScoredMembers;
+import io.zaris.model.SortedSetScores;
 import io.zaris.model.VersionedValue;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -161,6 +163,10 @@ public final class ResponseCodec {
     public static void writeHashAnswer(ByteBuf out, long count, List<byte[]> items) {
         out.writeLong(count);
         out.writeInt(items.size());
+        if (items instanceof ScoredMembers scored) {
+            writeScoredMembers(out, scored);
+            return;
+        }
         for (int i = 0; i < items.size(); i++) { // indexed: no iterator per collection command (random-access lists)
             byte[] item = items.get(i);
             out.writeByte(item == null ? 0 : 1);
@@ -168,6 +174,41 @@ public final class ResponseCodec {
                 Wire.writeBytes(out, item);
             }
         }
+    }
+
+    /** {@link #writeHashAnswer}'s items of a range: each member, then its score's text written without an array. */
+    private static void writeScoredMembers(ByteBuf out, ScoredMembers scored) {
+        for (int i = 0; i < scored.pairs(); i++) {
+            out.writeByte(1);
+            Wire.writeBytes(out, scored.member(i));
+            out.writeByte(1);
+            double score = scored.score(i);
+            if (SortedSetScores.printsAsLong(score)) {
+                writeDigits(out, (long) score);
+            } else {
+                Wire.writeBytes(out, SortedSetScores.formatBytes(score));
+            }
+        }
+    }
+
+    /** {@code value}'s decimal text as an item's length and bytes ({@code value} is never {@link Long#MIN_VALUE}). */
+    private static void writeDigits(ByteBuf out, long value) {
+        long magnitude = Math.abs(value);
+        int length = value < 0 ? 2 : 1;
+        for (long rest = magnitude / 10; rest > 0; rest /= 10) {
+            length++;
+        }
+        out.writeInt(length);
+        out.ensureWritable(length);
+        int start = out.writerIndex();
+        for (int i = start + length - 1; i >= start; i--) {
+            out.setByte(i, (int) ('0' + magnitude % 10));
+            magnitude /= 10;
+        }
+        if (value < 0) {
+            out.setByte(start, '-');
+        }
+        out.writerIndex(start + length);
     }
 
     /** A hash answer's count and items; {@code null} items where a field was absent. The items are read-only. */

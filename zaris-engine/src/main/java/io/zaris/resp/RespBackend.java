@@ -29,6 +29,16 @@ public interface RespBackend {
     CompletableFuture<ByteBuf> execute(Request request);
 
     /**
+     * {@link #execute(Request)} with the answer written into {@code into}, an empty heap buffer the caller lends (and
+     * reuses once it has read the answer) instead of a new buffer per request. Completes when {@code into} holds the
+     * whole payload, when {@link #execute(Request)}'s would, and fails as it would; a request answered at once may
+     * complete a shared future rather than one of its own. This default copies {@link #execute(Request)}'s payload.
+     */
+    default CompletableFuture<Void> executeInto(Request request, ByteBuf into) {
+        return execute(request).thenAccept(payload -> into.writeBytes(payload, payload.readerIndex(), payload.readableBytes()));
+    }
+
+    /**
      * Relays a RESP {@code PUBLISH} made here to the subscribers of every other node: at most once, never blocking
      * (a node that is down or slow to take it misses the message). A lone node has nobody to relay to.
      */

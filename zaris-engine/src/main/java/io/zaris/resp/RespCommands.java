@@ -242,7 +242,7 @@ final class RespCommands {
         int slot = SegmentMapper.slot(key);
         switch (name) {
             case "get":
-                return call(new Request.Get(0, key), slot, answer -> answer.status() == KvStatus.OK
+                return call(new Request.Get(0, key), slot, session, answer -> answer.status() == KvStatus.OK
                         ? new RespReply.BufferBulk(ResponseCodec.readValueSlice(answer.body())) : RespReply.NULL);
             case "set":
                 return set(a, slot);
@@ -337,9 +337,9 @@ final class RespCommands {
                 return hscan(a, slot);
             case "hset", "hmset", "hsetnx", "hget", "hmget", "hdel", "hgetall", "hkeys", "hvals", "hlen", "hexists",
                  "hstrlen", "hincrby", "hincrbyfloat":
-                return hashCommand(name, a, slot);
+                return hashCommand(name, a, slot, session);
             case "sadd", "srem", "smembers", "sismember", "smismember", "scard", "spop", "srandmember":
-                return setCommand(name, a, slot);
+                return setCommand(name, a, slot, session);
             case "sscan":
                 return sscan(a, slot);
             case "lpush", "rpush", "lpushx", "rpushx", "lpop", "rpop", "lrange", "llen", "lindex", "lset", "lrem", "ltrim",
@@ -349,9 +349,9 @@ final class RespCommands {
                     return done(list.refusal());
                 }
                 if (list.singleBulk()) {
-                    return call(list.request(), slot, RespCommands::firstItemBulk);
+                    return call(list.request(), slot, session, RespCommands::firstItemBulk);
                 }
-                return call(list.request(), slot, answer -> list.reply().apply(ResponseCodec.readHashAnswer(answer.body())));
+                return call(list.request(), slot, session, answer -> list.reply().apply(ResponseCodec.readHashAnswer(answer.body())));
             }
             case "blpop", "brpop":
                 return blockingPop(name, a, slot, session);
@@ -364,7 +364,7 @@ final class RespCommands {
             case "zadd", "zincrby", "zrem", "zscore", "zmscore", "zcard", "zcount", "zlexcount", "zrank", "zrevrank", "zrange",
                  "zrangebyscore", "zrevrangebyscore", "zrevrange", "zrangebylex", "zrevrangebylex", "zremrangebyscore",
                  "zremrangebyrank", "zremrangebylex", "zpopmin", "zpopmax", "zscan":
-                return sortedSetCommand(name, a, slot);
+                return sortedSetCommand(name, a, slot, session);
             case "smove", "hrandfield", "zrandmember", "zunion", "zinter", "zdiff", "zunionstore", "zinterstore", "zdiffstore",
                  "zintercard", "lmpop", "zmpop": {
                 RespListCommands.Call several = RespSeveralKeyCommands.prepare(name, a, backend.limits().maxKeyBytes());
@@ -645,7 +645,7 @@ final class RespCommands {
      * The hash commands: each is one engine request ({@code HASH_READ} or {@code HASH_WRITE}) that the segment's
      * active owner runs under one hold of the segment's write lock, so each is atomic like Redis's.
      */
-    private CompletableFuture<RespReply> hashCommand(String name, List<byte[]> a, int slot) {
+    private CompletableFuture<RespReply> hashCommand(String name, List<byte[]> a, int slot, RespSession session) {
         byte[] key = a.get(1);
         List<byte[]> rest = argumentsAfterKey(a);
         HashOp op = switch (name) {
@@ -679,9 +679,9 @@ final class RespCommands {
             return done(RespReply.error("ERR value is not a valid float"));
         }
         if (name.equals("hget")) {
-            return call(new Request.Hash(0, key, op, rest), slot, RespCommands::firstItemBulk);
+            return call(new Request.Hash(0, key, op, rest), slot, session, RespCommands::firstItemBulk);
         }
-        return call(new Request.Hash(0, key, op, rest), slot, answer -> {
+        return call(new Request.Hash(0, key, op, rest), slot, session, answer -> {
             ResponseCodec.HashAnswer reply = ResponseCodec.readHashAnswer(answer.body());
             List<byte[]> items = reply.items();
             return switch (name) {
@@ -701,7 +701,7 @@ final class RespCommands {
      * The single-key set commands: each is one engine request that the segment's active owner runs under one hold
      * of the segment's write lock, so each is atomic like Redis's (SPOP's random choice included).
      */
-    private CompletableFuture<RespReply> setCommand(String name, List<byte[]> a, int slot) {
+    private CompletableFuture<RespReply> setCommand(String name, List<byte[]> a, int slot, RespSession session) {
         byte[] key = a.get(1);
         List<byte[]> rest = argumentsAfterKey(a);
         if ((name.equals("spop") || name.equals("srandmember")) && rest.size() > 1) {
@@ -742,7 +742,7 @@ final class RespCommands {
                 return done(RespReply.error("ERR set member is larger than " + backend.limits().maxKeyBytes() + " bytes"));
             }
         }
-        return call(new Request.Hash(0, key, op, rest), slot, answer -> {
+        return call(new Request.Hash(0, key, op, rest), slot, session, answer -> {
             ResponseCodec.HashAnswer reply = ResponseCodec.readHashAnswer(answer.body());
             List<byte[]> items = reply.items();
             return switch (name) {
@@ -765,16 +765,16 @@ final class RespCommands {
     }
 
     /** The sorted-set commands: planned by {@link RespSortedSetCommands}, each one engine request. */
-    private CompletableFuture<RespReply> sortedSetCommand(String name, List<byte[]> a, int slot) {
+    private CompletableFuture<RespReply> sortedSetCommand(String name, List<byte[]> a, int slot, RespSession session) {
         RespSortedSetCommands.Plan plan = RespSortedSetCommands.plan(name, a, backend.limits().maxKeyBytes());
         if (plan.immediate() != null) {
             return done(plan.immediate());
         }
         if (plan.fromBody() != null) {
-            return call(new Request.Hash(0, a.get(1), plan.op(), plan.args()), slot,
+            return call(new Request.Hash(0, a.get(1), plan.op(), plan.args()), slot, session,
                     answer -> plan.fromBody().reply(answer.body()));
         }
-        return call(new Request.Hash(0, a.get(1), plan.op(), plan.args()), slot,
+        return call(new Request.Hash(0, a.get(1), plan.op(), plan.args()), slot, session,
                 answer -> plan.reply().apply(ResponseCodec.readHashAnswer(answer.body())));
     }
 
@@ -1141,7 +1141,27 @@ final class RespCommands {
 
     /** Runs one request; a refusal because its partition is changing hands is waited out first ({@link MoveWaits}). */
     private CompletableFuture<RespReply> call(Request request, int slot, OnAnswer onAnswer) {
-        CompletableFuture<ByteBuf> first = backend.execute(request);
+        return call(request, slot, null, onAnswer);
+    }
+
+    /**
+     * {@link #call(Request, int, OnAnswer)} from the command {@code session}'s connection runs now: a read answers
+     * into the response buffer the connection lends it ({@link LentResponseBuffer}), when it lends one; a wait and its
+     * retries use buffers of their own. A write is lent none: a SYNC write's reply waits for its replica and would
+     * keep the lent buffer, so every write would cost a buffer of a read's size instead of its own small one.
+     */
+    private CompletableFuture<RespReply> call(Request request, int slot, RespSession session, OnAnswer onAnswer) {
+        ByteBuf lent = session == null || request.op().isWrite() ? null : session.responseBuffer.take();
+        CompletableFuture<ByteBuf> first;
+        if (lent == null) {
+            first = backend.execute(request);
+        } else {
+            CompletableFuture<Void> answered = backend.executeInto(request, lent);
+            if (answered.isDone() && !answered.isCompletedExceptionally() && !waitsOut(lent, slot)) {
+                return done(reply(lent, slot, onAnswer)); // a read answered at once: no future of its payload
+            }
+            first = answered.thenApply(ignored -> lent);
+        }
         if (!first.isDone() || first.isCompletedExceptionally() || !waitsOut(first.join(), slot)) {
             return translate(first, slot, onAnswer); // the common case, without a closure per command
         }

@@ -33,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * flushed), so the channel's pending-bytes accounting, and with it the back-pressure below, sees replies as
  * they are produced.
  *
+ * <p><b>A command answered at once reuses its engine response buffer.</b> Each command is lent the session's response
+ * buffer ({@link LentResponseBuffer}) while it runs; a reply rendered at once gives it back for the next command, a
+ * reply that waits keeps it.
+ *
  * <p><b>SYNC writes of a read share a frame.</b> The commands of one read run inside a {@link ReadBurst}: the SYNC
  * writes among them ask their replication links for a prompt flush once, when the read is handled, so they leave
  * for the replica together rather than split wherever the link's event loop happened to run.
@@ -233,9 +237,11 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
 
     private void run(ChannelHandlerContext ctx, List<byte[]> command) {
         CompletableFuture<RespReply> reply;
+        session.responseBuffer.open();
         try {
             reply = commands.execute(command, session);
         } catch (RuntimeException e) {
+            session.responseBuffer.kept(); // whatever took the buffer may still hold it
             log.error("node {}: RESP command failed", nodeId, e);
             reply = CompletableFuture.completedFuture(RespReply.error("ERR internal error: " + e));
         }
@@ -243,8 +249,10 @@ final class RespConnectionHandler extends ByteToMessageDecoder {
         int protocol = session.protocol;
         if (pending.isEmpty() && reply.isDone()) {
             write(ctx, settled(reply), protocol);
+            session.responseBuffer.written(); // rendered: the reply no longer reads the lent buffer
             return;
         }
+        session.responseBuffer.kept(); // the reply, read later, may be a slice of the lent buffer
         pending.add(new Pending(reply, protocol));
         if (pending.size() > MAX_PENDING) {
             ctx.channel().config().setAutoRead(false);

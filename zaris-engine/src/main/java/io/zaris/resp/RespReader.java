@@ -29,8 +29,13 @@ final class RespReader {
     /** Most digits a length of {@link DigitLine} may have, as {@link #parseLength} allows. */
     private static final int MAX_DIGITS = 18;
 
+    /** Longest command name whose array is shared with the next command of the same name ({@link #name}). */
+    private static final int MAX_SHARED_NAME = 32;
+
     private final RespLimits limits;
     private final DigitLine digitLine = new DigitLine();
+    /** The last command name read, shared with the next command if it has the same bytes; see {@link #name}. */
+    private byte[] lastName;
     private List<byte[]> args;
     private int expected;
     private long commandBytes;
@@ -112,8 +117,13 @@ final class RespReader {
             if (in.getShort(body + (int) length) != CRLF) {
                 throw new RespProtocolException("Protocol error: bulk string not terminated by CRLF");
             }
-            byte[] bytes = new byte[(int) length];
-            in.getBytes(body, bytes);
+            byte[] bytes;
+            if (args.isEmpty()) {
+                bytes = name(in, body, (int) length);
+            } else {
+                bytes = new byte[(int) length];
+                in.getBytes(body, bytes);
+            }
             in.readerIndex(body + (int) length + 2);
             commandBytes += length;
             args.add(bytes);
@@ -121,6 +131,28 @@ final class RespReader {
         List<byte[]> command = args;
         args = null;
         return command;
+    }
+
+    /**
+     * The array for a command's name of {@code length} bytes at {@code at}: the previous command's name array when the
+     * bytes are the same (a connection mostly sends the same few commands, and nothing writes to a command's
+     * arguments), else a copy of them, kept for the next command when it is short.
+     */
+    private byte[] name(ByteBuf in, int at, int length) {
+        byte[] last = lastName;
+        if (last != null && last.length == length) {
+            int i = 0;
+            while (i < length && in.getByte(at + i) == last[i]) {
+                i++;
+            }
+            if (i == length) {
+                return last;
+            }
+        }
+        byte[] bytes = new byte[length];
+        in.getBytes(at, bytes);
+        lastName = length <= MAX_SHARED_NAME ? bytes : null;
+        return bytes;
     }
 
     private List<byte[]> readInline(ByteBuf in) throws RespProtocolException {

@@ -39,8 +39,9 @@ sealed interface RespReply {
     /**
      * A bulk string whose bytes are the readable bytes of {@code bytes}: a GET's value, sliced out of the engine's
      * response instead of copied into an array (with 10 KiB values that copy and its garbage were a visible share of
-     * a GET's cost). The buffer is a heap buffer nobody releases ({@link RespBackend#execute}'s payload); the reply
-     * is written once, without moving the slice's indices.
+     * a GET's cost). The buffer is a heap buffer nobody releases ({@link RespBackend#execute}'s payload, often the
+     * response buffer the connection lent the command, {@link LentResponseBuffer}, which it reuses once the reply is
+     * written); the reply is written once, without moving the slice's indices.
      */
     record BufferBulk(ByteBuf bytes) implements RespReply {
     }
@@ -98,7 +99,7 @@ sealed interface RespReply {
      * as the engine wrote them ({@link io.zaris.protocol.ResponseCodec#readPresentItems}, checked), {@code pairs} of
      * them. With {@code withScores} it is written as {@link Pairs} of a {@link Bulk} member and a {@link Score} are,
      * else as an array of the members' bulks. No array per member or score and no reply object per item. The buffer is
-     * a heap buffer nobody releases, as {@link BufferBulk}'s; writing it reads by index and moves nothing.
+     * a heap buffer nobody releases (or a lent one), as {@link BufferBulk}'s; writing it reads by index and moves nothing.
      */
     record ItemPairs(ByteBuf items, int pairs, boolean withScores) implements RespReply {
 

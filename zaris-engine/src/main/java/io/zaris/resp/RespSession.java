@@ -22,6 +22,8 @@ final class RespSession {
     PubSubRegistry.Subscriber subscriber;
     /** The connection's out-of-band path ({@link RespConnectionHandler#push}); callable from any thread. */
     Consumer<RespReply.Push> pushes = push -> { };
+    /** The engine response buffer lent to the command running now; see {@link LentResponseBuffer}. */
+    final LentResponseBuffer responseBuffer = new LentResponseBuffer();
 
     RespSession(long id) {
         this.id = id;

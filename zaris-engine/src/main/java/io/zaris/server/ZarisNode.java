@@ -317,6 +317,8 @@ public final class ZarisNode implements AutoCloseable {
          * (about 360 bytes) fits, which from a GET's 256 grew to 512 and copied, allocating both; larger answers grow.
          */
         private static final int RANGE_RESPONSE_BYTES = 512;
+        /** What {@link #executeInto} answers for a request answered at once: one shared completed future. */
+        private static final CompletableFuture<Void> ANSWERED = CompletableFuture.completedFuture(null);
 
         private final RequestHandler handler;
         private final SegmentMapper segmentMapper;
@@ -350,25 +352,46 @@ public final class ZarisNode implements AutoCloseable {
         public CompletableFuture<ByteBuf> execute(Request request) {
             // Sized so a read of a small value (header, version, TTL, 100-byte value) does not grow and copy it.
             ByteBuf out = Unpooled.buffer(firstCapacity(request));
-            CompletableFuture<Void> outcome;
-            try {
-                outcome = handler.handle(request, 0, Long.MAX_VALUE, out);
-            } catch (RuntimeException e) {
-                log.error("node {}: RESP {} failed", config.nodeId(), request.op(), e);
-                out.clear();
-                ResponseCodec.writeError(out, request.id(), KvStatus.BAD_REQUEST, "internal error: " + e);
-                return CompletableFuture.completedFuture(out);
-            }
+            CompletableFuture<Void> outcome = handle(request, out);
             if (outcome.isDone() && !outcome.isCompletedExceptionally()) {
                 return CompletableFuture.completedFuture(out);
             }
             return outcome.handle((ignored, failure) -> {
-                if (failure != null) {
-                    stats.refusedByReplication();
-                    throw new ReplicationException(failure.getMessage() == null ? failure.toString() : failure.getMessage());
-                }
+                throwIfUnacknowledged(failure);
                 return out;
             });
+        }
+
+        @Override
+        public CompletableFuture<Void> executeInto(Request request, ByteBuf out) {
+            CompletableFuture<Void> outcome = handle(request, out);
+            if (outcome.isDone() && !outcome.isCompletedExceptionally()) {
+                return ANSWERED;
+            }
+            return outcome.handle((ignored, failure) -> {
+                throwIfUnacknowledged(failure);
+                return null;
+            });
+        }
+
+        /** Runs the request into {@code out}; a request that throws is answered with an error there. */
+        private CompletableFuture<Void> handle(Request request, ByteBuf out) {
+            try {
+                return handler.handle(request, 0, Long.MAX_VALUE, out);
+            } catch (RuntimeException e) {
+                log.error("node {}: RESP {} failed", config.nodeId(), request.op(), e);
+                out.clear();
+                ResponseCodec.writeError(out, request.id(), KvStatus.BAD_REQUEST, "internal error: " + e);
+                return ANSWERED;
+            }
+        }
+
+        /** A write applied here that its replicas did not acknowledge as required fails the RESP command. */
+        private void throwIfUnacknowledged(Throwable failure) {
+            if (failure != null) {
+                stats.refusedByReplication();
+                throw new ReplicationException(failure.getMessage() == null ? failure.toString() : failure.getMessage());
+            }
         }
 
         /** Sized so the usual answer of the request's kind does not grow and copy the buffer. */

@@ -133,17 +133,17 @@ final class ScoreOrder {
     }
 
     /** Every member, by ascending (score, member), or descending when {@code reverse}. */
-    Iterator<SortedSetEntry.Scored> iterator(boolean reverse) {
+    Walk iterator(boolean reverse) {
         return reverse ? new Walk(size - 1L, true) : new Walk(0, false);
     }
 
     /** The members from rank {@code rank} on (ranks counted from the end when {@code reverse}). */
-    Iterator<SortedSetEntry.Scored> fromRank(long rank, boolean reverse) {
+    Walk fromRank(long rank, boolean reverse) {
         return reverse ? new Walk(size - 1L - rank, true) : new Walk(rank, false);
     }
 
     /** The members from the first whose score is not below {@code score} (not above, when {@code reverse}) on. */
-    Iterator<SortedSetEntry.Scored> fromScore(double score, boolean reverse) {
+    Walk fromScore(double score, boolean reverse) {
         // Ascending: the first member not before all of this score's; descending: the last before all greater ones.
         return reverse ? new Walk(position(score, null, 1) - 1, true) : new Walk(position(score, null, -1), false);
     }
@@ -268,8 +268,13 @@ final class ScoreOrder {
         blocks[--blockCount] = null;
     }
 
-    /** Walks the order from a rank, one member a step, up or down; a rank outside the order walks nothing. */
-    private final class Walk implements Iterator<SortedSetEntry.Scored> {
+    /**
+     * Walks the order from a rank, one member a step, up or down; a rank outside the order walks nothing. Besides the
+     * iterator's {@link #next} (a {@link SortedSetEntry.Scored} per member), the member under the walk can be read in
+     * place ({@link #score}, {@link #member}) and stepped over ({@link #skip}): a range that only copies what it reads
+     * (ZRANGE's answer) makes no record per member.
+     */
+    final class Walk implements Iterator<SortedSetEntry.Scored> {
 
         private final boolean reverse;
         private int block;
@@ -296,21 +301,35 @@ final class ScoreOrder {
             return block >= 0 && block < blockCount;
         }
 
+        /** The score of the member under the walk; only while {@link #hasNext}. */
+        double score() {
+            return blocks[block].scores[slot];
+        }
+
+        /** The member under the walk; only while {@link #hasNext}. */
+        ByteKey member() {
+            return blocks[block].members[slot];
+        }
+
+        /** Steps to the next member of the walk's direction; only while {@link #hasNext}. */
+        void skip() {
+            if (reverse) {
+                if (--slot < 0 && --block >= 0) {
+                    slot = blocks[block].size - 1;
+                }
+            } else if (++slot == blocks[block].size) {
+                block++;
+                slot = 0;
+            }
+        }
+
         @Override
         public SortedSetEntry.Scored next() {
             if (!hasNext()) {
                 throw new NoSuchElementException();
             }
-            Block current = blocks[block];
-            SortedSetEntry.Scored scored = new SortedSetEntry.Scored(current.scores[slot], current.members[slot], 0);
-            if (reverse) {
-                if (--slot < 0 && --block >= 0) {
-                    slot = blocks[block].size - 1;
-                }
-            } else if (++slot == current.size) {
-                block++;
-                slot = 0;
-            }
+            SortedSetEntry.Scored scored = new SortedSetEntry.Scored(score(), member(), 0);
+            skip();
             return scored;
         }
     }

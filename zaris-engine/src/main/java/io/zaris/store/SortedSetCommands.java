@@ -4,6 +4,7 @@ import io.zaris.model.HashOp;
 import io.zaris.model.KvStatus;
 import io.zaris.model.LexRange;
 import io.zaris.model.ScoreRange;
+import io.zaris.model.ScoredMembers;
 import io.zaris.model.SortedSetScores;
 import io.zaris.model.ZaddFlags;
 import java.nio.charset.StandardCharsets;
@@ -103,7 +104,7 @@ final class SortedSetCommands {
                     yield HashReply.error(KvStatus.BAD_REQUEST, error);
                 }
                 Selection selection = (Selection) parsed;
-                yield segment.readSortedSet(key, now, set -> HashReply.read(0, set == null ? List.of() : flatten(selection.select(set))));
+                yield segment.readSortedSet(key, now, set -> HashReply.read(0, set == null ? List.of() : selection.membersAndScores(set)));
             }
             case ZREMRANGE -> {
                 byte[] forward = {'0'};
@@ -287,53 +288,86 @@ final class SortedSetCommands {
         /** Under the segment's lock: the members selected, in the walk's order. */
         List<SortedSetEntry.Scored> select(SortedSetEntry set) {
             List<SortedSetEntry.Scored> out = new ArrayList<>();
+            visit(set, (score, member) -> out.add(new SortedSetEntry.Scored(score, member, 0)));
+            return out;
+        }
+
+        /**
+         * Under the segment's lock: member, score, member, score … of the members selected, in the walk's order, each
+         * score as Redis prints it (ZRANGE's answer), read from the order in place without a record per member; the
+         * scores stay doubles until the answer is written ({@link ScoredMembers}).
+         */
+        List<byte[]> membersAndScores(SortedSetEntry set) {
+            ScoredMembers out = new ScoredMembers(by == By.RANK ? Math.min(rankCount(set.size()), 1 << 15) : 8);
+            visit(set, (score, member) -> out.add(member.bytes(), score));
+            return out;
+        }
+
+        /** What {@link #visit} is given: each member selected, with its score. */
+        @FunctionalInterface
+        interface Visitor {
+            void selected(double score, ByteKey member);
+        }
+
+        /** Under the segment's lock: hands {@code visitor} each member selected, in the walk's order. */
+        void visit(SortedSetEntry set, Visitor visitor) {
             if (by == By.RANK) {
-                long size = set.size();
-                long first = start < 0 ? size + start : start;
-                long last = stop < 0 ? size + stop : stop;
-                first = Math.max(first, 0);
-                if (first > last || first >= size) {
-                    return out;
+                int count = rankCount(set.size());
+                if (count == 0) {
+                    return;
                 }
-                last = Math.min(last, size - 1);
-                Iterator<SortedSetEntry.Scored> it = set.fromRank(first, reverse); // not a walk over the ranks before
-                for (long rank = first; rank <= last && it.hasNext(); rank++) {
-                    out.add(it.next());
+                ScoreOrder.Walk walk = set.fromRank(firstRank(set.size()), reverse); // not a walk over the ranks before
+                for (int i = 0; i < count && walk.hasNext(); i++) {
+                    visitor.selected(walk.score(), walk.member());
+                    walk.skip();
                 }
-                return out;
+                return;
             }
             if (offset < 0) {
-                return out;
+                return;
             }
-            Iterator<SortedSetEntry.Scored> it = by == By.SCORE ? set.from(reverse ? scores.max() : scores.min(), reverse)
-                    : set.ordered(reverse).iterator();
+            ScoreOrder.Walk walk = by == By.SCORE ? set.from(reverse ? scores.max() : scores.min(), reverse) : set.walk(reverse);
             long skipped = 0;
+            long taken = 0;
             boolean entered = false;
-            while (it.hasNext() && (limit < 0 || out.size() < limit)) {
-                SortedSetEntry.Scored scored = it.next();
-                boolean beforeStart = reverse ? !belowMax(scored) : !aboveMin(scored);
+            for (; walk.hasNext() && (limit < 0 || taken < limit); walk.skip()) {
+                double score = walk.score();
+                ByteKey member = walk.member();
+                boolean beforeStart = reverse ? !belowMax(score, member) : !aboveMin(score, member);
                 if (!entered && beforeStart) {
                     continue; // the walk's near end: an exclusive bound's equal scores, or members below a lex bound
                 }
                 entered = true;
-                if (reverse ? !aboveMin(scored) : !belowMax(scored)) {
+                if (reverse ? !aboveMin(score, member) : !belowMax(score, member)) {
                     break;
                 }
                 if (skipped < offset) {
                     skipped++;
                     continue;
                 }
-                out.add(scored);
+                visitor.selected(score, member);
+                taken++;
             }
-            return out;
         }
 
-        private boolean aboveMin(SortedSetEntry.Scored scored) {
-            return by == By.SCORE ? scores.aboveMin(scored.score()) : lex.aboveMin(scored.member().bytes());
+        /** The first rank a RANK selection names in a set of {@code size}, as Redis clamps it. */
+        private long firstRank(long size) {
+            return Math.max(start < 0 ? size + start : start, 0);
         }
 
-        private boolean belowMax(SortedSetEntry.Scored scored) {
-            return by == By.SCORE ? scores.belowMax(scored.score()) : lex.belowMax(scored.member().bytes());
+        /** How many members a RANK selection names in a set of {@code size}: 0 when its range is empty. */
+        private int rankCount(long size) {
+            long first = firstRank(size);
+            long last = Math.min(stop < 0 ? size + stop : stop, size - 1);
+            return first > last || first >= size ? 0 : (int) (last - first + 1);
+        }
+
+        private boolean aboveMin(double score, ByteKey member) {
+            return by == By.SCORE ? scores.aboveMin(score) : lex.aboveMin(member.bytes());
+        }
+
+        private boolean belowMax(double score, ByteKey member) {
+            return by == By.SCORE ? scores.belowMax(score) : lex.belowMax(member.bytes());
         }
     }
 }

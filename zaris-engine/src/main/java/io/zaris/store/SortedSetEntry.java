@@ -2,7 +2,6 @@ package io.zaris.store;
 
 import io.zaris.model.SortedSetScores;
 import java.util.Arrays;
-import java.util.Iterator;
 
 /**
  * A key holding a sorted set: a {@link HashEntry} whose fields are the members and whose values are their scores
@@ -91,13 +90,18 @@ final class SortedSetEntry extends HashEntry {
         return () -> order.iterator(reverse);
     }
 
+    /** A walk of every member, by ascending (score, member), or descending when {@code reverse}. */
+    ScoreOrder.Walk walk(boolean reverse) {
+        return order.iterator(reverse);
+    }
+
     /** The members from rank {@code rank} on (counted from the highest when {@code reverse}). */
-    Iterator<Scored> fromRank(long rank, boolean reverse) {
+    ScoreOrder.Walk fromRank(long rank, boolean reverse) {
         return order.fromRank(rank, reverse);
     }
 
     /** The members from the first whose score is not below {@code score} (not above, when {@code reverse}) on. */
-    Iterator<Scored> from(double score, boolean reverse) {
+    ScoreOrder.Walk from(double score, boolean reverse) {
         return order.fromScore(score, reverse);
     }
 

@@ -190,6 +190,58 @@ class RespConnectionHandlerTests {
         }
     }
 
+    /**
+     * Commands answered at once are lent one response buffer, reused command after command; a reply queued behind a
+     * waiting one keeps the buffer it read its value from, so later commands cannot overwrite it before it is written.
+     */
+    @Test
+    void aReplyRenderedAtOnceGivesBackItsLentBufferAndAQueuedReplyKeepsItsOwn() {
+        CompletableFuture<RespReply> slow = new CompletableFuture<>();
+        List<ByteBuf> lent = new ArrayList<>();
+        EmbeddedChannel channel = channel((command, session) -> {
+            if (word(command.get(0)).equals("SLOW")) {
+                return slow;
+            }
+            // As a GET does: the engine writes its answer into the lent buffer and the reply is a slice of it.
+            ByteBuf answer = session.responseBuffer.take();
+            lent.add(answer);
+            answer.writeBytes(command.get(1));
+            return CompletableFuture.completedFuture(new RespReply.BufferBulk(answer.slice()));
+        });
+
+        channel.writeInbound(ascii("GET one\r\nGET two\r\nGET six\r\n"));
+        assertThat(written(channel)).isEqualTo("$3\r\none\r\n$3\r\ntwo\r\n$3\r\nsix\r\n");
+        assertThat(lent).hasSize(3);
+        assertThat(lent.get(1)).as("given back after its reply was rendered").isSameAs(lent.get(0));
+        assertThat(lent.get(2)).isSameAs(lent.get(0));
+
+        lent.clear();
+        channel.writeInbound(ascii("SLOW\r\nGET four\r\nGET five\r\n"));
+        assertThat(written(channel)).as("both GETs wait behind SLOW").isEmpty();
+        assertThat(lent.get(1)).as("the first GET's reply still reads its buffer").isNotSameAs(lent.get(0));
+        slow.complete(RespReply.OK);
+        channel.runPendingTasks();
+        assertThat(written(channel)).isEqualTo("+OK\r\n$4\r\nfour\r\n$4\r\nfive\r\n");
+    }
+
+    /** A command's second engine call, and a call outside a command, allocate their own buffers. */
+    @Test
+    void aCommandIsLentOneBufferAndNothingIsLentBetweenCommands() {
+        List<RespSession> sessions = new ArrayList<>();
+        List<ByteBuf> taken = new ArrayList<>();
+        EmbeddedChannel channel = channel((command, session) -> {
+            sessions.add(session);
+            taken.add(session.responseBuffer.take());
+            taken.add(session.responseBuffer.take());
+            return CompletableFuture.completedFuture(RespReply.OK);
+        });
+        channel.writeInbound(ascii("TWICE\r\n"));
+        assertThat(written(channel)).isEqualTo("+OK\r\n");
+        assertThat(taken.get(0)).isNotNull();
+        assertThat(taken.get(1)).as("a second call of the same command").isNull();
+        assertThat(sessions.get(0).responseBuffer.take()).as("between commands").isNull();
+    }
+
     @Test
     void aPushWaitsBehindARepliesStillPendingAndGoesAtOnceOtherwise() {
         CompletableFuture<RespReply> slow = new CompletableFuture<>();

@@ -26,6 +26,25 @@ class RespReaderTests {
         assertThat(reader.read(in)).isNull();
     }
 
+    /** A command named with the same bytes as the one before shares its name's array; any other name gets its own. */
+    @Test
+    void aRepeatedCommandNameIsOneArrayAndADifferentOneIsReadAsSent() throws Exception {
+        RespReader reader = new RespReader(RespLimits.defaults());
+        ByteBuf in = ascii("*2\r\n$3\r\nGET\r\n$1\r\na\r\n*2\r\n$3\r\nGET\r\n$1\r\nb\r\n"
+                + "*2\r\n$3\r\nget\r\n$1\r\nc\r\n*2\r\n$3\r\nGEX\r\n$1\r\nd\r\n*3\r\n$4\r\nHGET\r\n$1\r\ne\r\n$1\r\nf\r\n");
+        List<byte[]> first = reader.read(in);
+        List<byte[]> second = reader.read(in);
+        List<byte[]> lower = reader.read(in);
+        List<byte[]> near = reader.read(in);
+        List<byte[]> longer = reader.read(in);
+        assertThat(second.get(0)).isSameAs(first.get(0));
+        assertThat(words(second)).containsExactly("GET", "b");
+        assertThat(words(lower)).as("another case is other bytes").containsExactly("get", "c");
+        assertThat(words(near)).containsExactly("GEX", "d");
+        assertThat(words(longer)).containsExactly("HGET", "e", "f");
+        assertThat(words(first)).as("the shared array is never written again").containsExactly("GET", "a");
+    }
+
     @Test
     void aCommandSplitIntoSingleBytesIsReadOnceComplete() throws Exception {
         RespReader reader = new RespReader(RespLimits.defaults());

@@ -147,6 +147,8 @@ class ScoreOrderTests {
         List<SortedSetEntry.Scored> descending = new ArrayList<>(model.descendingSet());
         assertThat(all(order.iterator(false))).isEqualTo(ascending);
         assertThat(all(order.iterator(true))).isEqualTo(descending);
+        assertThat(readInPlace(order.iterator(false))).as("read in place").isEqualTo(ascending);
+        assertThat(readInPlace(order.iterator(true))).as("read in place").isEqualTo(descending);
         for (int probe = 0; probe < 20 && !ascending.isEmpty(); probe++) {
             int rank = random.nextInt(ascending.size());
             SortedSetEntry.Scored at = ascending.get(rank);
@@ -163,6 +165,15 @@ class ScoreOrderTests {
         }
         assertThat(order.fromRank(ascending.size(), false).hasNext()).isFalse();
         assertThat(order.fromRank(-1, false).hasNext()).isFalse();
+    }
+
+    /** A walk read through {@link ScoreOrder.Walk#score}, {@link ScoreOrder.Walk#member} and {@link ScoreOrder.Walk#skip}. */
+    private static List<SortedSetEntry.Scored> readInPlace(ScoreOrder.Walk walk) {
+        List<SortedSetEntry.Scored> out = new ArrayList<>();
+        for (; walk.hasNext(); walk.skip()) {
+            out.add(new SortedSetEntry.Scored(walk.score(), walk.member(), 0));
+        }
+        return out;
     }
 
     private static List<SortedSetEntry.Scored> all(Iterator<SortedSetEntry.Scored> it) {

@@ -20,6 +20,40 @@ class SortedSetStoreTests {
     private final NodeStore active = store.active();
     private final List<Change> shipped = store.shipped();
 
+    /** Rank ranges of every kind (negative, past either end, empty, reversed) against a sorted copy of the set. */
+    @Test
+    void rankRangesAnswerWhatRedisClampsThemTo() {
+        java.util.Random random = new java.util.Random(38);
+        List<String> ascending = new ArrayList<>(); // "member score" pairs, by (score, member)
+        java.util.TreeMap<Double, java.util.TreeSet<String>> byScore = new java.util.TreeMap<>();
+        for (int i = 0; i < 150; i++) {
+            String member = "m" + i;
+            double score = random.nextInt(40);
+            z(HashOp.ZADD, "ranks", "", SortedSetScores.format(score), member);
+            byScore.computeIfAbsent(score, s -> new java.util.TreeSet<>()).add(member);
+        }
+        byScore.forEach((score, members) -> members.forEach(m -> {
+            ascending.add(m);
+            ascending.add(SortedSetScores.format(score));
+        }));
+        int size = ascending.size() / 2;
+        for (int probe = 0; probe < 300; probe++) {
+            int start = random.nextInt(2 * size + 40) - size - 20;
+            int stop = random.nextInt(2 * size + 40) - size - 20;
+            boolean reverse = random.nextBoolean();
+            int first = Math.max(start < 0 ? start + size : start, 0);
+            int last = Math.min(stop < 0 ? stop + size : stop, size - 1);
+            List<String> expected = new ArrayList<>();
+            for (int rank = first; rank <= last; rank++) {
+                int at = reverse ? size - 1 - rank : rank;
+                expected.add(ascending.get(2 * at));
+                expected.add(ascending.get(2 * at + 1));
+            }
+            assertThat(texts(z(HashOp.ZRANGE, "ranks", "RANK", reverse ? "1" : "0", Integer.toString(start),
+                    Integer.toString(stop), "0", "-1").items())).as("%d %d %s", start, stop, reverse).isEqualTo(expected);
+        }
+    }
+
     @Test
     void membersOrderByScoreThenByTheirBytes() {
         assertThat(z(HashOp.ZADD, "z", "", "2", "b", "1", "c", "2", "a", "-inf", "low", "1.5", "\u00e9").count()).isEqualTo(5);
