@@ -921,6 +921,9 @@ public final class Replicator implements ChangeSink, AutoCloseable {
                     .thenAccept(verdict -> {
                         if (verdict.applied()) {
                             segmentsCarriedOver.increment();
+                            log.debug("node {}: replica {} carried segment {} of partition {} over from epoch {} at "
+                                    + "revision {} to epoch {}", nodeId, link.peer, segment, partition, basis.lineageEpoch(),
+                                    basis.fellowRevision(), epoch);
                             goLiveFrom(link, partition, segment, epoch, basis.fellowRevision(), deadline);
                         } else if (verdict.fenced()) {
                             fence.observe(partition, verdict.value()); // a newer epoch exists: this node stops writing
