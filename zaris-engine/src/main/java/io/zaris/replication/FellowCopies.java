@@ -19,8 +19,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * anything that does not match gets a snapshot as before.
  *
  * <p>Threads: a takeover's completion records (before its gate opens), the replication thread takes; entries are
- * replaced whole, each taken at most once. Bounded: one entry per fellow and segment, cleared for a partition when a
- * new takeover of it starts.
+ * immutable records replaced whole in concurrent maps, each taken at most once. Bounded: one entry per fellow and
+ * segment, cleared for a partition when a new takeover of it starts.
  */
 public final class FellowCopies {
 

@@ -106,8 +106,8 @@ final class TakeoverCatchUp {
      * @param tls         TLS towards peers' data ports; {@code null} for plaintext
      */
     TakeoverCatchUp(String nodeId, NodeStore store, ReplicaSegments replicaSegments, TakeoverGate gate,
-                    FellowCopies fellowCopies, Credentials credentials, TlsOptions tls, ProtocolLimits limits, Supplier<Set<String>> present,
-                    Supplier<ClusterView> currentView, TimeSource time) {
+                    FellowCopies fellowCopies, Credentials credentials, TlsOptions tls, ProtocolLimits limits,
+                    Supplier<Set<String>> present, Supplier<ClusterView> currentView, TimeSource time) {
         this.time = time;
         this.limits = limits;
         this.currentView = currentView;
@@ -342,7 +342,8 @@ final class TakeoverCatchUp {
 
     /**
      * One takeover: the partition, its new epoch, who served it before (may be null), when to give up, and the fellow
-     * copies its pulls proved prefixes of this one (added from connection threads; at most one per fellow and segment).
+     * copies its pulls proved prefixes of this one (added from connection threads; a retried attempt may prove a segment
+     * again, and the later proof is the one recorded).
      */
     private record Takeover(int partition, long epoch, String previousActive, long giveUpNanos,
                             ConcurrentLinkedQueue<ProvenPrefix> proven) {
