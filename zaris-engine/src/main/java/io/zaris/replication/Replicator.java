@@ -137,6 +137,8 @@ public final class Replicator implements ChangeSink, AutoCloseable {
     private volatile boolean closed;
     private final Credentials peerCredentials;
     private final TakeoverGate gate;
+    /** What this node's takeover pulls proved about its fellows' copies (see {@link #carryBackOrSnapshot}). */
+    private final FellowCopies fellowCopies;
     /** TLS towards replicas' data ports; {@code null} for plaintext. */
     private final TlsOptions tls;
     /**
@@ -149,11 +151,14 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      * @param peerCredentials what replication links log in with on replicas; {@code null} without authentication
      * @param tls             TLS towards replicas' data ports; {@code null} for plaintext
      * @param gate            partitions still catching up after a takeover, which this node does not sync from yet
+     * @param fellowCopies    what this node's takeover pulls proved about its fellows' copies
      * @param time            the node's clock (see the field)
      */
     public Replicator(String nodeId, PartitionLayout layout, ReplicationSettings settings, EpochFence fence,
-                      Credentials peerCredentials, TlsOptions tls, TakeoverGate gate, TimeSource time) {
+                      Credentials peerCredentials, TlsOptions tls, TakeoverGate gate, FellowCopies fellowCopies,
+                      TimeSource time) {
         this.time = time;
+        this.fellowCopies = fellowCopies;
         this.peerCredentials = peerCredentials;
         this.tls = tls;
         this.gate = gate;
@@ -853,7 +858,9 @@ public final class Replicator implements ChangeSink, AutoCloseable {
      * since its last snapshot on this link is carried over: {@code ADVANCE_EPOCH} at the current revision, sent
      * under the segment's lock behind everything shipped before, which the replica accepts only if its copy is
      * still that one. Any other segment, or one the replica refuses, gets a snapshot as before; one whose answer
-     * is lost stays unconfirmed and {@link #resyncUnconfirmed} snapshots it.
+     * is lost stays unconfirmed and {@link #resyncUnconfirmed} snapshots it. A segment this node's copy of which
+     * changed otherwise may still be one a takeover pull proved the replica holds a prefix of
+     * ({@link #carryBackOrSnapshot}).
      */
     private void carryOver(ReplicaLink link, int partition, long fromEpoch, long toEpoch) {
         NodeStore nodeStore = store;
@@ -862,7 +869,7 @@ public final class Replicator implements ChangeSink, AutoCloseable {
             int s = segment;
             nodeStore.atPosition(s, position -> {
                 if (!link.isSynced(s) || !link.sameCopySinceSnapshot(s, position.foreignChanges())) {
-                    snapshotSegment(link, partition, s, toEpoch, deadline);
+                    carryBackOrSnapshot(link, partition, s, toEpoch, deadline);
                     return;
                 }
                 link.advanceEpoch(partition, s, fromEpoch, toEpoch, position.revision(), deadline).thenAccept(verdict -> {
@@ -946,23 +953,88 @@ public final class Replicator implements ChangeSink, AutoCloseable {
 
     /**
      * Segment copies replicas kept under a new epoch without a snapshot, because this node stayed their active (see
-     * {@link #carryOver}).
+     * {@link #carryOver}) or its takeover pull proved them prefixes of its own (see {@link #carryBackOrSnapshot}).
      */
     public long segmentsCarriedOver() {
         return segmentsCarriedOver.sum();
     }
 
-    /** Snapshots every segment of the partition to the link; each segment goes live right after its snapshot. */
+    /**
+     * Syncs every segment of the partition to the link: each one this node's takeover proved the replica holds a prefix
+     * of is carried over ({@link #carryBackOrSnapshot}), every other one gets a snapshot; each segment goes live right
+     * after.
+     */
     private void fullSync(ReplicaLink link, int partition, long epoch) {
-        NodeStore nodeStore = store;
         long deadline = time.nanoTime() + Duration.ofSeconds(30).toNanos();
         for (int segment = layout.firstSegmentOf(partition); segment <= layout.lastSegmentOf(partition); segment++) {
-            int s = segment;
-            link.markSynced(s, false);
-            nodeStore.catchUp(s, -1, epoch, tail -> { }, snapshot -> goLive(link, partition, snapshot, s, deadline));
+            link.markSynced(segment, false);
+            carryBackOrSnapshot(link, partition, segment, epoch, deadline);
         }
         link.recordSyncedEpoch(partition, epoch);
         log.debug("node {}: partition {} synced to {} under epoch {}", nodeId, partition, link.peer, epoch);
+    }
+
+    /**
+     * Brings the replica's copy of one segment under {@code epoch} without a snapshot when this node's takeover pull
+     * proved that copy a prefix of this one and this copy has changed only by this node's own writes since
+     * ({@link FellowCopies}): a partition handed back to its primary after a failover finds the previous active's
+     * copy, complete under the epoch it served, equal to its own as of the pull. Under the segment's lock the segment
+     * leaves the link's live segments and {@code ADVANCE_EPOCH} asks the replica to count that copy (lineage epoch,
+     * fellow revision) complete under {@code epoch}; only once it answered OK does the log's tail since that revision
+     * follow, read under the lock, and the segment goes live right after it. Nothing else of the segment is sent in
+     * between: changes following a refused advance would apply without a gap, and a replica counts contiguous
+     * changes as a complete copy. Refused, unanswered, or a log no longer reaching back: a snapshot as before.
+     * Shipments made meanwhile wait for the replica as for a snapshot ({@link SyncWaiters}), and take the tail's
+     * verdict. Without a proof, a snapshot at once.
+     */
+    private void carryBackOrSnapshot(ReplicaLink link, int partition, int segment, long epoch, long deadline) {
+        NodeStore nodeStore = store;
+        FellowCopies.Basis basis = fellowCopies.take(link.peer, segment);
+        nodeStore.atPosition(segment, position -> {
+            if (!link.advancesEpochs() || !FellowCopies.carriesOver(basis, position)) {
+                snapshotSegment(link, partition, segment, epoch, deadline);
+                return;
+            }
+            link.markSynced(segment, false);
+            link.advanceEpoch(partition, segment, basis.lineageEpoch(), epoch, basis.fellowRevision(), deadline)
+                    .thenAccept(verdict -> {
+                        if (verdict.applied()) {
+                            segmentsCarriedOver.increment();
+                            log.debug("node {}: replica {} carried segment {} of partition {} over from epoch {} at "
+                                    + "revision {} to epoch {}", nodeId, link.peer, segment, partition, basis.lineageEpoch(),
+                                    basis.fellowRevision(), epoch);
+                            goLiveFrom(link, partition, segment, epoch, basis.fellowRevision(), deadline);
+                        } else if (verdict.fenced()) {
+                            fence.observe(partition, verdict.value()); // a newer epoch exists: this node stops writing
+                        } else {
+                            log.debug("node {}: replica {} did not carry segment {} of partition {} over from epoch {} at "
+                                    + "revision {} ({} {}); sending a snapshot", nodeId, link.peer, segment, partition,
+                                    basis.lineageEpoch(), basis.fellowRevision(), verdict.status(), verdict.value());
+                            snapshotSegment(link, partition, segment, epoch, deadline);
+                        }
+                    });
+        });
+    }
+
+    /**
+     * The replica's copy of the segment is this node's up to {@code fromRevision}, complete under {@code epoch}: under
+     * the segment's lock, the log's tail since then goes out (a snapshot if the log no longer reaches back), the
+     * segment goes live on the link right after it, and the shipments waiting for the replica on it take the tail's
+     * verdict (it holds their changes, which were applied and registered under this lock before).
+     */
+    private void goLiveFrom(ReplicaLink link, int partition, int segment, long epoch, long fromRevision, long deadline) {
+        store.catchUp(segment, fromRevision, epoch, tail -> {
+            // The replica's copy follows this one from here: a later epoch carries it over (see carryOver).
+            link.snapshotTaken(segment, store.segmentPosition(segment).foreignChanges());
+            CompletableFuture<ReplicaLink.Verdict> verdict = tail.isEmpty()
+                    ? CompletableFuture.completedFuture(new ReplicaLink.Verdict(KvStatus.OK, fromRevision))
+                    : link.replicate(partition, epoch, segment, tail, deadline);
+            verdict.thenAccept(answer -> link.confirm(segment, answer.applied()));
+            link.markSynced(segment, true);
+            if (syncWaiters.waits(link.peer, segment)) {
+                syncWaiters.settle(link.peer, segment, verdict.thenApply(answer -> waitedVerdict(link, answer)));
+            }
+        }, snapshot -> goLive(link, partition, snapshot, segment, deadline));
     }
 
     /** Whether {@link #close()} ran: the node is stopping, and ships nothing more. */

@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * Shipments waiting for a replica that is not live yet for their segment: a serving member whose replication link is
  * opening, or open without the segment's snapshot so far. Each waiter stands for one shipment's verdict from that
  * replica, which {@link ReplicaAcks} counts like the verdict of a shipped change. It is completed, whichever comes
- * first, with the replica's answer to the first snapshot of the segment taken after the shipment
- * ({@link #settle}), as not shipped once the link cannot be had ({@link #release}), or by its owner at its deadline.
+ * first, with the replica's answer to the first snapshot of the segment taken after the shipment, or to the log tail
+ * that brings a carried-over copy up to date ({@link #settle}), as not shipped once the link cannot be had ({@link #release}), or by its owner at its deadline.
  *
  * <p>Why a snapshot settles exactly the shipments before it: a waiter joins in {@code Replicator#ship}, under the
  * segment's write lock, after the store applied the change; a snapshot is read under the same lock, and its consumer
@@ -68,8 +68,8 @@ final class SyncWaiters {
     }
 
     /**
-     * Under the segment's lock, where a snapshot of it for {@code peer} was just read: every waiter so far takes the
-     * verdict {@code snapshotVerdict} completes with.
+     * Under the segment's lock, where a snapshot of it for {@code peer} (or the tail after a copy {@code peer} carried
+     * over) was just read: every waiter so far takes the verdict {@code snapshotVerdict} completes with.
      */
     void settle(String peer, int segment, CompletableFuture<ReplicaLink.Verdict> snapshotVerdict) {
         AtomicReferenceArray<Queue<CompletableFuture<ReplicaLink.Verdict>>> segments = byPeer.get(peer);

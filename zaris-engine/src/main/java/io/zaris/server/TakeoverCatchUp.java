@@ -9,6 +9,7 @@ import io.zaris.protocol.PeerConnectionName;
 import io.zaris.protocol.ProtocolLimits;
 import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
+import io.zaris.replication.FellowCopies;
 import io.zaris.replication.ReplicaSegments;
 import io.zaris.replication.TakeoverGate;
 import io.zaris.security.Credentials;
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -49,6 +51,10 @@ import org.slf4j.LoggerFactory;
  * answer is tried again every {@link #RETRY_DELAY} while membership still lists it, at most until
  * {@link #GIVE_UP_AFTER}; then it is given up with a warning, so the partition is never held hostage.
  *
+ * <p><b>What it proves.</b> A pull that ends with this node holding all of a fellow's copy proves that copy a prefix
+ * of this one; once every pull ended, and before the gate opens, each such proof goes to {@link FellowCopies}, so the
+ * replicator carries the fellow's copy over to the new epoch instead of sending it a snapshot.
+ *
  * <p>Threads: {@link #start} on the cluster events thread; pulls continue on connection threads; applying
  * a pulled tail takes the segment's write lock like any replicated change.
  */
@@ -73,6 +79,8 @@ final class TakeoverCatchUp {
     private final NodeStore store;
     private final ReplicaSegments replicaSegments;
     private final TakeoverGate gate;
+    /** What finished pulls proved about fellows' copies; recorded here, used by the replicator. */
+    private final FellowCopies fellowCopies;
     private final Credentials credentials;
     private final TlsOptions tls;
     /** The node's own limits: a pulled tail can hold its largest key and value, which a peer accepted under them. */
@@ -97,9 +105,9 @@ final class TakeoverCatchUp {
      * @param credentials what pulls log in with on peers; {@code null} without authentication
      * @param tls         TLS towards peers' data ports; {@code null} for plaintext
      */
-    TakeoverCatchUp(String nodeId, NodeStore store, ReplicaSegments replicaSegments, TakeoverGate gate, Credentials credentials,
-                    TlsOptions tls, ProtocolLimits limits, Supplier<Set<String>> present,
-                    Supplier<ClusterView> currentView, TimeSource time) {
+    TakeoverCatchUp(String nodeId, NodeStore store, ReplicaSegments replicaSegments, TakeoverGate gate,
+                    FellowCopies fellowCopies, Credentials credentials, TlsOptions tls, ProtocolLimits limits,
+                    Supplier<Set<String>> present, Supplier<ClusterView> currentView, TimeSource time) {
         this.time = time;
         this.limits = limits;
         this.currentView = currentView;
@@ -109,6 +117,7 @@ final class TakeoverCatchUp {
         this.store = store;
         this.replicaSegments = replicaSegments;
         this.gate = gate;
+        this.fellowCopies = fellowCopies;
         this.credentials = credentials;
     }
 
@@ -125,12 +134,14 @@ final class TakeoverCatchUp {
         PartitionLayout layout = adopted.layout();
         int first = layout.firstSegmentOf(partition);
         int last = layout.lastSegmentOf(partition);
+        fellowCopies.forget(first, last);
         // The lineage of each segment is fixed now: what this node was a complete copy under as a replica.
         long[] lineage = new long[last - first + 1];
         for (int s = first; s <= last; s++) {
             lineage[s - first] = replicaSegments.syncedEpoch(s);
         }
-        Takeover takeover = new Takeover(partition, epoch, previousActive, giveUpAt(time.nanoTime()));
+        Takeover takeover = new Takeover(partition, epoch, previousActive, giveUpAt(time.nanoTime()),
+                new ConcurrentLinkedQueue<>());
         List<CompletableFuture<Void>> peers = new ArrayList<>();
         List<String> asked = new ArrayList<>();
         // The previous active too, owner or not (a migration moves the partition off it): it holds every change
@@ -150,6 +161,7 @@ final class TakeoverCatchUp {
         }
         long started = time.nanoTime();
         return CompletableFuture.allOf(peers.toArray(CompletableFuture[]::new)).handle((ignored, error) -> {
+            recordFellowCopies(takeover);
             gate.open(partition, epoch);
             // Nobody to ask is the common case after a crash with two copies; it is worth no line of its own.
             if (asked.isEmpty()) {
@@ -161,6 +173,19 @@ final class TakeoverCatchUp {
             }
             return null;
         });
+    }
+
+    /**
+     * Every pull has ended and the gate is still closed, so this node has not written to the partition: each fellow
+     * copy a pull proved a prefix of this one is recorded against this copy's count of foreign changes now (a pull's
+     * late answer applied after this counts as one, and voids the proof).
+     */
+    private void recordFellowCopies(Takeover takeover) {
+        for (ProvenPrefix proven : takeover.proven()) {
+            long foreignChanges = store.segmentPosition(proven.segment()).foreignChanges();
+            fellowCopies.record(proven.fellow(), proven.segment(),
+                    new FellowCopies.Basis(proven.lineage(), proven.fellowRevision(), foreignChanges));
+        }
     }
 
     /** One attempt at {@code peer}; a failed one is repeated while the peer is a member and time is left. */
@@ -258,6 +283,7 @@ final class TakeoverCatchUp {
                         return CompletableFuture.completedFuture(null);
                     }
                     if (answer.changes().isEmpty()) {
+                        proveIfPrefix(takeover, peer, segment, lineage, answer.revision(), from);
                         return CompletableFuture.completedFuture(null);
                     }
                     ApplyResult applied = store.applyReplicated(segment, answer.changes());
@@ -268,10 +294,20 @@ final class TakeoverCatchUp {
                     }
                     log.info("node {}: recovered segment {} of partition {} from {} up to revision {} (was {})", nodeId,
                             segment, partition, peer, applied.appliedRevision(), from);
-                    return applied.appliedRevision() < answer.revision() && applied.appliedRevision() > from
-                            ? pullSegment(connection, peer, takeover, segment, lineage, deadline)
-                            : CompletableFuture.completedFuture(null);
+                    if (applied.appliedRevision() < answer.revision() && applied.appliedRevision() > from) {
+                        return pullSegment(connection, peer, takeover, segment, lineage, deadline);
+                    }
+                    proveIfPrefix(takeover, peer, segment, lineage, answer.revision(), applied.appliedRevision());
+                    return CompletableFuture.completedFuture(null);
                 });
+    }
+
+    /** A tail answer left the fellow at {@code fellowRevision} and this copy at {@code ownRevision}: see {@link FellowCopies}. */
+    private static void proveIfPrefix(Takeover takeover, String peer, int segment, long lineage, long fellowRevision,
+                                      long ownRevision) {
+        if (FellowCopies.pullProvesPrefix(fellowRevision, ownRevision)) {
+            takeover.proven().add(new ProvenPrefix(peer, segment, lineage, fellowRevision));
+        }
     }
 
     /**
@@ -304,7 +340,16 @@ final class TakeoverCatchUp {
     private record Answer(long revision, List<Change> changes) {
     }
 
-    /** One takeover: the partition, its new epoch, who served it before (may be null), when to give up. */
-    private record Takeover(int partition, long epoch, String previousActive, long giveUpNanos) {
+    /**
+     * One takeover: the partition, its new epoch, who served it before (may be null), when to give up, and the fellow
+     * copies its pulls proved prefixes of this one (added from connection threads; a retried attempt may prove a segment
+     * again, and the later proof is the one recorded).
+     */
+    private record Takeover(int partition, long epoch, String previousActive, long giveUpNanos,
+                            ConcurrentLinkedQueue<ProvenPrefix> proven) {
+    }
+
+    /** A fellow's copy of a segment is this copy's prefix up to {@code fellowRevision}, both complete under {@code lineage}. */
+    private record ProvenPrefix(String fellow, int segment, long lineage, long fellowRevision) {
     }
 }

@@ -14,6 +14,7 @@ import io.zaris.protocol.Request;
 import io.zaris.protocol.ResponseCodec;
 import io.zaris.protocol.TakeoverRevisions;
 import io.zaris.replication.EpochFence;
+import io.zaris.replication.FellowCopies;
 import io.zaris.replication.ReplicaSegments;
 import io.zaris.replication.ReplicationException;
 import io.zaris.replication.Replicator;
@@ -98,15 +99,17 @@ public final class ZarisNode implements AutoCloseable {
         this.respTracking = RespTracking.create(config.nodeId(), layout.segmentCount(), this::currentView);
         this.peerPublishes = new PeerPublishes(config.nodeId(), this::currentView, config.security().nodeCredentials(),
                 config.security().tls(), config.timeSource());
+        FellowCopies fellowCopies = new FellowCopies();
         this.replicator = new Replicator(config.nodeId(), layout, config.replication(), fence,
-                config.security().nodeCredentials(), config.security().tls(), takeoverGate, config.timeSource());
+                config.security().nodeCredentials(), config.security().tls(), takeoverGate, fellowCopies,
+                config.timeSource());
         this.store = new NodeStore(layout.segmentCount(), config.timeSource(), NodeStore.DEFAULT_LOG_MAX_CHANGES,
                 NodeStore.logBytesPerSegment(layout.segmentCount()),
                 listPushes(subscriptions.before(respTracking.before(replicator))));
         subscriptions.bind(store);
         this.memoryGuard = new MemoryGuard(config.nodeId(), new MemoryReclaimer(store, config.memory()), store.memory(),
                 this::currentView, fence, takeoverGate, () -> standing.inMajority() && standing.holdsLease());
-        this.takeoverCatchUp = new TakeoverCatchUp(config.nodeId(), store, replicaSegments, takeoverGate,
+        this.takeoverCatchUp = new TakeoverCatchUp(config.nodeId(), store, replicaSegments, takeoverGate, fellowCopies,
                 config.security().nodeCredentials(), config.security().tls(), config.limits(), this::presentNodeIds,
                 this::currentView, config.timeSource());
         this.memoryMaintenance = Executors.newSingleThreadScheduledExecutor(runnable -> {

@@ -39,6 +39,13 @@ final class KeyChains {
     private final AtomicLongArray longestGapAfterFault;
     /** When each key's longest gap ended (its chain writes it alone, so a plain compare-then-set is safe). */
     private final AtomicLongArray longestGapEndNanos;
+    /**
+     * Each key's longest gap that began {@link #LATE_GAP_START} or more after the fault: past the failover itself,
+     * where a partition going back to its primary (a heal) holds writes back; written like the longest gap.
+     */
+    private final AtomicLongArray longestLateGap;
+    /** Where a late gap may begin: failovers of a crash are decided and served well within it. */
+    static final long LATE_GAP_START = TimeUnit.SECONDS.toNanos(3);
     private final Map<String, LongAdder> exceptions = new ConcurrentHashMap<>();
     private final LongAdder acknowledged = new LongAdder();
     private final CountDownLatch stopped;
@@ -54,6 +61,7 @@ final class KeyChains {
         this.firstAckAfterFault = new AtomicLongArray(keys);
         this.longestGapAfterFault = new AtomicLongArray(keys);
         this.longestGapEndNanos = new AtomicLongArray(keys);
+        this.longestLateGap = new AtomicLongArray(keys);
         this.stopped = new CountDownLatch(keys);
     }
 
@@ -102,6 +110,9 @@ final class KeyChains {
                     if (gap > longestGapAfterFault.get(key)) {
                         longestGapAfterFault.set(key, gap);
                         longestGapEndNanos.set(key, now);
+                    }
+                    if (previous - fault >= LATE_GAP_START && gap > longestLateGap.get(key)) {
+                        longestLateGap.set(key, gap);
                     }
                 }
                 if (sentNanos - fault >= 0) {
@@ -196,7 +207,18 @@ final class KeyChains {
         return String.format("%s: %d writes acknowledged; writable again per key p50 %.2f s, max %.2f s"
                         + " (%d keys never); longest gap per key p50 %.2f s, p99 %.2f s, max %.2f s; exceptions %s",
                 fault, acknowledged(), percentile(writable, 0.5), percentile(writable, 1.0), keysNeverWritableAgain(),
-                percentile(gaps, 0.5), percentile(gaps, 0.99), percentile(gaps, 1.0), exceptions()) + longestGapPlace();
+                percentile(gaps, 0.5), percentile(gaps, 0.99), percentile(gaps, 1.0), exceptions()) + longestGapPlace()
+                + lateGaps();
+    }
+
+    /** The longest gaps per key that began {@link #LATE_GAP_START} or more after the fault. */
+    private String lateGaps() {
+        List<Double> late = new ArrayList<>(keys);
+        for (int k = 0; k < keys; k++) {
+            late.add(longestLateGap.get(k) / 1e9);
+        }
+        return String.format("; longest gap per key beginning %d s or more after the fault p50 %.2f s, max %.2f s",
+                TimeUnit.NANOSECONDS.toSeconds(LATE_GAP_START), percentile(late, 0.5), percentile(late, 1.0));
     }
 
     /** Where the longest gap lay, in wall-clock time too, so it can be found in the nodes' logs. */

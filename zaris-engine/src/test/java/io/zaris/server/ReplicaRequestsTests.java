@@ -61,4 +61,18 @@ class ReplicaRequestsTests {
         assertThat(ReplicaRequests.isTheCopyTheActiveSynced(8, new SegmentPosition(118, 0, 8), audit))
                 .as("behind the active").isFalse();
     }
+
+    @Test
+    void aFormerActiveFencedByAHandBackCarriesItsCopyOverAtTheRevisionThePullLeftIt() {
+        // It served epoch 6 (and counts its copy complete under it, as every active does); the primary took the
+        // partition back under 9 after pulling it up to revision 120, which fenced its writes of epoch 6.
+        Request.AdvanceEpoch handBack = new Request.AdvanceEpoch(1, 3, 40, 6, 9, 120);
+        assertThat(ReplicaRequests.isTheCopyTheActiveSynced(6, new SegmentPosition(120, 0, 6), handBack)).isTrue();
+        assertThat(ReplicaRequests.isTheCopyTheActiveSynced(6, new SegmentPosition(121, 0, 6), handBack))
+                .as("a change beyond what the pull read").isFalse();
+        assertThat(ReplicaRequests.isTheCopyTheActiveSynced(7, new SegmentPosition(120, 0, 7), handBack))
+                .as("served another epoch since").isFalse();
+        assertThat(ReplicaRequests.isTheCopyTheActiveSynced(-1, new SegmentPosition(120, 0, 6), handBack))
+                .as("restarted, or its copy dropped").isFalse();
+    }
 }
