@@ -51,8 +51,7 @@ class FreshClusterSyncWriteIntegrationTests {
 
     @Test
     void aSyncWriteAcknowledgedBeforeTheLinksOpenedIsOnEveryLiveReplica() throws Exception {
-        EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(NODES).replicationFactor(3)
-                .layout(PartitionLayout.of(64, 16)).build();
+        EmbeddedCluster cluster = threeReplicaCluster();
         Map<String, ZarisNode> nodes = new HashMap<>();
         Map<String, NodeConnection> writers = new HashMap<>();
         int slowPort = freePort();
@@ -61,23 +60,15 @@ class FreshClusterSyncWriteIntegrationTests {
                 ZarisNode node = new ZarisNode(cluster.nodeConfig(i)).start();
                 nodes.put(node.nodeId(), node);
             }
-            // Its peers reach the slow replica through the relay: the address it announces is the relay's.
-            nodes.put(SLOW_REPLICA, new ZarisNode(NodeConfig.builder(SLOW_REPLICA).host("127.0.0.1").port(slowPort)
-                    .advertisedPort(relay.port()).clusterSettings(cluster.settings())
-                    .membership(new MembershipConfig.InJvm(cluster.clusterName())).build()).start());
+            nodes.put(SLOW_REPLICA, startSlowReplica(cluster, slowPort, relay));
             // The writers' connections open while the cluster forms, so the writes leave as soon as it has a map. Only
             // the other nodes are written to: the slow replica is the one their writes must not leave out.
             for (ZarisNode node : nodes.values()) {
-                if (node.nodeId().equals(SLOW_REPLICA)) {
-                    continue;
+                if (!node.nodeId().equals(SLOW_REPLICA)) {
+                    writers.put(node.nodeId(), openWriter(node));
                 }
-                writers.put(node.nodeId(), NodeConnection.open(node.dataAddress(), "fresh-cluster-writer",
-                        Duration.ofSeconds(5), Duration.ofSeconds(5), KEYS, ProtocolLimits.DEFAULT_MAX_FRAME_BYTES,
-                        event -> { }, lost -> { }).get(10, TimeUnit.SECONDS));
             }
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1)).until(() ->
-                    nodes.values().stream().allMatch(node -> node.currentView() != null
-                            && node.presentNodeIds().containsAll(nodes.keySet())));
+            awaitEveryNodeSeesTheOthers(nodes);
             int notReadyWhenSent = 0;
             for (ZarisNode node : nodes.values()) {
                 notReadyWhenSent += node.isReplicationReady() ? 0 : 1;
@@ -141,8 +132,7 @@ class FreshClusterSyncWriteIntegrationTests {
 
     @Test
     void anAsyncWriteWhileTheLinksOpenWaitsForNoReplica() throws Exception {
-        EmbeddedCluster cluster = EmbeddedCluster.builder().nodes(NODES).replicationFactor(3)
-                .layout(PartitionLayout.of(64, 16)).build();
+        EmbeddedCluster cluster = threeReplicaCluster();
         Map<String, ZarisNode> nodes = new HashMap<>();
         Map<String, NodeConnection> writers = new HashMap<>();
         int slowPort = freePort();
@@ -150,16 +140,10 @@ class FreshClusterSyncWriteIntegrationTests {
             for (int i = 1; i < NODES; i++) {
                 ZarisNode node = new ZarisNode(cluster.nodeConfig(i)).start();
                 nodes.put(node.nodeId(), node);
-                writers.put(node.nodeId(), NodeConnection.open(node.dataAddress(), "fresh-cluster-writer",
-                        Duration.ofSeconds(5), Duration.ofSeconds(5), KEYS, ProtocolLimits.DEFAULT_MAX_FRAME_BYTES,
-                        event -> { }, lost -> { }).get(10, TimeUnit.SECONDS));
+                writers.put(node.nodeId(), openWriter(node));
             }
-            nodes.put(SLOW_REPLICA, new ZarisNode(NodeConfig.builder(SLOW_REPLICA).host("127.0.0.1").port(slowPort)
-                    .advertisedPort(relay.port()).clusterSettings(cluster.settings())
-                    .membership(new MembershipConfig.InJvm(cluster.clusterName())).build()).start());
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1)).until(() ->
-                    nodes.values().stream().allMatch(node -> node.currentView() != null
-                            && node.presentNodeIds().containsAll(nodes.keySet())));
+            nodes.put(SLOW_REPLICA, startSlowReplica(cluster, slowPort, relay));
+            awaitEveryNodeSeesTheOthers(nodes);
 
             ClusterView view = nodes.values().iterator().next().currentView();
             SegmentMapper mapper = new SegmentMapper(view.layout().segmentCount());
@@ -204,6 +188,30 @@ class FreshClusterSyncWriteIntegrationTests {
             writers.values().forEach(NodeConnection::close);
             nodes.values().forEach(ZarisNode::close);
         }
+    }
+
+    private static EmbeddedCluster threeReplicaCluster() {
+        return EmbeddedCluster.builder().nodes(NODES).replicationFactor(3).layout(PartitionLayout.of(64, 16)).build();
+    }
+
+    /** Its peers reach the slow replica through the relay: the address it announces is the relay's. */
+    private static ZarisNode startSlowReplica(EmbeddedCluster cluster, int slowPort, SlowAcceptRelay relay)
+            throws Exception {
+        return new ZarisNode(NodeConfig.builder(SLOW_REPLICA).host("127.0.0.1").port(slowPort)
+                .advertisedPort(relay.port()).clusterSettings(cluster.settings())
+                .membership(new MembershipConfig.InJvm(cluster.clusterName())).build()).start();
+    }
+
+    private static NodeConnection openWriter(ZarisNode node) throws Exception {
+        return NodeConnection.open(node.dataAddress(), "fresh-cluster-writer", Duration.ofSeconds(5),
+                Duration.ofSeconds(5), KEYS, ProtocolLimits.DEFAULT_MAX_FRAME_BYTES, event -> { }, lost -> { })
+                .get(10, TimeUnit.SECONDS);
+    }
+
+    private static void awaitEveryNodeSeesTheOthers(Map<String, ZarisNode> nodes) {
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(1)).until(() ->
+                nodes.values().stream().allMatch(node -> node.currentView() != null
+                        && node.presentNodeIds().containsAll(nodes.keySet())));
     }
 
     private static int freePort() throws IOException {
